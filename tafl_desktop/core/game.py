@@ -1,0 +1,210 @@
+"""The family-independent protocol every game engine speaks, and the Game history on top of it.
+
+A family's rules object (``TaflRules``, later the Fox games and Dablot) is built from a Variant
+(geometry + option values) and offers:
+
+* ``initial_position()``, ``legal_moves(pos)``, ``play(pos, move) -> (pos, captures)``,
+* ``outcome(pos)`` for everything decided by the position alone,
+* ``position_key(pos)`` (hashable, for repetition), ``side_to_move(pos)``,
+* ``move_text(move)`` / ``parse_move(pos, text)`` and ``explain_illegal(pos, move)``,
+* ``position_text(pos)`` / ``parse_position(text, to_move)``.
+
+A move is a tuple of point indices: ``(from, to)`` for a Tafl move, longer for chained jumps.
+Positions are immutable values, so history, undo and the AI need no unmake logic.
+
+:class:`Game` adds what needs history: repetition, undo/redo, and the record of captures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, Protocol
+
+Move = tuple[int, ...]
+
+
+class Side(IntEnum):
+    """The two sides.  In the Tafl family the attackers are side 0 and the king's side 1."""
+
+    ATTACKERS = 0
+    DEFENDERS = 1
+
+    @property
+    def other(self) -> Side:
+        return Side(1 - self)
+
+    @property
+    def key(self) -> str:
+        return "attackers" if self is Side.ATTACKERS else "defenders"
+
+    @classmethod
+    def parse(cls, text: str) -> Side:
+        t = text.strip().lower()
+        if t in ("attackers", "attacker", "a", "black", "b"):
+            return cls.ATTACKERS
+        if t in ("defenders", "defender", "d", "white", "w"):
+            return cls.DEFENDERS
+        raise ValueError(f"'{text}' is not a side: use attackers or defenders")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``winner`` is a Side, or None for a draw; ``reason`` is a stable key."""
+
+    winner: Side | None
+    reason: str
+
+    @property
+    def result_key(self) -> str:
+        return "draw" if self.winner is None else self.winner.key
+
+    def describe(self) -> str:
+        text = REASON_TEXT.get(self.reason, self.reason.replace("_", " "))
+        if self.winner is None:
+            return f"Draw: {text}."
+        return f"{self.winner.key.capitalize()} win: {text}."
+
+
+REASON_TEXT = {
+    "king_captured": "the king was captured",
+    "king_escaped": "the king escaped",
+    "edge_fort": "the king is safe in an unbreakable edge fort",
+    "encircled": "the attackers enclosed every defender",
+    "repetition": "a position was repeated",
+    "no_moves": "a side had no legal move",
+    "no_captures": "too many moves without a capture",
+}
+
+
+class IllegalMove(ValueError):
+    """A move that the rules do not allow here; the message says why."""
+
+
+class Rules(Protocol):
+    """What the window, the AI, the printer and the CLI may ask of any game family."""
+
+    variant: Any
+
+    def initial_position(self) -> Any: ...
+    def legal_moves(self, pos: Any) -> list[Move]: ...
+    def play(self, pos: Any, move: Move) -> tuple[Any, tuple[int, ...]]: ...
+    def outcome(self, pos: Any) -> Outcome | None: ...
+    def position_key(self, pos: Any) -> Any: ...
+    def side_to_move(self, pos: Any) -> Side: ...
+    def move_text(self, move: Move) -> str: ...
+    def parse_move(self, pos: Any, text: str) -> Move: ...
+    def explain_illegal(self, pos: Any, move: Move) -> str: ...
+    def position_text(self, pos: Any) -> str: ...
+    def repetition_outcome(self, pos: Any, count: int) -> Outcome | None: ...
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One move played in a game: the move, what it captured, and the position after it."""
+
+    move: Move
+    captures: tuple[int, ...]
+    position: Any
+
+
+class Game:
+    """A game in progress: start position, the moves played, and a redo tail after undo.
+
+    Repetition is counted here because it needs the history; everything else the rules object
+    decides from the position alone.
+    """
+
+    def __init__(self, rules: Rules, start: Any | None = None) -> None:
+        self.rules = rules
+        self.start = rules.initial_position() if start is None else start
+        self.plies: list[Ply] = []
+        self.redo_stack: list[Ply] = []
+        self._counts: dict[Any, int] = {rules.position_key(self.start): 1}
+        self._outcome: Outcome | None = None
+        self._recompute_outcome()
+
+    # -- state ---------------------------------------------------------------------------------
+    @property
+    def position(self) -> Any:
+        return self.plies[-1].position if self.plies else self.start
+
+    def position_at(self, ply_count: int) -> Any:
+        """Position after ``ply_count`` moves (0 = start)."""
+        return self.plies[ply_count - 1].position if ply_count else self.start
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def over(self) -> bool:
+        return self._outcome is not None
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self._outcome else self.rules.legal_moves(self.position)
+
+    # -- playing -------------------------------------------------------------------------------
+    def check(self, move: Move) -> str | None:
+        """None if ``move`` is legal now, else a sentence saying why not."""
+        if self._outcome is not None:
+            return f"the game is over ({self._outcome.describe()})"
+        if move in self.rules.legal_moves(self.position):
+            return None
+        return self.rules.explain_illegal(self.position, move)
+
+    def play(self, move: Move) -> Ply:
+        """Play a legal move (raises IllegalMove otherwise); clears the redo tail."""
+        why = self.check(move)
+        if why is not None:
+            raise IllegalMove(f"{self.rules.move_text(move)} is illegal: {why}")
+        ply = self._push(move)
+        self.redo_stack.clear()
+        return ply
+
+    def play_text(self, text: str) -> Ply:
+        try:
+            move = self.rules.parse_move(self.position, text)
+        except ValueError as exc:
+            raise IllegalMove(f"{text}: {exc}") from None
+        return self.play(move)
+
+    def _push(self, move: Move) -> Ply:
+        pos, captures = self.rules.play(self.position, move)
+        ply = Ply(move, captures, pos)
+        self.plies.append(ply)
+        key = self.rules.position_key(pos)
+        self._counts[key] = self._counts.get(key, 0) + 1
+        self._recompute_outcome()
+        return ply
+
+    def undo(self) -> Ply | None:
+        if not self.plies:
+            return None
+        ply = self.plies.pop()
+        key = self.rules.position_key(ply.position)
+        self._counts[key] -= 1
+        if not self._counts[key]:
+            del self._counts[key]
+        self.redo_stack.append(ply)
+        self._recompute_outcome()
+        return ply
+
+    def redo(self) -> Ply | None:
+        if not self.redo_stack:
+            return None
+        ply = self.redo_stack.pop()
+        self._push(ply.move)
+        return self.plies[-1]
+
+    def _recompute_outcome(self) -> None:
+        pos = self.position
+        out = self.rules.outcome(pos)
+        if out is None:
+            count = self._counts.get(self.rules.position_key(pos), 0)
+            out = self.rules.repetition_outcome(pos, count)
+        self._outcome = out
+
+    # -- text ------------------------------------------------------------------------------------
+    def move_texts(self) -> list[str]:
+        return [self.rules.move_text(p.move) for p in self.plies]

@@ -1,0 +1,187 @@
+"""Rule-toggle schema.
+
+A toggle is declared once, as an :class:`OptionSpec`, and that one declaration drives four things:
+the engine reads its value, the options panel builds its widget from it, the variant/save file
+stores it under its key, and the printed rule sheet uses its sentence.  Adding a toggle therefore
+touches the schema, the engine and a test, nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+OptionValue = bool | int | str
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One allowed value of a choice toggle, with its UI label and its rule-sheet sentence."""
+
+    value: str
+    label: str
+    sentence: str
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One rule toggle.
+
+    ``kind`` is ``"choice"`` (``choices`` lists the values), ``"bool"`` (``sentence_on`` /
+    ``sentence_off`` are the rule-sheet sentences) or ``"int"`` (``minimum``..``maximum``;
+    ``sentence_on`` is formatted with ``{n}``, ``sentence_off`` used for the value 0).
+    ``depends_on`` names another key and the values of it under which this toggle matters;
+    elsewhere the panel greys it out and the rule sheet leaves it out.
+    """
+
+    key: str
+    label: str
+    help: str
+    kind: str
+    default: OptionValue
+    choices: tuple[Choice, ...] = ()
+    sentence_on: str = ""
+    sentence_off: str = ""
+    minimum: int = 0
+    maximum: int = 0
+    group: str = "General"
+    source: str = ""
+    depends_on: tuple[str, tuple[OptionValue, ...]] | None = None
+
+    def values(self) -> list[OptionValue]:
+        if self.kind == "choice":
+            return [c.value for c in self.choices]
+        if self.kind == "bool":
+            return [False, True]
+        return list(range(self.minimum, self.maximum + 1))
+
+    def allowed_text(self) -> str:
+        """What values are allowed, for error messages."""
+        if self.kind == "choice":
+            return "one of " + ", ".join(repr(c.value) for c in self.choices)
+        if self.kind == "bool":
+            return "true or false"
+        return f"a whole number from {self.minimum} to {self.maximum}"
+
+    def validate(self, value: Any) -> OptionValue:
+        """Return the value if allowed, else raise ValueError saying what is allowed."""
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+        elif self.kind == "int":
+            if isinstance(value, int) and not isinstance(value, bool) and self.minimum <= value <= self.maximum:
+                return value
+        elif isinstance(value, str) and value in self.values():
+            return value
+        raise ValueError(f"option '{self.key}' = {value!r} is not allowed: use {self.allowed_text()}")
+
+    def parse_text(self, text: str) -> OptionValue:
+        """Parse a value typed on a command line (``--set key=value``)."""
+        t = text.strip()
+        if self.kind == "bool":
+            low = t.lower()
+            if low in ("true", "yes", "on", "1"):
+                return True
+            if low in ("false", "no", "off", "0"):
+                return False
+            return self.validate(t)
+        if self.kind == "int":
+            try:
+                return self.validate(int(t))
+            except ValueError:
+                raise ValueError(f"option '{self.key}' = {t!r} is not allowed: use {self.allowed_text()}") from None
+        return self.validate(t)
+
+    def choice(self, value: OptionValue) -> Choice | None:
+        for c in self.choices:
+            if c.value == value:
+                return c
+        return None
+
+    def value_label(self, value: OptionValue) -> str:
+        """Short human label of a value (for the options panel and the rules viewer)."""
+        if self.kind == "choice":
+            c = self.choice(value)
+            return c.label if c else str(value)
+        if self.kind == "bool":
+            return "yes" if value else "no"
+        return "off" if value == 0 else str(value)
+
+    def sentence(self, value: OptionValue) -> str:
+        """The rule-sheet sentence for this value."""
+        if self.kind == "choice":
+            c = self.choice(value)
+            return c.sentence if c else ""
+        if self.kind == "bool":
+            return self.sentence_on if value else self.sentence_off
+        if value == 0:
+            return self.sentence_off
+        return self.sentence_on.format(n=value)
+
+
+@dataclass(frozen=True)
+class OptionSchema:
+    """The ordered list of toggles of one game family."""
+
+    specs: tuple[OptionSpec, ...]
+    _by_key: dict[str, OptionSpec] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_key", {s.key: s for s in self.specs})
+
+    def __iter__(self):
+        return iter(self.specs)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._by_key
+
+    def __getitem__(self, key: str) -> OptionSpec:
+        return self._by_key[key]
+
+    def keys(self) -> list[str]:
+        return [s.key for s in self.specs]
+
+    def defaults(self) -> dict[str, OptionValue]:
+        return {s.key: s.default for s in self.specs}
+
+    def resolve(self, values: Mapping[str, Any], where: str = "options") -> dict[str, OptionValue]:
+        """Defaults overlaid with ``values``; unknown keys and bad values raise ValueError."""
+        out = self.defaults()
+        for key, value in values.items():
+            if key not in self._by_key:
+                raise ValueError(f"unknown option '{key}' in {where}; known options: {', '.join(self.keys())}")
+            out[key] = self._by_key[key].validate(value)
+        return out
+
+    def parse_assignments(self, items: Iterable[str]) -> dict[str, OptionValue]:
+        """Parse ``KEY=VALUE`` strings from the command line into validated values."""
+        out: dict[str, OptionValue] = {}
+        for item in items:
+            if "=" not in item:
+                raise ValueError(f"--set expects KEY=VALUE, got '{item}'")
+            key, text = item.split("=", 1)
+            key = key.strip()
+            if key not in self._by_key:
+                raise ValueError(f"unknown option '{key}'; known options: {', '.join(self.keys())}")
+            out[key] = self._by_key[key].parse_text(text)
+        return out
+
+    def is_active(self, key: str, values: Mapping[str, OptionValue]) -> bool:
+        """False when the toggle is irrelevant under the other values (see ``depends_on``)."""
+        spec = self._by_key[key]
+        if spec.depends_on is None:
+            return True
+        other, wanted = spec.depends_on
+        return values.get(other) in wanted and self.is_active(other, values)
+
+    def groups(self) -> list[tuple[str, list[OptionSpec]]]:
+        """Toggles grouped for the options panel and the rule sheet, in declaration order."""
+        order: list[str] = []
+        by_group: dict[str, list[OptionSpec]] = {}
+        for s in self.specs:
+            if s.group not in by_group:
+                order.append(s.group)
+                by_group[s.group] = []
+            by_group[s.group].append(s)
+        return [(g, by_group[g]) for g in order]

@@ -1,0 +1,922 @@
+"""Tafl family rules: Hnefatafl, Tablut, Brandubh, Tawlbwrdd, Alea Evangelii and their toggles.
+
+Representation (python-chess style, tuned for CPython):
+
+* Bitboards are Python ints, one bit per square (``index = rank * width + file``).  A position
+  keeps the attackers and the defender soldiers twice, row-major and column-major ("rotated"),
+  so that the occupancy of any row *or* column is one shift and one mask away.
+* Moves are generated per line, not per piece: the occupancy of a line together with the bits
+  of the pieces that move along it decides every move on that line.  The answer is memoised per
+  (piece class, line), so after warm-up a position's moves are a couple of dozen dictionary hits.
+  Special squares (throne, corners, camps) are folded into the memo when it is filled.
+* Captures, king capture, shield walls, forts and encirclement are checked only around the
+  square that just changed, which keeps a move cheap.
+
+The option schema is :data:`tafl_desktop.core.tafl_options.TAFL_OPTIONS`; every option read
+here is documented (with its source) there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tafl_desktop.core.game import IllegalMove, Move, Outcome, Side
+from tafl_desktop.core.geometry import GridGeometry
+
+ATT, DEF = 0, 1
+#: Piece classes for movement: attacker soldier, defender soldier, king.
+C_ATT, C_DEF, C_KING = 0, 1, 2
+
+ATTACKER_CHAR, DEFENDER_CHAR, KING_CHAR = "t", "T", "K"
+
+
+class TaflPosition:
+    """An immutable Tafl position.
+
+    ``att``/``dfn`` are the attackers and the defender soldiers (row-major bitboards),
+    ``attT``/``dfnT`` the same column-major, ``king`` the king's square (-1 if captured),
+    ``side`` the side to move, ``quiet`` the moves since the last capture and ``result`` an
+    :class:`Outcome` that the last move decided (king captured or escaped, fort, encirclement).
+    """
+
+    __slots__ = ("att", "dfn", "attT", "dfnT", "king", "side", "quiet", "result")
+
+    def __init__(self, att: int, dfn: int, attT: int, dfnT: int, king: int, side: int, quiet: int = 0,
+                 result: Outcome | None = None) -> None:
+        self.att = att
+        self.dfn = dfn
+        self.attT = attT
+        self.dfnT = dfnT
+        self.king = king
+        self.side = side
+        self.quiet = quiet
+        self.result = result
+
+    def key(self) -> tuple[int, int, int, int]:
+        return (self.att, self.dfn, self.king, self.side)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TaflPosition) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        return f"TaflPosition(att={self.att:#x}, dfn={self.dfn:#x}, king={self.king}, side={self.side})"
+
+
+def _bits(x: int):
+    """Yield the indices of the set bits of ``x``, lowest first."""
+    while x:
+        low = x & -x
+        yield low.bit_length() - 1
+        x ^= low
+
+
+class TaflRules:
+    """The rules of one Tafl variant, compiled from its geometry and option values."""
+
+    family = "tafl"
+
+    def __init__(self, variant: Any) -> None:
+        self.variant = variant
+        g: GridGeometry = variant.geometry
+        self.geometry = g
+        self.opts = dict(variant.options)
+        o = self.opts
+        W, H = g.width, g.height
+        self.W, self.H, self.N = W, H, W * H
+        self.full = (1 << self.N) - 1
+        self.bit = [1 << s for s in range(self.N)]
+        self.tbit = [1 << ((s % W) * H + s // W) for s in range(self.N)]
+
+        thrones = g.marked("throne")
+        self.throne = min(thrones) if thrones else -1
+        self.corners = g.marked("corner")
+        self.camps = g.marked("camp") if o["camps"] else frozenset()
+        self.camp_group: dict[int, int] = {}
+        for i, grp in enumerate(g.mark_groups("camp") if o["camps"] else []):
+            for s in grp:
+                self.camp_group[s] = i
+        if o["escape"] == "corner":
+            esc = set(self.corners)
+        elif o["escape"] == "edge":
+            esc = {s for s in range(self.N) if g.is_edge(s)}
+        else:
+            esc = set(g.marked("escape"))
+        self.escape_mask = self._mask(esc)
+        self.edge_mask = self._mask(s for s in range(self.N) if g.is_edge(s))
+        self.corner_mask = self._mask(self.corners)
+        self.throne_bit = self.bit[self.throne] if self.throne >= 0 else 0
+
+        self.maxdist = 1 if o["movement"] == "single_step" else max(W, H)
+        self.king_maxdist = self.maxdist if not o["king_speed"] else min(self.maxdist, o["king_speed"])
+        armed = o["king_armed"]
+        self.king_hammer = armed in ("yes", "hammer")
+        self.king_anvil = armed in ("yes", "anvil")
+        self.edge_hostile = o["edge_hostile"]
+
+        self._build_hostility()
+        self._build_restrictions()
+        self._build_lines()
+        self._build_neighbours()
+        self.start = self.parse_position(variant.setup, Side.parse(o["first_move"]))
+
+    # ---------------------------------------------------------------------------------- set-up
+    def _mask(self, squares) -> int:
+        m = 0
+        for s in squares:
+            m |= 1 << s
+        return m
+
+    def _build_hostility(self) -> None:
+        """Squares that act as capturing partners against each side: always, or only when empty."""
+        o = self.opts
+        always = [0, 0]
+        empty = [0, 0]
+        if self.throne >= 0:
+            t = self.throne_bit
+            mode = o["throne_hostile"]
+            if mode in ("attackers", "empty_all", "always"):
+                always[ATT] |= t
+            if mode == "empty_all":
+                empty[DEF] |= t
+            if mode == "always":
+                always[DEF] |= t
+        if o["corners_hostile"]:
+            always[ATT] |= self.corner_mask
+            always[DEF] |= self.corner_mask
+        if self.camps:
+            cm = self._mask(self.camps)
+            if o["camps_hostile"] in ("defenders", "all"):
+                always[DEF] |= cm
+            if o["camps_hostile"] == "all":
+                empty[ATT] |= cm
+        self.host_always = always
+        self.host_empty = empty
+
+    def _build_restrictions(self) -> None:
+        """Per piece class and origin: squares that block the path, and squares it may not stop on."""
+        o = self.opts
+        N = self.N
+        thr = {self.throne} if self.throne >= 0 else set()
+        corners = set(self.corners)
+        camps = set(self.camps)
+        self.block: list[list[set[int]]] = [[set() for _ in range(N)] for _ in range(3)]
+        self.nostop: list[list[set[int]]] = [[set() for _ in range(N)] for _ in range(3)]
+        pass_mode = o["throne_passable"]
+        crossing = o["camp_crossing"]
+        for s in range(N):
+            for c in (C_ATT, C_DEF, C_KING):
+                blk, nst = self.block[c][s], self.nostop[c][s]
+                # throne: only the king may stop (if re-entry allowed); passing as configured
+                if thr:
+                    can_pass = pass_mode == "everyone" or (pass_mode == "king" and c == C_KING)
+                    (nst if can_pass else blk).update(thr)
+                    if c == C_KING and o["throne_reentry"]:
+                        nst.discard(self.throne)
+                        blk.discard(self.throne)
+                # corners: the king's refuge, closed to soldiers
+                if c != C_KING:
+                    blk.update(corners)
+                # camps
+                if camps:
+                    if c == C_ATT:
+                        own = self.camp_group.get(s)
+                        if not o["camp_reentry"]:
+                            closed = {q for q in camps if self.camp_group[q] != own}
+                            (nst if crossing in ("attackers", "everyone") else blk).update(closed)
+                    else:
+                        (nst if crossing == "everyone" else blk).update(camps)
+
+    def _build_lines(self) -> None:
+        """Rows and columns as lines: shift and mask into the row-major or column-major board."""
+        W, H = self.W, self.H
+        self.rows = [(r * W, tuple(r * W + f for f in range(W))) for r in range(H)]
+        self.cols = [(f * H, tuple(r * W + f for r in range(H))) for f in range(W)]
+        self.row_mask = (1 << W) - 1
+        self.col_mask = (1 << H) - 1
+        # memo[class][line] : {key: tuple of moves}; rows first, then columns
+        self.memo: list[list[dict[int, tuple[Move, ...]]]] = [[{} for _ in range(H + W)] for _ in range(3)]
+
+    def _build_neighbours(self) -> None:
+        """For each square: (neighbour, square beyond it or -1 when beyond is off the board)."""
+        g = self.geometry
+        W = self.W
+        self.adj2: list[tuple[tuple[int, int], ...]] = []
+        self.adj: list[tuple[int, ...]] = []
+        self.adj_dirs: list[tuple[int | None, ...]] = []  # neighbour per direction, None off-board
+        for s in range(self.N):
+            f, r = g.file_rank(s)
+            pairs = []
+            per_dir: list[int | None] = []
+            for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                if g.on_board(f + df, r + dr):
+                    n = s + df + dr * W
+                    far = n + df + dr * W if g.on_board(f + 2 * df, r + 2 * dr) else -1
+                    pairs.append((n, far))
+                    per_dir.append(n)
+                else:
+                    per_dir.append(None)
+            self.adj2.append(tuple(pairs))
+            self.adj.append(tuple(n for n, _ in pairs))
+            self.adj_dirs.append(tuple(per_dir))
+
+    # ------------------------------------------------------------------------------ protocol
+    def initial_position(self) -> TaflPosition:
+        return self.start
+
+    def side_to_move(self, pos: TaflPosition) -> Side:
+        return Side(pos.side)
+
+    def position_key(self, pos: TaflPosition) -> tuple[int, int, int, int]:
+        return (pos.att, pos.dfn, pos.king, pos.side)
+
+    # ------------------------------------------------------------------------- move generation
+    def _fill(self, c: int, li: int, key: int) -> tuple[Move, ...]:
+        """Compute (and memoise) the moves of class ``c`` pieces on line ``li``."""
+        is_row = li < self.H
+        n = self.W if is_row else self.H
+        squares = self.rows[li][1] if is_row else self.cols[li - self.H][1]
+        occ = key & ((1 << n) - 1)
+        movers = key >> n
+        maxd = self.king_maxdist if c == C_KING else self.maxdist
+        out: list[Move] = []
+        for i in _bits(movers):
+            s = squares[i]
+            blk, nst = self.block[c][s], self.nostop[c][s]
+            for step in (1, -1):
+                j, d = i + step, 1
+                while 0 <= j < n and d <= maxd:
+                    t = squares[j]
+                    if occ >> j & 1 or t in blk:
+                        break
+                    if t not in nst:
+                        out.append((s, t))
+                    j += step
+                    d += 1
+        res = tuple(out)
+        memo = self.memo[c][li]
+        if len(memo) > 200_000:
+            memo.clear()
+        memo[key] = res
+        return res
+
+    def legal_moves(self, pos: TaflPosition) -> list[Move]:
+        """All legal moves of the side to move (empty when the position is decided)."""
+        if pos.result is not None:
+            return []
+        out: list[Move] = []
+        extend = out.extend
+        kb = self.bit[pos.king] if pos.king >= 0 else 0
+        kt = self.tbit[pos.king] if pos.king >= 0 else 0
+        occ = pos.att | pos.dfn | kb
+        occT = pos.attT | pos.dfnT | kt
+        W, H = self.W, self.H
+        rm, cm = self.row_mask, self.col_mask
+        if pos.side == ATT:
+            classes = ((C_ATT, pos.att, pos.attT),)
+        else:
+            classes = ((C_DEF, pos.dfn, pos.dfnT), (C_KING, kb, kt))
+        fill = self._fill
+        for c, movers, moversT in classes:
+            if not movers:
+                continue
+            memo = self.memo[c]
+            for li, (shift, _sq) in enumerate(self.rows):
+                m = (movers >> shift) & rm
+                if m:
+                    key = ((occ >> shift) & rm) | (m << W)
+                    t = memo[li].get(key)
+                    extend(t if t is not None else fill(c, li, key))
+            for ci, (shift, _sq) in enumerate(self.cols):
+                m = (moversT >> shift) & cm
+                if m:
+                    li = H + ci
+                    key = ((occT >> shift) & cm) | (m << H)
+                    t = memo[li].get(key)
+                    extend(t if t is not None else fill(c, li, key))
+        return out
+
+    def count_moves(self, pos: TaflPosition) -> int:
+        """Number of legal moves (perft's leaf count) without building the list."""
+        if pos.result is not None:
+            return 0
+        kb = self.bit[pos.king] if pos.king >= 0 else 0
+        kt = self.tbit[pos.king] if pos.king >= 0 else 0
+        occ = pos.att | pos.dfn | kb
+        occT = pos.attT | pos.dfnT | kt
+        W, H = self.W, self.H
+        rm, cm = self.row_mask, self.col_mask
+        if pos.side == ATT:
+            classes = ((C_ATT, pos.att, pos.attT),)
+        else:
+            classes = ((C_DEF, pos.dfn, pos.dfnT), (C_KING, kb, kt))
+        fill = self._fill
+        total = 0
+        for c, movers, moversT in classes:
+            if not movers:
+                continue
+            memo = self.memo[c]
+            for li, (shift, _sq) in enumerate(self.rows):
+                m = (movers >> shift) & rm
+                if m:
+                    key = ((occ >> shift) & rm) | (m << W)
+                    t = memo[li].get(key)
+                    total += len(t if t is not None else fill(c, li, key))
+            for ci, (shift, _sq) in enumerate(self.cols):
+                m = (moversT >> shift) & cm
+                if m:
+                    li = H + ci
+                    key = ((occT >> shift) & cm) | (m << H)
+                    t = memo[li].get(key)
+                    total += len(t if t is not None else fill(c, li, key))
+        return total
+
+    def moves_from(self, pos: TaflPosition, square: int) -> list[int]:
+        """Target squares of the legal moves of the piece on ``square`` (for highlighting)."""
+        return [t for f, t in self.legal_moves(pos) if f == square]
+
+    # ------------------------------------------------------------------------------ making moves
+    def play(self, pos: TaflPosition, move: Move) -> tuple[TaflPosition, tuple[int, ...]]:
+        """Play a move known to be legal; returns the new position and the captured squares."""
+        frm, to = move
+        bit, tbit = self.bit, self.tbit
+        att, dfn, attT, dfnT, king = pos.att, pos.dfn, pos.attT, pos.dfnT, pos.king
+        side = pos.side
+        fb, tb = bit[frm] | bit[to], tbit[frm] | tbit[to]
+        king_moved = False
+        if side == ATT:
+            att ^= fb
+            attT ^= tb
+        elif frm == king:
+            king = to
+            king_moved = True
+        else:
+            dfn ^= fb
+            dfnT ^= tb
+        caps: list[int] = []
+        o = self.opts
+        kb = bit[king] if king >= 0 else 0
+        occ = att | dfn | kb
+        king_taken = False
+
+        # -- custodial captures (the mover is the hammer) -------------------------------------
+        if not king_moved or self.king_hammer:
+            if side == ATT:
+                friends, enemies, victim = att, dfn, DEF
+                anvil_extra = 0
+            else:
+                friends, enemies, victim = dfn, att, ATT
+                anvil_extra = kb if self.king_anvil else 0
+            anvils = friends | anvil_extra | self.host_always[victim] | (self.host_empty[victim] & ~occ)
+            for n, far in self.adj2[to]:
+                if enemies >> n & 1:
+                    if (far < 0 and self.edge_hostile) or (far >= 0 and anvils >> far & 1):
+                        caps.append(n)
+                    elif (far >= 0 and side == ATT and far == king and king == self.throne
+                          and o["linnaean_capture"] and self._king_otherwise_surrounded(att, king, n)):
+                        caps.append(n)
+        if caps:
+            for c in caps:
+                if side == ATT:
+                    dfn &= ~bit[c]
+                    dfnT &= ~tbit[c]
+                else:
+                    att &= ~bit[c]
+                    attT &= ~tbit[c]
+            occ = att | dfn | kb
+
+        # -- shield walls ----------------------------------------------------------------------
+        if o["shield_wall"]:
+            wall, wall_king = self._shield_walls(att, dfn, king, side, to)
+            for c in wall:
+                caps.append(c)
+                if side == ATT:
+                    dfn &= ~bit[c]
+                    dfnT &= ~tbit[c]
+                else:
+                    att &= ~bit[c]
+                    attT &= ~tbit[c]
+            if wall_king:
+                king_taken = True
+            occ = att | dfn | kb
+
+        # -- immobilisation ----------------------------------------------------------------------
+        if o["immobilisation"]:
+            for n in self.adj[to]:
+                foes = (dfn | kb) if side == ATT else att
+                if foes >> n & 1 and self._immobilised(att, dfn, king, n):
+                    if n == king:
+                        king_taken = True
+                    else:
+                        caps.append(n)
+                        if side == ATT:
+                            dfn &= ~bit[n]
+                            dfnT &= ~tbit[n]
+                        else:
+                            att &= ~bit[n]
+                            attT &= ~tbit[n]
+            occ = att | dfn | kb
+
+        # -- the king ------------------------------------------------------------------------------
+        if side == ATT and king >= 0 and not king_taken and to in self.adj[king]:
+            king_taken = self._king_captured(att, dfn, king, to)
+
+        # -- strict custodian: the mover itself may die where it stopped -------------------------
+        strict = o["strict_custodian"]
+        if strict != "off" and not king_taken:
+            if king_moved:
+                if strict == "everyone" and self._king_captured(att, dfn, king, -1):
+                    caps.append(to)
+                    king_taken = True
+            elif self._sandwiched(att, dfn, king, to, side):
+                caps.append(to)
+                if side == ATT:
+                    att &= ~bit[to]
+                    attT &= ~tbit[to]
+                else:
+                    dfn &= ~bit[to]
+                    dfnT &= ~tbit[to]
+
+        if king_taken:
+            if king not in caps:
+                caps.append(king)
+            king = -1
+        result: Outcome | None = None
+        if king < 0:
+            result = Outcome(Side.ATTACKERS, "king_captured")
+        elif self.escape_mask >> king & 1:
+            result = Outcome(Side.DEFENDERS, "king_escaped")
+        elif side == DEF and o["edge_forts"] and self.edge_mask >> king & 1 and self._edge_fort(att, dfn, king):
+            result = Outcome(Side.DEFENDERS, "edge_fort")
+        elif side == ATT and o["encirclement"] and self._encircled(att, dfn, king):
+            result = Outcome(Side.ATTACKERS, "encircled")
+        quiet = 0 if caps else pos.quiet + 1
+        return TaflPosition(att, dfn, attT, dfnT, king, 1 - side, quiet, result), tuple(caps)
+
+    # ------------------------------------------------------------------------------ capture tests
+    def _hostile_to(self, victim: int, square: int, att: int, dfn: int, king: int) -> bool:
+        """Does ``square`` act against a piece of side ``victim`` (as enemy piece or hostile square)?"""
+        b = self.bit[square]
+        occ = att | dfn | (self.bit[king] if king >= 0 else 0)
+        if victim == DEF:
+            if att & b:
+                return True
+        else:
+            if dfn & b or (square == king and self.king_anvil):
+                return True
+        return bool(self.host_always[victim] & b or (self.host_empty[victim] & b and not occ & b))
+
+    def _king_otherwise_surrounded(self, att: int, king: int, spared: int) -> bool:
+        """Linnaean capture: attackers on every side of the throned king except ``spared``."""
+        return all(att >> n & 1 for n in self.adj[king] if n != spared) and len(self.adj[king]) == 4
+
+    def _king_side_hostile(self, att: int, dfn: int, king: int, n: int | None) -> bool:
+        """One side of the king for a four-sided capture: attacker, hostile square or (maybe) the edge."""
+        if n is None:
+            return self.opts["king_edge_capture"] or self.edge_hostile
+        return self._hostile_to(DEF, n, att, dfn, king)
+
+    def _king_captured(self, att: int, dfn: int, king: int, mover: int) -> bool:
+        """Is the king captured?  ``mover`` is the attacker that just moved next to him (-1: any)."""
+        mode = self.opts["king_capture"]
+        thr = self.throne
+        if mode == "strong":
+            four = True
+        elif mode == "double_weak":
+            four = king == thr
+        elif mode == "weak_near_throne":
+            four = thr >= 0 and (king == thr or thr in self.adj[king])
+        else:
+            four = False
+        dirs = self.adj_dirs[king]
+        if four:
+            return all(self._king_side_hostile(att, dfn, king, n) for n in dirs)
+        # custodial: two opposite sides
+        for a, b in ((dirs[0], dirs[1]), (dirs[2], dirs[3])):
+            if mover >= 0 and mover not in (a, b):
+                continue
+            if self._custodial_side(att, dfn, king, a) and self._custodial_side(att, dfn, king, b):
+                return True
+        return False
+
+    def _custodial_side(self, att: int, dfn: int, king: int, n: int | None) -> bool:
+        if n is None:
+            return self.edge_hostile
+        return self._hostile_to(DEF, n, att, dfn, king)
+
+    def _sandwiched(self, att: int, dfn: int, king: int, s: int, side: int) -> bool:
+        """Strict custodian: is the soldier on ``s`` between two enemies (or hostile squares)?"""
+        victim = side
+        dirs = self.adj_dirs[s]
+        for a, b in ((dirs[0], dirs[1]), (dirs[2], dirs[3])):
+            ok = True
+            for n in (a, b):
+                if n is None:
+                    if not self.edge_hostile:
+                        ok = False
+                        break
+                elif not self._hostile_to(victim, n, att, dfn, king):
+                    ok = False
+                    break
+            if ok:
+                return True
+        return False
+
+    def _immobilised(self, att: int, dfn: int, king: int, s: int) -> bool:
+        """Immobilisation: every neighbour of ``s`` is the rim, an enemy or a hostile square."""
+        victim = ATT if att >> s & 1 else DEF
+        for n in self.adj_dirs[s]:
+            if n is None:
+                continue
+            if not self._hostile_to(victim, n, att, dfn, king):
+                return False
+        return True
+
+    def _shield_walls(self, att: int, dfn: int, king: int, side: int, to: int) -> tuple[list[int], bool]:
+        """Edge rows captured by the move to ``to``; returns (captured soldiers, king captured)."""
+        g = self.geometry
+        o = self.opts
+        if side == ATT:
+            enemy = dfn | (self.bit[king] if king >= 0 else 0)
+            friends = att
+        else:
+            enemy = att
+            armed = self.king_hammer or self.king_anvil
+            friends = dfn | (self.bit[king] if king >= 0 and armed else 0)
+        # candidate edge squares holding an enemy, each with the along-edge step
+        starts: list[tuple[int, int]] = []
+        W = self.W
+        f, r = g.file_rank(to)
+        if g.is_edge(to):
+            along = (1, -1) if r in (0, self.H - 1) else (W, -W)
+            if not (f in (0, W - 1) and r in (0, self.H - 1)):
+                for st in along:
+                    n = to + st
+                    if 0 <= n < self.N and (st != 1 or n % W) and (st != -1 or to % W) and enemy >> n & 1:
+                        starts.append((n, st))
+        if not o["shield_wall_flank"]:
+            for e in self.adj[to]:
+                if g.is_edge(e) and not g.is_edge(to) and enemy >> e & 1:
+                    ef, er = g.file_rank(e)
+                    starts.append((e, 1 if er in (0, self.H - 1) else W))
+        captured: list[int] = []
+        king_hit = False
+        seen: set[int] = set()
+        for start, st in starts:
+            run = self._edge_run(enemy, start, st)
+            if run[0] in seen or len(run) < 2:
+                continue
+            seen.add(run[0])
+            lo, hi = run[0], run[-1]
+            step = abs(st)
+            ends = (lo - step, hi + step)
+            ok = True
+            for e, inner in ((ends[0], lo), (ends[1], hi)):
+                if not self._along_neighbour(inner, e, step):
+                    ok = False
+                    break
+                if friends >> e & 1:
+                    continue
+                if e in self.corners and o["shield_wall_corners"]:
+                    continue
+                ok = False
+                break
+            if not ok:
+                continue
+            if o["shield_wall_flank"] and to not in ends:
+                continue
+            if not all(self._faced(m, friends) for m in run):
+                continue
+            for m in run:
+                if m == king:
+                    if not o["shield_wall_king_spared"]:
+                        king_hit = True
+                else:
+                    captured.append(m)
+        return captured, king_hit
+
+    def _along_neighbour(self, s: int, e: int, step: int) -> bool:
+        """Is ``e`` on the board and really next to ``s`` along the edge (no wrap-around)?"""
+        if not 0 <= e < self.N:
+            return False
+        return step != 1 or e // self.W == s // self.W
+
+    def _edge_run(self, enemy: int, start: int, st: int) -> list[int]:
+        """The maximal run of enemy pieces along the edge containing ``start``, in ascending order."""
+        step = abs(st)
+        lo = start
+        while self._along_neighbour(lo, lo - step, step) and enemy >> (lo - step) & 1:
+            lo -= step
+        hi = start
+        while self._along_neighbour(hi, hi + step, step) and enemy >> (hi + step) & 1:
+            hi += step
+        return list(range(lo, hi + 1, step))
+
+    def _faced(self, m: int, friends: int) -> bool:
+        """Is edge square ``m`` faced by a friendly piece on its inner side?"""
+        g = self.geometry
+        f, r = g.file_rank(m)
+        if r == 0:
+            inner = m + self.W
+        elif r == self.H - 1:
+            inner = m - self.W
+        elif f == 0:
+            inner = m + 1
+        else:
+            inner = m - 1
+        return bool(friends >> inner & 1)
+
+    # --------------------------------------------------------------------------- region tests
+    def _dilate(self, x: int) -> int:
+        W = self.W
+        return (x | ((x << 1) & self._not_file_a) | ((x >> 1) & self._not_file_last)
+                | (x << W) | (x >> W)) & self.full
+
+    @property
+    def _not_file_a(self) -> int:
+        m = self.__dict__.get("_nfa")
+        if m is None:
+            m = self._mask(s for s in range(self.N) if s % self.W != 0)
+            self.__dict__["_nfa"] = m
+        return m
+
+    @property
+    def _not_file_last(self) -> int:
+        m = self.__dict__.get("_nfl")
+        if m is None:
+            m = self._mask(s for s in range(self.N) if s % self.W != self.W - 1)
+            self.__dict__["_nfl"] = m
+        return m
+
+    def _encircled(self, att: int, dfn: int, king: int) -> bool:
+        """No defender (king included) can reach the edge through squares free of attackers."""
+        region = dfn | (self.bit[king] if king >= 0 else 0)
+        if region & self.edge_mask:
+            return False
+        allowed = self.full & ~att
+        while True:
+            grown = self._dilate(region) & allowed
+            if grown & self.edge_mask:
+                return False
+            if grown == region:
+                return True
+            region = grown
+
+    def _edge_fort(self, att: int, dfn: int, king: int) -> bool:
+        """Copenhagen exit fort: the king on the edge, able to move, in a ring of defenders that
+        the attackers can never capture (a fixed point over the wall pieces)."""
+        kb = self.bit[king]
+        occ = att | dfn | kb
+        region = kb
+        empty = self.full & ~occ
+        while True:
+            grown = (self._dilate(region) & empty) | kb
+            if grown == region:
+                break
+            region = grown
+        if region == kb:
+            return False  # the king cannot move
+        ring = self._dilate(region) & ~region
+        if ring & att:
+            return False
+        if ring & ~dfn:
+            return False  # only defenders may wall the fort
+        wall = set(_bits(ring))
+        safe = set(wall)
+        changed = True
+        while changed:
+            changed = False
+            for w in list(safe):
+                dirs = self.adj_dirs[w]
+                for a, b in ((dirs[0], dirs[1]), (dirs[2], dirs[3])):
+                    if self._attack_point(a, region, safe, att, dfn, king) and \
+                            self._attack_point(b, region, safe, att, dfn, king):
+                        safe.discard(w)
+                        changed = True
+                        break
+        return safe == wall
+
+    def _attack_point(self, n: int | None, region: int, safe: set[int], att: int, dfn: int, king: int) -> bool:
+        """Could square ``n`` ever serve the attackers in capturing a neighbouring wall piece?"""
+        if n is None:
+            return self.edge_hostile
+        if region >> n & 1 or n in safe:
+            return False
+        return True
+
+    # ------------------------------------------------------------------------------- outcomes
+    def outcome(self, pos: TaflPosition) -> Outcome | None:
+        if pos.result is not None:
+            return pos.result
+        if self.count_moves(pos) == 0:
+            if self.opts["no_moves"] == "draw":
+                return Outcome(None, "no_moves")
+            return Outcome(Side(1 - pos.side), "no_moves")
+        n = self.opts["captureless_draw"]
+        if n and pos.quiet >= n:
+            return Outcome(None, "no_captures")
+        return None
+
+    def repetition_outcome(self, pos: TaflPosition, count: int) -> Outcome | None:
+        mode = self.opts["repetition"]
+        if mode == "allowed" or count < self.opts["repetition_count"]:
+            return None
+        if mode == "draw":
+            return Outcome(None, "repetition")
+        if mode == "defenders_lose":
+            return Outcome(Side.ATTACKERS, "repetition")
+        return Outcome(Side(pos.side), "repetition")  # the side that just moved (made it) loses
+
+    # ------------------------------------------------------------------------------ announcements
+    def escape_routes(self, pos: TaflPosition) -> list[int]:
+        """Escape squares the king could reach with his next move (Raichi: one, Tuichi: two+)."""
+        if pos.king < 0 or pos.result is not None:
+            return []
+        probe = pos if pos.side == DEF else TaflPosition(pos.att, pos.dfn, pos.attT, pos.dfnT, pos.king, DEF)
+        return [t for f, t in self.legal_moves(probe) if f == pos.king and self.escape_mask >> t & 1]
+
+    def king_threats(self, pos: TaflPosition) -> list[Move]:
+        """Attacker moves that would capture the king next ("Watch your king")."""
+        if pos.king < 0 or pos.result is not None:
+            return []
+        probe = pos if pos.side == ATT else TaflPosition(pos.att, pos.dfn, pos.attT, pos.dfnT, pos.king, ATT)
+        near = set(self.adj[pos.king])
+        out = []
+        for m in self.legal_moves(probe):
+            if m[1] in near or self.opts["shield_wall"] or self.opts["immobilisation"]:
+                nxt, _ = self.play(probe, m)
+                if nxt.king < 0:
+                    out.append(m)
+        return out
+
+    # ------------------------------------------------------------------------------- notation
+    def move_text(self, move: Move) -> str:
+        g = self.geometry
+        return "-".join(g.name(s) for s in move)
+
+    def parse_move(self, pos: TaflPosition, text: str) -> Move:
+        parts = text.strip().lower().split("-")
+        if len(parts) != 2 or not parts[0] or not parts[1]:
+            raise ValueError(f"'{text}' is not a move (expected e.g. e1-e5)")
+        to = parts[1].split("x")[0]  # a record may append captures: e1-e5xe6
+        return (self.geometry.parse_square(parts[0]), self.geometry.parse_square(to))
+
+    def explain_illegal(self, pos: TaflPosition, move: Move) -> str:
+        """A sentence saying why ``move`` is not legal in ``pos`` (for the status bar and CLI)."""
+        g = self.geometry
+        if pos.result is not None:
+            return f"the game is over ({pos.result.describe()})"
+        if len(move) != 2:
+            return "a Tafl move goes from one square to another"
+        frm, to = move
+        if not (0 <= frm < self.N and 0 <= to < self.N):
+            return "the square is off the board"
+        owner = self.piece_at(pos, frm)
+        side_name = "attackers" if pos.side == ATT else "defenders"
+        if owner is None:
+            return f"there is no piece on {g.name(frm)}"
+        if (owner == ATTACKER_CHAR) != (pos.side == ATT):
+            return f"the piece on {g.name(frm)} is not yours: it is the {side_name}' turn"
+        if frm == to:
+            return "a piece must move"
+        (f1, r1), (f2, r2) = g.file_rank(frm), g.file_rank(to)
+        if f1 != f2 and r1 != r2:
+            return "pieces move in straight lines along a row or column"
+        dist = abs(f1 - f2) + abs(r1 - r2)
+        c = C_KING if frm == pos.king else (C_ATT if owner == ATTACKER_CHAR else C_DEF)
+        maxd = self.king_maxdist if c == C_KING else self.maxdist
+        if dist > maxd:
+            return f"this piece may move at most {maxd} square{'s' if maxd > 1 else ''}"
+        step = (1 if f2 > f1 else -1 if f2 < f1 else 0) + (self.W if r2 > r1 else -self.W if r2 < r1 else 0)
+        s = frm + step
+        while s != to:
+            if self.piece_at(pos, s) is not None:
+                return f"the way is blocked at {g.name(s)}"
+            if s in self.block[c][frm]:
+                return f"{self._square_kind(s)} {g.name(s)} may not be crossed by this piece"
+            s += step
+        if self.piece_at(pos, to) is not None:
+            return f"{g.name(to)} is occupied"
+        if to in self.block[c][frm] or to in self.nostop[c][frm]:
+            return f"this piece may not stop on {self._square_kind(to)} {g.name(to)}"
+        return "the rules do not allow this move"
+
+    def _square_kind(self, s: int) -> str:
+        if s == self.throne:
+            return "the throne"
+        if s in self.corners:
+            return "the corner"
+        if s in self.camps:
+            return "the camp square"
+        return "the square"
+
+    def piece_at(self, pos: TaflPosition, s: int) -> str | None:
+        """'t' attacker, 'T' defender, 'K' king, or None."""
+        if s == pos.king:
+            return KING_CHAR
+        if pos.att >> s & 1:
+            return ATTACKER_CHAR
+        if pos.dfn >> s & 1:
+            return DEFENDER_CHAR
+        return None
+
+    def position_text(self, pos: TaflPosition) -> str:
+        """Row notation, top row first (OpenTafl's ``starti:`` form), with outer slashes."""
+        rows = []
+        for r in range(self.H - 1, -1, -1):
+            row, run = "", 0
+            for f in range(self.W):
+                p = self.piece_at(pos, r * self.W + f)
+                if p is None:
+                    run += 1
+                else:
+                    if run:
+                        row += str(run)
+                        run = 0
+                    row += p
+            if run:
+                row += str(run)
+            rows.append(row)
+        return "/" + "/".join(rows) + "/"
+
+    def parse_position(self, text: str, to_move: Side) -> TaflPosition:
+        """Parse row notation (top row first, outer slashes optional); ValueError says what is wrong."""
+        rows = [r for r in text.strip().strip("/").split("/")]
+        rows = [r.strip() for r in rows]
+        if len(rows) != self.H:
+            raise ValueError(f"position has {len(rows)} rows, the board has {self.H}")
+        att = dfn = 0
+        king = -1
+        for i, row in enumerate(rows):
+            r = self.H - 1 - i
+            f = 0
+            k = 0
+            while k < len(row):
+                ch = row[k]
+                if ch.isdigit():
+                    j = k
+                    while j < len(row) and row[j].isdigit():
+                        j += 1
+                    f += int(row[k:j])
+                    k = j
+                    continue
+                if f >= self.W:
+                    break
+                s = r * self.W + f
+                if ch == ATTACKER_CHAR:
+                    att |= 1 << s
+                elif ch == DEFENDER_CHAR:
+                    dfn |= 1 << s
+                elif ch == KING_CHAR:
+                    if king >= 0:
+                        raise ValueError(f"position has two kings ({self.geometry.name(king)} and "
+                                         f"{self.geometry.name(s)})")
+                    king = s
+                else:
+                    raise ValueError(f"row {i + 1} of the position has '{ch}': use t (attacker), T (defender), "
+                                     f"K (king) or digits for empty squares")
+                f += 1
+                k += 1
+            if f != self.W:
+                raise ValueError(f"row {i + 1} of the position ('{row}') covers {f} squares, the board is "
+                                 f"{self.W} wide")
+        if king < 0:
+            raise ValueError("position has no king (K)")
+        attT = dfnT = 0
+        for s in _bits(att):
+            attT |= self.tbit[s]
+        for s in _bits(dfn):
+            dfnT |= self.tbit[s]
+        pos = TaflPosition(att, dfn, attT, dfnT, king, int(to_move))
+        if self.escape_mask >> king & 1:
+            pos.result = Outcome(Side.DEFENDERS, "king_escaped")
+        return pos
+
+    def pieces(self, pos: TaflPosition) -> dict[int, str]:
+        """Square -> piece letter, for drawing."""
+        out = {s: ATTACKER_CHAR for s in _bits(pos.att)}
+        out.update({s: DEFENDER_CHAR for s in _bits(pos.dfn)})
+        if pos.king >= 0:
+            out[pos.king] = KING_CHAR
+        return out
+
+
+def perft(rules: TaflRules, pos: TaflPosition, depth: int) -> int:
+    """Leaf count of the move tree to ``depth`` plies (bulk-counted at the last ply)."""
+    if depth <= 0:
+        return 1
+    if depth == 1:
+        return rules.count_moves(pos)
+    total = 0
+    play = rules.play
+    for m in rules.legal_moves(pos):
+        nxt, _ = play(pos, m)
+        total += perft(rules, nxt, depth - 1)
+    return total
+
+
+def raise_if_illegal(rules: TaflRules, pos: TaflPosition, move: Move) -> None:
+    if move not in rules.legal_moves(pos):
+        raise IllegalMove(f"{rules.move_text(move)} is illegal: {rules.explain_illegal(pos, move)}")

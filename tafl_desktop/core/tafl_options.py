@@ -1,0 +1,229 @@
+"""The Tafl rule toggles (DESIGN.md section 3), declared once for engine, panel, files and print.
+
+Sources are cited by the file names of ``shared/reference/sources`` (000..004) and the research
+notes ``tafl-rules.md``; every toggle's behaviour is pinned by tests in ``tests/test_tafl_*.py``.
+"""
+
+from __future__ import annotations
+
+from tafl_desktop.core.options import Choice, OptionSchema, OptionSpec
+
+S000 = "source 000 (Military Strategy Games)"
+S001 = "source 001 (Hnefatafl overview)"
+S002 = "source 002 (Winther's Tablut)"
+S003 = "source 003 (rules table)"
+S004 = "source 004 (single-step Hnefatafl)"
+COPEN = "Copenhagen rules (tafl-rules.md 2.2)"
+
+TAFL_OPTIONS = OptionSchema((
+    # -- turn and movement -------------------------------------------------------------------
+    OptionSpec(
+        "first_move", "First move", "Which side makes the first move of the game.", "choice", "attackers",
+        choices=(
+            Choice("attackers", "Attackers", "The attackers make the first move."),
+            Choice("defenders", "Defenders (king's side)", "The king's side makes the first move."),
+        ),
+        group="Movement", source=f"{S002}; {S004}"),
+    OptionSpec(
+        "movement", "Movement", "How far a piece may move in a straight line.", "choice", "rook",
+        choices=(
+            Choice("rook", "Any distance (like a rook)",
+                   "Every piece moves any number of empty squares along a row or column, like a rook in chess."),
+            Choice("single_step", "One square",
+                   "Every piece moves exactly one square along a row or column."),
+        ),
+        group="Movement", source=f"{S001}; {S004}"),
+    OptionSpec(
+        "king_speed", "King's range", "The most squares the king may move in one turn (0 = no limit).", "int", 0,
+        minimum=0, maximum=18, sentence_on="The king moves at most {n} square(s) per turn.",
+        sentence_off="", group="Movement", source="tafl-rules.md 2.1 (per-piece speed)"),
+    # -- winning ------------------------------------------------------------------------------
+    OptionSpec(
+        "escape", "King escapes to", "Where the king must get to for his side to win.", "choice", "corner",
+        choices=(
+            Choice("corner", "A corner square", "The king's side wins when the king reaches a corner square."),
+            Choice("edge", "Any edge square", "The king's side wins when the king reaches any square on the edge."),
+            Choice("marked", "Marked escape squares",
+                   "The king's side wins when the king reaches one of the marked escape squares."),
+        ),
+        group="Winning", source=f"{S003}; {S001}"),
+    OptionSpec(
+        "edge_forts", "Edge forts", "The defenders win if the king sits on the edge, can move, "
+        "and is walled in by defenders the attackers can never break.", "bool", False,
+        sentence_on="The defenders also win with an edge fort: the king on the edge, able to move, inside an "
+        "unbreakable ring of defenders.", group="Winning", source=f"{S003}; {COPEN}"),
+    OptionSpec(
+        "encirclement", "Encirclement", "The attackers win if they enclose every defender so that none can "
+        "reach the edge.", "bool", False,
+        sentence_on="The attackers also win by enclosing the king and all his defenders so that none of them can "
+        "reach the edge.", group="Winning", source=COPEN),
+    OptionSpec(
+        "no_moves", "No legal move", "What happens to a side that cannot move on its turn.", "choice", "loses",
+        choices=(
+            Choice("loses", "That side loses", "A side that cannot move on its turn loses."),
+            Choice("draw", "The game is drawn", "If a side cannot move on its turn, the game is drawn."),
+        ),
+        group="Winning", source="tafl-rules.md 2.1 (Copenhagen: loses; Fetlar 2013: draw)"),
+    OptionSpec(
+        "repetition", "Repetition", "What happens when the same position comes round again and again.",
+        "choice", "allowed",
+        choices=(
+            Choice("allowed", "Allowed", "Repeating positions has no consequence."),
+            Choice("draw", "Draw", "When a position repeats, the game is drawn."),
+            Choice("defenders_lose", "Defenders lose",
+                   "When a position repeats, the defenders lose (they must break a perpetual repetition)."),
+            Choice("mover_loses", "Repeating side loses", "The side whose move repeats a position loses."),
+        ),
+        group="Winning", source=f"{S002} (repetition loses); {COPEN}"),
+    OptionSpec(
+        "repetition_count", "Repetitions", "How many times a position must occur for the repetition rule.",
+        "int", 3, minimum=2, maximum=5, sentence_on="(A position counts as repeated on its {n}th occurrence.)",
+        group="Winning", depends_on=("repetition", ("draw", "defenders_lose", "mover_loses"))),
+    OptionSpec(
+        "captureless_draw", "Draw without captures", "Draw after this many moves in a row without a capture "
+        "(0 = never).", "int", 0, minimum=0, maximum=999,
+        sentence_on="The game is drawn after {n} moves in a row without a capture.", group="Winning",
+        source="tafl-rules.md 2.1 (game length)"),
+    # -- captures ----------------------------------------------------------------------------
+    OptionSpec(
+        "strict_custodian", "Strict custodian", "A piece that stops between two enemies is captured at once, "
+        "even on its own move.", "choice", "off",
+        choices=(
+            Choice("off", "Off", "A piece may safely move in between two enemies."),
+            Choice("soldiers", "Soldiers (king exempt)",
+                   "A soldier that stops between two enemies is captured at once; the king may (bare-faced cheek)."),
+            Choice("everyone", "Everyone", "Any piece, the king too, that stops between two enemies is captured "
+                   "at once."),
+        ),
+        group="Capture", source=S000),
+    OptionSpec(
+        "immobilisation", "Immobilisation capture", "A piece left with no liberty (enemies, hostile squares "
+        "or the rim on every side) is captured.", "bool", False,
+        sentence_on="A piece is also captured when a move leaves it with no liberty: every neighbouring square is "
+        "an enemy, a hostile square or off the board (friends do not take liberties).", group="Capture",
+        source=S000),
+    OptionSpec(
+        "edge_hostile", "Hostile rim", "The board's edge acts as a capturing partner, so a piece on the edge "
+        "falls to one enemy.", "bool", False,
+        sentence_on="The rim of the board acts as a capturing partner: a piece on the edge is captured by one "
+        "enemy on its inner side.", group="Capture", source=S002),
+    OptionSpec(
+        "shield_wall", "Shield walls", "A row of pieces on the edge is captured at once by bracketing it, "
+        "each one faced by an enemy.", "bool", False,
+        sentence_on="A row of two or more pieces along the edge, each faced by an enemy on its inner side, is "
+        "captured at once by bracketing both ends.", group="Capture", source=f"{S003}; {COPEN}"),
+    OptionSpec(
+        "shield_wall_flank", "Shield wall needs a flank move", "Only a move onto a bracketing square captures "
+        "a shield wall.", "bool", True,
+        sentence_on="Only a move onto an end of the row (a flanking move) captures a shield wall.",
+        sentence_off="Any move that completes the shield-wall pattern captures it.", group="Capture",
+        depends_on=("shield_wall", (True,)), source="tafl-rules.md 5.9"),
+    OptionSpec(
+        "shield_wall_corners", "Corner may close a shield wall", "A corner square may stand in for one "
+        "bracketing piece.", "bool", True,
+        sentence_on="A corner square may stand in for one of the bracketing pieces.", sentence_off="Both ends of a "
+        "shield wall must be bracketed by pieces.", group="Capture", depends_on=("shield_wall", (True,)),
+        source=COPEN),
+    OptionSpec(
+        "shield_wall_king_spared", "King spared in a shield wall", "The king may stand in a shield wall "
+        "without being captured with it.", "bool", True,
+        sentence_on="The king may be part of a shield wall but is not captured with it.",
+        sentence_off="A king in a captured shield wall is captured with it.", group="Capture",
+        depends_on=("shield_wall", (True,)), source=COPEN),
+    OptionSpec(
+        "linnaean_capture", "Linnaean capture", "A defender beside the throned king, who is surrounded by "
+        "attackers on his other three sides, can be captured against the throne.", "bool", False,
+        sentence_on="A defender next to the king on the throne, when the king's other three sides are attackers, "
+        "can be captured against the throne.", group="Capture", source="tafl-rules.md 2.1 (OpenTafl linc)"),
+    # -- the king ------------------------------------------------------------------------------
+    OptionSpec(
+        "king_armed", "King armed", "Whether the king helps to capture.", "choice", "yes",
+        choices=(
+            Choice("yes", "Yes", "The king takes part in captures, both moving and standing."),
+            Choice("no", "No", "The king never takes part in captures."),
+            Choice("hammer", "Hammer only", "The king can capture by moving, but is no partner for a capture."),
+            Choice("anvil", "Anvil only", "The king can be the standing partner of a capture, but cannot capture by "
+                   "moving."),
+        ),
+        group="King", source="tafl-rules.md 2.1 (OpenTafl ka)"),
+    OptionSpec(
+        "king_capture", "King captured by", "How many attackers it takes to capture the king.", "choice", "strong",
+        choices=(
+            Choice("custodial", "Two sides (like a soldier)",
+                   "The king is captured like a soldier, between two attackers in a row or column."),
+            Choice("double_weak", "Two sides, four on the throne",
+                   "The king is captured between two attackers, except on the throne, where it takes four."),
+            Choice("weak_near_throne", "Four on or beside the throne, else two",
+                   "On the throne the king must be surrounded on four sides; beside it on three sides and the "
+                   "throne; anywhere else two attackers capture him."),
+            Choice("strong", "Four sides", "The king is captured only when surrounded on all four sides by "
+                   "attackers or hostile squares."),
+        ),
+        group="King", source=f"{S001}; {S002}; {S003}"),
+    OptionSpec(
+        "king_edge_capture", "Edge counts against the king", "With four-sided capture, the board edge counts as "
+        "a side: three attackers capture the king on the edge, two beside a corner.", "bool", False,
+        sentence_on="The board edge counts as an attacker against the king: three attackers capture him on the "
+        "edge, and two beside a hostile corner.", group="King", source=S001,
+        depends_on=("king_capture", ("strong", "weak_near_throne", "double_weak"))),
+    # -- throne and corners --------------------------------------------------------------------
+    OptionSpec(
+        "throne_hostile", "Throne hostile", "When the throne acts as a capturing partner, and to whom.", "choice",
+        "empty_all",
+        choices=(
+            Choice("never", "Never", "The throne never takes part in captures."),
+            Choice("attackers", "To attackers", "The throne acts as a capturing partner against attackers only."),
+            Choice("empty_all", "To all when empty",
+                   "The throne acts as a capturing partner against attackers, and against defenders too when it "
+                   "is empty."),
+            Choice("always", "Always, to all",
+                   "The throne acts as a capturing partner against everyone, even with the king on it."),
+        ),
+        group="Throne and corners", source=f"{S002}; {COPEN}"),
+    OptionSpec(
+        "throne_passable", "Pass the empty throne", "Who may move across the empty throne.", "choice", "everyone",
+        choices=(
+            Choice("nobody", "Nobody", "No piece may pass over the empty throne."),
+            Choice("king", "King only", "Only the king may pass over the empty throne."),
+            Choice("everyone", "Everyone", "Any piece may pass over the empty throne (only the king may stop there)."),
+        ),
+        group="Throne and corners", source=S001),
+    OptionSpec(
+        "throne_reentry", "King may return to the throne", "Whether the king may stop on the throne again "
+        "after leaving it.", "bool", True,
+        sentence_on="The king may return to the throne.", sentence_off="Once the king has left the throne, no piece "
+        "may stop on it again.", group="Throne and corners", source=S000),
+    OptionSpec(
+        "corners_hostile", "Corners hostile", "The corner squares act as capturing partners.", "bool", True,
+        sentence_on="The corner squares act as capturing partners against any piece.",
+        sentence_off="The corner squares do not take part in captures.", group="Throne and corners",
+        source=f"{S001}; {S002}"),
+    # -- camps ---------------------------------------------------------------------------------
+    OptionSpec(
+        "camps", "Camps", "The attackers' base camps (marked squares) are special squares.", "bool", False,
+        sentence_on="The marked camp squares belong to the attackers: defenders and the king may not stop on them.",
+        group="Camps", source=f"{S000}; tafl-rules.md 1.3"),
+    OptionSpec(
+        "camps_hostile", "Camps hostile", "Empty camp squares act as capturing partners.", "choice", "defenders",
+        choices=(
+            Choice("none", "No", "Camp squares take no part in captures."),
+            Choice("defenders", "To defenders", "Empty camp squares act as capturing partners against defenders and "
+                   "the king."),
+            Choice("all", "To all", "Empty camp squares act as capturing partners against every piece."),
+        ),
+        group="Camps", depends_on=("camps", (True,)), source=S000),
+    OptionSpec(
+        "camp_reentry", "Attackers may return to a camp", "Whether an attacker that left its camp may enter a "
+        "camp again.", "bool", False,
+        sentence_on="Attackers may move into any camp.",
+        sentence_off="Attackers may move within their own camp and leave it, but never enter a camp from outside.",
+        group="Camps", depends_on=("camps", (True,)), source=S000),
+    OptionSpec(
+        "camp_crossing", "Cross camps", "Who may move across camp squares without stopping.", "choice", "nobody",
+        choices=(
+            Choice("nobody", "Nobody", "No piece may pass over a camp square it may not stop on."),
+            Choice("attackers", "Attackers", "Attackers may pass over camps they may not stop in."),
+            Choice("everyone", "Everyone", "Any piece may pass over camp squares without stopping."),
+        ),
+        group="Camps", depends_on=("camps", (True,)), source=S000),
+))

@@ -1,0 +1,295 @@
+"""Variant files: a game as data (board, setup, rule toggles, sources), read and written as TOML.
+
+Presets live in ``resources/variants/*.toml``; a user copies one, changes toggles and loads it
+back.  Files are parsed as data only (``tomllib``), size-limited, and every field is checked:
+errors name the file, the key (or the line, for TOML syntax) and what is allowed, and are raised
+as :class:`VariantError` so no caller ever shows a traceback.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from tafl_desktop.core.game import Side
+from tafl_desktop.core.geometry import GridGeometry
+from tafl_desktop.core.options import OptionSchema, OptionValue
+from tafl_desktop.core.tafl_options import TAFL_OPTIONS
+
+MAX_FILE_BYTES = 256 * 1024
+
+TOP_KEYS = ("id", "name", "family", "description", "sources", "notes", "board", "options")
+BOARD_KEYS = ("width", "height", "throne", "corners", "camps", "escape_squares", "setup")
+
+
+class VariantError(ValueError):
+    """A variant that cannot be used; the message is one clear line for the user."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """A game family: its option schema and how to build its rules object."""
+
+    name: str
+    label: str
+    schema: OptionSchema
+
+    def make_rules(self, variant: Variant):
+        if self.name == "tafl":
+            from tafl_desktop.core.tafl import TaflRules
+
+            return TaflRules(variant)
+        raise VariantError(f"family '{self.name}' has no rules engine yet")
+
+
+FAMILIES: dict[str, Family] = {
+    "tafl": Family("tafl", "Tafl", TAFL_OPTIONS),
+}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A playable game: geometry, starting setup and resolved option values, plus its sources."""
+
+    id: str
+    name: str
+    family: str
+    geometry: GridGeometry
+    setup: str
+    options: dict[str, OptionValue]
+    description: str = ""
+    sources: tuple[str, ...] = ()
+    notes: str = ""
+    board_data: dict[str, Any] = field(default_factory=dict, compare=False)
+    preset_options: dict[str, OptionValue] = field(default_factory=dict, compare=False)
+    path: str = field(default="", compare=False)
+
+    @property
+    def schema(self) -> OptionSchema:
+        return FAMILIES[self.family].schema
+
+    def with_options(self, changes: Mapping[str, Any]) -> Variant:
+        """The same variant with some toggles changed (validated); the preset values are kept for
+        showing what changed."""
+        opts = dict(self.options)
+        for k, v in changes.items():
+            if k not in self.schema:
+                raise VariantError(f"unknown option '{k}' for {self.family}; known: {', '.join(self.schema.keys())}")
+            try:
+                opts[k] = self.schema[k].validate(v)
+            except ValueError as exc:
+                raise VariantError(str(exc)) from None
+        return replace(self, options=opts)
+
+    def changed_options(self) -> dict[str, OptionValue]:
+        """Toggles whose value differs from the preset this variant was loaded from."""
+        return {k: v for k, v in self.options.items() if self.preset_options.get(k, v) != v}
+
+    def make_rules(self):
+        return FAMILIES[self.family].make_rules(self)
+
+    @property
+    def first_side(self) -> Side:
+        return Side.parse(str(self.options.get("first_move", "attackers")))
+
+    @property
+    def size_text(self) -> str:
+        return f"{self.geometry.width}x{self.geometry.height}"
+
+    def to_data(self) -> dict[str, Any]:
+        """The variant as plain data (what a variant file and a saved game hold)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "family": self.family,
+            "description": self.description,
+            "sources": list(self.sources),
+            "notes": self.notes,
+            "board": dict(self.board_data),
+            "options": dict(self.options),
+        }
+
+
+# ------------------------------------------------------------------------------------- parsing
+def _square_list(g: GridGeometry, value: Any, where: str) -> frozenset[int]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise VariantError(f"{where} must be a list of square names like [\"a1\", \"k11\"]")
+    out = set()
+    for v in value:
+        try:
+            out.add(g.parse_square(v))
+        except ValueError as exc:
+            raise VariantError(f"{where}: {exc}") from None
+    return frozenset(out)
+
+
+def _geometry(board: Mapping[str, Any], where: str) -> GridGeometry:
+    for k in board:
+        if k not in BOARD_KEYS:
+            raise VariantError(f"{where}: unknown key 'board.{k}'; allowed: {', '.join(BOARD_KEYS)}")
+    w = board.get("width")
+    h = board.get("height", w)
+    for name, v in (("width", w), ("height", h)):
+        if not isinstance(v, int) or isinstance(v, bool) or not 5 <= v <= 19:
+            raise VariantError(f"{where}: 'board.{name}' must be a whole number from 5 to 19, got {v!r}")
+    plain = GridGeometry(w, h)
+    marks: dict[str, frozenset[int]] = {}
+    throne = board.get("throne", "centre")
+    if throne == "centre":
+        if w % 2 == 0 or h % 2 == 0:
+            raise VariantError(f"{where}: 'board.throne' = \"centre\" needs an odd board; use \"none\" or a square")
+        marks["throne"] = frozenset({plain.centre})
+    elif throne == "none":
+        pass
+    elif isinstance(throne, str):
+        marks["throne"] = _square_list(plain, [throne], f"{where}: 'board.throne'")
+    else:
+        raise VariantError(f"{where}: 'board.throne' must be \"centre\", \"none\" or a square name")
+    corners = board.get("corners", "corners")
+    if corners == "corners":
+        marks["corner"] = plain.corner_squares
+    elif corners == "none":
+        pass
+    else:
+        marks["corner"] = _square_list(plain, corners, f"{where}: 'board.corners'")
+    if "camps" in board:
+        marks["camp"] = _square_list(plain, board["camps"], f"{where}: 'board.camps'")
+    if "escape_squares" in board:
+        marks["escape"] = _square_list(plain, board["escape_squares"], f"{where}: 'board.escape_squares'")
+    return GridGeometry(w, h, {k: v for k, v in marks.items() if v})
+
+
+def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides: Mapping[str, Any] | None = None,
+                      path: str = "") -> Variant:
+    """Validate plain data (from TOML or a saved game) into a Variant; VariantError otherwise."""
+    if not isinstance(data, Mapping):
+        raise VariantError(f"{where}: a variant must be a table of keys")
+    for k in data:
+        if k not in TOP_KEYS:
+            raise VariantError(f"{where}: unknown key '{k}'; allowed: {', '.join(TOP_KEYS)}")
+    for k in ("id", "name"):
+        if not isinstance(data.get(k), str) or not data[k].strip():
+            raise VariantError(f"{where}: '{k}' must be a non-empty text")
+    vid = data["id"]
+    if not all(ch.isalnum() or ch in "_-" for ch in vid) or len(vid) > 64:
+        raise VariantError(f"{where}: 'id' may use only letters, digits, '_' and '-' (64 at most)")
+    family = data.get("family", "tafl")
+    if family not in FAMILIES:
+        raise VariantError(f"{where}: 'family' = {family!r} is unknown; known: {', '.join(FAMILIES)}")
+    for k in ("description", "notes"):
+        if not isinstance(data.get(k, ""), str):
+            raise VariantError(f"{where}: '{k}' must be text")
+    sources = data.get("sources", [])
+    if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
+        raise VariantError(f"{where}: 'sources' must be a list of texts")
+    board = data.get("board")
+    if not isinstance(board, Mapping):
+        raise VariantError(f"{where}: the [board] table is missing")
+    geometry = _geometry(board, where)
+    setup = board.get("setup")
+    if not isinstance(setup, str):
+        raise VariantError(f"{where}: 'board.setup' must be the starting position in row notation")
+    options = data.get("options", {})
+    if not isinstance(options, Mapping):
+        raise VariantError(f"{where}: [options] must be a table")
+    schema = FAMILIES[family].schema
+    try:
+        preset = schema.resolve(options, where=f"{where} [options]")
+        resolved = schema.resolve({**preset, **(overrides or {})}, where=f"{where} [options]")
+    except ValueError as exc:
+        msg = str(exc)
+        raise VariantError(msg if where in msg else f"{where}: {msg}") from None
+    variant = Variant(
+        id=vid, name=data["name"], family=family, geometry=geometry, setup=setup, options=resolved,
+        description=data.get("description", ""), sources=tuple(sources), notes=data.get("notes", ""),
+        board_data=dict(board), preset_options=preset, path=path,
+    )
+    try:
+        variant.make_rules()
+    except ValueError as exc:
+        raise VariantError(f"{where}: 'board.setup': {exc}") from None
+    return variant
+
+
+def load_variant(path: str | Path, overrides: Mapping[str, Any] | None = None) -> Variant:
+    """Read and validate a variant file."""
+    p = Path(path)
+    where = p.name
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise VariantError(f"{where}: cannot read the file ({exc.strerror or exc})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise VariantError(f"{where}: file is {len(raw)} bytes, more than the {MAX_FILE_BYTES} a variant may have")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise VariantError(f"{where}: not a UTF-8 text file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(f"{where}: not valid TOML: {exc}") from None
+    return variant_from_data(data, where, overrides, path=str(p))
+
+
+# ------------------------------------------------------------------------------------- writing
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        if "\n" in v:
+            return '"""\n' + v.replace("\\", "\\\\").replace('"""', '\\"\\"\\"') + '"""'
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {type(v).__name__} to TOML")
+
+
+def dump_variant(variant: Variant) -> str:
+    """TOML text of a variant, loadable by :func:`load_variant`."""
+    d = variant.to_data()
+    lines = [f"{k} = {_toml_value(d[k])}" for k in ("id", "name", "family", "description", "sources", "notes")]
+    lines += ["", "[board]"]
+    lines += [f"{k} = {_toml_value(v)}" for k, v in d["board"].items()]
+    lines += ["", "[options]"]
+    lines += [f"{k} = {_toml_value(v)}" for k, v in d["options"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def save_variant(variant: Variant, path: str | Path) -> None:
+    """Write a variant file atomically (temporary file, then rename)."""
+    from tafl_desktop.core.record import atomic_write_text
+
+    atomic_write_text(Path(path), dump_variant(variant))
+
+
+# ------------------------------------------------------------------------------------- presets
+_PRESETS: dict[str, Variant] | None = None
+
+
+def presets() -> dict[str, Variant]:
+    """All shipped presets by id, in file-name order."""
+    global _PRESETS
+    if _PRESETS is None:
+        from tafl_desktop.paths import variants_dir
+
+        out: dict[str, Variant] = {}
+        for p in sorted(variants_dir().glob("*.toml")):
+            v = load_variant(p)
+            out[v.id] = v
+        _PRESETS = out
+    return _PRESETS
+
+
+def find_variant(name: str, overrides: Mapping[str, Any] | None = None) -> Variant:
+    """A preset by id, or a variant file by path; VariantError with the known ids otherwise."""
+    if name.endswith(".toml") or "/" in name or "\\" in name:
+        return load_variant(name, overrides)
+    table = presets()
+    if name not in table:
+        raise VariantError(f"unknown variant '{name}'; presets: {', '.join(table)} (or give a .toml file)")
+    v = table[name]
+    return v.with_options(overrides) if overrides else v
