@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tafl_desktop.core.game import IllegalMove, Move, Outcome, Side
+from tafl_desktop.core.game import Move, Outcome, Side
 from tafl_desktop.core.geometry import GridGeometry
 
 ATT, DEF = 0, 1
@@ -901,22 +901,3 @@ class TaflRules:
         if pos.king >= 0:
             out[pos.king] = KING_CHAR
         return out
-
-
-def perft(rules: TaflRules, pos: TaflPosition, depth: int) -> int:
-    """Leaf count of the move tree to ``depth`` plies (bulk-counted at the last ply)."""
-    if depth <= 0:
-        return 1
-    if depth == 1:
-        return rules.count_moves(pos)
-    total = 0
-    play = rules.play
-    for m in rules.legal_moves(pos):
-        nxt, _ = play(pos, m)
-        total += perft(rules, nxt, depth - 1)
-    return total
-
-
-def raise_if_illegal(rules: TaflRules, pos: TaflPosition, move: Move) -> None:
-    if move not in rules.legal_moves(pos):
-        raise IllegalMove(f"{rules.move_text(move)} is illegal: {rules.explain_illegal(pos, move)}")

@@ -1,0 +1,32 @@
+# Two commands matter: `make run` (set up and launch the app) and `make test` (set up and run
+# the whole suite headless).  Both create .venv with the Python on PATH if it is missing.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --upgrade pip >/dev/null
+	$(BIN)/python -m pip install -e ".[test]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/tafl-desktop
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+	$(BIN)/ruff check tafl_desktop tests benchmarks
+
+lint: $(STAMP)
+	$(BIN)/ruff check tafl_desktop tests benchmarks
+
+bench: $(STAMP)
+	$(BIN)/tafl-desktop bench
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

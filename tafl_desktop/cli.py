@@ -1,0 +1,261 @@
+"""One argparse front door: the window (default) and the command-line tools.
+
+Every error is one line on stderr and a non-zero exit code; no tracebacks reach the user.
+The command names and JSON keys here are contracts that tests and scripts rely on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from tafl_desktop import __version__
+
+EXIT_ERROR = 1
+EXIT_ILLEGAL = 2
+
+BENCH_VARIANTS = (("brandubh", 4), ("tablut", 3), ("copenhagen", 3), ("alea_evangelii", 2))
+
+
+class CliError(Exception):
+    """A user-facing failure: printed as one line, exits with ``code``."""
+
+    def __init__(self, message: str, code: int = EXIT_ERROR) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# ------------------------------------------------------------------------------------ helpers
+def _variant(name: str, sets: Sequence[str] | None):
+    from tafl_desktop.core.variants import VariantError, find_variant
+
+    try:
+        v = find_variant(name)
+        if sets:
+            v = v.with_options(v.schema.parse_assignments(sets))
+        return v
+    except (VariantError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def _start(rules, position: str | None, to_move: str | None):
+    from tafl_desktop.core.game import Side
+
+    if position is None:
+        if to_move is not None:
+            pos = rules.initial_position()
+            try:
+                return rules.parse_position(rules.position_text(pos), Side.parse(to_move))
+            except ValueError as exc:
+                raise CliError(str(exc)) from None
+        return rules.initial_position()
+    try:
+        side = Side.parse(to_move) if to_move else rules.variant.first_side
+        return rules.parse_position(position, side)
+    except ValueError as exc:
+        raise CliError(f"--position: {exc}") from None
+
+
+def _game_json(game) -> dict[str, Any]:
+    rules = game.rules
+    g = rules.variant.geometry
+    out = game.outcome
+    return {
+        "variant": rules.variant.id,
+        "position": rules.position_text(game.position),
+        "to_move": rules.side_to_move(game.position).key,
+        "result": out.result_key if out else None,
+        "reason": out.reason if out else None,
+        "moves": game.move_texts(),
+        "captures": [[g.name(s) for s in p.captures] for p in game.plies],
+    }
+
+
+def _print_game_text(game) -> None:
+    data = _game_json(game)
+    print(f"position: {data['position']}")
+    print(f"to move:  {data['to_move']}")
+    if data["result"]:
+        print(f"result:   {data['result']} ({data['reason']})")
+    for i, (m, c) in enumerate(zip(data["moves"], data["captures"], strict=True), 1):
+        print(f"{i:4}. {m}" + (f"  x {' '.join(c)}" if c else ""))
+
+
+# ----------------------------------------------------------------------------------- commands
+def cmd_variants(args) -> int:
+    from tafl_desktop.core.variants import VariantError, presets
+
+    try:
+        table = presets()
+    except VariantError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print(json.dumps([{"id": v.id, "name": v.name, "family": v.family, "size": v.size_text}
+                          for v in table.values()], indent=1))
+    else:
+        for v in table.values():
+            print(v.id)
+    return 0
+
+
+def cmd_perft(args) -> int:
+    from tafl_desktop.core.playout import perft
+
+    v = _variant(args.variant, args.set)
+    rules = v.make_rules()
+    pos = _start(rules, args.position, args.to_move)
+    if args.depth < 0 or args.depth > 8:
+        raise CliError("DEPTH must be from 0 to 8")
+    print(perft(rules, pos, args.depth))
+    return 0
+
+
+def cmd_play(args) -> int:
+    from tafl_desktop.core.game import Game, IllegalMove
+
+    v = _variant(args.variant, args.set)
+    rules = v.make_rules()
+    game = Game(rules, _start(rules, args.position, args.to_move))
+    for i, text in enumerate(args.moves.split() if args.moves else [], 1):
+        try:
+            game.play_text(text)
+        except IllegalMove as exc:
+            raise CliError(f"move {i}: {exc}", EXIT_ILLEGAL) from None
+    if args.json:
+        print(json.dumps(_game_json(game)))
+    else:
+        _print_game_text(game)
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from tafl_desktop.core.record import RecordError, load_game
+
+    try:
+        game = load_game(args.file)
+    except RecordError as exc:
+        raise CliError(str(exc), EXIT_ILLEGAL if "cannot be played" in str(exc) else EXIT_ERROR) from None
+    if args.json:
+        print(json.dumps(_game_json(game)))
+    else:
+        _print_game_text(game)
+    return 0
+
+
+def bench_variant(name: str, depth: int, seconds: float, seed: int = 1) -> dict[str, Any]:
+    """Perft and random-playout figures for one preset (the `bench` command and benchmarks/)."""
+    from tafl_desktop.core.playout import perft, random_playout
+    from tafl_desktop.core.variants import find_variant
+
+    rules = find_variant(name).make_rules()
+    start = rules.initial_position()
+    t0 = time.process_time()
+    nodes = perft(rules, start, depth)
+    perft_s = time.process_time() - t0
+    rng = random.Random(seed)
+    plies = games = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        _pos, n, _out = random_playout(rules, start, rng, max_plies=2000)
+        plies += n
+        games += 1
+    elapsed = time.process_time() - t0
+    return {
+        "variant": name,
+        "perft_depth": depth,
+        "perft_nodes": nodes,
+        "perft_seconds": round(perft_s, 4),
+        "playout_games": games,
+        "playout_plies": plies,
+        "playout_moves_per_second": round(plies / elapsed) if elapsed else 0,
+    }
+
+
+def cmd_bench(args) -> int:
+    rows = [bench_variant(name, depth, args.seconds) for name, depth in BENCH_VARIANTS]
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        print(f"{'variant':16} {'depth':>5} {'perft nodes':>12} {'perft s':>8} {'playout moves/s':>16}")
+        for r in rows:
+            print(f"{r['variant']:16} {r['perft_depth']:>5} {r['perft_nodes']:>12} {r['perft_seconds']:>8.3f} "
+                  f"{r['playout_moves_per_second']:>16}")
+    return 0
+
+
+def cmd_gui(args) -> int:
+    try:
+        from tafl_desktop.gui.app import run_app
+    except ImportError as exc:
+        raise CliError(f"the window cannot start: {exc}") from None
+    return run_app(args.file, variant=args.variant)
+
+
+# ------------------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tafl-desktop", description="Play and print the old Nordic hunt games.")
+    p.add_argument("--version", action="version", version=f"tafl-desktop {__version__}")
+    sub = p.add_subparsers(dest="command")
+
+    g = sub.add_parser("gui", help="open the window (the default)")
+    g.add_argument("file", nargs="?", help="a saved game to open")
+    g.add_argument("--variant", help="start a new game of this preset")
+    g.set_defaults(func=cmd_gui)
+
+    s = sub.add_parser("variants", help="list the preset ids")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_variants)
+
+    def position_args(sp):
+        sp.add_argument("--position", help="start position in row notation, top row first")
+        sp.add_argument("--to-move", choices=("attackers", "defenders"), help="side to move in --position")
+        sp.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
+
+    s = sub.add_parser("perft", help="count the leaves of the move tree")
+    s.add_argument("variant")
+    s.add_argument("depth", type=int)
+    position_args(s)
+    s.set_defaults(func=cmd_perft)
+
+    s = sub.add_parser("play", help="apply moves and print the resulting game")
+    s.add_argument("variant")
+    s.add_argument("--moves", default="", help='space-separated moves, e.g. "e1-e5 f4-f2"')
+    s.add_argument("--json", action="store_true")
+    position_args(s)
+    s.set_defaults(func=cmd_play)
+
+    s = sub.add_parser("replay", help="replay a saved game record")
+    s.add_argument("file")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_replay)
+
+    s = sub.add_parser("bench", help="perft and random-playout speed on four presets")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--seconds", type=float, default=2.0, help="playout time per variant (CPU seconds)")
+    s.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["gui", *(argv if argv is not None else sys.argv[1:])])
+    try:
+        return args.func(args)
+    except CliError as exc:
+        print(f"tafl-desktop: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
