@@ -196,6 +196,23 @@ def cmd_gui(args) -> int:
     return run_app(args.file, variant=args.variant)
 
 
+def cmd_screenshot(args) -> int:
+    v = _variant(args.variant, args.set)
+    try:
+        w, h = (int(x) for x in args.size.lower().split("x"))
+    except ValueError:
+        raise CliError(f"--size must look like 1200x800, got '{args.size}'") from None
+    try:
+        from tafl_desktop.gui.screenshot import render_screenshot
+    except ImportError as exc:
+        raise CliError(f"the window cannot start: {exc}") from None
+    try:
+        render_screenshot(v, args.out, (w, h))
+    except OSError as exc:
+        raise CliError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    return 0
+
+
 # ------------------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tafl-desktop", description="Play and print the old Nordic hunt games.")
@@ -233,6 +250,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("file")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_replay)
+
+    s = sub.add_parser("screenshot", help="render the window with a preset's start position to a PNG")
+    s.add_argument("--variant", required=True)
+    s.add_argument("--out", required=True)
+    s.add_argument("--size", default="1200x800", help="window size WxH")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
+    s.set_defaults(func=cmd_screenshot)
 
     s = sub.add_parser("bench", help="perft and random-playout speed on four presets")
     s.add_argument("--json", action="store_true")
