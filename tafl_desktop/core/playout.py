@@ -8,7 +8,9 @@ from typing import Any
 from tafl_desktop.core.game import Outcome
 
 
-def random_playout(rules: Any, pos: Any, rng: random.Random, max_plies: int = 10_000) -> tuple[Any, int, Outcome | None]:
+def random_playout(
+    rules: Any, pos: Any, rng: random.Random, max_plies: int = 10_000
+) -> tuple[Any, int, Outcome | None]:
     """Play uniformly random legal moves until the game ends or ``max_plies`` pass.
 
     Every ply generates the full legal-move list, plays one move and checks for the end of the

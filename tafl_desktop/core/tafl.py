@@ -116,6 +116,10 @@ class TaflRules:
         self.king_anvil = armed in ("yes", "anvil")
         self.edge_hostile = o["edge_hostile"]
 
+        # squares from which a move can close a shield wall: the edge, or one in from it
+        inner = self.edge_mask if o["shield_wall_flank"] else self._mask(
+            s for s in range(self.N) if any(g.is_edge(n) for n in g.neighbours(s)))
+        self.wall_trigger = self.edge_mask | inner
         self._build_hostility()
         self._build_restrictions()
         self._build_lines()
@@ -198,6 +202,10 @@ class TaflRules:
         self.col_mask = (1 << H) - 1
         # memo[class][line] : {key: tuple of moves}; rows first, then columns
         self.memo: list[list[dict[int, tuple[Move, ...]]]] = [[{} for _ in range(H + W)] for _ in range(3)]
+        self.origin_memo: list[list[dict[int, tuple[Move, ...]]]] = [[{} for _ in range(H + W)] for _ in range(3)]
+        # (bound dict.get, shift, line index) per class, for the hot loops of legal_moves
+        self.row_gets = [[(self.memo[c][r].get, r * W, r) for r in range(H)] for c in range(3)]
+        self.col_gets = [[(self.memo[c][H + f].get, f * H, H + f) for f in range(W)] for c in range(3)]
 
     def _build_neighbours(self) -> None:
         """For each square: (neighbour, square beyond it or -1 when beyond is off the board)."""
@@ -233,28 +241,44 @@ class TaflRules:
         return (pos.att, pos.dfn, pos.king, pos.side)
 
     # ------------------------------------------------------------------------- move generation
-    def _fill(self, c: int, li: int, key: int) -> tuple[Move, ...]:
-        """Compute (and memoise) the moves of class ``c`` pieces on line ``li``."""
+    def _origin_moves(self, c: int, li: int, i: int, occ: int) -> tuple[Move, ...]:
+        """Moves of a class-``c`` piece at position ``i`` of line ``li`` given the line occupancy."""
+        memo = self.origin_memo[c][li]
+        key = (occ << 5) | i
+        res = memo.get(key)
+        if res is not None:
+            return res
         is_row = li < self.H
         n = self.W if is_row else self.H
         squares = self.rows[li][1] if is_row else self.cols[li - self.H][1]
-        occ = key & ((1 << n) - 1)
-        movers = key >> n
         maxd = self.king_maxdist if c == C_KING else self.maxdist
+        s = squares[i]
+        blk, nst = self.block[c][s], self.nostop[c][s]
         out: list[Move] = []
-        for i in _bits(movers):
-            s = squares[i]
-            blk, nst = self.block[c][s], self.nostop[c][s]
-            for step in (1, -1):
-                j, d = i + step, 1
-                while 0 <= j < n and d <= maxd:
-                    t = squares[j]
-                    if occ >> j & 1 or t in blk:
-                        break
-                    if t not in nst:
-                        out.append((s, t))
-                    j += step
-                    d += 1
+        for step in (1, -1):
+            j, d = i + step, 1
+            while 0 <= j < n and d <= maxd:
+                t = squares[j]
+                if occ >> j & 1 or t in blk:
+                    break
+                if t not in nst:
+                    out.append((s, t))
+                j += step
+                d += 1
+        res = tuple(out)
+        memo[key] = res
+        return res
+
+    def _fill(self, c: int, li: int, key: int) -> tuple[Move, ...]:
+        """Compute (and memoise) the moves of all class-``c`` pieces on line ``li``.
+
+        ``key`` packs the line occupancy (low ``n`` bits) and the movers on the line above it.
+        """
+        n = self.W if li < self.H else self.H
+        occ = key & ((1 << n) - 1)
+        out: list[Move] = []
+        for i in _bits(key >> n):
+            out.extend(self._origin_moves(c, li, i, occ))
         res = tuple(out)
         memo = self.memo[c][li]
         if len(memo) > 200_000:
@@ -262,75 +286,82 @@ class TaflRules:
         memo[key] = res
         return res
 
+    def _line_tables(self, pos: TaflPosition):
+        """(occupancy, occupancy transposed, [(class, movers, movers transposed)]) of the side to move."""
+        king = pos.king
+        if king >= 0:
+            kb, kt = self.bit[king], self.tbit[king]
+        else:
+            kb = kt = 0
+        occ = pos.att | pos.dfn | kb
+        occT = pos.attT | pos.dfnT | kt
+        return occ, occT, kb, kt
+
     def legal_moves(self, pos: TaflPosition) -> list[Move]:
         """All legal moves of the side to move (empty when the position is decided)."""
         if pos.result is not None:
             return []
+        occ, occT, kb, kt = self._line_tables(pos)
         out: list[Move] = []
         extend = out.extend
-        kb = self.bit[pos.king] if pos.king >= 0 else 0
-        kt = self.tbit[pos.king] if pos.king >= 0 else 0
-        occ = pos.att | pos.dfn | kb
-        occT = pos.attT | pos.dfnT | kt
         W, H = self.W, self.H
         rm, cm = self.row_mask, self.col_mask
-        if pos.side == ATT:
-            classes = ((C_ATT, pos.att, pos.attT),)
-        else:
-            classes = ((C_DEF, pos.dfn, pos.dfnT), (C_KING, kb, kt))
         fill = self._fill
-        for c, movers, moversT in classes:
-            if not movers:
-                continue
-            memo = self.memo[c]
-            for li, (shift, _sq) in enumerate(self.rows):
+        if pos.side == ATT:
+            c, movers, moversT = C_ATT, pos.att, pos.attT
+        else:
+            c, movers, moversT = C_DEF, pos.dfn, pos.dfnT
+        if movers:
+            for get, shift, li in self.row_gets[c]:
                 m = (movers >> shift) & rm
                 if m:
                     key = ((occ >> shift) & rm) | (m << W)
-                    t = memo[li].get(key)
+                    t = get(key)
                     extend(t if t is not None else fill(c, li, key))
-            for ci, (shift, _sq) in enumerate(self.cols):
+            for get, shift, li in self.col_gets[c]:
                 m = (moversT >> shift) & cm
                 if m:
-                    li = H + ci
                     key = ((occT >> shift) & cm) | (m << H)
-                    t = memo[li].get(key)
+                    t = get(key)
                     extend(t if t is not None else fill(c, li, key))
+        if pos.side == DEF and kb:
+            king = pos.king
+            r, f = divmod(king, W)
+            extend(self._origin_moves(C_KING, r, f, (occ >> (r * W)) & rm))
+            extend(self._origin_moves(C_KING, H + f, r, (occT >> (f * H)) & cm))
         return out
 
     def count_moves(self, pos: TaflPosition) -> int:
         """Number of legal moves (perft's leaf count) without building the list."""
         if pos.result is not None:
             return 0
-        kb = self.bit[pos.king] if pos.king >= 0 else 0
-        kt = self.tbit[pos.king] if pos.king >= 0 else 0
-        occ = pos.att | pos.dfn | kb
-        occT = pos.attT | pos.dfnT | kt
+        occ, occT, kb, kt = self._line_tables(pos)
         W, H = self.W, self.H
         rm, cm = self.row_mask, self.col_mask
-        if pos.side == ATT:
-            classes = ((C_ATT, pos.att, pos.attT),)
-        else:
-            classes = ((C_DEF, pos.dfn, pos.dfnT), (C_KING, kb, kt))
         fill = self._fill
         total = 0
-        for c, movers, moversT in classes:
-            if not movers:
-                continue
-            memo = self.memo[c]
-            for li, (shift, _sq) in enumerate(self.rows):
+        if pos.side == ATT:
+            c, movers, moversT = C_ATT, pos.att, pos.attT
+        else:
+            c, movers, moversT = C_DEF, pos.dfn, pos.dfnT
+        if movers:
+            for get, shift, li in self.row_gets[c]:
                 m = (movers >> shift) & rm
                 if m:
                     key = ((occ >> shift) & rm) | (m << W)
-                    t = memo[li].get(key)
+                    t = get(key)
                     total += len(t if t is not None else fill(c, li, key))
-            for ci, (shift, _sq) in enumerate(self.cols):
+            for get, shift, li in self.col_gets[c]:
                 m = (moversT >> shift) & cm
                 if m:
-                    li = H + ci
                     key = ((occT >> shift) & cm) | (m << H)
-                    t = memo[li].get(key)
+                    t = get(key)
                     total += len(t if t is not None else fill(c, li, key))
+        if pos.side == DEF and kb:
+            king = pos.king
+            r, f = divmod(king, W)
+            total += len(self._origin_moves(C_KING, r, f, (occ >> (r * W)) & rm))
+            total += len(self._origin_moves(C_KING, H + f, r, (occT >> (f * H)) & cm))
         return total
 
     def moves_from(self, pos: TaflPosition, square: int) -> list[int]:
@@ -388,7 +419,7 @@ class TaflRules:
             occ = att | dfn | kb
 
         # -- shield walls ----------------------------------------------------------------------
-        if o["shield_wall"]:
+        if o["shield_wall"] and self.wall_trigger >> to & 1:
             wall, wall_king = self._shield_walls(att, dfn, king, side, to)
             for c in wall:
                 caps.append(c)
@@ -450,7 +481,7 @@ class TaflRules:
             result = Outcome(Side.DEFENDERS, "king_escaped")
         elif side == DEF and o["edge_forts"] and self.edge_mask >> king & 1 and self._edge_fort(att, dfn, king):
             result = Outcome(Side.DEFENDERS, "edge_fort")
-        elif side == ATT and o["encirclement"] and self._encircled(att, dfn, king):
+        elif side == ATT and o["encirclement"] and self._encircled(att, attT, dfn, king):
             result = Outcome(Side.ATTACKERS, "encircled")
         quiet = 0 if caps else pos.quiet + 1
         return TaflPosition(att, dfn, attT, dfnT, king, 1 - side, quiet, result), tuple(caps)
@@ -650,11 +681,13 @@ class TaflRules:
             self.__dict__["_nfl"] = m
         return m
 
-    def _encircled(self, att: int, dfn: int, king: int) -> bool:
+    def _encircled(self, att: int, attT: int, dfn: int, king: int) -> bool:
         """No defender (king included) can reach the edge through squares free of attackers."""
         region = dfn | (self.bit[king] if king >= 0 else 0)
         if region & self.edge_mask:
             return False
+        if king >= 0 and self._clear_ray_to_edge(att, attT, king):
+            return False  # cheap and by far the usual answer: the king sees the edge
         allowed = self.full & ~att
         while True:
             grown = self._dilate(region) & allowed
@@ -664,6 +697,16 @@ class TaflRules:
                 return True
             region = grown
 
+    def _clear_ray_to_edge(self, att: int, attT: int, s: int) -> bool:
+        """Is there a row or column ray from ``s`` to the edge with no attacker on it?"""
+        W = self.W
+        r, f = divmod(s, W)
+        row = (att >> (r * W)) & self.row_mask
+        if not row >> f or not row & ((1 << f) - 1):
+            return True
+        col = (attT >> (f * self.H)) & self.col_mask
+        return not col >> r or not col & ((1 << r) - 1)
+
     def _edge_fort(self, att: int, dfn: int, king: int) -> bool:
         """Copenhagen exit fort: the king on the edge, able to move, in a ring of defenders that
         the attackers can never capture (a fixed point over the wall pieces)."""
@@ -672,7 +715,10 @@ class TaflRules:
         region = kb
         empty = self.full & ~occ
         while True:
-            grown = (self._dilate(region) & empty) | kb
+            around = self._dilate(region)
+            if around & att:
+                return False  # an attacker touches the king's space: no fort
+            grown = (around & empty) | kb
             if grown == region:
                 break
             region = grown
