@@ -213,6 +213,42 @@ def cmd_screenshot(args) -> int:
     return 0
 
 
+def cmd_selfplay(args) -> int:
+    v = _variant(args.variant, args.set)
+    try:
+        from tafl_desktop.ai.selfplay import run_selfplay
+    except ImportError as exc:
+        raise CliError(f"the computer player is not available: {exc}") from None
+    try:
+        report = run_selfplay(v, games=args.games, attackers=args.attackers, defenders=args.defenders,
+                              jobs=args.jobs, seed=args.seed)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for k, val in report.items():
+            print(f"{k}: {val}")
+    return 0
+
+
+def cmd_print(args) -> int:
+    v = _variant(args.variant, args.set)
+    try:
+        from tafl_desktop.printing import PrintError, build_set
+    except ImportError as exc:
+        raise CliError(f"printing is not available: {exc}") from None
+    parts = [p.strip() for p in args.parts.split(",") if p.strip()] if args.parts else None
+    try:
+        build_set(v, out=args.out, paper=args.paper, orientation=args.orientation, square_mm=args.square_mm,
+                  parts=parts, draught_mm=args.draught_mm)
+    except PrintError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    return 0
+
+
 # ------------------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tafl-desktop", description="Play and print the old Nordic hunt games.")
@@ -257,6 +293,28 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--size", default="1200x800", help="window size WxH")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
     s.set_defaults(func=cmd_screenshot)
+
+    s = sub.add_parser("selfplay", help="computer against computer: wins per side, draws, speed")
+    s.add_argument("variant")
+    s.add_argument("--games", type=int, default=10)
+    s.add_argument("--attackers", default="medium", help="level of the attackers' computer player")
+    s.add_argument("--defenders", default="medium", help="level of the defenders' computer player")
+    s.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
+    s.set_defaults(func=cmd_selfplay)
+
+    s = sub.add_parser("print", help="write a printable set (board, pieces, rules, markers) as PDF")
+    s.add_argument("variant")
+    s.add_argument("--out", required=True)
+    s.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    s.add_argument("--orientation", choices=("portrait", "landscape"), default="portrait")
+    s.add_argument("--square-mm", type=float, default=None, help="size of one board square in mm")
+    s.add_argument("--parts", default=None, help="comma list of board,pieces,rules,markers (default: all that apply)")
+    s.add_argument("--draught-mm", type=float, default=30.0, help="draught diameter for Dablot rank markers")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
+    s.set_defaults(func=cmd_print)
 
     s = sub.add_parser("bench", help="perft and random-playout speed on four presets")
     s.add_argument("--json", action="store_true")
