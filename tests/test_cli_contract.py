@@ -1,0 +1,106 @@
+"""The command-line contracts of issue 2: command names, JSON keys, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tafl_desktop.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_variants_lists_every_required_preset(capsys):
+    code, out, _ = run(capsys, "variants")
+    assert code == 0
+    ids = out.split()
+    for required in ("brandubh", "ard_ri", "mini_tablut", "tablut", "single_step", "tawlbwrdd", "copenhagen",
+                     "fetlar", "large_hnefatafl", "alea_evangelii"):
+        assert required in ids
+
+
+def test_variants_json_has_id_name_family_size(capsys):
+    code, out, _ = run(capsys, "variants", "--json")
+    rows = json.loads(out)
+    cop = next(r for r in rows if r["id"] == "copenhagen")
+    assert cop == {"id": "copenhagen", "name": "Copenhagen Hnefatafl", "family": "tafl", "size": "11x11"}
+
+
+def test_perft_copenhagen_matches_the_peer_engine(capsys):
+    # pyhnefatafl 0.3.2 (Copenhagen start, attackers first) counts 116, 6,788 and 806,344 leaves;
+    # the issue quotes 806,344 for perft(3).
+    assert run(capsys, "perft", "copenhagen", "1")[1].strip() == "116"
+    assert run(capsys, "perft", "copenhagen", "2")[1].strip() == "6788"
+
+
+def test_play_json_fields_and_captures(capsys):
+    # Brandubh: d1-c1 then the defender d3 slides to a3; nothing is captured.
+    code, out, _ = run(capsys, "play", "brandubh", "--moves", "d1-c1 d3-a3", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert set(data) >= {"position", "to_move", "result", "reason", "captures"}
+    assert data["position"] == "/3t3/3t3/3T3/ttTKTtt/T6/3t3/2t4/"
+    assert data["to_move"] == "attackers" and data["result"] is None and data["captures"] == [[], []]
+
+
+def test_play_with_position_and_toggle_edge_escape(capsys):
+    # source 003: with 'edge win' the king wins on reaching an edge square
+    pos = "/9/9/9/9/4K4/9/9/9/t8/"  # a lone attacker on a1 keeps the attackers able to move
+    code, out, _ = run(capsys, "play", "tablut", "--position", pos, "--to-move", "defenders",
+                       "--moves", "e5-e9", "--json")
+    data = json.loads(out)
+    assert (data["result"], data["reason"]) == ("defenders", "king_escaped")
+    code, out, _ = run(capsys, "play", "tablut", "--position", pos, "--to-move", "defenders",
+                       "--set", "escape=corner", "--moves", "e5-e9", "--json")
+    assert json.loads(out)["result"] is None
+
+
+def test_illegal_move_exits_2_naming_move_and_reason(capsys):
+    code, out, err = run(capsys, "play", "brandubh", "--moves", "d1-c1 d5-d6")
+    assert code == 2
+    assert "d5-d6" in err and "occupied" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_diagonal_move_reason(capsys):
+    code, _, err = run(capsys, "play", "copenhagen", "--moves", "d1-c2")
+    assert code == 2 and "straight" in err
+
+
+def test_errors_are_one_line(capsys):
+    for argv in (("perft", "nosuch", "2"), ("play", "copenhagen", "--set", "escape=moon"),
+                 ("play", "copenhagen", "--set", "nosuch=1"), ("replay", "/nonexistent/game.json"),
+                 ("play", "copenhagen", "--position", "/3t3/", "--moves", "")):
+        code, out, err = run(capsys, *argv)
+        assert code != 0, argv
+        assert err.startswith("tafl-desktop: ") and err.count("\n") == 1, (argv, err)
+
+
+def test_replay_json_round_trip(tmp_path, capsys):
+    from tafl_desktop.core.game import Game
+    from tafl_desktop.core.record import save_game
+    from tafl_desktop.core.variants import find_variant
+
+    rules = find_variant("brandubh").make_rules()
+    g = Game(rules)
+    for m in ("d1-c1", "d3-a3"):
+        g.play_text(m)
+    f = tmp_path / "g.json"
+    save_game(g, f)
+    code, out, _ = run(capsys, "replay", str(f), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["moves"] == ["d1-c1", "d3-a3"]
+    assert data["position"] == "/3t3/3t3/3T3/ttTKTtt/T6/3t3/2t4/"
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"format": "other"}', "[]"])
+def test_replay_rejects_bad_records(tmp_path, capsys, text):
+    f = tmp_path / "bad.json"
+    f.write_text(text)
+    code, _, err = run(capsys, "replay", str(f))
+    assert code != 0 and "bad.json" in err and err.count("\n") == 1
