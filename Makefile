@@ -20,10 +20,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
-	$(BIN)/ruff check tafl_desktop tests benchmarks
+	$(BIN)/ruff check .
 
 lint: $(STAMP)
-	$(BIN)/ruff check tafl_desktop tests benchmarks
+	$(BIN)/ruff check .
 
 bench: $(STAMP)
 	$(BIN)/tafl-desktop bench
