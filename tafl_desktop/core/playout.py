@@ -20,7 +20,7 @@ def random_playout(
     """
     legal = rules.legal_moves
     play = rules.play
-    choice = rng.choice
+    rand = rng.random
     plies = 0
     outcome = None
     while plies < max_plies:
@@ -28,7 +28,7 @@ def random_playout(
         if not moves:
             outcome = rules.outcome(pos)
             break
-        pos, _ = play(pos, choice(moves))
+        pos, _ = play(pos, moves[int(rand() * len(moves))])
         plies += 1
         if pos.result is not None:
             outcome = pos.result

@@ -276,9 +276,16 @@ class TaflRules:
         """
         n = self.W if li < self.H else self.H
         occ = key & ((1 << n) - 1)
+        movers = key >> n
+        get = self.origin_memo[c][li].get
+        base = occ << 5
         out: list[Move] = []
-        for i in _bits(key >> n):
-            out.extend(self._origin_moves(c, li, i, occ))
+        while movers:
+            low = movers & -movers
+            i = low.bit_length() - 1
+            movers ^= low
+            t = get(base | i)
+            out.extend(t if t is not None else self._origin_moves(c, li, i, occ))
         res = tuple(out)
         memo = self.memo[c][li]
         if len(memo) > 200_000:
