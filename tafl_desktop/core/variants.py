@@ -8,6 +8,7 @@ as :class:`VariantError` so no caller ever shows a traceback.
 
 from __future__ import annotations
 
+import copy
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -100,8 +101,9 @@ class Variant:
         return f"{self.geometry.width}x{self.geometry.height}"
 
     def to_data(self) -> dict[str, Any]:
-        """The variant as plain data (what a variant file and a saved game hold)."""
-        return {
+        """The variant as plain data (what a variant file and a saved game hold); a deep copy, so
+        callers may change it without touching the cached preset."""
+        return copy.deepcopy({
             "id": self.id,
             "name": self.name,
             "family": self.family,
@@ -110,7 +112,7 @@ class Variant:
             "notes": self.notes,
             "board": dict(self.board_data),
             "options": dict(self.options),
-        }
+        })
 
 
 # ------------------------------------------------------------------------------------- parsing
@@ -177,7 +179,7 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
     if not all(ch.isalnum() or ch in "_-" for ch in vid) or len(vid) > 64:
         raise VariantError(f"{where}: 'id' may use only letters, digits, '_' and '-' (64 at most)")
     family = data.get("family", "tafl")
-    if family not in FAMILIES:
+    if not isinstance(family, str) or family not in FAMILIES:
         raise VariantError(f"{where}: 'family' = {family!r} is unknown; known: {', '.join(FAMILIES)}")
     for k in ("description", "notes"):
         if not isinstance(data.get(k, ""), str):
