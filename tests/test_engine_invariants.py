@@ -1,0 +1,105 @@
+"""Random playouts on every preset under random toggle combinations, checking invariants each ply.
+
+- no square holds two pieces, and attackers/defenders/king bitboards agree with their rotated copies;
+- pieces only disappear by capture: the count drop equals the captures the move reported;
+- the side to move alternates;
+- a game ends by a rule: within the ply cap, or else it is still going with moves available;
+- undo restores the exact position (and its repetition key), redo replays it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tafl_desktop.core.game import Game
+from tafl_desktop.core.tafl_options import TAFL_OPTIONS
+from tafl_desktop.core.variants import presets
+
+PRESET_IDS = sorted(presets())
+
+
+@st.composite
+def variant_and_options(draw):
+    vid = draw(st.sampled_from(PRESET_IDS))
+    changes = {}
+    for spec in TAFL_OPTIONS:
+        if draw(st.booleans()):
+            values = spec.values()
+            if spec.kind == "int":
+                values = [v for v in values if v <= 40]
+            changes[spec.key] = draw(st.sampled_from(values))
+    return vid, changes
+
+
+def popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+def check_position(rules, pos) -> None:
+    assert pos.att & pos.dfn == 0
+    if pos.king >= 0:
+        assert not (pos.att | pos.dfn) >> pos.king & 1
+    t_att = t_dfn = 0
+    for s in range(rules.N):
+        if pos.att >> s & 1:
+            t_att |= rules.tbit[s]
+        if pos.dfn >> s & 1:
+            t_dfn |= rules.tbit[s]
+    assert (t_att, t_dfn) == (pos.attT, pos.dfnT)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant_and_options(), st.integers(0, 2**31))
+def test_random_playouts_keep_invariants(vo, seed):
+    vid, changes = vo
+    variant = presets()[vid].with_options(changes)
+    rules = variant.make_rules()
+    game = Game(rules)
+    rng = random.Random(seed)
+    cap = 250
+    for _ in range(cap):
+        if game.over:
+            break
+        before = game.position
+        moves = game.legal_moves()
+        assert moves, "a game that is not over has a legal move"
+        move = rng.choice(moves)
+        ply = game.play(move)
+        after = ply.position
+        check_position(rules, after)
+        assert after.side == 1 - before.side
+        lost = (popcount(before.att) + popcount(before.dfn) + (before.king >= 0)) - \
+               (popcount(after.att) + popcount(after.dfn) + (after.king >= 0))
+        assert lost == len(ply.captures) >= 0
+        assert len(set(ply.captures)) == len(ply.captures)
+    # undo everything, step by step, and redo it
+    positions = [p.position for p in game.plies]
+    keys = [rules.position_key(p) for p in positions]
+    n = len(positions)
+    for i in range(n - 1, -1, -1):
+        game.undo()
+        expect = positions[i - 1] if i else game.start
+        assert game.position == expect
+        assert rules.position_key(game.position) == (keys[i - 1] if i else rules.position_key(game.start))
+    for i in range(n):
+        game.redo()
+        assert game.position == positions[i]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(PRESET_IDS), st.integers(0, 2**31))
+def test_games_end_by_a_rule(vid, seed):
+    """With the captureless draw on, every random game ends by a rule (repetition counted by Game)."""
+    variant = presets()[vid].with_options({"captureless_draw": 60, "repetition": "draw"})
+    game = Game(variant.make_rules())
+    rng = random.Random(seed)
+    for _ in range(5000):
+        if game.over:
+            break
+        game.play(rng.choice(game.legal_moves()))
+    assert game.over, f"{vid}: no end after 5000 plies"
+    assert game.outcome.reason in ("king_captured", "king_escaped", "edge_fort", "encircled", "repetition",
+                                   "no_moves", "no_captures")
