@@ -103,6 +103,13 @@ def cmd_variants(args) -> int:
     return 0
 
 
+def cmd_rules(args) -> int:
+    from tafl_desktop.core.rulebook import rules_text
+
+    print(rules_text(_variant(args.variant, args.set)), end="")
+    return 0
+
+
 def cmd_perft(args) -> int:
     from tafl_desktop.core.playout import perft
 
@@ -263,6 +270,11 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("variants", help="list the preset ids")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_variants)
+
+    s = sub.add_parser("rules", help="print the rules in force for a variant and toggles")
+    s.add_argument("variant")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
+    s.set_defaults(func=cmd_rules)
 
     def position_args(sp):
         sp.add_argument("--position", help="start position in row notation, top row first")

@@ -104,3 +104,14 @@ def test_replay_rejects_bad_records(tmp_path, capsys, text):
     f.write_text(text)
     code, _, err = run(capsys, "replay", str(f))
     assert code != 0 and "bad.json" in err and err.count("\n") == 1
+
+
+def test_rules_text_follows_the_toggles(capsys):
+    # a changed toggle changes the sentence (the same text feeds the rules viewer and the rule sheet)
+    _, corner, _ = run(capsys, "rules", "copenhagen")
+    _, edge, _ = run(capsys, "rules", "copenhagen", "--set", "escape=edge")
+    assert "reaches a corner square" in corner and "reaches a corner square" not in edge
+    assert "reaches any square on the edge" in edge
+    # a toggle that does not apply (shield-wall details without shield walls) is left out
+    _, no_wall, _ = run(capsys, "rules", "copenhagen", "--set", "shield_wall=false")
+    assert "flanking move" in corner and "flanking move" not in no_wall

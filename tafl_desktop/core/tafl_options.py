@@ -77,7 +77,7 @@ TAFL_OPTIONS = OptionSchema((
         group="Winning", source=f"{S002} (repetition loses); {COPEN}"),
     OptionSpec(
         "repetition_count", "Repetitions", "How many times a position must occur for the repetition rule.",
-        "int", 3, minimum=2, maximum=5, sentence_on="(A position counts as repeated on its {n}th occurrence.)",
+        "int", 3, minimum=2, maximum=5, sentence_on="(A position counts as repeated when it has occurred {n} times.)",
         group="Winning", depends_on=("repetition", ("draw", "defenders_lose", "mover_loses"))),
     OptionSpec(
         "captureless_draw", "Draw without captures", "Draw after this many moves in a row without a capture "

@@ -1,0 +1,75 @@
+"""The rules in force, as sentences: one text for the rules viewer, the rule sheet and the CLI.
+
+Everything here is derived from the variant (board, setup) and the option schema (each active
+toggle's sentence), so a changed toggle changes the sentence everywhere at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tafl_desktop.core.variants import Variant
+
+
+@dataclass(frozen=True)
+class RuleSection:
+    title: str
+    sentences: tuple[str, ...]
+
+
+def board_sentences(variant: Variant) -> list[str]:
+    """What is on the board: size, pieces, special squares."""
+    g = variant.geometry
+    rules = variant.make_rules()
+    pieces = rules.pieces(rules.initial_position())
+    att = sum(1 for p in pieces.values() if p == "t")
+    dfn = sum(1 for p in pieces.values() if p == "T")
+    out = [f"The board has {g.width} x {g.height} squares. The attackers have {att} pieces; the defenders have "
+           f"a king and {dfn} soldiers, the king starting on {g.name(next(s for s, p in pieces.items() if p == 'K'))}."]
+    if g.marked("throne"):
+        out.append(f"The centre square {g.name(min(g.marked('throne')))} is the throne: only the king may stop on it.")
+    if g.marked("corner"):
+        names = ", ".join(g.name(s) for s in sorted(g.marked("corner")))
+        out.append(f"The corner squares ({names}) are closed to every piece but the king.")
+    if variant.options.get("camps") and g.marked("camp"):
+        out.append(f"The attackers' camps are the {len(g.marked('camp'))} marked squares along the edges.")
+    out.append("Pieces never jump. A soldier is captured when the opponent moves a piece so that it stands "
+               "between two enemies in a row or column (or between an enemy and a hostile square); several "
+               "pieces may be captured by one move, and only the side that moves captures.")
+    if variant.options.get("escape") == "marked" and g.marked("escape"):
+        names = ", ".join(g.name(s) for s in sorted(g.marked("escape")))
+        out.append(f"The escape squares are {names}.")
+    return out
+
+
+def rule_sections(variant: Variant) -> list[RuleSection]:
+    """The rules in force, grouped as the options panel groups them; inactive toggles left out."""
+    sections = [RuleSection("Board", tuple(board_sentences(variant)))]
+    schema = variant.schema
+    values = variant.options
+    for group, specs in schema.groups():
+        sentences = []
+        for spec in specs:
+            if not schema.is_active(spec.key, values):
+                continue
+            text = spec.sentence(values[spec.key])
+            if text:
+                sentences.append(text)
+        if sentences:
+            sections.append(RuleSection(group, tuple(sentences)))
+    return sections
+
+
+def rules_text(variant: Variant) -> str:
+    """Plain-text rule sheet (the CLI's `rules` command)."""
+    lines = [variant.name, "=" * len(variant.name)]
+    if variant.description:
+        lines += [variant.description]
+    for sec in rule_sections(variant):
+        lines += ["", sec.title, "-" * len(sec.title)]
+        lines += [f"- {s}" for s in sec.sentences]
+    if variant.sources:
+        lines += ["", "Sources", "-------"] + [f"- {s}" for s in variant.sources]
+    if variant.notes.strip():
+        lines += ["", "Notes", "-----", variant.notes.strip()]
+    return "\n".join(lines) + "\n"
