@@ -44,18 +44,17 @@ def _variant(name: str, sets: Sequence[str] | None):
 
 
 def _start(rules, position: str | None, to_move: str | None):
-    from tafl_desktop.core.game import Side
-
+    variant = rules.variant
     if position is None:
         if to_move is not None:
             pos = rules.initial_position()
             try:
-                return rules.parse_position(rules.position_text(pos), Side.parse(to_move))
+                return rules.parse_position(rules.position_text(pos), variant.parse_side(to_move))
             except ValueError as exc:
                 raise CliError(str(exc)) from None
         return rules.initial_position()
     try:
-        side = Side.parse(to_move) if to_move else rules.variant.first_side
+        side = variant.parse_side(to_move) if to_move else variant.first_side
         return rules.parse_position(position, side)
     except ValueError as exc:
         raise CliError(f"--position: {exc}") from None
@@ -63,13 +62,15 @@ def _start(rules, position: str | None, to_move: str | None):
 
 def _game_json(game) -> dict[str, Any]:
     rules = game.rules
-    g = rules.variant.geometry
+    variant = rules.variant
+    g = variant.geometry
     out = game.outcome
+    result = None if out is None else "draw" if out.winner is None else variant.side_key(out.winner)
     return {
-        "variant": rules.variant.id,
+        "variant": variant.id,
         "position": rules.position_text(game.position),
-        "to_move": rules.side_to_move(game.position).key,
-        "result": out.result_key if out else None,
+        "to_move": variant.side_key(rules.side_to_move(game.position)),
+        "result": result,
         "reason": out.reason if out else None,
         "moves": game.move_texts(),
         "captures": [[g.name(s) for s in p.captures] for p in game.plies],
@@ -278,7 +279,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     def position_args(sp):
         sp.add_argument("--position", help="start position in row notation, top row first")
-        sp.add_argument("--to-move", choices=("attackers", "defenders"), help="side to move in --position")
+        sp.add_argument("--to-move", help="side to move in --position (attackers/defenders, or the variant's "
+                        "side names such as geese/fox)")
         sp.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
 
     s = sub.add_parser("perft", help="count the leaves of the move tree")

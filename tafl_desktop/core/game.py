@@ -59,11 +59,13 @@ class Outcome:
     def result_key(self) -> str:
         return "draw" if self.winner is None else self.winner.key
 
-    def describe(self) -> str:
+    def describe(self, sides: tuple[str, str] | None = None) -> str:
+        """One sentence for the user; ``sides`` are the variant's side names (default: Tafl's)."""
         text = REASON_TEXT.get(self.reason, self.reason.replace("_", " "))
         if self.winner is None:
             return f"Draw: {text}."
-        return f"{self.winner.key.capitalize()} win: {text}."
+        name = sides[int(self.winner)] if sides else self.winner.key.capitalize()
+        return f"{name} win{'s' if not name.endswith('s') else ''}: {text}."
 
 
 REASON_TEXT = {
@@ -74,6 +76,11 @@ REASON_TEXT = {
     "repetition": "a position was repeated",
     "no_moves": "a side had no legal move",
     "no_captures": "too many moves without a capture",
+    "hunters_captured": "every hunter is gone",
+    "flock_depleted": "too few of the many are left to trap the hunters",
+    "broke_through": "a hunter broke through to the far side",
+    "pen_filled": "the pen is filled",
+    "trapped": "the hunters cannot move",
 }
 
 
@@ -148,7 +155,7 @@ class Game:
     def check(self, move: Move) -> str | None:
         """None if ``move`` is legal now, else a sentence saying why not."""
         if self._outcome is not None:
-            return f"the game is over ({self._outcome.describe()})"
+            return f"the game is over ({self._outcome.describe(getattr(self.rules.variant, 'sides', None))})"
         if move in self.rules.legal_moves(self.position):
             return None
         return self.rules.explain_illegal(self.position, move)

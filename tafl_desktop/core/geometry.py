@@ -132,3 +132,171 @@ class GridGeometry:
 
     def rank_labels(self) -> list[str]:
         return [str(r + 1) for r in range(self.height)]
+
+
+@dataclass(frozen=True)
+class GraphGeometry:
+    """A point-and-line board: the Fox-and-Geese cross, the checkerboard's dark squares, the Dablot
+    lattice.  Pieces stand on points and move along the drawn lines.
+
+    ``coords`` are integer model coordinates (x to the right, y *up*) on a lattice whose unit is
+    ``unit`` drawing cells; ``names`` are the notation names of the points; ``lines`` the drawn
+    segments as (a, b, kind) with kind ``"orth"`` or ``"diag"``.  ``marks`` holds named point
+    sets (e.g. ``"pen"`` for the Halatafl/Asalto fortress).
+    """
+
+    coords: tuple[tuple[int, int], ...]
+    names: tuple[str, ...]
+    lines: tuple[tuple[int, int, str], ...]
+    marks: dict[str, frozenset[int]] = field(default_factory=dict)
+    unit: float = 1.0
+    style: str = "points"  # "points" (circles on line crossings) or "checker" (dark squares)
+
+    kind = "graph"
+
+    @property
+    def size(self) -> int:
+        return len(self.coords)
+
+    def name(self, index: int) -> str:
+        return self.names[index]
+
+    def parse_square(self, text: str) -> int:
+        """Point index from its name (``c3``); ValueError naming the problem."""
+        t = text.strip().lower()
+        try:
+            return self.names.index(t)
+        except ValueError:
+            raise ValueError(f"'{text}' is not a point of this board") from None
+
+    parse_point = parse_square
+
+    def marked(self, kind: str) -> frozenset[int]:
+        return self.marks.get(kind, frozenset())
+
+    def neighbours(self, index: int) -> list[int]:
+        return [b if a == index else a for a, b, _k in self.lines if index in (a, b)]
+
+    @property
+    def bounds(self) -> tuple[int, int, int, int]:
+        xs = [c[0] for c in self.coords]
+        ys = [c[1] for c in self.coords]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def point_xy(self, index: int) -> tuple[float, float]:
+        """Centre of the point in cell units, y downwards, with half a cell of margin."""
+        x0, _y0, _x1, y1 = self.bounds
+        x, y = self.coords[index]
+        return (x - x0) * self.unit + 0.5, (y1 - y) * self.unit + 0.5
+
+    def cell_rect(self, index: int) -> tuple[float, float, float, float]:
+        """A unit square centred on the point (where a piece is drawn)."""
+        x, y = self.point_xy(index)
+        return x - 0.5, y - 0.5, 1.0, 1.0
+
+    @property
+    def extent(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.bounds
+        return (x1 - x0) * self.unit + 1.0, (y1 - y0) * self.unit + 1.0
+
+    @property
+    def point_spacing(self) -> float:
+        """Shortest line length in cells: how big a piece may be drawn without touching another."""
+        best = None
+        for a, b, _k in self.lines:
+            (x1, y1), (x2, y2) = self.coords[a], self.coords[b]
+            d = ((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 * self.unit
+            best = d if best is None else min(best, d)
+        return best or 1.0
+
+    # kept so that drawing code written for grids can ask a graph board the same questions
+    @property
+    def width(self) -> int:
+        x0, _y0, x1, _y1 = self.bounds
+        return int((x1 - x0) * self.unit) + 1
+
+    @property
+    def height(self) -> int:
+        _x0, y0, _x1, y1 = self.bounds
+        return int((y1 - y0) * self.unit) + 1
+
+
+def _graph(points: dict[tuple[int, int], str], edges: set[tuple[tuple[int, int], tuple[int, int]]],
+           unit: float = 1.0, marks: dict[str, set[tuple[int, int]]] | None = None,
+           style: str = "points") -> GraphGeometry:
+    order = sorted(points, key=lambda p: (p[1], p[0]))
+    index = {p: i for i, p in enumerate(order)}
+    lines = []
+    for a, b in sorted(edges):
+        kind = "orth" if a[0] == b[0] or a[1] == b[1] else "diag"
+        lines.append((index[a], index[b], kind))
+    return GraphGeometry(
+        coords=tuple(order), names=tuple(points[p] for p in order), lines=tuple(lines),
+        marks={k: frozenset(index[p] for p in v) for k, v in (marks or {}).items()}, unit=unit, style=style)
+
+
+def cross_board(diagonals: str = "alternating", marks: dict[str, list[str]] | None = None) -> GraphGeometry:
+    """The 33-point cross (peg-solitaire board): a 7x7 grid less its four 2x2 corners.
+
+    ``diagonals``: ``"none"``; ``"alternating"`` (the common English board: one diagonal per unit
+    square, every point with even file+rank a hub, the centre d4 among them); ``"full"`` (both
+    diagonals in every square: the board with extra diagonals of source 000).
+    """
+    if diagonals not in ("none", "alternating", "full"):
+        raise ValueError(f"diagonals must be none, alternating or full, not {diagonals!r}")
+    pts = {}
+    for x in range(7):
+        for y in range(7):
+            if 2 <= x <= 4 or 2 <= y <= 4:
+                pts[(x, y)] = f"{FILES[x]}{y + 1}"
+    edges: set = set()
+    for (x, y) in pts:
+        for dx, dy in ((1, 0), (0, 1)):
+            if (x + dx, y + dy) in pts:
+                edges.add(((x, y), (x + dx, y + dy)))
+    if diagonals != "none":
+        for (x, y) in pts:
+            # the unit square with lower-left (x, y), if all four corners exist
+            sq = [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)]
+            if not all(p in pts for p in sq):
+                continue
+            if diagonals == "full" or (x + y) % 2 == 0:
+                edges.add(((x, y), (x + 1, y + 1)))
+            if diagonals == "full" or (x + y) % 2 == 1:
+                edges.add(tuple(sorted(((x + 1, y), (x, y + 1)))))
+    named = {k: {p for p, n in pts.items() if n in v} for k, v in (marks or {}).items()}
+    return _graph(pts, edges, marks=named)
+
+
+def checkerboard(size: int = 8) -> GraphGeometry:
+    """The dark squares of a size x size board (a1 dark), joined diagonally."""
+    pts = {(x, y): f"{FILES[x]}{y + 1}" for x in range(size) for y in range(size) if (x + y) % 2 == 0}
+    edges = set()
+    for (x, y) in pts:
+        for dx in (1, -1):
+            if (x + dx, y + 1) in pts:
+                edges.add(tuple(sorted(((x, y), (x + dx, y + 1)))))
+    return _graph(pts, edges, style="checker")
+
+
+def dablot_lattice(cols: int = 6, rows: int = 7) -> GraphGeometry:
+    """Dablot's board: ``cols`` x ``rows`` grid lines with both diagonals in every square, crossing
+    at a centre point.  Doubled coordinates: grid points even/even, centre points odd/odd.
+    Names (reference hunt-games.md 1.2): column letter, then row counted in the doubled rows, so
+    grid rows are odd (a1, a3, ...) and the centre of the square above-right of a1 is a2.
+    """
+    pts = {}
+    for X in range(0, 2 * cols - 1):
+        for Y in range(0, 2 * rows - 1):
+            if X % 2 == Y % 2 and (X % 2 == 0 or (X < 2 * cols - 2 and Y < 2 * rows - 2)):
+                pts[(X, Y)] = f"{FILES[X // 2]}{Y + 1}"
+    edges = set()
+    for (X, Y) in pts:
+        if X % 2 == 0 and Y % 2 == 0:
+            for dx, dy in ((2, 0), (0, 2)):
+                if (X + dx, Y + dy) in pts:
+                    edges.add(((X, Y), (X + dx, Y + dy)))
+        else:
+            for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+                edges.add(tuple(sorted(((X, Y), (X + dx, Y + dy)))))
+    return _graph(pts, edges, unit=0.5)

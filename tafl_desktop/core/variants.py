@@ -16,14 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.game import Side
-from tafl_desktop.core.geometry import GridGeometry
+from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board
+from tafl_desktop.core.hunt_options import HUNT_OPTIONS
 from tafl_desktop.core.options import OptionSchema, OptionValue
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
 MAX_FILE_BYTES = 256 * 1024
 
-TOP_KEYS = ("id", "name", "family", "description", "sources", "notes", "board", "options")
-BOARD_KEYS = ("width", "height", "throne", "corners", "camps", "escape_squares", "setup")
+TOP_KEYS = ("id", "name", "family", "description", "sources", "notes", "sides", "board", "options")
+GRID_BOARD_KEYS = ("width", "height", "throne", "corners", "camps", "escape_squares", "setup")
+GRAPH_BOARD_KEYS = ("kind", "diagonals", "size", "pen", "home", "setup")
 
 
 class VariantError(ValueError):
@@ -37,17 +39,24 @@ class Family:
     name: str
     label: str
     schema: OptionSchema
+    sides: tuple[str, str]
+    board_keys: tuple[str, ...]
 
     def make_rules(self, variant: Variant):
         if self.name == "tafl":
             from tafl_desktop.core.tafl import TaflRules
 
             return TaflRules(variant)
+        if self.name == "hunt":
+            from tafl_desktop.core.hunt import HuntRules
+
+            return HuntRules(variant)
         raise VariantError(f"family '{self.name}' has no rules engine yet")
 
 
 FAMILIES: dict[str, Family] = {
-    "tafl": Family("tafl", "Tafl", TAFL_OPTIONS),
+    "tafl": Family("tafl", "Tafl", TAFL_OPTIONS, ("Attackers", "Defenders"), GRID_BOARD_KEYS),
+    "hunt": Family("hunt", "Fox games", HUNT_OPTIONS, ("Flock", "Hunters"), GRAPH_BOARD_KEYS),
 }
 
 
@@ -58,7 +67,7 @@ class Variant:
     id: str
     name: str
     family: str
-    geometry: GridGeometry
+    geometry: GridGeometry | GraphGeometry
     setup: str
     options: dict[str, OptionValue]
     description: str = ""
@@ -67,6 +76,7 @@ class Variant:
     board_data: dict[str, Any] = field(default_factory=dict, compare=False)
     preset_options: dict[str, OptionValue] = field(default_factory=dict, compare=False)
     path: str = field(default="", compare=False)
+    sides: tuple[str, str] = ("Attackers", "Defenders")
 
     @property
     def schema(self) -> OptionSchema:
@@ -94,7 +104,28 @@ class Variant:
 
     @property
     def first_side(self) -> Side:
-        return Side.parse(str(self.options.get("first_move", "attackers")))
+        first = str(self.options.get("first_move", "attackers"))
+        if self.family == "tafl":
+            return Side.parse(first)
+        return Side(0 if first in ("flock", "south", "first") else 1)
+
+    def side_key(self, side: Side | int) -> str:
+        """Name of a side in JSON and the CLI: attackers/defenders for Tafl, else the variant's
+        own side names in lower case (e.g. geese/fox)."""
+        if self.family == "tafl":
+            return Side(side).key
+        return self.sides[int(side)].lower()
+
+    def parse_side(self, text: str) -> Side:
+        t = text.strip().lower()
+        for i, name in enumerate(self.sides):
+            if t == name.lower():
+                return Side(i)
+        try:
+            return Side.parse(t)
+        except ValueError:
+            names = " or ".join(n.lower() for n in self.sides)
+            raise ValueError(f"'{text}' is not a side of {self.name}: use {names}") from None
 
     @property
     def size_text(self) -> str:
@@ -110,13 +141,14 @@ class Variant:
             "description": self.description,
             "sources": list(self.sources),
             "notes": self.notes,
+            "sides": list(self.sides),
             "board": dict(self.board_data),
             "options": dict(self.options),
         })
 
 
 # ------------------------------------------------------------------------------------- parsing
-def _square_list(g: GridGeometry, value: Any, where: str) -> frozenset[int]:
+def _square_list(g: GridGeometry | GraphGeometry, value: Any, where: str) -> frozenset[int]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise VariantError(f"{where} must be a list of square names like [\"a1\", \"k11\"]")
     out = set()
@@ -128,10 +160,37 @@ def _square_list(g: GridGeometry, value: Any, where: str) -> frozenset[int]:
     return frozenset(out)
 
 
-def _geometry(board: Mapping[str, Any], where: str) -> GridGeometry:
+def _graph_geometry(board: Mapping[str, Any], where: str) -> GraphGeometry:
+    kind = board.get("kind")
+    if kind == "cross33":
+        diag = board.get("diagonals", "alternating")
+        if diag not in ("none", "alternating", "full"):
+            raise VariantError(f"{where}: 'board.diagonals' must be \"none\", \"alternating\" or \"full\"")
+        geo = cross_board(diag)
+    elif kind == "checker":
+        size = board.get("size", 8)
+        if not isinstance(size, int) or isinstance(size, bool) or not 4 <= size <= 12 or size % 2:
+            raise VariantError(f"{where}: 'board.size' must be an even number from 4 to 12")
+        geo = checkerboard(size)
+    else:
+        raise VariantError(f"{where}: 'board.kind' must be \"cross33\" or \"checker\", got {kind!r}")
+    marks = {}
+    for key in ("pen", "home"):
+        if key in board:
+            marks[key] = _square_list(geo, board[key], f"{where}: 'board.{key}'")
+    if "home" not in marks:
+        low = min(c[1] for c in geo.coords)
+        marks["home"] = frozenset(i for i, c in enumerate(geo.coords) if c[1] == low)
+    return GraphGeometry(geo.coords, geo.names, geo.lines, marks, geo.unit, geo.style)
+
+
+def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> GridGeometry | GraphGeometry:
+    allowed = FAMILIES[family].board_keys
     for k in board:
-        if k not in BOARD_KEYS:
-            raise VariantError(f"{where}: unknown key 'board.{k}'; allowed: {', '.join(BOARD_KEYS)}")
+        if k not in allowed:
+            raise VariantError(f"{where}: unknown key 'board.{k}'; allowed: {', '.join(allowed)}")
+    if family != "tafl":
+        return _graph_geometry(board, where)
     w = board.get("width")
     h = board.get("height", w)
     for name, v in (("width", w), ("height", h)):
@@ -190,7 +249,11 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
     board = data.get("board")
     if not isinstance(board, Mapping):
         raise VariantError(f"{where}: the [board] table is missing")
-    geometry = _geometry(board, where)
+    geometry = _geometry(board, where, family)
+    sides = data.get("sides", list(FAMILIES[family].sides))
+    if (not isinstance(sides, list) or len(sides) != 2 or not all(isinstance(x, str) and x.strip() for x in sides)
+            or sides[0].lower() == sides[1].lower()):
+        raise VariantError(f"{where}: 'sides' must be two different names, e.g. [\"Geese\", \"Fox\"]")
     setup = board.get("setup")
     if not isinstance(setup, str):
         raise VariantError(f"{where}: 'board.setup' must be the starting position in row notation")
@@ -207,7 +270,7 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
     variant = Variant(
         id=vid, name=data["name"], family=family, geometry=geometry, setup=setup, options=resolved,
         description=data.get("description", ""), sources=tuple(sources), notes=data.get("notes", ""),
-        board_data=dict(board), preset_options=preset, path=path,
+        board_data=dict(board), preset_options=preset, path=path, sides=(sides[0], sides[1]),
     )
     try:
         variant.make_rules()
@@ -253,7 +316,8 @@ def _toml_value(v: Any) -> str:
 def dump_variant(variant: Variant) -> str:
     """TOML text of a variant, loadable by :func:`load_variant`."""
     d = variant.to_data()
-    lines = [f"{k} = {_toml_value(d[k])}" for k in ("id", "name", "family", "description", "sources", "notes")]
+    lines = [f"{k} = {_toml_value(d[k])}" for k in ("id", "name", "family", "description", "sources", "notes",
+                                                     "sides")]
     lines += ["", "[board]"]
     lines += [f"{k} = {_toml_value(v)}" for k, v in d["board"].items()]
     lines += ["", "[options]"]
