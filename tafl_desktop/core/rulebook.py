@@ -17,8 +17,26 @@ class RuleSection:
     sentences: tuple[str, ...]
 
 
+def hunt_board_sentences(variant: Variant) -> list[str]:
+    """The board and armies of a Fox game."""
+    g = variant.geometry
+    rules = variant.make_rules()
+    pieces = rules.pieces(rules.initial_position())
+    many, hunters = variant.sides
+    n_flock = sum(1 for p in pieces.values() if p == "f")
+    where = ", ".join(g.name(p) for p, k in sorted(pieces.items()) if k == "h")
+    shape = "the dark squares of a checkerboard" if g.style == "checker" else f"a board of {g.size} points"
+    out = [f"The game is played on {shape}; pieces stand on the points and move one step along a line.",
+           f"{many}: {n_flock} pieces at the bottom. {hunters}: on {where}."]
+    if g.marked("pen"):
+        out.append("The pen (fortress) is " + ", ".join(g.name(p) for p in sorted(g.marked("pen"))) + ".")
+    return out
+
+
 def board_sentences(variant: Variant) -> list[str]:
     """What is on the board: size, pieces, special squares."""
+    if variant.family != "tafl":
+        return hunt_board_sentences(variant)
     g = variant.geometry
     rules = variant.make_rules()
     pieces = rules.pieces(rules.initial_position())
