@@ -1,0 +1,356 @@
+"""Tafl knowledge for the generic search: evaluation, forcing moves, move-ordering hints.
+
+Everything the search knows about Tafl lives here; ``search.py`` only speaks the family
+protocol (legal_moves / play / outcome / position_key / side_to_move) plus the four hooks of
+:class:`TaflEvaluator` (``evaluate``, ``quick_outcome``, ``tactics``, ``order_key``).  A new family
+(Fox games, Dablot) brings its own module with the same hooks.
+
+Speed matters more than finesse here: in CPython the evaluation is most of a leaf's cost, so every
+feature is a handful of bitboard operations or a lookup in a memo.  The king's moves come from the
+rules' own memoised line generator (``TaflRules._origin_moves``), so throne, corners, camps and the
+king's speed limit are respected exactly as in play, without repeating any rule here.
+
+Scores are in "soldier hundredths": an attacker is worth about 100.  :meth:`TaflEvaluator.evaluate`
+answers from the side to move's view (what negamax wants); :meth:`TaflEvaluator.defenders_score` from
+the defenders' view (what an evaluation bar wants).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from tafl_desktop.core.game import Move, Outcome
+from tafl_desktop.core.tafl import C_KING
+
+ATT, DEF = 0, 1
+
+#: ``tactics`` kinds: nothing forcing; the side to move wins with its next move; the side to move
+#: must parry (only the listed moves do, none listed = lost); the position is decided.
+QUIET, WIN_NOW, FORCED, TERMINAL = 0, 1, 2, 3
+
+
+@dataclass
+class TaflWeights:
+    """Evaluation weights, defenders' view.  Defaults come from self-play tuning (tune.py)."""
+
+    attacker: int = 100          # each attacker (counts against the defenders)
+    defender: int = 150          # each defender soldier
+    king_mobility: int = 6       # each square the king can move to
+    king_distance: int = 14      # each step (Manhattan) between the king and the nearest escape square
+    route_two: int = 70          # each king move after which the king would see an escape square
+    fork_threat: int = 250       # defenders could move the king to see two escape squares (attackers to move)
+    fork_to_move: int = 2500     # the same with the defenders to move: nearly a won game
+    raichi: int = 300            # one open escape route, attackers to move (they must block it)
+    tuichi: int = 5000           # two or more open routes, attackers to move
+    king_hostile: int = 45       # each side of the king held by an attacker or hostile square
+    king_hostile3: int = 120     # extra when three sides are held (four-sided capture is one move away)
+    king_near: int = 8           # each attacker within two squares (Chebyshev) of the king
+    king_guard: int = 6          # each defender next to the king
+    guard1: int = -10            # each attacker next to an escape square (often capturable there)
+    guard2: int = 35             # each attacker two steps from an escape square (the blockade squares)
+    guard3: int = 15             # each attacker three steps from an escape square
+    tempo: int = 15              # the side to move's bonus
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TaflWeights:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: int(v) for k, v in data.items() if k in names})
+
+
+def _popcount(x: int) -> int:
+    return x.bit_count()
+
+
+class TaflEvaluator:
+    """Evaluation and tactical hooks for one compiled :class:`~tafl_desktop.core.tafl.TaflRules`."""
+
+    def __init__(self, rules: Any, weights: TaflWeights | None = None) -> None:
+        self.rules = rules
+        self.w = weights or TaflWeights()
+        r = rules
+        W, H, N = r.W, r.H, r.N
+        self.W, self.H, self.N = W, H, N
+        self.rm, self.cm = r.row_mask, r.col_mask
+        self.bit, self.tbit = r.bit, r.tbit
+        self.escape_mask = r.escape_mask
+        g = r.geometry
+        self.line_squares = [sq for _, sq in r.rows] + [sq for _, sq in r.cols]
+        self.kmemo: list[dict[int, tuple[int, int, int, tuple[int, ...]]]] = [{} for _ in range(H + W)]
+        self.captureless = int(r.opts.get("captureless_draw") or 0)
+
+        esc = [s for s in range(N) if r.escape_mask >> s & 1]
+        # Manhattan distance to the nearest escape square (the king's goal; the attackers' guard posts)
+        def fr(s: int) -> tuple[int, int]:
+            return s % W, s // W
+        self.kdist = [min((abs(fr(s)[0] - fr(e)[0]) + abs(fr(s)[1] - fr(e)[1]) for e in esc), default=0)
+                      for s in range(N)]
+        self.guard_masks = [0, 0, 0]
+        for s in range(N):
+            d = self.kdist[s]
+            if 1 <= d <= 3 and not (r.escape_mask >> s & 1):
+                self.guard_masks[d - 1] |= 1 << s
+        # squares sharing a row or column with an escape square: only from there can the king see one
+        esc_rows = {fr(e)[1] for e in esc}
+        esc_cols = {fr(e)[0] for e in esc}
+        self.reach_mask = sum(1 << s for s in range(N) if fr(s)[1] in esc_rows or fr(s)[0] in esc_cols)
+        self.adj_mask = [sum(1 << n for n in r.adj[s]) for s in range(N)]
+        self.near_mask = []
+        for s in range(N):
+            f0, r0 = fr(s)
+            m = 0
+            for t in range(N):
+                f1, r1 = fr(t)
+                if t != s and max(abs(f1 - f0), abs(r1 - r0)) <= 2:
+                    m |= 1 << t
+            self.near_mask.append(m)
+        # squares that act against the king as a capturing side (throne, hostile corners, camps)
+        host_king = r.host_always[DEF] | r.host_empty[DEF]
+        self.king_host_sq = [_popcount(self.adj_mask[s] & host_king) for s in range(N)]
+        edge_counts = bool(r.opts.get("king_edge_capture")) or bool(r.edge_hostile)
+        self.king_offboard = [(4 - len(r.adj[s])) if edge_counts else 0 for s in range(N)]
+        self.strong_king = r.opts.get("king_capture") in ("strong", "weak_near_throne", "double_weak")
+        # move-generation-free capture prediction needs per-direction validity masks
+        col_of = [s % W for s in range(N)]
+        self.m_east = sum(1 << s for s in range(N) if col_of[s] <= W - 3)
+        self.m_west = sum(1 << s for s in range(N) if col_of[s] >= 2)
+        self.m_east_edge = sum(1 << s for s in range(N) if col_of[s] == W - 2)
+        self.m_west_edge = sum(1 << s for s in range(N) if col_of[s] == 1)
+        self.m_north_edge = sum(1 << s for s in range(N) if s // W == H - 2)
+        self.m_south_edge = sum(1 << s for s in range(N) if s // W == 1)
+        self.full = (1 << N) - 1
+        self.host_always, self.host_empty = r.host_always, r.host_empty
+        self.king_anvil = r.king_anvil
+        self.edge_hostile = bool(r.edge_hostile)
+        opts = r.opts
+        # moves that may capture the king although they do not land next to him
+        self.king_wall_risk = bool(opts.get("shield_wall")) and not opts.get("shield_wall_king_spared", True)
+        self.edge_mask = r.edge_mask
+        self.geometry = g
+
+    # ------------------------------------------------------------------------------ king lines
+    def king_line(self, li: int, i: int, occ: int) -> tuple[int, int, int, tuple[int, ...]]:
+        """(moves, escape squares reached, blocking-ray mask, targets) of a king at ``i`` on line ``li``.
+
+        The blocking-ray mask holds every square between the king and an escape square he can reach,
+        that square included: an attacker that lands on one of them closes that route.
+        """
+        key = (occ << 5) | i
+        memo = self.kmemo[li]
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        moves = self.rules._origin_moves(C_KING, li, i, occ)
+        squares = self.line_squares[li]
+        index = {s: j for j, s in enumerate(squares)}
+        esc = 0
+        ray = 0
+        targets = []
+        for _, t in moves:
+            targets.append(t)
+            if self.escape_mask >> t & 1:
+                esc += 1
+                j = index[t]
+                lo, hi = (i + 1, j) if j > i else (j, i - 1)
+                for k in range(lo, hi + 1):
+                    ray |= 1 << squares[k]
+        res = (len(moves), esc, ray, tuple(targets))
+        if len(memo) > 100_000:
+            memo.clear()
+        memo[key] = res
+        return res
+
+    def king_lines(self, pos: Any) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...]]:
+        """(mobility, routes, ray mask, row targets, column targets) of the king in ``pos``."""
+        king = pos.king
+        W, H = self.W, self.H
+        r, f = divmod(king, W)
+        occ = pos.att | pos.dfn | self.bit[king]
+        occT = pos.attT | pos.dfnT | self.tbit[king]
+        mr, er, rr, tr = self.king_line(r, f, (occ >> (r * W)) & self.rm)
+        mc, ec, rc, tc = self.king_line(H + f, r, (occT >> (f * H)) & self.cm)
+        return mr + mc, er + ec, rr | rc, tr, tc
+
+    # ------------------------------------------------------------------------------ hooks
+    def quick_outcome(self, pos: Any) -> Outcome | None:
+        """What is decided without generating moves: the last move's result, the captureless draw."""
+        if pos.result is not None:
+            return pos.result
+        n = self.captureless
+        if n and pos.quiet >= n:
+            return Outcome(None, "no_captures")
+        return None
+
+    def evaluate(self, pos: Any) -> int:
+        """Static score from the side to move's view."""
+        s = self.defenders_score(pos)
+        return s if pos.side == DEF else -s
+
+    def defenders_score(self, pos: Any) -> int:
+        """Static score from the defenders' view (positive: good for the king's side)."""
+        w = self.w
+        att, dfn, king = pos.att, pos.dfn, pos.king
+        if king < 0:
+            return -100_000
+        W, H = self.W, self.H
+        rm, cm = self.rm, self.cm
+        r, f = divmod(king, W)
+        occ = att | dfn | self.bit[king]
+        occT = pos.attT | pos.dfnT | self.tbit[king]
+        occrow = (occ >> (r * W)) & rm
+        occcol = (occT >> (f * H)) & cm
+        kline = self.king_line
+        mr, er, _, tr = kline(r, f, occrow)
+        mc, ec, _, tc = kline(H + f, r, occcol)
+        routes = er + ec
+
+        # two-move escapes: king squares from which an escape square would be in sight
+        reach = self.reach_mask
+        two = forks = 0
+        fbit = 1 << f
+        for t in tr:
+            if reach >> t & 1:
+                j = t - r * W
+                e = kline(r, j, occrow ^ fbit ^ (1 << j))[1] + \
+                    kline(H + j, r, ((occT >> (j * H)) & cm) | (1 << r))[1]
+                if e:
+                    two += 1
+                    if e > 1:
+                        forks += 1
+        rbit = 1 << r
+        for t in tc:
+            if reach >> t & 1:
+                j = t // W
+                e = kline(H + f, j, occcol ^ rbit ^ (1 << j))[1] + \
+                    kline(j, f, ((occ >> (j * W)) & rm) | fbit)[1]
+                if e:
+                    two += 1
+                    if e > 1:
+                        forks += 1
+
+        adj = self.adj_mask[king]
+        hostile = _popcount(att & adj) + self.king_host_sq[king] + self.king_offboard[king]
+        gm = self.guard_masks
+        score = (w.defender * _popcount(dfn) - w.attacker * _popcount(att)
+                 + w.king_mobility * (mr + mc)
+                 - w.king_distance * self.kdist[king]
+                 + w.route_two * two
+                 - w.king_hostile * hostile
+                 - w.king_near * _popcount(att & self.near_mask[king])
+                 + w.king_guard * _popcount(dfn & adj)
+                 - w.guard1 * _popcount(att & gm[0])
+                 - w.guard2 * _popcount(att & gm[1])
+                 - w.guard3 * _popcount(att & gm[2]))
+        if hostile >= 3 and self.strong_king:
+            score -= w.king_hostile3
+        if pos.side == DEF:
+            score += w.tempo
+            if routes:
+                score += w.tuichi * 4  # escapes next move; the search scores it as a win
+            elif forks:
+                score += w.fork_to_move
+        else:
+            score -= w.tempo
+            if routes:
+                score += w.raichi if routes == 1 else w.tuichi
+            if forks:
+                score += w.fork_threat
+        return score
+
+    def tactics(self, pos: Any, moves: list[Move] | None = None) -> tuple[int, Any]:
+        """Forcing facts about ``pos`` for the search (see QUIET, WIN_NOW, FORCED, TERMINAL).
+
+        * defenders to move and an escape square in sight: WIN_NOW with the escaping move;
+        * attackers to move and a king capture available: WIN_NOW with the capturing move;
+        * attackers to move and an escape square in sight: FORCED with the moves that land on a
+          route (every other move lets the king out; a capture of the king was tried first).
+        ``moves`` may pass the legal moves when the caller already has them.
+        """
+        king = pos.king
+        if pos.side == DEF:
+            _, routes, ray, tr, tc = self.king_lines(pos)
+            if routes:
+                for t in tr + tc:
+                    if self.escape_mask >> t & 1:
+                        return WIN_NOW, (king, t)
+            return QUIET, None
+        # attackers to move
+        adj = self.adj_mask[king]
+        hostile = _popcount(pos.att & adj) + self.king_host_sq[king] + self.king_offboard[king]
+        _, routes, ray, _, _ = self.king_lines(pos)
+        if not hostile and not routes and not self.king_wall_risk:
+            return QUIET, None
+        rules = self.rules
+        if moves is None:
+            moves = rules.legal_moves(pos)
+            if not moves:
+                return TERMINAL, rules.outcome(pos)
+        if hostile or self.king_wall_risk:
+            targets = adj
+            if self.king_wall_risk and self.edge_mask >> king & 1:
+                targets |= self.edge_mask
+            play = rules.play
+            for m in moves:
+                if targets >> m[1] & 1:
+                    nxt, _ = play(pos, m)
+                    if nxt.king < 0:
+                        return WIN_NOW, m
+        if routes:
+            return FORCED, [m for m in moves if ray >> m[1] & 1]
+        return QUIET, None
+
+    def order_key(self, pos: Any):
+        """A function move -> static ordering score (higher first) for the moves of ``pos``.
+
+        Predicts captures without playing the move: a target square next to an enemy with an anvil
+        (friend, hostile square, armed king, hostile rim) straight beyond it.
+        """
+        att, dfn, king = pos.att, pos.dfn, pos.king
+        bit = self.bit
+        kb = bit[king] if king >= 0 else 0
+        occ = att | dfn | kb
+        empty = self.full & ~occ
+        W = self.W
+        if pos.side == ATT:
+            enemies = dfn
+            anvils = att | self.host_always[DEF] | (self.host_empty[DEF] & empty)
+        else:
+            enemies = att
+            anvils = dfn | self.host_always[ATT] | (self.host_empty[ATT] & empty)
+            if self.king_anvil:
+                anvils |= kb
+        cap = (((enemies >> 1) & (anvils >> 2) & self.m_east)
+               | ((enemies << 1) & (anvils << 2) & self.m_west)
+               | ((enemies >> W) & (anvils >> (2 * W)))
+               | ((enemies << W) & (anvils << (2 * W))))
+        if self.edge_hostile:
+            cap |= (((enemies >> 1) & self.m_east_edge) | ((enemies << 1) & self.m_west_edge)
+                    | ((enemies >> W) & self.m_north_edge) | ((enemies << W) & self.m_south_edge))
+        cap &= empty
+        if king < 0:
+            return lambda m: 1000 if cap >> m[1] & 1 else 0
+        kadj = self.adj_mask[king]
+        if pos.side == ATT:
+            _, _, ray, tr, tc = self.king_lines(pos)
+            reach = ray
+            for t in tr:
+                reach |= bit[t]
+            for t in tc:
+                reach |= bit[t]
+
+            def att_key(m: Move) -> int:
+                t = m[1]
+                return (1000 if cap >> t & 1 else 0) + (500 if kadj >> t & 1 else 0) + \
+                    (200 if reach >> t & 1 else 0)
+            return att_key
+        kd = self.kdist
+
+        def def_key(m: Move) -> int:
+            f, t = m
+            if f == king:
+                return 300 + 60 * (kd[f] - kd[t]) + (1000 if cap >> t & 1 else 0)
+            return (1000 if cap >> t & 1 else 0) + (100 if kadj >> f & 1 else 0)
+        return def_key

@@ -1,0 +1,64 @@
+"""The computer's playing levels as data: a think-time budget plus search limits per level.
+
+A level is deliberately *more* than a time budget.  On a fast machine a pure time budget would
+make "beginner" strong, and on a slow one "expert" weak; so each level also caps the depth, and
+the weak levels add the two kinds of human error players expect from a weak opponent:
+
+* ``margin``: the move is picked at random among all moves within ``margin`` evaluation units
+  (100 = about one soldier) of the best, so the player drifts instead of playing the top move;
+* ``blunder``: the chance of ignoring the search altogether and playing a uniformly random move.
+
+``random`` is not a playing level for people: it is the uniform random mover that the
+benchmarks use as a floor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    """Search limits and deliberate weaknesses of one computer level."""
+
+    name: str
+    label: str
+    #: Wall-clock budget per move in seconds (the search returns its best move so far when it runs out).
+    time: float
+    #: Deepest full-width iteration (plies); the quiescence search may look further on forcing lines.
+    depth: int
+    #: Node budget per move (0 = none): keeps the weak levels weak on fast machines.
+    nodes: int = 0
+    #: Pick uniformly among root moves scoring within this margin of the best.
+    margin: int = 0
+    #: Probability of a uniformly random move instead of the searched one.
+    blunder: float = 0.0
+    #: Resolve escape threats and king captures beyond the horizon (see search.Searcher.qsearch).
+    quiescence: bool = True
+    #: Search-free uniform random mover (benchmarks only).
+    random_mover: bool = False
+
+
+#: Ordered weakest first; the GUI shows them in this order.
+LEVELS: dict[str, Level] = {lv.name: lv for lv in (
+    Level("random", "Random mover", time=0.0, depth=0, random_mover=True),
+    Level("beginner", "Beginner", time=0.3, depth=1, nodes=400, margin=150, blunder=0.25, quiescence=False),
+    Level("easy", "Easy", time=0.5, depth=2, nodes=6_000, margin=25),
+    Level("medium", "Medium", time=1.5, depth=3, nodes=40_000, margin=8),
+    Level("hard", "Hard", time=3.0, depth=5),
+    Level("expert", "Expert", time=5.0, depth=64),
+)}
+
+#: Levels offered to players (the random mover is for benchmarks).
+PLAYER_LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "expert")
+
+#: The settings hints and the evaluation bar use: the strongest level.
+HINT_LEVEL = "expert"
+
+
+def get_level(name: str) -> Level:
+    """The level called ``name``; ValueError with a one-line message listing the levels otherwise."""
+    try:
+        return LEVELS[name.strip().lower()]
+    except (KeyError, AttributeError):
+        raise ValueError(f"unknown level {name!r}; levels: {', '.join(LEVELS)}") from None

@@ -1,0 +1,44 @@
+"""A computer player: one level's search settings and deliberate weaknesses around a Searcher.
+
+Used by the worker process (GUI games, hints, evaluation) and by self-play, so that a level
+plays the same everywhere.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from tafl_desktop.ai.levels import Level, get_level
+from tafl_desktop.ai.search import Searcher, SearchLimits, SearchResult
+
+
+class ComputerPlayer:
+    """Chooses moves at one level; keeps its searcher (and transposition table) between moves."""
+
+    def __init__(self, rules: Any, level: str | Level, seed: int | None = None, evaluator: Any | None = None,
+                 time_scale: float = 1.0) -> None:
+        self.rules = rules
+        self.level = level if isinstance(level, Level) else get_level(level)
+        self.rng = random.Random(seed)
+        self.time_scale = time_scale
+        self.searcher = None if self.level.random_mover else Searcher(rules, evaluator)
+
+    def limits(self, margin: int | None = None) -> SearchLimits:
+        lv = self.level
+        return SearchLimits(time=lv.time * self.time_scale, depth=lv.depth, nodes=lv.nodes,
+                            quiescence=lv.quiescence, margin=lv.margin if margin is None else margin)
+
+    def choose(self, pos: Any, history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
+               margin: int | None = None) -> SearchResult:
+        """The level's move in ``pos`` (``move`` is None only when the side to move has no move)."""
+        lv = self.level
+        if lv.random_mover or (lv.blunder and self.rng.random() < lv.blunder):
+            t0 = time.perf_counter()
+            moves = self.rules.legal_moves(pos)
+            move = self.rng.choice(moves) if moves else None
+            return SearchResult(move, 0, 0, 0, time.perf_counter() - t0, [move] if move else [], stopped="random")
+        assert self.searcher is not None
+        return self.searcher.search(pos, self.limits(margin), history_keys, should_stop, self.rng)

@@ -1,0 +1,447 @@
+"""Alpha-beta search over any family's own move generator.
+
+Negamax with principal-variation search, iterative deepening, a transposition table, and move
+ordering by table move, killer moves, history counters and the family's static hints.  At the
+horizon a small quiescence search follows only the family's *forcing* lines (in Tafl: an open
+escape route that must be blocked, a king that can be captured), because those are exactly the
+threats a fixed-depth search would otherwise walk into.
+
+The search is generic: it uses the rules protocol (``legal_moves``, ``play``, ``outcome``,
+``position_key``, ``repetition_outcome``) and the family evaluator's hooks (``evaluate``,
+``quick_outcome``, ``tactics``, ``order_key``).  Positions are immutable, so there is no unmake:
+``play`` returns a new position and the old one is simply kept on the Python stack.
+
+Stopping: every 256 nodes the search checks the clock, the node budget and an optional
+``should_stop`` callable (the worker process passes a shared event), and unwinds with
+:class:`SearchAborted`.  The root keeps the best move of the last finished iteration, upgraded by
+any root move of the unfinished one that was searched to the end and scored better, so a stop at
+any moment still yields a sound move.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tafl_desktop.ai.evaluation import make_evaluator
+from tafl_desktop.ai.evaluation_tafl import FORCED, TERMINAL, WIN_NOW
+from tafl_desktop.ai.zobrist import key_hasher
+from tafl_desktop.core.game import Move, Outcome
+
+MATE = 100_000
+#: Scores beyond this are wins or losses in a known number of plies.
+MATE_BOUND = MATE - 1_000
+INF = 10 * MATE
+EXACT, LOWER, UPPER = 0, 1, 2
+MAX_PLY = 128
+QUIESCENCE_PLIES = 6
+REPETITION_LEAN = 150
+
+
+class SearchAborted(Exception):
+    """Raised inside the tree when time, nodes or the caller say stop; caught at the root."""
+
+
+@dataclass
+class SearchLimits:
+    """When to stop: the first limit reached ends the search (0 = no limit)."""
+
+    time: float = 5.0
+    depth: int = 64
+    nodes: int = 0
+    quiescence: bool = True
+    #: Root moves within this many units of the best get exact scores and may be chosen.
+    margin: int = 0
+
+
+@dataclass
+class SearchResult:
+    """The outcome of one search.  ``score`` is from the side to move's view."""
+
+    move: Move | None
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    pv: list[Move] = field(default_factory=list)
+    #: (move, score) for root moves within the margin of the best (best first).
+    candidates: list[tuple[Move, int]] = field(default_factory=list)
+    stopped: str = ""  # "", "time", "nodes", "cancelled", "depth", "forced"
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def mate_in(self) -> int | None:
+        """Plies to a forced result (positive: the side to move wins), None if not proven."""
+        if self.score >= MATE_BOUND:
+            return MATE - self.score
+        if self.score <= -MATE_BOUND:
+            return -(MATE + self.score)
+        return None
+
+
+class Searcher:
+    """A reusable searcher for one rules object; keeps its transposition table between moves."""
+
+    def __init__(self, rules: Any, evaluator: Any | None = None, tt_entries: int = 400_000) -> None:
+        self.rules = rules
+        self.ev = evaluator if evaluator is not None else make_evaluator(rules)
+        self.hash = key_hasher(rules)
+        self.tt: dict[int, tuple[int, int, int, Move | None]] = {}
+        self.tt_entries = tt_entries
+        self.history: list[dict[Move, int]] = [{}, {}]
+        self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 8)]
+        self.nodes = 0
+
+    # ------------------------------------------------------------------------------ public
+    def search(self, pos: Any, limits: SearchLimits | None = None, history_keys: Iterable[Any] = (),
+               should_stop: Callable[[], bool] | None = None, rng: random.Random | None = None,
+               on_iteration: Callable[[SearchResult], None] | None = None) -> SearchResult:
+        """Best move for the side to move in ``pos``.
+
+        ``history_keys`` are the ``rules.position_key`` values of the game so far (the current
+        position included or not: it is counted once either way), so that the repetition rule in
+        force is applied to positions the search reaches.
+        """
+        lim = limits or SearchLimits()
+        self.limits = lim
+        self.t0 = time.perf_counter()
+        self.deadline = self.t0 + lim.time if lim.time > 0 else float("inf")
+        self.max_nodes = lim.nodes
+        self.should_stop = should_stop
+        self.nodes = 0
+        self.stop_reason = ""
+        self.qmax = QUIESCENCE_PLIES if lim.quiescence else 0
+        rng = rng or random.Random()
+        self._age_tables()
+
+        rules = self.rules
+        root_key = self.hash(pos)
+        game_counts: dict[int, int] = {}
+        for k in history_keys:
+            h = hash(k) if not isinstance(k, int) else k
+            game_counts[h] = game_counts.get(h, 0) + 1
+        game_counts[root_key] = max(game_counts.get(root_key, 0), 1)
+        self.game_counts = game_counts
+        self.path: dict[int, int] = {}
+
+        moves = rules.legal_moves(pos) if self.ev.quick_outcome(pos) is None else []
+        if not moves:
+            return SearchResult(None, self._terminal(pos, rules.outcome(pos), 0), 0, 0, 0.0, stopped="depth")
+        if len(moves) == 1 and lim.margin == 0 and not on_iteration:
+            return SearchResult(moves[0], 0, 0, 0, time.perf_counter() - self.t0, [moves[0]],
+                                [(moves[0], 0)], stopped="forced")
+
+        kind, payload = self.ev.tactics(pos, moves)
+        if kind == WIN_NOW:
+            return SearchResult(payload, MATE - 1, 1, 1, time.perf_counter() - self.t0, [payload],
+                                [(payload, MATE - 1)], stopped="forced")
+
+        order = self.ev.order_key(pos)
+        hist = self.history[self._side(pos)]
+        entry = self.tt.get(root_key)
+        tt_move = entry[3] if entry else None
+        root: list[Move] = sorted(moves, key=lambda m: -(order(m) + hist.get(m, 0)))
+        if tt_move in moves:
+            root.remove(tt_move)
+            root.insert(0, tt_move)
+        best = SearchResult(root[0], 0, 0, 0, 0.0, [root[0]], [(root[0], 0)])
+        for depth in range(1, max(1, lim.depth) + 1):
+            try:
+                scored = self._root(pos, root, depth, lim.margin)
+            except SearchAborted:
+                scored = self._partial
+                # the unfinished iteration counts once it has re-searched the previous best move
+                if scored and (depth == 1 or any(m == best.move for m, _ in scored)):
+                    scored.sort(key=lambda ms: -ms[1])
+                    best = self._result(pos, scored, depth - 1 if depth > 1 else 1, lim.margin)
+                break
+            scored.sort(key=lambda ms: -ms[1])
+            best = self._result(pos, scored, depth, lim.margin)
+            if on_iteration:
+                on_iteration(best)
+            root = [m for m, _ in scored]
+            if abs(best.score) >= MATE_BOUND and depth >= 2:
+                self.stop_reason = self.stop_reason or "depth"
+                break  # a forced result found: deeper search cannot change it
+            if self._time_left() < (time.perf_counter() - self.t0) * 1.5 and lim.time > 0 and depth >= 2:
+                self.stop_reason = "time"
+                break  # the next iteration would not finish: keep the time
+        else:
+            self.stop_reason = self.stop_reason or "depth"
+        best.nodes = self.nodes
+        best.seconds = time.perf_counter() - self.t0
+        best.stopped = self.stop_reason or "depth"
+        best.candidates = [(m, s) for m, s in best.candidates]
+        if lim.margin and best.candidates:
+            pick = rng.choice(best.candidates)
+            best.move = pick[0]
+        return best
+
+    # ------------------------------------------------------------------------------ internals
+    def _side(self, pos: Any) -> int:
+        return int(self.rules.side_to_move(pos))
+
+    def _time_left(self) -> float:
+        return self.deadline - time.perf_counter()
+
+    def _age_tables(self) -> None:
+        """Between searches: halve history counters, drop killers, trim an overfull table."""
+        for h in self.history:
+            for k in list(h):
+                v = h[k] >> 1
+                if v:
+                    h[k] = v
+                else:
+                    del h[k]
+        for k in self.killers:
+            k[0] = k[1] = None
+        if len(self.tt) > self.tt_entries:
+            self.tt.clear()
+
+    def _check(self) -> None:
+        if time.perf_counter() >= self.deadline:
+            self.stop_reason = "time"
+            raise SearchAborted
+        if self.max_nodes and self.nodes >= self.max_nodes:
+            self.stop_reason = "nodes"
+            raise SearchAborted
+        if self.should_stop is not None and self.should_stop():
+            self.stop_reason = "cancelled"
+            raise SearchAborted
+
+    def _terminal(self, pos: Any, out: Outcome | None, ply: int) -> int:
+        if out is None or out.winner is None:
+            return 0
+        return MATE - ply if int(out.winner) == self._side(pos) else -(MATE - ply)
+
+    def _repetition(self, pos: Any, key: int, ply: int) -> int | None:
+        """Score of a repeated position, or None if the position is new on this line.
+
+        When the rule's count is reached the rule decides (a win, loss or draw).  An earlier
+        repeat (a cycle inside the search line or back to a game position) is scored as a draw,
+        leaning by REPETITION_LEAN towards the side the rule would favour if the cycle went on:
+        the side that can repeat can usually do so again, but need not be forced to.
+        """
+        in_path = self.path.get(key, 0)
+        in_game = self.game_counts.get(key, 0)
+        if not in_path and not in_game:
+            return None
+        count = in_game + in_path + 1
+        rules = self.rules
+        out = rules.repetition_outcome(pos, count)
+        if out is not None:
+            return self._terminal(pos, out, ply)
+        out = rules.repetition_outcome(pos, 99)
+        if out is None or out.winner is None:
+            return 0
+        return REPETITION_LEAN if int(out.winner) == self._side(pos) else -REPETITION_LEAN
+
+    def _result(self, pos: Any, scored: list[tuple[Move, int]], depth: int, margin: int) -> SearchResult:
+        best_move, best_score = scored[0]
+        floor = best_score - margin
+        cands = [(m, s) for m, s in scored if s >= floor] if margin else [scored[0]]
+        return SearchResult(best_move, best_score, depth, self.nodes, time.perf_counter() - self.t0,
+                            self._pv(pos, best_move), cands)
+
+    def _pv(self, pos: Any, first: Move) -> list[Move]:
+        pv = [first]
+        rules = self.rules
+        p, _ = rules.play(pos, first)
+        seen = set()
+        while len(pv) < 24:
+            k = self.hash(p)
+            if k in seen:
+                break
+            seen.add(k)
+            e = self.tt.get(k)
+            if not e or e[3] is None or self.ev.quick_outcome(p) is not None:
+                break
+            if e[3] not in rules.legal_moves(p):
+                break
+            pv.append(e[3])
+            p, _ = rules.play(p, e[3])
+        return pv
+
+    def _root(self, pos: Any, moves: list[Move], depth: int, margin: int) -> list[tuple[Move, int]]:
+        """One iteration at the root: every root move scored (exactly if within the margin)."""
+        play = self.rules.play
+        scored: list[tuple[Move, int]] = []
+        self._partial = scored
+        best = -INF
+        for i, m in enumerate(moves):
+            child, _ = play(pos, m)
+            ck = self.hash(child)
+            floor = best - margin if best > -INF else -INF
+            if i == 0:
+                score = -self._negamax(child, ck, depth - 1, -INF, INF, 1)
+            else:
+                a = floor
+                score = -self._negamax(child, ck, depth - 1, -a - 1, -a, 1)
+                if score > a:
+                    score = -self._negamax(child, ck, depth - 1, -INF, -a, 1)
+            scored.append((m, score))
+            if score > best:
+                best = score
+        root_key = self.hash(pos)
+        top = max(scored, key=lambda ms: ms[1])
+        self._store(root_key, depth, EXACT, top[1], top[0], 0)
+        return scored
+
+    def _store(self, key: int, depth: int, flag: int, score: int, move: Move | None, ply: int) -> None:
+        if score >= MATE_BOUND:
+            score += ply
+        elif score <= -MATE_BOUND:
+            score -= ply
+        old = self.tt.get(key)
+        if old is not None and old[0] > depth and old[3] is not None:
+            return
+        self.tt[key] = (depth, flag, score, move)
+
+    def _negamax(self, pos: Any, key: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 255:
+            self._check()
+        ev = self.ev
+        out = ev.quick_outcome(pos)
+        if out is not None:
+            return self._terminal(pos, out, ply)
+        rep = self._repetition(pos, key, ply)
+        if rep is not None:
+            return rep
+        if depth <= 0 or ply >= MAX_PLY:
+            return self._qsearch(pos, alpha, beta, ply, 0)
+
+        # mate-distance pruning: no result can beat a win next move
+        if alpha >= MATE - ply - 1:
+            return alpha
+        entry = self.tt.get(key)
+        tt_move = None
+        if entry is not None:
+            e_depth, flag, score, tt_move = entry
+            if e_depth >= depth:
+                if score >= MATE_BOUND:
+                    score -= ply
+                elif score <= -MATE_BOUND:
+                    score += ply
+                if flag == EXACT:
+                    return score
+                if flag == LOWER and score >= beta:
+                    return score
+                if flag == UPPER and score <= alpha:
+                    return score
+
+        rules = self.rules
+        moves = rules.legal_moves(pos)
+        if not moves:
+            return self._terminal(pos, rules.outcome(pos), ply)
+        kind, payload = ev.tactics(pos, moves)
+        if kind == WIN_NOW:
+            return MATE - ply - 1
+        if kind == TERMINAL:
+            return self._terminal(pos, payload, ply)
+        if kind == FORCED:
+            moves = payload
+            if not moves:
+                return -(MATE - ply - 2)
+
+        side = pos.side
+        hist = self.history[side]
+        if len(moves) > 1:
+            order = ev.order_key(pos)
+            hget = hist.get
+            moves = sorted(moves, key=lambda m: -(order(m) + hget(m, 0)))
+            killers = self.killers[ply]
+            front = 0
+            if tt_move is not None and tt_move in moves:
+                moves.remove(tt_move)
+                moves.insert(0, tt_move)
+                front = 1
+            for k in killers:
+                if k is not None and k != tt_move and k in moves:
+                    idx = moves.index(k)
+                    if idx > front:
+                        moves.pop(idx)
+                        moves.insert(front, k)
+                        front += 1
+
+        play = rules.play
+        hasher = self.hash
+        path = self.path
+        path[key] = path.get(key, 0) + 1
+        best = -INF
+        best_move = moves[0]
+        orig_alpha = alpha
+        first = True
+        try:
+            for m in moves:
+                child, caps = play(pos, m)
+                ck = hasher(child)
+                if first:
+                    score = -self._negamax(child, ck, depth - 1, -beta, -alpha, ply + 1)
+                    first = False
+                else:
+                    score = -self._negamax(child, ck, depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < score < beta:
+                        score = -self._negamax(child, ck, depth - 1, -beta, -alpha, ply + 1)
+                if score > best:
+                    best = score
+                    best_move = m
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            if not caps:
+                                kl = self.killers[ply]
+                                if kl[0] != m:
+                                    kl[1] = kl[0]
+                                    kl[0] = m
+                                hist[m] = hist.get(m, 0) + depth * depth
+                            break
+        finally:
+            n = path[key] - 1
+            if n:
+                path[key] = n
+            else:
+                del path[key]
+        flag = LOWER if best >= beta else (EXACT if best > orig_alpha else UPPER)
+        self._store(key, depth, flag, best, best_move, ply)
+        return best
+
+    def _qsearch(self, pos: Any, alpha: int, beta: int, ply: int, qd: int) -> int:
+        """Horizon search along forcing lines only (escape routes to block, king captures)."""
+        ev = self.ev
+        if qd:
+            self.nodes += 1
+            if not self.nodes & 255:
+                self._check()
+            out = ev.quick_outcome(pos)
+            if out is not None:
+                return self._terminal(pos, out, ply)
+        if qd >= self.qmax:
+            return ev.evaluate(pos)
+        kind, payload = ev.tactics(pos, None)
+        if kind == WIN_NOW:
+            return MATE - ply - 1
+        if kind == TERMINAL:
+            return self._terminal(pos, payload, ply)
+        if kind != FORCED:
+            return ev.evaluate(pos)
+        if not payload:
+            return -(MATE - ply - 2)
+        play = self.rules.play
+        best = -INF
+        for m in payload:
+            child, _ = play(pos, m)
+            score = -self._qsearch(child, -beta, -alpha, ply + 1, qd + 1)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best

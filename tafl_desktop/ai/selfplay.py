@@ -1,0 +1,142 @@
+"""Computer-against-computer games: the strength ladder, the random-mover floor, speed figures.
+
+``tafl-desktop selfplay VARIANT --games N --attackers L --defenders L [--jobs J] [--seed S]``
+calls :func:`run_selfplay`.  Games run in-process, or in ``jobs`` spawned worker processes (one
+game per task, so a slow game does not hold the others back).  Each game is a
+:class:`~tafl_desktop.core.game.Game`, so repetition is judged by the rules in force, and is cut
+off as a draw after ``max_plies`` plies (reported as ``capped``).
+
+Deterministic levels would replay the same game every time; so during the first
+``OPENING_PLIES`` plies each player picks among moves within ``OPENING_MARGIN`` of its best,
+seeded per game from ``seed`` (the same seed replays the same games, barring time-limited
+searches that ended at different depths).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from typing import Any
+
+from tafl_desktop.ai.levels import get_level
+from tafl_desktop.ai.player import ComputerPlayer
+from tafl_desktop.core.game import Game, Side
+
+MAX_PLIES = 300
+OPENING_PLIES = 4
+OPENING_MARGIN = 40
+
+
+def _variant(variant: Any) -> Any:
+    from tafl_desktop.core.variants import find_variant, variant_from_data
+
+    if isinstance(variant, str):
+        return find_variant(variant)
+    if isinstance(variant, dict):
+        return variant_from_data(variant)
+    return variant
+
+
+def play_game(variant: Any, attackers: str, defenders: str, seed: int, max_plies: int = MAX_PLIES,
+              time_scale: float = 1.0) -> dict[str, Any]:
+    """Play one game; returns winner ("attackers"/"defenders"/None), reason, plies and search figures."""
+    v = _variant(variant)
+    rules = v.make_rules()
+    game = Game(rules)
+    players = {
+        Side.ATTACKERS: ComputerPlayer(rules, attackers, seed=seed * 2 + 1, time_scale=time_scale),
+        Side.DEFENDERS: ComputerPlayer(rules, defenders, seed=seed * 2 + 2, time_scale=time_scale),
+    }
+    keys = [rules.position_key(game.position)]
+    nodes = 0
+    search_seconds = 0.0
+    depths: dict[str, list[int]] = {"attackers": [], "defenders": []}
+    t0 = time.perf_counter()
+    while not game.over and len(game.plies) < max_plies:
+        pos = game.position
+        side = rules.side_to_move(pos)
+        player = players[side]
+        opening = len(game.plies) < OPENING_PLIES and not player.level.random_mover
+        margin = max(player.level.margin, OPENING_MARGIN) if opening else None
+        res = player.choose(pos, keys, margin=margin)
+        if res.move is None:
+            break
+        nodes += res.nodes
+        search_seconds += res.seconds
+        if res.depth:
+            depths[side.key].append(res.depth)
+        game.play(res.move)
+        keys.append(rules.position_key(game.position))
+    out = game.outcome
+    return {
+        "winner": out.winner.key if out and out.winner is not None else None,
+        "reason": out.reason if out else "ply_limit",
+        "plies": len(game.plies),
+        "nodes": nodes,
+        "search_seconds": search_seconds,
+        "seconds": time.perf_counter() - t0,
+        "depth_attackers": sum(depths["attackers"]) / len(depths["attackers"]) if depths["attackers"] else 0.0,
+        "depth_defenders": sum(depths["defenders"]) / len(depths["defenders"]) if depths["defenders"] else 0.0,
+        "moves": game.move_texts(),
+    }
+
+
+def _play_task(args: tuple) -> dict[str, Any]:
+    return play_game(*args)
+
+
+def run_selfplay(variant: Any, games: int = 10, attackers: str = "medium", defenders: str = "medium",
+                 jobs: int = 1, seed: int = 1, max_plies: int = MAX_PLIES, time_scale: float = 1.0,
+                 keep_moves: bool = False) -> dict[str, Any]:
+    """Play ``games`` games between two levels and summarise them.
+
+    Returns ``attackers_wins``, ``defenders_wins``, ``draws``, ``capped`` (draws by the ply cap),
+    ``average_length`` (plies), ``nodes_per_second`` (search nodes per second of search time),
+    ``moves_per_second`` (plies played per second of wall time), ``reasons`` (result reason ->
+    games), average search depth per side, and the settings.  ValueError for an unknown level.
+    """
+    att_level, def_level = get_level(attackers), get_level(defenders)
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    v = _variant(variant)
+    data = v.to_data()
+    tasks = [(data, att_level.name, def_level.name, seed * 1000 + i, max_plies, time_scale) for i in range(games)]
+    t0 = time.perf_counter()
+    if jobs > 1 and games > 1:
+        ctx = mp.get_context("spawn")
+        with ctx.Pool(min(jobs, games)) as pool:
+            results = list(pool.imap(_play_task, tasks))
+    else:
+        results = [_play_task(t) for t in tasks]
+    wall = time.perf_counter() - t0
+    reasons: dict[str, int] = {}
+    for r in results:
+        reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
+    plies = sum(r["plies"] for r in results)
+    nodes = sum(r["nodes"] for r in results)
+    search_s = sum(r["search_seconds"] for r in results)
+    game_s = sum(r["seconds"] for r in results)
+    report: dict[str, Any] = {
+        "variant": v.id,
+        "games": games,
+        "attackers": att_level.name,
+        "defenders": def_level.name,
+        "attackers_wins": sum(r["winner"] == "attackers" for r in results),
+        "defenders_wins": sum(r["winner"] == "defenders" for r in results),
+        "draws": sum(r["winner"] is None for r in results),
+        "capped": reasons.get("ply_limit", 0),
+        "max_plies": max_plies,
+        "average_length": plies / games,
+        "nodes_per_second": round(nodes / search_s, 1) if search_s > 0 else 0.0,
+        "moves_per_second": round(plies / game_s, 3) if game_s > 0 else 0.0,
+        "average_depth_attackers": round(sum(r["depth_attackers"] for r in results) / games, 2),
+        "average_depth_defenders": round(sum(r["depth_defenders"] for r in results) / games, 2),
+        "reasons": reasons,
+        "seconds": round(wall, 2),
+        "jobs": jobs,
+        "seed": seed,
+        "time_scale": time_scale,
+    }
+    if keep_moves:
+        report["games_detail"] = [{k: r[k] for k in ("winner", "reason", "plies", "moves")} for r in results]
+    return report
