@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -34,6 +35,9 @@ def variant_and_options(draw):
 
 
 def check_position(rules, pos) -> None:
+    if rules.family == "dablot":
+        assert len(pos.cells) == rules.N
+        return
     if rules.family == "hunt":
         assert pos.flock & pos.hunters == 0
         assert pos.flock >> rules.N == 0 and pos.hunters >> rules.N == 0
@@ -69,7 +73,16 @@ def test_random_playouts_keep_invariants(vo, seed):
         ply = game.play(move)
         after = ply.position
         check_position(rules, after)
-        assert after.side == 1 - before.side
+        if getattr(rules, "actions_per_turn", 0) and after.actions < rules.actions_per_turn:
+            assert after.side == before.side  # Action Points: the same side acts again
+        else:
+            assert after.side == 1 - before.side
+        if rules.family == "dablot":
+            kinds_before, kinds_after = Counter(rules.pieces(before).values()), Counter(rules.pieces(after).values())
+            for leader_or_son in ("k", "K", "p", "P"):  # ranks only rise by promotion
+                assert kinds_after[leader_or_son] <= kinds_before[leader_or_son]
+            if not rules.opts["promotion"]:
+                assert kinds_after["o"] == kinds_after["O"] == 0
         lost = len(rules.pieces(before)) - len(rules.pieces(after))
         assert lost == len(ply.captures) >= 0
         assert len(set(ply.captures)) == len(ply.captures)
@@ -102,4 +115,5 @@ def test_games_end_by_a_rule(vid, seed):
     assert game.over, f"{vid}: no end after 5000 plies"
     assert game.outcome.reason in ("king_captured", "king_escaped", "edge_fort", "encircled", "repetition",
                                    "no_moves", "no_captures", "hunters_captured", "flock_depleted",
-                                   "broke_through", "pen_filled", "trapped")
+                                   "broke_through", "pen_filled", "trapped", "all_captured", "leader_captured",
+                                   "bare_leader")

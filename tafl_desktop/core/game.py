@@ -81,6 +81,9 @@ REASON_TEXT = {
     "broke_through": "a hunter broke through to the far side",
     "pen_filled": "the pen is filled",
     "trapped": "the hunters cannot move",
+    "all_captured": "every enemy piece is captured",
+    "leader_captured": "the enemy leader is captured",
+    "bare_leader": "the enemy leader stands alone",
 }
 
 

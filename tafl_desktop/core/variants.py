@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.game import Side
-from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board
+from tafl_desktop.core.dablot_options import DABLOT_OPTIONS
+from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
 from tafl_desktop.core.hunt_options import HUNT_OPTIONS
 from tafl_desktop.core.options import OptionSchema, OptionValue
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
@@ -26,6 +27,7 @@ MAX_FILE_BYTES = 256 * 1024
 TOP_KEYS = ("id", "name", "family", "description", "sources", "notes", "sides", "board", "options")
 GRID_BOARD_KEYS = ("width", "height", "throne", "corners", "camps", "escape_squares", "setup")
 GRAPH_BOARD_KEYS = ("kind", "diagonals", "size", "pen", "home", "setup")
+DABLOT_BOARD_KEYS = ("kind", "cols", "rows", "setup")
 
 
 class VariantError(ValueError):
@@ -51,12 +53,17 @@ class Family:
             from tafl_desktop.core.hunt import HuntRules
 
             return HuntRules(variant)
+        if self.name == "dablot":
+            from tafl_desktop.core.dablot import DablotRules
+
+            return DablotRules(variant)
         raise VariantError(f"family '{self.name}' has no rules engine yet")
 
 
 FAMILIES: dict[str, Family] = {
     "tafl": Family("tafl", "Tafl", TAFL_OPTIONS, ("Attackers", "Defenders"), GRID_BOARD_KEYS),
     "hunt": Family("hunt", "Fox games", HUNT_OPTIONS, ("Flock", "Hunters"), GRAPH_BOARD_KEYS),
+    "dablot": Family("dablot", "Dablot", DABLOT_OPTIONS, ("South", "North"), DABLOT_BOARD_KEYS),
 }
 
 
@@ -107,7 +114,7 @@ class Variant:
         first = str(self.options.get("first_move", "attackers"))
         if self.family == "tafl":
             return Side.parse(first)
-        return Side(0 if first in ("flock", "south", "first") else 1)
+        return Side(0 if first in ("flock", "south") else 1)
 
     def side_key(self, side: Side | int) -> str:
         """Name of a side in JSON and the CLI: attackers/defenders for Tafl, else the variant's
@@ -160,6 +167,16 @@ def _square_list(g: GridGeometry | GraphGeometry, value: Any, where: str) -> fro
     return frozenset(out)
 
 
+def _dablot_geometry(board: Mapping[str, Any], where: str) -> GraphGeometry:
+    if board.get("kind", "dablot") != "dablot":
+        raise VariantError(f"{where}: 'board.kind' must be \"dablot\" for the Dablot family")
+    cols, rows = board.get("cols", 6), board.get("rows", 7)
+    for name, v in (("cols", cols), ("rows", rows)):
+        if not isinstance(v, int) or isinstance(v, bool) or not 3 <= v <= 10:
+            raise VariantError(f"{where}: 'board.{name}' must be a whole number of lines from 3 to 10")
+    return dablot_lattice(cols, rows)
+
+
 def _graph_geometry(board: Mapping[str, Any], where: str) -> GraphGeometry:
     kind = board.get("kind")
     if kind == "cross33":
@@ -189,6 +206,8 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
     for k in board:
         if k not in allowed:
             raise VariantError(f"{where}: unknown key 'board.{k}'; allowed: {', '.join(allowed)}")
+    if family == "dablot":
+        return _dablot_geometry(board, where)
     if family != "tafl":
         return _graph_geometry(board, where)
     w = board.get("width")
