@@ -56,7 +56,7 @@ def test_soldier_cannot_capture_higher_rank_but_son_can():
 def test_only_a_leader_takes_a_leader():
     rules, pos = setup("dablot", f"south=pc3,{FILLER_S} north=kc4,sf13")
     assert "c3xd5" not in moves(rules, pos)
-    rules, pos = setup("dablot", f"south=kc3,sa1 north=kc4,sf13")
+    rules, pos = setup("dablot", "south=kc3,sa1 north=kc4,sf13")
     assert "c3xd5" in moves(rules, pos)
     after, caps = rules.play(pos, rules.parse_move(pos, "c3xd5"))
     assert after.result is not None and (after.result.winner, after.result.reason) == (SOUTH, "leader_captured")

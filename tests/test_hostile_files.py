@@ -16,7 +16,8 @@ from tafl_desktop.core.game import Game
 from tafl_desktop.core.record import RecordError, game_from_data, game_to_data, load_game
 from tafl_desktop.core.variants import VariantError, dump_variant, find_variant, load_variant, variant_from_data
 
-SEED_VARIANTS = ["brandubh", "copenhagen", "tablut_camps", "alea_evangelii", "single_step", "fox_geese_13", "asalto", "dablot_mini"]
+SEED_VARIANTS = ["brandubh", "copenhagen", "tablut_camps", "alea_evangelii", "single_step", "fox_geese_13", "asalto",
+                 "dablot_mini"]
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 40), st.text(max_size=12),
                     st.sampled_from(["centre", "none", "corners", "a1", "k11", "edge", "strong", "yes", "e5-e9"]))

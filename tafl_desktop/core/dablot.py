@@ -171,7 +171,8 @@ class DablotRules:
                     if land is not None:
                         jumpers.append((a, land))
 
-            def extend(seq: list[tuple[int, int]], total: int) -> None:
+            def extend(seq: list[tuple[int, int]], total: int, need: int = need,
+                       jumpers: list[tuple[int, int]] = jumpers) -> None:
                 if total >= need:
                     if len(seq) >= 2 and len(seq) <= budget:
                         move: list[int] = []
@@ -189,7 +190,7 @@ class DablotRules:
                         continue
                     cells[a], cells[land] = 0, c
                     seq.append((a, land))
-                    extend(seq, total + self.rank(c))
+                    extend(seq, total + self.rank(c), need, jumpers)
                     seq.pop()
                     cells[a], cells[land] = c, 0
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from tafl_desktop.core.game import Side
 from tafl_desktop.core.dablot_options import DABLOT_OPTIONS
+from tafl_desktop.core.game import Side
 from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
 from tafl_desktop.core.hunt_options import HUNT_OPTIONS
 from tafl_desktop.core.options import OptionSchema, OptionValue
