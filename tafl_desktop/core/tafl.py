@@ -213,6 +213,7 @@ class TaflRules:
         W = self.W
         self.adj2: list[tuple[tuple[int, int], ...]] = []
         self.adj: list[tuple[int, ...]] = []
+        self.adj_mask: list[int] = []
         self.adj_dirs: list[tuple[int | None, ...]] = []  # neighbour per direction, None off-board
         for s in range(self.N):
             f, r = g.file_rank(s)
@@ -228,6 +229,7 @@ class TaflRules:
                     per_dir.append(None)
             self.adj2.append(tuple(pairs))
             self.adj.append(tuple(n for n, _ in pairs))
+            self.adj_mask.append(self._mask(n for n, _ in pairs))
             self.adj_dirs.append(tuple(per_dir))
 
     # ------------------------------------------------------------------------------ protocol
@@ -407,8 +409,9 @@ class TaflRules:
             else:
                 friends, enemies, victim = dfn, att, ATT
                 anvil_extra = kb if self.king_anvil else 0
+            near = enemies & self.adj_mask[to]
             anvils = friends | anvil_extra | self.host_always[victim] | (self.host_empty[victim] & ~occ)
-            for n, far in self.adj2[to]:
+            for n, far in (self.adj2[to] if near else ()):
                 if enemies >> n & 1:
                     if (far < 0 and self.edge_hostile) or (far >= 0 and anvils >> far & 1):
                         caps.append(n)
@@ -458,7 +461,7 @@ class TaflRules:
             occ = att | dfn | kb
 
         # -- the king ------------------------------------------------------------------------------
-        if side == ATT and king >= 0 and not king_taken and to in self.adj[king]:
+        if side == ATT and king >= 0 and not king_taken and self.adj_mask[king] >> to & 1:
             king_taken = self._king_captured(att, dfn, king, to)
 
         # -- strict custodian: the mover itself may die where it stopped -------------------------
