@@ -107,6 +107,8 @@ class TaflRules:
         self.escape_mask = self._mask(esc)
         self.edge_mask = self._mask(s for s in range(self.N) if g.is_edge(s))
         self.corner_mask = self._mask(self.corners)
+        self.not_file_a = self._mask(s for s in range(self.N) if s % W != 0)
+        self.not_file_last = self._mask(s for s in range(self.N) if s % W != W - 1)
         self.throne_bit = self.bit[self.throne] if self.throne >= 0 else 0
 
         self.maxdist = 1 if o["movement"] == "single_step" else max(W, H)
@@ -296,7 +298,7 @@ class TaflRules:
         return res
 
     def _line_tables(self, pos: TaflPosition):
-        """(occupancy, occupancy transposed, [(class, movers, movers transposed)]) of the side to move."""
+        """(occupancy, occupancy transposed, king bit, king bit transposed) of a position."""
         king = pos.king
         if king >= 0:
             kb, kt = self.bit[king], self.tbit[king]
@@ -671,25 +673,10 @@ class TaflRules:
 
     # --------------------------------------------------------------------------- region tests
     def _dilate(self, x: int) -> int:
+        """``x`` grown by one orthogonal step (no wrap-around between files)."""
         W = self.W
-        return (x | ((x << 1) & self._not_file_a) | ((x >> 1) & self._not_file_last)
+        return (x | ((x << 1) & self.not_file_a) | ((x >> 1) & self.not_file_last)
                 | (x << W) | (x >> W)) & self.full
-
-    @property
-    def _not_file_a(self) -> int:
-        m = self.__dict__.get("_nfa")
-        if m is None:
-            m = self._mask(s for s in range(self.N) if s % self.W != 0)
-            self.__dict__["_nfa"] = m
-        return m
-
-    @property
-    def _not_file_last(self) -> int:
-        m = self.__dict__.get("_nfl")
-        if m is None:
-            m = self._mask(s for s in range(self.N) if s % self.W != self.W - 1)
-            self.__dict__["_nfl"] = m
-        return m
 
     def _encircled(self, att: int, attT: int, dfn: int, king: int) -> bool:
         """No defender (king included) can reach the edge through squares free of attackers."""
@@ -747,14 +734,13 @@ class TaflRules:
             for w in list(safe):
                 dirs = self.adj_dirs[w]
                 for a, b in ((dirs[0], dirs[1]), (dirs[2], dirs[3])):
-                    if self._attack_point(a, region, safe, att, dfn, king) and \
-                            self._attack_point(b, region, safe, att, dfn, king):
+                    if self._attack_point(a, region, safe) and self._attack_point(b, region, safe):
                         safe.discard(w)
                         changed = True
                         break
         return safe == wall
 
-    def _attack_point(self, n: int | None, region: int, safe: set[int], att: int, dfn: int, king: int) -> bool:
+    def _attack_point(self, n: int | None, region: int, safe: set[int]) -> bool:
         """Could square ``n`` ever serve the attackers in capturing a neighbouring wall piece?"""
         if n is None:
             return self.edge_hostile
