@@ -136,6 +136,8 @@ def test_shield_wall_flank(flank):
     rules = rules_for("copenhagen", shield_wall_flank=flank)
     _, caps = move(rules, position(rules, "Kf6 Td1 Te1 Tf1 td2 tf2 tc1 tg1 te5"), "e5-e2")
     assert caps == (set() if flank else {"d1", "e1", "f1"})
+    _, caps = move(rules, position(rules, WALL), "g5-g1")  # a flanking move captures either way
+    assert caps == {"d1", "e1", "f1"}
 
 
 @pytest.mark.parametrize("corners", [True, False])

@@ -164,7 +164,6 @@ def test_king_edge_capture_three_on_the_edge(edge):
     rules = rules_for("copenhagen", king_edge_capture=edge)
     new, _ = move(rules, position(rules, "Ke1 td1 tf1 te4 tj9"), "e4-e2")
     assert (new.result == CAPTURED) is edge
-    assert new.result in (None, CAPTURED)
 
 
 @pytest.mark.parametrize(("edge", "corners_hostile", "captured"), [
@@ -184,3 +183,19 @@ def test_the_king_may_stop_on_the_throne_and_corners_soldiers_may_not():
     assert "f6" in targets(rules, pos, "f3")
     assert "f6" not in targets(rules, pos, "c6") and "g6" in targets(rules, pos, "c6")
     assert piece_on(rules, pos, "f6") is None
+
+
+def test_single_step_presets_follow_source_004():
+    """source 004 rule 6: 'The king is captured by surrounding him with four pieces'; 'In Papillon's Escape,
+    the king needs only to reach the edge of the board, and is captured in the same manner as other
+    pieces.'"""
+    rules = rules_for("single_step")
+    new, _ = move(rules, position(rules, "Ke5 td5 tf5 te7 tb2", "attackers"), "e7-e6")
+    assert new.result is None  # three are not enough
+    new, _ = move(rules, position(rules, "Ke5 td5 tf5 te4 te7", "attackers"), "e7-e6")
+    assert new.result == CAPTURED
+    pap = rules_for("papillons_escape")
+    new, _ = move(pap, position(pap, "Ke5 td5 tf4 tb2", "attackers"), "f4-f5")
+    assert new.result == CAPTURED
+    new, _ = move(pap, position(pap, "Kb5 tf4 th2", "defenders"), "b5-a5")
+    assert new.result == ESCAPED
