@@ -1,0 +1,180 @@
+"""Printable sets: board, pieces, rule sheet and Dablot rank markers as one PDF, true to scale.
+
+:func:`build_set` is the single entry point (the CLI's ``print`` command and the GUI's print
+dialog call it).  The PDF is built in memory and then written to a temporary file beside the
+target and renamed over it, so a failure never leaves a half-written file behind.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tafl_desktop.printing.board_draw import BoardDrawError, marks_in_force
+from tafl_desktop.printing.board_sheet import (
+    MAX_SQUARE,
+    MIN_SQUARE,
+    BoardPlan,
+    board_pages,
+    default_square,
+    define_board_form,
+    plan_board,
+)
+from tafl_desktop.printing.paper import ORIENTATIONS, PAPERS, Document, make_page
+
+__all__ = ["PrintError", "build_set", "render_set", "PARTS", "SetReport"]
+
+#: Every part, in the order a set is printed.  "standees" (fold-over standing pieces) is only
+#: printed when asked for; "markers" by default only for Dablot.
+PARTS = ("rules", "board", "pieces", "standees", "markers")
+MIN_DRAUGHT, MAX_DRAUGHT = 15.0, 60.0
+
+
+class PrintError(ValueError):
+    """A request that cannot be printed; the message is one line for the user."""
+
+
+@dataclass
+class SetReport:
+    """What went into a set (for tests and the print dialog's summary)."""
+
+    parts: list[str]
+    square_mm: float
+    board: BoardPlan | None = None
+    pages: int = 0
+    part_pages: dict[str, tuple[int, int]] = field(default_factory=dict)  # part -> (first, last) page
+
+
+def default_parts(variant: Any) -> list[str]:
+    parts = ["rules", "board", "pieces"]
+    if variant.family == "dablot":
+        parts.append("markers")
+    return parts
+
+
+def _check(variant: Any, paper: str, orientation: str, square_mm: float | None, parts: list[str] | None,
+           draught_mm: float) -> list[str]:
+    if paper not in PAPERS:
+        raise PrintError(f"paper '{paper}' is not known: use a4 or letter")
+    if orientation not in ORIENTATIONS:
+        raise PrintError(f"orientation '{orientation}' is not known: use portrait or landscape")
+    if parts is None:
+        chosen = default_parts(variant)
+    else:
+        chosen = []
+        for p in parts:
+            key = str(p).strip().lower()
+            if key not in PARTS:
+                raise PrintError(f"unknown part '{p}': choose from {', '.join(PARTS)}")
+            if key not in chosen:
+                chosen.append(key)
+        if not chosen:
+            raise PrintError(f"no part to print: choose from {', '.join(PARTS)}")
+    if square_mm is not None:
+        if not isinstance(square_mm, (int, float)) or square_mm != square_mm:
+            raise PrintError("the square size must be a number of millimetres")
+        if square_mm < MIN_SQUARE:
+            raise PrintError(f"a square of {square_mm:g} mm is too small to print pieces on: use at least "
+                             f"{MIN_SQUARE:g} mm")
+        if square_mm > MAX_SQUARE:
+            raise PrintError(f"a square of {square_mm:g} mm is too large: use at most {MAX_SQUARE:g} mm")
+    if not (MIN_DRAUGHT <= draught_mm <= MAX_DRAUGHT):
+        raise PrintError(f"a draught of {draught_mm:g} mm is out of range: use {MIN_DRAUGHT:g} to "
+                         f"{MAX_DRAUGHT:g} mm")
+    return [p for p in PARTS if p in chosen]
+
+
+def render_set(variant: Any, paper: str = "a4", orientation: str = "portrait", square_mm: float | None = None,
+               parts: list[str] | None = None, draught_mm: float = 30.0) -> tuple[bytes, SetReport]:
+    """Build the PDF in memory; return its bytes and a report of what it holds."""
+    chosen = _check(variant, paper, orientation, square_mm, parts, draught_mm)
+    page = make_page(paper, orientation)
+    square = float(square_mm) if square_mm is not None else default_square(variant.geometry, page)
+    report = SetReport(chosen, square)
+    buf = io.BytesIO()
+    doc = Document(buf, page, f"{variant.name} — printable set",
+                   f"{variant.name}: {', '.join(chosen)}; {page.label}; print at 100% (actual size)")
+    try:
+        marks = marks_in_force(variant)
+        # forms first: pages only refer to them
+        if "board" in chosen:
+            report.board = plan_board(variant.geometry, page, square)
+            define_board_form(doc.canvas, variant, report.board, marks)
+        sizes: dict[str, float] = {}
+        if "rules" in chosen:
+            from tafl_desktop.printing.rule_sheet import define_rule_forms
+
+            sizes = define_rule_forms(doc, variant, marks)
+        for part in chosen:
+            first = doc.count + 1
+            if part == "rules":
+                from tafl_desktop.printing.rule_sheet import rule_pages
+
+                rule_pages(doc, variant, marks, sizes)
+            elif part == "board":
+                assert report.board is not None
+                board_pages(doc, variant, report.board, marks)
+            elif part == "pieces":
+                from tafl_desktop.printing.pieces_sheet import token_pages
+
+                token_pages(doc, variant, square)
+            elif part == "standees":
+                from tafl_desktop.printing.pieces_sheet import standee_pages
+
+                standee_pages(doc, variant, square)
+            elif part == "markers":
+                _markers(doc, variant, draught_mm)
+            report.part_pages[part] = (first, doc.count)
+    except BoardDrawError as exc:
+        raise PrintError(str(exc)) from None
+    except ValueError as exc:  # a layout that cannot fit (e.g. a piece larger than the page)
+        raise PrintError(f"cannot lay out the {paper} {orientation} pages: {exc}") from None
+    doc.save()
+    report.pages = doc.count
+    return buf.getvalue(), report
+
+
+def _markers(doc: Document, variant: Any, draught_mm: float) -> None:
+    from tafl_desktop.printing import markers
+
+    if variant.family == "dablot":
+        armies = markers.armies_for_variant(variant)
+        markers.marker_pages(doc, armies, draught_mm, f"{variant.name} with stacked draughts")
+    else:
+        markers.generic_marker_pages(doc, draught_mm)
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename, so
+    readers see either the old file or the whole new one, and a failure leaves nothing behind."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def build_set(variant: Any, out: str | os.PathLike[str], paper: str = "a4", orientation: str = "portrait",
+              square_mm: float | None = None, parts: list[str] | None = None, draught_mm: float = 30.0) -> None:
+    """Write the printable set for ``variant`` to ``out`` (PDF).
+
+    Raises :class:`PrintError` for a request that cannot be printed (unknown part, square too small
+    or too large, ...) and lets :class:`OSError` through for a path that cannot be written.
+    """
+    data, _report = render_set(variant, paper, orientation, square_mm, parts, draught_mm)
+    write_atomic(out, data)

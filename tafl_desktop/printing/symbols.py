@@ -1,0 +1,255 @@
+"""Vector symbols shared by every sheet: piece faces, the crown, the Saami hat, move arrows.
+
+One drawing per piece kind serves the cut-out tokens, the standing pieces and the rule-sheet
+diagrams, so a player matches a diagram to a token at a glance.  The faces are told apart by
+lightness as well as by marks (attackers dark, defenders light, the king light with a crown), so
+a black-and-white printer keeps them distinct.  All sizes are mm; the canvas is in points.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from reportlab.lib.colors import Color
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from tafl_desktop.printing.fonts import FONT, FONT_BOLD
+
+ATTACKER_FACE = Color(0.20, 0.17, 0.16)
+ATTACKER_MARK = Color(0.86, 0.82, 0.74)
+DEFENDER_FACE = Color(0.94, 0.90, 0.80)
+DEFENDER_MARK = Color(0.22, 0.18, 0.16)
+OUTLINE = Color(0.1, 0.1, 0.1)
+
+LIGHT_ARMY = (Color(0.96, 0.88, 0.55), Color(0.25, 0.18, 0.05))  # face, ink: yellow, as the Saami's
+DARK_ARMY = (Color(0.42, 0.09, 0.08), Color(0.98, 0.93, 0.85))  # deep red, as the settlers'
+
+
+@dataclass(frozen=True)
+class RankFace:
+    """A ranked piece or rank marker (Dablot): army symbol and colour, rank title and points."""
+
+    symbol: str  # "crown" (the Swedes' leader) or "hat" (the Saami leader's four-pointed hat)
+    dark: bool
+    title: str
+    points: int
+    leader: bool = False
+    retreated: bool = False  # the Officer Material underside mark
+
+
+#: Piece kinds drawn dark: Tafl attackers and the Fox games' hunters.
+DARK_KINDS = frozenset("th")
+
+
+def face_colours(kind: str) -> tuple[Color, Color]:
+    """(face, mark) colours of a piece kind: 't'/'T'/'K' (Tafl), 'f'/'h' (Fox games' flock and
+    hunters)."""
+    if kind in DARK_KINDS:
+        return ATTACKER_FACE, ATTACKER_MARK
+    return DEFENDER_FACE, DEFENDER_MARK
+
+
+def draw_piece(c: Canvas, kind: str | RankFace, cx: float, cy: float, r: float, bleed: float = 0.0,
+               outline: bool = False) -> None:
+    """A round piece face centred at (cx, cy) with radius ``r`` mm.
+
+    ``bleed`` extends the face colour beyond the cut line so a slightly-off cut shows no white
+    edge; ``outline`` (for diagrams on a white board, never for cut-outs) rims the disc.
+    """
+    if isinstance(kind, RankFace):
+        draw_rank_face(c, kind, cx, cy, r, bleed, outline)
+        return
+    face, mark = face_colours(kind)
+    c.saveState()
+    c.setFillColor(face)
+    if outline:
+        c.setStrokeColor(OUTLINE)
+        c.setLineWidth(max(0.15, r * 0.06) * mm)
+        c.circle(cx * mm, cy * mm, r * mm, stroke=1, fill=1)
+    else:
+        c.circle(cx * mm, cy * mm, (r + bleed) * mm, stroke=0, fill=1)
+    c.setStrokeColor(mark)
+    c.setLineWidth(r * 0.07 * mm)
+    if kind == "K":
+        c.circle(cx * mm, cy * mm, r * 0.80 * mm, stroke=1, fill=0)
+        draw_crown(c, cx, cy - r * 0.05, r * 1.05, mark)
+    elif kind == "h":
+        draw_star(c, cx, cy, r * 0.62, mark)
+    else:
+        c.circle(cx * mm, cy * mm, r * 0.62 * mm, stroke=1, fill=0)
+        if kind == "t":
+            c.setFillColor(mark)
+            c.circle(cx * mm, cy * mm, r * 0.16 * mm, stroke=0, fill=1)
+    c.restoreState()
+
+
+def draw_crown(c: Canvas, cx: float, cy: float, size: float, colour: Color) -> None:
+    """A five-pointed crown about ``size`` mm wide: the king's and the Swedish leader's mark."""
+    w, h = size * 0.62, size * 0.46
+    x0, y0 = cx - w / 2, cy - h / 2
+    p = c.beginPath()
+    p.moveTo(x0 * mm, y0 * mm)
+    p.lineTo((x0 + w) * mm, y0 * mm)
+    tips = [(1.0, 1.0), (0.80, 0.55), (0.5, 1.0), (0.20, 0.55), (0.0, 1.0)]
+    p.lineTo((x0 + w) * mm, (y0 + h * 0.25) * mm)
+    for fx, fy in tips:
+        p.lineTo((x0 + fx * w) * mm, (y0 + fy * h) * mm)
+    p.lineTo(x0 * mm, (y0 + h * 0.25) * mm)
+    p.close()
+    c.saveState()
+    c.setFillColor(colour)
+    c.drawPath(p, stroke=0, fill=1)
+    for fx in (0.0, 0.5, 1.0):
+        c.circle((x0 + fx * w) * mm, (y0 + h * 1.04) * mm, size * 0.045 * mm, stroke=0, fill=1)
+    c.restoreState()
+
+
+def draw_star(c: Canvas, cx: float, cy: float, r: float, colour: Color, points: int = 4) -> None:
+    """A star with ``points`` points of outer radius ``r`` mm: the hunters' mark."""
+    p = c.beginPath()
+    for k in range(2 * points):
+        rad = r if k % 2 == 0 else r * 0.38
+        a = math.pi / 2 + k * math.pi / points
+        x, y = cx + rad * math.cos(a), cy + rad * math.sin(a)
+        if k == 0:
+            p.moveTo(x * mm, y * mm)
+        else:
+            p.lineTo(x * mm, y * mm)
+    p.close()
+    c.saveState()
+    c.setFillColor(colour)
+    c.drawPath(p, stroke=0, fill=1)
+    c.restoreState()
+
+
+def draw_hat(c: Canvas, cx: float, cy: float, size: float, colour: Color) -> None:
+    """The Saami leader's four-pointed hat (the "hat of the four winds"), about ``size`` mm wide:
+    a headband and cap crowned by a broad stuffed four-pointed star, seen slightly from above so
+    all four points show - unmistakably not the Swedes' crown."""
+    band_w, band_h = size * 0.46, size * 0.13
+    base = cy - size * 0.30
+    c.saveState()
+    c.setFillColor(colour)
+    c.roundRect((cx - band_w / 2) * mm, base * mm, band_w * mm, band_h * mm, band_h * 0.25 * mm, stroke=0, fill=1)
+    # the cap between band and star
+    p = c.beginPath()
+    top = base + band_h
+    p.moveTo((cx - band_w / 2) * mm, top * mm)
+    p.curveTo((cx - band_w / 2) * mm, (top + size * 0.22) * mm, (cx + band_w / 2) * mm, (top + size * 0.22) * mm,
+              (cx + band_w / 2) * mm, top * mm)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    # the star: long points left and right, shorter ones front and back (perspective)
+    sx, sy = cx, top + size * 0.24
+    rx, ry, inner = size * 0.50, size * 0.27, 0.30
+    p = c.beginPath()
+    for k in range(8):
+        ang = k * math.pi / 4
+        rad = 1.0 if k % 2 == 0 else inner
+        x, y = sx + rx * rad * math.cos(ang), sy + ry * rad * math.sin(ang) * (1.0 if k % 2 == 0 else 1.6)
+        if k == 0:
+            p.moveTo(x * mm, y * mm)
+        else:
+            p.lineTo(x * mm, y * mm)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.restoreState()
+
+
+def draw_capture_cross(c: Canvas, cx: float, cy: float, r: float) -> None:
+    """A bold X with a white halo over a captured piece: readable on dark and light faces."""
+    c.saveState()
+    c.setLineCap(1)
+    for colour, width in ((Color(1, 1, 1), 0.22 * r), (Color(0.80, 0.05, 0.05), 0.11 * r)):
+        c.setStrokeColor(colour)
+        c.setLineWidth(width * mm)
+        d = r * 0.95
+        c.line((cx - d) * mm, (cy - d) * mm, (cx + d) * mm, (cy + d) * mm)
+        c.line((cx - d) * mm, (cy + d) * mm, (cx + d) * mm, (cy - d) * mm)
+    c.restoreState()
+
+
+def draw_arrow(c: Canvas, x0: float, y0: float, x1: float, y1: float, width: float,
+               colour: Color = OUTLINE) -> None:
+    """A move arrow from (x0, y0) to (x1, y1) mm with a filled head."""
+    ang = math.atan2(y1 - y0, x1 - x0)
+    head = width * 3.2
+    bx, by = x1 - head * math.cos(ang), y1 - head * math.sin(ang)
+    c.saveState()
+    c.setStrokeColor(colour)
+    c.setFillColor(colour)
+    c.setLineWidth(width * mm)
+    c.setLineCap(1)
+    c.line(x0 * mm, y0 * mm, bx * mm, by * mm)
+    p = c.beginPath()
+    p.moveTo(x1 * mm, y1 * mm)
+    for side in (1, -1):
+        a = ang + side * math.pi / 2
+        p.lineTo((bx + head * 0.55 * math.cos(a)) * mm, (by + head * 0.55 * math.sin(a)) * mm)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.restoreState()
+
+
+def draw_rank_face(c: Canvas, f: RankFace, cx: float, cy: float, r: float, bleed: float = 0.0,
+                   outline: bool = False) -> None:
+    """A ranked piece: the army's symbol above, the points in the middle, the rank title below.
+
+    Small faces (board diagrams) keep only what stays legible: the points, and the symbol for
+    the leader."""
+    face, ink = DARK_ARMY if f.dark else LIGHT_ARMY
+    c.saveState()
+    c.setFillColor(face)
+    if outline:
+        c.setStrokeColor(OUTLINE)
+        c.setLineWidth(max(0.15, r * 0.06) * mm)
+        c.circle(cx * mm, cy * mm, r * mm, stroke=1, fill=1)
+    else:
+        c.circle(cx * mm, cy * mm, (r + bleed) * mm, stroke=0, fill=1)
+    c.setStrokeColor(ink)
+    c.setFillColor(ink)
+    c.setLineWidth(max(0.15, r * 0.04) * mm)
+    c.circle(cx * mm, cy * mm, r * 0.88 * mm, stroke=1, fill=0)
+    if f.retreated:
+        # a broad band across the face: plain to see when the piece is turned over
+        p = c.beginPath()
+        p.circle(cx * mm, cy * mm, r * 0.88 * mm)
+        c.clipPath(p, stroke=0, fill=0)
+        c.rect((cx - r) * mm, (cy - r * 0.22) * mm, 2 * r * mm, r * 0.44 * mm, stroke=0, fill=1)
+        c.setFillColor(face)
+        size = r * 0.26
+        width = c.stringWidth("RETREATED", FONT_BOLD, size / (25.4 / 72)) / mm
+        size *= min(1.0, r * 1.45 / width)
+        c.setFont(FONT_BOLD, size / (25.4 / 72))
+        c.drawCentredString(cx * mm, (cy - size * 0.36) * mm, "RETREATED")
+        c.setFillColor(ink)
+        c.setFont(FONT, r * 0.17 / (25.4 / 72))
+        c.drawCentredString(cx * mm, (cy - r * 0.55) * mm, "no promotion")
+        c.restoreState()
+        return
+    big = r >= 6.0
+    sym = draw_crown if f.symbol == "crown" else draw_hat
+    if big:
+        sym(c, cx, cy + r * 0.50, r * 0.58, ink)
+        size = r * 0.58
+        c.setFont(FONT_BOLD, size / (25.4 / 72))
+        c.drawCentredString(cx * mm, (cy - size * 0.50) * mm, str(f.points))
+        tsize = min(r * 0.18, 4.0)
+        width = c.stringWidth(f.title, FONT, tsize / (25.4 / 72)) / mm
+        if width > r * 1.35:
+            tsize *= r * 1.35 / width
+        c.setFont(FONT, tsize / (25.4 / 72))
+        c.drawCentredString(cx * mm, (cy - r * 0.64) * mm, f.title)
+    else:
+        if f.leader:
+            sym(c, cx, cy + r * 0.35, r * 0.75, ink)
+            size = r * 0.75
+            c.setFont(FONT_BOLD, size / (25.4 / 72))
+            c.drawCentredString(cx * mm, (cy - r * 0.72) * mm, str(f.points))
+        else:
+            size = r * 1.05
+            c.setFont(FONT_BOLD, size / (25.4 / 72))
+            c.drawCentredString(cx * mm, (cy - size * 0.36) * mm, str(f.points))
+    c.restoreState()
