@@ -162,9 +162,7 @@ def test_shield_wall_king_spared(spared):
 
 @pytest.mark.parametrize(("armed", "captures"), [
     ("yes", True), ("no", False), ("anvil", True),
-    pytest.param("hammer", False, marks=pytest.mark.xfail(
-        reason="engine bug: _shield_walls counts the king as a bracketing friend for any armed value; "
-               "a hammer-only king 'is no partner for a capture'", strict=True)),
+    pytest.param("hammer", False),
 ])
 def test_shield_wall_standing_king_as_bracket_follows_king_armed(armed, captures):
     """tafl_options king_armed: 'hammer -- can capture by moving, but is no partner for a capture';
@@ -176,9 +174,7 @@ def test_shield_wall_standing_king_as_bracket_follows_king_armed(armed, captures
 
 @pytest.mark.parametrize(("armed", "captures"), [
     ("yes", True), ("no", False), ("hammer", True),
-    pytest.param("anvil", False, marks=pytest.mark.xfail(
-        reason="engine bug: _shield_walls lets an anvil-only king close a shield wall by moving; "
-               "an anvil-only king 'cannot capture by moving'", strict=True)),
+    pytest.param("anvil", False),
 ])
 def test_shield_wall_moving_king_as_bracket_follows_king_armed(armed, captures):
     """tafl_options king_armed (tafl-rules.md 2.1, OpenTafl ka): the king moves f5-f1 to close the row."""
@@ -311,12 +307,8 @@ KING_STANDS_IMMOBILISE = ("Ka2 ta1 Tb5 tj9", "b5-b1")  # the king on a2 is one o
 @pytest.mark.parametrize(("armed", "by_moving", "by_standing"), [
     ("yes", True, True),
     ("no", False, False),
-    pytest.param("hammer", True, False, marks=pytest.mark.xfail(
-        reason="engine bug: immobilisation asks _hostile_to(), which counts the king only when king_anvil, "
-               "so a hammer king that moves in to take the last liberty captures nothing", strict=True)),
-    pytest.param("anvil", False, True, marks=pytest.mark.xfail(
-        reason="engine bug: immobilisation runs on king moves too and _hostile_to() counts an anvil king, so "
-               "an anvil-only king captures by moving", strict=True)),
+    pytest.param("hammer", True, False),
+    pytest.param("anvil", False, True),
 ])
 def test_immobilisation_follows_king_armed(armed, by_moving, by_standing):
     """source 000 (immobilisation: every liberty taken by enemies, hostile squares or the rim) with

@@ -90,9 +90,7 @@ def test_throne_passable_for_the_king_without_reentry(mode, king_up):
 @pytest.mark.parametrize(("mode", "king_up"), [
     ("everyone", {"e4", "e5", "e6", "e7", "e8", "e9"}),
     ("king", {"e4", "e5", "e6", "e7", "e8", "e9"}),
-    pytest.param("nobody", {"e4", "e5"}, marks=pytest.mark.xfail(
-        reason="engine bug: _build_restrictions discards the throne from the king's block set whenever "
-               "throne_reentry is on, so with throne_passable=nobody the king still passes over it", strict=True)),
+    pytest.param("nobody", {"e4", "e5"}),
 ])
 def test_throne_passable_for_the_king_with_reentry(mode, king_up):
     """tafl_options throne_passable 'nobody: No piece may pass over the empty throne' / 'king: Only the king

@@ -170,6 +170,9 @@ class TaflRules:
         camps = set(self.camps)
         self.block: list[list[set[int]]] = [[set() for _ in range(N)] for _ in range(3)]
         self.nostop: list[list[set[int]]] = [[set() for _ in range(N)] for _ in range(3)]
+        # squares a piece may stop on but not pass (the throne for a king who may return to it
+        # when nobody may cross it)
+        self.endpoint: list[list[set[int]]] = [[set() for _ in range(N)] for _ in range(3)]
         pass_mode = o["throne_passable"]
         crossing = o["camp_crossing"]
         for s in range(N):
@@ -181,7 +184,9 @@ class TaflRules:
                     (nst if can_pass else blk).update(thr)
                     if c == C_KING and o["throne_reentry"]:
                         nst.discard(self.throne)
-                        blk.discard(self.throne)
+                        if self.throne in blk:
+                            blk.discard(self.throne)
+                            self.endpoint[c][s].add(self.throne)
                 # corners: the king's refuge, closed to soldiers
                 if c != C_KING:
                     blk.update(corners)
@@ -257,7 +262,7 @@ class TaflRules:
         squares = self.rows[li][1] if is_row else self.cols[li - self.H][1]
         maxd = self.king_maxdist if c == C_KING else self.maxdist
         s = squares[i]
-        blk, nst = self.block[c][s], self.nostop[c][s]
+        blk, nst, end = self.block[c][s], self.nostop[c][s], self.endpoint[c][s]
         out: list[Move] = []
         for step in (1, -1):
             j, d = i + step, 1
@@ -267,6 +272,8 @@ class TaflRules:
                     break
                 if t not in nst:
                     out.append((s, t))
+                if t in end:
+                    break
                 j += step
                 d += 1
         res = tuple(out)
@@ -431,7 +438,7 @@ class TaflRules:
             occ = att | dfn | kb
 
         # -- shield walls ----------------------------------------------------------------------
-        if o["shield_wall"] and self.wall_trigger >> to & 1:
+        if o["shield_wall"] and self.wall_trigger >> to & 1 and (not king_moved or self.king_hammer):
             wall, wall_king = self._shield_walls(att, dfn, king, side, to)
             for c in wall:
                 caps.append(c)
@@ -446,10 +453,10 @@ class TaflRules:
             occ = att | dfn | kb
 
         # -- immobilisation ----------------------------------------------------------------------
-        if o["immobilisation"]:
+        if o["immobilisation"] and (not king_moved or self.king_hammer):
             for n in self.adj[to]:
                 foes = (dfn | kb) if side == ATT else att
-                if foes >> n & 1 and self._immobilised(att, dfn, king, n):
+                if foes >> n & 1 and self._immobilised(att, dfn, king, n, to):
                     if n == king:
                         king_taken = True
                     else:
@@ -567,11 +574,12 @@ class TaflRules:
                 return True
         return False
 
-    def _immobilised(self, att: int, dfn: int, king: int, s: int) -> bool:
-        """Immobilisation: every neighbour of ``s`` is the rim, an enemy or a hostile square."""
+    def _immobilised(self, att: int, dfn: int, king: int, s: int, mover: int) -> bool:
+        """Immobilisation: every neighbour of ``s`` is the rim, the piece that just moved (the
+        hammer), a standing enemy able to capture, or a hostile square."""
         victim = ATT if att >> s & 1 else DEF
         for n in self.adj_dirs[s]:
-            if n is None:
+            if n is None or n == mover:
                 continue
             if not self._hostile_to(victim, n, att, dfn, king):
                 return False
@@ -586,8 +594,8 @@ class TaflRules:
             friends = att
         else:
             enemy = att
-            armed = self.king_hammer or self.king_anvil
-            friends = dfn | (self.bit[king] if king >= 0 and armed else 0)
+            # standing kings are anvils; the moving piece on ``to`` is the hammer (checked by the caller)
+            friends = dfn | (self.bit[king] if king >= 0 and self.king_anvil else 0) | self.bit[to]
         # candidate edge squares holding an enemy, each with the along-edge step
         starts: list[tuple[int, int]] = []
         W = self.W
@@ -836,7 +844,7 @@ class TaflRules:
         while s != to:
             if self.piece_at(pos, s) is not None:
                 return f"the way is blocked at {g.name(s)}"
-            if s in self.block[c][frm]:
+            if s in self.block[c][frm] or s in self.endpoint[c][frm]:
                 return f"{self._square_kind(s)} {g.name(s)} may not be crossed by this piece"
             s += step
         if self.piece_at(pos, to) is not None:
