@@ -1,0 +1,135 @@
+"""Application start-up: the QApplication, the first game, and the main window.
+
+Kept lean on purpose (start-up budget 1.5 s from launch to a drawn board): only the modules the
+first window needs are imported here; dialogs load when first opened.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths, qInstallMessageHandler
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import QApplication
+
+ORGANISATION = "TaflDesktop"
+APPLICATION = "Tafl Desktop"
+AUTOSAVE_NAME = "autosave.tafl.json"
+
+
+#: Qt messages that say nothing to a player (the offscreen platform has no window manager).
+QUIET_MESSAGES = ("propagateSizeHints",)
+
+
+def _qt_message(mode, context, message: str) -> None:
+    if any(q in message for q in QUIET_MESSAGES):
+        return
+    sys.stderr.write(message + "\n")
+
+
+def make_app(argv: list[str] | None = None) -> QApplication:
+    """The QApplication, created once, with our names (for QSettings), style and font."""
+    app = QApplication.instance()
+    if app is None:
+        qInstallMessageHandler(_qt_message)
+        app = QApplication(argv if argv is not None else sys.argv[:1])
+        app.setOrganizationName(ORGANISATION)
+        app.setApplicationName(APPLICATION)
+        app.setStyle("Fusion")
+        _load_fonts(app)
+    return app
+
+
+def _load_fonts(app: QApplication) -> None:
+    """Use the shipped DejaVu Sans, so screen, screenshots and paper all look the same."""
+    try:
+        from tafl_desktop.paths import resources_dir
+
+        folder = resources_dir() / "fonts"
+    except FileNotFoundError:
+        return
+    family = None
+    for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
+        path = folder / name
+        if path.is_file():
+            fid = QFontDatabase.addApplicationFont(str(path))
+            families = QFontDatabase.applicationFontFamilies(fid) if fid >= 0 else []
+            family = family or (families[0] if families else None)
+    if family:
+        font = QFont(family)
+        font.setPointSizeF(app.font().pointSizeF() or 10.0)
+        app.setFont(font)
+
+
+def autosave_path() -> str:
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return str(Path(folder) / AUTOSAVE_NAME) if folder else ""
+
+
+def _show_unexpected(exc_type, exc, tb) -> None:
+    """Last line of defence: log the traceback, show the player one sentence."""
+    traceback.print_exception(exc_type, exc, tb)
+    if issubclass(exc_type, KeyboardInterrupt):
+        QApplication.quit()
+        return
+    try:
+        from tafl_desktop.gui import dialogs
+
+        dialogs.show_error(None, "Something went wrong",
+                           f"{exc_type.__name__}: {exc}\n\nYour game is kept; you can save it and go on.")
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def first_variant(name: str | None):
+    """The variant of the first game: the one asked for, else the last one played, else Copenhagen.
+    Returns (variant, problem) where problem is a sentence when ``name`` could not be used."""
+    from PySide6.QtCore import QSettings
+
+    from tafl_desktop.core.variants import VariantError, find_variant
+    from tafl_desktop.gui.main_window import DEFAULT_VARIANT
+    from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
+
+    problem = ""
+    if name:
+        try:
+            return find_variant(name), ""
+        except VariantError as exc:
+            problem = str(exc)
+    last = str(QSettings().value(LAST_VARIANT_KEY, DEFAULT_VARIANT) or DEFAULT_VARIANT)
+    for candidate in (last, DEFAULT_VARIANT):
+        try:
+            return find_variant(candidate), problem
+        except VariantError:
+            continue
+    from tafl_desktop.core.variants import presets
+
+    return next(iter(presets().values())), problem
+
+
+def run_app(file: str | None = None, variant: str | None = None) -> int:
+    """Open the window (``tafl-desktop [FILE] [--variant ID]``) and run until it is closed."""
+    app = make_app()
+    from tafl_desktop.core.game import Game
+    from tafl_desktop.gui import dialogs
+    from tafl_desktop.gui.main_window import MainWindow
+
+    sys.excepthook = _show_unexpected
+    chosen, problem = first_variant(variant)
+    save_to = autosave_path()
+    window = MainWindow(Game(chosen.make_rules()), autosave_path=save_to or None)
+    window.show()
+    if problem:
+        dialogs.show_error(window, "Cannot use that variant", f"{problem}\n\nStarting {chosen.name} instead.")
+    if file:
+        window.open_game(file)
+    elif not variant and save_to and os.path.isfile(save_to):
+        if window.open_game(save_to):
+            window.file_path = None
+            window.controller.undo_stack.resetClean()
+            window._show_message("Your unfinished game from last time is back. Ctrl+N starts a new one.")
+            window.refresh()
+    return app.exec()

@@ -1,0 +1,524 @@
+"""The main window: board, side panel, menus, toolbar, status bar, files and preferences.
+
+It wires the controller to the widgets and turns every file problem into a message box: a bad
+file never changes the game on screen and never shows a traceback.  Dialogs that are not needed
+at start-up (new game, rules, preferences) are imported when first opened, to start quickly.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenu, QSplitter, QToolBar, QWidget
+
+from tafl_desktop.core.game import Game
+from tafl_desktop.core.variants import Variant
+from tafl_desktop.gui import dialogs
+from tafl_desktop.gui.board_view import BoardView
+from tafl_desktop.gui.controller import GameController
+from tafl_desktop.gui.icons import app_icon, glyph_icon
+from tafl_desktop.gui.players import HUMANS, PlayerSpec
+from tafl_desktop.gui.preferences import (
+    Preferences,
+    add_recent_file,
+    load_preferences,
+    recent_files,
+    remove_recent_file,
+    save_preferences,
+)
+from tafl_desktop.gui.side_panel import SidePanel
+from tafl_desktop.gui.themes import theme
+
+APP_NAME = "Tafl Desktop"
+GAME_SUFFIX = ".tafl.json"
+DEFAULT_VARIANT = "copenhagen"
+
+
+class MainWindow(QMainWindow):
+    """One window, one game.  ``persist`` False keeps settings untouched (screenshots);
+    ``autosave_path`` (None: off) is rewritten after every move so a crash loses nothing."""
+
+    def __init__(self, game: Game, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
+                 prefs: Preferences | None = None, persist: bool = True, autosave_path: str | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.persist = persist
+        self.autosave_path = autosave_path
+        self.prefs = prefs if prefs is not None else (load_preferences() if persist else Preferences())
+        self.file_path: str | None = None
+        self._pending_move: tuple[int, ...] = ()
+        self._message = ""
+        self.setWindowIcon(app_icon())
+
+        self.controller = GameController(game, players, self)
+        self.board = BoardView()
+        self.panel = SidePanel(self.controller)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.board)
+        self.splitter.addWidget(self.panel)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 0)
+        self.splitter.setCollapsible(0, False)
+        self.splitter.setChildrenCollapsible(False)
+        self.setCentralWidget(self.splitter)
+        self._make_actions()
+        self._make_menus()
+        self._make_toolbar()
+        self.statusBar().setSizeGripEnabled(True)
+
+        self.board.square_pressed.connect(self.controller.press)
+        self.board.drop_requested.connect(self.controller.drop)
+        self.board.cancel_requested.connect(self.controller.cancel)
+        self.board.hint.connect(self._show_message)
+        self.controller.changed.connect(self.refresh)
+        self.controller.message.connect(self._show_message)
+        self.controller.moved.connect(self._remember_move)
+        self.controller.game_finished.connect(self._game_finished)
+        self.controller.undo_stack.cleanChanged.connect(self._update_title)
+        self.controller.undo_stack.indexChanged.connect(self._update_actions)
+        self.panel.rules_requested.connect(self.show_rules)
+
+        self._autosave_timer = QTimer(self)
+        self._autosave_timer.setSingleShot(True)
+        self._autosave_timer.setInterval(400)
+        self._autosave_timer.timeout.connect(self.autosave_now)
+
+        self.apply_preferences(self.prefs, save=False)
+        self.resize(1200, 800)
+        if persist:
+            self._restore_window()
+        self.refresh()
+        self.board.setFocus()
+
+    # ------------------------------------------------------------------------------- building
+    def _action(self, text: str, slot, shortcut: QKeySequence | str | list | None = None, tip: str = "",
+                icon: str | None = None, checkable: bool = False) -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            keys = shortcut if isinstance(shortcut, list) else [shortcut]
+            a.setShortcuts([k if isinstance(k, QKeySequence) else QKeySequence(k) for k in keys])
+        if tip:
+            a.setStatusTip(tip)
+            a.setToolTip(tip)
+        if icon:
+            a.setIcon(glyph_icon(icon))
+        a.setCheckable(checkable)
+        a.triggered.connect(slot)
+        self.addAction(a)
+        return a
+
+    def _make_actions(self) -> None:
+        c = self.controller
+        self.act_new = self._action("&New Game...", self.new_game, QKeySequence.StandardKey.New,
+                                    "Choose a game, its players and its rules", "new")
+        self.act_open = self._action("&Open Game...", lambda: self.open_game(), QKeySequence.StandardKey.Open,
+                                     "Open a saved game")
+        self.act_save = self._action("&Save Game", self.save_game, QKeySequence.StandardKey.Save, "Save this game")
+        self.act_save_as = self._action("Save Game &As...", self.save_game_as, QKeySequence.StandardKey.SaveAs,
+                                        "Save this game under a new name")
+        self.act_open_variant = self._action("Open &Variant...", lambda: self.open_variant(), None,
+                                             "Start a game with rules from a variant file (.toml)")
+        self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.act_undo = self._action("&Undo Move", c.undo, ["Ctrl+Z"], "Take back the last move (Ctrl+Z)", "undo")
+        self.act_redo = self._action("&Redo Move", c.redo, ["Ctrl+Y", "Ctrl+Shift+Z"],
+                                     "Replay the move taken back (Ctrl+Y)", "redo")
+        self.act_first = self._action("&First Position", c.first, "Home", "Show the start position", "first")
+        self.act_back = self._action("&Back", c.back, "Left", "Show the position one move earlier", "back")
+        self.act_forward = self._action("F&orward", c.forward, "Right", "Show the position one move later", "forward")
+        self.act_last = self._action("&Last Position", c.last, "End", "Back to the game", "last")
+        self.act_flip = self._action("&Flip Board", self.flip_board, "F", "Turn the board round (F)", "flip")
+        self.act_coords = self._action("Show &Coordinates", self._toggle_coordinates, None,
+                                       "Letters and numbers around the board", checkable=True)
+        self.act_announce = self._action("&Announcements", self._toggle_announcements, None,
+                                         'Call out "Raichi", "Tuichi" and "Watch your king"', checkable=True)
+        self.act_prefs = self._action("&Preferences...", self.edit_preferences, QKeySequence.StandardKey.Preferences,
+                                      "Theme, pieces, announcements, animation")
+        self.act_rules = self._action("&Rules in Force...", self.show_rules, "Ctrl+R",
+                                      "Every rule of this game, from its toggles (Ctrl+R)", "rules")
+        self.act_keys = self._action("&Keyboard and Mouse...", self.show_keyboard_help, None,
+                                     "How to play with the mouse or the keyboard")
+        self.act_announce_help = self._action("A&nnouncements...", self.show_announcement_help, None,
+                                              "What Raichi, Tuichi and Watch your king mean")
+        self.act_about = self._action("&About Tafl Desktop", self.show_about)
+
+    def _make_menus(self) -> None:
+        mb = self.menuBar()
+        file_menu = mb.addMenu("&File")
+        file_menu.addActions([self.act_new, self.act_open])
+        self.recent_menu = QMenu("Open &Recent", self)
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        file_menu.addMenu(self.recent_menu)
+        file_menu.addActions([self.act_save, self.act_save_as])
+        file_menu.addSeparator()
+        file_menu.addAction(self.act_open_variant)
+        file_menu.addSeparator()
+        file_menu.addAction(self.act_quit)
+        game_menu = mb.addMenu("&Game")
+        game_menu.addActions([self.act_undo, self.act_redo])
+        game_menu.addSeparator()
+        game_menu.addActions([self.act_first, self.act_back, self.act_forward, self.act_last])
+        game_menu.addSeparator()
+        game_menu.addAction(self.act_rules)
+        view_menu = mb.addMenu("&View")
+        view_menu.addActions([self.act_flip, self.act_coords, self.act_announce])
+        view_menu.addSeparator()
+        view_menu.addAction(self.act_prefs)
+        help_menu = mb.addMenu("&Help")
+        help_menu.addActions([self.act_keys, self.act_announce_help, self.act_rules])
+        help_menu.addSeparator()
+        help_menu.addAction(self.act_about)
+
+    def _make_toolbar(self) -> None:
+        tb = QToolBar("Main", self)
+        tb.setObjectName("mainToolbar")
+        tb.setMovable(False)
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        new = QAction(glyph_icon("new"), "New Game", self)
+        new.setToolTip("New game (Ctrl+N)")
+        new.triggered.connect(self.new_game)
+        tb.addAction(new)
+        tb.addSeparator()
+        for a, label in ((self.act_undo, "Undo"), (self.act_redo, "Redo")):
+            b = QAction(a.icon(), label, self)
+            b.setToolTip(a.toolTip())
+            b.triggered.connect(a.trigger)
+            a.changed.connect(lambda a=a, b=b: b.setEnabled(a.isEnabled()))
+            tb.addAction(b)
+        tb.addSeparator()
+        flip = QAction(glyph_icon("flip"), "Flip", self)
+        flip.setToolTip("Turn the board round (F)")
+        flip.triggered.connect(self.flip_board)
+        tb.addAction(flip)
+        rules = QAction(glyph_icon("rules"), "Rules", self)
+        rules.setToolTip("Rules in force (Ctrl+R)")
+        rules.triggered.connect(self.show_rules)
+        tb.addAction(rules)
+        self.addToolBar(tb)
+        self.toolbar = tb
+
+    # ------------------------------------------------------------------------------- refresh
+    def _remember_move(self, move: tuple[int, ...]) -> None:
+        self._pending_move = tuple(move)
+
+    def refresh(self) -> None:
+        """Bring every widget in line with the controller (after a move, undo, navigation...)."""
+        c = self.controller
+        move, self._pending_move = self._pending_move, ()
+        self.board.set_state(c.board_state(), animate_move=move)
+        self.panel.refresh()
+        self._update_actions()
+        self._update_title()
+        self._update_status()
+        if self.autosave_path:
+            self._autosave_timer.start()
+
+    def _update_actions(self, *_args) -> None:
+        c = self.controller
+        self.act_undo.setEnabled(c.undo_stack.canUndo())
+        self.act_redo.setEnabled(c.undo_stack.canRedo())
+        n = len(c.game.plies)
+        self.act_first.setEnabled(c.view_ply > 0)
+        self.act_back.setEnabled(c.view_ply > 0)
+        self.act_forward.setEnabled(c.view_ply < n)
+        self.act_last.setEnabled(c.view_ply < n)
+
+    def _update_title(self, *_args) -> None:
+        name = Path(self.file_path).name if self.file_path else "unsaved game"
+        dirty = "*" if not self.controller.undo_stack.isClean() else ""
+        self.setWindowTitle(f"{name}{dirty} - {self.controller.variant.name} - {APP_NAME}")
+
+    def _show_message(self, text: str) -> None:
+        self._message = text
+        self._update_status()
+
+    def _update_status(self) -> None:
+        """The status bar always says something useful: the last message, else what to do now."""
+        c = self.controller
+        text = self._message
+        if not text:
+            if not c.is_live:
+                text = f"Viewing move {c.view_ply} of {len(c.game.plies)}. Press End to return to the game."
+            elif c.game.outcome is not None:
+                text = f"{c.describe_outcome(c.game.outcome)} Use the arrow keys or the move list to review."
+            elif c.picked:
+                name = c.variant.geometry.name(c.picked[0])
+                text = (f"Piece on {name} picked: click a dot to move it there, or drag it. "
+                        "Click elsewhere (or press Esc) to put it back.")
+            else:
+                text = f"{c.status_text()}: click a piece to see where it can go (or press Enter to use the keyboard)."
+        self.statusBar().showMessage(text)
+
+    def status_text(self) -> str:
+        return self.statusBar().currentMessage()
+
+    # ------------------------------------------------------------------------------- games
+    def start_game(self, variant: Variant, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
+                   start=None) -> None:
+        """Replace the current game with a new one of ``variant``."""
+        rules = variant.make_rules()
+        self._message = ""
+        self.controller.set_game(Game(rules, start), players)
+        self.file_path = None
+        self.controller.undo_stack.setClean()
+        self._show_message(f"New game: {variant.name}. {self.controller.status_text()}.")
+        self.refresh()
+
+    def _may_discard(self) -> bool:
+        c = self.controller
+        if c.undo_stack.isClean() or not c.game.plies or c.game.outcome is not None:
+            return True
+        return dialogs.confirm(self, "Start a new game?", "The current game has moves that are not saved. "
+                               "Leave it and start a new one?", "Leave it")
+
+    def new_game(self) -> None:
+        if not self._may_discard():
+            return
+        from tafl_desktop.gui.new_game_dialog import NewGameDialog
+
+        choice = NewGameDialog.ask(self, self.controller.variant, self.controller.players)
+        if choice is not None:
+            self.start_game(choice.variant, choice.players)
+
+    def open_game(self, path: str | None = None) -> bool:
+        """Open a saved game; a file that cannot be read leaves the current game as it was."""
+        if path is None:
+            path = dialogs.ask_open_path(self, "Open a game", dialogs.GAME_FILTER, self._last_dir())
+            if not path:
+                return False
+        if not self._may_discard():
+            return False
+        from tafl_desktop.core.record import RecordError, load_game
+
+        try:
+            game = load_game(path)
+        except RecordError as exc:
+            dialogs.show_error(self, "Cannot open the game", f"{exc}\n\nThe current game is unchanged.")
+            return False
+        except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
+            dialogs.show_error(self, "Cannot open the game", f"{Path(path).name}: unexpected problem ({exc}).\n\n"
+                               "The current game is unchanged.")
+            return False
+        tags = self._loaded_tags(path)
+        players = (PlayerSpec.from_text(tags.get("player1", "human")),
+                   PlayerSpec.from_text(tags.get("player2", "human")))
+        self._message = ""
+        self.controller.set_game(game, players)
+        self.file_path = path
+        self.controller.undo_stack.setClean()
+        self._remember_recent(path)
+        self._show_message(f"Opened {Path(path).name}: {len(game.plies)} moves of {game.rules.variant.name}.")
+        self.refresh()
+        return True
+
+    @staticmethod
+    def _loaded_tags(path: str) -> dict[str, str]:
+        """The record's tags (who played), read again because load_game returns only the Game."""
+        import json
+
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            tags = data.get("tags", {}) if isinstance(data, dict) else {}
+            return {str(k): str(v) for k, v in tags.items()} if isinstance(tags, dict) else {}
+        except (OSError, ValueError):
+            return {}
+
+    def _tags(self) -> dict[str, str]:
+        p = self.controller.players
+        return {"player1": p[0].to_text(), "player2": p[1].to_text()}
+
+    def save_game(self) -> bool:
+        if not self.file_path:
+            return self.save_game_as()
+        return self._write_game(self.file_path)
+
+    def save_game_as(self) -> bool:
+        suggested = os.path.join(self._last_dir(), f"{self.controller.variant.id}{GAME_SUFFIX}")
+        path = dialogs.ask_save_path(self, "Save the game", dialogs.GAME_FILTER, suggested)
+        if not path:
+            return False
+        if not path.endswith(".json"):
+            path += GAME_SUFFIX
+        return self._write_game(path)
+
+    def _write_game(self, path: str) -> bool:
+        from tafl_desktop.core.record import save_game
+
+        try:
+            save_game(self.controller.game, path, self._tags())
+        except OSError as exc:
+            dialogs.show_error(self, "Cannot save the game", f"{path}: {exc.strerror or exc}")
+            return False
+        self.file_path = path
+        self.controller.undo_stack.setClean()
+        self._remember_recent(path)
+        self._show_message(f"Saved {Path(path).name}.")
+        self._update_title()
+        return True
+
+    def open_variant(self, path: str | None = None) -> bool:
+        """Start a game with the rules of a variant file (made with "Save as variant...")."""
+        if path is None:
+            path = dialogs.ask_open_path(self, "Open a variant", dialogs.VARIANT_FILTER, self._last_dir())
+            if not path:
+                return False
+        if not self._may_discard():
+            return False
+        from tafl_desktop.core.variants import VariantError, load_variant
+
+        try:
+            variant = load_variant(path)
+        except VariantError as exc:
+            dialogs.show_error(self, "Cannot open the variant", f"{exc}\n\nThe current game is unchanged.")
+            return False
+        except Exception as exc:  # noqa: BLE001
+            dialogs.show_error(self, "Cannot open the variant", f"{Path(path).name}: unexpected problem ({exc}).")
+            return False
+        self.start_game(variant, HUMANS)
+        self._show_message(f"Playing {variant.name} from {Path(path).name}.")
+        return True
+
+    def _game_finished(self, outcome) -> None:
+        QTimer.singleShot(0, lambda: self._announce_end(outcome))
+
+    def _announce_end(self, outcome) -> None:
+        c = self.controller
+        if c.game.outcome != outcome:
+            return  # taken back meanwhile
+        text = c.describe_outcome(outcome)
+        headline, _, reason = text.partition(": ")
+        detail = (f"{reason[:1].upper()}{reason[1:]} after {len(c.game.plies)} moves.\n\n"
+                  "The board stays as it is: step through the moves to review the game.")
+        if dialogs.show_game_over(self, headline, detail):
+            self.new_game()
+
+    # ------------------------------------------------------------------------------- files: misc
+    def _last_dir(self) -> str:
+        if self.file_path:
+            return str(Path(self.file_path).parent)
+        files = recent_files() if self.persist else []
+        return str(Path(files[0]).parent) if files else str(Path.home())
+
+    def _remember_recent(self, path: str) -> None:
+        if self.persist:
+            add_recent_file(str(Path(path).resolve()))
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = recent_files() if self.persist else []
+        if not files:
+            a = self.recent_menu.addAction("No recent games")
+            a.setEnabled(False)
+            return
+        for i, f in enumerate(files, 1):
+            a = self.recent_menu.addAction(f"&{i} {Path(f).name}")
+            a.setToolTip(f)
+            a.triggered.connect(lambda _checked=False, f=f: self._open_recent(f))
+
+    def _open_recent(self, path: str) -> None:
+        if not Path(path).is_file():
+            dialogs.show_error(self, "Cannot open the game", f"{path} is no longer there.")
+            remove_recent_file(path)
+            return
+        self.open_game(path)
+
+    def autosave_now(self) -> None:
+        """Keep the current game in the autosave file (or remove it when there is nothing to keep)."""
+        if not self.autosave_path:
+            return
+        from tafl_desktop.core.record import save_game
+
+        try:
+            if self.controller.game.plies and self.controller.game.outcome is None:
+                Path(self.autosave_path).parent.mkdir(parents=True, exist_ok=True)
+                save_game(self.controller.game, self.autosave_path, self._tags())
+            elif os.path.exists(self.autosave_path):
+                os.remove(self.autosave_path)
+        except OSError as exc:
+            self._show_message(f"Autosave failed: {exc.strerror or exc}")
+
+    # ------------------------------------------------------------------------------- view
+    def flip_board(self) -> None:
+        self.board.set_flipped(not self.board.flipped())
+        self._show_message("Board flipped." if self.board.flipped() else "Board the right way up.")
+
+    def apply_preferences(self, prefs: Preferences, save: bool = True) -> None:
+        self.prefs = prefs
+        t = theme(prefs.theme)
+        self.board.set_theme(t)
+        self.board.set_piece_style(prefs.piece_style)
+        self.board.set_coordinates(prefs.coordinates)
+        self.board.set_animation(prefs.animation)
+        self.board.set_show_targets(prefs.show_targets)
+        self.controller.announce = prefs.announcements
+        self.panel.set_look(t, prefs.piece_style)
+        self.act_coords.setChecked(prefs.coordinates)
+        self.act_announce.setChecked(prefs.announcements)
+        if save and self.persist:
+            save_preferences(prefs)
+        self.refresh()
+
+    def _toggle_coordinates(self, on: bool) -> None:
+        from dataclasses import replace
+
+        self.apply_preferences(replace(self.prefs, coordinates=bool(on)))
+
+    def _toggle_announcements(self, on: bool) -> None:
+        from dataclasses import replace
+
+        self.apply_preferences(replace(self.prefs, announcements=bool(on)))
+
+    def edit_preferences(self) -> None:
+        from tafl_desktop.gui.preferences import PreferencesDialog
+
+        dlg = PreferencesDialog(self.prefs, self)
+        if dlg.exec():
+            self.apply_preferences(dlg.result_preferences())
+
+    def show_rules(self) -> None:
+        from tafl_desktop.gui.rules_viewer import RulesViewer
+
+        RulesViewer(self.controller.variant, self).exec()
+
+    def show_keyboard_help(self) -> None:
+        from tafl_desktop.gui.help_text import KEYBOARD_HELP
+
+        dialogs.show_info(self, "Keyboard and mouse", KEYBOARD_HELP)
+
+    def show_announcement_help(self) -> None:
+        from tafl_desktop.gui.help_text import ANNOUNCEMENTS_HELP
+
+        dialogs.show_info(self, "Announcements", ANNOUNCEMENTS_HELP)
+
+    def show_about(self) -> None:
+        from tafl_desktop.gui.help_text import ABOUT
+
+        dialogs.show_info(self, "About Tafl Desktop", ABOUT)
+
+    # ------------------------------------------------------------------------------- window
+    def _restore_window(self) -> None:
+        s = QSettings()
+        geometry = s.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        state = s.value("window/splitter")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.splitter.restoreState(state)
+        self.board.set_flipped(str(s.value("window/flipped", "false")).lower() == "true")
+
+    def save_window(self) -> None:
+        if not self.persist:
+            return
+        s = QSettings()
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/splitter", self.splitter.saveState())
+        s.setValue("window/flipped", self.board.flipped())
+        s.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self.save_window()
+        self._autosave_timer.stop()
+        self.autosave_now()
+        super().closeEvent(event)

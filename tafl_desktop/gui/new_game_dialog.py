@@ -1,0 +1,344 @@
+"""The New Game dialog: pick a game (presets grouped by family, plus the player's own variant
+files), who plays each side, and the rule toggles; save the toggles as a variant file.
+
+The player types come from :mod:`tafl_desktop.gui.players`; "Computer" is listed with its levels
+and enabled as soon as an engine is registered.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tafl_desktop.core.variants import FAMILIES, Variant, VariantError, load_variant, presets, save_variant
+from tafl_desktop.gui import dialogs
+from tafl_desktop.gui.board_view import BoardState, BoardView
+from tafl_desktop.gui.options_panel import OptionsPanel
+from tafl_desktop.gui.players import COMPUTER, COMPUTER_LEVELS, HUMAN, HUMANS, PlayerSpec, computer_available
+from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
+
+USER_VARIANTS_KEY = "variants/files"
+MAX_USER_VARIANTS = 12
+VARIANT_ROLE = Qt.ItemDataRole.UserRole
+
+
+@dataclass(frozen=True)
+class NewGameChoice:
+    """What the dialog returns: the variant with its toggles, and who plays each side."""
+
+    variant: Variant
+    players: tuple[PlayerSpec, PlayerSpec]
+
+
+def is_preset(variant: Variant) -> bool:
+    """True for a shipped preset (possibly with changed toggles), False for a variant file."""
+    shipped = presets().get(variant.id)
+    return shipped is not None and shipped.path == variant.path
+
+
+def user_variant_files() -> list[str]:
+    raw = QSettings().value(USER_VARIANTS_KEY, [])
+    if isinstance(raw, str):
+        raw = [raw]
+    return [str(x) for x in (raw or []) if str(x)]
+
+
+def remember_user_variant(path: str) -> None:
+    files = [path] + [f for f in user_variant_files() if f != path]
+    QSettings().setValue(USER_VARIANTS_KEY, files[:MAX_USER_VARIANTS])
+
+
+def custom_variant(base: Variant, values: dict, name: str, path: str) -> Variant:
+    """``base`` with the toggles ``values`` as a new named variant (its id from the file name)."""
+    variant = base.with_options(values)
+    changed = variant.changed_options()
+    vid = re.sub(r"[^A-Za-z0-9_-]+", "_", Path(path).name.removesuffix(".toml"))[:64].strip("_") or "my_variant"
+    description = base.description
+    if changed:
+        schema = base.schema
+        parts = [f"{schema[k].label}: {schema[k].value_label(v)}" for k, v in changed.items()]
+        description = (description + " " if description else "") + f"House rules based on {base.name}: " + \
+            "; ".join(parts) + "."
+    return replace(variant, id=vid, name=name.strip() or base.name, description=description)
+
+
+class PlayerChooser(QWidget):
+    """'Human' or 'Computer' and, for the computer, its level."""
+
+    def __init__(self, spec: PlayerSpec, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.kind = QComboBox()
+        self.kind.addItem("Human", HUMAN)
+        self.kind.addItem("Computer", COMPUTER)
+        self.level = QComboBox()
+        for value, label in COMPUTER_LEVELS:
+            self.level.addItem(label, value)
+        if not computer_available():
+            model = self.kind.model()
+            model.item(1).setEnabled(False)
+            self.kind.setItemData(1, "The computer player is not installed in this version yet.",
+                                  Qt.ItemDataRole.ToolTipRole)
+        self.kind.setCurrentIndex(0 if spec.is_human or not computer_available() else 1)
+        if spec.level:
+            self.level.setCurrentIndex(max(0, self.level.findData(spec.level)))
+        self.kind.currentIndexChanged.connect(self._sync)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.kind, 1)
+        row.addWidget(self.level, 1)
+        self._sync()
+
+    def _sync(self) -> None:
+        self.level.setEnabled(self.kind.currentData() == COMPUTER)
+
+    def spec(self) -> PlayerSpec:
+        if self.kind.currentData() == COMPUTER:
+            return PlayerSpec(COMPUTER, self.level.currentData())
+        return PlayerSpec()
+
+
+class NewGameDialog(QDialog):
+    """Choose game, players and toggles.  Use :meth:`ask`."""
+
+    def __init__(self, current: Variant | None = None, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New Game")
+        self._base: Variant | None = None
+        self._current = current
+
+        self.tree = QTreeWidget()
+        self.tree.setHeaderHidden(True)
+        self.tree.setAccessibleName("Games")
+        self.tree.setMinimumWidth(230)
+        self._fill_tree(current)
+        self.tree.currentItemChanged.connect(self._item_changed)
+
+        self.name = QLabel()
+        font = self.name.font()
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        font.setBold(True)
+        self.name.setFont(font)
+        self.description = QLabel()
+        self.description.setWordWrap(True)
+        self.preview = BoardView()
+        self.preview.setFixedSize(210, 210)
+        self.preview.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.preview.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
+        self.players_box = QGroupBox("Players")
+        self.player_form = QFormLayout(self.players_box)
+        self.choosers = (PlayerChooser(players[0]), PlayerChooser(players[1]))
+        self.player_labels = (QLabel(), QLabel())
+        for i in (0, 1):
+            self.player_form.addRow(self.player_labels[i], self.choosers[i])
+        info = QVBoxLayout()
+        info.addWidget(self.name)
+        info.addWidget(self.description)
+        info.addWidget(self.players_box)
+        info.addStretch(1)
+        head = QHBoxLayout()
+        head.addLayout(info, 1)
+        head.addWidget(self.preview, 0, Qt.AlignmentFlag.AlignTop)
+
+        self.options = OptionsPanel()
+        rules_box = QGroupBox("Rules")
+        rl = QVBoxLayout(rules_box)
+        rl.addWidget(self.options)
+        right = QWidget()
+        rv = QVBoxLayout(right)
+        rv.setContentsMargins(0, 0, 0, 0)
+        rv.addLayout(head)
+        rv.addWidget(rules_box, 1)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.tree)
+        split.addWidget(right)
+        split.setStretchFactor(1, 1)
+        split.setChildrenCollapsible(False)
+
+        self.save_variant_button = QPushButton("Save as variant...")
+        self.save_variant_button.setToolTip("Write these rules to a variant file you can open again "
+                                            "(File > Open Variant)")
+        self.save_variant_button.clicked.connect(self.save_as_variant)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.start_button = self.buttons.addButton("Start game", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.start_button.setDefault(True)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.save_variant_button)
+        bottom.addStretch(1)
+        bottom.addWidget(self.buttons)
+        layout = QVBoxLayout(self)
+        layout.addWidget(split, 1)
+        layout.addLayout(bottom)
+        self.resize(1040, 740)
+        self._select_initial(current)
+
+    # ------------------------------------------------------------------------------- the list
+    def _fill_tree(self, current: Variant | None) -> None:
+        groups: dict[str, QTreeWidgetItem] = {}
+        for family in FAMILIES.values():
+            item = QTreeWidgetItem([family.label])
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            f = item.font(0)
+            f.setBold(True)
+            item.setFont(0, f)
+            groups[family.name] = item
+        for v in presets().values():
+            child = QTreeWidgetItem([f"{v.name}  ({v.size_text})" if v.family == "tafl" else v.name])
+            child.setData(0, VARIANT_ROLE, v)
+            child.setToolTip(0, v.description)
+            groups.setdefault(v.family, QTreeWidgetItem([v.family])).addChild(child)
+        own = QTreeWidgetItem(["Your variants"])
+        own.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        f = own.font(0)
+        f.setBold(True)
+        own.setFont(0, f)
+        seen: set[str] = set()
+        extra: list[Variant] = []
+        if current is not None and not is_preset(current):
+            extra.append(current)
+        for path in user_variant_files():
+            try:
+                extra.append(load_variant(path))
+            except VariantError:
+                continue
+        for v in extra:
+            key = v.path or v.id
+            if key in seen:
+                continue
+            seen.add(key)
+            child = QTreeWidgetItem([v.name])
+            child.setData(0, VARIANT_ROLE, v)
+            child.setToolTip(0, v.path or v.description)
+            own.addChild(child)
+        for item in groups.values():
+            if item.childCount():
+                self.tree.addTopLevelItem(item)
+        if own.childCount():
+            self.tree.addTopLevelItem(own)
+        self.tree.expandAll()
+
+    def _items(self):
+        for i in range(self.tree.topLevelItemCount()):
+            top = self.tree.topLevelItem(i)
+            for j in range(top.childCount()):
+                yield top.child(j)
+
+    def _select_initial(self, current: Variant | None) -> None:
+        target = None
+        for item in self._items():
+            v: Variant = item.data(0, VARIANT_ROLE)
+            if current is not None and v.id == current.id and (v.path or "") == (current.path or ""):
+                target = item
+                break
+        if target is None:
+            target = next(iter(self._items()), None)
+        if target is not None:
+            self.tree.setCurrentItem(target)
+            if current is not None and target.data(0, VARIANT_ROLE).id == current.id:
+                self.options.set_values(dict(current.options))
+
+    def select_variant(self, variant_id: str) -> bool:
+        """Pick a game by id (for callers and tests)."""
+        for item in self._items():
+            if item.data(0, VARIANT_ROLE).id == variant_id:
+                self.tree.setCurrentItem(item)
+                return True
+        return False
+
+    def _item_changed(self, item: QTreeWidgetItem | None, _previous=None) -> None:
+        if item is None:
+            return
+        v = item.data(0, VARIANT_ROLE)
+        if v is None:
+            return
+        self._base = v
+        self.name.setText(v.name)
+        self.description.setText(v.description or "")
+        for i in (0, 1):
+            self.player_labels[i].setText(f"{v.sides[i]}:")
+        self.options.set_schema(v.schema, dict(v.options), dict(v.preset_options or v.options))
+        self._show_preview(v)
+
+    def _show_preview(self, v: Variant) -> None:
+        rules = v.make_rules()
+        self.preview.set_coordinates(False)
+        self.preview.set_state(BoardState(geometry=v.geometry, pieces=rules.pieces(rules.initial_position()),
+                                          interactive=False))
+
+    # ------------------------------------------------------------------------------- results
+    def chosen_variant(self) -> Variant:
+        return self._base.with_options(self.options.values())
+
+    def chosen_players(self) -> tuple[PlayerSpec, PlayerSpec]:
+        return self.choosers[0].spec(), self.choosers[1].spec()
+
+    def choice(self) -> NewGameChoice:
+        return NewGameChoice(self.chosen_variant(), self.chosen_players())
+
+    def accept(self) -> None:
+        try:
+            self.chosen_variant()
+        except VariantError as exc:
+            dialogs.show_error(self, "These rules cannot be used", str(exc))
+            return
+        if self._base is not None and is_preset(self._base):
+            QSettings().setValue(LAST_VARIANT_KEY, self._base.id)
+        super().accept()
+
+    def save_as_variant(self) -> str:
+        """Ask a name and a file, write the variant; returns the path written ('' if not)."""
+        base = self._base
+        if base is None:
+            return ""
+        suggested_name = base.name if not self.options.changed_keys() else f"{base.name} (house rules)"
+        name, ok = QInputDialog.getText(self, "Save as variant", "Name of your variant:", text=suggested_name)
+        if not ok:
+            return ""
+        stem = re.sub(r"[^A-Za-z0-9_-]+", "_", name.strip().lower()).strip("_") or "my_variant"
+        path = dialogs.ask_save_path(self, "Save the variant", dialogs.VARIANT_FILTER, f"{stem}.toml")
+        if not path:
+            return ""
+        if not path.endswith(".toml"):
+            path += ".toml"
+        try:
+            variant = custom_variant(base, self.options.values(), name, path)
+            save_variant(variant, path)
+            load_variant(path)  # prove it opens again before telling the player it is saved
+        except (OSError, VariantError) as exc:
+            text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            dialogs.show_error(self, "Cannot save the variant", f"{path}: {text}")
+            return ""
+        remember_user_variant(str(Path(path).resolve()))
+        dialogs.show_info(self, "Variant saved", f"Saved {Path(path).name}. Open it again with "
+                          "File > Open Variant, or find it under 'Your variants' in this dialog.")
+        return path
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, current: Variant | None = None,
+            players: tuple[PlayerSpec, PlayerSpec] = HUMANS) -> NewGameChoice | None:
+        dlg = cls(current, players, parent)
+        if dlg.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return dlg.choice()

@@ -1,0 +1,159 @@
+"""Drawing one piece with QPainter, in vectors so it stays crisp at any size and DPI.
+
+Shared by the board, the side panel (side-to-move badge, captured counts) and the app icon, so a
+piece looks the same everywhere.  Marks differ by shape, not only by colour: attackers carry a
+diamond, defenders a ring, the king a crown; flock pieces a dot, hunters a pointed head.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QRadialGradient
+
+from tafl_desktop.gui.themes import BoardTheme
+
+#: kind -> (dark face?, mark).  Dark and light differ in lightness, and every kind in a game
+#: has its own mark shape, so colour is never the only cue.
+LOOKS: dict[str, tuple[bool, str]] = {
+    "t": (True, "diamond"), "T": (False, "ring"), "K": (False, "crown"),   # Tafl
+    "f": (False, "dot"), "h": (True, "head"),                              # Fox games
+    "s": (True, "dot"), "r": (True, "square"), "o": (True, "bars"),        # Dablot, South
+    "p": (True, "ring"), "k": (True, "crown"),
+    "S": (False, "dot"), "R": (False, "square"), "O": (False, "bars"),     # Dablot, North
+    "P": (False, "ring"),
+}
+LETTERS = {"t": "A", "T": "D", "K": "K", "f": "F", "h": "H"}
+
+
+def look(kind: str) -> tuple[bool, str]:
+    """(dark face?, mark) of a piece letter; unknown letters get a lettered disc by case."""
+    return LOOKS.get(kind, (kind.islower(), "letter"))
+
+
+def letter(kind: str) -> str:
+    return LETTERS.get(kind, kind.upper())
+
+
+def _colours(kind: str, theme: BoardTheme) -> tuple[QColor, QColor]:
+    """(face, mark) of a piece kind."""
+    dark, _mark = look(kind)
+    if dark:
+        face = QColor(theme.attacker)
+        if kind == "h" and theme.key != "contrast":
+            face = QColor("#7a2e12")
+        return face, QColor(theme.attacker_mark)
+    return QColor(theme.defender), QColor(theme.defender_mark)
+
+
+def crown_path(c: QPointF, r: float) -> QPainterPath:
+    """A three-pointed crown centred on ``c`` inside a circle of radius ``r``."""
+    w, h = 1.15 * r, 0.8 * r
+    x0, y0 = c.x() - w / 2, c.y() - h / 2 + 0.08 * r
+    path = QPainterPath()
+    path.moveTo(x0, y0 + h)
+    path.lineTo(x0, y0 + 0.15 * h)
+    path.lineTo(x0 + 0.25 * w, y0 + 0.55 * h)
+    path.lineTo(x0 + 0.5 * w, y0)
+    path.lineTo(x0 + 0.75 * w, y0 + 0.55 * h)
+    path.lineTo(x0 + w, y0 + 0.15 * h)
+    path.lineTo(x0 + w, y0 + h)
+    path.closeSubpath()
+    return path
+
+
+def draw_piece(p: QPainter, kind: str, rect: QRectF, theme: BoardTheme, style: str = "stones",
+               opacity: float = 1.0) -> None:
+    """Draw piece ``kind`` ('t', 'T', 'K', 'f', 'h') centred in ``rect`` (one cell)."""
+    size = min(rect.width(), rect.height())
+    c = rect.center()
+    dark, shape = look(kind)
+    r = size * (0.43 if shape == "crown" else 0.39)
+    face, mark = _colours(kind, theme)
+    p.save()
+    p.setOpacity(opacity)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    outline = QPen(QColor(theme.outline), max(1.0, size * 0.03))
+    if style == "stones":
+        shadow = QColor(0, 0, 0, 70)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(shadow)
+        p.drawEllipse(QPointF(c.x() + r * 0.07, c.y() + r * 0.12), r, r)
+        grad = QRadialGradient(QPointF(c.x() - r * 0.35, c.y() - r * 0.4), r * 1.6)
+        grad.setColorAt(0.0, face.lighter(165 if dark else 108))
+        grad.setColorAt(0.6, face)
+        grad.setColorAt(1.0, face.darker(135))
+        p.setBrush(QBrush(grad))
+    else:
+        p.setBrush(face)
+    p.setPen(outline)
+    p.drawEllipse(c, r, r)
+    if shape == "crown":
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setPen(QPen(QColor(theme.king_rim), size * 0.06))
+        p.drawEllipse(c, r * 0.86, r * 0.86)
+    if style == "lettered" or shape == "letter":
+        _draw_letter(p, kind, c, r, mark)
+    else:
+        _draw_mark(p, shape, c, r, mark, bold=style == "flat")
+    p.restore()
+
+
+def _draw_letter(p: QPainter, kind: str, c: QPointF, r: float, mark: QColor) -> None:
+    font = QFont(p.font())
+    font.setBold(True)
+    font.setPixelSize(max(6, int(r * 1.15)))
+    p.setFont(font)
+    p.setPen(mark)
+    box = QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r)
+    p.drawText(box, Qt.AlignmentFlag.AlignCenter, letter(kind))
+
+
+def _draw_mark(p: QPainter, shape: str, c: QPointF, r: float, mark: QColor, bold: bool) -> None:
+    width = r * (0.16 if bold else 0.11)
+    if shape == "diamond":  # a solid diamond
+        d = r * (0.42 if bold else 0.36)
+        path = QPainterPath()
+        path.moveTo(c.x(), c.y() - d)
+        path.lineTo(c.x() + d, c.y())
+        path.lineTo(c.x(), c.y() + d)
+        path.lineTo(c.x() - d, c.y())
+        path.closeSubpath()
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(mark)
+        p.drawPath(path)
+    elif shape == "ring":
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setPen(QPen(mark, width))
+        p.drawEllipse(c, r * 0.48, r * 0.48)
+    elif shape == "crown":
+        p.setPen(QPen(mark, max(1.0, width * 0.6), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
+                      Qt.PenJoinStyle.RoundJoin))
+        p.setBrush(mark)
+        p.drawPath(crown_path(c, r * 0.78))
+    elif shape == "dot":
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(mark)
+        p.drawEllipse(c, r * 0.22, r * 0.22)
+    elif shape == "head":  # a pointed head with two ears
+        path = QPainterPath()
+        s = r * 0.55
+        path.moveTo(c.x() - s, c.y() - s * 0.7)
+        path.lineTo(c.x() - s * 0.35, c.y() - s * 0.2)
+        path.lineTo(c.x() + s * 0.35, c.y() - s * 0.2)
+        path.lineTo(c.x() + s, c.y() - s * 0.7)
+        path.lineTo(c.x() + s * 0.55, c.y() + s * 0.2)
+        path.lineTo(c.x(), c.y() + s)
+        path.lineTo(c.x() - s * 0.55, c.y() + s * 0.2)
+        path.closeSubpath()
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(mark)
+        p.drawPath(path)
+    elif shape == "square":
+        d = r * 0.3
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(mark)
+        p.drawRect(QRectF(c.x() - d, c.y() - d, 2 * d, 2 * d))
+    elif shape == "bars":
+        p.setPen(QPen(mark, width * 1.3, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        for dy in (-0.22, 0.22):
+            p.drawLine(QPointF(c.x() - r * 0.45, c.y() + dy * r), QPointF(c.x() + r * 0.45, c.y() + dy * r))

@@ -1,0 +1,135 @@
+"""User preferences, kept with QSettings, and the dialog that edits them.
+
+QSettings is always constructed without arguments, so it follows the application's organisation
+and name (set in :mod:`tafl_desktop.gui.app`); tests point it at a temporary folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QVBoxLayout, QWidget
+
+from tafl_desktop.gui.themes import DEFAULT_PIECE_STYLE, DEFAULT_THEME, PIECE_STYLES, THEMES
+
+GROUP = "preferences"
+RECENT_KEY = "recent/files"
+LAST_VARIANT_KEY = "newgame/variant"
+MAX_RECENT = 8
+
+
+@dataclass(frozen=True)
+class Preferences:
+    """What the player can switch.  Unknown or damaged stored values fall back to these defaults."""
+
+    theme: str = DEFAULT_THEME
+    piece_style: str = DEFAULT_PIECE_STYLE
+    coordinates: bool = True
+    announcements: bool = True
+    animation: bool = True
+    show_targets: bool = True
+
+
+def _as_bool(value: object, default: bool) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        if value.lower() in ("true", "1", "yes"):
+            return True
+        if value.lower() in ("false", "0", "no"):
+            return False
+    return default
+
+
+def load_preferences(settings: QSettings | None = None) -> Preferences:
+    s = settings or QSettings()
+    d = Preferences()
+    s.beginGroup(GROUP)
+    try:
+        values = {}
+        for f in fields(Preferences):
+            raw = s.value(f.name, getattr(d, f.name))
+            default = getattr(d, f.name)
+            values[f.name] = _as_bool(raw, default) if isinstance(default, bool) else str(raw)
+    finally:
+        s.endGroup()
+    if values["theme"] not in THEMES:
+        values["theme"] = d.theme
+    if values["piece_style"] not in PIECE_STYLES:
+        values["piece_style"] = d.piece_style
+    return Preferences(**values)
+
+
+def save_preferences(prefs: Preferences, settings: QSettings | None = None) -> None:
+    s = settings or QSettings()
+    s.beginGroup(GROUP)
+    for k, v in asdict(prefs).items():
+        s.setValue(k, v)
+    s.endGroup()
+    s.sync()
+
+
+def recent_files(settings: QSettings | None = None) -> list[str]:
+    s = settings or QSettings()
+    raw = s.value(RECENT_KEY, [])
+    if isinstance(raw, str):
+        raw = [raw]
+    return [str(x) for x in (raw or []) if str(x)][:MAX_RECENT]
+
+
+def add_recent_file(path: str, settings: QSettings | None = None) -> list[str]:
+    s = settings or QSettings()
+    files = [path] + [f for f in recent_files(s) if f != path]
+    s.setValue(RECENT_KEY, files[:MAX_RECENT])
+    return files[:MAX_RECENT]
+
+
+def remove_recent_file(path: str, settings: QSettings | None = None) -> None:
+    s = settings or QSettings()
+    s.setValue(RECENT_KEY, [f for f in recent_files(s) if f != path])
+
+
+class PreferencesDialog(QDialog):
+    """Edits a Preferences value; ``result_preferences()`` gives the edited copy."""
+
+    def __init__(self, prefs: Preferences, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Preferences")
+        self.theme = QComboBox()
+        for key, t in THEMES.items():
+            self.theme.addItem(t.label, key)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(prefs.theme)))
+        self.piece_style = QComboBox()
+        for key, label in PIECE_STYLES.items():
+            self.piece_style.addItem(label, key)
+        self.piece_style.setCurrentIndex(max(0, self.piece_style.findData(prefs.piece_style)))
+        self.coordinates = QCheckBox("Show coordinates around the board")
+        self.coordinates.setChecked(prefs.coordinates)
+        self.targets = QCheckBox("Show the legal targets of the picked piece")
+        self.targets.setChecked(prefs.show_targets)
+        self.announcements = QCheckBox('Announce "Raichi", "Tuichi" and "Watch your king"')
+        self.announcements.setChecked(prefs.announcements)
+        self.announcements.setToolTip("Raichi: the king has an open path to escape; Tuichi: two paths; "
+                                      "Watch your king: the king can be captured next move.")
+        self.animation = QCheckBox("Animate moves")
+        self.animation.setChecked(prefs.animation)
+        form = QFormLayout()
+        form.addRow("Board theme:", self.theme)
+        form.addRow("Pieces:", self.piece_style)
+        form.addRow("", self.coordinates)
+        form.addRow("", self.targets)
+        form.addRow("", self.announcements)
+        form.addRow("", self.animation)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+
+    def result_preferences(self) -> Preferences:
+        return Preferences(
+            theme=self.theme.currentData(), piece_style=self.piece_style.currentData(),
+            coordinates=self.coordinates.isChecked(), announcements=self.announcements.isChecked(),
+            animation=self.animation.isChecked(), show_targets=self.targets.isChecked())

@@ -1,0 +1,74 @@
+"""The rules in force: the variant's description, every active toggle's sentence (grouped as in
+the options panel, changed ones marked), its sources and notes.  Generated from the schema, so
+the viewer can never disagree with the engine's toggles."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+
+from tafl_desktop.core.variants import Variant
+
+
+def _board_sentences(variant: Variant) -> list[str]:
+    try:
+        from tafl_desktop.core.rulebook import board_sentences
+
+        return list(board_sentences(variant))
+    except Exception:  # noqa: BLE001 - a family the rulebook does not describe yet
+        g = variant.geometry
+        return [f"The board has {g.size} points ({variant.size_text})."]
+
+
+def rules_html(variant: Variant) -> str:
+    """The whole rule sheet as HTML for a QTextBrowser."""
+    schema, values = variant.schema, variant.options
+    changed = variant.changed_options()
+    out = [f"<h2>{escape(variant.name)}</h2>"]
+    if variant.description:
+        out.append(f"<p><i>{escape(variant.description)}</i></p>")
+    if changed:
+        out.append(f"<p><b>{len(changed)} rule{'s' if len(changed) > 1 else ''} changed from the preset</b> "
+                   "(marked <span style='color:#b35c00'>&#9679; changed</span>).</p>")
+    out.append("<h3>Board</h3><ul>")
+    out += [f"<li>{escape(s)}</li>" for s in _board_sentences(variant)]
+    out.append("</ul>")
+    for group, specs in schema.groups():
+        items = []
+        for spec in specs:
+            if not schema.is_active(spec.key, values):
+                continue
+            sentence = spec.sentence(values[spec.key])
+            if not sentence:
+                continue
+            mark = ""
+            if spec.key in changed:
+                mark = (" <span style='color:#b35c00'>&#9679; changed (preset: "
+                        f"{escape(spec.value_label(variant.preset_options.get(spec.key, spec.default)))})</span>")
+            items.append(f"<li><b>{escape(spec.label)}:</b> {escape(sentence)}{mark}</li>")
+        if items:
+            out.append(f"<h3>{escape(group)}</h3><ul>" + "".join(items) + "</ul>")
+    if variant.sources:
+        out.append("<h3>Sources</h3><ul>" + "".join(f"<li>{escape(s)}</li>" for s in variant.sources) + "</ul>")
+    if variant.notes.strip():
+        paragraphs = [p.strip() for p in variant.notes.strip().split("\n\n") if p.strip()]
+        out.append("<h3>Notes</h3>" + "".join(f"<p>{escape(' '.join(p.split()))}</p>" for p in paragraphs))
+    return "\n".join(out)
+
+
+class RulesViewer(QDialog):
+    """A readable, scrollable rule sheet for the game being played."""
+
+    def __init__(self, variant: Variant, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Rules in force - {variant.name}")
+        self.browser = QTextBrowser()
+        self.browser.setOpenExternalLinks(False)
+        self.browser.setHtml(rules_html(variant))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.browser)
+        layout.addWidget(buttons)
+        self.resize(640, 720)

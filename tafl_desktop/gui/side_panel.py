@@ -1,0 +1,138 @@
+"""The panel beside the board: whose turn it is (always visible), announcements, captured pieces,
+the players and the move list.  It only reads the controller; all play goes through the board."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+
+from tafl_desktop.gui.controller import GameController
+from tafl_desktop.gui.icons import piece_pixmap
+from tafl_desktop.gui.move_list import MovePanel
+from tafl_desktop.gui.themes import BoardTheme
+
+#: The piece that stands for each side in the panel, per family.
+SIDE_PIECE = {"tafl": ("t", "K"), "hunt": ("f", "h"), "dablot": ("k", "K")}
+LOST_PIECE = {"tafl": ("t", "T"), "hunt": ("f", "h"), "dablot": ("s", "S")}
+
+
+class SidePanel(QWidget):
+    """Turn badge, announcement banner, captured counts, players and moves."""
+
+    rules_requested = Signal()
+
+    def __init__(self, controller: GameController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._controller = controller
+        self._theme: BoardTheme | None = None
+        self._style = "stones"
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        font = self.title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.rules_button = QPushButton("Rules in force...")
+        self.rules_button.setToolTip("Every rule of this game, from its toggles (F1)")
+        self.rules_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.rules_button.clicked.connect(self.rules_requested)
+        title_row = QHBoxLayout()
+        title_row.addWidget(self.title, 1)
+        title_row.addWidget(self.rules_button, 0, Qt.AlignmentFlag.AlignTop)
+
+        self.turn_icon = QLabel()
+        self.turn_icon.setFixedSize(30, 30)
+        self.turn_text = QLabel()
+        self.turn_text.setWordWrap(True)
+        self.turn_text.setAccessibleName("Side to move")
+        tf = self.turn_text.font()
+        tf.setPointSizeF(tf.pointSizeF() * 1.15)
+        tf.setBold(True)
+        self.turn_text.setFont(tf)
+        turn = QFrame()
+        turn.setFrameShape(QFrame.Shape.StyledPanel)
+        turn.setObjectName("turnBox")
+        tl = QHBoxLayout(turn)
+        tl.setContentsMargins(8, 6, 8, 6)
+        tl.addWidget(self.turn_icon)
+        tl.addWidget(self.turn_text, 1)
+
+        self.announcement = QLabel()
+        self.announcement.setWordWrap(True)
+        self.announcement.setTextFormat(Qt.TextFormat.RichText)
+        self.announcement.setAccessibleName("Announcement")
+        self.announcement.hide()
+
+        self.lost_icons = (QLabel(), QLabel())
+        self.lost_text = (QLabel(), QLabel())
+        lost = QHBoxLayout()
+        lost.addWidget(QLabel("Captured:"))
+        for i in (0, 1):
+            lost.addSpacing(6)
+            lost.addWidget(self.lost_icons[i])
+            lost.addWidget(self.lost_text[i])
+        lost.addStretch(1)
+
+        self.players = QLabel()
+        self.players.setWordWrap(True)
+
+        self.end_turn = QPushButton("End turn")
+        self.end_turn.setToolTip("Finish this turn without using the remaining actions")
+        self.end_turn.clicked.connect(controller.end_turn)
+        self.end_turn.hide()
+
+        self.moves = MovePanel(controller, self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(8)
+        layout.addLayout(title_row)
+        layout.addWidget(turn)
+        layout.addWidget(self.announcement)
+        layout.addWidget(self.end_turn)
+        layout.addLayout(lost)
+        layout.addWidget(self.players)
+        layout.addWidget(self.moves, 1)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        self.setMinimumWidth(220)
+
+    def set_look(self, board_theme: BoardTheme, piece_style: str) -> None:
+        self._theme = board_theme
+        self._style = piece_style
+        self.refresh()
+
+    def refresh(self) -> None:
+        c = self._controller
+        v = c.variant
+        family = v.family if v.family in SIDE_PIECE else "tafl"
+        self.title.setText(v.name)
+        self.title.setToolTip(v.description)
+        side = int(c.side_to_move())
+        over = c.is_live and c.game.outcome is not None
+        self.turn_text.setText(c.status_text())
+        if self._theme is not None:
+            kind = SIDE_PIECE[family][side]
+            if over and c.game.outcome.winner is not None:
+                kind = SIDE_PIECE[family][int(c.game.outcome.winner)]
+            self.turn_icon.setPixmap(piece_pixmap(kind, self._theme, self._style, 28))
+            for i in (0, 1):
+                self.lost_icons[i].setPixmap(piece_pixmap(LOST_PIECE[family][i], self._theme, self._style, 16))
+        lost = c.lost_counts()
+        for i in (0, 1):
+            self.lost_text[i].setText(f"{lost[i]}")
+            self.lost_icons[i].setToolTip(f"{c.sides[i]} lost {lost[i]}")
+            self.lost_text[i].setToolTip(f"{c.sides[i]} lost {lost[i]}")
+        self.players.setText(f"{c.sides[0]}: {c.players[0].label()}   ·   {c.sides[1]}: {c.players[1].label()}")
+        notes = c.announcements()
+        if notes:
+            parts = []
+            colour = "#b3261e" if any(a.kind == "threat" for a in notes) else "#1f7a3a"
+            for a in notes:
+                parts.append(f"<b>{a.title}!</b> {a.detail}")
+            self.announcement.setText("<br>".join(parts))
+            self.announcement.setStyleSheet(
+                f"QLabel {{ background: {colour}; color: white; border-radius: 6px; padding: 6px; }}")
+            self.announcement.show()
+        else:
+            self.announcement.hide()
+        self.end_turn.setVisible(c.can_end_turn())
+        self.moves.refresh()

@@ -1,0 +1,111 @@
+"""Shared test set-up.
+
+Qt runs headless (``QT_QPA_PLATFORM=offscreen``) unless the caller chose a platform.  The GUI
+fixtures below keep QSettings in a temporary folder under a test organisation, and replace every
+modal dialog with a recorder, so GUI tests never block and never touch the user's settings.
+PySide6 is imported only inside the fixtures, so tests that do not use them never load Qt.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+# ---------------------------------------------------------------------------------------- GUI
+@pytest.fixture
+def gui_settings(qapp, tmp_path):
+    """QSettings for this test only (temporary folder, test organisation)."""
+    from PySide6.QtCore import QCoreApplication, QSettings
+
+    folder = tmp_path / "settings"
+    folder.mkdir()
+    old = (QCoreApplication.organizationName(), QCoreApplication.applicationName())
+    QCoreApplication.setOrganizationName("TaflDesktopTests")
+    QCoreApplication.setApplicationName(f"tafl-desktop-test-{os.getpid()}")
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(folder))
+    QSettings().clear()
+    yield folder
+    QSettings().clear()
+    QCoreApplication.setOrganizationName(old[0])
+    QCoreApplication.setApplicationName(old[1])
+
+
+class DialogRecorder:
+    """Stands in for every modal dialog: records what would have been shown and gives canned answers."""
+
+    def __init__(self) -> None:
+        self.errors: list[tuple[str, str]] = []
+        self.infos: list[tuple[str, str]] = []
+        self.game_over: list[tuple[str, str]] = []
+        self.open_paths: list[str] = []
+        self.save_paths: list[str] = []
+        self.confirm_answer = True
+        self.new_game_after_end = False
+
+    def error(self, _parent, title: str, text: str) -> None:
+        self.errors.append((title, text))
+
+    def info(self, _parent, title: str, text: str) -> None:
+        self.infos.append((title, text))
+
+    def end(self, _parent, headline: str, detail: str) -> bool:
+        self.game_over.append((headline, detail))
+        return self.new_game_after_end
+
+    def ask_open(self, *_args) -> str:
+        return self.open_paths.pop(0) if self.open_paths else ""
+
+    def ask_save(self, *_args) -> str:
+        return self.save_paths.pop(0) if self.save_paths else ""
+
+
+@pytest.fixture
+def dialogs_recorder(monkeypatch):
+    """Replace the window's dialogs (and QMessageBox's static helpers) with a recorder."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from tafl_desktop.gui import dialogs
+
+    rec = DialogRecorder()
+    monkeypatch.setattr(dialogs, "show_error", rec.error)
+    monkeypatch.setattr(dialogs, "show_info", rec.info)
+    monkeypatch.setattr(dialogs, "show_game_over", rec.end)
+    monkeypatch.setattr(dialogs, "confirm", lambda *_a, **_k: rec.confirm_answer)
+    monkeypatch.setattr(dialogs, "ask_open_path", rec.ask_open)
+    monkeypatch.setattr(dialogs, "ask_save_path", rec.ask_save)
+    for name in ("critical", "warning", "information"):
+        monkeypatch.setattr(QMessageBox, name, staticmethod(lambda _p, title, text, *_a, **_k: rec.errors.append(
+            (title, text)) or QMessageBox.StandardButton.Ok))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *_a, **_k: QMessageBox.StandardButton.Yes))
+    return rec
+
+
+@pytest.fixture
+def make_window(qtbot, gui_settings, dialogs_recorder):
+    """Factory: ``make_window(variant_id, position=None, to_move=None, **options)`` -> shown MainWindow."""
+    from tafl_desktop.core.game import Game, Side
+    from tafl_desktop.core.variants import find_variant
+    from tafl_desktop.gui.main_window import MainWindow
+    from tafl_desktop.gui.preferences import Preferences
+
+    def make(variant_id: str = "brandubh", position: str | None = None, to_move: Side | None = None,
+             size: tuple[int, int] = (900, 640), **options):
+        variant = find_variant(variant_id, options or None)
+        rules = variant.make_rules()
+        start = rules.parse_position(position, to_move if to_move is not None else Side.ATTACKERS) \
+            if position else None
+        window = MainWindow(Game(rules, start), prefs=Preferences(animation=False))
+        qtbot.addWidget(window)
+        window.resize(*size)
+        window.show()
+        qtbot.waitExposed(window)
+        window.activateWindow()
+        qtbot.waitUntil(window.isActiveWindow)  # shortcuts need the active window
+        return window
+
+    return make

@@ -1,0 +1,257 @@
+"""Playing through the real window: clicks, drags, the keyboard, undo/redo, navigation, toggles
+that change play, announcements and the end of a game.  Headless (offscreen), dialogs recorded."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+
+from tafl_desktop.core.game import Side
+
+
+def sq(window, name: str) -> int:
+    return window.controller.variant.geometry.parse_square(name)
+
+
+def click(qtbot, window, name: str, button=Qt.MouseButton.LeftButton) -> None:
+    board = window.board
+    qtbot.mouseClick(board, button, pos=board.square_center(sq(window, name)).toPoint())
+
+
+def drag(qtbot, window, frm: str, to: str) -> None:
+    board = window.board
+    a = board.square_center(sq(window, frm)).toPoint()
+    b = board.square_center(sq(window, to)).toPoint()
+    qtbot.mousePress(board, Qt.MouseButton.LeftButton, pos=a)
+    for k in range(1, 6):
+        qtbot.mouseMove(board, pos=a + (b - a) * (k / 5))
+    qtbot.mouseRelease(board, Qt.MouseButton.LeftButton, pos=b)
+
+
+def test_click_shows_targets_and_moves(qtbot, make_window):
+    w = make_window("brandubh")
+    click(qtbot, w, "d6")
+    state = w.board.state()
+    assert state.selected == sq(w, "d6")
+    assert sq(w, "c6") in state.targets and sq(w, "a6") in state.targets
+    assert "picked" in w.status_text()
+    click(qtbot, w, "b6")
+    assert w.controller.game.move_texts() == ["d6-b6"]
+    assert w.board.state().last_move == (sq(w, "d6"), sq(w, "b6"))
+    assert "Attackers played d6-b6" in w.status_text()
+    assert w.panel.turn_text.text() == "Defenders to move"
+    assert w.panel.moves.model.rowCount() == 1
+
+
+def test_illegal_click_says_why_and_changes_nothing(qtbot, make_window):
+    w = make_window("brandubh")
+    click(qtbot, w, "d6")
+    click(qtbot, w, "e5")  # diagonal
+    assert w.controller.game.plies == []
+    assert "not allowed" in w.status_text() and "straight lines" in w.status_text()
+    assert w.board.state().selected is None
+    click(qtbot, w, "d5")  # the defenders' piece, on the attackers' turn
+    assert "not yours" in w.status_text()
+    click(qtbot, w, "a1")  # an empty corner
+    assert "empty" in w.status_text()
+    click(qtbot, w, "d6")
+    click(qtbot, w, "d5")  # occupied
+    assert "occupied" in w.status_text()
+    assert w.controller.game.plies == []
+
+
+def test_drag_and_drop_moves_and_right_click_cancels(qtbot, make_window):
+    w = make_window("brandubh")
+    drag(qtbot, w, "d6", "b6")
+    assert w.controller.game.move_texts() == ["d6-b6"]
+    click(qtbot, w, "c4")
+    assert w.board.state().selected == sq(w, "c4")
+    click(qtbot, w, "c4", Qt.MouseButton.RightButton)
+    assert w.board.state().selected is None
+    drag(qtbot, w, "c4", "b5")  # diagonal drop: nothing happens but a reason
+    assert len(w.controller.game.plies) == 1
+    assert "not allowed" in w.status_text()
+
+
+def test_second_click_on_picked_piece_puts_it_back(qtbot, make_window):
+    w = make_window("brandubh")
+    click(qtbot, w, "d6")
+    click(qtbot, w, "d6")
+    assert w.board.state().selected is None
+
+
+def test_undo_redo_with_shortcuts_and_stack(qtbot, make_window):
+    w = make_window("brandubh")
+    for a, b in (("d6", "b6"), ("c4", "c6")):
+        click(qtbot, w, a)
+        click(qtbot, w, b)
+    game = w.controller.game
+    assert game.move_texts() == ["d6-b6", "c4-c6"]
+    assert w.controller.undo_stack.count() == 2
+    qtbot.keyClick(w, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert game.move_texts() == ["d6-b6"]
+    assert w.panel.turn_text.text() == "Defenders to move"
+    assert w.act_redo.isEnabled()
+    qtbot.keyClick(w, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert game.move_texts() == ["d6-b6", "c4-c6"]
+    w.act_undo.trigger()
+    w.act_undo.trigger()
+    assert game.plies == [] and not w.act_undo.isEnabled()
+    w.act_redo.trigger()
+    assert game.move_texts() == ["d6-b6"]
+    # a new move after undo drops the redo tail in both the stack and the game
+    click(qtbot, w, "e4")
+    click(qtbot, w, "e6")
+    assert game.move_texts() == ["d6-b6", "e4-e6"]
+    assert not w.controller.undo_stack.canRedo() and game.redo_stack == []
+
+
+def test_navigation_keys_and_move_list(qtbot, make_window):
+    w = make_window("brandubh")
+    for a, b in (("d6", "b6"), ("c4", "c6"), ("b6", "b5")):
+        click(qtbot, w, a)
+        click(qtbot, w, b)
+    c = w.controller
+    start = c.game.position_at(0)
+    qtbot.keyClick(w.board, Qt.Key.Key_Home)
+    assert c.view_ply == 0
+    assert w.board.state().pieces == c.rules.pieces(start)
+    qtbot.keyClick(w.board, Qt.Key.Key_Right)
+    assert c.view_ply == 1
+    assert "Move 1 of 3" in w.panel.turn_text.text()
+    click(qtbot, w, "d5")  # reviewing: no play, a hint how to get back
+    assert "press End" in w.status_text() and len(c.game.plies) == 3
+    qtbot.keyClick(w.board, Qt.Key.Key_End)
+    assert c.view_ply == 3
+    qtbot.keyClick(w.board, Qt.Key.Key_Left)
+    assert c.view_ply == 2
+    table = w.panel.moves.table
+    idx = w.panel.moves.model.index(0, 1)
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(idx).center())
+    assert c.view_ply == 2 and w.board.state().last_move == (sq(w, "c4"), sq(w, "c6"))
+    idx = w.panel.moves.model.index(0, 0)
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(idx).center())
+    assert c.view_ply == 1
+    w.panel.moves.buttons["last"].click()
+    assert c.view_ply == 3 and c.is_live
+
+
+def test_keyboard_play_with_cursor(qtbot, make_window):
+    w = make_window("brandubh")
+    board = w.board
+    board.setFocus()
+    qtbot.keyClick(board, Qt.Key.Key_Return)  # show the cursor (starts in the centre, d4)
+    assert board.cursor_square() == sq(w, "d4")
+    qtbot.keyClick(board, Qt.Key.Key_Up)
+    qtbot.keyClick(board, Qt.Key.Key_Up)
+    assert board.cursor_square() == sq(w, "d6")
+    assert w.controller.view_ply == 0  # arrows moved the cursor, not the move list
+    qtbot.keyClick(board, Qt.Key.Key_Return)
+    assert board.state().selected == sq(w, "d6")
+    qtbot.keyClick(board, Qt.Key.Key_Left)
+    qtbot.keyClick(board, Qt.Key.Key_Left)
+    qtbot.keyClick(board, Qt.Key.Key_Enter)
+    assert w.controller.game.move_texts() == ["d6-b6"]
+    qtbot.keyClick(board, Qt.Key.Key_Escape)  # hide the cursor: arrows step through moves again
+    assert board.cursor_square() is None
+    qtbot.keyClick(board, Qt.Key.Key_Left)
+    assert w.controller.view_ply == 0
+
+
+def test_flip_keeps_clicks_on_the_right_squares(qtbot, make_window):
+    w = make_window("brandubh")
+    before = w.board.square_center(sq(w, "d7"))
+    qtbot.keyClick(w.board, Qt.Key.Key_F)
+    assert w.board.flipped()
+    after = w.board.square_center(sq(w, "d7"))
+    assert after.y() > before.y()
+    click(qtbot, w, "d6")
+    click(qtbot, w, "b6")
+    assert w.controller.game.move_texts() == ["d6-b6"]
+
+
+def test_escape_edge_toggle_lets_the_king_win_on_the_rim(qtbot, make_window, dialogs_recorder):
+    position = "/7/7/1t5/3K3/7/5t1/7/"
+    corner = make_window("brandubh", position, Side.DEFENDERS)
+    click(qtbot, corner, "d4")
+    click(qtbot, corner, "d7")
+    assert corner.controller.game.outcome is None  # escape to the corner only: the edge is no goal
+
+    w = make_window("brandubh", position, Side.DEFENDERS, escape="edge")
+    click(qtbot, w, "d4")
+    assert sq(w, "d7") in w.board.state().targets
+    click(qtbot, w, "d7")
+    out = w.controller.game.outcome
+    assert out is not None and out.winner == Side.DEFENDERS and out.reason == "king_escaped"
+    qtbot.waitUntil(lambda: bool(dialogs_recorder.game_over))
+    headline, detail = dialogs_recorder.game_over[-1]
+    assert headline == "Defenders win" and "king escaped" in detail
+    assert "Defenders win" in w.panel.turn_text.text()
+    # the finished board stays reviewable, but no more moves are taken
+    click(qtbot, w, "c5")
+    assert "start a new one" in w.status_text()
+    qtbot.keyClick(w.board, Qt.Key.Key_Left)
+    assert w.controller.view_ply == 0 and w.board.state().pieces[sq(w, "d4")] == "K"
+
+
+def test_announcements_raichi_tuichi_and_watch_your_king(qtbot, make_window):
+    # one open path: Raichi
+    w = make_window("brandubh", "/7/7/7/1t1K1t1/7/7/3t3/", Side.ATTACKERS, escape="edge")
+    titles = [a.title for a in w.controller.announcements()]
+    assert "Raichi" in titles
+    assert w.panel.announcement.isVisibleTo(w) and "Raichi" in w.panel.announcement.text()
+    assert w.board.state().routes == {sq(w, "d7")}
+    # two or more: Tuichi
+    w2 = make_window("brandubh", "/7/7/7/3K3/7/2ttt2/7/", Side.ATTACKERS, escape="edge")
+    assert [a.title for a in w2.controller.announcements()] == ["Tuichi"]
+    # the king can be taken next move (custodial king capture)
+    w3 = make_window("brandubh", "/7/7/3t3/7/3K3/7/t2t3/", Side.ATTACKERS, king_capture="custodial")
+    assert "Watch your king" in [a.title for a in w3.controller.announcements()]
+    assert w3.board.state().threatened == {sq(w3, "d3")}
+    # switched off in the preferences: nothing is announced
+    w3.act_announce.trigger()
+    assert not w3.prefs.announcements and w3.controller.announcements() == []
+    assert not w3.panel.announcement.isVisibleTo(w3)
+
+
+def test_captures_are_marked_and_counted(qtbot, make_window):
+    w = make_window("brandubh", "/7/7/1tT1t2/7/7/3K3/7/", Side.ATTACKERS)
+    click(qtbot, w, "e5")
+    click(qtbot, w, "d5")
+    c = w.controller
+    assert c.game.plies[-1].captures == (sq(w, "c5"),)
+    assert w.board.state().captured == {sq(w, "c5"): "T"}
+    assert c.lost_counts() == (0, 1)
+    assert w.panel.lost_text[1].text() == "1"
+    assert "xc5" in c.move_rows()[-1]
+
+
+def test_screen_positions_scale_with_the_window(qtbot, make_window):
+    w = make_window("copenhagen", size=(1200, 800))
+    small = w.board.square_rect(0).width()
+    w.resize(800, 600)
+    qtbot.waitUntil(lambda: w.board.square_rect(0).width() < small)
+    w.resize(1600, 1000)
+    qtbot.waitUntil(lambda: w.board.square_rect(0).width() > small)
+
+
+def test_fox_game_jump_chain_is_picked_point_by_point(qtbot, make_window):
+    w = make_window("fox_geese_13", size=(900, 700))
+    c = w.controller
+    rules = c.rules
+    # play until the fox has a capture, then make it with clicks
+    for _ in range(40):
+        jumps = [m for m in c.game.legal_moves() if rules.is_jump(m)] if c.side_to_move() == Side.DEFENDERS else []
+        if jumps:
+            move = jumps[0]
+            for point in move:
+                qtbot.mouseClick(w.board, Qt.MouseButton.LeftButton,
+                                 pos=w.board.square_center(point).toPoint() + QPoint(0, 0))
+            if c.game.plies[-1].move != move:  # the chain could go on: click the landing point again
+                qtbot.mouseClick(w.board, Qt.MouseButton.LeftButton, pos=w.board.square_center(move[-1]).toPoint())
+            assert c.game.plies[-1].move == move and c.game.plies[-1].captures
+            return
+        moves = c.game.legal_moves()
+        if not moves:
+            break
+        c.play_move(moves[len(c.game.plies) * 7 % len(moves)])
+    raise AssertionError("no fox jump came up")
