@@ -1,0 +1,143 @@
+"""Files through the window: save and reopen a game, corrupt and missing files (a dialog, the game
+untouched), recent files, variant files, autosave, and the screenshot tool."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tafl_desktop.core.game import Game
+from tafl_desktop.core.variants import find_variant, load_variant
+
+
+def play(window, *moves: str) -> None:
+    for text in moves:
+        move = window.controller.rules.parse_move(window.controller.game.position, text)
+        assert window.controller.play_move(move), window.status_text()
+
+
+def test_save_and_reopen_a_game(qtbot, make_window, dialogs_recorder, tmp_path):
+    w = make_window("brandubh", escape="edge")
+    play(w, "d6-b6", "c4-c6", "b6-b5")
+    path = tmp_path / "game.tafl.json"
+    dialogs_recorder.save_paths.append(str(path))
+    qtbot.keyClick(w, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert path.is_file() and w.file_path == str(path)
+    assert w.controller.undo_stack.isClean() and "*" not in w.windowTitle()
+    data = json.loads(path.read_text())
+    assert data["moves"] == ["d6-b6", "c4-c6", "b6-b5"] and data["variant"]["options"]["escape"] == "edge"
+
+    other = make_window("copenhagen")
+    dialogs_recorder.open_paths.append(str(path))
+    qtbot.keyClick(other, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    c = other.controller
+    assert c.variant.id == "brandubh" and c.variant.options["escape"] == "edge"
+    assert c.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
+    assert c.view_ply == 3 and other.panel.moves.model.rowCount() == 2
+    assert "Opened game.tafl.json" in other.status_text()
+    # the opened moves can be taken back
+    other.act_undo.trigger()
+    assert c.game.move_texts() == ["d6-b6", "c4-c6"]
+    assert dialogs_recorder.errors == []
+
+
+@pytest.mark.parametrize("content", [
+    b"{ this is not json",
+    b'{"format": "tafl-desktop-game", "version": 1, "variant": {"id": "x"}}',
+    b"\xff\xfe\x00binary",
+    json.dumps({"format": "tafl-desktop-game", "version": 1, "variant": find_variant("brandubh").to_data(),
+                "moves": ["d6-b6", "d6-d5"]}).encode(),
+])
+def test_corrupt_file_shows_a_dialog_and_keeps_the_game(qtbot, make_window, dialogs_recorder, tmp_path, content):
+    w = make_window("brandubh")
+    play(w, "d6-b6")
+    before = (w.controller.game, w.controller.game.move_texts(), w.windowTitle())
+    bad = tmp_path / "bad.tafl.json"
+    bad.write_bytes(content)
+    assert w.open_game(str(bad)) is False
+    assert len(dialogs_recorder.errors) == 1
+    title, text = dialogs_recorder.errors[0]
+    assert title == "Cannot open the game" and "bad.tafl.json" in text and "unchanged" in text
+    assert "Traceback" not in text
+    assert (w.controller.game, w.controller.game.move_texts(), w.windowTitle()) == before
+
+
+def test_missing_recent_file_is_reported_and_forgotten(qtbot, make_window, dialogs_recorder, tmp_path):
+    from tafl_desktop.gui.preferences import add_recent_file, recent_files
+
+    w = make_window("brandubh")
+    gone = str(tmp_path / "gone.tafl.json")
+    add_recent_file(gone)
+    w._fill_recent_menu()
+    actions = w.recent_menu.actions()
+    assert actions and "gone.tafl.json" in actions[0].text()
+    actions[0].trigger()
+    assert dialogs_recorder.errors and "no longer there" in dialogs_recorder.errors[0][1]
+    assert gone not in recent_files()
+
+
+def test_save_failure_is_a_dialog(qtbot, make_window, dialogs_recorder, tmp_path):
+    w = make_window("brandubh")
+    play(w, "d6-b6")
+    assert w._write_game(str(tmp_path / "no-such-folder" / "g.tafl.json")) is False
+    assert dialogs_recorder.errors and dialogs_recorder.errors[0][0] == "Cannot save the game"
+    assert not w.controller.undo_stack.isClean()
+
+
+def test_open_variant_file_and_a_bad_one(qtbot, make_window, dialogs_recorder, tmp_path):
+    from tafl_desktop.core.variants import save_variant
+
+    w = make_window("copenhagen")
+    mine = find_variant("brandubh").with_options({"escape": "edge"})
+    path = tmp_path / "edge_brandubh.toml"
+    save_variant(mine, path)
+    assert w.open_variant(str(path))
+    assert w.controller.variant.options["escape"] == "edge" and w.controller.variant.name == "Brandubh"
+    bad = tmp_path / "bad.toml"
+    bad.write_text("id = 'x'\nname = 'X'\n[board]\nwidth = 99\n")
+    game = w.controller.game
+    assert not w.open_variant(str(bad))
+    assert dialogs_recorder.errors[-1][0] == "Cannot open the variant" and "width" in dialogs_recorder.errors[-1][1]
+    assert w.controller.game is game
+
+
+def test_autosave_keeps_an_unfinished_game(qtbot, make_window, tmp_path):
+    w = make_window("brandubh")
+    w.autosave_path = str(tmp_path / "auto" / "autosave.tafl.json")
+    play(w, "d6-b6", "c4-c6")
+    w.autosave_now()
+    from tafl_desktop.core.record import load_game
+
+    assert load_game(w.autosave_path).move_texts() == ["d6-b6", "c4-c6"]
+    w.controller.set_game(Game(find_variant("brandubh").make_rules()))
+    w.autosave_now()
+    assert not (tmp_path / "auto" / "autosave.tafl.json").exists()
+
+
+def test_screenshot_writes_a_png_and_raises_oserror(qapp, tmp_path):
+    from PySide6.QtGui import QImage
+
+    from tafl_desktop.gui.screenshot import render_screenshot
+
+    out = tmp_path / "shot.png"
+    render_screenshot(find_variant("tablut_camps"), str(out), (800, 600))
+    img = QImage(str(out))
+    assert (img.width(), img.height()) == (800, 600)
+    with pytest.raises(OSError):
+        render_screenshot(find_variant("brandubh"), str(tmp_path / "missing" / "shot.png"), (800, 600))
+    with pytest.raises(OSError):
+        render_screenshot(find_variant("brandubh"), str(tmp_path), (800, 600))
+
+
+def test_saved_custom_variant_loads_again(tmp_path):
+    from tafl_desktop.core.variants import save_variant
+    from tafl_desktop.gui.new_game_dialog import custom_variant
+
+    base = find_variant("tablut")
+    v = custom_variant(base, {**base.options, "escape": "corner"}, "My Tablut", str(tmp_path / "my tablut.toml"))
+    assert v.id == "my_tablut" and v.name == "My Tablut" and "King escapes to" in v.description
+    save_variant(v, tmp_path / "my_tablut.toml")
+    again = load_variant(tmp_path / "my_tablut.toml")
+    assert again.options == v.options and again.name == "My Tablut"
