@@ -47,6 +47,7 @@ class SetReport:
     board: BoardPlan | None = None
     pages: int = 0
     part_pages: dict[str, tuple[int, int]] = field(default_factory=dict)  # part -> (first, last) page
+    cuts: dict[str, Any] = field(default_factory=dict)  # part -> CutSheet (cut-out rectangles, crop ticks)
 
 
 def default_parts(variant: Any) -> list[str]:
@@ -121,13 +122,13 @@ def render_set(variant: Any, paper: str = "a4", orientation: str = "portrait", s
             elif part == "pieces":
                 from tafl_desktop.printing.pieces_sheet import token_pages
 
-                token_pages(doc, variant, square)
+                report.cuts[part] = token_pages(doc, variant, square)
             elif part == "standees":
                 from tafl_desktop.printing.pieces_sheet import standee_pages
 
-                standee_pages(doc, variant, square)
+                report.cuts[part] = standee_pages(doc, variant, square)
             elif part == "markers":
-                _markers(doc, variant, draught_mm)
+                report.cuts[part] = _markers(doc, variant, draught_mm)
             report.part_pages[part] = (first, doc.count)
     except BoardDrawError as exc:
         raise PrintError(str(exc)) from None
@@ -138,14 +139,13 @@ def render_set(variant: Any, paper: str = "a4", orientation: str = "portrait", s
     return buf.getvalue(), report
 
 
-def _markers(doc: Document, variant: Any, draught_mm: float) -> None:
+def _markers(doc: Document, variant: Any, draught_mm: float) -> Any:
     from tafl_desktop.printing import markers
 
     if variant.family == "dablot":
         armies = markers.armies_for_variant(variant)
-        markers.marker_pages(doc, armies, draught_mm, f"{variant.name} with stacked draughts")
-    else:
-        markers.generic_marker_pages(doc, draught_mm)
+        return markers.marker_pages(doc, armies, draught_mm, f"{variant.name} with stacked draughts")
+    return markers.generic_marker_pages(doc, draught_mm)
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:

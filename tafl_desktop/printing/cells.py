@@ -32,6 +32,15 @@ class Group:
     draw: Callable[[Canvas, Rect, int], None]
 
 
+@dataclass
+class CutSheet:
+    """What :func:`flow_cells` drew: cut rectangles and crop ticks (mm), each with its page."""
+
+    layout: CutLayout
+    rects: list[tuple[int, Rect]]
+    ticks: list[tuple[int, float, float, float, float]]
+
+
 @dataclass(frozen=True)
 class CutLayout:
     """Item size and spacing: ``w`` x ``h`` cut rectangles, ``gutter`` mm apart, faces printed
@@ -47,9 +56,9 @@ class CutLayout:
 
 
 def flow_cells(doc: Document, part: str, detail: str, groups: list[Group], layout: CutLayout,
-               intro: Callable[[Canvas, Rect], float] | None = None) -> list[Rect]:
+               intro: Callable[[Canvas, Rect], float] | None = None) -> CutSheet:
     """Lay the groups out row by row over as many pages as needed; return every cut rectangle
-    (page-relative mm) in drawing order, for tests and for callers that want to check spacing.
+    and crop tick (page mm) in drawing order, so tests can check that no tick touches a face.
 
     ``intro`` may draw text at the top of the first page and returns the height it used.
     """
@@ -60,7 +69,7 @@ def flow_cells(doc: Document, part: str, detail: str, groups: list[Group], layou
     cols = layout.columns(area.w)
     if cols < 1 or layout.h > area.h - TITLE_H:
         raise ValueError(f"a {layout.w:g} x {layout.h:g} mm piece does not fit on the page")
-    placed: list[Rect] = []
+    sheet = CutSheet(layout, [], [])
     queue = [(g, k) for g in groups for k in range(g.count)]
     first = True
     i = 0
@@ -102,17 +111,18 @@ def flow_cells(doc: Document, part: str, detail: str, groups: list[Group], layou
                 page_rects.append(r)
                 col += 1
                 i += 1
-            _crop_ticks(c, page_rects, layout)
-            placed += page_rects
+            sheet.ticks += [(doc.count, *t) for t in _crop_ticks(c, page_rects, layout)]
+            sheet.rects += [(doc.count, r) for r in page_rects]
             if not page_rects:
                 raise ValueError("nothing fits on the page")
-    return placed
+    return sheet
 
 
-def _crop_ticks(c: Canvas, rects: list[Rect], layout: CutLayout) -> None:
+def _crop_ticks(c: Canvas, rects: list[Rect], layout: CutLayout) -> list[tuple[float, float, float, float]]:
     """Ticks on the extensions of every cut edge, outside the items, never touching a face."""
+    out: list[tuple[float, float, float, float]] = []
     if not rects:
-        return
+        return out
     corners = {(round(r.x, 3), round(r.y, 3)) for r in rects}
     pitch_x, pitch_y = layout.w + layout.gutter, layout.h + layout.gutter
 
@@ -129,11 +139,14 @@ def _crop_ticks(c: Canvas, rects: list[Rect], layout: CutLayout) -> None:
             for ey, sy in ((r.top, 1), (r.y, -1)):
                 neighbour = occupied(r.x, r.y + sy * pitch_y)
                 length = inner if neighbour else OUTER_TICK
-                c.line(ex * mm, (ey + sy * start) * mm, ex * mm, (ey + sy * (start + length)) * mm)
+                out.append((ex, ey + sy * start, ex, ey + sy * (start + length)))
                 neighbour = occupied(r.x + sx * pitch_x, r.y)
                 length = inner if neighbour else OUTER_TICK
-                c.line((ex + sx * start) * mm, ey * mm, (ex + sx * (start + length)) * mm, ey * mm)
+                out.append((ex + sx * start, ey, ex + sx * (start + length), ey))
+    for x0, y0, x1, y1 in out:
+        c.line(x0 * mm, y0 * mm, x1 * mm, y1 * mm)
     c.restoreState()
+    return out
 
 
 def intro_text(lines: list[str], size: float = 8.0) -> Callable[[Canvas, Rect], float]:

@@ -22,7 +22,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
-from tafl_desktop.printing.cells import CutLayout, Group, flow_cells, intro_text
+from tafl_desktop.printing.cells import CutLayout, CutSheet, Group, flow_cells, intro_text
 from tafl_desktop.printing.fonts import FONT, FONT_BOLD
 from tafl_desktop.printing.paper import INK, Document, Rect, fill_frame
 from tafl_desktop.printing.symbols import DARK_ARMY, LIGHT_ARMY, RankFace, draw_rank_face
@@ -131,7 +131,7 @@ def face_for_letter(armies: list[Army], letter: str) -> RankFace:
 
 
 # ---------------------------------------------------------------------------------- the pages
-TEXT = ParagraphStyle("mk", fontName=FONT, fontSize=8.6, leading=11, textColor=INK)
+TEXT = ParagraphStyle("mk", fontName=FONT, fontSize=8.6, leading=11, textColor=INK, bulletFontName=FONT)
 SMALL = ParagraphStyle("mks", parent=TEXT, fontSize=7.6, leading=9.5)
 HEAD = ParagraphStyle("mkh", parent=TEXT, fontName=FONT_BOLD, fontSize=10.5, leading=13.5, spaceBefore=5,
                       spaceAfter=2)
@@ -214,7 +214,7 @@ def chart_story(armies: list[Army], heading: str, notes: list[str]) -> list[Flow
 
 
 def marker_pages(doc: Document, armies: list[Army], draught_mm: float, heading: str,
-                 notes: list[str] | None = None, marker_armies: list[Army] | None = None) -> list[Rect]:
+                 notes: list[str] | None = None, marker_armies: list[Army] | None = None) -> CutSheet:
     """The chart page(s), then every marker (one per piece, officers for promotion, retreated
     marks for Officer Material) as round cut-outs one draught across."""
     body = doc.page.body()
@@ -257,7 +257,7 @@ def _marker(face: RankFace):
     return draw
 
 
-def generic_marker_pages(doc: Document, draught_mm: float) -> list[Rect]:
+def generic_marker_pages(doc: Document, draught_mm: float) -> CutSheet:
     """Chart for the mini and full armies, and markers enough for the full game (which covers the
     mini game too): what ``--parts markers`` prints for a game that is not Dablot."""
     mini = reference_armies("mini")

@@ -241,13 +241,14 @@ def fill_frame(frame: Any, story: list[Any], c: Canvas) -> None:
     the way ReportLab's document templates do (a bare ``Frame.addFromList`` never splits), and
     remove what was placed.  A block that does not fit even on an empty frame raises ValueError.
     """
-    from reportlab.platypus.doctemplate import ActionFlowable, FrameBreak
+    from reportlab.platypus.doctemplate import ActionFlowable
 
     while story:
         f = story[0]
         if isinstance(f, ActionFlowable):
             story.pop(0)
-            if isinstance(f, FrameBreak) and not frame._atTop:
+            # KeepTogether asks for a frame break when its block does not fit below
+            if "frameEnd" in str(getattr(f, "action", "")) and not frame._atTop:
                 return
             continue
         if frame.add(f, c, trySplit=1):

@@ -16,7 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from tafl_desktop.printing.board_draw import piece_room
-from tafl_desktop.printing.cells import CutLayout, Group, flow_cells, intro_text
+from tafl_desktop.printing.cells import CutLayout, CutSheet, Group, flow_cells, intro_text
 from tafl_desktop.printing.fonts import FONT
 from tafl_desktop.printing.paper import PT, Document, Rect
 from tafl_desktop.printing.symbols import DARK_ARMY, LIGHT_ARMY, RankFace, draw_piece, face_colours
@@ -92,7 +92,7 @@ def _groups(variant: Any, draw_kind) -> list[Group]:
     return out
 
 
-def token_pages(doc: Document, variant: Any, square: float) -> list[Rect]:
+def token_pages(doc: Document, variant: Any, square: float) -> CutSheet:
     """Round tokens, grouped by kind, with crop ticks; returns the cut squares drawn."""
     d = token_diameter(variant, square, doc.page.body())
     bleed = 1.0 if d >= 10 else 0.6
@@ -135,7 +135,7 @@ def standee_size(square: float, body: Rect) -> tuple[float, float, float]:
     return round(w * k, 1), round(panel * k, 1), round(tab * k, 1)
 
 
-def standee_pages(doc: Document, variant: Any, square: float) -> list[Rect]:
+def standee_pages(doc: Document, variant: Any, square: float) -> CutSheet:
     """Fold-over standing pieces (a gutter fold: front and upside-down back on one strip)."""
     w, panel, tab = standee_size(square * piece_room(variant.geometry), doc.page.body())
     layout = CutLayout(w, 2 * panel + 2 * tab, gutter=4.0, bleed=1.0)

@@ -39,7 +39,7 @@ DIAGRAM_FORM = "rules_board"
 START_FORM = "start_board"
 ARROW = Color(0.10, 0.35, 0.75)
 
-BODY = ParagraphStyle("body", fontName=FONT, fontSize=8.8, leading=11.4, textColor=INK)
+BODY = ParagraphStyle("body", fontName=FONT, fontSize=8.8, leading=11.4, textColor=INK, bulletFontName=FONT)
 BULLET = ParagraphStyle("bullet", parent=BODY, leftIndent=9, bulletIndent=1, spaceAfter=1.2)
 SMALL = ParagraphStyle("small", parent=BODY, fontSize=7.4, leading=9.2)
 CAPTION_TITLE = ParagraphStyle("captitle", parent=SMALL, fontName=FONT_BOLD)
@@ -214,12 +214,14 @@ def _start_table(variant: Any, marks: BoardMarks, sizes: dict[str, float], width
     for kind, text in legend(marks):
         rows.append([Swatch(kind, piece=False), _p(text, SMALL)])
     key = Table(rows, colWidths=[7 * mm, None], hAlign="LEFT")
-    key.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("SPAN", (0, 0), (1, 0)),
+    key.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                             ("SPAN", (0, 0), (1, 0)),
                              ("LEFTPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
                              ("TOPPADDING", (0, 0), (-1, -1), 1.5)]))
     pic_w = pic.wrap(0, 0)[0]
     t = Table([[pic, key]], colWidths=[pic_w + 4 * mm, width * mm - pic_w - 4 * mm], hAlign="LEFT")
-    t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0)]))
+    t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                           ("LEFTPADDING", (0, 0), (-1, -1), 0)]))
     return t
 
 
@@ -236,7 +238,8 @@ def _diagram_table(variant: Any, diagrams: list[RuleDiagram], sizes: dict[str, f
     if len(rows[-1]) < ncols:
         rows[-1] += [""] * (ncols - len(rows[-1]))
     t = Table(rows, colWidths=[colw * mm] * ncols, hAlign="LEFT")
-    t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+    t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                           ("LEFTPADDING", (0, 0), (-1, -1), 0),
                            ("RIGHTPADDING", (0, 0), (-1, -1), 5), ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
     return t
 
