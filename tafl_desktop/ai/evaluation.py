@@ -1,14 +1,54 @@
-"""Which evaluation module serves which game family (the search itself is family-blind)."""
+"""Which evaluation module serves which game family (the search itself is family-blind).
+
+Every evaluator offers the four hooks the search calls:
+
+* ``evaluate(pos) -> int``: static score from the side to move's view (100 ~ one ordinary piece);
+* ``quick_outcome(pos) -> Outcome | None``: what is decided without generating moves;
+* ``tactics(pos, moves | None) -> (kind, payload)``: forcing facts for the quiescence search
+  (kinds in ``evaluation_tafl``: QUIET, WIN_NOW, FORCED, TERMINAL);
+* ``order_key(pos) -> (move -> int)``: static move-ordering hints, higher first.
+
+Families without their own module (the Fox games and Dablot, for now) get
+:class:`GenericEvaluator`: exact results from the rules plus mobility, which plays legal and
+sees wins within its horizon, but knows no strategy.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from tafl_desktop.ai.evaluation_tafl import QUIET
+from tafl_desktop.core.game import Move, Outcome
+
+
+class GenericEvaluator:
+    """Family-blind fallback: the rules' own outcome, mobility as the only positional idea."""
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+
+    def quick_outcome(self, pos: Any) -> Outcome | None:
+        return self.rules.outcome(pos)
+
+    def evaluate(self, pos: Any) -> int:
+        return 5 * len(self.rules.legal_moves(pos))
+
+    def defenders_score(self, pos: Any) -> int:
+        s = self.evaluate(pos)
+        return s if int(self.rules.side_to_move(pos)) == 1 else -s
+
+    def tactics(self, pos: Any, moves: list[Move] | None = None) -> tuple[int, Any]:
+        return QUIET, None
+
+    def order_key(self, pos: Any):
+        # chained or jumping moves (captures in the jump families) first
+        return lambda m: 100 * (len(m) - 2)
+
 
 def make_evaluator(rules: Any, weights: Any | None = None) -> Any:
-    """The evaluator for ``rules.family``; ValueError for a family without one yet."""
+    """The evaluator for ``rules.family`` (the generic one for families without their own)."""
     family = getattr(rules, "family", "")
     if family == "tafl":
         from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
         return TaflEvaluator(rules, weights)
-    raise ValueError(f"the computer player does not know the {family or 'unknown'} family yet")
+    return GenericEvaluator(rules)

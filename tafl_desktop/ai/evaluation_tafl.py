@@ -46,6 +46,10 @@ class TaflWeights:
     king_hostile: int = 45       # each side of the king held by an attacker or hostile square
     king_hostile3: int = 120     # extra when three sides are held (four-sided capture is one move away)
     king_near: int = 8           # each attacker within two squares (Chebyshev) of the king
+    king_ring: int = 4           # each attacker within four squares (Chebyshev) of the king
+    king_path: int = 12          # each one-square step of the king's shortest walk to an escape square
+    king_enclosed: int = 250     # no walk to any escape square through empty squares at all
+    king_space: int = 6          # when enclosed: each square of the king's pen (the attackers tighten it)
     king_guard: int = 6          # each defender next to the king
     guard1: int = -10            # each attacker next to an escape square (often capturable there)
     guard2: int = 35             # each attacker two steps from an escape square (the blockade squares)
@@ -107,6 +111,19 @@ class TaflEvaluator:
                 if t != s and max(abs(f1 - f0), abs(r1 - r0)) <= 2:
                     m |= 1 << t
             self.near_mask.append(m)
+        self.ring_mask = []
+        for s in range(N):
+            f0, r0 = fr(s)
+            self.ring_mask.append(sum(1 << t for t in range(N)
+                                      if t != s and max(abs(fr(t)[0] - f0), abs(fr(t)[1] - r0)) <= 4))
+        # squares the king may never enter (throne or camps, as the toggles say): walls for his walk
+        forbidden = set()
+        for sq in range(N):
+            forbidden |= r.block[C_KING][sq]
+        self.king_walls = sum(1 << q for q in forbidden)
+        self.not_file_a = sum(1 << q for q in range(N) if q % W)
+        self.not_file_last = sum(1 << q for q in range(N) if q % W != W - 1)
+        self.walk_limit = W + H
         # squares that act against the king as a capturing side (throne, hostile corners, camps)
         host_king = r.host_always[DEF] | r.host_empty[DEF]
         self.king_host_sq = [_popcount(self.adj_mask[s] & host_king) for s in range(N)]
@@ -130,6 +147,13 @@ class TaflEvaluator:
         self.king_wall_risk = bool(opts.get("shield_wall")) and not opts.get("shield_wall_king_spared", True)
         self.edge_mask = r.edge_mask
         self.geometry = g
+        # the start position scores 0: a constant shift (the search does not care) that makes the
+        # evaluation bar read "even" at the start instead of showing raw material sums
+        self.offset = 0
+        try:
+            self.offset = self.defenders_score(r.initial_position())
+        except (AttributeError, ValueError):
+            pass
 
     # ------------------------------------------------------------------------------ king lines
     def king_line(self, li: int, i: int, occ: int) -> tuple[int, int, int, tuple[int, ...]]:
@@ -173,6 +197,30 @@ class TaflEvaluator:
         mr, er, rr, tr = self.king_line(r, f, (occ >> (r * W)) & self.rm)
         mc, ec, rc, tc = self.king_line(H + f, r, (occT >> (f * H)) & self.cm)
         return mr + mc, er + ec, rr | rc, tr, tc
+
+    def king_walk(self, pos: Any) -> int:
+        """One-square steps from the king to the nearest escape square through empty squares
+        (a flood fill on bitboards: cheap, and it sees his own defenders in the way).
+
+        When no escape square can be reached the answer is ``-size``: minus the number of
+        squares of the king's pen, so that the attackers are rewarded for tightening it.
+        """
+        kb = self.bit[pos.king]
+        full = self.full
+        free = full & ~(pos.att | pos.dfn | self.king_walls)
+        esc = self.escape_mask & free
+        W = self.W
+        nfa, nfl = self.not_file_a, self.not_file_last
+        region = kb
+        for step in range(1, self.walk_limit):
+            grown = (region | ((region << 1) & nfa) | ((region >> 1) & nfl) | (region << W) | (region >> W)) & free
+            if grown & esc:
+                return step
+            grown |= kb
+            if grown == region:
+                return -_popcount(region)
+            region = grown
+        return -_popcount(region)
 
     # ------------------------------------------------------------------------------ hooks
     def quick_outcome(self, pos: Any) -> Outcome | None:
@@ -234,6 +282,7 @@ class TaflEvaluator:
         adj = self.adj_mask[king]
         hostile = _popcount(att & adj) + self.king_host_sq[king] + self.king_offboard[king]
         gm = self.guard_masks
+        walk = self.king_walk(pos)
         score = (w.defender * _popcount(dfn) - w.attacker * _popcount(att)
                  + w.king_mobility * (mr + mc)
                  - w.king_distance * self.kdist[king]
@@ -241,11 +290,16 @@ class TaflEvaluator:
                  - w.king_hostile * hostile
                  - w.king_near * _popcount(att & self.near_mask[king])
                  + w.king_guard * _popcount(dfn & adj)
-                 - w.guard1 * _popcount(att & gm[0])
-                 - w.guard2 * _popcount(att & gm[1])
-                 - w.guard3 * _popcount(att & gm[2]))
+                 - w.king_ring * _popcount(att & self.ring_mask[king]))
+        if walk < 0:
+            # the blockade has done its work: guard posts no longer count, closing in does
+            score -= w.king_enclosed + w.king_path * self.walk_limit // 2 + w.king_space * walk
+        else:
+            score -= (w.king_path * walk + w.guard1 * _popcount(att & gm[0]) + w.guard2 * _popcount(att & gm[1])
+                      + w.guard3 * _popcount(att & gm[2]))
         if hostile >= 3 and self.strong_king:
             score -= w.king_hostile3
+        score -= self.offset
         if pos.side == DEF:
             score += w.tempo
             if routes:

@@ -19,12 +19,15 @@ class ComputerPlayer:
     """Chooses moves at one level; keeps its searcher (and transposition table) between moves."""
 
     def __init__(self, rules: Any, level: str | Level, seed: int | None = None, evaluator: Any | None = None,
-                 time_scale: float = 1.0) -> None:
+                 time_scale: float = 1.0, searcher: Searcher | None = None) -> None:
         self.rules = rules
         self.level = level if isinstance(level, Level) else get_level(level)
         self.rng = random.Random(seed)
         self.time_scale = time_scale
-        self.searcher = None if self.level.random_mover else Searcher(rules, evaluator)
+        if self.level.random_mover:
+            self.searcher = None
+        else:
+            self.searcher = searcher if searcher is not None else Searcher(rules, evaluator)
 
     def limits(self, margin: int | None = None) -> SearchLimits:
         lv = self.level
@@ -32,7 +35,8 @@ class ComputerPlayer:
                             quiescence=lv.quiescence, margin=lv.margin if margin is None else margin)
 
     def choose(self, pos: Any, history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
-               margin: int | None = None) -> SearchResult:
+               margin: int | None = None, on_iteration: Callable[[SearchResult], None] | None = None,
+               time_limit: float | None = None) -> SearchResult:
         """The level's move in ``pos`` (``move`` is None only when the side to move has no move)."""
         lv = self.level
         if lv.random_mover or (lv.blunder and self.rng.random() < lv.blunder):
@@ -41,4 +45,7 @@ class ComputerPlayer:
             move = self.rng.choice(moves) if moves else None
             return SearchResult(move, 0, 0, 0, time.perf_counter() - t0, [move] if move else [], stopped="random")
         assert self.searcher is not None
-        return self.searcher.search(pos, self.limits(margin), history_keys, should_stop, self.rng)
+        limits = self.limits(margin)
+        if time_limit is not None:
+            limits.time = time_limit
+        return self.searcher.search(pos, limits, history_keys, should_stop, self.rng, on_iteration)

@@ -134,8 +134,9 @@ class Searcher:
         if not moves:
             return SearchResult(None, self._terminal(pos, rules.outcome(pos), 0), 0, 0, 0.0, stopped="depth")
         if len(moves) == 1 and lim.margin == 0 and not on_iteration:
-            return SearchResult(moves[0], 0, 0, 0, time.perf_counter() - self.t0, [moves[0]],
-                                [(moves[0], 0)], stopped="forced")
+            static = self.ev.evaluate(pos)  # nothing to choose: no search, a static score will do
+            return SearchResult(moves[0], static, 0, 0, time.perf_counter() - self.t0, [moves[0]],
+                                [(moves[0], static)], stopped="forced")
 
         kind, payload = self.ev.tactics(pos, moves)
         if kind == WIN_NOW:
@@ -350,8 +351,7 @@ class Searcher:
             if not moves:
                 return -(MATE - ply - 2)
 
-        side = pos.side
-        hist = self.history[side]
+        hist = self.history[self._side(pos)]
         if len(moves) > 1:
             order = ev.order_key(pos)
             hget = hist.get
