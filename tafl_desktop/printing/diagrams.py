@@ -173,6 +173,8 @@ def rule_diagrams(variant: Any) -> list[RuleDiagram]:
         return tafl_diagrams(variant)
     if variant.family == "hunt":
         return hunt_diagrams(variant)
+    if variant.family == "dablot":
+        return dablot_diagrams(variant)
     return []
 
 
@@ -401,4 +403,69 @@ def _hunt_jump(rules: Any, g: Any, start: Any, pieces: dict[int, str]) -> RuleDi
         return RuleDiagram("Capture", "A hunter captures by a short jump along a line over an adjacent piece onto "
                            "the empty point beyond; the jumped piece is removed.", None, placed, ((p, land),),
                            Side(1), frozenset({over}))
+    return None
+
+
+# -------------------------------------------------------------------------------------- Dablot
+def _dablot_text(g: Any, pieces: dict[int, str]) -> str:
+    south = [f"{k}{g.name(p)}" for p, k in sorted(pieces.items()) if k.islower()]
+    north = [f"{k.lower()}{g.name(p)}" for p, k in sorted(pieces.items()) if k.isupper()]
+    return f"south={','.join(south)} north={','.join(north)}"
+
+
+def dablot_diagrams(variant: Any) -> list[RuleDiagram]:
+    """How a piece moves (every step open to one piece at the start), a capture by a soldier,
+    and the rank rule (the leader's son taking a soldier, which a soldier could not do to him);
+    each capture found by moving one enemy piece forward and checked by the engine."""
+    rules = variant.make_rules()
+    g = variant.geometry
+    start = rules.initial_position()
+    pieces = rules.pieces(start)
+    south, north = variant.sides
+    out: list[RuleDiagram] = []
+    pos = rules.parse_position(_dablot_text(g, pieces), Side(0))
+    steps: dict[int, list[tuple[int, ...]]] = {}
+    for m in rules.legal_moves(pos):
+        if len(m) == 2 and m[1] in g.neighbours(m[0]):
+            steps.setdefault(m[0], []).append(tuple(m))
+    if steps:
+        origin = max(sorted(steps), key=lambda p: len(steps[p]))
+        out.append(RuleDiagram("Moving", f"A piece steps to a neighbouring empty point along any line: every step open "
+                               f"to this piece at the start ({south} to move).", None, dict(pieces),
+                               tuple(steps[origin]), Side(0), frozenset()))
+    soldier = _dablot_capture(rules, g, pieces, Side(0), "s", "S")
+    if soldier is not None:
+        out.append(RuleDiagram("Capture", "A piece captures by jumping over an adjacent enemy of equal or lower rank "
+                               "onto the empty point straight beyond; the enemy is removed.", None, *soldier))
+    son = _dablot_capture(rules, g, pieces, Side(1), "P", "s")
+    if son is not None:
+        out.append(RuleDiagram("Rank", "The leader's son outranks a soldier and may take him; a soldier can never "
+                               f"take the son, and only a leader takes a leader ({north} to move).", None, *son))
+    return out
+
+
+def _dablot_capture(rules: Any, g: Any, pieces: dict[int, str], mover: Side, hunter: str, victim: str):
+    """Move one ``victim`` piece forward next to a ``hunter`` so that the hunter can jump it;
+    return (pieces, moves, mover, captured) for the first spot the engine accepts."""
+    empty = [p for p in range(g.size) if p not in pieces]
+    victims = sorted(p for p, k in pieces.items() if k == victim)
+    hunters = {p for p, k in pieces.items() if k == hunter}
+    for spot in sorted(empty, key=lambda p: (abs(g.coords[p][1] - sum(c[1] for c in g.coords) / g.size), p)):
+        if not any(h in g.neighbours(spot) for h in hunters):
+            continue
+        for v in victims:
+            trial = dict(pieces)
+            del trial[v]
+            trial[spot] = victim
+            try:
+                pos = rules.parse_position(_dablot_text(g, trial), mover)
+            except ValueError:
+                continue
+            if pos.result is not None:
+                continue
+            for m in rules.legal_moves(pos):
+                if len(m) == 2 and m[0] in hunters and m[1] not in g.neighbours(m[0]):
+                    _after, taken = rules.play(pos, tuple(m))
+                    if set(taken) == {spot}:
+                        return trial, (tuple(m),), mover, frozenset({spot})
     return None

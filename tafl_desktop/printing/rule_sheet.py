@@ -154,7 +154,10 @@ def define_rule_forms(doc: Document, variant: Any, marks: BoardMarks) -> dict[st
         if w <= room_w and h <= room_h:
             break
         start -= 0.25
-    for name, s in ((START_FORM, start), (DIAGRAM_FORM, DIAGRAM_CELL)):
+    # Tafl diagrams show a few squares of the board; point-and-line games show the whole board,
+    # about 56 mm across, so pieces and arrows stay readable
+    cell = DIAGRAM_CELL if getattr(g, "kind", "grid") == "grid" else min(12.0, 56.0 / max(gw, gh))
+    for name, s in ((START_FORM, start), (DIAGRAM_FORM, cell)):
         rim = rim_for(s)
         w, h = board_extent(g, s, rim)
         c.beginForm(name, 0, 0, w * mm, h * mm)
@@ -233,14 +236,20 @@ def _diagram_table(variant: Any, diagrams: list[RuleDiagram], sizes: dict[str, f
     widest = max(p.wrap(0, 0)[0] for p in pics) / mm
     ncols = max(1, min(4, int((width + 4) // (max(widest, 40.0) + 6))))
     colw = width / ncols
-    cells = [[pic, _p(d.title, CAPTION_TITLE), _p(d.caption, SMALL)] for pic, d in zip(pics, diagrams, strict=True)]
-    rows = [cells[i:i + ncols] for i in range(0, len(cells), ncols)]
-    if len(rows[-1]) < ncols:
-        rows[-1] += [""] * (ncols - len(rows[-1]))
+    # pictures sit on a common baseline and their captions start on one line
+    rows: list[list[Any]] = []
+    for i in range(0, len(pics), ncols):
+        chunk = list(zip(pics[i:i + ncols], diagrams[i:i + ncols], strict=True))
+        rows.append([pic for pic, _d in chunk] + [""] * (ncols - len(chunk)))
+        rows.append([[_p(d.title, CAPTION_TITLE), _p(d.caption, SMALL)] for _pic, d in chunk]
+                    + [""] * (ncols - len(chunk)))
     t = Table(rows, colWidths=[colw * mm] * ncols, hAlign="LEFT")
-    t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                           ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                           ("RIGHTPADDING", (0, 0), (-1, -1), 5), ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
+    style = [("FONT", (0, 0), (-1, -1), FONT, 8), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+             ("RIGHTPADDING", (0, 0), (-1, -1), 5), ("TOPPADDING", (0, 0), (-1, -1), 1)]
+    for r in range(0, len(rows), 2):
+        style += [("VALIGN", (0, r), (-1, r), "BOTTOM"), ("VALIGN", (0, r + 1), (-1, r + 1), "TOP"),
+                  ("BOTTOMPADDING", (0, r), (-1, r), 1), ("BOTTOMPADDING", (0, r + 1), (-1, r + 1), 7)]
+    t.setStyle(TableStyle(style))
     return t
 
 
