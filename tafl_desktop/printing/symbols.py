@@ -17,6 +17,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from tafl_desktop.printing.fonts import FONT, FONT_BOLD
 
+PT = 25.4 / 72  # one typographic point in mm (font sizes are given in points)
+
 ATTACKER_FACE = Color(0.20, 0.17, 0.16)
 ATTACKER_MARK = Color(0.86, 0.82, 0.74)
 DEFENDER_FACE = Color(0.94, 0.90, 0.80)
@@ -220,12 +222,12 @@ def draw_rank_face(c: Canvas, f: RankFace, cx: float, cy: float, r: float, bleed
         c.rect((cx - r) * mm, (cy - r * 0.22) * mm, 2 * r * mm, r * 0.44 * mm, stroke=0, fill=1)
         c.setFillColor(face)
         size = r * 0.26
-        width = c.stringWidth("RETREATED", FONT_BOLD, size / (25.4 / 72)) / mm
+        width = c.stringWidth("RETREATED", FONT_BOLD, size / PT) / mm
         size *= min(1.0, r * 1.45 / width)
-        c.setFont(FONT_BOLD, size / (25.4 / 72))
+        c.setFont(FONT_BOLD, size / PT)
         c.drawCentredString(cx * mm, (cy - size * 0.36) * mm, "RETREATED")
         c.setFillColor(ink)
-        c.setFont(FONT, r * 0.17 / (25.4 / 72))
+        c.setFont(FONT, r * 0.17 / PT)
         c.drawCentredString(cx * mm, (cy - r * 0.55) * mm, "no promotion")
         c.restoreState()
         return
@@ -234,22 +236,22 @@ def draw_rank_face(c: Canvas, f: RankFace, cx: float, cy: float, r: float, bleed
     if big:
         sym(c, cx, cy + r * 0.50, r * 0.58, ink)
         size = r * 0.58
-        c.setFont(FONT_BOLD, size / (25.4 / 72))
+        c.setFont(FONT_BOLD, size / PT)
         c.drawCentredString(cx * mm, (cy - size * 0.50) * mm, str(f.points))
         tsize = min(r * 0.18, 4.0)
-        width = c.stringWidth(f.title, FONT, tsize / (25.4 / 72)) / mm
+        width = c.stringWidth(f.title, FONT, tsize / PT) / mm
         if width > r * 1.35:
             tsize *= r * 1.35 / width
-        c.setFont(FONT, tsize / (25.4 / 72))
+        c.setFont(FONT, tsize / PT)
         c.drawCentredString(cx * mm, (cy - r * 0.64) * mm, f.title)
     else:
         if f.leader:
             sym(c, cx, cy + r * 0.35, r * 0.75, ink)
             size = r * 0.75
-            c.setFont(FONT_BOLD, size / (25.4 / 72))
+            c.setFont(FONT_BOLD, size / PT)
             c.drawCentredString(cx * mm, (cy - r * 0.72) * mm, str(f.points))
         else:
             size = r * 1.05
-            c.setFont(FONT_BOLD, size / (25.4 / 72))
+            c.setFont(FONT_BOLD, size / PT)
             c.drawCentredString(cx * mm, (cy - size * 0.36) * mm, str(f.points))
     c.restoreState()
