@@ -166,3 +166,12 @@ def test_full_alea_evangelii_set_is_fast() -> None:
         render_set(v, parts=list(PARTS))
         times.append(time.perf_counter() - t)
     assert sorted(times)[1] < 3.0
+
+
+def test_non_latin_names_print_as_text() -> None:
+    from dataclasses import replace
+
+    v = replace(find_variant("brandubh"), name="Хнефатафл Brandubh")
+    data, _ = render_set(v, parts=["rules"])
+    text = PdfReader(io.BytesIO(data)).pages[0].extract_text()
+    assert "Хнефатафл" in text and "■" not in text
