@@ -33,8 +33,31 @@ def hunt_board_sentences(variant: Variant) -> list[str]:
     return out
 
 
+def dablot_board_sentences(variant: Variant) -> list[str]:
+    """The lattice and the two ranked armies of Dablot."""
+    g = variant.geometry
+    rules = variant.make_rules()
+    pieces = rules.pieces(rules.initial_position())
+    south = sum(1 for k in pieces.values() if k.islower())
+    soldiers = sum(1 for k in pieces.values() if k == "s")
+    ranks = "soldier 1, officer 2, the son 3, the leader 4" if variant.options.get("four_ranks") else \
+        "soldier 1, the son 2, the leader 3"
+    return [
+        f"The board is a lattice of {g.size} points: grid points and the centres of the squares, joined by the "
+        "lines and both diagonals of every square. Pieces stand on the points.",
+        f"Each army ({variant.sides[0]} at the bottom, {variant.sides[1]} at the top) has {south} pieces: "
+        f"{soldiers} soldiers, the leader's son and the leader.",
+        f"Every piece moves one point along any line to an empty point, or captures by a short jump over an "
+        f"adjacent enemy onto the empty point beyond. A piece captures only pieces of equal or lower rank ({ranks}), "
+        "so only a leader can take a leader.",
+        "A player who cannot move, or has lost every piece, loses.",
+    ]
+
+
 def board_sentences(variant: Variant) -> list[str]:
     """What is on the board: size, pieces, special squares."""
+    if variant.family == "dablot":
+        return dablot_board_sentences(variant)
     if variant.family != "tafl":
         return hunt_board_sentences(variant)
     g = variant.geometry
