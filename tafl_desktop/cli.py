@@ -261,6 +261,8 @@ def cmd_print(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tafl-desktop", description="Play and print the old Nordic hunt games.")
     p.add_argument("--version", action="version", version=f"tafl-desktop {__version__}")
+    p.add_argument("--self-test", action="store_true",
+                   help="open the window offscreen, play a move, export a one-page PDF, exit 0 if all worked")
     sub = p.add_subparsers(dest="command")
 
     g = sub.add_parser("gui", help="open the window (the default)")
@@ -340,6 +342,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.self_test:
+        try:
+            from tafl_desktop.selftest import run_self_test
+        except ImportError as exc:
+            print(f"tafl-desktop: self-test unavailable: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+        return run_self_test()
     if args.command is None:
         args = parser.parse_args(["gui", *(argv if argv is not None else sys.argv[1:])])
     try:
