@@ -170,11 +170,16 @@ class BoardView(QWidget):
         board a disc that leaves the lines between neighbours visible."""
         r = self.square_rect(square)
         g = self._state.geometry
-        if g.kind == "grid":
+        if self._square_cells():
             return r
         k = 0.8 * min(1.0, g.point_spacing)
         c = r.center()
         return QRectF(c.x() - r.width() * k / 2, c.y() - r.height() * k / 2, r.width() * k, r.height() * k)
+
+    def _square_cells(self) -> bool:
+        """True when points are drawn as squares (grids, the checkerboard), False for point-and-line."""
+        g = self._state.geometry
+        return g.kind == "grid" or getattr(g, "style", "") == "checker"
 
     def square_center(self, square: int) -> QPointF:
         return self.square_rect(square).center()
@@ -325,18 +330,18 @@ class BoardView(QWidget):
     def _paint_move_tints(self, p: QPainter, cell: float) -> None:
         """Last move, selection and the path picked so far, as square tints (grid) or halos (graph)."""
         st, t = self._state, self._theme
-        g = st.geometry
         squares: list[tuple[int, str]] = [(s, t.last_move) for s in st.last_move]
         if st.selected is not None:
             squares.append((st.selected, t.selected))
         squares += [(s, t.selected) for s in st.path[1:]]
         for s, colour in squares:
-            if g.kind == "grid":
+            if self._square_cells():
                 p.fillRect(self.square_rect(s), _qc(colour))
             else:
+                half = self.piece_rect(s).width() * 0.62
                 p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(_qc(colour))
-                p.drawEllipse(self.square_center(s), cell * 0.48, cell * 0.48)
+                p.drawEllipse(self.square_center(s), half, half)
         for s in st.routes:
             p.setPen(QPen(_qc(t.route), max(2.0, cell * 0.07)))
             p.setBrush(Qt.BrushStyle.NoBrush)
@@ -381,10 +386,12 @@ class BoardView(QWidget):
         p.setPen(_qc(t.frame_text))
         files: dict[float, str] = {}
         ranks: dict[float, str] = {}
-        for s in range(g.size):
+        for s in sorted(range(g.size), key=g.point_xy):
             x, y = g.point_xy(s)
             name = g.name(s)
-            files.setdefault(x, name.rstrip("0123456789"))
+            letter = name.rstrip("0123456789")
+            if letter not in files.values():  # a letter shared by a column and its centre points: once
+                files.setdefault(x, letter)
             ranks.setdefault(y, name.lstrip("abcdefghijklmnopqrstuvwxyz"))
         ew, eh = g.extent
         m = self._margin()

@@ -389,7 +389,9 @@ class MainWindow(QMainWindow):
             return  # taken back meanwhile
         text = c.describe_outcome(outcome)
         headline, _, reason = text.partition(": ")
-        detail = (f"{reason[:1].upper()}{reason[1:]} after {len(c.game.plies)} moves.\n\n"
+        reason = reason.rstrip(".")
+        n = len(c.game.plies)
+        detail = (f"{reason[:1].upper()}{reason[1:]}. The game lasted {n} move{'s' if n != 1 else ''}.\n\n"
                   "The board stays as it is: step through the moves to review the game.")
         if dialogs.show_game_over(self, headline, detail):
             self.new_game()

@@ -129,7 +129,7 @@ class NewGameDialog(QDialog):
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
         self.tree.setAccessibleName("Games")
-        self.tree.setMinimumWidth(230)
+        self.tree.setMinimumWidth(240)
         self._fill_tree(current)
         self.tree.currentItemChanged.connect(self._item_changed)
 
@@ -174,6 +174,7 @@ class NewGameDialog(QDialog):
         split.addWidget(right)
         split.setStretchFactor(1, 1)
         split.setChildrenCollapsible(False)
+        split.setSizes([285, 755])
 
         self.save_variant_button = QPushButton("Save as variant...")
         self.save_variant_button.setToolTip("Write these rules to a variant file you can open again "

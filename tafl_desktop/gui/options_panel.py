@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,6 +30,19 @@ from PySide6.QtWidgets import (
 from tafl_desktop.core.options import OptionSchema, OptionSpec, OptionValue
 
 CHANGED_MARK = "\u25cf "  # a dot before the label of a changed toggle
+
+
+def _soften(label: QLabel) -> None:
+    """Help text: smaller and between the text and background colours, readable in any palette."""
+    pal = label.palette()
+    text, back = pal.color(QPalette.ColorRole.WindowText), pal.color(QPalette.ColorRole.Window)
+    mixed = QColor((text.red() * 3 + back.red() * 2) // 5, (text.green() * 3 + back.green() * 2) // 5,
+                   (text.blue() * 3 + back.blue() * 2) // 5)
+    pal.setColor(QPalette.ColorRole.WindowText, mixed)
+    label.setPalette(pal)
+    font = label.font()
+    font.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
+    label.setFont(font)
 
 
 class ToggleRow:
@@ -62,8 +76,8 @@ class ToggleRow:
         self.reset.setToolTip("Back to the preset's value")
         self.help = QLabel(spec.help)
         self.help.setWordWrap(True)
-        self.help.setStyleSheet("color: palette(dark); font-size: 9pt;")
         self.help.setToolTip(self._tooltip())
+        _soften(self.help)
 
     def _tooltip(self) -> str:
         text = self.spec.help
@@ -141,7 +155,8 @@ class OptionsPanel(QWidget):
         for group, specs in schema.groups():
             box = QGroupBox(group)
             grid = QGridLayout(box)
-            grid.setColumnStretch(1, 1)
+            grid.setColumnStretch(3, 1)
+            grid.setColumnMinimumWidth(0, 150)
             grid.setVerticalSpacing(2)
             r = 0
             for spec in specs:
@@ -151,7 +166,8 @@ class OptionsPanel(QWidget):
                 grid.addWidget(row.label, r, 0)
                 grid.addWidget(row.editor, r, 1)
                 grid.addWidget(row.reset, r, 2)
-                grid.addWidget(row.help, r + 1, 0, 1, 3)
+                row.editor.setMinimumWidth(220)
+                grid.addWidget(row.help, r + 1, 0, 1, 4)
                 grid.setRowMinimumHeight(r + 2, 6)
                 r += 3
             outer.addWidget(box)

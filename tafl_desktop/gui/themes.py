@@ -53,7 +53,7 @@ THEMES: dict[str, BoardTheme] = {
         king_rim="#c8962a", outline="#1b1512"),
     "dark": BoardTheme(
         key="dark", label="Dark", window="#1e2126", frame="#2c3139", frame_text="#aeb6c2",
-        square="#4a525e", square_alt="#394049", line="#6c7685", special="#323842", special_mark="#9aa6b6",
+        square="#4d5663", square_alt="#2e343c", line="#6c7685", special="#323842", special_mark="#9aa6b6",
         camp="#5a4e46", escape="#3f5a48", pen="#3f5a48", last_move="#70c9a640", selected="#8059b0ff",
         target="#a0e8eef5", capture="#ff6b5b", threat="#ff5f56", route="#5fd08a", cursor="#ffd166",
         attacker="#15171a", attacker_mark="#d9c7a3", defender="#e9e4da", defender_mark="#2a2f36",
