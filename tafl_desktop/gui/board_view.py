@@ -27,6 +27,7 @@ from tafl_desktop.gui.piece_painter import draw_piece
 from tafl_desktop.gui.themes import BoardTheme, piece_name, theme
 
 DRAG_START_PX = 4
+MIN_RIM_PX = 16
 ANIMATION_MS = 170
 CURSOR_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}
 PICK_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)
@@ -143,7 +144,17 @@ class BoardView(QWidget):
 
     # ------------------------------------------------------------------------------- geometry
     def _margin(self) -> float:
-        return 0.62 if self._coordinates else 0.24
+        """Width of the rim in cells: 0.62 of a cell, but never under 16 px when it carries coordinates
+        (a 19x19 board in a small window keeps readable labels)."""
+        if not self._coordinates:
+            return 0.24
+        g = self._state.geometry
+        ew, eh = g.extent
+        cell = min(self.width() / (ew + 1.24), self.height() / (eh + 1.24))
+        if cell * 0.62 >= MIN_RIM_PX:
+            return 0.62
+        cell = max(1.0, min((self.width() - 2 * MIN_RIM_PX) / ew, (self.height() - 2 * MIN_RIM_PX) / eh))
+        return MIN_RIM_PX / cell
 
     def _cell(self) -> tuple[float, float, float]:
         """(cell size in px, x and y of the board's top-left corner)."""
@@ -380,7 +391,7 @@ class BoardView(QWidget):
         """File letters above and below, rank numbers left and right, read from the geometry."""
         g, t = self._state.geometry, self._theme
         font = QFont(self.font())
-        font.setPixelSize(max(7, min(18, int(cell * 0.34))))
+        font.setPixelSize(max(9, min(18, int(cell * 0.34))))
         font.setBold(True)
         p.setFont(font)
         p.setPen(_qc(t.frame_text))

@@ -130,3 +130,21 @@ def glyph_icon(name: str, colour: QColor | None = None) -> QIcon:
             p.drawLine(QPointF(s * 0.16, v), QPointF(s * 0.84, v))
     p.end()
     return QIcon(pm)
+
+
+def set_glyph(target, name: str) -> None:
+    """Give an action or button a glyph icon, remembered so :func:`refresh_glyphs` can redraw it."""
+    target.setProperty("glyph", name)
+    target.setIcon(glyph_icon(name))
+
+
+def refresh_glyphs(root) -> None:
+    """Redraw every glyph under ``root`` in the current palette (after a theme change)."""
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QAbstractButton
+
+    for cls in (QAction, QAbstractButton):
+        for obj in root.findChildren(cls):
+            name = obj.property("glyph")
+            if name:
+                obj.setIcon(glyph_icon(str(name)))

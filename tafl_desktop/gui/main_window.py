@@ -19,7 +19,8 @@ from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardView
 from tafl_desktop.gui.controller import GameController
-from tafl_desktop.gui.icons import app_icon, glyph_icon
+from tafl_desktop.gui.icons import app_icon, refresh_glyphs, set_glyph
+from tafl_desktop.gui.palette import apply_palette
 from tafl_desktop.gui.players import HUMANS, PlayerSpec
 from tafl_desktop.gui.preferences import (
     Preferences,
@@ -104,7 +105,7 @@ class MainWindow(QMainWindow):
             a.setStatusTip(tip)
             a.setToolTip(tip)
         if icon:
-            a.setIcon(glyph_icon(icon))
+            set_glyph(a, icon)
         a.setCheckable(checkable)
         a.triggered.connect(slot)
         self.addAction(a)
@@ -176,23 +177,27 @@ class MainWindow(QMainWindow):
         tb.setObjectName("mainToolbar")
         tb.setMovable(False)
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        new = QAction(glyph_icon("new"), "New Game", self)
+        new = QAction("New Game", self)
+        set_glyph(new, "new")
         new.setToolTip("New game (Ctrl+N)")
         new.triggered.connect(self.new_game)
         tb.addAction(new)
         tb.addSeparator()
-        for a, label in ((self.act_undo, "Undo"), (self.act_redo, "Redo")):
-            b = QAction(a.icon(), label, self)
+        for a, label, glyph in ((self.act_undo, "Undo", "undo"), (self.act_redo, "Redo", "redo")):
+            b = QAction(label, self)
+            set_glyph(b, glyph)
             b.setToolTip(a.toolTip())
             b.triggered.connect(a.trigger)
             a.changed.connect(lambda a=a, b=b: b.setEnabled(a.isEnabled()))
             tb.addAction(b)
         tb.addSeparator()
-        flip = QAction(glyph_icon("flip"), "Flip", self)
+        flip = QAction("Flip", self)
+        set_glyph(flip, "flip")
         flip.setToolTip("Turn the board round (F)")
         flip.triggered.connect(self.flip_board)
         tb.addAction(flip)
-        rules = QAction(glyph_icon("rules"), "Rules", self)
+        rules = QAction("Rules", self)
+        set_glyph(rules, "rules")
         rules.setToolTip("Rules in force (Ctrl+R)")
         rules.triggered.connect(self.show_rules)
         tb.addAction(rules)
@@ -449,6 +454,8 @@ class MainWindow(QMainWindow):
     def apply_preferences(self, prefs: Preferences, save: bool = True) -> None:
         self.prefs = prefs
         t = theme(prefs.theme)
+        apply_palette(t.key)
+        refresh_glyphs(self)
         self.board.set_theme(t)
         self.board.set_piece_style(prefs.piece_style)
         self.board.set_coordinates(prefs.coordinates)

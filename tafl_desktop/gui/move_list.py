@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.gui.controller import GameController
-from tafl_desktop.gui.icons import glyph_icon
+from tafl_desktop.gui.icons import set_glyph
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -142,7 +142,7 @@ class MovePanel(QWidget):
             ("last", "Last position, back to the game (End)", controller.last),
         ):
             b = QToolButton(self)
-            b.setIcon(glyph_icon(name))
+            set_glyph(b, name)
             b.setToolTip(tip)
             b.setAccessibleName(tip)
             b.setAutoRaise(True)
