@@ -141,3 +141,24 @@ def test_saved_custom_variant_loads_again(tmp_path):
     save_variant(v, tmp_path / "my_tablut.toml")
     again = load_variant(tmp_path / "my_tablut.toml")
     assert again.options == v.options and again.name == "My Tablut"
+
+
+def test_every_preset_draws_and_lists_its_rules(qtbot, make_window):
+    """Each shipped preset opens in the window, paints, and has a rule sheet (new presets included)."""
+    from html import escape
+
+    from tafl_desktop.core.variants import presets
+    from tafl_desktop.gui.rules_viewer import rules_html
+
+    w = make_window("brandubh", size=(700, 500))
+    for variant in presets().values():
+        w.start_game(variant)
+        w.board.painted = False
+        image = w.board.grab()
+        assert w.board.painted and not image.isNull(), variant.id
+        assert escape(variant.name) in rules_html(variant)
+        moves = w.controller.game.legal_moves()
+        assert moves, variant.id
+        first = next(m for m in moves if m)
+        w.board.square_pressed.emit(first[0])
+        assert w.board.state().selected == first[0], variant.id

@@ -127,7 +127,7 @@ def run_app(file: str | None = None, variant: str | None = None) -> int:
     if file:
         window.open_game(file)
     elif not variant and save_to and os.path.isfile(save_to):
-        if window.open_game(save_to):
+        if window.open_game(save_to, remember=False):
             window.file_path = None
             window.controller.undo_stack.resetClean()
             window._show_message("Your unfinished game from last time is back. Ctrl+N starts a new one.")

@@ -16,7 +16,7 @@ from PySide6.QtGui import QUndoStack
 from tafl_desktop.core.game import Game, Outcome, Side
 from tafl_desktop.gui.board_view import BoardState
 from tafl_desktop.gui.commands import MoveCommand
-from tafl_desktop.gui.players import HUMANS, ComputerEngine, PlayerSpec, make_engine
+from tafl_desktop.gui.players import HUMANS, ComputerEngine, PlayerSpec, computer_available, make_engine
 from tafl_desktop.gui.themes import piece_name, piece_side
 
 Move = tuple[int, ...]
@@ -72,7 +72,8 @@ class GameController(QObject):
         """Start showing ``game`` (new or opened); its moves become undoable steps."""
         self._cancel_engine()
         self.game = game
-        self.players = players
+        # a record may name a computer player that this installation does not have: a human plays it
+        self.players = tuple(p if p.is_human or computer_available() else PlayerSpec() for p in players)
         self._path = ()
         self._legal_cache = None
         self.undo_stack.clear()
@@ -308,7 +309,6 @@ class GameController(QObject):
         if self._engine is None:
             self._engine = make_engine()
         if self._engine is None:
-            self.message.emit("No computer player is installed: play this side yourself.")
             return
         self._generation += 1
         generation = self._generation

@@ -268,8 +268,17 @@ class MainWindow(QMainWindow):
         self.controller.set_game(Game(rules, start), players)
         self.file_path = None
         self.controller.undo_stack.setClean()
+        self._orient()
         self._show_message(f"New game: {variant.name}. {self.controller.status_text()}.")
         self.refresh()
+
+    def _orient(self) -> None:
+        """Face the human: in games with a bottom and a top side (Fox games, Dablot), a lone human
+        player of the top side sees the board turned round.  Tafl boards have no top side."""
+        players = self.controller.players
+        if self.controller.variant.family == "tafl" or players[0].is_human == players[1].is_human:
+            return
+        self.board.set_flipped(players[1].is_human)
 
     def _may_discard(self) -> bool:
         c = self.controller
@@ -287,8 +296,9 @@ class MainWindow(QMainWindow):
         if choice is not None:
             self.start_game(choice.variant, choice.players)
 
-    def open_game(self, path: str | None = None) -> bool:
-        """Open a saved game; a file that cannot be read leaves the current game as it was."""
+    def open_game(self, path: str | None = None, remember: bool = True) -> bool:
+        """Open a saved game; a file that cannot be read leaves the current game as it was.
+        ``remember`` False keeps the file out of the recent list (the autosave)."""
         if path is None:
             path = dialogs.ask_open_path(self, "Open a game", dialogs.GAME_FILTER, self._last_dir())
             if not path:
@@ -313,7 +323,9 @@ class MainWindow(QMainWindow):
         self.controller.set_game(game, players)
         self.file_path = path
         self.controller.undo_stack.setClean()
-        self._remember_recent(path)
+        self._orient()
+        if remember:
+            self._remember_recent(path)
         self._show_message(f"Opened {Path(path).name}: {len(game.plies)} moves of {game.rules.variant.name}.")
         self.refresh()
         return True
