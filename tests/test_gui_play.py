@@ -255,3 +255,23 @@ def test_fox_game_jump_chain_is_picked_point_by_point(qtbot, make_window):
             break
         c.play_move(moves[len(c.game.plies) * 7 % len(moves)])
     raise AssertionError("no fox jump came up")
+
+
+def test_action_points_share_a_cell_and_end_turn_button(qtbot, make_window):
+    """Dablot with action points: a side makes several plies in a turn; they share one move-list cell
+    and the panel offers "End turn" while actions are left."""
+    w = make_window("dablot_mini", action_points=True)
+    c = w.controller
+    first = [m for m in c.game.legal_moves() if m][0]
+    assert c.play_move(first)
+    assert c.side_to_move() == Side.ATTACKERS  # still the same side's turn
+    assert w.panel.end_turn.isVisibleTo(w)
+    w.panel.end_turn.click()
+    assert c.side_to_move() == Side.DEFENDERS and c.game.plies[-1].move == ()
+    model = w.panel.moves.model
+    assert model.rowCount() == 1
+    assert model.plies_at(model.index(0, 0)) == [1, 2]
+    assert model.data(model.index(0, 0)).endswith("end")
+    second = [m for m in c.game.legal_moves() if m][0]
+    assert c.play_move(second)
+    assert model.plies_at(model.index(0, 1)) == [3]

@@ -409,6 +409,11 @@ class GameController(QObject):
             out.append(text)
         return out
 
+    def ply_sides(self) -> list[int]:
+        """Which side made each ply (a side may make several in a row with action points)."""
+        game, rules = self.game, self.rules
+        return [int(rules.side_to_move(game.position_at(i))) for i in range(len(game.plies))]
+
     def lost_counts(self) -> tuple[int, int]:
         """Pieces each side has lost by the viewed position (counted against the start)."""
         start = self.rules.pieces(self.game.start).values()

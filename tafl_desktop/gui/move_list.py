@@ -25,64 +25,88 @@ Index = QModelIndex | QPersistentModelIndex
 
 
 class MoveListModel(QAbstractTableModel):
-    """Plies laid out two to a row: column 0 is the side that moved first in this game."""
+    """Turns laid out one to a row: column 0 is the side that moved first in this game, column 1
+    the other.  A side that makes several plies in one turn (Dablot's action points) shares a cell."""
 
     def __init__(self, controller: GameController) -> None:
         super().__init__()
         self._controller = controller
-        self._rows: list[str] = []
+        self._texts: list[str] = []
+        self._sides: list[int] = []
+        self._cells: list[list[list[int]]] = []   # row -> column -> ply numbers (1-based)
+        self._where: dict[int, tuple[int, int]] = {}
         self._headers = ("", "")
         self._view_ply = 0
         self.refresh()
 
     def refresh(self) -> None:
         c = self._controller
-        rows = c.move_rows()
+        texts = c.move_rows()
+        sides = c.ply_sides()
         first = int(c.rules.side_to_move(c.game.start))
         headers = (c.sides[first], c.sides[1 - first])
-        if rows != self._rows or headers != self._headers:
+        if texts != self._texts or sides != self._sides or headers != self._headers:
             self.beginResetModel()
-            self._rows = rows
-            self._headers = headers
+            self._texts, self._sides, self._headers = texts, sides, headers
+            self._layout(first)
             self.endResetModel()
         if c.view_ply != self._view_ply:
             old = self._view_ply
             self._view_ply = c.view_ply
             for ply in (old, c.view_ply):
-                if ply:
+                if ply in self._where:
                     idx = self.ply_index(ply)
                     self.dataChanged.emit(idx, idx)
 
+    def _layout(self, first: int) -> None:
+        self._cells = []
+        self._where = {}
+        prev_col = 1
+        for n, side in enumerate(self._sides, 1):
+            col = 0 if side == first else 1
+            if not self._cells or (col == 0 and prev_col == 1):
+                self._cells.append([[], []])
+            self._cells[-1][col].append(n)
+            self._where[n] = (len(self._cells) - 1, col)
+            prev_col = col
+
     def ply_index(self, ply: int) -> QModelIndex:
         """Model index of the cell holding ply number ``ply`` (1-based)."""
-        return self.index((ply - 1) // 2, (ply - 1) % 2)
+        row, col = self._where.get(ply, (-1, -1))
+        return self.index(row, col)
 
-    @staticmethod
-    def ply_of(index: Index) -> int:
-        return index.row() * 2 + index.column() + 1
+    def plies_at(self, index: Index) -> list[int]:
+        if not index.isValid() or index.row() >= len(self._cells):
+            return []
+        return self._cells[index.row()][index.column()]
+
+    def ply_of(self, index: Index) -> int:
+        """The ply a click on this cell shows (the last of the cell); 0 for an empty cell."""
+        plies = self.plies_at(index)
+        return plies[-1] if plies else 0
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else (len(self._rows) + 1) // 2
+        return 0 if parent.isValid() else len(self._cells)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else 2
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        ply = self.ply_of(index)
-        if ply > len(self._rows):
+        plies = self.plies_at(index)
+        if not plies:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._rows[ply - 1]
-        if role == Qt.ItemDataRole.FontRole and ply == self._view_ply:
+            return ", ".join(self._texts[n - 1] for n in plies)
+        if role == Qt.ItemDataRole.FontRole and self._view_ply in plies:
             font = QFont()
             font.setBold(True)
             return font
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"Move {ply}: click to see the position after it"
+            return f"Move {plies[-1]}: click to see the position after it"
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        if self.ply_of(index) > len(self._rows):
+        if not self.plies_at(index):
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
@@ -166,8 +190,8 @@ class MovePanel(QWidget):
         try:
             self.model.refresh()
             sel = self.table.selectionModel()
-            if c.view_ply:
-                idx = self.model.ply_index(c.view_ply)
+            idx = self.model.ply_index(c.view_ply)
+            if c.view_ply and idx.isValid():
                 sel.setCurrentIndex(idx, QItemSelectionModel.SelectionFlag.ClearAndSelect)
                 self.table.scrollTo(idx)
             else:
@@ -182,8 +206,8 @@ class MovePanel(QWidget):
         self.buttons["last"].setEnabled(c.view_ply < n)
 
     def _clicked(self, index: QModelIndex) -> None:
-        ply = MoveListModel.ply_of(index)
-        if ply <= len(self._controller.game.plies):
+        ply = self.model.ply_of(index)
+        if 0 < ply <= len(self._controller.game.plies):
             self._controller.goto(ply)
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
