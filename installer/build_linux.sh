@@ -61,22 +61,8 @@ bundle_seconds=$(( $(now) - t0 ))
 "dist/$APP/$APP" --version
 
 # ---- 3. the tarball ---------------------------------------------------------------------------------
-stage=build/stage/$STAGE_NAME
 rm -rf build/stage
-mkdir -p "$stage/share/applications" "$stage/share/metainfo" "$stage/share/icons"
-cp -R "dist/$APP" "$stage/$APP"
-cp installer/linux/install.sh installer/linux/uninstall.sh "$stage/"
-cp "installer/linux/$APP_ID.desktop" "$stage/share/applications/"
-cp "installer/linux/$APP_ID.metainfo.xml" "$stage/share/metainfo/"
-cp -R build/icons/hicolor "$stage/share/icons/"   # written by the spec (installer/make_icons.py)
-cat > "$stage/README.txt" <<EOF
-Tafl Desktop $VERSION for Linux ($ARCH)
-
-Install for your user (into ~/.local, no root needed):   ./install.sh
-Uninstall:                                                ~/.local/lib/$APP/uninstall.sh
-Run without installing:                                   ./$APP/$APP
-Check that everything works on this machine:              ./$APP/$APP --self-test
-EOF
+installer/linux/stage.sh "dist/$APP" build/icons "build/stage/$STAGE_NAME"   # icons: written by the spec
 rm -f "$TARBALL"
 tar -C build/stage -czf "$TARBALL" "$STAGE_NAME"
 
