@@ -35,6 +35,7 @@ from tafl_desktop.gui.board_view import BoardState, BoardView
 from tafl_desktop.gui.options_panel import OptionsPanel
 from tafl_desktop.gui.players import COMPUTER, COMPUTER_LEVELS, HUMAN, HUMANS, PlayerSpec, computer_available
 from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
+from tafl_desktop.gui.variant_info import is_preset
 
 USER_VARIANTS_KEY = "variants/files"
 MAX_USER_VARIANTS = 12
@@ -47,12 +48,6 @@ class NewGameChoice:
 
     variant: Variant
     players: tuple[PlayerSpec, PlayerSpec]
-
-
-def is_preset(variant: Variant) -> bool:
-    """True for a shipped preset (possibly with changed toggles), False for a variant file."""
-    shipped = presets().get(variant.id)
-    return shipped is not None and shipped.path == variant.path
 
 
 def user_variant_files() -> list[str]:

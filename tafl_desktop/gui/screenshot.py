@@ -12,6 +12,9 @@ from pathlib import Path
 
 from tafl_desktop.core.variants import Variant
 
+#: Smallest window drawn; a smaller request is raised to this (the window cannot be smaller).
+MIN_SIZE = (480, 360)
+
 
 def grab_png(widget) -> bytes:
     """A widget's pixels as PNG bytes."""
@@ -34,11 +37,9 @@ def settle(app, rounds: int = 3) -> None:
 
 
 def render_screenshot(variant: Variant, out_path: str, size: tuple[int, int]) -> None:
-    """Draw the window at ``size`` (width, height) showing ``variant``'s start position and write it
-    to ``out_path``.  Raises OSError when the file cannot be written."""
-    w, h = size
-    if w < 200 or h < 150:
-        raise ValueError(f"a screenshot must be at least 200x150, not {w}x{h}")
+    """Draw the window at ``size`` (width, height; at least :data:`MIN_SIZE`) showing ``variant``'s
+    start position and write it to ``out_path``.  Raises OSError when the file cannot be written."""
+    w, h = max(MIN_SIZE[0], int(size[0])), max(MIN_SIZE[1], int(size[1]))
     target = Path(out_path)
     if target.is_dir():
         raise IsADirectoryError(21, "is a directory", str(target))

@@ -10,6 +10,7 @@ from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.icons import piece_pixmap
 from tafl_desktop.gui.move_list import MovePanel
 from tafl_desktop.gui.themes import BoardTheme
+from tafl_desktop.gui.variant_info import rules_summary
 
 #: The piece that stands for each side in the panel, per family.
 SIDE_PIECE = {"tafl": ("t", "K"), "hunt": ("f", "h"), "dablot": ("k", "K")}
@@ -36,8 +37,14 @@ class SidePanel(QWidget):
         self.rules_button.setToolTip("Every rule of this game, from its toggles (F1)")
         self.rules_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.rules_button.clicked.connect(self.rules_requested)
+        self.subtitle = QLabel()
+        self.subtitle.setWordWrap(True)
+        title_col = QVBoxLayout()
+        title_col.setSpacing(1)
+        title_col.addWidget(self.title)
+        title_col.addWidget(self.subtitle)
         title_row = QHBoxLayout()
-        title_row.addWidget(self.title, 1)
+        title_row.addLayout(title_col, 1)
         title_row.addWidget(self.rules_button, 0, Qt.AlignmentFlag.AlignTop)
 
         self.turn_icon = QLabel()
@@ -106,6 +113,7 @@ class SidePanel(QWidget):
         family = v.family if v.family in SIDE_PIECE else "tafl"
         self.title.setText(v.name)
         self.title.setToolTip(v.description)
+        self.subtitle.setText(f"{v.size_text} board, {rules_summary(v)}")
         side = int(c.side_to_move())
         over = c.is_live and c.game.outcome is not None
         self.turn_text.setText(c.status_text())

@@ -1,0 +1,21 @@
+"""Small facts about a variant that several widgets show: is it a shipped preset, and how do its
+rules differ from that preset."""
+
+from __future__ import annotations
+
+from tafl_desktop.core.variants import Variant, presets
+
+
+def is_preset(variant: Variant) -> bool:
+    """True for a shipped preset (possibly with changed toggles), False for a variant file."""
+    shipped = presets().get(variant.id)
+    return shipped is not None and shipped.path == variant.path
+
+
+def rules_summary(variant: Variant) -> str:
+    """'rules as in the preset', '2 rules changed (escape, king armed)' or 'your own rules'."""
+    changed = variant.changed_options()
+    if changed:
+        names = ", ".join(variant.schema[k].label.lower() for k in changed)
+        return f"{len(changed)} rule{'s' if len(changed) > 1 else ''} changed ({names})"
+    return "rules as in the preset" if is_preset(variant) else "your own rules"
