@@ -53,7 +53,7 @@ class DialogRecorder:
     def info(self, _parent, title: str, text: str) -> None:
         self.infos.append((title, text))
 
-    def end(self, _parent, headline: str, detail: str) -> bool:
+    def end(self, _parent, headline: str, detail: str, _pixmap=None) -> bool:
         self.game_over.append((headline, detail))
         return self.new_game_after_end
 
@@ -74,6 +74,7 @@ def dialogs_recorder(monkeypatch):
     rec = DialogRecorder()
     monkeypatch.setattr(dialogs, "show_error", rec.error)
     monkeypatch.setattr(dialogs, "show_info", rec.info)
+    monkeypatch.setattr(dialogs, "show_html", rec.info)
     monkeypatch.setattr(dialogs, "show_game_over", rec.end)
     monkeypatch.setattr(dialogs, "confirm", lambda *_a, **_k: rec.confirm_answer)
     monkeypatch.setattr(dialogs, "ask_open_path", rec.ask_open)

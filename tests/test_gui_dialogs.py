@@ -209,3 +209,27 @@ def test_preferences_persist_and_apply(qtbot, make_window):
     assert dlg.result_preferences() == prefs
     w.save_window()
     assert QSettings().value("window/geometry") is not None
+
+
+def test_game_over_dialog_answers(qtbot):
+    """The real end-of-game dialog: "New game..." asks for one, "Review the game" does not."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QPushButton
+
+    from tafl_desktop.gui import dialogs
+
+    def press(label: str) -> None:
+        modal = QApplication.activeModalWidget()
+        if modal is None:
+            QTimer.singleShot(20, lambda: press(label))
+            return
+        for b in modal.findChildren(QPushButton):
+            if b.text() == label:
+                b.click()
+                return
+        modal.reject()
+
+    QTimer.singleShot(20, lambda: press("New game..."))
+    assert dialogs.show_game_over(None, "Attackers win", "The king was captured.") is True
+    QTimer.singleShot(20, lambda: press("Review the game"))
+    assert dialogs.show_game_over(None, "Draw", "A position was repeated.") is False

@@ -6,7 +6,21 @@ way, and tests replace one function (or QMessageBox itself) instead of clicking 
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from html import escape
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 GAME_FILTER = "Tafl Desktop games (*.tafl.json *.json);;All files (*)"
 VARIANT_FILTER = "Variant files (*.toml);;All files (*)"
@@ -19,6 +33,22 @@ def show_error(parent: QWidget | None, title: str, text: str) -> None:
 
 def show_info(parent: QWidget | None, title: str, text: str) -> None:
     QMessageBox.information(parent, title, text)
+
+
+def show_html(parent: QWidget | None, title: str, html: str) -> None:
+    """A page of help text (keyboard, announcements, about), readable at a comfortable width."""
+    dlg = QDialog(parent)
+    dlg.setWindowTitle(title)
+    browser = QTextBrowser()
+    browser.setOpenExternalLinks(True)
+    browser.setHtml(html)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(dlg.reject)
+    layout = QVBoxLayout(dlg)
+    layout.addWidget(browser)
+    layout.addWidget(buttons)
+    dlg.resize(560, 560)
+    dlg.exec()
 
 
 def confirm(parent: QWidget | None, title: str, text: str, yes: str = "Yes") -> bool:
@@ -40,15 +70,33 @@ def ask_save_path(parent: QWidget | None, title: str, file_filter: str, suggeste
     return path
 
 
-def show_game_over(parent: QWidget | None, headline: str, detail: str) -> bool:
-    """The end-of-game dialog.  Returns True if the player asks for a new game."""
-    box = QMessageBox(parent)
-    box.setWindowTitle("Game over")
-    box.setIcon(QMessageBox.Icon.Information)
-    box.setText(f"<h3>{headline}</h3>")
-    box.setInformativeText(detail)
-    review = box.addButton("Review the game", QMessageBox.ButtonRole.AcceptRole)
-    new = box.addButton("New game...", QMessageBox.ButtonRole.ActionRole)
-    box.setDefaultButton(review)
-    box.exec()
-    return box.clickedButton() is new
+def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: QPixmap | None = None) -> bool:
+    """The end-of-game dialog (``pixmap``: the winner's piece).  True if the player asks for a new game."""
+    dlg = QDialog(parent)
+    dlg.setWindowTitle("Game over")
+    icon = QLabel()
+    if pixmap is not None:
+        icon.setPixmap(pixmap)
+    title = QLabel(f"<h2>{escape(headline)}</h2>")
+    text = QLabel(detail)
+    text.setWordWrap(True)
+    text.setMinimumWidth(340)
+    buttons = QDialogButtonBox()
+    review = buttons.addButton("Review the game", QDialogButtonBox.ButtonRole.AcceptRole)
+    new = buttons.addButton("New game...", QDialogButtonBox.ButtonRole.ActionRole)
+    review.setDefault(True)
+    chosen: list[object] = []
+    review.clicked.connect(lambda: (chosen.append(review), dlg.accept()))
+    new.clicked.connect(lambda: (chosen.append(new), dlg.accept()))
+    body = QVBoxLayout()
+    body.addWidget(title)
+    body.addWidget(text)
+    row = QHBoxLayout()
+    row.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
+    row.addSpacing(12)
+    row.addLayout(body, 1)
+    layout = QVBoxLayout(dlg)
+    layout.addLayout(row)
+    layout.addWidget(buttons)
+    dlg.exec()
+    return bool(chosen) and chosen[0] is new

@@ -410,7 +410,7 @@ class MainWindow(QMainWindow):
         n = len(c.game.plies)
         detail = (f"{reason[:1].upper()}{reason[1:]}. The game lasted {n} move{'s' if n != 1 else ''}.\n\n"
                   "The board stays as it is: step through the moves to review the game.")
-        if dialogs.show_game_over(self, headline, detail):
+        if dialogs.show_game_over(self, headline, detail, self.panel.winner_pixmap(outcome)):
             self.new_game()
 
     # ------------------------------------------------------------------------------- files: misc
@@ -506,12 +506,12 @@ class MainWindow(QMainWindow):
     def show_keyboard_help(self) -> None:
         from tafl_desktop.gui.help_text import KEYBOARD_HELP
 
-        dialogs.show_info(self, "Keyboard and mouse", KEYBOARD_HELP)
+        dialogs.show_html(self, "Keyboard and mouse", KEYBOARD_HELP)
 
     def show_announcement_help(self) -> None:
         from tafl_desktop.gui.help_text import ANNOUNCEMENTS_HELP
 
-        dialogs.show_info(self, "Announcements", ANNOUNCEMENTS_HELP)
+        dialogs.show_html(self, "Announcements", ANNOUNCEMENTS_HELP)
 
     def show_about(self) -> None:
         from tafl_desktop.gui.help_text import ABOUT

@@ -107,6 +107,14 @@ class SidePanel(QWidget):
         self._style = piece_style
         self.refresh()
 
+    def winner_pixmap(self, outcome, size: int = 48):
+        """The winning side's piece (the end-of-game dialog's icon); None for a draw."""
+        if outcome.winner is None or self._theme is None:
+            return None
+        family = self._controller.variant.family
+        kind = SIDE_PIECE.get(family, SIDE_PIECE["tafl"])[int(outcome.winner)]
+        return piece_pixmap(kind, self._theme, self._style, size)
+
     def refresh(self) -> None:
         c = self._controller
         v = c.variant
