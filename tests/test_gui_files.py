@@ -162,3 +162,27 @@ def test_every_preset_draws_and_lists_its_rules(qtbot, make_window):
         first = next(m for m in moves if m)
         w.board.square_pressed.emit(first[0])
         assert w.board.state().selected == first[0], variant.id
+
+
+def test_start_up_window_restores_autosave_and_reports_bad_arguments(qtbot, gui_settings, dialogs_recorder, tmp_path):
+    from tafl_desktop.core.record import save_game
+    from tafl_desktop.gui.app import create_window
+
+    auto = tmp_path / "autosave.tafl.json"
+    game = Game(find_variant("tablut").make_rules())
+    game.play(game.legal_moves()[0])
+    save_game(game, auto)
+    w = create_window(None, None, str(auto))
+    qtbot.addWidget(w)
+    assert w.controller.variant.id == "tablut" and len(w.controller.game.plies) == 1
+    assert w.file_path is None and "unfinished game" in w.status_text()
+    w.autosave_path = None
+
+    w2 = create_window(None, "no-such-variant", None)
+    qtbot.addWidget(w2)
+    assert dialogs_recorder.errors and "no-such-variant" in dialogs_recorder.errors[0][1]
+    assert w2.controller.variant.id == "copenhagen"
+
+    w3 = create_window(str(tmp_path / "missing.tafl.json"), None, None)
+    qtbot.addWidget(w3)
+    assert dialogs_recorder.errors[-1][0] == "Cannot open the game"

@@ -110,26 +110,34 @@ def first_variant(name: str | None):
     return next(iter(presets().values())), problem
 
 
-def run_app(file: str | None = None, variant: str | None = None) -> int:
-    """Open the window (``tafl-desktop [FILE] [--variant ID]``) and run until it is closed."""
-    app = make_app()
+def create_window(file: str | None = None, variant: str | None = None, autosave: str | None = None):
+    """The first window: ``file`` opened, else a new game of ``variant``, else the unfinished game
+    from the autosave, else a new game of the last variant played.  Problems become dialogs."""
     from tafl_desktop.core.game import Game
     from tafl_desktop.gui import dialogs
     from tafl_desktop.gui.main_window import MainWindow
 
-    sys.excepthook = _show_unexpected
     chosen, problem = first_variant(variant)
-    save_to = autosave_path()
-    window = MainWindow(Game(chosen.make_rules()), autosave_path=save_to or None)
+    window = MainWindow(Game(chosen.make_rules()), autosave_path=autosave or None)
     window.show()
     if problem:
         dialogs.show_error(window, "Cannot use that variant", f"{problem}\n\nStarting {chosen.name} instead.")
     if file:
         window.open_game(file)
-    elif not variant and save_to and os.path.isfile(save_to):
-        if window.open_game(save_to, remember=False):
+    elif not variant and autosave and os.path.isfile(autosave):
+        if window.open_game(autosave, remember=False):
             window.file_path = None
             window.controller.undo_stack.resetClean()
             window._show_message("Your unfinished game from last time is back. Ctrl+N starts a new one.")
             window.refresh()
-    return app.exec()
+    return window
+
+
+def run_app(file: str | None = None, variant: str | None = None) -> int:
+    """Open the window (``tafl-desktop [FILE] [--variant ID]``) and run until it is closed."""
+    app = make_app()
+    sys.excepthook = _show_unexpected
+    window = create_window(file, variant, autosave_path())
+    code = app.exec()
+    del window
+    return code
