@@ -275,3 +275,17 @@ def test_action_points_share_a_cell_and_end_turn_button(qtbot, make_window):
     second = [m for m in c.game.legal_moves() if m][0]
     assert c.play_move(second)
     assert model.plies_at(model.index(0, 1)) == [3]
+
+
+def test_moves_animate_when_switched_on(qtbot, make_window):
+    from dataclasses import replace
+
+    w = make_window("brandubh")
+    w.apply_preferences(replace(w.prefs, animation=True))
+    click(qtbot, w, "d6")
+    click(qtbot, w, "b6")
+    assert w.board.animating()
+    qtbot.waitUntil(lambda: not w.board.animating(), timeout=2000)
+    w.act_undo.trigger()  # undo and redo animate too, and never leave the board mid-way
+    qtbot.waitUntil(lambda: not w.board.animating(), timeout=2000)
+    assert w.board.state().pieces == w.controller.rules.pieces(w.controller.game.start)
