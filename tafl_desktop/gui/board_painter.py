@@ -233,7 +233,8 @@ class BoardPainting:
             else:
                 p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(dot)
-                radius = cell * (0.24 if s == self._hover else 0.15)
+                base = 0.15 if self._square_cells() else 0.21  # larger than the point dots of a lattice
+                radius = cell * (base + 0.08 if s == self._hover else base)
                 p.drawEllipse(c, radius, radius)
         if self._cursor is not None and self.hasFocus():
             r = self.piece_rect(self._cursor)
