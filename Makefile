@@ -30,3 +30,9 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
+
+# Build the Linux bundle and tarball with PyInstaller (installer/build_linux.sh) and start them as a
+# player would: --version, --self-test, install.sh/uninstall.sh in a temporary HOME.  Slow (~1 min).
+.PHONY: test-installer
+test-installer: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -s -m slow tests/test_installer_bundle.py

@@ -58,6 +58,8 @@ rm -rf "dist/$APP"
     --distpath dist --workpath build/pyinstaller installer/tafl_desktop.spec
 bundle_seconds=$(( $(now) - t0 ))
 [ -d "dist/$APP/_internal/resources/variants" ] || { echo "build_linux: resources missing from the bundle" >&2; exit 1; }
+dangling=$(find "dist/$APP" -xtype l)
+[ -z "$dangling" ] || { echo "build_linux: dangling links in the bundle: $dangling" >&2; exit 1; }
 "dist/$APP/$APP" --version
 
 # ---- 3. the tarball ---------------------------------------------------------------------------------
