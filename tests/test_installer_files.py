@@ -114,6 +114,18 @@ def test_spec_bundles_resources_where_paths_looks():
     assert 'Path(bundle) / "resources"' in paths_src
 
 
+def test_spec_excludes_no_qt_module_the_app_imports():
+    """If the app starts using, say, QtPrintSupport or QtSvg, the spec must stop excluding it."""
+    used = set()
+    for path in (ROOT / "tafl_desktop").rglob("*.py"):
+        text = path.read_text()
+        used |= set(re.findall(r"PySide6\.(Qt\w+)", text))
+        for names in re.findall(r"from PySide6 import \(?([\w, \n]+)", text):
+            used |= {n.strip() for n in names.split(",") if n.strip().startswith("Qt")}
+    assert {"QtCore", "QtGui", "QtWidgets"} <= used
+    assert used.isdisjoint(_spec_constant("QT_UNUSED")), sorted(used & set(_spec_constant("QT_UNUSED")))
+
+
 def test_frozen_entry_calls_freeze_support_before_anything_else():
     tree = ast.parse((INSTALLER / "frozen_main.py").read_text())
     main = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "main")
