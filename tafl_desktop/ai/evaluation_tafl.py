@@ -43,7 +43,7 @@ class TaflWeights:
     fork_to_move: int = 2500     # the same with the defenders to move: nearly a won game
     raichi: int = 300            # one open escape route, attackers to move (they must block it)
     tuichi: int = 5000           # two or more open routes, attackers to move
-    king_hostile: int = 45       # each side of the king held by an attacker or hostile square
+    king_hostile: int = 18       # each side of the king held by an attacker or hostile square
     king_hostile3: int = 120     # extra when three sides are held (four-sided capture is one move away)
     king_near: int = 8           # each attacker within two squares (Chebyshev) of the king
     king_ring: int = 4           # each attacker within four squares (Chebyshev) of the king

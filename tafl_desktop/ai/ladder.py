@@ -3,6 +3,10 @@
     python -m tafl_desktop.ai.ladder ladder --variants copenhagen,tablut,brandubh --games 10
     python -m tafl_desktop.ai.ladder floor --levels easy,medium --games 20
 
+    python -m tafl_desktop.ai.ladder depth --variants copenhagen --positions 9 --level expert
+
+``depth``: the level's search from the start and from positions of a medium-vs-medium game
+(every 10th ply), reporting depth, full-width depth, nodes and nodes per second, with medians.
 ``ladder``: each level against the one below, half the games with each side, so a level must
 win with the attackers *and* with the defenders.  ``floor``: each level against the uniform
 random mover, half the games per side.  Both print one JSON line per pairing and a table.
@@ -43,9 +47,42 @@ def pairing(variant_id: str, strong: str, weak: str, games: int, jobs: int, seed
     }
 
 
+def depth_report(variant_id: str, level: str, positions: int, seed: int) -> dict:
+    """How deep and how fast ``level`` searches on ``positions`` positions of a ``variant_id`` game."""
+    from statistics import median
+
+    from tafl_desktop.ai.player import ComputerPlayer
+    from tafl_desktop.core.game import Game
+
+    rules = find_variant(variant_id).make_rules()
+    game = Game(rules)
+    mover = ComputerPlayer(rules, "medium", seed=seed)
+    sample = [game.position]
+    while len(sample) < positions and not game.over and len(game.plies) < 300:
+        game.play(mover.choose(game.position, [rules.position_key(p.position) for p in game.plies]).move)
+        if len(game.plies) % 10 == 0 and not game.over:
+            sample.append(game.position)
+    rows = []
+    for pos in sample:
+        res = ComputerPlayer(rules, level, seed=seed).choose(pos)
+        rows.append({"depth": res.depth, "full_width_depth": res.full_width_depth, "nodes": res.nodes,
+                     "seconds": round(res.seconds, 2), "nps": round(res.nodes_per_second)})
+    return {
+        "variant": variant_id, "level": level, "positions": len(rows),
+        "median_depth": median(r["depth"] for r in rows),
+        "min_full_width_depth": min(r["full_width_depth"] for r in rows),
+        "median_full_width_depth": median(r["full_width_depth"] for r in rows),
+        "median_nodes_per_second": median(r["nps"] for r in rows),
+        "median_seconds": median(r["seconds"] for r in rows),
+        "rows": rows,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tafl_desktop.ai.ladder")
-    p.add_argument("what", choices=("ladder", "floor"))
+    p.add_argument("what", choices=("ladder", "floor", "depth"))
+    p.add_argument("--positions", type=int, default=9)
+    p.add_argument("--level", default="expert")
     p.add_argument("--variants", default="copenhagen,tablut,brandubh",
                    help="comma list; 'all' = every Tafl preset, 'everything' = every preset")
     p.add_argument("--levels", default=",".join(PLAYER_LEVELS))
@@ -60,6 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         variants = a.variants.split(",")
     levels = a.levels.split(",")
+    if a.what == "depth":
+        for vid in variants:
+            print(json.dumps(depth_report(vid, a.level, a.positions, a.seed)), flush=True)
+        return 0
     rows = []
     for vid in variants:
         if a.what == "ladder":

@@ -32,7 +32,8 @@ class ComputerPlayer:
     def limits(self, margin: int | None = None) -> SearchLimits:
         lv = self.level
         return SearchLimits(time=lv.time * self.time_scale, depth=lv.depth, nodes=lv.nodes,
-                            quiescence=lv.quiescence, margin=lv.margin if margin is None else margin)
+                            quiescence=lv.quiescence, margin=lv.margin if margin is None else margin,
+                            selective=lv.selective)
 
     def choose(self, pos: Any, history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
                margin: int | None = None, on_iteration: Callable[[SearchResult], None] | None = None,

@@ -38,6 +38,10 @@ INF = 10 * MATE
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 128
 QUIESCENCE_PLIES = 6
+#: Iterations up to this depth are always full width, selective search or not.
+FULL_WIDTH_DEPTH = 4
+#: Moves searched at full depth before late-move reductions start.
+LMR_AFTER = 3
 REPETITION_LEAN = 150
 
 
@@ -55,6 +59,8 @@ class SearchLimits:
     quiescence: bool = True
     #: Root moves within this many units of the best get exact scores and may be chosen.
     margin: int = 0
+    #: Beyond FULL_WIDTH_DEPTH, reduce late quiet moves by a ply (re-searched if they look good).
+    selective: bool = False
 
 
 @dataclass
@@ -70,6 +76,8 @@ class SearchResult:
     #: (move, score) for root moves within the margin of the best (best first).
     candidates: list[tuple[Move, int]] = field(default_factory=list)
     stopped: str = ""  # "", "time", "nodes", "cancelled", "depth", "forced"
+    #: Deepest iteration finished without any reduction (equal to ``depth`` unless selective).
+    full_width_depth: int = 0
 
     @property
     def nodes_per_second(self) -> float:
@@ -117,6 +125,8 @@ class Searcher:
         self.nodes = 0
         self.stop_reason = ""
         self.qmax = QUIESCENCE_PLIES if lim.quiescence else 0
+        self.reduce = False
+        full_width = 0
         rng = rng or random.Random()
         self._age_tables()
 
@@ -153,6 +163,7 @@ class Searcher:
             root.insert(0, tt_move)
         best = SearchResult(root[0], 0, 0, 0, 0.0, [root[0]], [(root[0], 0)])
         for depth in range(1, max(1, lim.depth) + 1):
+            self.reduce = lim.selective and depth > FULL_WIDTH_DEPTH
             try:
                 scored = self._root(pos, root, depth, lim.margin)
             except SearchAborted:
@@ -164,6 +175,8 @@ class Searcher:
                 break
             scored.sort(key=lambda ms: -ms[1])
             best = self._result(pos, scored, depth, lim.margin)
+            if not self.reduce:
+                full_width = depth
             if on_iteration:
                 on_iteration(best)
             root = [m for m, _ in scored]
@@ -178,6 +191,7 @@ class Searcher:
         best.nodes = self.nodes
         best.seconds = time.perf_counter() - self.t0
         best.stopped = self.stop_reason or "depth"
+        best.full_width_depth = min(full_width, best.depth)
         best.candidates = [(m, s) for m, s in best.candidates]
         if lim.margin and best.candidates:
             pick = rng.choice(best.candidates)
@@ -378,15 +392,27 @@ class Searcher:
         best_move = moves[0]
         orig_alpha = alpha
         first = True
+        reduce = self.reduce and depth >= 3 and kind != FORCED
+        if reduce:
+            order = ev.order_key(pos)
+            killers = self.killers[ply]
         try:
-            for m in moves:
+            for idx, m in enumerate(moves):
                 child, caps = play(pos, m)
                 ck = hasher(child)
                 if first:
                     score = -self._negamax(child, ck, depth - 1, -beta, -alpha, ply + 1)
                     first = False
                 else:
-                    score = -self._negamax(child, ck, depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if (reduce and idx >= LMR_AFTER and not caps and m != tt_move and m not in killers
+                            and order(m) < 200):
+                        # a late quiet move: a shallower look first; only a surprise earns the full depth
+                        r = 2 if idx >= 12 and depth >= 5 else 1
+                        score = -self._negamax(child, ck, depth - 1 - r, -alpha - 1, -alpha, ply + 1)
+                        if score > alpha:
+                            score = -self._negamax(child, ck, depth - 1, -alpha - 1, -alpha, ply + 1)
+                    else:
+                        score = -self._negamax(child, ck, depth - 1, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
                         score = -self._negamax(child, ck, depth - 1, -beta, -alpha, ply + 1)
                 if score > best:
