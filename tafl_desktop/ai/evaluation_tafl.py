@@ -49,6 +49,8 @@ class TaflWeights:
     king_ring: int = 4           # each attacker within four squares (Chebyshev) of the king
     king_path: int = 12          # each one-square step of the king's shortest walk to an escape square
     king_enclosed: int = 250     # no walk to any escape square through empty squares at all
+    hunt: int = 40               # each attacker within two squares of the king, scaled by the share of
+    #                              defenders already captured: with his guard gone, run the king down
     king_space: int = 6          # when enclosed: each square of the king's pen (the attackers tighten it)
     king_guard: int = 6          # each defender next to the king
     guard1: int = -10            # each attacker next to an escape square (often capturable there)
@@ -149,6 +151,7 @@ class TaflEvaluator:
         self.geometry = g
         # the start position scores 0: a constant shift (the search does not care) that makes the
         # evaluation bar read "even" at the start instead of showing raw material sums
+        self.start_defenders = max(1, _popcount(r.initial_position().dfn))
         self.offset = 0
         try:
             self.offset = self.defenders_score(r.initial_position())
@@ -291,6 +294,9 @@ class TaflEvaluator:
                  - w.king_near * _popcount(att & self.near_mask[king])
                  + w.king_guard * _popcount(dfn & adj)
                  - w.king_ring * _popcount(att & self.ring_mask[king]))
+        lost = self.start_defenders - _popcount(dfn)
+        if lost > 0 and w.hunt:
+            score -= w.hunt * lost * _popcount(att & self.near_mask[king]) // self.start_defenders
         if walk < 0:
             # the blockade has done its work: guard posts no longer count, closing in does
             score -= w.king_enclosed + w.king_path * self.walk_limit // 2 + w.king_space * walk

@@ -45,7 +45,7 @@ class Level:
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
     Level("random", "Random mover", time=0.0, depth=0, random_mover=True),
     Level("beginner", "Beginner", time=0.3, depth=1, nodes=400, margin=150, blunder=0.25, quiescence=False),
-    Level("easy", "Easy", time=0.5, depth=2, nodes=20_000, margin=25),
+    Level("easy", "Easy", time=0.5, depth=3, nodes=5_000, margin=25),
     Level("medium", "Medium", time=1.5, depth=3, nodes=80_000, margin=8),
     Level("hard", "Hard", time=3.0, depth=4),
     Level("expert", "Expert", time=5.0, depth=64, selective=True),
