@@ -193,3 +193,37 @@ def test_hint_and_evaluation():
     assert 0.2 < e.defenders_win_chance < 0.8
     # the same position seen from the other side to move: defenders_score keeps its meaning
     assert e.defenders_score == (e.score if start.side == 1 else -e.score)
+
+
+def test_selective_search_goes_deeper_but_reports_its_full_width_depth():
+    rules = rules_for("brandubh")
+    pos = rules.initial_position()
+    full = Searcher(rules).search(pos, SearchLimits(time=30.0, depth=5))
+    sel = Searcher(rules).search(pos, SearchLimits(time=30.0, depth=5, selective=True))
+    assert full.depth == full.full_width_depth == 5
+    assert sel.depth == 5 and sel.full_width_depth == 4
+    assert sel.nodes < full.nodes
+    assert sel.move in rules.legal_moves(pos)
+
+
+def test_repetition_rule_reaches_into_the_search():
+    # Brandubh: a position occurring a third time loses for the defenders.  If the game has seen
+    # the position after some attacker move twice already, that move wins on the spot: the search
+    # must find it among dozens of quiet moves, and must not think so without the history.
+    rules = rules_for("brandubh")
+    start = rules.initial_position()
+    moves = rules.legal_moves(start)
+    x = moves[len(moves) // 2]
+    p, _ = rules.play(start, x)
+    keys = [rules.position_key(start), rules.position_key(p), rules.position_key(p)]
+    res = Searcher(rules).search(start, SearchLimits(time=2.0, depth=3), keys)
+    assert res.move == x and res.mate_in == 1
+    plain = Searcher(rules).search(start, SearchLimits(time=2.0, depth=3), keys[:1])
+    assert plain.mate_in is None
+    # the defenders avoid the move that would hand the attackers the repetition
+    d = rules.parse_position(rules.position_text(p), p.side)
+    y = rules.legal_moves(d)[0]
+    q, _ = rules.play(d, y)
+    keys = [rules.position_key(q), rules.position_key(q), rules.position_key(d)]
+    res = Searcher(rules).search(d, SearchLimits(time=2.0, depth=2), keys)
+    assert res.move != y and res.mate_in is None

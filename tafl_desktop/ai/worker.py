@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
+import os
 import time
 import traceback
 from dataclasses import asdict, dataclass, field
@@ -143,6 +144,11 @@ class _Engine:
 
 def _worker_main(conn: Any, stop_id: Any) -> None:
     """Process entry point (module level, so ``spawn`` can import it)."""
+    if hasattr(os, "nice"):
+        try:
+            os.nice(5)  # on a two-core machine the window's own process keeps the upper hand
+        except OSError:
+            pass
     engine = _Engine(stop_id, conn)
     while True:
         try:
