@@ -94,8 +94,14 @@ def test_killed_worker_is_restarted_on_the_next_request(worker, copenhagen):
 
 def test_worker_dying_mid_request_is_restarted_and_the_request_resubmitted(worker, copenhagen):
     data, rules, pos = copenhagen
-    worker.start(data, rules.position_text(pos), Side.ATTACKERS, level="medium", time_limit=5.0)
-    time.sleep(0.3)
+    # Expert with a 5 s budget cannot finish before the kill; wait for its first progress report
+    # so the process is known to be mid-search (not still importing, not already done).
+    worker.start(data, rules.position_text(pos), Side.ATTACKERS, level="expert", time_limit=5.0)
+    deadline = time.monotonic() + 30
+    while worker.info is None and time.monotonic() < deadline:
+        assert worker.poll() is None
+        time.sleep(0.02)
+    assert worker.info is not None
     os.kill(worker.pid, signal.SIGKILL if hasattr(signal, "SIGKILL") else signal.SIGTERM)
     res = worker.wait(60)
     assert res is not None and not res.error and res.move in rules.legal_moves(pos)
