@@ -86,6 +86,52 @@ def test_save_failure_is_a_dialog(qtbot, make_window, dialogs_recorder, tmp_path
     assert not w.controller.undo_stack.isClean()
 
 
+def test_save_into_a_read_only_folder_is_a_clear_message_and_the_old_file_stays(
+        qtbot, make_window, dialogs_recorder, tmp_path, monkeypatch):
+    """Issue 8: File > Save where the folder cannot be written names the file and the reason, and
+    the file already there is not touched (the write goes to a temp file first)."""
+    import errno
+    import os
+    import tempfile
+
+    from tafl_desktop.core.record import save_game
+
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    target = folder / "game.tafl.json"
+    old = Game(find_variant("brandubh").make_rules())
+    old.play_text("d6-b6")
+    save_game(old, target)
+    before = target.read_bytes()
+    w = make_window("brandubh")
+    play(w, "d6-b6", "c4-c6", "b6-b5")
+    folder.chmod(0o555)
+    try:
+        probe = folder / "probe"
+        try:
+            probe.write_text("x")
+        except OSError:
+            pass
+        else:  # root ignores the folder's mode: refuse the temp file as the kernel would
+            probe.unlink()
+
+            def refused(*_args, **_kwargs):
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(folder))
+
+            monkeypatch.setattr(tempfile, "mkstemp", refused)
+        dialogs_recorder.save_paths.append(str(target))
+        w.act_save.trigger()  # an unsaved game: Save asks where, like Save As
+    finally:
+        folder.chmod(0o755)
+    assert len(dialogs_recorder.errors) == 1
+    title, text = dialogs_recorder.errors[0]
+    assert title == "Cannot save the game" and str(target) in text and "Permission denied" in text
+    assert "\n" not in text.strip() and "Traceback" not in text
+    assert target.read_bytes() == before
+    assert sorted(p.name for p in folder.iterdir()) == ["game.tafl.json"]
+    assert w.file_path is None and not w.controller.undo_stack.isClean() and "*" in w.windowTitle()
+
+
 def test_open_variant_file_and_a_bad_one(qtbot, make_window, dialogs_recorder, tmp_path):
     from tafl_desktop.core.variants import save_variant
 

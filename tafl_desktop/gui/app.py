@@ -111,26 +111,56 @@ def first_variant(name: str | None):
 
 
 def create_window(file: str | None = None, variant: str | None = None, autosave: str | None = None):
-    """The first window: ``file`` opened, else a new game of ``variant``, else the unfinished game
-    from the autosave, else a new game of the last variant played.  Problems become dialogs."""
+    """The first window: ``file`` opened, else a new game of ``variant``, else (if the player says
+    yes) the unfinished game from the autosave, else a new game of the last variant played.
+    Problems become dialogs."""
     from tafl_desktop.core.game import Game
-    from tafl_desktop.gui import dialogs
     from tafl_desktop.gui.main_window import MainWindow
 
     chosen, problem = first_variant(variant)
-    window = MainWindow(Game(chosen.make_rules()), autosave_path=autosave or None)
+    offer = bool(not file and not variant and autosave and os.path.isfile(autosave))
+    # While the question is open the window must not autosave: its empty new game would delete
+    # the very file being offered (the autosave timer runs inside the question's event loop).
+    window = MainWindow(Game(chosen.make_rules()), autosave_path=None if offer else (autosave or None))
     window.show()
+    from tafl_desktop.gui import dialogs
+
     if problem:
         dialogs.show_error(window, "Cannot use that variant", f"{problem}\n\nStarting {chosen.name} instead.")
     if file:
         window.open_game(file)
-    elif not variant and autosave and os.path.isfile(autosave):
-        if window.open_game(autosave, remember=False):
-            window.file_path = None
-            window.controller.undo_stack.resetClean()
-            window._show_message("Your unfinished game from last time is back. Ctrl+N starts a new one.")
-            window.refresh()
+    elif offer and autosave:
+        offer_restore(window, autosave)
+        window.autosave_path = autosave
     return window
+
+
+def offer_restore(window, autosave: str) -> bool:
+    """Ask whether to go on with the game the last run left unfinished (it ended without closing
+    the window: a crash, a kill, a power cut).  True if the game was restored."""
+    from tafl_desktop.core.record import RecordError, load_game
+    from tafl_desktop.gui import dialogs
+
+    try:
+        game = load_game(autosave)
+    except RecordError as exc:
+        dialogs.show_error(window, "Cannot restore the unfinished game",
+                           f"{exc}\n\nA new game starts instead.")
+        return False
+    n = len(game.plies)
+    side = game.rules.variant.sides[int(game.rules.side_to_move(game.position))]
+    question = (f"Tafl Desktop was not closed properly last time. Your game of {game.rules.variant.name} "
+                f"({n} move{'s' if n != 1 else ''}, {side} to move) was saved.\n\n"
+                "Restore it? (Cancel starts a new game.)")
+    if not dialogs.confirm(window, "Restore the unfinished game?", question, "Restore"):
+        return False
+    if not window.open_game(autosave, remember=False):
+        return False
+    window.file_path = None
+    window.controller.undo_stack.resetClean()
+    window._show_message("Your unfinished game from last time is back. Ctrl+N starts a new one.")
+    window.refresh()
+    return True
 
 
 def run_app(file: str | None = None, variant: str | None = None) -> int:
