@@ -144,8 +144,11 @@ def offer_restore(window, autosave: str) -> bool:
     try:
         game = load_game(autosave)
     except RecordError as exc:
+        dialogs.show_error(window, "Cannot restore the unfinished game", f"{exc}\n\nA new game starts instead.")
+        return False
+    except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
         dialogs.show_error(window, "Cannot restore the unfinished game",
-                           f"{exc}\n\nA new game starts instead.")
+                           f"{Path(autosave).name}: unexpected problem ({exc}).\n\nA new game starts instead.")
         return False
     n = len(game.plies)
     side = game.rules.variant.sides[int(game.rules.side_to_move(game.position))]
