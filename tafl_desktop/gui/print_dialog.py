@@ -1,0 +1,623 @@
+"""File > Print set...: choose paper, size and parts of the printable set, see it, save it as a PDF.
+
+The dialog prints the variant of the game being played, toggles included, so the rule sheet
+matches the game on screen.  It calls the same :func:`tafl_desktop.printing.render_set` as the
+CLI's ``print`` command, so what the preview shows is byte for byte what "Save as PDF..." writes.
+
+Why the preview goes through pypdfium2: PySide6-Essentials has no QtPdf, and drawing the set a
+second time with QPainter would preview something other than the PDF.  pdfium renders the real
+bytes.  It is optional at run time: if it cannot be imported or fails on a page, the dialog still
+builds and saves the set and says that the preview is unavailable.
+
+Why the rebuild waits ~300 ms after the last change: typing "25" in the size box would otherwise
+build the set for "2" (too small, an error) and then again for "25".
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QIcon, QImage, QPainter, QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListView,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tafl_desktop.core.variants import Variant
+from tafl_desktop.gui import dialogs
+from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
+from tafl_desktop.printing.board_sheet import MAX_SQUARE, MIN_SQUARE, default_square
+from tafl_desktop.printing.paper import make_page
+
+__all__ = ["PrintSetDialog", "PrintOptions", "open_print_dialog"]
+
+PREVIEW_DELAY_MS = 300
+THUMB_BOX = 112  # logical pixels: a thumbnail fits in a square of this side
+LAST_FOLDER_KEY = "print/last_folder"
+PDF_FILTER = "PDF files (*.pdf);;All files (*)"
+PT_MM = 25.4 / 72
+
+PAPER_LABELS = {"a4": "A4 (210 x 297 mm)", "letter": "Letter (8.5 x 11 in)"}
+ORIENTATION_LABELS = {"portrait": "Portrait", "landscape": "Landscape"}
+#: Checkbox text and tooltip of every part the dialog offers; "markers" only for Dablot.
+PART_TEXT = {
+    "rules": ("Rule sheet", "The rules with the toggles of this game, and diagrams of the start and of captures"),
+    "board": ("Board", "The board at the chosen size; a board larger than the page is tiled with an assembly map"),
+    "pieces": ("Pieces (flat tokens)", "Cut-out tokens sized to the board, with spares"),
+    "standees": ("Standing pieces (fold-over)", "Pieces that fold into small stands; more paper than tokens"),
+    "markers": ("Rank markers", "Discs to put under draughts, for playing Dablot with a draughts set"),
+}
+
+
+def uses_point_spacing(variant: Variant) -> bool:
+    """True for point-and-line boards (Fox crosses, the Dablot lattice): their printed size is the
+    distance between neighbouring points, and the printer's size line says so too."""
+    g = variant.geometry
+    return getattr(g, "kind", "grid") != "grid" and getattr(g, "style", "points") != "checker"
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """What the dialog asks :func:`render_set` for (``square_mm`` None: the printer's default)."""
+
+    paper: str = "a4"
+    orientation: str = "portrait"
+    square_mm: float | None = None
+    parts: tuple[str, ...] = ("rules", "board", "pieces")
+    draught_mm: float = 30.0
+
+    def render(self, variant: Variant) -> tuple[bytes, SetReport]:
+        return render_set(variant, self.paper, self.orientation, self.square_mm, list(self.parts), self.draught_mm)
+
+
+# ------------------------------------------------------------------------------------ preview
+class PreviewUnavailable(RuntimeError):
+    """pdfium could not be loaded or could not render; the message says why, in one line."""
+
+
+def _load_pdfium() -> Any:
+    """Import pypdfium2 on first use (its native library loads then, not when the app starts)."""
+    try:
+        import pypdfium2
+    except Exception as exc:  # ImportError, or OSError from a missing/broken libpdfium
+        raise PreviewUnavailable(f"the PDF renderer (pypdfium2) is not available: {exc}") from None
+    return pypdfium2
+
+
+class PdfPages:
+    """The pages of one PDF held in memory by pdfium, rendered on request as QImages."""
+
+    def __init__(self, data: bytes) -> None:
+        pdfium = _load_pdfium()
+        try:
+            self._pdf = pdfium.PdfDocument(data)
+            self._sizes = []
+            for i in range(len(self._pdf)):
+                page = self._pdf[i]
+                try:
+                    self._sizes.append(tuple(page.get_size()))
+                finally:
+                    page.close()
+        except Exception as exc:
+            raise PreviewUnavailable(f"the PDF renderer could not open the set: {exc}") from None
+
+    def __len__(self) -> int:
+        return len(self._sizes)
+
+    def size_mm(self, index: int) -> tuple[float, float]:
+        w, h = self._sizes[index]
+        return (round(w * PT_MM, 1), round(h * PT_MM, 1))
+
+    def render(self, index: int, box: QSize) -> QImage:
+        """The page scaled to fit inside ``box`` device pixels, on white."""
+        w, h = self._sizes[index]
+        scale = min(box.width() / w, box.height() / h)
+        try:
+            page = self._pdf[index]
+            try:
+                image = page.render(scale=max(scale, 0.01)).to_pil().convert("RGB")
+            finally:
+                page.close()
+        except Exception as exc:
+            raise PreviewUnavailable(f"the PDF renderer failed on page {index + 1}: {exc}") from None
+        data = image.tobytes("raw", "RGB")
+        # copy(): the QImage must own its pixels, not borrow the bytes object that goes away here
+        return QImage(data, image.width, image.height, 3 * image.width, QImage.Format.Format_RGB888).copy()
+
+    def close(self) -> None:
+        try:
+            self._pdf.close()
+        except Exception:
+            pass
+
+
+def _framed(image: QImage) -> QImage:
+    """A thin grey edge around a thumbnail, so a white page shows on the white list."""
+    painter = QPainter(image)
+    painter.setPen(QColor(140, 140, 140))
+    painter.drawRect(0, 0, image.width() - 1, image.height() - 1)
+    painter.end()
+    return image
+
+
+# ------------------------------------------------------------------------------------- dialog
+class PrintSetDialog(QDialog):
+    """Options of the printable set for ``variant`` (with its toggles), a live preview and saving.
+
+    ``start_folder`` is where "Save as PDF..." opens when no PDF has been saved before;
+    ``persist`` False keeps QSettings untouched (the window's screenshot mode).
+    """
+
+    #: Emitted after every rebuild, whether it gave pages, an error or an unavailable preview.
+    preview_updated = Signal()
+
+    def __init__(self, variant: Variant, parent: QWidget | None = None, start_folder: str = "",
+                 persist: bool = True) -> None:
+        super().__init__(parent)
+        self.variant = variant
+        self._start_folder = start_folder
+        self._persist = persist
+        self.pdf_bytes: bytes | None = None
+        self.report: SetReport | None = None
+        self.error: str = ""
+        self.preview_error: str = ""
+        self._pages: PdfPages | None = None
+        self._square_auto = True
+        self.setWindowTitle(f"Print set: {variant.name}")
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(PREVIEW_DELAY_MS)
+        self._timer.timeout.connect(self.rebuild_now)
+        self._view_timer = QTimer(self)  # re-fit the big page after a resize, once the resizing stops
+        self._view_timer.setSingleShot(True)
+        self._view_timer.setInterval(60)
+        self._view_timer.timeout.connect(self._show_current_page)
+
+        options = self._build_options()
+        preview = self._build_preview()
+        body = QHBoxLayout()
+        body.addWidget(options, 0)
+        body.addWidget(preview, 1)
+
+        self.save_button = QPushButton("Save as PDF...")
+        self.save_button.setDefault(True)
+        self.save_button.clicked.connect(self.save_pdf)
+        close = QPushButton("Close")
+        close.clicked.connect(self.reject)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status_label, 1)
+        buttons.addWidget(self.save_button)
+        buttons.addWidget(close)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(body, 1)
+        layout.addLayout(buttons)
+        self.resize(980, 700)
+        self._update_square_default()
+        self._sync_enabled()
+        self.rebuild_now()
+
+    # ---------------------------------------------------------------------------- widgets
+    def _build_options(self) -> QWidget:
+        v = self.variant
+        heading = QLabel(f"<b>{v.name}</b><br>{self._toggles_text()}")
+        heading.setWordWrap(True)
+        heading.setTextFormat(Qt.TextFormat.RichText)
+
+        self.paper_combo = QComboBox()
+        for key, label in PAPER_LABELS.items():
+            self.paper_combo.addItem(label, key)
+        self.orientation_combo = QComboBox()
+        for key, label in ORIENTATION_LABELS.items():
+            self.orientation_combo.addItem(label, key)
+
+        self.square_spin = QDoubleSpinBox()
+        self.square_spin.setRange(MIN_SQUARE, MAX_SQUARE)
+        self.square_spin.setDecimals(1)
+        self.square_spin.setSingleStep(0.5)
+        self.square_spin.setSuffix(" mm")
+        self.square_spin.setKeyboardTracking(True)
+        self.square_default = QCheckBox("Fit page")
+        self.square_default.setToolTip("The largest size, up to 30 mm, at which the board fits on one page;\n"
+                                       "untick it, or type a size, to print larger or smaller")
+        self.square_default.setChecked(True)
+        square_row = QHBoxLayout()
+        square_row.setContentsMargins(0, 0, 0, 0)
+        square_row.addWidget(self.square_spin, 1)
+        square_row.addWidget(self.square_default)
+        self.square_label = QLabel("Point spacing:" if uses_point_spacing(v) else "Square size:")
+        self.square_spin.setToolTip("Distance between neighbouring points of the board, as printed"
+                                    if uses_point_spacing(v) else "Side of one board square, as printed")
+
+        page_box = QGroupBox("Paper")
+        form = QFormLayout(page_box)
+        form.addRow("Paper:", self.paper_combo)
+        form.addRow("Orientation:", self.orientation_combo)
+        form.addRow(self.square_label, square_row)
+
+        parts_box = QGroupBox("Print")
+        parts_layout = QVBoxLayout(parts_box)
+        self.part_boxes: dict[str, QCheckBox] = {}
+        offered = ["rules", "board", "pieces", "standees"] + (["markers"] if v.family == "dablot" else [])
+        for key in offered:
+            text, tip = PART_TEXT[key]
+            box = QCheckBox(text)
+            box.setToolTip(tip)
+            box.setChecked(key != "standees")
+            box.toggled.connect(self._options_changed)
+            parts_layout.addWidget(box)
+            self.part_boxes[key] = box
+        self.draught_spin = QDoubleSpinBox()
+        self.draught_spin.setRange(MIN_DRAUGHT, MAX_DRAUGHT)
+        self.draught_spin.setDecimals(1)
+        self.draught_spin.setSingleStep(1.0)
+        self.draught_spin.setSuffix(" mm")
+        self.draught_spin.setValue(30.0)
+        self.draught_spin.setToolTip("Diameter of your draughts: the markers are cut to sit under them")
+        self.draught_label = QLabel("Draught diameter:")
+        if v.family == "dablot":
+            row = QFormLayout()
+            row.setContentsMargins(20, 0, 0, 0)
+            row.addRow(self.draught_label, self.draught_spin)
+            parts_layout.addLayout(row)
+        else:
+            self.draught_label.hide()
+            self.draught_spin.hide()
+
+        self.summary_label = QLabel()
+        self.summary_label.setWordWrap(True)
+        self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        hint = QLabel("Print at 100% (\u201cactual size\u201d): every board page has a 100 mm ruler to check.")
+        hint.setWordWrap(True)
+        hint.setStyleSheet("color: palette(placeholder-text);")
+
+        self.paper_combo.currentIndexChanged.connect(self._paper_changed)
+        self.orientation_combo.currentIndexChanged.connect(self._paper_changed)
+        self.square_spin.valueChanged.connect(self._square_edited)
+        self.square_default.toggled.connect(self._square_default_toggled)
+        self.draught_spin.valueChanged.connect(self._options_changed)
+
+        column = QWidget()
+        col = QVBoxLayout(column)
+        col.setContentsMargins(0, 0, 0, 0)
+        col.addWidget(heading)
+        col.addWidget(page_box)
+        col.addWidget(parts_box)
+        col.addWidget(self.summary_label)
+        col.addStretch(1)
+        col.addWidget(hint)
+        column.setFixedWidth(300)
+        return column
+
+    def _build_preview(self) -> QWidget:
+        self.thumbs = QListWidget()
+        self.thumbs.setViewMode(QListView.ViewMode.IconMode)
+        self.thumbs.setFlow(QListView.Flow.TopToBottom)
+        self.thumbs.setWrapping(False)
+        self.thumbs.setMovement(QListView.Movement.Static)
+        self.thumbs.setResizeMode(QListView.ResizeMode.Adjust)
+        self.thumbs.setIconSize(QSize(THUMB_BOX, THUMB_BOX))
+        self.thumbs.setSpacing(4)
+        self.thumbs.setUniformItemSizes(True)
+        self.thumbs.setFixedWidth(THUMB_BOX + 40)
+        self.thumbs.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.thumbs.currentRowChanged.connect(self._page_selected)
+
+        self.page_label = QLabel()
+        self.count_label = QLabel()
+        self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.page_view = QLabel()
+        self.page_view.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.page_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self.page_view.setWordWrap(True)
+        self.scroll = QScrollArea()
+        self.scroll.setWidget(self.page_view)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.scroll.setMinimumSize(360, 360)
+        self.scroll.viewport().setStyleSheet("background: #8a8a8a;")  # paper shows as paper
+
+        self.status_label = QLabel()
+        self.status_label.setWordWrap(True)
+
+        top = QHBoxLayout()
+        top.addWidget(self.page_label, 1)
+        top.addWidget(self.count_label)
+        right = QVBoxLayout()
+        right.setContentsMargins(0, 0, 0, 0)
+        right.addLayout(top)
+        right.addWidget(self.scroll, 1)
+        box = QGroupBox("Preview")
+        row = QHBoxLayout(box)
+        row.addWidget(self.thumbs)
+        row.addLayout(right, 1)
+        return box
+
+    def _toggles_text(self) -> str:
+        """Which rules the sheet will print: the preset's, or which toggles differ from it."""
+        changed = self.variant.changed_options()
+        if not changed:
+            return "Rule sheet: the preset rules of this game."
+        schema = self.variant.schema
+        items = [f"{schema[k].label}: {schema[k].value_label(val)}" for k, val in changed.items()]
+        return "Rule sheet with this game's changes: " + "; ".join(items) + "."
+
+    # -------------------------------------------------------------------------- options
+    def options(self) -> PrintOptions:
+        """The options as the widgets show them now."""
+        parts = tuple(k for k, box in self.part_boxes.items() if box.isChecked())
+        return PrintOptions(
+            paper=str(self.paper_combo.currentData()),
+            orientation=str(self.orientation_combo.currentData()),
+            square_mm=None if self._square_auto else round(self.square_spin.value(), 1),
+            parts=parts,
+            draught_mm=round(self.draught_spin.value(), 1),
+        )
+
+    def _options_changed(self) -> None:
+        self._sync_enabled()
+        self._timer.start()  # restarts: one rebuild after the last change
+
+    def _paper_changed(self) -> None:
+        self._update_square_default()
+        self._options_changed()
+
+    def _square_edited(self) -> None:
+        if self._square_auto:
+            self._square_auto = False
+            self.square_default.blockSignals(True)
+            self.square_default.setChecked(False)
+            self.square_default.blockSignals(False)
+        self._options_changed()
+
+    def _square_default_toggled(self, on: bool) -> None:
+        self._square_auto = on
+        self._update_square_default()
+        self._options_changed()
+
+    def _update_square_default(self) -> None:
+        """While "Fit page" is on, show the size the printer will choose for this paper."""
+        if not self._square_auto:
+            return
+        page = make_page(str(self.paper_combo.currentData()), str(self.orientation_combo.currentData()))
+        self.square_spin.blockSignals(True)
+        self.square_spin.setValue(default_square(self.variant.geometry, page))
+        self.square_spin.blockSignals(False)
+
+    def _sync_enabled(self) -> None:
+        parts = {k for k, box in self.part_boxes.items() if box.isChecked()}
+        sized = bool(parts & {"board", "pieces", "standees"})
+        self.square_spin.setEnabled(sized)
+        self.square_default.setEnabled(sized)
+        self.square_label.setEnabled(sized)
+        self.draught_spin.setEnabled("markers" in parts)
+        self.draught_label.setEnabled("markers" in parts)
+
+    # -------------------------------------------------------------------------- rebuild
+    def rebuild_now(self) -> None:
+        """Build the set in memory for the current options and refresh the preview."""
+        self._timer.stop()
+        opts = self.options()
+        self._close_pages()
+        self.pdf_bytes, self.report, self.error, self.preview_error = None, None, "", ""
+        self.thumbs.clear()
+        if not opts.parts:
+            self.error = "Tick at least one part to print."
+        else:
+            try:
+                self.pdf_bytes, self.report = opts.render(self.variant)
+            except PrintError as exc:
+                self.error = f"Cannot print this: {exc}."
+            except Exception as exc:  # a printer bug must not take the dialog down with it
+                self.error = f"The set could not be built: {exc}"
+        if self.pdf_bytes is not None:
+            try:
+                self._pages = PdfPages(self.pdf_bytes)
+                self._fill_thumbnails()
+            except PreviewUnavailable as exc:
+                self._close_pages()
+                self.thumbs.clear()
+                self.preview_error = str(exc)
+        self._show_state()
+        self.preview_updated.emit()
+
+    def _fill_thumbnails(self) -> None:
+        assert self._pages is not None and self.report is not None
+        ratio = self.devicePixelRatioF()
+        box = QSize(round(THUMB_BOX * ratio), round(THUMB_BOX * ratio))
+        self.thumbs.blockSignals(True)
+        for i in range(len(self._pages)):
+            pix = QPixmap.fromImage(_framed(self._pages.render(i, box)))
+            pix.setDevicePixelRatio(ratio)
+            item = QListWidgetItem(QIcon(pix), f"{i + 1} \u00b7 {self.part_of_page(i + 1)}")
+            item.setTextAlignment(Qt.AlignmentFlag.AlignHCenter)
+            self.thumbs.addItem(item)
+        self.thumbs.blockSignals(False)
+        self.thumbs.setCurrentRow(0)
+
+    def part_of_page(self, number: int) -> str:
+        """Which part a page (1-based) belongs to, as the thumbnails caption it."""
+        if self.report is not None:
+            for part, (first, last) in self.report.part_pages.items():
+                if first <= number <= last:
+                    return part
+        return ""
+
+    def _show_state(self) -> None:
+        """Labels, summary and Save button after a rebuild."""
+        self.save_button.setEnabled(self.pdf_bytes is not None)
+        if self.report is None:
+            self.count_label.setText("")
+            self.page_label.setText("")
+            self.summary_label.setText("")
+            self.page_view.setPixmap(QPixmap())
+            self.page_view.setText(self.error)
+            self.status_label.setText(f"<span style='color:#b00020'>{self.error}</span>")
+            return
+        n = self.report.pages
+        self.count_label.setText(f"{n} page{'s' if n != 1 else ''}")
+        self.summary_label.setText(self._summary())
+        if self.preview_error:
+            self.page_label.setText("")
+            self.page_view.setPixmap(QPixmap())
+            self.page_view.setText(f"Preview unavailable: {self.preview_error}.\n\nSaving the PDF still works.")
+            self.status_label.setText("Preview unavailable; the PDF can still be saved.")
+        else:
+            self.status_label.setText("")
+            self._show_current_page()
+
+    def _summary(self) -> str:
+        """One line per part: its pages, and for the board its printed size and how it is tiled."""
+        assert self.report is not None
+        r = self.report
+        lines = []
+        for part, (first, last) in r.part_pages.items():
+            pages = f"page {first}" if first == last else f"pages {first}\u2013{last}"
+            line = f"{PART_TEXT[part][0]}: {pages}"
+            if part == "board" and r.board is not None:
+                size = f"{r.board.width:.0f} x {r.board.height:.0f} mm"
+                if uses_point_spacing(self.variant):
+                    line += f"; {size}, points {r.square_mm:g} mm apart"
+                else:
+                    line += f"; {size}, squares of {r.square_mm:g} mm"
+                if r.board.tiled:
+                    line += (f", tiled over {r.board.rows * r.board.cols} pages ({r.board.rows} rows x "
+                             f"{r.board.cols} columns) after an assembly map")
+            lines.append(line + ".")
+        return "\n".join(lines)
+
+    def _page_selected(self, row: int) -> None:
+        self._show_current_page()
+
+    def _show_current_page(self) -> None:
+        if self._pages is None or self.report is None:
+            return
+        row = max(0, self.thumbs.currentRow())
+        if row >= len(self._pages):
+            return
+        self.page_label.setText(f"Page {row + 1} of {len(self._pages)} \u00b7 {self.part_of_page(row + 1)}")
+        ratio = self.devicePixelRatioF()
+        area = self.scroll.viewport().size() - QSize(16, 16)
+        box = QSize(max(120, round(area.width() * ratio)), max(120, round(area.height() * ratio)))
+        try:
+            image = self._pages.render(row, box)
+        except PreviewUnavailable as exc:
+            self.preview_error = str(exc)
+            self._show_state()
+            return
+        pix = QPixmap.fromImage(image)
+        pix.setDevicePixelRatio(ratio)
+        self.page_view.setText("")
+        self.page_view.setPixmap(pix)
+
+    def preview_page_size_mm(self, index: int = 0) -> tuple[float, float] | None:
+        """Size of a previewed page in mm, as pdfium reads it (None without a preview)."""
+        return self._pages.size_mm(index) if self._pages is not None and index < len(self._pages) else None
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._view_timer.start()
+
+    def _close_pages(self) -> None:
+        if self._pages is not None:
+            self._pages.close()
+            self._pages = None
+
+    def done(self, result: int) -> None:
+        self._timer.stop()
+        self._view_timer.stop()
+        self._close_pages()
+        super().done(result)
+
+    # ----------------------------------------------------------------------------- save
+    def _folder(self) -> str:
+        if self._persist:
+            remembered = str(QSettings().value(LAST_FOLDER_KEY, "") or "")
+            if remembered and os.path.isdir(remembered):
+                return remembered
+        if self._start_folder and os.path.isdir(self._start_folder):
+            return self._start_folder
+        return str(Path.home())
+
+    def suggested_name(self) -> str:
+        opts = self.options()
+        return f"{self.variant.id}-{opts.paper}{'-landscape' if opts.orientation == 'landscape' else ''}.pdf"
+
+    def save_pdf(self) -> bool:
+        """Ask for a file and write the set there; True if it was written."""
+        if self._timer.isActive() or self.pdf_bytes is None:
+            self.rebuild_now()  # the preview may still be waiting for its debounce
+        if self.pdf_bytes is None:
+            dialogs.show_error(self, "Cannot save the set", self.error or "The set could not be built.")
+            return False
+        path = dialogs.ask_save_path(self, "Save the printable set", PDF_FILTER,
+                                     os.path.join(self._folder(), self.suggested_name()))
+        if not path:
+            return False
+        if not Path(path).suffix:
+            path += ".pdf"
+        if self.save_to(path):
+            self.accept()
+            return True
+        return False
+
+    def save_to(self, path: str) -> bool:
+        """Write the current set to ``path`` atomically; on failure say so and keep the old file."""
+        if self._timer.isActive() or self.pdf_bytes is None:
+            self.rebuild_now()
+        if self.pdf_bytes is None:
+            dialogs.show_error(self, "Cannot save the set", self.error or "The set could not be built.")
+            return False
+        try:
+            write_atomic(path, self.pdf_bytes)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            dialogs.show_error(self, "Cannot save the set",
+                               f"The PDF could not be written to\n{path}\n\n{reason}.\n\n"
+                               "Nothing was changed there; choose another folder.")
+            return False
+        if self._persist:
+            QSettings().setValue(LAST_FOLDER_KEY, str(Path(path).resolve().parent))
+        self.status_label.setText(f"Saved {path}")
+        return True
+
+
+def open_print_dialog(window: Any) -> int:
+    """File > Print set...: the dialog for the variant (with its toggles) of ``window``'s game.
+
+    ``window`` is the main window: ``window.controller.variant`` is printed, the save folder
+    starts from the window's own last folder, and a window with ``persist`` False leaves
+    QSettings alone.  Returns the dialog's result code.
+    """
+    start = ""
+    last_dir = getattr(window, "_last_dir", None)
+    if callable(last_dir):
+        try:
+            start = str(last_dir())
+        except Exception:
+            start = ""
+    dlg = PrintSetDialog(window.controller.variant, window, start_folder=start,
+                         persist=bool(getattr(window, "persist", True)))
+    try:
+        return dlg.exec()
+    finally:
+        dlg.deleteLater()
