@@ -259,7 +259,10 @@ def cmd_print(args) -> int:
 
 # ------------------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tafl-desktop", description="Play and print the old Nordic hunt games.")
+    p = argparse.ArgumentParser(
+        prog="tafl-desktop", description="Play and print the old Nordic hunt games.",
+        epilog="Without a command the window opens: 'tafl-desktop [FILE] [--variant ID]' is 'tafl-desktop gui "
+        "[FILE] [--variant ID]'.")
     p.add_argument("--version", action="version", version=f"tafl-desktop {__version__}")
     p.add_argument("--self-test", action="store_true",
                    help="open the window offscreen, play a move, export a one-page PDF, exit 0 if all worked")
@@ -339,9 +342,44 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+#: Options of the program itself (everything else before a command belongs to ``gui``).
+TOP_LEVEL_OPTIONS = ("-h", "--help", "--version", "--self-test")
+
+
+def _looks_like_a_file(text: str) -> bool:
+    """A bare word that names a game file rather than a mistyped command: it exists, or it has a
+    folder or a suffix in it (``game.tafl.json``, ``saves/game``)."""
+    import os
+
+    return os.path.exists(text) or os.sep in text or "/" in text or "." in text
+
+
+def with_default_command(argv: Sequence[str], commands: Sequence[str]) -> list[str]:
+    """``tafl-desktop FILE`` and ``tafl-desktop --variant ID`` mean ``tafl-desktop gui ...``, as
+    the window is the default: put ``gui`` in front of the first argument that is neither an
+    option of the program itself nor a command.  A bare word that is no file is left alone, so a
+    mistyped command still gets argparse's "invalid choice" message instead of a window."""
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg in TOP_LEVEL_OPTIONS:
+            continue
+        if arg in commands or (not arg.startswith("-") and not _looks_like_a_file(arg)):
+            return out
+        return out[:i] + ["gui"] + out[i:]
+    return out
+
+
+def _command_names(parser: argparse.ArgumentParser) -> list[str]:
+    for action in parser._actions:  # argparse keeps the sub-commands on its subparsers action
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(argv if argv is not None else sys.argv[1:])
+    args = parser.parse_args(with_default_command(argv, _command_names(parser)))
     if args.self_test:
         try:
             from tafl_desktop.selftest import run_self_test
@@ -350,7 +388,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_ERROR
         return run_self_test()
     if args.command is None:
-        args = parser.parse_args(["gui", *(argv if argv is not None else sys.argv[1:])])
+        args = parser.parse_args(["gui", *argv])
     try:
         return args.func(args)
     except CliError as exc:

@@ -115,3 +115,61 @@ def test_rules_text_follows_the_toggles(capsys):
     # a toggle that does not apply (shield-wall details without shield walls) is left out
     _, no_wall, _ = run(capsys, "rules", "copenhagen", "--set", "shield_wall=false")
     assert "flanking move" in corner and "flanking move" not in no_wall
+
+
+# ------------------------------------------------------------------ the window is the default command
+@pytest.fixture
+def gui_calls(monkeypatch):
+    """Stand in for the window: record what the gui command would open, open nothing."""
+    from tafl_desktop.gui import app
+
+    calls: list[tuple[str | None, str | None]] = []
+
+    def fake_run_app(file=None, variant=None):
+        calls.append((file, variant))
+        return 0
+
+    monkeypatch.setattr(app, "run_app", fake_run_app)
+    return calls
+
+
+@pytest.mark.parametrize(("argv", "opened"), [
+    ([], (None, None)),
+    (["game.tafl.json"], ("game.tafl.json", None)),
+    (["saves/game"], ("saves/game", None)),
+    (["--variant", "brandubh"], (None, "brandubh")),
+    (["--variant=tablut"], (None, "tablut")),
+    (["game.json", "--variant", "brandubh"], ("game.json", "brandubh")),
+    (["gui", "game.tafl.json"], ("game.tafl.json", None)),
+    (["gui", "--variant", "brandubh"], (None, "brandubh")),
+])
+def test_a_bare_file_or_variant_opens_the_window_like_gui(gui_calls, argv, opened):
+    assert main(argv) == 0
+    assert gui_calls == [opened]
+
+
+def test_an_existing_file_without_a_suffix_opens_too(gui_calls, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lastgame").write_text("{}")
+    assert main(["lastgame"]) == 0 and gui_calls == [("lastgame", None)]
+
+
+def test_other_commands_and_program_options_still_work(gui_calls, capsys, monkeypatch):
+    assert run(capsys, "variants")[0] == 0
+    assert run(capsys, "rules", "brandubh")[1].startswith("Brandubh")
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out.startswith("tafl-desktop ")
+    import tafl_desktop.selftest
+
+    ran: list[bool] = []
+    monkeypatch.setattr(tafl_desktop.selftest, "run_self_test", lambda: ran.append(True) or 0)
+    assert main(["--self-test"]) == 0 and ran == [True]
+    assert gui_calls == []
+
+
+def test_a_mistyped_command_is_still_an_error_not_a_window(gui_calls, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["varients"])
+    assert stop.value.code == 2 and "invalid choice: 'varients'" in capsys.readouterr().err
+    assert gui_calls == []
