@@ -494,11 +494,12 @@ class PrintSetDialog(QDialog):
             pages = f"page {first}" if first == last else f"pages {first}\u2013{last}"
             line = f"{PART_TEXT[part][0]}: {pages}"
             if part == "board" and r.board is not None:
-                size = f"{r.board.width:.0f} x {r.board.height:.0f} mm"
+                # the playing area, as the board page's own size line gives it (the rim is extra)
+                size = f"{r.board.frame.w:g} x {r.board.frame.h:g} mm"
                 if uses_point_spacing(self.variant):
-                    line += f"; {size}, points {r.square_mm:g} mm apart"
+                    line += f"; points {r.square_mm:g} mm apart, board {size}"
                 else:
-                    line += f"; {size}, squares of {r.square_mm:g} mm"
+                    line += f"; squares of {r.square_mm:g} mm, playing area {size}"
                 if r.board.tiled:
                     line += (f", tiled over {r.board.rows * r.board.cols} pages ({r.board.rows} rows x "
                              f"{r.board.cols} columns) after an assembly map")
