@@ -257,3 +257,20 @@ def test_open_print_dialog_prints_the_windows_variant(qtbot, gui_settings, dialo
     variant, parent, folder, persist = seen[0]
     assert variant is window.controller.variant and parent is window
     assert folder == str(tmp_path) and persist is False
+
+
+def test_a_set_the_printer_refuses_is_explained_not_raised(make_dialog, monkeypatch, dialogs_recorder, tmp_path):
+    dlg = make_dialog("brandubh")
+
+    def refuse(*_a, **_k):
+        raise print_dialog.PrintError("cannot lay out the a4 portrait pages: a token is larger than the page")
+
+    monkeypatch.setattr(print_dialog, "render_set", refuse)
+    dlg.square_default.setChecked(False)
+    dlg.rebuild_now()
+    assert dlg.pdf_bytes is None and dlg.thumbs.count() == 0
+    assert "token is larger than the page" in dlg.status_label.text()
+    assert not dlg.save_button.isEnabled()
+    assert dlg.save_to(str(tmp_path / "set.pdf")) is False
+    assert not (tmp_path / "set.pdf").exists()
+    assert "token is larger than the page" in dialogs_recorder.errors[-1][1]
