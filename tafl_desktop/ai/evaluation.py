@@ -51,4 +51,10 @@ def make_evaluator(rules: Any, weights: Any | None = None) -> Any:
     if family == "tafl":
         from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
         return TaflEvaluator(rules, weights)
+    if family == "hunt":
+        from tafl_desktop.ai.evaluation_hunt import HuntEvaluator
+        return HuntEvaluator(rules, weights)
+    if family == "dablot":
+        from tafl_desktop.ai.evaluation_dablot import DablotEvaluator
+        return DablotEvaluator(rules, weights)
     return GenericEvaluator(rules)

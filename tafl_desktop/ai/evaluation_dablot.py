@@ -1,0 +1,356 @@
+"""Dablot Prejjesne knowledge for the generic search: evaluation, forcing moves, move ordering.
+
+The search only speaks the family protocol plus the four hooks of :class:`DablotEvaluator`
+(``evaluate``, ``quick_outcome``, ``tactics``, ``order_key``), with the contracts described in
+``evaluation_tafl``.  Side 0 is South, side 1 North, as in ``core/dablot.py``.
+
+What the evaluation knows (South's view; 100 ~ one soldier):
+
+* material weighted by rank (soldier, officer, son; the leader dear when losing him loses), with
+  the four-ranks and promotion toggles read from the rules' own rank table;
+* pieces that can be jumped next move: the quiescence search follows only forcing lines, so an
+  ordinary capture at the horizon must be judged statically: the side to move either cashes its
+  best capture (and loses its most valuable hanging piece) or saves that piece (and loses the
+  next one);
+* the leader: threats to him are forcing (``tactics``); near the end, the lone-leader rule makes
+  the last few other pieces dear;
+* trading down when ahead, advancement where promotion exists, mobility near the end.
+
+Speed: a single pass over the 72 (or 32) points with neighbour and jump tables built once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from tafl_desktop.ai.evaluation_tafl import FORCED, QUIET, TERMINAL, WIN_NOW
+from tafl_desktop.core.dablot import END_TURN, LEADER, OFFICER, SEP, SOLDIER, SON, DablotPosition
+from tafl_desktop.core.game import Move, Outcome
+
+SOUTH, NORTH = 0, 1
+
+
+@dataclass
+class DablotWeights:
+    """Evaluation weights.  Hand-set, then adjusted on the ladder."""
+
+    soldier: int = 100
+    officer: int = 230          # a promoted soldier (rank 2)
+    son: int = 280              # the leader's son (rank 2 of 3, or rank 3 of 4)
+    leader: int = 450           # the leader as a fighting piece (when his loss does not end the game)
+    leader_life: int = 3000     # the leader when his capture loses the game
+    cash: int = 80              # percent of the static capture estimate that is counted
+    trade: int = 30             # ahead in material: bonus scaled by how much has been traded
+    bare: int = 120             # the lone-leader rule: each missing piece below three others
+    advance: int = 4            # promotion on: each row an eligible soldier has advanced
+    mobility: int = 2           # each free step (counted for pieces near the enemy only)
+    backed: int = 4             # each piece that cannot be jumped from the front (a friend behind)
+    tempo: int = 10
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DablotWeights:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: int(v) for k, v in data.items() if k in names})
+
+
+class DablotEvaluator:
+    """Evaluation and tactical hooks for one compiled :class:`~tafl_desktop.core.dablot.DablotRules`."""
+
+    def __init__(self, rules: Any, weights: DablotWeights | None = None) -> None:
+        self.rules = rules
+        self.w = weights or DablotWeights()
+        w = self.w
+        r = rules
+        o = r.opts
+        N = r.N
+        self.N = N
+        g = r.geometry
+        self.steps = r.steps
+        self.jumps = r.jumps
+        self.over = r.over
+        ys = [c[1] for c in g.coords]
+        ymin, ymax = min(ys), max(ys)
+        self.onward = bool(o["ever_onward"])
+        self.leader_loses = bool(o["leader_captured_loses"])
+        self.bare_loses = bool(o["bare_leader_loses"])
+        self.ambush = bool(o["ambush"])
+        self.action_points = bool(r.actions_per_turn)
+        self.promotion = bool(o["promotion"])
+        self.officer_material = bool(o["officer_material"])
+        self.compulsory = o["compulsory_capture"] == "soldiers"
+        self.captureless = int(o.get("captureless_draw") or 0)
+        # per cell code (0 empty, 1..16): side, kind, rank, value, retreat mark
+        self.side_t = [-1] * 17
+        self.kind_t = [-1] * 17
+        self.rank_t = [0] * 17
+        self.val_t = [0] * 17
+        self.marked_t = [False] * 17
+        kind_value = {SOLDIER: w.soldier, OFFICER: w.officer, SON: w.son,
+                      LEADER: w.leader_life if self.leader_loses else w.leader}
+        for c in range(1, 17):
+            self.side_t[c] = (c - 1) & 1
+            k = ((c - 1) >> 1) & 3
+            self.kind_t[c] = k
+            self.rank_t[c] = r.rank(c)
+            self.val_t[c] = kind_value[k]
+            self.marked_t[c] = bool((c - 1) & 8)
+        # jumps a piece of each side may make from each point: all of them, or forward only for
+        # soldiers under Ever Onward
+        def forward(side: int, a: int, b: int) -> bool:
+            dy = ys[b] - ys[a]
+            return dy >= 0 if side == SOUTH else dy <= 0
+        self.soldier_jumps = [[tuple((ov, la) for ov, la in r.jumps[p] if not self.onward or forward(s, p, la))
+                               for p in range(N)] for s in (SOUTH, NORTH)]
+        # (front, land) pairs over each point: an enemy on front jumps the piece onto land
+        self.jumped_from: list[tuple[tuple[int, int], ...]] = [() for _ in range(N)]
+        acc: list[list[tuple[int, int]]] = [[] for _ in range(N)]
+        for p in range(N):
+            for ov, la in r.jumps[p]:
+                acc[ov].append((p, la))
+        self.jumped_from = [tuple(a) for a in acc]
+        # rows to go to the far edge for each side (promotion)
+        self.to_go = [[(ymax - y) for y in ys], [(y - ymin) for y in ys]]
+        self.depth_rows = (ymax - ymin)
+        self.start_total = sum(1 for c in r.initial_position().cells if c)
+
+    # ------------------------------------------------------------------------------ hooks
+    def quick_outcome(self, pos: Any) -> Outcome | None:
+        """What is decided without generating moves: the last move's result, the captureless draw."""
+        if pos.result is not None:
+            return pos.result
+        n = self.captureless
+        if n and pos.quiet >= n:
+            return Outcome(None, "no_captures")
+        return None
+
+    def evaluate(self, pos: Any) -> int:
+        """Static score from the side to move's view."""
+        s = self.south_score(pos)
+        return s if pos.side == SOUTH else -s
+
+    def defenders_score(self, pos: Any) -> int:
+        """Static score from side 1's (North's) view, as the evaluation bar wants it."""
+        return -self.south_score(pos)
+
+    def south_score(self, pos: Any) -> int:
+        """Static score from South's view (positive: good for South)."""
+        w = self.w
+        cells = pos.cells
+        side_t, rank_t, val_t, kind_t = self.side_t, self.rank_t, self.val_t, self.kind_t
+        jumps_of = self.soldier_jumps
+        all_jumps = self.jumps
+        onward = self.onward
+        mat = [0, 0]
+        count = [0, 0]
+        backed = [0, 0]
+        adv = [0, 0]
+        best_gain = [0, 0]          # the most valuable enemy piece each side could jump now
+        hanging: list[list[int]] = [[], []]   # values of each side's pieces the enemy could jump now
+        hit = set()
+        jumped_from = self.jumped_from
+        promo = self.promotion
+        to_go = self.to_go
+        for p, c in enumerate(cells):
+            if not c:
+                continue
+            s = side_t[c]
+            mat[s] += val_t[c]
+            count[s] += 1
+            k = kind_t[c]
+            rk = rank_t[c]
+            js = jumps_of[s][p] if (onward and k == SOLDIER) else all_jumps[p]
+            for ov, la in js:
+                v = cells[ov]
+                if v and side_t[v] != s and rank_t[v] <= rk and not cells[la]:
+                    if val_t[v] > best_gain[s]:
+                        best_gain[s] = val_t[v]
+                    if ov not in hit:
+                        hit.add(ov)
+                        hanging[1 - s].append(val_t[v])
+            # a piece whose every line is closed behind it cannot be jumped at all
+            safe = True
+            for fr, la in jumped_from[p]:
+                if not cells[la] and not (cells[fr] and side_t[cells[fr]] == s):
+                    safe = False
+                    break
+            if safe:
+                backed[s] += 1
+            if promo and k == SOLDIER and not (self.officer_material and self.marked_t[c]):
+                adv[s] += self.depth_rows - to_go[s][p]
+        score = mat[0] - mat[1] + w.backed * (backed[0] - backed[1]) + w.advance * (adv[0] - adv[1])
+        # trading down when ahead: the same lead counts for more with fewer pieces left
+        total = count[0] + count[1]
+        lead = mat[0] - mat[1]
+        if lead and total < self.start_total:
+            score += lead * w.trade * (self.start_total - total) // (100 * self.start_total)
+        if self.bare_loses:
+            for s, sign in ((0, 1), (1, -1)):
+                others = count[s] - 1
+                if others < 3:
+                    score -= sign * w.bare * (3 - others)
+        # the side to move cashes its best capture or saves its dearest hanging piece
+        me = pos.side
+        mine = sorted(hanging[me], reverse=True)
+        t1 = mine[0] if mine else 0
+        t2 = mine[1] if len(mine) > 1 else 0
+        est = max(best_gain[me] - t1, -t2)
+        theirs = hanging[1 - me]
+        if not best_gain[me] and theirs:
+            est = 0
+        est = est * w.cash // 100
+        score += est if me == SOUTH else -est
+        score += w.tempo if me == SOUTH else -w.tempo
+        return score
+
+    # ------------------------------------------------------------------------------ tactics
+    def _leader_at(self, cells: tuple[int, ...], side: int) -> int:
+        for p, c in enumerate(cells):
+            if c and self.kind_t[c] == LEADER and self.side_t[c] == side:
+                return p
+        return -1
+
+    def _captured(self, pos: Any, move: Move) -> list[int]:
+        """Points a move of ``pos`` captures (without playing it)."""
+        segs = self.rules.segments(move)
+        if len(segs) > 1:
+            return [self.over[(segs[0][0], segs[0][1])]]
+        seg = segs[0] if segs else ()
+        if len(seg) < 2 or (len(seg) == 2 and seg[1] in self.steps[seg[0]]):
+            return []
+        return [self.over[(x, y)] for x, y in zip(seg, seg[1:], strict=False)]
+
+    def _leader_threat_near(self, cells: tuple[int, ...], victim: int) -> bool:
+        """Could the enemy of the leader on ``victim`` take him next move?  Exact for the enemy
+        leader's own jumps and chains (only a leader takes a leader) but blind to compulsory
+        capture; an over-estimate for ambushes.  ``_threatened`` confirms with the rules."""
+        vside = self.side_t[cells[victim]]
+        need = self.rank_t[cells[victim]]
+        total = 0
+        for fr, la in self.jumped_from[victim]:
+            c = cells[fr]
+            if c and self.side_t[c] != vside and not cells[la]:
+                if self.rank_t[c] >= need:
+                    return True
+                total += self.rank_t[c]
+        if self.ambush and total >= need:
+            return True
+        if not self.rules.opts["chain_jumps"]:
+            return False
+        for p, c in enumerate(cells):
+            if c and self.side_t[c] != vside and self.rank_t[c] >= need:
+                return self._chain_reaches(list(cells), p, self.rank_t[c], vside, victim, 6)
+        return False
+
+    def _chain_reaches(self, cells: list[int], a: int, rank: int, vside: int, victim: int, budget: int) -> bool:
+        """Depth-first over the jump chains of a piece of ``rank`` on ``a``: does one pass over ``victim``?"""
+        if budget <= 0:
+            return False
+        side_t, rank_t = self.side_t, self.rank_t
+        for ov, la in self.jumps[a]:
+            v = cells[ov]
+            if v and side_t[v] == vside and rank_t[v] <= rank and not cells[la]:
+                if ov == victim:
+                    return True
+                cells[ov] = 0
+                found = self._chain_reaches(cells, la, rank, vside, victim, budget - 1)
+                cells[ov] = v
+                if found:
+                    return True
+        return False
+
+    def _takes_leader(self, pos: Any, moves: list[Move], target: int) -> Move | None:
+        for m in moves:
+            if m and target in self._captured(pos, m):
+                return m
+        return None
+
+    def _threatened(self, pos: Any) -> bool:
+        """Exact: with the other side to move in ``pos``'s place, could it capture the leader of
+        the side to move?  (Checked with the rules' own moves, so compulsory capture counts.)"""
+        me = pos.side
+        lp = self._leader_at(pos.cells, me)
+        if lp < 0 or not self._leader_threat_near(pos.cells, lp):
+            return False
+        if not self.compulsory and not self.ambush:
+            return True
+        flipped = DablotPosition(pos.cells, 1 - me, pos.actions, pos.quiet)
+        return self._takes_leader(flipped, self.rules.legal_moves(flipped), lp) is not None
+
+    def tactics(self, pos: Any, moves: list[Move] | None = None) -> tuple[int, Any]:
+        """Forcing facts (QUIET, WIN_NOW, FORCED, TERMINAL; see ``evaluation_tafl``).
+
+        * a capture of the enemy leader (when that loses him the game), or a capture that leaves
+          him bare or with nothing: WIN_NOW;
+        * the enemy could take our leader next move: FORCED with the moves after which he cannot
+          (not with Action Points, where a turn is several plies of one side).
+        """
+        rules = self.rules
+        cells = pos.cells
+        me = pos.side
+        foe_count = 0
+        foe_leader = -1
+        for p, c in enumerate(cells):
+            if c and self.side_t[c] != me:
+                foe_count += 1
+                if self.kind_t[c] == LEADER:
+                    foe_leader = p
+        if self.leader_loses and foe_leader >= 0 and self._leader_threat_near(cells, foe_leader):
+            if moves is None:
+                moves = rules.legal_moves(pos)
+            m = self._takes_leader(pos, moves, foe_leader)
+            if m is not None:
+                return WIN_NOW, m
+        if foe_count <= 4:
+            if moves is None:
+                moves = rules.legal_moves(pos)
+            play = rules.play
+            for m in moves:
+                if m and self._captured(pos, m):
+                    res = play(pos, m)[0].result
+                    if res is not None and res.winner is not None and int(res.winner) == me:
+                        return WIN_NOW, m
+        if self.leader_loses and not self.action_points and self._threatened(pos):
+            if moves is None:
+                moves = rules.legal_moves(pos)
+            if not moves:
+                return TERMINAL, rules.outcome(pos)
+            play = rules.play
+            parry = []
+            for m in moves:
+                nxt, _ = play(pos, m)
+                if nxt.result is not None:
+                    parry.append(m)
+                    continue
+                # nxt has the enemy to move: is our leader (wherever he went) still takeable?
+                lp = self._leader_at(nxt.cells, me)
+                if lp < 0:
+                    continue
+                if not self._leader_threat_near(nxt.cells, lp):
+                    parry.append(m)
+                    continue
+                if (self.compulsory or self.ambush) and self._takes_leader(nxt, rules.legal_moves(nxt), lp) is None:
+                    parry.append(m)
+            return FORCED, parry
+        return QUIET, None
+
+    # ------------------------------------------------------------------------------ ordering
+    def order_key(self, pos: Any):
+        """A function move -> static ordering score (higher first): captures by the value taken."""
+        cells = pos.cells
+        val_t = self.val_t
+        over = self.over
+        steps = self.steps
+
+        def key(m: Move) -> int:
+            if not m:
+                return -50 if m == END_TURN else 0
+            if SEP in m:
+                return 1000 + val_t[cells[over[(m[0], m[1])]]]
+            if len(m) == 2 and m[1] in steps[m[0]]:
+                return 0
+            return 1000 + sum(val_t[cells[over[(x, y)]]] for x, y in zip(m, m[1:], strict=False))
+        return key

@@ -1,0 +1,441 @@
+"""Fox-game knowledge for the generic search: Fox and Geese, Fox and Hounds, Asalto, Halatafl.
+
+The search (``search.py``) only speaks the family protocol plus the four hooks of
+:class:`HuntEvaluator` (``evaluate``, ``quick_outcome``, ``tactics``, ``order_key``), with the
+contracts described in ``evaluation_tafl``.  Side 0 is the flock (geese, hounds, rebels, sheep),
+side 1 the hunters (fox, foxes, officers), as in ``core/hunt.py``.
+
+What the evaluation knows (flock's view, 100 ~ one goose):
+
+* material: each goose, growing dearer as the flock nears the hunters' winning threshold
+  (``hunter_win_below``); each hunter, for Asalto where officers are huffed;
+* the trap: the hunters' free steps and the size of the region they can walk to through empty
+  points (the geese win by shrinking it to nothing);
+* formation: geese that a hunter could jump from somewhere in his region (holes in the wall),
+  and geese he can jump right now (decisive for the side to move, because the quiescence search
+  follows only forcing lines and would not see an ordinary capture at the horizon);
+* progress: geese advancing as a front (forward is up), the pen filled in Asalto and Halatafl,
+  the hunter's walking distance to the flock's home row where breaking through wins.
+
+Speed: the board is re-laid on a small integer lattice (a bit per lattice point, row by row) once,
+so that "every goose with an empty point behind it in direction d" or "the fox's region grows by
+a step" are a few shifts and masks per direction, and the position's bitboards are moved onto the
+lattice with one table lookup per byte.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from tafl_desktop.ai.evaluation_tafl import FORCED, QUIET, TERMINAL, WIN_NOW
+from tafl_desktop.core.game import Move, Outcome
+
+FLOCK, HUNTERS = 0, 1
+
+
+@dataclass
+class HuntWeights:
+    """Evaluation weights, flock's view.  Hand-set, then adjusted on the ladder (see the module doc)."""
+
+    goose: int = 100            # each of the many
+    danger1: int = 200          # the hunters need one more capture to win
+    danger2: int = 80           # ... two more
+    danger3: int = 25           # ... three more
+    hunter: int = 600           # each hunter (Asalto's huffing removes officers)
+    hunter_step: int = 14       # each free step of a hunter
+    hunter_jump: int = 10       # each jump a hunter has (besides the capture terms)
+    stuck_hunter: int = 150     # a hunter without a move while another can still move
+    region: int = 5             # each point of the hunters' region (reachable through empty points)
+    hole: int = 22              # each goose a hunter could jump from a point of his region
+    advance: int = 5            # each row a goose has advanced (forward = up)
+    hang_one: int = 30          # flock to move, one goose en prise
+    hang_more: int = 75         # flock to move, two or more en prise: one of them falls
+    capture_now: int = 85       # hunters to move: each goose of their best capture
+    pen: int = 40               # each pen point held by the flock (fill-the-pen variants)
+    pen_near: int = 60          # each pen point held beyond six (the last ones are the hard ones)
+    pen_hunter: int = 30        # each hunter standing in the pen (he blocks it)
+    open_road: int = 500        # breakthrough variants: a hunter can walk to the home row
+    road_step: int = 25         # ... minus this for every step of that walk
+    tempo: int = 10             # the side to move's bonus
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HuntWeights:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: int(v) for k, v in data.items() if k in names})
+
+
+def _bits(x: int):
+    while x:
+        low = x & -x
+        yield low.bit_length() - 1
+        x ^= low
+
+
+class HuntEvaluator:
+    """Evaluation and tactical hooks for one compiled :class:`~tafl_desktop.core.hunt.HuntRules`."""
+
+    def __init__(self, rules: Any, weights: HuntWeights | None = None) -> None:
+        self.rules = rules
+        self.w = weights or HuntWeights()
+        r = rules
+        g = r.geometry
+        o = r.opts
+        N = r.N
+        self.N = N
+        self.full = (1 << N) - 1
+        xs = [c[0] for c in g.coords]
+        ys = [c[1] for c in g.coords]
+        x0, y0 = min(xs), min(ys)
+        gw = max(xs) - x0 + 1
+        self.gw = gw
+        lattice = [(c[1] - y0) * gw + (c[0] - x0) for c in g.coords]
+        gbit = [1 << i for i in lattice]
+        self.gbit = gbit
+        self.gall = sum(gbit)
+        # index bitboard -> lattice bitboard, a table per byte
+        self.nbytes = (N + 7) // 8
+        self.tables = []
+        for k in range(self.nbytes):
+            t = []
+            for v in range(256):
+                m = 0
+                for j in range(8):
+                    p = 8 * k + j
+                    if v >> j & 1 and p < N:
+                        m |= gbit[p]
+                t.append(m)
+            self.tables.append(t)
+        # directions: lattice steps (dx, dy) of the hunters' moves and jumps
+        index_of = {c: i for i, c in enumerate(g.coords)}
+        dirs: dict[tuple[int, int], list[int]] = {}
+        jdirs: dict[tuple[int, int], int] = {}
+        for p in range(N):
+            px, py = g.coords[p]
+            for q in r.steps[HUNTERS][p]:
+                d = (g.coords[q][0] - px, g.coords[q][1] - py)
+                dirs.setdefault(d, [0])[0] |= gbit[p]
+            for over, _land in r.jumps[p]:
+                d = (g.coords[over][0] - px, g.coords[over][1] - py)
+                jdirs[d] = jdirs.get(d, 0) | gbit[p]
+        # (shift, mask of points that may step/jump that way) per direction
+        self.hsteps = [((d[1] * gw + d[0]), m[0]) for d, m in sorted(dirs.items())]
+        self.hjumps = [((d[1] * gw + d[0]), m) for d, m in sorted(jdirs.items())]
+        del index_of
+        # index-space tables for the few per-hunter loops
+        self.hstep_mask = [sum(1 << q for q in r.steps[HUNTERS][p]) for p in range(N)]
+        self.jumps = r.jumps
+        self.adjacent = r.adjacent
+        self.flock_steps = r.steps[FLOCK]
+        # rows (forward = up) on the lattice, for the advance term
+        self.rows = []
+        for y in sorted(set(ys)):
+            self.rows.append((y - y0, sum(gbit[p] for p in range(N) if ys[p] == y)))
+        self.captures = bool(o["captures"])
+        self.threshold = int(o["hunter_win_below"]) if self.captures else 0
+        self.fill_pen = bool(o["fill_pen"]) and bool(r.pen_mask)
+        self.pen_mask = r.pen_mask
+        self.pen_size = bin(r.pen_mask).count("1")
+        self.breakthrough = bool(o["breakthrough"]) and bool(r.home_mask)
+        self.home_mask = r.home_mask
+        self.ghome = self._grid(r.home_mask)
+        self.captureless = int(o.get("captureless_draw") or 0)
+        self.multi = o["multi_jump"] != "single"
+        self.nhunters0 = r.initial_position().hunters.bit_count()
+        # a step from a to b is a step; anything else is a jump (for ordering)
+        self.step_pairs = {(p, q) for p in range(N) for q in r.adjacent[p]}
+
+    # ------------------------------------------------------------------------------ helpers
+    def _grid(self, x: int) -> int:
+        """The lattice bitboard of an index bitboard."""
+        t = self.tables
+        m = 0
+        k = 0
+        while x:
+            m |= t[k][x & 255]
+            x >>= 8
+            k += 1
+        return m
+
+    def region(self, H: int, E: int) -> int:
+        """Lattice points the hunters on ``H`` can walk to through the empty points ``E`` (``H`` included)."""
+        R = H
+        steps = self.hsteps
+        while True:
+            grow = R
+            for s, m in steps:
+                x = R & m
+                grow |= (x << s) if s > 0 else (x >> -s)
+            grow = R | (grow & E)
+            if grow == R:
+                return R
+            R = grow
+
+    def road(self, H: int, E: int) -> int:
+        """Steps the hunters need to walk onto an empty home point (-1: no road)."""
+        R = H
+        home = self.ghome & E
+        steps = self.hsteps
+        d = 0
+        while True:
+            d += 1
+            grow = R
+            for s, m in steps:
+                x = R & m
+                grow |= (x << s) if s > 0 else (x >> -s)
+            grow = R | (grow & E)
+            if grow & home:
+                return d
+            if grow == R:
+                return -1
+            R = grow
+
+    def jumpable(self, F: int, src: int, E: int) -> int:
+        """Geese (lattice) a hunter standing on a point of ``src`` could jump, landing on ``E``."""
+        out = 0
+        for s, m in self.hjumps:
+            x = src & m
+            if s > 0:
+                out |= F & (x << s) & (E >> s)
+            else:
+                out |= F & (x >> -s) & (E << -s)
+        return out
+
+    def hunter_moves(self, flock: int, hunters: int) -> tuple[int, int, int]:
+        """(free steps, available jumps, hunters with no move at all) in index space."""
+        empty = self.full & ~(flock | hunters)
+        steps = jumps = stuck = 0
+        for h in _bits(hunters):
+            st = (self.hstep_mask[h] & empty).bit_count()
+            jp = 0
+            if self.captures:
+                for over, land in self.jumps[h]:
+                    if flock >> over & 1 and empty >> land & 1:
+                        jp += 1
+            steps += st
+            jumps += jp
+            if not st and not jp:
+                stuck += 1
+        return steps, jumps, stuck
+
+    # ------------------------------------------------------------------------------ hooks
+    def quick_outcome(self, pos: Any) -> Outcome | None:
+        """What is decided without generating moves: the last move's result, the captureless draw."""
+        if pos.result is not None:
+            return pos.result
+        n = self.captureless
+        if n and pos.quiet >= n:
+            return Outcome(None, "no_captures")
+        return None
+
+    def evaluate(self, pos: Any) -> int:
+        """Static score from the side to move's view."""
+        s = self.flock_score(pos)
+        return s if pos.side == FLOCK else -s
+
+    def defenders_score(self, pos: Any) -> int:
+        """Static score from the hunters' (side 1's) view, as the evaluation bar wants it."""
+        return -self.flock_score(pos)
+
+    def flock_score(self, pos: Any) -> int:
+        """Static score from the flock's view (positive: good for the geese)."""
+        w = self.w
+        flock, hunters = pos.flock, pos.hunters
+        if not hunters:
+            return 100_000
+        n = flock.bit_count()
+        nh = hunters.bit_count()
+        F = self._grid(flock)
+        H = self._grid(hunters)
+        E = self.gall & ~(F | H)
+        steps, jumps, stuck = self.hunter_moves(flock, hunters)
+        R = self.region(H, E)
+        score = (w.goose * n - w.hunter * nh
+                 - w.hunter_step * steps - w.hunter_jump * jumps
+                 - w.region * ((R & ~H).bit_count()))
+        if stuck and stuck < nh:
+            score += w.stuck_hunter * stuck
+        adv = 0
+        for y, m in self.rows:
+            adv += y * (F & m).bit_count()
+        score += w.advance * adv
+        if self.captures:
+            buffer = n - self.threshold + 1  # captures the hunters still need
+            if buffer <= 1:
+                score -= w.danger1
+            elif buffer == 2:
+                score -= w.danger2
+            elif buffer == 3:
+                score -= w.danger3
+            now = self.jumpable(F, H, E)
+            latent = self.jumpable(F, R & ~H, E) & ~now
+            score -= w.hole * latent.bit_count()
+            if now:
+                if pos.side == HUNTERS:
+                    score -= w.capture_now * self._best_chain(pos)
+                else:
+                    score -= w.hang_one if now.bit_count() == 1 and jumps == 1 else w.hang_more
+        if self.fill_pen:
+            held = (flock & self.pen_mask).bit_count()
+            score += w.pen * held + w.pen_near * max(0, held - 6)
+            score -= w.pen_hunter * (hunters & self.pen_mask).bit_count()
+        if self.breakthrough:
+            d = self.road(H, E)
+            if d > 0:
+                score -= w.open_road - w.road_step * min(d, 12)
+        score += w.tempo if pos.side == FLOCK else -w.tempo
+        return score
+
+    def _best_chain(self, pos: Any) -> int:
+        """Geese the hunters' longest capture takes (hunters to move)."""
+        caps = self.rules.capture_moves(pos)
+        return max((len(m) - 1 for m in caps), default=0)
+
+    # ------------------------------------------------------------------------------ tactics
+    def _winning_capture(self, pos: Any, moves: list[Move]) -> Move | None:
+        """A hunters' move in ``moves`` after which the flock is below the threshold or the home row reached."""
+        play = self.rules.play
+        for m in moves:
+            if len(m) > 2 or (m[0], m[1]) not in self.step_pairs or \
+                    (self.breakthrough and self.home_mask >> m[-1] & 1):
+                nxt, _ = play(pos, m)
+                res = nxt.result
+                if res is not None and res.winner is not None and int(res.winner) == HUNTERS:
+                    return m
+        return None
+
+    def _hunter_threat(self, pos: Any) -> bool:
+        """Could the hunters win with their next move if it were their turn?"""
+        flock, hunters = pos.flock, pos.hunters
+        empty = self.full & ~(flock | hunters)
+        if self.breakthrough:
+            for h in _bits(hunters):
+                if self.hstep_mask[h] & empty & self.home_mask:
+                    return True
+        if self.captures:
+            need = flock.bit_count() - self.threshold + 1
+            if need <= 0:
+                return False
+            single = False
+            for h in _bits(hunters):
+                for over, land in self.jumps[h]:
+                    if flock >> over & 1 and empty >> land & 1:
+                        single = True
+                        break
+            if not single:
+                return False
+            if need == 1:
+                return True
+            return self._best_chain(pos) >= need
+        return False
+
+    def tactics(self, pos: Any, moves: list[Move] | None = None) -> tuple[int, Any]:
+        """Forcing facts (QUIET, WIN_NOW, FORCED, TERMINAL; see ``evaluation_tafl``).
+
+        * hunters to move: no move at all is TERMINAL (trapped); a capture that leaves the flock
+          below the threshold, or a step onto the home row, is WIN_NOW;
+        * flock to move: a move that traps every hunter or fills the pen is WIN_NOW; when the
+          hunters threaten to win next move, FORCED with the moves that stop it.
+        """
+        rules = self.rules
+        flock, hunters = pos.flock, pos.hunters
+        if pos.side == HUNTERS:
+            steps, jumps, stuck = self.hunter_moves(flock, hunters)
+            if not steps and not jumps:
+                return TERMINAL, rules.outcome(pos)
+            need = flock.bit_count() - self.threshold + 1
+            chance = bool(jumps) and (need <= 1 or (self.multi and self._best_chain(pos) >= need))
+            if not chance and self.breakthrough:
+                empty = self.full & ~(flock | hunters)
+                chance = any(self.hstep_mask[h] & empty & self.home_mask for h in _bits(hunters))
+            if chance:
+                if moves is None:
+                    moves = rules.legal_moves(pos)
+                m = self._winning_capture(pos, moves)
+                if m is not None:
+                    return WIN_NOW, m
+            return QUIET, None
+        # flock to move
+        win = self._flock_win_in_one(pos, moves)
+        if win is not None:
+            if win == ():
+                return TERMINAL, rules.outcome(pos)
+            return WIN_NOW, win
+        if self._hunter_threat(pos):
+            if moves is None:
+                moves = rules.legal_moves(pos)
+                if not moves:
+                    return TERMINAL, rules.outcome(pos)
+            play = rules.play
+            parry = []
+            for m in moves:
+                nxt, _ = play(pos, m)
+                if nxt.result is not None or not self._hunter_threat(nxt):
+                    parry.append(m)
+            return FORCED, parry
+        return QUIET, None
+
+    def _flock_win_in_one(self, pos: Any, moves: list[Move] | None) -> Move | None:
+        """A flock move that traps every hunter or fills the pen; ``()`` when the flock has no move."""
+        rules = self.rules
+        flock, hunters = pos.flock, pos.hunters
+        empty = self.full & ~(flock | hunters)
+        exits = 0
+        for h in _bits(hunters):
+            exits |= self.hstep_mask[h] & empty
+            if self.captures:
+                for over, land in self.jumps[h]:
+                    if flock >> over & 1 and empty >> land & 1:
+                        exits |= 1 << land
+        targets = exits if exits.bit_count() <= 1 else 0
+        if self.fill_pen:
+            gap = self.pen_mask & ~flock
+            if gap.bit_count() == 1 and gap & empty:
+                targets |= gap
+        if not targets and exits:
+            return None
+        if moves is None:
+            moves = rules.legal_moves(pos)
+            if not moves:
+                return ()
+        play = rules.play
+        for m in moves:
+            if exits and not targets >> m[-1] & 1:
+                continue
+            nxt, _ = play(pos, m)
+            res = nxt.result
+            if res is not None:
+                if res.winner is not None and int(res.winner) == FLOCK:
+                    return m
+                continue
+            if not rules.legal_moves(nxt):
+                out = rules.outcome(nxt)
+                if out is not None and out.winner is not None and int(out.winner) == FLOCK:
+                    return m
+        return None
+
+    # ------------------------------------------------------------------------------ ordering
+    def order_key(self, pos: Any):
+        """A function move -> static ordering score (higher first): captures by length; for the
+        flock, steps that close a hunter's exit or move a goose out of a jump."""
+        step_pairs = self.step_pairs
+        if pos.side == HUNTERS:
+            home = self.home_mask if self.breakthrough else 0
+
+            def hunter_key(m: Move) -> int:
+                if len(m) > 2 or (m[0], m[1]) not in step_pairs:
+                    return 1000 * (len(m) - 1)
+                return 500 if home >> m[1] & 1 else 0
+            return hunter_key
+        near = 0
+        for h in _bits(pos.hunters):
+            near |= self.hstep_mask[h]
+        pen = self.pen_mask if self.fill_pen else 0
+
+        def flock_key(m: Move) -> int:
+            t = m[-1]
+            return (150 if near >> t & 1 else 0) + (100 if pen >> t & 1 else 0) - (60 if near >> m[0] & 1 else 0)
+        return flock_key
