@@ -364,6 +364,8 @@ class DablotRules:
             return f"there is no piece on {g.name(a)}"
         if side_of(c) != pos.side:
             return f"the piece on {g.name(a)} is not yours"
+        if len(segs) == 1 and len(segs[0]) == 2 and segs[0][1] == a:
+            return self._stay_reason(pos, a)
         if pos.cells[segs[0][-1]]:
             return f"{g.name(segs[0][-1])} is occupied"
         if len(segs) > 1:
@@ -392,7 +394,20 @@ class DablotRules:
             return "a piece moves one point along a line"
         if self.opts["ever_onward"] and kind_of(c) == SOLDIER and self._backward(pos.side, a, seg[1]):
             return "soldiers may not move backwards (Ever Onward)"
+        if not any(m and m[0] == a for m in self.legal_moves(pos)):
+            return self._stay_reason(pos, a)
         return "the rules do not allow this move"
+
+    def _stay_reason(self, pos: DablotPosition, a: int) -> str:
+        """Why the piece on ``a`` cannot stay where it is, or cannot move at all (boxed in, or a
+        soldier elsewhere must capture)."""
+        name = self.geometry.name(a)
+        if any(m and m[0] == a for m in self.legal_moves(pos)):
+            return f"a move must go to another point (the piece on {name} cannot stay where it is)"
+        if self.opts["compulsory_capture"] == "soldiers" and \
+                any(kind_of(pos.cells[m[0]]) == SOLDIER for m in self._captures(pos, 10**6)):
+            return f"the piece on {name} cannot move now: a soldier can capture, and soldiers must capture"
+        return f"the piece on {name} cannot move: every point it may go to is taken"
 
     def pieces(self, pos: DablotPosition) -> dict[int, str]:
         """Point -> letter: s soldier, r marked soldier, o officer, p son, k leader; upper case for

@@ -259,6 +259,8 @@ class HuntRules:
             return f"there is no piece on {g.name(a)}"
         if not mine >> a & 1:
             return f"the piece on {g.name(a)} is not yours"
+        if len(move) == 2 and move[1] == a:
+            return self._stay_reason(pos, a)
         if (pos.flock | pos.hunters) >> move[-1] & 1:
             return f"{g.name(move[-1])} is occupied"
         jump = self.is_jump(move)
@@ -277,7 +279,21 @@ class HuntRules:
             return "this piece may not move along that line or in that direction"
         if self.opts["max_capture"] and self.capture_moves(pos):
             return "a capture is possible and the longest capture must be taken"
+        if not any(m[0] == a for m in self.legal_moves(pos)):
+            return self._stay_reason(pos, a)
         return "the rules do not allow this move"
+
+    def _stay_reason(self, pos: HuntPosition, a: int) -> str:
+        """Why the piece on ``a`` cannot stay where it is, or cannot move at all (a goose boxed in
+        or facing only backward steps, a fox that must capture with another piece)."""
+        name = self.geometry.name(a)
+        if any(m[0] == a for m in self.legal_moves(pos)):
+            return f"a move must go to another point (the piece on {name} cannot stay where it is)"
+        if pos.side == HUNTERS and self.capture_moves(pos) and (
+                self.opts["compulsory_capture"] == "enforce" or self.opts["max_capture"]):
+            return (f"the piece on {name} cannot move now: another capture is possible and capturing is "
+                    "compulsory")
+        return f"the piece on {name} cannot move: every point it may step to is taken"
 
     def pieces(self, pos: HuntPosition) -> dict[int, str]:
         out = {p: "f" for p in _bits(pos.flock)}

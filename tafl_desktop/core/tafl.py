@@ -829,8 +829,11 @@ class TaflRules:
             return f"there is no piece on {g.name(frm)}"
         if (owner == ATTACKER_CHAR) != (pos.side == ATT):
             return f"the piece on {g.name(frm)} is not yours: it is the {side_name}' turn"
+        piece = "king" if frm == pos.king else "attacker" if owner == ATTACKER_CHAR else "defender"
         if frm == to:
-            return "a piece must move"
+            if not self.moves_from(pos, frm):
+                return f"the {piece} on {g.name(frm)} cannot move: it is blocked on every side"
+            return f"a move must go to another square (the {piece} on {g.name(frm)} cannot stay where it is)"
         (f1, r1), (f2, r2) = g.file_rank(frm), g.file_rank(to)
         if f1 != f2 and r1 != r2:
             return "pieces move in straight lines along a row or column"
@@ -851,6 +854,8 @@ class TaflRules:
             return f"{g.name(to)} is occupied"
         if to in self.block[c][frm] or to in self.nostop[c][frm]:
             return f"this piece may not stop on {self._square_kind(to)} {g.name(to)}"
+        if not self.moves_from(pos, frm):
+            return f"the {piece} on {g.name(frm)} cannot move: it is blocked on every side"
         return "the rules do not allow this move"
 
     def _square_kind(self, s: int) -> str:
