@@ -1,0 +1,182 @@
+"""The computer in the Fox games and in Dablot: tactics from small positions, legal moves under odd toggles.
+
+Rule sources: "HG x.y" is shared/reference/hunt-games.md; "source 000" is
+shared/reference/sources/000_8b914b10795806b4.txt (Fox and Geese variants, Mini-Dablot and its
+house rules).  Positions use the engines' own text: ``hunters=... flock=...`` for the Fox games,
+``south=... north=...`` with a kind letter (s soldier, p son, k leader) for Dablot.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tafl_desktop.ai.evaluation import make_evaluator
+from tafl_desktop.ai.evaluation_dablot import DablotEvaluator
+from tafl_desktop.ai.evaluation_hunt import HuntEvaluator
+from tafl_desktop.ai.player import ComputerPlayer
+from tafl_desktop.ai.search import Searcher, SearchLimits
+from tafl_desktop.core.game import Side
+from tafl_desktop.core.variants import find_variant
+
+FLOCK, HUNTERS = Side(0), Side(1)
+SOUTH, NORTH = Side(0), Side(1)
+QUICK = SearchLimits(time=1.0, depth=4)
+SEARCH_LEVELS = ("easy", "medium", "hard", "expert")
+
+
+def setup(vid: str, text: str, to_move: Side, **options):
+    rules = find_variant(vid).with_options(options).make_rules()
+    return rules, rules.parse_position(text, to_move)
+
+
+def choose(rules, pos, level: str, seed: int = 1, time_limit: float = 1.0):
+    """The level's move, with the think time capped so that hard and expert stay quick here."""
+    player = ComputerPlayer(rules, level, seed=seed)
+    return player.choose(pos, time_limit=min(time_limit, player.level.time)).move
+
+
+def test_the_fox_games_and_dablot_have_their_own_evaluators():
+    assert isinstance(make_evaluator(find_variant("fox_geese_13").make_rules()), HuntEvaluator)
+    assert isinstance(make_evaluator(find_variant("halatafl").make_rules()), HuntEvaluator)
+    assert isinstance(make_evaluator(find_variant("dablot_mini").make_rules()), DablotEvaluator)
+
+
+# -- Fox and Geese ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("level", SEARCH_LEVELS)
+def test_fox_takes_a_free_goose(level):
+    """HG 2.5: the fox captures by a short jump along a line onto the empty point beyond.  The goose
+    on d5 has d6 empty behind it; nothing else is in reach, so every searching level takes it."""
+    rules, pos = setup("fox_geese_13", "hunters=d4 flock=d5,c1,d1,e1,c2,d2,e2,a3,b3", HUNTERS)
+    move = choose(rules, pos, level)
+    assert rules.move_text(move) == "d4xd6"
+
+
+@pytest.mark.parametrize("level", SEARCH_LEVELS)
+def test_fox_makes_the_double_jump(level):
+    """HG 2.5 (WP-FOX: "repeated jumps are possible"; our preset: the fox may go on jumping).
+    From a4 the fox can take b4 and then d4 in one turn; stopping after one jump is worse."""
+    rules, pos = setup("fox_geese_13", "hunters=a4 flock=b4,d4,c1,d1,e1,c2,d2,e2,g5", HUNTERS)
+    move = choose(rules, pos, level)
+    assert rules.move_text(move) == "a4xc4xe4"
+
+
+@pytest.mark.parametrize("level", SEARCH_LEVELS)
+def test_geese_close_the_trap_in_one(level):
+    """HG 2.6: the geese win when the fox cannot move.  The fox on d7 has c7 and e7 taken and d5
+    behind d6 filled: a goose to d6 (from c6, not from d5, which would open the jump) traps him."""
+    rules, pos = setup("fox_geese_13", "hunters=d7 flock=c7,e7,d5,c6,c1,d1,e1", FLOCK)
+    move = choose(rules, pos, level)
+    nxt, _ = rules.play(pos, move)
+    out = rules.outcome(nxt)
+    assert out is not None and out.winner == FLOCK and out.reason == "trapped"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_geese_do_not_leave_a_goose_en_prise_at_medium(seed):
+    """HG 2.5: a goose with an empty point behind it on a line from the fox is jumped.  The fox on
+    d4 threatens d3 (d2 is empty); d1-d2 or c1-d2 or e1-d2 shuts the line, so Medium must not
+    leave a goose for him to take."""
+    rules, pos = setup("fox_geese_13", "hunters=d4 flock=a3,b3,c3,d3,e3,f3,g3,c2,e2,c1,d1,e1", FLOCK)
+    move = choose(rules, pos, "medium", seed=seed)
+    nxt, _ = rules.play(pos, move)
+    assert rules.capture_moves(nxt) == [], rules.move_text(move)
+
+
+def test_the_evaluation_sees_a_hanging_goose_and_a_shrinking_fox():
+    """The static terms the search leans on (HG 2.5, 2.6): a goose en prise costs the flock,
+    and a fox hemmed in by a solid front scores better for the geese than a free one."""
+    rules, hanging = setup("fox_geese_13", "hunters=d4 flock=d3,a3,b3,c3,e3,f3,g3,c2,e2,c1,d1,e1", HUNTERS)
+    ev = make_evaluator(rules)
+    _, safe = setup("fox_geese_13", "hunters=d4 flock=d3,a3,b3,c3,e3,f3,g3,c2,d2,e2,c1,d1", HUNTERS)
+    assert ev.defenders_score(hanging) > ev.defenders_score(safe)
+    _, hemmed = setup("fox_geese_13", "hunters=d7 flock=a5,b5,c5,d5,e5,f5,g5,c4,d4,e4,c3,d3,e3", FLOCK)
+    _, free = setup("fox_geese_13", "hunters=d4 flock=a3,b3,c3,d3,e3,f3,g3,c2,d2,e2,c1,d1,e1", FLOCK)
+    assert ev.defenders_score(hemmed) < ev.defenders_score(free)
+
+
+def test_fox_and_hounds_blocks_the_breakthrough():
+    """HG 3: the fox wins on reaching the hounds' starting row, and hounds only step forward.  The fox
+    on a3 runs to b2 and on to a1 or c1 unless the hound on c1 steps into b2 now: of seven moves it
+    is the only one that holds (checked by brute force when the test was written)."""
+    rules, pos = setup("fox_hounds", "hunters=a3 flock=c1,c5,b4,g3", FLOCK)
+    for level in SEARCH_LEVELS:
+        assert rules.move_text(choose(rules, pos, level)) == "c1-b2", level
+
+
+def test_halatafl_sheep_fill_the_pen_when_they_can():
+    """HG 4.1: the sheep win by filling the nine pen points.  Eight are filled; e4-e5 fills the last."""
+    rules, pos = setup("halatafl", "hunters=a3,g3 flock=c5,d5,c6,d6,e6,c7,d7,e7,e4,a5,b5,f5,g5,d4",
+                       FLOCK)
+    move = choose(rules, pos, "easy")
+    nxt, _ = rules.play(pos, move)
+    assert nxt.result is not None and nxt.result.reason == "pen_filled"
+
+
+# -- Dablot ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("level", SEARCH_LEVELS)
+def test_dablot_piece_captures_when_it_can(level):
+    """Source 000: a piece captures by a short jump over an adjacent enemy of equal or lower rank onto
+    the empty point beyond.  South's soldier on b3 takes b5 (landing on b7); nothing can take it back."""
+    rules, pos = setup("dablot_mini", "south=sb3,sa1,kd1 north=sb5,sa9,kd9", SOUTH)
+    move = choose(rules, pos, level)
+    assert rules.move_text(move) == "b3xb7"
+
+
+@pytest.mark.parametrize("level", SEARCH_LEVELS)
+def test_dablot_leader_avoids_capture_in_one(level):
+    """Source 000: only a leader takes a leader, and losing the leader loses the game.  North's leader
+    on b7 can jump South's on b5 (b3 is empty); South's leader cannot jump back (b9 is filled)."""
+    rules, pos = setup("dablot_mini", "south=kb5,sa1,sd1,sd3 north=kb7,sb9,sa9,sd9", SOUTH)
+    move = choose(rules, pos, level)
+    nxt, _ = rules.play(pos, move)
+    for m in rules.legal_moves(nxt):
+        after, _ = rules.play(nxt, m)
+        assert after.result is None or after.result.reason != "leader_captured", rules.move_text(move)
+
+
+def test_dablot_leader_takes_the_enemy_leader():
+    """Source 000: capturing the enemy leader wins; the search plays it at once."""
+    rules, pos = setup("dablot_mini", "south=kb5,sa1,sd1 north=kb7,sa9,sd9", SOUTH)
+    res = Searcher(rules).search(pos, QUICK)
+    assert rules.move_text(res.move) == "b5xb9" and res.mate_in == 1
+
+
+# -- legal moves under unusual toggles ---------------------------------------------------------------
+ODD_TOGGLES = [
+    ("asalto", {}),                                              # HG 4.3: huffing
+    ("halatafl", {}),                                            # HG 4.1: compulsory, must go on jumping
+    ("fox_geese_13", {"compulsory_capture": "huff", "multi_jump": "single"}),
+    ("fox_geese_13", {"compulsory_capture": "enforce", "max_capture": True}),
+    ("fox_geese_13", {"diagonals": "hunters", "flock_backwards": False, "flock_sideways": False}),
+    ("fox_geese_13", {"breakthrough": True, "hunter_win_below": 1, "repetition": "draw"}),
+    ("fox_hounds", {}),
+    ("dablot_mini", {"compulsory_capture": "soldiers"}),         # source 000 variant 1
+    ("dablot_mini", {"ever_onward": True}),                      # variant 2a
+    ("dablot_mini", {"promotion": True, "four_ranks": True}),    # variant 2b
+    ("dablot_mini", {"promotion": True, "officer_material": True}),  # variant 3
+    ("dablot_mini", {"action_points": True}),                    # variant 4
+    ("dablot_mini", {"ambush": True, "chain_jumps": False}),     # variant 5
+    ("dablot_mini", {"compulsory_capture": "soldiers", "ambush": True, "ever_onward": True,
+                     "leader_captured_loses": False, "bare_leader_loses": False}),
+]
+
+
+@pytest.mark.parametrize("vid,options", ODD_TOGGLES)
+def test_only_legal_moves_under_odd_toggles(vid, options):
+    """Every move the computer picks is one the rules list, whatever the toggles (sources as listed)."""
+    rules = find_variant(vid).with_options(options).make_rules()
+    pos = rules.initial_position()
+    rng = random.Random(7)
+    players = [ComputerPlayer(rules, "easy", seed=1), ComputerPlayer(rules, "medium", seed=2)]
+    for ply in range(24):
+        if rules.outcome(pos) is not None:
+            break
+        legal = rules.legal_moves(pos)
+        if ply % 3 == 2:
+            move = rng.choice(legal)  # some random plies reach positions the players would avoid
+        else:
+            move = players[ply % 2].choose(pos, time_limit=0.15).move
+        assert move in legal
+        pos, _ = rules.play(pos, move)
