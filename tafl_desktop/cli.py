@@ -329,7 +329,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True)
     s.add_argument("--paper", choices=("a4", "letter"), default="a4")
     s.add_argument("--orientation", choices=("portrait", "landscape"), default="portrait")
-    s.add_argument("--square-mm", type=float, default=None, help="size of one board square in mm")
+    s.add_argument("--square-mm", type=float, default=None,
+                   help="size of one board square in mm, 8 to 80 (default: the largest that fits one page, at "
+                   "most 30); on point-and-line boards it is the point spacing: the distance between neighbouring "
+                   "points on the Fox games' cross, between neighbouring grid lines on the Dablot lattice (its "
+                   "centre points lie half-way); pieces are sized to it")
     s.add_argument("--parts", default=None, help="comma list of board,pieces,rules,markers (default: all that apply)")
     s.add_argument("--draught-mm", type=float, default=30.0, help="draught diameter for Dablot rank markers")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")

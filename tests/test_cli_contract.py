@@ -173,3 +173,26 @@ def test_a_mistyped_command_is_still_an_error_not_a_window(gui_calls, capsys):
         main(["varients"])
     assert stop.value.code == 2 and "invalid choice: 'varients'" in capsys.readouterr().err
     assert gui_calls == []
+
+
+def test_print_help_says_square_mm_is_the_point_spacing_on_point_boards(capsys):
+    """`print --help` must say what --square-mm means where there are no squares, and that must be
+    what the printer does: on the cross neighbouring points are that far apart, on the Dablot lattice
+    neighbouring grid lines (a centre point sits half-way, 1/sqrt(2) of it from a corner point)."""
+    from tafl_desktop.core.variants import find_variant
+    from tafl_desktop.printing.board_draw import graph_point
+
+    with pytest.raises(SystemExit) as stop:
+        main(["print", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert stop.value.code == 0
+    assert "point spacing" in out and "Fox games' cross" in out and "Dablot lattice" in out
+
+    def apart(vid: str, a: str, b: str, square: float = 20.0) -> float:
+        g = find_variant(vid).geometry
+        (x1, y1), (x2, y2) = (graph_point(g, g.parse_square(p), square, 0.0, 0.0) for p in (a, b))
+        return round(((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5, 3)
+
+    assert apart("fox_geese_13", "d4", "d5") == apart("halatafl", "c1", "d1") == 20.0
+    assert apart("dablot", "a1", "a3") == apart("dablot", "a1", "b1") == 20.0
+    assert apart("dablot", "a1", "a2") == round(20.0 / 2 ** 0.5, 3)
