@@ -9,7 +9,7 @@ touches the schema, the engine and a test, nothing else.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 OptionValue = bool | int | str
@@ -33,6 +33,11 @@ class OptionSpec:
     ``sentence_on`` is formatted with ``{n}``, ``sentence_off`` used for the value 0).
     ``depends_on`` names another key and the values of it under which this toggle matters;
     elsewhere the panel greys it out and the rule sheet leaves it out.
+    ``needs_mark`` names a kind of special square (``"corner"``, ``"throne"``, ``"camp"``) the
+    toggle is about: on a board without such squares it means nothing and is treated the same way
+    (see :meth:`OptionSchema.for_board`), so no sheet speaks of corners a board does not have.
+    ``sentence_on_without`` is ``(mark kind, sentence)``: on a board without that kind of square,
+    ``sentence`` replaces ``sentence_on`` (a rule that still applies but has a clause about them).
     """
 
     key: str
@@ -48,6 +53,8 @@ class OptionSpec:
     group: str = "General"
     source: str = ""
     depends_on: tuple[str, tuple[OptionValue, ...]] | None = None
+    needs_mark: str = ""
+    sentence_on_without: tuple[str, str] = ()
 
     def values(self) -> list[OptionValue]:
         if self.kind == "choice":
@@ -122,13 +129,36 @@ class OptionSpec:
 
 @dataclass(frozen=True)
 class OptionSchema:
-    """The ordered list of toggles of one game family."""
+    """The ordered list of toggles of one game family.
+
+    ``board_marks`` is None for the family's schema (any board); :meth:`for_board` gives the
+    schema of one board, which knows the kinds of special squares that board has, so that every
+    client asking ``is_active`` and ``sentence`` (options panel, rules viewer, rule sheet, CLI)
+    leaves out toggles about squares the board lacks without knowing about boards itself.
+    """
 
     specs: tuple[OptionSpec, ...]
+    board_marks: frozenset[str] | None = None
     _by_key: dict[str, OptionSpec] = field(init=False, repr=False, compare=False)
+    _boards: dict[frozenset[str], OptionSchema] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_key", {s.key: s for s in self.specs})
+        object.__setattr__(self, "_boards", {})
+
+    def for_board(self, marks: Iterable[str]) -> OptionSchema:
+        """This schema on a board whose special squares are of the kinds ``marks`` (cached: the
+        variant asks for it on every ``variant.schema``)."""
+        kinds = frozenset(marks)
+        bound = self._boards.get(kinds)
+        if bound is None:
+            specs = tuple(
+                replace(s, sentence_on=s.sentence_on_without[1])
+                if s.sentence_on_without and s.sentence_on_without[0] not in kinds else s
+                for s in self.specs)
+            bound = OptionSchema(specs, kinds)
+            self._boards[kinds] = bound
+        return bound
 
     def __iter__(self):
         return iter(self.specs)
@@ -168,8 +198,11 @@ class OptionSchema:
         return out
 
     def is_active(self, key: str, values: Mapping[str, OptionValue]) -> bool:
-        """False when the toggle is irrelevant under the other values (see ``depends_on``)."""
+        """False when the toggle is irrelevant under the other values (see ``depends_on``) or on
+        this schema's board (see ``needs_mark``)."""
         spec = self._by_key[key]
+        if spec.needs_mark and self.board_marks is not None and spec.needs_mark not in self.board_marks:
+            return False
         if spec.depends_on is None:
             return True
         other, wanted = spec.depends_on

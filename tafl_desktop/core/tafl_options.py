@@ -123,7 +123,7 @@ TAFL_OPTIONS = OptionSchema((
         "bracketing piece.", "bool", True,
         sentence_on="A corner square may stand in for one of the bracketing pieces.", sentence_off="Both ends of a "
         "shield wall must be bracketed by pieces.", group="Capture", depends_on=("shield_wall", (True,)),
-        source=COPEN),
+        needs_mark="corner", source=COPEN),
     OptionSpec(
         "shield_wall_king_spared", "King spared in a shield wall", "The king may stand in a shield wall "
         "without being captured with it.", "bool", True,
@@ -165,8 +165,10 @@ TAFL_OPTIONS = OptionSchema((
         "a side: three attackers capture the king on the edge, two beside a corner.", "bool", False,
         sentence_on="The board edge counts as an attacker against the king: three attackers capture him on the "
         "edge, and two beside a hostile corner.", group="King", source=S001,
+        sentence_on_without=("corner", "The board edge counts as an attacker against the king: three attackers "
+                             "capture him on the edge."),
         depends_on=("king_capture", ("strong", "weak_near_throne", "double_weak"))),
-    # -- throne and corners --------------------------------------------------------------------
+    # -- special squares (throne, corners) -----------------------------------------------------
     OptionSpec(
         "throne_hostile", "Throne hostile", "When the throne acts as a capturing partner, and to whom.", "choice",
         "empty_all",
@@ -179,7 +181,7 @@ TAFL_OPTIONS = OptionSchema((
             Choice("always", "Always, to all",
                    "The throne acts as a capturing partner against everyone, even with the king on it."),
         ),
-        group="Throne and corners", source=f"{S002}; {COPEN}"),
+        group="Special squares", needs_mark="throne", source=f"{S002}; {COPEN}"),
     OptionSpec(
         "throne_passable", "Pass the empty throne", "Who may move across the empty throne.", "choice", "everyone",
         choices=(
@@ -187,17 +189,17 @@ TAFL_OPTIONS = OptionSchema((
             Choice("king", "King only", "Only the king may pass over the empty throne."),
             Choice("everyone", "Everyone", "Any piece may pass over the empty throne (only the king may stop there)."),
         ),
-        group="Throne and corners", source=S001),
+        group="Special squares", needs_mark="throne", source=S001),
     OptionSpec(
         "throne_reentry", "King may return to the throne", "Whether the king may stop on the throne again "
         "after leaving it.", "bool", True,
         sentence_on="The king may return to the throne.", sentence_off="Once the king has left the throne, no piece "
-        "may stop on it again.", group="Throne and corners", source=S000),
+        "may stop on it again.", group="Special squares", needs_mark="throne", source=S000),
     OptionSpec(
         "corners_hostile", "Corners hostile", "The corner squares act as capturing partners.", "bool", True,
         sentence_on="The corner squares act as capturing partners against any piece.",
-        sentence_off="The corner squares do not take part in captures.", group="Throne and corners",
-        source=f"{S001}; {S002}"),
+        sentence_off="The corner squares do not take part in captures.", group="Special squares",
+        needs_mark="corner", source=f"{S001}; {S002}"),
     # -- camps ---------------------------------------------------------------------------------
     OptionSpec(
         "camps", "Camps", "The attackers' base camps (marked squares) are special squares.", "bool", False,

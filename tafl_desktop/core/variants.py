@@ -87,7 +87,9 @@ class Variant:
 
     @property
     def schema(self) -> OptionSchema:
-        return FAMILIES[self.family].schema
+        """The family's toggles on this board: toggles about special squares the board lacks
+        (corners, throne, camps) are inactive, so panel and rule sheet leave them out."""
+        return FAMILIES[self.family].schema.for_board(self.geometry.marks)
 
     def with_options(self, changes: Mapping[str, Any]) -> Variant:
         """The same variant with some toggles changed (validated); the preset values are kept for
