@@ -16,6 +16,18 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 # ---------------------------------------------------------------------------------------- GUI
+@pytest.fixture(autouse=True)
+def _computer_player_reset():
+    """The computer player is registered globally (``create_window`` does it): unregister it after
+    each test, so a test that expects no computer is not affected by the one before."""
+    yield
+    import sys
+
+    players = sys.modules.get("tafl_desktop.gui.players")
+    if players is not None:
+        players.register_engine(None)
+
+
 @pytest.fixture
 def gui_settings(qapp, tmp_path):
     """QSettings for this test only (temporary folder, test organisation)."""

@@ -244,10 +244,7 @@ def autosave_moves(path: str) -> list[str] | None:
 # ------------------------------------------------------------------------------------ kill tests
 @needs_sigkill
 @pytest.mark.parametrize("pause", [
-    pytest.param("at_once", id="kill-right-after-the-last-move", marks=pytest.mark.xfail(strict=True, reason=(
-        "MainWindow.refresh() only restarts a 400 ms single-shot timer (_autosave_timer); the file is "
-        "written when it fires, so a kill within 0.4 s of a move loses that move. Fix (main_window.py, "
-        "owned by another engineer): write the autosave at once when the record changed."))),
+    pytest.param("at_once", id="kill-right-after-the-last-move"),  # written with the move, not later
     pytest.param("idle", id="kill-while-the-player-thinks"),
 ])
 def test_kill_9_mid_game_then_restart_offers_every_move(tmp_path, pause):

@@ -84,13 +84,14 @@ def test_players_model_and_computer_slot(qtbot, dialog):
     assert dialog.chosen_players() == (PlayerSpec(), PlayerSpec())
     kind = dialog.choosers[0].kind
     assert kind.itemText(1) == "Computer" and not kind.model().item(1).isEnabled()
-    assert PlayerSpec.from_text("computer:3") == PlayerSpec(COMPUTER, "3")
+    assert PlayerSpec.from_text("computer:hard") == PlayerSpec(COMPUTER, "hard")
+    assert PlayerSpec.from_text("computer:3") == PlayerSpec(COMPUTER, "medium")  # older numbered records
     assert PlayerSpec.from_text("nonsense") == PlayerSpec()
     with pytest.raises(ValueError):
         PlayerSpec(COMPUTER, "99")
 
     class FakeEngine:
-        def start(self, game, level, on_move):
+        def start(self, game, level, on_move, on_error=None):
             on_move(game.legal_moves()[0])
 
         def cancel(self):
@@ -100,9 +101,9 @@ def test_players_model_and_computer_slot(qtbot, dialog):
 
     register_engine(FakeEngine)
     try:
-        chooser = PlayerChooser(PlayerSpec(COMPUTER, "2"))
+        chooser = PlayerChooser(PlayerSpec(COMPUTER, "easy"))
         qtbot.addWidget(chooser)
-        assert chooser.spec() == PlayerSpec(COMPUTER, "2") and chooser.level.isEnabled()
+        assert chooser.spec() == PlayerSpec(COMPUTER, "easy") and chooser.level.isEnabled()
     finally:
         register_engine(None)
 
@@ -112,7 +113,7 @@ def test_computer_player_hook_plays_and_undo_returns_to_the_human(qtbot, make_wi
     from tafl_desktop.core.game import Game
 
     class FakeEngine:
-        def start(self, game, level, on_move):
+        def start(self, game, level, on_move, on_error=None):
             on_move(game.legal_moves()[0])
 
         def cancel(self):
@@ -122,7 +123,7 @@ def test_computer_player_hook_plays_and_undo_returns_to_the_human(qtbot, make_wi
     try:
         w = make_window("brandubh")
         c = w.controller
-        c.set_game(Game(c.rules), (PlayerSpec(), PlayerSpec(COMPUTER, "1")))
+        c.set_game(Game(c.rules), (PlayerSpec(), PlayerSpec(COMPUTER, "beginner")))
         move = c.rules.parse_move(c.game.position, "d6-b6")
         c.play_move(move)
         qtbot.waitUntil(lambda: len(c.game.plies) == 2)

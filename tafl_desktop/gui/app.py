@@ -115,8 +115,10 @@ def create_window(file: str | None = None, variant: str | None = None, autosave:
     yes) the unfinished game from the autosave, else a new game of the last variant played.
     Problems become dialogs."""
     from tafl_desktop.core.game import Game
+    from tafl_desktop.gui import computer
     from tafl_desktop.gui.main_window import MainWindow
 
+    computer.register()  # the computer player (its search process starts on first use)
     chosen, problem = first_variant(variant)
     offer = bool(not file and not variant and autosave and os.path.isfile(autosave))
     # While the question is open the window must not autosave: its empty new game would delete

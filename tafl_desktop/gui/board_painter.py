@@ -8,8 +8,10 @@ view's geometry mapping (``square_rect``, ``piece_rect``), in vectors, so it is 
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 
 from tafl_desktop.gui.piece_painter import draw_piece
 
@@ -220,8 +222,35 @@ class BoardPainting:
         a, b = self.piece_rect(move[k]), self.piece_rect(move[k + 1])
         return QRectF(a.x() + (b.x() - a.x()) * f, a.y() + (b.y() - a.y()) * f, a.width(), a.height())
 
+    def _paint_suggestion(self, p: QPainter, cell: float) -> None:
+        """The hinted move: a translucent arrow along its legs, ending in a head on the target."""
+        move = self._state.suggested
+        if len(move) < 2:
+            return
+        colour = _qc(self._theme.cursor)
+        colour.setAlpha(190)
+        width = max(3.0, cell * 0.12)
+        p.setPen(QPen(colour, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        points = [self.square_center(s) for s in move]
+        a, b = points[-2], points[-1]
+        length = math.hypot(b.x() - a.x(), b.y() - a.y()) or 1.0
+        ux, uy = (b.x() - a.x()) / length, (b.y() - a.y()) / length
+        head = min(cell * 0.38, length * 0.6)
+        tip = QPointF(b.x() - ux * cell * 0.08, b.y() - uy * cell * 0.08)
+        base = QPointF(tip.x() - ux * head, tip.y() - uy * head)
+        for k in range(len(points) - 2):
+            p.drawLine(points[k], points[k + 1])
+        p.drawLine(a, base)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(colour)
+        left = QPointF(base.x() - uy * head * 0.6, base.y() + ux * head * 0.6)
+        right = QPointF(base.x() + uy * head * 0.6, base.y() - ux * head * 0.6)
+        p.drawPolygon(QPolygonF([tip, left, right]))
+
     def _paint_overlays(self, p: QPainter, cell: float) -> None:
         st, t = self._state, self._theme
+        self._paint_suggestion(p, cell)
         dot = _qc(t.target)
         for s in st.targets if self._show_targets else ():
             c = self.square_center(s)

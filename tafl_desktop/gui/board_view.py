@@ -48,6 +48,8 @@ class BoardState:
     threatened: frozenset[int] = frozenset()
     routes: frozenset[int] = frozenset()
     interactive: bool = True
+    #: A move suggested to the player (Hint), drawn as an arrow along its legs.
+    suggested: tuple[int, ...] = ()
 
 
 def _qc(text: str) -> QColor:

@@ -52,6 +52,9 @@ class GameController(QObject):
     moved = Signal(object)            # the move just played (for the board's animation)
     game_finished = Signal(object)    # Outcome, once, when a move ends the game
     computer_to_move = Signal(int)    # Side about to be played by the computer
+    thinking_changed = Signal(bool)   # the computer started (True) or stopped (False) thinking
+    computer_failed = Signal(str)     # the computer could not answer (one sentence)
+    computer_progress = Signal(object)  # the search's latest iteration: {"depth", "score", "pv", ...}
 
     def __init__(self, game: Game, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
                  parent: QObject | None = None) -> None:
@@ -60,6 +63,12 @@ class GameController(QObject):
         self.announce = True
         self._engine: ComputerEngine | None = None
         self._generation = 0
+        #: The computer waits while paused (computer-against-computer demos, or to look around).
+        self.paused = False
+        #: True while a computer side's search is out.
+        self.thinking = False
+        #: A suggested move to draw on the board (the player's "Hint"); cleared by any change.
+        self._hint: tuple[int, object, Move] | None = None
         self.game = game
         self.players = players
         self.view_ply = 0
@@ -301,19 +310,36 @@ class GameController(QObject):
             self._maybe_start_computer()
 
     # ------------------------------------------------------------------------------- computer
+    def computer_to_play(self) -> bool:
+        """Is it a computer side's turn in a game still going on?"""
+        return self.game.outcome is None and not self.human_to_move()
+
     def _maybe_start_computer(self) -> None:
-        if self.game.outcome is not None or self.human_to_move():
+        if not self.computer_to_play():
             return
         side = self.rules.side_to_move(self.game.position)
         self.computer_to_move.emit(int(side))
+        if self.paused:
+            self.message.emit("The computer is paused: press Resume (Ctrl+Space) to let it play.")
+            return
         if self._engine is None:
             self._engine = make_engine()
+            progress = getattr(self._engine, "progress", None)
+            if progress is not None:
+                progress.connect(self.computer_progress)
         if self._engine is None:
             return
         self._generation += 1
         generation = self._generation
         level = self.players[int(side)].level
-        self._engine.start(self.game, level, lambda move: self._computer_moved(generation, move))
+        self._set_thinking(True)
+        self._engine.start(self.game, level, lambda move: self._computer_moved(generation, move),
+                           on_error=lambda why: self._computer_error(generation, why))
+
+    def _set_thinking(self, on: bool) -> None:
+        if on != self.thinking:
+            self.thinking = on
+            self.thinking_changed.emit(on)
 
     def _computer_moved(self, generation: int, move: Move) -> None:
         if generation != self._generation:
@@ -321,15 +347,79 @@ class GameController(QObject):
         QTimer.singleShot(0, lambda: self._apply_computer_move(generation, tuple(move)))
 
     def _apply_computer_move(self, generation: int, move: Move) -> None:
-        if generation != self._generation or self.game.check(move) is not None:
+        if generation != self._generation:
+            return
+        self._set_thinking(False)
+        reason = self.game.check(move)
+        if reason is not None:  # never expected: the worker searched this very position
+            self._computer_error(generation, f"it proposed {self.rules.move_text(move)}, which is not "
+                                             f"allowed ({reason})")
             return
         self.goto(len(self.game.plies))
         self._play(move)
 
+    def _computer_error(self, generation: int, why: str) -> None:
+        """The computer could not move: say so and wait; the game stays as it is and playable."""
+        if generation != self._generation:
+            return
+        self._set_thinking(False)
+        text = (f"The computer player could not move: {why}. Choose Game > Computer: Move Now "
+                "to try again, or start a new game with a human for that side.")
+        self.message.emit(text)
+        self.computer_failed.emit(text)
+
     def _cancel_engine(self) -> None:
         self._generation += 1
+        self._set_thinking(False)
         if self._engine is not None:
             self._engine.cancel()
+
+    def set_paused(self, paused: bool) -> None:
+        """Pause or resume the computer (the pause button of computer-against-computer games)."""
+        self.paused = bool(paused)
+        if self.paused:
+            if self.thinking:
+                self._cancel_engine()
+            self.message.emit("Computer paused.")
+        else:
+            self.message.emit("Computer resumed.")
+            if not self.thinking:
+                self._maybe_start_computer()
+        self.changed.emit()
+
+    def computer_move_now(self) -> None:
+        """Make the computer play at once: its best move so far, or (after a failure or a pause
+        for this turn) a fresh search."""
+        if not self.computer_to_play():
+            self.message.emit("It is not the computer's turn.")
+            return
+        if self.thinking and self._engine is not None and hasattr(self._engine, "move_now"):
+            self._engine.move_now()
+        elif not self.thinking:
+            paused, self.paused = self.paused, False
+            self._maybe_start_computer()
+            self.paused = paused
+
+    def show_hint(self, move: Move) -> None:
+        """Draw ``move`` as a suggestion on the live position until the position changes."""
+        self._hint = (len(self.game.plies), self.rules.position_key(self.game.position), tuple(move))
+        self.changed.emit()
+
+    def current_hint(self) -> Move:
+        """The suggested move, if it was made for the position on screen."""
+        if self._hint is None or not self.is_live:
+            return ()
+        plies, key, move = self._hint
+        if plies != len(self.game.plies) or key != self.rules.position_key(self.game.position):
+            return ()
+        return tuple(s for s in move if s != SEP)
+
+    def shutdown(self) -> None:
+        """Stop the computer's process (the window is closing)."""
+        self._cancel_engine()
+        if self._engine is not None and hasattr(self._engine, "shutdown"):
+            self._engine.shutdown()
+        self._engine = None
 
     # ------------------------------------------------------------------------------- navigation
     def goto(self, ply: int) -> None:
@@ -396,7 +486,8 @@ class GameController(QObject):
             path=tuple(s for s in path if s != SEP),
             targets=frozenset(self._continuations(path)) if path else frozenset(), last_move=last_move,
             captured=captured, threatened=threatened, routes=routes,
-            interactive=self.is_live and game.outcome is None and self.human_to_move())
+            interactive=self.is_live and game.outcome is None and self.human_to_move(),
+            suggested=self.current_hint())
 
     def move_rows(self) -> list[str]:
         """Each ply's text, with the squares it captured on (``e1-e5 x e6``)."""

@@ -56,7 +56,7 @@ def app_icon() -> QIcon:
 
 
 def glyph_icon(name: str, colour: QColor | None = None) -> QIcon:
-    """Navigation and toolbar glyphs: first, back, forward, last, flip, undo, redo, rules."""
+    """Navigation and toolbar glyphs: first, back, forward, last, flip, undo, redo, rules, hint, pause."""
     if colour is None:
         app = QApplication.instance()
         colour = app.palette().buttonText().color() if app is not None else QColor("#202020")
@@ -121,6 +121,15 @@ def glyph_icon(name: str, colour: QColor | None = None) -> QIcon:
         for k in range(3):
             y = s * (0.34 + 0.16 * k)
             p.drawLine(QPointF(s * 0.32, y), QPointF(s * 0.68, y))
+    elif name == "hint":  # a light bulb
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(QPointF(s * 0.5, s * 0.4), s * 0.22, s * 0.22)
+        p.drawLine(QPointF(s * 0.42, s * 0.7), QPointF(s * 0.58, s * 0.7))
+        p.drawLine(QPointF(s * 0.44, s * 0.84), QPointF(s * 0.56, s * 0.84))
+    elif name == "pause":
+        p.setBrush(colour)
+        p.drawRect(QRectF(s * 0.28, s * 0.22, s * 0.12, s * 0.56))
+        p.drawRect(QRectF(s * 0.6, s * 0.22, s * 0.12, s * 0.56))
     elif name == "new":
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(QRectF(s * 0.16, s * 0.16, s * 0.68, s * 0.68))

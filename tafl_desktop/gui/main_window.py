@@ -38,6 +38,15 @@ GAME_SUFFIX = ".tafl.json"
 DEFAULT_VARIANT = "copenhagen"
 
 
+class _Decided:
+    """An evaluation-bar result for a finished game: the winner's chance is certain."""
+
+    mate_in = None
+
+    def __init__(self, winner) -> None:
+        self.defenders_win_chance = 0.5 if winner is None else float(int(winner))
+
+
 class MainWindow(QMainWindow):
     """One window, one game.  ``persist`` False keeps settings untouched (screenshots);
     ``autosave_path`` (None: off) is rewritten after every move so a crash loses nothing."""
@@ -81,11 +90,13 @@ class MainWindow(QMainWindow):
         self.controller.undo_stack.cleanChanged.connect(self._update_title)
         self.controller.undo_stack.indexChanged.connect(self._update_actions)
         self.panel.rules_requested.connect(self.show_rules)
+        self.controller.thinking_changed.connect(self._thinking_changed)
+        self.controller.computer_progress.connect(self._computer_progress)
+        self.controller.computer_failed.connect(self._computer_failed)
+        self.analyst = None  # tafl_desktop.gui.computer.Analyst, made on the first hint or evaluation
+        self._evaluated: object = None  # the position the evaluation bar shows
 
-        self._autosave_timer = QTimer(self)
-        self._autosave_timer.setSingleShot(True)
-        self._autosave_timer.setInterval(400)
-        self._autosave_timer.timeout.connect(self.autosave_now)
+        self._autosaved: tuple | None = None  # (game, plies, outcome) last written to the autosave
 
         self.apply_preferences(self.prefs, save=False)
         self.resize(1200, 800)
@@ -122,6 +133,8 @@ class MainWindow(QMainWindow):
                                         "Save this game under a new name")
         self.act_open_variant = self._action("Open &Variant...", lambda: self.open_variant(), None,
                                              "Start a game with rules from a variant file (.toml)")
+        self.act_print = self._action("&Print Set...", self.print_set, QKeySequence.StandardKey.Print,
+                                      "Board, pieces and rule sheet of this game's rules as a PDF (Ctrl+P)")
         self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         self.act_undo = self._action("&Undo Move", c.undo, ["Ctrl+Z"], "Take back the last move (Ctrl+Z)", "undo")
         self.act_redo = self._action("&Redo Move", c.redo, ["Ctrl+Y", "Ctrl+Shift+Z"],
@@ -144,6 +157,14 @@ class MainWindow(QMainWindow):
         self.act_announce_help = self._action("A&nnouncements...", self.show_announcement_help, None,
                                               "What Raichi, Tuichi and Watch your king mean")
         self.act_about = self._action("&About Tafl Desktop", self.show_about)
+        self.act_hint = self._action("&Hint", self.ask_hint, ["H", "Ctrl+H"],
+                                     "Show the move the computer would play for you (H)", "hint")
+        self.act_pause = self._action("&Pause Computer", c.set_paused, "Ctrl+Space",
+                                      "Stop or restart the computer players (Ctrl+Space)", "pause", checkable=True)
+        self.act_move_now = self._action("Computer: &Move Now", c.computer_move_now, "Ctrl+M",
+                                         "Make the computer play its best move so far (Ctrl+M)")
+        self.act_eval = self._action("&Evaluation Bar", self._toggle_eval_bar, None,
+                                     "Show who is better, in the computer's judgement", checkable=True)
 
     def _make_menus(self) -> None:
         mb = self.menuBar()
@@ -155,6 +176,7 @@ class MainWindow(QMainWindow):
         file_menu.addActions([self.act_save, self.act_save_as])
         file_menu.addSeparator()
         file_menu.addAction(self.act_open_variant)
+        file_menu.addAction(self.act_print)
         file_menu.addSeparator()
         file_menu.addAction(self.act_quit)
         game_menu = mb.addMenu("&Game")
@@ -162,9 +184,11 @@ class MainWindow(QMainWindow):
         game_menu.addSeparator()
         game_menu.addActions([self.act_first, self.act_back, self.act_forward, self.act_last])
         game_menu.addSeparator()
+        game_menu.addActions([self.act_hint, self.act_pause, self.act_move_now])
+        game_menu.addSeparator()
         game_menu.addAction(self.act_rules)
         view_menu = mb.addMenu("&View")
-        view_menu.addActions([self.act_flip, self.act_coords, self.act_announce])
+        view_menu.addActions([self.act_flip, self.act_coords, self.act_announce, self.act_eval])
         view_menu.addSeparator()
         view_menu.addAction(self.act_prefs)
         help_menu = mb.addMenu("&Help")
@@ -201,6 +225,15 @@ class MainWindow(QMainWindow):
         rules.setToolTip("Rules in force (Ctrl+R)")
         rules.triggered.connect(self.show_rules)
         tb.addAction(rules)
+        tb.addSeparator()
+        for a, label, glyph in ((self.act_hint, "Hint", "hint"), (self.act_pause, "Pause", "pause")):
+            b = QAction(label, self)
+            set_glyph(b, glyph)
+            b.setToolTip(a.toolTip())
+            b.setCheckable(a.isCheckable())
+            b.triggered.connect(a.trigger)
+            a.changed.connect(lambda a=a, b=b: (b.setEnabled(a.isEnabled()), b.setChecked(a.isChecked())))
+            tb.addAction(b)
         self.addToolBar(tb)
         self.toolbar = tb
 
@@ -217,8 +250,9 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self._update_title()
         self._update_status()
+        self._update_eval_bar()
         if self.autosave_path:
-            self._autosave_timer.start()
+            self._autosave_if_changed()
 
     def _update_actions(self, *_args) -> None:
         c = self.controller
@@ -229,6 +263,11 @@ class MainWindow(QMainWindow):
         self.act_back.setEnabled(c.view_ply > 0)
         self.act_forward.setEnabled(c.view_ply < n)
         self.act_last.setEnabled(c.view_ply < n)
+        playing = c.game.outcome is None
+        self.act_hint.setEnabled(playing and c.human_to_move())
+        has_computer = not all(p.is_human for p in c.players)
+        self.act_pause.setEnabled(has_computer and playing)
+        self.act_move_now.setEnabled(has_computer and playing and c.computer_to_play())
 
     def _update_title(self, *_args) -> None:
         name = Path(self.file_path).name if self.file_path else "unsaved game"
@@ -397,6 +436,12 @@ class MainWindow(QMainWindow):
         self._show_message(f"Playing {variant.name} from {Path(path).name}.")
         return True
 
+    def print_set(self) -> None:
+        """File > Print Set: a DIY set of the current game's variant, toggles included."""
+        from tafl_desktop.gui.print_dialog import open_print_dialog
+
+        open_print_dialog(self)
+
     def _game_finished(self, outcome) -> None:
         QTimer.singleShot(0, lambda: self._announce_end(outcome))
 
@@ -443,12 +488,22 @@ class MainWindow(QMainWindow):
             return
         self.open_game(path)
 
+    def _autosave_if_changed(self) -> None:
+        """Write the autosave right after every move (and undo), not later: a crash one second
+        after a move must not lose it.  A record is a few kilobytes, written in about a millisecond."""
+        g = self.controller.game
+        state = (id(g), len(g.plies), g.outcome)
+        if state != self._autosaved:
+            self.autosave_now()
+
     def autosave_now(self) -> None:
         """Keep the current game in the autosave file (or remove it when there is nothing to keep)."""
         if not self.autosave_path:
             return
         from tafl_desktop.core.record import save_game
 
+        g = self.controller.game
+        self._autosaved = (id(g), len(g.plies), g.outcome)
         try:
             if self.controller.game.plies and self.controller.game.outcome is None:
                 Path(self.autosave_path).parent.mkdir(parents=True, exist_ok=True)
@@ -457,6 +512,98 @@ class MainWindow(QMainWindow):
                 os.remove(self.autosave_path)
         except OSError as exc:
             self._show_message(f"Autosave failed: {exc.strerror or exc}")
+
+    # ------------------------------------------------------------------------------- computer
+    def _thinking_changed(self, on: bool) -> None:
+        c = self.controller
+        if on:
+            side = c.sides[int(c.rules.side_to_move(c.game.position))]
+            self.panel.show_thinking(f"The computer ({side}) is thinking...")
+        else:
+            self.panel.show_thinking("")
+        self._update_actions()
+
+    def _computer_progress(self, info: dict) -> None:
+        c = self.controller
+        if not c.thinking:
+            return
+        side = c.sides[int(c.rules.side_to_move(c.game.position))]
+        pv = " ".join((info.get("pv") or [])[:3])
+        self.panel.show_thinking(f"The computer ({side}) is thinking: depth {info.get('depth', 0)}"
+                                 + (f", considering {pv}" if pv else "") + ".")
+
+    def _computer_failed(self, text: str) -> None:
+        self.panel.show_thinking(text, problem=True)
+        self._update_actions()
+
+    def _get_analyst(self):
+        if self.analyst is None:
+            from tafl_desktop.gui.computer import Analyst
+
+            self.analyst = Analyst(self)
+        return self.analyst
+
+    def ask_hint(self) -> None:
+        """Ask the computer for the move it would play for the human to move, then draw it."""
+        c = self.controller
+        if c.game.outcome is not None or not c.human_to_move():
+            self._show_message("A hint is for your own turn.")
+            return
+        c.last()
+        game, plies = c.game, len(c.game.plies)
+        self._show_message("Looking for a good move...")
+
+        def got(result) -> None:
+            if c.game is not game or len(game.plies) != plies:
+                return  # the game moved on meanwhile
+            if result.error or result.move is None:
+                from tafl_desktop.gui.computer import first_line
+
+                self._show_message(f"No hint this time: {first_line(result.error) or 'no move found'}.")
+                return
+            c.show_hint(tuple(result.move))
+            self._show_message(f"Hint: {result.move_text}.")
+            if self.prefs.eval_bar:  # a hint is also a fresh, deeper evaluation
+                self._evaluated = (id(game), plies)
+                self.panel.eval_bar.set_result(result, c.sides, int(c.rules.side_to_move(game.position)))
+
+        self._get_analyst().hint(game, got)
+
+    def _toggle_eval_bar(self, on: bool) -> None:
+        from dataclasses import replace
+
+        self.apply_preferences(replace(self.prefs, eval_bar=bool(on)))
+
+    def _update_eval_bar(self) -> None:
+        """Ask for an evaluation of the live position when the bar is on and it shows another one.
+        Skipped while the computer opponent thinks: two searches would halve each one's speed."""
+        c = self.controller
+        bar = self.panel.eval_bar
+        bar.setVisible(self.prefs.eval_bar)
+        if not self.prefs.eval_bar:
+            return
+        key = (id(c.game), len(c.game.plies))
+        if key == self._evaluated or c.thinking:
+            return
+        analyst = self._get_analyst()
+        if analyst.busy:
+            analyst.cancel()
+        side = int(c.rules.side_to_move(c.game.position))
+        if c.game.outcome is not None:
+            self._evaluated = key
+            bar.set_result(_Decided(c.game.outcome.winner), c.sides, side)
+            return
+        bar.set_result(None, c.sides, side)
+        game, plies = c.game, len(c.game.plies)
+
+        def got(result) -> None:
+            if c.game is not game or len(game.plies) != plies or result.error:
+                return
+            self._evaluated = (id(game), plies)
+            bar.set_result(result, c.sides, side)
+
+        self._evaluated = key
+        analyst.evaluate(game, got)
 
     # ------------------------------------------------------------------------------- view
     def flip_board(self) -> None:
@@ -477,6 +624,7 @@ class MainWindow(QMainWindow):
         self.panel.set_look(t, prefs.piece_style)
         self.act_coords.setChecked(prefs.coordinates)
         self.act_announce.setChecked(prefs.announcements)
+        self.act_eval.setChecked(prefs.eval_bar)
         if save and self.persist:
             save_preferences(prefs)
         self.refresh()
@@ -540,6 +688,8 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.save_window()
-        self._autosave_timer.stop()
         self.autosave_now()
+        self.controller.shutdown()
+        if self.analyst is not None:
+            self.analyst.shutdown()
         super().closeEvent(event)

@@ -33,7 +33,15 @@ from tafl_desktop.core.variants import FAMILIES, Variant, VariantError, load_var
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardState, BoardView
 from tafl_desktop.gui.options_panel import OptionsPanel
-from tafl_desktop.gui.players import COMPUTER, COMPUTER_LEVELS, HUMAN, HUMANS, PlayerSpec, computer_available
+from tafl_desktop.gui.players import (
+    COMPUTER,
+    COMPUTER_LEVELS,
+    DEFAULT_LEVEL,
+    HUMAN,
+    HUMANS,
+    PlayerSpec,
+    computer_available,
+)
 from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
 from tafl_desktop.gui.variant_info import is_preset
 
@@ -93,8 +101,9 @@ class PlayerChooser(QWidget):
             self.kind.setItemData(1, "The computer player is not installed in this version yet.",
                                   Qt.ItemDataRole.ToolTipRole)
         self.kind.setCurrentIndex(0 if spec.is_human or not computer_available() else 1)
-        if spec.level:
-            self.level.setCurrentIndex(max(0, self.level.findData(spec.level)))
+        self.level.setCurrentIndex(max(0, self.level.findData(spec.level or DEFAULT_LEVEL)))
+        self.level.setToolTip("Beginner blunders on purpose; each level above looks further ahead "
+                              "and thinks longer (Expert: about 5 seconds a move)")
         self.kind.currentIndexChanged.connect(self._sync)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)

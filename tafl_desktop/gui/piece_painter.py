@@ -45,6 +45,11 @@ def _colours(kind: str, theme: BoardTheme) -> tuple[QColor, QColor]:
     return QColor(theme.defender), QColor(theme.defender_mark)
 
 
+def face_colour(kind: str, theme: BoardTheme) -> QColor:
+    """The main colour of a piece kind (what stands for its side elsewhere, e.g. the evaluation bar)."""
+    return _colours(kind, theme)[0]
+
+
 def crown_path(c: QPointF, r: float) -> QPainterPath:
     """A three-pointed crown centred on ``c`` inside a circle of radius ``r``."""
     w, h = 1.15 * r, 0.8 * r

@@ -1,11 +1,10 @@
 """Who plays each side: a small data model, so adding the computer player later is configuration.
 
 The window only ever asks a :class:`PlayerSpec` whether it is human.  The computer player plugs in
-through :func:`register_engine`: the AI package (added later, running its search in a separate
-process) registers a factory of :class:`ComputerEngine` objects; the controller then calls
+through :func:`register_engine`: ``gui.computer`` (the client of the AI's search process)
+registers a factory of :class:`ComputerEngine` objects at start-up; the controller then calls
 ``engine.start(...)`` whenever a computer side is to move and ``engine.cancel()`` on undo or a
-new game.  Until an engine is registered the New Game dialog shows "Computer" greyed out, with
-its levels already listed.
+new game.  Without an engine (some tests) the New Game dialog shows "Computer" greyed out.
 """
 
 from __future__ import annotations
@@ -17,14 +16,19 @@ from typing import Any, Protocol
 HUMAN = "human"
 COMPUTER = "computer"
 
+def _computer_levels() -> tuple[tuple[str, str], ...]:
+    """The AI's player levels (one source of truth: ``tafl_desktop.ai.levels``), weakest first."""
+    from tafl_desktop.ai.levels import LEVELS, PLAYER_LEVELS
+
+    return tuple((name, f"{i} - {LEVELS[name].label}") for i, name in enumerate(PLAYER_LEVELS, 1))
+
+
 #: Computer strengths, weakest first: (value, label).  Level 1 must be beatable by a beginner.
-COMPUTER_LEVELS: tuple[tuple[str, str], ...] = (
-    ("1", "1 - Beginner"),
-    ("2", "2 - Casual"),
-    ("3", "3 - Club"),
-    ("4", "4 - Strong"),
-    ("5", "5 - Strongest"),
-)
+COMPUTER_LEVELS: tuple[tuple[str, str], ...] = _computer_levels()
+#: The level a new computer player gets unless the player picks another.
+DEFAULT_LEVEL = "medium"
+#: Older records named the levels by number.
+_NUMBERED = {str(i): name for i, (name, _label) in enumerate(COMPUTER_LEVELS, 1)}
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,7 @@ class PlayerSpec:
     def label(self) -> str:
         if self.is_human:
             return "Human"
-        return f"Computer (level {self.level})"
+        return f"Computer ({dict(COMPUTER_LEVELS)[self.level].split(' - ')[-1]})"
 
     def to_text(self) -> str:
         """Compact form for settings and record tags: 'human' or 'computer:3'."""
@@ -57,6 +61,7 @@ class PlayerSpec:
     def from_text(cls, text: str) -> PlayerSpec:
         """Inverse of :meth:`to_text`; anything unreadable becomes a human player."""
         kind, _, level = str(text).partition(":")
+        level = _NUMBERED.get(level, level)
         try:
             return cls(kind, level)
         except ValueError:
@@ -69,11 +74,19 @@ HUMANS = (PlayerSpec(), PlayerSpec())
 class ComputerEngine(Protocol):
     """What the controller needs from a computer player."""
 
-    def start(self, game: Any, level: str, on_move: Callable[[tuple[int, ...]], None]) -> None:
-        """Begin searching ``game``'s position; call ``on_move(move)`` later, on the GUI thread."""
+    def start(self, game: Any, level: str, on_move: Callable[[tuple[int, ...]], None],
+              on_error: Callable[[str], None] | None = None) -> None:
+        """Begin searching ``game``'s position; call ``on_move(move)`` later, on the GUI thread,
+        or ``on_error(sentence)`` if the computer could not answer."""
 
     def cancel(self) -> None:
         """Stop searching; a late ``on_move`` after this is ignored by the controller anyway."""
+
+    def move_now(self) -> None:
+        """Stop thinking and play the best move found so far."""
+
+    def shutdown(self) -> None:
+        """Release the search process (the window is closing)."""
 
 
 _engine_factory: Callable[[], ComputerEngine] | None = None

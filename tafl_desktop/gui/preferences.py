@@ -29,6 +29,7 @@ class Preferences:
     announcements: bool = True
     animation: bool = True
     show_targets: bool = True
+    eval_bar: bool = False
 
 
 def _as_bool(value: object, default: bool) -> bool:
@@ -114,6 +115,9 @@ class PreferencesDialog(QDialog):
                                       "Watch your king: the king can be captured next move.")
         self.animation = QCheckBox("Animate moves")
         self.animation.setChecked(prefs.animation)
+        self.eval_bar = QCheckBox("Show the computer's evaluation bar")
+        self.eval_bar.setToolTip("After every move the computer judges who is better; the bar shows it")
+        self.eval_bar.setChecked(prefs.eval_bar)
         form = QFormLayout()
         form.addRow("Board theme:", self.theme)
         form.addRow("Pieces:", self.piece_style)
@@ -121,6 +125,7 @@ class PreferencesDialog(QDialog):
         form.addRow("", self.targets)
         form.addRow("", self.announcements)
         form.addRow("", self.animation)
+        form.addRow("", self.eval_bar)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -132,4 +137,5 @@ class PreferencesDialog(QDialog):
         return Preferences(
             theme=self.theme.currentData(), piece_style=self.piece_style.currentData(),
             coordinates=self.coordinates.isChecked(), announcements=self.announcements.isChecked(),
-            animation=self.animation.isChecked(), show_targets=self.targets.isChecked())
+            animation=self.animation.isChecked(), show_targets=self.targets.isChecked(),
+            eval_bar=self.eval_bar.isChecked())

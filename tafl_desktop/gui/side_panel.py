@@ -7,8 +7,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from tafl_desktop.gui.controller import GameController
+from tafl_desktop.gui.eval_bar import EvalBar
 from tafl_desktop.gui.icons import piece_pixmap
 from tafl_desktop.gui.move_list import MovePanel
+from tafl_desktop.gui.piece_painter import face_colour
 from tafl_desktop.gui.themes import BoardTheme
 from tafl_desktop.gui.variant_info import rules_summary
 
@@ -83,6 +85,13 @@ class SidePanel(QWidget):
         self.players = QLabel()
         self.players.setWordWrap(True)
 
+        self.thinking = QLabel()
+        self.thinking.setWordWrap(True)
+        self.thinking.setAccessibleName("Computer player")
+        self.thinking.hide()
+        self.eval_bar = EvalBar()
+        self.eval_bar.hide()
+
         self.end_turn = QPushButton("End turn")
         self.end_turn.setToolTip("Finish this turn without using the remaining actions")
         self.end_turn.clicked.connect(controller.end_turn)
@@ -95,6 +104,8 @@ class SidePanel(QWidget):
         layout.addLayout(title_row)
         layout.addWidget(turn)
         layout.addWidget(self.announcement)
+        layout.addWidget(self.thinking)
+        layout.addWidget(self.eval_bar)
         layout.addWidget(self.end_turn)
         layout.addLayout(lost)
         layout.addWidget(self.players)
@@ -106,6 +117,12 @@ class SidePanel(QWidget):
         self._theme = board_theme
         self._style = piece_style
         self.refresh()
+
+    def show_thinking(self, text: str, problem: bool = False) -> None:
+        """The computer's line: what it is doing (empty hides it); ``problem`` shows it in red."""
+        self.thinking.setText(text)
+        self.thinking.setStyleSheet("QLabel { color: #b3261e; font-weight: bold; }" if problem else "")
+        self.thinking.setVisible(bool(text))
 
     def winner_pixmap(self, outcome, size: int = 48):
         """The winning side's piece (the end-of-game dialog's icon); None for a draw."""
@@ -130,6 +147,7 @@ class SidePanel(QWidget):
             if over and c.game.outcome.winner is not None:
                 kind = SIDE_PIECE[family][int(c.game.outcome.winner)]
             self.turn_icon.setPixmap(piece_pixmap(kind, self._theme, self._style, 28))
+            self.eval_bar.set_colours(*(face_colour(k, self._theme) for k in SIDE_PIECE[family]))
             for i in (0, 1):
                 self.lost_icons[i].setPixmap(piece_pixmap(LOST_PIECE[family][i], self._theme, self._style, 16))
         lost = c.lost_counts()
