@@ -1,8 +1,12 @@
 """The computer's playing levels as data: a think-time budget plus search limits per level.
 
 A level is deliberately *more* than a time budget.  On a fast machine a pure time budget would
-make "beginner" strong, and on a slow one "expert" weak; so each level also caps the depth, and
-the weak levels add the two kinds of human error players expect from a weak opponent:
+make "beginner" strong, and on a slow one "expert" weak; so each level also caps the depth and
+(the lower ones) the nodes.  Depth and node caps together make each level about one ply deeper
+than the one below on every board: on 7x7 and 9x9 boards the depth cap binds (easy 3, medium 4,
+hard 5 plies); on 11x11 and larger the node budget or the time does (easy 2, medium 3, hard 4).  Expert
+searches selectively past depth 4 for its whole budget.  The weak levels add the two kinds of
+human error players expect from a weak opponent:
 
 * ``margin``: the move is picked at random among all moves within ``margin`` evaluation units
   (100 = about one soldier) of the best, so the player drifts instead of playing the top move;
@@ -46,8 +50,8 @@ LEVELS: dict[str, Level] = {lv.name: lv for lv in (
     Level("random", "Random mover", time=0.0, depth=0, random_mover=True),
     Level("beginner", "Beginner", time=0.3, depth=1, nodes=400, margin=150, blunder=0.25, quiescence=False),
     Level("easy", "Easy", time=0.5, depth=3, nodes=5_000, margin=25),
-    Level("medium", "Medium", time=1.5, depth=3, nodes=80_000, margin=8),
-    Level("hard", "Hard", time=3.0, depth=4),
+    Level("medium", "Medium", time=1.5, depth=4, nodes=50_000, margin=8),
+    Level("hard", "Hard", time=3.0, depth=5),
     Level("expert", "Expert", time=5.0, depth=64, selective=True),
 )}
 

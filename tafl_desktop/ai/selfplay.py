@@ -129,6 +129,7 @@ def run_selfplay(variant: Any, games: int = 10, attackers: str = "medium", defen
         "average_length": plies / games,
         "nodes_per_second": round(nodes / search_s, 1) if search_s > 0 else 0.0,
         "moves_per_second": round(plies / game_s, 3) if game_s > 0 else 0.0,
+        "plies_per_second": round(plies / game_s, 3) if game_s > 0 else 0.0,  # the same, named plainly
         "average_depth_attackers": round(sum(r["depth_attackers"] for r in results) / games, 2),
         "average_depth_defenders": round(sum(r["depth_defenders"] for r in results) / games, 2),
         "reasons": reasons,
