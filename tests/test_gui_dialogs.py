@@ -4,7 +4,7 @@ preferences and the player model."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QLabel, QSpinBox
 
 from tafl_desktop.core.variants import FAMILIES, find_variant, load_variant, presets
 from tafl_desktop.gui.players import COMPUTER, PlayerSpec, register_engine
@@ -234,3 +234,17 @@ def test_game_over_dialog_answers(qtbot):
     assert dialogs.show_game_over(None, "Attackers win", "The king was captured.") is True
     QTimer.singleShot(20, lambda: press("Review the game"))
     assert dialogs.show_game_over(None, "Draw", "A position was repeated.") is False
+
+
+def test_toggles_about_squares_the_board_lacks_are_not_shown(dialog):
+    """Tablut's board has no corner squares (edge escape: source 003, source 000), so the
+    corner toggles are not offered at all; on Copenhagen they are."""
+    assert dialog.select_variant("tablut")
+    panel = dialog.options
+    labels = {lbl.text().lstrip("\u25cf") for lbl in panel.findChildren(QLabel)}
+    corners = panel.row("corners_hostile").spec.label
+    assert corners not in labels and not panel.row("corners_hostile").label.isVisibleTo(panel)
+    assert "corners_hostile" in panel.values()  # the value still travels with the variant
+    assert dialog.select_variant("copenhagen")
+    panel = dialog.options
+    assert panel.row("corners_hostile").label.isVisibleTo(panel)

@@ -197,6 +197,12 @@ class OptionSchema:
             out[key] = self._by_key[key].parse_text(text)
         return out
 
+    def fits_board(self, key: str) -> bool:
+        """False for a toggle about a kind of special square this schema's board lacks: it can
+        never matter here, so the options panel does not even show it."""
+        spec = self._by_key[key]
+        return not (spec.needs_mark and self.board_marks is not None and spec.needs_mark not in self.board_marks)
+
     def is_active(self, key: str, values: Mapping[str, OptionValue]) -> bool:
         """False when the toggle is irrelevant under the other values (see ``depends_on``) or on
         this schema's board (see ``needs_mark``)."""

@@ -152,7 +152,13 @@ class OptionsPanel(QWidget):
         body = QWidget()
         outer = QVBoxLayout(body)
         outer.setContentsMargins(0, 0, 6, 0)
-        for group, specs in schema.groups():
+        for group, all_specs in schema.groups():
+            specs = [spec for spec in all_specs if schema.fits_board(spec.key)]
+            for spec in all_specs:
+                if spec not in specs:  # about squares this board lacks: kept (its value travels on), not shown
+                    self._rows[spec.key] = ToggleRow(spec, self._edited)
+            if not specs:
+                continue
             box = QGroupBox(group)
             grid = QGridLayout(box)
             grid.setColumnStretch(3, 1)
@@ -189,7 +195,8 @@ class OptionsPanel(QWidget):
         return {k: row.value() for k, row in self._rows.items()}
 
     def changed_keys(self) -> list[str]:
-        return [k for k, v in self.values().items() if k in self._preset and self._preset[k] != v]
+        fits = self._schema.fits_board if self._schema is not None else (lambda _k: True)
+        return [k for k, v in self.values().items() if k in self._preset and self._preset[k] != v and fits(k)]
 
     def row(self, key: str) -> ToggleRow:
         return self._rows[key]
