@@ -232,3 +232,26 @@ def test_start_up_window_restores_autosave_and_reports_bad_arguments(qtbot, gui_
     w3 = create_window(str(tmp_path / "missing.tafl.json"), None, None)
     qtbot.addWidget(w3)
     assert dialogs_recorder.errors[-1][0] == "Cannot open the game"
+
+
+def test_stale_autosave_temp_files_are_cleaned_up(tmp_path):
+    """A process killed mid-write leaves '.autosave.tafl.json.XXXX.tmp' beside the autosave; the
+    next start removes such leftovers (old ones only) and never the autosave itself."""
+    import os
+    import time
+
+    from tafl_desktop.gui.app import remove_stale_temp_files
+
+    auto = tmp_path / "autosave.tafl.json"
+    auto.write_text("{}", encoding="utf-8")
+    old = tmp_path / ".autosave.tafl.json.abc123.tmp"
+    fresh = tmp_path / ".autosave.tafl.json.def456.tmp"
+    other = tmp_path / ".other.json.zzz.tmp"
+    for f in (old, fresh, other):
+        f.write_text("{", encoding="utf-8")
+    past = time.time() - 3600
+    os.utime(old, (past, past))
+    os.utime(other, (past, past))
+    assert remove_stale_temp_files(str(auto)) == 1
+    assert not old.exists() and fresh.exists() and other.exists() and auto.read_text() == "{}"
+    assert remove_stale_temp_files("") == 0

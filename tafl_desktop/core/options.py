@@ -180,7 +180,7 @@ class OptionSchema:
         out = self.defaults()
         for key, value in values.items():
             if key not in self._by_key:
-                raise ValueError(f"unknown option '{key}' in {where}; known options: {', '.join(self.keys())}")
+                raise ValueError(f"unknown option {key!r} in {where}; known options: {', '.join(self.keys())}")
             out[key] = self._by_key[key].validate(value)
         return out
 
@@ -193,7 +193,7 @@ class OptionSchema:
             key, text = item.split("=", 1)
             key = key.strip()
             if key not in self._by_key:
-                raise ValueError(f"unknown option '{key}'; known options: {', '.join(self.keys())}")
+                raise ValueError(f"unknown option {key!r}; known options: {', '.join(self.keys())}")
             out[key] = self._by_key[key].parse_text(text)
         return out
 

@@ -77,7 +77,7 @@ def game_from_data(data: Any, where: str = "game") -> Game:
         raise RecordError(f"{where}: record version {data.get('version')!r} is not supported (expected {VERSION})")
     for k in data:
         if k not in RECORD_KEYS:
-            raise RecordError(f"{where}: unknown key '{k}'; allowed: {', '.join(RECORD_KEYS)}")
+            raise RecordError(f"{where}: unknown key {k!r}; allowed: {', '.join(RECORD_KEYS)}")
     try:
         variant = variant_from_data(data.get("variant"), f"{where} (variant)")
     except VariantError as exc:

@@ -97,7 +97,7 @@ class Variant:
         opts = dict(self.options)
         for k, v in changes.items():
             if k not in self.schema:
-                raise VariantError(f"unknown option '{k}' for {self.family}; known: {', '.join(self.schema.keys())}")
+                raise VariantError(f"unknown option {k!r} for {self.family}; known: {', '.join(self.schema.keys())}")
             try:
                 opts[k] = self.schema[k].validate(v)
             except ValueError as exc:
@@ -251,7 +251,7 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
         raise VariantError(f"{where}: a variant must be a table of keys")
     for k in data:
         if k not in TOP_KEYS:
-            raise VariantError(f"{where}: unknown key '{k}'; allowed: {', '.join(TOP_KEYS)}")
+            raise VariantError(f"{where}: unknown key {k!r}; allowed: {', '.join(TOP_KEYS)}")
     for k in ("id", "name"):
         if not isinstance(data.get(k), str) or not data[k].strip():
             raise VariantError(f"{where}: '{k}' must be a non-empty text")

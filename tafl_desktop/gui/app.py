@@ -69,6 +69,28 @@ def autosave_path() -> str:
     return str(Path(folder) / AUTOSAVE_NAME) if folder else ""
 
 
+def remove_stale_temp_files(autosave: str, older_than: float = 60.0) -> int:
+    """Delete half-written autosave temp files (``.autosave.tafl.json.*.tmp``) that a killed
+    process left behind; the autosave itself is never touched.  Returns how many were removed."""
+    import time
+
+    if not autosave:
+        return 0
+    target = Path(autosave)
+    removed = 0
+    try:
+        for tmp in target.parent.glob(f".{target.name}.*.tmp"):
+            try:
+                if time.time() - tmp.stat().st_mtime > older_than:
+                    tmp.unlink()
+                    removed += 1
+            except OSError:
+                continue
+    except OSError:
+        return removed
+    return removed
+
+
 def _show_unexpected(exc_type, exc, tb) -> None:
     """Last line of defence: log the traceback, show the player one sentence."""
     traceback.print_exception(exc_type, exc, tb)
@@ -119,6 +141,7 @@ def create_window(file: str | None = None, variant: str | None = None, autosave:
     from tafl_desktop.gui.main_window import MainWindow
 
     computer.register()  # the computer player (its search process starts on first use)
+    remove_stale_temp_files(autosave or "")
     chosen, problem = first_variant(variant)
     offer = bool(not file and not variant and autosave and os.path.isfile(autosave))
     # While the question is open the window must not autosave: its empty new game would delete
