@@ -214,3 +214,18 @@ def test_file_menu_print_set_opens_the_dialog_for_the_games_variant(qtbot, make_
     w = make_window("brandubh", king_armed="no")
     w.act_print.trigger()
     assert seen and seen[0].id == w.controller.variant.id and seen[0].options["king_armed"] == "no"
+
+
+def test_evaluation_bar_follows_the_computer_opponents_own_search(qtbot, make_window, computer):
+    """While the computer thinks, its search's score feeds the bar (no second search competes)."""
+    from dataclasses import replace
+
+    w = make_window("brandubh")
+    w.apply_preferences(replace(w.prefs, eval_bar=True), save=False)
+    c = _start(w, (PlayerSpec(COMPUTER, "hard"), PlayerSpec()))
+    assert c.thinking and (w.analyst is None or not w.analyst.busy)
+    qtbot.waitUntil(lambda: w.panel.eval_bar.text != "Evaluating...", timeout=60_000)
+    qtbot.waitUntil(lambda: len(c.game.plies) == 1, timeout=60_000)
+    c.shutdown()
+    if w.analyst is not None:
+        w.analyst.shutdown()

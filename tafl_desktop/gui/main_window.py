@@ -39,12 +39,20 @@ DEFAULT_VARIANT = "copenhagen"
 
 
 class _Decided:
-    """An evaluation-bar result for a finished game: the winner's chance is certain."""
+    """An evaluation-bar value not from the analyst: a finished game (the winner's chance is
+    certain) or the computer opponent's running search."""
 
     mate_in = None
 
     def __init__(self, winner) -> None:
         self.defenders_win_chance = 0.5 if winner is None else float(int(winner))
+
+    @classmethod
+    def from_score(cls, chance: float) -> _Decided:
+        """A bar value from the computer opponent's own running search."""
+        out = cls(None)
+        out.defenders_win_chance = chance
+        return out
 
 
 class MainWindow(QMainWindow):
@@ -531,6 +539,12 @@ class MainWindow(QMainWindow):
         pv = " ".join((info.get("pv") or [])[:3])
         self.panel.show_thinking(f"The computer ({side}) is thinking: depth {info.get('depth', 0)}"
                                  + (f", considering {pv}" if pv else "") + ".")
+        if self.prefs.eval_bar and "defenders_score" in info:  # its own search feeds the bar for free
+            from tafl_desktop.ai.analysis import win_chance
+
+            self._evaluated = (id(c.game), len(c.game.plies))
+            self.panel.eval_bar.set_result(_Decided.from_score(win_chance(int(info["defenders_score"]))),
+                                           c.sides, int(c.rules.side_to_move(c.game.position)))
 
     def _computer_failed(self, text: str) -> None:
         self.panel.show_thinking(text, problem=True)
@@ -583,8 +597,12 @@ class MainWindow(QMainWindow):
         if not self.prefs.eval_bar:
             return
         key = (id(c.game), len(c.game.plies))
-        if key == self._evaluated or c.thinking:
+        if key == self._evaluated:
             return
+        if c.thinking or (c.computer_to_play() and not c.paused):
+            if self.analyst is not None and self.analyst.busy:
+                self.analyst.cancel()  # an evaluation of an older position would only slow it down
+            return  # the computer opponent is about to search: its progress feeds the bar instead
         analyst = self._get_analyst()
         if analyst.busy:
             analyst.cancel()
