@@ -44,7 +44,9 @@ class DablotWeights:
     trade: int = 30             # ahead in material: bonus scaled by how much has been traded
     bare: int = 120             # the lone-leader rule: each missing piece below three others
     advance: int = 4            # promotion on: each row an eligible soldier has advanced
-    mobility: int = 2           # each free step (counted for pieces near the enemy only)
+    space: int = 2              # promotion off: each row a soldier has advanced (space to move in)
+    mobility: int = 3           # each free step of each piece (the side that runs out of moves loses)
+    hunt: int = 4               # the ending, side ahead: each unit its officers/son/leader are nearer their prey
     backed: int = 4             # each piece that cannot be jumped from the front (a friend behind)
     tempo: int = 10
 
@@ -115,6 +117,9 @@ class DablotEvaluator:
         # rows to go to the far edge for each side (promotion)
         self.to_go = [[(ymax - y) for y in ys], [(y - ymin) for y in ys]]
         self.depth_rows = (ymax - ymin)
+        coords = g.coords
+        self.dist = [[max(abs(a[0] - b[0]), abs(a[1] - b[1])) for b in coords] for a in coords]
+        self.far = max(max(row) for row in self.dist)
         self.start_total = sum(1 for c in r.initial_position().cells if c)
 
     # ------------------------------------------------------------------------------ hooks
@@ -154,6 +159,9 @@ class DablotEvaluator:
         jumped_from = self.jumped_from
         promo = self.promotion
         to_go = self.to_go
+        mob = [0, 0]
+        mob_w = w.mobility
+        steps = self.steps
         for p, c in enumerate(cells):
             if not c:
                 continue
@@ -179,14 +187,22 @@ class DablotEvaluator:
                     break
             if safe:
                 backed[s] += 1
-            if promo and k == SOLDIER and not (self.officer_material and self.marked_t[c]):
+            if k == SOLDIER and (not promo or not (self.officer_material and self.marked_t[c])):
                 adv[s] += self.depth_rows - to_go[s][p]
-        score = mat[0] - mat[1] + w.backed * (backed[0] - backed[1]) + w.advance * (adv[0] - adv[1])
+            if mob_w:
+                for q in steps[p]:
+                    if not cells[q]:
+                        mob[s] += 1
+        advance = w.advance if promo else w.space
+        score = (mat[0] - mat[1] + w.backed * (backed[0] - backed[1]) + advance * (adv[0] - adv[1])
+                 + mob_w * (mob[0] - mob[1]))
         # trading down when ahead: the same lead counts for more with fewer pieces left
         total = count[0] + count[1]
         lead = mat[0] - mat[1]
         if lead and total < self.start_total:
             score += lead * w.trade * (self.start_total - total) // (100 * self.start_total)
+        if w.hunt and total * 2 <= self.start_total:
+            score += w.hunt * self._hunt(cells, mat[0] - mat[1])
         if self.bare_loses:
             for s, sign in ((0, 1), (1, -1)):
                 others = count[s] - 1
@@ -198,13 +214,27 @@ class DablotEvaluator:
         t1 = mine[0] if mine else 0
         t2 = mine[1] if len(mine) > 1 else 0
         est = max(best_gain[me] - t1, -t2)
-        theirs = hanging[1 - me]
-        if not best_gain[me] and theirs:
-            est = 0
         est = est * w.cash // 100
         score += est if me == SOUTH else -est
         score += w.tempo if me == SOUTH else -w.tempo
         return score
+
+    def _hunt(self, cells: tuple[int, ...], lead: int) -> int:
+        """The ending: the side ahead sends its high-ranked pieces after the enemy pieces they may
+        take (closeness summed, South's view); the side behind is not rewarded for chasing."""
+        if not lead:
+            return 0
+        hunter = SOUTH if lead > 0 else NORTH
+        dist = self.dist
+        side_t, rank_t, kind_t = self.side_t, self.rank_t, self.kind_t
+        mine = [(p, rank_t[c]) for p, c in enumerate(cells) if c and side_t[c] == hunter and kind_t[c] != SOLDIER]
+        prey = [(p, rank_t[c]) for p, c in enumerate(cells) if c and side_t[c] != hunter and kind_t[c] != LEADER]
+        total = 0
+        for p, rk in mine:
+            row = dist[p]
+            best = min((row[q] for q, r2 in prey if r2 <= rk), default=0)
+            total += self.far - best
+        return total if hunter == SOUTH else -total
 
     # ------------------------------------------------------------------------------ tactics
     def _leader_at(self, cells: tuple[int, ...], side: int) -> int:

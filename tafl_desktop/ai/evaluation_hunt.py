@@ -47,8 +47,12 @@ class HuntWeights:
     hunter_jump: int = 10       # each jump a hunter has (besides the capture terms)
     stuck_hunter: int = 150     # a hunter without a move while another can still move
     region: int = 5             # each point of the hunters' region (reachable through empty points)
-    hole: int = 22              # each goose a hunter could jump from a point of his region
-    advance: int = 5            # each row a goose has advanced (forward = up)
+    hole: int = 30              # each goose a hunter could jump from a point of his region
+    fork: int = 15              # each region point from which a hunter would threaten two geese
+    near_fork: int = 35         # ... one step from a hunter
+    cohesion: int = 0           # each pair of neighbouring geese (a flock that sticks together)
+    reserve: int = 0            # each step a goose stands behind the wall around the hunters' region
+    advance: int = 3            # each row a goose has advanced (forward = up)
     hang_one: int = 30          # flock to move, one goose en prise
     hang_more: int = 75         # flock to move, two or more en prise: one of them falls
     capture_now: int = 85       # hunters to move: each goose of their best capture
@@ -125,6 +129,8 @@ class HuntEvaluator:
         self.hsteps = [((d[1] * gw + d[0]), m[0]) for d, m in sorted(dirs.items())]
         self.hjumps = [((d[1] * gw + d[0]), m) for d, m in sorted(jdirs.items())]
         del index_of
+        # each line once (positive shifts), for counting neighbouring geese
+        self.half_steps = [(sh, m) for sh, m in self.hsteps if sh > 0]
         # index-space tables for the few per-hunter loops
         self.hstep_mask = [sum(1 << q for q in r.steps[HUNTERS][p]) for p in range(N)]
         self.jumps = r.jumps
@@ -174,6 +180,32 @@ class HuntEvaluator:
                 return R
             R = grow
 
+    def reserve_distance(self, R: int, F: int) -> int:
+        """Sum over the geese of their steps (along any line) from the hunters' region, less one:
+        the wall that borders the region counts 0, a goose one line behind it 1, and so on.  The
+        reserves the flock needs to close a gap should be near the wall, not left behind."""
+        seen = R
+        layer = R
+        total = 0
+        k = 0
+        left = F
+        steps = self.hsteps
+        while left:
+            grow = 0
+            for s, m in steps:
+                x = layer & m
+                grow |= (x << s) if s > 0 else (x >> -s)
+            layer = grow & self.gall & ~seen
+            if not layer:
+                break
+            seen |= layer
+            hit = layer & left
+            if hit:
+                total += k * hit.bit_count()
+                left &= ~hit
+            k += 1
+        return total
+
     def road(self, H: int, E: int) -> int:
         """Steps the hunters need to walk onto an empty home point (-1: no road)."""
         R = H
@@ -193,16 +225,31 @@ class HuntEvaluator:
                 return -1
             R = grow
 
-    def jumpable(self, F: int, src: int, E: int) -> int:
-        """Geese (lattice) a hunter standing on a point of ``src`` could jump, landing on ``E``."""
-        out = 0
+    def threats(self, F: int, H: int, E: int, R: int) -> tuple[int, int, int, int]:
+        """Jump threats on the lattice: (geese a hunter can jump now, geese he could jump from a
+        point of his region, region points from which he would threaten two geese at once, such
+        fork points one step from a hunter)."""
+        now = latent = once = twice = 0
         for s, m in self.hjumps:
-            x = src & m
             if s > 0:
-                out |= F & (x << s) & (E >> s)
+                front = m & ((F & (E >> s)) >> s)
+                now |= (front & H) << s
+                latent |= (front & R) << s
             else:
-                out |= F & (x >> -s) & (E << -s)
-        return out
+                front = m & ((F & (E << -s)) << -s)
+                now |= (front & H) >> -s
+                latent |= (front & R) >> -s
+            twice |= once & front
+            once |= front
+        free = R & ~H
+        forks = twice & free
+        near = 0
+        if forks:
+            for s, m in self.hsteps:
+                x = H & m
+                near |= (x << s) if s > 0 else (x >> -s)
+            near &= forks
+        return now, latent, forks.bit_count(), near.bit_count()
 
     def hunter_moves(self, flock: int, hunters: int) -> tuple[int, int, int]:
         """(free steps, available jumps, hunters with no move at all) in index space."""
@@ -258,6 +305,13 @@ class HuntEvaluator:
                  - w.region * ((R & ~H).bit_count()))
         if stuck and stuck < nh:
             score += w.stuck_hunter * stuck
+        if w.reserve:
+            score -= w.reserve * self.reserve_distance(R, F)
+        if w.cohesion:
+            pairs = 0
+            for sh, m in self.half_steps:
+                pairs += (F & ((F & m) << sh)).bit_count()
+            score += w.cohesion * pairs
         adv = 0
         for y, m in self.rows:
             adv += y * (F & m).bit_count()
@@ -270,14 +324,16 @@ class HuntEvaluator:
                 score -= w.danger2
             elif buffer == 3:
                 score -= w.danger3
-            now = self.jumpable(F, H, E)
-            latent = self.jumpable(F, R & ~H, E) & ~now
-            score -= w.hole * latent.bit_count()
+            now, latent, forks, near_forks = self.threats(F, H, E, R)
+            score -= w.hole * (latent & ~now).bit_count() + w.fork * forks + w.near_fork * near_forks
             if now:
+                chain = self._best_chain(pos)
                 if pos.side == HUNTERS:
-                    score -= w.capture_now * self._best_chain(pos)
+                    score -= w.capture_now * chain
+                elif chain == 1 and now.bit_count() == 1:
+                    score -= w.hang_one
                 else:
-                    score -= w.hang_one if now.bit_count() == 1 and jumps == 1 else w.hang_more
+                    score -= w.hang_more + w.capture_now * (chain - 1)
         if self.fill_pen:
             held = (flock & self.pen_mask).bit_count()
             score += w.pen * held + w.pen_near * max(0, held - 6)
