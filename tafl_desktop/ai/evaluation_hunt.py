@@ -46,13 +46,16 @@ class HuntWeights:
     hunter_step: int = 14       # each free step of a hunter
     hunter_jump: int = 10       # each jump a hunter has (besides the capture terms)
     stuck_hunter: int = 150     # a hunter without a move while another can still move
-    region: int = 5             # each point of the hunters' region (reachable through empty points)
-    hole: int = 30              # each goose a hunter could jump from a point of his region
+    region: int = 10            # each point of the hunters' region (reachable through empty points)
+    hole: int = 12              # each goose a hunter could jump from a point of his region...
+    hole2: int = 25             # ... two steps away
+    hole1: int = 45             # ... one step away
     fork: int = 15              # each region point from which a hunter would threaten two geese
     near_fork: int = 35         # ... one step from a hunter
     cohesion: int = 0           # each pair of neighbouring geese (a flock that sticks together)
     reserve: int = 0            # each step a goose stands behind the wall around the hunters' region
-    advance: int = 3            # each row a goose has advanced (forward = up)
+    behind: int = 0             # each region point behind the flock's middle row
+    advance: int = 1            # each row a goose has advanced (forward = up)
     hang_one: int = 30          # flock to move, one goose en prise
     hang_more: int = 75         # flock to move, two or more en prise: one of them falls
     capture_now: int = 85       # hunters to move: each goose of their best capture
@@ -140,6 +143,8 @@ class HuntEvaluator:
         self.rows = []
         for y in sorted(set(ys)):
             self.rows.append((y - y0, sum(gbit[p] for p in range(N) if ys[p] == y)))
+        # lattice points on rows below row k (k counted from the lowest row), for the 'behind' term
+        self.below = [sum(m for y, m in self.rows if y < k) for k in range(len(self.rows) + 1)]
         self.captures = bool(o["captures"])
         self.threshold = int(o["hunter_win_below"]) if self.captures else 0
         self.fill_pen = bool(o["fill_pen"]) and bool(r.pen_mask)
@@ -166,10 +171,12 @@ class HuntEvaluator:
             k += 1
         return m
 
-    def region(self, H: int, E: int) -> int:
-        """Lattice points the hunters on ``H`` can walk to through the empty points ``E`` (``H`` included)."""
+    def region(self, H: int, E: int) -> tuple[int, int, int]:
+        """Lattice points the hunters on ``H`` can walk to through the empty points ``E``: those
+        within one step, within two steps, and all of them (``H`` included in each)."""
         R = H
         steps = self.hsteps
+        layers = []
         while True:
             grow = R
             for s, m in steps:
@@ -177,8 +184,12 @@ class HuntEvaluator:
                 grow |= (x << s) if s > 0 else (x >> -s)
             grow = R | (grow & E)
             if grow == R:
-                return R
+                while len(layers) < 2:
+                    layers.append(R)
+                return layers[0], layers[1], R
             R = grow
+            if len(layers) < 2:
+                layers.append(R)
 
     def reserve_distance(self, R: int, F: int) -> int:
         """Sum over the geese of their steps (along any line) from the hunters' region, less one:
@@ -299,7 +310,7 @@ class HuntEvaluator:
         H = self._grid(hunters)
         E = self.gall & ~(F | H)
         steps, jumps, stuck = self.hunter_moves(flock, hunters)
-        R = self.region(H, E)
+        R1, R2, R = self.region(H, E)
         score = (w.goose * n - w.hunter * nh
                  - w.hunter_step * steps - w.hunter_jump * jumps
                  - w.region * ((R & ~H).bit_count()))
@@ -316,6 +327,9 @@ class HuntEvaluator:
         for y, m in self.rows:
             adv += y * (F & m).bit_count()
         score += w.advance * adv
+        if w.behind and n:
+            # region points behind the flock's middle row: the fox among the geese's rear
+            score -= w.behind * (R & ~H & self.below[(adv + n - 1) // n]).bit_count()
         if self.captures:
             buffer = n - self.threshold + 1  # captures the hunters still need
             if buffer <= 1:
@@ -325,7 +339,15 @@ class HuntEvaluator:
             elif buffer == 3:
                 score -= w.danger3
             now, latent, forks, near_forks = self.threats(F, H, E, R)
-            score -= w.hole * (latent & ~now).bit_count() + w.fork * forks + w.near_fork * near_forks
+            latent &= ~now
+            if latent:
+                _, near1, _, _ = self.threats(F, R1, E, R1)
+                _, near2, _, _ = self.threats(F, R2, E, R2)
+                near1 &= latent
+                near2 &= latent & ~near1
+                score -= (w.hole1 * near1.bit_count() + w.hole2 * near2.bit_count()
+                          + w.hole * (latent & ~near1 & ~near2).bit_count())
+            score -= w.fork * forks + w.near_fork * near_forks
             if now:
                 chain = self._best_chain(pos)
                 if pos.side == HUNTERS:
