@@ -8,9 +8,9 @@ Every evaluator offers the four hooks the search calls:
   (kinds in ``evaluation_tafl``: QUIET, WIN_NOW, FORCED, TERMINAL);
 * ``order_key(pos) -> (move -> int)``: static move-ordering hints, higher first.
 
-Families without their own module (the Fox games and Dablot, for now) get
-:class:`GenericEvaluator`: exact results from the rules plus mobility, which plays legal and
-sees wins within its horizon, but knows no strategy.
+Tafl has ``evaluation_tafl``, the Fox games ``evaluation_hunt``, Dablot ``evaluation_dablot``.
+A family without its own module gets :class:`GenericEvaluator`: exact results from the rules plus
+mobility, which plays legal and sees wins within its horizon, but knows no strategy.
 """
 
 from __future__ import annotations
