@@ -1,12 +1,13 @@
 """The computer's playing levels as data: a think-time budget plus search limits per level.
 
-A level is deliberately *more* than a time budget.  On a fast machine a pure time budget would
-make "beginner" strong, and on a slow one "expert" weak; so each level also caps the depth and
-(the lower ones) the nodes.  Depth and node caps together make each level about one ply deeper
-than the one below on every board: on 7x7 and 9x9 boards the depth cap binds (easy 3, medium 4,
-hard 5 plies); on 11x11 and larger the node budget or the time does (easy 2, medium 3, hard 4).  Expert
-searches selectively past depth 4 for its whole budget.  The weak levels add the two kinds of
-human error players expect from a weak opponent:
+A level is deliberately *more* than a time budget.  A pure time budget makes a level's strength
+depend on the machine and on what else it is doing: in self-play on a busy two-core box a
+5-second "expert" searched fewer nodes than a depth-capped "hard" and lost to it.  So each level
+is defined by a node budget and a depth cap, which give the same play on any machine, and its
+``time`` is only a ceiling, reached on a slow or busy machine.  Each level searches about
+three times the nodes of the one below (on 7x7 and 9x9 boards the depth caps bind first:
+easy 3, medium 4, hard 5 plies), and Expert searches selectively past depth 4.  The weak
+levels add the two kinds of human error players expect from a weak opponent:
 
 * ``margin``: the move is picked at random among all moves within ``margin`` evaluation units
   (100 = about one soldier) of the best, so the player drifts instead of playing the top move;
@@ -49,10 +50,10 @@ class Level:
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
     Level("random", "Random mover", time=0.0, depth=0, random_mover=True),
     Level("beginner", "Beginner", time=0.3, depth=1, nodes=400, margin=150, blunder=0.25, quiescence=False),
-    Level("easy", "Easy", time=0.5, depth=3, nodes=5_000, margin=25),
-    Level("medium", "Medium", time=1.5, depth=4, nodes=50_000, margin=8),
-    Level("hard", "Hard", time=3.0, depth=5),
-    Level("expert", "Expert", time=5.0, depth=64, selective=True),
+    Level("easy", "Easy", time=1.0, depth=3, nodes=3_000, margin=100, blunder=0.1),
+    Level("medium", "Medium", time=4.0, depth=4, nodes=20_000, margin=25),
+    Level("hard", "Hard", time=8.0, depth=5, nodes=60_000),
+    Level("expert", "Expert", time=12.0, depth=64, nodes=150_000, selective=True),
 )}
 
 #: Levels offered to players (the random mover is for benchmarks).

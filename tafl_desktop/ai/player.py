@@ -47,6 +47,7 @@ class ComputerPlayer:
             return SearchResult(move, 0, 0, 0, time.perf_counter() - t0, [move] if move else [], stopped="random")
         assert self.searcher is not None
         limits = self.limits(margin)
-        if time_limit is not None:
+        if time_limit is not None:  # an explicit budget (hints, benchmarks) replaces the node budget
             limits.time = time_limit
+            limits.nodes = 0
         return self.searcher.search(pos, limits, history_keys, should_stop, self.rng, on_iteration)
