@@ -47,6 +47,8 @@ class HuntWeights:
     hunter_jump: int = 10       # each jump a hunter has (besides the capture terms)
     stuck_hunter: int = 150     # a hunter without a move while another can still move
     region: int = 10            # each point of the hunters' region (reachable through empty points)
+    pocket: int = 30            # each point the hunters' region is smaller than pocket_size
+    pocket_size: int = 16
     hole: int = 12              # each goose a hunter could jump from a point of his region...
     hole2: int = 25             # ... two steps away
     hole1: int = 45             # ... one step away
@@ -55,7 +57,7 @@ class HuntWeights:
     cohesion: int = 0           # each pair of neighbouring geese (a flock that sticks together)
     reserve: int = 0            # each step a goose stands behind the wall around the hunters' region
     behind: int = 0             # each region point behind the flock's middle row
-    advance: int = 1            # each row a goose has advanced (forward = up)
+    advance: int = 4            # each row a goose has advanced (forward = up)
     hang_one: int = 30          # flock to move, one goose en prise
     hang_more: int = 75         # flock to move, two or more en prise: one of them falls
     capture_now: int = 85       # hunters to move: each goose of their best capture
@@ -311,9 +313,11 @@ class HuntEvaluator:
         E = self.gall & ~(F | H)
         steps, jumps, stuck = self.hunter_moves(flock, hunters)
         R1, R2, R = self.region(H, E)
+        room = (R & ~H).bit_count()
         score = (w.goose * n - w.hunter * nh
                  - w.hunter_step * steps - w.hunter_jump * jumps
-                 - w.region * ((R & ~H).bit_count()))
+                 - w.region * room)
+        sealed = room < w.pocket_size
         if stuck and stuck < nh:
             score += w.stuck_hunter * stuck
         if w.reserve:
@@ -339,12 +343,14 @@ class HuntEvaluator:
             elif buffer == 3:
                 score -= w.danger3
             now, latent, forks, near_forks = self.threats(F, H, E, R)
+            sealed = sealed and not now
             latent &= ~now
             if latent:
                 _, near1, _, _ = self.threats(F, R1, E, R1)
                 _, near2, _, _ = self.threats(F, R2, E, R2)
                 near1 &= latent
                 near2 &= latent & ~near1
+                sealed = sealed and not (near1 or near2)
                 score -= (w.hole1 * near1.bit_count() + w.hole2 * near2.bit_count()
                           + w.hole * (latent & ~near1 & ~near2).bit_count())
             score -= w.fork * forks + w.near_fork * near_forks
@@ -356,6 +362,9 @@ class HuntEvaluator:
                     score -= w.hang_one
                 else:
                     score -= w.hang_more + w.capture_now * (chain - 1)
+        if sealed:
+            # a pocket the hunters cannot jump out of: every point less brings the trap within reach
+            score += w.pocket * (w.pocket_size - room)
         if self.fill_pen:
             held = (flock & self.pen_mask).bit_count()
             score += w.pen * held + w.pen_near * max(0, held - 6)
