@@ -183,6 +183,23 @@ def test_beginner_is_erratic():
     assert len(moves) >= 4
 
 
+def test_easys_blunders_are_slips_not_gifts():
+    """Easy's blunders pick any move within ``blunder_margin`` of the best, never a uniformly random
+    move: with a king capture on the board (Brandubh's king taken by two away from the throne with
+    a corner as partner: source 003's double-weak king, source 002's hostile corners) every slip
+    still takes the king, where a uniformly random blunder misses it."""
+    from dataclasses import replace
+
+    rules = rules_for("brandubh")
+    pos = rules.parse_position("/7/7/7/7/7/5T1/1K3t1/", Side.ATTACKERS)
+    slip = replace(get_level("easy"), blunder=1.0, margin=0)
+    gift = replace(slip, blunder_margin=0)
+    took = [rules.play(pos, ComputerPlayer(rules, slip, seed=s).choose(pos).move)[0].king < 0 for s in range(8)]
+    random_took = [rules.play(pos, ComputerPlayer(rules, gift, seed=s).choose(pos).move)[0].king < 0
+                   for s in range(8)]
+    assert all(took) and not all(random_took)
+
+
 def test_hint_and_evaluation():
     rules = rules_for("copenhagen")
     pos = rules.parse_position("/2K8/11/11/5t5/11/11/11/11/11/tt9/11/", Side.DEFENDERS)

@@ -11,7 +11,8 @@ levels add the two kinds of human error players expect from a weak opponent:
 
 * ``margin``: the move is picked at random among all moves within ``margin`` evaluation units
   (100 = about one soldier) of the best, so the player drifts instead of playing the top move;
-* ``blunder``: the chance of ignoring the search altogether and playing a uniformly random move.
+* ``blunder``: the chance of a much worse move: a uniformly random one (Beginner) or, with
+  ``blunder_margin``, any move within that margin of the best (Easy).
 
 ``random`` is not a playing level for people: it is the uniform random mover that the
 benchmarks use as a floor.
@@ -36,8 +37,11 @@ class Level:
     nodes: int = 0
     #: Pick uniformly among root moves scoring within this margin of the best.
     margin: int = 0
-    #: Probability of a uniformly random move instead of the searched one.
+    #: Probability of a blunder instead of the searched move.
     blunder: float = 0.0
+    #: What a blunder is: 0 = a uniformly random move; N = any move within N units of the best
+    #: (a slip, not a gift: with huffing rules a random move can throw a piece away outright).
+    blunder_margin: int = 0
     #: Resolve escape threats and king captures beyond the horizon (see search.Searcher.qsearch).
     quiescence: bool = True
     #: Search-free uniform random mover (benchmarks only).
@@ -50,7 +54,7 @@ class Level:
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
     Level("random", "Random mover", time=0.0, depth=0, random_mover=True),
     Level("beginner", "Beginner", time=0.3, depth=1, nodes=400, margin=150, blunder=0.25, quiescence=False),
-    Level("easy", "Easy", time=1.0, depth=3, nodes=3_000, margin=100, blunder=0.1),
+    Level("easy", "Easy", time=1.0, depth=3, nodes=3_000, margin=100, blunder=0.1, blunder_margin=300),
     Level("medium", "Medium", time=4.0, depth=4, nodes=20_000, margin=25),
     Level("hard", "Hard", time=8.0, depth=5, nodes=60_000),
     Level("expert", "Expert", time=12.0, depth=64, nodes=150_000, selective=True),

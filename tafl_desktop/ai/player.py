@@ -40,7 +40,11 @@ class ComputerPlayer:
                time_limit: float | None = None) -> SearchResult:
         """The level's move in ``pos`` (``move`` is None only when the side to move has no move)."""
         lv = self.level
-        if lv.random_mover or (lv.blunder and self.rng.random() < lv.blunder):
+        blunder = bool(lv.blunder) and self.rng.random() < lv.blunder
+        if blunder and lv.blunder_margin:
+            margin = max(margin or 0, lv.blunder_margin)
+            blunder = False
+        if lv.random_mover or blunder:
             t0 = time.perf_counter()
             moves = self.rules.legal_moves(pos)
             move = self.rng.choice(moves) if moves else None
