@@ -351,7 +351,7 @@ class DablotRules:
     def explain_illegal(self, pos: DablotPosition, move: Move) -> str:
         g = self.geometry
         if pos.result is not None:
-            return f"the game is over ({pos.result.describe(self.variant.sides)})"
+            return f"the game is over ({pos.result.describe(self.variant)})"
         if move == END_TURN:
             return "a turn ends only after at least one action" if self.actions_per_turn else \
                 "there are no action points in this game"

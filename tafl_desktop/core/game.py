@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Protocol
 
+from tafl_desktop.core.side_words import fill, side_words
+
 Move = tuple[int, ...]
 
 
@@ -59,14 +61,21 @@ class Outcome:
     def result_key(self) -> str:
         return "draw" if self.winner is None else self.winner.key
 
-    def describe(self, sides: tuple[str, str] | None = None) -> str:
-        """One sentence for the user; ``sides`` are the variant's side names (default: Tafl's)."""
+    def describe(self, variant: Any = None) -> str:
+        """One sentence for the user, in the variant's own side names when a variant is given
+        ("Fox wins: too few geese are left to trap the fox."); Tafl's names otherwise."""
         text = REASON_TEXT.get(self.reason, self.reason.replace("_", " "))
+        text = fill(text, variant.words if variant is not None else GENERIC_WORDS)
         if self.winner is None:
             return f"Draw: {text}."
-        name = sides[int(self.winner)] if sides else self.winner.key.capitalize()
-        return f"{name} win{'s' if not name.endswith('s') else ''}: {text}."
+        if variant is None:
+            return f"{self.winner.key.capitalize()} win: {text}."
+        name = variant.sides[int(self.winner)]
+        return f"{name} win{'s' if variant.side_count(self.winner) == 1 else ''}: {text}."
 
+
+#: Side words of an outcome described without its variant.
+GENERIC_WORDS = side_words(("Flock", "Hunters"), 2)
 
 REASON_TEXT = {
     "king_captured": "the king was captured",
@@ -76,11 +85,11 @@ REASON_TEXT = {
     "repetition": "a position was repeated",
     "no_moves": "a side had no legal move",
     "no_captures": "too many moves without a capture",
-    "hunters_captured": "every hunter is gone",
-    "flock_depleted": "too few of the many are left to trap the hunters",
-    "broke_through": "a hunter broke through to the far side",
+    "hunters_captured": "no {hunter} is left",
+    "flock_depleted": "too few {many} are left to trap the {hunters}",
+    "broke_through": "{a_hunter} broke through to the far side",
     "pen_filled": "the pen is filled",
-    "trapped": "the hunters cannot move",
+    "trapped": "the {hunters} cannot move",
     "all_captured": "every enemy piece is captured",
     "leader_captured": "the enemy leader is captured",
     "bare_leader": "the enemy leader stands alone",
@@ -158,7 +167,7 @@ class Game:
     def check(self, move: Move) -> str | None:
         """None if ``move`` is legal now, else a sentence saying why not."""
         if self._outcome is not None:
-            return f"the game is over ({self._outcome.describe(getattr(self.rules.variant, 'sides', None))})"
+            return f"the game is over ({self._outcome.describe(self.rules.variant)})"
         if move in self.rules.legal_moves(self.position):
             return None
         return self.rules.explain_illegal(self.position, move)

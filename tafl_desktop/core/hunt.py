@@ -250,7 +250,7 @@ class HuntRules:
     def explain_illegal(self, pos: HuntPosition, move: Move) -> str:
         g = self.geometry
         if pos.result is not None:
-            return f"the game is over ({pos.result.describe(self.variant.sides)})"
+            return f"the game is over ({pos.result.describe(self.variant)})"
         if len(move) < 2 or not all(0 <= p < self.N for p in move):
             return "that is not a move on this board"
         a = move[0]

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tafl_desktop.core.side_words import fill
+
 OptionValue = bool | int | str
 
 
@@ -33,8 +35,9 @@ class OptionSpec:
     ``sentence_on`` is formatted with ``{n}``, ``sentence_off`` used for the value 0).
     ``depends_on`` names another key and the values of it under which this toggle matters;
     elsewhere the panel greys it out and the rule sheet leaves it out.
-    ``needs_mark`` names a kind of special square (``"corner"``, ``"throne"``, ``"camp"``) the
-    toggle is about: on a board without such squares it means nothing and is treated the same way
+    ``needs_mark`` names a kind of special square (``"corner"``, ``"throne"``, ``"camp"``) or
+    board feature (``"diagonal_lines"``, see ``Variant.board_features``) the toggle is about: on
+    a board without such squares it means nothing and is treated the same way
     (see :meth:`OptionSchema.for_board`), so no sheet speaks of corners a board does not have.
     ``sentence_on_without`` is ``(mark kind, sentence)``: on a board without that kind of square,
     ``sentence`` replaces ``sentence_on`` (a rule that still applies but has a clause about them).
@@ -141,10 +144,12 @@ class OptionSchema:
     board_marks: frozenset[str] | None = None
     _by_key: dict[str, OptionSpec] = field(init=False, repr=False, compare=False)
     _boards: dict[frozenset[str], OptionSchema] = field(init=False, repr=False, compare=False)
+    _worded: dict[frozenset[tuple[str, str]], OptionSchema] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_key", {s.key: s for s in self.specs})
         object.__setattr__(self, "_boards", {})
+        object.__setattr__(self, "_worded", {})
 
     def for_board(self, marks: Iterable[str]) -> OptionSchema:
         """This schema on a board whose special squares are of the kinds ``marks`` (cached: the
@@ -158,6 +163,22 @@ class OptionSchema:
                 for s in self.specs)
             bound = OptionSchema(specs, kinds)
             self._boards[kinds] = bound
+        return bound
+
+    def for_words(self, words: Mapping[str, str]) -> OptionSchema:
+        """This schema speaking of one variant's sides: the side placeholders of every label,
+        help text and sentence (see :mod:`tafl_desktop.core.side_words`) filled with ``words``."""
+        key = frozenset(words.items())
+        bound = self._worded.get(key)
+        if bound is None:
+            specs = tuple(
+                replace(s, label=fill(s.label, words), help=fill(s.help, words),
+                        sentence_on=fill(s.sentence_on, words), sentence_off=fill(s.sentence_off, words),
+                        choices=tuple(replace(c, label=fill(c.label, words), sentence=fill(c.sentence, words))
+                                      for c in s.choices))
+                for s in self.specs)
+            bound = OptionSchema(specs, self.board_marks)
+            self._worded[key] = bound
         return bound
 
     def __iter__(self):

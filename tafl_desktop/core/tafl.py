@@ -817,7 +817,7 @@ class TaflRules:
         """A sentence saying why ``move`` is not legal in ``pos`` (for the status bar and CLI)."""
         g = self.geometry
         if pos.result is not None:
-            return f"the game is over ({pos.result.describe()})"
+            return f"the game is over ({pos.result.describe(self.variant)})"
         if len(move) != 2:
             return "a Tafl move goes from one square to another"
         frm, to = move

@@ -20,6 +20,7 @@ from tafl_desktop.core.game import Side
 from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
 from tafl_desktop.core.hunt_options import HUNT_OPTIONS
 from tafl_desktop.core.options import OptionSchema, OptionValue
+from tafl_desktop.core.side_words import begins, side_words
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
 MAX_FILE_BYTES = 256 * 1024
@@ -89,7 +90,38 @@ class Variant:
     def schema(self) -> OptionSchema:
         """The family's toggles on this board: toggles about special squares the board lacks
         (corners, throne, camps) are inactive, so panel and rule sheet leave them out."""
-        return FAMILIES[self.family].schema.for_board(self.geometry.marks)
+        return FAMILIES[self.family].schema.for_board(self.board_features).for_words(self.words)
+
+    @property
+    def board_features(self) -> frozenset[str]:
+        """The kinds of special squares the board has (throne, corner, camp, pen...), plus
+        ``"diagonal_lines"`` on a point-and-line board that draws diagonals: what a toggle's
+        ``needs_mark`` asks for."""
+        g = self.geometry
+        diagonal = g.kind == "graph" and any(kind == "diag" for _a, _b, kind in g.lines)
+        return frozenset(g.marks) | ({"diagonal_lines"} if diagonal else frozenset())
+
+    @property
+    def words(self) -> dict[str, str]:
+        """The side names the rule texts use (see :mod:`tafl_desktop.core.side_words`)."""
+        return side_words(self.sides, self.side_count(Side.DEFENDERS))
+
+    def side_count(self, side: Side | int) -> int:
+        """Pieces of ``side`` in the starting setup (read from the setup text, so asking costs no
+        rules object): Tafl rows count ``t`` against ``T`` and ``K``; the other families list
+        each side's points after ``flock=``/``hunters=`` or ``south=``/``north=``."""
+        if self.family == "tafl":
+            return sum(self.setup.count(c) for c in (("t",) if int(side) == 0 else ("T", "K")))
+        label = {"hunt": ("flock", "hunters"), "dablot": ("south", "north")}.get(self.family, ("", ""))
+        for part in self.setup.split():
+            name, _, squares = part.partition("=")
+            if name == label[int(side)]:
+                return len([s for s in squares.split(",") if s])
+        return 0
+
+    def begins_text(self, side: Side | int) -> str:
+        """"Geese begin" / "Fox begins": the side's name with a verb that agrees with it."""
+        return begins(self.sides[int(side)], self.side_count(side))
 
     def with_options(self, changes: Mapping[str, Any]) -> Variant:
         """The same variant with some toggles changed (validated); the preset values are kept for
@@ -139,6 +171,17 @@ class Variant:
     @property
     def size_text(self) -> str:
         return f"{self.geometry.width}x{self.geometry.height}"
+
+    @property
+    def board_text(self) -> str:
+        """The board in a few words for the window ("11x11 board", "33-point cross",
+        "8x8 checkerboard", "32-point lattice")."""
+        g = self.geometry
+        if g.kind == "grid":
+            return f"{self.size_text} board"
+        if g.style == "checker":
+            return f"{self.size_text} checkerboard"
+        return f"{g.size}-point {'lattice' if self.family == 'dablot' else 'cross'}"
 
     def to_data(self) -> dict[str, Any]:
         """The variant as plain data (what a variant file and a saved game hold); a deep copy, so

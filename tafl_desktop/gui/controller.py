@@ -517,7 +517,7 @@ class GameController(QObject):
         return lost[0], lost[1]
 
     def describe_outcome(self, outcome: Outcome) -> str:
-        return outcome.describe(self.sides)
+        return outcome.describe(self.rules.variant)
 
     def status_text(self) -> str:
         """The headline of the side panel: whose turn, or how the game ended."""

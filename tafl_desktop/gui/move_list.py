@@ -184,8 +184,7 @@ class MovePanel(QWidget):
 
     def refresh(self) -> None:
         c = self._controller
-        first = c.sides[int(c.rules.side_to_move(c.game.start))]
-        self.table.placeholder = f"No moves yet. {first} begin{'' if first.endswith('s') else 's'}."
+        self.table.placeholder = f"No moves yet. {c.rules.variant.begins_text(c.rules.side_to_move(c.game.start))}."
         self._syncing = True
         try:
             self.model.refresh()

@@ -138,7 +138,7 @@ class SidePanel(QWidget):
         family = v.family if v.family in SIDE_PIECE else "tafl"
         self.title.setText(v.name)
         self.title.setToolTip(v.description)
-        self.subtitle.setText(f"{v.size_text} board, {rules_summary(v)}")
+        self.subtitle.setText(f"{v.board_text}, {rules_summary(v)}")
         side = int(c.side_to_move())
         over = c.is_live and c.game.outcome is not None
         self.turn_text.setText(c.status_text())
