@@ -244,3 +244,34 @@ def test_repetition_rule_reaches_into_the_search():
     keys = [rules.position_key(q), rules.position_key(q), rules.position_key(d)]
     res = Searcher(rules).search(d, SearchLimits(time=2.0, depth=2), keys)
     assert res.move != y and res.mate_in is None
+
+
+def test_drift_pick_is_ranked_best_first():
+    """Weak levels drift from the best move but keep a direction: the best half the time, the
+    second a quarter...  (Uniform drift let Easy geese wander: 0 of 10 traps against a random fox.)"""
+    import random as _random
+
+    from tafl_desktop.ai.search import drift_pick
+
+    rng = _random.Random(5)
+    cands = [((1, 2), 10), ((3, 4), 40), ((5, 6), 25)]  # deliberately not sorted
+    picks = [drift_pick(cands, rng) for _ in range(4000)]
+    share = {m: picks.count(m) / len(picks) for m, _ in cands}
+    assert 0.45 < share[(3, 4)] < 0.55 and 0.2 < share[(5, 6)] < 0.3 and 0.2 < share[(1, 2)] < 0.3
+
+
+def test_easy_geese_trap_a_random_fox():
+    """Fox and Geese, 13 geese (hunt-games.md 2.1-2.6): Easy geese against the random mover trap
+    the fox; with uniform drift they wandered until the ply limit."""
+    from tafl_desktop.ai.player import ComputerPlayer
+    from tafl_desktop.core.game import Game
+    from tafl_desktop.core.variants import find_variant
+
+    rules = find_variant("fox_geese_13").make_rules()
+    game = Game(rules)
+    geese, fox = ComputerPlayer(rules, "easy", seed=3), ComputerPlayer(rules, "random", seed=103)
+    while not game.over and len(game.plies) < 300:
+        player = geese if int(rules.side_to_move(game.position)) == 0 else fox
+        history = [rules.position_key(p.position) for p in game.plies]
+        game.play(player.choose(game.position, history).move)
+    assert game.outcome is not None and int(game.outcome.winner) == 0, game.outcome

@@ -29,11 +29,11 @@ class ComputerPlayer:
         else:
             self.searcher = searcher if searcher is not None else Searcher(rules, evaluator)
 
-    def limits(self, margin: int | None = None) -> SearchLimits:
+    def limits(self, margin: int | None = None, ranked: bool | None = None) -> SearchLimits:
         lv = self.level
         return SearchLimits(time=lv.time * self.time_scale, depth=lv.depth, nodes=lv.nodes,
                             quiescence=lv.quiescence, margin=lv.margin if margin is None else margin,
-                            selective=lv.selective)
+                            ranked_drift=lv.ranked_drift if ranked is None else ranked, selective=lv.selective)
 
     def choose(self, pos: Any, history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
                margin: int | None = None, on_iteration: Callable[[SearchResult], None] | None = None,
@@ -41,8 +41,10 @@ class ComputerPlayer:
         """The level's move in ``pos`` (``move`` is None only when the side to move has no move)."""
         lv = self.level
         blunder = bool(lv.blunder) and self.rng.random() < lv.blunder
-        if blunder and lv.blunder_margin:
+        ranked = None
+        if blunder and lv.blunder_margin:  # a slip: any move within blunder_margin, uniformly
             margin = max(margin or 0, lv.blunder_margin)
+            ranked = False
             blunder = False
         if lv.random_mover or blunder:
             t0 = time.perf_counter()
@@ -50,7 +52,7 @@ class ComputerPlayer:
             move = self.rng.choice(moves) if moves else None
             return SearchResult(move, 0, 0, 0, time.perf_counter() - t0, [move] if move else [], stopped="random")
         assert self.searcher is not None
-        limits = self.limits(margin)
+        limits = self.limits(margin, ranked)
         if time_limit is not None:  # an explicit budget (hints, benchmarks) replaces the node budget
             limits.time = time_limit
             limits.nodes = 0

@@ -59,6 +59,8 @@ class SearchLimits:
     quiescence: bool = True
     #: Root moves within this many units of the best get exact scores and may be chosen.
     margin: int = 0
+    #: How a move within the margin is picked: ranked (best 1/2, next 1/4, ...) or uniformly.
+    ranked_drift: bool = True
     #: Beyond FULL_WIDTH_DEPTH, reduce late quiet moves by a ply (re-searched if they look good).
     selective: bool = False
 
@@ -91,6 +93,25 @@ class SearchResult:
         if self.score <= -MATE_BOUND:
             return -(MATE + self.score)
         return None
+
+
+def drift_pick(candidates: list[tuple[Move, int]], rng: Any) -> Move:
+    """A weak level's move among the root moves within its margin: the best with probability
+    1/2, the second best 1/4, and so on (``SearchLimits.ranked_drift``).
+
+    Why not uniformly: where many quiet moves score alike (the geese's slow advance in the Fox
+    games), a uniform pick among them is a random walk that never closes the trap, so a weak
+    flock could not even beat a random fox (0 of 10 before this).  Ranked, the weak player still
+    strays from the best move half the time, but keeps a direction.
+    """
+    ranked = sorted(candidates, key=lambda ms: -ms[1])
+    r = rng.random()
+    for move, _score in ranked[:-1]:
+        r *= 2
+        if r < 1:
+            return move
+        r -= 1
+    return ranked[-1][0]
 
 
 class Searcher:
@@ -194,8 +215,7 @@ class Searcher:
         best.full_width_depth = min(full_width, best.depth)
         best.candidates = [(m, s) for m, s in best.candidates]
         if lim.margin and best.candidates:
-            pick = rng.choice(best.candidates)
-            best.move = pick[0]
+            best.move = drift_pick(best.candidates, rng) if lim.ranked_drift else rng.choice(best.candidates)[0]
         return best
 
     # ------------------------------------------------------------------------------ internals
