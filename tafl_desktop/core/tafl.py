@@ -73,6 +73,23 @@ def _bits(x: int):
         x ^= low
 
 
+class _LineMemo(dict):
+    """Moves of one piece class on one line, keyed by (line occupancy | movers << length).
+
+    A miss computes the entry (``TaflRules._fill``), so the move generator's hot loop is a
+    plain subscript per line.
+    """
+
+    __slots__ = ("rules", "c", "li")
+
+    def __init__(self, rules: TaflRules, c: int, li: int) -> None:
+        super().__init__()
+        self.rules, self.c, self.li = rules, c, li
+
+    def __missing__(self, key: int) -> tuple[Move, ...]:
+        return self.rules._fill(self.c, self.li, key)
+
+
 class TaflRules:
     """The rules of one Tafl variant, compiled from its geometry and option values."""
 
@@ -208,11 +225,13 @@ class TaflRules:
         self.row_mask = (1 << W) - 1
         self.col_mask = (1 << H) - 1
         # memo[class][line] : {key: tuple of moves}; rows first, then columns
-        self.memo: list[list[dict[int, tuple[Move, ...]]]] = [[{} for _ in range(H + W)] for _ in range(3)]
-        self.origin_memo: list[list[dict[int, tuple[Move, ...]]]] = [[{} for _ in range(H + W)] for _ in range(3)]
+        self.memo: list[list[_LineMemo]] = [[_LineMemo(self, c, li) for li in range(H + W)] for c in range(3)]
+        # rays[class][line][position]: see _rays (None until first used)
+        self.rays: list[list[list[Any]]] = [[[None] * (W if li < H else H) for li in range(H + W)]
+                                            for _ in range(3)]
         # (bound dict.get, shift, line index) per class, for the hot loops of legal_moves
-        self.row_gets = [[(self.memo[c][r].get, r * W, r) for r in range(H)] for c in range(3)]
-        self.col_gets = [[(self.memo[c][H + f].get, f * H, H + f) for f in range(W)] for c in range(3)]
+        self.row_memos = [[(self.memo[c][r], r * W) for r in range(H)] for c in range(3)]
+        self.col_memos = [[(self.memo[c][H + f], f * H) for f in range(W)] for c in range(3)]
 
     def _build_neighbours(self) -> None:
         """For each square: (neighbour, square beyond it or -1 when beyond is off the board)."""
@@ -250,35 +269,51 @@ class TaflRules:
         return (pos.att, pos.dfn, pos.king, pos.side)
 
     # ------------------------------------------------------------------------- move generation
-    def _origin_moves(self, c: int, li: int, i: int, occ: int) -> tuple[Move, ...]:
-        """Moves of a class-``c`` piece at position ``i`` of line ``li`` given the line occupancy."""
-        memo = self.origin_memo[c][li]
-        key = (occ << 5) | i
-        res = memo.get(key)
-        if res is not None:
-            return res
+    def _rays(self, c: int, li: int, i: int) -> tuple[list[tuple[Move, ...]], list[tuple[Move, ...]]]:
+        """Moves of a class-``c`` piece at position ``i`` of line ``li``, by where the nearest
+        piece stands on each side of it (built once per origin, on first use).
+
+        Everything that limits a move except the other pieces is fixed by the rules (squares
+        that block, squares it may cross but not stop on, squares it may stop on but not pass,
+        the move length), so each direction is walked once here.  ``up[j]`` is the tuple of
+        moves towards higher positions when the nearest piece that way stands at ``j`` (``n``
+        when none does); ``down[j + 1]`` the same downwards (``-1`` when none does).
+        """
         is_row = li < self.H
         n = self.W if is_row else self.H
         squares = self.rows[li][1] if is_row else self.cols[li - self.H][1]
         maxd = self.king_maxdist if c == C_KING else self.maxdist
         s = squares[i]
         blk, nst, end = self.block[c][s], self.nostop[c][s], self.endpoint[c][s]
-        out: list[Move] = []
+        walks: list[list[tuple[int, Move]]] = []
         for step in (1, -1):
+            walk: list[tuple[int, Move]] = []
             j, d = i + step, 1
             while 0 <= j < n and d <= maxd:
                 t = squares[j]
-                if occ >> j & 1 or t in blk:
+                if t in blk:
                     break
                 if t not in nst:
-                    out.append((s, t))
+                    walk.append((j, (s, t)))
                 if t in end:
                     break
                 j += step
                 d += 1
-        res = tuple(out)
-        memo[key] = res
-        return res
+            walks.append(walk)
+        up = [tuple(m for k, m in walks[0] if k < j0) for j0 in range(n + 1)]
+        down = [tuple(m for k, m in walks[1] if k > j0) for j0 in range(-1, n)]
+        rays = (up, down)
+        self.rays[c][li][i] = rays
+        return rays
+
+    def _origin_moves(self, c: int, li: int, i: int, occ: int) -> tuple[Move, ...]:
+        """Moves of a class-``c`` piece at position ``i`` of line ``li`` given the line occupancy
+        (two bit scans for the nearest pieces, then two precomputed tuples)."""
+        rays = self.rays[c][li][i] or self._rays(c, li, i)
+        above = occ >> (i + 1)
+        below = occ & ((1 << i) - 1)
+        return (rays[0][(above & -above).bit_length() + i if above else len(rays[0]) - 1]
+                + rays[1][below.bit_length()])
 
     def _fill(self, c: int, li: int, key: int) -> tuple[Move, ...]:
         """Compute (and memoise) the moves of all class-``c`` pieces on line ``li``.
@@ -288,16 +323,24 @@ class TaflRules:
         n = self.W if li < self.H else self.H
         occ = key & ((1 << n) - 1)
         movers = key >> n
-        get = self.origin_memo[c][li].get
-        base = occ << 5
-        out: list[Move] = []
-        while movers:
-            low = movers & -movers
-            i = low.bit_length() - 1
-            movers ^= low
-            t = get(base | i)
-            out.extend(t if t is not None else self._origin_moves(c, li, i, occ))
-        res = tuple(out)
+        rays_of = self.rays[c][li]
+        if not movers & (movers - 1):  # one mover on the line (the common case): no list needed
+            i = movers.bit_length() - 1
+            rays = rays_of[i] or self._rays(c, li, i)
+            above = occ >> (i + 1)
+            res = (rays[0][(above & -above).bit_length() + i if above else n]
+                   + rays[1][(occ & (movers - 1)).bit_length()])
+        else:
+            out: list[Move] = []
+            while movers:
+                low = movers & -movers
+                i = low.bit_length() - 1
+                movers ^= low
+                rays = rays_of[i] or self._rays(c, li, i)
+                above = occ >> (i + 1)
+                out.extend(rays[0][(above & -above).bit_length() + i if above else n])
+                out.extend(rays[1][(occ & (low - 1)).bit_length()])
+            res = tuple(out)
         memo = self.memo[c][li]
         if len(memo) > 200_000:
             memo.clear()
@@ -319,29 +362,30 @@ class TaflRules:
         """All legal moves of the side to move (empty when the position is decided)."""
         if pos.result is not None:
             return []
-        occ, occT, kb, kt = self._line_tables(pos)
+        king = pos.king
+        if king >= 0:
+            kb, kt = self.bit[king], self.tbit[king]
+        else:
+            kb = kt = 0
+        occ = pos.att | pos.dfn | kb
+        occT = pos.attT | pos.dfnT | kt
         out: list[Move] = []
         extend = out.extend
         W, H = self.W, self.H
         rm, cm = self.row_mask, self.col_mask
-        fill = self._fill
         if pos.side == ATT:
             c, movers, moversT = C_ATT, pos.att, pos.attT
         else:
             c, movers, moversT = C_DEF, pos.dfn, pos.dfnT
         if movers:
-            for get, shift, li in self.row_gets[c]:
+            for memo, shift in self.row_memos[c]:
                 m = (movers >> shift) & rm
                 if m:
-                    key = ((occ >> shift) & rm) | (m << W)
-                    t = get(key)
-                    extend(t if t is not None else fill(c, li, key))
-            for get, shift, li in self.col_gets[c]:
+                    extend(memo[((occ >> shift) & rm) | (m << W)])
+            for memo, shift in self.col_memos[c]:
                 m = (moversT >> shift) & cm
                 if m:
-                    key = ((occT >> shift) & cm) | (m << H)
-                    t = get(key)
-                    extend(t if t is not None else fill(c, li, key))
+                    extend(memo[((occT >> shift) & cm) | (m << H)])
         if pos.side == DEF and kb:
             king = pos.king
             r, f = divmod(king, W)
@@ -356,25 +400,20 @@ class TaflRules:
         occ, occT, kb, kt = self._line_tables(pos)
         W, H = self.W, self.H
         rm, cm = self.row_mask, self.col_mask
-        fill = self._fill
         total = 0
         if pos.side == ATT:
             c, movers, moversT = C_ATT, pos.att, pos.attT
         else:
             c, movers, moversT = C_DEF, pos.dfn, pos.dfnT
         if movers:
-            for get, shift, li in self.row_gets[c]:
+            for memo, shift in self.row_memos[c]:
                 m = (movers >> shift) & rm
                 if m:
-                    key = ((occ >> shift) & rm) | (m << W)
-                    t = get(key)
-                    total += len(t if t is not None else fill(c, li, key))
-            for get, shift, li in self.col_gets[c]:
+                    total += len(memo[((occ >> shift) & rm) | (m << W)])
+            for memo, shift in self.col_memos[c]:
                 m = (moversT >> shift) & cm
                 if m:
-                    key = ((occT >> shift) & cm) | (m << H)
-                    t = get(key)
-                    total += len(t if t is not None else fill(c, li, key))
+                    total += len(memo[((occT >> shift) & cm) | (m << H)])
         if pos.side == DEF and kb:
             king = pos.king
             r, f = divmod(king, W)
