@@ -67,6 +67,12 @@ class HuntWeights:
     open_road: int = 500        # breakthrough variants: a hunter can walk to the home row
     road_step: int = 25         # ... minus this for every step of that walk
     tempo: int = 10             # the side to move's bonus
+    # A flock that may not step back (15/17 geese, Asalto, Halatafl, Fox and Hounds) can never
+    # win back a point the hunters reach: each is weighed more, and advancing less, there.
+    # (17 geese, Easy against a random fox: 2 of 10 trapped with region 10 / advance 4, 7 of 10
+    # with 40 / 2.)
+    one_way_region: int = 40
+    one_way_advance: int = 2
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -141,6 +147,9 @@ class HuntEvaluator:
         self.jumps = r.jumps
         self.adjacent = r.adjacent
         self.flock_steps = r.steps[FLOCK]
+        one_way = not o["flock_backwards"]
+        self.region_weight = self.w.one_way_region if one_way else self.w.region
+        self.advance_weight = self.w.one_way_advance if one_way else self.w.advance
         # rows (forward = up) on the lattice, for the advance term
         self.rows = []
         for y in sorted(set(ys)):
@@ -316,7 +325,7 @@ class HuntEvaluator:
         room = (R & ~H).bit_count()
         score = (w.goose * n - w.hunter * nh
                  - w.hunter_step * steps - w.hunter_jump * jumps
-                 - w.region * room)
+                 - self.region_weight * room)
         sealed = room < w.pocket_size
         if stuck and stuck < nh:
             score += w.stuck_hunter * stuck
@@ -330,7 +339,7 @@ class HuntEvaluator:
         adv = 0
         for y, m in self.rows:
             adv += y * (F & m).bit_count()
-        score += w.advance * adv
+        score += self.advance_weight * adv
         if w.behind and n:
             # region points behind the flock's middle row: the fox among the geese's rear
             score -= w.behind * (R & ~H & self.below[(adv + n - 1) // n]).bit_count()
