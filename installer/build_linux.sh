@@ -62,6 +62,19 @@ dangling=$(find "dist/$APP" -xtype l)
 [ -z "$dangling" ] || { echo "build_linux: dangling links in the bundle: $dangling" >&2; exit 1; }
 "dist/$APP/$APP" --version
 
+# The X11 platform plugin links a few xcb helper libraries that minimal systems lack (Qt then aborts
+# with a message about xcb-cursor even when another one is missing).  PyInstaller bundles them when
+# the build machine has them; say which are missing rather than ship a bundle that cannot open a
+# window there.  (Debian: libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1.)
+xcb_missing=$(LD_LIBRARY_PATH="dist/$APP/_internal:dist/$APP/_internal/PySide6/Qt/lib" \
+    ldd "dist/$APP/_internal/PySide6/Qt/plugins/platforms/libqxcb.so" 2>/dev/null | sed -n 's/^\t*\(\S*\) => not found/\1/p' | sort -u | tr '\n' ' ')
+if [ -n "$xcb_missing" ]; then
+    echo "build_linux: warning: the X11 plugin needs $xcb_missing- not on this build machine, so not in the bundle;" \
+        "the app then needs them on the player's system (Debian: libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1)" >&2
+else
+    say "X11 plugin: every library it links is in the bundle or on this system"
+fi
+
 # ---- 3. the tarball ---------------------------------------------------------------------------------
 rm -rf build/stage
 installer/linux/stage.sh "dist/$APP" build/icons "build/stage/$STAGE_NAME"   # icons: written by the spec
