@@ -2,10 +2,13 @@
 
 Shared by the board, the side panel (side-to-move badge, captured counts) and the app icon, so a
 piece looks the same everywhere.  Marks differ by shape, not only by colour: attackers carry a
-diamond, defenders a ring, the king a crown; flock pieces a dot, hunters a pointed head.
+diamond, defenders a ring, the king a crown; flock pieces a dot, hunters a pointed head; the
+Dablot leaders the Saami hat (South) and the crown (North), as on the printed pieces.
 """
 
 from __future__ import annotations
+
+import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QRadialGradient
@@ -17,11 +20,13 @@ from tafl_desktop.gui.themes import BoardTheme
 LOOKS: dict[str, tuple[bool, str]] = {
     "t": (True, "diamond"), "T": (False, "ring"), "K": (False, "crown"),   # Tafl
     "f": (False, "dot"), "h": (True, "head"),                              # Fox games
-    "s": (True, "dot"), "r": (True, "square"), "o": (True, "bars"),        # Dablot, South
-    "p": (True, "ring"), "k": (True, "crown"),
+    "s": (True, "dot"), "r": (True, "square"), "o": (True, "bars"),        # Dablot, South (the Saami)
+    "p": (True, "ring"), "k": (True, "hat"),
     "S": (False, "dot"), "R": (False, "square"), "O": (False, "bars"),     # Dablot, North
-    "P": (False, "ring"),
+    "P": (False, "ring"),                                                  # North leader: "K", a crown
 }
+#: Shapes of a leader: drawn a little larger, with a rim.
+LEADER_SHAPES = ("crown", "hat")
 LETTERS = {"t": "A", "T": "D", "K": "K", "f": "F", "h": "H"}
 
 
@@ -66,13 +71,45 @@ def crown_path(c: QPointF, r: float) -> QPainterPath:
     return path
 
 
+def hat_path(c: QPointF, r: float) -> QPainterPath:
+    """The Saami leader's four-pointed hat inside a circle of radius ``r``: headband, cap and a
+    broad four-pointed star seen slightly from above (the printed symbol's proportions,
+    printing/symbols.draw_hat), so the two Dablot leaders differ by shape, not only colour."""
+    size = 1.5 * r
+    band_w, band_h = size * 0.46, size * 0.13
+    bottom = c.y() + size * 0.30
+    top = bottom - band_h
+    path = QPainterPath()
+    path.addRoundedRect(QRectF(c.x() - band_w / 2, top, band_w, band_h), band_h * 0.25, band_h * 0.25)
+    cap = QPainterPath()
+    cap.moveTo(c.x() - band_w / 2, top)
+    cap.cubicTo(c.x() - band_w / 2, top - size * 0.22, c.x() + band_w / 2, top - size * 0.22, c.x() + band_w / 2, top)
+    cap.closeSubpath()
+    path.addPath(cap)
+    star = QPainterPath()
+    sy = top - size * 0.24
+    rx, ry, inner = size * 0.50, size * 0.27, 0.30
+    for k in range(8):
+        ang = k * math.pi / 4
+        rad = 1.0 if k % 2 == 0 else inner
+        x = c.x() + rx * rad * math.cos(ang)
+        y = sy - ry * rad * math.sin(ang) * (1.0 if k % 2 == 0 else 1.6)
+        if k == 0:
+            star.moveTo(x, y)
+        else:
+            star.lineTo(x, y)
+    star.closeSubpath()
+    path.addPath(star)
+    return path
+
+
 def draw_piece(p: QPainter, kind: str, rect: QRectF, theme: BoardTheme, style: str = "stones",
                opacity: float = 1.0) -> None:
     """Draw piece ``kind`` ('t', 'T', 'K', 'f', 'h') centred in ``rect`` (one cell)."""
     size = min(rect.width(), rect.height())
     c = rect.center()
     dark, shape = look(kind)
-    r = size * (0.43 if shape == "crown" else 0.39)
+    r = size * (0.43 if shape in LEADER_SHAPES else 0.39)
     face, mark = _colours(kind, theme)
     p.save()
     p.setOpacity(opacity)
@@ -92,7 +129,7 @@ def draw_piece(p: QPainter, kind: str, rect: QRectF, theme: BoardTheme, style: s
         p.setBrush(face)
     p.setPen(outline)
     p.drawEllipse(c, r, r)
-    if shape == "crown":
+    if shape in LEADER_SHAPES:
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.setPen(QPen(QColor(theme.king_rim), size * 0.06))
         p.drawEllipse(c, r * 0.86, r * 0.86)
@@ -135,6 +172,10 @@ def _draw_mark(p: QPainter, shape: str, c: QPointF, r: float, mark: QColor, bold
                       Qt.PenJoinStyle.RoundJoin))
         p.setBrush(mark)
         p.drawPath(crown_path(c, r * 0.78))
+    elif shape == "hat":
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(mark)
+        p.drawPath(hat_path(c, r * 0.78))
     elif shape == "dot":
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(mark)

@@ -84,6 +84,11 @@ def make_army(name: str, symbol: str, dark: bool, soldiers: int, sons: int = 1, 
     return Army(name, symbol, dark, tuple(ranks), officer_material and promotion)
 
 
+#: The Dablot army printed dark: South (side 0, the Saami, who move first), as the window draws it
+#: (in every family the side that moves first by default is the dark one on screen and on paper).
+DARK_DABLOT_SIDE = 0
+
+
 def army_symbol(name: str, index: int) -> str:
     """The Swedes' leader wears a crown, the Saami leader a four-pointed hat (source 000); by
     side for armies with other names (the south as the Saami, the north as the Swedes)."""
@@ -99,7 +104,7 @@ def reference_armies(size: str, four_ranks: bool = False, promotion: bool = Fals
                      officer_material: bool = False) -> list[Army]:
     """The two armies of the mini game (11 soldiers) or the full game (28), Saami and Swedes."""
     soldiers = MINI_SOLDIERS if size == "mini" else FULL_SOLDIERS
-    return [make_army(n, army_symbol(n, i), i == 1, soldiers, four_ranks=four_ranks, promotion=promotion,
+    return [make_army(n, army_symbol(n, i), i == DARK_DABLOT_SIDE, soldiers, four_ranks=four_ranks, promotion=promotion,
                       officer_material=officer_material) for i, n in enumerate(("Saami", "Swedes"))]
 
 
@@ -116,7 +121,8 @@ def armies_for_variant(variant: Any) -> list[Army]:
         letters = [p for p in pieces.values() if p.isupper() == upper]
         count = {k: sum(1 for p in letters if p.lower() == k) for k in "sropk"}
         name = variant.sides[index]
-        out.append(make_army(name, army_symbol(name, index), index == 1, count["s"] + count["r"] + count["o"],
+        out.append(make_army(name, army_symbol(name, index), index == DARK_DABLOT_SIDE,
+                             count["s"] + count["r"] + count["o"],
                              sons=count["p"], leaders=count["k"], four_ranks=bool(o.get("four_ranks")),
                              promotion=bool(o.get("promotion")), officer_material=bool(o.get("officer_material"))))
     return out

@@ -114,7 +114,7 @@ def token_pages(doc: Document, variant: Any, square: float) -> CutSheet:
 
 def _faces_sentence(variant: Any) -> str:
     if variant.family == "dablot":
-        return (f"{variant.sides[0]} light, {variant.sides[1]} dark; each piece shows its points, the leaders "
+        return (f"{variant.sides[0]} dark, {variant.sides[1]} light; each piece shows its points, the leaders "
                 "their army's symbol (the Swedes' crown, the Saami four-pointed hat).")
     if variant.family == "tafl":
         return "Attackers are dark, defenders light, the king light with a crown: distinct in black and white too."

@@ -25,8 +25,8 @@ DEFENDER_FACE = Color(0.94, 0.90, 0.80)
 DEFENDER_MARK = Color(0.22, 0.18, 0.16)
 OUTLINE = Color(0.1, 0.1, 0.1)
 
-LIGHT_ARMY = (Color(0.96, 0.88, 0.55), Color(0.25, 0.18, 0.05))  # face, ink: yellow, as the Saami's
-DARK_ARMY = (Color(0.42, 0.09, 0.08), Color(0.98, 0.93, 0.85))  # deep red, as the settlers'
+LIGHT_ARMY = (Color(0.96, 0.88, 0.55), Color(0.25, 0.18, 0.05))  # face, ink: yellow (Dablot's North)
+DARK_ARMY = (Color(0.42, 0.09, 0.08), Color(0.98, 0.93, 0.85))  # deep red (Dablot's South)
 
 
 @dataclass(frozen=True)
