@@ -362,13 +362,7 @@ class TaflRules:
         """All legal moves of the side to move (empty when the position is decided)."""
         if pos.result is not None:
             return []
-        king = pos.king
-        if king >= 0:
-            kb, kt = self.bit[king], self.tbit[king]
-        else:
-            kb = kt = 0
-        occ = pos.att | pos.dfn | kb
-        occT = pos.attT | pos.dfnT | kt
+        occ, occT, kb, kt = self._line_tables(pos)
         out: list[Move] = []
         extend = out.extend
         W, H = self.W, self.H
