@@ -4,10 +4,12 @@ A level is deliberately *more* than a time budget.  A pure time budget makes a l
 depend on the machine and on what else it is doing: in self-play on a busy two-core box a
 5-second "expert" searched fewer nodes than a depth-capped "hard" and lost to it.  So each level
 is defined by a node budget and a depth cap, which give the same play on any machine, and its
-``time`` is only a ceiling, reached on a slow or busy machine.  Each level searches about
-three times the nodes of the one below (on 7x7 and 9x9 boards the depth caps bind first:
-easy 3, medium 4, hard 5 plies), and Expert searches selectively past depth 4.  The weak
-levels add the two kinds of human error players expect from a weak opponent:
+``time`` is only a ceiling, reached on a slow or busy machine.  Each level searches several
+times the nodes of the one below (3k, 20k, 150k, 450k; on 7x7 boards the depth caps bind
+first: easy 3, medium 4, hard 5 plies), and Expert searches selectively past depth 4.  Hard
+needs its 150k: with 60k it reached only depth 4 on Tablut, as Medium does, and beat Medium
+5-4 (one draw) in ten games; with 150k, 10-0.  The weak levels add the two kinds of human error
+players expect from a weak opponent:
 
 * ``margin``: the move is picked among the moves within ``margin`` evaluation units (100 =
   about one soldier) of the best, so the player drifts instead of always playing the top move;
@@ -63,8 +65,8 @@ LEVELS: dict[str, Level] = {lv.name: lv for lv in (
           ranked_drift=False),
     Level("easy", "Easy", time=1.0, depth=3, nodes=3_000, margin=100, blunder=0.1, blunder_margin=300),
     Level("medium", "Medium", time=4.0, depth=4, nodes=20_000, margin=25),
-    Level("hard", "Hard", time=8.0, depth=5, nodes=60_000),
-    Level("expert", "Expert", time=12.0, depth=64, nodes=150_000, selective=True),
+    Level("hard", "Hard", time=8.0, depth=5, nodes=150_000),
+    Level("expert", "Expert", time=15.0, depth=64, nodes=450_000, selective=True),
 )}
 
 #: Levels offered to players (the random mover is for benchmarks).
