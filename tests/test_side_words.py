@@ -9,6 +9,7 @@ officers).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -92,3 +93,22 @@ def test_halatafl_board_without_diagonals_says_nothing_of_diagonals():
     assert "diagonal" not in rules_text(hala)
     assert not hala.schema.fits_board("diagonals")
     assert fox.schema.fits_board("diagonals") and "diagonal lines" in rules_text(fox)
+
+
+def test_side_names_from_a_file_cannot_break_the_rule_text(tmp_path):
+    """A shared variant file whose side names hold braces or markup is refused with a message;
+    and a name that reaches the texts by another road never breaks a sentence."""
+    from dataclasses import replace
+
+    from tafl_desktop.core.variants import VariantError, load_variant
+
+    text = Path(find_variant("fox_geese_13").path).read_text()
+    for bad in ('["Geese{0}", "Fox"]', '["<b>Geese</b>", "Fox"]', '["Geese", "' + "F" * 31 + '"]'):
+        path = tmp_path / "bad.toml"
+        path.write_text(text.replace('sides = ["Geese", "Fox"]', f"sides = {bad}"))
+        with pytest.raises(VariantError, match="'sides' must be"):
+            load_variant(path)
+    path.write_text(text.replace('sides = ["Geese", "Fox"]', 'sides = ["Gæss", "Ræv"]'))
+    assert "The ræv wins when fewer than 6 gæss remain." in rules_text(load_variant(path))
+    odd = replace(find_variant("fox_geese_13"), sides=("Geese{0}", "Fox"))
+    assert "fewer than 6 geese0 remain" in rules_text(odd)

@@ -41,7 +41,8 @@ def singular(noun: str) -> str:
 def side_words(sides: tuple[str, str], hunters_count: int) -> dict[str, str]:
     """The placeholder values for a variant with side names ``sides`` and ``hunters_count``
     pieces on side 1 at the start (1 makes the hunters' side grammatically singular)."""
-    many, hunters = sides[0].strip(), sides[1].strip()
+    # braces would be read as format fields by sentences that still hold ``{n}``: never insert one
+    many, hunters = (name.strip().replace("{", "").replace("}", "") for name in sides)
     one = hunters_count == 1
     hunter = hunters.lower() if one else singular(hunters)
     a_hunter = f"the {hunter}" if one else ("an " if hunter[:1] in "aeiou" else "a ") + hunter

@@ -88,8 +88,9 @@ class Variant:
 
     @property
     def schema(self) -> OptionSchema:
-        """The family's toggles on this board: toggles about special squares the board lacks
-        (corners, throne, camps) are inactive, so panel and rule sheet leave them out."""
+        """The family's toggles on this board, in this variant's words: toggles about special
+        squares the board lacks (corners, throne, camps) are inactive, so panel and rule sheet
+        leave them out, and the texts name the sides as the variant does ("the fox")."""
         return FAMILIES[self.family].schema.for_board(self.board_features).for_words(self.words)
 
     @property
@@ -197,6 +198,17 @@ class Variant:
             "board": dict(self.board_data),
             "options": dict(self.options),
         })
+
+
+#: Longest side name a variant file may give (it is printed in headings and move lists).
+MAX_SIDE_NAME = 30
+
+
+def _side_name_ok(name: Any) -> bool:
+    """A side name is words: it goes into rule sentences, headings and the move list (any
+    alphabet: "Sámi" is fine; braces, markup and control characters are not)."""
+    return (isinstance(name, str) and 0 < len(name.strip()) <= MAX_SIDE_NAME
+            and all(ch.isalnum() or ch in " -'’." for ch in name))
 
 
 # ------------------------------------------------------------------------------------- parsing
@@ -315,9 +327,10 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
         raise VariantError(f"{where}: the [board] table is missing")
     geometry = _geometry(board, where, family)
     sides = data.get("sides", list(FAMILIES[family].sides))
-    if (not isinstance(sides, list) or len(sides) != 2 or not all(isinstance(x, str) and x.strip() for x in sides)
+    if (not isinstance(sides, list) or len(sides) != 2 or not all(_side_name_ok(x) for x in sides)
             or sides[0].lower() == sides[1].lower()):
-        raise VariantError(f"{where}: 'sides' must be two different names, e.g. [\"Geese\", \"Fox\"]")
+        raise VariantError(f"{where}: 'sides' must be two different names of up to {MAX_SIDE_NAME} letters, digits, "
+                           "spaces, hyphens or apostrophes, e.g. [\"Geese\", \"Fox\"]")
     setup = board.get("setup")
     if not isinstance(setup, str):
         raise VariantError(f"{where}: 'board.setup' must be the starting position in row notation")
