@@ -76,18 +76,46 @@ def _bits(x: int):
 class _LineMemo(dict):
     """Moves of one piece class on one line, keyed by (line occupancy | movers << length).
 
-    A miss computes the entry (``TaflRules._fill``), so the move generator's hot loop is a
-    plain subscript per line.
+    A miss computes the entry from the line's move rays (``TaflRules._rays``), so the move
+    generator's hot loop is a plain subscript per line and a miss is one call.
     """
 
-    __slots__ = ("rules", "c", "li")
+    __slots__ = ("rules", "c", "li", "n", "rays_of")
 
     def __init__(self, rules: TaflRules, c: int, li: int) -> None:
         super().__init__()
         self.rules, self.c, self.li = rules, c, li
+        self.n = rules.W if li < rules.H else rules.H
+        self.rays_of = rules.rays[c][li]
 
     def __missing__(self, key: int) -> tuple[Move, ...]:
-        return self.rules._fill(self.c, self.li, key)
+        """The moves of every mover on the line; ``key`` packs the line occupancy (low ``n``
+        bits) and the movers above it."""
+        n = self.n
+        occ = key & ((1 << n) - 1)
+        movers = key >> n
+        rays_of = self.rays_of
+        if not movers & (movers - 1):  # one mover on the line (the common case): no list needed
+            i = movers.bit_length() - 1
+            rays = rays_of[i] or self.rules._rays(self.c, self.li, i)
+            above = occ >> (i + 1)
+            res = (rays[0][(above & -above).bit_length() + i if above else n]
+                   + rays[1][(occ & (movers - 1)).bit_length()])
+        else:
+            out: list[Move] = []
+            while movers:
+                low = movers & -movers
+                i = low.bit_length() - 1
+                movers ^= low
+                rays = rays_of[i] or self.rules._rays(self.c, self.li, i)
+                above = occ >> (i + 1)
+                out.extend(rays[0][(above & -above).bit_length() + i if above else n])
+                out.extend(rays[1][(occ & (low - 1)).bit_length()])
+            res = tuple(out)
+        if len(self) > 200_000:
+            self.clear()
+        self[key] = res
+        return res
 
 
 class TaflRules:
@@ -224,12 +252,12 @@ class TaflRules:
         self.cols = [(f * H, tuple(r * W + f for r in range(H))) for f in range(W)]
         self.row_mask = (1 << W) - 1
         self.col_mask = (1 << H) - 1
-        # memo[class][line] : {key: tuple of moves}; rows first, then columns
-        self.memo: list[list[_LineMemo]] = [[_LineMemo(self, c, li) for li in range(H + W)] for c in range(3)]
         # rays[class][line][position]: see _rays (None until first used)
         self.rays: list[list[list[Any]]] = [[[None] * (W if li < H else H) for li in range(H + W)]
                                             for _ in range(3)]
-        # (bound dict.get, shift, line index) per class, for the hot loops of legal_moves
+        # memo[class][line] : {key: tuple of moves}; rows first, then columns
+        self.memo: list[list[_LineMemo]] = [[_LineMemo(self, c, li) for li in range(H + W)] for c in range(3)]
+        # (line memo, shift) per class, for the hot loops of legal_moves
         self.row_memos = [[(self.memo[c][r], r * W) for r in range(H)] for c in range(3)]
         self.col_memos = [[(self.memo[c][H + f], f * H) for f in range(W)] for c in range(3)]
 
@@ -314,38 +342,6 @@ class TaflRules:
         below = occ & ((1 << i) - 1)
         return (rays[0][(above & -above).bit_length() + i if above else len(rays[0]) - 1]
                 + rays[1][below.bit_length()])
-
-    def _fill(self, c: int, li: int, key: int) -> tuple[Move, ...]:
-        """Compute (and memoise) the moves of all class-``c`` pieces on line ``li``.
-
-        ``key`` packs the line occupancy (low ``n`` bits) and the movers on the line above it.
-        """
-        n = self.W if li < self.H else self.H
-        occ = key & ((1 << n) - 1)
-        movers = key >> n
-        rays_of = self.rays[c][li]
-        if not movers & (movers - 1):  # one mover on the line (the common case): no list needed
-            i = movers.bit_length() - 1
-            rays = rays_of[i] or self._rays(c, li, i)
-            above = occ >> (i + 1)
-            res = (rays[0][(above & -above).bit_length() + i if above else n]
-                   + rays[1][(occ & (movers - 1)).bit_length()])
-        else:
-            out: list[Move] = []
-            while movers:
-                low = movers & -movers
-                i = low.bit_length() - 1
-                movers ^= low
-                rays = rays_of[i] or self._rays(c, li, i)
-                above = occ >> (i + 1)
-                out.extend(rays[0][(above & -above).bit_length() + i if above else n])
-                out.extend(rays[1][(occ & (low - 1)).bit_length()])
-            res = tuple(out)
-        memo = self.memo[c][li]
-        if len(memo) > 200_000:
-            memo.clear()
-        memo[key] = res
-        return res
 
     def _line_tables(self, pos: TaflPosition):
         """(occupancy, occupancy transposed, king bit, king bit transposed) of a position."""
