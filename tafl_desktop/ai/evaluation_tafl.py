@@ -7,7 +7,7 @@ protocol (legal_moves / play / outcome / position_key / side_to_move) plus the f
 
 Speed matters more than finesse here: in CPython the evaluation is most of a leaf's cost, so every
 feature is a handful of bitboard operations or a lookup in a memo.  The king's moves come from the
-rules' own line generator (``TaflRules._origin_moves``, precomputed rays), so throne, corners, camps and the
+rules' own line generator (``TaflRules._origin_moves``, the line memo), so throne, corners, camps and the
 king's speed limit are respected exactly as in play, without repeating any rule here.
 
 Scores are in "soldier hundredths": an attacker is worth about 100.  :meth:`TaflEvaluator.evaluate`

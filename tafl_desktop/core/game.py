@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Protocol
 
-from tafl_desktop.core.side_words import fill, side_words
+from tafl_desktop.core.side_words import agree, fill, side_words
 
 Move = tuple[int, ...]
 
@@ -71,7 +71,7 @@ class Outcome:
         if variant is None:
             return f"{self.winner.key.capitalize()} win: {text}."
         name = variant.sides[int(self.winner)]
-        return f"{name} win{'s' if variant.side_count(self.winner) == 1 else ''}: {text}."
+        return f"{name} {agree('win', variant.side_count(self.winner))}: {text}."
 
 
 #: Side words of an outcome described without its variant.

@@ -62,6 +62,7 @@ def fill(text: str, words: Mapping[str, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: words.get(m.group(1), m.group(0)), text)
 
 
-def begins(name: str, count: int) -> str:
-    """"Geese begin" / "Fox begins": a side's name with the verb agreeing with its piece count."""
-    return f"{name} begin{'s' if count == 1 else ''}"
+def agree(verb: str, count: int) -> str:
+    """``verb`` in the present tense for a side of ``count`` pieces: "begins" for the one fox,
+    "begin" for the geese."""
+    return verb + ("s" if count == 1 else "")

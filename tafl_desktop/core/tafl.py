@@ -335,13 +335,10 @@ class TaflRules:
         return rays
 
     def _origin_moves(self, c: int, li: int, i: int, occ: int) -> tuple[Move, ...]:
-        """Moves of a class-``c`` piece at position ``i`` of line ``li`` given the line occupancy
-        (two bit scans for the nearest pieces, then two precomputed tuples)."""
-        rays = self.rays[c][li][i] or self._rays(c, li, i)
-        above = occ >> (i + 1)
-        below = occ & ((1 << i) - 1)
-        return (rays[0][(above & -above).bit_length() + i if above else len(rays[0]) - 1]
-                + rays[1][below.bit_length()])
+        """Moves of a class-``c`` piece at position ``i`` of line ``li`` given the line occupancy:
+        the line memo's entry with that piece as the only mover."""
+        memo = self.memo[c][li]
+        return memo[occ | (1 << i) << memo.n]
 
     def _line_tables(self, pos: TaflPosition):
         """(occupancy, occupancy transposed, king bit, king bit transposed) of a position."""

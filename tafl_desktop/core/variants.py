@@ -20,7 +20,7 @@ from tafl_desktop.core.game import Side
 from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
 from tafl_desktop.core.hunt_options import HUNT_OPTIONS
 from tafl_desktop.core.options import OptionSchema, OptionValue
-from tafl_desktop.core.side_words import begins, side_words
+from tafl_desktop.core.side_words import agree, side_words
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
 MAX_FILE_BYTES = 256 * 1024
@@ -122,7 +122,7 @@ class Variant:
 
     def begins_text(self, side: Side | int) -> str:
         """"Geese begin" / "Fox begins": the side's name with a verb that agrees with it."""
-        return begins(self.sides[int(side)], self.side_count(side))
+        return f"{self.sides[int(side)]} {agree('begin', self.side_count(side))}"
 
     def with_options(self, changes: Mapping[str, Any]) -> Variant:
         """The same variant with some toggles changed (validated); the preset values are kept for
