@@ -96,6 +96,31 @@ def test_the_evaluation_sees_a_hanging_goose_and_a_shrinking_fox():
     assert ev.defenders_score(hemmed) < ev.defenders_score(free)
 
 
+def test_geese_that_may_not_step_back_do_not_run_past_the_fox():
+    """Source 000: with 17 geese "prohibiting ... backwards and sideways movement", and the fox also
+    wins by getting behind them.  A goose that has run from b3 to the top corner c7, past the fox
+    on d4, can never again help to close the way below him; the same goose one step up on b4 still
+    can.  Without the 'ahead' term the evaluation preferred c7 (it takes a point of the fox's
+    region and scores the advance)."""
+    rules = find_variant("fox_geese_17").make_rules()
+    ev = make_evaluator(rules)
+    rest = "c1,d1,e1,c2,d2,e2,a3,c3,d3,e3,f3,g3,a4,g4,a5,g5"
+    front = rules.parse_position(f"hunters=d4 flock={rest},b4", HUNTERS)
+    past = rules.parse_position(f"hunters=d4 flock={rest},c7", HUNTERS)
+    assert ev.flock_score(front) > ev.flock_score(past)
+    # where the geese may step back (13 geese), a goose up front is not lost, and the term is off
+    assert make_evaluator(find_variant("fox_geese_13").make_rules()).drift_scale == 1.0
+
+
+def test_weak_levels_drift_less_where_every_step_is_for_good():
+    """A one-way flock's quiet step can lose the game many moves later while scoring within a
+    goose of the best, so a weak level's error margins shrink there (HuntEvaluator.drift_scale)."""
+    one_way = ComputerPlayer(find_variant("fox_geese_17").make_rules(), "easy")
+    free = ComputerPlayer(find_variant("fox_geese_13").make_rules(), "easy")
+    assert free.limits().margin == one_way.level.margin
+    assert one_way.limits().margin == round(one_way.level.margin * one_way.drift_scale) < one_way.level.margin
+
+
 def test_fox_and_hounds_blocks_the_breakthrough():
     """HG 3: the fox wins on reaching the hounds' starting row, and hounds only step forward.  The fox
     on a3 runs to b2 and on to a1 or c1 unless the hound on c1 steps into b2 now: of seven moves it

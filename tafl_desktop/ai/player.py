@@ -28,11 +28,14 @@ class ComputerPlayer:
             self.searcher = None
         else:
             self.searcher = searcher if searcher is not None else Searcher(rules, evaluator)
+        #: The family's worth of the level's error margins (see HuntEvaluator.drift_scale).
+        self.drift_scale = float(getattr(self.searcher.ev, "drift_scale", 1.0)) if self.searcher else 1.0
 
     def limits(self, margin: int | None = None, ranked: bool | None = None) -> SearchLimits:
         lv = self.level
+        own = round(lv.margin * self.drift_scale)
         return SearchLimits(time=lv.time * self.time_scale, depth=lv.depth, nodes=lv.nodes,
-                            quiescence=lv.quiescence, margin=lv.margin if margin is None else margin,
+                            quiescence=lv.quiescence, margin=own if margin is None else margin,
                             ranked_drift=lv.ranked_drift if ranked is None else ranked, selective=lv.selective)
 
     def choose(self, pos: Any, history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
@@ -43,7 +46,7 @@ class ComputerPlayer:
         blunder = bool(lv.blunder) and self.rng.random() < lv.blunder
         ranked = None
         if blunder and lv.blunder_margin:  # a slip: any move within blunder_margin, uniformly
-            margin = max(margin or 0, lv.blunder_margin)
+            margin = max(margin or 0, round(lv.blunder_margin * self.drift_scale))
             ranked = False
             blunder = False
         if lv.random_mover or blunder:
