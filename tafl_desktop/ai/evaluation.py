@@ -6,7 +6,10 @@ Every evaluator offers the four hooks the search calls:
 * ``quick_outcome(pos) -> Outcome | None``: what is decided without generating moves;
 * ``tactics(pos, moves | None) -> (kind, payload)``: forcing facts for the quiescence search
   (kinds in ``evaluation_tafl``: QUIET, WIN_NOW, FORCED, TERMINAL);
-* ``order_key(pos) -> (move -> int)``: static move-ordering hints, higher first.
+* ``order_key(pos) -> (move -> int)``: static move-ordering hints, higher first;
+
+and one attribute, ``drift_scale``: the part of a weak level's error margins that applies in
+this game (1.0, less where a move that scores near the best can still lose the game).
 
 Tafl has ``evaluation_tafl``, the Fox games ``evaluation_hunt``, Dablot ``evaluation_dablot``.
 A family without its own module gets :class:`GenericEvaluator`: exact results from the rules plus
@@ -23,6 +26,8 @@ from tafl_desktop.core.game import Move, Outcome
 
 class GenericEvaluator:
     """Family-blind fallback: the rules' own outcome, mobility as the only positional idea."""
+
+    drift_scale = 1.0
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules

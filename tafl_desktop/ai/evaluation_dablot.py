@@ -62,6 +62,8 @@ class DablotWeights:
 class DablotEvaluator:
     """Evaluation and tactical hooks for one compiled :class:`~tafl_desktop.core.dablot.DablotRules`."""
 
+    drift_scale = 1.0  # a weak level's margins apply in full (see evaluation.py)
+
     def __init__(self, rules: Any, weights: DablotWeights | None = None) -> None:
         self.rules = rules
         self.w = weights or DablotWeights()

@@ -28,8 +28,8 @@ class ComputerPlayer:
             self.searcher = None
         else:
             self.searcher = searcher if searcher is not None else Searcher(rules, evaluator)
-        #: The family's worth of the level's error margins (see HuntEvaluator.drift_scale).
-        self.drift_scale = float(getattr(self.searcher.ev, "drift_scale", 1.0)) if self.searcher else 1.0
+        #: The part of the level's error margins that applies in this game (see evaluation.py).
+        self.drift_scale = self.searcher.ev.drift_scale if self.searcher else 1.0
 
     def limits(self, margin: int | None = None, ranked: bool | None = None) -> SearchLimits:
         lv = self.level
