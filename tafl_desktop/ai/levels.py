@@ -19,6 +19,10 @@ players expect from a weak opponent:
 * ``blunder``: the chance of a much worse move: a uniformly random one (Beginner) or, with
   ``blunder_margin``, any move within that margin of the best (Easy).
 
+Both margins are in the evaluation's units, and a family's evaluator may say they are worth
+less in its game (``drift_scale``): where the geese may never step back, a quiet step that
+scores within a goose of the best can lose the game later, so there they shrink to a quarter.
+
 ``random`` is not a playing level for people: it is the uniform random mover that the
 benchmarks use as a floor.
 """
