@@ -57,7 +57,7 @@ def play_game(variant: Any, attackers: str, defenders: str, seed: int, max_plies
         side = rules.side_to_move(pos)
         player = players[side]
         opening = len(game.plies) < OPENING_PLIES and not player.level.random_mover
-        margin = max(player.level.margin, OPENING_MARGIN) if opening else None
+        margin = max(player.limits().margin, OPENING_MARGIN) if opening else None
         res = player.choose(pos, keys, margin=margin)
         if res.move is None:
             break
