@@ -14,7 +14,7 @@ import pytest
 
 from tafl_desktop.ai.evaluation import make_evaluator
 from tafl_desktop.ai.evaluation_dablot import DablotEvaluator
-from tafl_desktop.ai.evaluation_hunt import HuntEvaluator
+from tafl_desktop.ai.evaluation_hunt import HuntEvaluator, HuntWeights
 from tafl_desktop.ai.player import ComputerPlayer
 from tafl_desktop.ai.search import Searcher, SearchLimits
 from tafl_desktop.core.game import Side
@@ -108,8 +108,12 @@ def test_geese_that_may_not_step_back_do_not_run_past_the_fox():
     front = rules.parse_position(f"hunters=d4 flock={rest},b4", HUNTERS)
     past = rules.parse_position(f"hunters=d4 flock={rest},c7", HUNTERS)
     assert ev.flock_score(front) > ev.flock_score(past)
-    # where the geese may step back (13 geese), a goose up front is not lost, and the term is off
-    assert make_evaluator(find_variant("fox_geese_13").make_rules()).drift_scale == 1.0
+    # where the geese may step back (13 geese) a goose up front can come back, and the term is off
+    rules13 = find_variant("fox_geese_13").make_rules()
+    up_front = rules13.parse_position("hunters=d4 flock=c1,d1,e1,c2,d2,e2,a3,c3,d3,e3,f3,g3,c7", HUNTERS)
+    assert HuntEvaluator(rules13).flock_score(up_front) == \
+        HuntEvaluator(rules13, HuntWeights(ahead=0)).flock_score(up_front)
+    assert HuntEvaluator(rules).flock_score(past) < HuntEvaluator(rules, HuntWeights(ahead=0)).flock_score(past)
 
 
 def test_weak_levels_drift_less_where_every_step_is_for_good():
