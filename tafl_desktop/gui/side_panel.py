@@ -87,6 +87,9 @@ class SidePanel(QWidget):
 
         self.thinking = QLabel()
         self.thinking.setWordWrap(True)
+        # two lines kept while the computer thinks: its line changes many times a second between
+        # one and two lines, and the move list below would jump up and down with it
+        self.thinking.setMinimumHeight(2 * self.thinking.fontMetrics().lineSpacing())
         self.thinking.setAccessibleName("Computer player")
         self.thinking.hide()
         self.eval_bar = EvalBar()
