@@ -94,23 +94,18 @@ class _LineMemo(dict):
         n = self.n
         occ = key & ((1 << n) - 1)
         movers = key >> n
-        rays_of = self.rays_of
         if not movers & (movers - 1):  # one mover on the line (the common case): no list needed
             i = movers.bit_length() - 1
-            rays = rays_of[i] or self.rules._rays(self.c, self.li, i)
+            rays = self.rays_of[i] or self.rules._rays(self.c, self.li, i)
             above = occ >> (i + 1)
             res = (rays[0][(above & -above).bit_length() + i if above else n]
                    + rays[1][(occ & (movers - 1)).bit_length()])
-        else:
+        else:  # several movers: each one's own entry, lowest first
             out: list[Move] = []
             while movers:
                 low = movers & -movers
-                i = low.bit_length() - 1
                 movers ^= low
-                rays = rays_of[i] or self.rules._rays(self.c, self.li, i)
-                above = occ >> (i + 1)
-                out.extend(rays[0][(above & -above).bit_length() + i if above else n])
-                out.extend(rays[1][(occ & (low - 1)).bit_length()])
+                out.extend(self[occ | low << n])
             res = tuple(out)
         if len(self) > 200_000:
             self.clear()
