@@ -125,6 +125,31 @@ def test_weak_levels_drift_less_where_every_step_is_for_good():
     assert one_way.limits().margin == round(one_way.level.margin * one_way.drift_scale) < one_way.level.margin
 
 
+def test_a_fox_with_diagonals_of_his_own_is_closed_in_by_geese_near_his_region():
+    """Source 000: on the board "with extra diagonals" the geese move "along the black, orthogonal
+    lines only" and the fox "along the thinner, red, diagonal lines as well", which "certainly
+    makes the game much harder for the geese".  A straight wall of 13 geese cannot be backed
+    against his diagonal jumps as it advances, so the geese close in from all sides: a goose
+    standing next to the fox's region scores above the same goose left behind in the bottom arm,
+    on that board and wherever the 'hunters only' diagonals toggle makes the same game."""
+    rest = "d1,e1,c2,d2,e2,a3,b3,c3,d3,e3,f3,g3"
+    for rules in (find_variant("fox_geese_diagonals").make_rules(),
+                  find_variant("fox_geese_13").with_options({"diagonals": "hunters"}).make_rules()):
+        ev = make_evaluator(rules)
+        assert ev.hunter_diagonals and ev.drift_scale < 1
+        near = rules.parse_position(f"hunters=d6 flock={rest},a4", HUNTERS)
+        behind = rules.parse_position(f"hunters=d6 flock={rest},c1", HUNTERS)
+        assert ev.flock_score(near) > ev.flock_score(behind)
+        flat = HuntEvaluator(rules, HuntWeights(hunter_diagonals_reserve=0, hunter_diagonals_region=10))
+        assert flat.flock_score(near) - flat.flock_score(behind) < ev.flock_score(near) - ev.flock_score(behind)
+    # where both sides share the diagonals, or nobody has any, the ordinary weights apply
+    for options in ({}, {"diagonals": "nobody"}):
+        ev = make_evaluator(find_variant("fox_geese_13").with_options(options).make_rules())
+        assert not ev.hunter_diagonals and ev.region_weight == HuntWeights().region and ev.reserve_weight == 0
+    # 17 geese lack the sideways line, not a diagonal: not this case either
+    assert not make_evaluator(find_variant("fox_geese_17").make_rules()).hunter_diagonals
+
+
 def test_fox_and_hounds_blocks_the_breakthrough():
     """HG 3: the fox wins on reaching the hounds' starting row, and hounds only step forward.  The fox
     on a3 runs to b2 and on to a1 or c1 unless the hound on c1 steps into b2 now: of seven moves it
