@@ -21,7 +21,8 @@ players expect from a weak opponent:
 
 Both margins are in the evaluation's units, and a family's evaluator may say they are worth
 less in its game (``drift_scale``): where the geese may never step back, a quiet step that
-scores within a goose of the best can lose the game later, so there they shrink to a quarter.
+scores within a goose of the best can lose the game later, so there they shrink to a quarter;
+likewise where the fox has diagonals the geese lack, as one drifting goose undoes the net around him.
 
 ``random`` is not a playing level for people: it is the uniform random mover that the
 benchmarks use as a floor.
