@@ -116,6 +116,27 @@ def test_geese_that_may_not_step_back_do_not_run_past_the_fox():
     assert HuntEvaluator(rules).flock_score(past) < HuntEvaluator(rules, HuntWeights(ahead=0)).flock_score(past)
 
 
+def test_geese_that_may_not_step_back_leave_no_way_behind_them():
+    """Source 000: the 17 geese may not move "backwards and sideways", and the fox may win by
+    getting behind them.  A goose run from b3 up to b5 leaves b4 and b3 open: the fox on c5 can
+    walk into a pocket that no goose can ever enter again (a self-play game was lost exactly so:
+    the fox sat in a3/b3 until the geese had no step left).  The same goose on b4 keeps him out.
+    Without the 'ahead_reach' term the evaluation preferred b5 (one row further)."""
+    rules = find_variant("fox_geese_17").make_rules()
+    rest = "c1,d1,e1,c2,d2,e2,a3,c3,d3,e3,f3,g3,a4,g4,a5,g5"
+    shut = rules.parse_position(f"hunters=c5 flock={rest},b4", HUNTERS)
+    open_ = rules.parse_position(f"hunters=c5 flock={rest},b5", HUNTERS)
+    ev = make_evaluator(rules)
+    assert ev.flock_score(shut) > ev.flock_score(open_)
+    flat = HuntEvaluator(rules, HuntWeights(ahead_reach=0))
+    assert flat.flock_score(shut) < flat.flock_score(open_)
+    # where the geese may step back (13 geese) they can close such a gap later: the term is off
+    rules13 = find_variant("fox_geese_13").make_rules()
+    pos13 = rules13.parse_position("hunters=c5 flock=c1,d1,e1,c2,d2,e2,a3,c3,d3,e3,f3,g3,b5", HUNTERS)
+    without = HuntEvaluator(rules13, HuntWeights(ahead_reach=0))
+    assert HuntEvaluator(rules13).flock_score(pos13) == without.flock_score(pos13)
+
+
 def test_weak_levels_drift_less_where_every_step_is_for_good():
     """A one-way flock's quiet step can lose the game many moves later while scoring within a
     goose of the best, so a weak level's error margins shrink there (HuntEvaluator.drift_scale)."""
