@@ -68,3 +68,24 @@ def test_cli_selfplay_json():
     bad = subprocess.run([sys.executable, "-m", "tafl_desktop", "selfplay", "brandubh", "--attackers", "nobody"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode != 0 and "levels:" in bad.stderr
+
+
+@pytest.mark.parametrize("vid, expected", [("brandubh", 40), ("fox_geese_17", 10)])
+def test_opening_variety_is_scaled_like_the_levels_margins(monkeypatch, vid, expected):
+    """The opening margin is in evaluation units; where the evaluator says they are worth less
+    (``drift_scale``: a quarter in the one-way Fox games, whose every goose step is for good) the
+    opening's variety shrinks with them, as the levels' own margins do."""
+    from tafl_desktop.ai import selfplay
+    from tafl_desktop.ai.player import ComputerPlayer
+
+    seen: list[int | None] = []
+    original = ComputerPlayer.choose
+
+    def recording(self, pos, history_keys=(), should_stop=None, margin=None, **kw):
+        if not self.level.random_mover:
+            seen.append(margin)
+        return original(self, pos, history_keys, should_stop, margin, **kw)
+
+    monkeypatch.setattr(ComputerPlayer, "choose", recording)
+    selfplay.play_game(vid, "medium", "random", seed=1, max_plies=2)
+    assert seen == [expected] and selfplay.OPENING_MARGIN == 40

@@ -7,9 +7,10 @@ game per task, so a slow game does not hold the others back).  Each game is a
 off as a draw after ``max_plies`` plies (reported as ``capped``).
 
 Deterministic levels would replay the same game every time; so during the first
-``OPENING_PLIES`` plies each player picks among moves within ``OPENING_MARGIN`` of its best,
-seeded per game from ``seed`` (the same seed replays the same games, barring time-limited
-searches that ended at different depths).
+``OPENING_PLIES`` plies each player picks among moves within ``OPENING_MARGIN`` of its best
+(scaled, like the levels' own margins, by the evaluator's ``drift_scale``: in the one-way Fox
+games a goose's first steps are for good), seeded per game from ``seed`` (the same seed replays
+the same games, barring time-limited searches that ended at different depths).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def play_game(variant: Any, attackers: str, defenders: str, seed: int, max_plies
         side = rules.side_to_move(pos)
         player = players[side]
         opening = len(game.plies) < OPENING_PLIES and not player.level.random_mover
-        margin = max(player.limits().margin, OPENING_MARGIN) if opening else None
+        margin = max(player.limits().margin, round(OPENING_MARGIN * player.drift_scale)) if opening else None
         res = player.choose(pos, keys, margin=margin)
         if res.move is None:
             break
