@@ -137,13 +137,72 @@ def test_geese_that_may_not_step_back_leave_no_way_behind_them():
     assert HuntEvaluator(rules13).flock_score(pos13) == without.flock_score(pos13)
 
 
-def test_weak_levels_drift_less_where_every_step_is_for_good():
-    """A one-way flock's quiet step can lose the game many moves later while scoring within a
-    goose of the best, so a weak level's error margins shrink there (HuntEvaluator.drift_scale)."""
-    one_way = ComputerPlayer(find_variant("fox_geese_17").make_rules(), "easy")
+def test_a_fox_who_can_walk_into_a_pocket_no_goose_can_enter_is_never_trapped():
+    """Source 000: the 17 geese may not move "backwards and sideways".  So f3 and g3, once left,
+    can never hold a goose again (only f2 or g2 could refill them, and the board has neither).
+    A fox who can walk there shuttles f3-g3 for ever, and the geese run out of steps (a Hard
+    self-play game was lost exactly so).  The evaluation charges such a refuge in full while the
+    fox can reach it, and nothing once a goose on f4 walls it off."""
+    rules = find_variant("fox_geese_17").make_rules()
+    rest = "c1,d1,e1,c2,d2,e2,a3,b3,c3,d3,e3,a4,b4,c4,g4,a5,g5"
+    open_ = rules.parse_position(f"hunters=e5 flock={rest}", FLOCK)
+    walled = rules.parse_position(f"hunters=e5 flock={rest},f4", FLOCK)
+    full, none = HuntEvaluator(rules), HuntEvaluator(rules, HuntWeights(refuge=0))
+    assert full.flock_score(open_) - none.flock_score(open_) == -HuntWeights().refuge
+    assert full.flock_score(walled) == none.flock_score(walled)
+    # with geese that may step back (13 geese) every point can be won back: no refuge
+    rules13 = find_variant("fox_geese_13").make_rules()
+    pos13 = rules13.parse_position(f"hunters=e5 flock={rest}", FLOCK)
+    assert HuntEvaluator(rules13).flock_score(pos13) == HuntEvaluator(rules13, HuntWeights(refuge=0)).flock_score(pos13)
+
+
+def test_a_one_way_flock_is_searched_as_deep_as_the_node_budget_reaches():
+    """Source 000's 17 geese (no step back or sideways) win or lose on plans many moves long, and
+    the fox has a handful of moves a turn: there the levels' node budgets, not the depth caps set
+    for Tafl, bound the search.  Beginner keeps its one-ply look; Tafl and 13 geese keep the caps."""
+    from tafl_desktop.ai.levels import get_level
+    from tafl_desktop.ai.player import MAX_DEPTH
+    one_way = find_variant("fox_geese_17").make_rules()
+    for level in ("easy", "medium", "hard"):
+        assert ComputerPlayer(one_way, level).limits().depth == MAX_DEPTH
+    assert ComputerPlayer(one_way, "beginner").limits().depth == get_level("beginner").depth
+    for vid in ("fox_geese_13", "brandubh", "dablot_mini"):
+        assert ComputerPlayer(find_variant(vid).make_rules(), "easy").limits().depth == get_level("easy").depth
+    rules = find_variant("fox_geese_17").make_rules()
+    pos = rules.initial_position()
+    res = ComputerPlayer(rules, "easy", seed=1).choose(pos)
+    assert res.depth > get_level("easy").depth and res.nodes <= get_level("easy").nodes + 256
+
+
+def test_the_horizon_search_lets_the_fox_take_a_goose_left_hanging():
+    """HG 2.5: the fox takes a goose by a short jump.  Where the search stops with the fox to move
+    and a goose en prise, the quiescence search plays the capture out instead of trusting the
+    static guess (a goose left hanging at the horizon would otherwise count as nearly safe)."""
+    rules, pos = setup("fox_geese_13", "hunters=d4 flock=d5,c1,d1,e1,c2,d2,e2,a3,b3,c3", HUNTERS)
+    searcher = Searcher(rules)
+    searcher.search(pos, SearchLimits(time=1.0, depth=1))  # sets the search's limits up
+    ev = searcher.ev
+    after, _ = rules.play(pos, rules.parse_move(pos, "d4xd6"))
+    took = -ev.evaluate(after)
+    assert took > ev.evaluate(pos)
+    assert searcher._qsearch(pos, -10**6, 10**6, 0, 0) == took
+
+
+@pytest.mark.parametrize("vid", ["fox_geese_17", "fox_geese_diagonals"])
+def test_weak_levels_drift_less_where_every_step_is_for_good(vid):
+    """Source 000: the 17 geese may not step back or sideways, and on the diagonals board the fox
+    has lines the geese lack.  A goose's quiet step there can lose the game many moves later
+    while scoring within a goose of the best: the flock plays its level's best move (no drift, and
+    a slip is the best move too), and the fox keeps a quarter of the margins.  Where nothing of
+    the kind holds (13 geese) both sides drift in full; Beginner's random blunders stay."""
+    player = ComputerPlayer(find_variant(vid).make_rules(), "easy")
     free = ComputerPlayer(find_variant("fox_geese_13").make_rules(), "easy")
-    assert free.limits().margin == one_way.level.margin
-    assert one_way.limits().margin == round(one_way.level.margin * one_way.drift_scale) < one_way.level.margin
+    margin = player.level.margin
+    assert free.limits(side=0).margin == free.limits(side=1).margin == margin
+    assert player.limits(side=0).margin == 0
+    assert player.limits(side=1).margin == round(margin * player.drift_scale) < margin
+    beginner = ComputerPlayer(find_variant(vid).make_rules(), "beginner")
+    assert beginner.level.blunder > 0 and beginner.level.blunder_margin == 0
 
 
 def test_a_fox_with_diagonals_of_his_own_is_closed_in_by_geese_near_his_region():

@@ -70,11 +70,12 @@ def test_cli_selfplay_json():
     assert bad.returncode != 0 and "levels:" in bad.stderr
 
 
-@pytest.mark.parametrize("vid, expected", [("brandubh", 40), ("fox_geese_17", 10)])
-def test_opening_variety_is_scaled_like_the_levels_margins(monkeypatch, vid, expected):
+@pytest.mark.parametrize("vid, first, expected", [("brandubh", "medium", 40), ("fox_geese_17", "medium", 0),
+                                                  ("fox_geese_17", "random", 10)])
+def test_opening_variety_is_scaled_like_the_levels_margins(monkeypatch, vid, first, expected):
     """The opening margin is in evaluation units; where the evaluator says they are worth less
-    (``drift_scale``: a quarter in the one-way Fox games, whose every goose step is for good) the
-    opening's variety shrinks with them, as the levels' own margins do."""
+    to a side (in the one-way Fox games a quarter for the fox, nothing for the geese, whose every
+    step is for good) the opening's variety shrinks with them, as the levels' own margins do."""
     from tafl_desktop.ai import selfplay
     from tafl_desktop.ai.player import ComputerPlayer
 
@@ -87,5 +88,5 @@ def test_opening_variety_is_scaled_like_the_levels_margins(monkeypatch, vid, exp
         return original(self, pos, history_keys, should_stop, margin, **kw)
 
     monkeypatch.setattr(ComputerPlayer, "choose", recording)
-    selfplay.play_game(vid, "medium", "random", seed=1, max_plies=2)
+    selfplay.play_game(vid, first, "medium" if first == "random" else "random", seed=1, max_plies=2)
     assert seen == [expected] and selfplay.OPENING_MARGIN == 40

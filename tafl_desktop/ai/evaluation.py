@@ -8,8 +8,12 @@ Every evaluator offers the four hooks the search calls:
   (kinds in ``evaluation_tafl``: QUIET, WIN_NOW, FORCED, TERMINAL);
 * ``order_key(pos) -> (move -> int)``: static move-ordering hints, higher first;
 
-and one attribute, ``drift_scale``: the part of a weak level's error margins that applies in
-this game (1.0, less where a move that scores near the best can still lose the game).
+and two attributes: ``drift_scale``, the part of a weak level's error margins that applies in
+this game (1.0, less where a move that scores near the best can still lose the game), and
+``uncapped_depth``, true where a level's node budget alone should bound its search (the depth
+caps are set for Tafl; where one side has a handful of moves and a plan takes many of them, the
+same budget reaches far deeper).  An evaluator may also offer ``noisy_moves(pos)``: moves the
+quiescence search tries beyond the horizon, besides the forcing lines of ``tactics``.
 
 Tafl has ``evaluation_tafl``, the Fox games ``evaluation_hunt``, Dablot ``evaluation_dablot``.
 A family without its own module gets :class:`GenericEvaluator`: exact results from the rules plus
@@ -28,6 +32,7 @@ class GenericEvaluator:
     """Family-blind fallback: the rules' own outcome, mobility as the only positional idea."""
 
     drift_scale = 1.0
+    uncapped_depth = False
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules

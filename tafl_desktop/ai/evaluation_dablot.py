@@ -66,6 +66,7 @@ class DablotEvaluator:
     """Evaluation and tactical hooks for one compiled :class:`~tafl_desktop.core.dablot.DablotRules`."""
 
     drift_scale = 1.0  # a weak level's margins apply in full (see evaluation.py)
+    uncapped_depth = False  # the levels' depth caps apply (see evaluation.py)
 
     def __init__(self, rules: Any, weights: DablotWeights | None = None) -> None:
         self.rules = rules

@@ -20,7 +20,13 @@ What the evaluation knows (flock's view, 100 ~ one goose):
   the hunter's walking distance to the flock's home row where breaking through wins;
 * closing in: where the hunters have diagonals the flock lacks, a wall cannot simply advance
   (13 geese cannot back it against diagonal jumps), so the region weighs more and every goose
-  should stand near it (the reserve term), to close whatever pocket the fox walks into.
+  should stand near it (the reserve term), to close whatever pocket the fox walks into;
+* refuges: where the flock may never step back, two neighbouring points of the hunters' region
+  that no goose can ever reach again are a place he can shuttle in for ever.
+
+Besides the four hooks it offers ``noisy_moves`` (the hunters' captures, which the quiescence
+search plays out at the horizon) and says how the levels play here: ``uncapped_depth`` and
+``side_drift_scales`` for the one-way flocks and the fox with diagonals of his own.
 
 Speed: the board is re-laid on a small integer lattice (a bit per lattice point, row by row) once,
 so that "every goose with an empty point behind it in direction d" or "the fox's region grows by
@@ -54,6 +60,7 @@ class HuntWeights:
     region: int = 10            # each point of the hunters' region (reachable through empty points)
     pocket: int = 30            # each point the hunters' region is smaller than pocket_size
     pocket_size: int = 16
+    pocket_guard: int = 2       # a hole within this many steps of a hunter unseals the pocket
     hole: int = 12              # each goose a hunter could jump from a point of his region...
     hole2: int = 25             # ... two steps away
     hole1: int = 45             # ... one step away
@@ -98,6 +105,11 @@ class HuntWeights:
     # 20 with 40 / 5; region 20 / 30 with reserve 5: 15 and 19).
     hunter_diagonals_region: int = 40
     hunter_diagonals_reserve: int = 5
+    # A one-way flock that must trap the hunters (no pen to fill) loses for good once they can
+    # walk to two neighbouring points no goose can ever step onto again: a hunter there always
+    # has a step, and the flock runs out of moves.  Each hunter region holding such a refuge
+    # costs this (until the flock walls it off).
+    refuge: int = 300
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -172,6 +184,13 @@ class HuntEvaluator:
         self.jumps = r.jumps
         self.adjacent = r.adjacent
         self.flock_steps = r.steps[FLOCK]
+        fdirs: dict[tuple[int, int], int] = {}
+        for p in range(N):
+            px, py = g.coords[p]
+            for q in r.steps[FLOCK][p]:
+                d = (g.coords[q][0] - px, g.coords[q][1] - py)
+                fdirs[d] = fdirs.get(d, 0) | gbit[p]
+        self.fsteps = [((d[1] * gw + d[0]), m) for d, m in sorted(fdirs.items())]
         one_way = not o["flock_backwards"]
         self.one_way = one_way
         # Diagonals the hunters step along and the flock may not (the 'hunters' diagonals), each
@@ -187,6 +206,21 @@ class HuntEvaluator:
         #: Against a fox with diagonals of his own, the quarter also holds the net together:
         #: Easy trapped a random fox in 71 of 80 games with half its margins, 75 with a quarter.
         self.drift_scale = 0.25 if one_way or hunter_diagonals else 1.0
+        #: ... and per side: in those games none of it applies to the flock.  Even a margin of a
+        #: sixteenth of a goose (Medium's) let the geese drift into lost games, as near-equal
+        #: quiet steps there differ by the whole game many moves later.  Against a random fox,
+        #: 120 games each: 17 geese, Medium uncapped (below) 106 trapped with its drift, 119
+        #: without; Easy 97 and 118.  The diagonals board, Easy, 80 games: 75 and 79.  The
+        #: hunters' errors cost no more than elsewhere, and keep the quarter.
+        self.side_drift_scales = (0.0 if one_way or hunter_diagonals else self.drift_scale, self.drift_scale)
+        #: Whether a level's node budget alone bounds its search (``Level.depth`` does not apply).
+        #: A one-way flock wins or loses on plans many moves long (whether it still has a spare
+        #: step when the trap needs one), and a fox has a handful of moves, so the same budget
+        #: reaches much deeper than the caps set for Tafl.  17 geese against a random fox, 120
+        #: games without the flock's drift: Easy (3k nodes) trapped him in 97 capped at depth 3,
+        #: 118 uncapped; Medium (20k) in 97 capped at depth 4, 119 uncapped.  (The diagonals
+        #: board, where the geese may step back, gained nothing: 79 of 80 either way.)
+        self.uncapped_depth = one_way
         self.region_weight = (self.w.one_way_region if one_way
                               else self.w.hunter_diagonals_region if hunter_diagonals else self.w.region)
         self.advance_weight = self.w.one_way_advance if one_way else self.w.advance
@@ -198,6 +232,7 @@ class HuntEvaluator:
         # lattice points on rows below row k (k counted from the lowest row), for the 'behind' term
         self.below = [sum(m for y, m in self.rows if y < k) for k in range(len(self.rows) + 1)]
         self.captures = bool(o["captures"])
+        self.refuge_weight = self.w.refuge if one_way and not (o["fill_pen"] and r.pen_mask) else 0
         self.threshold = int(o["hunter_win_below"]) if self.captures else 0
         self.fill_pen = bool(o["fill_pen"]) and bool(r.pen_mask)
         self.pen_mask = r.pen_mask
@@ -274,6 +309,34 @@ class HuntEvaluator:
                 left &= ~hit
             k += 1
         return total
+
+    def flock_reach(self, F: int) -> int:
+        """Lattice points some goose of ``F`` could still step onto, one step after another, if
+        nothing stood in its way: for a flock that may not step back, everything else is lost to it."""
+        reach = F
+        steps = self.fsteps
+        gall = self.gall
+        while True:
+            grow = reach
+            for s, m in steps:
+                x = reach & m
+                grow |= (x << s) if s > 0 else (x >> -s)
+            grow &= gall
+            if grow == reach:
+                return reach
+            reach = grow
+
+    def has_refuge(self, R: int, F: int) -> bool:
+        """Does the hunters' region ``R`` hold two neighbouring points no goose can reach again?"""
+        dead = R & ~self.flock_reach(F)
+        if not dead:
+            return False
+        for s, m in self.hsteps:
+            if s > 0:
+                x = dead & m
+                if (x << s) & dead:
+                    return True
+        return False
 
     def rows_above(self, F: int, X: int) -> int:
         """Sum over the geese ``F`` of the rows each stands above the lowest row holding ``X``."""
@@ -387,6 +450,8 @@ class HuntEvaluator:
                  - self.region_weight * room)
         if self.one_way:
             score -= w.ahead * self.rows_above(F, H) + w.ahead_reach * self.rows_above(F, R)
+            if self.refuge_weight and self.has_refuge(R, F):
+                score -= self.refuge_weight
         sealed = room < w.pocket_size
         if stuck and stuck < nh:
             score += w.stuck_hunter * stuck
@@ -420,7 +485,7 @@ class HuntEvaluator:
                 _, near2, _, _ = self.threats(F, R2, E, R2)
                 near1 &= latent
                 near2 &= latent & ~near1
-                sealed = sealed and not (near1 or near2)
+                sealed = sealed and not ((near1 and w.pocket_guard >= 1) or (near2 and w.pocket_guard >= 2))
                 score -= (w.hole1 * near1.bit_count() + w.hole2 * near2.bit_count()
                           + w.hole * (latent & ~near1 & ~near2).bit_count())
             score -= w.fork * forks + w.near_fork * near_forks
@@ -573,6 +638,13 @@ class HuntEvaluator:
                 if out is not None and out.winner is not None and int(out.winner) == FLOCK:
                     return m
         return None
+
+    def noisy_moves(self, pos: Any) -> list[Move]:
+        """Moves the quiescence search tries beyond the horizon: the hunters' captures (a goose
+        left to be jumped at the horizon would otherwise count as safe)."""
+        if pos.side != HUNTERS or not self.captures:
+            return []
+        return self.rules.capture_moves(pos)
 
     # ------------------------------------------------------------------------------ ordering
     def order_key(self, pos: Any):

@@ -6,7 +6,10 @@ depend on the machine and on what else it is doing: in self-play on a busy two-c
 is defined by a node budget and a depth cap, which give the same play on any machine, and its
 ``time`` is only a ceiling, reached on a slow or busy machine.  Each level searches several
 times the nodes of the one below (3k, 20k, 150k, 450k; on 7x7 boards the depth caps bind
-first: easy 3, medium 4, hard 5 plies), and Expert searches selectively past depth 4.  Hard
+first: easy 3, medium 4, hard 5 plies), and Expert searches selectively past depth 4.  The caps
+are set for Tafl: where the geese may never step back, a family's evaluator lifts them
+(``uncapped_depth``) and the node budget alone bounds the search, as a fox has a handful of
+moves and the game turns on plans many moves long.  Hard
 needs its 150k: with 60k it reached only depth 4 on Tablut, as Medium does, and beat Medium
 5-4 (one draw) in ten games; with 150k, 10-0.  The weak levels add the two kinds of human error
 players expect from a weak opponent:
@@ -20,9 +23,10 @@ players expect from a weak opponent:
   ``blunder_margin``, any move within that margin of the best (Easy).
 
 Both margins are in the evaluation's units, and a family's evaluator may say they are worth
-less in its game (``drift_scale``): where the geese may never step back, a quiet step that
-scores within a goose of the best can lose the game later, so there they shrink to a quarter;
-likewise where the fox has diagonals the geese lack, as one drifting goose undoes the net around him.
+less in its game, or to one side (``drift_scale``, ``side_drift_scales``): where the geese may
+never step back, a quiet step that scores within a goose of the best can lose the game later,
+and likewise where the fox has diagonals the geese lack, as one drifting goose undoes the net
+around him.  There the geese play their level's best move and the fox drifts a quarter.
 
 ``random`` is not a playing level for people: it is the uniform random mover that the
 benchmarks use as a floor.

@@ -14,6 +14,9 @@ from typing import Any
 from tafl_desktop.ai.levels import Level, get_level
 from tafl_desktop.ai.search import Searcher, SearchLimits, SearchResult
 
+#: The depth limit of a search that only its node budget (and time) bounds.
+MAX_DEPTH = 64
+
 
 class ComputerPlayer:
     """Chooses moves at one level; keeps its searcher (and transposition table) between moves."""
@@ -30,11 +33,23 @@ class ComputerPlayer:
             self.searcher = searcher if searcher is not None else Searcher(rules, evaluator)
         #: The part of the level's error margins that applies in this game (see evaluation.py).
         self.drift_scale = self.searcher.ev.drift_scale if self.searcher else 1.0
+        #: ... per side (an evaluator may say a side's errors cost more: ``side_drift_scales``).
+        self.drift_scales: tuple[float, ...] = tuple(
+            getattr(self.searcher.ev, "side_drift_scales", None) or (self.drift_scale,) * 2
+            if self.searcher else (1.0, 1.0))
+        #: Whether the level's node budget alone bounds its search here (see evaluation.py).
+        self.uncapped = bool(self.searcher and getattr(self.searcher.ev, "uncapped_depth", False))
 
-    def limits(self, margin: int | None = None, ranked: bool | None = None) -> SearchLimits:
+    def scale(self, side: int | None = None) -> float:
+        """The part of the level's error margins that applies to ``side`` (None: the game's)."""
+        return self.drift_scale if side is None else self.drift_scales[side]
+
+    def limits(self, margin: int | None = None, ranked: bool | None = None, side: int | None = None) -> SearchLimits:
+        """The search settings of a move for ``side`` (None: the game's default margins)."""
         lv = self.level
-        own = round(lv.margin * self.drift_scale)
-        return SearchLimits(time=lv.time * self.time_scale, depth=lv.depth, nodes=lv.nodes,
+        own = round(lv.margin * self.scale(side))
+        depth = MAX_DEPTH if self.uncapped and lv.depth > 1 and lv.nodes else lv.depth
+        return SearchLimits(time=lv.time * self.time_scale, depth=depth, nodes=lv.nodes,
                             quiescence=lv.quiescence, margin=own if margin is None else margin,
                             ranked_drift=lv.ranked_drift if ranked is None else ranked, selective=lv.selective)
 
@@ -43,10 +58,11 @@ class ComputerPlayer:
                time_limit: float | None = None) -> SearchResult:
         """The level's move in ``pos`` (``move`` is None only when the side to move has no move)."""
         lv = self.level
+        side = int(self.rules.side_to_move(pos))
         blunder = bool(lv.blunder) and self.rng.random() < lv.blunder
         ranked = None
         if blunder and lv.blunder_margin:  # a slip: any move within blunder_margin, uniformly
-            margin = max(margin or 0, round(lv.blunder_margin * self.drift_scale))
+            margin = max(margin or 0, round(lv.blunder_margin * self.scale(side)))
             ranked = False
             blunder = False
         if lv.random_mover or blunder:
@@ -55,7 +71,7 @@ class ComputerPlayer:
             move = self.rng.choice(moves) if moves else None
             return SearchResult(move, 0, 0, 0, time.perf_counter() - t0, [move] if move else [], stopped="random")
         assert self.searcher is not None
-        limits = self.limits(margin, ranked)
+        limits = self.limits(margin, ranked, side)
         if time_limit is not None:  # an explicit budget (hints, benchmarks) replaces the node budget
             limits.time = time_limit
             limits.nodes = 0

@@ -146,6 +146,7 @@ class Searcher:
         self.nodes = 0
         self.stop_reason = ""
         self.qmax = QUIESCENCE_PLIES if lim.quiescence else 0
+        self.noisy = hasattr(self.ev, "noisy_moves")
         self.reduce = False
         full_width = 0
         rng = rng or random.Random()
@@ -476,7 +477,24 @@ class Searcher:
         if kind == TERMINAL:
             return self._terminal(pos, payload, ply)
         if kind != FORCED:
-            return ev.evaluate(pos)
+            stand = ev.evaluate(pos)
+            noisy = ev.noisy_moves(pos) if self.noisy else None
+            if not noisy or stand >= beta:
+                return stand
+            # the side to move may take instead of standing pat (the hunters' captures)
+            play = self.rules.play
+            best = stand
+            alpha = max(alpha, stand)
+            for m in noisy:
+                child, _ = play(pos, m)
+                score = -self._qsearch(child, -beta, -alpha, ply + 1, qd + 1)
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            break
+            return best
         if not payload:
             return -(MATE - ply - 2)
         play = self.rules.play

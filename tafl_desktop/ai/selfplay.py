@@ -58,7 +58,8 @@ def play_game(variant: Any, attackers: str, defenders: str, seed: int, max_plies
         side = rules.side_to_move(pos)
         player = players[side]
         opening = len(game.plies) < OPENING_PLIES and not player.level.random_mover
-        margin = max(player.limits().margin, round(OPENING_MARGIN * player.drift_scale)) if opening else None
+        margin = (max(player.limits(side=int(side)).margin, round(OPENING_MARGIN * player.scale(int(side))))
+                  if opening else None)
         res = player.choose(pos, keys, margin=margin)
         if res.move is None:
             break
