@@ -159,14 +159,15 @@ def test_a_fox_who_can_walk_into_a_pocket_no_goose_can_enter_is_never_trapped():
 def test_a_one_way_flock_is_searched_as_deep_as_the_node_budget_reaches():
     """Source 000's 17 geese (no step back or sideways) win or lose on plans many moves long, and
     the fox has a handful of moves a turn: there the levels' node budgets, not the depth caps set
-    for Tafl, bound the search.  Beginner keeps its one-ply look; Tafl and 13 geese keep the caps."""
+    for Tafl, bound the search.  Beginner keeps its one-ply look; Tafl, Dablot, 13 geese and the
+    diagonals board (where the geese may step back) keep the caps."""
     from tafl_desktop.ai.levels import get_level
     from tafl_desktop.ai.player import MAX_DEPTH
     one_way = find_variant("fox_geese_17").make_rules()
     for level in ("easy", "medium", "hard"):
         assert ComputerPlayer(one_way, level).limits().depth == MAX_DEPTH
     assert ComputerPlayer(one_way, "beginner").limits().depth == get_level("beginner").depth
-    for vid in ("fox_geese_13", "brandubh", "dablot_mini"):
+    for vid in ("fox_geese_13", "fox_geese_diagonals", "brandubh", "dablot_mini"):
         assert ComputerPlayer(find_variant(vid).make_rules(), "easy").limits().depth == get_level("easy").depth
     rules = find_variant("fox_geese_17").make_rules()
     pos = rules.initial_position()

@@ -8,9 +8,10 @@ off as a draw after ``max_plies`` plies (reported as ``capped``).
 
 Deterministic levels would replay the same game every time; so during the first
 ``OPENING_PLIES`` plies each player picks among moves within ``OPENING_MARGIN`` of its best
-(scaled, like the levels' own margins, by the evaluator's ``drift_scale``: in the one-way Fox
-games a goose's first steps are for good), seeded per game from ``seed`` (the same seed replays
-the same games, barring time-limited searches that ended at different depths).
+(scaled, like the levels' own margins, by the evaluator's scale for the side to move: in the
+one-way Fox games a goose's first steps are for good, and only the fox varies), seeded per game
+from ``seed`` (the same seed replays the same games, barring time-limited searches that ended
+at different depths).
 """
 
 from __future__ import annotations
