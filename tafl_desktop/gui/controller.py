@@ -320,7 +320,7 @@ class GameController(QObject):
         side = self.rules.side_to_move(self.game.position)
         self.computer_to_move.emit(int(side))
         if self.paused:
-            self.message.emit("The computer is paused: press Resume (Ctrl+Space) to let it play.")
+            self.message.emit("The computer is paused: press Pause again (Ctrl+Space) to let it play.")
             return
         if self._engine is None:
             self._engine = make_engine()
