@@ -194,12 +194,15 @@ def test_weak_levels_drift_less_where_every_step_is_for_good(vid):
     """Source 000: the 17 geese may not step back or sideways, and on the diagonals board the fox
     has lines the geese lack.  A goose's quiet step there can lose the game many moves later
     while scoring within a goose of the best: the flock plays its level's best move (no drift, and
-    a slip is the best move too), and the fox keeps a quarter of the margins.  Where nothing of
-    the kind holds (13 geese) both sides drift in full; Beginner's random blunders stay."""
+    a slip is the best move too), and the fox keeps a quarter of the margins.  With 13 geese the
+    fox drifts in full, and the flock, which drifting only slows down, plays its best move there
+    too; in Tafl both sides drift in full.  Beginner's random blunders stay."""
     player = ComputerPlayer(find_variant(vid).make_rules(), "easy")
     free = ComputerPlayer(find_variant("fox_geese_13").make_rules(), "easy")
     margin = player.level.margin
-    assert free.limits(side=0).margin == free.limits(side=1).margin == margin
+    assert free.limits(side=0).margin == 0 and free.limits(side=1).margin == margin
+    tafl = ComputerPlayer(find_variant("brandubh").make_rules(), "easy")
+    assert tafl.limits(side=0).margin == tafl.limits(side=1).margin == margin
     assert player.limits(side=0).margin == 0
     assert player.limits(side=1).margin == round(margin * player.drift_scale) < margin
     beginner = ComputerPlayer(find_variant(vid).make_rules(), "beginner")

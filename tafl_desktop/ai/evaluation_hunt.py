@@ -205,13 +205,15 @@ class HuntEvaluator:
         #: Against a fox with diagonals of his own, the quarter also holds the net together:
         #: Easy trapped a random fox in 71 of 80 games with half its margins, 75 with a quarter.
         self.drift_scale = 0.25 if one_way or hunter_diagonals else 1.0
-        #: ... and per side: in those games none of it applies to the flock.  Even a margin of a
-        #: sixteenth of a goose (Medium's) let the geese drift into lost games, as near-equal
-        #: quiet steps there differ by the whole game many moves later.  Against a random fox,
-        #: 120 games each: 17 geese, Medium uncapped (below) 106 trapped with its drift, 119
-        #: without; Easy 97 and 118.  The diagonals board, Easy, 80 games: 75 and 79.  The
-        #: hunters' errors cost no more than elsewhere, and keep the quarter.
-        self.side_drift_scales = (0.0 if one_way or hunter_diagonals else self.drift_scale, self.drift_scale)
+        #: ... and per side: none of it applies to the flock.  Where the geese may not step
+        #: back, even a margin of a sixteenth of a goose (Medium's) let them drift into lost
+        #: games, as near-equal quiet steps there differ by the whole game many moves later;
+        #: elsewhere a drifting flock is slow to close the net.  Against a random fox: 17 geese,
+        #: 120 games, Medium uncapped (below) trapped him in 106 with its drift and 119 without,
+        #: Easy in 97 and 118; the diagonals board, Easy, 80 games: 75 and 79; 13 geese, Easy,
+        #: 160 games: 155 and 160 within 300 plies.  The hunters' errors cost no more than in
+        #: other games: they keep their drift (a quarter of it in the games above).
+        self.side_drift_scales = (0.0, self.drift_scale)
         #: Whether a level's node budget alone bounds its search (``Level.depth`` does not apply).
         #: A one-way flock wins or loses on plans many moves long (whether it still has a spare
         #: step when the trap needs one), and a fox has a handful of moves, so the same budget

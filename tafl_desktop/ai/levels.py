@@ -26,7 +26,9 @@ Both margins are in the evaluation's units, and a family's evaluator may say the
 less in its game, or to one side (``drift_scale``, ``side_drift_scales``): where the geese may
 never step back, a quiet step that scores within a goose of the best can lose the game later,
 and likewise where the fox has diagonals the geese lack, as one drifting goose undoes the net
-around him.  There the geese play their level's best move and the fox drifts a quarter.
+around him; there the fox drifts a quarter.  In every Fox game the flock plays its level's
+best move: a drifting flock loses such games or takes too long to close the net, while its
+levels still differ in how far they see.
 
 ``random`` is not a playing level for people: it is the uniform random mover that the
 benchmarks use as a floor.
