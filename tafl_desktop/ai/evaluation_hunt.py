@@ -199,8 +199,10 @@ class HuntEvaluator:
         hunter_diagonals = bool(diagonals[HUNTERS] - diagonals[FLOCK])
         self.hunter_diagonals = hunter_diagonals
         #: How much of a weak level's error margin (``Level.margin``, ``blunder_margin``) applies
-        #: here.  A one-way flock's every step is for good, and a quiet step that loses the game
-        #: many moves later scores within a goose of the best one; drifting a full goose's worth,
+        #: here: now to the hunters only (the flock's is below); the figures that set it are the
+        #: flock's, from before it lost its drift.  A one-way flock's every step is for good, and
+        #: a quiet step that loses the game many moves later scores within a goose of the best
+        #: one; drifting a full goose's worth,
         #: Easy's geese trapped a random fox in 19 of 40 games with 17 geese, a quarter of it 30.
         #: Against a fox with diagonals of his own, the quarter also holds the net together:
         #: Easy trapped a random fox in 71 of 80 games with half its margins, 75 with a quarter.
