@@ -460,7 +460,8 @@ class Searcher:
         return best
 
     def _qsearch(self, pos: Any, alpha: int, beta: int, ply: int, qd: int) -> int:
-        """Horizon search along forcing lines only (escape routes to block, king captures)."""
+        """Horizon search along forcing lines only (escape routes to block, king captures), and
+        the evaluator's noisy moves (the hunters' captures), which the side may take or not."""
         ev = self.ev
         if qd:
             self.nodes += 1
@@ -481,25 +482,15 @@ class Searcher:
             noisy = ev.noisy_moves(pos) if self.noisy else None
             if not noisy or stand >= beta:
                 return stand
-            # the side to move may take instead of standing pat (the hunters' captures)
-            play = self.rules.play
-            best = stand
-            alpha = max(alpha, stand)
-            for m in noisy:
-                child, _ = play(pos, m)
-                score = -self._qsearch(child, -beta, -alpha, ply + 1, qd + 1)
-                if score > best:
-                    best = score
-                    if score > alpha:
-                        alpha = score
-                        if alpha >= beta:
-                            break
-            return best
+            return self._qmoves(pos, noisy, stand, max(alpha, stand), beta, ply, qd)
         if not payload:
             return -(MATE - ply - 2)
+        return self._qmoves(pos, payload, -INF, alpha, beta, ply, qd)
+
+    def _qmoves(self, pos: Any, moves: list[Move], best: int, alpha: int, beta: int, ply: int, qd: int) -> int:
+        """The best of ``best`` (standing pat, or -INF where the side must move) and ``moves``."""
         play = self.rules.play
-        best = -INF
-        for m in payload:
+        for m in moves:
             child, _ = play(pos, m)
             score = -self._qsearch(child, -beta, -alpha, ply + 1, qd + 1)
             if score > best:
