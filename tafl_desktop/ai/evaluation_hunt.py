@@ -211,9 +211,9 @@ class HuntEvaluator:
         #: back, even a margin of a sixteenth of a goose (Medium's) let them drift into lost
         #: games, as near-equal quiet steps there differ by the whole game many moves later;
         #: elsewhere a drifting flock is slow to close the net.  Against a random fox: 17 geese,
-        #: 120 games, Medium uncapped (below) trapped him in 106 with its drift and 119 without,
-        #: Easy in 97 and 118; the diagonals board, Easy, 80 games: 75 and 79; 13 geese, Easy,
-        #: 160 games: 155 and 160 within 300 plies.  The hunters' errors cost no more than in
+        #: Medium uncapped (below) trapped him in 213 of 240 games with its drift and 119 of 120
+        #: without, Easy in 97 and 118 of 120; the diagonals board, Easy, 80 games: 75 and 79;
+        #: 13 geese, Easy, 160 games: 155 and 160 within 300 plies.  The hunters' errors cost no more than in
         #: other games: they keep their drift (a quarter of it in the games above).
         self.side_drift_scales = (0.0, self.drift_scale)
         #: Whether a level's node budget alone bounds its search (``Level.depth`` does not apply).
