@@ -160,22 +160,17 @@ class HuntEvaluator:
                         m |= gbit[p]
                 t.append(m)
             self.tables.append(t)
-        # directions: lattice steps (dx, dy) of the hunters' moves and jumps
-        index_of = {c: i for i, c in enumerate(g.coords)}
-        dirs: dict[tuple[int, int], list[int]] = {}
-        jdirs: dict[tuple[int, int], int] = {}
-        for p in range(N):
-            px, py = g.coords[p]
-            for q in r.steps[HUNTERS][p]:
-                d = (g.coords[q][0] - px, g.coords[q][1] - py)
-                dirs.setdefault(d, [0])[0] |= gbit[p]
-            for over, _land in r.jumps[p]:
-                d = (g.coords[over][0] - px, g.coords[over][1] - py)
-                jdirs[d] = jdirs.get(d, 0) | gbit[p]
-        # (shift, mask of points that may step/jump that way) per direction
-        self.hsteps = [((d[1] * gw + d[0]), m[0]) for d, m in sorted(dirs.items())]
-        self.hjumps = [((d[1] * gw + d[0]), m) for d, m in sorted(jdirs.items())]
-        del index_of
+        # (shift, mask of points that may step/jump that way) per lattice direction
+        def shifts(pairs) -> list[tuple[int, int]]:
+            masks: dict[tuple[int, int], int] = {}
+            for p, q in pairs:
+                d = (g.coords[q][0] - g.coords[p][0], g.coords[q][1] - g.coords[p][1])
+                masks[d] = masks.get(d, 0) | gbit[p]
+            return [(d[1] * gw + d[0], m) for d, m in sorted(masks.items())]
+
+        self.hsteps = shifts((p, q) for p in range(N) for q in r.steps[HUNTERS][p])
+        self.hjumps = shifts((p, over) for p in range(N) for over, _land in r.jumps[p])
+        self.fsteps = shifts((p, q) for p in range(N) for q in r.steps[FLOCK][p])
         # each line once (positive shifts), for counting neighbouring geese
         self.half_steps = [(sh, m) for sh, m in self.hsteps if sh > 0]
         # index-space tables for the few per-hunter loops
@@ -183,13 +178,6 @@ class HuntEvaluator:
         self.jumps = r.jumps
         self.adjacent = r.adjacent
         self.flock_steps = r.steps[FLOCK]
-        fdirs: dict[tuple[int, int], int] = {}
-        for p in range(N):
-            px, py = g.coords[p]
-            for q in r.steps[FLOCK][p]:
-                d = (g.coords[q][0] - px, g.coords[q][1] - py)
-                fdirs[d] = fdirs.get(d, 0) | gbit[p]
-        self.fsteps = [((d[1] * gw + d[0]), m) for d, m in sorted(fdirs.items())]
         one_way = not o["flock_backwards"]
         self.one_way = one_way
         # Diagonals the hunters step along and the flock may not (the 'hunters' diagonals), each
@@ -236,9 +224,9 @@ class HuntEvaluator:
         # lattice points on rows below row k (k counted from the lowest row), for the 'behind' term
         self.below = [sum(m for y, m in self.rows if y < k) for k in range(len(self.rows) + 1)]
         self.captures = bool(o["captures"])
-        self.refuge_weight = self.w.refuge if one_way and not (o["fill_pen"] and r.pen_mask) else 0
         self.threshold = int(o["hunter_win_below"]) if self.captures else 0
         self.fill_pen = bool(o["fill_pen"]) and bool(r.pen_mask)
+        self.refuge_weight = self.w.refuge if one_way and not self.fill_pen else 0
         self.pen_mask = r.pen_mask
         self.pen_size = bin(r.pen_mask).count("1")
         self.breakthrough = bool(o["breakthrough"]) and bool(r.home_mask)

@@ -120,6 +120,8 @@ class Searcher:
     def __init__(self, rules: Any, evaluator: Any | None = None, tt_entries: int = 400_000) -> None:
         self.rules = rules
         self.ev = evaluator if evaluator is not None else make_evaluator(rules)
+        #: Whether the evaluator names moves for the quiescence search besides its forcing lines.
+        self.noisy = hasattr(self.ev, "noisy_moves")
         self.hash = key_hasher(rules)
         self.tt: dict[int, tuple[int, int, int, Move | None]] = {}
         self.tt_entries = tt_entries
@@ -146,7 +148,6 @@ class Searcher:
         self.nodes = 0
         self.stop_reason = ""
         self.qmax = QUIESCENCE_PLIES if lim.quiescence else 0
-        self.noisy = hasattr(self.ev, "noisy_moves")
         self.reduce = False
         full_width = 0
         rng = rng or random.Random()
