@@ -247,10 +247,12 @@ def test_on_the_diagonals_board_a_goose_he_could_jump_later_costs_a_quarter():
     # a goose on d5, which the fox on d7 could jump from d6 next move, against the same goose on
     # d4, which he could only jump from farther off: the step towards him costs less at a quarter
     rules = find_variant("fox_geese_diagonals").make_rules()
-    pos = rules.parse_position("hunters=d7 flock=c1,d1,e1,c2,d2,e2,a3,b3,c3,d3,e3,f3,d5", FLOCK)
+    rest = "c1,d1,e1,c2,d2,e2,a3,b3,c3,d3,e3,f3"
+    close = rules.parse_position(f"hunters=d7 flock={rest},d5", FLOCK)
+    farther = rules.parse_position(f"hunters=d7 flock={rest},d4", FLOCK)
     full = HuntEvaluator(rules, HuntWeights(hunter_diagonals_holes=100))
-    safe = rules.parse_position("hunters=d7 flock=c1,d1,e1,c2,d2,e2,a3,b3,c3,d3,e3,f3,d4", FLOCK)
-    assert full.flock_score(safe) - full.flock_score(pos) > diag.flock_score(safe) - diag.flock_score(pos)
+    cost = {ev: ev.flock_score(farther) - ev.flock_score(close) for ev in (full, diag)}
+    assert cost[full] > cost[diag] > 0
 
 
 @pytest.mark.parametrize("seed", [0, 1, 53, 92])

@@ -111,8 +111,8 @@ class HuntWeights:
     # (Easy against a random fox, 120 games a row, trapped within 300 plies, mean game length:
     # in full 116 and 111 (168 and 184 plies); a half 120 and 118 (122, 120); a quarter 118,
     # 119 (the one game lost on captures) and 120 (102, 102, 103); none 119 (104).  Medium at a
-    # quarter: 119 (124).  Medium
-    # geese against a Medium fox, 20 games: 0 and 1 trapped, the rest drawn, no geese lost.)
+    # quarter: 119 (124).  Medium geese against a Medium fox, 20 games: in full 0 trapped, at a
+    # quarter 1, the rest drawn at 300 plies, none lost.)
     hunter_diagonals_holes: int = 25
     # A one-way flock that must trap the hunters (no pen to fill) loses for good once they can
     # walk to two neighbouring points no goose can ever step onto again: a hunter there always
