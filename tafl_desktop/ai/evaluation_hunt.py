@@ -186,8 +186,6 @@ class HuntEvaluator:
         # index-space tables for the few per-hunter loops
         self.hstep_mask = [sum(1 << q for q in r.steps[HUNTERS][p]) for p in range(N)]
         self.jumps = r.jumps
-        self.adjacent = r.adjacent
-        self.flock_steps = r.steps[FLOCK]
         one_way = not o["flock_backwards"]
         self.one_way = one_way
         # Diagonals the hunters step along and the flock may not (the 'hunters' diagonals), each
@@ -200,8 +198,8 @@ class HuntEvaluator:
         #: here: now to the hunters only (the flock's is below); the figures that set it are the
         #: flock's, from before it lost its drift.  A one-way flock's every step is for good, and
         #: a quiet step that loses the game many moves later scores within a goose of the best
-        #: one; drifting a full goose's worth,
-        #: Easy's geese trapped a random fox in 19 of 40 games with 17 geese, a quarter of it 30.
+        #: one; drifting a full goose's worth, Easy's geese trapped a random fox in 19 of 40
+        #: games with 17 geese, a quarter of it 30.
         #: Against a fox with diagonals of his own, the quarter also holds the net together:
         #: Easy trapped a random fox in 71 of 80 games with half its margins, 75 with a quarter.
         self.drift_scale = 0.25 if one_way or hunter_diagonals else 1.0
@@ -211,8 +209,8 @@ class HuntEvaluator:
         #: elsewhere a drifting flock is slow to close the net.  Against a random fox: 17 geese,
         #: Medium uncapped (below) trapped him in 213 of 240 games with its drift and 119 of 120
         #: without, Easy in 97 and 118 of 120; the diagonals board, Easy, 80 games: 75 and 79;
-        #: 13 geese, Easy, 160 games: 155 and 160 within 300 plies.  The hunters' errors cost no more than in
-        #: other games: they keep their drift (a quarter of it in the games above).
+        #: 13 geese, Easy, 160 games: 155 and 160 within 300 plies.  The hunters' errors cost no
+        #: more than in other games: they keep their drift (a quarter of it in the games above).
         self.side_drift_scales = (0.0, self.drift_scale)
         #: Whether a level's node budget alone bounds its search (``Level.depth`` does not apply).
         #: A one-way flock wins or loses on plans many moves long (whether it still has a spare
