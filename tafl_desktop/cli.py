@@ -21,6 +21,10 @@ EXIT_ILLEGAL = 2
 
 BENCH_VARIANTS = (("brandubh", 4), ("tablut", 3), ("copenhagen", 3), ("alea_evangelii", 2))
 
+#: Modules that add a capability's sub-commands: each has ``register(sub)`` taking the argparse
+#: sub-parsers object.  They keep heavy imports inside their command functions, so start-up stays fast.
+CAPABILITY_COMMANDS: tuple[str, ...] = ()
+
 
 class CliError(Exception):
     """A user-facing failure: printed as one line, exits with ``code``."""
@@ -343,6 +347,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--seconds", type=float, default=2.0, help="playout time per variant (CPU seconds)")
     s.set_defaults(func=cmd_bench)
+
+    import importlib
+
+    for module_name in CAPABILITY_COMMANDS:
+        importlib.import_module(module_name).register(sub)
     return p
 
 

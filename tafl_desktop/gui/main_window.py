@@ -37,6 +37,11 @@ APP_NAME = "Tafl Desktop"
 GAME_SUFFIX = ".tafl.json"
 DEFAULT_VARIANT = "copenhagen"
 
+#: Modules that add a capability's menus, panels and dialogs to the window: each has
+#: ``install(window)``, called once the window's own menus exist (``window.file_menu``,
+#: ``game_menu``, ``view_menu``, ``help_menu``).  Each keeps its heavy imports inside its slots.
+GUI_CAPABILITIES: tuple[str, ...] = ()
+
 
 class _Decided:
     """An evaluation-bar value not from the analyst: a finished game (the winner's chance is
@@ -86,6 +91,10 @@ class MainWindow(QMainWindow):
         self._make_menus()
         self._make_toolbar()
         self.statusBar().setSizeGripEnabled(True)
+        import importlib
+
+        for module_name in GUI_CAPABILITIES:
+            importlib.import_module(module_name).install(self)
 
         self.board.square_pressed.connect(self.controller.press)
         self.board.drop_requested.connect(self.controller.drop)
@@ -176,7 +185,7 @@ class MainWindow(QMainWindow):
 
     def _make_menus(self) -> None:
         mb = self.menuBar()
-        file_menu = mb.addMenu("&File")
+        self.file_menu = file_menu = mb.addMenu("&File")
         file_menu.addActions([self.act_new, self.act_open])
         self.recent_menu = QMenu("Open &Recent", self)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
@@ -187,7 +196,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.act_print)
         file_menu.addSeparator()
         file_menu.addAction(self.act_quit)
-        game_menu = mb.addMenu("&Game")
+        self.game_menu = game_menu = mb.addMenu("&Game")
         game_menu.addActions([self.act_undo, self.act_redo])
         game_menu.addSeparator()
         game_menu.addActions([self.act_first, self.act_back, self.act_forward, self.act_last])
@@ -195,11 +204,11 @@ class MainWindow(QMainWindow):
         game_menu.addActions([self.act_hint, self.act_pause, self.act_move_now])
         game_menu.addSeparator()
         game_menu.addAction(self.act_rules)
-        view_menu = mb.addMenu("&View")
+        self.view_menu = view_menu = mb.addMenu("&View")
         view_menu.addActions([self.act_flip, self.act_coords, self.act_announce, self.act_eval])
         view_menu.addSeparator()
         view_menu.addAction(self.act_prefs)
-        help_menu = mb.addMenu("&Help")
+        self.help_menu = help_menu = mb.addMenu("&Help")
         help_menu.addActions([self.act_keys, self.act_announce_help, self.act_rules])
         help_menu.addSeparator()
         help_menu.addAction(self.act_about)
