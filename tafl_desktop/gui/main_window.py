@@ -288,7 +288,7 @@ class MainWindow(QMainWindow):
 
     def _update_title(self, *_args) -> None:
         name = Path(self.file_path).name if self.file_path else "unsaved game"
-        dirty = "*" if not self.controller.undo_stack.isClean() else ""
+        dirty = "*" if self.controller.modified else ""
         self.setWindowTitle(f"{name}{dirty} - {self.controller.variant.name} - {APP_NAME}")
 
     def _show_message(self, text: str) -> None:
@@ -301,7 +301,8 @@ class MainWindow(QMainWindow):
         text = self._message
         if not text:
             if not c.is_live:
-                text = f"Viewing move {c.view_ply} of {len(c.game.plies)}. Press End to return to the game."
+                text = (f"Viewing move {c.view_ply} of {len(c.game.plies)}. Press End to return to the game, "
+                        "or play a move here to start a variation.")
             elif c.game.outcome is not None:
                 text = f"{c.describe_outcome(c.game.outcome)} Use the arrow keys or the move list to review."
             elif c.picked:
@@ -323,7 +324,7 @@ class MainWindow(QMainWindow):
         self._message = ""
         self.controller.set_game(Game(rules, start), players)
         self.file_path = None
-        self.controller.undo_stack.setClean()
+        self.controller.mark_saved()
         self._orient()
         self._show_message(f"New game: {variant.name}. {self.controller.status_text()}.")
         self.refresh()
@@ -338,7 +339,7 @@ class MainWindow(QMainWindow):
 
     def _may_discard(self) -> bool:
         c = self.controller
-        if c.undo_stack.isClean() or not c.game.plies or c.game.outcome is not None:
+        if not c.modified or not c.tree.root.children or c.game.outcome is not None:
             return True
         return dialogs.confirm(self, "Start a new game?", "The current game has moves that are not saved. "
                                "Leave it and start a new one?", "Leave it")
@@ -361,10 +362,11 @@ class MainWindow(QMainWindow):
                 return False
         if not self._may_discard():
             return False
-        from tafl_desktop.core.record import RecordError, load_game
+        from tafl_desktop.core.record import RecordError, load_tree
 
         try:
-            game = load_game(path)
+            tree = load_tree(path)
+            game = tree.main_game()
         except RecordError as exc:
             dialogs.show_error(self, "Cannot open the game", f"{exc}\n\nThe current game is unchanged.")
             return False
@@ -376,9 +378,9 @@ class MainWindow(QMainWindow):
         players = (PlayerSpec.from_text(tags.get("player1", "human")),
                    PlayerSpec.from_text(tags.get("player2", "human")))
         self._message = ""
-        self.controller.set_game(game, players)
+        self.controller.set_game(game, players, tree=tree)
         self.file_path = path
-        self.controller.undo_stack.setClean()
+        self.controller.mark_saved()
         self._orient()
         if remember:
             self._remember_recent(path)
@@ -420,12 +422,12 @@ class MainWindow(QMainWindow):
         from tafl_desktop.core.record import save_game
 
         try:
-            save_game(self.controller.game, path, self._tags())
+            save_game(self.controller.game, path, self._tags(), tree=self.controller.tree)
         except OSError as exc:
             dialogs.show_error(self, "Cannot save the game", f"{path}: {exc.strerror or exc}")
             return False
         self.file_path = path
-        self.controller.undo_stack.setClean()
+        self.controller.mark_saved()
         self._remember_recent(path)
         self._show_message(f"Saved {Path(path).name}.")
         self._update_title()
@@ -509,7 +511,7 @@ class MainWindow(QMainWindow):
         """Write the autosave right after every move (and undo), not later: a crash one second
         after a move must not lose it.  A record is a few kilobytes, written in about a millisecond."""
         g = self.controller.game
-        state = (id(g), len(g.plies), g.outcome)
+        state = (id(g), len(g.plies), g.outcome, self.controller.tree.revision)
         if state != self._autosaved:
             self.autosave_now()
 
@@ -520,11 +522,11 @@ class MainWindow(QMainWindow):
         from tafl_desktop.core.record import save_game
 
         g = self.controller.game
-        self._autosaved = (id(g), len(g.plies), g.outcome)
+        self._autosaved = (id(g), len(g.plies), g.outcome, self.controller.tree.revision)
         try:
             if self.controller.game.plies and self.controller.game.outcome is None:
                 Path(self.autosave_path).parent.mkdir(parents=True, exist_ok=True)
-                save_game(self.controller.game, self.autosave_path, self._tags())
+                save_game(self.controller.game, self.autosave_path, self._tags(), tree=self.controller.tree)
             elif os.path.exists(self.autosave_path):
                 os.remove(self.autosave_path)
         except OSError as exc:
