@@ -109,7 +109,7 @@ def test_comment_promote_delete_save_and_reopen(qtbot, make_window, dialogs_reco
     assert other.open_game(str(path))
     oc = other.controller
     assert oc.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
-    assert rows(other) == [(0, "d6-b6", "c4-c6"), (0, "“Main idea”", ""), (1, "…", "e4-e6 ✎"),
+    assert rows(other) == [(0, "d6-b6", "c4-c6"), (0, "“Main idea”", ""), (1, "…", "e4-e6"),
                            (1, "“The defenders open the east side.”", ""), (0, "b6-b5", "")]
     assert "*" not in other.windowTitle()
 

@@ -209,7 +209,7 @@ class MoveListModel(QAbstractTableModel):
         mark = self._annotations.get(last, "")
         if role == Qt.ItemDataRole.DisplayRole:
             return ", ".join(self._texts[id(n)] + ANNOTATION_SIGNS.get(self._annotations.get(n, ""), "")
-                             + (" ✎" if n.comment and row.depth else "") for n in nodes)
+                             for n in nodes)
         if role == Qt.ItemDataRole.BackgroundRole:
             tint = ANNOTATION_TINTS.get(mark)
             return QColor(tint) if tint else None
