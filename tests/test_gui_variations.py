@@ -45,7 +45,7 @@ def test_variation_from_an_earlier_position_is_kept_and_followed(qtbot, make_win
     click(qtbot, w, "e4")
     click(qtbot, w, "e6")  # instead of c4-c6: a variation
     assert c.game.move_texts() == ["d6-b6", "e4-e6"] and c.is_live
-    assert "new variation" in w.status_text()
+    assert "a new variation" in w.status_text()
     assert rows(w) == [(0, "d6-b6", "c4-c6"), (1, "…", "e4-e6"), (0, "b6-b5", "")]
     assert w.panel.moves.model.index(1, 1).data(Qt.ItemDataRole.FontRole).italic()
     click(qtbot, w, "b6")

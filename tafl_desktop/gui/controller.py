@@ -19,6 +19,7 @@ from tafl_desktop.gui.board_view import BoardState
 from tafl_desktop.gui.commands import MoveCommand
 from tafl_desktop.gui.players import HUMANS, ComputerEngine, PlayerSpec, computer_available, make_engine
 from tafl_desktop.gui.themes import piece_name, piece_side
+from tafl_desktop.i18n import _, ngettext
 
 Move = tuple[int, ...]
 #: Separator between the parts of a move made by several pieces (Dablot's ambush).
@@ -194,7 +195,8 @@ class GameController(QObject):
         if not self.is_live:
             over = self.play_game().outcome
             if over is not None:
-                self.message.emit(f"{self.describe_outcome(over)} Choose another position to play from.")
+                self.message.emit(_("{outcome} Choose another position to play from.").format(
+                    outcome=self.describe_outcome(over)))
             return over is None
         if self.game.outcome is not None:
             self.message.emit(f"{self.describe_outcome(self.game.outcome)} Step through the moves to review the "
@@ -301,7 +303,8 @@ class GameController(QObject):
             if self.tree.is_main(node):
                 self.game_finished.emit(self.game.outcome)
             else:
-                self.message.emit(f"This variation ends: {self.describe_outcome(self.game.outcome)}")
+                self.message.emit(_("This variation ends: {outcome}").format(
+                    outcome=self.describe_outcome(self.game.outcome)))
         else:
             self._maybe_start_computer()
 
@@ -344,13 +347,16 @@ class GameController(QObject):
         base = self.viewed_node()
         known = base.child(move)
         side = self.rules.side_to_move(self.tree.position(base))
+        name, text = self.sides[int(side)], self.rules.move_text(move)
         if known is None:
             game = Game.from_plies(self.rules, self.game.start, [n.ply for n in self.tree.path(base)])
             known = self.tree.add(base, game.play(move))
-            what = "a new variation"
+            note = _("{side} played {move}: a new variation.")
+        elif self.tree.is_main(known):
+            note = _("{side} played {move}, as in the main line.")
         else:
-            what = "the main line" if self.tree.is_main(known) else "a variation"
-        self._pending_message = f"{self.sides[int(side)]} played {self.rules.move_text(move)} ({what})."
+            note = _("{side} played {move}, as in a variation.")
+        self._pending_message = note.format(side=name, move=text)
         self.moved.emit(move)
         self.show_node(known)
 
@@ -416,15 +422,15 @@ class GameController(QObject):
 
     def set_comment(self, node: Node, text: str) -> None:
         if self.tree.set_comment(node, text):
-            self.message.emit("Comment removed." if not node.comment else "Comment saved.")
+            self.message.emit(_("Comment removed.") if not node.comment else _("Comment saved."))
             self.changed.emit()
 
     def promote(self, node: Node, to_main: bool = False) -> bool:
         """Move the variation holding ``node`` up one level (or all the way to the main line)."""
         done = self.tree.make_main(node) if to_main else self.tree.promote(node)
         if done:
-            self.message.emit("The variation is now the main line." if self.tree.is_main(node)
-                              else "The variation moved up one level.")
+            self.message.emit(_("The variation is now the main line.") if self.tree.is_main(node)
+                              else _("The variation moved up one level."))
             self.changed.emit()
         return done
 
@@ -439,7 +445,7 @@ class GameController(QObject):
             ancestor = ancestor.parent
         target = node.parent if ancestor is node else viewed
         count = self.tree.delete(node)
-        self.message.emit(f"Deleted {count} move{'s' if count != 1 else ''}.")
+        self.message.emit(ngettext("Deleted {n} move.", "Deleted {n} moves.", count).format(n=count))
         if id(node) in on_screen or self.game.redo_stack:
             self.show_node(target, rebuild=True)
         else:
@@ -699,4 +705,7 @@ class GameController(QObject):
         text = f"{name}{who} to move"
         if not self.is_live:
             text = f"Move {self.view_ply} of {len(self.game.plies)}: {name.lower()} to move"
+        nodes = self.line_nodes()
+        if nodes and not self.tree.is_main(nodes[-1]):
+            text = _("{status} (in a variation)").format(status=text)
         return text

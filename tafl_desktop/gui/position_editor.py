@@ -132,8 +132,14 @@ class PositionEditor(QDialog):
         close = QPushButton(_("Close"))
         close.clicked.connect(self.reject)
 
-        side_form = QFormLayout()
+        from tafl_desktop.gui.new_game_dialog import PlayerChooser
+
+        self.side_form = side_form = QFormLayout()
         side_form.addRow(_("To move:"), self.side_box)
+        self.choosers = [PlayerChooser(p) for p in self.players]
+        self.chooser_labels = [QLabel(), QLabel()]
+        for label, chooser in zip(self.chooser_labels, self.choosers, strict=True):
+            side_form.addRow(label, chooser)
         right = QVBoxLayout()
         right.addWidget(self.rules_label)
         right.addWidget(change)
@@ -205,6 +211,8 @@ class PositionEditor(QDialog):
             self.side_box.addItem(v.sides[int(s)], int(s))
         self.side_box.setCurrentIndex(int(self.side))
         self.side_box.blockSignals(False)
+        for i, label in enumerate(self.chooser_labels):
+            label.setText(_("{side}:").format(side=v.sides[i]))
         self._update()
 
     def kind_label(self, kind: str) -> str:
@@ -287,7 +295,7 @@ class PositionEditor(QDialog):
     def change_rules(self) -> None:
         from tafl_desktop.gui.new_game_dialog import NewGameDialog
 
-        choice = NewGameDialog.ask(self, self._variant, self.players)
+        choice = NewGameDialog.ask(self, self._variant, self.chosen_players())
         if choice is not None:
             self.set_variant(choice.variant, choice.players)
 
@@ -299,6 +307,10 @@ class PositionEditor(QDialog):
         self.rules = variant.make_rules()
         if players is not None:
             self.players = players
+            for chooser, spec in zip(self.choosers, players, strict=True):
+                chooser.kind.setCurrentIndex(0 if spec.is_human else 1)
+                if not spec.is_human:
+                    chooser.level.setCurrentIndex(max(0, chooser.level.findData(spec.level)))
         g = variant.geometry
         same_board = variant.family == old_family and g.size == old.size and \
             all(g.name(i) == old.name(i) for i in range(g.size))
@@ -343,9 +355,13 @@ class PositionEditor(QDialog):
     def play_from_here(self) -> bool:
         if self.problem or not self.window_._may_discard():
             return False
+        self.players = self.chosen_players()
         self.window_.start_game(self._variant, self.players, start=self.position())
         self.accept()
         return True
+
+    def chosen_players(self) -> tuple[PlayerSpec, PlayerSpec]:
+        return self.choosers[0].spec(), self.choosers[1].spec()
 
     def analyse(self) -> bool:
         if _analyser is None or self.problem or not self.window_._may_discard():
@@ -368,7 +384,8 @@ class PositionEditor(QDialog):
             return False
         if not path.endswith(".json"):
             path += GAME_SUFFIX
-        tags = {"player1": self.players[0].to_text(), "player2": self.players[1].to_text()}
+        players = self.chosen_players()
+        tags = {"player1": players[0].to_text(), "player2": players[1].to_text()}
         try:
             save_game(Game(self.rules, self.position()), path, tags)
         except OSError as exc:
