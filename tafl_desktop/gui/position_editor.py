@@ -400,6 +400,12 @@ def open_editor(window: MainWindow, variant: Any = None, pieces: dict[int, str] 
     """Show the editor (not modal: the window stays usable) on the given set-up, by default the
     position shown in the window."""
     c = window.controller
+    old = getattr(window, "position_editor", None)
+    if old is not None:
+        try:
+            old.close()  # one editor at a time: a paste replaces the set-up being edited
+        except RuntimeError:
+            pass  # already deleted on close
     if variant is None:
         variant = c.variant
         pos = c.viewed_position
