@@ -183,3 +183,26 @@ def test_play_from_here_against_the_computer(qtbot, make_window):
         assert c.rules.side_to_move(c.game.start) == Side.DEFENDERS and c.human_to_move()
     finally:
         register_engine(None)
+
+
+def test_analyse_hands_the_set_up_position_to_the_analysis_board(qtbot, make_window):
+    from PySide6.QtGui import QAction
+
+    from tafl_desktop.gui import position_editor
+
+    w = make_window("brandubh")
+    e = open_editor(qtbot, w)
+    assert not e.analyse_button.isEnabled()  # no analysis board in this window
+    e.close()
+    shown = []
+    w.act_analysis = QAction("Analysis Board", w)  # what the analysis board adds to the window
+    w.act_analysis.setCheckable(True)
+    w.act_analysis.toggled.connect(lambda on: shown.append((on, w.controller.rules.position_text(
+        w.controller.game.start))))
+    e = open_editor(qtbot, w)
+    e.text.setText("/7/7/7/3K3/7/t6/7/")
+    e.apply_text()
+    assert e.analyse_button.isEnabled()
+    e.analyse_button.click()
+    assert shown == [(True, "/7/7/7/3K3/7/t6/7/")] and not e.isVisible()
+    assert position_editor._analyser is None
