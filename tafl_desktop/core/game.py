@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Protocol
 
+from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.side_words import agree, fill, side_words
 
 Move = tuple[int, ...]
@@ -47,7 +48,7 @@ class Side(IntEnum):
             return cls.ATTACKERS
         if t in ("defenders", "defender", "d", "white", "w"):
             return cls.DEFENDERS
-        raise ValueError(f"'{text}' is not a side: use attackers or defenders")
+        raise ValueError(f"{quote(text)} is not a side: use attackers or defenders")
 
 
 @dataclass(frozen=True)
@@ -185,7 +186,7 @@ class Game:
         try:
             move = self.rules.parse_move(self.position, text)
         except ValueError as exc:
-            raise IllegalMove(f"{text}: {exc}") from None
+            raise IllegalMove(str(exc)) from None
         return self.play(move)
 
     def _push(self, move: Move) -> Ply:
