@@ -16,8 +16,8 @@ from tafl_desktop.core.marks import N_
 
 #: Characters of a value shown before it is cut with an ellipsis.
 LIMIT = 40
-#: Longest file name shown in a message.
-NAME_LIMIT = 80
+#: Longest file name or path shown in a message (a path of 4,096 characters is cut).
+NAME_LIMIT = 260
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
