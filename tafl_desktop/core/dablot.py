@@ -335,7 +335,7 @@ class DablotRules:
         return "+".join(parts)
 
     def parse_move(self, pos: DablotPosition, text: str) -> Move:
-        t = text.strip().lower()
+        t = text.strip().lower() if text.isascii() else ""  # the Kelvin sign lower-cases to k
         if t == "end":
             return END_TURN
         move: list[int] = []

@@ -241,7 +241,7 @@ class HuntRules:
         return ("x" if self.is_jump(move) else "-").join(names)
 
     def parse_move(self, pos: HuntPosition, text: str) -> Move:
-        t = text.strip().lower()
+        t = text.strip().lower() if text.isascii() else ""  # the Kelvin sign lower-cases to k
         sep = "x" if "x" in t else "-"
         parts = [p for p in t.split(sep)]
         if len(parts) < 2 or not all(parts):

@@ -833,7 +833,7 @@ class TaflRules:
         return "-".join(g.name(s) for s in move)
 
     def parse_move(self, pos: TaflPosition, text: str) -> Move:
-        parts = text.strip().lower().split("-")
+        parts = (text.strip().lower() if text.isascii() else "").split("-")  # the Kelvin sign lower-cases to k
         if len(parts) != 2 or not parts[0] or not parts[1]:
             raise ValueError(f"{quote(text)} is not a move (expected e.g. e1-e5)")
         to = parts[1].split("x")[0]  # a record may append captures: e1-e5xe6
