@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Protocol
 
+from tafl_desktop.core.marks import N_
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.side_words import agree, fill, side_words
 
@@ -162,7 +163,19 @@ class Game:
         return self._outcome is not None
 
     def legal_moves(self) -> list[Move]:
-        return [] if self._outcome else self.rules.legal_moves(self.position)
+        if self._outcome:
+            return []
+        moves = self.rules.legal_moves(self.position)
+        return [m for m in moves if not self._repeats(m)] if self._no_repeat() else moves
+
+    def _no_repeat(self) -> bool:
+        """Does a rule forbid the side to move to recreate an earlier position?"""
+        forbids = getattr(self.rules, "forbids_repetition", None)
+        return bool(forbids and forbids(self.position))
+
+    def _repeats(self, move: Move) -> bool:
+        pos, _ = self.rules.play(self.position, move)
+        return self.rules.position_key(pos) in self._counts
 
     # -- playing -------------------------------------------------------------------------------
     def check(self, move: Move) -> str | None:
@@ -170,6 +183,8 @@ class Game:
         if self._outcome is not None:
             return f"the game is over ({self._outcome.describe(self.rules.variant)})"
         if move in self.rules.legal_moves(self.position):
+            if self._no_repeat() and self._repeats(move):
+                return N_("this move would recreate an earlier position, which the defenders may not do")
             return None
         return self.rules.explain_illegal(self.position, move)
 
@@ -223,6 +238,10 @@ class Game:
         if out is None:
             count = self._counts.get(self.rules.position_key(pos), 0)
             out = self.rules.repetition_outcome(pos, count)
+        if out is None and self._no_repeat():
+            self._outcome = None
+            if not self.legal_moves():  # every move would repeat: as if the side had none
+                out = self.rules.no_moves_outcome(pos)
         self._outcome = out
 
     # -- text ------------------------------------------------------------------------------------
