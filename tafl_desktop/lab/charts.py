@@ -19,21 +19,22 @@ SIDE_COLOURS = ("#4477AA", "#EE6677")
 DRAW_COLOUR = "#BBBBBB"
 
 
-def _value_text(v: Any) -> str:
-    return ("on" if v else "off") if isinstance(v, bool) else str(v)
-
-
 def study_figure(report: dict[str, Any], title: str | None = None):
     """A Matplotlib figure of the report (see the module docstring)."""
     from matplotlib.figure import Figure
 
     cells = report["cells"]
     keys = list(cells[0]["options"]) if cells else []
-    fig = Figure(figsize=(7.5, 4.6), dpi=100, layout="constrained")
+    from tafl_desktop.ai.levels import get_level
+
+    fig = Figure(figsize=(7.5, 4.8), dpi=100, layout="constrained")
     ax = fig.add_subplot()
-    heading = title or _("{variant}: {att} attackers against {defe} defenders, {n} games per cell").format(
-        variant=report["variant"], att=report["levels"]["attackers"], defe=report["levels"]["defenders"],
-        n=report["games_per_cell"])
+    first, second = report.get("side_names", report["sides"])
+    heading = title or _("{variant}: {first} at {first_level}, {second} at {second_level}; "
+                         "{n} games per cell").format(
+        variant=report.get("variant_name", report["variant"]), first=first, second=second,
+        first_level=_(get_level(report["levels"]["attackers"]).label),
+        second_level=_(get_level(report["levels"]["defenders"]).label), n=report["games_per_cell"])
     fig.suptitle(heading, fontsize=10)
     if len(keys) == 2:
         _heat_map(fig, ax, report, keys)
@@ -43,9 +44,11 @@ def study_figure(report: dict[str, Any], title: str | None = None):
 
 
 def _bars(ax, report: dict[str, Any], keys: list[str]) -> None:
+    from tafl_desktop.lab.report import key_label, value_label
     from tafl_desktop.lab.stats import wilson
 
     first, second = report["sides"]
+    names = dict(zip(report["sides"], report.get("side_names", report["sides"]), strict=True))
     cells = report["cells"]
     xs = range(len(cells))
     width = 0.26
@@ -60,19 +63,25 @@ def _bars(ax, report: dict[str, Any], keys: list[str]) -> None:
             shares.append(s)
             low.append(max(0.0, s - lo))
             high.append(max(0.0, hi - s))
-        label = _("draws and capped") if key == "draws" else key
-        ax.bar([x + dx for x in xs], shares, width, yerr=[low, high], capsize=3, color=colour, label=label)
-    ax.set_xticks(list(xs), [", ".join(_value_text(v) for v in c["options"].values()) for c in cells])
-    ax.set_xlabel(", ".join(keys))
-    ax.set_ylabel(_("share of games won"))
+        label = _("draws and capped") if key == "draws" else _("{side} won").format(side=names[key])
+        ax.bar([x + dx for x in xs], shares, width, yerr=[low, high], capsize=3, color=colour, label=label,
+               ecolor="#333333")
+    import textwrap
+
+    wrap = max(10, 90 // max(1, len(cells)))
+    ticks = ["\n".join([*(textwrap.fill(value_label(report, k, v), wrap) for k, v in c["options"].items()),
+                        _("{n} games").format(n=c["games"])]) for c in cells]
+    ax.set_xticks(list(xs), ticks, fontsize=8)
+    ax.set_xlabel(", ".join(key_label(report, k) for k in keys))
+    ax.set_ylabel(_("share of games"))
     ax.set_ylim(0, 1)
     ax.axhline(0.5, color="#555555", linewidth=0.6, linestyle=":")
-    ax.legend(loc="upper right", fontsize=8)
-    for x, c in zip(xs, cells, strict=True):
-        ax.annotate(_("n={n}").format(n=c["games"]), (x, 1.0), ha="center", va="top", fontsize=7)
+    ax.figure.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
 
 
 def _heat_map(fig, ax, report: dict[str, Any], keys: list[str]) -> None:
+    from tafl_desktop.lab.report import key_label, value_label
+
     first = report["sides"][0]
     cells = report["cells"]
     rows = list(dict.fromkeys(c["options"][keys[0]] for c in cells))
@@ -89,13 +98,14 @@ def _heat_map(fig, ax, report: dict[str, Any], keys: list[str]) -> None:
     im = ax.imshow(grid, cmap="RdBu_r", vmin=0, vmax=1, aspect="auto")
     for i in range(len(rows)):
         for j in range(len(cols)):
-            ax.text(j, i, labels[i][j], ha="center", va="center", fontsize=8)
-    ax.set_yticks(range(len(rows)), [_value_text(v) for v in rows])
-    ax.set_xticks(range(len(cols)), [_value_text(v) for v in cols])
-    ax.set_ylabel(keys[0])
-    ax.set_xlabel(keys[1])
+            dark = abs(grid[i][j] - 0.5) > 0.3 if labels[i][j] else False
+            ax.text(j, i, labels[i][j], ha="center", va="center", fontsize=8, color="white" if dark else "black")
+    ax.set_yticks(range(len(rows)), [value_label(report, keys[0], v) for v in rows], fontsize=8)
+    ax.set_xticks(range(len(cols)), [value_label(report, keys[1], v) for v in cols], fontsize=8)
+    ax.set_ylabel(key_label(report, keys[0]))
+    ax.set_xlabel(key_label(report, keys[1]))
     bar = fig.colorbar(im, ax=ax)
-    bar.set_label(_("share won by the {side}").format(side=first))
+    bar.set_label(_("share won by the {side}").format(side=report.get("side_names", report["sides"])[0]))
 
 
 def save_chart(report: dict[str, Any], path: str | Path, title: str | None = None) -> None:

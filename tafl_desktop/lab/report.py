@@ -28,6 +28,9 @@ def summary(store: ResultStore) -> dict[str, Any]:
     cells = [summarise_cell(opts, store.cell_results(i), keys) for i, opts in enumerate(study.cells())]
     return {
         "variant": study.variant,
+        "variant_name": study.base.get("name", study.variant),
+        "side_names": list(study.base.get("sides", keys)),
+        "labels": axis_labels(study),
         "cells": cells,
         "seed": study.seed,
         "levels": {"attackers": study.attackers, "defenders": study.defenders},
@@ -37,6 +40,32 @@ def summary(store: ResultStore) -> dict[str, Any]:
         "confidence": CONFIDENCE,
         "games_to_tell_55_from_50": games_to_tell(TELL_FROM, TELL_TO),
     }
+
+
+def axis_labels(study: Any) -> dict[str, dict[str, Any]]:
+    """Human labels of the varied toggles and their values, for the chart and the window."""
+    from tafl_desktop.core.variants import find_variant, variant_from_data
+    from tafl_desktop.lab.study import PRESET_AXIS
+
+    schema = variant_from_data(study.base).schema
+    out: dict[str, dict[str, Any]] = {}
+    for axis in study.axes:
+        if axis.key == PRESET_AXIS:
+            out[axis.key] = {"label": _("Game"), "values": {str(v): find_variant(str(v)).name for v in axis.values}}
+        else:
+            spec = schema[axis.key]
+            out[axis.key] = {"label": _(spec.label),
+                             "values": {_value_text(v): _(spec.value_label(v)) for v in axis.values}}
+    return out
+
+
+def value_label(report: dict[str, Any], key: str, value: Any) -> str:
+    """The label of one varied value in a report (its text when the report has no labels)."""
+    return report.get("labels", {}).get(key, {}).get("values", {}).get(_value_text(value), _value_text(value))
+
+
+def key_label(report: dict[str, Any], key: str) -> str:
+    return report.get("labels", {}).get(key, {}).get("label", key)
 
 
 def table_text(report: dict[str, Any]) -> str:

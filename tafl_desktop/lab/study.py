@@ -71,13 +71,23 @@ class Study:
                seed: int = 1, max_plies: int = DEFAULT_MAX_PLIES) -> Study:
         """A study from command-line words (``vary`` items are ``KEY=V1,V2``); StudyError on any
         unknown variant, option, value or level."""
-        from tafl_desktop.ai.levels import get_level
         from tafl_desktop.core.variants import VariantError, find_variant
 
         try:
             base = find_variant(variant)
         except VariantError as exc:
             raise StudyError(str(exc)) from None
+        axes = tuple(_parse_axis(item, base) for item in vary)
+        name = base.id if variant == base.id else variant
+        return cls.for_variant(base, axes, attackers, defenders, games, seed, max_plies, name)
+
+    @classmethod
+    def for_variant(cls, base: Any, axes: Sequence[Axis], attackers: str, defenders: str, games: int,
+                    seed: int = 1, max_plies: int = DEFAULT_MAX_PLIES, name: str | None = None) -> Study:
+        """A study of a loaded :class:`~tafl_desktop.core.variants.Variant` (with its toggles as
+        they are set: the varied ones are overridden per cell)."""
+        from tafl_desktop.ai.levels import get_level
+
         try:
             attackers, defenders = get_level(attackers).name, get_level(defenders).name
         except ValueError as exc:
@@ -86,15 +96,18 @@ class Study:
             raise StudyError(_("games per cell must be from 1 to {most}").format(most=MAX_GAMES_PER_CELL))
         if not 10 <= max_plies <= 5000:
             raise StudyError(_("the ply cap must be from 10 to 5000"))
-        axes = tuple(_parse_axis(item, base) for item in vary)
         if not axes:
             raise StudyError(_("name at least one toggle to vary: --vary KEY=V1,V2"))
         if len(axes) > 2:
             raise StudyError(_("a study varies one or two toggles, not {n}").format(n=len(axes)))
         if len({a.key for a in axes}) != len(axes):
             raise StudyError(_("each toggle may be varied only once"))
-        study = cls(variant=base.id if variant == base.id else variant, axes=axes, attackers=attackers,
-                    defenders=defenders, games=games, seed=seed, max_plies=max_plies, base=base.to_data())
+        for a in axes:
+            if len(a.values) < 2:
+                raise StudyError(_("--vary {key} needs at least two values, separated by commas").format(
+                    key=a.key[:40]))
+        study = cls(variant=name or base.id, axes=tuple(axes), attackers=attackers, defenders=defenders,
+                    games=games, seed=seed, max_plies=max_plies, base=base.to_data())
         if len(study.cells()) > MAX_CELLS:
             raise StudyError(_("a study may have at most {most} cells").format(most=MAX_CELLS))
         return study
