@@ -244,6 +244,18 @@ def cmd_selfplay(args) -> int:
     return 0
 
 
+def _balance_report(folder: str) -> dict[str, Any]:
+    """The report of the Rules Lab study in ``folder``, for the rule sheet's balance chart."""
+    from tafl_desktop.lab.report import summary
+    from tafl_desktop.lab.store import ResultStore
+    from tafl_desktop.lab.study import StudyError
+
+    try:
+        return summary(ResultStore.open(folder))
+    except StudyError as exc:
+        raise CliError(f"--balance: {exc}") from None
+
+
 def cmd_print(args) -> int:
     v = _variant(args.variant, args.set)
     try:
@@ -251,9 +263,10 @@ def cmd_print(args) -> int:
     except ImportError as exc:
         raise CliError(f"printing is not available: {exc}") from None
     parts = [p.strip() for p in args.parts.split(",") if p.strip()] if args.parts else None
+    balance = _balance_report(args.balance) if args.balance else None
     try:
         build_set(v, out=args.out, paper=args.paper, orientation=args.orientation, square_mm=args.square_mm,
-                  parts=parts, draught_mm=args.draught_mm)
+                  parts=parts, draught_mm=args.draught_mm, balance=balance)
     except PrintError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
@@ -340,6 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "centre points lie half-way); pieces are sized to it")
     s.add_argument("--parts", default=None, help="comma list of board,pieces,rules,markers (default: all that apply)")
     s.add_argument("--draught-mm", type=float, default=30.0, help="draught diameter for Dablot rank markers")
+    s.add_argument("--balance", metavar="DIR", help="add the chart of a Rules Lab study (its --out folder) to "
+                   "the rule sheet")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
     s.set_defaults(func=cmd_print)
 

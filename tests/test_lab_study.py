@@ -172,3 +172,18 @@ def test_presets_side_by_side(tmp_path) -> None:
     assert [c["options"] for c in report["cells"]] == [{"preset": "fox_geese_13"}, {"preset": "fox_geese_15"}]
     assert all(c["geese"] + c["fox"] + c["draws"] + c["capped"] == 2 for c in report["cells"])
     assert Path(tmp_path / "fox" / "chart.png").exists()
+
+
+def test_the_rule_sheet_can_carry_a_study_s_chart(pool_run, tmp_path) -> None:
+    from pypdf import PdfReader
+
+    out = tmp_path / "rules.pdf"
+    r = lab("print", "brandubh", "--parts", "rules", "--balance", str(pool_run["folder"]), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    text = " ".join(p.extract_text() for p in PdfReader(str(out)).pages)
+    assert "Balance at level Beginner, 6 games" in " ".join(text.split())
+    plain = tmp_path / "plain.pdf"
+    lab("print", "brandubh", "--parts", "rules", "--out", str(plain))
+    assert "Balance at level" not in " ".join(p.extract_text() for p in PdfReader(str(plain)).pages)
+    bad = lab("print", "brandubh", "--parts", "rules", "--balance", str(tmp_path / "nothing"), "--out", str(out))
+    assert bad.returncode == 1 and "--balance" in bad.stderr and "Traceback" not in bad.stderr

@@ -111,3 +111,22 @@ def _read_games(path: Path) -> Iterator[tuple[tuple[int, int], dict[str, Any]]]:
         except (ValueError, KeyError, TypeError):
             continue  # a line that is not a game result is skipped, not fatal
         yield key, r
+
+
+def finished_studies(folder: str | Path, variant_id: str) -> list[ResultStore]:
+    """The complete studies of ``variant_id`` under ``folder``, newest first (for the print dialog)."""
+    found = []
+    root = Path(folder)
+    if not root.is_dir():
+        return []
+    for spec in root.glob(f"*/{STUDY_FILE}"):
+        try:
+            data = json.loads(spec.read_text(encoding="utf-8"))
+            if data.get("base", {}).get("id") != variant_id:
+                continue
+            store = ResultStore.open(spec.parent)
+        except (OSError, ValueError):
+            continue
+        if store.finished == len(store.study.cells()) * store.study.games:
+            found.append((spec.stat().st_mtime, store))
+    return [store for _t, store in sorted(found, key=lambda x: -x[0])]
