@@ -44,7 +44,7 @@ CLOSED_TAG, CLOSED_NORMALLY = "exit", "normal"
 #: Modules that add a capability's menus, panels and dialogs to the window: each has
 #: ``install(window)``, called once the window's own menus exist (``window.file_menu``,
 #: ``game_menu``, ``view_menu``, ``help_menu``).  Each keeps its heavy imports inside its slots.
-GUI_CAPABILITIES: tuple[str, ...] = ()
+GUI_CAPABILITIES: tuple[str, ...] = ("tafl_desktop.gui.rules_lab",)
 
 
 class _Decided:
