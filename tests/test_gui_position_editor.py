@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from tafl_desktop.core.game import Side
-from tafl_desktop.core.position_setup import SetupError, position_from_text
+from tafl_desktop.core.position_setup import SetupError, position_from_pieces, position_from_text
 from tafl_desktop.core.record import load_game
 from tafl_desktop.core.variants import find_variant
 
@@ -36,7 +36,10 @@ def test_tafl_setup_refuses_a_second_king_and_plays_from_here(qtbot, make_window
     before = dict(e.pieces)
     put(qtbot, e, "K", "b2")
     assert e.pieces == before  # refused, with the rules' own reason
-    assert e.status.text() == "Not placed: position has two kings (d4 and b2)."
+    rules = w.controller.rules
+    with pytest.raises(SetupError) as why:
+        position_from_pieces(rules, {**before, rules.variant.geometry.parse_square("b2"): "K"}, Side.ATTACKERS)
+    assert "two kings" in str(why.value) and e.status.text() == f"Not placed: {why.value}."
     [clear] = [b for b in e.findChildren(type(e.play_button)) if b.text() == "Clear Board"]
     clear.click()
     assert e.pieces == {} and "Not playable yet: position has no king (K)" in e.status.text()

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Protocol
 
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.side_words import agree, fill, side_words
 
 Move = tuple[int, ...]
@@ -47,7 +49,7 @@ class Side(IntEnum):
             return cls.ATTACKERS
         if t in ("defenders", "defender", "d", "white", "w"):
             return cls.DEFENDERS
-        raise ValueError(f"'{text}' is not a side: use attackers or defenders")
+        raise ValueError(f"{quote(text)} is not a side: use attackers or defenders")
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,19 @@ class Game:
         return self._outcome is not None
 
     def legal_moves(self) -> list[Move]:
-        return [] if self._outcome else self.rules.legal_moves(self.position)
+        if self._outcome:
+            return []
+        moves = self.rules.legal_moves(self.position)
+        return [m for m in moves if not self._repeats(m)] if self._no_repeat() else moves
+
+    def _no_repeat(self) -> bool:
+        """Does a rule forbid the side to move to recreate an earlier position?"""
+        forbids = getattr(self.rules, "forbids_repetition", None)
+        return bool(forbids and forbids(self.position))
+
+    def _repeats(self, move: Move) -> bool:
+        pos, _ = self.rules.play(self.position, move)
+        return self.rules.position_key(pos) in self._counts
 
     # -- playing -------------------------------------------------------------------------------
     def check(self, move: Move) -> str | None:
@@ -181,6 +195,8 @@ class Game:
         if self._outcome is not None:
             return f"the game is over ({self._outcome.describe(self.rules.variant)})"
         if move in self.rules.legal_moves(self.position):
+            if self._no_repeat() and self._repeats(move):
+                return N_("this move would recreate an earlier position, which the defenders may not do")
             return None
         return self.rules.explain_illegal(self.position, move)
 
@@ -197,7 +213,7 @@ class Game:
         try:
             move = self.rules.parse_move(self.position, text)
         except ValueError as exc:
-            raise IllegalMove(f"{text}: {exc}") from None
+            raise IllegalMove(str(exc)) from None
         return self.play(move)
 
     def _push(self, move: Move) -> Ply:
@@ -234,6 +250,10 @@ class Game:
         if out is None:
             count = self._counts.get(self.rules.position_key(pos), 0)
             out = self.rules.repetition_outcome(pos, count)
+        if out is None and self._no_repeat():
+            self._outcome = None
+            if not self.legal_moves():  # every move would repeat: as if the side had none
+                out = self.rules.no_moves_outcome(pos)
         self._outcome = out
 
     # -- text ------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.quoting import shown
 from tafl_desktop.core.variants import FAMILIES, Variant, VariantError, load_variant, presets, save_variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardState, BoardView
@@ -44,6 +45,7 @@ from tafl_desktop.gui.players import (
 )
 from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
 from tafl_desktop.gui.variant_info import is_preset
+from tafl_desktop.i18n import _
 
 USER_VARIANTS_KEY = "variants/files"
 MAX_USER_VARIANTS = 12
@@ -184,6 +186,9 @@ class NewGameDialog(QDialog):
         self.save_variant_button.setToolTip("Write these rules to a variant file you can open again "
                                             "(File > Open Variant)")
         self.save_variant_button.clicked.connect(self.save_as_variant)
+        self.balance_button = QPushButton(_("How does this change the balance?"))
+        self.balance_button.setToolTip(_("Open the Rules Lab: computer games with these rules, one toggle varied"))
+        self.balance_button.clicked.connect(self.open_rules_lab)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.start_button = self.buttons.addButton("Start game", QDialogButtonBox.ButtonRole.AcceptRole)
         self.start_button.setDefault(True)
@@ -191,6 +196,7 @@ class NewGameDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         bottom = QHBoxLayout()
         bottom.addWidget(self.save_variant_button)
+        bottom.addWidget(self.balance_button)
         bottom.addStretch(1)
         bottom.addWidget(self.buttons)
         layout = QVBoxLayout(self)
@@ -333,12 +339,24 @@ class NewGameDialog(QDialog):
             load_variant(path)  # prove it opens again before telling the player it is saved
         except (OSError, VariantError) as exc:
             text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            dialogs.show_error(self, "Cannot save the variant", f"{path}: {text}")
+            dialogs.show_error(self, "Cannot save the variant", f"{shown(path)}: {text}")
             return ""
         remember_user_variant(str(Path(path).resolve()))
         dialogs.show_info(self, "Variant saved", f"Saved {Path(path).name}. Open it again with "
                           "File > Open Variant, or find it under 'Your variants' in this dialog.")
         return path
+
+    def open_rules_lab(self):
+        """The Rules Lab for the rules chosen here, the first toggle the player changed preselected."""
+        from tafl_desktop.gui.rules_lab import RulesLabDialog
+
+        try:
+            variant = self.chosen_variant()
+        except VariantError as exc:
+            dialogs.show_error(self, _("These rules cannot be used"), str(exc))
+            return None
+        changed = self.options.changed_keys()
+        return RulesLabDialog.open_for(self.parent(), variant, changed[0] if changed else None)
 
     @classmethod
     def ask(cls, parent: QWidget | None, current: Variant | None = None,
