@@ -145,6 +145,18 @@ class Game:
         self._outcome: Outcome | None = None
         self._recompute_outcome()
 
+    @classmethod
+    def from_plies(cls, rules: Rules, start: Any, plies: list[Ply]) -> Game:
+        """A game whose history is ``plies``, played before (a line of a variation tree): the
+        positions are taken as they are, only the repetition counts and the outcome are rebuilt."""
+        game = cls(rules, start)
+        for ply in plies:
+            game.plies.append(ply)
+            key = rules.position_key(ply.position)
+            game._counts[key] = game._counts.get(key, 0) + 1
+        game._recompute_outcome()
+        return game
+
     # -- state ---------------------------------------------------------------------------------
     @property
     def position(self) -> Any:

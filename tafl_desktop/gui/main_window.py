@@ -44,7 +44,8 @@ CLOSED_TAG, CLOSED_NORMALLY = "exit", "normal"
 #: Modules that add a capability's menus, panels and dialogs to the window: each has
 #: ``install(window)``, called once the window's own menus exist (``window.file_menu``,
 #: ``game_menu``, ``view_menu``, ``help_menu``).  Each keeps its heavy imports inside its slots.
-GUI_CAPABILITIES: tuple[str, ...] = ("tafl_desktop.gui.rules_lab",)
+GUI_CAPABILITIES: tuple[str, ...] = ("tafl_desktop.gui.rules_lab", "tafl_desktop.gui.edit_menu",
+                                     "tafl_desktop.gui.position_editor")
 
 
 class _Decided:
@@ -294,7 +295,7 @@ class MainWindow(QMainWindow):
 
     def _update_title(self, *_args) -> None:
         name = Path(self.file_path).name if self.file_path else "unsaved game"
-        dirty = "*" if not self.controller.undo_stack.isClean() else ""
+        dirty = "*" if self.controller.modified else ""
         self.setWindowTitle(f"{name}{dirty} - {self.controller.variant.name} - {APP_NAME}")
 
     def _show_message(self, text: str) -> None:
@@ -307,7 +308,8 @@ class MainWindow(QMainWindow):
         text = self._message
         if not text:
             if not c.is_live:
-                text = f"Viewing move {c.view_ply} of {len(c.game.plies)}. Press End to return to the game."
+                text = (f"Viewing move {c.view_ply} of {len(c.game.plies)}. Press End to return to the game, "
+                        "or play a move here to start a variation.")
             elif c.game.outcome is not None:
                 text = f"{c.describe_outcome(c.game.outcome)} Use the arrow keys or the move list to review."
             elif c.picked:
@@ -329,7 +331,7 @@ class MainWindow(QMainWindow):
         self._message = ""
         self.controller.set_game(Game(rules, start), players)
         self.file_path = None
-        self.controller.undo_stack.setClean()
+        self.controller.mark_saved()
         self._orient()
         self._show_message(f"New game: {variant.name}. {self.controller.status_text()}.")
         self.refresh()
@@ -344,7 +346,7 @@ class MainWindow(QMainWindow):
 
     def _may_discard(self) -> bool:
         c = self.controller
-        if c.undo_stack.isClean() or not c.game.plies or c.game.outcome is not None:
+        if not c.modified or not c.tree.root.children or c.game.outcome is not None:
             return True
         return dialogs.confirm(self, "Start a new game?", "The current game has moves that are not saved. "
                                "Leave it and start a new one?", "Leave it")
@@ -367,10 +369,11 @@ class MainWindow(QMainWindow):
                 return False
         if not self._may_discard():
             return False
-        from tafl_desktop.core.record import RecordError, load_game
+        from tafl_desktop.core.record import RecordError, load_tree
 
         try:
-            game = load_game(path)
+            tree = load_tree(path)
+            game = tree.main_game()
         except RecordError as exc:
             dialogs.show_error(self, "Cannot open the game", f"{exc}\n\nThe current game is unchanged.")
             return False
@@ -383,9 +386,9 @@ class MainWindow(QMainWindow):
         players = (PlayerSpec.from_text(tags.get("player1", "human")),
                    PlayerSpec.from_text(tags.get("player2", "human")))
         self._message = ""
-        self.controller.set_game(game, players)
+        self.controller.set_game(game, players, tree=tree)
         self.file_path = path
-        self.controller.undo_stack.setClean()
+        self.controller.mark_saved()
         self._orient()
         if remember:
             self._remember_recent(path)
@@ -422,12 +425,12 @@ class MainWindow(QMainWindow):
         from tafl_desktop.core.record import save_game
 
         try:
-            save_game(self.controller.game, path, self._tags())
+            save_game(self.controller.game, path, self._tags(), tree=self.controller.tree)
         except OSError as exc:
             dialogs.show_error(self, "Cannot save the game", f"{shown(path)}: {shown(exc.strerror or exc, 200)}")
             return False
         self.file_path = path
-        self.controller.undo_stack.setClean()
+        self.controller.mark_saved()
         self._remember_recent(path)
         self._show_message(f"Saved {Path(path).name}.")
         self._update_title()
@@ -513,7 +516,7 @@ class MainWindow(QMainWindow):
         """Write the autosave right after every move (and undo), not later: a crash one second
         after a move must not lose it.  A record is a few kilobytes, written in about a millisecond."""
         g = self.controller.game
-        state = (id(g), len(g.plies), g.outcome)
+        state = (id(g), len(g.plies), g.outcome, self.controller.tree.revision)
         if state != self._autosaved:
             self.autosave_now()
 
@@ -527,12 +530,12 @@ class MainWindow(QMainWindow):
         from tafl_desktop.core.record import save_game
 
         g = self.controller.game
-        self._autosaved = (id(g), len(g.plies), g.outcome)
+        self._autosaved = (id(g), len(g.plies), g.outcome, self.controller.tree.revision)
         try:
             if self.controller.game.plies and self.controller.game.outcome is None:
                 Path(self.autosave_path).parent.mkdir(parents=True, exist_ok=True)
                 tags = {**self._tags(), **({CLOSED_TAG: CLOSED_NORMALLY} if closing else {})}
-                save_game(self.controller.game, self.autosave_path, tags)
+                save_game(self.controller.game, self.autosave_path, tags, tree=self.controller.tree)
             elif os.path.lexists(self.autosave_path):
                 os.remove(self.autosave_path)
         except OSError as exc:
