@@ -43,7 +43,7 @@ def draw_review(fig: Any, plies: Sequence[dict[str, Any]], sides: Sequence[str],
         pts = [(x, y) for x, y, p in zip(xs[1:], ys[1:], plies, strict=True) if p.get("class") == cls]
         if pts:
             ax.scatter([x for x, _y in pts], [y for _x, y in pts], s=22, color=colour, edgecolors="#222222",
-                       linewidths=0.6, zorder=3, label=_(cls.capitalize()))
+                       linewidths=0.6, zorder=3, clip_on=False, label=_(cls.capitalize()))
     if current is not None and current > 0:
         ax.axvline(current, color="#1f5fbf", linewidth=1.2)
     ax.set_xlim(0, max(1, xs[-1]))
@@ -54,11 +54,10 @@ def draw_review(fig: Any, plies: Sequence[dict[str, Any]], sides: Sequence[str],
             color="#111111")
     ax.text(0.01, 0.04, _("{side} better").format(side=sides[0]), transform=ax.transAxes, va="bottom",
             fontsize=8, color="#f6f2ea")
-    ax.set_xlabel(_("Move"), fontsize=8)
+    ax.set_xlabel(_("Move"), fontsize=7, labelpad=1)
     ax.tick_params(labelsize=7)
     if any(p.get("class") in MARKS for p in plies):
         ax.legend(loc="upper right", fontsize=7, framealpha=0.8)
-    fig.subplots_adjust(left=0.03, right=0.99, top=0.97, bottom=0.2)
     return ax
 
 
@@ -75,7 +74,7 @@ def save_review_graph(path: str, plies: Sequence[dict[str, Any]], sides: Sequenc
     import os
     import tempfile
 
-    fig = Figure(figsize=(8, 2.6), dpi=100)
+    fig = Figure(figsize=(8, 2.6), dpi=100, layout="constrained")
     draw_review(fig, plies, sides, colours)
     buf = io.BytesIO()
     fig.savefig(buf, format=fmt)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QFont, QPainter, QPalette
+from PySide6.QtGui import QColor, QFont, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -22,6 +22,9 @@ from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.icons import set_glyph
 
 Index = QModelIndex | QPersistentModelIndex
+#: The signs and cell tints of review classes (:meth:`MoveListModel.set_annotations`).
+ANNOTATION_SIGNS = {"inaccuracy": " ?!", "mistake": " ?", "blunder": " ??"}
+ANNOTATION_TINTS = {"inaccuracy": "#f3e6a0", "mistake": "#f6c28b", "blunder": "#ef9a9a"}
 
 
 class MoveListModel(QAbstractTableModel):
@@ -37,6 +40,8 @@ class MoveListModel(QAbstractTableModel):
         self._where: dict[int, tuple[int, int]] = {}
         self._headers = ("", "")
         self._view_ply = 0
+        #: Review classes by ply (see :meth:`set_annotations`).
+        self._annotations: dict[int, str] = {}
         self.refresh()
 
     def refresh(self) -> None:
@@ -57,6 +62,21 @@ class MoveListModel(QAbstractTableModel):
                 if ply in self._where:
                     idx = self.ply_index(ply)
                     self.dataChanged.emit(idx, idx)
+
+    def set_annotations(self, marks: dict[int, str]) -> None:
+        """Mark plies with a game-review class: ``{ply: "best" | "good" | "inaccuracy" | "mistake" |
+        "blunder"}`` (ply 1-based along the game's line); ``{}`` clears.  Inaccuracies, mistakes and
+        blunders get the usual sign (?!, ?, ??) after the move and a tinted cell.
+
+        Kept as the move list's public annotation API (game review, issue 19): a rewrite of this
+        widget (e.g. into a tree of variations) should keep this method with the same meaning."""
+        self._annotations = dict(marks)
+        if self._cells:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._cells) - 1, 1))
+
+    def annotation(self, ply: int) -> str:
+        """The review class of ``ply``, or "" when it has none."""
+        return self._annotations.get(ply, "")
 
     def _layout(self, first: int) -> None:
         self._cells = []
@@ -96,7 +116,13 @@ class MoveListModel(QAbstractTableModel):
         if not plies:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return ", ".join(self._texts[n - 1] for n in plies)
+            return ", ".join(self._texts[n - 1] + ANNOTATION_SIGNS.get(self._annotations.get(n, ""), "")
+                             for n in plies)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            tint = ANNOTATION_TINTS.get(self._annotations.get(plies[-1], ""))
+            return QColor(tint) if tint else None
+        if role == Qt.ItemDataRole.ForegroundRole and self._annotations.get(plies[-1], "") in ANNOTATION_TINTS:
+            return QColor("#1b1b1b")  # the tints are light: dark text on them in a dark theme too
         if role == Qt.ItemDataRole.FontRole and self._view_ply in plies:
             font = QFont()
             font.setBold(True)
