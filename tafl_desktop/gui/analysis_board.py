@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QDockWidget,
     QGridLayout,
@@ -32,6 +32,8 @@ from tafl_desktop.i18n import _, ngettext
 MAX_LINES = 5
 #: Moves of a line shown as buttons.
 SHOWN_MOVES = 8
+#: The lines are redrawn at most this often (ms): a new depth may finish many times a second.
+UPDATE_MS = 150
 #: A continuous analysis' budget (s): it stops by itself after this, or at a proven result.
 CONTINUOUS = 3600.0
 
@@ -99,6 +101,10 @@ class AnalysisBoard(QDockWidget):
         layout.addLayout(grid)
         layout.addStretch(1)
         self.setWidget(body)
+        self._pending: dict[str, Any] | None = None
+        self._flush = QTimer(self)
+        self._flush.setSingleShot(True)
+        self._flush.timeout.connect(self._show_pending)
         self._show_lines([])
         self.controller.changed.connect(self._position_changed)
 
@@ -128,6 +134,8 @@ class AnalysisBoard(QDockWidget):
             return
         c = self.controller
         self._key = self._position_key()
+        self._pending, self.report = None, None
+        self._flush.stop()
         self._show_lines([])
         pos = c.viewed_position
         if c.rules.outcome(pos) is not None:
@@ -140,8 +148,17 @@ class AnalysisBoard(QDockWidget):
                           self._info, self._done)
 
     def _info(self, info: dict[str, Any]) -> None:
-        if "lines" in info:
-            self._show_report(info)
+        if "lines" not in info:
+            return
+        # shallow depths finish many times a second: show the latest at most every UPDATE_MS
+        self._pending = info
+        if not self._flush.isActive():
+            self._flush.start(0 if self.report is None else UPDATE_MS)
+
+    def _show_pending(self) -> None:
+        if self._pending is not None and self.active:
+            self._show_report(self._pending)
+        self._pending = None
 
     def _done(self, result: Any) -> None:
         if getattr(result, "error", ""):
@@ -150,6 +167,8 @@ class AnalysisBoard(QDockWidget):
             self.status.setText(_("The analysis stopped: {why}").format(why=first_line(result.error)))
             return
         if result.data.get("lines") is not None:
+            self._flush.stop()
+            self._pending = None
             self._show_report(result.data, finished=True)
 
     # ------------------------------------------------------------------------------ display
