@@ -145,3 +145,19 @@ def test_review_can_be_cancelled_and_resumed(qtbot, make_window):
     assert panel.running and panel.progress.value() == kept  # resumes from what it had
     qtbot.waitUntil(lambda: not panel.running, timeout=60_000)
     assert len(panel.evals) == 8 and panel.review["summary"]["complete"]
+
+
+def test_analysis_and_review_take_turns_with_the_worker(qtbot, make_window):
+    w = make_window("brandubh")
+    _open(w, SHORT_GAME)
+    w.controller.goto(2)
+    board, panel = w.analysis_board, w.review_panel
+    panel.per_position = 0.5
+    w.act_analysis.trigger()
+    qtbot.waitUntil(lambda: _lines_shown(board, 1), timeout=30_000)
+    w.act_review.trigger()  # the review takes the worker: analysis mode ends
+    assert panel.running and not board.active and not w.act_analysis.isChecked() and not board.isVisible()
+    qtbot.waitUntil(lambda: panel.progress.value() >= 1, timeout=30_000)
+    w.act_analysis.trigger()  # and back: the review pauses, keeping what it found
+    assert board.active and not panel.running and panel.resume_button.isVisible()
+    qtbot.waitUntil(lambda: _lines_shown(board, 1), timeout=30_000)

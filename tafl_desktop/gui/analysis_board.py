@@ -120,6 +120,15 @@ class AnalysisBoard(QDockWidget):
                 self.client.cancel()
             self._key = None
 
+    def preempted(self) -> None:
+        """Another study request (a review) took the worker: analysis mode ends."""
+        self._key = None
+        action = getattr(self.window_, "act_analysis", None)
+        if action is not None and action.isChecked():
+            action.setChecked(False)  # toggles set_active(False)
+        else:
+            self.set_active(False)
+
     def _position_key(self) -> Any:
         c = self.controller
         return (id(c.game), c.view_ply, len(c.game.plies), c.rules.position_key(c.viewed_position),

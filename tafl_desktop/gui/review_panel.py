@@ -112,6 +112,11 @@ class ReviewPanel(QWidget):
         self._stopped(_("Review stopped: {done} of {total} positions evaluated.").format(
             done=len(self.evals), total=len(self._moves) + 1))
 
+    def preempted(self) -> None:
+        """Another study request (the analysis board) took the worker: stop, keep the evaluations."""
+        self._stopped(_("Review paused for the analysis board: {done} of {total} positions evaluated.").format(
+            done=len(self.evals), total=len(self._moves) + 1))
+
     def _stopped(self, text: str) -> None:
         self.running = False
         self.cancel_button.hide()

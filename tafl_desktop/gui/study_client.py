@@ -50,8 +50,12 @@ class StudyClient(QObject):
     def start(self, owner: Any, mode: str, game: Any, ply: int, budget: float, extra: dict[str, Any],
               on_info: Callable[[dict[str, Any]], None], on_done: Callable[[Any], None]) -> None:
         """Ask for ``mode`` ("analyse" or "review") on ``game``'s position after ``ply`` plies (the
-        review: its start, with the moves in ``extra``); ``budget`` is the request's whole time."""
+        review: its start, with the moves in ``extra``); ``budget`` is the request's whole time.
+        A request of another owner is abandoned, and that owner told (its ``preempted()``)."""
+        previous = self.owner if self.busy else None
         self.cancel()
+        if previous is not None and previous is not owner and hasattr(previous, "preempted"):
+            previous.preempted()
         rules = game.rules
         pos = game.position_at(ply)
         keys = [rules.position_key(game.position_at(i)) for i in range(ply + 1)]
