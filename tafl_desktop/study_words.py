@@ -27,9 +27,9 @@ def result_words(variant: Any, winner: int, plies: int) -> str:
 
 
 def value_words(variant: Any, score_for_1: int) -> str:
-    """"+1.4 attackers" for the side ahead (``score_for_1`` is from side 1's view), "equal" near 0."""
+    """"+1.4 attackers" for the side ahead (``score_for_1`` is from side 1's view), "Equal" near 0."""
     if abs(score_for_1) < EQUAL_BAND:
-        return _("equal")
+        return _("Equal")
     side = 1 if score_for_1 > 0 else 0
     return _("+{value} {side}").format(value=f"{abs(score_for_1) / 100:.1f}", side=variant.sides[side].lower())
 

@@ -26,10 +26,11 @@ FORMATS = ("png", "pdf")
 
 
 def draw_review(fig: Any, plies: Sequence[dict[str, Any]], sides: Sequence[str],
-                colours: Sequence[str] = DEFAULT_COLOURS, current: int | None = None) -> Any:
+                colours: Sequence[str] = DEFAULT_COLOURS, current: int | None = None, legend: bool = True) -> Any:
     """Draw the review's ``plies`` (``{"ply", "score", "class"}``, score from side 1's view) on
     ``fig``; ``sides`` are the variant's side names, ``colours`` their piece colours; ``current``
-    marks the ply shown on the board.  Returns the axes (ply on x, so a click maps to a ply)."""
+    marks the ply shown on the board; ``legend`` names the marks' colours (the window leaves it out:
+    its move list marks the same moves).  Returns the axes (ply on x, so a click maps to a ply)."""
     fig.clear()
     ax = fig.add_subplot(1, 1, 1)
     ax.set_facecolor(BACKGROUND)
@@ -56,7 +57,7 @@ def draw_review(fig: Any, plies: Sequence[dict[str, Any]], sides: Sequence[str],
             fontsize=8, color="#f6f2ea")
     ax.set_xlabel(_("Move"), fontsize=7, labelpad=1)
     ax.tick_params(labelsize=7)
-    if any(p.get("class") in MARKS for p in plies):
+    if legend and any(p.get("class") in MARKS for p in plies):
         ax.legend(loc="upper right", fontsize=7, framealpha=0.8)
     return ax
 

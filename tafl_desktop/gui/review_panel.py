@@ -207,7 +207,7 @@ class ReviewPanel(QWidget):
         assert self.review is not None
         self._ensure_canvas()
         sides = self._game.rules.variant.sides
-        self._axes = draw_review(self._figure, self.review["plies"], sides, self._colours())
+        self._axes = draw_review(self._figure, self.review["plies"], sides, self._colours(), legend=False)
         self._axes.set_xlim(0, max(1, len(self._moves)))
         self._cursor = self._axes.axvline(self.controller.view_ply, color="#1f5fbf", linewidth=1.2)
         self._canvas.draw_idle()
