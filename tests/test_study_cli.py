@@ -81,6 +81,16 @@ def test_an_unstoppable_tuichi_is_a_proven_loss_for_the_side_to_move():
         assert line["score"] < -90_000
 
 
+def test_king_captured_in_one_after_moves():
+    # Source 003: Brandubh's "double weak" king is captured custodially by two attackers when away from
+    # the throne.  After the real game's first six plies the king stands on f4 with an attacker on g4:
+    # e6-e4 closes the other side.
+    data = analyse_json("brandubh", "--moves", " ".join(SHORT_GAME.split()[:6]), "--lines", "2", "--time", "1")
+    best = data["lines"][0]
+    assert best["moves"][0] == "e6-e4"
+    assert (best["result_in"], best["winner"]) == (1, "attackers")
+
+
 def test_geese_trap_the_fox_in_one():
     # hunt-games.md HG 2.6: the geese win when the fox cannot move.  With d5-d6 the fox on c7 is hemmed in
     # (the trapped position of tests/test_hunt_rules.py, one goose move before).
