@@ -110,6 +110,16 @@ def test_dablot_leader_taken_in_one():
     assert (best["result_in"], best["winner"]) == (1, "saami")
 
 
+def test_analyse_follows_the_rule_toggles():
+    # Source 003: "edge win" (Tablut, Tawlbwrdd) - the king wins on reaching any edge square; "corner win"
+    # (Hnefatafl) only on a corner.  King on c3 with an open line down to c1.
+    pos = ["--position", "/11/11/11/11/11/11/11/11/2K3t4/11/t10/", "--to-move", "defenders", "--lines", "1"]
+    edge = analyse_json("copenhagen", *pos, "--set", "escape=edge", "--depth", "2")["lines"][0]
+    assert (edge["result_in"], edge["winner"]) == (1, "defenders")
+    corner = analyse_json("copenhagen", *pos, "--depth", "1")["lines"][0]
+    assert corner["result_in"] is None or corner["result_in"] > 1
+
+
 def test_analyse_after_moves_and_text_output():
     res = cli("analyse", "brandubh", "--moves", "d2-c2 e4-e2", "--lines", "2", "--time", "0.3")
     assert res.returncode == 0, res.stderr
