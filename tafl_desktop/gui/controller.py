@@ -16,7 +16,16 @@ from PySide6.QtGui import QUndoStack
 from tafl_desktop.core.game import Game, Outcome, Side
 from tafl_desktop.gui.board_view import BoardState
 from tafl_desktop.gui.commands import MoveCommand
-from tafl_desktop.gui.players import HUMANS, ComputerEngine, PlayerSpec, computer_available, make_engine
+from tafl_desktop.gui.players import (
+    EXTERNAL,
+    HUMANS,
+    ComputerEngine,
+    EngineForfeit,
+    PlayerSpec,
+    make_engine,
+    make_external_engine,
+    player_available,
+)
 from tafl_desktop.gui.themes import piece_name, piece_side
 
 Move = tuple[int, ...]
@@ -62,6 +71,7 @@ class GameController(QObject):
         self.undo_stack = QUndoStack(self)
         self.announce = True
         self._engine: ComputerEngine | None = None
+        self._external: ComputerEngine | None = None  # external engines' host (OpenTafl protocol)
         self._generation = 0
         #: The computer waits while paused (computer-against-computer demos, or to look around).
         self.paused = False
@@ -82,7 +92,7 @@ class GameController(QObject):
         self._cancel_engine()
         self.game = game
         # a record may name a computer player that this installation does not have: a human plays it
-        self.players = tuple(p if p.is_human or computer_available() else PlayerSpec() for p in players)
+        self.players = tuple(p if player_available(p) else PlayerSpec() for p in players)
         self._path = ()
         self._legal_cache = None
         self.undo_stack.clear()
@@ -327,13 +337,18 @@ class GameController(QObject):
             progress = getattr(self._engine, "progress", None)
             if progress is not None:
                 progress.connect(self.computer_progress)
-        if self._engine is None:
+        engine = self._engine
+        if self.players[int(side)].kind == EXTERNAL:
+            if self._external is None:
+                self._external = make_external_engine()
+            engine = self._external
+        if engine is None:
             return
         self._generation += 1
         generation = self._generation
         level = self.players[int(side)].level
         self._set_thinking(True)
-        self._engine.start(self.game, level, lambda move: self._computer_moved(generation, move),
+        engine.start(self.game, level, lambda move: self._computer_moved(generation, move),
                            on_error=lambda why: self._computer_error(generation, why))
 
     def _set_thinking(self, on: bool) -> None:
@@ -363,6 +378,15 @@ class GameController(QObject):
         if generation != self._generation:
             return
         self._set_thinking(False)
+        if isinstance(why, EngineForfeit):  # an external engine failed: its side loses the game
+            side = self.rules.side_to_move(self.game.position)
+            self.game.resign(side, "forfeit")
+            text = f"{capitalised(str(why))}. {self.describe_outcome(self.game.outcome)}"
+            self.message.emit(text)
+            self.computer_failed.emit(text)
+            self.changed.emit()
+            self.game_finished.emit(self.game.outcome)
+            return
         text = (f"The computer player could not move: {why}. Choose Game > Computer: Move Now "
                 "to try again, or start a new game with a human for that side.")
         self.message.emit(text)
@@ -373,6 +397,8 @@ class GameController(QObject):
         self._set_thinking(False)
         if self._engine is not None:
             self._engine.cancel()
+        if self._external is not None:
+            self._external.cancel()
 
     def set_paused(self, paused: bool) -> None:
         """Pause or resume the computer (the pause button of computer-against-computer games)."""
@@ -420,6 +446,9 @@ class GameController(QObject):
         if self._engine is not None and hasattr(self._engine, "shutdown"):
             self._engine.shutdown()
         self._engine = None
+        if self._external is not None:
+            self._external.shutdown()
+            self._external = None
 
     # ------------------------------------------------------------------------------- navigation
     def goto(self, ply: int) -> None:
