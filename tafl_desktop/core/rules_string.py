@@ -33,7 +33,7 @@ OT_KEYS = frozenset(
 #: Prefix of our own entries, for toggles OpenTafl cannot express (OpenTafl ignores them).
 TD = "td-"
 #: Board facts OpenTafl cannot hold, carried as our own entries.
-TD_BOARD = ("td-id", "td-escape")
+TD_BOARD = ("td-id", "td-escapes")
 
 ALL_TYPES = "tcnkmTCNKM"
 ATT_TYPES = "tcnkm"
@@ -175,7 +175,7 @@ def to_rules_string(v: Variant) -> Export:
         extra.append(("td-id", v.id))
     escape = g.marked("escape")
     if escape:
-        extra.append(("td-escape", _squares(g, escape)))
+        extra.append(("td-escapes", _squares(g, escape)))
     for spec in TAFL_OPTIONS:
         ours, theirs = v.options[spec.key], decoded[spec.key]
         if ours != theirs:
@@ -375,8 +375,8 @@ def variant_from_rules_string(text: str) -> Variant:
             if cor else "none"
     if cfg.get("afor"):
         board["camps"] = _board_squares(g, cfg["afor"], "afor")
-    if cfg.get("td-escape"):
-        board["escape_squares"] = _board_squares(g, cfg["td-escape"], "td-escape")
+    if cfg.get("td-escapes"):
+        board["escape_squares"] = _board_squares(g, cfg["td-escapes"], "td-escapes")
     board["setup"] = setup
     options = _decode_options(cfg, g)
     for key, value in cfg.items():

@@ -81,7 +81,8 @@ def parse(text: str, fmt: str, where: str, variant=None) -> GameTransfer:
 
 
 def read_game(path: str | Path, fmt: str | None = None, variant=None) -> GameTransfer:
-    return parse(read_text(path), format_of(path, fmt), Path(path).name, variant)
+    fmt = format_of(path, fmt)
+    return parse(read_text(path), fmt, Path(path).name, variant)
 
 
 def render(t: GameTransfer, fmt: str) -> tuple[str, list[str]]:

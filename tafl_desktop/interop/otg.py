@@ -136,7 +136,8 @@ def read_otg(text: str, where: str = "game") -> GameTransfer:
                 if "^" in tok or "=" in tok:
                     raise InteropError(f"{where}: '{tok}' is a jump or berserk move, which Tafl Desktop has not")
                 raise InteropError(f"{where}: '{tok}' in turn {m.group(1)} is not a move")
-            caps = tuple(c.lstrip("tcnkmgTCNKMG") for c in mm.group(3).split("/")) if mm.group(3) else ()
+            caps = tuple(c[1:] if len(c) > 1 and c[1].isalpha() else c
+                         for c in mm.group(3).split("/")) if mm.group(3) else ()  # "ce7": a piece letter first
             moves.append((f"{mm.group(1)}-{mm.group(2)}", caps))
             last_turn_plies.append(len(moves))
     if "rules" not in tags:
