@@ -66,13 +66,13 @@ def test_otg_as_opentafl_writes_it_is_read():
 [start-comment:An old game]
 [result:?]
 
-1. d2-c2 e4-e6 
+1. d2-c2 e4-e6~
 [|]
-2. c2-c3 e6-f6 
+2. c2-c3 e6-f6~
 [first note|second note]
-3. b4-b5 f6-f5 
-4. b5-c5xc4 Kd4-c4- 
-"""
+3. b4-b5 f6-f5~
+4. b5-c5xc4 Kd4-c4-~
+""".replace("~", " ")  # OpenTafl ends each turn line with a space
     t = read_otg(text)
     assert t.game.move_texts() == ["d2-c2", "e4-e6", "c2-c3", "e6-f6", "b4-b5", "f6-f5", "b5-c5", "d4-c4"]
     assert [len(p.captures) for p in t.game.plies].count(1) == 1
