@@ -103,8 +103,9 @@ class PlayerChooser(QWidget):
                                   Qt.ItemDataRole.ToolTipRole)
         self.kind.setCurrentIndex(0 if spec.is_human or not computer_available() else 1)
         from tafl_desktop.gui.external_engine import EnginePicker
+        from tafl_desktop.i18n import _
 
-        self.kind.addItem("External engine", EXTERNAL)
+        self.kind.addItem(_("External engine"), EXTERNAL)
         self.engine = EnginePicker(spec.level if spec.kind == EXTERNAL else "")
         if spec.kind == EXTERNAL:
             self.kind.setCurrentIndex(2)

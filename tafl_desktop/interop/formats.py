@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tafl_desktop.i18n import _
 from tafl_desktop.interop.transfer import GameTransfer, InteropError
 
 FORMATS = ("otg", "pgn", "json", "moves")
@@ -22,30 +23,33 @@ def format_of(path: str | Path, given: str | None = None) -> str:
     """The format named, else the one the file name ends with; InteropError otherwise."""
     if given:
         if given not in FORMATS:
-            raise InteropError(f"unknown format '{given}'; formats: {', '.join(FORMATS)}")
+            raise InteropError(_("unknown format '{given}'; formats: {formats}").format(
+                given=given, formats=', '.join(FORMATS)))
         return given
     name = Path(path).name.lower()
     for suffix, fmt in SUFFIXES:
         if name.endswith(suffix):
             return fmt
-    raise InteropError(f"{Path(path).name}: cannot tell the format from the name; give --format "
-                       f"({', '.join(FORMATS)}) or use .otg, .pgn, .tafl.json or .txt")
+    raise InteropError(_("{name}: cannot tell the format from the name; give --format ({formats}) or use .otg, .pgn, "
+                         ".tafl.json or .txt").format(name=Path(path).name, formats=', '.join(FORMATS)))
 
 
 def read_text(path: str | Path) -> str:
     p = Path(path)
     try:
         if p.is_dir():
-            raise InteropError(f"{p.name}: is a folder, not a game file")
+            raise InteropError(_("{name}: is a folder, not a game file").format(name=p.name))
         raw = p.read_bytes()[:MAX_BYTES + 1]
     except OSError as exc:
-        raise InteropError(f"{p.name}: cannot read the file ({exc.strerror or exc})") from None
+        raise InteropError(_("{name}: cannot read the file ({problem})").format(
+            name=p.name, problem=exc.strerror or exc)) from None
     if len(raw) > MAX_BYTES:
-        raise InteropError(f"{p.name}: larger than the {MAX_BYTES} bytes a game file may have")
+        raise InteropError(_("{name}: larger than the {limit} bytes a game file may have").format(
+            name=p.name, limit=MAX_BYTES))
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InteropError(f"{p.name}: not a UTF-8 text file") from None
+        raise InteropError(_("{name}: not a UTF-8 text file").format(name=p.name)) from None
 
 
 def parse(text: str, fmt: str, where: str, variant=None) -> GameTransfer:
@@ -62,7 +66,8 @@ def parse(text: str, fmt: str, where: str, variant=None) -> GameTransfer:
         from tafl_desktop.interop.move_list import read_move_list
 
         if variant is None:
-            raise InteropError(f"{where}: a plain move list does not say its variant; give --variant ID")
+            raise InteropError(_("{where}: a plain move list does not say its variant; give --variant ID").format(
+                where=where))
         return read_move_list(text, variant, where)
     from tafl_desktop.core.record import RecordError, game_from_data
     from tafl_desktop.interop.pto import looks_like_pto, read_pto
@@ -70,7 +75,7 @@ def parse(text: str, fmt: str, where: str, variant=None) -> GameTransfer:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InteropError(f"{where}: not JSON ({exc})") from None
+        raise InteropError(_("{where}: not JSON ({problem})").format(where=where, problem=exc)) from None
     if looks_like_pto(data):
         return read_pto(text, where)
     try:
@@ -88,8 +93,8 @@ def read_game(path: str | Path, fmt: str | None = None, variant=None) -> GameTra
 def render(t: GameTransfer, fmt: str) -> tuple[str, list[str]]:
     """The text of ``t`` in ``fmt`` and the warnings about what that format cannot hold."""
     if t.game.rules.variant.family != "tafl" and fmt != "json":
-        raise InteropError(f"{t.game.rules.variant.name} is not a Tafl game: only Tafl Desktop's own format "
-                           "(.tafl.json) can hold it")
+        raise InteropError(_("{variant} is not a Tafl game: only Tafl Desktop's own format (.tafl.json) can "
+                             "hold it").format(variant=t.game.rules.variant.name))
     if fmt == "otg":
         from tafl_desktop.interop.otg import write_otg
 
@@ -103,7 +108,7 @@ def render(t: GameTransfer, fmt: str) -> tuple[str, list[str]]:
         from tafl_desktop.interop.move_list import write_move_list
 
         if t.comments:
-            warnings.append("a plain move list has no place for comments; they were left out")
+            warnings.append(_("a plain move list has no place for comments; they were left out"))
         return write_move_list(t), warnings
     from tafl_desktop.core.record import game_to_data
 
@@ -123,5 +128,6 @@ def write_game(t: GameTransfer, path: str | Path, fmt: str | None = None) -> lis
     try:
         atomic_write_text(p, text)
     except OSError as exc:
-        raise InteropError(f"cannot write {p.name}: {exc.strerror or exc}") from None
+        raise InteropError(_("cannot write {name}: {problem}").format(
+            name=p.name, problem=exc.strerror or exc)) from None
     return warnings

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.rules_string import to_rules_string
+from tafl_desktop.i18n import _
 from tafl_desktop.interop.engine import position_record
 
 #: Seconds an engine has to say ``hello`` (OpenTafl's 20 tries of 250 ms).
@@ -50,9 +51,9 @@ def split_command(command: str) -> list[str]:
     try:
         args = shlex.split(command, posix=os.name != "nt")
     except ValueError as exc:
-        raise EngineFailure(f"the engine command cannot be read: {exc}") from None
+        raise EngineFailure(_("the engine command cannot be read: {problem}").format(problem=exc)) from None
     if not args:
-        raise EngineFailure("the engine command is empty")
+        raise EngineFailure(_("the engine command is empty"))
     return args
 
 
@@ -67,7 +68,8 @@ class EngineProcess:
                                          stderr=subprocess.DEVNULL, cwd=cwd, text=True, encoding="utf-8",
                                          errors="replace", bufsize=1)
         except OSError as exc:
-            raise EngineFailure(f"the engine '{self.name}' cannot be started: {exc.strerror or exc}") from None
+            raise EngineFailure(_("the engine '{engine}' cannot be started: {problem}").format(
+                engine=self.name, problem=exc.strerror or exc)) from None
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, name=f"engine-{self.name}", daemon=True).start()
 
@@ -187,13 +189,14 @@ class HostedEngine:
                 return event
         now = time.monotonic()
         if not self.hello and now - self.started > HELLO_TIMEOUT and self._deadline is not None:
-            return self._fail(f"the engine '{self.label}' did not say hello within {HELLO_TIMEOUT:g} seconds")
+            return self._fail(_("the engine '{engine}' did not say hello within {seconds:g} seconds").format(
+                engine=self.label, seconds=HELLO_TIMEOUT))
         if self._deadline is not None and now > self._deadline:
-            return self._fail(f"the engine '{self.label}' did not answer within its time")
+            return self._fail(_("the engine '{engine}' did not answer within its time").format(engine=self.label))
         return None
 
     def _line(self, line: str) -> EngineEvent | None:
-        word, _, rest = line.partition(" ")
+        word, _sep, rest = line.partition(" ")
         if word == "hello":
             self.hello = True
         elif word == "status":
@@ -205,7 +208,8 @@ class HostedEngine:
         elif word == "side" and self._side is not None:
             self.process.send(f"side {self._side.key}")
         elif word == "error" and rest.split(" ", 1)[0] == "-1":
-            return self._fail(f"the engine '{self.label}' reported an error: {rest.partition(' ')[2][:200]}")
+            return self._fail(_("the engine '{engine}' reported an error: {text}").format(
+                engine=self.label, text=rest.partition(' ')[2][:200]))
         elif word == "move" and self._game is not None:
             return self._move(rest.strip())
         return None
@@ -220,14 +224,16 @@ class HostedEngine:
             move = game.rules.parse_move(game.position, _plain(text))
         except ValueError:
             self.process.send("error 2")
-            return self._fail(f"the engine '{self.label}' sent '{shown}', which is not a move")
+            return self._fail(_("the engine '{engine}' sent '{shown}', which is not a move").format(
+                engine=self.label, shown=shown))
         why = game.check(move)
         if why is not None:
             self.process.send("error 2")
-            return self._fail(f"the engine '{self.label}' played {shown}, which is illegal: {why}")
+            return self._fail(_("the engine '{engine}' played {shown}, which is illegal: {why}").format(
+                engine=self.label, shown=shown, why=why))
         self._deadline = None
         self._known = self._known + [move]
-        after, _ = game.rules.play(game.position, move)
+        after, _captures = game.rules.play(game.position, move)
         self.process.send(f"move {position_record(game.rules, after)}")
         self._game = None
         return EngineEvent("move", move=move)
@@ -274,4 +280,4 @@ def referee(game: Game, engines: dict[Side, HostedEngine], clock_ms: int = DEFAU
     for e in set(engines.values()):
         e.finish(game)
     out = game.outcome
-    return out.describe(game.rules.variant) if out else f"stopped after {len(game.plies)} moves"
+    return out.describe(game.rules.variant) if out else _("stopped after {n} moves").format(n=len(game.plies))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from tafl_desktop.core.game import Game
+from tafl_desktop.i18n import _
 from tafl_desktop.interop.transfer import GameTransfer, InteropError, play_listed
 
 MAX_BYTES = 1024 * 1024
@@ -20,7 +21,8 @@ _MOVE = re.compile(r"^K?([a-s]\d{1,2})-?([a-s]\d{1,2})(?:x([a-s0-9/]*))?[+-]{0,2
 def parse_moves(text: str, where: str = "moves") -> list[tuple[str, tuple[str, ...] | None]]:
     """``(from-to, captures or None)`` for each move of a list (``h1h3`` without hyphen too)."""
     if len(text) > MAX_BYTES:
-        raise InteropError(f"{where}: larger than the {MAX_BYTES} bytes a move list may have")
+        raise InteropError(_("{where}: larger than the {limit} bytes a move list may have").format(
+            where=where, limit=MAX_BYTES))
     out: list[tuple[str, tuple[str, ...] | None]] = []
     for tok in text.replace(",", " ").replace(";", " ").split():
         if _NUMBER.match(tok):
@@ -28,7 +30,8 @@ def parse_moves(text: str, where: str = "moves") -> list[tuple[str, tuple[str, .
         m = _MOVE.match(tok)
         if m is None:
             shown = tok if len(tok) <= 20 else tok[:20] + "..."
-            raise InteropError(f"{where}: '{shown}' (move {len(out) + 1}) is not a move like d1-d3 or d1-d3xe3")
+            raise InteropError(_("{where}: '{shown}' (move {number}) is not a move like d1-d3 or d1-d3xe3").format(
+                where=where, shown=shown, number=len(out) + 1))
         caps = tuple(c for c in (m.group(3) or "").split("/") if c) if m.group(3) is not None else None
         out.append((f"{m.group(1)}-{m.group(2)}", caps))
     return out

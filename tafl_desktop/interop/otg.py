@@ -15,6 +15,7 @@ import re
 from tafl_desktop import __version__
 from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.rules_string import RulesStringError, to_rules_string, variant_from_rules_string
+from tafl_desktop.i18n import _
 from tafl_desktop.interop.transfer import MAX_TEXT, GameTransfer, InteropError, play_listed
 
 #: Tags we write from the game itself and so do not copy from the record's tags.
@@ -86,7 +87,8 @@ def _tag(line: str) -> tuple[str, str] | None:
 def read_otg(text: str, where: str = "game") -> GameTransfer:
     """Parse an ``.otg`` text into a game replayed under our rules; InteropError otherwise."""
     if len(text) > MAX_BYTES:
-        raise InteropError(f"{where}: larger than the {MAX_BYTES} bytes a game record may have")
+        raise InteropError(_("{where}: larger than the {limit} bytes a game record may have").format(
+            where=where, limit=MAX_BYTES))
     tags: dict[str, str] = {}
     moves: list[tuple[str, tuple[str, ...] | None]] = []
     comments: dict[int, str] = {}
@@ -106,7 +108,7 @@ def read_otg(text: str, where: str = "game") -> GameTransfer:
         if line.startswith("["):
             tag = _tag(line)
             if tag is None:
-                raise InteropError(f"{where}: cannot read the line '{line[:60]}'")
+                raise InteropError(_("{where}: cannot read the line '{line}'").format(where=where, line=line[:60]))
             key, value = tag
             if key == "start-comment":
                 comments[0] = value[:MAX_TEXT]
@@ -115,14 +117,17 @@ def read_otg(text: str, where: str = "game") -> GameTransfer:
             continue
         if _VARIATION.match(line):
             if not warnings:
-                warnings.append(f"{where}: variations were skipped (only the main line is imported)")
+                warnings.append(_("{where}: variations were skipped (only the main line is imported)").format(
+                    where=where))
             continue
         tokens = line.split()
         m = _TURN.match(tokens[0])
         if not m:
-            raise InteropError(f"{where}: expected a turn like '{expect}. e1-e5 e6-e7', got '{line[:60]}'")
+            raise InteropError(_("{where}: expected a turn like '{expect}. e1-e5 e6-e7', got '{line}'").format(
+                where=where, expect=expect, line=line[:60]))
         if int(m.group(1)) != expect:
-            raise InteropError(f"{where}: turn {m.group(1)} comes where turn {expect} was expected")
+            raise InteropError(_("{where}: turn {turn} comes where turn {expect} was expected").format(
+                where=where, turn=m.group(1), expect=expect))
         expect += 1
         last_turn_plies = []
         for tok in tokens[1:]:
@@ -130,30 +135,33 @@ def read_otg(text: str, where: str = "game") -> GameTransfer:
                 tags["termination"] = tags.get("termination", "resigned")
                 break
             if tok == ".....":
-                raise InteropError(f"{where}: turn {m.group(1)} skips a half-move, which Tafl Desktop cannot replay")
+                raise InteropError(_("{where}: turn {turn} skips a half-move, which Tafl Desktop cannot replay").format(
+                    where=where, turn=m.group(1)))
             mm = _MOVE.match(tok)
             if not mm:
                 if "^" in tok or "=" in tok:
-                    raise InteropError(f"{where}: '{tok}' is a jump or berserk move, which Tafl Desktop has not")
-                raise InteropError(f"{where}: '{tok}' in turn {m.group(1)} is not a move")
+                    raise InteropError(_("{where}: '{tok}' is a jump or berserk move, which Tafl Desktop "
+                                         "has not").format(where=where, tok=tok))
+                raise InteropError(_("{where}: '{tok}' in turn {turn} is not a move").format(
+                    where=where, tok=tok, turn=m.group(1)))
             caps = tuple(c[1:] if len(c) > 1 and c[1].isalpha() else c
                          for c in mm.group(3).split("/")) if mm.group(3) else ()  # "ce7": a piece letter first
             moves.append((f"{mm.group(1)}-{mm.group(2)}", caps))
             last_turn_plies.append(len(moves))
     if "rules" not in tags:
-        raise InteropError(f"{where}: the [rules:...] tag is missing, so the variant is unknown")
+        raise InteropError(_("{where}: the [rules:...] tag is missing, so the variant is unknown").format(where=where))
     try:
         variant = variant_from_rules_string(tags.pop("rules"))
     except RulesStringError as exc:
-        raise InteropError(f"{where}: {exc}") from None
+        raise InteropError(_("{where}: {problem}").format(where=where, problem=exc)) from None
     rules = variant.make_rules()
     start = None
     if "td-start" in tags:
-        pos_text, _, side = tags.pop("td-start").partition(" ")
+        pos_text, _sep, side = tags.pop("td-start").partition(" ")
         try:
             start = rules.parse_position(pos_text, Side.parse(side or "attackers"))
         except ValueError as exc:
-            raise InteropError(f"{where}: td-start: {exc}") from None
+            raise InteropError(_("{where}: td-start: {problem}").format(where=where, problem=exc)) from None
     game = Game(rules, start)
     play_listed(game, moves, where)
     for k in ("result", "compiler"):

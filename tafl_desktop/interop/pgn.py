@@ -13,6 +13,7 @@ import re
 
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.rules_string import RulesStringError, to_rules_string, variant_from_rules_string
+from tafl_desktop.i18n import _
 from tafl_desktop.interop.move_list import parse_moves
 from tafl_desktop.interop.transfer import MAX_TEXT, GameTransfer, InteropError, play_listed
 
@@ -30,9 +31,10 @@ def write_pgn(t: GameTransfer) -> tuple[str, list[str]]:
         exported = to_rules_string(variant)
         tags["Rules"] = exported.text
         warnings += exported.warnings
-        warnings.append(f"hnefatafl.org assumes Copenhagen; the rules of {variant.name} travel in a Rules tag")
+        warnings.append(_("hnefatafl.org assumes Copenhagen; the rules of {variant} travel in a Rules tag").format(
+            variant=variant.name))
     if game.start != game.rules.initial_position():
-        warnings.append("the game starts from a set-up position, which PGN-like files cannot hold")
+        warnings.append(_("the game starts from a set-up position, which PGN-like files cannot hold"))
     lines = [f'[{k} "{v[:MAX_TEXT]}"]'.replace("\n", " ") for k, v in tags.items() if k.isalnum()]
     n = len(game.plies)
     turns = []
@@ -45,7 +47,8 @@ def write_pgn(t: GameTransfer) -> tuple[str, list[str]]:
 def read_pgn(text: str, where: str = "game", variant=None) -> GameTransfer:
     """A PGN-like game; its variant from a ``Rules`` tag, else ``variant``, else Copenhagen."""
     if len(text) > MAX_BYTES:
-        raise InteropError(f"{where}: larger than the {MAX_BYTES} bytes a game record may have")
+        raise InteropError(_("{where}: larger than the {limit} bytes a game record may have").format(
+            where=where, limit=MAX_BYTES))
     tags: dict[str, str] = {}
     body = []
     for raw in text.splitlines():
@@ -53,7 +56,7 @@ def read_pgn(text: str, where: str = "game", variant=None) -> GameTransfer:
         if line.startswith("["):
             m = _TAG.match(line)
             if m is None:
-                raise InteropError(f"{where}: cannot read the tag line '{line[:60]}'")
+                raise InteropError(_("{where}: cannot read the tag line '{line}'").format(where=where, line=line[:60]))
             tags[m.group(1).lower()] = m.group(2).replace('\\"', '"')[:MAX_TEXT]
         elif line:
             body.append(line)
@@ -61,7 +64,7 @@ def read_pgn(text: str, where: str = "game", variant=None) -> GameTransfer:
         try:
             variant = variant_from_rules_string(tags.pop("rules"))
         except RulesStringError as exc:
-            raise InteropError(f"{where}: {exc}") from None
+            raise InteropError(_("{where}: {problem}").format(where=where, problem=exc)) from None
     if variant is None:
         from tafl_desktop.core.variants import find_variant
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.rules_string import RulesStringError, variant_from_rules_string
+from tafl_desktop.i18n import _
 from tafl_desktop.interop.transfer import GameTransfer, InteropError, play_listed
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -53,7 +54,8 @@ def _field(data: dict[str, Any], key: str, table: dict[int, Any], where: str, de
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value)
     if value not in table:
-        raise InteropError(f"{where}: {key} = {value!r} is not a PlayTaflOnline value Tafl Desktop knows")
+        raise InteropError(_("{where}: {key} = {value!r} is not a PlayTaflOnline value Tafl Desktop knows").format(
+            where=where, key=key, value=value))
     return table[value]
 
 
@@ -64,8 +66,8 @@ def looks_like_pto(data: Any) -> bool:
 def rules_string_of(data: dict[str, Any], where: str = "game") -> str:
     layout = str(data.get("Layout", "")).strip().lower()
     if layout not in LAYOUTS:
-        raise InteropError(f"{where}: the PlayTaflOnline layout '{layout}' is not one Tafl Desktop knows "
-                           f"(known: {', '.join(sorted(LAYOUTS))})")
+        raise InteropError(_("{where}: the PlayTaflOnline layout '{layout}' is not one Tafl Desktop knows (known: "
+                             "{known})").format(where=where, layout=layout, known=', '.join(sorted(LAYOUTS))))
     size, position = LAYOUTS[layout]
     parts = [f"dim:{size}", f"name:PlayTaflOnline_{layout}", "atkf:y"]
     for key, table in (("Objective", OBJECTIVE), ("KingCapture", KING_CAPTURE), ("KingStrength", KING_STRENGTH),
@@ -78,33 +80,36 @@ def rules_string_of(data: dict[str, Any], where: str = "game") -> str:
 
 def read_pto(text: str, where: str = "game") -> GameTransfer:
     if len(text) > MAX_BYTES:
-        raise InteropError(f"{where}: larger than the {MAX_BYTES} bytes a game record may have")
+        raise InteropError(_("{where}: larger than the {limit} bytes a game record may have").format(
+            where=where, limit=MAX_BYTES))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InteropError(f"{where}: not JSON ({exc})") from None
+        raise InteropError(_("{where}: not JSON ({problem})").format(where=where, problem=exc)) from None
     if not looks_like_pto(data):
-        raise InteropError(f"{where}: not a PlayTaflOnline game (no Layout and Move)")
+        raise InteropError(_("{where}: not a PlayTaflOnline game (no Layout and Move)").format(where=where))
     try:
         variant = variant_from_rules_string(rules_string_of(data, where))
     except RulesStringError as exc:
-        raise InteropError(f"{where}: {exc}") from None
+        raise InteropError(_("{where}: {problem}").format(where=where, problem=exc)) from None
     raw_moves = data["Move"]
     if not isinstance(raw_moves, list):
-        raise InteropError(f"{where}: Move must be a list")
+        raise InteropError(_("{where}: Move must be a list").format(where=where))
     g = variant.geometry
     moves: list[tuple[str, tuple[str, ...] | None]] = []
     for i, m in enumerate(reversed(raw_moves), 1):
         if not isinstance(m, dict):
-            raise InteropError(f"{where}: move {i} is not an object")
+            raise InteropError(_("{where}: move {i} is not an object").format(where=where, i=i))
         try:
             x, y, x2, y2 = (int(m[k]) for k in ("MoveX", "MoveY", "MoveXTo", "MoveYTo"))
         except (KeyError, TypeError, ValueError):
-            raise InteropError(f"{where}: move {i} lacks MoveX, MoveY, MoveXTo or MoveYTo") from None
+            raise InteropError(_("{where}: move {i} lacks MoveX, MoveY, MoveXTo or MoveYTo").format(
+                where=where, i=i)) from None
         if -1 in (x, y, x2, y2):
             continue
         if not all(0 <= c < g.width for c in (x, y, x2, y2)):
-            raise InteropError(f"{where}: move {i} leaves the {g.width}x{g.width} board")
+            raise InteropError(_("{where}: move {i} leaves the {size}x{size} board").format(
+                where=where, i=i, size=g.width))
         moves.append((f"{g.name(g.index(x, y))}-{g.name(g.index(x2, y2))}", None))
     game = Game(variant.make_rules())
     play_listed(game, moves, where)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tafl_desktop.core.game import Game, IllegalMove
+from tafl_desktop.i18n import _
 
 COMMENT_TAG = "comment."
 #: Longest text accepted in one tag or comment of an imported file.
@@ -52,14 +53,18 @@ def play_listed(game: Game, moves: list[tuple[str, tuple[str, ...] | None]], whe
     g = game.rules.variant.geometry
     for i, (text, listed) in enumerate(moves, 1):
         if game.over:
-            raise InteropError(f"{where}: move {i} ({text}) comes after the end of the game "
-                               f"({game.outcome.describe(game.rules.variant)})")
+            raise InteropError(_("{where}: move {i} ({text}) comes after the end of the game ({outcome})").format(
+                where=where, i=i, text=text, outcome=game.outcome.describe(game.rules.variant)))
         try:
             ply = game.play_text(text)
         except IllegalMove as exc:
-            raise InteropError(f"{where}: move {i} ({text}) cannot be played: {exc}") from None
+            raise InteropError(_("{where}: move {i} ({text}) cannot be played: {problem}").format(
+                where=where, i=i, text=text, problem=exc)) from None
         if listed is not None:
             ours = sorted(g.name(s) for s in ply.captures)
             if sorted(listed) != ours:
-                raise InteropError(f"{where}: move {i} ({text}) captures {', '.join(listed) or 'nothing'} in the "
-                                   f"record but {', '.join(ours) or 'nothing'} under these rules")
+                nothing = _("nothing")
+                raise InteropError(_("{where}: move {i} ({text}) captures {listed} in the record but {ours} under "
+                                     "these rules").format(where=where, i=i, text=text,
+                                                           listed=", ".join(listed) or nothing,
+                                                           ours=", ".join(ours) or nothing))
