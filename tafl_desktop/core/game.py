@@ -95,6 +95,7 @@ REASON_TEXT = {
     "all_captured": "every enemy piece is captured",
     "leader_captured": "the enemy leader is captured",
     "bare_leader": "the enemy leader stands alone",
+    "forfeit": "the other side forfeited the game",
 }
 
 
@@ -143,6 +144,8 @@ class Game:
         self.redo_stack: list[Ply] = []
         self._counts: dict[Any, int] = {rules.position_key(self.start): 1}
         self._outcome: Outcome | None = None
+        #: An end decided outside the position (see :meth:`resign`); undo clears it.
+        self._ended: Outcome | None = None
         self._recompute_outcome()
 
     @classmethod
@@ -225,8 +228,17 @@ class Game:
         self._recompute_outcome()
         return ply
 
+    def resign(self, side: Side, reason: str = "forfeit") -> None:
+        """End the game now with ``side`` losing, for a reason the position does not show (an
+        external engine's illegal move, crash or silence; a resignation)."""
+        if self._outcome is None:
+            self._ended = Outcome(Side(side).other, reason)
+            self._outcome = self._ended
+
     def undo(self) -> Ply | None:
+        self._ended = None
         if not self.plies:
+            self._recompute_outcome()
             return None
         ply = self.plies.pop()
         key = self.rules.position_key(ply.position)
@@ -245,6 +257,9 @@ class Game:
         return self.plies[-1]
 
     def _recompute_outcome(self) -> None:
+        if self._ended is not None:
+            self._outcome = self._ended
+            return
         pos = self.position
         out = self.rules.outcome(pos)
         if out is None:

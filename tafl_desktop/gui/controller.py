@@ -17,7 +17,16 @@ from tafl_desktop.core.game import Game, Outcome, Side
 from tafl_desktop.core.game_tree import GameTree, Node
 from tafl_desktop.gui.board_view import BoardState
 from tafl_desktop.gui.commands import MoveCommand
-from tafl_desktop.gui.players import HUMANS, ComputerEngine, PlayerSpec, computer_available, make_engine
+from tafl_desktop.gui.players import (
+    EXTERNAL,
+    HUMANS,
+    ComputerEngine,
+    EngineForfeit,
+    PlayerSpec,
+    make_engine,
+    make_external_engine,
+    player_available,
+)
 from tafl_desktop.gui.themes import piece_name, piece_side
 from tafl_desktop.i18n import _, ngettext
 
@@ -66,6 +75,7 @@ class GameController(QObject):
         self.undo_stack = QUndoStack(self)
         self.announce = True
         self._engine: ComputerEngine | None = None
+        self._external: ComputerEngine | None = None  # external engines' host (OpenTafl protocol)
         self._generation = 0
         #: The computer waits while paused (computer-against-computer demos, or to look around).
         self.paused = False
@@ -94,7 +104,7 @@ class GameController(QObject):
         self._saved_revision = self.tree.revision
         self._view_cache = None
         # a record may name a computer player that this installation does not have: a human plays it
-        self.players = tuple(p if p.is_human or computer_available() else PlayerSpec() for p in players)
+        self.players = tuple(p if player_available(p) else PlayerSpec() for p in players)
         self._path = ()
         self._legal_cache = None
         self.undo_stack.clear()
@@ -502,13 +512,18 @@ class GameController(QObject):
             progress = getattr(self._engine, "progress", None)
             if progress is not None:
                 progress.connect(self.computer_progress)
-        if self._engine is None:
+        engine = self._engine
+        if self.players[int(side)].kind == EXTERNAL:
+            if self._external is None:
+                self._external = make_external_engine()
+            engine = self._external
+        if engine is None:
             return
         self._generation += 1
         generation = self._generation
         level = self.players[int(side)].level
         self._set_thinking(True)
-        self._engine.start(self.game, level, lambda move: self._computer_moved(generation, move),
+        engine.start(self.game, level, lambda move: self._computer_moved(generation, move),
                            on_error=lambda why: self._computer_error(generation, why))
 
     def _set_thinking(self, on: bool) -> None:
@@ -538,6 +553,15 @@ class GameController(QObject):
         if generation != self._generation:
             return
         self._set_thinking(False)
+        if isinstance(why, EngineForfeit):  # an external engine failed: its side loses the game
+            side = self.rules.side_to_move(self.game.position)
+            self.game.resign(side, "forfeit")
+            text = f"{capitalised(str(why))}. {self.describe_outcome(self.game.outcome)}"
+            self.message.emit(text)
+            self.computer_failed.emit(text)
+            self.changed.emit()
+            self.game_finished.emit(self.game.outcome)
+            return
         text = (f"The computer player could not move: {why}. Choose Game > Computer: Move Now "
                 "to try again, or start a new game with a human for that side.")
         self.message.emit(text)
@@ -548,6 +572,8 @@ class GameController(QObject):
         self._set_thinking(False)
         if self._engine is not None:
             self._engine.cancel()
+        if self._external is not None:
+            self._external.cancel()
 
     def set_paused(self, paused: bool) -> None:
         """Pause or resume the computer (the pause button of computer-against-computer games)."""
@@ -595,6 +621,9 @@ class GameController(QObject):
         if self._engine is not None and hasattr(self._engine, "shutdown"):
             self._engine.shutdown()
         self._engine = None
+        if self._external is not None:
+            self._external.shutdown()
+            self._external = None
 
     # ------------------------------------------------------------------------------- navigation
     def goto(self, ply: int) -> None:

@@ -38,6 +38,7 @@ from tafl_desktop.gui.players import (
     COMPUTER,
     COMPUTER_LEVELS,
     DEFAULT_LEVEL,
+    EXTERNAL,
     HUMAN,
     HUMANS,
     PlayerSpec,
@@ -103,6 +104,13 @@ class PlayerChooser(QWidget):
             self.kind.setItemData(1, "The computer player is not installed in this version yet.",
                                   Qt.ItemDataRole.ToolTipRole)
         self.kind.setCurrentIndex(0 if spec.is_human or not computer_available() else 1)
+        from tafl_desktop.gui.external_engine import EnginePicker
+        from tafl_desktop.i18n import _
+
+        self.kind.addItem(_("External engine"), EXTERNAL)
+        self.engine = EnginePicker(spec.level if spec.kind == EXTERNAL else "")
+        if spec.kind == EXTERNAL:
+            self.kind.setCurrentIndex(2)
         self.level.setCurrentIndex(max(0, self.level.findData(spec.level or DEFAULT_LEVEL)))
         self.level.setToolTip("Beginner blunders on purpose; each level above looks further ahead "
                               "and thinks longer (Expert: about 5 seconds a move)")
@@ -111,14 +119,19 @@ class PlayerChooser(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.kind, 1)
         row.addWidget(self.level, 1)
+        row.addWidget(self.engine, 1)
         self._sync()
 
     def _sync(self) -> None:
         self.level.setEnabled(self.kind.currentData() == COMPUTER)
+        self.level.setVisible(self.kind.currentData() != EXTERNAL)
+        self.engine.setVisible(self.kind.currentData() == EXTERNAL)
 
     def spec(self) -> PlayerSpec:
         if self.kind.currentData() == COMPUTER:
             return PlayerSpec(COMPUTER, self.level.currentData())
+        if self.kind.currentData() == EXTERNAL and self.engine.command():
+            return PlayerSpec(EXTERNAL, self.engine.command())
         return PlayerSpec()
 
 
