@@ -40,7 +40,7 @@ DEFAULT_VARIANT = "copenhagen"
 #: Modules that add a capability's menus, panels and dialogs to the window: each has
 #: ``install(window)``, called once the window's own menus exist (``window.file_menu``,
 #: ``game_menu``, ``view_menu``, ``help_menu``).  Each keeps its heavy imports inside its slots.
-GUI_CAPABILITIES: tuple[str, ...] = ()
+GUI_CAPABILITIES: tuple[str, ...] = ("tafl_desktop.gui.learn",)
 
 
 class _Decided:
