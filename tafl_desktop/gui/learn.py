@@ -161,7 +161,7 @@ class LessonDialog(QDialog):
             title=self.lesson.title_text(), n=self.index + 1, total=len(self.lesson.steps)))
         side = variant.sides[int(rules.side_to_move(pos))]
         self.text.setText(self.step.instructions(variant) + "\n" +
-                          _("{side} to move ({variant}).").format(side=side, variant=variant.name))
+                          _("{side} to move · {variant}").format(side=side, variant=variant.name))
         self.board.interactive = True
         self.board.show_position(rules, pos)
         _set_feedback(self.feedback, "", None)

@@ -145,10 +145,13 @@ def lessons_dir() -> Path:
 
 
 def load_lessons(folder: Path | None = None) -> list[Lesson]:
-    """Every lesson in the folder, by family and order."""
+    """Every lesson in the folder, by family (in the families' own order) and order."""
     d = folder or lessons_dir()
     lessons = [load_lesson(p) for p in sorted(d.glob("*.toml"))] if d.is_dir() else []
-    return sorted(lessons, key=lambda lesson: (lesson.family, lesson.order, lesson.id))
+    from tafl_desktop.core.variants import FAMILIES
+
+    rank = {name: i for i, name in enumerate(FAMILIES)}
+    return sorted(lessons, key=lambda lesson: (rank.get(lesson.family, len(rank)), lesson.order, lesson.id))
 
 
 def _names(rules: Any, squares: Any) -> str:
@@ -166,18 +169,21 @@ def judge(step: Step, move: Move) -> Verdict:
     task = step.task
     out = rules.outcome(after)
     mover = rules.side_to_move(pos)
+    if out is not None and out.winner is not None and out.winner != mover:
+        return Verdict(False, N_("That move loses: {result}").format(result=out.describe(variant)), True, after, caps)
     own = set(caps) & ({m[0] for m in rules.legal_moves(pos)} | {move[-1]})
     if own and not task.kind == "win":
-        return Verdict(False, N_("That costs you the piece on {squares}: a piece that could capture and did not is "
-                                 "removed.").format(squares=_names(rules, sorted(own))), True, after, caps)
+        return Verdict(False, N_("That move costs you your own piece on {squares}.").format(
+            squares=_names(rules, sorted(own))), True, after, caps)
     if task.kind == "capture":
         want = {g.parse_square(s) for s in task.squares}
         if want <= set(caps):
             return Verdict(True, N_("Well done: captured {squares}.").format(squares=_names(rules, sorted(want))),
                            True, after, caps)
         if not caps:
-            return Verdict(False, N_("That move captures nothing: the piece on {squares} still stands.").format(
-                squares=", ".join(task.squares)), True, after, caps)
+            text = (N_("That move captures nothing: the piece on {squares} still stands.") if len(task.squares) == 1
+                    else N_("That move captures nothing: the pieces on {squares} still stand."))
+            return Verdict(False, text.format(squares=", ".join(task.squares)), True, after, caps)
         return Verdict(False, N_("That captures {got}, but not {squares}.").format(
             got=_names(rules, caps), squares=", ".join(task.squares)), True, after, caps)
     if task.kind == "reach":
