@@ -336,7 +336,7 @@ class PuzzleDialog(QDialog):
         return self.shown[self.index] if self.shown else None
 
     def load(self) -> None:
-        from tafl_desktop.study.puzzles import PuzzleError, puzzle_start
+        from tafl_desktop.study.puzzles import PuzzleError, expand_tree, puzzle_start
 
         self.reply_timer.stop()
         pz = self.puzzle
@@ -359,7 +359,7 @@ class PuzzleDialog(QDialog):
         self.position = self.start
         self.plies_left = int(pz["plies"])
         self.winner = self.rules.side_to_move(self.start)
-        self.tree: dict[str, Any] | None = pz.get("tree")
+        self.tree: dict[str, Any] | None = expand_tree(pz["tree"]) if pz.get("tree") else None
         self.clean = True
         self.hint_level = 0
         self.solved = False

@@ -73,6 +73,43 @@ def puzzle_from_proof(variant: Any, pos: Any, proof: Proof, source: str, number:
     }
 
 
+def compact_tree(node: dict[str, Any]) -> Any:
+    """The solution tree in the form the files keep: a winning move that ends the game is its
+    text; a move that leads on is ``[move, [[replies, answer], ...]]``, the defences that share one
+    answer grouped (near the end most defences meet the same final blow, so this is many times
+    smaller than one entry per defence)."""
+    if node is None or isinstance(node, (str, list)):
+        return node  # already compact
+    if "move" not in node:
+        return None  # a defence that ends the game itself: nothing to answer
+    then = node["then"]
+    if "replies" not in then:
+        return node["move"]
+    groups: dict[str, tuple[list[str], Any]] = {}
+    for reply, sub in then["replies"].items():
+        answer = compact_tree(sub)
+        key = json.dumps(answer, separators=(",", ":"))
+        groups.setdefault(key, ([], answer))[0].append(reply)
+    return [node["move"], [[replies, answer] for replies, answer in groups.values()]]
+
+
+def expand_tree(node: Any) -> dict[str, Any]:
+    """The compact tree of a file back as ``{"move", "then": {"replies": {...}} | {"end"}}``."""
+    if isinstance(node, dict):
+        return node
+    if node is None:
+        return {"end": True}
+    if isinstance(node, str):
+        return {"move": node, "then": {"end": True}}
+    move, groups = node
+    replies = {}
+    for names, answer in groups:
+        sub = expand_tree(answer)
+        for name in names:
+            replies[name] = sub
+    return {"move": move, "then": {"replies": replies}}
+
+
 @dataclass
 class PuzzleSet:
     """One file of puzzles for one preset, with what the generator has scanned so far."""
@@ -109,6 +146,9 @@ class PuzzleSet:
         """Write atomically (a temporary file renamed over the old one), so a stopped run loses nothing."""
         target = Path(path or self.path or f"{self.variant}.json")
         target.parent.mkdir(parents=True, exist_ok=True)
+        for pz in self.puzzles:
+            if "tree" in pz:
+                pz["tree"] = compact_tree(pz["tree"])
         data = {"format": FORMAT, "variant": self.variant, "scanned": self.scanned, "puzzles": self.puzzles}
         fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -178,6 +218,39 @@ def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | No
         return "the solution does not end in its goal"
     if variant.side_key(proof.winner) != puzzle["winner"]:
         return "the winner is not the side to move"
+    if "tree" in puzzle:
+        return _check_tree(rules, pos, expand_tree(puzzle["tree"]), proof.winner, int(puzzle["plies"]))
+    return None
+
+
+def _check_tree(rules: Any, pos: Any, node: dict[str, Any], winner: Any, plies: int) -> str | None:
+    """The stored tree answers every defence with legal moves that win within the plies left."""
+    if plies < 1:
+        return "the solution tree runs past its plies"
+    try:
+        move = rules.parse_move(pos, str(node.get("move")))
+    except ValueError:
+        return f"the solution tree plays {node.get('move')}, which cannot be read here"
+    if move not in rules.legal_moves(pos):
+        return f"the solution tree plays {node.get('move')}, which is illegal here"
+    after = rules.play(pos, move)[0]
+    out = rules.outcome(after)
+    if out is not None:
+        return None if out.winner == winner else f"the solution tree's {node['move']} does not win"
+    replies = node["then"].get("replies") or {}
+    legal = {rules.move_text(m): m for m in rules.legal_moves(after)}
+    if set(replies) != set(legal):
+        return f"the solution tree does not answer every defence after {node['move']}"
+    for text, sub in replies.items():
+        nxt = rules.play(after, legal[text])[0]
+        reply_out = rules.outcome(nxt)
+        if reply_out is not None:
+            if reply_out.winner != winner:
+                return f"the defence {text} ends the game for the defender"
+            continue
+        why = _check_tree(rules, nxt, sub, winner, plies - 2)
+        if why:
+            return why
     return None
 
 
