@@ -46,7 +46,7 @@ CLOSED_TAG, CLOSED_NORMALLY = "exit", "normal"
 #: ``game_menu``, ``view_menu``, ``help_menu``).  Each keeps its heavy imports inside its slots.
 GUI_CAPABILITIES: tuple[str, ...] = ("tafl_desktop.gui.rules_lab", "tafl_desktop.gui.edit_menu",
                                      "tafl_desktop.gui.position_editor", "tafl_desktop.gui.study",
-                                     "tafl_desktop.gui.interop_menu")
+                                     "tafl_desktop.gui.interop_menu", "tafl_desktop.gui.learn")
 
 
 class _Decided:
