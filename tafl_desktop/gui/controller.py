@@ -16,8 +16,10 @@ from PySide6.QtGui import QUndoStack
 from tafl_desktop.core.game import Game, Outcome, Side
 from tafl_desktop.gui.board_view import BoardState
 from tafl_desktop.gui.commands import MoveCommand
+from tafl_desktop.gui.piece_labels import piece_letters, piece_ranks
 from tafl_desktop.gui.players import HUMANS, ComputerEngine, PlayerSpec, computer_available, make_engine
 from tafl_desktop.gui.themes import piece_name, piece_side
+from tafl_desktop.i18n import _, ngettext
 
 Move = tuple[int, ...]
 #: Separator between the parts of a move made by several pieces (Dablot's ambush).
@@ -61,6 +63,8 @@ class GameController(QObject):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
         self.announce = True
+        #: Draw each piece's rank on it (Dablot); the window sets it from the preferences.
+        self.show_ranks = True
         self._engine: ComputerEngine | None = None
         self._generation = 0
         #: The computer waits while paused (computer-against-computer demos, or to look around).
@@ -253,20 +257,53 @@ class GameController(QObject):
         self._path = ()
         self.undo_stack.push(MoveCommand(self, move, self.rules.move_text(move)))
         self.view_ply = len(self.game.plies)
-        caught = ""
-        if ply.captures:
-            names = ", ".join(self.variant.geometry.name(s) for s in ply.captures)
-            caught = f", capturing on {names}"
-        if move == END_TURN:
-            self.message.emit(f"{self.sides[int(side)]} ended the turn.")
-        else:
-            self.message.emit(f"{self.sides[int(side)]} played {self.rules.move_text(move)}{caught}.")
+        self.message.emit(self._move_sentence(side, move, ply))
         self.moved.emit(move)
         self.changed.emit()
         if self.game.outcome is not None:
             self.game_finished.emit(self.game.outcome)
         else:
             self._maybe_start_computer()
+
+    def _split_captures(self, ply_index: int) -> tuple[list[int], list[int]]:
+        """(enemy pieces taken, the mover's own pieces lost) by ply ``ply_index`` (0-based): under
+        strict custodian a piece that stops between two enemies dies by its own move."""
+        game = self.game
+        ply = game.plies[ply_index]
+        before = self.rules.pieces(game.position_at(ply_index))
+        mover = int(self.rules.side_to_move(game.position_at(ply_index)))
+        # a captured square that was empty before the move is where the moving piece stopped
+        lost = [s for s in ply.captures if s not in before or piece_side(before[s]) == mover]
+        taken = [s for s in ply.captures if s not in lost]
+        return taken, lost
+
+    def _move_sentence(self, side: Side, move: Move, ply) -> str:
+        """The status line after a move, in the variant's side names: who played what, and what
+        it took (or what the mover lost, for a self-capture)."""
+        name = self.sides[int(side)]
+        if move == END_TURN:
+            return _("{side} ended the turn.").format(side=name)
+        g = self.variant.geometry
+        taken, lost = self._split_captures(len(self.game.plies) - 1)
+        text = self.rules.move_text(move)
+        if lost and not taken and self.variant.family != "tafl":  # e.g. a huffed Asalto officer
+            return ngettext("{side} played {move}, and lost their own piece on {squares}.",
+                            "{side} played {move}, and lost their own pieces on {squares}.",
+                            len(lost)).format(side=name, move=text, squares=", ".join(g.name(s) for s in lost))
+        if lost and not taken:
+            return ngettext("{side} played {move}, and lost their own piece on {squares}: it stopped between "
+                            "two enemies.",
+                            "{side} played {move}, and lost their own pieces on {squares}: they stopped between "
+                            "enemies.",
+                            len(lost)).format(side=name, move=text, squares=", ".join(g.name(s) for s in lost))
+        if taken and lost:
+            return _("{side} played {move}, capturing on {taken}, and lost their own piece on {lost}.").format(
+                side=name, move=text, taken=", ".join(g.name(s) for s in taken),
+                lost=", ".join(g.name(s) for s in lost))
+        if taken:
+            return _("{side} played {move}, capturing on {squares}.").format(
+                side=name, move=text, squares=", ".join(g.name(s) for s in taken))
+        return _("{side} played {move}.").format(side=name, move=text)
 
     def play_move(self, move: Move) -> bool:
         """Play ``move`` if legal (for typed moves and tests); else say why and return False."""
@@ -306,6 +343,8 @@ class GameController(QObject):
         self.undo_stack.redo()
         while self.undo_stack.canRedo() and not self.human_to_move() and self.game.outcome is None:
             self.undo_stack.redo()
+        self.message.emit(_("Move replayed: {move}.").format(move=self.rules.move_text(self.game.plies[-1].move))
+                          if self.game.plies and self.game.plies[-1].move != END_TURN else _("Move replayed."))
         if self.game.outcome is None:
             self._maybe_start_computer()
 
@@ -487,16 +526,21 @@ class GameController(QObject):
             targets=frozenset(self._continuations(path)) if path else frozenset(), last_move=last_move,
             captured=captured, threatened=threatened, routes=routes,
             interactive=self.is_live and game.outcome is None and self.human_to_move(),
-            suggested=self.current_hint())
+            suggested=self.current_hint(), letters=piece_letters(self.variant),
+            ranks=piece_ranks(rules) if self.show_ranks else {})
 
     def move_rows(self) -> list[str]:
         """Each ply's text, with the squares it captured on (``e1-e5 x e6``)."""
         g = self.variant.geometry
         out = []
-        for ply in self.game.plies:
+        for i, ply in enumerate(self.game.plies):
             text = self.rules.move_text(ply.move)
             if ply.captures and self.variant.family == "tafl":
-                text += " x" + ",".join(g.name(s) for s in ply.captures)
+                taken, lost = self._split_captures(i)
+                if taken:
+                    text += " x" + ",".join(g.name(s) for s in taken)
+                if lost:  # the mover's own piece, lost by strict custodian: not a capture it made
+                    text = _("{move} (lost {squares})").format(move=text, squares=",".join(g.name(s) for s in lost))
             out.append(text)
         return out
 

@@ -135,6 +135,9 @@ class NewGameDialog(QDialog):
         self.tree.setAccessibleName("Games")
         self.tree.setMinimumWidth(240)
         self._fill_tree(current)
+        from tafl_desktop.gui.fit_text import fit_tree_to_items
+
+        fit_tree_to_items(self.tree)  # long names whole, not elided
         self.tree.currentItemChanged.connect(self._item_changed)
 
         self.name = QLabel()
