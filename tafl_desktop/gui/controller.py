@@ -65,6 +65,9 @@ class GameController(QObject):
         self.announce = True
         #: Draw each piece's rank on it (Dablot); the window sets it from the preferences.
         self.show_ranks = True
+        #: ``(side, level) -> seconds or None``: the computer's think time for this move when a
+        #: clock limits it (set by the clock; None: the level's own time).
+        self.think_limit = None
         self._engine: ComputerEngine | None = None
         self._generation = 0
         #: The computer waits while paused (computer-against-computer demos, or to look around).
@@ -372,8 +375,10 @@ class GameController(QObject):
         generation = self._generation
         level = self.players[int(side)].level
         self._set_thinking(True)
+        limit = self.think_limit(int(side), level) if self.think_limit is not None else None
+        extra = {"time_limit": limit} if limit is not None else {}
         self._engine.start(self.game, level, lambda move: self._computer_moved(generation, move),
-                           on_error=lambda why: self._computer_error(generation, why))
+                           on_error=lambda why: self._computer_error(generation, why), **extra)
 
     def _set_thinking(self, on: bool) -> None:
         if on != self.thinking:
@@ -438,6 +443,18 @@ class GameController(QObject):
             paused, self.paused = self.paused, False
             self._maybe_start_computer()
             self.paused = paused
+
+    def finish_game(self, outcome: Outcome) -> None:
+        """End the game off the board (resignation, draw, flag fall): the computer stops, the
+        board freezes and the end is announced like any other."""
+        if self.game.outcome is not None:
+            return
+        self._cancel_engine()
+        self._path = ()
+        self.game.finish(outcome)
+        self.message.emit(self.describe_outcome(outcome))
+        self.changed.emit()
+        self.game_finished.emit(outcome)
 
     def show_hint(self, move: Move) -> None:
         """Draw ``move`` as a suggestion on the live position until the position changes."""

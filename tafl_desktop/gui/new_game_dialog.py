@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
@@ -44,6 +45,7 @@ from tafl_desktop.gui.players import (
 )
 from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
 from tafl_desktop.gui.variant_info import is_preset
+from tafl_desktop.i18n import _
 
 USER_VARIANTS_KEY = "variants/files"
 MAX_USER_VARIANTS = 12
@@ -56,6 +58,7 @@ class NewGameChoice:
 
     variant: Variant
     players: tuple[PlayerSpec, PlayerSpec]
+    time_control: Any = None  # a core.clock.TimeControl, None for an untimed game
 
 
 def user_variant_files() -> list[str]:
@@ -157,6 +160,10 @@ class NewGameDialog(QDialog):
         self.player_labels = (QLabel(), QLabel())
         for i in (0, 1):
             self.player_form.addRow(self.player_labels[i], self.choosers[i])
+        from tafl_desktop.gui.clock_chooser import ClockChooser
+
+        self.clock_chooser = ClockChooser()
+        self.player_form.addRow(_("Clock:"), self.clock_chooser)
         info = QVBoxLayout()
         info.addWidget(self.name)
         info.addWidget(self.description)
@@ -303,7 +310,7 @@ class NewGameDialog(QDialog):
         return self.choosers[0].spec(), self.choosers[1].spec()
 
     def choice(self) -> NewGameChoice:
-        return NewGameChoice(self.chosen_variant(), self.chosen_players())
+        return NewGameChoice(self.chosen_variant(), self.chosen_players(), self.clock_chooser.control())
 
     def accept(self) -> None:
         try:
