@@ -112,7 +112,21 @@ def game_from_data(data: Any, where: str = "game") -> Game:
             game.play_text(text)
         except IllegalMove as exc:
             raise RecordError(f"{where}: move {i} ({shown(text, 40)}) cannot be played: {exc}") from None
+    _restore_off_board_ending(game, data, where)
     return game
+
+
+def _restore_off_board_ending(game: Game, data: dict[str, Any], where: str) -> None:
+    """A resignation, draw or flag fall is not in the moves: take it from 'result' and 'reason'."""
+    from tafl_desktop.core.game import OFF_BOARD_REASONS, Outcome
+
+    reason, result = data.get("reason"), data.get("result")
+    if reason not in OFF_BOARD_REASONS or game.outcome is not None:
+        return
+    winners = {"attackers": Side.ATTACKERS, "defenders": Side.DEFENDERS, "draw": None}
+    if result not in winners or (result == "draw") != reason.startswith("draw"):
+        raise RecordError(f"{where}: result {shown(result, 40)} does not fit the ending {shown(reason, 40)}")
+    game.finish(Outcome(winners[result], reason))
 
 
 def load_game(path: str | Path) -> Game:

@@ -17,6 +17,7 @@ from tafl_desktop.core.game import Game, Outcome, Side
 from tafl_desktop.core.game_tree import GameTree, Node
 from tafl_desktop.gui.board_view import BoardState
 from tafl_desktop.gui.commands import MoveCommand
+from tafl_desktop.gui.piece_labels import piece_letters, piece_ranks
 from tafl_desktop.gui.players import (
     EXTERNAL,
     HUMANS,
@@ -74,6 +75,11 @@ class GameController(QObject):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
         self.announce = True
+        #: Draw each piece's rank on it (Dablot); the window sets it from the preferences.
+        self.show_ranks = True
+        #: ``(side, level) -> seconds or None``: the computer's think time for this move when a
+        #: clock limits it (set by the clock; None: the level's own time).
+        self.think_limit = None
         self._engine: ComputerEngine | None = None
         self._external: ComputerEngine | None = None  # external engines' host (OpenTafl protocol)
         self._generation = 0
@@ -299,14 +305,7 @@ class GameController(QObject):
         self._path = ()
         self.undo_stack.push(MoveCommand(self, move, self.rules.move_text(move)))
         self.view_ply = len(self.game.plies)
-        caught = ""
-        if ply.captures:
-            names = ", ".join(self.variant.geometry.name(s) for s in ply.captures)
-            caught = f", capturing on {names}"
-        if move == END_TURN:
-            self.message.emit(f"{self.sides[int(side)]} ended the turn.")
-        else:
-            self.message.emit(f"{self.sides[int(side)]} played {self.rules.move_text(move)}{caught}.")
+        self.message.emit(self._move_sentence(side, move, ply))
         self.moved.emit(move)
         self.changed.emit()
         if self.game.outcome is not None:
@@ -317,6 +316,46 @@ class GameController(QObject):
                     outcome=self.describe_outcome(self.game.outcome)))
         else:
             self._maybe_start_computer()
+
+    def _split_captures(self, ply_index: int) -> tuple[list[int], list[int]]:
+        """(enemy pieces taken, the mover's own pieces lost) by ply ``ply_index`` (0-based): under
+        strict custodian a piece that stops between two enemies dies by its own move."""
+        game = self.game
+        ply = game.plies[ply_index]
+        before = self.rules.pieces(game.position_at(ply_index))
+        mover = int(self.rules.side_to_move(game.position_at(ply_index)))
+        # a captured square that was empty before the move is where the moving piece stopped
+        lost = [s for s in ply.captures if s not in before or piece_side(before[s]) == mover]
+        taken = [s for s in ply.captures if s not in lost]
+        return taken, lost
+
+    def _move_sentence(self, side: Side, move: Move, ply) -> str:
+        """The status line after a move, in the variant's side names: who played what, and what
+        it took (or what the mover lost, for a self-capture)."""
+        name = self.sides[int(side)]
+        if move == END_TURN:
+            return _("{side} ended the turn.").format(side=name)
+        g = self.variant.geometry
+        taken, lost = self._split_captures(len(self.game.plies) - 1)
+        text = self.rules.move_text(move)
+        if lost and not taken and self.variant.family != "tafl":  # e.g. a huffed Asalto officer
+            return ngettext("{side} played {move}, and lost their own piece on {squares}.",
+                            "{side} played {move}, and lost their own pieces on {squares}.",
+                            len(lost)).format(side=name, move=text, squares=", ".join(g.name(s) for s in lost))
+        if lost and not taken:
+            return ngettext("{side} played {move}, and lost their own piece on {squares}: it stopped between "
+                            "two enemies.",
+                            "{side} played {move}, and lost their own pieces on {squares}: they stopped between "
+                            "enemies.",
+                            len(lost)).format(side=name, move=text, squares=", ".join(g.name(s) for s in lost))
+        if taken and lost:
+            return _("{side} played {move}, capturing on {taken}, and lost their own piece on {lost}.").format(
+                side=name, move=text, taken=", ".join(g.name(s) for s in taken),
+                lost=", ".join(g.name(s) for s in lost))
+        if taken:
+            return _("{side} played {move}, capturing on {squares}.").format(
+                side=name, move=text, squares=", ".join(g.name(s) for s in taken))
+        return _("{side} played {move}.").format(side=name, move=text)
 
     def play_move(self, move: Move) -> bool:
         """Play ``move`` if legal (for typed moves and tests); else say why and return False."""
@@ -491,6 +530,8 @@ class GameController(QObject):
         self.undo_stack.redo()
         while self.undo_stack.canRedo() and not self.human_to_move() and self.game.outcome is None:
             self.undo_stack.redo()
+        self.message.emit(_("Move replayed: {move}.").format(move=self.rules.move_text(self.game.plies[-1].move))
+                          if self.game.plies and self.game.plies[-1].move != END_TURN else _("Move replayed."))
         if self.game.outcome is None:
             self._maybe_start_computer()
 
@@ -523,8 +564,11 @@ class GameController(QObject):
         generation = self._generation
         level = self.players[int(side)].level
         self._set_thinking(True)
+        limit = self.think_limit(int(side), level) if self.think_limit is not None else None
+        # the clock's budget goes to our own computer; an external engine is told the clock by its host
+        extra = {"time_limit": limit} if limit is not None and engine is self._engine else {}
         engine.start(self.game, level, lambda move: self._computer_moved(generation, move),
-                           on_error=lambda why: self._computer_error(generation, why))
+                     on_error=lambda why: self._computer_error(generation, why), **extra)
 
     def _set_thinking(self, on: bool) -> None:
         if on != self.thinking:
@@ -600,6 +644,18 @@ class GameController(QObject):
             paused, self.paused = self.paused, False
             self._maybe_start_computer()
             self.paused = paused
+
+    def finish_game(self, outcome: Outcome) -> None:
+        """End the game off the board (resignation, draw, flag fall): the computer stops, the
+        board freezes and the end is announced like any other."""
+        if self.game.outcome is not None:
+            return
+        self._cancel_engine()
+        self._path = ()
+        self.game.finish(outcome)
+        self.message.emit(self.describe_outcome(outcome))
+        self.changed.emit()
+        self.game_finished.emit(outcome)
 
     def show_hint(self, move: Move) -> None:
         """Draw ``move`` as a suggestion on the live position until the position changes."""
@@ -691,16 +747,21 @@ class GameController(QObject):
             targets=frozenset(self._continuations(path)) if path else frozenset(), last_move=last_move,
             captured=captured, threatened=threatened, routes=routes,
             interactive=self._playable_here(),
-            suggested=self.current_hint())
+            suggested=self.current_hint(), letters=piece_letters(self.variant),
+            ranks=piece_ranks(rules) if self.show_ranks else {})
 
     def move_rows(self) -> list[str]:
         """Each ply's text, with the squares it captured on (``e1-e5 x e6``)."""
         g = self.variant.geometry
         out = []
-        for ply in self.game.plies:
+        for i, ply in enumerate(self.game.plies):
             text = self.rules.move_text(ply.move)
             if ply.captures and self.variant.family == "tafl":
-                text += " x" + ",".join(g.name(s) for s in ply.captures)
+                taken, lost = self._split_captures(i)
+                if taken:
+                    text += " x" + ",".join(g.name(s) for s in taken)
+                if lost:  # the mover's own piece, lost by strict custodian: not a capture it made
+                    text = _("{move} (lost {squares})").format(move=text, squares=",".join(g.name(s) for s in lost))
             out.append(text)
         return out
 

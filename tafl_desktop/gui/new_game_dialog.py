@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
@@ -59,6 +60,7 @@ class NewGameChoice:
 
     variant: Variant
     players: tuple[PlayerSpec, PlayerSpec]
+    time_control: Any = None  # a core.clock.TimeControl, None for an untimed game
 
 
 def user_variant_files() -> list[str]:
@@ -150,6 +152,9 @@ class NewGameDialog(QDialog):
         self.tree.setAccessibleName("Games")
         self.tree.setMinimumWidth(240)
         self._fill_tree(current)
+        from tafl_desktop.gui.fit_text import fit_tree_to_items
+
+        fit_tree_to_items(self.tree)  # long names whole, not elided
         self.tree.currentItemChanged.connect(self._item_changed)
 
         self.name = QLabel()
@@ -169,6 +174,10 @@ class NewGameDialog(QDialog):
         self.player_labels = (QLabel(), QLabel())
         for i in (0, 1):
             self.player_form.addRow(self.player_labels[i], self.choosers[i])
+        from tafl_desktop.gui.clock_chooser import ClockChooser
+
+        self.clock_chooser = ClockChooser()
+        self.player_form.addRow(_("Clock:"), self.clock_chooser)
         info = QVBoxLayout()
         info.addWidget(self.name)
         info.addWidget(self.description)
@@ -319,7 +328,7 @@ class NewGameDialog(QDialog):
         return self.choosers[0].spec(), self.choosers[1].spec()
 
     def choice(self) -> NewGameChoice:
-        return NewGameChoice(self.chosen_variant(), self.chosen_players())
+        return NewGameChoice(self.chosen_variant(), self.chosen_players(), self.clock_chooser.control())
 
     def accept(self) -> None:
         try:
