@@ -194,11 +194,12 @@ def test_analyse_hands_the_set_up_position_to_the_analysis_board(qtbot, make_win
     from tafl_desktop.gui import position_editor
 
     w = make_window("brandubh")
+    w.act_analysis = None  # a window without an analysis board
     e = open_editor(qtbot, w)
-    assert not e.analyse_button.isEnabled()  # no analysis board in this window
+    assert not e.analyse_button.isEnabled()
     e.close()
     shown = []
-    w.act_analysis = QAction("Analysis Board", w)  # what the analysis board adds to the window
+    w.act_analysis = QAction("Analysis Board", w)  # the analysis board's action, without its worker
     w.act_analysis.setCheckable(True)
     w.act_analysis.toggled.connect(lambda on: shown.append((on, w.controller.rules.position_text(
         w.controller.game.start))))

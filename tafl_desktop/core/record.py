@@ -112,13 +112,31 @@ def game_from_data(data: Any, where: str = "game") -> Game:
             game.play_text(text)
         except IllegalMove as exc:
             raise RecordError(f"{where}: move {i} ({shown(text, 40)}) cannot be played: {exc}") from None
+    _restore_off_board_ending(game, data, where)
     return game
 
 
+def _restore_off_board_ending(game: Game, data: dict[str, Any], where: str) -> None:
+    """A resignation, draw or flag fall is not in the moves: take it from 'result' and 'reason'."""
+    from tafl_desktop.core.game import OFF_BOARD_REASONS, Outcome
+
+    reason, result = data.get("reason"), data.get("result")
+    if reason not in OFF_BOARD_REASONS or game.outcome is not None:
+        return
+    winners = {"attackers": Side.ATTACKERS, "defenders": Side.DEFENDERS, "draw": None}
+    if result not in winners or (result == "draw") != reason.startswith("draw"):
+        raise RecordError(f"{where}: result {shown(result, 40)} does not fit the ending {shown(reason, 40)}")
+    game.finish(Outcome(winners[result], reason))
+
+
 def load_game(path: str | Path) -> Game:
-    """Read and replay a record file's main line (its variations are checked too); RecordError
-    (one line) for anything that is not a record."""
-    return tree_from_data(*_read_record(path)).main_game()
+    """The main line of a saved game (variations are checked but left out); RecordError (one
+    line) for anything that is not a record.
+
+    The file is read with :func:`read_limited` (no FIFO, device or oversized file is read), and
+    the parser's own limits (nesting depth, digits in a number) become RecordErrors too."""
+    data, where = _read_record(path)
+    return tree_from_data(data, where).main_game()
 
 
 def load_tree(path: str | Path) -> GameTree:
@@ -127,10 +145,6 @@ def load_tree(path: str | Path) -> GameTree:
 
 
 def _read_record(path: str | Path) -> tuple[Any, str]:
-    """The JSON data of a record file and the name to quote in messages.
-
-    The file is read with :func:`read_limited` (no FIFO, device or oversized file is read), and
-    the parser's own limits (nesting depth, digits in a number) become RecordErrors too."""
     p = Path(path)
     where = shown(p.name or str(path))
     try:

@@ -504,7 +504,13 @@ def presets() -> dict[str, Variant]:
 
 
 def find_variant(name: str, overrides: Mapping[str, Any] | None = None) -> Variant:
-    """A preset by id, or a variant file by path; VariantError with the known ids otherwise."""
+    """A preset by id, a variant file by path, or an OpenTafl rules string (``dim:...``);
+    VariantError with the known ids otherwise."""
+    if name.lstrip().startswith("dim:"):
+        from tafl_desktop.core.rules_string import variant_from_rules_string
+
+        v = variant_from_rules_string(name)
+        return v.with_options(overrides) if overrides else v
     if name.endswith(".toml") or "/" in name or "\\" in name:
         return load_variant(name, overrides)
     table = presets()

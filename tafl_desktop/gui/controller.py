@@ -17,7 +17,17 @@ from tafl_desktop.core.game import Game, Outcome, Side
 from tafl_desktop.core.game_tree import GameTree, Node
 from tafl_desktop.gui.board_view import BoardState
 from tafl_desktop.gui.commands import MoveCommand
-from tafl_desktop.gui.players import HUMANS, ComputerEngine, PlayerSpec, computer_available, make_engine
+from tafl_desktop.gui.piece_labels import piece_letters, piece_ranks
+from tafl_desktop.gui.players import (
+    EXTERNAL,
+    HUMANS,
+    ComputerEngine,
+    EngineForfeit,
+    PlayerSpec,
+    make_engine,
+    make_external_engine,
+    player_available,
+)
 from tafl_desktop.gui.themes import piece_name, piece_side
 from tafl_desktop.i18n import _, ngettext
 
@@ -65,7 +75,13 @@ class GameController(QObject):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
         self.announce = True
+        #: Draw each piece's rank on it (Dablot); the window sets it from the preferences.
+        self.show_ranks = True
+        #: ``(side, level) -> seconds or None``: the computer's think time for this move when a
+        #: clock limits it (set by the clock; None: the level's own time).
+        self.think_limit = None
         self._engine: ComputerEngine | None = None
+        self._external: ComputerEngine | None = None  # external engines' host (OpenTafl protocol)
         self._generation = 0
         #: The computer waits while paused (computer-against-computer demos, or to look around).
         self.paused = False
@@ -94,7 +110,7 @@ class GameController(QObject):
         self._saved_revision = self.tree.revision
         self._view_cache = None
         # a record may name a computer player that this installation does not have: a human plays it
-        self.players = tuple(p if p.is_human or computer_available() else PlayerSpec() for p in players)
+        self.players = tuple(p if player_available(p) else PlayerSpec() for p in players)
         self._path = ()
         self._legal_cache = None
         self.undo_stack.clear()
@@ -289,14 +305,7 @@ class GameController(QObject):
         self._path = ()
         self.undo_stack.push(MoveCommand(self, move, self.rules.move_text(move)))
         self.view_ply = len(self.game.plies)
-        caught = ""
-        if ply.captures:
-            names = ", ".join(self.variant.geometry.name(s) for s in ply.captures)
-            caught = f", capturing on {names}"
-        if move == END_TURN:
-            self.message.emit(f"{self.sides[int(side)]} ended the turn.")
-        else:
-            self.message.emit(f"{self.sides[int(side)]} played {self.rules.move_text(move)}{caught}.")
+        self.message.emit(self._move_sentence(side, move, ply))
         self.moved.emit(move)
         self.changed.emit()
         if self.game.outcome is not None:
@@ -307,6 +316,46 @@ class GameController(QObject):
                     outcome=self.describe_outcome(self.game.outcome)))
         else:
             self._maybe_start_computer()
+
+    def _split_captures(self, ply_index: int) -> tuple[list[int], list[int]]:
+        """(enemy pieces taken, the mover's own pieces lost) by ply ``ply_index`` (0-based): under
+        strict custodian a piece that stops between two enemies dies by its own move."""
+        game = self.game
+        ply = game.plies[ply_index]
+        before = self.rules.pieces(game.position_at(ply_index))
+        mover = int(self.rules.side_to_move(game.position_at(ply_index)))
+        # a captured square that was empty before the move is where the moving piece stopped
+        lost = [s for s in ply.captures if s not in before or piece_side(before[s]) == mover]
+        taken = [s for s in ply.captures if s not in lost]
+        return taken, lost
+
+    def _move_sentence(self, side: Side, move: Move, ply) -> str:
+        """The status line after a move, in the variant's side names: who played what, and what
+        it took (or what the mover lost, for a self-capture)."""
+        name = self.sides[int(side)]
+        if move == END_TURN:
+            return _("{side} ended the turn.").format(side=name)
+        g = self.variant.geometry
+        taken, lost = self._split_captures(len(self.game.plies) - 1)
+        text = self.rules.move_text(move)
+        if lost and not taken and self.variant.family != "tafl":  # e.g. a huffed Asalto officer
+            return ngettext("{side} played {move}, and lost their own piece on {squares}.",
+                            "{side} played {move}, and lost their own pieces on {squares}.",
+                            len(lost)).format(side=name, move=text, squares=", ".join(g.name(s) for s in lost))
+        if lost and not taken:
+            return ngettext("{side} played {move}, and lost their own piece on {squares}: it stopped between "
+                            "two enemies.",
+                            "{side} played {move}, and lost their own pieces on {squares}: they stopped between "
+                            "enemies.",
+                            len(lost)).format(side=name, move=text, squares=", ".join(g.name(s) for s in lost))
+        if taken and lost:
+            return _("{side} played {move}, capturing on {taken}, and lost their own piece on {lost}.").format(
+                side=name, move=text, taken=", ".join(g.name(s) for s in taken),
+                lost=", ".join(g.name(s) for s in lost))
+        if taken:
+            return _("{side} played {move}, capturing on {squares}.").format(
+                side=name, move=text, squares=", ".join(g.name(s) for s in taken))
+        return _("{side} played {move}.").format(side=name, move=text)
 
     def play_move(self, move: Move) -> bool:
         """Play ``move`` if legal (for typed moves and tests); else say why and return False."""
@@ -481,6 +530,8 @@ class GameController(QObject):
         self.undo_stack.redo()
         while self.undo_stack.canRedo() and not self.human_to_move() and self.game.outcome is None:
             self.undo_stack.redo()
+        self.message.emit(_("Move replayed: {move}.").format(move=self.rules.move_text(self.game.plies[-1].move))
+                          if self.game.plies and self.game.plies[-1].move != END_TURN else _("Move replayed."))
         if self.game.outcome is None:
             self._maybe_start_computer()
 
@@ -502,14 +553,22 @@ class GameController(QObject):
             progress = getattr(self._engine, "progress", None)
             if progress is not None:
                 progress.connect(self.computer_progress)
-        if self._engine is None:
+        engine = self._engine
+        if self.players[int(side)].kind == EXTERNAL:
+            if self._external is None:
+                self._external = make_external_engine()
+            engine = self._external
+        if engine is None:
             return
         self._generation += 1
         generation = self._generation
         level = self.players[int(side)].level
         self._set_thinking(True)
-        self._engine.start(self.game, level, lambda move: self._computer_moved(generation, move),
-                           on_error=lambda why: self._computer_error(generation, why))
+        limit = self.think_limit(int(side), level) if self.think_limit is not None else None
+        # the clock's budget goes to our own computer; an external engine is told the clock by its host
+        extra = {"time_limit": limit} if limit is not None and engine is self._engine else {}
+        engine.start(self.game, level, lambda move: self._computer_moved(generation, move),
+                     on_error=lambda why: self._computer_error(generation, why), **extra)
 
     def _set_thinking(self, on: bool) -> None:
         if on != self.thinking:
@@ -538,6 +597,15 @@ class GameController(QObject):
         if generation != self._generation:
             return
         self._set_thinking(False)
+        if isinstance(why, EngineForfeit):  # an external engine failed: its side loses the game
+            side = self.rules.side_to_move(self.game.position)
+            self.game.resign(side, "forfeit")
+            text = f"{capitalised(str(why))}. {self.describe_outcome(self.game.outcome)}"
+            self.message.emit(text)
+            self.computer_failed.emit(text)
+            self.changed.emit()
+            self.game_finished.emit(self.game.outcome)
+            return
         text = (f"The computer player could not move: {why}. Choose Game > Computer: Move Now "
                 "to try again, or start a new game with a human for that side.")
         self.message.emit(text)
@@ -548,6 +616,8 @@ class GameController(QObject):
         self._set_thinking(False)
         if self._engine is not None:
             self._engine.cancel()
+        if self._external is not None:
+            self._external.cancel()
 
     def set_paused(self, paused: bool) -> None:
         """Pause or resume the computer (the pause button of computer-against-computer games)."""
@@ -575,6 +645,18 @@ class GameController(QObject):
             self._maybe_start_computer()
             self.paused = paused
 
+    def finish_game(self, outcome: Outcome) -> None:
+        """End the game off the board (resignation, draw, flag fall): the computer stops, the
+        board freezes and the end is announced like any other."""
+        if self.game.outcome is not None:
+            return
+        self._cancel_engine()
+        self._path = ()
+        self.game.finish(outcome)
+        self.message.emit(self.describe_outcome(outcome))
+        self.changed.emit()
+        self.game_finished.emit(outcome)
+
     def show_hint(self, move: Move) -> None:
         """Draw ``move`` as a suggestion on the live position until the position changes."""
         self._hint = (len(self.game.plies), self.rules.position_key(self.game.position), tuple(move))
@@ -595,6 +677,9 @@ class GameController(QObject):
         if self._engine is not None and hasattr(self._engine, "shutdown"):
             self._engine.shutdown()
         self._engine = None
+        if self._external is not None:
+            self._external.shutdown()
+            self._external = None
 
     # ------------------------------------------------------------------------------- navigation
     def goto(self, ply: int) -> None:
@@ -662,16 +747,21 @@ class GameController(QObject):
             targets=frozenset(self._continuations(path)) if path else frozenset(), last_move=last_move,
             captured=captured, threatened=threatened, routes=routes,
             interactive=self._playable_here(),
-            suggested=self.current_hint())
+            suggested=self.current_hint(), letters=piece_letters(self.variant),
+            ranks=piece_ranks(rules) if self.show_ranks else {})
 
     def move_rows(self) -> list[str]:
         """Each ply's text, with the squares it captured on (``e1-e5 x e6``)."""
         g = self.variant.geometry
         out = []
-        for ply in self.game.plies:
+        for i, ply in enumerate(self.game.plies):
             text = self.rules.move_text(ply.move)
             if ply.captures and self.variant.family == "tafl":
-                text += " x" + ",".join(g.name(s) for s in ply.captures)
+                taken, lost = self._split_captures(i)
+                if taken:
+                    text += " x" + ",".join(g.name(s) for s in taken)
+                if lost:  # the mover's own piece, lost by strict custodian: not a capture it made
+                    text = _("{move} (lost {squares})").format(move=text, squares=",".join(g.name(s) for s in lost))
             out.append(text)
         return out
 

@@ -52,7 +52,8 @@ ANNOUNCEMENTS_HELP = """
 
 ABOUT = """
 <h3>Tafl Desktop</h3>
-<p>Play the old Nordic board games: Hnefatafl, Tablut, Brandubh and their relatives, and the Fox games.</p>
+<p>Play the old Nordic board games: Hnefatafl, Tablut, Brandubh and their relatives, the Fox games and
+Dablot Prejjesne.</p>
 <p>Tafl players have always disagreed about the rules, so every rule is a visible toggle: choose them in
-<i>Game &gt; New Game</i> and read the rules in force with <i>Game &gt; Rules in force</i>.</p>
+<i>File &gt; New Game</i> and read the rules in force with <i>Game &gt; Rules in Force</i>.</p>
 """

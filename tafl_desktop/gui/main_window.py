@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QSplitter, QToolBar, QWidget
 
@@ -44,8 +44,16 @@ CLOSED_TAG, CLOSED_NORMALLY = "exit", "normal"
 #: Modules that add a capability's menus, panels and dialogs to the window: each has
 #: ``install(window)``, called once the window's own menus exist (``window.file_menu``,
 #: ``game_menu``, ``view_menu``, ``help_menu``).  Each keeps its heavy imports inside its slots.
-GUI_CAPABILITIES: tuple[str, ...] = ("tafl_desktop.gui.rules_lab", "tafl_desktop.gui.edit_menu",
-                                     "tafl_desktop.gui.position_editor")
+GUI_CAPABILITIES: tuple[str, ...] = (
+    "tafl_desktop.gui.clock_ui",
+    "tafl_desktop.gui.game_end",
+    "tafl_desktop.gui.rules_lab",
+    "tafl_desktop.gui.edit_menu",
+    "tafl_desktop.gui.position_editor",
+    "tafl_desktop.gui.study",
+    "tafl_desktop.gui.interop_menu",
+    "tafl_desktop.gui.learn",
+)
 
 
 class _Decided:
@@ -69,6 +77,10 @@ class MainWindow(QMainWindow):
     """One window, one game.  ``persist`` False keeps settings untouched (screenshots);
     ``autosave_path`` (None: off) is rewritten after every move so a crash loses nothing."""
 
+    #: A new game is about to start or a game to open (``time_control`` and ``loaded_tags`` are
+    #: set): capabilities such as the clock set up again before the computer's first search.
+    game_starting = Signal()
+
     def __init__(self, game: Game, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
                  prefs: Preferences | None = None, persist: bool = True, autosave_path: str | None = None,
                  parent: QWidget | None = None) -> None:
@@ -77,6 +89,13 @@ class MainWindow(QMainWindow):
         self.autosave_path = autosave_path
         self.prefs = prefs if prefs is not None else (load_preferences() if persist else Preferences())
         self.file_path: str | None = None
+        #: The clock chosen in New Game (a core.clock.TimeControl) and the tags of the game opened:
+        #: read by the capabilities when ``game_starting`` fires.
+        self.time_control = None
+        self.loaded_tags: dict[str, str] = {}
+        #: Capabilities add record tags (``() -> dict``) and reasons to offer Pause (``() -> bool``).
+        self.tag_providers: list = []
+        self.pause_reasons: list = []
         self._pending_move: tuple[int, ...] = ()
         self._message = ""
         self.setWindowIcon(app_icon())
@@ -290,7 +309,7 @@ class MainWindow(QMainWindow):
         playing = c.game.outcome is None
         self.act_hint.setEnabled(playing and c.human_to_move())
         has_computer = not all(p.is_human for p in c.players)
-        self.act_pause.setEnabled(has_computer and playing)
+        self.act_pause.setEnabled((has_computer or any(r() for r in self.pause_reasons)) and playing)
         self.act_move_now.setEnabled(has_computer and playing and c.computer_to_play())
 
     def _update_title(self, *_args) -> None:
@@ -325,10 +344,12 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------------------- games
     def start_game(self, variant: Variant, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
-                   start=None) -> None:
-        """Replace the current game with a new one of ``variant``."""
+                   start=None, time_control=None) -> None:
+        """Replace the current game with a new one of ``variant`` (with a clock if ``time_control``)."""
         rules = variant.make_rules()
         self._message = ""
+        self.time_control, self.loaded_tags = time_control, {}
+        self.game_starting.emit()
         self.controller.set_game(Game(rules, start), players)
         self.file_path = None
         self.controller.mark_saved()
@@ -358,7 +379,7 @@ class MainWindow(QMainWindow):
 
         choice = NewGameDialog.ask(self, self.controller.variant, self.controller.players)
         if choice is not None:
-            self.start_game(choice.variant, choice.players)
+            self.start_game(choice.variant, choice.players, time_control=getattr(choice, "time_control", None))
 
     def open_game(self, path: str | None = None, remember: bool = True) -> bool:
         """Open a saved game; a file that cannot be read leaves the current game as it was.
@@ -386,6 +407,8 @@ class MainWindow(QMainWindow):
         players = (PlayerSpec.from_text(tags.get("player1", "human")),
                    PlayerSpec.from_text(tags.get("player2", "human")))
         self._message = ""
+        self.time_control, self.loaded_tags = None, tags
+        self.game_starting.emit()
         self.controller.set_game(game, players, tree=tree)
         self.file_path = path
         self.controller.mark_saved()
@@ -405,7 +428,10 @@ class MainWindow(QMainWindow):
 
     def _tags(self) -> dict[str, str]:
         p = self.controller.players
-        return {"player1": p[0].to_text(), "player2": p[1].to_text()}
+        tags = {"player1": p[0].to_text(), "player2": p[1].to_text()}
+        for provide in self.tag_providers:
+            tags.update(provide())
+        return tags
 
     def save_game(self) -> bool:
         if not self.file_path:

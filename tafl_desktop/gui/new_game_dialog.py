@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
@@ -38,6 +39,7 @@ from tafl_desktop.gui.players import (
     COMPUTER,
     COMPUTER_LEVELS,
     DEFAULT_LEVEL,
+    EXTERNAL,
     HUMAN,
     HUMANS,
     PlayerSpec,
@@ -58,6 +60,7 @@ class NewGameChoice:
 
     variant: Variant
     players: tuple[PlayerSpec, PlayerSpec]
+    time_control: Any = None  # a core.clock.TimeControl, None for an untimed game
 
 
 def user_variant_files() -> list[str]:
@@ -103,6 +106,13 @@ class PlayerChooser(QWidget):
             self.kind.setItemData(1, "The computer player is not installed in this version yet.",
                                   Qt.ItemDataRole.ToolTipRole)
         self.kind.setCurrentIndex(0 if spec.is_human or not computer_available() else 1)
+        from tafl_desktop.gui.external_engine import EnginePicker
+        from tafl_desktop.i18n import _
+
+        self.kind.addItem(_("External engine"), EXTERNAL)
+        self.engine = EnginePicker(spec.level if spec.kind == EXTERNAL else "")
+        if spec.kind == EXTERNAL:
+            self.kind.setCurrentIndex(2)
         self.level.setCurrentIndex(max(0, self.level.findData(spec.level or DEFAULT_LEVEL)))
         self.level.setToolTip("Beginner blunders on purpose; each level above looks further ahead "
                               "and thinks longer (Expert: about 5 seconds a move)")
@@ -111,14 +121,19 @@ class PlayerChooser(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.kind, 1)
         row.addWidget(self.level, 1)
+        row.addWidget(self.engine, 1)
         self._sync()
 
     def _sync(self) -> None:
         self.level.setEnabled(self.kind.currentData() == COMPUTER)
+        self.level.setVisible(self.kind.currentData() != EXTERNAL)
+        self.engine.setVisible(self.kind.currentData() == EXTERNAL)
 
     def spec(self) -> PlayerSpec:
         if self.kind.currentData() == COMPUTER:
             return PlayerSpec(COMPUTER, self.level.currentData())
+        if self.kind.currentData() == EXTERNAL and self.engine.command():
+            return PlayerSpec(EXTERNAL, self.engine.command())
         return PlayerSpec()
 
 
@@ -137,6 +152,9 @@ class NewGameDialog(QDialog):
         self.tree.setAccessibleName("Games")
         self.tree.setMinimumWidth(240)
         self._fill_tree(current)
+        from tafl_desktop.gui.fit_text import fit_tree_to_items
+
+        fit_tree_to_items(self.tree)  # long names whole, not elided
         self.tree.currentItemChanged.connect(self._item_changed)
 
         self.name = QLabel()
@@ -156,6 +174,10 @@ class NewGameDialog(QDialog):
         self.player_labels = (QLabel(), QLabel())
         for i in (0, 1):
             self.player_form.addRow(self.player_labels[i], self.choosers[i])
+        from tafl_desktop.gui.clock_chooser import ClockChooser
+
+        self.clock_chooser = ClockChooser()
+        self.player_form.addRow(_("Clock:"), self.clock_chooser)
         info = QVBoxLayout()
         info.addWidget(self.name)
         info.addWidget(self.description)
@@ -306,7 +328,7 @@ class NewGameDialog(QDialog):
         return self.choosers[0].spec(), self.choosers[1].spec()
 
     def choice(self) -> NewGameChoice:
-        return NewGameChoice(self.chosen_variant(), self.chosen_players())
+        return NewGameChoice(self.chosen_variant(), self.chosen_players(), self.clock_chooser.control())
 
     def accept(self) -> None:
         try:
