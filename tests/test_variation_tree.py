@@ -149,3 +149,22 @@ def test_hostile_nesting_is_refused(tmp_path):
     path.write_text("[" * 100_000)
     with pytest.raises(RecordError, match="not a readable game record"):
         load_tree(path)
+
+
+def test_an_ending_off_the_board_stays_with_its_position(tmp_path):
+    """A resignation is not a move: the tree keeps it at the position where it happened, the
+    record writes it as the result, and the main line read back ends the same way."""
+    from tafl_desktop.core.game import Outcome, Side
+
+    tree = brandubh_tree()
+    main_end = tree.main_line()[-1]
+    tree.set_ending(main_end, Outcome(Side.ATTACKERS, "resigned"))
+    assert tree.main_game().outcome == Outcome(Side.ATTACKERS, "resigned")
+    assert tree.game_at(main_end.parent).outcome is None  # earlier positions are still open
+    path = tmp_path / "resigned.tafl.json"
+    save_game(tree.main_game(), path, tree=tree)
+    data = json.loads(path.read_text())
+    assert (data["result"], data["reason"]) == ("attackers", "resigned") and "variations" in data
+    back = load_tree(path)
+    assert back.main_line()[-1].ending == Outcome(Side.ATTACKERS, "resigned")
+    assert load_game(path).outcome == Outcome(Side.ATTACKERS, "resigned")

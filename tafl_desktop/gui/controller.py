@@ -517,6 +517,9 @@ class GameController(QObject):
         if not self.undo_stack.canUndo():
             self.message.emit("There is no move to take back.")
             return
+        nodes = self.line_nodes()
+        if nodes and nodes[-1].ending is not None:
+            self.tree.set_ending(nodes[-1], None)  # taking back reopens a resigned or agreed game
         self.undo_stack.undo()
         while self.undo_stack.canUndo() and not self.human_to_move():
             self.undo_stack.undo()
@@ -653,6 +656,8 @@ class GameController(QObject):
         self._cancel_engine()
         self._path = ()
         self.game.finish(outcome)
+        nodes = self.line_nodes()
+        self.tree.set_ending(nodes[-1] if nodes else self.tree.root, outcome)
         self.message.emit(self.describe_outcome(outcome))
         self.changed.emit()
         self.game_finished.emit(outcome)
