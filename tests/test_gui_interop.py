@@ -3,6 +3,7 @@ File > Import / Export, and game files dropped on the window.  Driven offscreen 
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 
@@ -110,6 +111,20 @@ def test_import_and_export_through_the_file_menu(qtbot, make_window, dialogs_rec
     other.act_import.trigger()
     assert other.controller.game.move_texts() == ["d1-d3", "f4-i4", "h1-h3"]
     assert other.controller.variant.id == "copenhagen" and "Imported game.otg" in other.status_text()
+
+    # comments of an imported record are kept by Save and by a new export
+    with_notes = tmp_path / "notes.otg"
+    with_notes.write_text(text.replace("1. d1-d3 f4-i4 \n", "1. d1-d3 f4-i4 \n[good start|bold]\n"))
+    dialogs_recorder.open_paths.append(str(with_notes))
+    other.act_import.trigger()
+    assert other.imported.comments == {1: "good start", 2: "bold"}
+    saved = tmp_path / "notes.tafl.json"
+    assert other._write_game(str(saved))
+    assert json.loads(saved.read_text())["tags"]["comment.2"] == "bold"
+    again = tmp_path / "again.otg"
+    dialogs_recorder.save_paths.append(str(again))
+    other.act_export.trigger()
+    assert "[good start|bold]" in again.read_text()
 
     bad = tmp_path / "bad.otg"
     bad.write_text("[rules:dim:11 zz:y start:/11/]\n1. a1-a2\n")

@@ -140,6 +140,13 @@ class ExternalEngines(QObject):
         self._pending = None
         self._timer.stop()
 
+    def finish(self, game: Any) -> None:
+        """Tell every engine of this game how it ended (``finish``), as OpenTafl does."""
+        if game is self._game:
+            for hosted in self._hosted.values():
+                if not hosted.dead:
+                    hosted.finish(game)
+
     def move_now(self) -> None:
         """The protocol has no "move now": the engine answers within its clock."""
 

@@ -107,8 +107,10 @@ def export_game(window, path: str | None = None, fmt: str | None = None) -> bool
             path += SUFFIX[chosen]
     imported = getattr(window, "imported", None)
     same = imported is not None and imported.game is c.game
-    transfer = GameTransfer(c.game, dict(imported.tags) if same else window._tags(),
-                            dict(imported.comments) if same else {})
+    transfer = GameTransfer.from_record(c.game, window._tags())
+    # the players as OpenTafl's record names them (our player1/player2 tags mean nothing there)
+    transfer.tags = dict(imported.tags) if same else {"attackers": c.players[0].label(),
+                                                      "defenders": c.players[1].label()}
     try:
         warnings = write_game(transfer, path, fmt or format_of(path))
     except InteropError as exc:
@@ -152,6 +154,12 @@ class _DropFilter(QObject):
         return False
 
 
+def _tell_engines(window) -> None:
+    external = getattr(window.controller, "_external", None)
+    if external is not None and hasattr(external, "finish"):
+        external.finish(window.controller.game)
+
+
 def install(window) -> None:
     """Add Import/Export to the File menu, accept dropped files, and host external engines."""
     from tafl_desktop.gui.external_engine import register
@@ -172,6 +180,17 @@ def install(window) -> None:
         menu.insertSeparator(anchor)
     else:
         menu.addActions([window.act_import, window.act_export])
+    window.controller.game_finished.connect(lambda _outcome: _tell_engines(window))
+    own_tags = window._tags
+
+    def tags() -> dict[str, str]:
+        """The window's tags, plus an imported game's tags and comments (so Save keeps them)."""
+        imported = window.imported
+        if imported is not None and imported.game is window.controller.game:
+            return {**imported.record_tags(), **own_tags()}
+        return own_tags()
+
+    window._tags = tags
     window.setAcceptDrops(True)
     window._drop_filter = _DropFilter(window)
     window.installEventFilter(window._drop_filter)
