@@ -120,7 +120,8 @@ def test_import_and_export_through_the_file_menu(qtbot, make_window, dialogs_rec
     assert other.imported.comments == {1: "good start", 2: "bold"}
     saved = tmp_path / "notes.tafl.json"
     assert other._write_game(str(saved))
-    assert json.loads(saved.read_text())["tags"]["comment.2"] == "bold"
+    data = json.loads(saved.read_text())
+    assert data["comments"] == {"1": "good start", "2": "bold"} and data["tags"]["attackers"]
     again = tmp_path / "again.otg"
     dialogs_recorder.save_paths.append(str(again))
     other.act_export.trigger()

@@ -71,14 +71,16 @@ def import_game(window, path: str | None = None) -> bool:
         return False
     game = transfer.game
     window._message = ""
-    window.controller.set_game(game, HUMANS)
+    transfer.tree = transfer.to_tree()
+    window.controller.set_game(game, HUMANS, tree=transfer.tree)
     window.file_path = None
     window.imported = transfer
+    window.loaded_tags = dict(transfer.tags)
     window._orient()
     n = len(game.plies)
     text = _("Imported {name}: {n} moves of {variant}.").format(name=name, n=n, variant=game.rules.variant.name)
     if transfer.comments:
-        text += " " + _("It has {n} comments (kept when you export it again).").format(n=len(transfer.comments))
+        text += " " + _("It has {n} comments.").format(n=len(transfer.comments))
     for w in transfer.warnings:
         text += " " + w + "."
     window._show_message(text)
@@ -106,11 +108,10 @@ def export_game(window, path: str | None = None, fmt: str | None = None) -> bool
         except InteropError:
             path += SUFFIX[chosen]
     imported = getattr(window, "imported", None)
-    same = imported is not None and imported.game is c.game
-    transfer = GameTransfer.from_record(c.game, window._tags())
+    same = imported is not None and imported.tree is c.tree
     # the players as OpenTafl's record names them (our player1/player2 tags mean nothing there)
-    transfer.tags = dict(imported.tags) if same else {"attackers": c.players[0].label(),
-                                                      "defenders": c.players[1].label()}
+    tags = dict(imported.tags) if same else {"attackers": c.players[0].label(), "defenders": c.players[1].label()}
+    transfer = GameTransfer.from_tree(c.tree, tags)
     try:
         warnings = write_game(transfer, path, fmt or format_of(path))
     except InteropError as exc:
@@ -181,16 +182,13 @@ def install(window) -> None:
     else:
         menu.addActions([window.act_import, window.act_export])
     window.controller.game_finished.connect(lambda _outcome: _tell_engines(window))
-    own_tags = window._tags
 
-    def tags() -> dict[str, str]:
-        """The window's tags, plus an imported game's tags and comments (so Save keeps them)."""
+    def imported_tags() -> dict[str, str]:
+        """An imported game's own tags (event, players, date) go into the saved record too."""
         imported = window.imported
-        if imported is not None and imported.game is window.controller.game:
-            return {**imported.record_tags(), **own_tags()}
-        return own_tags()
+        return dict(imported.tags) if imported is not None and imported.tree is window.controller.tree else {}
 
-    window._tags = tags
+    window.tag_providers.insert(0, imported_tags)
     window.setAcceptDrops(True)
     window._drop_filter = _DropFilter(window)
     window.installEventFilter(window._drop_filter)
