@@ -168,3 +168,22 @@ def test_dropping_a_file_on_the_window_opens_it(qtbot, make_window, dialogs_reco
     broken.write_bytes(b"\x00\xff")
     _drop(w, broken)
     assert dialogs_recorder.errors and w.file_path == str(own)
+
+
+def test_an_external_engine_is_told_the_game_clock(qtbot, make_window, tmp_path):
+    from tafl_desktop.core.clock import TimeControl
+
+    log = tmp_path / "clock.txt"
+    script = tmp_path / "clockwatch.py"
+    script.write_text("import sys\nprint('hello', flush=True)\nfor line in sys.stdin:\n"
+                      f"    if line.startswith('clock'):\n        open({str(log)!r}, 'a').write(line)\n"
+                      "    if line.startswith('play'):\n        print('move d2-c2', flush=True)\n")
+    w = make_window("brandubh")
+    w.start_game(find_variant("brandubh"), (PlayerSpec(EXTERNAL, f"{sys.executable} {script}"), PlayerSpec()),
+                 time_control=TimeControl(main_ms=90_000, overtime_ms=20_000, overtimes=3))
+    c = w.controller
+    qtbot.waitUntil(lambda: len(c.game.plies) == 1, timeout=15000)
+    words = log.read_text().split()
+    # OTEP: clock <attackers ms> <defenders ms> <overtime s> <attackers' periods> <defenders' periods>
+    assert words[0] == "clock" and 80_000 < int(words[1]) <= 90_000 and int(words[2]) == 90_000
+    assert words[3:] == ["20", "3", "3"]

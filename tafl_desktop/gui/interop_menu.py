@@ -155,6 +155,17 @@ class _DropFilter(QObject):
         return False
 
 
+def _engine_clock(window):
+    """The window's game clock as the external engines' host reports it, or None without one."""
+    driver = getattr(window, "clock_driver", None)
+    clock = getattr(driver, "clock", None)
+    if clock is None:
+        return None
+    shown = [clock.shown(side) for side in (0, 1)]  # (ms, periods left, in overtime)
+    return ((shown[0][0], shown[1][0]), (clock.control.overtime_ms // 1000, shown[0][1], shown[1][1]),
+            (shown[0][2], shown[1][2]))
+
+
 def _tell_engines(window) -> None:
     external = getattr(window.controller, "_external", None)
     if external is not None and hasattr(external, "finish"):
@@ -189,6 +200,7 @@ def install(window) -> None:
         return dict(imported.tags) if imported is not None and imported.tree is window.controller.tree else {}
 
     window.tag_providers.insert(0, imported_tags)
+    window.controller.external_clock = lambda: _engine_clock(window)
     window.setAcceptDrops(True)
     window._drop_filter = _DropFilter(window)
     window.installEventFilter(window._drop_filter)
