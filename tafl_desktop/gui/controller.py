@@ -560,6 +560,8 @@ class GameController(QObject):
         if self.players[int(side)].kind == EXTERNAL:
             if self._external is None:
                 self._external = make_external_engine()
+                if self._external is not None and hasattr(self._external, "clock_source"):
+                    self._external.clock_source = getattr(self, "external_clock", None)
             engine = self._external
         if engine is None:
             return
@@ -567,7 +569,8 @@ class GameController(QObject):
         generation = self._generation
         level = self.players[int(side)].level
         self._set_thinking(True)
-        limit = self.think_limit(int(side), level) if self.think_limit is not None else None
+        limit = self.think_limit(int(side), level) if self.think_limit is not None and engine is self._engine \
+            else None
         # the clock's budget goes to our own computer; an external engine is told the clock by its host
         extra = {"time_limit": limit} if limit is not None and engine is self._engine else {}
         engine.start(self.game, level, lambda move: self._computer_moved(generation, move),
