@@ -43,6 +43,9 @@ DEFAULT_VARIANT = "copenhagen"
 GUI_CAPABILITIES: tuple[str, ...] = (
     "tafl_desktop.gui.clock_ui",
     "tafl_desktop.gui.game_end",
+    "tafl_desktop.gui.dablot_panel",
+    "tafl_desktop.gui.accessibility",
+    "tafl_desktop.gui.sound",
 )
 
 
@@ -86,6 +89,8 @@ class MainWindow(QMainWindow):
         #: Capabilities add record tags (``() -> dict``) and reasons to offer Pause (``() -> bool``).
         self.tag_providers: list = []
         self.pause_reasons: list = []
+        #: Capabilities that follow the preferences: each is called with the Preferences applied.
+        self.preference_hooks: list = []
         self._pending_move: tuple[int, ...] = ()
         self._message = ""
         self.setWindowIcon(app_icon())
@@ -673,6 +678,8 @@ class MainWindow(QMainWindow):
         self.act_coords.setChecked(prefs.coordinates)
         self.act_announce.setChecked(prefs.announcements)
         self.act_eval.setChecked(prefs.eval_bar)
+        for hook in self.preference_hooks:
+            hook(prefs)
         if save and self.persist:
             save_preferences(prefs)
         self.refresh()
