@@ -195,8 +195,9 @@ class MainWindow(QMainWindow):
         self.act_about = self._action("&About Tafl Desktop", self.show_about)
         self.act_hint = self._action("&Hint", self.ask_hint, ["H", "Ctrl+H"],
                                      "Show the move the computer would play for you (H)", "hint")
-        self.act_pause = self._action("&Pause Computer", c.set_paused, "Ctrl+Space",
-                                      "Stop or restart the computer players (Ctrl+Space)", "pause", checkable=True)
+        self.act_pause = self._action("&Pause", c.set_paused, "Ctrl+Space",
+                                      "Stop or restart the computer players and the clocks (Ctrl+Space)", "pause",
+                                      checkable=True)
         self.act_move_now = self._action("Computer: &Move Now", c.computer_move_now, "Ctrl+M",
                                          "Make the computer play its best move so far (Ctrl+M)")
         self.act_eval = self._action("&Evaluation Bar", self._toggle_eval_bar, None,
