@@ -15,6 +15,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Move, Outcome, Side
 from tafl_desktop.core.geometry import GraphGeometry
+from tafl_desktop.core.quoting import quote
 
 FLOCK, HUNTERS = 0, 1
 
@@ -241,11 +242,11 @@ class HuntRules:
         return ("x" if self.is_jump(move) else "-").join(names)
 
     def parse_move(self, pos: HuntPosition, text: str) -> Move:
-        t = text.strip().lower()
+        t = text.strip().lower() if text.isascii() else ""  # the Kelvin sign lower-cases to k
         sep = "x" if "x" in t else "-"
         parts = [p for p in t.split(sep)]
         if len(parts) < 2 or not all(parts):
-            raise ValueError(f"'{text}' is not a move (expected e.g. c3-c4 or c3xc5xe5)")
+            raise ValueError(f"{quote(text)} is not a move (expected e.g. c3-c4 or c3xc5xe5)")
         return tuple(self.geometry.parse_square(p) for p in parts)
 
     def explain_illegal(self, pos: HuntPosition, move: Move) -> str:
@@ -322,18 +323,18 @@ class HuntRules:
         found: dict[str, int] = {}
         for token in text.split():
             if "=" not in token:
-                raise ValueError(f"position part '{token}' must look like hunters=d4 or flock=a3,b3")
+                raise ValueError(f"position part {quote(token)} must look like hunters=d4 or flock=a3,b3")
             key, _, names = token.partition("=")
             key = key.strip().lower()
             if key not in ("hunters", "flock"):
-                raise ValueError(f"position part '{key}' is unknown: use hunters= and flock=")
+                raise ValueError(f"position part {quote(key)} is unknown: use hunters= and flock=")
             if key in found:
                 raise ValueError(f"position lists '{key}' twice")
             m = 0
             for name in (n for n in names.split(",") if n):
                 p = self.geometry.parse_square(name)
                 if m >> p & 1:
-                    raise ValueError(f"point {name} is listed twice")
+                    raise ValueError(f"point {quote(name)} is listed twice")
                 m |= 1 << p
             found[key] = m
         flock, hunters = found.get("flock", 0), found.get("hunters", 0)

@@ -90,9 +90,12 @@ class PrintOptions:
     square_mm: float | None = None
     parts: tuple[str, ...] = ("rules", "board", "pieces")
     draught_mm: float = 30.0
+    #: A Rules Lab study's report whose chart goes on the rule sheet (None: no chart).
+    balance: dict[str, Any] | None = None
 
     def render(self, variant: Variant) -> tuple[bytes, SetReport]:
-        return render_set(variant, self.paper, self.orientation, self.square_mm, list(self.parts), self.draught_mm)
+        return render_set(variant, self.paper, self.orientation, self.square_mm, list(self.parts), self.draught_mm,
+                          self.balance)
 
 
 # ------------------------------------------------------------------------------------ preview
@@ -280,6 +283,9 @@ class PrintSetDialog(QDialog):
             box.toggled.connect(self._options_changed)
             parts_layout.addWidget(box)
             self.part_boxes[key] = box
+        self.balance_box, self.balance_report = self._balance_choice()
+        if self.balance_box is not None:
+            parts_layout.addWidget(self.balance_box)
         self.draught_spin = QDoubleSpinBox()
         self.draught_spin.setRange(MIN_DRAUGHT, MAX_DRAUGHT)
         self.draught_spin.setDecimals(1)
@@ -376,15 +382,38 @@ class PrintSetDialog(QDialog):
         return "Rule sheet with this game's changes: " + "; ".join(items) + "."
 
     # -------------------------------------------------------------------------- options
+    def _balance_choice(self) -> tuple[QCheckBox | None, dict[str, Any] | None]:
+        """A box offering the newest finished Rules Lab study of this game for the rule sheet."""
+        from tafl_desktop.i18n import _
+
+        try:
+            from tafl_desktop.gui.rules_lab import studies_folder
+            from tafl_desktop.lab.report import summary
+            from tafl_desktop.lab.store import finished_studies
+
+            stores = finished_studies(studies_folder(), self.variant.id)
+            report = summary(stores[0]) if stores else None
+        except ImportError:  # the lab extra is not installed
+            report = None
+        if report is None:
+            return None, None
+        games = sum(c["games"] for c in report["cells"])
+        box = QCheckBox(_("Balance chart ({games} games, Rules Lab)").format(games=games))
+        box.setToolTip(_("Add the chart of your latest finished Rules Lab study of this game to the rule sheet"))
+        box.toggled.connect(self._options_changed)
+        return box, report
+
     def options(self) -> PrintOptions:
         """The options as the widgets show them now."""
         parts = tuple(k for k, box in self.part_boxes.items() if box.isChecked())
+        with_balance = self.balance_box is not None and self.balance_box.isChecked() and "rules" in parts
         return PrintOptions(
             paper=str(self.paper_combo.currentData()),
             orientation=str(self.orientation_combo.currentData()),
             square_mm=None if self._square_auto else round(self.square_spin.value(), 1),
             parts=parts,
             draught_mm=round(self.draught_spin.value(), 1),
+            balance=self.balance_report if with_balance else None,
         )
 
     def _options_changed(self) -> None:
