@@ -173,3 +173,14 @@ def test_file_import_shows_the_variations_in_the_move_list(qtbot, make_window, d
     assert any(depth >= 1 and "d2-e2" in a + b for depth, a, b in shown)
     assert any(depth >= 2 and "d3-c3" in a + b for depth, a, b in shown)
     assert any(depth >= 1 and "e6-e7" in a + b for depth, a, b in shown)
+
+
+def test_a_record_branching_too_often_too_deep_is_refused_not_replayed_for_ever(monkeypatch):
+    import tafl_desktop.interop.otg_variations as otg_variations
+
+    # the fixture's new variations branch at depths 0, 1, 0 and 3: four moves replayed in all
+    monkeypatch.setattr(otg_variations, "MAX_REPLAYED", 3)
+    with pytest.raises(InteropError, match="replay more than 3 moves"):
+        read_otg(OPENTAFL_SHAPED, "huge.otg")
+    monkeypatch.setattr(otg_variations, "MAX_REPLAYED", 4)
+    assert read_otg(OPENTAFL_SHAPED, "huge.otg").tree.size() == 13

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tafl_desktop.core.game import Game
 from tafl_desktop.core.game_tree import GameTree, Node
 from tafl_desktop.core.record_tree import MAX_NESTING
 from tafl_desktop.i18n import _
@@ -37,6 +38,9 @@ ADDRESS = re.compile(r"(\d+[a-z]\.)((?:\d+\.\d+[a-z]\.)+)")
 #: The start of a token that can only be meant as a variation address.
 ADDRESS_START = re.compile(r"\d+[a-z]\.")
 _MAIN_ELEMENT = re.compile(r"([1-9]\d{0,8})([ab])")
+#: The most moves rebuilt (from the start to where variations branch) while reading one record:
+#: about three seconds, so a hostile file of many deep one-move variations cannot hang the app.
+MAX_REPLAYED = 1_000_000
 
 
 def split_address(token: str) -> tuple[str, ...] | None:
@@ -83,6 +87,7 @@ class _Known:
     start: Node
     first: int
     nodes: list[Node] = field(default_factory=list)
+    game: Game | None = None  # the game at its last node, so a continuation line replays nothing
 
 
 def add_variations(tree: GameTree, lines: list[VariationLine], where: str, limit: int) -> None:
@@ -91,6 +96,7 @@ def add_variations(tree: GameTree, lines: list[VariationLine], where: str, limit
     whole tree.  InteropError names the line when an address leads nowhere or a move fails."""
     main = tree.main_line()
     budget = limit - len(main)
+    replayed = 0
     known: dict[tuple[str, ...], _Known] = {}
     for v in sorted(lines, key=lambda v: len(v.address)):
         here = _("{where}, line {line} ({address})").format(where=where, line=v.line, address=".".join(v.address) + ".")
@@ -107,7 +113,13 @@ def add_variations(tree: GameTree, lines: list[VariationLine], where: str, limit
             raise InteropError(_("{here}: the record holds more than the {n} moves a game record may have").format(
                 here=here, n=limit))
         start = var.nodes[-1] if var.nodes else var.start
-        game = tree.game_at(start)
+        if var.game is None:
+            replayed += start.depth
+            if replayed > MAX_REPLAYED:
+                raise InteropError(_("{here}: the variations branch so often and so deep that reading them would "
+                                     "replay more than {n} moves").format(here=here, n=MAX_REPLAYED))
+            var.game = tree.game_at(start)
+        game = var.game
         before = len(game.plies)
         play_listed(game, v.moves, here)
         node = start
