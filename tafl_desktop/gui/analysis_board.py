@@ -2,8 +2,8 @@
 
 A dock under the board lists the best N lines (1..5, the player's choice), each with its score in
 words and numbers ("Defenders win in 3 moves", "+1.4 attackers"), its depth, and its moves as
-buttons; the search's depth and speed head the list.  The search runs continuously in the study
-worker process (:mod:`tafl_desktop.gui.study_client`) and restarts whenever the position shown
+buttons; the search's depth and speed head the list.  The search runs continuously in the analysis
+worker process (:mod:`tafl_desktop.gui.analysis_client`) and restarts whenever the position shown
 changes (a move, undo, navigation in the move list), so it follows the move list.
 
 Clicking a move of a line plays the line up to that move: at the live end of the game as moves of
@@ -121,7 +121,7 @@ class AnalysisBoard(QDockWidget):
             self._key = None
 
     def preempted(self) -> None:
-        """Another study request (a review) took the worker: analysis mode ends."""
+        """Another analysis request (a review) took the worker: analysis mode ends."""
         self._key = None
         action = getattr(self.window_, "act_analysis", None)
         if action is not None and action.isChecked():
@@ -192,7 +192,7 @@ class AnalysisBoard(QDockWidget):
         self._show_lines(report.get("lines", []))
 
     def _show_lines(self, lines: list[dict[str, Any]]) -> None:
-        from tafl_desktop.study_words import line_words
+        from tafl_desktop.analysis_words import line_words
 
         self._lines = lines
         c = self.controller

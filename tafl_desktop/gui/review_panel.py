@@ -1,6 +1,6 @@
 """Game review in the window: every position searched in the study worker, each move classed.
 
-"Review Game" sends the game to the worker process (:mod:`tafl_desktop.ai.study_service`), which
+"Review Game" sends the game to the worker process (:mod:`tafl_desktop.ai.analysis_service`), which
 evaluates its positions one by one; a progress bar under the move list counts them and a Cancel
 button stops the review, keeping the evaluations made so far, so "Resume Review" goes on from
 there.  At the end (and as it goes) the moves are classed (:mod:`tafl_desktop.ai.review`), marked

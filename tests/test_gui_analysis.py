@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from tafl_desktop.core.game import Game
-from tafl_desktop.gui.study_client import LoopGapProbe
+from tafl_desktop.gui.analysis_client import LoopGapProbe
 
 #: A real Brandubh game (shared/reference/games/brandubh.csv) the attackers win by capturing the king
 #: after the defenders' d4-f4.
