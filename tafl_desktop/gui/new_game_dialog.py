@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.quoting import shown
 from tafl_desktop.core.variants import FAMILIES, Variant, VariantError, load_variant, presets, save_variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardState, BoardView
@@ -37,6 +39,7 @@ from tafl_desktop.gui.players import (
     COMPUTER,
     COMPUTER_LEVELS,
     DEFAULT_LEVEL,
+    EXTERNAL,
     HUMAN,
     HUMANS,
     PlayerSpec,
@@ -57,6 +60,7 @@ class NewGameChoice:
 
     variant: Variant
     players: tuple[PlayerSpec, PlayerSpec]
+    time_control: Any = None  # a core.clock.TimeControl, None for an untimed game
 
 
 def user_variant_files() -> list[str]:
@@ -102,6 +106,13 @@ class PlayerChooser(QWidget):
             self.kind.setItemData(1, "The computer player is not installed in this version yet.",
                                   Qt.ItemDataRole.ToolTipRole)
         self.kind.setCurrentIndex(0 if spec.is_human or not computer_available() else 1)
+        from tafl_desktop.gui.external_engine import EnginePicker
+        from tafl_desktop.i18n import _
+
+        self.kind.addItem(_("External engine"), EXTERNAL)
+        self.engine = EnginePicker(spec.level if spec.kind == EXTERNAL else "")
+        if spec.kind == EXTERNAL:
+            self.kind.setCurrentIndex(2)
         self.level.setCurrentIndex(max(0, self.level.findData(spec.level or DEFAULT_LEVEL)))
         self.level.setToolTip("Beginner blunders on purpose; each level above looks further ahead "
                               "and thinks longer (Expert: about 5 seconds a move)")
@@ -110,14 +121,19 @@ class PlayerChooser(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.kind, 1)
         row.addWidget(self.level, 1)
+        row.addWidget(self.engine, 1)
         self._sync()
 
     def _sync(self) -> None:
         self.level.setEnabled(self.kind.currentData() == COMPUTER)
+        self.level.setVisible(self.kind.currentData() != EXTERNAL)
+        self.engine.setVisible(self.kind.currentData() == EXTERNAL)
 
     def spec(self) -> PlayerSpec:
         if self.kind.currentData() == COMPUTER:
             return PlayerSpec(COMPUTER, self.level.currentData())
+        if self.kind.currentData() == EXTERNAL and self.engine.command():
+            return PlayerSpec(EXTERNAL, self.engine.command())
         return PlayerSpec()
 
 
@@ -136,6 +152,9 @@ class NewGameDialog(QDialog):
         self.tree.setAccessibleName("Games")
         self.tree.setMinimumWidth(240)
         self._fill_tree(current)
+        from tafl_desktop.gui.fit_text import fit_tree_to_items
+
+        fit_tree_to_items(self.tree)  # long names whole, not elided
         self.tree.currentItemChanged.connect(self._item_changed)
 
         self.name = QLabel()
@@ -155,6 +174,10 @@ class NewGameDialog(QDialog):
         self.player_labels = (QLabel(), QLabel())
         for i in (0, 1):
             self.player_form.addRow(self.player_labels[i], self.choosers[i])
+        from tafl_desktop.gui.clock_chooser import ClockChooser
+
+        self.clock_chooser = ClockChooser()
+        self.player_form.addRow(_("Clock:"), self.clock_chooser)
         info = QVBoxLayout()
         info.addWidget(self.name)
         info.addWidget(self.description)
@@ -305,7 +328,7 @@ class NewGameDialog(QDialog):
         return self.choosers[0].spec(), self.choosers[1].spec()
 
     def choice(self) -> NewGameChoice:
-        return NewGameChoice(self.chosen_variant(), self.chosen_players())
+        return NewGameChoice(self.chosen_variant(), self.chosen_players(), self.clock_chooser.control())
 
     def accept(self) -> None:
         try:
@@ -338,7 +361,7 @@ class NewGameDialog(QDialog):
             load_variant(path)  # prove it opens again before telling the player it is saved
         except (OSError, VariantError) as exc:
             text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            dialogs.show_error(self, "Cannot save the variant", f"{path}: {text}")
+            dialogs.show_error(self, "Cannot save the variant", f"{shown(path)}: {text}")
             return ""
         remember_user_variant(str(Path(path).resolve()))
         dialogs.show_info(self, "Variant saved", f"Saved {Path(path).name}. Open it again with "

@@ -43,8 +43,15 @@ from PySide6.QtWidgets import (
 
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
-from tafl_desktop.printing.board_sheet import MAX_SQUARE, MIN_SQUARE, default_square
+from tafl_desktop.printing.board_sheet import (
+    MAX_SQUARE,
+    MIN_SQUARE,
+    PLAYABLE_SQUARE,
+    default_is_tiled,
+    default_square,
+)
 from tafl_desktop.printing.paper import make_page
 
 __all__ = ["PrintSetDialog", "PrintOptions", "open_print_dialog"]
@@ -239,9 +246,15 @@ class PrintSetDialog(QDialog):
         self.square_spin.setSingleStep(0.5)
         self.square_spin.setSuffix(" mm")
         self.square_spin.setKeyboardTracking(True)
-        self.square_default = QCheckBox("Fit page")
-        self.square_default.setToolTip("The largest size, up to 30 mm, at which the board fits on one page;\n"
-                                       "untick it, or type a size, to print larger or smaller")
+        self.square_default = QCheckBox(_("Default size"))
+        self.square_default.setToolTip(_("The largest size, up to 30 mm, at which the board fits on one page, "
+                                         "but never below {mm:g} mm: a larger board is tiled over several "
+                                         "pages.\nUntick it, or type a size, to print larger or smaller").format(
+                                             mm=PLAYABLE_SQUARE))
+        #: Says when the default size tiles the board (it does not fit one page at a playable size).
+        self.square_note = QLabel()
+        self.square_note.setWordWrap(True)
+        self.square_note.hide()
         self.square_default.setChecked(True)
         square_row = QHBoxLayout()
         square_row.setContentsMargins(0, 0, 0, 0)
@@ -256,6 +269,7 @@ class PrintSetDialog(QDialog):
         form.addRow("Paper:", self.paper_combo)
         form.addRow("Orientation:", self.orientation_combo)
         form.addRow(self.square_label, square_row)
+        form.addRow(self.square_note)
 
         parts_box = QGroupBox("Print")
         parts_layout = QVBoxLayout(parts_box)
@@ -416,6 +430,7 @@ class PrintSetDialog(QDialog):
             self.square_default.blockSignals(True)
             self.square_default.setChecked(False)
             self.square_default.blockSignals(False)
+            self.square_note.hide()
         self._options_changed()
 
     def _square_default_toggled(self, on: bool) -> None:
@@ -424,10 +439,17 @@ class PrintSetDialog(QDialog):
         self._options_changed()
 
     def _update_square_default(self) -> None:
-        """While "Fit page" is on, show the size the printer will choose for this paper."""
+        """While "Default size" is on, show the size the printer will choose for this paper, and
+        say so when that size tiles the board rather than shrink it below a playable square."""
+        page = make_page(str(self.paper_combo.currentData()), str(self.orientation_combo.currentData()))
+        tiled = self._square_auto and default_is_tiled(self.variant.geometry, page)
+        self.square_note.setVisible(tiled)
+        if tiled:
+            self.square_note.setText(_("{game} does not fit one page at a playable size: the board is printed "
+                                       "with {mm:g} mm squares and tiled over several pages (see the page "
+                                       "list below).").format(game=self.variant.name, mm=PLAYABLE_SQUARE))
         if not self._square_auto:
             return
-        page = make_page(str(self.paper_combo.currentData()), str(self.orientation_combo.currentData()))
         self.square_spin.blockSignals(True)
         self.square_spin.setValue(default_square(self.variant.geometry, page))
         self.square_spin.blockSignals(False)
@@ -530,8 +552,10 @@ class PrintSetDialog(QDialog):
                 else:
                     line += f"; squares of {r.square_mm:g} mm, playing area {size}"
                 if r.board.tiled:
-                    line += (f", tiled over {r.board.rows * r.board.cols} pages ({r.board.rows} rows x "
-                             f"{r.board.cols} columns) after an assembly map")
+                    grid = _("{rows} x {cols}").format(
+                        rows=ngettext("{n} row", "{n} rows", r.board.rows).format(n=r.board.rows),
+                        cols=ngettext("{n} column", "{n} columns", r.board.cols).format(n=r.board.cols))
+                    line += (f", tiled over {r.board.rows * r.board.cols} pages ({grid}) after an assembly map")
             lines.append(line + ".")
         return "\n".join(lines)
 
