@@ -889,7 +889,7 @@ class TaflRules:
                 continue
             inner_k = across[1] if out_side[0] == across[0] else across[0]
 
-            def faced(q: int) -> bool:  # an attacker could stand on the inner side of q
+            def faced(q: int, inner_k: int = inner_k) -> bool:  # an attacker could stand on q's inner side
                 inner = self.adj_dirs[q][inner_k]
                 return inner is not None and not (region | safe | self.att_nostand) >> inner & 1
 
