@@ -487,7 +487,16 @@ class GameController(QObject):
             targets=frozenset(self._continuations(path)) if path else frozenset(), last_move=last_move,
             captured=captured, threatened=threatened, routes=routes,
             interactive=self.is_live and game.outcome is None and self.human_to_move(),
-            suggested=self.current_hint())
+            suggested=self.current_hint(), marks=self._board_marks())
+
+    def _board_marks(self):
+        """The marks of the rules in force, worked out once per rules object."""
+        from tafl_desktop.core.board_marks import marks_in_force
+
+        cached = getattr(self, "_marks_cache", None)
+        if cached is None or cached[0] is not self.rules:
+            cached = self._marks_cache = (self.rules, marks_in_force(self.variant, self.rules))
+        return cached[1]
 
     def move_rows(self) -> list[str]:
         """Each ply's text, with the squares it captured on (``e1-e5 x e6``)."""
