@@ -59,5 +59,6 @@ def marks_in_force(variant: Any, rules: Any = None) -> BoardMarks:
         escape=escape,
         escape_edge=escape_mode == "edge",
         edge_hostile=bool(opts.get("edge_hostile")),
-        extra={"walls": bool(getattr(g, "walls", ()))},
+        extra={"walls": bool(getattr(g, "walls", ())),
+               "corners_open_to_defenders": opts.get("corner_entry") == "defenders"},
     )

@@ -221,10 +221,10 @@ TAFL_OPTIONS = OptionSchema((
     OptionSpec(
         "corner_entry", N_("Who may enter corners"), N_("Which pieces may stop on the corner squares."), "choice",
         "king",
+        # no rule-sheet sentences: the Board section says who may enter the corners (rulebook.board_sentences)
         choices=(
-            Choice("king", N_("The king only"), N_("Only the king may stop on a corner square.")),
-            Choice("defenders", N_("Defenders and king"),
-                   N_("Attackers may never stop on a corner square; the king and his defenders may.")),
+            Choice("king", N_("The king only"), ""),
+            Choice("defenders", N_("Defenders and king"), ""),
         ),
         group="Special squares", needs_mark="corner",
         source=f"{COPEN} (king only); {S004} rule 5 ('Attacking pieces may not sit on a corner square')"),

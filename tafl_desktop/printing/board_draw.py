@@ -218,10 +218,14 @@ def legend(marks: BoardMarks) -> list[tuple[str, str]]:
         out.append(("home", "Ringed points: the hunters win by reaching one of them."))
     if marks.throne:
         out.append(("throne", "Throne (centre): only the king may stop on it."))
+    defenders_too = marks.extra.get("corners_open_to_defenders")
     if marks.corner and marks.corner <= marks.escape:
-        out.append(("exit", "Corner squares with an arrow: the king escapes there; no other piece may enter."))
+        out.append(("exit", _("Corner squares with an arrow: the king escapes there; attackers may not enter.")
+                    if defenders_too else
+                    "Corner squares with an arrow: the king escapes there; no other piece may enter."))
     elif marks.corner:
-        out.append(("corner", "Corner squares: closed to every piece but the king."))
+        out.append(("corner", _("Corner squares: closed to the attackers.") if defenders_too else
+                    "Corner squares: closed to every piece but the king."))
     extra_exits = marks.escape - marks.corner
     if extra_exits:
         out.append(("exit", "Squares with an arrow: escape squares for the king."))
