@@ -222,3 +222,18 @@ def test_a_piece_on_a_square_it_may_never_stand_on_is_rejected(capsys):
         position(fewer, "Kc3 ta4 ta5 ta6 tb5 tg7")
     code, _, err = cli(capsys, "play", "copenhagen", "--position", "/t10/11/11/11/11/5K5/11/11/11/5t5/11/")
     assert code == 1 and "a11" in err and "corner" in err
+
+
+def test_a_record_starting_from_an_impossible_position_is_refused(tmp_path):
+    """Copenhagen (tafl-rules.md 2.2): corners are for the king only, so a saved game whose start has an
+    attacker on a corner is refused with the square named, and nothing is played from it."""
+    from tafl_desktop.core.record import RecordError, load_game, save_game
+
+    rules = rules_for("copenhagen")
+    game = Game(rules, rules.parse_position("/11/11/11/11/11/5K5/11/11/11/11/1t9/", Side.ATTACKERS))
+    path = tmp_path / "g.tafl"
+    save_game(game, path)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("1t9", "t10"), encoding="utf-8")
+    with pytest.raises(RecordError, match="a1, the corner"):
+        load_game(path)
