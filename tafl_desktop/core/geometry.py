@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tafl_desktop.core.quoting import quote
+
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
 #: Orthogonal steps (dfile, drank): right, left, up, down.
@@ -70,13 +72,13 @@ class GridGeometry:
     def parse_square(self, text: str) -> int:
         """Square index from a name like ``e5``; raises ValueError naming the problem."""
         t = text.strip().lower()
-        if len(t) < 2 or t[0] not in FILES or not t[1:].isdigit():
-            raise ValueError(f"'{text}' is not a square name (expected e.g. e5)")
+        if not text.isascii() or len(t) < 2 or t[0] not in FILES or not t[1:].isdigit() or len(t) > 4:
+            raise ValueError(f"{quote(text)} is not a square name (expected e.g. e5)")
         f = FILES.index(t[0])
         r = int(t[1:]) - 1
         if not self.on_board(f, r):
             last = f"{FILES[self.width - 1]}{self.height}"
-            raise ValueError(f"square '{text}' is off this {self.width}x{self.height} board (a1..{last})")
+            raise ValueError(f"square {quote(text)} is off this {self.width}x{self.height} board (a1..{last})")
         return self.index(f, r)
 
     def neighbours(self, index: int) -> list[int]:
@@ -190,9 +192,11 @@ class GraphGeometry:
         """Point index from its name (``c3``); ValueError naming the problem."""
         t = text.strip().lower()
         try:
+            if not t.isascii():
+                raise ValueError
             return self.names.index(t)
         except ValueError:
-            raise ValueError(f"'{text}' is not a point of this board") from None
+            raise ValueError(f"{quote(text)} is not a point of this board") from None
 
     parse_point = parse_square
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.side_words import fill
 
 #: How an error message names each kind of board mark.
@@ -94,7 +95,7 @@ class OptionSpec:
                 return value
         elif isinstance(value, str) and value in self.values():
             return value
-        raise ValueError(f"option '{self.key}' = {value!r} is not allowed: use {self.allowed_text()}")
+        raise ValueError(f"option '{self.key}' = {quote(value)} is not allowed: use {self.allowed_text()}")
 
     def parse_text(self, text: str) -> OptionValue:
         """Parse a value typed on a command line (``--set key=value``)."""
@@ -108,9 +109,12 @@ class OptionSpec:
             return self.validate(t)
         if self.kind == "int":
             try:
+                if not (t.isascii() and t.lstrip("-").isdigit() and len(t) < 10):
+                    raise ValueError(t)
                 return self.validate(int(t))
             except ValueError:
-                raise ValueError(f"option '{self.key}' = {t!r} is not allowed: use {self.allowed_text()}") from None
+                raise ValueError(f"option '{self.key}' = {quote(t)} is not allowed: "
+                                 f"use {self.allowed_text()}") from None
         return self.validate(t)
 
     def choice(self, value: OptionValue) -> Choice | None:
@@ -211,7 +215,7 @@ class OptionSchema:
         out = self.defaults()
         for key, value in values.items():
             if key not in self._by_key:
-                raise ValueError(f"unknown option {key!r} in {where}; known options: {', '.join(self.keys())}")
+                raise ValueError(f"unknown option {quote(key)} in {where}; known options: {', '.join(self.keys())}")
             out[key] = self._by_key[key].validate(value)
         return out
 
@@ -220,11 +224,11 @@ class OptionSchema:
         out: dict[str, OptionValue] = {}
         for item in items:
             if "=" not in item:
-                raise ValueError(f"--set expects KEY=VALUE, got '{item}'")
+                raise ValueError(f"--set expects KEY=VALUE, got {quote(item)}")
             key, text = item.split("=", 1)
             key = key.strip()
             if key not in self._by_key:
-                raise ValueError(f"unknown option {key!r}; known options: {', '.join(self.keys())}")
+                raise ValueError(f"unknown option {quote(key)}; known options: {', '.join(self.keys())}")
             out[key] = self._by_key[key].parse_text(text)
         return out
 

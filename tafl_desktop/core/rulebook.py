@@ -48,9 +48,10 @@ def dablot_board_sentences(variant: Variant) -> list[str]:
         "lines and both diagonals of every square. Pieces stand on the points.",
         f"Each army ({variant.sides[0]} at the bottom, {variant.sides[1]} at the top) has {south} pieces: "
         f"{soldiers} soldiers, the leader's son and the leader.",
-        f"Every piece moves one point along any line to an empty point, or captures by a short jump over an "
+        "Every piece moves one point along any line to an empty point, or captures by a short jump over an "
         f"adjacent enemy onto the empty point beyond. A piece captures only pieces of equal or lower rank ({ranks}), "
-        "so only a leader can take a leader.",
+        + ("so alone only a leader can take a leader; together, lower-ranked pieces may take it by an ambush "
+           "(see Capture)." if variant.options.get("ambush") else "so only a leader can take a leader."),
         "A player who cannot move, or has lost every piece, loses.",
     ]
 

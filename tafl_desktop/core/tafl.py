@@ -23,12 +23,17 @@ from typing import Any
 from tafl_desktop.core.game import Move, Outcome, Side
 from tafl_desktop.core.geometry import GridGeometry
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.quoting import quote
 
 ATT, DEF = 0, 1
 #: Piece classes for movement: attacker soldier, defender soldier, king.
 C_ATT, C_DEF, C_KING = 0, 1, 2
 
 ATTACKER_CHAR, DEFENDER_CHAR, KING_CHAR = "t", "T", "K"
+
+
+#: Digits of an empty run: ASCII only (str.isdigit() would also take '٣' and '³').
+ASCII_DIGITS = frozenset("0123456789")
 
 
 class TaflPosition:
@@ -1028,9 +1033,9 @@ class TaflRules:
         return "-".join(g.name(s) for s in move)
 
     def parse_move(self, pos: TaflPosition, text: str) -> Move:
-        parts = text.strip().lower().split("-")
+        parts = (text.strip().lower() if text.isascii() else "").split("-")  # the Kelvin sign lower-cases to k
         if len(parts) != 2 or not parts[0] or not parts[1]:
-            raise ValueError(f"'{text}' is not a move (expected e.g. e1-e5)")
+            raise ValueError(f"{quote(text)} is not a move (expected e.g. e1-e5)")
         to = parts[1].split("x")[0]  # a record may append captures: e1-e5xe6
         return (self.geometry.parse_square(parts[0]), self.geometry.parse_square(to))
 
@@ -1137,32 +1142,34 @@ class TaflRules:
             k = 0
             while k < len(row):
                 ch = row[k]
-                if ch.isdigit():
+                if ch in ASCII_DIGITS:
                     j = k
-                    while j < len(row) and row[j].isdigit():
+                    while j < len(row) and row[j] in ASCII_DIGITS:
                         j += 1
+                    if j - k > 3:  # never convert a 5,000-digit run: no board is that wide
+                        raise ValueError(f"row {i + 1} of the position has an empty run of {quote(row[k:j])} squares, "
+                                         f"the board is {self.W} wide")
                     f += int(row[k:j])
                     k = j
-                    continue
-                if f >= self.W:
-                    break
-                s = r * self.W + f
-                if ch == ATTACKER_CHAR:
-                    att |= 1 << s
-                elif ch == DEFENDER_CHAR:
-                    dfn |= 1 << s
-                elif ch == KING_CHAR:
-                    if king >= 0:
-                        raise ValueError(f"position has two kings ({self.geometry.name(king)} and "
-                                         f"{self.geometry.name(s)})")
-                    king = s
+                elif ch in (ATTACKER_CHAR, DEFENDER_CHAR, KING_CHAR):
+                    if f < self.W:
+                        s = r * self.W + f
+                        if ch == ATTACKER_CHAR:
+                            att |= 1 << s
+                        elif ch == DEFENDER_CHAR:
+                            dfn |= 1 << s
+                        elif king >= 0:
+                            raise ValueError(f"row {i + 1} of the position makes two kings (K), on "
+                                             f"{self.geometry.name(king)} and {self.geometry.name(s)}")
+                        else:
+                            king = s
+                    f += 1
+                    k += 1
                 else:
-                    raise ValueError(f"row {i + 1} of the position has '{ch}': use t (attacker), T (defender), "
+                    raise ValueError(f"row {i + 1} of the position has {quote(ch)}: use t (attacker), T (defender), "
                                      f"K (king) or digits for empty squares")
-                f += 1
-                k += 1
             if f != self.W:
-                raise ValueError(f"row {i + 1} of the position ('{row}') covers {f} squares, the board is "
+                raise ValueError(f"row {i + 1} of the position ({quote(row)}) covers {f} squares, the board is "
                                  f"{self.W} wide")
         if king < 0:
             raise ValueError("position has no king (K)")

@@ -19,7 +19,10 @@ from tafl_desktop.core.dablot_options import DABLOT_OPTIONS
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
 from tafl_desktop.core.hunt_options import HUNT_OPTIONS
+from tafl_desktop.core.marks import N_
 from tafl_desktop.core.options import OptionSchema, OptionValue
+from tafl_desktop.core.quoting import quote, shown
+from tafl_desktop.core.safe_files import read_limited, write_safely
 from tafl_desktop.core.side_words import agree, side_words
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
@@ -132,7 +135,8 @@ class Variant:
         schema = self.schema
         for k, v in changes.items():
             if k not in schema:
-                raise VariantError(f"unknown option {k!r} for {self.family}; known: {', '.join(schema.keys())}")
+                known = ", ".join(schema.keys())
+                raise VariantError(f"unknown option {quote(k)} for {self.family}; known: {known}")
             try:
                 opts[k] = schema[k].validate(v)
             except ValueError as exc:
@@ -172,7 +176,7 @@ class Variant:
             return Side.parse(t)
         except ValueError:
             names = " or ".join(n.lower() for n in self.sides)
-            raise ValueError(f"'{text}' is not a side of {self.name}: use {names}") from None
+            raise ValueError(f"{quote(text)} is not a side of {self.name}: use {names}") from None
 
     @property
     def size_text(self) -> str:
@@ -205,6 +209,8 @@ class Variant:
         })
 
 
+#: Longest variant name (it is the window's title and heads every printed page).
+MAX_NAME = 100
 #: Longest side name a variant file may give (it is printed in headings and move lists).
 MAX_SIDE_NAME = 30
 
@@ -252,7 +258,7 @@ def _graph_geometry(board: Mapping[str, Any], where: str) -> GraphGeometry:
             raise VariantError(f"{where}: 'board.size' must be an even number from 4 to 12")
         geo = checkerboard(size)
     else:
-        raise VariantError(f"{where}: 'board.kind' must be \"cross33\" or \"checker\", got {kind!r}")
+        raise VariantError(f"{where}: 'board.kind' must be \"cross33\" or \"checker\", got {quote(kind)}")
     marks = {}
     for key in ("pen", "home"):
         if key in board:
@@ -267,7 +273,7 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
     allowed = FAMILIES[family].board_keys
     for k in board:
         if k not in allowed:
-            raise VariantError(f"{where}: unknown key 'board.{k}'; allowed: {', '.join(allowed)}")
+            raise VariantError(f"{where}: unknown key {quote('board.' + str(k))}; allowed: {', '.join(allowed)}")
     if family == "dablot":
         return _dablot_geometry(board, where)
     if family != "tafl":
@@ -276,7 +282,7 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
     h = board.get("height", w)
     for name, v in (("width", w), ("height", h)):
         if not isinstance(v, int) or isinstance(v, bool) or not 5 <= v <= 19:
-            raise VariantError(f"{where}: 'board.{name}' must be a whole number from 5 to 19, got {v!r}")
+            raise VariantError(f"{where}: 'board.{name}' must be a whole number from 5 to 19, got {quote(v)}")
     plain = GridGeometry(w, h)
     marks: dict[str, frozenset[int]] = {}
     throne = board.get("throne", "centre")
@@ -365,16 +371,19 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
         raise VariantError(f"{where}: a variant must be a table of keys")
     for k in data:
         if k not in TOP_KEYS:
-            raise VariantError(f"{where}: unknown key {k!r}; allowed: {', '.join(TOP_KEYS)}")
+            raise VariantError(f"{where}: unknown key {quote(k)}; allowed: {', '.join(TOP_KEYS)}")
     for k in ("id", "name"):
         if not isinstance(data.get(k), str) or not data[k].strip():
             raise VariantError(f"{where}: '{k}' must be a non-empty text")
+    if len(data["name"]) > MAX_NAME or any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in data["name"]):
+        raise VariantError(N_("{where}: 'name' must be one line of at most {n} characters").format(
+            where=where, n=MAX_NAME))
     vid = data["id"]
     if not all(ch.isalnum() or ch in "_-" for ch in vid) or len(vid) > 64:
         raise VariantError(f"{where}: 'id' may use only letters, digits, '_' and '-' (64 at most)")
     family = data.get("family", "tafl")
     if not isinstance(family, str) or family not in FAMILIES:
-        raise VariantError(f"{where}: 'family' = {family!r} is unknown; known: {', '.join(FAMILIES)}")
+        raise VariantError(f"{where}: 'family' = {quote(family)} is unknown; known: {', '.join(FAMILIES)}")
     for k in ("description", "notes"):
         if not isinstance(data.get(k, ""), str):
             raise VariantError(f"{where}: '{k}' must be text")
@@ -425,19 +434,22 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
 def load_variant(path: str | Path, overrides: Mapping[str, Any] | None = None) -> Variant:
     """Read and validate a variant file."""
     p = Path(path)
-    where = p.name
+    where = shown(p.name or str(path))
     try:
-        raw = p.read_bytes()
+        raw = read_limited(p, MAX_FILE_BYTES)
     except OSError as exc:
-        raise VariantError(f"{where}: cannot read the file ({exc.strerror or exc})") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise VariantError(f"{where}: file is {len(raw)} bytes, more than the {MAX_FILE_BYTES} a variant may have")
+        raise VariantError(f"{where}: cannot read the file ({shown(exc.strerror or exc, 200)})") from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise VariantError(f"{where}: not a UTF-8 text file") from None
     except tomllib.TOMLDecodeError as exc:
-        raise VariantError(f"{where}: not valid TOML: {exc}") from None
+        raise VariantError(f"{where}: not valid TOML: {shown(exc, 160)}") from None
+    except RecursionError:
+        raise VariantError(N_("{where}: not valid TOML: nested too deeply").format(where=where)) from None
+    except ValueError as exc:  # a number with more digits than Python converts
+        raise VariantError(N_("{where}: not valid TOML: {problem}").format(where=where, problem=shown(exc, 120))) \
+            from None
     return variant_from_data(data, where, overrides, path=str(p))
 
 
@@ -470,9 +482,7 @@ def dump_variant(variant: Variant) -> str:
 
 def save_variant(variant: Variant, path: str | Path) -> None:
     """Write a variant file atomically (temporary file, then rename)."""
-    from tafl_desktop.core.record import atomic_write_text
-
-    atomic_write_text(Path(path), dump_variant(variant))
+    write_safely(path, dump_variant(variant))
 
 
 # ------------------------------------------------------------------------------------- presets
@@ -494,11 +504,17 @@ def presets() -> dict[str, Variant]:
 
 
 def find_variant(name: str, overrides: Mapping[str, Any] | None = None) -> Variant:
-    """A preset by id, or a variant file by path; VariantError with the known ids otherwise."""
+    """A preset by id, a variant file by path, or an OpenTafl rules string (``dim:...``);
+    VariantError with the known ids otherwise."""
+    if name.lstrip().startswith("dim:"):
+        from tafl_desktop.core.rules_string import variant_from_rules_string
+
+        v = variant_from_rules_string(name)
+        return v.with_options(overrides) if overrides else v
     if name.endswith(".toml") or "/" in name or "\\" in name:
         return load_variant(name, overrides)
     table = presets()
     if name not in table:
-        raise VariantError(f"unknown variant '{name}'; presets: {', '.join(table)} (or give a .toml file)")
+        raise VariantError(f"unknown variant {quote(name)}; presets: {', '.join(table)} (or give a .toml file)")
     v = table[name]
     return v.with_options(overrides) if overrides else v

@@ -54,6 +54,10 @@ class BoardState:
     #: exits, hostile rim, camps in use, breakthrough row, fox-only lines; None draws the board's
     #: own marks only.
     marks: Any = None
+    #: The variant's own letters of the lettered piece style (``piece_labels.piece_letters``).
+    letters: Mapping[str, str] = field(default_factory=dict)
+    #: Piece kind -> rank number drawn on the piece (Dablot with ranks shown); empty: none.
+    ranks: Mapping[str, int] = field(default_factory=dict)
 
 
 def _qc(text: str) -> QColor:

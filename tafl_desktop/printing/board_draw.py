@@ -20,6 +20,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from tafl_desktop.core.board_marks import BoardMarks, marks_in_force
+from tafl_desktop.core.side_words import fill
 from tafl_desktop.i18n import _
 from tafl_desktop.printing.fonts import FONT
 from tafl_desktop.printing.paper import PT, Rect
@@ -215,7 +216,8 @@ def legend(marks: BoardMarks) -> list[tuple[str, str]]:
     if marks.extra.get("pen"):
         out.append(("pen", "Shaded area: the pen (fortress)."))
     if marks.extra.get("home"):
-        out.append(("home", "Ringed points: the hunters win by reaching one of them."))
+        words = marks.extra.get("words") or {"hunters": "hunters", "hs": ""}
+        out.append(("home", fill(_("Ringed points: the {hunters} win{hs} by reaching one of them."), words)))
     if marks.throne:
         out.append(("throne", "Throne (centre): only the king may stop on it."))
     defenders_too = marks.extra.get("corners_open_to_defenders")
@@ -236,7 +238,8 @@ def legend(marks: BoardMarks) -> list[tuple[str, str]]:
     if marks.edge_hostile:
         out.append(("hostile", "Double outer line: the rim acts as a capturing partner."))
     if marks.hunter_lines:
-        out.append(("hunter_lines", _("Thin red dashed lines: only the hunters may move along them.")))
+        words = marks.extra.get("words") or {"hunters": "hunters"}
+        out.append(("hunter_lines", fill(_("Thin red dashed lines: only the {hunters} may move along them."), words)))
     if marks.extra.get("walls"):
         out.append(("walls", _("Thick lines: walls; no piece moves or captures across them.")))
     return out
