@@ -237,3 +237,15 @@ def test_a_record_starting_from_an_impossible_position_is_refused(tmp_path):
     path.write_text(text.replace("1t9", "t10"), encoding="utf-8")
     with pytest.raises(RecordError, match="a1, the corner"):
         load_game(path)
+
+
+def test_opentafl_tfr_l_reads_as_the_side_completing_the_repetition_wins():
+    """tafl-rules.md 2.3: OpenTafl's tfr:l makes the player who completes the threefold repetition win."""
+    from tafl_desktop.core.rules_string import to_rules_string, variant_from_rules_string
+
+    v = variant_from_rules_string("dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: tfr:l "
+                                  "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/")
+    assert v.options["repetition"] == "mover_wins"
+    assert " tfr:l " in to_rules_string(v).text
+    walled = find_variant("mini_tablut")
+    assert variant_from_rules_string(to_rules_string(walled).text).geometry.walls == walled.geometry.walls

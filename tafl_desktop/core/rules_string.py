@@ -33,7 +33,7 @@ OT_KEYS = frozenset(
 #: Prefix of our own entries, for toggles OpenTafl cannot express (OpenTafl ignores them).
 TD = "td-"
 #: Board facts OpenTafl cannot hold, carried as our own entries.
-TD_BOARD = ("td-id", "td-escapes")
+TD_BOARD = ("td-id", "td-escapes", "td-walls")
 
 ALL_TYPES = "tcnkmTCNKM"
 ATT_TYPES = "tcnkm"
@@ -93,7 +93,9 @@ def _ot_entries(v: Variant) -> list[tuple[str, str]]:
         out.append(("esc", "e"))
     out.append(("surf", _yn(bool(o["encirclement"]))))
     out.append(("atkf", _yn(o["first_move"] == "attackers")))
-    tfr = {"allowed": "i", "draw": "d", "mover_loses": "w", "defenders_lose": "w"}[str(o["repetition"])]
+    # OpenTafl has no "defenders may not repeat": the nearest is draw (the td- entry keeps ours)
+    tfr = {"allowed": "i", "draw": "d", "mover_loses": "w", "defenders_lose": "w", "mover_wins": "l"}.get(
+        str(o["repetition"]), "d")
     if tfr != "d":
         out.append(("tfr", tfr))
     if o["king_armed"] != "yes":
@@ -176,6 +178,8 @@ def to_rules_string(v: Variant) -> Export:
     escape = g.marked("escape")
     if escape:
         extra.append(("td-escapes", _squares(g, escape)))
+    if getattr(g, "walls", None):  # walls OpenTafl cannot draw: ours, as "c5|c6," pairs
+        extra.append(("td-walls", "".join(f"{g.name(a)}|{g.name(b)}," for a, b in sorted(g.walls))))
     for spec in TAFL_OPTIONS:
         ours, theirs = v.options[spec.key], decoded[spec.key]
         if ours != theirs:
@@ -242,7 +246,7 @@ def _decode_options(cfg: Mapping[str, str], g: GridGeometry) -> dict[str, Option
     o["first_move"] = _choice(cfg, "atkf", {"y": "attackers", "n": "defenders"}, "y")
     o["escape"] = _choice(cfg, "esc", {"c": "corner", "e": "edge"}, "c")
     o["encirclement"] = _choice(cfg, "surf", {"y": True, "n": False}, "y")
-    o["repetition"] = _choice(cfg, "tfr", {"i": "allowed", "d": "draw", "w": "mover_loses"}, "d")
+    o["repetition"] = _choice(cfg, "tfr", {"i": "allowed", "d": "draw", "w": "mover_loses", "l": "mover_wins"}, "d")
     o["king_armed"] = _choice(cfg, "ka", {"y": "yes", "n": "no", "h": "hammer", "a": "anvil"}, "y")
     ks = _choice(cfg, "ks", {"s": "s", "y": "s", "c": "c", "m": "m", "w": "w", "n": "w"}, "s")
     o["king_capture"] = {"s": "strong", "m": "strong", "c": "weak_near_throne", "w": "custodial"}[ks]
@@ -377,6 +381,8 @@ def variant_from_rules_string(text: str) -> Variant:
         board["camps"] = _board_squares(g, cfg["afor"], "afor")
     if cfg.get("td-escapes"):
         board["escape_squares"] = _board_squares(g, cfg["td-escapes"], "td-escapes")
+    if cfg.get("td-walls"):
+        board["walls"] = [w for w in cfg["td-walls"].split(",") if w]
     board["setup"] = setup
     options = _decode_options(cfg, g)
     for key, value in cfg.items():
