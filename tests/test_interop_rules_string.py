@@ -44,10 +44,11 @@ def test_every_single_toggle_change_survives_the_round_trip():
     for base_id in ("copenhagen", "tablut_camps"):
         base = find_variant(base_id)
         for spec in TAFL_OPTIONS:
-            if not base.schema.fits_board(spec.key):
-                continue  # refused on this board (no corners on the camps board, no camps on Copenhagen)
-            for value in [v for v in spec.values() if base.schema.choice_fits(spec.key, v)][:6]:
-                changed = base.with_options({spec.key: value})
+            for value in spec.values()[:6]:
+                try:
+                    changed = base.with_options({spec.key: value})
+                except VariantError:  # a value this board cannot have (marked escape squares on Copenhagen)
+                    continue
                 back = variant_from_rules_string(to_rules_string(changed).text)
                 assert back.options == changed.options, (base_id, spec.key, value)
 
@@ -97,7 +98,7 @@ def test_start_is_rank_one_first_and_starti_top_row_first():
     (OT_BERSERK, "kj"),
     ("dim:11 ber:c start:" + COPENHAGEN_START, "ber"),
     ("dim:11 dfor:a1, start:" + COPENHAGEN_START, "dfor"),
-    ("dim:11 tfr:q start:" + COPENHAGEN_START, "tfr"),  # tfr:l is read since the mover_wins rule exists
+    ("dim:11 tfr:x start:" + COPENHAGEN_START, "tfr"),
     ("dim:11 name:x", "start"),
     ("name:x start:" + COPENHAGEN_START, "dim"),
     ("dim:25 start:/25/", "dim"),
