@@ -50,7 +50,7 @@ GUI_CAPABILITIES: tuple[str, ...] = (
     "tafl_desktop.gui.rules_lab",
     "tafl_desktop.gui.edit_menu",
     "tafl_desktop.gui.position_editor",
-    "tafl_desktop.gui.study",
+    "tafl_desktop.gui.analysis_menu",
     "tafl_desktop.gui.interop_menu",
     "tafl_desktop.gui.learn",
     "tafl_desktop.gui.dablot_panel",
