@@ -154,9 +154,16 @@ class LessonDialog(QDialog):
         return self.lesson.steps[self.index]
 
     def load_step(self) -> None:
-        variant, rules, pos = self.step.start()
-        self.variant, self.rules = variant, rules
         self.done = False
+        self.btn_next.setEnabled(False)
+        try:
+            variant, rules, pos = self.step.start()
+        except ValueError as exc:  # a hand-made lesson file with a position the rules cannot read
+            self.board.interactive = False
+            _set_feedback(self.feedback, _("This step cannot be shown: {error}").format(error=exc), False)
+            self.btn_next.setEnabled(self.index + 1 < len(self.lesson.steps))
+            return
+        self.variant, self.rules = variant, rules
         self.heading.setText(_("{title}: step {n} of {total}").format(
             title=self.lesson.title_text(), n=self.index + 1, total=len(self.lesson.steps)))
         side = variant.sides[int(rules.side_to_move(pos))]
@@ -165,7 +172,6 @@ class LessonDialog(QDialog):
         self.board.interactive = True
         self.board.show_position(rules, pos)
         _set_feedback(self.feedback, "", None)
-        self.btn_next.setEnabled(False)
         self.btn_next.setText(_("&Next step") if self.index + 1 < len(self.lesson.steps) else _("&Finish"))
 
     def on_move(self, move: tuple) -> None:
@@ -188,8 +194,12 @@ class LessonDialog(QDialog):
             move=self.rules.move_text(move), why=_(why)), False)
 
     def show_solution(self) -> None:
-        _variant, rules, pos = self.step.start()
-        move = rules.parse_move(pos, self.step.solution)
+        try:
+            _variant, rules, pos = self.step.start()
+            move = rules.parse_move(pos, self.step.solution)
+        except ValueError as exc:
+            _set_feedback(self.feedback, _("This step cannot be shown: {error}").format(error=exc), False)
+            return
         self.board.show_hint(move[0], move)
         _set_feedback(self.feedback, _("Solution: {move}").format(move=self.step.solution), None)
 
@@ -352,6 +362,7 @@ class PuzzleDialog(QDialog):
             return
         try:
             self.variant, self.rules, self.start = puzzle_start(pz)
+            tree = expand_tree(pz["tree"]) if pz.get("tree") else None
         except PuzzleError as exc:
             self.heading.setText(_("This puzzle cannot be shown."))
             _set_feedback(self.feedback, str(exc), False)
@@ -359,7 +370,7 @@ class PuzzleDialog(QDialog):
         self.position = self.start
         self.plies_left = int(pz["plies"])
         self.winner = self.rules.side_to_move(self.start)
-        self.tree: dict[str, Any] | None = expand_tree(pz["tree"]) if pz.get("tree") else None
+        self.tree: dict[str, Any] | None = tree
         self.clean = True
         self.hint_level = 0
         self.solved = False

@@ -101,13 +101,16 @@ def expand_tree(node: Any) -> dict[str, Any]:
         return {"end": True}
     if isinstance(node, str):
         return {"move": node, "then": {"end": True}}
-    move, groups = node
-    replies = {}
-    for names, answer in groups:
-        sub = expand_tree(answer)
-        for name in names:
-            replies[name] = sub
-    return {"move": move, "then": {"replies": replies}}
+    try:
+        move, groups = node
+        replies = {}
+        for names, answer in groups:
+            sub = expand_tree(answer)
+            for name in names:
+                replies[str(name)] = sub
+    except (TypeError, ValueError):
+        raise PuzzleError("the solution tree is malformed") from None
+    return {"move": str(move), "then": {"replies": replies}}
 
 
 @dataclass
@@ -137,6 +140,10 @@ class PuzzleSet:
         for i, pz in enumerate(data["puzzles"]):
             if not isinstance(pz, dict) or any(k not in pz for k in LIST_KEYS):
                 raise PuzzleError(f"{p}: puzzle {i + 1} lacks one of {', '.join(LIST_KEYS)}")
+            if not (_is_int(pz["plies"]) and _is_int(pz["difficulty"]) and isinstance(pz["options"], dict)
+                    and all(isinstance(pz[k], str) for k in ("id", "variant", "position", "to_move", "goal", "winner"))
+                    and isinstance(pz["solution"], list) and all(isinstance(m, str) for m in pz["solution"])):
+                raise PuzzleError(f"{p}: puzzle {i + 1} has a field of the wrong type")
         scanned = data.get("scanned") if isinstance(data.get("scanned"), dict) else {}
         base = cls.empty(str(data.get("variant", p.stem)))
         base.scanned.update(scanned)
@@ -156,6 +163,10 @@ class PuzzleSet:
         os.chmod(tmp, 0o644)  # mkstemp makes it private; a shipped resource is readable by all
         os.replace(tmp, target)
         self.path = target
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 100
 
 
 def shipped_sets(folder: Path | None = None) -> list[PuzzleSet]:
@@ -219,7 +230,11 @@ def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | No
     if variant.side_key(proof.winner) != puzzle["winner"]:
         return "the winner is not the side to move"
     if "tree" in puzzle:
-        return _check_tree(rules, pos, expand_tree(puzzle["tree"]), proof.winner, int(puzzle["plies"]))
+        try:
+            tree = expand_tree(puzzle["tree"])
+        except PuzzleError as exc:
+            return str(exc)
+        return _check_tree(rules, pos, tree, proof.winner, int(puzzle["plies"]))
     return None
 
 
