@@ -175,7 +175,7 @@ class LessonDialog(QDialog):
         self.btn_next.setText(_("&Next step") if self.index + 1 < len(self.lesson.steps) else _("&Finish"))
 
     def on_move(self, move: tuple) -> None:
-        from tafl_desktop.study.lessons import judge
+        from tafl_desktop.study.lessons import judge, translated
 
         verdict = judge(self.step, move)
         if verdict.ok:
@@ -184,9 +184,9 @@ class LessonDialog(QDialog):
             self.board.interactive = False
             self.board.show_position(self.rules, verdict.position, move, verdict.captures, before)
             self.btn_next.setEnabled(True)
-            _set_feedback(self.feedback, _(verdict.message), True)
+            _set_feedback(self.feedback, translated(verdict.message), True)
         else:
-            _set_feedback(self.feedback, _(verdict.message) + " " + _("Try another move."), False)
+            _set_feedback(self.feedback, translated(verdict.message) + " " + _("Try another move."), False)
             self.board.refresh()
 
     def on_illegal(self, move: tuple, why: str) -> None:
