@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
 
 from tafl_desktop.i18n import _, ngettext
 
+#: Positions the window's own proofs may visit (a wrong move's refutation, a second winning line).
+GUI_NODE_BUDGET = 40_000
 #: Delay before the computer's reply in a puzzle, so the player sees their own move land first.
 REPLY_DELAY_MS = 350
 
@@ -404,7 +406,8 @@ class PuzzleDialog(QDialog):
     def _prover(self) -> Any:
         from tafl_desktop.study.prover import Prover
 
-        return Prover(self.rules, self.winner)
+        # bounded: an answer the window cannot find quickly is left unsaid rather than freezing it
+        return Prover(self.rules, self.winner, max_nodes=GUI_NODE_BUDGET)
 
     def _subtree(self, move_text: str) -> dict[str, Any] | None:
         """The stored solution tree's node after the winner's ``move_text``, if the tree has it."""
@@ -421,9 +424,10 @@ class PuzzleDialog(QDialog):
         before = self.position
         out = rules.outcome(after)
         prover = self._prover()
-        if (out is not None and out.winner == self.winner) or (out is None and prover.wins(after, self.plies_left - 1)):
+        if self._is_winning(prover, text, after, out):
             self.line.append(text)
-            self.tree = self._subtree(text) or prover.tree(after, self.plies_left - 1)
+            prover.max_nodes = 0  # the win is proven: walking its tree only revisits the proof
+            self.tree = self._subtree(text) or (prover.tree(after, self.plies_left - 1) if out is None else None)
             self.position = after
             self.plies_left -= 1
             self.board.show_position(rules, after, move, caps, before)
@@ -441,23 +445,48 @@ class PuzzleDialog(QDialog):
         if out is not None:
             why = _("{move} ends the game the wrong way: {result}").format(move=text, result=out.describe(self.variant))
         else:
+            why = self._refutation(prover, text, after) or why
+        _set_feedback(self.feedback, why + " " + _("Try again."), False)
+        self.board.refresh()
+        self.update_progress()
+
+    def _is_winning(self, prover: Any, text: str, after: Any, out: Any) -> bool:
+        """Does the player's move keep a forced win?  The stored tree answers for its own move;
+        another move is proven by a bounded search (the first move of a puzzle is unique)."""
+        from tafl_desktop.study.prover import SearchBudgetExceeded
+
+        if out is not None:
+            return out.winner == self.winner
+        if self.tree is not None and self.tree.get("move") == text:
+            return True
+        if not self.line:
+            return False  # the puzzle's first move is proven unique
+        try:
+            return prover.wins(after, self.plies_left - 1)
+        except SearchBudgetExceeded:
+            return False
+
+    def _refutation(self, prover: Any, text: str, after: Any) -> str | None:
+        """A defence that refutes the player's move, as a sentence; None if none is found in budget."""
+        from tafl_desktop.study.prover import SearchBudgetExceeded
+
+        rules = self.rules
+        try:
             for reply in rules.legal_moves(after):
                 nxt = rules.play(after, reply)[0]
                 reply_out = rules.outcome(nxt)
                 if reply_out is not None and reply_out.winner != self.winner:
-                    why = _("{move} fails: {side} answer {reply}. {result}").format(
+                    return _("{move} fails: {side} answer {reply}. {result}").format(
                         move=text, side=self.variant.sides[int(self.winner.other)], reply=rules.move_text(reply),
                         result=reply_out.describe(self.variant))
-                    break
                 if not prover.wins(nxt, self.plies_left - 2):
-                    why = ngettext("{move} fails: after {reply} there is no win within {n} more move.",
-                                   "{move} fails: after {reply} there is no win within {n} more moves.",
-                                   max(1, (self.plies_left - 1) // 2)).format(
-                        move=text, reply=rules.move_text(reply), n=max(1, (self.plies_left - 1) // 2))
-                    break
-        _set_feedback(self.feedback, why + " " + _("Try again."), False)
-        self.board.refresh()
-        self.update_progress()
+                    n = max(1, (self.plies_left - 1) // 2)
+                    return ngettext("{move} fails: after {reply} there is no win within {n} more move.",
+                                    "{move} fails: after {reply} there is no win within {n} more moves.", n).format(
+                        move=text, reply=rules.move_text(reply), n=n)
+        except SearchBudgetExceeded:
+            return None
+        return None
 
     def on_illegal(self, move: tuple, why: str) -> None:
         _set_feedback(self.feedback, _("{move} is not allowed: {why}.").format(
@@ -502,8 +531,7 @@ class PuzzleDialog(QDialog):
     def _winning_move(self) -> tuple | None:
         if self.tree is not None and "move" in self.tree:
             return self.rules.parse_move(self.position, self.tree["move"])
-        moves = self._prover().winning_moves(self.position, self.plies_left)
-        return moves[0] if moves else None
+        return None
 
     def hint(self) -> None:
         """First the piece to move, then the move itself."""
