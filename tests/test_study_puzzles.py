@@ -157,3 +157,10 @@ def test_compact_tree_is_what_files_keep():
     compact = compact_tree(proof.tree)
     assert compact[0] == "d4-d1" and sum(len(names) for names, _answer in compact[1]) == len(
         proof.tree["then"]["replies"])
+
+
+@pytest.mark.slow
+def test_every_shipped_puzzle_holds():
+    """The whole shipped set re-proven (minutes): ``pytest -m slow tests/test_study_puzzles.py``."""
+    failures = {pz["id"]: why for pz in all_puzzles() if (why := check_puzzle(pz)) is not None}
+    assert failures == {}
