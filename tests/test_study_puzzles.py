@@ -164,3 +164,16 @@ def test_every_shipped_puzzle_holds():
     """The whole shipped set re-proven (minutes): ``pytest -m slow tests/test_study_puzzles.py``."""
     failures = {pz["id"]: why for pz in all_puzzles() if (why := check_puzzle(pz)) is not None}
     assert failures == {}
+
+
+def test_difficulty_by_n_and_the_weak_search():
+    from tafl_desktop.study.difficulty import Effort, rating, weak_search_effort
+
+    pos = brandubh("/7/3t3/7/2tKt2/7/7/7/")
+    effort = weak_search_effort(BRANDUBH, pos, BRANDUBH.parse_move(pos, "d4-d1"), 3)
+    assert 1 <= effort.depth <= 4 and effort.nodes > 0
+    assert rating(1, Effort(1, 1)) == 1
+    assert rating(3, Effort(1, 50)) == 2 and rating(3, Effort(3, 500)) == 3
+    assert rating(5, Effort(3, 900)) == 4 and rating(5, Effort(6, 9000)) == 5
+    levels = {pz["difficulty"] for pz in all_puzzles()}
+    assert {1, 2, 3, 4} <= levels  # the filter has something to offer at each level
