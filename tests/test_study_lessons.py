@@ -52,7 +52,8 @@ def test_wrong_moves_are_explained_by_the_engine(lessons, lesson_id, index, wron
 
 def test_any_correct_move_is_accepted(lessons):
     step = lessons["tafl-king"].steps[2]  # "move the king to safety": more than one answer
-    assert judge(step, move(step, "b3-b6")).ok and judge(step, move(step, "b3-b2")).ok
+    assert judge(step, move(step, "b3-b6")).ok and judge(step, move(step, "b3-a3")).ok
+    assert "Not safe" in judge(step, move(step, "b3-b2")).message  # b1 and an attacker to b3 would take him
 
 
 def test_a_son_outranks_a_soldier_but_not_the_reverse(lessons):
