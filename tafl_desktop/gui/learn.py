@@ -377,16 +377,20 @@ class PuzzleDialog(QDialog):
         self.hint_level = 0
         self.solved = False
         self.line: list[str] = []
-        moves = (self.plies_left + 1) // 2
-        side = self.variant.sides[int(self.winner)]
         self.heading.setText(_("Puzzle {id} · {variant} · difficulty {d}").format(
             id=pz["id"], variant=self.variant.name, d=pz["difficulty"]))
-        self.task.setText(ngettext("{side} to move and win in {n} move.", "{side} to move and win in {n} moves.",
-                                   moves).format(side=side, n=moves))
+        self.show_task()
         self.board.interactive = True
         self.board.show_position(self.rules, self.start)
         _set_feedback(self.feedback, "", None)
         self.update_progress()
+
+    def show_task(self) -> None:
+        """What is left to do: the winner to move and the moves to the forced end."""
+        moves = (self.plies_left + 1) // 2
+        side = self.variant.sides[int(self.winner)]
+        self.task.setText(ngettext("{side} to move and win in {n} move.", "{side} to move and win in {n} moves.",
+                                   moves).format(side=side, n=moves))
 
     def update_progress(self) -> None:
         pz = self.puzzle
@@ -509,6 +513,7 @@ class PuzzleDialog(QDialog):
         self.line.append(reply_text)
         self.board.interactive = True
         self.board.show_position(rules, self.position, move, caps, before)
+        self.show_task()
         side = self.variant.sides[int(self.winner.other)]
         moves = (self.plies_left + 1) // 2
         _set_feedback(self.feedback, ngettext("{side} answer {reply}. Win in {n} more move.",
