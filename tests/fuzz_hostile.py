@@ -407,7 +407,8 @@ class Fuzzer:
                 raise AssertionError(f"{listed} pieces listed, {on_board} on the board")
 
     # -- variants ------------------------------------------------------------------------------
-    def variant(self) -> None:
+    def variant_text(self) -> str:
+        """A damaged variant file's text."""
         base = self.table[self.rng.choice(list(self.table))]
         data = base.to_data()
         mode = self.rng.randrange(10)
@@ -427,6 +428,10 @@ class Fuzzer:
             k = self.rng.randrange(len(text))
             text = text[:k] + self.rng.choice(["[" * 100_000, "{a = " * 50_000, "9" * 5000, "\x00", '"""',
                                                "\ud800", "= =", "\n[board]\n"]) + text[k:]
+        return text
+
+    def variant(self) -> None:
+        text = self.variant_text()
         path = self.dir / self.rng.choice(["v.toml", "house\nrules.toml", "\u202ecod.toml"])
         path.write_bytes(text.encode("utf-8", "surrogatepass"))
 
@@ -445,7 +450,8 @@ class Fuzzer:
         self.timed("variants", run, text[:300])
 
     # -- records -------------------------------------------------------------------------------
-    def record(self) -> None:
+    def record_bytes(self) -> bytes:
+        """A damaged game record's bytes."""
         data = json.loads(json.dumps(self.records[self.rng.choice(list(self.records))]))
         mode = self.rng.randrange(10)
         if mode < 4:
@@ -476,6 +482,11 @@ class Fuzzer:
         raw = text.encode("utf-8", "surrogatepass")
         if self.rng.random() < 0.05:
             raw = raw[: self.rng.randrange(len(raw))] + bytes([self.rng.randrange(256)]) + raw[len(raw) // 2:]
+        return raw
+
+    def record(self) -> None:
+        raw = self.record_bytes()
+        text = raw.decode("utf-8", "replace")
         path = self.dir / self.rng.choice(["g.tafl.json", "evil\n\u202egame.json"])
         path.write_bytes(raw)
 
