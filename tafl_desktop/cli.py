@@ -24,7 +24,8 @@ BENCH_VARIANTS = (("brandubh", 4), ("tablut", 3), ("copenhagen", 3), ("alea_evan
 
 #: Modules that add a capability's sub-commands: each has ``register(sub)`` taking the argparse
 #: sub-parsers object.  They keep heavy imports inside their command functions, so start-up stays fast.
-CAPABILITY_COMMANDS: tuple[str, ...] = ()
+CAPABILITY_COMMANDS: tuple[str, ...] = ("tafl_desktop.lab.cli", "tafl_desktop.study_cli",
+                                        "tafl_desktop.interop.cli", "tafl_desktop.study.commands")
 
 
 class CliError(Exception):
@@ -261,6 +262,18 @@ def cmd_selfplay(args) -> int:
     return 0
 
 
+def _balance_report(folder: str) -> dict[str, Any]:
+    """The report of the Rules Lab study in ``folder``, for the rule sheet's balance chart."""
+    from tafl_desktop.lab.report import summary
+    from tafl_desktop.lab.store import ResultStore
+    from tafl_desktop.lab.study import StudyError
+
+    try:
+        return summary(ResultStore.open(folder))
+    except StudyError as exc:
+        raise CliError(f"--balance: {exc}") from None
+
+
 def cmd_print(args) -> int:
     v = _variant(args.variant, args.set)
     try:
@@ -269,9 +282,10 @@ def cmd_print(args) -> int:
         raise CliError(f"printing is not available: {exc}") from None
     parts = [p.strip() for p in args.parts.split(",") if p.strip()] if args.parts else None
     _check_out(args.out)
+    balance = _balance_report(args.balance) if args.balance else None
     try:
         build_set(v, out=args.out, paper=args.paper, orientation=args.orientation, square_mm=args.square_mm,
-                  parts=parts, draught_mm=args.draught_mm)
+                  parts=parts, draught_mm=args.draught_mm, balance=balance)
     except PrintError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
@@ -447,6 +461,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--parts", default=None, help="comma list of board,pieces,rules,markers (default: all that apply)")
     s.add_argument("--draught-mm", type=float_in(0.0, 1000.0), default=30.0,
                    help="draught diameter for Dablot rank markers, 15 to 60 mm")
+    s.add_argument("--balance", metavar="DIR", help="add the chart of a Rules Lab study (its --out folder) to "
+                   "the rule sheet")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
     s.set_defaults(func=cmd_print)
 

@@ -61,7 +61,9 @@ HEARTBEAT = 0.2
 FROZEN_AFTER = 3.0
 #: Budget assumed for the worker's start-up (imports) when judging a hang.
 STARTUP_GRACE = 20.0
-MODES = ("move", "hint", "eval")
+MODES = ("move", "hint", "eval", "analyse", "review")
+#: Modes served by :mod:`tafl_desktop.ai.study_service` (multi-line analysis, game review).
+STUDY_MODES = ("analyse", "review")
 
 
 @dataclass
@@ -83,6 +85,8 @@ class AIResult:
     pv: list[str] = field(default_factory=list)
     stopped: str = ""
     error: str = ""
+    #: A study request's answer (see :mod:`tafl_desktop.ai.study_service`).
+    data: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -139,6 +143,11 @@ class _Engine:
             self.conn.send(("info", rid, {"depth": a.depth, "score": a.score, "defenders_score": a.defenders_score,
                                           "nodes": a.nodes, "seconds": a.seconds, "pv": a.pv}))
 
+        if mode in STUDY_MODES:
+            from tafl_desktop.ai import study_service
+
+            data = study_service.handle(self, rid, req, rules, pos, history, should_stop)
+            return AIResult(request_id=rid, mode=mode, level=level, data=data)
         t = req.get("time")
         if mode == "move":
             a = analysis.best_move(rules, pos, level, history, should_stop, seed=req.get("seed"),
@@ -273,13 +282,16 @@ class AIWorker:
     # -- requests -----------------------------------------------------------------------------------
     def start(self, variant_data: dict[str, Any], position_text: Any, to_move: Any = None,
               history_keys: Any = (), level: str = "medium", *, mode: str = "move", quiet: int = 0,
-              time_limit: float | None = None, seed: int | None = None) -> int:
+              time_limit: float | None = None, seed: int | None = None,
+              extra: dict[str, Any] | None = None) -> int:
         """Submit a request and return its id; a request still running is abandoned.
 
         ``position_text``: ``rules.position_text(pos)`` (or a position object); ``to_move``: a Side,
         0/1 or "attackers"/"defenders"; ``history_keys``: ``rules.position_key`` of the game's
         positions so far; ``mode``: "move" (play at ``level``), "hint" (strongest settings) or
-        "eval" (strongest settings, ``time_limit`` or 1 s).  ValueError for an unknown level or mode.
+        "eval" (strongest settings, ``time_limit`` or 1 s), or a study mode ("analyse", "review":
+        ``extra`` holds their settings, ``time_limit`` is then the whole request's budget).
+        ValueError for an unknown level or mode.
         """
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
@@ -295,7 +307,7 @@ class AIWorker:
             "to_move": int(to_move) if to_move is not None and not isinstance(to_move, str) else to_move,
             "history": [tuple(k) if isinstance(k, list) else k for k in history_keys],
             "level": lv.name if mode == "move" else level, "mode": mode, "quiet": quiet,
-            "time": time_limit, "seed": seed,
+            "time": time_limit, "seed": seed, **(extra or {}),
         }
         budget = time_limit if time_limit is not None else (lv.time if mode != "eval" else 1.0)
         self._current, self._request = rid, req

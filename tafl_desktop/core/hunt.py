@@ -175,8 +175,9 @@ class HuntRules:
         return out
 
     def is_jump(self, move: Move) -> bool:
-        """A move whose first leg does not go to a neighbouring point is a jump."""
-        return len(move) > 2 or move[1] not in self.adjacent[move[0]]
+        """A move whose first leg goes over a point onto the one beyond, along a line, is a jump
+        (a typed ``c4-b5`` that joins no line is a step that is not allowed, not a jump)."""
+        return len(move) > 2 or (move[0], move[1]) in self.over
 
     def play(self, pos: HuntPosition, move: Move) -> tuple[HuntPosition, tuple[int, ...]]:
         flock, hunters = pos.flock, pos.hunters
@@ -271,11 +272,18 @@ class HuntRules:
         if jump:
             if pos.side == FLOCK or not self.opts["captures"]:
                 return "this piece cannot jump"
+            caps = self.capture_moves(pos)
+            if self.opts["max_capture"] and move in caps and len(move) < max(len(m) for m in caps):
+                longest = max(len(m) for m in caps) - 1
+                return (f"a capture taking {longest} pieces is possible, and of several captures one that "
+                        "takes the most pieces must be chosen")
             if self.opts["multi_jump"] == "single" and len(move) > 2:
                 return "only one jump per turn is allowed"
             if self.opts["multi_jump"] == "compulsory":
                 return "a jump must continue while another jump is possible (or this is no jump)"
             return "a jump must go over an adjacent piece of the other side onto the empty point beyond"
+        if move[1] not in self.adjacent[a]:
+            return f"{g.name(a)} and {g.name(move[1])} are not joined by a line on this board"
         if move[1] not in self.steps[pos.side][a]:
             return "this piece may not move along that line or in that direction"
         if self.opts["max_capture"] and self.capture_moves(pos):

@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.game import Game, IllegalMove, Side
+from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.quoting import quote, shown
+from tafl_desktop.core.record_tree import TREE_KEYS, TreeFormatError, read_tree_extras, tree_extras
 from tafl_desktop.core.safe_files import read_limited, write_safely
 from tafl_desktop.core.variants import Variant, VariantError, variant_from_data
 
@@ -21,7 +23,7 @@ FORMAT = "tafl-desktop-game"
 VERSION = 1
 MAX_RECORD_BYTES = 2 * 1024 * 1024
 MAX_MOVES = 20_000
-RECORD_KEYS = ("format", "version", "variant", "start", "to_move", "moves", "result", "reason", "tags")
+RECORD_KEYS = ("format", "version", "variant", "start", "to_move", "moves", "result", "reason", "tags", *TREE_KEYS)
 
 
 class RecordError(ValueError):
@@ -34,7 +36,11 @@ def atomic_write_text(path: Path, text: str) -> None:
     write_safely(path, text)
 
 
-def game_to_data(game: Game, tags: dict[str, str] | None = None) -> dict[str, Any]:
+def game_to_data(game: Game, tags: dict[str, str] | None = None, tree: GameTree | None = None) -> dict[str, Any]:
+    """The record of ``game``; with ``tree``, of the tree's main line, variations and comments
+    (``game`` is then only the line on screen, which may be a variation)."""
+    if tree is not None:
+        game = tree.main_game()
     rules = game.rules
     variant: Variant = rules.variant
     out = game.outcome
@@ -48,15 +54,28 @@ def game_to_data(game: Game, tags: dict[str, str] | None = None) -> dict[str, An
         "result": out.result_key if out else None,
         "reason": out.reason if out else None,
         "tags": dict(tags or {}),
+        **(tree_extras(tree) if tree is not None else {}),
     }
 
 
-def save_game(game: Game, path: str | Path, tags: dict[str, str] | None = None) -> None:
-    atomic_write_text(Path(path), json.dumps(game_to_data(game, tags), indent=1) + "\n")
+def save_game(game: Game, path: str | Path, tags: dict[str, str] | None = None,
+              tree: GameTree | None = None) -> None:
+    atomic_write_text(Path(path), json.dumps(game_to_data(game, tags, tree), indent=1) + "\n")
+
+
+def tree_from_data(data: Any, where: str = "game") -> GameTree:
+    """Validate record data and replay it, variations included, into a GameTree."""
+    tree = GameTree.from_game(game_from_data(data, where))
+    try:
+        read_tree_extras(tree, data, MAX_MOVES)
+    except TreeFormatError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+    tree.revision = 0
+    return tree
 
 
 def game_from_data(data: Any, where: str = "game") -> Game:
-    """Validate record data and replay it into a Game; RecordError explains any problem."""
+    """Validate record data and replay its main line into a Game; RecordError explains any problem."""
     if not isinstance(data, dict):
         raise RecordError(f"{where}: not a Tafl Desktop game record")
     if data.get("format") != FORMAT:
@@ -93,21 +112,46 @@ def game_from_data(data: Any, where: str = "game") -> Game:
             game.play_text(text)
         except IllegalMove as exc:
             raise RecordError(f"{where}: move {i} ({shown(text, 40)}) cannot be played: {exc}") from None
+    _restore_off_board_ending(game, data, where)
     return game
 
 
+def _restore_off_board_ending(game: Game, data: dict[str, Any], where: str) -> None:
+    """A resignation, draw or flag fall is not in the moves: take it from 'result' and 'reason'."""
+    from tafl_desktop.core.game import OFF_BOARD_REASONS, Outcome
+
+    reason, result = data.get("reason"), data.get("result")
+    if reason not in OFF_BOARD_REASONS or game.outcome is not None:
+        return
+    winners = {"attackers": Side.ATTACKERS, "defenders": Side.DEFENDERS, "draw": None}
+    if result not in winners or (result == "draw") != reason.startswith("draw"):
+        raise RecordError(f"{where}: result {shown(result, 40)} does not fit the ending {shown(reason, 40)}")
+    game.finish(Outcome(winners[result], reason))
+
+
 def load_game(path: str | Path) -> Game:
-    """Read and replay a record file; RecordError (one line) for anything that is not one.
+    """The main line of a saved game (variations are checked but left out); RecordError (one
+    line) for anything that is not a record.
 
     The file is read with :func:`read_limited` (no FIFO, device or oversized file is read), and
     the parser's own limits (nesting depth, digits in a number) become RecordErrors too."""
+    data, where = _read_record(path)
+    return tree_from_data(data, where).main_game()
+
+
+def load_tree(path: str | Path) -> GameTree:
+    """A saved game with its variations and comments."""
+    return tree_from_data(*_read_record(path))
+
+
+def _read_record(path: str | Path) -> tuple[Any, str]:
     p = Path(path)
     where = shown(p.name or str(path))
     try:
         raw = read_limited(p, MAX_RECORD_BYTES)
     except OSError as exc:
         raise RecordError(f"{where}: cannot read the file ({shown(exc.strerror or exc, 200)})") from None
-    return game_from_data(parse_record_text(raw, where), where)
+    return parse_record_text(raw, where), where
 
 
 def parse_record_text(raw: bytes, where: str) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tafl_desktop.core.marks import N_
 from tafl_desktop.core.variants import Variant
 
 
@@ -47,11 +48,34 @@ def dablot_board_sentences(variant: Variant) -> list[str]:
         "lines and both diagonals of every square. Pieces stand on the points.",
         f"Each army ({variant.sides[0]} at the bottom, {variant.sides[1]} at the top) has {south} pieces: "
         f"{soldiers} soldiers, the leader's son and the leader.",
-        f"Every piece moves one point along any line to an empty point, or captures by a short jump over an "
+        "Every piece moves one point along any line to an empty point, or captures by a short jump over an "
         f"adjacent enemy onto the empty point beyond. A piece captures only pieces of equal or lower rank ({ranks}), "
-        "so only a leader can take a leader.",
+        + ("so alone only a leader can take a leader; together, lower-ranked pieces may take it by an ambush "
+           "(see Capture)." if variant.options.get("ambush") else "so only a leader can take a leader."),
         "A player who cannot move, or has lost every piece, loses.",
     ]
+
+
+def wall_sentences(variant: Variant) -> list[str]:
+    """The walls of a grid board (thick lines): where they stand and what they do."""
+    g = variant.geometry
+    walls = getattr(g, "walls", frozenset())
+    if not walls:
+        return []
+    rule = N_("No piece moves across a wall, and no piece is captured across one: for the pieces beside it, a "
+              "wall counts as the edge of the board.")
+    room = variant.board_data.get("room")
+    if isinstance(room, str) and ":" in room:
+        a, b = room.split(":")
+        doors = [d.replace("|", "/") for d in variant.board_data.get("doorways", [])]
+        if doors:
+            where = N_("The room {a} to {b} is walled all round (thick lines), except for its doorways "
+                       "{doorways}.").format(a=a, b=b, doorways=", ".join(doors))
+        else:
+            where = N_("The room {a} to {b} is walled all round (thick lines).").format(a=a, b=b)
+        return [where, rule]
+    names = ", ".join(f"{g.name(x)}/{g.name(y)}" for x, y in sorted(walls))
+    return [N_("Thick lines are walls, between the squares {pairs}.").format(pairs=names), rule]
 
 
 def board_sentences(variant: Variant) -> list[str]:
@@ -71,7 +95,11 @@ def board_sentences(variant: Variant) -> list[str]:
         out.append(f"The centre square {g.name(min(g.marked('throne')))} is the throne: only the king may stop on it.")
     if g.marked("corner"):
         names = ", ".join(g.name(s) for s in sorted(g.marked("corner")))
-        out.append(f"The corner squares ({names}) are closed to every piece but the king.")
+        if variant.options.get("corner_entry") == "defenders":
+            out.append(N_("The corner squares ({names}) are closed to the attackers.").format(names=names))
+        else:
+            out.append(f"The corner squares ({names}) are closed to every piece but the king.")
+    out += wall_sentences(variant)
     if variant.options.get("camps") and g.marked("camp"):
         out.append(f"The attackers' camps are the {len(g.marked('camp'))} marked squares along the edges.")
     out.append("Pieces never jump. A soldier is captured when the opponent moves a piece so that it stands "

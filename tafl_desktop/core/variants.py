@@ -29,7 +29,8 @@ from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 MAX_FILE_BYTES = 256 * 1024
 
 TOP_KEYS = ("id", "name", "family", "description", "sources", "notes", "sides", "board", "options")
-GRID_BOARD_KEYS = ("width", "height", "throne", "corners", "camps", "escape_squares", "setup")
+GRID_BOARD_KEYS = ("width", "height", "throne", "corners", "camps", "escape_squares", "walls", "room", "doorways",
+                   "setup")
 GRAPH_BOARD_KEYS = ("kind", "diagonals", "size", "pen", "home", "setup")
 DABLOT_BOARD_KEYS = ("kind", "cols", "rows", "setup")
 
@@ -131,14 +132,18 @@ class Variant:
         """The same variant with some toggles changed (validated); the preset values are kept for
         showing what changed."""
         opts = dict(self.options)
+        schema = self.schema
         for k, v in changes.items():
-            if k not in self.schema:
-                known = ", ".join(self.schema.keys())
+            if k not in schema:
+                known = ", ".join(schema.keys())
                 raise VariantError(f"unknown option {quote(k)} for {self.family}; known: {known}")
             try:
-                opts[k] = self.schema[k].validate(v)
+                opts[k] = schema[k].validate(v)
             except ValueError as exc:
                 raise VariantError(str(exc)) from None
+            why = schema.unfit_reason(k, opts[k], self.options.get(k, schema[k].default))
+            if why:
+                raise VariantError(why)
         return replace(self, options=opts)
 
     def changed_options(self) -> dict[str, OptionValue]:
@@ -302,7 +307,61 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
         marks["camp"] = _square_list(plain, board["camps"], f"{where}: 'board.camps'")
     if "escape_squares" in board:
         marks["escape"] = _square_list(plain, board["escape_squares"], f"{where}: 'board.escape_squares'")
-    return GridGeometry(w, h, {k: v for k, v in marks.items() if v})
+    return GridGeometry(w, h, {k: v for k, v in marks.items() if v}, _walls(plain, board, where))
+
+
+def _wall(g: GridGeometry, text: Any, where: str) -> tuple[int, int]:
+    """One wall written ``"c5|c6"``: between two orthogonally adjacent squares."""
+    if not isinstance(text, str) or text.count("|") != 1:
+        raise VariantError(f"{where} must be walls written like \"c5|c6\" (two adjacent squares), got {text!r}")
+    try:
+        a, b = (g.parse_square(part) for part in text.split("|"))
+    except ValueError as exc:
+        raise VariantError(f"{where}: {exc}") from None
+    if b not in g.neighbours(a):
+        raise VariantError(f"{where}: {text!r} is not two side-by-side squares, so no wall can stand between them")
+    return (min(a, b), max(a, b))
+
+
+def _walls(g: GridGeometry, board: Mapping[str, Any], where: str) -> frozenset[tuple[int, int]]:
+    """Walls as data: ``walls`` lists single walls; ``room`` ("c3:e5", opposite corners) walls a
+    rectangle all round, less its ``doorways`` (walls of the room written like single walls)."""
+    walls: set[tuple[int, int]] = set()
+    listed = board.get("walls", [])
+    if not isinstance(listed, list):
+        raise VariantError(f"{where}: 'board.walls' must be a list like [\"c5|c6\", \"e5|f5\"]")
+    walls.update(_wall(g, w, f"{where}: 'board.walls'") for w in listed)
+    if "doorways" in board and "room" not in board:
+        raise VariantError(f"{where}: 'board.doorways' needs a 'board.room' to open")
+    if "room" in board:
+        room = board["room"]
+        parts = room.split(":") if isinstance(room, str) else []
+        try:
+            if len(parts) != 2:
+                raise ValueError(room)
+            (f1, r1), (f2, r2) = (g.file_rank(g.parse_square(p)) for p in parts)
+        except ValueError:
+            raise VariantError(f"{where}: 'board.room' must be two opposite corner squares like \"c3:e5\"") from None
+        lo_f, hi_f, lo_r, hi_r = min(f1, f2), max(f1, f2), min(r1, r2), max(r1, r2)
+        ring: set[tuple[int, int]] = set()
+        for f in range(lo_f, hi_f + 1):
+            for r in range(lo_r, hi_r + 1):
+                inside = g.index(f, r)
+                for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                    nf, nr = f + df, r + dr
+                    if g.on_board(nf, nr) and not (lo_f <= nf <= hi_f and lo_r <= nr <= hi_r):
+                        out = g.index(nf, nr)
+                        ring.add((min(inside, out), max(inside, out)))
+        doors = board.get("doorways", [])
+        if not isinstance(doors, list):
+            raise VariantError(f"{where}: 'board.doorways' must be a list like [\"d5|d6\"]")
+        for d in doors:
+            pair = _wall(g, d, f"{where}: 'board.doorways'")
+            if pair not in ring:
+                raise VariantError(f"{where}: 'board.doorways': {d!r} is not in the wall of the room {room}")
+            ring.discard(pair)
+        walls |= ring
+    return frozenset(walls)
 
 
 def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides: Mapping[str, Any] | None = None,
@@ -358,6 +417,13 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
         description=data.get("description", ""), sources=tuple(sources), notes=data.get("notes", ""),
         board_data=dict(board), preset_options=preset, path=path, sides=(sides[0], sides[1]),
     )
+    bound = variant.schema
+    explicit = {**options, **(overrides or {})}
+    for key, value in resolved.items():
+        why = bound.unfit_reason(key, value, schema[key].default) if key in explicit else (
+            None if bound.choice_fits(key, value) else bound.unfit_reason(key, value, value))
+        if why:
+            raise VariantError(f"{where}: {why}")
     try:
         variant.make_rules()
     except ValueError as exc:
@@ -438,7 +504,13 @@ def presets() -> dict[str, Variant]:
 
 
 def find_variant(name: str, overrides: Mapping[str, Any] | None = None) -> Variant:
-    """A preset by id, or a variant file by path; VariantError with the known ids otherwise."""
+    """A preset by id, a variant file by path, or an OpenTafl rules string (``dim:...``);
+    VariantError with the known ids otherwise."""
+    if name.lstrip().startswith("dim:"):
+        from tafl_desktop.core.rules_string import variant_from_rules_string
+
+        v = variant_from_rules_string(name)
+        return v.with_options(overrides) if overrides else v
     if name.endswith(".toml") or "/" in name or "\\" in name:
         return load_variant(name, overrides)
     table = presets()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QSplitter, QToolBar, QWidget
 
@@ -44,7 +44,16 @@ CLOSED_TAG, CLOSED_NORMALLY = "exit", "normal"
 #: Modules that add a capability's menus, panels and dialogs to the window: each has
 #: ``install(window)``, called once the window's own menus exist (``window.file_menu``,
 #: ``game_menu``, ``view_menu``, ``help_menu``).  Each keeps its heavy imports inside its slots.
-GUI_CAPABILITIES: tuple[str, ...] = ()
+GUI_CAPABILITIES: tuple[str, ...] = (
+    "tafl_desktop.gui.clock_ui",
+    "tafl_desktop.gui.game_end",
+    "tafl_desktop.gui.rules_lab",
+    "tafl_desktop.gui.edit_menu",
+    "tafl_desktop.gui.position_editor",
+    "tafl_desktop.gui.study",
+    "tafl_desktop.gui.interop_menu",
+    "tafl_desktop.gui.learn",
+)
 
 
 class _Decided:
@@ -68,6 +77,10 @@ class MainWindow(QMainWindow):
     """One window, one game.  ``persist`` False keeps settings untouched (screenshots);
     ``autosave_path`` (None: off) is rewritten after every move so a crash loses nothing."""
 
+    #: A new game is about to start or a game to open (``time_control`` and ``loaded_tags`` are
+    #: set): capabilities such as the clock set up again before the computer's first search.
+    game_starting = Signal()
+
     def __init__(self, game: Game, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
                  prefs: Preferences | None = None, persist: bool = True, autosave_path: str | None = None,
                  parent: QWidget | None = None) -> None:
@@ -76,6 +89,13 @@ class MainWindow(QMainWindow):
         self.autosave_path = autosave_path
         self.prefs = prefs if prefs is not None else (load_preferences() if persist else Preferences())
         self.file_path: str | None = None
+        #: The clock chosen in New Game (a core.clock.TimeControl) and the tags of the game opened:
+        #: read by the capabilities when ``game_starting`` fires.
+        self.time_control = None
+        self.loaded_tags: dict[str, str] = {}
+        #: Capabilities add record tags (``() -> dict``) and reasons to offer Pause (``() -> bool``).
+        self.tag_providers: list = []
+        self.pause_reasons: list = []
         self._pending_move: tuple[int, ...] = ()
         self._message = ""
         self.setWindowIcon(app_icon())
@@ -289,12 +309,12 @@ class MainWindow(QMainWindow):
         playing = c.game.outcome is None
         self.act_hint.setEnabled(playing and c.human_to_move())
         has_computer = not all(p.is_human for p in c.players)
-        self.act_pause.setEnabled(has_computer and playing)
+        self.act_pause.setEnabled((has_computer or any(r() for r in self.pause_reasons)) and playing)
         self.act_move_now.setEnabled(has_computer and playing and c.computer_to_play())
 
     def _update_title(self, *_args) -> None:
         name = Path(self.file_path).name if self.file_path else "unsaved game"
-        dirty = "*" if not self.controller.undo_stack.isClean() else ""
+        dirty = "*" if self.controller.modified else ""
         self.setWindowTitle(f"{name}{dirty} - {self.controller.variant.name} - {APP_NAME}")
 
     def _show_message(self, text: str) -> None:
@@ -307,7 +327,8 @@ class MainWindow(QMainWindow):
         text = self._message
         if not text:
             if not c.is_live:
-                text = f"Viewing move {c.view_ply} of {len(c.game.plies)}. Press End to return to the game."
+                text = (f"Viewing move {c.view_ply} of {len(c.game.plies)}. Press End to return to the game, "
+                        "or play a move here to start a variation.")
             elif c.game.outcome is not None:
                 text = f"{c.describe_outcome(c.game.outcome)} Use the arrow keys or the move list to review."
             elif c.picked:
@@ -323,13 +344,15 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------------------- games
     def start_game(self, variant: Variant, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
-                   start=None) -> None:
-        """Replace the current game with a new one of ``variant``."""
+                   start=None, time_control=None) -> None:
+        """Replace the current game with a new one of ``variant`` (with a clock if ``time_control``)."""
         rules = variant.make_rules()
         self._message = ""
+        self.time_control, self.loaded_tags = time_control, {}
+        self.game_starting.emit()
         self.controller.set_game(Game(rules, start), players)
         self.file_path = None
-        self.controller.undo_stack.setClean()
+        self.controller.mark_saved()
         self._orient()
         self._show_message(f"New game: {variant.name}. {self.controller.status_text()}.")
         self.refresh()
@@ -344,7 +367,7 @@ class MainWindow(QMainWindow):
 
     def _may_discard(self) -> bool:
         c = self.controller
-        if c.undo_stack.isClean() or not c.game.plies or c.game.outcome is not None:
+        if not c.modified or not c.tree.root.children or c.game.outcome is not None:
             return True
         return dialogs.confirm(self, "Start a new game?", "The current game has moves that are not saved. "
                                "Leave it and start a new one?", "Leave it")
@@ -356,7 +379,7 @@ class MainWindow(QMainWindow):
 
         choice = NewGameDialog.ask(self, self.controller.variant, self.controller.players)
         if choice is not None:
-            self.start_game(choice.variant, choice.players)
+            self.start_game(choice.variant, choice.players, time_control=getattr(choice, "time_control", None))
 
     def open_game(self, path: str | None = None, remember: bool = True) -> bool:
         """Open a saved game; a file that cannot be read leaves the current game as it was.
@@ -367,10 +390,11 @@ class MainWindow(QMainWindow):
                 return False
         if not self._may_discard():
             return False
-        from tafl_desktop.core.record import RecordError, load_game
+        from tafl_desktop.core.record import RecordError, load_tree
 
         try:
-            game = load_game(path)
+            tree = load_tree(path)
+            game = tree.main_game()
         except RecordError as exc:
             dialogs.show_error(self, "Cannot open the game", f"{exc}\n\nThe current game is unchanged.")
             return False
@@ -383,9 +407,11 @@ class MainWindow(QMainWindow):
         players = (PlayerSpec.from_text(tags.get("player1", "human")),
                    PlayerSpec.from_text(tags.get("player2", "human")))
         self._message = ""
-        self.controller.set_game(game, players)
+        self.time_control, self.loaded_tags = None, tags
+        self.game_starting.emit()
+        self.controller.set_game(game, players, tree=tree)
         self.file_path = path
-        self.controller.undo_stack.setClean()
+        self.controller.mark_saved()
         self._orient()
         if remember:
             self._remember_recent(path)
@@ -402,7 +428,10 @@ class MainWindow(QMainWindow):
 
     def _tags(self) -> dict[str, str]:
         p = self.controller.players
-        return {"player1": p[0].to_text(), "player2": p[1].to_text()}
+        tags = {"player1": p[0].to_text(), "player2": p[1].to_text()}
+        for provide in self.tag_providers:
+            tags.update(provide())
+        return tags
 
     def save_game(self) -> bool:
         if not self.file_path:
@@ -422,12 +451,12 @@ class MainWindow(QMainWindow):
         from tafl_desktop.core.record import save_game
 
         try:
-            save_game(self.controller.game, path, self._tags())
+            save_game(self.controller.game, path, self._tags(), tree=self.controller.tree)
         except OSError as exc:
             dialogs.show_error(self, "Cannot save the game", f"{shown(path)}: {shown(exc.strerror or exc, 200)}")
             return False
         self.file_path = path
-        self.controller.undo_stack.setClean()
+        self.controller.mark_saved()
         self._remember_recent(path)
         self._show_message(f"Saved {Path(path).name}.")
         self._update_title()
@@ -513,7 +542,7 @@ class MainWindow(QMainWindow):
         """Write the autosave right after every move (and undo), not later: a crash one second
         after a move must not lose it.  A record is a few kilobytes, written in about a millisecond."""
         g = self.controller.game
-        state = (id(g), len(g.plies), g.outcome)
+        state = (id(g), len(g.plies), g.outcome, self.controller.tree.revision)
         if state != self._autosaved:
             self.autosave_now()
 
@@ -527,12 +556,12 @@ class MainWindow(QMainWindow):
         from tafl_desktop.core.record import save_game
 
         g = self.controller.game
-        self._autosaved = (id(g), len(g.plies), g.outcome)
+        self._autosaved = (id(g), len(g.plies), g.outcome, self.controller.tree.revision)
         try:
             if self.controller.game.plies and self.controller.game.outcome is None:
                 Path(self.autosave_path).parent.mkdir(parents=True, exist_ok=True)
                 tags = {**self._tags(), **({CLOSED_TAG: CLOSED_NORMALLY} if closing else {})}
-                save_game(self.controller.game, self.autosave_path, tags)
+                save_game(self.controller.game, self.autosave_path, tags, tree=self.controller.tree)
             elif os.path.lexists(self.autosave_path):
                 os.remove(self.autosave_path)
         except OSError as exc:

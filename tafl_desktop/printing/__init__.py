@@ -90,8 +90,10 @@ def _check(variant: Any, paper: str, orientation: str, square_mm: float | None, 
 
 
 def render_set(variant: Any, paper: str = "a4", orientation: str = "portrait", square_mm: float | None = None,
-               parts: list[str] | None = None, draught_mm: float = 30.0) -> tuple[bytes, SetReport]:
-    """Build the PDF in memory; return its bytes and a report of what it holds."""
+               parts: list[str] | None = None, draught_mm: float = 30.0,
+               balance: dict[str, Any] | None = None) -> tuple[bytes, SetReport]:
+    """Build the PDF in memory; return its bytes and a report of what it holds.  ``balance`` is a
+    Rules Lab report (``tafl_desktop.lab.report.summary``) whose chart the rule sheet shows."""
     chosen = _check(variant, paper, orientation, square_mm, parts, draught_mm)
     page = make_page(paper, orientation)
     square = float(square_mm) if square_mm is not None else default_square(variant.geometry, page)
@@ -115,7 +117,7 @@ def render_set(variant: Any, paper: str = "a4", orientation: str = "portrait", s
             if part == "rules":
                 from tafl_desktop.printing.rule_sheet import rule_pages
 
-                rule_pages(doc, variant, marks, sizes)
+                rule_pages(doc, variant, marks, sizes, balance)
             elif part == "board":
                 assert report.board is not None
                 board_pages(doc, variant, report.board, marks)
@@ -156,11 +158,12 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
 
 
 def build_set(variant: Any, out: str | os.PathLike[str], paper: str = "a4", orientation: str = "portrait",
-              square_mm: float | None = None, parts: list[str] | None = None, draught_mm: float = 30.0) -> None:
+              square_mm: float | None = None, parts: list[str] | None = None, draught_mm: float = 30.0,
+              balance: dict[str, Any] | None = None) -> None:
     """Write the printable set for ``variant`` to ``out`` (PDF).
 
     Raises :class:`PrintError` for a request that cannot be printed (unknown part, square too small
     or too large, ...) and lets :class:`OSError` through for a path that cannot be written.
     """
-    data, _report = render_set(variant, paper, orientation, square_mm, parts, draught_mm)
+    data, _report = render_set(variant, paper, orientation, square_mm, parts, draught_mm, balance)
     write_atomic(out, data)

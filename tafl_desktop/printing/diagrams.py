@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tafl_desktop.core.game import Side
+from tafl_desktop.core.side_words import fill
+from tafl_desktop.i18n import _
 
 Square = tuple[int, int]  # (file, rank), 0-based from the bottom-left
 
@@ -360,8 +362,10 @@ def hunt_diagrams(variant: Any) -> list[RuleDiagram]:
         for m in moves:
             by_piece.setdefault(m[0], []).append(tuple(m))
         origin = max(sorted(by_piece), key=lambda p: len(by_piece[p]))
-        out.append(RuleDiagram(f"How the {who.lower()} move",
-                               f"Every move open to this piece at the start ({who.lower()} to move).", None,
+        title = _("How the {side} moves") if variant.side_count(side) == 1 else _("How the {side} move")
+        out.append(RuleDiagram(title.format(side=who.lower()),
+                               _("Every move open to this piece at the start ({side} to move).").format(
+                                   side=who.lower()), None,
                                dict(pieces), tuple(by_piece[origin]), side, frozenset()))
     if rules.opts.get("captures", True):
         jump = _hunt_jump(rules, g, start, pieces)
@@ -400,8 +404,9 @@ def _hunt_jump(rules: Any, g: Any, start: Any, pieces: dict[int, str]) -> RuleDi
         _after, taken = rules.play(pos, (p, land))
         if set(taken) != {over}:
             continue
-        return RuleDiagram("Capture", "A hunter captures by a short jump along a line over an adjacent piece onto "
-                           "the empty point beyond; the jumped piece is removed.", None, placed, ((p, land),),
+        text = fill(_("{A_hunter} captures by a short jump along a line over an adjacent piece of the {many} "
+                      "onto the empty point beyond; the jumped piece is removed."), rules.variant.words)
+        return RuleDiagram(_("Capture"), text, None, placed, ((p, land),),
                            Side(1), frozenset({over}))
     return None
 

@@ -15,6 +15,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.i18n import _
 from tafl_desktop.printing.board_draw import piece_room
 from tafl_desktop.printing.cells import CutLayout, CutSheet, Group, flow_cells, intro_text
 from tafl_desktop.printing.fonts import FONT
@@ -119,7 +120,11 @@ def _faces_sentence(variant: Any) -> str:
     if variant.family == "tafl":
         return "Attackers are dark, defenders light, the king light with a crown: distinct in black and white too."
     many, hunters = variant.sides
-    return f"{hunters} are dark with a star, {many.lower()} light: distinct in black and white too."
+    if variant.side_count(1) == 1:
+        text = _("The {hunters} is dark with a star, the {many} light: distinct in black and white too.")
+    else:
+        text = _("The {hunters} are dark with a star, the {many} light: distinct in black and white too.")
+    return text.format(hunters=hunters.lower(), many=many.lower())
 
 
 def standee_size(square: float, body: Rect) -> tuple[float, float, float]:
