@@ -8,10 +8,20 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QVBoxLayout, QWidget
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
 
 from tafl_desktop.gui.themes import DEFAULT_PIECE_STYLE, DEFAULT_THEME, PIECE_STYLES, THEMES
+from tafl_desktop.i18n import _
 
 GROUP = "preferences"
 RECENT_KEY = "recent/files"
@@ -30,6 +40,9 @@ class Preferences:
     animation: bool = True
     show_targets: bool = True
     eval_bar: bool = False
+    show_ranks: bool = True   # rank numbers on Dablot pieces
+    sound: bool = True        # move, capture, announcement and game-end sounds
+    volume: int = 70          # 0..100
 
 
 def _as_bool(value: object, default: bool) -> bool:
@@ -52,7 +65,15 @@ def load_preferences(settings: QSettings | None = None) -> Preferences:
         for f in fields(Preferences):
             raw = s.value(f.name, getattr(d, f.name))
             default = getattr(d, f.name)
-            values[f.name] = _as_bool(raw, default) if isinstance(default, bool) else str(raw)
+            if isinstance(default, bool):
+                values[f.name] = _as_bool(raw, default)
+            elif isinstance(default, int):
+                try:
+                    values[f.name] = max(0, min(100, int(str(raw))))
+                except ValueError:
+                    values[f.name] = default
+            else:
+                values[f.name] = str(raw)
     finally:
         s.endGroup()
     if values["theme"] not in THEMES:
@@ -135,6 +156,16 @@ class PreferencesDialog(QDialog):
         self.eval_bar = QCheckBox("Show the computer's evaluation bar")
         self.eval_bar.setToolTip("After every move the computer judges who is better; the bar shows it")
         self.eval_bar.setChecked(prefs.eval_bar)
+        self.show_ranks = QCheckBox(_("Show rank numbers on Dablot pieces"))
+        self.show_ranks.setChecked(prefs.show_ranks)
+        self.sound = QCheckBox(_("Play sounds (moves, captures, announcements, end of game)"))
+        self.sound.setChecked(prefs.sound)
+        self.volume = QSlider(Qt.Orientation.Horizontal)
+        self.volume.setRange(0, 100)
+        self.volume.setValue(prefs.volume)
+        self.volume.setAccessibleName(_("Sound volume"))
+        self.volume.setEnabled(prefs.sound)
+        self.sound.toggled.connect(self.volume.setEnabled)
         form = QFormLayout()
         form.addRow("Board theme:", self.theme)
         form.addRow("Pieces:", self.piece_style)
@@ -143,6 +174,9 @@ class PreferencesDialog(QDialog):
         form.addRow("", self.announcements)
         form.addRow("", self.animation)
         form.addRow("", self.eval_bar)
+        form.addRow("", self.show_ranks)
+        form.addRow("", self.sound)
+        form.addRow(_("Volume:"), self.volume)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -155,4 +189,5 @@ class PreferencesDialog(QDialog):
             theme=self.theme.currentData(), piece_style=self.piece_style.currentData(),
             coordinates=self.coordinates.isChecked(), announcements=self.announcements.isChecked(),
             animation=self.animation.isChecked(), show_targets=self.targets.isChecked(),
-            eval_bar=self.eval_bar.isChecked())
+            eval_bar=self.eval_bar.isChecked(), show_ranks=self.show_ranks.isChecked(),
+            sound=self.sound.isChecked(), volume=self.volume.value())

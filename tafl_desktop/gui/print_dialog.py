@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
 from tafl_desktop.core.quoting import shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
 from tafl_desktop.printing.board_sheet import (
     MAX_SQUARE,
@@ -553,8 +553,10 @@ class PrintSetDialog(QDialog):
                 else:
                     line += f"; squares of {r.square_mm:g} mm, playing area {size}"
                 if r.board.tiled:
-                    line += (f", tiled over {r.board.rows * r.board.cols} pages ({r.board.rows} rows x "
-                             f"{r.board.cols} columns) after an assembly map")
+                    grid = _("{rows} x {cols}").format(
+                        rows=ngettext("{n} row", "{n} rows", r.board.rows).format(n=r.board.rows),
+                        cols=ngettext("{n} column", "{n} columns", r.board.cols).format(n=r.board.cols))
+                    line += (f", tiled over {r.board.rows * r.board.cols} pages ({grid}) after an assembly map")
             lines.append(line + ".")
         return "\n".join(lines)
 

@@ -37,7 +37,7 @@ class SidePanel(QWidget):
         font.setBold(True)
         self.title.setFont(font)
         self.rules_button = QPushButton("Rules in force...")
-        self.rules_button.setToolTip("Every rule of this game, from its toggles (F1)")
+        self.rules_button.setToolTip("Every rule of this game, from its toggles (Ctrl+R)")
         self.rules_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.rules_button.clicked.connect(self.rules_requested)
         self.subtitle = QLabel()
