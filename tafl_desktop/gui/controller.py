@@ -756,7 +756,16 @@ class GameController(QObject):
             captured=captured, threatened=threatened, routes=routes,
             interactive=self._playable_here(),
             suggested=self.current_hint(), letters=piece_letters(self.variant),
-            ranks=piece_ranks(rules) if self.show_ranks else {})
+            ranks=piece_ranks(rules) if self.show_ranks else {}, marks=self._board_marks())
+
+    def _board_marks(self):
+        """The marks of the rules in force, worked out once per rules object."""
+        from tafl_desktop.core.board_marks import marks_in_force
+
+        cached = getattr(self, "_marks_cache", None)
+        if cached is None or cached[0] is not self.rules:
+            cached = self._marks_cache = (self.rules, marks_in_force(self.variant, self.rules))
+        return cached[1]
 
     def move_rows(self) -> list[str]:
         """Each ply's text, with the squares it captured on (``e1-e5 x e6``)."""
