@@ -572,6 +572,8 @@ class MainWindow(QMainWindow):
                 os.remove(self.autosave_path)
         except OSError as exc:
             reason = shown(exc.strerror or exc, 200)
+            if isinstance(exc, (FileExistsError, NotADirectoryError)):
+                reason = _("a file stands where its folder should be")
             self._show_message(_("Autosave failed: {reason}").format(reason=reason))
             if not self._autosave_failure_told and not closing:
                 self._autosave_failure_told = True

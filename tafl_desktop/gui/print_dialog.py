@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.quoting import shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.i18n import _, ngettext
@@ -646,7 +647,7 @@ class PrintSetDialog(QDialog):
         except OSError as exc:
             reason = exc.strerror or str(exc)
             dialogs.show_error(self, "Cannot save the set",
-                               f"The PDF could not be written to\n{path}\n\n{reason}.\n\n"
+                               f"The PDF could not be written to\n{shown(path)}\n\n{reason}.\n\n"
                                "Nothing was changed there; choose another folder.")
             return False
         if self._persist:
