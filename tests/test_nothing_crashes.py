@@ -254,6 +254,42 @@ def test_quote_shortens_and_escapes_every_kind_of_value():
     assert shown("a\nb") == "a\\nb" and shown("z" * 1000, 10) == "z" * 10 + "…"
 
 
+
+#: The fuzzer's own bound for "one short line" (tests/fuzz_hostile.py MAX_MESSAGE).
+FUZZ_MAX_MESSAGE = 800
+
+
+def test_a_doorway_of_a_thousand_tabs_gives_one_short_line(tmp_path):
+    """The fuzzer's 2,098-character variant error: a Mini Tablut doorway replaced by 1,000 tabs,
+    in a file named with a right-to-left override, was echoed whole through ``repr``."""
+    text = dump_variant(find_variant("mini_tablut"))
+    assert '"d5|d6"' in text
+    cases = ['"' + "\\t" * 1000 + '"',             # not a wall at all: the fuzzer's input
+             '" d5' + " " * 5000 + '|d4"',           # a wall, padded, that is not in the room's wall
+             '"a1' + " " * 5000 + '|c3"']            # two squares that are not side by side
+    for doorway in cases:
+        f = tmp_path / "\u202ecod.toml"
+        f.write_text(text.replace('"d5|d6"', doorway, 1))
+        with pytest.raises(VariantError) as err:
+            load_variant(f)
+        message = str(err.value)
+        one_clean_line(message, FUZZ_MAX_MESSAGE)
+        assert len(message) < 200 and "doorways" in message and "\\u202ecod.toml" in message
+
+
+def test_lists_in_messages_name_a_few_and_count_the_rest():
+    from tafl_desktop.core.quoting import listing
+    from tafl_desktop.core.rules_string import variant_from_rules_string
+
+    squares = [f"a{i}" for i in range(1, 101)]
+    assert listing(squares) == "a1, a2, a3, a4, a5, a6 and 94 more"
+    assert listing(["x" * 10_000, "\n"]) == "x" * 40 + "…, \\n"
+    long_rules = "dim:9 " + "k" * 100_000 + ":1 start:/9/9/9/9/4K4/9/9/9/9/"
+    with pytest.raises(VariantError) as err:
+        variant_from_rules_string(long_rules)
+    one_clean_line(str(err.value))
+
+
 # ---------------------------------------------------------------------- 5. writing through links, not over devices
 def test_saving_through_a_link_keeps_the_link_and_writes_its_file(tmp_path):
     game = Game(find_variant("brandubh").make_rules())

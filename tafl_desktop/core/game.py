@@ -267,7 +267,7 @@ class Game:
         """End the game off the board (a reason in :data:`OFF_BOARD_REASONS`: resignation, draw,
         flag fall).  Taking back a move reopens the game."""
         if outcome.reason not in OFF_BOARD_REASONS:
-            raise ValueError(f"{outcome.reason!r} is not an ending decided off the board")
+            raise ValueError(f"{quote(outcome.reason)} is not an ending decided off the board")
         self._ended = outcome
         self._outcome = outcome
 

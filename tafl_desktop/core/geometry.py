@@ -272,7 +272,7 @@ def cross_board(diagonals: str = "alternating", marks: dict[str, list[str]] | No
     diagonals in every square: the board with extra diagonals of source 000).
     """
     if diagonals not in ("none", "alternating", "full"):
-        raise ValueError(f"diagonals must be none, alternating or full, not {diagonals!r}")
+        raise ValueError(f"diagonals must be none, alternating or full, not {quote(diagonals)}")
     pts = {}
     for x in range(7):
         for y in range(7):

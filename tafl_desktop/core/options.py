@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tafl_desktop.core.marks import N_
-from tafl_desktop.core.quoting import quote
+from tafl_desktop.core.quoting import known, quote
 from tafl_desktop.core.side_words import fill
 
 #: How an error message names each kind of board mark.
@@ -83,7 +83,7 @@ class OptionSpec:
     def allowed_text(self) -> str:
         """What values are allowed, for error messages."""
         if self.kind == "choice":
-            return "one of " + ", ".join(repr(c.value) for c in self.choices)
+            return "one of " + known(repr(c.value) for c in self.choices)
         if self.kind == "bool":
             return "true or false"
         return f"a whole number from {self.minimum} to {self.maximum}"
@@ -218,7 +218,7 @@ class OptionSchema:
         out = self.defaults()
         for key, value in values.items():
             if key not in self._by_key:
-                raise ValueError(f"unknown option {quote(key)} in {where}; known options: {', '.join(self.keys())}")
+                raise ValueError(f"unknown option {quote(key)} in {where}; known options: {known(self.keys())}")
             out[key] = self._by_key[key].validate(value)
         return out
 
@@ -231,7 +231,7 @@ class OptionSchema:
             key, text = item.split("=", 1)
             key = key.strip()
             if key not in self._by_key:
-                raise ValueError(f"unknown option {quote(key)}; known options: {', '.join(self.keys())}")
+                raise ValueError(f"unknown option {quote(key)}; known options: {known(self.keys())}")
             out[key] = self._by_key[key].parse_text(text)
         return out
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import reprlib
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from tafl_desktop.core.marks import N_
@@ -93,3 +94,34 @@ def quote(value: Any, limit: int = LIMIT) -> str:
     except Exception:  # noqa: BLE001 - a value's own __repr__ may fail; the message must not
         text = f"<{type(value).__name__}>"
     return clip(text, 3 * limit)
+
+
+#: Items a message lists by name before it says how many more there are.
+MOST_ITEMS = 6
+#: A list the program itself defines (option names, presets, allowed keys) is shown whole up to
+#: this many names: it helps the user and cannot grow with the input.
+KNOWN_MOST = 64
+
+
+def listing(items: Iterable[Any], most: int = MOST_ITEMS, limit: int = LIMIT) -> str:
+    """Items for a message, e.g. ``a1, a2, a3 and 97 more``: the first ``most`` only, each
+    escaped and cut to ``limit`` characters, so a list of any length (squares, keys, values from
+    a file) makes a message of bounded length.  Texts are shown as they are (they are names);
+    quote them first with :func:`quote` where the message wants quotes."""
+    shown_items: list[str] = []
+    rest = 0
+    for item in items:
+        if len(shown_items) < most:
+            shown_items.append(clip(item if isinstance(item, str) else quote(item, limit), limit))
+        else:
+            rest += 1
+    text = ", ".join(shown_items)
+    if rest:
+        return N_("{items} and {n} more").format(items=text, n=rest)
+    return text
+
+
+def known(items: Iterable[Any]) -> str:
+    """A list the program itself defines (allowed keys, option names, presets), for "known: ..."
+    in a message: shown whole up to :data:`KNOWN_MOST` names, through :func:`listing`."""
+    return listing(items, KNOWN_MOST)

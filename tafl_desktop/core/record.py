@@ -14,7 +14,7 @@ from typing import Any
 from tafl_desktop.core.game import Game, IllegalMove, Side
 from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.core.marks import N_
-from tafl_desktop.core.quoting import quote, shown
+from tafl_desktop.core.quoting import known, quote, shown
 from tafl_desktop.core.record_tree import TREE_KEYS, TreeFormatError, read_tree_extras, tree_extras
 from tafl_desktop.core.safe_files import read_limited, write_safely
 from tafl_desktop.core.variants import Variant, VariantError, variant_from_data
@@ -84,7 +84,7 @@ def game_from_data(data: Any, where: str = "game") -> Game:
         raise RecordError(f"{where}: record version {quote(data.get('version'))} is not supported (expected {VERSION})")
     for k in data:
         if k not in RECORD_KEYS:
-            raise RecordError(f"{where}: unknown key {quote(k)}; allowed: {', '.join(RECORD_KEYS)}")
+            raise RecordError(f"{where}: unknown key {quote(k)}; allowed: {known(RECORD_KEYS)}")
     try:
         variant = variant_from_data(data.get("variant"), f"{where} (variant)")
     except VariantError as exc:

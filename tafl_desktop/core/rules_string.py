@@ -23,8 +23,15 @@ from typing import Any
 from tafl_desktop.core.geometry import GridGeometry
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.options import OptionValue
+from tafl_desktop.core.quoting import LIMIT, clip, known
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 from tafl_desktop.core.variants import Variant, VariantError, presets, variant_from_data
+
+
+def _v(text: object) -> str:
+    """A value from the rules string, escaped and shortened for a message."""
+    return clip(str(text), LIMIT)
+
 
 #: Every key OpenTafl's parser reads (tafl-rules.md 2.3).
 OT_KEYS = frozenset(
@@ -80,7 +87,7 @@ def split_entries(text: str) -> list[tuple[str, str]]:
     for token in text.split():
         key, colon, value = token.partition(":")
         if not colon or not key:
-            raise RulesStringError(N_("rules string: '{token}' is not a key:value entry").format(token=token))
+            raise RulesStringError(N_("rules string: '{token}' is not a key:value entry").format(token=_v(token)))
         out.append((key, value))
     return out
 
@@ -188,7 +195,7 @@ def to_rules_string(v: Variant) -> Export:
         if key not in OT_BOARD_KEYS:
             text = json.dumps(value, separators=(",", ":"), ensure_ascii=True)
             if any(c.isspace() for c in text):
-                raise RulesStringError(N_("board.{key} cannot be written in a rules string").format(key=key))
+                raise RulesStringError(N_("board.{key} cannot be written in a rules string").format(key=_v(key)))
             extra.append((TD_BOARD_PREFIX + key, text))
             warnings.append(N_("OpenTafl cannot express the board's {key}; it will play without it").format(key=key))
     for spec in TAFL_OPTIONS:
@@ -208,7 +215,7 @@ def _types(text: str, key: str) -> str:
     bad = [c for c in text if c not in "tcnkmgTCNKMG"]
     if bad:
         raise RulesStringError(N_("rules string: '{key}' has '{char}', which is not a piece letter")
-                               .format(key=key, char=bad[0]))
+                               .format(key=_v(key), char=_v(bad[0])))
     return text
 
 
@@ -216,13 +223,13 @@ def _choice(cfg: Mapping[str, str], key: str, table: Mapping[str, Any], default:
     value = cfg.get(key, default)
     if value not in table:
         raise RulesStringError(N_("rules string: {key}:{value} is not supported (allowed: {allowed})")
-                               .format(key=key, value=value, allowed=", ".join(table)))
+                               .format(key=_v(key), value=_v(value), allowed=known(table)))
     return table[value]
 
 
 def _unsupported(key: str, value: str, why: str) -> RulesStringError:
     return RulesStringError(N_("rules string: {key}:{value} is not supported: {why}")
-                            .format(key=key, value=value, why=why))
+                            .format(key=_v(key), value=_v(value), why=why))
 
 
 def _speed(cfg: Mapping[str, str]) -> tuple[str, int]:
@@ -231,7 +238,8 @@ def _speed(cfg: Mapping[str, str]) -> tuple[str, int]:
     try:
         values = [int(x) for x in text.split(",")]
     except ValueError:
-        raise RulesStringError(N_("rules string: spd:{value} is not a list of numbers").format(value=text)) from None
+        problem = N_("rules string: spd:{value} is not a list of numbers").format(value=_v(text))
+        raise RulesStringError(problem) from None
     if len(values) == 1:
         soldier_a = soldier_d = king = values[0]
     elif len(values) == 2:
@@ -336,7 +344,7 @@ def _board_squares(g: GridGeometry, text: str, key: str) -> list[str]:
         try:
             g.parse_square(name)
         except ValueError as exc:
-            raise RulesStringError(N_("rules string: {key}: {problem}").format(key=key, problem=exc)) from None
+            raise RulesStringError(N_("rules string: {key}: {problem}").format(key=_v(key), problem=exc)) from None
     return names
 
 
@@ -345,11 +353,11 @@ def _check_keys(entries: list[tuple[str, str]]) -> dict[str, str]:
     for key, value in entries:
         if key not in OT_KEYS and not key.startswith(TD):
             raise RulesStringError(N_("rules string: the key '{key}' is not one Tafl Desktop supports")
-                                   .format(key=key))
+                                   .format(key=_v(key)))
         if key.startswith(TD) and key not in TD_BOARD and key[len(TD):] not in TAFL_OPTIONS \
                 and not key.startswith(TD_BOARD_PREFIX):
             raise RulesStringError(N_("rules string: the key '{key}' is not one Tafl Desktop supports")
-                                   .format(key=key))
+                                   .format(key=_v(key)))
         cfg[key] = value
     if "dim" not in cfg:
         raise RulesStringError(N_("rules string: 'dim' (the board size) is missing"))
@@ -370,7 +378,7 @@ def variant_from_rules_string(text: str) -> Variant:
     try:
         size = int(cfg["dim"])
     except ValueError:
-        raise RulesStringError(N_("rules string: dim:{value} is not a number").format(value=cfg["dim"])) from None
+        raise RulesStringError(N_("rules string: dim:{value} is not a number").format(value=_v(cfg["dim"]))) from None
     if not 5 <= size <= 19:
         raise RulesStringError(N_("rules string: dim:{value} is outside 5 to 19").format(value=size))
     g = GridGeometry(size, size)
@@ -402,7 +410,7 @@ def variant_from_rules_string(text: str) -> Variant:
             try:
                 board[key[len(TD_BOARD_PREFIX):]] = json.loads(value)
             except ValueError:
-                raise RulesStringError(N_("rules string: {key} is not readable").format(key=key)) from None
+                raise RulesStringError(N_("rules string: {key} is not readable").format(key=_v(key))) from None
     board["setup"] = setup
     options = _decode_options(cfg, g)
     for key, value in cfg.items():
@@ -411,7 +419,7 @@ def variant_from_rules_string(text: str) -> Variant:
             try:
                 options[spec.key] = spec.parse_text(value)
             except ValueError as exc:
-                raise RulesStringError(N_("rules string: {key}: {problem}").format(key=key, problem=exc)) from None
+                raise RulesStringError(N_("rules string: {key}: {problem}").format(key=_v(key), problem=exc)) from None
     name = cfg.get("name", "").replace("_", " ").strip() or "OpenTafl variant"
     slug = "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_")[:48] or "opentafl"
     data = {"id": f"ot_{slug}", "name": name[:80], "family": "tafl", "board": board, "options": options,

@@ -23,7 +23,7 @@ from typing import Any
 from tafl_desktop.core.game import Move, Outcome, Side
 from tafl_desktop.core.geometry import GridGeometry
 from tafl_desktop.core.marks import N_
-from tafl_desktop.core.quoting import quote
+from tafl_desktop.core.quoting import listing, quote
 
 ATT, DEF = 0, 1
 #: Piece classes for movement: attacker soldier, defender soldier, king.
@@ -994,7 +994,7 @@ class TaflRules:
                 had = bin(start.att & gm).count("1") if start is not None else None
                 now = bin(pos.att & gm).count("1")
                 if had is not None and now > had:
-                    names = ", ".join(g.name(q) for q in sorted(grp) if pos.att >> q & 1)
+                    names = listing(g.name(q) for q in sorted(grp) if pos.att >> q & 1)
                     out.append(N_("{now} attackers stand in the camp {squares}, which held {had} at the start and "
                                   "may never be entered from outside").format(now=now, squares=names, had=had))
         return out

@@ -21,7 +21,7 @@ from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard
 from tafl_desktop.core.hunt_options import HUNT_OPTIONS
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.options import OptionSchema, OptionValue
-from tafl_desktop.core.quoting import quote, shown
+from tafl_desktop.core.quoting import known, quote, shown
 from tafl_desktop.core.safe_files import read_limited, write_safely
 from tafl_desktop.core.side_words import agree, side_words
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
@@ -135,8 +135,7 @@ class Variant:
         schema = self.schema
         for k, v in changes.items():
             if k not in schema:
-                known = ", ".join(schema.keys())
-                raise VariantError(f"unknown option {quote(k)} for {self.family}; known: {known}")
+                raise VariantError(f"unknown option {quote(k)} for {self.family}; known: {known(schema.keys())}")
             try:
                 opts[k] = schema[k].validate(v)
             except ValueError as exc:
@@ -274,7 +273,7 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
     allowed = FAMILIES[family].board_keys
     for k in board:
         if k not in allowed:
-            raise VariantError(f"{where}: unknown key {quote('board.' + str(k))}; allowed: {', '.join(allowed)}")
+            raise VariantError(f"{where}: unknown key {quote('board.' + str(k))}; allowed: {known(allowed)}")
     if family == "dablot":
         return _dablot_geometry(board, where)
     if family != "tafl":
@@ -314,13 +313,13 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
 def _wall(g: GridGeometry, text: Any, where: str) -> tuple[int, int]:
     """One wall written ``"c5|c6"``: between two orthogonally adjacent squares."""
     if not isinstance(text, str) or text.count("|") != 1:
-        raise VariantError(f"{where} must be walls written like \"c5|c6\" (two adjacent squares), got {text!r}")
+        raise VariantError(f"{where} must be walls written like \"c5|c6\" (two adjacent squares), got {quote(text)}")
     try:
         a, b = (g.parse_square(part) for part in text.split("|"))
     except ValueError as exc:
         raise VariantError(f"{where}: {exc}") from None
     if b not in g.neighbours(a):
-        raise VariantError(f"{where}: {text!r} is not two side-by-side squares, so no wall can stand between them")
+        raise VariantError(f"{where}: {quote(text)} is not two side-by-side squares, so no wall can stand between them")
     return (min(a, b), max(a, b))
 
 
@@ -359,7 +358,8 @@ def _walls(g: GridGeometry, board: Mapping[str, Any], where: str) -> frozenset[t
         for d in doors:
             pair = _wall(g, d, f"{where}: 'board.doorways'")
             if pair not in ring:
-                raise VariantError(f"{where}: 'board.doorways': {d!r} is not in the wall of the room {room}")
+                raise VariantError(f"{where}: 'board.doorways': {quote(d)} is not in the wall of the room "
+                                   f"{quote(room)}")
             ring.discard(pair)
         walls |= ring
     return frozenset(walls)
@@ -372,7 +372,7 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
         raise VariantError(f"{where}: a variant must be a table of keys")
     for k in data:
         if k not in TOP_KEYS:
-            raise VariantError(f"{where}: unknown key {quote(k)}; allowed: {', '.join(TOP_KEYS)}")
+            raise VariantError(f"{where}: unknown key {quote(k)}; allowed: {known(TOP_KEYS)}")
     for k in ("id", "name"):
         if not isinstance(data.get(k), str) or not data[k].strip():
             raise VariantError(f"{where}: '{k}' must be a non-empty text")
@@ -384,7 +384,7 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
         raise VariantError(f"{where}: 'id' may use only letters, digits, '_' and '-' (64 at most)")
     family = data.get("family", "tafl")
     if not isinstance(family, str) or family not in FAMILIES:
-        raise VariantError(f"{where}: 'family' = {quote(family)} is unknown; known: {', '.join(FAMILIES)}")
+        raise VariantError(f"{where}: 'family' = {quote(family)} is unknown; known: {known(FAMILIES)}")
     for k in ("description", "notes"):
         if not isinstance(data.get(k, ""), str):
             raise VariantError(f"{where}: '{k}' must be text")
@@ -516,6 +516,6 @@ def find_variant(name: str, overrides: Mapping[str, Any] | None = None) -> Varia
         return load_variant(name, overrides)
     table = presets()
     if name not in table:
-        raise VariantError(f"unknown variant {quote(name)}; presets: {', '.join(table)} (or give a .toml file)")
+        raise VariantError(f"unknown variant {quote(name)}; presets: {known(table)} (or give a .toml file)")
     v = table[name]
     return v.with_options(overrides) if overrides else v
