@@ -38,6 +38,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tafl_desktop.core.quoting import quote
+
 
 @dataclass(frozen=True)
 class Level:
@@ -92,4 +94,4 @@ def get_level(name: str) -> Level:
     try:
         return LEVELS[name.strip().lower()]
     except (KeyError, AttributeError):
-        raise ValueError(f"unknown level {name!r}; levels: {', '.join(LEVELS)}") from None
+        raise ValueError(f"unknown level {quote(name)}; levels: {', '.join(LEVELS)}") from None

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tafl_desktop.ai.analysis import win_chance
+from tafl_desktop.core.quoting import quote
 from tafl_desktop.i18n import _
 
 #: The sides' colours when no board theme says otherwise (the default theme's pieces).
@@ -70,7 +71,7 @@ def save_review_graph(path: str, plies: Sequence[dict[str, Any]], sides: Sequenc
 
     fmt = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     if fmt not in FORMATS:
-        raise ValueError(f"--plot: {path!r} must end in .png or .pdf")
+        raise ValueError(f"--plot: {quote(str(path))} must end in .png or .pdf")
     import io
     import os
     import tempfile

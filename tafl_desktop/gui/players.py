@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from tafl_desktop.core.quoting import quote
+
 HUMAN = "human"
 COMPUTER = "computer"
 #: An external engine speaking the OpenTafl Engine Protocol; its ``level`` is its command line.
@@ -42,7 +44,7 @@ class PlayerSpec:
 
     def __post_init__(self) -> None:
         if self.kind not in (HUMAN, COMPUTER, EXTERNAL):
-            raise ValueError(f"player kind must be '{HUMAN}', '{COMPUTER}' or '{EXTERNAL}', not {self.kind!r}")
+            raise ValueError(f"player kind must be '{HUMAN}', '{COMPUTER}' or '{EXTERNAL}', not {quote(self.kind)}")
         if self.kind == EXTERNAL and not self.level.strip():
             raise ValueError("an external engine needs its command line")
         if self.kind == COMPUTER and self.level not in {v for v, _ in COMPUTER_LEVELS}:

@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from tafl_desktop.core.game import Game
+from tafl_desktop.core.quoting import quote, shown
 from tafl_desktop.core.rules_string import RulesStringError, variant_from_rules_string
 from tafl_desktop.i18n import _
 from tafl_desktop.interop.transfer import GameTransfer, InteropError, play_listed
@@ -54,8 +55,8 @@ def _field(data: dict[str, Any], key: str, table: dict[int, Any], where: str, de
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value)
     if value not in table:
-        raise InteropError(_("{where}: {key} = {value!r} is not a PlayTaflOnline value Tafl Desktop knows").format(
-            where=where, key=key, value=value))
+        raise InteropError(_("{where}: {key} = {value} is not a PlayTaflOnline value Tafl Desktop knows").format(
+            where=where, key=shown(key), value=quote(value)))
     return table[value]
 
 
