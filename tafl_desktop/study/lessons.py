@@ -32,6 +32,15 @@ class LessonError(ValueError):
     """A lesson file that cannot be used; the message names the file and the fault."""
 
 
+def chosen_language() -> str:
+    """The language the player chose (``tafl_desktop.i18n``), English until one is chosen; a
+    lesson is shown in it, so the Learn menu and dialog need not pass it around."""
+    from tafl_desktop import i18n
+
+    current = getattr(i18n, "current_language", None)  # absent before the catalogues land
+    return current() if callable(current) else "en"
+
+
 def localized(value: Any, language: str = "en") -> str:
     """The text of a ``{language: text}`` table in ``language``, English when it lacks one."""
     if isinstance(value, str):
@@ -71,13 +80,10 @@ class Step:
         rules = variant.make_rules()
         return variant, rules, rules.parse_position(self.position, variant.parse_side(self.to_move))
 
-    def instructions(self, variant: Any, language: str = "en") -> str:
-        """The step's text in the variant's side names."""
-        from tafl_desktop.i18n import _
-
-        english = localized(self.text, "en")
-        text = localized(self.text, language) if language != "en" else _(english)
-        return fill(text, variant.words)
+    def instructions(self, variant: Any, language: str | None = None) -> str:
+        """The step's text in ``language`` (default: the chosen one; English where the file has
+        none), in the variant's side names."""
+        return fill(_in_language(self.text, language), variant.words)
 
 
 @dataclass(frozen=True)
@@ -89,10 +95,20 @@ class Lesson:
     steps: tuple[Step, ...]
     path: str = ""
 
-    def title_text(self, language: str = "en") -> str:
-        from tafl_desktop.i18n import _
+    def title_text(self, language: str | None = None) -> str:
+        """The title in ``language`` (default: the chosen one; English where the file has none)."""
+        return _in_language(self.title, language)
 
-        return localized(self.title, language) if language != "en" else _(localized(self.title))
+
+def _in_language(table: Any, language: str | None) -> str:
+    """``table``'s text in ``language`` (default: the chosen one); where the file lacks that
+    language, the English text through the catalogue (which may still know it)."""
+    from tafl_desktop.i18n import _
+
+    lang = language or chosen_language()
+    if lang != "en" and isinstance(table, dict) and table.get(lang):
+        return str(table[lang])
+    return _(localized(table, "en"))
 
 
 class Said(str):
