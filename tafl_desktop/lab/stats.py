@@ -17,10 +17,6 @@ from typing import Any
 #: Confidence of every interval the lab reports.
 CONFIDENCE = 0.95
 
-#: A cell's figures measured on the machine that played it (processor time), not fixed by the seed:
-#: the same seed gives the same numbers for every other key of a cell.
-MEASURED_KEYS = ("cpu_seconds_per_game",)
-
 
 def wilson(k: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """The Wilson score interval of the share ``k / n`` (``(0, 1)`` when ``n`` is 0)."""
