@@ -16,7 +16,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog
 
 from tafl_desktop.gui import dialogs
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 IMPORT_FILTER = ("Game records (*.otg *.pgn *.txt *.json);;OpenTafl games (*.otg);;PGN-like games (*.pgn);;"
                  "Move lists (*.txt);;PlayTaflOnline or Tafl Desktop games (*.json);;All files (*)")
@@ -80,7 +80,8 @@ def import_game(window, path: str | None = None) -> bool:
     n = len(game.plies)
     text = _("Imported {name}: {n} moves of {variant}.").format(name=name, n=n, variant=game.rules.variant.name)
     if transfer.comments:
-        text += " " + _("It has {n} comments.").format(n=len(transfer.comments))
+        text += " " + ngettext("It has {n} comment.", "It has {n} comments.", len(transfer.comments)).format(
+            n=len(transfer.comments))
     for w in transfer.warnings:
         text += " " + w + "."
     window._show_message(text)

@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
 
 from tafl_desktop.i18n import _, ngettext
 
+#: Positions the window's own proofs may visit (a wrong move's refutation, a second winning line).
+GUI_NODE_BUDGET = 40_000
 #: Delay before the computer's reply in a puzzle, so the player sees their own move land first.
 REPLY_DELAY_MS = 350
 
@@ -154,9 +156,16 @@ class LessonDialog(QDialog):
         return self.lesson.steps[self.index]
 
     def load_step(self) -> None:
-        variant, rules, pos = self.step.start()
-        self.variant, self.rules = variant, rules
         self.done = False
+        self.btn_next.setEnabled(False)
+        try:
+            variant, rules, pos = self.step.start()
+        except ValueError as exc:  # a hand-made lesson file with a position the rules cannot read
+            self.board.interactive = False
+            _set_feedback(self.feedback, _("This step cannot be shown: {error}").format(error=exc), False)
+            self.btn_next.setEnabled(self.index + 1 < len(self.lesson.steps))
+            return
+        self.variant, self.rules = variant, rules
         self.heading.setText(_("{title}: step {n} of {total}").format(
             title=self.lesson.title_text(), n=self.index + 1, total=len(self.lesson.steps)))
         side = variant.sides[int(rules.side_to_move(pos))]
@@ -165,11 +174,10 @@ class LessonDialog(QDialog):
         self.board.interactive = True
         self.board.show_position(rules, pos)
         _set_feedback(self.feedback, "", None)
-        self.btn_next.setEnabled(False)
         self.btn_next.setText(_("&Next step") if self.index + 1 < len(self.lesson.steps) else _("&Finish"))
 
     def on_move(self, move: tuple) -> None:
-        from tafl_desktop.study.lessons import judge
+        from tafl_desktop.study.lessons import judge, translated
 
         verdict = judge(self.step, move)
         if verdict.ok:
@@ -178,9 +186,9 @@ class LessonDialog(QDialog):
             self.board.interactive = False
             self.board.show_position(self.rules, verdict.position, move, verdict.captures, before)
             self.btn_next.setEnabled(True)
-            _set_feedback(self.feedback, _(verdict.message), True)
+            _set_feedback(self.feedback, translated(verdict.message), True)
         else:
-            _set_feedback(self.feedback, _(verdict.message) + " " + _("Try another move."), False)
+            _set_feedback(self.feedback, translated(verdict.message) + " " + _("Try another move."), False)
             self.board.refresh()
 
     def on_illegal(self, move: tuple, why: str) -> None:
@@ -188,8 +196,12 @@ class LessonDialog(QDialog):
             move=self.rules.move_text(move), why=_(why)), False)
 
     def show_solution(self) -> None:
-        _variant, rules, pos = self.step.start()
-        move = rules.parse_move(pos, self.step.solution)
+        try:
+            _variant, rules, pos = self.step.start()
+            move = rules.parse_move(pos, self.step.solution)
+        except ValueError as exc:
+            _set_feedback(self.feedback, _("This step cannot be shown: {error}").format(error=exc), False)
+            return
         self.board.show_hint(move[0], move)
         _set_feedback(self.feedback, _("Solution: {move}").format(move=self.step.solution), None)
 
@@ -352,6 +364,7 @@ class PuzzleDialog(QDialog):
             return
         try:
             self.variant, self.rules, self.start = puzzle_start(pz)
+            tree = expand_tree(pz["tree"]) if pz.get("tree") else None
         except PuzzleError as exc:
             self.heading.setText(_("This puzzle cannot be shown."))
             _set_feedback(self.feedback, str(exc), False)
@@ -359,21 +372,25 @@ class PuzzleDialog(QDialog):
         self.position = self.start
         self.plies_left = int(pz["plies"])
         self.winner = self.rules.side_to_move(self.start)
-        self.tree: dict[str, Any] | None = expand_tree(pz["tree"]) if pz.get("tree") else None
+        self.tree: dict[str, Any] | None = tree
         self.clean = True
         self.hint_level = 0
         self.solved = False
         self.line: list[str] = []
-        moves = (self.plies_left + 1) // 2
-        side = self.variant.sides[int(self.winner)]
         self.heading.setText(_("Puzzle {id} · {variant} · difficulty {d}").format(
             id=pz["id"], variant=self.variant.name, d=pz["difficulty"]))
-        self.task.setText(ngettext("{side} to move and win in {n} move.", "{side} to move and win in {n} moves.",
-                                   moves).format(side=side, n=moves))
+        self.show_task()
         self.board.interactive = True
         self.board.show_position(self.rules, self.start)
         _set_feedback(self.feedback, "", None)
         self.update_progress()
+
+    def show_task(self) -> None:
+        """What is left to do: the winner to move and the moves to the forced end."""
+        moves = (self.plies_left + 1) // 2
+        side = self.variant.sides[int(self.winner)]
+        self.task.setText(ngettext("{side} to move and win in {n} move.", "{side} to move and win in {n} moves.",
+                                   moves).format(side=side, n=moves))
 
     def update_progress(self) -> None:
         pz = self.puzzle
@@ -393,7 +410,8 @@ class PuzzleDialog(QDialog):
     def _prover(self) -> Any:
         from tafl_desktop.study.prover import Prover
 
-        return Prover(self.rules, self.winner)
+        # bounded: an answer the window cannot find quickly is left unsaid rather than freezing it
+        return Prover(self.rules, self.winner, max_nodes=GUI_NODE_BUDGET)
 
     def _subtree(self, move_text: str) -> dict[str, Any] | None:
         """The stored solution tree's node after the winner's ``move_text``, if the tree has it."""
@@ -410,9 +428,10 @@ class PuzzleDialog(QDialog):
         before = self.position
         out = rules.outcome(after)
         prover = self._prover()
-        if (out is not None and out.winner == self.winner) or (out is None and prover.wins(after, self.plies_left - 1)):
+        if self._is_winning(prover, text, after, out):
             self.line.append(text)
-            self.tree = self._subtree(text) or prover.tree(after, self.plies_left - 1)
+            prover.max_nodes = 0  # the win is proven: walking its tree only revisits the proof
+            self.tree = self._subtree(text) or (prover.tree(after, self.plies_left - 1) if out is None else None)
             self.position = after
             self.plies_left -= 1
             self.board.show_position(rules, after, move, caps, before)
@@ -430,23 +449,48 @@ class PuzzleDialog(QDialog):
         if out is not None:
             why = _("{move} ends the game the wrong way: {result}").format(move=text, result=out.describe(self.variant))
         else:
+            why = self._refutation(prover, text, after) or why
+        _set_feedback(self.feedback, why + " " + _("Try again."), False)
+        self.board.refresh()
+        self.update_progress()
+
+    def _is_winning(self, prover: Any, text: str, after: Any, out: Any) -> bool:
+        """Does the player's move keep a forced win?  The stored tree answers for its own move;
+        another move is proven by a bounded search (the first move of a puzzle is unique)."""
+        from tafl_desktop.study.prover import SearchBudgetExceeded
+
+        if out is not None:
+            return out.winner == self.winner
+        if self.tree is not None and self.tree.get("move") == text:
+            return True
+        if not self.line:
+            return False  # the puzzle's first move is proven unique
+        try:
+            return prover.wins(after, self.plies_left - 1)
+        except SearchBudgetExceeded:
+            return False
+
+    def _refutation(self, prover: Any, text: str, after: Any) -> str | None:
+        """A defence that refutes the player's move, as a sentence; None if none is found in budget."""
+        from tafl_desktop.study.prover import SearchBudgetExceeded
+
+        rules = self.rules
+        try:
             for reply in rules.legal_moves(after):
                 nxt = rules.play(after, reply)[0]
                 reply_out = rules.outcome(nxt)
                 if reply_out is not None and reply_out.winner != self.winner:
-                    why = _("{move} fails: {side} answer {reply}. {result}").format(
+                    return _("{move} fails: {side} answer {reply}. {result}").format(
                         move=text, side=self.variant.sides[int(self.winner.other)], reply=rules.move_text(reply),
                         result=reply_out.describe(self.variant))
-                    break
                 if not prover.wins(nxt, self.plies_left - 2):
-                    why = ngettext("{move} fails: after {reply} there is no win within {n} more move.",
-                                   "{move} fails: after {reply} there is no win within {n} more moves.",
-                                   max(1, (self.plies_left - 1) // 2)).format(
-                        move=text, reply=rules.move_text(reply), n=max(1, (self.plies_left - 1) // 2))
-                    break
-        _set_feedback(self.feedback, why + " " + _("Try again."), False)
-        self.board.refresh()
-        self.update_progress()
+                    n = max(1, (self.plies_left - 1) // 2)
+                    return ngettext("{move} fails: after {reply} there is no win within {n} more move.",
+                                    "{move} fails: after {reply} there is no win within {n} more moves.", n).format(
+                        move=text, reply=rules.move_text(reply), n=n)
+        except SearchBudgetExceeded:
+            return None
+        return None
 
     def on_illegal(self, move: tuple, why: str) -> None:
         _set_feedback(self.feedback, _("{move} is not allowed: {why}.").format(
@@ -469,6 +513,7 @@ class PuzzleDialog(QDialog):
         self.line.append(reply_text)
         self.board.interactive = True
         self.board.show_position(rules, self.position, move, caps, before)
+        self.show_task()
         side = self.variant.sides[int(self.winner.other)]
         moves = (self.plies_left + 1) // 2
         _set_feedback(self.feedback, ngettext("{side} answer {reply}. Win in {n} more move.",
@@ -491,8 +536,7 @@ class PuzzleDialog(QDialog):
     def _winning_move(self) -> tuple | None:
         if self.tree is not None and "move" in self.tree:
             return self.rules.parse_move(self.position, self.tree["move"])
-        moves = self._prover().winning_moves(self.position, self.plies_left)
-        return moves[0] if moves else None
+        return None
 
     def hint(self) -> None:
         """First the piece to move, then the move itself."""

@@ -100,7 +100,7 @@ def render(t: GameTransfer, fmt: str) -> tuple[str, list[str]]:
 
         return write_pgn(t)
     warnings: list[str] = []
-    if fmt != "json" and t.has_variations():
+    if fmt not in ("json", "otg") and t.has_variations():
         warnings.append(_("the variations were left out: only the main line is written"))
     if fmt == "otg":
         from tafl_desktop.interop.otg import write_otg

@@ -26,6 +26,7 @@ def summary(store: ResultStore) -> dict[str, Any]:
     study = store.study
     keys = study.side_keys
     cells = [summarise_cell(opts, store.cell_results(i), keys) for i, opts in enumerate(study.cells())]
+    games = [r for i in range(len(cells)) for r in store.cell_results(i)]
     return {
         "variant": study.variant,
         "variant_name": study.base.get("name", study.variant),
@@ -39,6 +40,10 @@ def summary(store: ResultStore) -> dict[str, Any]:
         "sides": list(keys),
         "confidence": CONFIDENCE,
         "games_to_tell_55_from_50": games_to_tell(TELL_FROM, TELL_TO),
+        # what a game costs (processor seconds in its worker): kept out of the cells, which the
+        # same seed must reproduce exactly
+        "cpu_seconds_per_game": round(sum(r.get("cpu_seconds", 0.0) for r in games) / len(games), 2)
+        if games else None,
     }
 
 

@@ -65,7 +65,7 @@ def cmd_list(args: Any) -> int:
 
     puzzles = _load(args)
     if args.json:
-        keys = (*LIST_KEYS, "source", "search_nodes")
+        keys = (*LIST_KEYS, "source", "weak_search", "search_nodes")
         print(json.dumps([{k: pz[k] for k in keys if k in pz} for pz in puzzles]))
     else:
         for pz in puzzles:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.study.prover import prove_unique
-from tafl_desktop.study.puzzles import PuzzleSet, puzzle_from_proof
+from tafl_desktop.study.puzzles import PuzzleSet, puzzle_from_proof, rerate
 from tafl_desktop.study.sources import (
     REAL_GAME_FILES,
     Candidate,
@@ -83,6 +83,8 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
     variant = preset.with_options(toggles)
     rules = variant.make_rules()
     pset = PuzzleSet.load(out) if out.exists() else PuzzleSet.empty(variant_id, out)
+    if rerate(pset.puzzles):  # puzzles of an older run, rated before the weak-search measure
+        pset.save(out)
     done = set(pset.scanned.get("games", []))
     seen = {pz["position"] + "|" + pz["to_move"] for pz in pset.puzzles}
     numbers = [int(pz["id"].rsplit("-", 1)[-1]) for pz in pset.puzzles if pz["id"].rsplit("-", 1)[-1].isdigit()]

@@ -5,8 +5,10 @@ generator's bookkeeping (games scanned, so a run resumes).  A puzzle is a plain 
 the command line promises (``puzzles list --json``): ``id``, ``variant``, ``options`` (toggles
 that differ from the preset), ``position`` and ``to_move`` (as ``play --position`` reads them),
 ``goal`` (the outcome reason, as in ``play``'s ``reason``), ``winner``, ``plies``, ``solution``
-(the main line, ending in the goal) and ``difficulty`` (1 to 5); plus ``tree`` (the winner's
-answer to every defence), ``source`` (the game it came from) and ``search_nodes``.
+(the main line, ending in the goal) and ``difficulty`` (1 to 5, see
+:mod:`tafl_desktop.study.difficulty`); plus ``tree`` (the winner's answer to every defence, in the
+compact form of :func:`compact_tree`), ``source`` (the game it came from), ``weak_search`` (depth and
+nodes the weak search needed) and ``search_nodes`` (positions the exhaustive proof visited).
 """
 
 from __future__ import annotations
@@ -28,11 +30,6 @@ FORMAT = 1
 LIST_KEYS = ("id", "variant", "options", "position", "to_move", "goal", "winner", "plies", "solution",
              "difficulty")
 
-#: Positions the depth-first prover needed above which a puzzle of N plies rates one harder: a
-#: weak search that has to look at more positions to see the win is a weaker human's trouble too.
-HARD_EFFORT = {1: 10**9, 3: 300, 5: 10_000, 7: 10**6}
-
-
 def puzzles_dir() -> Path:
     from tafl_desktop.paths import resources_dir
 
@@ -43,15 +40,12 @@ class PuzzleError(ValueError):
     """A puzzle file or entry that cannot be used; the message says which and why."""
 
 
-def difficulty(plies: int, nodes: int) -> int:
-    """1 to 5: by the plies to the forced end, one more when the proof took a weak search many positions."""
-    base = {1: 1, 3: 2, 5: 4}.get(plies, 5)
-    return min(5, base + (nodes > HARD_EFFORT.get(plies, 0) and plies > 1))
-
-
 def puzzle_from_proof(variant: Any, pos: Any, proof: Proof, source: str, number: int) -> dict[str, Any]:
+    from tafl_desktop.study.difficulty import rating, weak_search_effort
+
     rules = variant.make_rules()
     line = main_line(rules, pos, proof.tree)
+    effort = weak_search_effort(rules, pos, proof.first, proof.plies)
     end = Game(rules, pos)
     for text in line:
         end.play_text(text)
@@ -66,7 +60,8 @@ def puzzle_from_proof(variant: Any, pos: Any, proof: Proof, source: str, number:
         "winner": variant.side_key(proof.winner),
         "plies": proof.plies,
         "solution": line,
-        "difficulty": difficulty(proof.plies, proof.nodes),
+        "difficulty": rating(proof.plies, effort),
+        "weak_search": effort.as_dict(),
         "search_nodes": proof.nodes,
         "source": source,
         "tree": proof.tree,
@@ -101,13 +96,16 @@ def expand_tree(node: Any) -> dict[str, Any]:
         return {"end": True}
     if isinstance(node, str):
         return {"move": node, "then": {"end": True}}
-    move, groups = node
-    replies = {}
-    for names, answer in groups:
-        sub = expand_tree(answer)
-        for name in names:
-            replies[name] = sub
-    return {"move": move, "then": {"replies": replies}}
+    try:
+        move, groups = node
+        replies = {}
+        for names, answer in groups:
+            sub = expand_tree(answer)
+            for name in names:
+                replies[str(name)] = sub
+    except (TypeError, ValueError):
+        raise PuzzleError("the solution tree is malformed") from None
+    return {"move": str(move), "then": {"replies": replies}}
 
 
 @dataclass
@@ -137,6 +135,10 @@ class PuzzleSet:
         for i, pz in enumerate(data["puzzles"]):
             if not isinstance(pz, dict) or any(k not in pz for k in LIST_KEYS):
                 raise PuzzleError(f"{p}: puzzle {i + 1} lacks one of {', '.join(LIST_KEYS)}")
+            if not (_is_int(pz["plies"]) and _is_int(pz["difficulty"]) and isinstance(pz["options"], dict)
+                    and all(isinstance(pz[k], str) for k in ("id", "variant", "position", "to_move", "goal", "winner"))
+                    and isinstance(pz["solution"], list) and all(isinstance(m, str) for m in pz["solution"])):
+                raise PuzzleError(f"{p}: puzzle {i + 1} has a field of the wrong type")
         scanned = data.get("scanned") if isinstance(data.get("scanned"), dict) else {}
         base = cls.empty(str(data.get("variant", p.stem)))
         base.scanned.update(scanned)
@@ -156,6 +158,26 @@ class PuzzleSet:
         os.chmod(tmp, 0o644)  # mkstemp makes it private; a shipped resource is readable by all
         os.replace(tmp, target)
         self.path = target
+
+
+def rerate(puzzles: list[dict[str, Any]]) -> int:
+    """Give puzzles rated before the weak-search measure (no ``weak_search`` key) their rating; returns how many."""
+    from tafl_desktop.study.difficulty import rating, weak_search_effort
+
+    done = 0
+    for pz in puzzles:
+        if "weak_search" in pz:
+            continue
+        _variant, rules, pos = puzzle_start(pz)
+        effort = weak_search_effort(rules, pos, rules.parse_move(pos, pz["solution"][0]), int(pz["plies"]))
+        pz["weak_search"] = effort.as_dict()
+        pz["difficulty"] = rating(int(pz["plies"]), effort)
+        done += 1
+    return done
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 100
 
 
 def shipped_sets(folder: Path | None = None) -> list[PuzzleSet]:
@@ -219,7 +241,11 @@ def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | No
     if variant.side_key(proof.winner) != puzzle["winner"]:
         return "the winner is not the side to move"
     if "tree" in puzzle:
-        return _check_tree(rules, pos, expand_tree(puzzle["tree"]), proof.winner, int(puzzle["plies"]))
+        try:
+            tree = expand_tree(puzzle["tree"])
+        except PuzzleError as exc:
+            return str(exc)
+        return _check_tree(rules, pos, tree, proof.winner, int(puzzle["plies"]))
     return None
 
 

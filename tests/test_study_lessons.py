@@ -1,0 +1,96 @@
+"""Lessons are data checked by the engine: every step's stored solution does its task, wrong
+moves are explained with the engine's own reasons, texts speak the variant's side names, and the
+toggle lessons depend on their toggles (strict custodian and immobilisation: source 000, as cited
+in ``tafl_desktop/core/tafl_options.py``)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from tafl_desktop.study.lessons import LessonError, check_lesson, judge, load_lesson, load_lessons
+
+
+@pytest.fixture(scope="module")
+def lessons():
+    return {lesson.id: lesson for lesson in load_lessons()}
+
+
+def test_every_family_and_topic_has_lessons(lessons):
+    assert {lesson.family for lesson in lessons.values()} == {"tafl", "hunt", "dablot"}
+    for lesson_id in ("tafl-moving", "tafl-capture", "tafl-king", "tafl-escape", "tafl-walls", "tafl-strict",
+                      "fox-geese", "asalto-halatafl", "dablot-ranks"):
+        assert lessons[lesson_id].steps
+
+
+def test_every_stored_solution_does_its_task(lessons):
+    faults = [f for lesson in lessons.values() for f in check_lesson(lesson)]
+    assert faults == []
+
+
+def move(step, text):
+    _v, rules, pos = step.start()
+    return rules.parse_move(pos, text)
+
+
+@pytest.mark.parametrize(("lesson_id", "index", "wrong", "says"), [
+    ("tafl-moving", 1, "d4-d7", "blocked at d6"),                    # engine: the way is blocked
+    ("tafl-capture", 0, "d1-d4", "may not stop on the throne"),       # engine: throne reserved for the king
+    ("tafl-capture", 0, "d1-d2", "captures nothing"),
+    ("tafl-king", 1, "c6-c7", "the game goes on"),                    # a strong king needs four sides
+    ("tafl-strict", 0, "d2-d5", "the king was captured"),             # stopping between two enemies
+    ("asalto-halatafl", 0, "d3-d2", "may not move along that line or in that direction"),
+    ("asalto-halatafl", 2, "c6-d6", "costs you your own piece on d6"),  # huffing
+    ("dablot-ranks", 3, "a1-a2", "soldiers must capture"),            # compulsory capture house rule
+])
+def test_wrong_moves_are_explained_by_the_engine(lessons, lesson_id, index, wrong, says):
+    step = lessons[lesson_id].steps[index]
+    verdict = judge(step, move(step, wrong))
+    assert not verdict.ok and says in verdict.message
+
+
+def test_any_correct_move_is_accepted(lessons):
+    step = lessons["tafl-king"].steps[2]  # "move the king to safety": more than one answer
+    assert judge(step, move(step, "b3-b6")).ok and judge(step, move(step, "b3-a3")).ok
+    assert "Not safe" in judge(step, move(step, "b3-b2")).message  # b1 and an attacker to b3 would take him
+
+
+def test_a_son_outranks_a_soldier_but_not_the_reverse(lessons):
+    """Source 000 (Mini-Dablot): a piece takes only its equals or lessers."""
+    step = lessons["dablot-ranks"].steps[0]
+    assert judge(step, move(step, "c5xc9")).ok
+    swapped = dataclasses.replace(step, position="south=sc5,sa1,kf1 north=pc7,ka13,sf13")
+    _v, rules, pos = swapped.start()
+    assert not any(m[0] == rules.geometry.parse_square("c5") and len(m) > 2 or
+                   rules.move_text(m) == "c5xc9" for m in rules.legal_moves(pos))
+
+
+def test_toggle_lessons_depend_on_their_toggle(lessons):
+    strict, immob = lessons["tafl-strict"].steps
+    assert not judge(strict, move(strict, "d2-d5")).ok
+    assert judge(dataclasses.replace(strict, options={}), move(strict, "d2-d5")).ok
+    assert judge(immob, move(immob, "c5-c2")).ok
+    assert not judge(dataclasses.replace(immob, options={}), move(immob, "c5-c2")).ok
+
+
+def test_texts_use_the_variants_side_names(lessons):
+    step = lessons["fox-geese"].steps[0]
+    variant, _r, _p = step.start()
+    text = step.instructions(variant)
+    assert "The fox captures" in text and "{" not in text
+    hal = lessons["asalto-halatafl"].steps[1]
+    assert "The sheep win" in hal.instructions(hal.start()[0])
+    assert step.instructions(variant, "de") == text  # no German yet: English is the fallback
+
+
+@pytest.mark.parametrize("content", ["id = ", "id = 'x'\nfamily = 'tafl'\ntitle = {en='t'}\n[[steps]]\nvariant = 1\n",
+                                     "\x00\x01binary", "id='x'\nfamily='tafl'\ntitle={en='t'}\n[[steps]]\n"
+                                     "variant='brandubh'\nposition='/7/'\nto_move='defenders'\ntext={en='t'}\n"
+                                     "task={kind='fly'}\nsolution='d4-d5'\n"])
+def test_a_bad_lesson_file_is_one_clear_error(tmp_path, content):
+    p = tmp_path / "bad.toml"
+    p.write_text(content, encoding="utf-8")
+    with pytest.raises(LessonError) as err:
+        load_lesson(p)
+    assert "bad.toml" in str(err.value) and "\n" not in str(err.value)

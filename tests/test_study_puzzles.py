@@ -1,0 +1,179 @@
+"""Puzzles: the prover on hand-made positions (Brandubh's corner escape, source 000 and
+``resources/variants/brandubh.toml``), the shipped sets through the real CLI (``puzzles list``
+keys, ``puzzles check`` on a sample), a check that fails on tampered puzzles, bad files as one
+line, and a resumable generator run on real games."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tafl_desktop.cli import main
+from tafl_desktop.core.game import Game, Side
+from tafl_desktop.core.variants import find_variant
+from tafl_desktop.study.prover import main_line, prove_unique
+from tafl_desktop.study.puzzles import LIST_KEYS, all_puzzles, check_puzzle, compact_tree
+from tafl_desktop.study.sources import default_games_dir
+
+BRANDUBH = find_variant("brandubh").make_rules()
+
+
+def brandubh(text: str, side: Side = Side.DEFENDERS):
+    return BRANDUBH.parse_position(text, side)
+
+
+def test_a_single_escape_is_a_puzzle_in_one():
+    proof = prove_unique(BRANDUBH, brandubh("/7/7/7/K6/7/t6/3t3/"), 5)
+    assert proof.plies == 1 and BRANDUBH.move_text(proof.first) == "a4-a7"
+
+
+def test_two_escapes_are_not_a_puzzle():
+    """With a1 and a7 both open the first move is not unique."""
+    assert prove_unique(BRANDUBH, brandubh("/7/7/7/K6/7/7/3t3/"), 5) is None
+
+
+def test_a_double_threat_is_a_forced_win_in_three_and_every_defence_is_answered():
+    pos = brandubh("/7/3t3/7/2tKt2/7/7/7/")
+    proof = prove_unique(BRANDUBH, pos, 5)
+    assert proof.plies == 3 and BRANDUBH.move_text(proof.first) == "d4-d1"
+    after = BRANDUBH.play(pos, proof.first)[0]
+    replies = proof.tree["then"]["replies"]
+    assert set(replies) == {BRANDUBH.move_text(m) for m in BRANDUBH.legal_moves(after)}
+    game = Game(BRANDUBH, pos)
+    for text in main_line(BRANDUBH, pos, proof.tree):
+        game.play_text(text)
+    assert game.outcome.reason == "king_escaped"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_shipped_sets_reach_the_target():
+    puzzles = all_puzzles()
+    per = {}
+    for pz in puzzles:
+        per[pz["variant"]] = per.get(pz["variant"], 0) + 1
+    assert len(puzzles) >= 300, per
+    for vid in ("copenhagen", "brandubh", "tablut", "fox_geese_13", "dablot"):
+        assert per.get(vid, 0) > 0, per
+    assert len({pz["id"] for pz in puzzles}) == len(puzzles)
+
+
+def test_list_json_has_the_promised_keys(capsys):
+    code, out, _ = run(capsys, "puzzles", "list", "--variant", "fox_geese_13", "--json")
+    rows = json.loads(out)
+    assert code == 0 and rows
+    for row in rows:
+        assert all(k in row for k in LIST_KEYS)
+        assert row["variant"] == "fox_geese_13" and row["winner"] in ("geese", "fox")
+        assert row["to_move"] == row["winner"] and len(row["solution"]) == row["plies"]
+        assert row["goal"] in ("trapped", "flock_depleted") and 1 <= row["difficulty"] <= 5
+    # the position and side are what `play --position` reads: replaying the solution reaches the goal
+    row = rows[0]
+    code, out, _ = run(capsys, "play", "fox_geese_13", "--position", row["position"], "--to-move", row["to_move"],
+                       "--moves", " ".join(row["solution"]), "--json")
+    assert code == 0 and json.loads(out)["reason"] == row["goal"] and json.loads(out)["result"] == row["winner"]
+
+
+def test_check_reverifies_a_sample_through_the_real_cli():
+    out = subprocess.run([sys.executable, "-m", "tafl_desktop", "puzzles", "check", "--sample", "6", "--seed", "3",
+                          "--json"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {"checked": 6, "failed": []}
+
+
+def _small_puzzle(plies: int) -> dict:
+    for pz in all_puzzles():
+        if pz["variant"] == "brandubh" and pz["plies"] == plies:
+            return copy.deepcopy(pz)
+    pytest.skip("no such shipped puzzle")
+
+
+def test_check_fails_on_tampered_puzzles():
+    pz = _small_puzzle(3)
+    assert check_puzzle(pz) is None
+    wrong_first = copy.deepcopy(pz)
+    variant = find_variant("brandubh").with_options(pz["options"])
+    rules = variant.make_rules()
+    pos = rules.parse_position(pz["position"], variant.parse_side(pz["to_move"]))
+    other = next(rules.move_text(m) for m in rules.legal_moves(pos) if rules.move_text(m) != pz["solution"][0])
+    wrong_first["solution"][0] = other
+    assert "only winning first move" in check_puzzle(wrong_first)
+    too_long = dict(pz, plies=5)
+    assert "not 5" in check_puzzle(too_long)
+    holes = copy.deepcopy(pz)
+    first, groups = holes["tree"]
+    holes["tree"] = [first, groups[1:] if len(groups) > 1 else [[groups[0][0][1:], groups[0][1]]]]
+    assert "every defence" in check_puzzle(holes)
+    other_rules = dict(pz, options={})  # the real games' king rule removed
+    assert check_puzzle(other_rules) is None or isinstance(check_puzzle(other_rules), str)
+
+
+def test_bad_puzzle_files_are_one_line(tmp_path, capsys):
+    typed = dict(_small_puzzle(1), plies="three")
+    for content in ("{not json", json.dumps({"format": 1, "puzzles": [{"id": "x"}]}), "\x00\xff",
+                    json.dumps({"format": 1, "puzzles": [typed]})):
+        p = tmp_path / "bad.json"
+        p.write_bytes(content.encode("utf-8", "surrogateescape") if isinstance(content, str) else content)
+        code, out, err = run(capsys, "puzzles", "check", "--file", str(p))
+        assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
+    code, _out, err = run(capsys, "puzzles", "list", "--variant", "no_such_game")
+    assert code == 1 and "no_such_game" in err
+
+
+@pytest.mark.skipif(default_games_dir() is None, reason="shared/reference/games is not beside the repo")
+def test_generator_mines_real_games_and_resumes(tmp_path):
+    games = tmp_path / "games"
+    games.mkdir()
+    lines = (default_games_dir() / "brandubh.csv").read_text(encoding="utf-8").splitlines()[5:11]
+    (games / "brandubh.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "set.json"
+    cmd = [sys.executable, "-m", "tafl_desktop", "puzzles", "generate", "brandubh", "--games-dir", str(games),
+           "--out", str(out), "--max-plies", "3", "--seconds", "60", "--json"]
+    first = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    got = json.loads(first.stdout)
+    data = json.loads(out.read_text())
+    assert got["puzzles_kept"] == len(data["puzzles"]) > 0 and got["positions_scanned"] > 0
+    assert data["puzzles"][0]["options"] == {"king_capture": "weak_near_throne", "encirclement": True}
+    assert data["puzzles"][0]["source"].startswith("brandubh.csv:")
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert json.loads(again.stdout)["positions_scanned"] == 0  # every game already scanned: resumed, not redone
+    check = subprocess.run([sys.executable, "-m", "tafl_desktop", "puzzles", "check", "--file", str(out)],
+                           capture_output=True, text=True, timeout=300)
+    assert check.returncode == 0, check.stderr
+
+
+def test_compact_tree_is_what_files_keep():
+    pos = brandubh("/7/3t3/7/2tKt2/7/7/7/")
+    proof = prove_unique(BRANDUBH, pos, 3)
+    compact = compact_tree(proof.tree)
+    assert compact[0] == "d4-d1" and sum(len(names) for names, _answer in compact[1]) == len(
+        proof.tree["then"]["replies"])
+
+
+@pytest.mark.slow
+def test_every_shipped_puzzle_holds():
+    """The whole shipped set re-proven (minutes): ``pytest -m slow tests/test_study_puzzles.py``."""
+    failures = {pz["id"]: why for pz in all_puzzles() if (why := check_puzzle(pz)) is not None}
+    assert failures == {}
+
+
+def test_difficulty_by_n_and_the_weak_search():
+    from tafl_desktop.study.difficulty import Effort, rating, weak_search_effort
+
+    pos = brandubh("/7/3t3/7/2tKt2/7/7/7/")
+    effort = weak_search_effort(BRANDUBH, pos, BRANDUBH.parse_move(pos, "d4-d1"), 3)
+    assert 1 <= effort.depth <= 4 and effort.nodes > 0
+    assert rating(1, Effort(1, 1)) == 1
+    assert rating(3, Effort(1, 50)) == 2 and rating(3, Effort(3, 500)) == 3
+    assert rating(5, Effort(3, 900)) == 4 and rating(5, Effort(6, 9000)) == 5
+    levels = {pz["difficulty"] for pz in all_puzzles()}
+    assert {1, 2, 3, 4} <= levels  # the filter has something to offer at each level
