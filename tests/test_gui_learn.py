@@ -130,3 +130,17 @@ def test_puzzle_filters(make_window):
     assert dlg.shown and all(p["variant"].startswith("fox") for p in dlg.shown)
     dlg.level_box.setCurrentIndex(1)
     assert all(p["difficulty"] == 1 for p in dlg.shown)
+
+
+def test_king_capture_rules_lesson_through_the_window(qtbot, make_window):
+    """Two sides take the king on the throne only under the "like a soldier" rule (source 003)."""
+    w = make_window("brandubh")
+    learn_actions(w)["tafl-king-capture-rules"].trigger()
+    dlg = w.learn_dialogs[-1]
+    assert "two sides" in dlg.text.text()
+    play(qtbot, dlg.board, "f8-f6")  # one point short: the king still stands
+    assert "the game goes on" in dlg.feedback.text() and not dlg.btn_next.isEnabled()
+    play(qtbot, dlg.board, "f8-f5")
+    assert "Well done" in dlg.feedback.text() and dlg.btn_next.isEnabled()
+    dlg.btn_next.click()
+    assert dlg.index == 1 and "four on the throne" in dlg.text.text()

@@ -94,3 +94,81 @@ def test_a_bad_lesson_file_is_one_clear_error(tmp_path, content):
     with pytest.raises(LessonError) as err:
         load_lesson(p)
     assert "bad.toml" in str(err.value) and "\n" not in str(err.value)
+
+
+# -- the house-rule, king-capture and one-way-flock lessons -----------------------------------------
+NEW_LESSONS = ("dablot-house-rules", "tafl-king-capture-rules", "fox-one-way-flock")
+
+
+@pytest.mark.parametrize("lesson_id", NEW_LESSONS)
+def test_new_lessons_load_solve_and_speak_five_languages(lessons, lesson_id):
+    lesson = lessons[lesson_id]
+    assert lesson.steps and check_lesson(lesson) == []
+    for language in ("en", "da", "de", "fr", "ru"):
+        assert lesson.title.get(language)
+        for step in lesson.steps:
+            assert step.text.get(language), (lesson_id, language)
+            assert "{" not in step.instructions(step.start()[0], language)
+
+
+@pytest.mark.parametrize(("lesson_id", "index", "wrong", "says"), [
+    # source 000 variant 2a: soldiers may not step back under Ever Onward
+    ("dablot-house-rules", 0, "c5-c3", "soldiers may not move backwards (Ever Onward)"),
+    # source 000 variant 2b: with four ranks the officer (2) no longer takes the son (3)
+    ("dablot-house-rules", 4, "c5xc9", "the piece on c7 outranks this piece"),
+    # source 000 variant 4: three actions a turn, so a fourth jump is refused
+    ("dablot-house-rules", 5, "c5xc9xc13xe13xf11", "only 3 action(s) left this turn"),
+    # source 000 variant 3: a marked soldier reaching the far edge stays a soldier
+    ("dablot-house-rules", 3, "c11-c13", "the task is to reach e13"),
+    # four-sided capture: three attackers do not yet take the king
+    ("tafl-king-capture-rules", 3, "h1-g1", "the game goes on"),
+    # fox_geese_15: the geese may not step back (source 000)
+    ("fox-one-way-flock", 0, "d4-d3", "may not move along that line or in that direction"),
+    ("fox-one-way-flock", 0, "a3-a4", "Not safe"),
+])
+def test_wrong_moves_in_the_new_lessons_are_explained(lessons, lesson_id, index, wrong, says):
+    step = lessons[lesson_id].steps[index]
+    verdict = judge(step, move(step, wrong))
+    assert not verdict.ok and says in verdict.message
+
+
+def _solves(step, **options):
+    changed = dataclasses.replace(step, options={**step.options, **options})
+    return judge(changed, move(changed, step.solution)).ok
+
+
+def test_each_king_capture_step_captures_under_its_rule_and_not_another(lessons):
+    """Sources 001-003 as cited in tafl_options.py: the same shape takes the king under one
+    king-capture rule and not under the next stricter one."""
+    on_throne, beside_throne, three_and_throne, four_sides, edge = lessons["tafl-king-capture-rules"].steps
+    assert _solves(on_throne) and not _solves(on_throne, king_capture="double_weak")
+    assert _solves(beside_throne) and not _solves(beside_throne, king_capture="weak_near_throne")
+    assert _solves(three_and_throne) and not _solves(beside_throne, king_capture="strong")
+    assert _solves(four_sides) and not judge(four_sides, move(four_sides, "h1-g1")).ok
+    assert _solves(edge) and not _solves(edge, king_edge_capture=False)
+
+
+def test_each_dablot_house_rule_step_depends_on_its_rule(lessons):
+    """Source 000, Mini-Dablot variants 2a, 2b, 3, 4 and 5."""
+    onward, promote, officer, material, four, actions, ambush = lessons["dablot-house-rules"].steps
+    _v, rules, pos = onward.start()
+    assert "c5-c3" not in {rules.move_text(m) for m in rules.legal_moves(pos)}
+    assert "c5-c3" in {rules.move_text(m) for m in dataclasses.replace(onward, options={}).start()[1]
+                       .legal_moves(dataclasses.replace(onward, options={}).start()[2])}
+    for step, mover, promoted in ((promote, "c11-c13", "oc13"), (material, "e11-e13", "oe13"),
+                                  (material, "c11-c13", "rc13")):
+        _v, rules, pos = step.start()
+        after, _caps = rules.play(pos, rules.parse_move(pos, mover))
+        assert promoted in rules.position_text(after)
+    assert _solves(officer) and _solves(four) and not _solves(officer, four_ranks=True)
+    assert _solves(actions) and _solves(ambush) and not _solves(ambush, ambush=False)
+    _v, rules, pos = actions.start()
+    after, _caps = rules.play(pos, rules.parse_move(pos, actions.solution))
+    assert int(rules.side_to_move(after)) != int(rules.side_to_move(pos))  # three actions spent: the turn passes
+
+
+def test_the_one_way_flock_step_depends_on_its_rule(lessons):
+    step = lessons["fox-one-way-flock"].steps[0]
+    assert not judge(step, move(step, "d4-d3")).ok
+    free = dataclasses.replace(step, options={"flock_backwards": True})
+    assert judge(free, move(free, "d4-d3")).ok
