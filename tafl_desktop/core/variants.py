@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tafl_desktop.core import marks
 from tafl_desktop.core.dablot_options import DABLOT_OPTIONS
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
@@ -104,8 +105,29 @@ class Variant:
 
     @property
     def words(self) -> dict[str, str]:
-        """The side names the rule texts use (see :mod:`tafl_desktop.core.side_words`)."""
-        return side_words(self.sides, self.side_count(Side.DEFENDERS))
+        """The side names the rule texts use (see :mod:`tafl_desktop.core.side_words`), in the
+        reader's language."""
+        names = self.side_names
+        words = side_words(names, self.side_count(Side.DEFENDERS))
+        if marks.language() == "de":  # German nouns keep their capital inside a sentence
+            words.update(many=names[0], hunters=names[1])
+        return words
+
+    @property
+    def title(self) -> str:
+        """The variant's name in the reader's language (``name`` stays the file's own text)."""
+        return marks.gettext(self.name)
+
+    @property
+    def blurb(self) -> str:
+        """The description in the reader's language."""
+        return marks.gettext(self.description) if self.description else ""
+
+    @property
+    def side_names(self) -> tuple[str, str]:
+        """The two sides' names in the reader's language (``sides`` stays the file's own text,
+        which the ``--to-move`` words and the JSON keys use)."""
+        return (marks.gettext(self.sides[0]), marks.gettext(self.sides[1]))
 
     def side_count(self, side: Side | int) -> int:
         """Pieces of ``side`` in the starting setup (read from the setup text, so asking costs no
@@ -122,7 +144,10 @@ class Variant:
 
     def begins_text(self, side: Side | int) -> str:
         """"Geese begin" / "Fox begins": the side's name with a verb that agrees with it."""
-        return f"{self.sides[int(side)]} {agree('begin', self.side_count(side))}"
+        if marks.language() == "en":
+            return f"{self.sides[int(side)]} {agree('begin', self.side_count(side))}"
+        return marks.ngettext("{side} begins", "{side} begin", self.side_count(side)).format(
+            side=self.side_names[int(side)])
 
     def with_options(self, changes: Mapping[str, Any]) -> Variant:
         """The same variant with some toggles changed (validated); the preset values are kept for
