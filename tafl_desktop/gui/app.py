@@ -15,6 +15,8 @@ from PySide6.QtCore import QStandardPaths, qInstallMessageHandler
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
+from tafl_desktop.i18n import _
+
 ORGANISATION = "TaflDesktop"
 APPLICATION = "Tafl Desktop"
 AUTOSAVE_NAME = "autosave.tafl.json"
@@ -186,7 +188,7 @@ def offer_restore(window, autosave: str) -> bool:
         return False
     window.file_path = None
     window.controller.undo_stack.resetClean()
-    window._show_message("Your unfinished game from last time is back. Ctrl+N starts a new one.")
+    window._show_message(_("Your unfinished game from last time is back. Ctrl+N starts a new one."))
     window.refresh()
     return True
 

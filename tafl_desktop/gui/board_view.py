@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tafl_desktop.gui.board_painter import BoardPainting
 from tafl_desktop.gui.themes import BoardTheme, piece_name, theme
+from tafl_desktop.i18n import _
 
 DRAG_START_PX = 4
 MIN_RIM_PX = 16
@@ -88,7 +89,7 @@ class BoardView(BoardPainting, QWidget):
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(220, 220)
-        self.setAccessibleName("Board")
+        self.setAccessibleName(_("Board"))
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
 
     # ------------------------------------------------------------------------------- settings
@@ -385,7 +386,7 @@ class BoardView(BoardPainting, QWidget):
                 self.cancel_requested.emit()
             elif self._cursor is not None:
                 self._cursor = None
-                self.hint.emit("Keyboard cursor hidden: the arrow keys step through the moves again.")
+                self.hint.emit(_("Keyboard cursor hidden: the arrow keys step through the moves again."))
                 self.update()
             return
         if self._cursor is not None and key in CURSOR_KEYS:

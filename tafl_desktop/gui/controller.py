@@ -18,6 +18,7 @@ from tafl_desktop.gui.board_view import BoardState
 from tafl_desktop.gui.commands import MoveCommand
 from tafl_desktop.gui.players import HUMANS, ComputerEngine, PlayerSpec, computer_available, make_engine
 from tafl_desktop.gui.themes import piece_name, piece_side
+from tafl_desktop.i18n import _
 
 Move = tuple[int, ...]
 #: Separator between the parts of a move made by several pieces (Dablot's ambush).
@@ -178,7 +179,7 @@ class GameController(QObject):
                               "game, or start a new one with Ctrl+N.")
             return False
         if not self.human_to_move():
-            self.message.emit("The computer is thinking...")
+            self.message.emit(_("The computer is thinking..."))
             return False
         return True
 
@@ -241,9 +242,9 @@ class GameController(QObject):
             return
         self._path = path
         if complete:
-            self.message.emit("Jump on, or click the piece where it stands to stop here.")
+            self.message.emit(_("Jump on, or click the piece where it stands to stop here."))
         else:
-            self.message.emit("Go on with the jump: every leg of this move must be played.")
+            self.message.emit(_("Go on with the jump: every leg of this move must be played."))
         self.changed.emit()
 
     # ------------------------------------------------------------------------------- playing
@@ -291,17 +292,17 @@ class GameController(QObject):
         """Take back a move; against the computer, back to the human's last decision."""
         self._cancel_engine()
         if not self.undo_stack.canUndo():
-            self.message.emit("There is no move to take back.")
+            self.message.emit(_("There is no move to take back."))
             return
         self.undo_stack.undo()
         while self.undo_stack.canUndo() and not self.human_to_move():
             self.undo_stack.undo()
-        self.message.emit("Move taken back.")
+        self.message.emit(_("Move taken back."))
 
     def redo(self) -> None:
         self._cancel_engine()
         if not self.undo_stack.canRedo():
-            self.message.emit("There is no move to replay.")
+            self.message.emit(_("There is no move to replay."))
             return
         self.undo_stack.redo()
         while self.undo_stack.canRedo() and not self.human_to_move() and self.game.outcome is None:
@@ -320,7 +321,7 @@ class GameController(QObject):
         side = self.rules.side_to_move(self.game.position)
         self.computer_to_move.emit(int(side))
         if self.paused:
-            self.message.emit("The computer is paused: press Pause again (Ctrl+Space) to let it play.")
+            self.message.emit(_("The computer is paused: press Pause again (Ctrl+Space) to let it play."))
             return
         if self._engine is None:
             self._engine = make_engine()
@@ -380,9 +381,9 @@ class GameController(QObject):
         if self.paused:
             if self.thinking:
                 self._cancel_engine()
-            self.message.emit("Computer paused.")
+            self.message.emit(_("Computer paused."))
         else:
-            self.message.emit("Computer resumed.")
+            self.message.emit(_("Computer resumed."))
             if not self.thinking:
                 self._maybe_start_computer()
         self.changed.emit()
@@ -391,7 +392,7 @@ class GameController(QObject):
         """Make the computer play at once: its best move so far, or (after a failure or a pause
         for this turn) a fresh search."""
         if not self.computer_to_play():
-            self.message.emit("It is not the computer's turn.")
+            self.message.emit(_("It is not the computer's turn."))
             return
         if self.thinking and self._engine is not None and hasattr(self._engine, "move_now"):
             self._engine.move_now()

@@ -14,6 +14,8 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from tafl_desktop.i18n import _
+
 
 def caption(result: Any, sides: tuple[str, str], side_to_move: int) -> str:
     """The bar's words for an analysis result (``mate_in`` counts plies for the side to move)."""
@@ -44,7 +46,7 @@ class EvalBar(QWidget):
         self._text = "Evaluating..."
         self._colours = (QColor("#2b2522"), QColor("#f4ecdc"))
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setAccessibleName("Evaluation bar")
+        self.setAccessibleName(_("Evaluation bar"))
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(200, self.fontMetrics().height() + 10)

@@ -32,6 +32,7 @@ from tafl_desktop.gui.preferences import (
 )
 from tafl_desktop.gui.side_panel import SidePanel
 from tafl_desktop.gui.themes import theme
+from tafl_desktop.i18n import _
 
 APP_NAME = "Tafl Desktop"
 GAME_SUFFIX = ".tafl.json"
@@ -141,53 +142,53 @@ class MainWindow(QMainWindow):
 
     def _make_actions(self) -> None:
         c = self.controller
-        self.act_new = self._action("&New Game...", self.new_game, QKeySequence.StandardKey.New,
-                                    "Choose a game, its players and its rules", "new")
-        self.act_open = self._action("&Open Game...", lambda: self.open_game(), QKeySequence.StandardKey.Open,
-                                     "Open a saved game")
-        self.act_save = self._action("&Save Game", self.save_game, QKeySequence.StandardKey.Save, "Save this game")
-        self.act_save_as = self._action("Save Game &As...", self.save_game_as, QKeySequence.StandardKey.SaveAs,
-                                        "Save this game under a new name")
-        self.act_open_variant = self._action("Open &Variant...", lambda: self.open_variant(), None,
-                                             "Start a game with rules from a variant file (.toml)")
-        self.act_print = self._action("&Print Set...", self.print_set, QKeySequence.StandardKey.Print,
-                                      "Board, pieces and rule sheet of this game's rules as a PDF (Ctrl+P)")
-        self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
-        self.act_undo = self._action("&Undo Move", c.undo, ["Ctrl+Z"], "Take back the last move (Ctrl+Z)", "undo")
-        self.act_redo = self._action("&Redo Move", c.redo, ["Ctrl+Y", "Ctrl+Shift+Z"],
-                                     "Replay the move taken back (Ctrl+Y)", "redo")
-        self.act_first = self._action("&First Position", c.first, "Home", "Show the start position", "first")
-        self.act_back = self._action("&Back", c.back, "Left", "Show the position one move earlier", "back")
-        self.act_forward = self._action("F&orward", c.forward, "Right", "Show the position one move later", "forward")
-        self.act_last = self._action("&Last Position", c.last, "End", "Back to the game", "last")
-        self.act_flip = self._action("&Flip Board", self.flip_board, "F", "Turn the board round (F)", "flip")
-        self.act_coords = self._action("Show &Coordinates", self._toggle_coordinates, None,
-                                       "Letters and numbers around the board", checkable=True)
-        self.act_announce = self._action("&Announcements", self._toggle_announcements, None,
-                                         'Call out "Raichi", "Tuichi" and "Watch your king"', checkable=True)
-        self.act_prefs = self._action("&Preferences...", self.edit_preferences, QKeySequence.StandardKey.Preferences,
-                                      "Theme, pieces, announcements, animation")
-        self.act_rules = self._action("&Rules in Force...", self.show_rules, "Ctrl+R",
-                                      "Every rule of this game, from its toggles (Ctrl+R)", "rules")
-        self.act_keys = self._action("&Keyboard and Mouse...", self.show_keyboard_help, None,
-                                     "How to play with the mouse or the keyboard")
-        self.act_announce_help = self._action("A&nnouncements...", self.show_announcement_help, None,
-                                              "What Raichi, Tuichi and Watch your king mean")
-        self.act_about = self._action("&About Tafl Desktop", self.show_about)
-        self.act_hint = self._action("&Hint", self.ask_hint, ["H", "Ctrl+H"],
-                                     "Show the move the computer would play for you (H)", "hint")
-        self.act_pause = self._action("&Pause Computer", c.set_paused, "Ctrl+Space",
-                                      "Stop or restart the computer players (Ctrl+Space)", "pause", checkable=True)
-        self.act_move_now = self._action("Computer: &Move Now", c.computer_move_now, "Ctrl+M",
-                                         "Make the computer play its best move so far (Ctrl+M)")
-        self.act_eval = self._action("&Evaluation Bar", self._toggle_eval_bar, None,
-                                     "Show who is better, in the computer's judgement", checkable=True)
+        self.act_new = self._action(_("&New Game..."), self.new_game, QKeySequence.StandardKey.New,
+                                    _("Choose a game, its players and its rules"), "new")
+        self.act_open = self._action(_("&Open Game..."), lambda: self.open_game(), QKeySequence.StandardKey.Open,
+                                     _("Open a saved game"))
+        self.act_save = self._action(_("&Save Game"), self.save_game, QKeySequence.StandardKey.Save, _("Save this game"))
+        self.act_save_as = self._action(_("Save Game &As..."), self.save_game_as, QKeySequence.StandardKey.SaveAs,
+                                        _("Save this game under a new name"))
+        self.act_open_variant = self._action(_("Open &Variant..."), lambda: self.open_variant(), None,
+                                             _("Start a game with rules from a variant file (.toml)"))
+        self.act_print = self._action(_("&Print Set..."), self.print_set, QKeySequence.StandardKey.Print,
+                                      _("Board, pieces and rule sheet of this game's rules as a PDF (Ctrl+P)"))
+        self.act_quit = self._action(_("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        self.act_undo = self._action(_("&Undo Move"), c.undo, ["Ctrl+Z"], _("Take back the last move (Ctrl+Z)"), "undo")
+        self.act_redo = self._action(_("&Redo Move"), c.redo, ["Ctrl+Y", "Ctrl+Shift+Z"],
+                                     _("Replay the move taken back (Ctrl+Y)"), "redo")
+        self.act_first = self._action(_("&First Position"), c.first, "Home", _("Show the start position"), "first")
+        self.act_back = self._action(_("&Back"), c.back, "Left", _("Show the position one move earlier"), "back")
+        self.act_forward = self._action(_("F&orward"), c.forward, "Right", _("Show the position one move later"), "forward")
+        self.act_last = self._action(_("&Last Position"), c.last, "End", _("Back to the game"), "last")
+        self.act_flip = self._action(_("&Flip Board"), self.flip_board, "F", _("Turn the board round (F)"), "flip")
+        self.act_coords = self._action(_("Show &Coordinates"), self._toggle_coordinates, None,
+                                       _("Letters and numbers around the board"), checkable=True)
+        self.act_announce = self._action(_("&Announcements"), self._toggle_announcements, None,
+                                         _('Call out "Raichi", "Tuichi" and "Watch your king"'), checkable=True)
+        self.act_prefs = self._action(_("&Preferences..."), self.edit_preferences, QKeySequence.StandardKey.Preferences,
+                                      _("Theme, pieces, announcements, animation"))
+        self.act_rules = self._action(_("&Rules in Force..."), self.show_rules, "Ctrl+R",
+                                      _("Every rule of this game, from its toggles (Ctrl+R)"), "rules")
+        self.act_keys = self._action(_("&Keyboard and Mouse..."), self.show_keyboard_help, None,
+                                     _("How to play with the mouse or the keyboard"))
+        self.act_announce_help = self._action(_("A&nnouncements..."), self.show_announcement_help, None,
+                                              _("What Raichi, Tuichi and Watch your king mean"))
+        self.act_about = self._action(_("&About Tafl Desktop"), self.show_about)
+        self.act_hint = self._action(_("&Hint"), self.ask_hint, ["H", "Ctrl+H"],
+                                     _("Show the move the computer would play for you (H)"), "hint")
+        self.act_pause = self._action(_("&Pause Computer"), c.set_paused, "Ctrl+Space",
+                                      _("Stop or restart the computer players (Ctrl+Space)"), "pause", checkable=True)
+        self.act_move_now = self._action(_("Computer: &Move Now"), c.computer_move_now, "Ctrl+M",
+                                         _("Make the computer play its best move so far (Ctrl+M)"))
+        self.act_eval = self._action(_("&Evaluation Bar"), self._toggle_eval_bar, None,
+                                     _("Show who is better, in the computer's judgement"), checkable=True)
 
     def _make_menus(self) -> None:
         mb = self.menuBar()
-        self.file_menu = file_menu = mb.addMenu("&File")
+        self.file_menu = file_menu = mb.addMenu(_("&File"))
         file_menu.addActions([self.act_new, self.act_open])
-        self.recent_menu = QMenu("Open &Recent", self)
+        self.recent_menu = QMenu(_("Open &Recent"), self)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addMenu(self.recent_menu)
         file_menu.addActions([self.act_save, self.act_save_as])
@@ -196,7 +197,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.act_print)
         file_menu.addSeparator()
         file_menu.addAction(self.act_quit)
-        self.game_menu = game_menu = mb.addMenu("&Game")
+        self.game_menu = game_menu = mb.addMenu(_("&Game"))
         game_menu.addActions([self.act_undo, self.act_redo])
         game_menu.addSeparator()
         game_menu.addActions([self.act_first, self.act_back, self.act_forward, self.act_last])
@@ -204,11 +205,11 @@ class MainWindow(QMainWindow):
         game_menu.addActions([self.act_hint, self.act_pause, self.act_move_now])
         game_menu.addSeparator()
         game_menu.addAction(self.act_rules)
-        self.view_menu = view_menu = mb.addMenu("&View")
+        self.view_menu = view_menu = mb.addMenu(_("&View"))
         view_menu.addActions([self.act_flip, self.act_coords, self.act_announce, self.act_eval])
         view_menu.addSeparator()
         view_menu.addAction(self.act_prefs)
-        self.help_menu = help_menu = mb.addMenu("&Help")
+        self.help_menu = help_menu = mb.addMenu(_("&Help"))
         help_menu.addActions([self.act_keys, self.act_announce_help, self.act_rules])
         help_menu.addSeparator()
         help_menu.addAction(self.act_about)
@@ -218,9 +219,9 @@ class MainWindow(QMainWindow):
         tb.setObjectName("mainToolbar")
         tb.setMovable(False)
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        new = QAction("New Game", self)
+        new = QAction(_("New Game"), self)
         set_glyph(new, "new")
-        new.setToolTip("New game (Ctrl+N)")
+        new.setToolTip(_("New game (Ctrl+N)"))
         new.triggered.connect(self.new_game)
         tb.addAction(new)
         tb.addSeparator()
@@ -232,14 +233,14 @@ class MainWindow(QMainWindow):
             a.changed.connect(lambda a=a, b=b: b.setEnabled(a.isEnabled()))
             tb.addAction(b)
         tb.addSeparator()
-        flip = QAction("Flip", self)
+        flip = QAction(_("Flip"), self)
         set_glyph(flip, "flip")
-        flip.setToolTip("Turn the board round (F)")
+        flip.setToolTip(_("Turn the board round (F)"))
         flip.triggered.connect(self.flip_board)
         tb.addAction(flip)
-        rules = QAction("Rules", self)
+        rules = QAction(_("Rules"), self)
         set_glyph(rules, "rules")
-        rules.setToolTip("Rules in force (Ctrl+R)")
+        rules.setToolTip(_("Rules in force (Ctrl+R)"))
         rules.triggered.connect(self.show_rules)
         tb.addAction(rules)
         tb.addSeparator()
@@ -570,11 +571,11 @@ class MainWindow(QMainWindow):
         """Ask the computer for the move it would play for the human to move, then draw it."""
         c = self.controller
         if c.game.outcome is not None or not c.human_to_move():
-            self._show_message("A hint is for your own turn.")
+            self._show_message(_("A hint is for your own turn."))
             return
         c.last()
         game, plies = c.game, len(c.game.plies)
-        self._show_message("Looking for a good move...")
+        self._show_message(_("Looking for a good move..."))
 
         def got(result) -> None:
             if c.game is not game or len(game.plies) != plies:

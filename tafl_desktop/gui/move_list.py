@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.icons import set_glyph
+from tafl_desktop.i18n import _
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -149,7 +150,7 @@ class MovePanel(QWidget):
         self.table.setShowGrid(False)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
-        self.table.setAccessibleName("Moves")
+        self.table.setAccessibleName(_("Moves"))
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)

@@ -44,6 +44,7 @@ from tafl_desktop.gui.players import (
 )
 from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
 from tafl_desktop.gui.variant_info import is_preset
+from tafl_desktop.i18n import _
 
 USER_VARIANTS_KEY = "variants/files"
 MAX_USER_VARIANTS = 12
@@ -126,13 +127,13 @@ class NewGameDialog(QDialog):
     def __init__(self, current: Variant | None = None, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("New Game")
+        self.setWindowTitle(_("New Game"))
         self._base: Variant | None = None
         self._current = current
 
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
-        self.tree.setAccessibleName("Games")
+        self.tree.setAccessibleName(_("Games"))
         self.tree.setMinimumWidth(240)
         self._fill_tree(current)
         self.tree.currentItemChanged.connect(self._item_changed)
@@ -148,7 +149,7 @@ class NewGameDialog(QDialog):
         self.preview.setFixedSize(210, 210)
         self.preview.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.preview.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
-        self.players_box = QGroupBox("Players")
+        self.players_box = QGroupBox(_("Players"))
         self.player_form = QFormLayout(self.players_box)
         self.choosers = (PlayerChooser(players[0]), PlayerChooser(players[1]))
         self.player_labels = (QLabel(), QLabel())
@@ -164,7 +165,7 @@ class NewGameDialog(QDialog):
         head.addWidget(self.preview, 0, Qt.AlignmentFlag.AlignTop)
 
         self.options = OptionsPanel()
-        rules_box = QGroupBox("Rules")
+        rules_box = QGroupBox(_("Rules"))
         rl = QVBoxLayout(rules_box)
         rl.addWidget(self.options)
         right = QWidget()
@@ -180,12 +181,12 @@ class NewGameDialog(QDialog):
         split.setChildrenCollapsible(False)
         split.setSizes([285, 755])
 
-        self.save_variant_button = QPushButton("Save as variant...")
+        self.save_variant_button = QPushButton(_("Save as variant..."))
         self.save_variant_button.setToolTip("Write these rules to a variant file you can open again "
                                             "(File > Open Variant)")
         self.save_variant_button.clicked.connect(self.save_as_variant)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.start_button = self.buttons.addButton("Start game", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.start_button = self.buttons.addButton(_("Start game"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.start_button.setDefault(True)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.core.options import OptionSchema, OptionSpec, OptionValue
+from tafl_desktop.i18n import _
 
 CHANGED_MARK = "\u25cf "  # a dot before the label of a changed toggle
 
@@ -71,9 +72,9 @@ class ToggleRow:
         self.editor.setToolTip(self._tooltip())
         self.editor.setAccessibleName(spec.label)
         self.reset = QToolButton()
-        self.reset.setText("\u21ba")
+        self.reset.setText(_("\u21ba"))
         self.reset.setAutoRaise(True)
-        self.reset.setToolTip("Back to the preset's value")
+        self.reset.setToolTip(_("Back to the preset's value"))
         self.help = QLabel(spec.help)
         self.help.setWordWrap(True)
         self.help.setToolTip(self._tooltip())
@@ -131,7 +132,7 @@ class OptionsPanel(QWidget):
         self._rows: dict[str, ToggleRow] = {}
         self._loading = False
         self.summary = QLabel()
-        self.reset_all = QPushButton("Reset all to preset")
+        self.reset_all = QPushButton(_("Reset all to preset"))
         self.reset_all.clicked.connect(self.reset_to_preset)
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)

@@ -12,6 +12,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QVBoxLayout, QWidget
 
 from tafl_desktop.gui.themes import DEFAULT_PIECE_STYLE, DEFAULT_THEME, PIECE_STYLES, THEMES
+from tafl_desktop.i18n import _
 
 GROUP = "preferences"
 RECENT_KEY = "recent/files"
@@ -96,7 +97,7 @@ class PreferencesDialog(QDialog):
 
     def __init__(self, prefs: Preferences, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Preferences")
+        self.setWindowTitle(_("Preferences"))
         self.theme = QComboBox()
         for key, t in THEMES.items():
             self.theme.addItem(t.label, key)
@@ -105,22 +106,22 @@ class PreferencesDialog(QDialog):
         for key, label in PIECE_STYLES.items():
             self.piece_style.addItem(label, key)
         self.piece_style.setCurrentIndex(max(0, self.piece_style.findData(prefs.piece_style)))
-        self.coordinates = QCheckBox("Show coordinates around the board")
+        self.coordinates = QCheckBox(_("Show coordinates around the board"))
         self.coordinates.setChecked(prefs.coordinates)
-        self.targets = QCheckBox("Show the legal targets of the picked piece")
+        self.targets = QCheckBox(_("Show the legal targets of the picked piece"))
         self.targets.setChecked(prefs.show_targets)
         self.announcements = QCheckBox('Announce "Raichi", "Tuichi" and "Watch your king"')
         self.announcements.setChecked(prefs.announcements)
         self.announcements.setToolTip("Raichi: the king has an open path to escape; Tuichi: two paths; "
                                       "Watch your king: the king can be captured next move.")
-        self.animation = QCheckBox("Animate moves")
+        self.animation = QCheckBox(_("Animate moves"))
         self.animation.setChecked(prefs.animation)
-        self.eval_bar = QCheckBox("Show the computer's evaluation bar")
-        self.eval_bar.setToolTip("After every move the computer judges who is better; the bar shows it")
+        self.eval_bar = QCheckBox(_("Show the computer's evaluation bar"))
+        self.eval_bar.setToolTip(_("After every move the computer judges who is better; the bar shows it"))
         self.eval_bar.setChecked(prefs.eval_bar)
         form = QFormLayout()
-        form.addRow("Board theme:", self.theme)
-        form.addRow("Pieces:", self.piece_style)
+        form.addRow(_("Board theme:"), self.theme)
+        form.addRow(_("Pieces:"), self.piece_style)
         form.addRow("", self.coordinates)
         form.addRow("", self.targets)
         form.addRow("", self.announcements)

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
+from tafl_desktop.i18n import _
 from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
 from tafl_desktop.printing.board_sheet import MAX_SQUARE, MIN_SQUARE, default_square
 from tafl_desktop.printing.paper import make_page
@@ -198,10 +199,10 @@ class PrintSetDialog(QDialog):
         body.addWidget(options, 0)
         body.addWidget(preview, 1)
 
-        self.save_button = QPushButton("Save as PDF...")
+        self.save_button = QPushButton(_("Save as PDF..."))
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.save_pdf)
-        close = QPushButton("Close")
+        close = QPushButton(_("Close"))
         close.clicked.connect(self.reject)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status_label, 1)
@@ -234,9 +235,9 @@ class PrintSetDialog(QDialog):
         self.square_spin.setRange(MIN_SQUARE, MAX_SQUARE)
         self.square_spin.setDecimals(1)
         self.square_spin.setSingleStep(0.5)
-        self.square_spin.setSuffix(" mm")
+        self.square_spin.setSuffix(_(" mm"))
         self.square_spin.setKeyboardTracking(True)
-        self.square_default = QCheckBox("Fit page")
+        self.square_default = QCheckBox(_("Fit page"))
         self.square_default.setToolTip("The largest size, up to 30 mm, at which the board fits on one page;\n"
                                        "untick it, or type a size, to print larger or smaller")
         self.square_default.setChecked(True)
@@ -248,13 +249,13 @@ class PrintSetDialog(QDialog):
         self.square_spin.setToolTip("Distance between neighbouring points of the board, as printed"
                                     if uses_point_spacing(v) else "Side of one board square, as printed")
 
-        page_box = QGroupBox("Paper")
+        page_box = QGroupBox(_("Paper"))
         form = QFormLayout(page_box)
-        form.addRow("Paper:", self.paper_combo)
-        form.addRow("Orientation:", self.orientation_combo)
+        form.addRow(_("Paper:"), self.paper_combo)
+        form.addRow(_("Orientation:"), self.orientation_combo)
         form.addRow(self.square_label, square_row)
 
-        parts_box = QGroupBox("Print")
+        parts_box = QGroupBox(_("Print"))
         parts_layout = QVBoxLayout(parts_box)
         self.part_boxes: dict[str, QCheckBox] = {}
         offered = ["rules", "board", "pieces", "standees"] + (["markers"] if v.family == "dablot" else [])
@@ -270,10 +271,10 @@ class PrintSetDialog(QDialog):
         self.draught_spin.setRange(MIN_DRAUGHT, MAX_DRAUGHT)
         self.draught_spin.setDecimals(1)
         self.draught_spin.setSingleStep(1.0)
-        self.draught_spin.setSuffix(" mm")
+        self.draught_spin.setSuffix(_(" mm"))
         self.draught_spin.setValue(30.0)
-        self.draught_spin.setToolTip("Diameter of your draughts: the markers are cut to sit under them")
-        self.draught_label = QLabel("Draught diameter:")
+        self.draught_spin.setToolTip(_("Diameter of your draughts: the markers are cut to sit under them"))
+        self.draught_label = QLabel(_("Draught diameter:"))
         if v.family == "dablot":
             row = QFormLayout()
             row.setContentsMargins(20, 0, 0, 0)
@@ -286,7 +287,7 @@ class PrintSetDialog(QDialog):
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        hint = QLabel("Print at 100% (\u201cactual size\u201d): every board page has a 100 mm ruler to check.")
+        hint = QLabel(_("Print at 100% (\u201cactual size\u201d): every board page has a 100 mm ruler to check."))
         hint.setWordWrap(True)
         hint.setStyleSheet("color: palette(placeholder-text);")
 
@@ -346,7 +347,7 @@ class PrintSetDialog(QDialog):
         right.setContentsMargins(0, 0, 0, 0)
         right.addLayout(top)
         right.addWidget(self.scroll, 1)
-        box = QGroupBox("Preview")
+        box = QGroupBox(_("Preview"))
         row = QHBoxLayout(box)
         row.addWidget(self.thumbs)
         row.addLayout(right, 1)
@@ -480,7 +481,7 @@ class PrintSetDialog(QDialog):
             self.page_label.setText("")
             self.page_view.setPixmap(QPixmap())
             self.page_view.setText(f"Preview unavailable: {self.preview_error}.\n\nSaving the PDF still works.")
-            self.status_label.setText("Preview unavailable; the PDF can still be saved.")
+            self.status_label.setText(_("Preview unavailable; the PDF can still be saved."))
         else:
             self.status_label.setText("")
             self._show_current_page()

@@ -20,6 +20,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.i18n import _
 from tafl_desktop.printing.fonts import FONT
 from tafl_desktop.printing.paper import PT, Rect
 from tafl_desktop.printing.symbols import draw_arrow
@@ -244,24 +245,24 @@ def legend(marks: BoardMarks) -> list[tuple[str, str]]:
     """(kind, text) lines explaining the marks drawn on this board."""
     out: list[tuple[str, str]] = []
     if marks.extra.get("pen"):
-        out.append(("pen", "Shaded area: the pen (fortress)."))
+        out.append(("pen", _("Shaded area: the pen (fortress).")))
     if marks.extra.get("home"):
-        out.append(("home", "Ringed points: the hunters win by reaching one of them."))
+        out.append(("home", _("Ringed points: the hunters win by reaching one of them.")))
     if marks.throne:
-        out.append(("throne", "Throne (centre): only the king may stop on it."))
+        out.append(("throne", _("Throne (centre): only the king may stop on it.")))
     if marks.corner and marks.corner <= marks.escape:
-        out.append(("exit", "Corner squares with an arrow: the king escapes there; no other piece may enter."))
+        out.append(("exit", _("Corner squares with an arrow: the king escapes there; no other piece may enter.")))
     elif marks.corner:
-        out.append(("corner", "Corner squares: closed to every piece but the king."))
+        out.append(("corner", _("Corner squares: closed to every piece but the king.")))
     extra_exits = marks.escape - marks.corner
     if extra_exits:
-        out.append(("exit", "Squares with an arrow: escape squares for the king."))
+        out.append(("exit", _("Squares with an arrow: escape squares for the king.")))
     if marks.escape_edge:
-        out.append(("rim", "Shaded border squares: the king wins on reaching any of them."))
+        out.append(("rim", _("Shaded border squares: the king wins on reaching any of them.")))
     if marks.camp:
-        out.append(("camp", "Squares with a diamond: the attackers' camps."))
+        out.append(("camp", _("Squares with a diamond: the attackers' camps.")))
     if marks.edge_hostile:
-        out.append(("hostile", "Double outer line: the rim acts as a capturing partner."))
+        out.append(("hostile", _("Double outer line: the rim acts as a capturing partner.")))
     return out
 
 

@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.printing.board_draw import (
     BoardMarks,
     board_extent,
@@ -309,12 +310,14 @@ def _map_page(doc: Document, variant: Any, plan: BoardPlan, marks: BoardMarks) -
             c.drawCentredString(cx * mm, (cy - 1.0) * mm, label)
         c.restoreState()
         lines = [
-            f"This board is printed on {len(plan.tiles)} pages ({plan.rows} rows x {plan.cols} columns), "
-            f"shown here reduced (not to scale).",
-            "1. Print every page at 100% / actual size and check the 100 mm ruler on each page.",
-            "2. Trim each tile along the edges marked 'trim' (left edge, and top edge below row 1).",
-            f"3. Lay each tile over the hatched {plan.overlap:g} mm strip of its left and upper neighbours so the "
-            "⊕ marks coincide, then glue.",
+            ngettext("This board is printed on {n} page ({rows} rows x {cols} columns), shown here reduced (not to "
+                     "scale).", "This board is printed on {n} pages ({rows} rows x {cols} columns), shown here "
+                     "reduced (not to scale).", len(plan.tiles)).format(n=len(plan.tiles), rows=plan.rows,
+                                                                        cols=plan.cols),
+            _("1. Print every page at 100% / actual size and check the 100 mm ruler on each page."),
+            _("2. Trim each tile along the edges marked 'trim' (left edge, and top edge below row 1)."),
+            _("3. Lay each tile over the hatched {mm} mm strip of its left and upper neighbours so the "
+              "⊕ marks coincide, then glue.").format(mm=f"{plan.overlap:g}"),
         ]
         c.setFillColor(INK)
         y = y0 - 6.0

@@ -21,6 +21,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.i18n import _
 from tafl_desktop.printing.fonts import FONT, FONT_BOLD, register_fonts, text_width
 
 #: Paper sizes in mm, portrait.
@@ -149,7 +150,7 @@ class Document:
         c.setFont(FONT, 7)
         c.setFillColor(GREY)
         label = f"page {self.count} of "
-        c.drawString(p.x * mm, (p.y + 0.5) * mm, f"Tafl Desktop · {self.page.label}")
+        c.drawString(p.x * mm, (p.y + 0.5) * mm, "Tafl Desktop · " + self.page.label)
         right = p.right - 6.0
         c.drawRightString(right * mm, (p.y + 0.5) * mm, label)
         c.translate(right * mm, (p.y + 0.5) * mm)
@@ -189,7 +190,7 @@ def draw_ruler(c: Canvas, x: float, y: float) -> Rect:
     for i in range(0, 101, 10):
         c.drawCentredString((x + i) * mm, (y + 3.6) * mm, str(i // 10))
     c.setFont(FONT_BOLD, 7.5)
-    c.drawString(x * mm, (y - 4.0) * mm, "Print at 100% / actual size")
+    c.drawString(x * mm, (y - 4.0) * mm, _("Print at 100% / actual size"))
     c.setFont(FONT, 7)
     c.drawString((x + 41) * mm, (y - 4.0) * mm, "— this line must measure 100 mm (10 cm).")
     c.restoreState()

@@ -15,6 +15,8 @@ from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.core import marks
+from tafl_desktop.i18n import _
 from tafl_desktop.printing.board_draw import piece_room
 from tafl_desktop.printing.cells import CutLayout, CutSheet, Group, flow_cells, intro_text
 from tafl_desktop.printing.fonts import FONT
@@ -27,7 +29,7 @@ TOKEN_SHARE = 0.8  # token diameter / square size
 def piece_kinds(variant: Any) -> list[tuple[str, str, str]]:
     """(piece letter, group title, label on a standing piece) in printing order."""
     if variant.family == "tafl":
-        return [("K", "King", "king"), ("T", "Defenders (the king's side)", "defender"),
+        return [("K", "King", "king"), ("T", _("Defenders (the king's side)"), "defender"),
                 ("t", "Attackers", "attacker")]
     if variant.family == "dablot":
         out = []
@@ -104,22 +106,25 @@ def token_pages(doc: Document, variant: Any, square: float) -> CutSheet:
         return draw
 
     intro = intro_text([
-        f"Tokens for {variant.name}: {d:g} mm across, for {square:g} mm squares",
-        "Cut along the grey crop marks, then round off the corners (or use a "
-        f"{d:g} mm circle punch). The faces are printed a little beyond the cut so no white edge shows.",
-        _faces_sentence(variant) + " Glue the sheet to thin card first for sturdier pieces.",
+        _("Tokens for {game}: {d} mm across, for {square} mm squares").format(
+            game=variant.title, d=f"{d:g}", square=f"{square:g}"),
+        _("Cut along the grey crop marks, then round off the corners (or use a {d} mm circle punch). The faces are "
+          "printed a little beyond the cut so no white edge shows.").format(d=f"{d:g}"),
+        _faces_sentence(variant) + " " + _("Glue the sheet to thin card first for sturdier pieces."),
     ])
     return flow_cells(doc, "pieces", f"tokens {d:g} mm", _groups(variant, draw_kind), layout, intro)
 
 
 def _faces_sentence(variant: Any) -> str:
     if variant.family == "dablot":
-        return (f"{variant.sides[0]} dark, {variant.sides[1]} light; each piece shows its points, the leaders "
-                "their army's symbol (the Swedes' crown, the Saami four-pointed hat).")
+        return _("{bottom} dark, {top} light; each piece shows its points, the leaders their army's symbol (the "
+                 "Swedes' crown, the Saami four-pointed hat).").format(bottom=variant.side_names[0],
+                                                                       top=variant.side_names[1])
     if variant.family == "tafl":
-        return "Attackers are dark, defenders light, the king light with a crown: distinct in black and white too."
-    many, hunters = variant.sides
-    return f"{hunters} are dark with a star, {many.lower()} light: distinct in black and white too."
+        return _("Attackers are dark, defenders light, the king light with a crown: distinct in black and white too.")
+    many, hunters = variant.side_names
+    return _("{Hunters} dark with a star, {many} light: distinct in black and white too.").format(
+        Hunters=hunters, many=many if marks.language() == "de" else many.lower())
 
 
 def standee_size(square: float, body: Rect) -> tuple[float, float, float]:
@@ -146,10 +151,11 @@ def standee_pages(doc: Document, variant: Any, square: float) -> CutSheet:
         return draw
 
     intro = intro_text([
-        f"Standing pieces for {variant.name}: {w:g} mm wide, for {square:g} mm squares",
-        "Cut along the crop marks. Fold along the middle dashed line (the top of the piece) and glue front "
-        "to back; then fold the two base tabs outwards, one each way, so the piece stands.",
-        "Folding one sheet keeps front and back aligned better than printing on both sides.",
+        _("Standing pieces for {game}: {w} mm wide, for {square} mm squares").format(
+            game=variant.title, w=f"{w:g}", square=f"{square:g}"),
+        _("Cut along the crop marks. Fold along the middle dashed line (the top of the piece) and glue front "
+          "to back; then fold the two base tabs outwards, one each way, so the piece stands."),
+        _("Folding one sheet keeps front and back aligned better than printing on both sides."),
     ])
     return flow_cells(doc, "standing pieces", f"{w:g} mm wide", _groups(variant, draw_kind), layout, intro)
 
