@@ -105,14 +105,14 @@ REASON_TEXT = {
     "repetition": N_("a position was repeated"),
     "no_moves": N_("a side had no legal move"),
     "no_captures": N_("too many moves without a capture"),
-    "hunters_captured": "no {hunter} is left",
-    "flock_depleted": "too few {many} are left to trap the {hunters}",
-    "broke_through": "{a_hunter} broke through to the far side",
-    "pen_filled": "the pen is filled",
-    "trapped": "the {hunters} cannot move",
-    "all_captured": "every enemy piece is captured",
-    "leader_captured": "the enemy leader is captured",
-    "bare_leader": "the enemy leader stands alone",
+    "hunters_captured": N_("no {hunter} is left"),
+    "flock_depleted": N_("too few {many} are left to trap the {hunters}"),
+    "broke_through": N_("{a_hunter} broke through to the far side"),
+    "pen_filled": N_("the pen is filled"),
+    "trapped": N_("the {hunters} cannot move"),
+    "all_captured": N_("every enemy piece is captured"),
+    "leader_captured": N_("the enemy leader is captured"),
+    "bare_leader": N_("the enemy leader stands alone"),
 }
 
 
