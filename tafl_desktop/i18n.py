@@ -37,6 +37,7 @@ DOMAIN = "tafl"
 
 _catalogue: _gettext_module.NullTranslations = _gettext_module.NullTranslations()
 _language = "en"
+_explicit = False
 _listeners: list[Callable[[str], None]] = []
 
 
@@ -88,7 +89,8 @@ def system_language() -> str:
     return found or "en"
 
 
-def _load(code: str) -> _gettext_module.NullTranslations:
+def load_catalogue(code: str) -> _gettext_module.NullTranslations:
+    """The compiled catalogue of ``code`` (an empty one for English or a missing file)."""
     if code == "en":
         return _gettext_module.NullTranslations()
     path = translations_dir() / f"{DOMAIN}_{code}.mo"
@@ -99,17 +101,25 @@ def _load(code: str) -> _gettext_module.NullTranslations:
         return _gettext_module.NullTranslations()
 
 
-def set_language(code: str | None) -> str:
+def set_language(code: str | None, explicit: bool | None = None) -> str:
     """Use language ``code`` (None or unknown: the environment's) from now on, for the window,
-    printer, CLI and core alike; listeners (the window) are told.  Returns the code in use."""
-    global _catalogue, _language
+    printer, CLI and core alike; listeners (the window) are told.  Returns the code in use.
+    ``explicit`` (default: a known ``code`` was given) records that the user chose it (``--lang``),
+    so the window's saved preference does not override it."""
+    global _catalogue, _language, _explicit
     chosen = normalise(code) or system_language()
-    _catalogue = _load(chosen)
+    _catalogue = load_catalogue(chosen)
     _language = chosen
+    _explicit = bool(normalise(code)) if explicit is None else explicit
     marks.install(_, ngettext, chosen)
     for listener in list(_listeners):
         listener(chosen)
     return chosen
+
+
+def chosen_explicitly() -> bool:
+    """True when the language in use was asked for by name (``--lang``, Preferences)."""
+    return _explicit
 
 
 def on_language_change(listener: Callable[[str], None]) -> None:

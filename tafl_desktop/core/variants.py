@@ -20,6 +20,7 @@ from tafl_desktop.core.dablot_options import DABLOT_OPTIONS
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
 from tafl_desktop.core.hunt_options import HUNT_OPTIONS
+from tafl_desktop.core.marks import N_
 from tafl_desktop.core.options import OptionSchema, OptionValue
 from tafl_desktop.core.side_words import agree, side_words
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
@@ -63,9 +64,9 @@ class Family:
 
 
 FAMILIES: dict[str, Family] = {
-    "tafl": Family("tafl", "Tafl", TAFL_OPTIONS, ("Attackers", "Defenders"), GRID_BOARD_KEYS),
-    "hunt": Family("hunt", "Fox games", HUNT_OPTIONS, ("Flock", "Hunters"), GRAPH_BOARD_KEYS),
-    "dablot": Family("dablot", "Dablot", DABLOT_OPTIONS, ("South", "North"), DABLOT_BOARD_KEYS),
+    "tafl": Family("tafl", N_("Tafl"), TAFL_OPTIONS, (N_("Attackers"), N_("Defenders")), GRID_BOARD_KEYS),
+    "hunt": Family("hunt", N_("Fox games"), HUNT_OPTIONS, (N_("Flock"), N_("Hunters")), GRAPH_BOARD_KEYS),
+    "dablot": Family("dablot", N_("Dablot"), DABLOT_OPTIONS, (N_("South"), N_("North")), DABLOT_BOARD_KEYS),
 }
 
 

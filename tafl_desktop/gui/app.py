@@ -15,7 +15,7 @@ from PySide6.QtCore import QStandardPaths, qInstallMessageHandler
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 ORGANISATION = "TaflDesktop"
 APPLICATION = "Tafl Desktop"
@@ -42,6 +42,9 @@ def make_app(argv: list[str] | None = None) -> QApplication:
         app.setApplicationName(APPLICATION)
         app.setStyle("Fusion")
         _load_fonts(app)
+        from tafl_desktop.gui.language import startup_language
+
+        startup_language(app)
     return app
 
 
@@ -102,7 +105,7 @@ def _show_unexpected(exc_type, exc, tb) -> None:
     try:
         from tafl_desktop.gui import dialogs
 
-        dialogs.show_error(None, "Something went wrong",
+        dialogs.show_error(None, _("Something went wrong"),
                            f"{exc_type.__name__}: {exc}\n\nYour game is kept; you can save it and go on.")
     except Exception:  # noqa: BLE001
         pass
@@ -153,7 +156,8 @@ def create_window(file: str | None = None, variant: str | None = None, autosave:
     from tafl_desktop.gui import dialogs
 
     if problem:
-        dialogs.show_error(window, "Cannot use that variant", f"{problem}\n\nStarting {chosen.name} instead.")
+        dialogs.show_error(window, _("Cannot use that variant"), _("{problem}\n\nStarting {game} instead.").format(
+            problem=problem, game=chosen.title))
     if file:
         window.open_game(file)
     elif offer and autosave:
@@ -171,18 +175,21 @@ def offer_restore(window, autosave: str) -> bool:
     try:
         game = load_game(autosave)
     except RecordError as exc:
-        dialogs.show_error(window, "Cannot restore the unfinished game", f"{exc}\n\nA new game starts instead.")
+        dialogs.show_error(window, _("Cannot restore the unfinished game"),
+                           _("{error}\n\nA new game starts instead.").format(error=exc))
         return False
     except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
-        dialogs.show_error(window, "Cannot restore the unfinished game",
+        dialogs.show_error(window, _("Cannot restore the unfinished game"),
                            f"{Path(autosave).name}: unexpected problem ({exc}).\n\nA new game starts instead.")
         return False
     n = len(game.plies)
-    side = game.rules.variant.sides[int(game.rules.side_to_move(game.position))]
-    question = (f"Tafl Desktop was not closed properly last time. Your game of {game.rules.variant.name} "
-                f"({n} move{'s' if n != 1 else ''}, {side} to move) was saved.\n\n"
-                "Restore it? (Cancel starts a new game.)")
-    if not dialogs.confirm(window, "Restore the unfinished game?", question, "Restore"):
+    side = game.rules.variant.side_names[int(game.rules.side_to_move(game.position))]
+    question = ngettext(
+        "Tafl Desktop was not closed properly last time. Your game of {game} ({n} move, {side} to move) was saved."
+        "\n\nRestore it? (Cancel starts a new game.)",
+        "Tafl Desktop was not closed properly last time. Your game of {game} ({n} moves, {side} to move) was saved."
+        "\n\nRestore it? (Cancel starts a new game.)", n).format(game=game.rules.variant.title, n=n, side=side)
+    if not dialogs.confirm(window, _("Restore the unfinished game?"), question, _("Restore")):
         return False
     if not window.open_game(autosave, remember=False):
         return False

@@ -18,7 +18,7 @@ from tafl_desktop.gui.board_view import BoardState
 from tafl_desktop.gui.commands import MoveCommand
 from tafl_desktop.gui.players import HUMANS, ComputerEngine, PlayerSpec, computer_available, make_engine
 from tafl_desktop.gui.themes import piece_name, piece_side
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 Move = tuple[int, ...]
 #: Separator between the parts of a move made by several pieces (Dablot's ambush).
@@ -105,7 +105,7 @@ class GameController(QObject):
 
     @property
     def sides(self) -> tuple[str, str]:
-        return tuple(self.variant.sides)
+        return tuple(self.variant.side_names)
 
     @property
     def is_live(self) -> bool:
@@ -150,7 +150,7 @@ class GameController(QObject):
             self._pick(square)
             return
         attempt = (path[0], square) if len(path) == 1 else path + (square,)
-        reason = self.game.check(attempt) or "that square cannot be reached from here"
+        reason = self.game.check(attempt) or _("that square cannot be reached from here")
         self._path = ()
         self.message.emit(f"{self.rules.move_text(attempt)} is not allowed: {reason}.")
         self.changed.emit()
@@ -171,8 +171,8 @@ class GameController(QObject):
 
     def _may_play(self) -> bool:
         if not self.is_live:
-            self.message.emit(f"You are looking at move {self.view_ply} of {len(self.game.plies)}: press End "
-                              "(or click the last move) to return to the game.")
+            self.message.emit(_("You are looking at move {ply} of {n}: press End (or click the last move) to return to "
+                                "the game.").format(ply=self.view_ply, n=len(self.game.plies)))
             return False
         if self.game.outcome is not None:
             self.message.emit(f"{self.describe_outcome(self.game.outcome)} Step through the moves to review the "
@@ -225,11 +225,14 @@ class GameController(QObject):
         side = self.rules.side_to_move(pos)
         name = self.sides[int(side)]
         if kind is None:
-            text = f"{self.variant.geometry.name(square)} is empty: pick one of the {possessive(name)} pieces."
+            text = _("{square} is empty: pick a piece of the side to move ({side}).").format(
+                square=self.variant.geometry.name(square), side=name)
         elif piece_side(kind) == int(side):
-            text = f"The {piece_name(kind)} on {self.variant.geometry.name(square)} has no legal move."
+            text = _("The {piece} on {square} has no legal move.").format(
+                piece=piece_name(kind), square=self.variant.geometry.name(square))
         else:
-            text = capitalised(self.game.check((square, square)) or f"it is the {possessive(name)} turn") + "."
+            text = capitalised(self.game.check((square, square))
+                               or _("it is the turn of the side to move ({side})").format(side=name)) + "."
         self._path = ()
         self.message.emit(text)
         self.changed.emit()
@@ -353,8 +356,8 @@ class GameController(QObject):
         self._set_thinking(False)
         reason = self.game.check(move)
         if reason is not None:  # never expected: the worker searched this very position
-            self._computer_error(generation, f"it proposed {self.rules.move_text(move)}, which is not "
-                                             f"allowed ({reason})")
+            self._computer_error(generation, _("it proposed {move}, which is not allowed ({reason})").format(
+                move=self.rules.move_text(move), reason=reason))
             return
         self.goto(len(self.game.plies))
         self._play(move)
@@ -364,8 +367,8 @@ class GameController(QObject):
         if generation != self._generation:
             return
         self._set_thinking(False)
-        text = (f"The computer player could not move: {why}. Choose Game > Computer: Move Now "
-                "to try again, or start a new game with a human for that side.")
+        text = _("The computer player could not move: {why}. Choose Game > Computer: Move Now to try again, or start "
+                 "a new game with a human for that side.").format(why=why)
         self.message.emit(text)
         self.computer_failed.emit(text)
 
@@ -454,13 +457,16 @@ class GameController(QObject):
         routes = self.rules.escape_routes(pos)
         g = self.variant.geometry
         if len(routes) == 1:
-            out.append(Announcement("Raichi", f"The king has an open path to escape ({g.name(routes[0])}).", "route"))
+            out.append(Announcement("Raichi", _("The king has an open path to escape ({square}).").format(
+                square=g.name(routes[0])), "route"))
         elif len(routes) > 1:
             names = ", ".join(g.name(s) for s in sorted(routes))
-            out.append(Announcement("Tuichi", f"The king has {len(routes)} open paths to escape ({names}): "
-                                    "they cannot all be blocked in one move.", "route"))
+            out.append(Announcement("Tuichi", ngettext(
+                "The king has {n} open path to escape ({squares}): they cannot all be blocked in one move.",
+                "The king has {n} open paths to escape ({squares}): they cannot all be blocked in one move.",
+                len(routes)).format(n=len(routes), squares=names), "route"))
         if self.rules.king_threats(pos):
-            out.append(Announcement("Watch your king", "The king can be captured with the next move.", "threat"))
+            out.append(Announcement("Watch your king", _("The king can be captured with the next move."), "threat"))
         return out
 
     def board_state(self) -> BoardState:
@@ -527,8 +533,8 @@ class GameController(QObject):
         if self.is_live and self.game.outcome is not None:
             return self.describe_outcome(self.game.outcome)
         name = self.sides[int(side)]
-        who = "" if self.players[int(side)].is_human else " (computer)"
-        text = f"{name}{who} to move"
+        text = (_("{side} to move") if self.players[int(side)].is_human
+                else _("{side} (computer) to move")).format(side=name)
         if not self.is_live:
-            text = f"Move {self.view_ply} of {len(self.game.plies)}: {name.lower()} to move"
+            text = _("Move {ply} of {n}: {side} to move").format(ply=self.view_ply, n=len(self.game.plies), side=name)
         return text

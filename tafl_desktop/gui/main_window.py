@@ -32,7 +32,7 @@ from tafl_desktop.gui.preferences import (
 )
 from tafl_desktop.gui.side_panel import SidePanel
 from tafl_desktop.gui.themes import theme
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 APP_NAME = "Tafl Desktop"
 GAME_SUFFIX = ".tafl.json"
@@ -146,7 +146,8 @@ class MainWindow(QMainWindow):
                                     _("Choose a game, its players and its rules"), "new")
         self.act_open = self._action(_("&Open Game..."), lambda: self.open_game(), QKeySequence.StandardKey.Open,
                                      _("Open a saved game"))
-        self.act_save = self._action(_("&Save Game"), self.save_game, QKeySequence.StandardKey.Save, _("Save this game"))
+        self.act_save = self._action(_("&Save Game"), self.save_game, QKeySequence.StandardKey.Save,
+                                     _("Save this game"))
         self.act_save_as = self._action(_("Save Game &As..."), self.save_game_as, QKeySequence.StandardKey.SaveAs,
                                         _("Save this game under a new name"))
         self.act_open_variant = self._action(_("Open &Variant..."), lambda: self.open_variant(), None,
@@ -159,7 +160,8 @@ class MainWindow(QMainWindow):
                                      _("Replay the move taken back (Ctrl+Y)"), "redo")
         self.act_first = self._action(_("&First Position"), c.first, "Home", _("Show the start position"), "first")
         self.act_back = self._action(_("&Back"), c.back, "Left", _("Show the position one move earlier"), "back")
-        self.act_forward = self._action(_("F&orward"), c.forward, "Right", _("Show the position one move later"), "forward")
+        self.act_forward = self._action(_("F&orward"), c.forward, "Right", _("Show the position one move later"),
+                                        "forward")
         self.act_last = self._action(_("&Last Position"), c.last, "End", _("Back to the game"), "last")
         self.act_flip = self._action(_("&Flip Board"), self.flip_board, "F", _("Turn the board round (F)"), "flip")
         self.act_coords = self._action(_("Show &Coordinates"), self._toggle_coordinates, None,
@@ -225,7 +227,7 @@ class MainWindow(QMainWindow):
         new.triggered.connect(self.new_game)
         tb.addAction(new)
         tb.addSeparator()
-        for a, label, glyph in ((self.act_undo, "Undo", "undo"), (self.act_redo, "Redo", "redo")):
+        for a, label, glyph in ((self.act_undo, _("Undo"), "undo"), (self.act_redo, _("Redo"), "redo")):
             b = QAction(label, self)
             set_glyph(b, glyph)
             b.setToolTip(a.toolTip())
@@ -288,9 +290,9 @@ class MainWindow(QMainWindow):
         self.act_move_now.setEnabled(has_computer and playing and c.computer_to_play())
 
     def _update_title(self, *_args) -> None:
-        name = Path(self.file_path).name if self.file_path else "unsaved game"
+        name = Path(self.file_path).name if self.file_path else _("unsaved game")
         dirty = "*" if not self.controller.undo_stack.isClean() else ""
-        self.setWindowTitle(f"{name}{dirty} - {self.controller.variant.name} - {APP_NAME}")
+        self.setWindowTitle(f"{name}{dirty} - {self.controller.variant.title} - {APP_NAME}")
 
     def _show_message(self, text: str) -> None:
         self._message = text
@@ -302,13 +304,14 @@ class MainWindow(QMainWindow):
         text = self._message
         if not text:
             if not c.is_live:
-                text = f"Viewing move {c.view_ply} of {len(c.game.plies)}. Press End to return to the game."
+                text = _("Viewing move {ply} of {n}. Press End to return to the game.").format(
+                    ply=c.view_ply, n=len(c.game.plies))
             elif c.game.outcome is not None:
                 text = f"{c.describe_outcome(c.game.outcome)} Use the arrow keys or the move list to review."
             elif c.picked:
                 name = c.variant.geometry.name(c.picked[0])
-                text = (f"Piece on {name} picked: click a dot to move it there, or drag it. "
-                        "Click elsewhere (or press Esc) to put it back.")
+                text = _("Piece on {square} picked: click a dot to move it there, or drag it. Click elsewhere (or "
+                         "press Esc) to put it back.").format(square=name)
             else:
                 text = f"{c.status_text()}: click a piece to see where it can go (or press Enter to use the keyboard)."
         self.statusBar().showMessage(text)
@@ -326,7 +329,8 @@ class MainWindow(QMainWindow):
         self.file_path = None
         self.controller.undo_stack.setClean()
         self._orient()
-        self._show_message(f"New game: {variant.name}. {self.controller.status_text()}.")
+        self._show_message(_("New game: {game}. {status}.").format(game=variant.title,
+                                                                   status=self.controller.status_text()))
         self.refresh()
 
     def _orient(self) -> None:
@@ -341,8 +345,8 @@ class MainWindow(QMainWindow):
         c = self.controller
         if c.undo_stack.isClean() or not c.game.plies or c.game.outcome is not None:
             return True
-        return dialogs.confirm(self, "Start a new game?", "The current game has moves that are not saved. "
-                               "Leave it and start a new one?", "Leave it")
+        return dialogs.confirm(self, _("Start a new game?"), _("The current game has moves that are not saved. "
+                                                               "Leave it and start a new one?"), _("Leave it"))
 
     def new_game(self) -> None:
         if not self._may_discard():
@@ -357,7 +361,7 @@ class MainWindow(QMainWindow):
         """Open a saved game; a file that cannot be read leaves the current game as it was.
         ``remember`` False keeps the file out of the recent list (the autosave)."""
         if path is None:
-            path = dialogs.ask_open_path(self, "Open a game", dialogs.GAME_FILTER, self._last_dir())
+            path = dialogs.ask_open_path(self, _("Open a game"), dialogs.GAME_FILTER, self._last_dir())
             if not path:
                 return False
         if not self._may_discard():
@@ -367,11 +371,13 @@ class MainWindow(QMainWindow):
         try:
             game = load_game(path)
         except RecordError as exc:
-            dialogs.show_error(self, "Cannot open the game", f"{exc}\n\nThe current game is unchanged.")
+            dialogs.show_error(self, _("Cannot open the game"),
+                               _("{error}\n\nThe current game is unchanged.").format(error=exc))
             return False
         except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
-            dialogs.show_error(self, "Cannot open the game", f"{Path(path).name}: unexpected problem ({exc}).\n\n"
-                               "The current game is unchanged.")
+            dialogs.show_error(self, _("Cannot open the game"), _(
+                "{file}: unexpected problem ({error}).\n\nThe current game is unchanged.").format(
+                file=Path(path).name, error=exc))
             return False
         tags = self._loaded_tags(path)
         players = (PlayerSpec.from_text(tags.get("player1", "human")),
@@ -383,7 +389,9 @@ class MainWindow(QMainWindow):
         self._orient()
         if remember:
             self._remember_recent(path)
-        self._show_message(f"Opened {Path(path).name}: {len(game.plies)} moves of {game.rules.variant.name}.")
+        n = len(game.plies)
+        self._show_message(ngettext("Opened {file}: {n} move of {game}.", "Opened {file}: {n} moves of {game}.",
+                                    n).format(file=Path(path).name, n=n, game=game.rules.variant.title))
         self.refresh()
         return True
 
@@ -410,7 +418,7 @@ class MainWindow(QMainWindow):
 
     def save_game_as(self) -> bool:
         suggested = os.path.join(self._last_dir(), f"{self.controller.variant.id}{GAME_SUFFIX}")
-        path = dialogs.ask_save_path(self, "Save the game", dialogs.GAME_FILTER, suggested)
+        path = dialogs.ask_save_path(self, _("Save the game"), dialogs.GAME_FILTER, suggested)
         if not path:
             return False
         if not path.endswith(".json"):
@@ -423,19 +431,19 @@ class MainWindow(QMainWindow):
         try:
             save_game(self.controller.game, path, self._tags())
         except OSError as exc:
-            dialogs.show_error(self, "Cannot save the game", f"{path}: {exc.strerror or exc}")
+            dialogs.show_error(self, _("Cannot save the game"), f"{path}: {exc.strerror or exc}")
             return False
         self.file_path = path
         self.controller.undo_stack.setClean()
         self._remember_recent(path)
-        self._show_message(f"Saved {Path(path).name}.")
+        self._show_message(_("Saved {name}.").format(name=Path(path).name))
         self._update_title()
         return True
 
     def open_variant(self, path: str | None = None) -> bool:
         """Start a game with the rules of a variant file (made with "Save as variant...")."""
         if path is None:
-            path = dialogs.ask_open_path(self, "Open a variant", dialogs.VARIANT_FILTER, self._last_dir())
+            path = dialogs.ask_open_path(self, _("Open a variant"), dialogs.VARIANT_FILTER, self._last_dir())
             if not path:
                 return False
         if not self._may_discard():
@@ -445,13 +453,15 @@ class MainWindow(QMainWindow):
         try:
             variant = load_variant(path)
         except VariantError as exc:
-            dialogs.show_error(self, "Cannot open the variant", f"{exc}\n\nThe current game is unchanged.")
+            dialogs.show_error(self, _("Cannot open the variant"),
+                               _("{error}\n\nThe current game is unchanged.").format(error=exc))
             return False
         except Exception as exc:  # noqa: BLE001
-            dialogs.show_error(self, "Cannot open the variant", f"{Path(path).name}: unexpected problem ({exc}).")
+            dialogs.show_error(self, _("Cannot open the variant"),
+                               _("{file}: unexpected problem ({error}).").format(file=Path(path).name, error=exc))
             return False
         self.start_game(variant, HUMANS)
-        self._show_message(f"Playing {variant.name} from {Path(path).name}.")
+        self._show_message(_("Playing {game} from {file}.").format(game=variant.title, file=Path(path).name))
         return True
 
     def print_set(self) -> None:
@@ -491,7 +501,7 @@ class MainWindow(QMainWindow):
         self.recent_menu.clear()
         files = recent_files() if self.persist else []
         if not files:
-            a = self.recent_menu.addAction("No recent games")
+            a = self.recent_menu.addAction(_("No recent games"))
             a.setEnabled(False)
             return
         for i, f in enumerate(files, 1):
@@ -501,7 +511,7 @@ class MainWindow(QMainWindow):
 
     def _open_recent(self, path: str) -> None:
         if not Path(path).is_file():
-            dialogs.show_error(self, "Cannot open the game", f"{path} is no longer there.")
+            dialogs.show_error(self, _("Cannot open the game"), _("{path} is no longer there.").format(path=path))
             remove_recent_file(path)
             return
         self.open_game(path)
@@ -529,14 +539,14 @@ class MainWindow(QMainWindow):
             elif os.path.exists(self.autosave_path):
                 os.remove(self.autosave_path)
         except OSError as exc:
-            self._show_message(f"Autosave failed: {exc.strerror or exc}")
+            self._show_message(_("Autosave failed: {error}").format(error=exc.strerror or exc))
 
     # ------------------------------------------------------------------------------- computer
     def _thinking_changed(self, on: bool) -> None:
         c = self.controller
         if on:
             side = c.sides[int(c.rules.side_to_move(c.game.position))]
-            self.panel.show_thinking(f"The computer ({side}) is thinking...")
+            self.panel.show_thinking(_("The computer ({side}) is thinking...").format(side=side))
         else:
             self.panel.show_thinking("")
         self._update_actions()
@@ -547,8 +557,11 @@ class MainWindow(QMainWindow):
             return
         side = c.sides[int(c.rules.side_to_move(c.game.position))]
         pv = " ".join((info.get("pv") or [])[:3])
-        self.panel.show_thinking(f"The computer ({side}) is thinking: depth {info.get('depth', 0)}"
-                                 + (f", considering {pv}" if pv else "") + ".")
+        depth = info.get("depth", 0)
+        self.panel.show_thinking(
+            _("The computer ({side}) is thinking: depth {depth}, considering {moves}.").format(
+                side=side, depth=depth, moves=pv) if pv else
+            _("The computer ({side}) is thinking: depth {depth}.").format(side=side, depth=depth))
         if self.prefs.eval_bar and "defenders_score" in info:  # its own search feeds the bar for free
             from tafl_desktop.ai.analysis import win_chance
 
@@ -583,10 +596,11 @@ class MainWindow(QMainWindow):
             if result.error or result.move is None:
                 from tafl_desktop.gui.computer import first_line
 
-                self._show_message(f"No hint this time: {first_line(result.error) or 'no move found'}.")
+                self._show_message(_("No hint this time: {reason}.").format(
+                    reason=first_line(result.error) or _("no move found")))
                 return
             c.show_hint(tuple(result.move))
-            self._show_message(f"Hint: {result.move_text}.")
+            self._show_message(_("Hint: {move_text}.").format(move_text=result.move_text))
             if self.prefs.eval_bar:  # a hint is also a fresh, deeper evaluation
                 self._evaluated = (id(game), plies)
                 self.panel.eval_bar.set_result(result, c.sides, int(c.rules.side_to_move(game.position)))
@@ -636,10 +650,15 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------------------- view
     def flip_board(self) -> None:
         self.board.set_flipped(not self.board.flipped())
-        self._show_message("Board flipped." if self.board.flipped() else "Board the right way up.")
+        self._show_message(_("Board flipped.") if self.board.flipped() else _("Board the right way up."))
 
     def apply_preferences(self, prefs: Preferences, save: bool = True) -> None:
+        language_changed = prefs.language != self.prefs.language
         self.prefs = prefs
+        if language_changed:
+            from tafl_desktop.gui.language import switch_language
+
+            switch_language(self, prefs.language)
         t = theme(prefs.theme)
         apply_palette(t.key)
         refresh_glyphs(self)
@@ -682,17 +701,17 @@ class MainWindow(QMainWindow):
     def show_keyboard_help(self) -> None:
         from tafl_desktop.gui.help_text import KEYBOARD_HELP
 
-        dialogs.show_html(self, "Keyboard and mouse", KEYBOARD_HELP)
+        dialogs.show_html(self, _("Keyboard and mouse"), KEYBOARD_HELP)
 
     def show_announcement_help(self) -> None:
         from tafl_desktop.gui.help_text import ANNOUNCEMENTS_HELP
 
-        dialogs.show_html(self, "Announcements", ANNOUNCEMENTS_HELP)
+        dialogs.show_html(self, _("Announcements"), ANNOUNCEMENTS_HELP)
 
     def show_about(self) -> None:
         from tafl_desktop.gui.help_text import ABOUT
 
-        dialogs.show_info(self, "About Tafl Desktop", ABOUT)
+        dialogs.show_info(self, _("About Tafl Desktop"), ABOUT)
 
     # ------------------------------------------------------------------------------- window
     def _restore_window(self) -> None:

@@ -103,7 +103,7 @@ class MoveListModel(QAbstractTableModel):
             font.setBold(True)
             return font
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"Move {plies[-1]}: click to see the position after it"
+            return _("Move {n}: click to see the position after it").format(n=plies[-1])
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -161,10 +161,10 @@ class MovePanel(QWidget):
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         for name, tip, slot in (
-            ("first", "First position (Home)", controller.first),
-            ("back", "Back one move (Left arrow)", controller.back),
-            ("forward", "Forward one move (Right arrow)", controller.forward),
-            ("last", "Last position, back to the game (End)", controller.last),
+            ("first", _("First position (Home)"), controller.first),
+            ("back", _("Back one move (Left arrow)"), controller.back),
+            ("forward", _("Forward one move (Right arrow)"), controller.forward),
+            ("last", _("Last position, back to the game (End)"), controller.last),
         ):
             b = QToolButton(self)
             set_glyph(b, name)
@@ -185,7 +185,8 @@ class MovePanel(QWidget):
 
     def refresh(self) -> None:
         c = self._controller
-        self.table.placeholder = f"No moves yet. {c.rules.variant.begins_text(c.rules.side_to_move(c.game.start))}."
+        self.table.placeholder = _("No moves yet. {start}.").format(
+            start=c.rules.variant.begins_text(c.rules.side_to_move(c.game.start)))
         self._syncing = True
         try:
             self.model.refresh()

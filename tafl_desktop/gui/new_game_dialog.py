@@ -80,8 +80,8 @@ def custom_variant(base: Variant, values: dict, name: str, path: str) -> Variant
     if changed:
         schema = base.schema
         parts = [f"{schema[k].label}: {schema[k].value_label(v)}" for k, v in changed.items()]
-        description = (description + " " if description else "") + f"House rules based on {base.name}: " + \
-            "; ".join(parts) + "."
+        description = (description + " " if description else "") + _("House rules based on {game}: {changes}.").format(
+            game=base.name, changes="; ".join(parts))
     return replace(variant, id=vid, name=name.strip() or base.name, description=description)
 
 
@@ -91,20 +91,21 @@ class PlayerChooser(QWidget):
     def __init__(self, spec: PlayerSpec, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.kind = QComboBox()
-        self.kind.addItem("Human", HUMAN)
-        self.kind.addItem("Computer", COMPUTER)
+        self.kind.addItem(_("Human"), HUMAN)
+        self.kind.addItem(_("Computer"), COMPUTER)
         self.level = QComboBox()
         for value, label in COMPUTER_LEVELS:
-            self.level.addItem(label, value)
+            number, _dash, name = label.partition(" - ")
+            self.level.addItem(f"{number} - {_(name)}" if name else _(label), value)
         if not computer_available():
             model = self.kind.model()
             model.item(1).setEnabled(False)
-            self.kind.setItemData(1, "The computer player is not installed in this version yet.",
+            self.kind.setItemData(1, _("The computer player is not installed in this version yet."),
                                   Qt.ItemDataRole.ToolTipRole)
         self.kind.setCurrentIndex(0 if spec.is_human or not computer_available() else 1)
         self.level.setCurrentIndex(max(0, self.level.findData(spec.level or DEFAULT_LEVEL)))
-        self.level.setToolTip("Beginner blunders on purpose; each level above looks further ahead "
-                              "and thinks longer (Expert: about 5 seconds a move)")
+        self.level.setToolTip(_("Beginner blunders on purpose; each level above looks further ahead and thinks longer "
+                                "(Expert: about 5 seconds a move)"))
         self.kind.currentIndexChanged.connect(self._sync)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
@@ -182,8 +183,8 @@ class NewGameDialog(QDialog):
         split.setSizes([285, 755])
 
         self.save_variant_button = QPushButton(_("Save as variant..."))
-        self.save_variant_button.setToolTip("Write these rules to a variant file you can open again "
-                                            "(File > Open Variant)")
+        self.save_variant_button.setToolTip(_("Write these rules to a variant file you can open again "
+                                              "(File > Open Variant)"))
         self.save_variant_button.clicked.connect(self.save_as_variant)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.start_button = self.buttons.addButton(_("Start game"), QDialogButtonBox.ButtonRole.AcceptRole)
@@ -204,18 +205,18 @@ class NewGameDialog(QDialog):
     def _fill_tree(self, current: Variant | None) -> None:
         groups: dict[str, QTreeWidgetItem] = {}
         for family in FAMILIES.values():
-            item = QTreeWidgetItem([family.label])
+            item = QTreeWidgetItem([_(family.label)])
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
             f = item.font(0)
             f.setBold(True)
             item.setFont(0, f)
             groups[family.name] = item
         for v in presets().values():
-            child = QTreeWidgetItem([f"{v.name}  ({v.size_text})" if v.family == "tafl" else v.name])
+            child = QTreeWidgetItem([f"{v.title}  ({v.size_text})" if v.family == "tafl" else v.title])
             child.setData(0, VARIANT_ROLE, v)
-            child.setToolTip(0, v.description)
+            child.setToolTip(0, v.blurb)
             groups.setdefault(v.family, QTreeWidgetItem([v.family])).addChild(child)
-        own = QTreeWidgetItem(["Your variants"])
+        own = QTreeWidgetItem([_("Your variants")])
         own.setFlags(Qt.ItemFlag.ItemIsEnabled)
         f = own.font(0)
         f.setBold(True)
@@ -280,10 +281,10 @@ class NewGameDialog(QDialog):
         if v is None:
             return
         self._base = v
-        self.name.setText(v.name)
-        self.description.setText(v.description or "")
+        self.name.setText(v.title)
+        self.description.setText(v.blurb)
         for i in (0, 1):
-            self.player_labels[i].setText(f"{v.sides[i]}:")
+            self.player_labels[i].setText(f"{v.side_names[i]}:")
         self.options.set_schema(v.schema, dict(v.options), dict(v.preset_options or v.options))
         self._show_preview(v)
 
@@ -307,7 +308,7 @@ class NewGameDialog(QDialog):
         try:
             self.chosen_variant()
         except VariantError as exc:
-            dialogs.show_error(self, "These rules cannot be used", str(exc))
+            dialogs.show_error(self, _("These rules cannot be used"), str(exc))
             return
         if self._base is not None and is_preset(self._base):
             QSettings().setValue(LAST_VARIANT_KEY, self._base.id)
@@ -318,12 +319,13 @@ class NewGameDialog(QDialog):
         base = self._base
         if base is None:
             return ""
-        suggested_name = base.name if not self.options.changed_keys() else f"{base.name} (house rules)"
-        name, ok = QInputDialog.getText(self, "Save as variant", "Name of your variant:", text=suggested_name)
+        suggested_name = (base.name if not self.options.changed_keys()
+                          else _("{game} (house rules)").format(game=base.title))
+        name, ok = QInputDialog.getText(self, _("Save as variant"), _("Name of your variant:"), text=suggested_name)
         if not ok:
             return ""
         stem = re.sub(r"[^A-Za-z0-9_-]+", "_", name.strip().lower()).strip("_") or "my_variant"
-        path = dialogs.ask_save_path(self, "Save the variant", dialogs.VARIANT_FILTER, f"{stem}.toml")
+        path = dialogs.ask_save_path(self, _("Save the variant"), dialogs.VARIANT_FILTER, f"{stem}.toml")
         if not path:
             return ""
         if not path.endswith(".toml"):
@@ -334,11 +336,12 @@ class NewGameDialog(QDialog):
             load_variant(path)  # prove it opens again before telling the player it is saved
         except (OSError, VariantError) as exc:
             text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            dialogs.show_error(self, "Cannot save the variant", f"{path}: {text}")
+            dialogs.show_error(self, _("Cannot save the variant"), f"{path}: {text}")
             return ""
         remember_user_variant(str(Path(path).resolve()))
-        dialogs.show_info(self, "Variant saved", f"Saved {Path(path).name}. Open it again with "
-                          "File > Open Variant, or find it under 'Your variants' in this dialog.")
+        dialogs.show_info(self, _("Variant saved"), _(
+            "Saved {file}. Open it again with File > Open Variant, or find it under 'Your variants' in this "
+            "dialog.").format(file=Path(path).name))
         return path
 
     @classmethod

@@ -228,6 +228,6 @@ class OptionsPanel(QWidget):
             preset_value = self._preset.get(key, row.spec.default)
             row.show_state(self._schema.is_active(key, values), values[key] != preset_value, preset_value)
         n = len(self.changed_keys())
-        self.summary.setText("Rules as in the preset." if n == 0 else
+        self.summary.setText(_("Rules as in the preset.") if n == 0 else
                              f"{n} rule{'s' if n > 1 else ''} changed from the preset (marked \u25cf).")
         self.reset_all.setEnabled(n > 0)

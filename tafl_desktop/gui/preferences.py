@@ -12,7 +12,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QVBoxLayout, QWidget
 
 from tafl_desktop.gui.themes import DEFAULT_PIECE_STYLE, DEFAULT_THEME, PIECE_STYLES, THEMES
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import LANGUAGES, _
 
 GROUP = "preferences"
 RECENT_KEY = "recent/files"
@@ -31,6 +31,7 @@ class Preferences:
     animation: bool = True
     show_targets: bool = True
     eval_bar: bool = False
+    language: str = ""  # "" follows the system (or $TAFL_LANG); else a code of tafl_desktop.i18n.LANGUAGES
 
 
 def _as_bool(value: object, default: bool) -> bool:
@@ -60,6 +61,8 @@ def load_preferences(settings: QSettings | None = None) -> Preferences:
         values["theme"] = d.theme
     if values["piece_style"] not in PIECE_STYLES:
         values["piece_style"] = d.piece_style
+    if values["language"] not in LANGUAGES:
+        values["language"] = d.language
     return Preferences(**values)
 
 
@@ -100,26 +103,34 @@ class PreferencesDialog(QDialog):
         self.setWindowTitle(_("Preferences"))
         self.theme = QComboBox()
         for key, t in THEMES.items():
-            self.theme.addItem(t.label, key)
+            self.theme.addItem(_(t.label), key)
         self.theme.setCurrentIndex(max(0, self.theme.findData(prefs.theme)))
         self.piece_style = QComboBox()
         for key, label in PIECE_STYLES.items():
-            self.piece_style.addItem(label, key)
+            self.piece_style.addItem(_(label), key)
         self.piece_style.setCurrentIndex(max(0, self.piece_style.findData(prefs.piece_style)))
         self.coordinates = QCheckBox(_("Show coordinates around the board"))
         self.coordinates.setChecked(prefs.coordinates)
         self.targets = QCheckBox(_("Show the legal targets of the picked piece"))
         self.targets.setChecked(prefs.show_targets)
-        self.announcements = QCheckBox('Announce "Raichi", "Tuichi" and "Watch your king"')
+        self.announcements = QCheckBox(_('Announce "Raichi", "Tuichi" and "Watch your king"'))
         self.announcements.setChecked(prefs.announcements)
-        self.announcements.setToolTip("Raichi: the king has an open path to escape; Tuichi: two paths; "
-                                      "Watch your king: the king can be captured next move.")
+        self.announcements.setToolTip(_("Raichi: the king has an open path to escape; Tuichi: two paths; "
+                                        "Watch your king: the king can be captured next move."))
         self.animation = QCheckBox(_("Animate moves"))
         self.animation.setChecked(prefs.animation)
         self.eval_bar = QCheckBox(_("Show the computer's evaluation bar"))
         self.eval_bar.setToolTip(_("After every move the computer judges who is better; the bar shows it"))
         self.eval_bar.setChecked(prefs.eval_bar)
+        self.language = QComboBox()
+        self.language.addItem(_("System default"), "")
+        for code, name in LANGUAGES.items():
+            self.language.addItem(name, code)
+        self.language.setCurrentIndex(max(0, self.language.findData(prefs.language)))
+        self.language.setToolTip(_("The language of the window, the rules and the printed sets; the game on the "
+                                   "board stays as it is"))
         form = QFormLayout()
+        form.addRow(_("Language:"), self.language)
         form.addRow(_("Board theme:"), self.theme)
         form.addRow(_("Pieces:"), self.piece_style)
         form.addRow("", self.coordinates)
@@ -139,4 +150,4 @@ class PreferencesDialog(QDialog):
             theme=self.theme.currentData(), piece_style=self.piece_style.currentData(),
             coordinates=self.coordinates.isChecked(), announcements=self.announcements.isChecked(),
             animation=self.animation.isChecked(), show_targets=self.targets.isChecked(),
-            eval_bar=self.eval_bar.isChecked())
+            eval_bar=self.eval_bar.isChecked(), language=self.language.currentData() or "")

@@ -182,7 +182,7 @@ class PrintSetDialog(QDialog):
         self.preview_error: str = ""
         self._pages: PdfPages | None = None
         self._square_auto = True
-        self.setWindowTitle(f"Print set: {variant.name}")
+        self.setWindowTitle(_("Print set: {game}").format(game=variant.title))
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -238,16 +238,16 @@ class PrintSetDialog(QDialog):
         self.square_spin.setSuffix(_(" mm"))
         self.square_spin.setKeyboardTracking(True)
         self.square_default = QCheckBox(_("Fit page"))
-        self.square_default.setToolTip("The largest size, up to 30 mm, at which the board fits on one page;\n"
-                                       "untick it, or type a size, to print larger or smaller")
+        self.square_default.setToolTip(_("The largest size, up to 30 mm, at which the board fits on one page;\n"
+                                         "untick it, or type a size, to print larger or smaller"))
         self.square_default.setChecked(True)
         square_row = QHBoxLayout()
         square_row.setContentsMargins(0, 0, 0, 0)
         square_row.addWidget(self.square_spin, 1)
         square_row.addWidget(self.square_default)
-        self.square_label = QLabel("Point spacing:" if uses_point_spacing(v) else "Square size:")
-        self.square_spin.setToolTip("Distance between neighbouring points of the board, as printed"
-                                    if uses_point_spacing(v) else "Side of one board square, as printed")
+        self.square_label = QLabel(_("Point spacing:") if uses_point_spacing(v) else _("Square size:"))
+        self.square_spin.setToolTip(_("Distance between neighbouring points of the board, as printed")
+                                    if uses_point_spacing(v) else _("Side of one board square, as printed"))
 
         page_box = QGroupBox(_("Paper"))
         form = QFormLayout(page_box)
@@ -357,10 +357,10 @@ class PrintSetDialog(QDialog):
         """Which rules the sheet will print: the preset's, or which toggles differ from it."""
         changed = self.variant.changed_options()
         if not changed:
-            return "Rule sheet: the preset rules of this game."
+            return _("Rule sheet: the preset rules of this game.")
         schema = self.variant.schema
         items = [f"{schema[k].label}: {schema[k].value_label(val)}" for k, val in changed.items()]
-        return "Rule sheet with this game's changes: " + "; ".join(items) + "."
+        return _("Rule sheet with this game's changes: {changes}.").format(changes="; ".join(items))
 
     # -------------------------------------------------------------------------- options
     def options(self) -> PrintOptions:
@@ -422,14 +422,14 @@ class PrintSetDialog(QDialog):
         self.pdf_bytes, self.report, self.error, self.preview_error = None, None, "", ""
         self.thumbs.clear()
         if not opts.parts:
-            self.error = "Tick at least one part to print."
+            self.error = _("Tick at least one part to print.")
         else:
             try:
                 self.pdf_bytes, self.report = opts.render(self.variant)
             except PrintError as exc:
-                self.error = f"Cannot print this: {exc}."
+                self.error = _("Cannot print this: {error}.").format(error=exc)
             except Exception as exc:  # a printer bug must not take the dialog down with it
-                self.error = f"The set could not be built: {exc}"
+                self.error = _("The set could not be built: {error}").format(error=exc)
         if self.pdf_bytes is not None:
             try:
                 self._pages = PdfPages(self.pdf_bytes)
@@ -480,7 +480,8 @@ class PrintSetDialog(QDialog):
         if self.preview_error:
             self.page_label.setText("")
             self.page_view.setPixmap(QPixmap())
-            self.page_view.setText(f"Preview unavailable: {self.preview_error}.\n\nSaving the PDF still works.")
+            self.page_view.setText(_("Preview unavailable: {error}.\n\nSaving the PDF still works.").format(
+                error=self.preview_error))
             self.status_label.setText(_("Preview unavailable; the PDF can still be saved."))
         else:
             self.status_label.setText("")
@@ -492,7 +493,8 @@ class PrintSetDialog(QDialog):
         r = self.report
         lines = []
         for part, (first, last) in r.part_pages.items():
-            pages = f"page {first}" if first == last else f"pages {first}\u2013{last}"
+            pages = (_("page {first}").format(first=first) if first == last
+                     else _("pages {first}–{last}").format(first=first, last=last))
             line = f"{PART_TEXT[part][0]}: {pages}"
             if part == "board" and r.board is not None:
                 # the playing area, as the board page's own size line gives it (the rim is extra)
@@ -516,7 +518,8 @@ class PrintSetDialog(QDialog):
         row = max(0, self.thumbs.currentRow())
         if row >= len(self._pages):
             return
-        self.page_label.setText(f"Page {row + 1} of {len(self._pages)} \u00b7 {self.part_of_page(row + 1)}")
+        self.page_label.setText(_("Page {page} of {n} · {part}").format(page=row + 1, n=len(self._pages),
+                                                                       part=self.part_of_page(row + 1)))
         ratio = self.devicePixelRatioF()
         area = self.scroll.viewport().size() - QSize(16, 16)
         box = QSize(max(120, round(area.width() * ratio)), max(120, round(area.height() * ratio)))
@@ -569,9 +572,9 @@ class PrintSetDialog(QDialog):
         if self._timer.isActive() or self.pdf_bytes is None:
             self.rebuild_now()  # the preview may still be waiting for its debounce
         if self.pdf_bytes is None:
-            dialogs.show_error(self, "Cannot save the set", self.error or "The set could not be built.")
+            dialogs.show_error(self, _("Cannot save the set"), self.error or _("The set could not be built."))
             return False
-        path = dialogs.ask_save_path(self, "Save the printable set", PDF_FILTER,
+        path = dialogs.ask_save_path(self, _("Save the printable set"), PDF_FILTER,
                                      os.path.join(self._folder(), self.suggested_name()))
         if not path:
             return False
@@ -587,19 +590,19 @@ class PrintSetDialog(QDialog):
         if self._timer.isActive() or self.pdf_bytes is None:
             self.rebuild_now()
         if self.pdf_bytes is None:
-            dialogs.show_error(self, "Cannot save the set", self.error or "The set could not be built.")
+            dialogs.show_error(self, _("Cannot save the set"), self.error or _("The set could not be built."))
             return False
         try:
             write_atomic(path, self.pdf_bytes)
         except OSError as exc:
             reason = exc.strerror or str(exc)
-            dialogs.show_error(self, "Cannot save the set",
+            dialogs.show_error(self, _("Cannot save the set"),
                                f"The PDF could not be written to\n{path}\n\n{reason}.\n\n"
                                "Nothing was changed there; choose another folder.")
             return False
         if self._persist:
             QSettings().setValue(LAST_FOLDER_KEY, str(Path(path).resolve().parent))
-        self.status_label.setText(f"Saved {path}")
+        self.status_label.setText(_("Saved {path}").format(path=path))
         return True
 
 

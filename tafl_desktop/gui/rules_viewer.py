@@ -34,7 +34,7 @@ def rules_html(variant: Variant) -> str:
         out.append("<p><b>" + escape(ngettext("{n} rule changed from the preset", "{n} rules changed from the preset",
                                               n).format(n=n)) + "</b> (<span style='color:#b35c00'>&#9679; "
                    + escape(_("changed")) + "</span>).</p>")
-    out.append(f"<h3>{escape(_('Board'))}</h3><ul>")
+    out.append("<h3>" + escape(_("Board")) + "</h3><ul>")
     out += [f"<li>{escape(s)}</li>" for s in _board_sentences(variant)]
     out.append("</ul>")
     for group, specs in schema.groups():
@@ -54,10 +54,12 @@ def rules_html(variant: Variant) -> str:
         if items:
             out.append(f"<h3>{escape(group)}</h3><ul>" + "".join(items) + "</ul>")
     if variant.sources:
-        out.append(f"<h3>{escape(_('Sources'))}</h3><ul>" + "".join(f"<li>{escape(s)}</li>" for s in variant.sources) + "</ul>")
+        out.append("<h3>" + escape(_("Sources")) + "</h3><ul>"
+                   + "".join(f"<li>{escape(s)}</li>" for s in variant.sources) + "</ul>")
     if variant.notes.strip():
         paragraphs = [p.strip() for p in variant.notes.strip().split("\n\n") if p.strip()]
-        out.append(f"<h3>{escape(_('Notes'))}</h3>" + "".join(f"<p>{escape(' '.join(p.split()))}</p>" for p in paragraphs))
+        out.append("<h3>" + escape(_("Notes")) + "</h3>"
+                   + "".join(f"<p>{escape(' '.join(p.split()))}</p>" for p in paragraphs))
     return "\n".join(out)
 
 

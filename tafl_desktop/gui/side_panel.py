@@ -140,8 +140,8 @@ class SidePanel(QWidget):
         c = self._controller
         v = c.variant
         family = v.family if v.family in SIDE_PIECE else "tafl"
-        self.title.setText(v.name)
-        self.title.setToolTip(v.description)
+        self.title.setText(v.title)
+        self.title.setToolTip(v.blurb)
         self.subtitle.setText(f"{v.board_text}, {rules_summary(v)}")
         side = int(c.side_to_move())
         over = c.is_live and c.game.outcome is not None
@@ -157,8 +157,9 @@ class SidePanel(QWidget):
         lost = c.lost_counts()
         for i in (0, 1):
             self.lost_text[i].setText(f"{lost[i]}")
-            self.lost_icons[i].setToolTip(f"{c.sides[i]} lost {lost[i]}")
-            self.lost_text[i].setToolTip(f"{c.sides[i]} lost {lost[i]}")
+            tip = _("{side} lost {n}").format(side=c.sides[i], n=lost[i])
+            self.lost_icons[i].setToolTip(tip)
+            self.lost_text[i].setToolTip(tip)
         self.players.setText(f"{c.sides[0]}: {c.players[0].label()}   ·   {c.sides[1]}: {c.players[1].label()}")
         notes = c.announcements()
         if notes:

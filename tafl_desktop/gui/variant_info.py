@@ -4,6 +4,7 @@ rules differ from that preset."""
 from __future__ import annotations
 
 from tafl_desktop.core.variants import Variant, presets
+from tafl_desktop.i18n import _
 
 
 def is_preset(variant: Variant) -> bool:
@@ -18,4 +19,4 @@ def rules_summary(variant: Variant) -> str:
     if changed:
         names = ", ".join(variant.schema[k].label.lower() for k in changed)
         return f"{len(changed)} rule{'s' if len(changed) > 1 else ''} changed ({names})"
-    return "rules as in the preset" if is_preset(variant) else "your own rules"
+    return _("rules as in the preset") if is_preset(variant) else _("your own rules")
