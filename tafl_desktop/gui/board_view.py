@@ -426,7 +426,7 @@ class BoardView(BoardPainting, QWidget):
         if self._state is None:
             return
         if self._cursor is not None:
-            self.setAccessibleDescription(_("Cursor on ") + self.describe_square(self._cursor))
+            self.setAccessibleDescription(_("Cursor on {square}").format(square=self.describe_square(self._cursor)))
         else:
             self.setAccessibleDescription(_("Press Enter to play with the keyboard"))
 

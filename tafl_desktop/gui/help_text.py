@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-KEYBOARD_HELP = """
+from tafl_desktop.core.marks import N_
+
+#: Marked here, translated where shown (``_(KEYBOARD_HELP)``): a module constant is made before a
+#: language is chosen.
+
+KEYBOARD_HELP = N_("""
 <h3>Playing with the mouse</h3>
 <ul>
 <li>Click one of your pieces: dots show where it may go. Click a dot to move there.</li>
@@ -29,20 +34,20 @@ it on a target</td></tr>
 <tr><td><b>Ctrl+N</b>, <b>Ctrl+O</b>, <b>Ctrl+S</b></td><td>new game, open a game, save the game</td></tr>
 <tr><td><b>Ctrl+R</b></td><td>the rules in force</td></tr>
 </table>
-"""
+""")
 
-ANNOUNCEMENTS_HELP = """
+ANNOUNCEMENTS_HELP = N_("""
 <p>When announcements are on (View menu or Preferences), the panel calls out:</p>
 <ul>
 <li><b>Raichi</b>: the king has an open path to an escape square; the escape square is ringed.</li>
 <li><b>Tuichi</b>: the king has two or more open paths, so one move cannot block them all.</li>
 <li><b>Watch your king</b>: the attackers can capture the king with their next move; the king glows red.</li>
 </ul>
-"""
+""")
 
-ABOUT = """
+ABOUT = N_("""
 <h3>Tafl Desktop</h3>
 <p>Play the old Nordic board games: Hnefatafl, Tablut, Brandubh and their relatives, and the Fox games.</p>
 <p>Tafl players have always disagreed about the rules, so every rule is a visible toggle: choose them in
 <i>Game &gt; New Game</i> and read the rules in force with <i>Game &gt; Rules in force</i>.</p>
-"""
+""")

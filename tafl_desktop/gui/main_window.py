@@ -701,17 +701,17 @@ class MainWindow(QMainWindow):
     def show_keyboard_help(self) -> None:
         from tafl_desktop.gui.help_text import KEYBOARD_HELP
 
-        dialogs.show_html(self, _("Keyboard and mouse"), KEYBOARD_HELP)
+        dialogs.show_html(self, _("Keyboard and mouse"), _(KEYBOARD_HELP))
 
     def show_announcement_help(self) -> None:
         from tafl_desktop.gui.help_text import ANNOUNCEMENTS_HELP
 
-        dialogs.show_html(self, _("Announcements"), ANNOUNCEMENTS_HELP)
+        dialogs.show_html(self, _("Announcements"), _(ANNOUNCEMENTS_HELP))
 
     def show_about(self) -> None:
         from tafl_desktop.gui.help_text import ABOUT
 
-        dialogs.show_info(self, _("About Tafl Desktop"), ABOUT)
+        dialogs.show_info(self, _("About Tafl Desktop"), _(ABOUT))
 
     # ------------------------------------------------------------------------------- window
     def _restore_window(self) -> None:
