@@ -205,10 +205,12 @@ class Variant:
         "8x8 checkerboard", "32-point lattice")."""
         g = self.geometry
         if g.kind == "grid":
-            return f"{self.size_text} board"
+            return marks.gettext("{size} board").format(size=self.size_text)
         if g.style == "checker":
-            return f"{self.size_text} checkerboard"
-        return f"{g.size}-point {'lattice' if self.family == 'dablot' else 'cross'}"
+            return marks.gettext("{size} checkerboard").format(size=self.size_text)
+        if self.family == "dablot":
+            return marks.gettext("{n}-point lattice").format(n=g.size)
+        return marks.gettext("{n}-point cross").format(n=g.size)
 
     def to_data(self) -> dict[str, Any]:
         """The variant as plain data (what a variant file and a saved game hold); a deep copy, so

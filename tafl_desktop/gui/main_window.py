@@ -246,7 +246,7 @@ class MainWindow(QMainWindow):
         rules.triggered.connect(self.show_rules)
         tb.addAction(rules)
         tb.addSeparator()
-        for a, label, glyph in ((self.act_hint, "Hint", "hint"), (self.act_pause, "Pause", "pause")):
+        for a, label, glyph in ((self.act_hint, _("Hint"), "hint"), (self.act_pause, _("Pause"), "pause")):
             b = QAction(label, self)
             set_glyph(b, glyph)
             b.setToolTip(a.toolTip())
@@ -313,7 +313,8 @@ class MainWindow(QMainWindow):
                 text = _("Piece on {square} picked: click a dot to move it there, or drag it. Click elsewhere (or "
                          "press Esc) to put it back.").format(square=name)
             else:
-                text = f"{c.status_text()}: click a piece to see where it can go (or press Enter to use the keyboard)."
+                text = _("{status}: click a piece to see where it can go (or press Enter to use the keyboard).").format(
+                    status=c.status_text())
         self.statusBar().showMessage(text)
 
     def status_text(self) -> str:

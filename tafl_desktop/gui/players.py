@@ -52,7 +52,7 @@ class PlayerSpec:
 
     def label(self) -> str:
         if self.is_human:
-            return "Human"
+            return _("Human")
         from tafl_desktop.ai.levels import LEVELS
 
         return _("Computer ({level})").format(level=_(LEVELS[self.level].label))

@@ -46,9 +46,11 @@ class SidePanel(QWidget):
         title_col.setSpacing(1)
         title_col.addWidget(self.title)
         title_col.addWidget(self.subtitle)
+        # the button sits under the title, not beside it: a long game name or button text (German,
+        # Russian) would otherwise squeeze the title until its words are cut
+        title_col.addWidget(self.rules_button, 0, Qt.AlignmentFlag.AlignLeft)
         title_row = QHBoxLayout()
         title_row.addLayout(title_col, 1)
-        title_row.addWidget(self.rules_button, 0, Qt.AlignmentFlag.AlignTop)
 
         self.turn_icon = QLabel()
         self.turn_icon.setFixedSize(30, 30)
