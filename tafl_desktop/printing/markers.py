@@ -185,10 +185,12 @@ def _chart(army: Army) -> list[Flowable]:
         if army.symbol == "hat" and r.key in SAAMI_TITLES:
             title += f" ({SAAMI_TITLES[r.key]})"
         if r.up_to:
-            rows.append([f"{title}, by promotion", str(r.points), f"{r.points} high", f"up to {r.count}",
-                         f"+1 each (up to +{(r.points - 1) * r.count})"])
+            rows.append([_("{rank}, by promotion").format(rank=title), str(r.points),
+                         _("{n} high").format(n=r.points), _("up to {n}").format(n=r.count),
+                         _("+1 each (up to +{n})").format(n=(r.points - 1) * r.count)])
         else:
-            rows.append([title, str(r.points), f"{r.points} high", str(r.count), str(r.points * r.count)])
+            rows.append([title, str(r.points), _("{n} high").format(n=r.points), str(r.count),
+                         str(r.points * r.count)])
     rows.append(["Total", "", "", str(army.pieces), str(army.draughts())])
     t = Table(rows, colWidths=[52 * mm, 14 * mm, 16 * mm, 18 * mm, 34 * mm], hAlign="LEFT")
     t.setStyle(TableStyle([
@@ -231,7 +233,7 @@ def marker_pages(doc: Document, armies: list[Army], draught_mm: float, heading: 
         pages += 1
         if pages > 10:
             raise ValueError("the draughts chart does not fit on the page")
-        with doc.sheet("rank markers, chart", f"draughts {draught_mm:g} mm") as c:
+        with doc.sheet(_("rank markers, chart"), _("draughts {d} mm").format(d=f"{draught_mm:g}")) as c:
             fill_frame(Frame(body.x * mm, body.y * mm, body.w * mm, body.h * mm, leftPadding=0, rightPadding=0,
                              topPadding=0, bottomPadding=0), story, c)
     groups: list[Group] = []
@@ -240,13 +242,14 @@ def marker_pages(doc: Document, armies: list[Army], draught_mm: float, heading: 
             if rank.count == 0:
                 continue
             n = rank.count
-            what = "by promotion, up to one per soldier" if rank.up_to else f"{n}"
-            groups.append(Group(f"{army.name}: {rank.title} markers ({what})", n, _marker(army.face(rank))))
+            what = _("by promotion, up to one per soldier") if rank.up_to else f"{n}"
+            title = _("{army}: {rank} markers ({what})").format(army=_(army.name), rank=rank.title, what=what)
+            groups.append(Group(title, n, _marker(army.face(rank))))
         if army.officer_material:
             soldiers = army.rank("soldier")
             if soldiers is not None and soldiers.count:
-                groups.append(Group(f"{army.name}: 'retreated' marks for the underside of each soldier "
-                                    f"({soldiers.count})", soldiers.count,
+                groups.append(Group(_("{army}: 'retreated' marks for the underside of each soldier "
+                                      "({count})").format(army=_(army.name), count=soldiers.count), soldiers.count,
                                     _marker(army.face(soldiers, retreated=True))))
     bleed = 1.0
     layout = CutLayout(draught_mm, draught_mm, gutter=4.0, bleed=bleed)
@@ -255,7 +258,7 @@ def marker_pages(doc: Document, armies: list[Army], draught_mm: float, heading: 
         _("Cut along the crop marks and round off the corners (or use a circle punch); lay a marker on top of each "
           "stack, or glue it to the top draught. Glue the sheet to thin card first for sturdier markers."),
     ])
-    return flow_cells(doc, "rank markers", f"{draught_mm:g} mm", groups, layout, intro)
+    return flow_cells(doc, _("rank markers"), f"{draught_mm:g} mm", groups, layout, intro)
 
 
 def _marker(face: RankFace):

@@ -21,7 +21,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, current_language
 from tafl_desktop.printing.fonts import FONT, FONT_BOLD, register_fonts, text_width
 
 #: Paper sizes in mm, portrait.
@@ -83,7 +83,9 @@ class Page:
 
     @property
     def label(self) -> str:
-        return f"{'A4' if self.paper == 'a4' else 'Letter'} {self.orientation}"
+        return {("a4", "portrait"): _("A4 portrait"), ("a4", "landscape"): _("A4 landscape"),
+                ("letter", "portrait"): _("Letter portrait"), ("letter", "landscape"): _("Letter landscape")}.get(
+            (self.paper, self.orientation), f"{self.paper} {self.orientation}")
 
 
 def make_page(paper: str, orientation: str) -> Page:
@@ -121,12 +123,12 @@ class Document:
         self.title = title
         self.count = 0
         self.canvas = Canvas(out, pagesize=(page.width * mm, page.height * mm), invariant=1,
-                             initialFontName=FONT, initialFontSize=9, pageCompression=1, lang="en")
+                             initialFontName=FONT, initialFontSize=9, pageCompression=1, lang=current_language())
         c = self.canvas
         c.setTitle(title)
         c.setAuthor("Tafl Desktop")
         c.setCreator("Tafl Desktop")
-        c.setSubject(subject or f"Printable set, {page.label}, print at 100% (actual size)")
+        c.setSubject(subject or _("Printable set, {paper}, print at 100% (actual size)").format(paper=page.label))
         c.setKeywords(["tafl", "print and play", page.paper, page.orientation])
         c.setViewerPreference("PrintScaling", "None")
 
@@ -149,7 +151,7 @@ class Document:
         c.line(p.x * mm, (p.top - HEADER + 1.5) * mm, p.right * mm, (p.top - HEADER + 1.5) * mm)
         c.setFont(FONT, 7)
         c.setFillColor(GREY)
-        label = f"page {self.count} of "
+        label = _("page {n} of").format(n=self.count) + " "
         c.drawString(p.x * mm, (p.y + 0.5) * mm, "Tafl Desktop · " + self.page.label)
         right = p.right - 6.0
         c.drawRightString(right * mm, (p.y + 0.5) * mm, label)

@@ -29,18 +29,19 @@ TOKEN_SHARE = 0.8  # token diameter / square size
 def piece_kinds(variant: Any) -> list[tuple[str, str, str]]:
     """(piece letter, group title, label on a standing piece) in printing order."""
     if variant.family == "tafl":
-        return [("K", "King", "king"), ("T", _("Defenders (the king's side)"), "defender"),
-                ("t", "Attackers", "attacker")]
+        return [("K", _("King"), _("king")), ("T", _("Defenders (the king's side)"), _("defender")),
+                ("t", _("Attackers"), _("attacker"))]
     if variant.family == "dablot":
         out = []
-        for i, side in enumerate(variant.sides):
+        for i, side in enumerate(variant.side_names):
             case = str.upper if i == 1 else str.lower
-            out += [(case("k"), f"{side}: leader", "leader"), (case("p"), f"{side}: leader's son", "son"),
-                    (case("s"), f"{side}: soldiers", "soldier")]
+            out += [(case("k"), _("{side}: leader").format(side=side), _("leader")),
+                    (case("p"), _("{side}: leader's son").format(side=side), _("son")),
+                    (case("s"), _("{side}: soldiers").format(side=side), _("soldier"))]
             if variant.options.get("promotion"):
-                out.append((case("o"), f"{side}: officers, by promotion", "officer"))
+                out.append((case("o"), _("{side}: officers, by promotion").format(side=side), _("officer")))
         return out
-    many, hunters = variant.sides
+    many, hunters = variant.side_names
     return [("h", hunters, hunters.lower()), ("f", many, many.lower())]
 
 
@@ -90,7 +91,8 @@ def _groups(variant: Any, draw_kind) -> list[Group]:
         if not n:
             continue
         extra = 0 if kind in "oO" and variant.family == "dablot" else spares(n)
-        out.append(Group(f"{title}: {n} + {extra} spare", n + extra, draw_kind(face(kind), label)))
+        out.append(Group(_("{pieces}: {n} + {extra} spare").format(pieces=title, n=n, extra=extra), n + extra,
+                         draw_kind(face(kind), label)))
     return out
 
 
@@ -112,7 +114,8 @@ def token_pages(doc: Document, variant: Any, square: float) -> CutSheet:
           "printed a little beyond the cut so no white edge shows.").format(d=f"{d:g}"),
         _faces_sentence(variant) + " " + _("Glue the sheet to thin card first for sturdier pieces."),
     ])
-    return flow_cells(doc, "pieces", f"tokens {d:g} mm", _groups(variant, draw_kind), layout, intro)
+    return flow_cells(doc, _("pieces"), _("tokens {d} mm").format(d=f"{d:g}"), _groups(variant, draw_kind), layout,
+                      intro)
 
 
 def _faces_sentence(variant: Any) -> str:
@@ -123,7 +126,7 @@ def _faces_sentence(variant: Any) -> str:
     if variant.family == "tafl":
         return _("Attackers are dark, defenders light, the king light with a crown: distinct in black and white too.")
     many, hunters = variant.side_names
-    return _("{Hunters} dark with a star, {many} light: distinct in black and white too.").format(
+    return _("{Hunters} are dark with a star, {many} light: distinct in black and white too.").format(
         Hunters=hunters, many=many if marks.language() == "de" else many.lower())
 
 
@@ -157,7 +160,8 @@ def standee_pages(doc: Document, variant: Any, square: float) -> CutSheet:
           "to back; then fold the two base tabs outwards, one each way, so the piece stands."),
         _("Folding one sheet keeps front and back aligned better than printing on both sides."),
     ])
-    return flow_cells(doc, "standing pieces", f"{w:g} mm wide", _groups(variant, draw_kind), layout, intro)
+    return flow_cells(doc, _("standing pieces"), _("{w} mm wide").format(w=f"{w:g}"), _groups(variant, draw_kind),
+                      layout, intro)
 
 
 def _standee(c: Canvas, kind: str | RankFace, label: str, r: Rect, panel: float, tab: float) -> None:

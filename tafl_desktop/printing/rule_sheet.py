@@ -265,7 +265,7 @@ def rule_pages(doc: Document, variant: Any, marks: BoardMarks, sizes: dict[str, 
         pages += 1
         if pages > 20:  # a block that never fits would otherwise loop for ever
             raise ValueError("a rule-sheet block does not fit on a page")
-        with doc.sheet("rules", variant.name) as c:
+        with doc.sheet(_("rules"), variant.title) as c:
             frame = Frame(body.x * mm, body.y * mm, body.w * mm, body.h * mm, leftPadding=0, rightPadding=0,
                           topPadding=0, bottomPadding=0, showBoundary=0)
             fill_frame(frame, story, c)
