@@ -192,9 +192,12 @@ def draw_ruler(c: Canvas, x: float, y: float) -> Rect:
     for i in range(0, 101, 10):
         c.drawCentredString((x + i) * mm, (y + 3.6) * mm, str(i // 10))
     c.setFont(FONT_BOLD, 7.5)
-    c.drawString(x * mm, (y - 4.0) * mm, _("Print at 100% / actual size"))
+    first = _("Print at 100% / actual size")
+    c.drawString(x * mm, (y - 4.0) * mm, first)
     c.setFont(FONT, 7)
-    c.drawString((x + 41) * mm, (y - 4.0) * mm, "— this line must measure 100 mm (10 cm).")
+    # the note follows the instruction; 41 mm is where it always stood in English
+    gap = max(41.0, c.stringWidth(first, FONT_BOLD, 7.5) / mm + 1.5)
+    c.drawString((x + gap) * mm, (y - 4.0) * mm, _("— this line must measure 100 mm (10 cm)."))
     c.restoreState()
     return Rect(x, y - 5.0, 100.0, 9.5)
 
