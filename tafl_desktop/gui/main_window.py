@@ -217,7 +217,7 @@ class MainWindow(QMainWindow):
         help_menu.addAction(self.act_about)
 
     def _make_toolbar(self) -> None:
-        tb = QToolBar("Main", self)
+        tb = QToolBar(_("Main toolbar"), self)
         tb.setObjectName("mainToolbar")
         tb.setMovable(False)
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)

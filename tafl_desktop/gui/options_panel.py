@@ -83,7 +83,7 @@ class ToggleRow:
     def _tooltip(self) -> str:
         text = self.spec.help
         if self.spec.source:
-            text += f"\nSource: {self.spec.source}"
+            text += "\n" + _("Source: {source}").format(source=self.spec.source)
         return text
 
     def value(self) -> OptionValue:
@@ -115,7 +115,7 @@ class ToggleRow:
         if changed:
             tip += f"\nChanged from the preset (preset: {self.spec.value_label(preset_value)})"
         if not active:
-            tip += "\nNot used with the other rules as they are set now."
+            tip += "\n" + _("Not used with the other rules as they are set now.")
         self.label.setToolTip(tip)
         self.reset.setVisible(changed)
 

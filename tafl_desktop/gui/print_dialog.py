@@ -41,9 +41,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.marks import N_
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
 from tafl_desktop.printing.board_sheet import MAX_SQUARE, MIN_SQUARE, default_square
 from tafl_desktop.printing.paper import make_page
@@ -56,15 +57,17 @@ LAST_FOLDER_KEY = "print/last_folder"
 PDF_FILTER = "PDF files (*.pdf);;All files (*)"
 PT_MM = 25.4 / 72
 
-PAPER_LABELS = {"a4": "A4 (210 x 297 mm)", "letter": "Letter (8.5 x 11 in)"}
-ORIENTATION_LABELS = {"portrait": "Portrait", "landscape": "Landscape"}
+PAPER_LABELS = {"a4": N_("A4 (210 x 297 mm)"), "letter": N_("Letter (8.5 x 11 in)")}
+ORIENTATION_LABELS = {"portrait": N_("Portrait"), "landscape": N_("Landscape")}
 #: Checkbox text and tooltip of every part the dialog offers; "markers" only for Dablot.
 PART_TEXT = {
-    "rules": ("Rule sheet", "The rules with the toggles of this game, and diagrams of the start and of captures"),
-    "board": ("Board", "The board at the chosen size; a board larger than the page is tiled with an assembly map"),
-    "pieces": ("Pieces (flat tokens)", "Cut-out tokens sized to the board, with spares"),
-    "standees": ("Standing pieces (fold-over)", "Pieces that fold into small stands; more paper than tokens"),
-    "markers": ("Rank markers", "Discs to put under draughts, for playing Dablot with a draughts set"),
+    "rules": (N_("Rule sheet"), N_("The rules with the toggles of this game, and diagrams of the start and of "
+                                   "captures")),
+    "board": (N_("Board"), N_("The board at the chosen size; a board larger than the page is tiled with an assembly "
+                              "map")),
+    "pieces": (N_("Pieces (flat tokens)"), N_("Cut-out tokens sized to the board, with spares")),
+    "standees": (N_("Standing pieces (fold-over)"), N_("Pieces that fold into small stands; more paper than tokens")),
+    "markers": (N_("Rank markers"), N_("Discs to put under draughts, for playing Dablot with a draughts set")),
 }
 
 
@@ -220,16 +223,16 @@ class PrintSetDialog(QDialog):
     # ---------------------------------------------------------------------------- widgets
     def _build_options(self) -> QWidget:
         v = self.variant
-        heading = QLabel(f"<b>{v.name}</b><br>{self._toggles_text()}")
+        heading = QLabel(f"<b>{v.title}</b><br>{self._toggles_text()}")
         heading.setWordWrap(True)
         heading.setTextFormat(Qt.TextFormat.RichText)
 
         self.paper_combo = QComboBox()
         for key, label in PAPER_LABELS.items():
-            self.paper_combo.addItem(label, key)
+            self.paper_combo.addItem(_(label), key)
         self.orientation_combo = QComboBox()
         for key, label in ORIENTATION_LABELS.items():
-            self.orientation_combo.addItem(label, key)
+            self.orientation_combo.addItem(_(label), key)
 
         self.square_spin = QDoubleSpinBox()
         self.square_spin.setRange(MIN_SQUARE, MAX_SQUARE)
@@ -261,8 +264,8 @@ class PrintSetDialog(QDialog):
         offered = ["rules", "board", "pieces", "standees"] + (["markers"] if v.family == "dablot" else [])
         for key in offered:
             text, tip = PART_TEXT[key]
-            box = QCheckBox(text)
-            box.setToolTip(tip)
+            box = QCheckBox(_(text))
+            box.setToolTip(_(tip))
             box.setChecked(key != "standees")
             box.toggled.connect(self._options_changed)
             parts_layout.addWidget(box)
@@ -475,7 +478,7 @@ class PrintSetDialog(QDialog):
             self.status_label.setText(f"<span style='color:#b00020'>{self.error}</span>")
             return
         n = self.report.pages
-        self.count_label.setText(f"{n} page{'s' if n != 1 else ''}")
+        self.count_label.setText(ngettext("{n} page", "{n} pages", n).format(n=n))
         self.summary_label.setText(self._summary())
         if self.preview_error:
             self.page_label.setText("")
@@ -495,17 +498,18 @@ class PrintSetDialog(QDialog):
         for part, (first, last) in r.part_pages.items():
             pages = (_("page {first}").format(first=first) if first == last
                      else _("pages {first}–{last}").format(first=first, last=last))
-            line = f"{PART_TEXT[part][0]}: {pages}"
+            line = f"{_(PART_TEXT[part][0])}: {pages}"
             if part == "board" and r.board is not None:
                 # the playing area, as the board page's own size line gives it (the rim is extra)
                 size = f"{r.board.frame.w:g} x {r.board.frame.h:g} mm"
                 if uses_point_spacing(self.variant):
-                    line += f"; points {r.square_mm:g} mm apart, board {size}"
+                    text = _("points {mm} mm apart, board {size}")
                 else:
-                    line += f"; squares of {r.square_mm:g} mm, playing area {size}"
+                    text = _("squares of {mm} mm, playing area {size}")
+                line += "; " + text.format(mm=f"{r.square_mm:g}", size=size)
                 if r.board.tiled:
-                    line += (f", tiled over {r.board.rows * r.board.cols} pages ({r.board.rows} rows x "
-                             f"{r.board.cols} columns) after an assembly map")
+                    text = _("tiled over {n} pages ({rows} rows x {cols} columns) after an assembly map")
+                    line += ", " + text.format(n=r.board.rows * r.board.cols, rows=r.board.rows, cols=r.board.cols)
             lines.append(line + ".")
         return "\n".join(lines)
 

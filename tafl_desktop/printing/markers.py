@@ -175,11 +175,11 @@ class Stacks(Flowable):
             draw_rank_face(c, self.army.face(rank), x + d / 2, top, d * 0.36, outline=True)
             c.setFillColor(INK)
             c.setFont(FONT, 6.5)
-            c.drawCentredString((x + d / 2) * mm, 0.6 * mm, f"{rank.points} high")
+            c.drawCentredString((x + d / 2) * mm, 0.6 * mm, _("{n} high").format(n=rank.points))
 
 
 def _chart(army: Army) -> list[Flowable]:
-    rows: list[list[Any]] = [["Rank", "Points", "Stack", "Pieces", "Draughts"]]
+    rows: list[list[Any]] = [[_("Rank"), _("Points"), _("Stack"), _("Pieces"), _("Draughts")]]
     for r in army.ranks:
         title = r.title
         if army.symbol == "hat" and r.key in SAAMI_TITLES:
@@ -191,7 +191,7 @@ def _chart(army: Army) -> list[Flowable]:
         else:
             rows.append([title, str(r.points), _("{n} high").format(n=r.points), str(r.count),
                          str(r.points * r.count)])
-    rows.append(["Total", "", "", str(army.pieces), str(army.draughts())])
+    rows.append([_("Total"), "", "", str(army.pieces), str(army.draughts())])
     t = Table(rows, colWidths=[52 * mm, 14 * mm, 16 * mm, 18 * mm, 34 * mm], hAlign="LEFT")
     t.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), FONT, 8), ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
