@@ -12,7 +12,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from tafl_desktop import __version__
 from tafl_desktop.i18n import _
@@ -24,7 +24,8 @@ BENCH_VARIANTS = (("brandubh", 4), ("tablut", 3), ("copenhagen", 3), ("alea_evan
 
 #: Modules that add a capability's sub-commands: each has ``register(sub)`` taking the argparse
 #: sub-parsers object.  They keep heavy imports inside their command functions, so start-up stays fast.
-CAPABILITY_COMMANDS: tuple[str, ...] = ()
+CAPABILITY_COMMANDS: tuple[str, ...] = ("tafl_desktop.lab.cli", "tafl_desktop.study_cli",
+                                        "tafl_desktop.interop.cli", "tafl_desktop.study.commands")
 
 
 class CliError(Exception):
@@ -36,6 +37,13 @@ class CliError(Exception):
 
 
 # ------------------------------------------------------------------------------------ helpers
+def _shown(text: object) -> str:
+    """A path or value from the command line, as a message repeats it (shortened, escaped)."""
+    from tafl_desktop.core.quoting import shown
+
+    return shown(text)
+
+
 def _variant(name: str, sets: Sequence[str] | None):
     from tafl_desktop.core.variants import VariantError, find_variant
 
@@ -201,6 +209,17 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def _check_out(path: str) -> None:
+    """Refuse an output path that is empty, a folder, a device or a pipe before any work is done."""
+    from tafl_desktop.core.safe_files import resolve_target
+
+    try:
+        resolve_target(path)
+    except OSError as exc:
+        raise CliError(_("cannot write {path}: {reason}").format(path=_shown(path) or "''",
+                                                                 reason=exc.strerror or exc)) from None
+
+
 def cmd_gui(args) -> int:
     try:
         from tafl_desktop.gui.app import run_app
@@ -211,10 +230,8 @@ def cmd_gui(args) -> int:
 
 def cmd_screenshot(args) -> int:
     v = _variant(args.variant, args.set)
-    try:
-        w, h = (int(x) for x in args.size.lower().split("x"))
-    except ValueError:
-        raise CliError(_("--size must look like 1200x800, got '{size}'").format(size=args.size)) from None
+    w, h = args.size
+    _check_out(args.out)
     try:
         from tafl_desktop.gui.screenshot import render_screenshot
     except ImportError as exc:
@@ -222,7 +239,8 @@ def cmd_screenshot(args) -> int:
     try:
         render_screenshot(v, args.out, (w, h))
     except OSError as exc:
-        raise CliError(_("cannot write {path}: {error}").format(path=args.out, error=exc.strerror or exc)) from None
+        raise CliError(_("cannot write {path}: {error}").format(path=_shown(args.out),
+                                                               error=exc.strerror or exc)) from None
     return 0
 
 
@@ -245,6 +263,18 @@ def cmd_selfplay(args) -> int:
     return 0
 
 
+def _balance_report(folder: str) -> dict[str, Any]:
+    """The report of the Rules Lab study in ``folder``, for the rule sheet's balance chart."""
+    from tafl_desktop.lab.report import summary
+    from tafl_desktop.lab.store import ResultStore
+    from tafl_desktop.lab.study import StudyError
+
+    try:
+        return summary(ResultStore.open(folder))
+    except StudyError as exc:
+        raise CliError(f"--balance: {exc}") from None
+
+
 def cmd_print(args) -> int:
     v = _variant(args.variant, args.set)
     try:
@@ -252,19 +282,109 @@ def cmd_print(args) -> int:
     except ImportError as exc:
         raise CliError(_("printing is not available: {error}").format(error=exc)) from None
     parts = [p.strip() for p in args.parts.split(",") if p.strip()] if args.parts else None
+    _check_out(args.out)
+    balance = _balance_report(args.balance) if args.balance else None
     try:
         build_set(v, out=args.out, paper=args.paper, orientation=args.orientation, square_mm=args.square_mm,
-                  parts=parts, draught_mm=args.draught_mm)
+                  parts=parts, draught_mm=args.draught_mm, balance=balance)
     except PrintError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
-        raise CliError(_("cannot write {path}: {error}").format(path=args.out, error=exc.strerror or exc)) from None
+        raise CliError(_("cannot write {path}: {error}").format(path=_shown(args.out),
+                                                               error=exc.strerror or exc)) from None
     return 0
 
 
 # ------------------------------------------------------------------------------------- parser
+#: Upper bounds of the numeric arguments (a bound is a promise that the command ends).
+MAX_GAMES = 100_000
+MAX_SECONDS = 3600.0
+MAX_SEED = 2**63 - 1
+SIZE_RANGE = ((480, 7680), (360, 4320))
+
+
+def _jobs_limit() -> int:
+    """More processes than cores only slows every game down."""
+    import os
+
+    return max(1, os.cpu_count() or 1)
+
+
+def _number_text(text: str, allow_fraction: bool) -> str:
+    """``text`` if it is a plain ASCII number (no '٣', no '1_000', no 'inf' or 'nan'); else an error."""
+    import re
+
+    pattern = r"-?\d{1,18}(\.\d{1,9})?" if allow_fraction else r"-?\d{1,19}"
+    t = text.strip()
+    if not re.fullmatch(pattern, t, flags=re.ASCII):
+        message = _("{value} is not a number") if allow_fraction else _("{value} is not a whole number")
+        raise argparse.ArgumentTypeError(message.format(value=_quote(text)))
+    return t
+
+
+def _quote(value: object) -> str:
+    from tafl_desktop.core.quoting import quote
+
+    return quote(value)
+
+
+def int_in(low: int, high: int | None = None):
+    """An argparse type: a whole number from ``low`` to ``high`` (``high`` may be a function, read
+    when the argument is checked)."""
+
+    def parse(text: str) -> int:
+        value = int(_number_text(text, False))
+        top = high() if callable(high) else high
+        if value < low or (top is not None and value > top):
+            raise argparse.ArgumentTypeError(_("{value} is out of range: use {low} to {high}").format(
+                value=value, low=low, high=top))
+        return value
+
+    return parse
+
+
+def float_in(low: float, high: float):
+    """An argparse type: a finite number from ``low`` to ``high``."""
+
+    def parse(text: str) -> float:
+        value = float(_number_text(text, True))
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(_("{value} is out of range: use {low:g} to {high:g}").format(
+                value=_quote(text), low=low, high=high))
+        return value
+
+    return parse
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """An argparse type: ``WxH`` in pixels, each within :data:`SIZE_RANGE`."""
+    import re
+
+    m = re.fullmatch(r"\s*(\d{1,5})[xX](\d{1,5})\s*", text, flags=re.ASCII)
+    if not m:
+        raise argparse.ArgumentTypeError(_("must look like 1200x800, got {value}").format(value=_quote(text)))
+    w, h = int(m.group(1)), int(m.group(2))
+    (w0, w1), (h0, h1) = SIZE_RANGE
+    if not (w0 <= w <= w1 and h0 <= h <= h1):
+        raise argparse.ArgumentTypeError(_("{w}x{h} is out of range: width {w0} to {w1}, height {h0} to {h1} "
+                                           "pixels").format(w=w, h=h, w0=w0, w1=w1, h0=h0, h1=h1))
+    return w, h
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with errors as one line (usage is for ``--help``): a bad argument reads like every
+    other error of the program, escaped and shortened."""
+
+    def error(self, message: str) -> NoReturn:
+        from tafl_desktop.core.quoting import shown
+
+        text = shown(message, 300)
+        self.exit(2, _("{prog}: error: {message} (see {prog} --help)").format(prog=self.prog, message=text) + "\n")
+
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="tafl-desktop", description="Play and print the old Nordic hunt games.",
         epilog="Without a command the window opens: 'tafl-desktop [FILE] [--variant ID]' is 'tafl-desktop gui "
         "[FILE] [--variant ID]'.")
@@ -295,7 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("perft", help="count the leaves of the move tree")
     s.add_argument("variant")
-    s.add_argument("depth", type=int)
+    s.add_argument("depth", type=int_in(0, 8))
     position_args(s)
     s.set_defaults(func=cmd_perft)
 
@@ -314,17 +434,18 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("screenshot", help="render the window with a preset's start position to a PNG")
     s.add_argument("--variant", required=True)
     s.add_argument("--out", required=True)
-    s.add_argument("--size", default="1200x800", help="window size WxH")
+    s.add_argument("--size", default="1200x800", type=window_size, help="window size WxH (480x360 to 7680x4320)")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
     s.set_defaults(func=cmd_screenshot)
 
     s = sub.add_parser("selfplay", help="computer against computer: wins per side, draws, speed")
     s.add_argument("variant")
-    s.add_argument("--games", type=int, default=10)
+    s.add_argument("--games", type=int_in(1, MAX_GAMES), default=10)
     s.add_argument("--attackers", default="medium", help="level of the attackers' computer player")
     s.add_argument("--defenders", default="medium", help="level of the defenders' computer player")
-    s.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
-    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--jobs", type=int_in(1, _jobs_limit), default=1,
+                   help="games played in parallel processes (1 to the number of cores)")
+    s.add_argument("--seed", type=int_in(-MAX_SEED, MAX_SEED), default=1)
     s.add_argument("--json", action="store_true")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
     s.set_defaults(func=cmd_selfplay)
@@ -334,19 +455,23 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True)
     s.add_argument("--paper", choices=("a4", "letter"), default="a4")
     s.add_argument("--orientation", choices=("portrait", "landscape"), default="portrait")
-    s.add_argument("--square-mm", type=float, default=None,
+    s.add_argument("--square-mm", type=float_in(0.0, 1000.0), default=None,
                    help="size of one board square in mm, 8 to 80 (default: the largest that fits one page, at "
                    "most 30); on point-and-line boards it is the point spacing: the distance between neighbouring "
                    "points on the Fox games' cross, between neighbouring grid lines on the Dablot lattice (its "
                    "centre points lie half-way); pieces are sized to it")
     s.add_argument("--parts", default=None, help="comma list of board,pieces,rules,markers (default: all that apply)")
-    s.add_argument("--draught-mm", type=float, default=30.0, help="draught diameter for Dablot rank markers")
+    s.add_argument("--draught-mm", type=float_in(0.0, 1000.0), default=30.0,
+                   help="draught diameter for Dablot rank markers, 15 to 60 mm")
+    s.add_argument("--balance", metavar="DIR", help="add the chart of a Rules Lab study (its --out folder) to "
+                   "the rule sheet")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
     s.set_defaults(func=cmd_print)
 
     s = sub.add_parser("bench", help="perft and random-playout speed on four presets")
     s.add_argument("--json", action="store_true")
-    s.add_argument("--seconds", type=float, default=2.0, help="playout time per variant (CPU seconds)")
+    s.add_argument("--seconds", type=float_in(0.01, MAX_SECONDS), default=2.0,
+                   help="playout time per variant (CPU seconds, at most 3600)")
     s.set_defaults(func=cmd_bench)
 
     import importlib

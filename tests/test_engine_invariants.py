@@ -25,9 +25,10 @@ PRESET_IDS = sorted(presets())
 def variant_and_options(draw):
     vid = draw(st.sampled_from(PRESET_IDS))
     changes = {}
-    for spec in presets()[vid].schema:
-        if draw(st.booleans()):
-            values = spec.values()
+    schema = presets()[vid].schema
+    for spec in schema:
+        if draw(st.booleans()) and schema.fits_board(spec.key):  # toggles the board cannot honour are refused
+            values = [v for v in spec.values() if schema.choice_fits(spec.key, v)]
             if spec.kind == "int":
                 values = [v for v in values if v <= 40]
             changes[spec.key] = draw(st.sampled_from(values))

@@ -118,8 +118,10 @@ def test_navigation_keys_and_move_list(qtbot, make_window):
     qtbot.keyClick(w.board, Qt.Key.Key_Right)
     assert c.view_ply == 1
     assert "Move 1 of 3" in w.panel.turn_text.text()
-    click(qtbot, w, "d5")  # reviewing: no play, a hint how to get back
-    assert "press End" in w.status_text() and len(c.game.plies) == 3
+    click(qtbot, w, "d5")  # an earlier position: the piece is picked (a move here starts a variation)
+    assert w.board.state().selected == sq(w, "d5") and len(c.game.plies) == 3
+    click(qtbot, w, "d5", Qt.MouseButton.RightButton)
+    assert w.board.state().selected is None and "Press End" in w.status_text()
     qtbot.keyClick(w.board, Qt.Key.Key_End)
     assert c.view_ply == 3
     qtbot.keyClick(w.board, Qt.Key.Key_Left)

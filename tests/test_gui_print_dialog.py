@@ -141,7 +141,7 @@ def test_a_changed_toggle_is_in_the_saved_rule_sheet(make_dialog, tmp_path, dial
     assert preset.save_to(str(tmp_path / "preset.pdf"))
     assert "The king never takes part in captures." not in _text(tmp_path / "preset.pdf")
     assert out.read_bytes() == changed.pdf_bytes
-    assert not [p for p in os.listdir(tmp_path) if p.endswith(".part")]
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".")]  # no temporary file left behind
 
 
 def test_saved_file_matches_the_cli_for_the_same_options(make_dialog, tmp_path):
@@ -200,7 +200,7 @@ def test_unwritable_path_shows_a_message_and_keeps_the_old_file(make_dialog, tmp
         def refuse(*_a, **_k):
             raise PermissionError(errno.EACCES, "Permission denied")
 
-        monkeypatch.setattr(printing.tempfile, "mkstemp", refuse)
+        monkeypatch.setattr("tafl_desktop.core.safe_files.tempfile.mkstemp", refuse)
     else:
         def full(_fd):
             raise OSError(errno.ENOSPC, "No space left on device")

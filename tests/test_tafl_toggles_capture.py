@@ -11,6 +11,7 @@ import pytest
 from tafl_helpers import game_from, move, piece_on, position, rules_for
 
 from tafl_desktop.core.game import Outcome, Side
+from tafl_desktop.core.variants import find_variant, variant_from_data
 
 CAPTURED = Outcome(Side.ATTACKERS, "king_captured")
 
@@ -314,7 +315,10 @@ def test_immobilisation_follows_king_armed(armed, by_moving, by_standing):
     """source 000 (immobilisation: every liberty taken by enemies, hostile squares or the rim) with
     tafl_options king_armed: 'hammer -- can capture by moving, but is no partner for a capture';
     'anvil -- can be the standing partner of a capture, but cannot capture by moving'."""
-    rules = rules_for("tawlbwrdd", immobilisation=True, king_armed=armed, escape="corner")  # no corners here
+    data = find_variant("tawlbwrdd").to_data()
+    data["board"]["corners"] = ["k11"]  # one far corner to escape to, so a1 is a plain square and a5 no exit
+    rules = variant_from_data(data).with_options(
+        {"immobilisation": True, "king_armed": armed, "escape": "corner"}).make_rules()
     for (board, mv), expected in ((KING_MOVES_IMMOBILISE, by_moving), (KING_STANDS_IMMOBILISE, by_standing)):
         _, caps = move(rules, position(rules, board, "defenders"), mv)
         assert caps == ({"a1"} if expected else set()), (armed, board)

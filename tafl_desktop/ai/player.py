@@ -68,6 +68,10 @@ class ComputerPlayer:
         if lv.random_mover or blunder:
             t0 = time.perf_counter()
             moves = self.rules.legal_moves(pos)
+            forbids = getattr(self.rules, "forbids_repetition", None)
+            if forbids is not None and forbids(pos):  # a rule forbids recreating a game position
+                seen = set(history_keys)
+                moves = [m for m in moves if self.rules.position_key(self.rules.play(pos, m)[0]) not in seen] or moves
             move = self.rng.choice(moves) if moves else None
             return SearchResult(move, 0, 0, 0, time.perf_counter() - t0, [move] if move else [], stopped="random")
         assert self.searcher is not None

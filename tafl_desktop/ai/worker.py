@@ -50,9 +50,17 @@ from tafl_desktop.ai.levels import HINT_LEVEL, get_level
 
 #: Seconds past a request's budget after which the worker is declared hung.
 HANG_GRACE = 5.0
+#: The worker's heartbeat: a thread in it counts up every HEARTBEAT seconds, while its search runs.
+HEARTBEAT = 0.2
+#: A heartbeat that stands still this long means a frozen process (stopped, swapped out for ever,
+#: stuck in the kernel), noticed whatever the request's budget.  Generous, as a loaded two-core
+#: machine may hold a niced process back for a while.
+FROZEN_AFTER = 3.0
 #: Budget assumed for the worker's start-up (imports) when judging a hang.
 STARTUP_GRACE = 20.0
-MODES = ("move", "hint", "eval")
+MODES = ("move", "hint", "eval", "analyse", "review")
+#: Modes served by :mod:`tafl_desktop.ai.study_service` (multi-line analysis, game review).
+STUDY_MODES = ("analyse", "review")
 
 
 @dataclass
@@ -74,6 +82,8 @@ class AIResult:
     pv: list[str] = field(default_factory=list)
     stopped: str = ""
     error: str = ""
+    #: A study request's answer (see :mod:`tafl_desktop.ai.study_service`).
+    data: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -130,6 +140,11 @@ class _Engine:
             self.conn.send(("info", rid, {"depth": a.depth, "score": a.score, "defenders_score": a.defenders_score,
                                           "nodes": a.nodes, "seconds": a.seconds, "pv": a.pv}))
 
+        if mode in STUDY_MODES:
+            from tafl_desktop.ai import study_service
+
+            data = study_service.handle(self, rid, req, rules, pos, history, should_stop)
+            return AIResult(request_id=rid, mode=mode, level=level, data=data)
         t = req.get("time")
         if mode == "move":
             a = analysis.best_move(rules, pos, level, history, should_stop, seed=req.get("seed"),
@@ -142,8 +157,19 @@ class _Engine:
         return AIResult(request_id=rid, mode=mode, level=level, **asdict(a))
 
 
-def _worker_main(conn: Any, stop_id: Any) -> None:
+def _beat(counter: Any) -> None:
+    """The heartbeat thread: a running process counts up, a frozen one does not."""
+    while True:
+        counter.value += 1
+        time.sleep(HEARTBEAT)
+
+
+def _worker_main(conn: Any, stop_id: Any, heartbeat: Any = None) -> None:
     """Process entry point (module level, so ``spawn`` can import it)."""
+    if heartbeat is not None:
+        import threading
+
+        threading.Thread(target=_beat, args=(heartbeat,), name="tafl-ai-heartbeat", daemon=True).start()
     if hasattr(os, "nice"):
         try:
             os.nice(5)  # on a two-core machine the window's own process keeps the upper hand
@@ -195,13 +221,19 @@ class AIWorker:
     def _launch(self) -> None:
         parent, child = self._ctx.Pipe(duplex=True)
         self._stop_id = self._ctx.RawValue("q", 0)  # a fresh process has no request to stop yet
+        self._heartbeat = self._ctx.RawValue("q", 0)
+        self._beat_seen = (0, time.monotonic())  # (last count seen, when it was seen to change)
         self._launched_at = time.monotonic()
-        proc = self._ctx.Process(target=_worker_main, args=(child, self._stop_id), name="tafl-ai", daemon=True)
+        proc = self._ctx.Process(target=_worker_main, args=(child, self._stop_id, self._heartbeat), name="tafl-ai",
+                                 daemon=True)
         proc.start()
         child.close()
         self._proc, self._conn = proc, parent
 
     def _kill(self) -> None:
+        """End the process at once.  SIGKILL, not SIGTERM: a stopped (frozen) process would keep a
+        SIGTERM pending and the window would wait for it; the process holds nothing worth a
+        clean exit.  A process not yet gone is reaped when the next one starts."""
         proc, conn = self._proc, self._conn
         self._proc = self._conn = None
         if conn is not None:
@@ -210,11 +242,21 @@ class AIWorker:
             except OSError:
                 pass
         if proc is not None and proc.is_alive():
-            proc.terminate()
-            proc.join(1.0)
-            if proc.is_alive():
-                proc.kill()
-                proc.join(1.0)
+            proc.kill()
+            proc.join(0.05)
+
+    def frozen(self) -> bool:
+        """Has the heartbeat stood still for :data:`FROZEN_AFTER` seconds (after it first beat)?"""
+        beat = getattr(self, "_heartbeat", None)
+        if beat is None or self._proc is None:
+            return False
+        now = time.monotonic()
+        count = beat.value
+        seen, since = self._beat_seen
+        if count != seen:
+            self._beat_seen = (count, now)
+            return False
+        return count > 0 and now - since > FROZEN_AFTER
 
     def restart(self) -> None:
         """Kill the process (if any) and start a fresh one."""
@@ -237,13 +279,16 @@ class AIWorker:
     # -- requests -----------------------------------------------------------------------------------
     def start(self, variant_data: dict[str, Any], position_text: Any, to_move: Any = None,
               history_keys: Any = (), level: str = "medium", *, mode: str = "move", quiet: int = 0,
-              time_limit: float | None = None, seed: int | None = None) -> int:
+              time_limit: float | None = None, seed: int | None = None,
+              extra: dict[str, Any] | None = None) -> int:
         """Submit a request and return its id; a request still running is abandoned.
 
         ``position_text``: ``rules.position_text(pos)`` (or a position object); ``to_move``: a Side,
         0/1 or "attackers"/"defenders"; ``history_keys``: ``rules.position_key`` of the game's
         positions so far; ``mode``: "move" (play at ``level``), "hint" (strongest settings) or
-        "eval" (strongest settings, ``time_limit`` or 1 s).  ValueError for an unknown level or mode.
+        "eval" (strongest settings, ``time_limit`` or 1 s), or a study mode ("analyse", "review":
+        ``extra`` holds their settings, ``time_limit`` is then the whole request's budget).
+        ValueError for an unknown level or mode.
         """
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
@@ -259,7 +304,7 @@ class AIWorker:
             "to_move": int(to_move) if to_move is not None and not isinstance(to_move, str) else to_move,
             "history": [tuple(k) if isinstance(k, list) else k for k in history_keys],
             "level": lv.name if mode == "move" else level, "mode": mode, "quiet": quiet,
-            "time": time_limit, "seed": seed,
+            "time": time_limit, "seed": seed, **(extra or {}),
         }
         budget = time_limit if time_limit is not None else (lv.time if mode != "eval" else 1.0)
         self._current, self._request = rid, req
@@ -303,7 +348,7 @@ class AIWorker:
         if self._current is None:
             return None
         dead = not self.is_alive()
-        if dead or time.monotonic() > self._deadline:
+        if dead or self.frozen() or time.monotonic() > self._deadline:
             return self._recover("the computer player stopped unexpectedly" if dead else
                                  "the computer player did not answer in time")
         return None

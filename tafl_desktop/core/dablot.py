@@ -16,6 +16,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Move, Outcome, Side
 from tafl_desktop.core.geometry import GraphGeometry
+from tafl_desktop.core.quoting import quote
 
 SOUTH, NORTH = 0, 1
 SOLDIER, OFFICER, SON, LEADER = 0, 1, 2, 3
@@ -334,7 +335,7 @@ class DablotRules:
         return "+".join(parts)
 
     def parse_move(self, pos: DablotPosition, text: str) -> Move:
-        t = text.strip().lower()
+        t = text.strip().lower() if text.isascii() else ""  # the Kelvin sign lower-cases to k
         if t == "end":
             return END_TURN
         move: list[int] = []
@@ -342,7 +343,7 @@ class DablotRules:
             sep = "x" if "x" in seg else "-"
             names = seg.split(sep)
             if len(names) < 2 or not all(names):
-                raise ValueError(f"'{text}' is not a move (expected e.g. c3-c4, c3xc5xe5 or end)")
+                raise ValueError(f"{quote(text)} is not a move (expected e.g. c3-c4, c3xc5xe5 or end)")
             if i:
                 move.append(SEP)
             move += [self.geometry.parse_square(n) for n in names]
@@ -442,17 +443,17 @@ class DablotRules:
             key, _, items = token.partition("=")
             key = key.lower()
             if key not in ("south", "north") or key in seen:
-                raise ValueError(f"position part '{token[:20]}' must be south=... or north=..., once each")
+                raise ValueError(f"position part {quote(token)} must be south=... or north=..., once each")
             seen.add(key)
             side = SOUTH if key == "south" else NORTH
             leaders = 0
             for item in (i for i in items.split(",") if i):
                 letter, name = item[0].lower(), item[1:]
                 if letter not in KIND_LETTERS and letter != "r":
-                    raise ValueError(f"'{item}': a piece is s, r, o, p or k followed by a point name")
+                    raise ValueError(f"{quote(item)}: a piece is s, r, o, p or k followed by a point name")
                 p = self.geometry.parse_square(name)
                 if cells[p]:
-                    raise ValueError(f"point {name} holds two pieces")
+                    raise ValueError(f"point {quote(name)} holds two pieces")
                 kind = SOLDIER if letter == "r" else KIND_LETTERS[letter]
                 leaders += kind == LEADER
                 cells[p] = cell(side, kind, letter == "r")

@@ -38,8 +38,10 @@ DABLOT_OPTIONS = OptionSchema((
     OptionSpec(
         "ambush", "Ambush", "Lower-ranked pieces may gang up on a higher-ranked enemy: jumped over in one turn by "
         "pieces whose ranks add up to its own, it is taken.", "bool", False,
-        sentence_on="Ambush: several of your lower-ranked pieces may jump the same enemy in one turn; once their "
-        "ranks add up to its rank it is taken. The whole ambush must be possible before it starts.",
+        sentence_on="In one turn, two or more of your pieces, each of lower rank than one enemy piece, may jump that "
+        "same enemy one after another, each of them once; the enemy is taken when the ranks of the pieces that "
+        "jumped it add up to its own rank or more (two soldiers of rank 1 take a piece of rank 2). The whole ambush "
+        "must be possible before it starts: it cannot be left halfway.",
         group="Capture", source=f"{S000}, variant 5"),
     OptionSpec(
         "promotion", "Promotion", "A soldier reaching the far edge becomes an officer of rank 2.", "bool", False,
@@ -54,7 +56,8 @@ DABLOT_OPTIONS = OptionSchema((
     OptionSpec(
         "four_ranks", "Four ranks", "Soldier 1, officer 2, the leader's son 3, the leader 4.", "bool", False,
         sentence_on="There are four ranks: soldier 1, officer 2, the leader's son 3 and the leader 4.",
-        sentence_off="Ranks: soldier 1, the leader's son 2, the leader 3 (a promoted officer 2).", group="Ranks",
+        sentence_off="There are three ranks: soldier 1, the leader's son 2 and the leader 3 (a promoted officer "
+        "has rank 2).", group="Ranks",
         source=f"{S000}, variant 2b"),
     OptionSpec(
         "action_points", "Action Points", "Three actions a turn: steps and single jumps in any combination, with "

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from tafl_desktop.core import marks
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.side_words import agree, fill, side_words
 
 Move = tuple[int, ...]
@@ -49,7 +50,7 @@ class Side(IntEnum):
             return cls.ATTACKERS
         if t in ("defenders", "defender", "d", "white", "w"):
             return cls.DEFENDERS
-        raise ValueError(f"'{text}' is not a side: use attackers or defenders")
+        raise ValueError(f"{quote(text)} is not a side: use attackers or defenders")
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,8 @@ class Outcome:
         text = REASON_TEXT.get(self.reason, self.reason.replace("_", " "))
         if marks.language() != "en":
             return self._describe_translated(variant, marks.gettext(text))
+        if self.reason in OFF_BOARD_REASONS:
+            text = _off_board_text(self, variant)
         text = fill(text, variant.words if variant is not None else GENERIC_WORDS)
         if self.winner is None:
             return f"Draw: {text}."
@@ -81,6 +84,13 @@ class Outcome:
         """:meth:`describe` in a language other than English: whole sentences from the catalogue."""
         words = variant.words if variant is not None else side_words(
             (marks.gettext("Flock"), marks.gettext("Hunters")), 2)
+        if self.reason in OFF_BOARD_REASONS:
+            reason = marks.gettext(OFF_BOARD_TEXT[self.reason])
+            if self.winner is not None:
+                loser = self.winner.other
+                name = (variant.side_names[int(loser)] if variant is not None
+                        else marks.gettext("Attackers") if loser.key == "attackers" else marks.gettext("Defenders"))
+                reason = reason.replace("{loser}", name)
         reason = fill(reason, words)
         if self.winner is None:
             return marks.gettext("Draw: {reason}.").format(reason=reason)
@@ -114,6 +124,35 @@ REASON_TEXT = {
     "leader_captured": N_("the enemy leader is captured"),
     "bare_leader": N_("the enemy leader stands alone"),
 }
+
+
+#: Endings decided off the board (resignation, agreed or claimed draw, flag fall): the rules
+#: cannot see them in the position, so :meth:`Game.finish` records them.
+OFF_BOARD_REASONS = ("resigned", "time", "draw_agreed", "draw_claimed", "forfeit")
+
+#: Their sentences; ``{loser}`` is the losing side as the variant names it ("the geese").
+OFF_BOARD_TEXT = {
+    "resigned": N_("{loser} resigned"),
+    "time": N_("{loser} ran out of time"),
+    "draw_agreed": N_("both sides agreed to a draw"),
+    "draw_claimed": N_("a draw was claimed after the same position occurred three times"),
+    "forfeit": N_("{loser} forfeited the game"),
+}
+
+
+def _off_board_text(outcome: Outcome, variant: Any) -> str:
+    """The sentence of an off-board ending, naming the side that lost."""
+    text = OFF_BOARD_TEXT[outcome.reason]
+    if outcome.winner is None:
+        return text
+    loser = outcome.winner.other
+    if variant is None:
+        name = f"the {loser.key}"
+    else:
+        name = variant.sides[int(loser)]
+        # a proper name (Saami, Swedes) keeps its capital; a common noun reads "the geese"
+        name = name if variant.family == "dablot" else f"the {name.lower()}"
+    return text.replace("{loser}", name)
 
 
 class IllegalMove(ValueError):
@@ -161,7 +200,20 @@ class Game:
         self.redo_stack: list[Ply] = []
         self._counts: dict[Any, int] = {rules.position_key(self.start): 1}
         self._outcome: Outcome | None = None
+        self._ended: Outcome | None = None  # an ending decided off the board (see finish)
         self._recompute_outcome()
+
+    @classmethod
+    def from_plies(cls, rules: Rules, start: Any, plies: list[Ply]) -> Game:
+        """A game whose history is ``plies``, played before (a line of a variation tree): the
+        positions are taken as they are, only the repetition counts and the outcome are rebuilt."""
+        game = cls(rules, start)
+        for ply in plies:
+            game.plies.append(ply)
+            key = rules.position_key(ply.position)
+            game._counts[key] = game._counts.get(key, 0) + 1
+        game._recompute_outcome()
+        return game
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -181,7 +233,19 @@ class Game:
         return self._outcome is not None
 
     def legal_moves(self) -> list[Move]:
-        return [] if self._outcome else self.rules.legal_moves(self.position)
+        if self._outcome:
+            return []
+        moves = self.rules.legal_moves(self.position)
+        return [m for m in moves if not self._repeats(m)] if self._no_repeat() else moves
+
+    def _no_repeat(self) -> bool:
+        """Does a rule forbid the side to move to recreate an earlier position?"""
+        forbids = getattr(self.rules, "forbids_repetition", None)
+        return bool(forbids and forbids(self.position))
+
+    def _repeats(self, move: Move) -> bool:
+        pos, _ = self.rules.play(self.position, move)
+        return self.rules.position_key(pos) in self._counts
 
     # -- playing -------------------------------------------------------------------------------
     def check(self, move: Move) -> str | None:
@@ -189,6 +253,8 @@ class Game:
         if self._outcome is not None:
             return f"the game is over ({self._outcome.describe(self.rules.variant)})"
         if move in self.rules.legal_moves(self.position):
+            if self._no_repeat() and self._repeats(move):
+                return N_("this move would recreate an earlier position, which the defenders may not do")
             return None
         return self.rules.explain_illegal(self.position, move)
 
@@ -205,7 +271,7 @@ class Game:
         try:
             move = self.rules.parse_move(self.position, text)
         except ValueError as exc:
-            raise IllegalMove(f"{text}: {exc}") from None
+            raise IllegalMove(str(exc)) from None
         return self.play(move)
 
     def _push(self, move: Move) -> Ply:
@@ -217,9 +283,26 @@ class Game:
         self._recompute_outcome()
         return ply
 
+    def resign(self, side: Side, reason: str = "forfeit") -> None:
+        """End the game now with ``side`` losing, for a reason the position does not show (an
+        external engine's illegal move, crash or silence: ``forfeit``; a resignation)."""
+        if self._outcome is None:
+            self.finish(Outcome(Side(side).other, reason))
+
+    def finish(self, outcome: Outcome) -> None:
+        """End the game off the board (a reason in :data:`OFF_BOARD_REASONS`: resignation, draw,
+        flag fall).  Taking back a move reopens the game."""
+        if outcome.reason not in OFF_BOARD_REASONS:
+            raise ValueError(f"{outcome.reason!r} is not an ending decided off the board")
+        self._ended = outcome
+        self._outcome = outcome
+
     def undo(self) -> Ply | None:
+        self._ended = None
         if not self.plies:
+            self._recompute_outcome()
             return None
+        self._ended = None
         ply = self.plies.pop()
         key = self.rules.position_key(ply.position)
         self._counts[key] -= 1
@@ -237,11 +320,18 @@ class Game:
         return self.plies[-1]
 
     def _recompute_outcome(self) -> None:
+        if self._ended is not None:
+            self._outcome = self._ended
+            return
         pos = self.position
         out = self.rules.outcome(pos)
         if out is None:
             count = self._counts.get(self.rules.position_key(pos), 0)
             out = self.rules.repetition_outcome(pos, count)
+        if out is None and self._no_repeat():
+            self._outcome = None
+            if not self.legal_moves():  # every move would repeat: as if the side had none
+                out = self.rules.no_moves_outcome(pos)
         self._outcome = out
 
     # -- text ------------------------------------------------------------------------------------

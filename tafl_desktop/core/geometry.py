@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tafl_desktop.core.quoting import quote
+
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
 #: Orthogonal steps (dfile, drank): right, left, up, down.
@@ -28,11 +30,16 @@ class GridGeometry:
     """A rectangular board of ``width`` x ``height`` squares with marked special squares.
 
     ``marks`` maps a mark kind (see :data:`MARK_KINDS`) to the squares that carry it.
+    ``walls`` holds the walls drawn between two orthogonally adjacent squares, each as the pair
+    ``(lower index, higher index)``: no piece moves across a wall and no capture is made across
+    one (the rules treat it as the board's edge), and the screen and the paper draw it as a
+    thick line along :meth:`wall_segments`.
     """
 
     width: int
     height: int
     marks: dict[str, frozenset[int]] = field(default_factory=dict)
+    walls: frozenset[tuple[int, int]] = frozenset()
 
     kind = "grid"
 
@@ -65,13 +72,13 @@ class GridGeometry:
     def parse_square(self, text: str) -> int:
         """Square index from a name like ``e5``; raises ValueError naming the problem."""
         t = text.strip().lower()
-        if len(t) < 2 or t[0] not in FILES or not t[1:].isdigit():
-            raise ValueError(f"'{text}' is not a square name (expected e.g. e5)")
+        if not text.isascii() or len(t) < 2 or t[0] not in FILES or not t[1:].isdigit() or len(t) > 4:
+            raise ValueError(f"{quote(text)} is not a square name (expected e.g. e5)")
         f = FILES.index(t[0])
         r = int(t[1:]) - 1
         if not self.on_board(f, r):
             last = f"{FILES[self.width - 1]}{self.height}"
-            raise ValueError(f"square '{text}' is off this {self.width}x{self.height} board (a1..{last})")
+            raise ValueError(f"square {quote(text)} is off this {self.width}x{self.height} board (a1..{last})")
         return self.index(f, r)
 
     def neighbours(self, index: int) -> list[int]:
@@ -82,6 +89,26 @@ class GridGeometry:
     def is_edge(self, index: int) -> bool:
         f, r = self.file_rank(index)
         return f in (0, self.width - 1) or r in (0, self.height - 1)
+
+    def wall_between(self, a: int, b: int) -> bool:
+        """Is there a wall between the adjacent squares ``a`` and ``b``?"""
+        return (min(a, b), max(a, b)) in self.walls
+
+    def wall_segments(self) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+        """Each wall as a line segment in cell units (y downwards): the side the two squares share.
+        The one drawing fact the board view and the printed board both use."""
+        out = []
+        for a, b in sorted(self.walls):
+            (fa, ra), (fb, rb) = self.file_rank(a), self.file_rank(b)
+            if ra == rb:  # side by side: a vertical segment
+                x = float(max(fa, fb))
+                y = float(self.height - 1 - ra)
+                out.append(((x, y), (x, y + 1.0)))
+            else:  # one above the other: a horizontal segment
+                y = float(self.height - 1 - max(ra, rb)) + 1.0
+                x = float(fa)
+                out.append(((x, y), (x + 1.0, y)))
+        return out
 
     @property
     def centre(self) -> int:
@@ -165,9 +192,11 @@ class GraphGeometry:
         """Point index from its name (``c3``); ValueError naming the problem."""
         t = text.strip().lower()
         try:
+            if not t.isascii():
+                raise ValueError
             return self.names.index(t)
         except ValueError:
-            raise ValueError(f"'{text}' is not a point of this board") from None
+            raise ValueError(f"{quote(text)} is not a point of this board") from None
 
     parse_point = parse_square
 

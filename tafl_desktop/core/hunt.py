@@ -15,6 +15,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Move, Outcome, Side
 from tafl_desktop.core.geometry import GraphGeometry
+from tafl_desktop.core.quoting import quote
 
 FLOCK, HUNTERS = 0, 1
 
@@ -174,8 +175,9 @@ class HuntRules:
         return out
 
     def is_jump(self, move: Move) -> bool:
-        """A move whose first leg does not go to a neighbouring point is a jump."""
-        return len(move) > 2 or move[1] not in self.adjacent[move[0]]
+        """A move whose first leg goes over a point onto the one beyond, along a line, is a jump
+        (a typed ``c4-b5`` that joins no line is a step that is not allowed, not a jump)."""
+        return len(move) > 2 or (move[0], move[1]) in self.over
 
     def play(self, pos: HuntPosition, move: Move) -> tuple[HuntPosition, tuple[int, ...]]:
         flock, hunters = pos.flock, pos.hunters
@@ -240,11 +242,11 @@ class HuntRules:
         return ("x" if self.is_jump(move) else "-").join(names)
 
     def parse_move(self, pos: HuntPosition, text: str) -> Move:
-        t = text.strip().lower()
+        t = text.strip().lower() if text.isascii() else ""  # the Kelvin sign lower-cases to k
         sep = "x" if "x" in t else "-"
         parts = [p for p in t.split(sep)]
         if len(parts) < 2 or not all(parts):
-            raise ValueError(f"'{text}' is not a move (expected e.g. c3-c4 or c3xc5xe5)")
+            raise ValueError(f"{quote(text)} is not a move (expected e.g. c3-c4 or c3xc5xe5)")
         return tuple(self.geometry.parse_square(p) for p in parts)
 
     def explain_illegal(self, pos: HuntPosition, move: Move) -> str:
@@ -270,11 +272,18 @@ class HuntRules:
         if jump:
             if pos.side == FLOCK or not self.opts["captures"]:
                 return "this piece cannot jump"
+            caps = self.capture_moves(pos)
+            if self.opts["max_capture"] and move in caps and len(move) < max(len(m) for m in caps):
+                longest = max(len(m) for m in caps) - 1
+                return (f"a capture taking {longest} pieces is possible, and of several captures one that "
+                        "takes the most pieces must be chosen")
             if self.opts["multi_jump"] == "single" and len(move) > 2:
                 return "only one jump per turn is allowed"
             if self.opts["multi_jump"] == "compulsory":
                 return "a jump must continue while another jump is possible (or this is no jump)"
             return "a jump must go over an adjacent piece of the other side onto the empty point beyond"
+        if move[1] not in self.adjacent[a]:
+            return f"{g.name(a)} and {g.name(move[1])} are not joined by a line on this board"
         if move[1] not in self.steps[pos.side][a]:
             return "this piece may not move along that line or in that direction"
         if self.opts["max_capture"] and self.capture_moves(pos):
@@ -314,18 +323,18 @@ class HuntRules:
         found: dict[str, int] = {}
         for token in text.split():
             if "=" not in token:
-                raise ValueError(f"position part '{token}' must look like hunters=d4 or flock=a3,b3")
+                raise ValueError(f"position part {quote(token)} must look like hunters=d4 or flock=a3,b3")
             key, _, names = token.partition("=")
             key = key.strip().lower()
             if key not in ("hunters", "flock"):
-                raise ValueError(f"position part '{key}' is unknown: use hunters= and flock=")
+                raise ValueError(f"position part {quote(key)} is unknown: use hunters= and flock=")
             if key in found:
                 raise ValueError(f"position lists '{key}' twice")
             m = 0
             for name in (n for n in names.split(",") if n):
                 p = self.geometry.parse_square(name)
                 if m >> p & 1:
-                    raise ValueError(f"point {name} is listed twice")
+                    raise ValueError(f"point {quote(name)} is listed twice")
                 m |= 1 << p
             found[key] = m
         flock, hunters = found.get("flock", 0), found.get("hunters", 0)

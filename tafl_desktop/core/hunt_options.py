@@ -80,7 +80,7 @@ HUNT_OPTIONS = OptionSchema((
     OptionSpec(
         "fill_pen", "{Many} win by filling the pen", "The {many} win by occupying every point of the pen "
         "(fortress).", "bool", False,
-        sentence_on="The {many} also win by occupying every point of the pen.", group="Winning",
+        sentence_on="The {many} also win by occupying every point of the pen.", group="Winning", needs_mark="pen",
         source="HG 4.1 (Halatafl), 4.3 (Asalto)"),
     OptionSpec(
         "no_moves", "{Many} cannot move", "What happens when the {many} cannot move (the {hunters} always lose{hs} "

@@ -13,18 +13,29 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tafl_desktop.core import marks
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.side_words import fill
+
+#: How an error message names each kind of board mark.
+MARK_WORDS = {"corner": N_("corner"), "throne": N_("throne"), "camp": N_("camp"), "escape": N_("marked escape"),
+              "pen": N_("pen"), "diagonal_lines": N_("diagonal-line")}
 
 OptionValue = bool | int | str
 
 
 @dataclass(frozen=True)
 class Choice:
-    """One allowed value of a choice toggle, with its UI label and its rule-sheet sentence."""
+    """One allowed value of a choice toggle, with its UI label and its rule-sheet sentence.
+
+    ``needs_mark`` names a kind of special square (or board feature) the value is about: on a
+    board without it the value cannot be honoured, so the panel does not offer it and a variant
+    file or ``--set`` that picks it is refused (see :meth:`OptionSchema.unfit_reason`)."""
 
     value: str
     label: str
     sentence: str
+    needs_mark: str = ""
 
 
 @dataclass(frozen=True)
@@ -86,7 +97,7 @@ class OptionSpec:
         elif isinstance(value, str) and value in self.values():
             return value
         raise ValueError(marks.gettext("option '{key}' = {value} is not allowed: use {allowed}").format(
-            key=self.key, value=repr(value), allowed=self.allowed_text()))
+            key=self.key, value=quote(value), allowed=self.allowed_text()))
 
     def parse_text(self, text: str) -> OptionValue:
         """Parse a value typed on a command line (``--set key=value``)."""
@@ -100,10 +111,12 @@ class OptionSpec:
             return self.validate(t)
         if self.kind == "int":
             try:
+                if not (t.isascii() and t.lstrip("-").isdigit() and len(t) < 10):
+                    raise ValueError(t)
                 return self.validate(int(t))
             except ValueError:
                 raise ValueError(marks.gettext("option '{key}' = {value} is not allowed: use {allowed}").format(
-                    key=self.key, value=repr(t), allowed=self.allowed_text())) from None
+                    key=self.key, value=quote(t), allowed=self.allowed_text())) from None
         return self.validate(t)
 
     def choice(self, value: OptionValue) -> Choice | None:
@@ -211,7 +224,7 @@ class OptionSchema:
         out = self.defaults()
         for key, value in values.items():
             if key not in self._by_key:
-                raise ValueError(f"unknown option {key!r} in {where}; known options: {', '.join(self.keys())}")
+                raise ValueError(f"unknown option {quote(key)} in {where}; known options: {', '.join(self.keys())}")
             out[key] = self._by_key[key].validate(value)
         return out
 
@@ -220,11 +233,11 @@ class OptionSchema:
         out: dict[str, OptionValue] = {}
         for item in items:
             if "=" not in item:
-                raise ValueError(f"--set expects KEY=VALUE, got '{item}'")
+                raise ValueError(f"--set expects KEY=VALUE, got {quote(item)}")
             key, text = item.split("=", 1)
             key = key.strip()
             if key not in self._by_key:
-                raise ValueError(f"unknown option {key!r}; known options: {', '.join(self.keys())}")
+                raise ValueError(f"unknown option {quote(key)}; known options: {', '.join(self.keys())}")
             out[key] = self._by_key[key].parse_text(text)
         return out
 
@@ -233,6 +246,26 @@ class OptionSchema:
         never matter here, so the options panel does not even show it."""
         spec = self._by_key[key]
         return not (spec.needs_mark and self.board_marks is not None and spec.needs_mark not in self.board_marks)
+
+    def choice_fits(self, key: str, value: OptionValue) -> bool:
+        """False for a choice value about a kind of square this schema's board lacks."""
+        c = self._by_key[key].choice(value)
+        return not (c is not None and c.needs_mark and self.board_marks is not None
+                    and c.needs_mark not in self.board_marks)
+
+    def unfit_reason(self, key: str, value: OptionValue, neutral: OptionValue) -> str | None:
+        """Why ``key = value`` cannot be honoured on this board (None if it can).  A toggle about
+        squares the board lacks may keep ``neutral`` (its default or the value it has), which
+        changes nothing; any other value of it, or a choice about missing squares, is refused."""
+        spec = self._by_key[key]
+        if not self.fits_board(key) and value != neutral:
+            return N_("option '{key}' is about {mark} squares, and this board has none").format(
+                key=key, mark=MARK_WORDS.get(spec.needs_mark, spec.needs_mark))
+        if not self.choice_fits(key, value):
+            c = spec.choice(value)
+            return N_("option '{key}' = '{value}' needs {mark} squares, and this board has none").format(
+                key=key, value=value, mark=MARK_WORDS.get(c.needs_mark, c.needs_mark))
+        return None
 
     def is_active(self, key: str, values: Mapping[str, OptionValue]) -> bool:
         """False when the toggle is irrelevant under the other values (see ``depends_on``) or on

@@ -8,19 +8,22 @@ message naming the move number and why, never half-loaded.  Writes are atomic.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.game import Game, IllegalMove, Side
+from tafl_desktop.core.game_tree import GameTree
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.quoting import quote, shown
+from tafl_desktop.core.record_tree import TREE_KEYS, TreeFormatError, read_tree_extras, tree_extras
+from tafl_desktop.core.safe_files import read_limited, write_safely
 from tafl_desktop.core.variants import Variant, VariantError, variant_from_data
 
 FORMAT = "tafl-desktop-game"
 VERSION = 1
 MAX_RECORD_BYTES = 2 * 1024 * 1024
 MAX_MOVES = 20_000
-RECORD_KEYS = ("format", "version", "variant", "start", "to_move", "moves", "result", "reason", "tags")
+RECORD_KEYS = ("format", "version", "variant", "start", "to_move", "moves", "result", "reason", "tags", *TREE_KEYS)
 
 
 class RecordError(ValueError):
@@ -28,25 +31,16 @@ class RecordError(ValueError):
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that either the old or the new file exists, never half of one."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write ``text`` to ``path`` so that either the old or the new file exists, never half of one
+    (through a link to its file; a device, folder or pipe is refused: see ``safe_files``)."""
+    write_safely(path, text)
 
 
-def game_to_data(game: Game, tags: dict[str, str] | None = None) -> dict[str, Any]:
+def game_to_data(game: Game, tags: dict[str, str] | None = None, tree: GameTree | None = None) -> dict[str, Any]:
+    """The record of ``game``; with ``tree``, of the tree's main line, variations and comments
+    (``game`` is then only the line on screen, which may be a variation)."""
+    if tree is not None:
+        game = tree.main_game()
     rules = game.rules
     variant: Variant = rules.variant
     out = game.outcome
@@ -60,24 +54,37 @@ def game_to_data(game: Game, tags: dict[str, str] | None = None) -> dict[str, An
         "result": out.result_key if out else None,
         "reason": out.reason if out else None,
         "tags": dict(tags or {}),
+        **(tree_extras(tree) if tree is not None else {}),
     }
 
 
-def save_game(game: Game, path: str | Path, tags: dict[str, str] | None = None) -> None:
-    atomic_write_text(Path(path), json.dumps(game_to_data(game, tags), indent=1) + "\n")
+def save_game(game: Game, path: str | Path, tags: dict[str, str] | None = None,
+              tree: GameTree | None = None) -> None:
+    atomic_write_text(Path(path), json.dumps(game_to_data(game, tags, tree), indent=1) + "\n")
+
+
+def tree_from_data(data: Any, where: str = "game") -> GameTree:
+    """Validate record data and replay it, variations included, into a GameTree."""
+    tree = GameTree.from_game(game_from_data(data, where))
+    try:
+        read_tree_extras(tree, data, MAX_MOVES)
+    except TreeFormatError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+    tree.revision = 0
+    return tree
 
 
 def game_from_data(data: Any, where: str = "game") -> Game:
-    """Validate record data and replay it into a Game; RecordError explains any problem."""
+    """Validate record data and replay its main line into a Game; RecordError explains any problem."""
     if not isinstance(data, dict):
         raise RecordError(f"{where}: not a Tafl Desktop game record")
     if data.get("format") != FORMAT:
-        raise RecordError(f"{where}: not a Tafl Desktop game record (format is {data.get('format')!r})")
+        raise RecordError(f"{where}: not a Tafl Desktop game record (format is {quote(data.get('format'))})")
     if data.get("version") != VERSION:
-        raise RecordError(f"{where}: record version {data.get('version')!r} is not supported (expected {VERSION})")
+        raise RecordError(f"{where}: record version {quote(data.get('version'))} is not supported (expected {VERSION})")
     for k in data:
         if k not in RECORD_KEYS:
-            raise RecordError(f"{where}: unknown key {k!r}; allowed: {', '.join(RECORD_KEYS)}")
+            raise RecordError(f"{where}: unknown key {quote(k)}; allowed: {', '.join(RECORD_KEYS)}")
     try:
         variant = variant_from_data(data.get("variant"), f"{where} (variant)")
     except VariantError as exc:
@@ -104,21 +111,68 @@ def game_from_data(data: Any, where: str = "game") -> Game:
         try:
             game.play_text(text)
         except IllegalMove as exc:
-            raise RecordError(f"{where}: move {i} ({text}) cannot be played: {exc}") from None
+            raise RecordError(f"{where}: move {i} ({shown(text, 40)}) cannot be played: {exc}") from None
+    _restore_off_board_ending(game, data, where)
     return game
 
 
+def _restore_off_board_ending(game: Game, data: dict[str, Any], where: str) -> None:
+    """A resignation, draw or flag fall is not in the moves: take it from 'result' and 'reason'."""
+    from tafl_desktop.core.game import OFF_BOARD_REASONS, Outcome
+
+    reason, result = data.get("reason"), data.get("result")
+    if reason not in OFF_BOARD_REASONS or game.outcome is not None:
+        return
+    winners = {"attackers": Side.ATTACKERS, "defenders": Side.DEFENDERS, "draw": None}
+    if result not in winners or (result == "draw") != reason.startswith("draw"):
+        raise RecordError(f"{where}: result {shown(result, 40)} does not fit the ending {shown(reason, 40)}")
+    game.finish(Outcome(winners[result], reason))
+
+
 def load_game(path: str | Path) -> Game:
+    """The main line of a saved game (variations are checked but left out); RecordError (one
+    line) for anything that is not a record.
+
+    The file is read with :func:`read_limited` (no FIFO, device or oversized file is read), and
+    the parser's own limits (nesting depth, digits in a number) become RecordErrors too."""
+    data, where = _read_record(path)
+    return tree_from_data(data, where).main_game()
+
+
+def load_tree(path: str | Path) -> GameTree:
+    """A saved game with its variations and comments."""
+    return tree_from_data(*_read_record(path))
+
+
+def _read_record(path: str | Path) -> tuple[Any, str]:
     p = Path(path)
-    where = p.name
+    where = shown(p.name or str(path))
     try:
-        raw = p.read_bytes()
+        raw = read_limited(p, MAX_RECORD_BYTES)
     except OSError as exc:
-        raise RecordError(f"{where}: cannot read the file ({exc.strerror or exc})") from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise RecordError(f"{where}: file is larger than the {MAX_RECORD_BYTES} bytes a game record may have")
+        raise RecordError(f"{where}: cannot read the file ({shown(exc.strerror or exc, 200)})") from None
+    return parse_record_text(raw, where), where
+
+
+def parse_record_text(raw: bytes, where: str) -> Any:
+    """The JSON data of a record file's bytes; RecordError for bytes that are no JSON document or
+    one past the parser's limits (``[[[[...`` 100,000 deep, a number of 5,000 digits)."""
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RecordError(f"{where}: not a readable game record ({exc})") from None
-    return game_from_data(data, where)
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RecordError(N_("{where}: not a readable game record (not UTF-8 text)").format(where=where)) from None
+    except RecursionError:
+        raise RecordError(N_("{where}: not a readable game record (nested too deeply)").format(where=where)) from None
+    except ValueError as exc:  # JSONDecodeError, and a number with more digits than Python converts
+        raise RecordError(N_("{where}: not a readable game record ({problem})").format(
+            where=where, problem=shown(exc, 120))) from None
+
+
+def read_record_tags(path: str | Path) -> dict[str, str]:
+    """The tags of a record file (who played), read safely; empty when there are none."""
+    try:
+        data = parse_record_text(read_limited(path, MAX_RECORD_BYTES), "")
+    except (OSError, RecordError):
+        return {}
+    tags = data.get("tags", {}) if isinstance(data, dict) else {}
+    return {str(k): str(v) for k, v in tags.items()} if isinstance(tags, dict) else {}

@@ -62,11 +62,37 @@ def dablot_board_sentences(variant: Variant) -> list[str]:
                  "leader's son and the leader.",
                  "Each army ({bottom} at the bottom, {top} at the top) has {n} pieces: {soldiers} soldiers, the "
                  "leader's son and the leader.", south).format(bottom=bottom, top=top, n=south, soldiers=soldiers),
-        gettext("Every piece moves one point along any line to an empty point, or captures by a short jump over an "
-                "adjacent enemy onto the empty point beyond. A piece captures only pieces of equal or lower rank "
-                "({ranks}), so only a leader can take a leader.").format(ranks=ranks),
+        (gettext("Every piece moves one point along any line to an empty point, or captures by a short jump over an "
+                 "adjacent enemy onto the empty point beyond. A piece captures only pieces of equal or lower rank "
+                 "({ranks}), so alone only a leader can take a leader; together, lower-ranked pieces may take it "
+                 "by an ambush (see Capture).") if variant.options.get("ambush") else
+         gettext("Every piece moves one point along any line to an empty point, or captures by a short jump over an "
+                 "adjacent enemy onto the empty point beyond. A piece captures only pieces of equal or lower rank "
+                 "({ranks}), so only a leader can take a leader.")).format(ranks=ranks),
         gettext("A player who cannot move, or has lost every piece, loses."),
     ]
+
+
+def wall_sentences(variant: Variant) -> list[str]:
+    """The walls of a grid board (thick lines): where they stand and what they do."""
+    g = variant.geometry
+    walls = getattr(g, "walls", frozenset())
+    if not walls:
+        return []
+    rule = gettext("No piece moves across a wall, and no piece is captured across one: for the pieces beside it, a "
+              "wall counts as the edge of the board.")
+    room = variant.board_data.get("room")
+    if isinstance(room, str) and ":" in room:
+        a, b = room.split(":")
+        doors = [d.replace("|", "/") for d in variant.board_data.get("doorways", [])]
+        if doors:
+            where = gettext("The room {a} to {b} is walled all round (thick lines), except for its doorways "
+                       "{doorways}.").format(a=a, b=b, doorways=", ".join(doors))
+        else:
+            where = gettext("The room {a} to {b} is walled all round (thick lines).").format(a=a, b=b)
+        return [where, rule]
+    names = ", ".join(f"{g.name(x)}/{g.name(y)}" for x, y in sorted(walls))
+    return [gettext("Thick lines are walls, between the squares {pairs}.").format(pairs=names), rule]
 
 
 def board_sentences(variant: Variant) -> list[str]:
@@ -91,8 +117,12 @@ def board_sentences(variant: Variant) -> list[str]:
             square=g.name(min(g.marked("throne")))))
     if g.marked("corner"):
         names = ", ".join(g.name(s) for s in sorted(g.marked("corner")))
-        out.append(gettext("The corner squares ({squares}) are closed to every piece but the king.").format(
-            squares=names))
+        if variant.options.get("corner_entry") == "defenders":
+            out.append(gettext("The corner squares ({squares}) are closed to the attackers.").format(squares=names))
+        else:
+            out.append(gettext("The corner squares ({squares}) are closed to every piece but the king.").format(
+                squares=names))
+    out += wall_sentences(variant)
     if variant.options.get("camps") and g.marked("camp"):
         n = len(g.marked("camp"))
         out.append(ngettext("The attackers' camps are the {n} marked square along the edges.",

@@ -22,12 +22,18 @@ from typing import Any
 
 from tafl_desktop.core.game import Move, Outcome, Side
 from tafl_desktop.core.geometry import GridGeometry
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.quoting import quote
 
 ATT, DEF = 0, 1
 #: Piece classes for movement: attacker soldier, defender soldier, king.
 C_ATT, C_DEF, C_KING = 0, 1, 2
 
 ATTACKER_CHAR, DEFENDER_CHAR, KING_CHAR = "t", "T", "K"
+
+
+#: Digits of an empty run: ASCII only (str.isdigit() would also take '٣' and '³').
+ASCII_DIGITS = frozenset("0123456789")
 
 
 class TaflPosition:
@@ -149,6 +155,12 @@ class TaflRules:
         self.corner_mask = self._mask(self.corners)
         self.not_file_a = self._mask(s for s in range(self.N) if s % W != 0)
         self.not_file_last = self._mask(s for s in range(self.N) if s % W != W - 1)
+        self.walls: frozenset[tuple[int, int]] = getattr(g, "walls", frozenset())
+        # squares from which one step east / west / north / south stays on the board and crosses no wall
+        self.open_e = self._mask(s for s in range(self.N) if s % W != W - 1 and not self._wall(s, s + 1))
+        self.open_w = self._mask(s for s in range(self.N) if s % W != 0 and not self._wall(s, s - 1))
+        self.open_n = self._mask(s for s in range(self.N - W) if not self._wall(s, s + W))
+        self.open_s = self._mask(s for s in range(W, self.N) if not self._wall(s, s - W))
         self.throne_bit = self.bit[self.throne] if self.throne >= 0 else 0
 
         self.maxdist = 1 if o["movement"] == "single_step" else max(W, H)
@@ -164,11 +176,16 @@ class TaflRules:
         self.wall_trigger = self.edge_mask | inner
         self._build_hostility()
         self._build_restrictions()
+        self._build_attacker_reach()
         self._build_lines()
         self._build_neighbours()
+        self._fort_cache: dict[tuple[int, int, int], bool] = {}
         self.start = self.parse_position(variant.setup, Side.parse(o["first_move"]))
 
     # ---------------------------------------------------------------------------------- set-up
+    def _wall(self, a: int, b: int) -> bool:
+        return (min(a, b), max(a, b)) in self.walls
+
     def _mask(self, squares) -> int:
         m = 0
         for s in squares:
@@ -227,8 +244,8 @@ class TaflRules:
                         if self.throne in blk:
                             blk.discard(self.throne)
                             self.endpoint[c][s].add(self.throne)
-                # corners: the king's refuge, closed to soldiers
-                if c != C_KING:
+                # corners: the king's refuge, closed to soldiers (or to attackers only)
+                if c == C_ATT or (c == C_DEF and o["corner_entry"] == "king"):
                     blk.update(corners)
                 # camps
                 if camps:
@@ -239,6 +256,24 @@ class TaflRules:
                             (nst if crossing in ("attackers", "everyone") else blk).update(closed)
                     else:
                         (nst if crossing == "everyone" else blk).update(camps)
+
+    def _build_attacker_reach(self) -> None:
+        """Special squares no attacker can ever enter or cross (``att_closed``), and those no
+        attacker can ever stop on (``att_nostand``, a superset): what an exit fort may rely on."""
+        closed = 0
+        never = [0, 0, 0]  # per piece class: squares it may never stop on
+        special = set(self.corners) | set(self.camps) | ({self.throne} if self.throne >= 0 else set())
+        others = range(self.N)
+        for q in special:
+            if all(q in self.block[C_ATT][o] for o in others if o != q):
+                closed |= 1 << q
+            for c in (C_ATT, C_DEF, C_KING):
+                if all(q in self.block[c][o] or q in self.nostop[c][o] for o in others if o != q):
+                    never[c] |= 1 << q
+        self.att_closed = closed
+        self.never_stop = never
+        self.att_nostand = never[C_ATT]
+        self.def_hostile = self.host_always[DEF] | self.host_empty[DEF]
 
     def _build_lines(self) -> None:
         """Rows and columns as lines: shift and mask into the row-major or column-major board."""
@@ -269,9 +304,12 @@ class TaflRules:
             pairs = []
             per_dir: list[int | None] = []
             for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                if g.on_board(f + df, r + dr):
+                # a wall counts as the board's edge for the pieces on either side of it
+                if g.on_board(f + df, r + dr) and not self._wall(s, s + df + dr * W):
                     n = s + df + dr * W
                     far = n + df + dr * W if g.on_board(f + 2 * df, r + 2 * dr) else -1
+                    if far >= 0 and self._wall(n, far):
+                        far = -1
                     pairs.append((n, far))
                     per_dir.append(n)
                 else:
@@ -314,7 +352,7 @@ class TaflRules:
             j, d = i + step, 1
             while 0 <= j < n and d <= maxd:
                 t = squares[j]
-                if t in blk:
+                if t in blk or (self.walls and self._wall(squares[j - step], t)):
                     break
                 if t not in nst:
                     walk.append((j, (s, t)))
@@ -517,7 +555,8 @@ class TaflRules:
         result: Outcome | None = None
         if king < 0:
             result = Outcome(Side.ATTACKERS, "king_captured")
-        elif self.escape_mask >> king & 1:
+        elif self.escape_mask >> king & 1 and (not o["escape_safe"] or (
+                side == DEF and self._escape_is_safe(att, dfn, attT, dfnT, king))):
             result = Outcome(Side.DEFENDERS, "king_escaped")
         elif side == DEF and o["edge_forts"] and self.edge_mask >> king & 1 and self._edge_fort(att, dfn, king):
             result = Outcome(Side.DEFENDERS, "edge_fort")
@@ -525,6 +564,11 @@ class TaflRules:
             result = Outcome(Side.ATTACKERS, "encircled")
         quiet = 0 if caps else pos.quiet + 1
         return TaflPosition(att, dfn, attT, dfnT, king, 1 - side, quiet, result), tuple(caps)
+
+    def _escape_is_safe(self, att: int, dfn: int, attT: int, dfnT: int, king: int) -> bool:
+        """Safe edge escape (source 000, 'full tablut'): no attacker move captures the king next."""
+        probe = TaflPosition(att, dfn, attT, dfnT, king, ATT)
+        return not self.king_threats(probe)
 
     # ------------------------------------------------------------------------------ capture tests
     def _hostile_to(self, victim: int, square: int, att: int, dfn: int, king: int) -> bool:
@@ -673,7 +717,7 @@ class TaflRules:
         """Is ``e`` on the board and really next to ``s`` along the edge (no wrap-around)?"""
         if not 0 <= e < self.N:
             return False
-        return step != 1 or e // self.W == s // self.W
+        return (step != 1 or e // self.W == s // self.W) and not (self.walls and self._wall(s, e))
 
     def _edge_run(self, enemy: int, start: int, st: int) -> list[int]:
         """The maximal run of enemy pieces along the edge containing ``start``, in ascending order."""
@@ -698,21 +742,21 @@ class TaflRules:
             inner = m + 1
         else:
             inner = m - 1
-        return bool(friends >> inner & 1)
+        return bool(friends >> inner & 1) and not (self.walls and self._wall(m, inner))
 
     # --------------------------------------------------------------------------- region tests
     def _dilate(self, x: int) -> int:
         """``x`` grown by one orthogonal step (no wrap-around between files)."""
         W = self.W
-        return (x | ((x << 1) & self.not_file_a) | ((x >> 1) & self.not_file_last)
-                | (x << W) | (x >> W)) & self.full
+        return (x | ((x & self.open_e) << 1) | ((x & self.open_w) >> 1)
+                | ((x & self.open_n) << W) | ((x & self.open_s) >> W))
 
     def _encircled(self, att: int, attT: int, dfn: int, king: int) -> bool:
         """No defender (king included) can reach the edge through squares free of attackers."""
         region = dfn | (self.bit[king] if king >= 0 else 0)
         if region & self.edge_mask:
             return False
-        if king >= 0 and self._clear_ray_to_edge(att, attT, king):
+        if king >= 0 and not self.walls and self._clear_ray_to_edge(att, attT, king):
             return False  # cheap and by far the usual answer: the king sees the edge
         allowed = self.full & ~att
         while True:
@@ -734,48 +778,159 @@ class TaflRules:
         return not col >> r or not col & ((1 << r) - 1)
 
     def _edge_fort(self, att: int, dfn: int, king: int) -> bool:
-        """Copenhagen exit fort: the king on the edge, able to move, in a ring of defenders that
-        the attackers can never capture (a fixed point over the wall pieces)."""
-        kb = self.bit[king]
-        occ = att | dfn | kb
-        region = kb
-        empty = self.full & ~occ
-        while True:
-            around = self._dilate(region)
-            if around & att:
-                return False  # an attacker touches the king's space: no fort
-            grown = (around & empty) | kb
-            if grown == region:
-                break
-            region = grown
-        if region == kb:
-            return False  # the king cannot move
-        ring = self._dilate(region) & ~region
-        if ring & att:
-            return False
-        if ring & ~dfn:
-            return False  # only defenders may wall the fort
-        wall = set(_bits(ring))
-        safe = set(wall)
-        changed = True
-        while changed:
-            changed = False
-            for w in list(safe):
-                dirs = self.adj_dirs[w]
-                for a, b in ((dirs[0], dirs[1]), (dirs[2], dirs[3])):
-                    if self._attack_point(a, region, safe) and self._attack_point(b, region, safe):
-                        safe.discard(w)
-                        changed = True
-                        break
-        return safe == wall
+        """Copenhagen exit fort (cached per position): see :meth:`_find_edge_fort`."""
+        key = (att, dfn, king)
+        hit = self._fort_cache.get(key)
+        if hit is None:
+            if len(self._fort_cache) > 50_000:
+                self._fort_cache.clear()
+            hit = self._fort_cache[key] = self._find_edge_fort(att, dfn, king)
+        return hit
 
-    def _attack_point(self, n: int | None, region: int, safe: set[int]) -> bool:
-        """Could square ``n`` ever serve the attackers in capturing a neighbouring wall piece?"""
-        if n is None:
-            return self.edge_hostile
-        if region >> n & 1 or n in safe:
+    def _find_edge_fort(self, att: int, dfn: int, king: int) -> bool:
+        """Is the king (on the edge) in an exit fort the attackers can never break?
+
+        Copenhagen rules: the defenders win when the king "has contact with the board edge, is
+        able to move, and it is impossible for the attackers to break the fort".  Read here as:
+
+        * the king's space (he and the empty squares he can reach, grown through every square an
+          attacker could enter; a corner or other square closed to attackers is part of it but
+          nothing grows past it) touches no attacker, and the king has a legal move;
+        * every defender around that space is *safe*: the largest set of defenders none of which
+          could be captured even if every square outside the space and the set held an attacker
+          (custodial captures against attackers and squares hostile to defenders, the rim when
+          it is hostile, shield walls when they are on, immobilisation when it is on; the king
+          by the king-capture rules in force).
+
+        Defenders outside the ring count when they are safe by the same test, however far out
+        (a wall backed by a second wall, a piece holding a wall piece from outside); a defender
+        that could itself be captured counts for nothing.  Nothing is assumed about the
+        defenders' later moves: the fort is judged as it stands, when the game ends.
+        """
+        kb = self.bit[king]
+        empty = self.full & ~(att | dfn | kb)
+        region = frontier = kb
+        closed = self.att_closed
+        while frontier:
+            around = self._dilate(frontier & ~closed)
+            if around & att:
+                return False  # an attacker touches the king's space
+            frontier = around & empty & ~region
+            region |= frontier
+        if region == kb:
             return False
+        W, H = self.W, self.H
+        r, f = divmod(king, W)
+        occ = att | dfn | kb
+        occT = self._transpose(occ)
+        if not (self._origin_moves(C_KING, r, f, (occ >> (r * W)) & self.row_mask)
+                or self._origin_moves(C_KING, H + f, r, (occT >> (f * H)) & self.col_mask)):
+            return False  # the king cannot move
+        ring = self._dilate(region & ~closed) & ~region  # all defenders: attackers and empty squares ruled out above
+        safe = dfn
+        while True:
+            lost = 0
+            for d in _bits(safe):
+                if self._fort_piece_capturable(d, region, safe, dfn | kb, False):
+                    lost |= 1 << d
+            if not lost:
+                break
+            if lost & ring:
+                return False
+            safe &= ~lost
+        return not self._fort_piece_capturable(king, region, safe | kb, dfn | kb, True)
+
+    def _transpose(self, x: int) -> int:
+        out = 0
+        tbit = self.tbit
+        for q in _bits(x):
+            out |= tbit[q]
+        return out
+
+    def _fort_attack(self, n: int | None, region: int, safe: int, king: bool = False) -> bool:
+        """Could ``n`` (None: the rim or a wall) ever act against a defender of the fort?"""
+        if n is None:
+            return self.edge_hostile or (king and self.opts["king_edge_capture"])
+        b = 1 << n
+        if region & b or safe & b or self.att_nostand & b:
+            return bool(self.def_hostile & b)
         return True
+
+    def _fort_piece_capturable(self, d: int, region: int, safe: int, pieces: int, is_king: bool) -> bool:
+        """Could the attackers capture the piece on ``d`` if every square outside ``region`` and
+        ``safe`` were theirs?  ``pieces`` are all the defenders and the king standing now."""
+        o = self.opts
+        dirs = self.adj_dirs[d]
+        attack = self._fort_attack
+        if is_king:
+            mode = o["king_capture"]
+            thr = self.throne
+            four = (mode == "strong" or (mode == "double_weak" and d == thr)
+                    or (mode == "weak_near_throne" and thr >= 0 and (d == thr or thr in self.adj[d])))
+            if four:
+                if all(attack(n, region, safe, True) for n in dirs):
+                    return True
+            elif any(attack(a, region, safe, True) and attack(b, region, safe, True)
+                     for a, b in ((dirs[0], dirs[1]), (dirs[2], dirs[3]))):
+                return True
+            if not (o["shield_wall"] and not o["shield_wall_king_spared"]):
+                return False
+        else:
+            if any(attack(a, region, safe) and attack(b, region, safe) for a, b in ((dirs[0], dirs[1]),
+                                                                                    (dirs[2], dirs[3]))):
+                return True
+            if o["immobilisation"] and all(n is None or attack(n, region, safe) for n in dirs):
+                return True
+        return bool(o["shield_wall"]) and self._fort_wall_breakable(d, region, safe, pieces)
+
+    def _fort_wall_breakable(self, d: int, region: int, safe: int, pieces: int) -> bool:
+        """Shield wall: could a row along the edge through ``d`` be bracketed at both ends with
+        every member faced from inside, if the attackers held every square they might?"""
+        dirs = self.adj_dirs[d]
+        corners_close = self.opts["shield_wall_corners"]
+        for along, across in (((0, 1), (2, 3)), ((2, 3), (0, 1))):
+            out_side = [k for k in across if dirs[k] is None and not self._walled_dir(d, k)]
+            if len(out_side) != 1:
+                continue
+            inner_k = across[1] if out_side[0] == across[0] else across[0]
+
+            def faced(q: int, inner_k: int = inner_k) -> bool:  # an attacker could stand on q's inner side
+                inner = self.adj_dirs[q][inner_k]
+                return inner is not None and not (region | safe | self.att_nostand) >> inner & 1
+
+            if not faced(d):
+                continue
+            members, ends = 1, 0
+            for k in along:
+                q = dirs[k]
+                while True:
+                    if q is None:
+                        break
+                    b = 1 << q
+                    if q in self.corners:
+                        if corners_close and not pieces & b:
+                            ends += 1
+                        break
+                    if pieces & b and (safe | region) & b:  # a defender that stays (or the king)
+                        if not faced(q):
+                            break
+                        members += 1
+                        q = self.adj_dirs[q][k]
+                        continue
+                    if not region & b and not self.att_nostand & b:
+                        ends += 1  # an attacker could stand here (a defender now that could be taken first)
+                    break
+            if ends == 2 and members >= 2:
+                return True
+        return False
+
+    def _walled_dir(self, d: int, k: int) -> bool:
+        """Is direction ``k`` of ``d`` closed by a wall (rather than by the board's edge)?"""
+        W = self.W
+        step = (1, -1, W, -W)[k]
+        f, r = d % W, d // W
+        on = (f < W - 1, f > 0, r < self.H - 1, r > 0)[k]
+        return on and self._wall(d, d + step)
 
     # ------------------------------------------------------------------------------- outcomes
     def outcome(self, pos: TaflPosition) -> Outcome | None:
@@ -792,13 +947,63 @@ class TaflRules:
 
     def repetition_outcome(self, pos: TaflPosition, count: int) -> Outcome | None:
         mode = self.opts["repetition"]
+        if mode == "defenders_no_repeat":
+            # :class:`Game` refuses such a move (see forbids_repetition); a search that reaches
+            # one anyway scores it as lost for the defenders, which keeps it off their choices
+            return Outcome(Side.ATTACKERS, "repetition") if count >= 2 and pos.side == ATT else None
         if mode == "allowed" or count < self.opts["repetition_count"]:
             return None
+        if mode == "mover_wins":
+            return Outcome(Side(1 - pos.side), "repetition")  # OpenTafl tfr:l: the side completing it wins
         if mode == "draw":
             return Outcome(None, "repetition")
         if mode == "defenders_lose":
             return Outcome(Side.ATTACKERS, "repetition")
         return Outcome(Side(pos.side), "repetition")  # the side that just moved (made it) loses
+
+    def forbids_repetition(self, pos: TaflPosition) -> bool:
+        """Must the side to move avoid recreating an earlier position (hnefatafl.org's rule that a
+        defenders' move may not repeat a position)?  :class:`Game` applies it: it needs the history."""
+        return self.opts["repetition"] == "defenders_no_repeat" and pos.side == DEF
+
+    def no_moves_outcome(self, pos: TaflPosition) -> Outcome:
+        """The result when the side to move has no legal move."""
+        if self.opts["no_moves"] == "draw":
+            return Outcome(None, "no_moves")
+        return Outcome(Side(1 - pos.side), "no_moves")
+
+    # ---------------------------------------------------------------------------- square legality
+    def square_violations(self, pos: TaflPosition) -> list[str]:
+        """Pieces on squares they may never stand on under the rules in force, one sentence each
+        naming the square and the rule (empty when the position is possible)."""
+        g = self.geometry
+        out: list[str] = []
+        for q in _bits(pos.att & self.never_stop[C_ATT]):
+            out.append(N_("an attacker stands on {square}, {kind}, where no attacker may ever stop").format(
+                square=g.name(q), kind=self._square_kind(q)))
+        for q in _bits(pos.dfn & self.never_stop[C_DEF]):
+            out.append(N_("a defender stands on {square}, {kind}, where no defender may ever stop").format(
+                square=g.name(q), kind=self._square_kind(q)))
+        if pos.king >= 0 and pos.king in self.camps:
+            out.append(N_("the king stands on {square}, a camp square, where he may never stop").format(
+                square=g.name(pos.king)))
+        if self.camps and not self.opts["camp_reentry"] and pos is not getattr(self, "start", None):
+            start = getattr(self, "start", None)
+            for grp in g.mark_groups("camp"):
+                gm = self._mask(grp)
+                had = bin(start.att & gm).count("1") if start is not None else None
+                now = bin(pos.att & gm).count("1")
+                if had is not None and now > had:
+                    names = ", ".join(g.name(q) for q in sorted(grp) if pos.att >> q & 1)
+                    out.append(N_("{now} attackers stand in the camp {squares}, which held {had} at the start and "
+                                  "may never be entered from outside").format(now=now, squares=names, had=had))
+        return out
+
+    def check_squares(self, pos: TaflPosition) -> None:
+        """Raise ValueError naming the first piece on a square it may never stand on."""
+        bad = self.square_violations(pos)
+        if bad:
+            raise ValueError(bad[0])
 
     # ------------------------------------------------------------------------------ announcements
     def escape_routes(self, pos: TaflPosition) -> list[int]:
@@ -828,9 +1033,9 @@ class TaflRules:
         return "-".join(g.name(s) for s in move)
 
     def parse_move(self, pos: TaflPosition, text: str) -> Move:
-        parts = text.strip().lower().split("-")
+        parts = (text.strip().lower() if text.isascii() else "").split("-")  # the Kelvin sign lower-cases to k
         if len(parts) != 2 or not parts[0] or not parts[1]:
-            raise ValueError(f"'{text}' is not a move (expected e.g. e1-e5)")
+            raise ValueError(f"{quote(text)} is not a move (expected e.g. e1-e5)")
         to = parts[1].split("x")[0]  # a record may append captures: e1-e5xe6
         return (self.geometry.parse_square(parts[0]), self.geometry.parse_square(to))
 
@@ -864,6 +1069,12 @@ class TaflRules:
         if dist > maxd:
             return f"this piece may move at most {maxd} square{'s' if maxd > 1 else ''}"
         step = (1 if f2 > f1 else -1 if f2 < f1 else 0) + (self.W if r2 > r1 else -self.W if r2 < r1 else 0)
+        s = frm
+        while s != to:
+            if self.walls and self._wall(s, s + step):
+                return N_("a wall stands between {a} and {b}: no piece moves across a wall").format(
+                    a=g.name(s), b=g.name(s + step))
+            s += step
         s = frm + step
         while s != to:
             if self.piece_at(pos, s) is not None:
@@ -881,12 +1092,12 @@ class TaflRules:
 
     def _square_kind(self, s: int) -> str:
         if s == self.throne:
-            return "the throne"
+            return N_("the throne")
         if s in self.corners:
-            return "the corner"
+            return N_("the corner")
         if s in self.camps:
-            return "the camp square"
-        return "the square"
+            return N_("the camp square")
+        return N_("the square")
 
     def piece_at(self, pos: TaflPosition, s: int) -> str | None:
         """'t' attacker, 'T' defender, 'K' king, or None."""
@@ -931,32 +1142,34 @@ class TaflRules:
             k = 0
             while k < len(row):
                 ch = row[k]
-                if ch.isdigit():
+                if ch in ASCII_DIGITS:
                     j = k
-                    while j < len(row) and row[j].isdigit():
+                    while j < len(row) and row[j] in ASCII_DIGITS:
                         j += 1
+                    if j - k > 3:  # never convert a 5,000-digit run: no board is that wide
+                        raise ValueError(f"row {i + 1} of the position has an empty run of {quote(row[k:j])} squares, "
+                                         f"the board is {self.W} wide")
                     f += int(row[k:j])
                     k = j
-                    continue
-                if f >= self.W:
-                    break
-                s = r * self.W + f
-                if ch == ATTACKER_CHAR:
-                    att |= 1 << s
-                elif ch == DEFENDER_CHAR:
-                    dfn |= 1 << s
-                elif ch == KING_CHAR:
-                    if king >= 0:
-                        raise ValueError(f"position has two kings ({self.geometry.name(king)} and "
-                                         f"{self.geometry.name(s)})")
-                    king = s
+                elif ch in (ATTACKER_CHAR, DEFENDER_CHAR, KING_CHAR):
+                    if f < self.W:
+                        s = r * self.W + f
+                        if ch == ATTACKER_CHAR:
+                            att |= 1 << s
+                        elif ch == DEFENDER_CHAR:
+                            dfn |= 1 << s
+                        elif king >= 0:
+                            raise ValueError(f"row {i + 1} of the position makes two kings (K), on "
+                                             f"{self.geometry.name(king)} and {self.geometry.name(s)}")
+                        else:
+                            king = s
+                    f += 1
+                    k += 1
                 else:
-                    raise ValueError(f"row {i + 1} of the position has '{ch}': use t (attacker), T (defender), "
+                    raise ValueError(f"row {i + 1} of the position has {quote(ch)}: use t (attacker), T (defender), "
                                      f"K (king) or digits for empty squares")
-                f += 1
-                k += 1
             if f != self.W:
-                raise ValueError(f"row {i + 1} of the position ('{row}') covers {f} squares, the board is "
+                raise ValueError(f"row {i + 1} of the position ({quote(row)}) covers {f} squares, the board is "
                                  f"{self.W} wide")
         if king < 0:
             raise ValueError("position has no king (K)")
@@ -966,7 +1179,9 @@ class TaflRules:
         for s in _bits(dfn):
             dfnT |= self.tbit[s]
         pos = TaflPosition(att, dfn, attT, dfnT, king, int(to_move))
-        if self.escape_mask >> king & 1:
+        self.check_squares(pos)
+        if self.escape_mask >> king & 1 and (not self.opts["escape_safe"] or (
+                pos.side == ATT and self._escape_is_safe(att, dfn, attT, dfnT, king))):
             pos.result = Outcome(Side.DEFENDERS, "king_escaped")
         return pos
 

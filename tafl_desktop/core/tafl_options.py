@@ -6,6 +6,7 @@ notes ``tafl-rules.md``; every toggle's behaviour is pinned by tests in ``tests/
 
 from __future__ import annotations
 
+from tafl_desktop.core.marks import N_
 from tafl_desktop.core.options import Choice, OptionSchema, OptionSpec
 
 S000 = "source 000 (Military Strategy Games)"
@@ -41,17 +42,28 @@ TAFL_OPTIONS = OptionSchema((
     OptionSpec(
         "escape", "King escapes to", "Where the king must get to for his side to win.", "choice", "corner",
         choices=(
-            Choice("corner", "A corner square", "The king's side wins when the king reaches a corner square."),
+            Choice("corner", "A corner square", "The king's side wins when the king reaches a corner square.",
+                   needs_mark="corner"),
             Choice("edge", "Any edge square", "The king's side wins when the king reaches any square on the edge."),
             Choice("marked", "Marked escape squares",
-                   "The king's side wins when the king reaches one of the marked escape squares."),
+                   "The king's side wins when the king reaches one of the marked escape squares.", needs_mark="escape"),
         ),
-        group="Winning", source=f"{S003}; {S001}"),
+        group="Winning", source=f"{S003}; {S001}; tafl-rules.md 1.3 (Tablut competition: 16 marked squares)"),
     OptionSpec(
-        "edge_forts", "Edge forts", "The defenders win if the king sits on the edge, can move, "
-        "and is walled in by defenders the attackers can never break.", "bool", False,
-        sentence_on="The defenders also win with an edge fort: the king on the edge, able to move, inside an "
-        "unbreakable ring of defenders.", group="Winning", source=f"{S003}; {COPEN}"),
+        "escape_safe", N_("Escape must be safe"), N_("Reaching an escape square wins only if the attackers cannot "
+        "capture the king with their next move; otherwise play goes on."), "bool", False,
+        sentence_on=N_("The king wins only when he stands on an escape square at the end of his side's move and the "
+                       "attackers cannot capture him with their next move; otherwise play goes on."),
+        group="Winning", depends_on=("escape", ("edge", "marked")),
+        source=f"{S000} ('full tablut': escape 'in such a way that does not allow his piece to be captured in his "
+        "next turn')"),
+    OptionSpec(
+        "edge_forts", "Edge forts", N_("The defenders win if the king sits on the edge, can move, and is walled "
+        "in by defenders the attackers can never break. Defenders further out count when they too can never be "
+        "captured."), "bool", False,
+        sentence_on=N_("The defenders also win with an edge fort: the king on the edge, able to move, in a space no "
+        "attacker can enter, walled by defenders that no sequence of attacker moves could capture. Defenders "
+        "further out help only if they, too, could never be captured."), group="Winning", source=f"{S003}; {COPEN}"),
     OptionSpec(
         "encirclement", "Encirclement", "The attackers win if they enclose every defender so that none can "
         "reach the edge.", "bool", False,
@@ -73,12 +85,17 @@ TAFL_OPTIONS = OptionSchema((
             Choice("defenders_lose", "Defenders lose",
                    "When a position repeats, the defenders lose (they must break a perpetual repetition)."),
             Choice("mover_loses", "Repeating side loses", "The side whose move repeats a position loses."),
+            Choice("mover_wins", N_("Repeating side wins"),
+                   N_("The side whose move completes the repetition wins.")),
+            Choice("defenders_no_repeat", N_("Defenders may not repeat"),
+                   N_("The defenders may not make a move that recreates an earlier position of the game.")),
         ),
-        group="Winning", source=f"{S002} (repetition loses); {COPEN}"),
+        group="Winning", source=f"{S002} (repetition loses); {COPEN}; tafl-rules.md 2.1 (OpenTafl tfr:l, the side "
+        "completing the repetition wins); tafl-rules.md 2.2 (hnefatafl.org: a defender may not repeat a position)"),
     OptionSpec(
         "repetition_count", "Repetitions", "How many times a position must occur for the repetition rule.",
         "int", 3, minimum=2, maximum=5, sentence_on="(A position counts as repeated when it has occurred {n} times.)",
-        group="Winning", depends_on=("repetition", ("draw", "defenders_lose", "mover_loses"))),
+        group="Winning", depends_on=("repetition", ("draw", "defenders_lose", "mover_loses", "mover_wins"))),
     OptionSpec(
         "captureless_draw", "Draw without captures", "Draw after this many moves in a row without a capture "
         "(0 = never).", "int", 0, minimum=0, maximum=999,
@@ -134,7 +151,8 @@ TAFL_OPTIONS = OptionSchema((
         "linnaean_capture", "Linnaean capture", "A defender beside the throned king, who is surrounded by "
         "attackers on his other three sides, can be captured against the throne.", "bool", False,
         sentence_on="A defender next to the king on the throne, when the king's other three sides are attackers, "
-        "can be captured against the throne.", group="Capture", source="tafl-rules.md 2.1 (OpenTafl linc)"),
+        "can be captured against the throne.", group="Capture", needs_mark="throne",
+        source="tafl-rules.md 2.1 (OpenTafl linc)"),
     # -- the king ------------------------------------------------------------------------------
     OptionSpec(
         "king_armed", "King armed", "Whether the king helps to capture.", "choice", "yes",
@@ -200,11 +218,21 @@ TAFL_OPTIONS = OptionSchema((
         sentence_on="The corner squares act as capturing partners against any piece.",
         sentence_off="The corner squares do not take part in captures.", group="Special squares",
         needs_mark="corner", source=f"{S001}; {S002}"),
+    OptionSpec(
+        "corner_entry", N_("Who may enter corners"), N_("Which pieces may stop on the corner squares."), "choice",
+        "king",
+        choices=(
+            Choice("king", N_("The king only"), N_("Only the king may stop on a corner square.")),
+            Choice("defenders", N_("Defenders and king"),
+                   N_("Attackers may never stop on a corner square; the king and his defenders may.")),
+        ),
+        group="Special squares", needs_mark="corner",
+        source=f"{COPEN} (king only); {S004} rule 5 ('Attacking pieces may not sit on a corner square')"),
     # -- camps ---------------------------------------------------------------------------------
     OptionSpec(
         "camps", "Camps", "The attackers' base camps (marked squares) are special squares.", "bool", False,
         sentence_on="The marked camp squares belong to the attackers: defenders and the king may not stop on them.",
-        group="Camps", source=f"{S000}; tafl-rules.md 1.3"),
+        group="Camps", needs_mark="camp", source=f"{S000}; tafl-rules.md 1.3"),
     OptionSpec(
         "camps_hostile", "Camps hostile", "Empty camp squares act as capturing partners.", "choice", "defenders",
         choices=(

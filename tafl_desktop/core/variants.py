@@ -22,13 +22,16 @@ from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard
 from tafl_desktop.core.hunt_options import HUNT_OPTIONS
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.options import OptionSchema, OptionValue
+from tafl_desktop.core.quoting import quote, shown
+from tafl_desktop.core.safe_files import read_limited, write_safely
 from tafl_desktop.core.side_words import agree, side_words
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
 MAX_FILE_BYTES = 256 * 1024
 
 TOP_KEYS = ("id", "name", "family", "description", "sources", "notes", "sides", "board", "options")
-GRID_BOARD_KEYS = ("width", "height", "throne", "corners", "camps", "escape_squares", "setup")
+GRID_BOARD_KEYS = ("width", "height", "throne", "corners", "camps", "escape_squares", "walls", "room", "doorways",
+                   "setup")
 GRAPH_BOARD_KEYS = ("kind", "diagonals", "size", "pen", "home", "setup")
 DABLOT_BOARD_KEYS = ("kind", "cols", "rows", "setup")
 
@@ -154,13 +157,18 @@ class Variant:
         """The same variant with some toggles changed (validated); the preset values are kept for
         showing what changed."""
         opts = dict(self.options)
+        schema = self.schema
         for k, v in changes.items():
-            if k not in self.schema:
-                raise VariantError(f"unknown option {k!r} for {self.family}; known: {', '.join(self.schema.keys())}")
+            if k not in schema:
+                known = ", ".join(schema.keys())
+                raise VariantError(f"unknown option {quote(k)} for {self.family}; known: {known}")
             try:
-                opts[k] = self.schema[k].validate(v)
+                opts[k] = schema[k].validate(v)
             except ValueError as exc:
                 raise VariantError(str(exc)) from None
+            why = schema.unfit_reason(k, opts[k], self.options.get(k, schema[k].default))
+            if why:
+                raise VariantError(why)
         return replace(self, options=opts)
 
     def changed_options(self) -> dict[str, OptionValue]:
@@ -193,7 +201,7 @@ class Variant:
             return Side.parse(t)
         except ValueError:
             names = " or ".join(n.lower() for n in self.sides)
-            raise ValueError(f"'{text}' is not a side of {self.name}: use {names}") from None
+            raise ValueError(f"{quote(text)} is not a side of {self.name}: use {names}") from None
 
     @property
     def size_text(self) -> str:
@@ -228,6 +236,8 @@ class Variant:
         })
 
 
+#: Longest variant name (it is the window's title and heads every printed page).
+MAX_NAME = 100
 #: Longest side name a variant file may give (it is printed in headings and move lists).
 MAX_SIDE_NAME = 30
 
@@ -275,7 +285,7 @@ def _graph_geometry(board: Mapping[str, Any], where: str) -> GraphGeometry:
             raise VariantError(f"{where}: 'board.size' must be an even number from 4 to 12")
         geo = checkerboard(size)
     else:
-        raise VariantError(f"{where}: 'board.kind' must be \"cross33\" or \"checker\", got {kind!r}")
+        raise VariantError(f"{where}: 'board.kind' must be \"cross33\" or \"checker\", got {quote(kind)}")
     marks = {}
     for key in ("pen", "home"):
         if key in board:
@@ -290,7 +300,7 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
     allowed = FAMILIES[family].board_keys
     for k in board:
         if k not in allowed:
-            raise VariantError(f"{where}: unknown key 'board.{k}'; allowed: {', '.join(allowed)}")
+            raise VariantError(f"{where}: unknown key {quote('board.' + str(k))}; allowed: {', '.join(allowed)}")
     if family == "dablot":
         return _dablot_geometry(board, where)
     if family != "tafl":
@@ -299,7 +309,7 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
     h = board.get("height", w)
     for name, v in (("width", w), ("height", h)):
         if not isinstance(v, int) or isinstance(v, bool) or not 5 <= v <= 19:
-            raise VariantError(f"{where}: 'board.{name}' must be a whole number from 5 to 19, got {v!r}")
+            raise VariantError(f"{where}: 'board.{name}' must be a whole number from 5 to 19, got {quote(v)}")
     plain = GridGeometry(w, h)
     marks: dict[str, frozenset[int]] = {}
     throne = board.get("throne", "centre")
@@ -324,7 +334,61 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
         marks["camp"] = _square_list(plain, board["camps"], f"{where}: 'board.camps'")
     if "escape_squares" in board:
         marks["escape"] = _square_list(plain, board["escape_squares"], f"{where}: 'board.escape_squares'")
-    return GridGeometry(w, h, {k: v for k, v in marks.items() if v})
+    return GridGeometry(w, h, {k: v for k, v in marks.items() if v}, _walls(plain, board, where))
+
+
+def _wall(g: GridGeometry, text: Any, where: str) -> tuple[int, int]:
+    """One wall written ``"c5|c6"``: between two orthogonally adjacent squares."""
+    if not isinstance(text, str) or text.count("|") != 1:
+        raise VariantError(f"{where} must be walls written like \"c5|c6\" (two adjacent squares), got {text!r}")
+    try:
+        a, b = (g.parse_square(part) for part in text.split("|"))
+    except ValueError as exc:
+        raise VariantError(f"{where}: {exc}") from None
+    if b not in g.neighbours(a):
+        raise VariantError(f"{where}: {text!r} is not two side-by-side squares, so no wall can stand between them")
+    return (min(a, b), max(a, b))
+
+
+def _walls(g: GridGeometry, board: Mapping[str, Any], where: str) -> frozenset[tuple[int, int]]:
+    """Walls as data: ``walls`` lists single walls; ``room`` ("c3:e5", opposite corners) walls a
+    rectangle all round, less its ``doorways`` (walls of the room written like single walls)."""
+    walls: set[tuple[int, int]] = set()
+    listed = board.get("walls", [])
+    if not isinstance(listed, list):
+        raise VariantError(f"{where}: 'board.walls' must be a list like [\"c5|c6\", \"e5|f5\"]")
+    walls.update(_wall(g, w, f"{where}: 'board.walls'") for w in listed)
+    if "doorways" in board and "room" not in board:
+        raise VariantError(f"{where}: 'board.doorways' needs a 'board.room' to open")
+    if "room" in board:
+        room = board["room"]
+        parts = room.split(":") if isinstance(room, str) else []
+        try:
+            if len(parts) != 2:
+                raise ValueError(room)
+            (f1, r1), (f2, r2) = (g.file_rank(g.parse_square(p)) for p in parts)
+        except ValueError:
+            raise VariantError(f"{where}: 'board.room' must be two opposite corner squares like \"c3:e5\"") from None
+        lo_f, hi_f, lo_r, hi_r = min(f1, f2), max(f1, f2), min(r1, r2), max(r1, r2)
+        ring: set[tuple[int, int]] = set()
+        for f in range(lo_f, hi_f + 1):
+            for r in range(lo_r, hi_r + 1):
+                inside = g.index(f, r)
+                for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                    nf, nr = f + df, r + dr
+                    if g.on_board(nf, nr) and not (lo_f <= nf <= hi_f and lo_r <= nr <= hi_r):
+                        out = g.index(nf, nr)
+                        ring.add((min(inside, out), max(inside, out)))
+        doors = board.get("doorways", [])
+        if not isinstance(doors, list):
+            raise VariantError(f"{where}: 'board.doorways' must be a list like [\"d5|d6\"]")
+        for d in doors:
+            pair = _wall(g, d, f"{where}: 'board.doorways'")
+            if pair not in ring:
+                raise VariantError(f"{where}: 'board.doorways': {d!r} is not in the wall of the room {room}")
+            ring.discard(pair)
+        walls |= ring
+    return frozenset(walls)
 
 
 def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides: Mapping[str, Any] | None = None,
@@ -334,16 +398,19 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
         raise VariantError(f"{where}: a variant must be a table of keys")
     for k in data:
         if k not in TOP_KEYS:
-            raise VariantError(f"{where}: unknown key {k!r}; allowed: {', '.join(TOP_KEYS)}")
+            raise VariantError(f"{where}: unknown key {quote(k)}; allowed: {', '.join(TOP_KEYS)}")
     for k in ("id", "name"):
         if not isinstance(data.get(k), str) or not data[k].strip():
             raise VariantError(f"{where}: '{k}' must be a non-empty text")
+    if len(data["name"]) > MAX_NAME or any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in data["name"]):
+        raise VariantError(N_("{where}: 'name' must be one line of at most {n} characters").format(
+            where=where, n=MAX_NAME))
     vid = data["id"]
     if not all(ch.isalnum() or ch in "_-" for ch in vid) or len(vid) > 64:
         raise VariantError(f"{where}: 'id' may use only letters, digits, '_' and '-' (64 at most)")
     family = data.get("family", "tafl")
     if not isinstance(family, str) or family not in FAMILIES:
-        raise VariantError(f"{where}: 'family' = {family!r} is unknown; known: {', '.join(FAMILIES)}")
+        raise VariantError(f"{where}: 'family' = {quote(family)} is unknown; known: {', '.join(FAMILIES)}")
     for k in ("description", "notes"):
         if not isinstance(data.get(k, ""), str):
             raise VariantError(f"{where}: '{k}' must be text")
@@ -377,6 +444,13 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
         description=data.get("description", ""), sources=tuple(sources), notes=data.get("notes", ""),
         board_data=dict(board), preset_options=preset, path=path, sides=(sides[0], sides[1]),
     )
+    bound = variant.schema
+    explicit = {**options, **(overrides or {})}
+    for key, value in resolved.items():
+        why = bound.unfit_reason(key, value, schema[key].default) if key in explicit else (
+            None if bound.choice_fits(key, value) else bound.unfit_reason(key, value, value))
+        if why:
+            raise VariantError(f"{where}: {why}")
     try:
         variant.make_rules()
     except ValueError as exc:
@@ -387,19 +461,22 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
 def load_variant(path: str | Path, overrides: Mapping[str, Any] | None = None) -> Variant:
     """Read and validate a variant file."""
     p = Path(path)
-    where = p.name
+    where = shown(p.name or str(path))
     try:
-        raw = p.read_bytes()
+        raw = read_limited(p, MAX_FILE_BYTES)
     except OSError as exc:
-        raise VariantError(f"{where}: cannot read the file ({exc.strerror or exc})") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise VariantError(f"{where}: file is {len(raw)} bytes, more than the {MAX_FILE_BYTES} a variant may have")
+        raise VariantError(f"{where}: cannot read the file ({shown(exc.strerror or exc, 200)})") from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise VariantError(f"{where}: not a UTF-8 text file") from None
     except tomllib.TOMLDecodeError as exc:
-        raise VariantError(f"{where}: not valid TOML: {exc}") from None
+        raise VariantError(f"{where}: not valid TOML: {shown(exc, 160)}") from None
+    except RecursionError:
+        raise VariantError(N_("{where}: not valid TOML: nested too deeply").format(where=where)) from None
+    except ValueError as exc:  # a number with more digits than Python converts
+        raise VariantError(N_("{where}: not valid TOML: {problem}").format(where=where, problem=shown(exc, 120))) \
+            from None
     return variant_from_data(data, where, overrides, path=str(p))
 
 
@@ -432,9 +509,7 @@ def dump_variant(variant: Variant) -> str:
 
 def save_variant(variant: Variant, path: str | Path) -> None:
     """Write a variant file atomically (temporary file, then rename)."""
-    from tafl_desktop.core.record import atomic_write_text
-
-    atomic_write_text(Path(path), dump_variant(variant))
+    write_safely(path, dump_variant(variant))
 
 
 # ------------------------------------------------------------------------------------- presets
@@ -456,11 +531,17 @@ def presets() -> dict[str, Variant]:
 
 
 def find_variant(name: str, overrides: Mapping[str, Any] | None = None) -> Variant:
-    """A preset by id, or a variant file by path; VariantError with the known ids otherwise."""
+    """A preset by id, a variant file by path, or an OpenTafl rules string (``dim:...``);
+    VariantError with the known ids otherwise."""
+    if name.lstrip().startswith("dim:"):
+        from tafl_desktop.core.rules_string import variant_from_rules_string
+
+        v = variant_from_rules_string(name)
+        return v.with_options(overrides) if overrides else v
     if name.endswith(".toml") or "/" in name or "\\" in name:
         return load_variant(name, overrides)
     table = presets()
     if name not in table:
-        raise VariantError(f"unknown variant '{name}'; presets: {', '.join(table)} (or give a .toml file)")
+        raise VariantError(f"unknown variant {quote(name)}; presets: {', '.join(table)} (or give a .toml file)")
     v = table[name]
     return v.with_options(overrides) if overrides else v

@@ -106,7 +106,8 @@ def _show_unexpected(exc_type, exc, tb) -> None:
         from tafl_desktop.gui import dialogs
 
         dialogs.show_error(None, _("Something went wrong"),
-                           f"{exc_type.__name__}: {exc}\n\nYour game is kept; you can save it and go on.")
+                           _("{problem}\n\nYour game is kept; you can save it and go on.").format(
+                               problem=dialogs.describe_problem(exc)))
     except Exception:  # noqa: BLE001
         pass
 
@@ -126,6 +127,11 @@ def first_variant(name: str | None):
             return find_variant(name), ""
         except VariantError as exc:
             problem = str(exc)
+        except Exception as exc:  # noqa: BLE001 - start-up must not crash on a strange variant file
+            from tafl_desktop.core.quoting import shown
+            from tafl_desktop.gui.dialogs import describe_problem
+
+            problem = f"{shown(name)}: {describe_problem(exc)}"
     last = str(QSettings().value(LAST_VARIANT_KEY, DEFAULT_VARIANT) or DEFAULT_VARIANT)
     for candidate in (last, DEFAULT_VARIANT):
         try:
@@ -163,14 +169,19 @@ def create_window(file: str | None = None, variant: str | None = None, autosave:
     elif offer and autosave:
         offer_restore(window, autosave)
         window.autosave_path = autosave
+        if window.controller.game.plies:
+            window.autosave_now()  # this run now owns the game: a crash from here on is a crash
     return window
 
 
 def offer_restore(window, autosave: str) -> bool:
-    """Ask whether to go on with the game the last run left unfinished (it ended without closing
-    the window: a crash, a kill, a power cut).  True if the game was restored."""
-    from tafl_desktop.core.record import RecordError, load_game
+    """Ask whether to go on with the game the last run left unfinished.  The words say what
+    happened: a record tagged ``exit = "normal"`` was kept by a normal close of the window; any
+    other ended without one (a crash, a kill, a power cut).  True if the game was restored."""
+    from tafl_desktop.core.record import RecordError, load_game, read_record_tags
     from tafl_desktop.gui import dialogs
+    from tafl_desktop.gui.main_window import CLOSED_NORMALLY, CLOSED_TAG
+    from tafl_desktop.i18n import _
 
     try:
         game = load_game(autosave)
@@ -180,16 +191,28 @@ def offer_restore(window, autosave: str) -> bool:
         return False
     except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
         dialogs.show_error(window, _("Cannot restore the unfinished game"),
-                           f"{Path(autosave).name}: unexpected problem ({exc}).\n\nA new game starts instead.")
+                           _("{file}: unexpected problem ({error}).\n\nA new game starts instead.").format(
+                               file=Path(autosave).name, error=dialogs.describe_problem(exc)))
         return False
     n = len(game.plies)
     side = game.rules.variant.side_names[int(game.rules.side_to_move(game.position))]
-    question = ngettext(
-        "Tafl Desktop was not closed properly last time. Your game of {game} ({n} move, {side} to move) was saved."
-        "\n\nRestore it? (Cancel starts a new game.)",
-        "Tafl Desktop was not closed properly last time. Your game of {game} ({n} moves, {side} to move) was saved."
-        "\n\nRestore it? (Cancel starts a new game.)", n).format(game=game.rules.variant.title, n=n, side=side)
-    if not dialogs.confirm(window, _("Restore the unfinished game?"), question, _("Restore")):
+    closed_normally = read_record_tags(autosave).get(CLOSED_TAG) == CLOSED_NORMALLY
+    if closed_normally:  # the player closed the window mid-game: no crash to speak of
+        question = ngettext(
+            "Your game of {variant} ({n} move, {side} to move) was not finished when you closed Tafl Desktop "
+            "last time.\n\nContinue it? (Cancel starts a new game.)",
+            "Your game of {variant} ({n} moves, {side} to move) was not finished when you closed Tafl Desktop "
+            "last time.\n\nContinue it? (Cancel starts a new game.)", n)
+        title, yes = _("Continue your last game?"), _("Continue")
+    else:
+        question = ngettext(
+            "Tafl Desktop was not closed properly last time. Your game of {variant} ({n} move, {side} to move) "
+            "was saved.\n\nRestore it? (Cancel starts a new game.)",
+            "Tafl Desktop was not closed properly last time. Your game of {variant} ({n} moves, {side} to move) "
+            "was saved.\n\nRestore it? (Cancel starts a new game.)", n)
+        title, yes = _("Restore the unfinished game?"), _("Restore")
+    question = question.format(variant=game.rules.variant.title, n=n, side=side)
+    if not dialogs.confirm(window, title, question, yes):
         return False
     if not window.open_game(autosave, remember=False):
         return False

@@ -189,7 +189,7 @@ class BoardPainting:
             if s in st.pieces:
                 continue
             r = self.piece_rect(s)
-            draw_piece(p, kind, r, t, self._piece_style, opacity=0.33)
+            draw_piece(p, kind, r, t, self._piece_style, opacity=0.33, **self._labels(kind))
             p.setPen(QPen(_qc(t.capture), max(2.0, r.width() * 0.08), Qt.PenStyle.SolidLine,
                           Qt.PenCapStyle.RoundCap))
             a = r.adjusted(r.width() * 0.24, r.height() * 0.24, -r.width() * 0.24, -r.height() * 0.24)
@@ -200,7 +200,7 @@ class BoardPainting:
                 continue
             r = self.piece_rect(s)
             if s == self._drag_origin and self._drag_pos is not None:
-                draw_piece(p, kind, r, t, self._piece_style, opacity=0.3)
+                draw_piece(p, kind, r, t, self._piece_style, opacity=0.3, **self._labels(kind))
                 continue
             if s in st.threatened:
                 p.setPen(Qt.PenStyle.NoPen)
@@ -208,9 +208,15 @@ class BoardPainting:
                 glow.setAlpha(110)
                 p.setBrush(glow)
                 p.drawEllipse(r.center(), r.width() * 0.5, r.width() * 0.5)
-            draw_piece(p, kind, r, t, self._piece_style)
+            draw_piece(p, kind, r, t, self._piece_style, **self._labels(kind))
         if moving is not None and moving in st.pieces:
-            draw_piece(p, st.pieces[moving], self._animated_rect(), t, self._piece_style)
+            draw_piece(p, st.pieces[moving], self._animated_rect(), t, self._piece_style,
+                       **self._labels(st.pieces[moving]))
+
+    def _labels(self, kind: str) -> dict:
+        """The letters and rank badge of a piece kind, from the state."""
+        st = self._state
+        return {"letters": st.letters, "rank": st.ranks.get(kind, 0)}
 
     def _animated_rect(self) -> QRectF:
         """Where the moving piece is now: along the legs of the move, eased."""
@@ -279,4 +285,4 @@ class BoardPainting:
                 r = QRectF(self._drag_pos.x() - size.width() / 2, self._drag_pos.y() - size.height() / 2,
                            size.width(), size.height())
                 draw_piece(p, kind, r.adjusted(-cell * 0.05, -cell * 0.05, cell * 0.05, cell * 0.05), t,
-                           self._piece_style)
+                           self._piece_style, **self._labels(kind))

@@ -51,6 +51,10 @@ class BoardState:
     interactive: bool = True
     #: A move suggested to the player (Hint), drawn as an arrow along its legs.
     suggested: tuple[int, ...] = ()
+    #: The variant's own letters of the lettered piece style (``piece_labels.piece_letters``).
+    letters: Mapping[str, str] = field(default_factory=dict)
+    #: Piece kind -> rank number drawn on the piece (Dablot with ranks shown); empty: none.
+    ranks: Mapping[str, int] = field(default_factory=dict)
 
 
 def _qc(text: str) -> QColor:

@@ -132,9 +132,10 @@ class WorkerEngine(_WorkerClient):
     """A computer opponent: the ``ComputerEngine`` the controller drives (see ``gui.players``)."""
 
     def start(self, game: Game, level: str, on_move: Callable[[Move], None],
-              on_error: Callable[[str], None] | None = None) -> None:
+              on_error: Callable[[str], None] | None = None, time_limit: float | None = None) -> None:
         """Search ``game``'s live position at ``level``; later call ``on_move`` (or ``on_error``)
-        on the GUI thread.  A request still running is abandoned."""
+        on the GUI thread.  ``time_limit`` (seconds) replaces the level's think time when a clock
+        is shorter.  A request still running is abandoned."""
 
         def done(result: Any) -> None:
             if result.error or result.move is None:
@@ -143,7 +144,7 @@ class WorkerEngine(_WorkerClient):
                 return
             on_move(tuple(result.move))
 
-        self._submit(game, done, level=level, mode="move")
+        self._submit(game, done, level=level, mode="move", time_limit=time_limit)
 
 
 class Analyst(_WorkerClient):

@@ -33,6 +33,21 @@ def show_error(parent: QWidget | None, title: str, text: str) -> None:
     QMessageBox.critical(parent, title, text)
 
 
+def describe_problem(exc: BaseException) -> str:
+    """The cause of an unexpected failure, in one short line for a dialog (never a traceback)."""
+    from tafl_desktop.core.quoting import shown
+    from tafl_desktop.i18n import _
+
+    if isinstance(exc, MemoryError):
+        return _("there was not enough memory to read it")
+    if isinstance(exc, RecursionError):
+        return _("it is nested too deeply to read")
+    if isinstance(exc, OSError):
+        return shown(exc.strerror or exc, 200)
+    detail = shown(exc, 160)
+    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+
+
 def show_info(parent: QWidget | None, title: str, text: str) -> None:
     QMessageBox.information(parent, title, text)
 

@@ -34,6 +34,16 @@ it on a target</td></tr>
 <tr><td><b>Ctrl+N</b>, <b>Ctrl+O</b>, <b>Ctrl+S</b></td><td>new game, open a game, save the game</td></tr>
 <tr><td><b>Ctrl+R</b></td><td>the rules in force</td></tr>
 </table>
+<h3>Variations, comments and set-ups</h3>
+<p>Step back to an earlier position and play a different move: it starts a variation, shown indented
+in the move list, and the moves played before are kept. Click any move to see its line; right-click a
+move to comment on it, promote its variation or delete it.</p>
+<table cellspacing="4">
+<tr><td><b>Ctrl+E</b></td><td>set up a position (then play, analyse or save it)</td></tr>
+<tr><td><b>Ctrl+C</b> / <b>Ctrl+Shift+C</b></td><td>copy the position / the moves as text</td></tr>
+<tr><td><b>Ctrl+V</b></td><td>paste a position (opens the set-up) or a move list (a new game)</td></tr>
+<tr><td><b>Ctrl+;</b></td><td>comment on the move shown</td></tr>
+</table>
 """)
 
 ANNOUNCEMENTS_HELP = N_("""
@@ -47,7 +57,8 @@ ANNOUNCEMENTS_HELP = N_("""
 
 ABOUT = N_("""
 <h3>Tafl Desktop</h3>
-<p>Play the old Nordic board games: Hnefatafl, Tablut, Brandubh and their relatives, and the Fox games.</p>
+<p>Play the old Nordic board games: Hnefatafl, Tablut, Brandubh and their relatives, the Fox games and
+Dablot Prejjesne.</p>
 <p>Tafl players have always disagreed about the rules, so every rule is a visible toggle: choose them in
-<i>Game &gt; New Game</i> and read the rules in force with <i>Game &gt; Rules in force</i>.</p>
+<i>File &gt; New Game</i> and read the rules in force with <i>Game &gt; Rules in Force</i>.</p>
 """)

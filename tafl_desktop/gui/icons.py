@@ -25,12 +25,13 @@ def _ratio() -> float:
     return app.devicePixelRatio() if app is not None else 1.0
 
 
-def piece_pixmap(kind: str, board_theme: BoardTheme, style: str, size: int = 22) -> QPixmap:
-    """A piece as a small pixmap (side panel, captured counts)."""
+def piece_pixmap(kind: str, board_theme: BoardTheme, style: str, size: int = 22,
+                 letters: dict[str, str] | None = None, rank: int = 0) -> QPixmap:
+    """A piece as a small pixmap (side panel, captured counts, the Dablot legend)."""
     ratio = _ratio()
     pm = _canvas(size, ratio)
     p = QPainter(pm)
-    draw_piece(p, kind, QRectF(0, 0, size, size), board_theme, style)
+    draw_piece(p, kind, QRectF(0, 0, size, size), board_theme, style, letters=letters, rank=rank)
     p.end()
     return pm
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QSplitter, QToolBar, QWidget
 
 from tafl_desktop.core.game import Game
+from tafl_desktop.core.quoting import shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardView
@@ -37,11 +38,22 @@ from tafl_desktop.i18n import _, ngettext
 APP_NAME = "Tafl Desktop"
 GAME_SUFFIX = ".tafl.json"
 DEFAULT_VARIANT = "copenhagen"
+#: The autosave's tag saying the window was closed normally (no crash) with this game unfinished.
+CLOSED_TAG, CLOSED_NORMALLY = "exit", "normal"
 
 #: Modules that add a capability's menus, panels and dialogs to the window: each has
 #: ``install(window)``, called once the window's own menus exist (``window.file_menu``,
 #: ``game_menu``, ``view_menu``, ``help_menu``).  Each keeps its heavy imports inside its slots.
-GUI_CAPABILITIES: tuple[str, ...] = ()
+GUI_CAPABILITIES: tuple[str, ...] = (
+    "tafl_desktop.gui.clock_ui",
+    "tafl_desktop.gui.game_end",
+    "tafl_desktop.gui.rules_lab",
+    "tafl_desktop.gui.edit_menu",
+    "tafl_desktop.gui.position_editor",
+    "tafl_desktop.gui.study",
+    "tafl_desktop.gui.interop_menu",
+    "tafl_desktop.gui.learn",
+)
 
 
 class _Decided:
@@ -65,6 +77,10 @@ class MainWindow(QMainWindow):
     """One window, one game.  ``persist`` False keeps settings untouched (screenshots);
     ``autosave_path`` (None: off) is rewritten after every move so a crash loses nothing."""
 
+    #: A new game is about to start or a game to open (``time_control`` and ``loaded_tags`` are
+    #: set): capabilities such as the clock set up again before the computer's first search.
+    game_starting = Signal()
+
     def __init__(self, game: Game, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
                  prefs: Preferences | None = None, persist: bool = True, autosave_path: str | None = None,
                  parent: QWidget | None = None) -> None:
@@ -73,6 +89,13 @@ class MainWindow(QMainWindow):
         self.autosave_path = autosave_path
         self.prefs = prefs if prefs is not None else (load_preferences() if persist else Preferences())
         self.file_path: str | None = None
+        #: The clock chosen in New Game (a core.clock.TimeControl) and the tags of the game opened:
+        #: read by the capabilities when ``game_starting`` fires.
+        self.time_control = None
+        self.loaded_tags: dict[str, str] = {}
+        #: Capabilities add record tags (``() -> dict``) and reasons to offer Pause (``() -> bool``).
+        self.tag_providers: list = []
+        self.pause_reasons: list = []
         self._pending_move: tuple[int, ...] = ()
         self._message = ""
         self.setWindowIcon(app_icon())
@@ -115,6 +138,8 @@ class MainWindow(QMainWindow):
         self._evaluated: object = None  # the position the evaluation bar shows
 
         self._autosaved: tuple | None = None  # (game, plies, outcome) last written to the autosave
+        self._autosave_failure_told = False  # the dialog about a failing autosave is shown once
+        self._settings_failure_told = False  # and so is the one about preferences that cannot be kept
 
         self.apply_preferences(self.prefs, save=False)
         self.resize(1200, 800)
@@ -286,12 +311,12 @@ class MainWindow(QMainWindow):
         playing = c.game.outcome is None
         self.act_hint.setEnabled(playing and c.human_to_move())
         has_computer = not all(p.is_human for p in c.players)
-        self.act_pause.setEnabled(has_computer and playing)
+        self.act_pause.setEnabled((has_computer or any(r() for r in self.pause_reasons)) and playing)
         self.act_move_now.setEnabled(has_computer and playing and c.computer_to_play())
 
     def _update_title(self, *_args) -> None:
         name = Path(self.file_path).name if self.file_path else _("unsaved game")
-        dirty = "*" if not self.controller.undo_stack.isClean() else ""
+        dirty = "*" if self.controller.modified else ""
         self.setWindowTitle(f"{name}{dirty} - {self.controller.variant.title} - {APP_NAME}")
 
     def _show_message(self, text: str) -> None:
@@ -304,8 +329,8 @@ class MainWindow(QMainWindow):
         text = self._message
         if not text:
             if not c.is_live:
-                text = _("Viewing move {ply} of {n}. Press End to return to the game.").format(
-                    ply=c.view_ply, n=len(c.game.plies))
+                text = _("Viewing move {ply} of {n}. Press End to return to the game, or play a move here to start "
+                         "a variation.").format(ply=c.view_ply, n=len(c.game.plies))
             elif c.game.outcome is not None:
                 text = f"{c.describe_outcome(c.game.outcome)} Use the arrow keys or the move list to review."
             elif c.picked:
@@ -322,13 +347,15 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------------------- games
     def start_game(self, variant: Variant, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
-                   start=None) -> None:
-        """Replace the current game with a new one of ``variant``."""
+                   start=None, time_control=None) -> None:
+        """Replace the current game with a new one of ``variant`` (with a clock if ``time_control``)."""
         rules = variant.make_rules()
         self._message = ""
+        self.time_control, self.loaded_tags = time_control, {}
+        self.game_starting.emit()
         self.controller.set_game(Game(rules, start), players)
         self.file_path = None
-        self.controller.undo_stack.setClean()
+        self.controller.mark_saved()
         self._orient()
         self._show_message(_("New game: {game}. {status}.").format(game=variant.title,
                                                                    status=self.controller.status_text()))
@@ -344,7 +371,7 @@ class MainWindow(QMainWindow):
 
     def _may_discard(self) -> bool:
         c = self.controller
-        if c.undo_stack.isClean() or not c.game.plies or c.game.outcome is not None:
+        if not c.modified or not c.tree.root.children or c.game.outcome is not None:
             return True
         return dialogs.confirm(self, _("Start a new game?"), _("The current game has moves that are not saved. "
                                                                "Leave it and start a new one?"), _("Leave it"))
@@ -356,7 +383,7 @@ class MainWindow(QMainWindow):
 
         choice = NewGameDialog.ask(self, self.controller.variant, self.controller.players)
         if choice is not None:
-            self.start_game(choice.variant, choice.players)
+            self.start_game(choice.variant, choice.players, time_control=getattr(choice, "time_control", None))
 
     def open_game(self, path: str | None = None, remember: bool = True) -> bool:
         """Open a saved game; a file that cannot be read leaves the current game as it was.
@@ -367,26 +394,29 @@ class MainWindow(QMainWindow):
                 return False
         if not self._may_discard():
             return False
-        from tafl_desktop.core.record import RecordError, load_game
+        from tafl_desktop.core.record import RecordError, load_tree
 
         try:
-            game = load_game(path)
+            tree = load_tree(path)
+            game = tree.main_game()
         except RecordError as exc:
             dialogs.show_error(self, _("Cannot open the game"),
                                _("{error}\n\nThe current game is unchanged.").format(error=exc))
             return False
         except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
             dialogs.show_error(self, _("Cannot open the game"), _(
-                "{file}: unexpected problem ({error}).\n\nThe current game is unchanged.").format(
-                file=Path(path).name, error=exc))
+                "{name}: unexpected problem ({cause}).\n\nThe current game is unchanged.").format(
+                name=shown(Path(path).name), cause=dialogs.describe_problem(exc)))
             return False
         tags = self._loaded_tags(path)
         players = (PlayerSpec.from_text(tags.get("player1", "human")),
                    PlayerSpec.from_text(tags.get("player2", "human")))
         self._message = ""
-        self.controller.set_game(game, players)
+        self.time_control, self.loaded_tags = None, tags
+        self.game_starting.emit()
+        self.controller.set_game(game, players, tree=tree)
         self.file_path = path
-        self.controller.undo_stack.setClean()
+        self.controller.mark_saved()
         self._orient()
         if remember:
             self._remember_recent(path)
@@ -399,18 +429,16 @@ class MainWindow(QMainWindow):
     @staticmethod
     def _loaded_tags(path: str) -> dict[str, str]:
         """The record's tags (who played), read again because load_game returns only the Game."""
-        import json
+        from tafl_desktop.core.record import read_record_tags
 
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-            tags = data.get("tags", {}) if isinstance(data, dict) else {}
-            return {str(k): str(v) for k, v in tags.items()} if isinstance(tags, dict) else {}
-        except (OSError, ValueError):
-            return {}
+        return read_record_tags(path)
 
     def _tags(self) -> dict[str, str]:
         p = self.controller.players
-        return {"player1": p[0].to_text(), "player2": p[1].to_text()}
+        tags = {"player1": p[0].to_text(), "player2": p[1].to_text()}
+        for provide in self.tag_providers:
+            tags.update(provide())
+        return tags
 
     def save_game(self) -> bool:
         if not self.file_path:
@@ -430,12 +458,12 @@ class MainWindow(QMainWindow):
         from tafl_desktop.core.record import save_game
 
         try:
-            save_game(self.controller.game, path, self._tags())
+            save_game(self.controller.game, path, self._tags(), tree=self.controller.tree)
         except OSError as exc:
-            dialogs.show_error(self, _("Cannot save the game"), f"{path}: {exc.strerror or exc}")
+            dialogs.show_error(self, _("Cannot save the game"), f"{shown(path)}: {shown(exc.strerror or exc, 200)}")
             return False
         self.file_path = path
-        self.controller.undo_stack.setClean()
+        self.controller.mark_saved()
         self._remember_recent(path)
         self._show_message(_("Saved {name}.").format(name=Path(path).name))
         self._update_title()
@@ -457,9 +485,10 @@ class MainWindow(QMainWindow):
             dialogs.show_error(self, _("Cannot open the variant"),
                                _("{error}\n\nThe current game is unchanged.").format(error=exc))
             return False
-        except Exception as exc:  # noqa: BLE001
-            dialogs.show_error(self, _("Cannot open the variant"),
-                               _("{file}: unexpected problem ({error}).").format(file=Path(path).name, error=exc))
+        except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
+            dialogs.show_error(self, _("Cannot open the variant"), _(
+                "{name}: unexpected problem ({cause}).\n\nThe current game is unchanged.").format(
+                name=shown(Path(path).name), cause=dialogs.describe_problem(exc)))
             return False
         self.start_game(variant, HUMANS)
         self._show_message(_("Playing {game} from {file}.").format(game=variant.title, file=Path(path).name))
@@ -512,7 +541,8 @@ class MainWindow(QMainWindow):
 
     def _open_recent(self, path: str) -> None:
         if not Path(path).is_file():
-            dialogs.show_error(self, _("Cannot open the game"), _("{path} is no longer there.").format(path=path))
+            dialogs.show_error(self, _("Cannot open the game"),
+                               _("{path} is no longer there.").format(path=shown(path)))
             remove_recent_file(path)
             return
         self.open_game(path)
@@ -521,26 +551,38 @@ class MainWindow(QMainWindow):
         """Write the autosave right after every move (and undo), not later: a crash one second
         after a move must not lose it.  A record is a few kilobytes, written in about a millisecond."""
         g = self.controller.game
-        state = (id(g), len(g.plies), g.outcome)
+        state = (id(g), len(g.plies), g.outcome, self.controller.tree.revision)
         if state != self._autosaved:
             self.autosave_now()
 
-    def autosave_now(self) -> None:
-        """Keep the current game in the autosave file (or remove it when there is nothing to keep)."""
+    def autosave_now(self, closing: bool = False) -> None:
+        """Keep the current game in the autosave file (or remove it when there is nothing to keep).
+        ``closing``: the window is being closed normally, and the record says so (tag
+        ``exit = "normal"``), so the next start offers it back without speaking of a crash.
+        A failure is told once in a dialog (and every time in the status bar)."""
         if not self.autosave_path:
             return
         from tafl_desktop.core.record import save_game
 
         g = self.controller.game
-        self._autosaved = (id(g), len(g.plies), g.outcome)
+        self._autosaved = (id(g), len(g.plies), g.outcome, self.controller.tree.revision)
         try:
             if self.controller.game.plies and self.controller.game.outcome is None:
                 Path(self.autosave_path).parent.mkdir(parents=True, exist_ok=True)
-                save_game(self.controller.game, self.autosave_path, self._tags())
-            elif os.path.exists(self.autosave_path):
+                tags = {**self._tags(), **({CLOSED_TAG: CLOSED_NORMALLY} if closing else {})}
+                save_game(self.controller.game, self.autosave_path, tags, tree=self.controller.tree)
+            elif os.path.lexists(self.autosave_path):
                 os.remove(self.autosave_path)
         except OSError as exc:
-            self._show_message(_("Autosave failed: {error}").format(error=exc.strerror or exc))
+            reason = shown(exc.strerror or exc, 200)
+            self._show_message(_("Autosave failed: {reason}").format(reason=reason))
+            if not self._autosave_failure_told and not closing:
+                self._autosave_failure_told = True
+                dialogs.show_error(self, _("The game cannot be autosaved"), _(
+                    "Tafl Desktop keeps your game in {path} after every move, so that a crash loses "
+                    "nothing, but it cannot write there: {reason}.\n\nYou can go on playing; use "
+                    "File > Save Game to keep this game. This message is not shown again until you "
+                    "restart.").format(path=shown(self.autosave_path, 200), reason=reason))
 
     # ------------------------------------------------------------------------------- computer
     def _thinking_changed(self, on: bool) -> None:
@@ -674,7 +716,12 @@ class MainWindow(QMainWindow):
         self.act_announce.setChecked(prefs.announcements)
         self.act_eval.setChecked(prefs.eval_bar)
         if save and self.persist:
-            save_preferences(prefs)
+            problem = save_preferences(prefs)
+            if problem and not self._settings_failure_told:
+                self._settings_failure_told = True
+                dialogs.show_error(self, _("Your preferences cannot be saved"), _(
+                    "{problem}\n\nThe new preferences apply until you close Tafl Desktop; next time "
+                    "it starts with the ones saved before.").format(problem=problem))
         self.refresh()
 
     def _toggle_coordinates(self, on: bool) -> None:
@@ -736,7 +783,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.save_window()
-        self.autosave_now()
+        self.autosave_now(closing=True)
         self.controller.shutdown()
         if self.analyst is not None:
             self.analyst.shutdown()

@@ -1,113 +1,252 @@
-"""The move list: one row per move pair in notation, the viewed move highlighted, and the
-first/back/forward/last buttons.  Clicking a move shows that position (read-only until the
-player returns to the end)."""
+"""The move list: the game's tree of moves in notation, the viewed move highlighted, and the
+first/back/forward/last buttons.
+
+The main line is laid out one turn to a row (column 0 the side that moved first in this game,
+column 1 the other).  After the row holding a move come the comment on it and the variations
+played instead of it, indented one step per level, each laid out the same way.  Clicking a move
+shows its position (a move in another line makes that line the one on screen); the context menu
+comments, promotes and deletes.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QFont, QPainter, QPalette
+from PySide6.QtGui import QColor, QFont, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
+    QMenu,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from tafl_desktop.core.game_tree import Node
 from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.icons import set_glyph
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 Index = QModelIndex | QPersistentModelIndex
+#: The signs and cell tints of review classes (:meth:`MoveListModel.set_annotations`).
+ANNOTATION_SIGNS = {"inaccuracy": " ?!", "mistake": " ?", "blunder": " ??"}
+ANNOTATION_TINTS = {"inaccuracy": "#f3e6a0", "mistake": "#f6c28b", "blunder": "#ef9a9a"}
+#: Item role carrying a row's nesting level (0 = main line) for the indenting delegate.
+DEPTH_ROLE = Qt.ItemDataRole.UserRole + 1
+INDENT_PX = 14
+
+
+@dataclass
+class _Row:
+    """One row of the list: a turn of some line (``cells`` per column), or a comment row."""
+
+    depth: int
+    number: int = 0
+    cells: list[list[Node]] = field(default_factory=lambda: [[], []])
+    comment: Node | None = None
 
 
 class MoveListModel(QAbstractTableModel):
-    """Turns laid out one to a row: column 0 is the side that moved first in this game, column 1
-    the other.  A side that makes several plies in one turn (Dablot's action points) shares a cell."""
+    """The tree laid out as rows of turns; a side that makes several plies in one turn (Dablot's
+    action points) shares a cell."""
 
     def __init__(self, controller: GameController) -> None:
         super().__init__()
         self._controller = controller
-        self._texts: list[str] = []
-        self._sides: list[int] = []
-        self._cells: list[list[list[int]]] = []   # row -> column -> ply numbers (1-based)
-        self._where: dict[int, tuple[int, int]] = {}
+        self._rows: list[_Row] = []
+        self._where: dict[int, tuple[int, int]] = {}   # id(node) -> (row, column)
+        self._texts: dict[int, str] = {}
         self._headers = ("", "")
-        self._view_ply = 0
+        self._signature: tuple = ()
+        self._viewed: Node | None = None
+        self._line: list[Node] = []
+        #: Review classes by node (see :meth:`set_annotations`).
+        self._annotations: dict[Node, str] = {}
         self.refresh()
 
+    # ------------------------------------------------------------------------------- layout
     def refresh(self) -> None:
         c = self._controller
-        texts = c.move_rows()
-        sides = c.ply_sides()
         first = int(c.rules.side_to_move(c.game.start))
         headers = (c.sides[first], c.sides[1 - first])
-        if texts != self._texts or sides != self._sides or headers != self._headers:
+        self._line = c.line_nodes()
+        signature = (id(c.tree), c.tree.revision, id(c.game), len(c.game.plies), headers)
+        if signature != self._signature:
             self.beginResetModel()
-            self._texts, self._sides, self._headers = texts, sides, headers
+            self._signature, self._headers = signature, headers
             self._layout(first)
+            self._viewed = c.viewed_node()
             self.endResetModel()
-        if c.view_ply != self._view_ply:
-            old = self._view_ply
-            self._view_ply = c.view_ply
-            for ply in (old, c.view_ply):
-                if ply in self._where:
-                    idx = self.ply_index(ply)
+            return
+        viewed = c.viewed_node()
+        if viewed is not self._viewed:
+            old, self._viewed = self._viewed, viewed
+            for node in (old, viewed):
+                idx = self.node_index(node)
+                if idx.isValid():
                     self.dataChanged.emit(idx, idx)
 
     def _layout(self, first: int) -> None:
-        self._cells = []
-        self._where = {}
-        prev_col = 1
-        for n, side in enumerate(self._sides, 1):
-            col = 0 if side == first else 1
-            if not self._cells or (col == 0 and prev_col == 1):
-                self._cells.append([[], []])
-            self._cells[-1][col].append(n)
-            self._where[n] = (len(self._cells) - 1, col)
-            prev_col = col
+        c = self._controller
+        tree, rules = c.tree, c.rules
+        g = c.variant.geometry
+        tafl = c.variant.family == "tafl"
+        self._rows, self._where, self._texts = [], {}, {}
+
+        def text(node: Node) -> str:
+            t = rules.move_text(node.move)
+            if tafl and node.ply.captures:
+                t += " x" + ",".join(g.name(s) for s in node.ply.captures)
+            return t
+
+        def lay(line: list[Node], depth: int, turn: int) -> None:
+            rows: list[_Row] = []
+            prev_col = -1
+            for node in line:
+                col = 0 if int(rules.side_to_move(tree.position(node.parent))) == first else 1
+                if not rows or (col == 0 and prev_col == 1):
+                    if rows:
+                        turn += 1
+                    rows.append(_Row(depth, turn))
+                rows[-1].cells[col].append(node)
+                self._texts[id(node)] = text(node)
+                prev_col = col
+            for row in rows:
+                self._rows.append(row)
+                r = len(self._rows) - 1
+                for col in (0, 1):
+                    for node in row.cells[col]:
+                        self._where[id(node)] = (r, col)
+                for node in (*row.cells[0], *row.cells[1]):
+                    if node.comment:
+                        self._rows.append(_Row(depth, comment=node))
+                    if node.is_main_child:
+                        for alt in node.parent.children[1:]:
+                            lay([alt, *tree.continuation(alt)], depth + 1, row.number)
+
+        if tree.root.comment:
+            self._rows.append(_Row(0, comment=tree.root))
+        lay(tree.main_line(), 0, 1)
+
+    # ------------------------------------------------------------------------------- lookups
+    def node_index(self, node: Node | None) -> QModelIndex:
+        if node is None:
+            return QModelIndex()
+        row, col = self._where.get(id(node), (-1, -1))
+        return self.index(row, col) if row >= 0 else QModelIndex()
 
     def ply_index(self, ply: int) -> QModelIndex:
-        """Model index of the cell holding ply number ``ply`` (1-based)."""
-        row, col = self._where.get(ply, (-1, -1))
-        return self.index(row, col)
+        """Model index of the cell holding move ``ply`` (1-based) of the line on screen."""
+        return self.node_index(self._line[ply - 1]) if 0 < ply <= len(self._line) else QModelIndex()
+
+    def nodes_at(self, index: Index) -> list[Node]:
+        if not index.isValid() or index.row() >= len(self._rows):
+            return []
+        row = self._rows[index.row()]
+        if row.comment is not None:
+            return [row.comment] if index.column() == 0 else []
+        return row.cells[index.column()]
+
+    def node_at(self, index: Index) -> Node | None:
+        """The move a click on this cell shows (the last of the cell); None for an empty cell."""
+        nodes = self.nodes_at(index)
+        return nodes[-1] if nodes else None
 
     def plies_at(self, index: Index) -> list[int]:
-        if not index.isValid() or index.row() >= len(self._cells):
-            return []
-        return self._cells[index.row()][index.column()]
+        """The move numbers (from the start of the game) in this cell."""
+        return [n.depth for n in self.nodes_at(index) if n.ply is not None]
 
     def ply_of(self, index: Index) -> int:
-        """The ply a click on this cell shows (the last of the cell); 0 for an empty cell."""
         plies = self.plies_at(index)
         return plies[-1] if plies else 0
 
+    def comment_rows(self) -> list[int]:
+        return [r for r, row in enumerate(self._rows) if row.comment is not None]
+
+    # ------------------------------------------------------------------------------- annotations
+    def set_annotations(self, marks: dict[int, str]) -> None:
+        """Mark plies with a game-review class: ``{ply: "best" | "good" | "inaccuracy" | "mistake" |
+        "blunder"}`` (ply 1-based along the line on screen, the main line unless a variation is
+        shown); ``{}`` clears.  The marks stay with those moves when another line is shown.
+        Inaccuracies, mistakes and blunders get the usual sign (?!, ?, ??) and a tinted cell."""
+        line = self._controller.line_nodes()
+        self._annotations = {line[p - 1]: cls for p, cls in marks.items() if 0 < p <= len(line)}
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, 1))
+
+    def annotation(self, ply: int) -> str:
+        """The review class of move ``ply`` of the line on screen, or "" when it has none."""
+        line = self._controller.line_nodes()
+        return self._annotations.get(line[ply - 1], "") if 0 < ply <= len(line) else ""
+
+    # ------------------------------------------------------------------------------- Qt model
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self._cells)
+        return 0 if parent.isValid() else len(self._rows)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else 2
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        plies = self.plies_at(index)
-        if not plies:
+        if not index.isValid() or index.row() >= len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if role == DEPTH_ROLE:
+            return row.depth
+        if row.comment is not None:
+            return self._comment_data(row, index, role)
+        nodes = row.cells[index.column()]
+        if not nodes:
+            if role == Qt.ItemDataRole.DisplayRole and row.depth and index.column() == 0 and row.cells[1]:
+                return "…"
+            return None
+        last = nodes[-1]
+        mark = self._annotations.get(last, "")
+        if role == Qt.ItemDataRole.DisplayRole:
+            return ", ".join(self._texts[id(n)] + ANNOTATION_SIGNS.get(self._annotations.get(n, ""), "")
+                             for n in nodes)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            tint = ANNOTATION_TINTS.get(mark)
+            return QColor(tint) if tint else None
+        if role == Qt.ItemDataRole.ForegroundRole and mark in ANNOTATION_TINTS:
+            return QColor("#1b1b1b")  # the tints are light: dark text on them in a dark theme too
+        if role == Qt.ItemDataRole.FontRole:
+            viewed = self._viewed is not None and any(n is self._viewed for n in nodes)
+            if viewed or row.depth:
+                font = QFont()
+                font.setBold(viewed)
+                font.setItalic(row.depth > 0)
+                return font
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            where = _("variation") if row.depth else _("main line")
+            tip = _("Move {n} ({where}): click to see the position after it; right-click for comments and "
+                    "variations").format(n=last.depth, where=where)
+            return tip + (f"\n\n{last.comment}" if last.comment else "")
+        return None
+
+    def _comment_data(self, row: _Row, index: Index, role: int) -> Any:
+        if index.column() != 0:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return ", ".join(self._texts[n - 1] for n in plies)
-        if role == Qt.ItemDataRole.FontRole and self._view_ply in plies:
-            font = QFont()
-            font.setBold(True)
-            return font
+            return "“" + " ".join(row.comment.comment.split()) + "”"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _("Move {n}: click to see the position after it").format(n=plies[-1])
+            return row.comment.comment
+        if role == Qt.ItemDataRole.FontRole:
+            font = QFont()
+            font.setItalic(True)
+            return font
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QColor("#6b5b45")
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        if not self.plies_at(index):
+        if not self.nodes_at(index):
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
@@ -116,7 +255,30 @@ class MoveListModel(QAbstractTableModel):
             return None
         if orientation == Qt.Orientation.Horizontal:
             return self._headers[section]
-        return f"{section + 1}."
+        if 0 <= section < len(self._rows) and self._rows[section].comment is None:
+            return f"{self._rows[section].number}."
+        return ""
+
+
+class _IndentDelegate(QStyledItemDelegate):
+    """Indents the first column of variation rows, one step per level, with a guide line."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        depth = index.data(DEPTH_ROLE) or 0
+        if not depth or index.column() != 0:
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        indent = depth * INDENT_PX
+        painter.save()
+        painter.setPen(option.palette.color(QPalette.ColorRole.Mid))
+        r = option.rect
+        for level in range(depth):
+            x = r.left() + level * INDENT_PX + INDENT_PX // 2
+            painter.drawLine(x, r.top() + 1, x, r.bottom() - 1)
+        painter.restore()
+        opt.rect = r.adjusted(indent, 0, 0, 0)
+        super().paint(painter, opt, index)
 
 
 class MoveTable(QTableView):
@@ -144,6 +306,7 @@ class MovePanel(QWidget):
         self.model = MoveListModel(controller)
         self.table = MoveTable(self)
         self.table.setModel(self.model)
+        self.table.setItemDelegate(_IndentDelegate(self.table))
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -156,6 +319,8 @@ class MovePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.clicked.connect(self._clicked)
         self.table.selectionModel().currentChanged.connect(self._current_changed)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
 
         self.buttons: dict[str, QToolButton] = {}
         row = QHBoxLayout()
@@ -181,6 +346,7 @@ class MovePanel(QWidget):
         layout.addWidget(self.table, 1)
         layout.addLayout(row)
         self._syncing = False
+        self._spans: list[int] = []
         self.refresh()
 
     def refresh(self) -> None:
@@ -190,6 +356,12 @@ class MovePanel(QWidget):
         self._syncing = True
         try:
             self.model.refresh()
+            spans = self.model.comment_rows()
+            if spans != self._spans:
+                self.table.clearSpans()
+                for r in spans:
+                    self.table.setSpan(r, 0, 1, 2)
+                self._spans = spans
             sel = self.table.selectionModel()
             idx = self.model.ply_index(c.view_ply)
             if c.view_ply and idx.isValid():
@@ -206,12 +378,77 @@ class MovePanel(QWidget):
         self.buttons["forward"].setEnabled(c.view_ply < n)
         self.buttons["last"].setEnabled(c.view_ply < n)
 
+    def set_annotations(self, marks: dict[int, str]) -> None:
+        """See :meth:`MoveListModel.set_annotations`."""
+        self.model.set_annotations(marks)
+
     def _clicked(self, index: QModelIndex) -> None:
-        ply = self.model.ply_of(index)
-        if 0 < ply <= len(self._controller.game.plies):
-            self._controller.goto(ply)
+        node = self.model.node_at(index)
+        if node is not None and node.ply is not None:
+            self._controller.show_node(node)
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._syncing or not current.isValid():
             return
         self._clicked(current)
+
+    # ------------------------------------------------------------------------------- context menu
+    def _context_menu(self, pos) -> None:
+        node = self.model.node_at(self.table.indexAt(pos))
+        if node is None:
+            node = self._controller.viewed_node()
+        self.menu_for(node).exec(self.table.viewport().mapToGlobal(pos))
+
+    def menu_for(self, node: Node) -> QMenu:
+        """The actions on one move: comment, promote, delete (built fresh for each right-click)."""
+        c = self._controller
+        menu = QMenu(self)
+        what = _("the start position") if node.ply is None else _("move {n}").format(n=node.depth)
+        menu.addAction(_("Comment on {what}...").format(what=what), lambda: edit_comment(self, c, node))
+        in_variation = c.tree.variation_start(node) is not None
+        a = menu.addAction(_("Promote Variation"), lambda: c.promote(node))
+        a.setEnabled(in_variation)
+        a = menu.addAction(_("Make Main Line"), lambda: c.promote(node, to_main=True))
+        a.setEnabled(in_variation)
+        menu.addSeparator()
+        start = c.tree.variation_start(node)
+        a = menu.addAction(_("Delete Variation"), lambda: confirm_delete(self, c, start))
+        a.setEnabled(start is not None)
+        a = menu.addAction(_("Delete From Here"), lambda: confirm_delete(self, c, node))
+        a.setEnabled(node.ply is not None)
+        return menu
+
+
+def edit_comment(parent: QWidget, controller: GameController, node: Node) -> None:
+    """Ask for the comment on ``node`` (empty removes it)."""
+    from PySide6.QtWidgets import QInputDialog
+
+    what = _("the start position") if node.ply is None else _("move {n}").format(n=node.depth)
+    text, ok = QInputDialog.getMultiLineText(parent, _("Comment"), _("Comment on {what}:").format(what=what),
+                                             node.comment)
+    if ok:
+        controller.set_comment(node, text)
+
+
+def confirm_delete(parent: QWidget, controller: GameController, node: Node | None) -> None:
+    """Delete ``node`` and the moves after it, once the player agrees."""
+    from tafl_desktop.gui import dialogs
+
+    if node is None or node.ply is None:
+        return
+    count = 1 + sum(1 for _n in _below(node))
+    if count == 1:
+        text = _("Delete move {n}?").format(n=node.depth)
+    else:
+        text = ngettext("Delete move {n} and the move after it?", "Delete move {n} and the {count} moves after it "
+                        "(variations included)?", count - 1).format(n=node.depth, count=count - 1)
+    if dialogs.confirm(parent, _("Delete moves?"), text, _("Delete")):
+        controller.delete_node(node)
+
+
+def _below(node: Node):
+    stack = list(node.children)
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.quoting import shown
 from tafl_desktop.core.variants import FAMILIES, Variant, VariantError, load_variant, presets, save_variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardState, BoardView
@@ -37,6 +39,7 @@ from tafl_desktop.gui.players import (
     COMPUTER,
     COMPUTER_LEVELS,
     DEFAULT_LEVEL,
+    EXTERNAL,
     HUMAN,
     HUMANS,
     PlayerSpec,
@@ -57,6 +60,7 @@ class NewGameChoice:
 
     variant: Variant
     players: tuple[PlayerSpec, PlayerSpec]
+    time_control: Any = None  # a core.clock.TimeControl, None for an untimed game
 
 
 def user_variant_files() -> list[str]:
@@ -103,6 +107,12 @@ class PlayerChooser(QWidget):
             self.kind.setItemData(1, _("The computer player is not installed in this version yet."),
                                   Qt.ItemDataRole.ToolTipRole)
         self.kind.setCurrentIndex(0 if spec.is_human or not computer_available() else 1)
+        from tafl_desktop.gui.external_engine import EnginePicker
+
+        self.kind.addItem(_("External engine"), EXTERNAL)
+        self.engine = EnginePicker(spec.level if spec.kind == EXTERNAL else "")
+        if spec.kind == EXTERNAL:
+            self.kind.setCurrentIndex(2)
         self.level.setCurrentIndex(max(0, self.level.findData(spec.level or DEFAULT_LEVEL)))
         self.level.setToolTip(_("Beginner blunders on purpose; each level above looks further ahead and thinks longer "
                                 "(Expert: about 5 seconds a move)"))
@@ -111,14 +121,19 @@ class PlayerChooser(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.kind, 1)
         row.addWidget(self.level, 1)
+        row.addWidget(self.engine, 1)
         self._sync()
 
     def _sync(self) -> None:
         self.level.setEnabled(self.kind.currentData() == COMPUTER)
+        self.level.setVisible(self.kind.currentData() != EXTERNAL)
+        self.engine.setVisible(self.kind.currentData() == EXTERNAL)
 
     def spec(self) -> PlayerSpec:
         if self.kind.currentData() == COMPUTER:
             return PlayerSpec(COMPUTER, self.level.currentData())
+        if self.kind.currentData() == EXTERNAL and self.engine.command():
+            return PlayerSpec(EXTERNAL, self.engine.command())
         return PlayerSpec()
 
 
@@ -137,6 +152,9 @@ class NewGameDialog(QDialog):
         self.tree.setAccessibleName(_("Games"))
         self.tree.setMinimumWidth(240)
         self._fill_tree(current)
+        from tafl_desktop.gui.fit_text import fit_tree_to_items
+
+        fit_tree_to_items(self.tree)  # long names whole, not elided
         self.tree.currentItemChanged.connect(self._item_changed)
 
         self.name = QLabel()
@@ -156,6 +174,10 @@ class NewGameDialog(QDialog):
         self.player_labels = (QLabel(), QLabel())
         for i in (0, 1):
             self.player_form.addRow(self.player_labels[i], self.choosers[i])
+        from tafl_desktop.gui.clock_chooser import ClockChooser
+
+        self.clock_chooser = ClockChooser()
+        self.player_form.addRow(_("Clock:"), self.clock_chooser)
         info = QVBoxLayout()
         info.addWidget(self.name)
         info.addWidget(self.description)
@@ -186,6 +208,9 @@ class NewGameDialog(QDialog):
         self.save_variant_button.setToolTip(_("Write these rules to a variant file you can open again "
                                               "(File > Open Variant)"))
         self.save_variant_button.clicked.connect(self.save_as_variant)
+        self.balance_button = QPushButton(_("How does this change the balance?"))
+        self.balance_button.setToolTip(_("Open the Rules Lab: computer games with these rules, one toggle varied"))
+        self.balance_button.clicked.connect(self.open_rules_lab)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.start_button = self.buttons.addButton(_("Start game"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.start_button.setDefault(True)
@@ -193,6 +218,7 @@ class NewGameDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         bottom = QHBoxLayout()
         bottom.addWidget(self.save_variant_button)
+        bottom.addWidget(self.balance_button)
         bottom.addStretch(1)
         bottom.addWidget(self.buttons)
         layout = QVBoxLayout(self)
@@ -302,7 +328,7 @@ class NewGameDialog(QDialog):
         return self.choosers[0].spec(), self.choosers[1].spec()
 
     def choice(self) -> NewGameChoice:
-        return NewGameChoice(self.chosen_variant(), self.chosen_players())
+        return NewGameChoice(self.chosen_variant(), self.chosen_players(), self.clock_chooser.control())
 
     def accept(self) -> None:
         try:
@@ -336,13 +362,25 @@ class NewGameDialog(QDialog):
             load_variant(path)  # prove it opens again before telling the player it is saved
         except (OSError, VariantError) as exc:
             text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            dialogs.show_error(self, _("Cannot save the variant"), f"{path}: {text}")
+            dialogs.show_error(self, _("Cannot save the variant"), f"{shown(path)}: {text}")
             return ""
         remember_user_variant(str(Path(path).resolve()))
         dialogs.show_info(self, _("Variant saved"), _(
             "Saved {file}. Open it again with File > Open Variant, or find it under 'Your variants' in this "
             "dialog.").format(file=Path(path).name))
         return path
+
+    def open_rules_lab(self):
+        """The Rules Lab for the rules chosen here, the first toggle the player changed preselected."""
+        from tafl_desktop.gui.rules_lab import RulesLabDialog
+
+        try:
+            variant = self.chosen_variant()
+        except VariantError as exc:
+            dialogs.show_error(self, _("These rules cannot be used"), str(exc))
+            return None
+        changed = self.options.changed_keys()
+        return RulesLabDialog.open_for(self.parent(), variant, changed[0] if changed else None)
 
     @classmethod
     def ask(cls, parent: QWidget | None, current: Variant | None = None,

@@ -80,6 +80,19 @@ class ToggleRow:
         self.help.setToolTip(self._tooltip())
         _soften(self.help)
 
+    def offer_only(self, fits) -> None:
+        """Grey out the choices this board cannot honour (``fits(value)`` is False), e.g. marked
+        escape squares on a board that marks none."""
+        if not isinstance(self.editor, QComboBox):
+            return
+        model = self.editor.model()
+        for i, c in enumerate(self.spec.choices):
+            if not fits(c.value):
+                item = model.item(i) if hasattr(model, "item") else None
+                if item is not None:
+                    item.setEnabled(False)
+                    item.setToolTip(_("This board has no squares for this choice."))
+
     def _tooltip(self) -> str:
         text = self.spec.help
         if self.spec.source:
@@ -168,6 +181,7 @@ class OptionsPanel(QWidget):
             r = 0
             for spec in specs:
                 row = ToggleRow(spec, self._edited)
+                row.offer_only(lambda value, k=spec.key: schema.choice_fits(k, value))
                 row.reset.clicked.connect(lambda _c=False, k=spec.key: self.reset_key(k))
                 self._rows[spec.key] = row
                 grid.addWidget(row.label, r, 0)

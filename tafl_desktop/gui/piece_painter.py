@@ -9,6 +9,7 @@ Dablot leaders the Saami hat (South) and the crown (North), as on the printed pi
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QRadialGradient
@@ -35,7 +36,10 @@ def look(kind: str) -> tuple[bool, str]:
     return LOOKS.get(kind, (kind.islower(), "letter"))
 
 
-def letter(kind: str) -> str:
+def letter(kind: str, letters: Mapping[str, str] | None = None) -> str:
+    """The letter of the "lettered" style: the variant's own (``letters``), else the default."""
+    if letters and kind in letters:
+        return letters[kind]
     return LETTERS.get(kind, kind.upper())
 
 
@@ -104,8 +108,9 @@ def hat_path(c: QPointF, r: float) -> QPainterPath:
 
 
 def draw_piece(p: QPainter, kind: str, rect: QRectF, theme: BoardTheme, style: str = "stones",
-               opacity: float = 1.0) -> None:
-    """Draw piece ``kind`` ('t', 'T', 'K', 'f', 'h') centred in ``rect`` (one cell)."""
+               opacity: float = 1.0, letters: Mapping[str, str] | None = None, rank: int = 0) -> None:
+    """Draw piece ``kind`` ('t', 'T', 'K', 'f', 'h') centred in ``rect`` (one cell).  ``letters``
+    are the variant's own letters for the lettered style; ``rank`` > 0 adds a rank badge (Dablot)."""
     size = min(rect.width(), rect.height())
     c = rect.center()
     dark, shape = look(kind)
@@ -134,20 +139,38 @@ def draw_piece(p: QPainter, kind: str, rect: QRectF, theme: BoardTheme, style: s
         p.setPen(QPen(QColor(theme.king_rim), size * 0.06))
         p.drawEllipse(c, r * 0.86, r * 0.86)
     if style == "lettered" or shape == "letter":
-        _draw_letter(p, kind, c, r, mark)
+        _draw_letter(p, letter(kind, letters), c, r, mark)
     else:
         _draw_mark(p, shape, c, r, mark, bold=style == "flat")
+    if rank > 0:
+        _draw_rank(p, rank, c, r, theme)
     p.restore()
 
 
-def _draw_letter(p: QPainter, kind: str, c: QPointF, r: float, mark: QColor) -> None:
+def _draw_letter(p: QPainter, text: str, c: QPointF, r: float, mark: QColor) -> None:
     font = QFont(p.font())
     font.setBold(True)
-    font.setPixelSize(max(6, int(r * 1.15)))
+    font.setPixelSize(max(6, int(r * (1.15 if len(text) == 1 else 0.8))))
     p.setFont(font)
     p.setPen(mark)
     box = QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r)
-    p.drawText(box, Qt.AlignmentFlag.AlignCenter, letter(kind))
+    p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def _draw_rank(p: QPainter, rank: int, c: QPointF, r: float, theme: BoardTheme) -> None:
+    """A rank number in a small badge at the piece's lower right, readable on either face: the
+    number the capture rule compares (a piece takes only pieces of equal or lower rank)."""
+    br = r * 0.42
+    centre = QPointF(c.x() + r * 0.72, c.y() + r * 0.72)
+    p.setPen(QPen(QColor(theme.outline), max(1.0, r * 0.06)))
+    p.setBrush(QColor(theme.king_rim))
+    p.drawEllipse(centre, br, br)
+    font = QFont(p.font())
+    font.setBold(True)
+    font.setPixelSize(max(6, int(br * 1.5)))
+    p.setFont(font)
+    p.setPen(QColor(theme.outline))
+    p.drawText(QRectF(centre.x() - br, centre.y() - br, 2 * br, 2 * br), Qt.AlignmentFlag.AlignCenter, str(rank))
 
 
 def _draw_mark(p: QPainter, shape: str, c: QPointF, r: float, mark: QColor, bold: bool) -> None:

@@ -17,6 +17,8 @@ from tafl_desktop.i18n import _
 
 HUMAN = "human"
 COMPUTER = "computer"
+#: An external engine speaking the OpenTafl Engine Protocol; its ``level`` is its command line.
+EXTERNAL = "engine"
 
 def _computer_levels() -> tuple[tuple[str, str], ...]:
     """The AI's player levels (one source of truth: ``tafl_desktop.ai.levels``), weakest first."""
@@ -41,8 +43,10 @@ class PlayerSpec:
     level: str = ""
 
     def __post_init__(self) -> None:
-        if self.kind not in (HUMAN, COMPUTER):
-            raise ValueError(f"player kind must be '{HUMAN}' or '{COMPUTER}', not {self.kind!r}")
+        if self.kind not in (HUMAN, COMPUTER, EXTERNAL):
+            raise ValueError(f"player kind must be '{HUMAN}', '{COMPUTER}' or '{EXTERNAL}', not {self.kind!r}")
+        if self.kind == EXTERNAL and not self.level.strip():
+            raise ValueError("an external engine needs its command line")
         if self.kind == COMPUTER and self.level not in {v for v, _ in COMPUTER_LEVELS}:
             raise ValueError(f"computer level must be one of {', '.join(v for v, _ in COMPUTER_LEVELS)}")
 
@@ -53,6 +57,8 @@ class PlayerSpec:
     def label(self) -> str:
         if self.is_human:
             return _("Human")
+        if self.kind == EXTERNAL:
+            return _("Engine ({name})").format(name=engine_name(self.level))
         from tafl_desktop.ai.levels import LEVELS
 
         return _("Computer ({level})").format(level=_(LEVELS[self.level].label))
@@ -65,6 +71,8 @@ class PlayerSpec:
     def from_text(cls, text: str) -> PlayerSpec:
         """Inverse of :meth:`to_text`; anything unreadable becomes a human player."""
         kind, _, level = str(text).partition(":")
+        if kind == EXTERNAL:  # a file never starts a program: engines are chosen in New Game
+            return cls()
         level = _NUMBERED.get(level, level)
         try:
             return cls(kind, level)
@@ -73,6 +81,28 @@ class PlayerSpec:
 
 
 HUMANS = (PlayerSpec(), PlayerSpec())
+
+
+def engine_name(command: str) -> str:
+    """A short name for an engine's command line: its program's file name (and first argument
+    when the program is an interpreter such as python or java)."""
+    import os
+    import shlex
+
+    try:
+        words = shlex.split(command, posix=os.name != "nt")
+    except ValueError:
+        words = command.split()
+    if not words:
+        return command
+    name = os.path.basename(words[0])
+    rest = [w for w in words[1:] if not w.startswith("-")]
+    return f"{name} {rest[0]}" if rest and name.lower().startswith(("python", "java", "node")) else name
+
+
+class EngineForfeit(str):
+    """An engine's failure that ends the game (its side loses): an illegal move, a crash, silence
+    past its clock.  Passed to ``on_error``; a plain ``str`` there only pauses the game."""
 
 
 class ComputerEngine(Protocol):
@@ -104,6 +134,26 @@ def register_engine(factory: Callable[[], ComputerEngine] | None) -> None:
 
 def make_engine() -> ComputerEngine | None:
     return _engine_factory() if _engine_factory is not None else None
+
+
+_external_factory: Callable[[], ComputerEngine] | None = None
+
+
+def register_external(factory: Callable[[], ComputerEngine] | None) -> None:
+    """Install (or with None remove) the host of external engines (``gui.external_engine``)."""
+    global _external_factory
+    _external_factory = factory
+
+
+def make_external_engine() -> ComputerEngine | None:
+    return _external_factory() if _external_factory is not None else None
+
+
+def player_available(spec: PlayerSpec) -> bool:
+    """Whether this installation can play ``spec`` (a record may name a player it lacks)."""
+    if spec.kind == EXTERNAL:
+        return _external_factory is not None
+    return spec.is_human or _engine_factory is not None
 
 
 def computer_available() -> bool:

@@ -66,13 +66,30 @@ def load_preferences(settings: QSettings | None = None) -> Preferences:
     return Preferences(**values)
 
 
-def save_preferences(prefs: Preferences, settings: QSettings | None = None) -> None:
+def save_preferences(prefs: Preferences, settings: QSettings | None = None) -> str:
+    """Store ``prefs``; return '' when they are on disk, else a sentence saying why they are not
+    (a read-only configuration folder, a settings file that is not a file)."""
     s = settings or QSettings()
     s.beginGroup(GROUP)
     for k, v in asdict(prefs).items():
         s.setValue(k, v)
     s.endGroup()
     s.sync()
+    return settings_problem(s)
+
+
+def settings_problem(settings: QSettings) -> str:
+    """'' if ``settings`` were written (or read) without trouble, else what went wrong, naming the file."""
+    from tafl_desktop.core.quoting import shown
+    from tafl_desktop.i18n import _
+
+    status = settings.status()
+    if status == QSettings.Status.NoError:
+        return ""
+    if status == QSettings.Status.AccessError:
+        return _("The settings file {path} cannot be written (the folder may be read-only).").format(
+            path=shown(settings.fileName(), 200))
+    return _("The settings file {path} is damaged and cannot be read.").format(path=shown(settings.fileName(), 200))
 
 
 def recent_files(settings: QSettings | None = None) -> list[str]:

@@ -46,7 +46,13 @@ from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
-from tafl_desktop.printing.board_sheet import MAX_SQUARE, MIN_SQUARE, default_square
+from tafl_desktop.printing.board_sheet import (
+    MAX_SQUARE,
+    MIN_SQUARE,
+    PLAYABLE_SQUARE,
+    default_is_tiled,
+    default_square,
+)
 from tafl_desktop.printing.paper import make_page
 
 __all__ = ["PrintSetDialog", "PrintOptions", "open_print_dialog"]
@@ -87,9 +93,12 @@ class PrintOptions:
     square_mm: float | None = None
     parts: tuple[str, ...] = ("rules", "board", "pieces")
     draught_mm: float = 30.0
+    #: A Rules Lab study's report whose chart goes on the rule sheet (None: no chart).
+    balance: dict[str, Any] | None = None
 
     def render(self, variant: Variant) -> tuple[bytes, SetReport]:
-        return render_set(variant, self.paper, self.orientation, self.square_mm, list(self.parts), self.draught_mm)
+        return render_set(variant, self.paper, self.orientation, self.square_mm, list(self.parts), self.draught_mm,
+                          self.balance)
 
 
 # ------------------------------------------------------------------------------------ preview
@@ -240,9 +249,15 @@ class PrintSetDialog(QDialog):
         self.square_spin.setSingleStep(0.5)
         self.square_spin.setSuffix(_(" mm"))
         self.square_spin.setKeyboardTracking(True)
-        self.square_default = QCheckBox(_("Fit page"))
-        self.square_default.setToolTip(_("The largest size, up to 30 mm, at which the board fits on one page;\n"
-                                         "untick it, or type a size, to print larger or smaller"))
+        self.square_default = QCheckBox(_("Default size"))
+        self.square_default.setToolTip(_("The largest size, up to 30 mm, at which the board fits on one page, "
+                                         "but never below {mm:g} mm: a larger board is tiled over several "
+                                         "pages.\nUntick it, or type a size, to print larger or smaller").format(
+                                             mm=PLAYABLE_SQUARE))
+        #: Says when the default size tiles the board (it does not fit one page at a playable size).
+        self.square_note = QLabel()
+        self.square_note.setWordWrap(True)
+        self.square_note.hide()
         self.square_default.setChecked(True)
         square_row = QHBoxLayout()
         square_row.setContentsMargins(0, 0, 0, 0)
@@ -257,6 +272,7 @@ class PrintSetDialog(QDialog):
         form.addRow(_("Paper:"), self.paper_combo)
         form.addRow(_("Orientation:"), self.orientation_combo)
         form.addRow(self.square_label, square_row)
+        form.addRow(self.square_note)
 
         parts_box = QGroupBox(_("Print"))
         parts_layout = QVBoxLayout(parts_box)
@@ -270,6 +286,9 @@ class PrintSetDialog(QDialog):
             box.toggled.connect(self._options_changed)
             parts_layout.addWidget(box)
             self.part_boxes[key] = box
+        self.balance_box, self.balance_report = self._balance_choice()
+        if self.balance_box is not None:
+            parts_layout.addWidget(self.balance_box)
         self.draught_spin = QDoubleSpinBox()
         self.draught_spin.setRange(MIN_DRAUGHT, MAX_DRAUGHT)
         self.draught_spin.setDecimals(1)
@@ -366,15 +385,38 @@ class PrintSetDialog(QDialog):
         return _("Rule sheet with this game's changes: {changes}.").format(changes="; ".join(items))
 
     # -------------------------------------------------------------------------- options
+    def _balance_choice(self) -> tuple[QCheckBox | None, dict[str, Any] | None]:
+        """A box offering the newest finished Rules Lab study of this game for the rule sheet."""
+        from tafl_desktop.i18n import _
+
+        try:
+            from tafl_desktop.gui.rules_lab import studies_folder
+            from tafl_desktop.lab.report import summary
+            from tafl_desktop.lab.store import finished_studies
+
+            stores = finished_studies(studies_folder(), self.variant.id)
+            report = summary(stores[0]) if stores else None
+        except ImportError:  # the lab extra is not installed
+            report = None
+        if report is None:
+            return None, None
+        games = sum(c["games"] for c in report["cells"])
+        box = QCheckBox(_("Balance chart ({games} games, Rules Lab)").format(games=games))
+        box.setToolTip(_("Add the chart of your latest finished Rules Lab study of this game to the rule sheet"))
+        box.toggled.connect(self._options_changed)
+        return box, report
+
     def options(self) -> PrintOptions:
         """The options as the widgets show them now."""
         parts = tuple(k for k, box in self.part_boxes.items() if box.isChecked())
+        with_balance = self.balance_box is not None and self.balance_box.isChecked() and "rules" in parts
         return PrintOptions(
             paper=str(self.paper_combo.currentData()),
             orientation=str(self.orientation_combo.currentData()),
             square_mm=None if self._square_auto else round(self.square_spin.value(), 1),
             parts=parts,
             draught_mm=round(self.draught_spin.value(), 1),
+            balance=self.balance_report if with_balance else None,
         )
 
     def _options_changed(self) -> None:
@@ -391,6 +433,7 @@ class PrintSetDialog(QDialog):
             self.square_default.blockSignals(True)
             self.square_default.setChecked(False)
             self.square_default.blockSignals(False)
+            self.square_note.hide()
         self._options_changed()
 
     def _square_default_toggled(self, on: bool) -> None:
@@ -399,10 +442,17 @@ class PrintSetDialog(QDialog):
         self._options_changed()
 
     def _update_square_default(self) -> None:
-        """While "Fit page" is on, show the size the printer will choose for this paper."""
+        """While "Default size" is on, show the size the printer will choose for this paper, and
+        say so when that size tiles the board rather than shrink it below a playable square."""
+        page = make_page(str(self.paper_combo.currentData()), str(self.orientation_combo.currentData()))
+        tiled = self._square_auto and default_is_tiled(self.variant.geometry, page)
+        self.square_note.setVisible(tiled)
+        if tiled:
+            self.square_note.setText(_("{game} does not fit one page at a playable size: the board is printed "
+                                       "with {mm:g} mm squares and tiled over several pages (see the page "
+                                       "list below).").format(game=self.variant.name, mm=PLAYABLE_SQUARE))
         if not self._square_auto:
             return
-        page = make_page(str(self.paper_combo.currentData()), str(self.orientation_combo.currentData()))
         self.square_spin.blockSignals(True)
         self.square_spin.setValue(default_square(self.variant.geometry, page))
         self.square_spin.blockSignals(False)

@@ -8,7 +8,6 @@ is the same on every machine.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from tafl_desktop.core.variants import Variant
 
@@ -40,9 +39,9 @@ def render_screenshot(variant: Variant, out_path: str, size: tuple[int, int]) ->
     """Draw the window at ``size`` (width, height; at least :data:`MIN_SIZE`) showing ``variant``'s
     start position and write it to ``out_path``.  Raises OSError when the file cannot be written."""
     w, h = max(MIN_SIZE[0], int(size[0])), max(MIN_SIZE[1], int(size[1]))
-    target = Path(out_path)
-    if target.is_dir():
-        raise IsADirectoryError(21, "is a directory", str(target))
+    from tafl_desktop.core.safe_files import resolve_target, write_safely
+
+    resolve_target(out_path)  # refuse a folder or a device before drawing anything
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from tafl_desktop.core.game import Game
     from tafl_desktop.gui.app import make_app
@@ -60,4 +59,4 @@ def render_screenshot(variant: Variant, out_path: str, size: tuple[int, int]) ->
         window.close()
         window.deleteLater()
         settle(app, 1)
-    target.write_bytes(png)
+    write_safely(out_path, png)

@@ -10,6 +10,7 @@ from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.eval_bar import EvalBar
 from tafl_desktop.gui.icons import piece_pixmap
 from tafl_desktop.gui.move_list import MovePanel
+from tafl_desktop.gui.piece_labels import piece_letters
 from tafl_desktop.gui.piece_painter import face_colour
 from tafl_desktop.gui.themes import BoardTheme
 from tafl_desktop.gui.variant_info import rules_summary
@@ -46,11 +47,15 @@ class SidePanel(QWidget):
         title_col.setSpacing(1)
         title_col.addWidget(self.title)
         title_col.addWidget(self.subtitle)
-        # the button sits under the title, not beside it: a long game name or button text (German,
-        # Russian) would otherwise squeeze the title until its words are cut
-        title_col.addWidget(self.rules_button, 0, Qt.AlignmentFlag.AlignLeft)
-        title_row = QHBoxLayout()
-        title_row.addLayout(title_col, 1)
+        # the button goes under the name, not beside it: a long name ("Fox and Geese (19th-century
+        # diagonals)") then wraps at the panel's width instead of in a narrow column
+        button_row = QHBoxLayout()
+        button_row.addWidget(self.rules_button, 0)
+        button_row.addStretch(1)
+        title_row = QVBoxLayout()
+        title_row.setSpacing(4)
+        title_row.addLayout(title_col)
+        title_row.addLayout(button_row)
 
         self.turn_icon = QLabel()
         self.turn_icon.setFixedSize(30, 30)
@@ -136,7 +141,7 @@ class SidePanel(QWidget):
             return None
         family = self._controller.variant.family
         kind = SIDE_PIECE.get(family, SIDE_PIECE["tafl"])[int(outcome.winner)]
-        return piece_pixmap(kind, self._theme, self._style, size)
+        return piece_pixmap(kind, self._theme, self._style, size, piece_letters(self._controller.variant))
 
     def refresh(self) -> None:
         c = self._controller
@@ -152,10 +157,11 @@ class SidePanel(QWidget):
             kind = SIDE_PIECE[family][side]
             if over and c.game.outcome.winner is not None:
                 kind = SIDE_PIECE[family][int(c.game.outcome.winner)]
-            self.turn_icon.setPixmap(piece_pixmap(kind, self._theme, self._style, 28))
+            self.turn_icon.setPixmap(piece_pixmap(kind, self._theme, self._style, 28, piece_letters(v)))
             self.eval_bar.set_colours(*(face_colour(k, self._theme) for k in SIDE_PIECE[family]))
             for i in (0, 1):
-                self.lost_icons[i].setPixmap(piece_pixmap(LOST_PIECE[family][i], self._theme, self._style, 16))
+                self.lost_icons[i].setPixmap(piece_pixmap(LOST_PIECE[family][i], self._theme, self._style, 16,
+                                                                 piece_letters(v)))
         lost = c.lost_counts()
         for i in (0, 1):
             self.lost_text[i].setText(f"{lost[i]}")

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from tafl_desktop.core.quoting import quote
+from tafl_desktop.core.safe_files import write_safely
 from tafl_desktop.i18n import _
 from tafl_desktop.printing.board_draw import BoardDrawError, marks_in_force
 from tafl_desktop.printing.board_sheet import (
@@ -61,9 +61,9 @@ def default_parts(variant: Any) -> list[str]:
 def _check(variant: Any, paper: str, orientation: str, square_mm: float | None, parts: list[str] | None,
            draught_mm: float) -> list[str]:
     if paper not in PAPERS:
-        raise PrintError(f"paper '{paper}' is not known: use a4 or letter")
+        raise PrintError(f"paper {quote(paper)} is not known: use a4 or letter")
     if orientation not in ORIENTATIONS:
-        raise PrintError(f"orientation '{orientation}' is not known: use portrait or landscape")
+        raise PrintError(f"orientation {quote(orientation)} is not known: use portrait or landscape")
     if parts is None:
         chosen = default_parts(variant)
     else:
@@ -71,7 +71,7 @@ def _check(variant: Any, paper: str, orientation: str, square_mm: float | None, 
         for p in parts:
             key = str(p).strip().lower()
             if key not in PARTS:
-                raise PrintError(f"unknown part '{p}': choose from {', '.join(PARTS)}")
+                raise PrintError(f"unknown part {quote(p)}: choose from {', '.join(PARTS)}")
             if key not in chosen:
                 chosen.append(key)
         if not chosen:
@@ -91,8 +91,10 @@ def _check(variant: Any, paper: str, orientation: str, square_mm: float | None, 
 
 
 def render_set(variant: Any, paper: str = "a4", orientation: str = "portrait", square_mm: float | None = None,
-               parts: list[str] | None = None, draught_mm: float = 30.0) -> tuple[bytes, SetReport]:
-    """Build the PDF in memory; return its bytes and a report of what it holds."""
+               parts: list[str] | None = None, draught_mm: float = 30.0,
+               balance: dict[str, Any] | None = None) -> tuple[bytes, SetReport]:
+    """Build the PDF in memory; return its bytes and a report of what it holds.  ``balance`` is a
+    Rules Lab report (``tafl_desktop.lab.report.summary``) whose chart the rule sheet shows."""
     chosen = _check(variant, paper, orientation, square_mm, parts, draught_mm)
     page = make_page(paper, orientation)
     square = float(square_mm) if square_mm is not None else default_square(variant.geometry, page)
@@ -117,7 +119,7 @@ def render_set(variant: Any, paper: str = "a4", orientation: str = "portrait", s
             if part == "rules":
                 from tafl_desktop.printing.rule_sheet import rule_pages
 
-                rule_pages(doc, variant, marks, sizes)
+                rule_pages(doc, variant, marks, sizes, balance)
             elif part == "board":
                 assert report.board is not None
                 board_pages(doc, variant, report.board, marks)
@@ -153,33 +155,18 @@ def _markers(doc: Document, variant: Any, draught_mm: float) -> Any:
 
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename, so
-    readers see either the old file or the whole new one, and a failure leaves nothing behind."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())  # the bytes are on disk before the rename makes them the file
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    readers see either the old file or the whole new one, and a failure leaves nothing behind.
+    A link is written through to its file; a device, folder or pipe is refused (OSError)."""
+    write_safely(path, data)
 
 
 def build_set(variant: Any, out: str | os.PathLike[str], paper: str = "a4", orientation: str = "portrait",
-              square_mm: float | None = None, parts: list[str] | None = None, draught_mm: float = 30.0) -> None:
+              square_mm: float | None = None, parts: list[str] | None = None, draught_mm: float = 30.0,
+              balance: dict[str, Any] | None = None) -> None:
     """Write the printable set for ``variant`` to ``out`` (PDF).
 
     Raises :class:`PrintError` for a request that cannot be printed (unknown part, square too small
     or too large, ...) and lets :class:`OSError` through for a path that cannot be written.
     """
-    data, _report = render_set(variant, paper, orientation, square_mm, parts, draught_mm)
+    data, _report = render_set(variant, paper, orientation, square_mm, parts, draught_mm, balance)
     write_atomic(out, data)

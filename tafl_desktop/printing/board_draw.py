@@ -20,6 +20,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.core.side_words import fill
 from tafl_desktop.i18n import _
 from tafl_desktop.printing.fonts import FONT
 from tafl_desktop.printing.paper import PT, Rect
@@ -56,7 +57,7 @@ def marks_in_force(variant: Any) -> BoardMarks:
     g = variant.geometry
     opts = variant.make_rules().opts
     if getattr(g, "kind", "grid") != "grid":
-        extra: dict[str, Any] = {"pen": g.marked("pen")}
+        extra: dict[str, Any] = {"pen": g.marked("pen"), "words": variant.words}
         if opts.get("breakthrough"):
             extra["home"] = g.marked("home")
         return BoardMarks(extra=extra)
@@ -247,7 +248,8 @@ def legend(marks: BoardMarks) -> list[tuple[str, str]]:
     if marks.extra.get("pen"):
         out.append(("pen", _("Shaded area: the pen (fortress).")))
     if marks.extra.get("home"):
-        out.append(("home", _("Ringed points: the hunters win by reaching one of them.")))
+        words = marks.extra.get("words") or {"hunters": "hunters", "hs": ""}
+        out.append(("home", fill(_("Ringed points: the {hunters} win{hs} by reaching one of them."), words)))
     if marks.throne:
         out.append(("throne", _("Throne (centre): only the king may stop on it.")))
     if marks.corner and marks.corner <= marks.escape:

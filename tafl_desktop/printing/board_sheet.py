@@ -33,6 +33,9 @@ OVERLAP = 12.0  # mm shared by neighbouring tiles: room for glue and for a print
 MIN_SQUARE = 8.0
 MAX_SQUARE = 80.0
 DEFAULT_MAX_SQUARE = 30.0  # a comfortable square for 25 mm tokens; smaller boards stop here
+#: The smallest default square: 12 mm squares carry 9.6 mm tokens, the size of a travel set's
+#: pieces; below it the default tiles the board over several pages rather than shrink it.
+PLAYABLE_SQUARE = 12.0
 LEGEND_SPACE = 18.0  # kept free under a one-page board for the legend
 TRIM_SPACE = 7.0  # kept free above and below a tile for its trim ticks
 FORM = "board"
@@ -75,15 +78,30 @@ def _fits(geometry: Any, page: Page, square: float) -> bool:
     return w <= body.w and h <= body.h - LEGEND_SPACE
 
 
-def default_square(geometry: Any, page: Page) -> float:
+def one_page_square(geometry: Any, page: Page) -> float | None:
     """The largest square (in 0.5 mm steps, at most 30 mm) at which the board fits one page;
-    the minimum size (then tiled) if even that does not fit."""
+    None when even the smallest printable square does not fit."""
     s = DEFAULT_MAX_SQUARE
     while s >= MIN_SQUARE:
         if _fits(geometry, page, s):
             return s
         s -= 0.5
-    return MIN_SQUARE
+    return None
+
+
+def default_square(geometry: Any, page: Page) -> float:
+    """The printer's default square: the largest that fits one page, but never below
+    :data:`PLAYABLE_SQUARE`.  A board that would need smaller squares (Alea Evangelii's 19 x 19
+    on A4: 9.5 mm, with 7.6 mm tokens nobody can pick up) is printed at the playable size and
+    tiled over several pages instead."""
+    fit = one_page_square(geometry, page)
+    return PLAYABLE_SQUARE if fit is None or fit < PLAYABLE_SQUARE else fit
+
+
+def default_is_tiled(geometry: Any, page: Page) -> bool:
+    """True when the default square is the playable minimum because one page is too small."""
+    fit = one_page_square(geometry, page)
+    return fit is None or fit < PLAYABLE_SQUARE
 
 
 def plan_board(geometry: Any, page: Page, square: float) -> BoardPlan:

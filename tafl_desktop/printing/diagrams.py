@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tafl_desktop.core.game import Side
+from tafl_desktop.core.side_words import fill
 from tafl_desktop.i18n import _, current_language
 
 Square = tuple[int, int]  # (file, rank), 0-based from the bottom-left
@@ -364,9 +365,11 @@ def hunt_diagrams(variant: Any) -> list[RuleDiagram]:
         for m in moves:
             by_piece.setdefault(m[0], []).append(tuple(m))
         origin = max(sorted(by_piece), key=lambda p: len(by_piece[p]))
-        out.append(RuleDiagram(_("How the {who} move").format(who=who if current_language() == "de" else who.lower()),
-                               _("Every move open to this piece at the start ({who} to "
-                                 "move).").format(who=who if current_language() == "de" else who.lower()), None,
+        title = _("How the {side} moves") if variant.side_count(side) == 1 else _("How the {side} move")
+        name = who if current_language() == "de" else who.lower()  # German nouns keep their capital
+        out.append(RuleDiagram(title.format(side=name),
+                               _("Every move open to this piece at the start ({side} to move).").format(
+                                   side=name), None,
                                dict(pieces), tuple(by_piece[origin]), side, frozenset()))
     if rules.opts.get("captures", True):
         jump = _hunt_jump(rules, g, start, pieces)
@@ -405,9 +408,10 @@ def _hunt_jump(rules: Any, g: Any, start: Any, pieces: dict[int, str]) -> RuleDi
         _after, taken = rules.play(pos, (p, land))
         if set(taken) != {over}:
             continue
-        caption = _("A hunter captures by a short jump along a line over an adjacent piece onto the empty point "
-                    "beyond; the jumped piece is removed.")
-        return RuleDiagram(_("Capture"), caption, None, placed, ((p, land),), Side(1), frozenset({over}))
+        text = fill(_("{A_hunter} captures by a short jump along a line over an adjacent piece of the {many} "
+                      "onto the empty point beyond; the jumped piece is removed."), rules.variant.words)
+        return RuleDiagram(_("Capture"), text, None, placed, ((p, land),),
+                           Side(1), frozenset({over}))
     return None
 
 

@@ -126,8 +126,13 @@ def _faces_sentence(variant: Any) -> str:
     if variant.family == "tafl":
         return _("Attackers are dark, defenders light, the king light with a crown: distinct in black and white too.")
     many, hunters = variant.side_names
-    return _("{Hunters} are dark with a star, {many} light: distinct in black and white too.").format(
-        Hunters=hunters, many=many if marks.language() == "de" else many.lower())
+    if variant.side_count(1) == 1:
+        text = _("The {hunters} is dark with a star, the {many} light: distinct in black and white too.")
+    else:
+        text = _("The {hunters} are dark with a star, the {many} light: distinct in black and white too.")
+    if marks.language() == "de":  # German nouns keep their capital
+        return text.format(hunters=hunters, many=many)
+    return text.format(hunters=hunters.lower(), many=many.lower())
 
 
 def standee_size(square: float, body: Rect) -> tuple[float, float, float]:

@@ -169,8 +169,10 @@ def define_rule_forms(doc: Document, variant: Any, marks: BoardMarks) -> dict[st
     return sizes
 
 
-def rule_story(variant: Any, marks: BoardMarks, sizes: dict[str, float], width: float) -> list[Flowable]:
-    """Everything on the rule sheet, as flowables, in reading order."""
+def rule_story(variant: Any, marks: BoardMarks, sizes: dict[str, float], width: float,
+               balance: dict[str, Any] | None = None) -> list[Flowable]:
+    """Everything on the rule sheet, as flowables, in reading order (with a Rules Lab chart when
+    ``balance`` holds a study's report)."""
     story: list[Flowable] = [_p(_("How to play {game}").format(game=variant.title), H1)]
     if variant.description:
         story.append(_p(variant.blurb))
@@ -197,6 +199,8 @@ def rule_story(variant: Any, marks: BoardMarks, sizes: dict[str, float], width: 
                  "move, a red cross marks the piece it captures."), SMALL),
             Spacer(1, 1.5 * mm),
             _diagram_table(variant, diagrams, sizes, width)]))
+    if balance is not None:
+        story.append(_balance_block(balance, width))
     if variant.sources:
         block: list[Flowable] = [_p(_("Sources"), H2)]
         block += [Paragraph(escape(s), ParagraphStyle("src", parent=SMALL, leftIndent=9, bulletIndent=1),
@@ -256,10 +260,35 @@ def _diagram_table(variant: Any, diagrams: list[RuleDiagram], sizes: dict[str, f
     return t
 
 
-def rule_pages(doc: Document, variant: Any, marks: BoardMarks, sizes: dict[str, float]) -> None:
+def _balance_block(report: dict[str, Any], width: float) -> Flowable:
+    """A Rules Lab study's chart with a caption saying what it measured."""
+    import io
+
+    from reportlab.platypus import Image
+
+    from tafl_desktop.ai.levels import get_level
+    from tafl_desktop.i18n import _
+    from tafl_desktop.lab.charts import chart_bytes
+
+    data = chart_bytes(report, "png", title=" ")
+    w = min(width, 130.0)
+    picture = Image(io.BytesIO(data), width=w * mm, height=w * 0.64 * mm)
+    levels = report["levels"]
+    level = _(get_level(levels["attackers"]).label) if levels["attackers"] == levels["defenders"] else \
+        _("{first} / {second}").format(first=_(get_level(levels["attackers"]).label),
+                                       second=_(get_level(levels["defenders"]).label))
+    games = sum(c["games"] for c in report["cells"])
+    caption = _("Balance at level {level}, {games} games: the computer played both sides with each rule shown, "
+                "from the start position with a few varied opening moves; the chart shows each side's share of wins "
+                "with its 95% interval.").format(level=level, games=games)
+    return KeepTogether([_p(_("Balance"), H2), _p(caption, SMALL), Spacer(1, 1.5 * mm), picture])
+
+
+def rule_pages(doc: Document, variant: Any, marks: BoardMarks, sizes: dict[str, float],
+               balance: dict[str, Any] | None = None) -> None:
     """Flow the rule story over as many pages as it needs."""
     body = doc.page.body()
-    story = rule_story(variant, marks, sizes, body.w)
+    story = rule_story(variant, marks, sizes, body.w, balance)
     pages = 0
     while story:
         pages += 1

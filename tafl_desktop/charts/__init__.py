@@ -1,0 +1,2 @@
+"""Charts drawn with matplotlib: one function per kind of chart, the same drawing for the window
+(a Qt canvas), PNG and PDF."""

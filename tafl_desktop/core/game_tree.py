@@ -1,0 +1,217 @@
+"""The tree of moves behind a studied game: a main line, its variations, and comments on moves.
+
+A :class:`~tafl_desktop.core.game.Game` is one line of play (with repetition and undo); the tree
+keeps every line a player has tried from any position, so playing a different move from an
+earlier position starts a variation instead of discarding the rest.  Each node keeps the
+:class:`~tafl_desktop.core.game.Ply` that reached it, so a line becomes a ``Game`` again without
+replaying the rules.  The first child of a node is its main continuation; the others are
+variations, in the order they were made.
+
+Pure Python: the window's move list and the game record are both clients of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from tafl_desktop.core.game import Game, Move, Ply
+
+
+class Node:
+    """A position in the tree: the ply that reached it (None at the root), its children and a
+    comment on the move (at the root: on the start position)."""
+
+    __slots__ = ("ply", "parent", "children", "comment", "depth")
+
+    def __init__(self, ply: Ply | None, parent: Node | None) -> None:
+        self.ply = ply
+        self.parent = parent
+        self.children: list[Node] = []
+        self.comment = ""
+        self.depth: int = 0 if parent is None else parent.depth + 1
+
+    @property
+    def move(self) -> Move | None:
+        return None if self.ply is None else self.ply.move
+
+    def child(self, move: Move) -> Node | None:
+        """The child reached by ``move``, if it was played here before."""
+        for c in self.children:
+            if c.ply is not None and c.ply.move == move:
+                return c
+        return None
+
+    @property
+    def is_main_child(self) -> bool:
+        """True for the root and for a first child (the main continuation of its parent)."""
+        return self.parent is None or self.parent.children[0] is self
+
+    def __repr__(self) -> str:
+        return f"Node(depth={self.depth}, move={self.move}, children={len(self.children)})"
+
+
+class GameTree:
+    """The root (start position) and every line played from it.
+
+    ``revision`` grows with every change to the tree (a new move, a deletion, a promotion, a
+    comment), so a window can tell whether the tree holds anything not yet saved.
+    """
+
+    def __init__(self, rules: Any, start: Any | None = None) -> None:
+        self.rules = rules
+        self.start = rules.initial_position() if start is None else start
+        self.root = Node(None, None)
+        self.revision = 0
+
+    # -- building -----------------------------------------------------------------------------
+    @classmethod
+    def from_game(cls, game: Game) -> GameTree:
+        """A tree whose main line is ``game``'s moves (and, after them, its redo tail)."""
+        tree = cls(game.rules, game.start)
+        node = tree.root
+        for ply in [*game.plies, *reversed(game.redo_stack)]:
+            node = tree.add(node, ply)
+        tree.revision = 0
+        return tree
+
+    def add(self, parent: Node, ply: Ply) -> Node:
+        """The child of ``parent`` for ``ply``: the existing one for the same move, else a new
+        last child (a new variation, or the main continuation of a leaf)."""
+        found = parent.child(ply.move)
+        if found is not None:
+            return found
+        node = Node(ply, parent)
+        parent.children.append(node)
+        self.revision += 1
+        return node
+
+    def play(self, parent: Node, move: Move) -> Node:
+        """Play ``move`` (legal, or IllegalMove says why) from ``parent``'s position."""
+        game = self.game_at(parent)
+        return self.add(parent, game.play(move))
+
+    # -- reading ------------------------------------------------------------------------------
+    def position(self, node: Node) -> Any:
+        return self.start if node.ply is None else node.ply.position
+
+    @staticmethod
+    def path(node: Node) -> list[Node]:
+        """The nodes from the root's first move down to ``node`` (empty for the root)."""
+        out = []
+        while node.parent is not None:
+            out.append(node)
+            node = node.parent
+        out.reverse()
+        return out
+
+    @staticmethod
+    def continuation(node: Node) -> list[Node]:
+        """The main continuation after ``node``: first child, its first child, and so on."""
+        out = []
+        while node.children:
+            node = node.children[0]
+            out.append(node)
+        return out
+
+    def main_line(self) -> list[Node]:
+        return self.continuation(self.root)
+
+    def line_through(self, node: Node) -> list[Node]:
+        """The whole line that passes through ``node``: its path and its main continuation."""
+        return self.path(node) + self.continuation(node)
+
+    def walk(self, moves: Iterable[Move]) -> Node:
+        """The node reached by ``moves`` from the root (KeyError if the tree has no such line)."""
+        node = self.root
+        for move in moves:
+            nxt = node.child(tuple(move))
+            if nxt is None:
+                raise KeyError(move)
+            node = nxt
+        return node
+
+    def game_of(self, line: list[Node]) -> Game:
+        """A Game whose history is ``line`` (a path from the root), without replaying the rules."""
+        return Game.from_plies(self.rules, self.start, [n.ply for n in line])
+
+    def game_at(self, node: Node) -> Game:
+        """The game as it stands at ``node`` (its history is the path to it)."""
+        return self.game_of(self.path(node))
+
+    def main_game(self) -> Game:
+        return self.game_of(self.main_line())
+
+    @staticmethod
+    def is_main(node: Node) -> bool:
+        """True when ``node`` lies on the main line (every step from the root a first child)."""
+        while node.parent is not None:
+            if not node.is_main_child:
+                return False
+            node = node.parent
+        return True
+
+    @staticmethod
+    def variation_start(node: Node) -> Node | None:
+        """The first move of the innermost variation holding ``node`` (None on the main line)."""
+        while node.parent is not None:
+            if not node.is_main_child:
+                return node
+            node = node.parent
+        return None
+
+    def nodes(self) -> Iterator[Node]:
+        """Every node but the root, depth first, main continuation before variations."""
+        stack = list(reversed(self.root.children))
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    def size(self) -> int:
+        return sum(1 for _ in self.nodes())
+
+    # -- editing ------------------------------------------------------------------------------
+    def promote(self, node: Node) -> bool:
+        """Move the innermost variation holding ``node`` one place up among its siblings, to
+        the front (so it becomes the main continuation there).  False when on the main line."""
+        start = self.variation_start(node)
+        if start is None:
+            return False
+        siblings = start.parent.children
+        siblings.remove(start)
+        siblings.insert(0, start)
+        self.revision += 1
+        return True
+
+    def make_main(self, node: Node) -> bool:
+        """Make the line through ``node`` the main line of the whole tree."""
+        changed = False
+        while self.promote(node):
+            changed = True
+        return changed
+
+    def delete(self, node: Node) -> int:
+        """Remove ``node`` and everything after it; returns the number of moves removed."""
+        if node.parent is None:
+            return 0
+        count = 1 + sum(1 for _ in _below(node))
+        node.parent.children.remove(node)
+        self.revision += 1
+        return count
+
+    def set_comment(self, node: Node, text: str) -> bool:
+        text = text.strip()
+        if text == node.comment:
+            return False
+        node.comment = text
+        self.revision += 1
+        return True
+
+
+def _below(node: Node) -> Iterator[Node]:
+    stack = list(node.children)
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)

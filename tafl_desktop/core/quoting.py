@@ -1,0 +1,87 @@
+"""Repeating a user's bad value in an error message, safely.
+
+Every message that echoes something from a file, a command line or a file name goes through
+:func:`quote` (a value) or :func:`shown` (a name): the text is shortened, so a 2 MB value cannot
+make a 2 MB message (nor freeze a dialog laying it out), and control and bidirectional characters
+are escaped (``\\n``, ``\\u202e``), so the message stays one line and reads in its true order.
+"""
+
+from __future__ import annotations
+
+import reprlib
+import unicodedata
+from typing import Any
+
+from tafl_desktop.core.marks import N_
+
+#: Characters of a value shown before it is cut with an ellipsis.
+LIMIT = 40
+#: Longest file name or path shown in a message (a path of 4,096 characters is cut).
+NAME_LIMIT = 260
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape_char(ch: str) -> str:
+    if ch in _NAMED:
+        return _NAMED[ch]
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def _unsafe(ch: str) -> bool:
+    """Control, format (bidirectional marks and overrides are format characters), separator
+    other than a plain space, surrogate, private-use or unassigned: never shown raw."""
+    if ch == " ":
+        return False
+    return unicodedata.category(ch)[0] in "CZ"
+
+
+def escape(text: str) -> str:
+    """``text`` with every unsafe character written as an escape (``\\n``, ``\\x07``, ``\\u202e``)."""
+    return "".join(_escape_char(ch) if _unsafe(ch) else ch for ch in text)
+
+
+def shown(text: Any, limit: int = NAME_LIMIT) -> str:
+    """A name (a file name, a path) for a message: escaped, and cut to ``limit`` characters."""
+    text = str(text)
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    return escape(text)
+
+
+class _ShortRepr(reprlib.Repr):
+    """reprlib with small limits: a nested list is shown two levels deep, five items wide."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.maxlevel = 2
+        self.maxlist = self.maxtuple = self.maxdict = self.maxset = self.maxfrozenset = 5
+        self.maxstring = self.maxother = self.maxlong = limit
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 4 * self.maxlong:  # never convert a 5,000-digit number to text
+            return N_("<a number of about {n} digits>").format(n=int(x.bit_length() * 0.30103))
+        return super().repr_int(x, level)
+
+    def repr_str(self, x: str, level: int) -> str:
+        return quote(x, self.maxstring)
+
+
+def quote(value: Any, limit: int = LIMIT) -> str:
+    """``value`` as a message shows it: a text in single quotes, cut to ``limit`` characters with
+    an ellipsis, unsafe characters escaped; anything else as a short ``repr``."""
+    if isinstance(value, str):
+        text = value if len(value) <= limit else value[:limit] + "…"
+        return "'" + escape(text) + "'"
+    try:
+        text = _ShortRepr(limit).repr(value)
+    except Exception:  # noqa: BLE001 - a value's own __repr__ may fail; the message must not
+        text = f"<{type(value).__name__}>"
+    if len(text) > 3 * limit:
+        text = text[: 3 * limit] + "…"
+    return escape(text)

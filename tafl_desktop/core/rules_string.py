@@ -1,0 +1,410 @@
+"""OpenTafl rules strings ("rules records") to and from our Tafl variants.
+
+A rules string is one line of ``key:value`` entries, ``dim:`` first and ``start:``/``starti:``
+last (OpenTafl's notation spec, section 3; the keys and their defaults are summarised in
+``shared/reference/tafl-rules.md`` 2.3, checked there against OpenTafl's ``RulesSerializer``).
+
+It lives in the core (pure Python, importing only the core) so that a rules string is accepted
+wherever a preset id is (:func:`tafl_desktop.core.variants.find_variant`).
+
+Exactness is checked, not hoped for: :func:`to_rules_string` maps every toggle to OpenTafl's
+keys, decodes the result again, and every toggle whose value did not survive is written as a
+``td-KEY:VALUE`` entry (OpenTafl ignores keys it does not know) and named in a warning when it
+matters on this board.  So our variant -> rules string -> variant is the identity, and a user
+exporting to OpenTafl is told exactly which rule OpenTafl will play differently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tafl_desktop.core.geometry import GridGeometry
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.options import OptionValue
+from tafl_desktop.core.tafl_options import TAFL_OPTIONS
+from tafl_desktop.core.variants import Variant, VariantError, presets, variant_from_data
+
+#: Every key OpenTafl's parser reads (tafl-rules.md 2.3).
+OT_KEYS = frozenset(
+    "dim name esc surf atkf tfr ka ks kj nj cj mj gj spd cor cen afor dfor corh cenh cenhe aforh dforh corp cenp "
+    "aforp dforp cors cens afors dfors corre cenre aforre dforre sw swf efe linc ber start starti".split())
+#: Prefix of our own entries, for toggles OpenTafl cannot express (OpenTafl ignores them).
+TD = "td-"
+#: Board facts OpenTafl cannot hold, carried as our own entries.
+TD_BOARD = ("td-id", "td-escapes")
+
+ALL_TYPES = "tcnkmTCNKM"
+ATT_TYPES = "tcnkm"
+DEF_TYPES = "TCNKM"
+#: Per-piece speed lists of 8, 10 and 12 entries: where the defenders' king (K) and the two
+#: ordinary soldiers (t, T) stand (OpenTafl accepts these legacy lengths; its own dump writes 12).
+SPEED_SLOTS = {8: (7, 0, 4), 10: (8, 0, 5), 12: (9, 0, 6)}
+
+
+class RulesStringError(VariantError):
+    """A rules string we cannot use; the message is one line naming the key at fault."""
+
+
+@dataclass
+class Export:
+    """A rules string and the warnings about toggles OpenTafl will play differently."""
+
+    text: str
+    warnings: list[str] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------------------------- helpers
+def _yn(value: bool) -> str:
+    return "y" if value else "n"
+
+
+def _squares(g: GridGeometry, squares) -> str:
+    return "".join(g.name(s) + "," for s in sorted(squares))
+
+
+def _position_rank1_first(setup: str) -> str:
+    """Our rows (top row first) as OpenTafl's ``start:`` record (rank 1 first)."""
+    rows = [r for r in setup.strip().strip("/").split("/")]
+    return "/" + "/".join(reversed(rows)) + "/"
+
+
+def split_entries(text: str) -> list[tuple[str, str]]:
+    """``key:value`` pairs in order; RulesStringError for an entry without a colon."""
+    out = []
+    for token in text.split():
+        key, colon, value = token.partition(":")
+        if not colon or not key:
+            raise RulesStringError(N_("rules string: '{token}' is not a key:value entry").format(token=token))
+        out.append((key, value))
+    return out
+
+
+# ------------------------------------------------------------------------------------- export
+def _ot_entries(v: Variant) -> list[tuple[str, str]]:
+    """OpenTafl's keys for this variant: every toggle as close as OpenTafl can say it (values
+    equal to OpenTafl's defaults are left out, as OpenTafl's own serializer does)."""
+    o = v.options
+    g: GridGeometry = v.geometry
+    board = v.board_data
+    out: list[tuple[str, str]] = [("dim", str(g.width)), ("name", v.name.replace(" ", "_"))]
+    if o["escape"] == "edge":
+        out.append(("esc", "e"))
+    out.append(("surf", _yn(bool(o["encirclement"]))))
+    out.append(("atkf", _yn(o["first_move"] == "attackers")))
+    tfr = {"allowed": "i", "draw": "d", "mover_loses": "w", "defenders_lose": "w"}[str(o["repetition"])]
+    if tfr != "d":
+        out.append(("tfr", tfr))
+    if o["king_armed"] != "yes":
+        out.append(("ka", {"no": "n", "hammer": "h", "anvil": "a"}[str(o["king_armed"])]))
+    kc = o["king_capture"]
+    ks = "s" if kc == "strong" else "w" if kc == "custodial" else "c"
+    if kc == "strong" and o["king_edge_capture"]:
+        ks = "m"
+    if ks != "s":
+        out.append(("ks", ks))
+    soldier = 1 if o["movement"] == "single_step" else -1
+    king = 1 if soldier == 1 else (int(o["king_speed"]) or -1)
+    if soldier == king == 1:
+        out.append(("spd", "1"))
+    elif soldier != king:
+        speeds = [soldier] * 12
+        speeds[SPEED_SLOTS[12][0]] = king
+        out.append(("spd", "".join(f"{x}," for x in speeds)))
+    corners = board.get("corners", "corners")
+    if corners != "corners":
+        out.append(("cor", "" if corners == "none" else _squares(g, g.marked("corner"))))
+    throne = board.get("throne", "centre")
+    if throne != "centre":
+        out.append(("cen", "" if throne == "none" else _squares(g, g.marked("throne"))))
+    camps = g.marked("camp")
+    if camps:
+        out.append(("afor", _squares(g, camps)))
+    if not o["corners_hostile"]:
+        out.append(("corh", ""))
+    th = o["throne_hostile"]
+    if th != "empty_all":
+        occupied, empty = {"never": ("", ""), "attackers": (ATT_TYPES, ATT_TYPES),
+                           "always": (ALL_TYPES, ALL_TYPES)}[str(th)]
+        out += [("cenh", occupied), ("cenhe", empty)]
+    if o["throne_passable"] != "everyone":
+        out.append(("cenp", "K" if o["throne_passable"] == "king" else ""))
+    if not o["throne_reentry"]:
+        out.append(("cens", ""))
+    if camps:
+        out.append(("aforh", {"none": "", "defenders": DEF_TYPES, "all": ALL_TYPES}[str(o["camps_hostile"])]))
+        out.append(("aforp", {"nobody": "", "attackers": ATT_TYPES, "everyone": ALL_TYPES}[str(o["camp_crossing"])]))
+        out.append(("afors", ATT_TYPES))
+        # OpenTafl reads aforre only when a cenre entry is present (tafl-rules.md 2.3, parser quirk)
+        out.append(("cenre", ALL_TYPES))
+        out.append(("aforre", ATT_TYPES if o["camp_reentry"] else ""))
+    if o["shield_wall"]:
+        out.append(("sw", "s" if o["shield_wall_corners"] else "w"))
+    if not o["shield_wall_flank"]:
+        out.append(("swf", "n"))
+    if o["edge_forts"]:
+        out.append(("efe", "y"))
+    if o["linnaean_capture"]:
+        out.append(("linc", "y"))
+    return out
+
+
+def _td_text(value: OptionValue) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def to_rules_string(v: Variant) -> Export:
+    """The variant as an OpenTafl rules string, with a warning per active toggle OpenTafl cannot
+    express (that toggle is also kept as a ``td-`` entry, so we read our own strings back exactly).
+    RulesStringError if the board itself cannot be written (not Tafl, not square)."""
+    if v.family != "tafl":
+        raise RulesStringError(N_("{name} is not a Tafl game: OpenTafl rules strings hold only Tafl variants")
+                               .format(name=v.name))
+    g = v.geometry
+    if g.width != g.height:
+        raise RulesStringError(N_("OpenTafl boards are square; {name} is {size}").format(name=v.name,
+                                                                                        size=v.size_text))
+    entries = _ot_entries(v)
+    decoded = _decode_options(dict(entries), g)
+    warnings: list[str] = []
+    extra: list[tuple[str, str]] = []
+    if v.id in presets() and presets()[v.id].board_data == v.board_data:
+        extra.append(("td-id", v.id))
+    escape = g.marked("escape")
+    if escape:
+        extra.append(("td-escapes", _squares(g, escape)))
+    for spec in TAFL_OPTIONS:
+        ours, theirs = v.options[spec.key], decoded[spec.key]
+        if ours != theirs:
+            extra.append((TD + spec.key, _td_text(ours)))
+            if v.schema.is_active(spec.key, v.options):
+                warnings.append(N_("OpenTafl cannot express {option} = {ours}; it will play {theirs}")
+                                .format(option=spec.key, ours=_td_text(ours), theirs=_td_text(theirs)))
+    entries += extra
+    entries.append(("start", _position_rank1_first(v.setup)))
+    return Export(" ".join(f"{k}:{val}" for k, val in entries), warnings)
+
+
+# ------------------------------------------------------------------------------------- import
+def _types(text: str, key: str) -> str:
+    bad = [c for c in text if c not in "tcnkmgTCNKMG"]
+    if bad:
+        raise RulesStringError(N_("rules string: '{key}' has '{char}', which is not a piece letter")
+                               .format(key=key, char=bad[0]))
+    return text
+
+
+def _choice(cfg: Mapping[str, str], key: str, table: Mapping[str, Any], default: str) -> Any:
+    value = cfg.get(key, default)
+    if value not in table:
+        raise RulesStringError(N_("rules string: {key}:{value} is not supported (allowed: {allowed})")
+                               .format(key=key, value=value, allowed=", ".join(table)))
+    return table[value]
+
+
+def _unsupported(key: str, value: str, why: str) -> RulesStringError:
+    return RulesStringError(N_("rules string: {key}:{value} is not supported: {why}")
+                            .format(key=key, value=value, why=why))
+
+
+def _speed(cfg: Mapping[str, str]) -> tuple[str, int]:
+    """(movement, king_speed) from ``spd``."""
+    text = cfg.get("spd", "-1").strip(",")
+    try:
+        values = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise RulesStringError(N_("rules string: spd:{value} is not a list of numbers").format(value=text)) from None
+    if len(values) == 1:
+        soldier_a = soldier_d = king = values[0]
+    elif len(values) == 2:
+        soldier_a, soldier_d = values
+        king = soldier_d
+    elif len(values) in SPEED_SLOTS:
+        k, t, tt = SPEED_SLOTS[len(values)]
+        king, soldier_a, soldier_d = values[k], values[t], values[tt]
+    else:
+        raise _unsupported("spd", text, "give 1, 2, 8, 10 or 12 speeds")
+    if soldier_a != soldier_d or soldier_a not in (-1, 1):
+        raise _unsupported("spd", text, "soldiers of both sides must move one square, or any distance")
+    if king == 0 or king < -1:
+        raise _unsupported("spd", text, "the king must be able to move")
+    if soldier_a == 1:
+        return "single_step", 0
+    return "rook", 0 if king == -1 else king
+
+
+def _decode_options(cfg: Mapping[str, str], g: GridGeometry) -> dict[str, OptionValue]:
+    """Our toggles from OpenTafl entries (defaults where an entry is absent); td- entries are not read."""
+    o: dict[str, OptionValue] = dict(TAFL_OPTIONS.defaults())
+    o["first_move"] = _choice(cfg, "atkf", {"y": "attackers", "n": "defenders"}, "y")
+    o["escape"] = _choice(cfg, "esc", {"c": "corner", "e": "edge"}, "c")
+    o["encirclement"] = _choice(cfg, "surf", {"y": True, "n": False}, "y")
+    o["repetition"] = _choice(cfg, "tfr", {"i": "allowed", "d": "draw", "w": "mover_loses"}, "d")
+    o["king_armed"] = _choice(cfg, "ka", {"y": "yes", "n": "no", "h": "hammer", "a": "anvil"}, "y")
+    ks = _choice(cfg, "ks", {"s": "s", "y": "s", "c": "c", "m": "m", "w": "w", "n": "w"}, "s")
+    o["king_capture"] = {"s": "strong", "m": "strong", "c": "weak_near_throne", "w": "custodial"}[ks]
+    o["king_edge_capture"] = ks == "m"
+    o["movement"], o["king_speed"] = _speed(cfg)
+    o["edge_forts"] = _choice(cfg, "efe", {"y": True, "n": False}, "n")
+    o["linnaean_capture"] = _choice(cfg, "linc", {"y": True, "n": False}, "n")
+    sw = _choice(cfg, "sw", {"n": "n", "w": "w", "s": "s"}, "n")
+    o["shield_wall"] = sw != "n"
+    if sw != "n":
+        o["shield_wall_corners"] = sw == "s"
+    o["shield_wall_flank"] = _choice(cfg, "swf", {"y": True, "n": False}, "y")
+
+    # toggles about squares the board lacks are read when readable, else left at our defaults
+    # (PlayTaflOnline writes "cen: cens:tcnkTCNK" for "no throne")
+    for present, part in ((cfg.get("cor", "default") != "", _decode_corners),
+                          (cfg.get("cen", "default") != "", _decode_throne)):
+        try:
+            o.update(part(cfg))
+        except RulesStringError:
+            if present:
+                raise
+    if cfg.get("afor"):
+        o["camps"] = True
+        aforh = _types(cfg.get("aforh", DEF_TYPES), "aforh")
+        o["camps_hostile"] = "all" if "t" in aforh else "defenders" if ("T" in aforh or "K" in aforh) else "none"
+        aforp = _types(cfg.get("aforp", ALL_TYPES), "aforp")
+        o["camp_crossing"] = "everyone" if "T" in aforp else "attackers" if "t" in aforp else "nobody"
+        aforre = _types(cfg.get("aforre", ALL_TYPES), "aforre") if "cenre" in cfg else ALL_TYPES
+        o["camp_reentry"] = "t" in aforre
+    return o
+
+
+def _decode_corners(cfg: Mapping[str, str]) -> dict[str, OptionValue]:
+    o: dict[str, OptionValue] = {}
+    corh = _types(cfg.get("corh", ALL_TYPES), "corh")
+    if ("t" in corh) != ("T" in corh):
+        raise _unsupported("corh", corh, "corners are hostile to both sides or to neither")
+    o["corners_hostile"] = "t" in corh
+    for key in ("cors", "corp"):
+        value = _types(cfg.get(key, "K"), key)
+        if "t" in value or "T" in value:
+            raise _unsupported(key, value, "only the king may enter a corner")
+
+    return o
+
+
+def _decode_throne(cfg: Mapping[str, str]) -> dict[str, OptionValue]:
+    o: dict[str, OptionValue] = {}
+    cenh = _types(cfg.get("cenh", ATT_TYPES), "cenh")
+    cenhe = _types(cfg.get("cenhe", ALL_TYPES), "cenhe")
+    hostile = ("t" in cenhe, "T" in cenhe, "T" in cenh)
+    table = {(False, False, False): "never", (True, False, False): "attackers",
+             (True, True, False): "empty_all", (True, True, True): "always"}
+    if hostile not in table:
+        raise _unsupported("cenh/cenhe", f"{cenh}/{cenhe}", "the throne must be hostile to attackers whenever it "
+                           "is hostile to defenders")
+    o["throne_hostile"] = table[hostile]
+    cenp = _types(cfg.get("cenp", ALL_TYPES), "cenp")
+    if ("t" in cenp) != ("T" in cenp):
+        raise _unsupported("cenp", cenp, "both sides may cross the throne, or neither")
+    o["throne_passable"] = "everyone" if "t" in cenp else "king" if "K" in cenp else "nobody"
+    cens = _types(cfg.get("cens", "K"), "cens")
+    if "t" in cens or "T" in cens:
+        raise _unsupported("cens", cens, "only the king may stop on the throne")
+    o["throne_reentry"] = "K" in cens and "K" in _types(cfg.get("cenre", ALL_TYPES), "cenre")
+
+    return o
+
+
+def _board_squares(g: GridGeometry, text: str, key: str) -> list[str]:
+    names = [s for s in text.split(",") if s]
+    for name in names:
+        try:
+            g.parse_square(name)
+        except ValueError as exc:
+            raise RulesStringError(N_("rules string: {key}: {problem}").format(key=key, problem=exc)) from None
+    return names
+
+
+def _check_keys(entries: list[tuple[str, str]]) -> dict[str, str]:
+    cfg: dict[str, str] = {}
+    for key, value in entries:
+        if key not in OT_KEYS and not key.startswith(TD):
+            raise RulesStringError(N_("rules string: the key '{key}' is not one Tafl Desktop supports")
+                                   .format(key=key))
+        if key.startswith(TD) and key not in TD_BOARD and key[len(TD):] not in TAFL_OPTIONS:
+            raise RulesStringError(N_("rules string: the key '{key}' is not one Tafl Desktop supports")
+                                   .format(key=key))
+        cfg[key] = value
+    if "dim" not in cfg:
+        raise RulesStringError(N_("rules string: 'dim' (the board size) is missing"))
+    if "start" not in cfg and "starti" not in cfg:
+        raise RulesStringError(N_("rules string: the starting position ('start' or 'starti') is missing"))
+    for key in ("kj", "ber"):
+        if cfg.get(key, "n") != "n":
+            raise _unsupported(key, cfg[key], "Tafl Desktop has no jumping kings or berserk moves")
+    if cfg.get("dfor"):
+        raise _unsupported("dfor", cfg["dfor"], "Tafl Desktop has no defender forts")
+    return cfg
+
+
+def variant_from_rules_string(text: str) -> Variant:
+    """The variant a rules string describes: a preset when it names one (``td-id``) on the same
+    board, otherwise a new variant named after its ``name``.  RulesStringError names the key at fault."""
+    cfg = _check_keys(split_entries(text))
+    try:
+        size = int(cfg["dim"])
+    except ValueError:
+        raise RulesStringError(N_("rules string: dim:{value} is not a number").format(value=cfg["dim"])) from None
+    if not 5 <= size <= 19:
+        raise RulesStringError(N_("rules string: dim:{value} is outside 5 to 19").format(value=size))
+    g = GridGeometry(size, size)
+    if "starti" in cfg:
+        setup = cfg["starti"]
+    else:
+        rows = [r for r in cfg["start"].strip().strip("/").split("/")]
+        setup = "/" + "/".join(reversed(rows)) + "/"
+    board: dict[str, Any] = {"width": size, "height": size}
+    if "cen" in cfg:
+        cen = _board_squares(g, cfg["cen"], "cen")
+        if len(cen) > 1:
+            raise _unsupported("cen", cfg["cen"], "Tafl Desktop boards have one throne")
+        board["throne"] = ("centre" if g.parse_square(cen[0]) == g.centre and size % 2 else cen[0]) if cen else "none"
+    elif size % 2 == 0:
+        board["throne"] = "none"
+    if "cor" in cfg:
+        cor = _board_squares(g, cfg["cor"], "cor")
+        board["corners"] = ("corners" if {g.parse_square(s) for s in cor} == set(g.corner_squares) else cor) \
+            if cor else "none"
+    if cfg.get("afor"):
+        board["camps"] = _board_squares(g, cfg["afor"], "afor")
+    if cfg.get("td-escapes"):
+        board["escape_squares"] = _board_squares(g, cfg["td-escapes"], "td-escapes")
+    board["setup"] = setup
+    options = _decode_options(cfg, g)
+    for key, value in cfg.items():
+        if key.startswith(TD) and key not in TD_BOARD:
+            spec = TAFL_OPTIONS[key[len(TD):]]
+            try:
+                options[spec.key] = spec.parse_text(value)
+            except ValueError as exc:
+                raise RulesStringError(N_("rules string: {key}: {problem}").format(key=key, problem=exc)) from None
+    name = cfg.get("name", "").replace("_", " ").strip() or "OpenTafl variant"
+    slug = "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_")[:48] or "opentafl"
+    data = {"id": f"ot_{slug}", "name": name[:80], "family": "tafl", "board": board, "options": options,
+            "sources": ["OpenTafl rules string"]}
+    variant = variant_from_data(data, where=N_("rules string"))
+    base = presets().get(cfg.get("td-id", ""))
+    if base is not None and base.family == "tafl" and _same_board(base, variant):
+        return base.with_options(options)
+    return variant
+
+
+def _same_board(a: Variant, b: Variant) -> bool:
+    """Same squares, marks and starting position (however the setup text is spelled)."""
+    if a.geometry != b.geometry:
+        return False
+    ra, rb = a.make_rules(), b.make_rules()
+    return ra.position_key(ra.initial_position()) == rb.position_key(rb.initial_position())
+
+
+def looks_like_rules_string(text: str) -> bool:
+    """A rules string starts with its board size (``dim:``)."""
+    return text.lstrip().startswith("dim:")

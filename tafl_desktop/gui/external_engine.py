@@ -1,0 +1,155 @@
+"""External engines as players in the window: the Qt side of :mod:`tafl_desktop.interop.host`.
+
+The engine runs in its own process and a reader thread queues its lines (see ``interop.host``);
+here a QTimer polls that queue every few milliseconds, so the window never waits on an engine.
+Our rules referee every move: an illegal move, a crash or silence past the engine's clock ends
+the game (``EngineForfeit``) with a sentence naming the engine and what went wrong.
+
+The engines a player has added are remembered in QSettings (``engines/commands``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QSettings, QTimer
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QInputDialog, QPushButton, QWidget
+
+from tafl_desktop.gui.players import EngineForfeit, engine_name, register_external
+from tafl_desktop.i18n import _
+
+ENGINES_KEY = "engines/commands"
+MAX_ENGINES = 12
+POLL_MS = 15
+
+
+def known_engines() -> list[str]:
+    """Engine command lines the player has added, most recent first."""
+    raw = QSettings().value(ENGINES_KEY, [])
+    if isinstance(raw, str):
+        raw = [raw]
+    return [str(x) for x in (raw or []) if str(x).strip()]
+
+
+def remember_engine(command: str) -> None:
+    commands = [command] + [c for c in known_engines() if c != command]
+    QSettings().setValue(ENGINES_KEY, commands[:MAX_ENGINES])
+
+
+class EnginePicker(QWidget):
+    """The remembered engines in a list, and a button to add one by its command line."""
+
+    def __init__(self, current: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.combo = QComboBox()
+        self.combo.setToolTip(_("An engine speaking the OpenTafl Engine Protocol, started with this command"))
+        self.add_button = QPushButton(_("Add engine..."))
+        self.add_button.clicked.connect(self.ask_command)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.combo, 1)
+        row.addWidget(self.add_button)
+        self._fill(current)
+
+    def _fill(self, current: str) -> None:
+        self.combo.clear()
+        commands = known_engines()
+        if current and current not in commands:
+            commands.insert(0, current)
+        for c in commands:
+            self.combo.addItem(engine_name(c), c)
+            self.combo.setItemData(self.combo.count() - 1, c, 3)  # tooltip: the whole command
+        if current:
+            self.combo.setCurrentIndex(max(0, self.combo.findData(current)))
+
+    def add_command(self, command: str) -> None:
+        command = command.strip()
+        if command:
+            remember_engine(command)
+            self._fill(command)
+
+    def ask_command(self) -> None:
+        command, ok = QInputDialog.getText(self, _("Add an engine"), _(
+            "Command line of an engine that speaks the OpenTafl Engine Protocol\n"
+            "(for example: tafl-desktop engine --level hard):"))
+        if ok:
+            self.add_command(command)
+
+    def command(self) -> str:
+        return str(self.combo.currentData() or "")
+
+
+class ExternalEngines(QObject):
+    """The controller's ``ComputerEngine`` for external players: one process per side and command."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._hosted: dict[tuple[int, str], Any] = {}
+        self._pending: tuple[Any, int, float, Callable, Callable | None] | None = None
+        self._game: Any = None
+        self._clock_ms = [0, 0]
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self._poll)
+
+    def start(self, game: Any, level: str, on_move: Callable[[tuple[int, ...]], None],
+              on_error: Callable[[str], None] | None = None) -> None:
+        from tafl_desktop.interop.host import DEFAULT_CLOCK_MS, EngineFailure, HostedEngine
+
+        self.cancel()
+        if game is not self._game:  # a new game: fresh clocks
+            self._game = game
+            self._clock_ms = [DEFAULT_CLOCK_MS, DEFAULT_CLOCK_MS]
+        side = int(game.rules.side_to_move(game.position))
+        key = (side, level)
+        try:
+            hosted = self._hosted.get(key)
+            if hosted is None or hosted.dead:
+                hosted = HostedEngine(level, engine_name(level))
+                self._hosted[key] = hosted
+            hosted.request_move(game, (self._clock_ms[0], self._clock_ms[1]))
+        except EngineFailure as exc:
+            if on_error is not None:
+                text = EngineForfeit(str(exc))
+                QTimer.singleShot(0, lambda: on_error(text))
+            return
+        self._pending = (hosted, side, time.monotonic(), on_move, on_error)
+        self._timer.start()
+
+    def _poll(self) -> None:
+        if self._pending is None:
+            self._timer.stop()
+            return
+        hosted, side, t0, on_move, on_error = self._pending
+        event = hosted.poll()
+        if event is None:
+            return
+        self._pending = None
+        self._timer.stop()
+        self._clock_ms[side] -= int((time.monotonic() - t0) * 1000)
+        if event.kind == "move":
+            on_move(event.move)
+        elif on_error is not None:
+            on_error(EngineForfeit(event.text))
+
+    def cancel(self) -> None:
+        if self._pending is not None:
+            self._pending[0].cancel()
+        self._pending = None
+        self._timer.stop()
+
+    def move_now(self) -> None:
+        """The protocol has no "move now": the engine answers within its clock."""
+
+    def shutdown(self) -> None:
+        self.cancel()
+        for hosted in self._hosted.values():
+            hosted.close()
+        self._hosted.clear()
+
+
+def register() -> None:
+    """Let the controller host external engines."""
+    register_external(ExternalEngines)

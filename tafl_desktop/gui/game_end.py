@@ -1,0 +1,133 @@
+"""Game > Resign, Offer Draw and Claim Draw: endings decided off the board.
+
+Each ends the game through ``GameController.finish_game`` with a reason the record keeps
+(``resigned``, ``draw_agreed``, ``draw_claimed``).  Against the computer, a draw offer is answered
+from the computer's own evaluation of the position (``core.draws.computer_accepts``); between two
+people the other side is asked.  Every sentence names the sides as the variant does.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction
+
+from tafl_desktop.core.draws import computer_accepts, draw_claimable
+from tafl_desktop.core.game import Outcome, Side
+from tafl_desktop.gui import dialogs
+from tafl_desktop.i18n import _
+
+
+class GameEndActions:
+    """The three actions and what they do."""
+
+    def __init__(self, window) -> None:
+        self.window = window
+        self._asking = False
+        self.act_resign = self._action(_("Re&sign..."), self.resign, _("Give up this game"))
+        self.act_offer = self._action(_("Offer a &Draw..."), self.offer_draw, _("Propose to end the game as a draw"))
+        self.act_claim = self._action(_("&Claim a Draw"), self.claim_draw,
+                                      _("End the game as a draw: the same position has occurred three times "
+                                        "and these rules give repetitions no consequence"))
+        menu = window.game_menu
+        sep = QAction(window)
+        sep.setSeparator(True)
+        menu.insertActions(window.act_rules, [self.act_resign, self.act_offer, self.act_claim, sep])
+        window.controller.changed.connect(self.update)
+        self.update()
+
+    def _action(self, text: str, slot, tip: str) -> QAction:
+        a = QAction(text, self.window)
+        a.setStatusTip(tip)
+        a.setToolTip(tip)
+        a.triggered.connect(lambda _checked=False: slot())
+        self.window.addAction(a)
+        return a
+
+    # ------------------------------------------------------------------------------ who
+    def _humans(self) -> list[int]:
+        return [i for i, p in enumerate(self.window.controller.players) if p.is_human]
+
+    def _acting_side(self) -> int | None:
+        """The side a player acts for: the one human, or the side to move between two people."""
+        c = self.window.controller
+        humans = self._humans()
+        if not humans:
+            return None
+        if len(humans) == 1:
+            return humans[0]
+        return int(c.rules.side_to_move(c.game.position))
+
+    def update(self) -> None:
+        c = self.window.controller
+        over = c.game.outcome is not None
+        acting = self._acting_side()
+        open_game = not over and acting is not None and not self._asking
+        self.act_resign.setEnabled(open_game)
+        self.act_offer.setEnabled(open_game)
+        self.act_claim.setEnabled(open_game and draw_claimable(c.game))
+
+    # ------------------------------------------------------------------------------ actions
+    def resign(self) -> None:
+        c = self.window.controller
+        side = self._acting_side()
+        if side is None or c.game.outcome is not None:
+            return
+        name = c.sides[side]
+        if not dialogs.confirm(self.window, _("Resign?"), _("{side}: give up this game?").format(side=name),
+                               _("Resign")):
+            return
+        c.finish_game(Outcome(Side(1 - side), "resigned"))
+
+    def offer_draw(self) -> None:
+        c = self.window.controller
+        side = self._acting_side()
+        if side is None or c.game.outcome is not None:
+            return
+        other = 1 - side
+        if c.players[other].is_human:
+            question = _("Draw offered by {side}. Accept it on behalf of {other}?")
+            if dialogs.confirm(self.window, _("Draw offered"),
+                               question.format(side=c.sides[side], other=c.sides[other]), _("Accept the draw")):
+                c.finish_game(Outcome(None, "draw_agreed"))
+            else:
+                self.window._show_message(_("Draw declined on behalf of {other}: the game goes on.").format(
+                    other=c.sides[other]))
+            return
+        self._ask_computer(other)
+
+    def _ask_computer(self, computer: int) -> None:
+        """The computer weighs the offer with a short search of the live position."""
+        c = self.window.controller
+        game, plies = c.game, len(c.game.plies)
+        self._asking = True
+        self.update()
+        self.window._show_message(_("The computer ({side}) is considering the draw offer...").format(
+            side=c.sides[computer]))
+
+        def answered(result) -> None:
+            self._asking = False
+            if c.game is not game or len(game.plies) != plies or game.outcome is not None:
+                self.update()
+                return
+            if getattr(result, "error", None):
+                self.window._show_message(_("The computer could not weigh the offer: the game goes on."))
+            elif computer_accepts(float(result.defenders_win_chance), computer):
+                c.finish_game(Outcome(None, "draw_agreed"))
+            else:
+                self.window._show_message(_("The computer ({side}) declines the draw: it judges its position "
+                                            "the better one.").format(side=c.sides[computer]))
+            self.update()
+
+        self.window._get_analyst().evaluate(game, answered)
+
+    def claim_draw(self) -> None:
+        c = self.window.controller
+        if self._acting_side() is None or not draw_claimable(c.game):
+            self.window._show_message(_("A draw can be claimed only when the same position has occurred three "
+                                        "times and these rules give repetitions no consequence."))
+            return
+        c.finish_game(Outcome(None, "draw_claimed"))
+
+
+def install(window) -> None:
+    """Add Resign, Offer a Draw and Claim a Draw to the Game menu."""
+    window.game_end = GameEndActions(window)

@@ -1,0 +1,177 @@
+"""File > Import Game / Export Game, and game files dropped on the window.
+
+Formats come from :mod:`tafl_desktop.interop.formats` (OpenTafl ``.otg``, hnefatafl.org ``.pgn``,
+plain move lists ``.txt``, PlayTaflOnline or our own ``.json``).  A file that cannot be read
+shows one sentence in a dialog and leaves the current game as it was; an export names every
+rule the format cannot hold.  ``install(window)`` is listed in ``GUI_CAPABILITIES``; it also lets
+the window host external engines (``gui.external_engine``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QInputDialog
+
+from tafl_desktop.gui import dialogs
+from tafl_desktop.i18n import _
+
+IMPORT_FILTER = ("Game records (*.otg *.pgn *.txt *.json);;OpenTafl games (*.otg);;PGN-like games (*.pgn);;"
+                 "Move lists (*.txt);;PlayTaflOnline or Tafl Desktop games (*.json);;All files (*)")
+EXPORT_FILTERS = {"otg": "OpenTafl game (*.otg)", "pgn": "PGN-like game, hnefatafl.org (*.pgn)",
+                  "moves": "Plain move list (*.txt)", "json": "Tafl Desktop game (*.tafl.json)"}
+SUFFIX = {"otg": ".otg", "pgn": ".pgn", "moves": ".txt", "json": ".tafl.json"}
+
+
+def _ask_variant(window):
+    """The variant of a plain move list: asked, the current game's offered first."""
+    from tafl_desktop.core.variants import presets
+
+    tafl = [v for v in presets().values() if v.family == "tafl"]
+    current = window.controller.variant
+    names = [v.name for v in tafl]
+    first = names.index(current.name) if current.name in names else 0
+    name, ok = QInputDialog.getItem(window, _("Variant of the move list"),
+                                    _("A move list does not name its game. Which one is it?"), names, first, False)
+    if not ok:
+        return None
+    return tafl[names.index(name)]
+
+
+def import_game(window, path: str | None = None) -> bool:
+    """Read a game in a foreign format into the window; the current game stays if it fails."""
+    from tafl_desktop.gui.players import HUMANS
+    from tafl_desktop.interop.formats import format_of, read_game
+    from tafl_desktop.interop.transfer import InteropError
+
+    if path is None:
+        path = dialogs.ask_open_path(window, _("Import a game"), IMPORT_FILTER, window._last_dir())
+        if not path:
+            return False
+    if not window._may_discard():
+        return False
+    name = Path(path).name
+    try:
+        variant = None
+        if format_of(path) == "moves":
+            variant = _ask_variant(window)
+            if variant is None:
+                return False
+        transfer = read_game(path, variant=variant)
+    except InteropError as exc:
+        dialogs.show_error(window, _("Cannot import the game"),
+                           _("{problem}\n\nThe current game is unchanged.").format(problem=exc))
+        return False
+    except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
+        dialogs.show_error(window, _("Cannot import the game"),
+                           _("{name}: unexpected problem ({problem}).\n\nThe current game is unchanged.")
+                           .format(name=name, problem=exc))
+        return False
+    game = transfer.game
+    window._message = ""
+    window.controller.set_game(game, HUMANS)
+    window.file_path = None
+    window.imported = transfer
+    window._orient()
+    n = len(game.plies)
+    text = _("Imported {name}: {n} moves of {variant}.").format(name=name, n=n, variant=game.rules.variant.name)
+    if transfer.comments:
+        text += " " + _("It has {n} comments (kept when you export it again).").format(n=len(transfer.comments))
+    for w in transfer.warnings:
+        text += " " + w + "."
+    window._show_message(text)
+    window.refresh()
+    return True
+
+
+def export_game(window, path: str | None = None, fmt: str | None = None) -> bool:
+    """Write the current game in a foreign format; warnings name what the format cannot hold."""
+    from tafl_desktop.interop.formats import format_of, write_game
+    from tafl_desktop.interop.transfer import GameTransfer, InteropError
+
+    c = window.controller
+    if path is None:
+        chosen = fmt or "otg"
+        import os
+
+        suggested = os.path.join(window._last_dir(), f"{c.variant.id}{SUFFIX[chosen]}")
+        filters = ";;".join([EXPORT_FILTERS[chosen]] + [f for k, f in EXPORT_FILTERS.items() if k != chosen])
+        path = dialogs.ask_save_path(window, _("Export the game"), filters, suggested)
+        if not path:
+            return False
+        try:
+            format_of(path)
+        except InteropError:
+            path += SUFFIX[chosen]
+    imported = getattr(window, "imported", None)
+    same = imported is not None and imported.game is c.game
+    transfer = GameTransfer(c.game, dict(imported.tags) if same else window._tags(),
+                            dict(imported.comments) if same else {})
+    try:
+        warnings = write_game(transfer, path, fmt or format_of(path))
+    except InteropError as exc:
+        dialogs.show_error(window, _("Cannot export the game"), str(exc))
+        return False
+    name = Path(path).name
+    if warnings:
+        dialogs.show_info(window, _("Exported with warnings"),
+                          _("{name} was written, but:\n\n{lines}").format(name=name, lines="\n".join(
+                              f"- {w}" for w in warnings)))
+    window._show_message(_("Exported {name}.").format(name=name))
+    return True
+
+
+def open_dropped(window, path: str) -> bool:
+    """A file dropped on the window: our own games open, the others are imported."""
+    if path.lower().endswith(".tafl.json"):
+        return window.open_game(path)
+    return import_game(window, path)
+
+
+class _DropFilter(QObject):
+    """Accepts game files dragged onto the window and opens the first one dropped."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        kind = event.type()
+        if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
+            if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+                event.acceptProposedAction()
+                return True
+        elif kind == QEvent.Type.Drop:
+            files = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+            if files:
+                event.acceptProposedAction()
+                open_dropped(self.window, files[0])
+                return True
+        return False
+
+
+def install(window) -> None:
+    """Add Import/Export to the File menu, accept dropped files, and host external engines."""
+    from tafl_desktop.gui.external_engine import register
+
+    register()
+    window.imported = None
+    window.act_import = QAction(_("&Import Game..."), window)
+    window.act_import.setToolTip(_("Open a game from OpenTafl (.otg), hnefatafl.org (.pgn), a move list (.txt) "
+                                   "or PlayTaflOnline (.json)"))
+    window.act_import.triggered.connect(lambda: import_game(window))
+    window.act_export = QAction(_("&Export Game..."), window)
+    window.act_export.setToolTip(_("Write this game for OpenTafl (.otg), hnefatafl.org (.pgn) or as a move list"))
+    window.act_export.triggered.connect(lambda: export_game(window))
+    menu = window.file_menu
+    anchor = getattr(window, "act_open_variant", None)
+    if anchor is not None:
+        menu.insertActions(anchor, [window.act_import, window.act_export])
+        menu.insertSeparator(anchor)
+    else:
+        menu.addActions([window.act_import, window.act_export])
+    window.setAcceptDrops(True)
+    window._drop_filter = _DropFilter(window)
+    window.installEventFilter(window._drop_filter)

@@ -1,0 +1,271 @@
+"""Game review in the window: every position searched in the study worker, each move classed.
+
+"Review Game" sends the game to the worker process (:mod:`tafl_desktop.ai.study_service`), which
+evaluates its positions one by one; a progress bar under the move list counts them and a Cancel
+button stops the review, keeping the evaluations made so far, so "Resume Review" goes on from
+there.  At the end (and as it goes) the moves are classed (:mod:`tafl_desktop.ai.review`), marked
+in the move list, summed up per side, and drawn as an evaluation graph (the same chart function as
+``tafl-desktop review --plot``) in the sides' names and colours; clicking the graph shows that
+ply, and at a mistake or blunder the board draws the better move as an arrow.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+
+from tafl_desktop.i18n import _
+
+#: Think time per position (s) in the window.
+REVIEW_TIME = 0.5
+#: The graph is redrawn at most this often while the review runs (s): drawing costs milliseconds.
+REDRAW_EVERY = 1.0
+#: The summary table's column heads: the classes' usual signs (the tooltip spells them out).
+SUMMARY_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+#: Classes whose better move the board shows as an arrow.
+ARROW_CLASSES = ("mistake", "blunder")
+
+
+class ReviewPanel(QWidget):
+    """Progress, summary and evaluation graph of a game review; lives under the move list."""
+
+    def __init__(self, window: Any, client: Any) -> None:
+        super().__init__(window.panel)
+        self.window_ = window
+        self.controller = window.controller
+        self.client = client
+        self.per_position = REVIEW_TIME
+        self._game: Any = None
+        self._moves: list[tuple[int, ...]] = []
+        self.evals: dict[int, dict[str, Any]] = {}
+        #: The latest classing: {"plies": [...], "summary": {...}} (tests read it).
+        self.review: dict[str, Any] | None = None
+        self.running = False
+        self._drawn_at = 0.0
+        self._canvas: Any = None
+        self._figure: Any = None
+        self._axes: Any = None
+        self._cursor: Any = None
+
+        self.progress = QProgressBar()
+        self.progress.setAccessibleName(_("Review progress"))
+        self.progress.setFormat(_("%v of %m positions"))
+        self.cancel_button = QPushButton(_("Cancel"))
+        self.cancel_button.setToolTip(_("Stop the review; what it found so far is kept"))
+        self.cancel_button.clicked.connect(self.cancel)
+        self.resume_button = QPushButton(_("Resume Review"))
+        self.resume_button.clicked.connect(self.start)
+        self.resume_button.hide()
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.progress, 1)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.resume_button)
+        self.summary = QLabel()
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setAccessibleName(_("Review summary"))
+        self.graph_box = QVBoxLayout()
+        self.graph_box.setContentsMargins(0, 0, 0, 0)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addLayout(row)
+        layout.addLayout(self.graph_box)
+        layout.addWidget(self.summary)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.hide()
+        self.controller.changed.connect(self._controller_changed)
+
+    # ------------------------------------------------------------------------------ running
+    def start(self) -> None:
+        """Review the game shown (resuming a cancelled review of the same moves)."""
+        c = self.controller
+        game = c.game
+        moves = [tuple(p.move) for p in game.plies]
+        if not moves:
+            self.window_.statusBar().showMessage(_("There is no move to review yet."), 5000)
+            return
+        if game is not self._game or moves[: len(self._moves)] != self._moves:
+            self.evals = {}  # another game, or moves taken back: start afresh
+        self._game, self._moves = game, moves
+        total = len(moves) + 1
+        self.progress.setRange(0, total)
+        self.progress.setValue(len(self.evals))
+        self.running = True
+        self.cancel_button.show()
+        self.resume_button.hide()
+        self.show()
+        budget = self.per_position * (total - len(self.evals)) * 1.5 + 10
+        self.client.start(self, "review", game, 0, budget,
+                          {"moves": [list(m) for m in moves], "per_position": self.per_position,
+                           "known": {str(k): v for k, v in self.evals.items()}},
+                          self._info, self._done)
+
+    def cancel(self) -> None:
+        """Stop the review, keep its evaluations (Resume Review goes on from them)."""
+        if self.client.owner is self:
+            self.client.cancel()
+        self._stopped(_("Review stopped: {done} of {total} positions evaluated.").format(
+            done=len(self.evals), total=len(self._moves) + 1))
+
+    def preempted(self) -> None:
+        """Another study request (the analysis board) took the worker: stop, keep the evaluations."""
+        self._stopped(_("Review paused for the analysis board: {done} of {total} positions evaluated.").format(
+            done=len(self.evals), total=len(self._moves) + 1))
+
+    def _stopped(self, text: str) -> None:
+        self.running = False
+        self.cancel_button.hide()
+        self.resume_button.setVisible(len(self.evals) < len(self._moves) + 1)
+        self.window_.statusBar().showMessage(text, 8000)
+
+    def _info(self, info: dict[str, Any]) -> None:
+        if "evals" not in info:
+            return
+        self.evals = {int(k): v for k, v in info["evals"].items()}
+        self.progress.setValue(len(self.evals))
+        if time.monotonic() - self._drawn_at >= REDRAW_EVERY:
+            self._classify()
+
+    def _done(self, result: Any) -> None:
+        if getattr(result, "error", ""):
+            from tafl_desktop.gui.computer import first_line
+
+            self._stopped(_("The review stopped: {why}").format(why=first_line(result.error)))
+            return
+        self.evals = {int(k): v for k, v in result.data.get("evals", {}).items()}
+        self.progress.setValue(len(self.evals))
+        self._classify()
+        self._stopped(_("Review finished."))
+
+    # ------------------------------------------------------------------------------ results
+    def _classify(self) -> None:
+        from tafl_desktop.ai.review import classify, game_positions
+
+        game = self._game
+        if game is None:
+            return
+        rules = game.rules
+        positions = game_positions(rules, game.start, self._moves)
+        self.review = classify(rules, positions, self._moves, self.evals)
+        self.window_.panel.moves.model.set_annotations({p["ply"]: p["class"] for p in self.review["plies"]})
+        self._show_summary()
+        self._draw()
+        self._drawn_at = time.monotonic()
+
+    def _show_summary(self) -> None:
+        from tafl_desktop.ai.review import CLASSES
+
+        assert self.review is not None
+        variant = self._game.rules.variant
+        heads = {"best": _("Best"), "good": _("Good"), **SUMMARY_SIGNS}
+        head = "".join(f"<th>&nbsp;{heads[c]}&nbsp;</th>" for c in CLASSES)
+        rows = ""
+        for side in (0, 1):
+            agg = self.review["summary"]["sides"][variant.side_key(side)]
+            cells = "".join(f"<td align='center'>{agg[c]}</td>" for c in CLASSES)
+            rows += f"<tr><td>{variant.sides[side]}</td>{cells}</tr>"
+        self.summary.setToolTip(_("Moves of each side by class: best, good, inaccuracies (?!), mistakes (?) "
+                                  "and blunders (??)"))
+        self.summary.setText(f"<table cellspacing='0' cellpadding='2'><tr><th></th>{head}</tr>{rows}</table>")
+
+    def _colours(self) -> tuple[str, str]:
+        from tafl_desktop.charts.review_graph import DEFAULT_COLOURS
+
+        theme = getattr(self.window_.panel, "_theme", None)
+        if theme is None:
+            return DEFAULT_COLOURS
+        from tafl_desktop.gui.piece_painter import face_colour
+        from tafl_desktop.gui.side_panel import SIDE_PIECE
+
+        family = self._game.rules.variant.family
+        kinds = SIDE_PIECE.get(family, SIDE_PIECE["tafl"])
+        return tuple(face_colour(k, theme).name() for k in kinds)  # type: ignore[return-value]
+
+    def _ensure_canvas(self) -> None:
+        if self._canvas is not None:
+            return
+        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+        from matplotlib.figure import Figure
+
+        self._figure = Figure(figsize=(3, 1.3), dpi=100, layout="constrained")
+        self._canvas = FigureCanvasQTAgg(self._figure)
+        self._canvas.setMinimumHeight(120)
+        self._canvas.setMaximumHeight(150)
+        self._canvas.setToolTip(_("Who was better after each move; click to see that position"))
+        self._canvas.setAccessibleName(_("Evaluation graph"))
+        self._canvas.mpl_connect("button_press_event", self._graph_clicked)
+        self.graph_box.addWidget(self._canvas)
+
+    def _draw(self) -> None:
+        from tafl_desktop.charts.review_graph import draw_review
+
+        assert self.review is not None
+        self._ensure_canvas()
+        sides = self._game.rules.variant.sides
+        self._axes = draw_review(self._figure, self.review["plies"], sides, self._colours(), legend=False)
+        self._axes.set_xlim(0, max(1, len(self._moves)))
+        self._cursor = self._axes.axvline(self.controller.view_ply, color="#1f5fbf", linewidth=1.2)
+        self._canvas.draw_idle()
+
+    def ply_at_x(self, x: float) -> int:
+        """The ply a click at graph coordinate ``x`` shows."""
+        return max(0, min(len(self._moves), round(x)))
+
+    def _graph_clicked(self, event: Any) -> None:
+        if event.inaxes is None or event.xdata is None or self._game is not self.controller.game:
+            return
+        self.controller.goto(self.ply_at_x(event.xdata))
+
+    # ------------------------------------------------------------------------------ following the game
+    def _controller_changed(self) -> None:
+        c = self.controller
+        if self._game is None:
+            return
+        moves = [tuple(p.move) for p in c.game.plies]
+        if c.game is not self._game or moves[: len(self._moves)] != self._moves:
+            self._forget()
+            return
+        if self._cursor is not None:
+            self._cursor.set_xdata([c.view_ply, c.view_ply])
+            self._canvas.draw_idle()
+        # after the window's own refresh of the board: then the arrow goes on top of it
+        QTimer.singleShot(0, self._show_better_move)
+
+    def better_move(self, ply: int) -> tuple[tuple[int, ...], str] | None:
+        """The engine's move instead of ``ply`` (as move and text) if ``ply`` was a mistake or blunder."""
+        if self.review is None:
+            return None
+        entry = next((p for p in self.review["plies"] if p["ply"] == ply), None)
+        if entry is None or entry["class"] not in ARROW_CLASSES:
+            return None
+        best = self.evals.get(ply - 1, {}).get("best_move")
+        return (tuple(best), entry["best"]) if best else None
+
+    def _show_better_move(self) -> None:
+        c = self.controller
+        if self._game is not c.game:
+            return
+        better = self.better_move(c.view_ply)
+        state = self.window_.board.state()
+        if better is None or state is None:
+            return
+        move, text = better
+        self.window_.board.set_state(replace(state, suggested=tuple(s for s in move if s >= 0)))
+        entry = next(p for p in self.review["plies"] if p["ply"] == c.view_ply)
+        sentence = {"mistake": _("{move} was a mistake: {better} was better (the arrow)."),
+                    "blunder": _("{move} was a blunder: {better} was better (the arrow).")}[entry["class"]]
+        self.window_.statusBar().showMessage(sentence.format(move=entry["move"], better=text), 8000)
+
+    def _forget(self) -> None:
+        """The game changed under the review: drop its marks and graph."""
+        if self.running and self.client.owner is self:
+            self.client.cancel()
+        self.running = False
+        self._game, self._moves, self.evals, self.review = None, [], {}, None
+        self.window_.panel.moves.model.set_annotations({})
+        self.hide()

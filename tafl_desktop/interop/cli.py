@@ -1,0 +1,79 @@
+"""Command-line doors of the interop package: ``convert``, ``engine`` and ``variants --rules-string``.
+
+Registered through ``CAPABILITY_COMMANDS``; imports stay inside the command functions so that
+the program starts as fast with them.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def cmd_convert(args) -> int:
+    from tafl_desktop.cli import CliError, _variant
+    from tafl_desktop.i18n import _
+    from tafl_desktop.interop.formats import read_game, write_game
+    from tafl_desktop.interop.transfer import InteropError
+
+    variant = _variant(args.variant, None) if args.variant else None
+    try:
+        transfer = read_game(args.input, args.from_format, variant)
+        warnings = transfer.warnings + write_game(transfer, args.output, args.format)
+    except InteropError as exc:
+        raise CliError(str(exc)) from None
+    for w in warnings:
+        print(_("tafl-desktop: warning: {text}").format(text=w), file=sys.stderr)
+    return 0
+
+
+def cmd_engine(args) -> int:
+    from tafl_desktop.cli import CliError
+    from tafl_desktop.interop.engine import run_engine
+
+    try:
+        return run_engine(sys.stdin, sys.stdout, level=args.level)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _variants_with_rules_string(previous):
+    def run(args) -> int:
+        if not getattr(args, "rules_string", None):
+            return previous(args)
+        from tafl_desktop.cli import CliError, _variant
+        from tafl_desktop.core.rules_string import RulesStringError, to_rules_string
+        from tafl_desktop.i18n import _
+
+        try:
+            exported = to_rules_string(_variant(args.rules_string, None))
+        except RulesStringError as exc:
+            raise CliError(str(exc)) from None
+        print(exported.text)
+        for w in exported.warnings:
+            print(_("tafl-desktop: warning: {text}").format(text=w), file=sys.stderr)
+        return 0
+
+    return run
+
+
+def register(sub) -> None:
+    """Add ``convert`` and ``engine``, and ``--rules-string`` to ``variants``."""
+    s = sub.add_parser("convert", help="convert a game record between formats (otg, pgn, json, moves)")
+    s.add_argument("input", metavar="IN")
+    s.add_argument("output", metavar="OUT")
+    s.add_argument("--format", choices=("otg", "pgn", "json", "moves"),
+                   help="format of OUT (default: from its extension: .otg, .pgn, .tafl.json, .txt)")
+    s.add_argument("--from-format", choices=("otg", "pgn", "json", "moves"),
+                   help="format of IN (default: from its extension)")
+    s.add_argument("--variant", help="variant of a plain move list (a preset id or an OpenTafl rules string)")
+    s.set_defaults(func=cmd_convert)
+
+    s = sub.add_parser("engine", help="speak the OpenTafl Engine Protocol on stdin/stdout")
+    s.add_argument("--level", default="medium", help="computer level (beginner, easy, medium, hard, expert)")
+    s.set_defaults(func=cmd_engine)
+
+    variants = sub.choices.get("variants")
+    if variants is not None:
+        variants.add_argument("--rules-string", metavar="ID",
+                              help="print the OpenTafl rules string of a preset (warnings on stderr)")
+        variants.set_defaults(func=_variants_with_rules_string(variants.get_default("func")))

@@ -1,0 +1,133 @@
+"""One door for every record format: pick the format from the name (or the caller), read, write.
+
+``otg`` OpenTafl record, ``pgn`` hnefatafl.org/playtafl, ``json`` our own record (a PlayTaflOnline
+game is recognised by its content when read), ``moves`` a plain move list (its variant named by
+the caller).  Writing is atomic, so a failed export never leaves half a file behind.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tafl_desktop.i18n import _
+from tafl_desktop.interop.transfer import GameTransfer, InteropError
+
+FORMATS = ("otg", "pgn", "json", "moves")
+#: File-name endings -> format, longest first.
+SUFFIXES = ((".tafl.json", "json"), (".json", "json"), (".otg", "otg"), (".pgn", "pgn"), (".txt", "moves"))
+MAX_BYTES = 4 * 1024 * 1024
+
+
+def format_of(path: str | Path, given: str | None = None) -> str:
+    """The format named, else the one the file name ends with; InteropError otherwise."""
+    if given:
+        if given not in FORMATS:
+            raise InteropError(_("unknown format '{given}'; formats: {formats}").format(
+                given=given, formats=', '.join(FORMATS)))
+        return given
+    name = Path(path).name.lower()
+    for suffix, fmt in SUFFIXES:
+        if name.endswith(suffix):
+            return fmt
+    raise InteropError(_("{name}: cannot tell the format from the name; give --format ({formats}) or use .otg, .pgn, "
+                         ".tafl.json or .txt").format(name=Path(path).name, formats=', '.join(FORMATS)))
+
+
+def read_text(path: str | Path) -> str:
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise InteropError(_("{name}: is a folder, not a game file").format(name=p.name))
+        raw = p.read_bytes()[:MAX_BYTES + 1]
+    except OSError as exc:
+        raise InteropError(_("{name}: cannot read the file ({problem})").format(
+            name=p.name, problem=exc.strerror or exc)) from None
+    if len(raw) > MAX_BYTES:
+        raise InteropError(_("{name}: larger than the {limit} bytes a game file may have").format(
+            name=p.name, limit=MAX_BYTES))
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InteropError(_("{name}: not a UTF-8 text file").format(name=p.name)) from None
+
+
+def parse(text: str, fmt: str, where: str, variant=None) -> GameTransfer:
+    """A game from text in ``fmt``; ``variant`` is needed by plain move lists (and used by PGN)."""
+    if fmt == "otg":
+        from tafl_desktop.interop.otg import read_otg
+
+        return read_otg(text, where)
+    if fmt == "pgn":
+        from tafl_desktop.interop.pgn import read_pgn
+
+        return read_pgn(text, where, variant)
+    if fmt == "moves":
+        from tafl_desktop.interop.move_list import read_move_list
+
+        if variant is None:
+            raise InteropError(_("{where}: a plain move list does not say its variant; give --variant ID").format(
+                where=where))
+        return read_move_list(text, variant, where)
+    from tafl_desktop.core.record import RecordError, game_from_data
+    from tafl_desktop.interop.pto import looks_like_pto, read_pto
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InteropError(_("{where}: not JSON ({problem})").format(where=where, problem=exc)) from None
+    if looks_like_pto(data):
+        return read_pto(text, where)
+    try:
+        game = game_from_data(data, where)
+    except RecordError as exc:
+        raise InteropError(str(exc)) from None
+    return GameTransfer.from_record(game, dict(data.get("tags") or {}))
+
+
+def read_game(path: str | Path, fmt: str | None = None, variant=None) -> GameTransfer:
+    fmt = format_of(path, fmt)
+    return parse(read_text(path), fmt, Path(path).name, variant)
+
+
+def render(t: GameTransfer, fmt: str) -> tuple[str, list[str]]:
+    """The text of ``t`` in ``fmt`` and the warnings about what that format cannot hold."""
+    if t.game.rules.variant.family != "tafl" and fmt != "json":
+        raise InteropError(_("{variant} is not a Tafl game: only Tafl Desktop's own format (.tafl.json) can "
+                             "hold it").format(variant=t.game.rules.variant.name))
+    if fmt == "otg":
+        from tafl_desktop.interop.otg import write_otg
+
+        return write_otg(t)
+    if fmt == "pgn":
+        from tafl_desktop.interop.pgn import write_pgn
+
+        return write_pgn(t)
+    warnings: list[str] = []
+    if fmt == "moves":
+        from tafl_desktop.interop.move_list import write_move_list
+
+        if t.comments:
+            warnings.append(_("a plain move list has no place for comments; they were left out"))
+        return write_move_list(t), warnings
+    from tafl_desktop.core.record import game_to_data
+
+    return json.dumps(game_to_data(t.game, t.record_tags()), indent=1) + "\n", warnings
+
+
+def write_game(t: GameTransfer, path: str | Path, fmt: str | None = None) -> list[str]:
+    """Write ``t`` to ``path`` atomically; return the warnings (InteropError if it cannot be written)."""
+    from tafl_desktop.core.record import atomic_write_text
+    from tafl_desktop.core.rules_string import RulesStringError
+
+    p = Path(path)
+    try:
+        text, warnings = render(t, format_of(p, fmt))
+    except RulesStringError as exc:
+        raise InteropError(str(exc)) from None
+    try:
+        atomic_write_text(p, text)
+    except OSError as exc:
+        raise InteropError(_("cannot write {name}: {problem}").format(
+            name=p.name, problem=exc.strerror or exc)) from None
+    return warnings

@@ -1,0 +1,178 @@
+"""``tafl-desktop lab``, ``lab-compare`` and ``lab-game``: rule-balance studies on the command line.
+
+The JSON printed by ``lab --json`` is a contract: ``{"variant", "cells": [{"options", "games",
+<side>, <side>, "draws", "capped", "<side>_ci", "mean_plies", ...}], "seed", ...}``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+from tafl_desktop.i18n import _
+
+
+def register(sub: Any) -> None:
+    s = sub.add_parser("lab", help=_("rule-balance study: who wins as a toggle changes (computer against computer)"))
+    s.add_argument("variant", help=_("preset id or variant file"))
+    s.add_argument("--vary", action="append", default=[], metavar="KEY=V1,V2",
+                   help=_("a toggle and its values (once or twice); 'preset=ID1,ID2' compares whole presets"))
+    s.add_argument("--level", default="easy", help=_("level of both computer players (default easy)"))
+    s.add_argument("--attackers", help=_("level of the attackers' player (default: --level)"))
+    s.add_argument("--defenders", help=_("level of the defenders' player (default: --level)"))
+    s.add_argument("--games", type=int, default=20, help=_("games per cell (default 20)"))
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--max-plies", type=int, default=300, help=_("plies after which a game counts as capped"))
+    s.add_argument("--workers", type=int, default=None, help=_("local processes (default: cores minus one)"))
+    s.add_argument("--scheduler", default=None, help=_("address of a Dask scheduler, e.g. tcp://host:8786"))
+    s.add_argument("--out", default=None, help=_("folder for the records, summary and chart (resumable)"))
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_lab)
+
+    s = sub.add_parser("lab-compare", help=_("compare two studies cell by cell"))
+    s.add_argument("first")
+    s.add_argument("second")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_lab_compare)
+
+    s = sub.add_parser("lab-game", help=_("save one game of a study as a game record"))
+    s.add_argument("folder")
+    s.add_argument("cell", type=int)
+    s.add_argument("game", type=int)
+    s.add_argument("out")
+    s.set_defaults(func=cmd_lab_game)
+
+
+def _fail(exc: Exception):
+    from tafl_desktop.cli import CliError
+
+    return CliError(str(exc))
+
+
+def cmd_lab(args: Any) -> int:
+    from tafl_desktop.lab.executors import make_backend
+    from tafl_desktop.lab.files import write_outputs
+    from tafl_desktop.lab.report import summary, table_text
+    from tafl_desktop.lab.runner import run_study
+    from tafl_desktop.lab.store import ResultStore
+    from tafl_desktop.lab.study import Study, StudyError
+
+    if args.workers is not None and args.scheduler:
+        raise _fail(ValueError(_("give --workers or --scheduler, not both")))
+    try:
+        study = Study.create(args.variant, args.vary, args.attackers or args.level, args.defenders or args.level,
+                             args.games, args.seed, args.max_plies)
+        backend = make_backend(args.workers, args.scheduler)
+        out = args.out or f"lab-{study.fingerprint()}"
+        store = ResultStore.open(out, study)
+    except StudyError as exc:
+        raise _fail(exc) from None
+    bar = _ProgressLine()
+    try:
+        complete = run_study(store, backend, bar.update)
+    except KeyboardInterrupt:
+        complete = False
+    except StudyError as exc:
+        raise _fail(exc) from None
+    bar.close()
+    report = summary(store)
+    try:
+        write_outputs(store, report)
+    except OSError as exc:
+        raise _fail(OSError(_("cannot write into {folder}: {problem}").format(
+            folder=store.folder, problem=exc.strerror or exc))) from None
+    if not complete:
+        print(_("stopped after {done} of {total} games; run the same command again to continue").format(
+            done=store.finished, total=len(study.cells()) * study.games), file=sys.stderr)
+        return 130
+    if args.json:
+        print(json.dumps(report))
+    else:
+        sys.stdout.write(table_text(report))
+        print(_("records, summary.json and chart.png/.pdf are in {folder}").format(folder=store.folder))
+    return 0
+
+
+def cmd_lab_compare(args: Any) -> int:
+    from tafl_desktop.lab.report import cell_label, summary
+    from tafl_desktop.lab.stats import compare_cells
+    from tafl_desktop.lab.store import ResultStore
+    from tafl_desktop.lab.study import StudyError
+
+    try:
+        a, b = summary(ResultStore.open(args.first)), summary(ResultStore.open(args.second))
+    except StudyError as exc:
+        raise _fail(exc) from None
+    side = a["sides"][0]
+    rows = []
+    for ca in a["cells"]:
+        for cb in b["cells"]:
+            if ca["options"] == cb["options"] or (len(a["cells"]) == len(b["cells"]) == 1):
+                rows.append({"options": ca["options"], "other_options": cb["options"], "side": side,
+                             "first": [ca[side], ca["games"]], "second": [cb[side], cb["games"]],
+                             **compare_cells(ca, cb, side)})
+    if not rows:
+        raise _fail(ValueError(_("the two studies share no cell")))
+    if args.json:
+        print(json.dumps({"rows": rows}))
+    else:
+        for r in rows:
+            print(_("{cell}: {side} won {a} of {na} and {b} of {nb} (difference {d:+.0%}, p = {p:.3f})").format(
+                cell=cell_label(r["options"]), side=side, a=r["first"][0], na=r["first"][1], b=r["second"][0],
+                nb=r["second"][1], d=r["difference"], p=r["p_value"]))
+    return 0
+
+
+def cmd_lab_game(args: Any) -> int:
+    from tafl_desktop.core.record import save_game
+    from tafl_desktop.lab.files import game_of
+    from tafl_desktop.lab.store import ResultStore
+    from tafl_desktop.lab.study import StudyError
+
+    try:
+        store = ResultStore.open(args.folder)
+        game = game_of(store, args.cell, args.game)
+    except StudyError as exc:
+        raise _fail(exc) from None
+    try:
+        save_game(game, args.out, {"Event": f"Rules lab {store.study.fingerprint()}",
+                                   "Round": f"cell {args.cell}, game {args.game}"})
+    except OSError as exc:
+        raise _fail(OSError(_("cannot write {path}: {problem}").format(path=args.out, problem=exc.strerror or exc)))\
+            from None
+    return 0
+
+
+class _ProgressLine:
+    """A progress bar with the time left on stderr: redrawn in place on a terminal, else a line
+    every tenth of the study (so logs stay short)."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.last_tenth = -1
+        self.shown = False
+
+    def update(self, p: Any) -> None:
+        if p.total == 0:
+            return
+        tenth = p.done * 10 // p.total
+        if not self.tty and tenth == self.last_tenth:
+            return
+        self.last_tenth = tenth
+        filled = p.done * 30 // p.total
+        left = "" if p.seconds_left is None else _(", about {t} left").format(t=_clock(p.seconds_left))
+        line = f"[{'#' * filled}{'.' * (30 - filled)}] " + _("{done}/{total} games").format(
+            done=p.done, total=p.total) + left
+        sys.stderr.write(("\r" + line) if self.tty else line + "\n")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.tty and self.shown:
+            sys.stderr.write("\n")
+
+
+def _clock(seconds: float) -> str:
+    return time.strftime("%H:%M:%S", time.gmtime(max(0, int(seconds))))

@@ -1,0 +1,61 @@
+"""Files a study writes besides its store: the summary, the charts and exported game records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tafl_desktop.i18n import _
+from tafl_desktop.lab.study import StudyError
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (the old file or the new one, never half of one)."""
+    import os
+    import tempfile
+
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_outputs(store: Any, report: dict[str, Any]) -> list[Path]:
+    """``summary.json``, ``chart.png`` and ``chart.pdf`` in the study's folder."""
+    from tafl_desktop.lab.charts import save_chart
+
+    folder = store.folder
+    out = [folder / "summary.json", folder / "chart.png", folder / "chart.pdf"]
+    write_bytes(out[0], json.dumps(report, indent=1).encode())
+    if any(c["games"] for c in report["cells"]):
+        save_chart(report, out[1])
+        save_chart(report, out[2])
+    return out
+
+
+def game_of(store: Any, cell: int, game: int):
+    """A stored study game as a :class:`~tafl_desktop.core.game.Game` (to save or show)."""
+    from tafl_desktop.core.game import Game, IllegalMove
+    from tafl_desktop.core.variants import variant_from_data
+
+    study = store.study
+    cells = study.cells()
+    if not 0 <= cell < len(cells) or not store.done(cell, game):
+        raise StudyError(_("the study holds no game {game} in cell {cell}").format(game=game, cell=cell))
+    variant = variant_from_data(study.cell_variant_data(cells[cell]))
+    g = Game(variant.make_rules())
+    try:
+        for text in store.results[(cell, game)]["moves"]:
+            g.play_text(text)
+    except (IllegalMove, KeyError, TypeError) as exc:
+        raise StudyError(_("game {game} of cell {cell} does not replay: {problem}").format(
+            game=game, cell=cell, problem=str(exc)[:200])) from None
+    return g

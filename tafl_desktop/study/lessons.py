@@ -1,0 +1,238 @@
+"""Interactive lessons: small positions with a task, loaded from data files, checked by the engine.
+
+A lesson is a TOML file in ``resources/lessons/``: an ``id``, a ``family``, an ``order``, a
+``title`` and ``[[steps]]``.  Each step names a preset (``variant``) and optional ``options``, a
+``position`` and ``to_move`` in the notation ``play --position`` reads, a ``text`` and a ``task``
+(see :class:`Task`), and a ``solution`` (one move that does the task).  Texts are tables keyed by
+language (``text = { en = "..." }``; English is the fallback) so a translator adds a key and no
+code; they may name the sides with the placeholders of :mod:`tafl_desktop.core.side_words`
+(``{many}`` for side 0, ``{hunters}`` for side 1), filled with the preset's own side names.
+
+A move is judged by the rules engine alone: an illegal move gets the engine's own reason
+(``explain_illegal``), a legal one is accepted when it does the task (any such move, not only the
+stored solution), and otherwise the facts the engine reports explain why it does not.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tafl_desktop.core.game import Move
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.side_words import fill
+
+#: Task kinds a lesson step may set.
+TASK_KINDS = ("capture", "reach", "win", "safe")
+
+
+class LessonError(ValueError):
+    """A lesson file that cannot be used; the message names the file and the fault."""
+
+
+def localized(value: Any, language: str = "en") -> str:
+    """The text of a ``{language: text}`` table in ``language``, English when it lacks one."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return str(value.get(language) or value.get("en") or "")
+    return ""
+
+
+@dataclass(frozen=True)
+class Task:
+    """What a step asks.  ``capture``: the move takes every piece on ``squares``; ``reach``: the
+    piece moved ends on one of ``squares``; ``win``: the move wins at once (``reason`` if given:
+    that way); ``safe``: after it the other side has no move that wins at once or takes a piece on
+    ``squares`` (the squares a piece stands on after the move)."""
+
+    kind: str
+    squares: tuple[str, ...] = ()
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Step:
+    variant: str
+    position: str
+    to_move: str
+    text: dict[str, str]
+    task: Task
+    solution: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def start(self) -> tuple[Any, Any, Any]:
+        """(variant, rules, position) of the step."""
+        from tafl_desktop.core.variants import find_variant
+
+        variant = find_variant(self.variant).with_options(self.options)
+        rules = variant.make_rules()
+        return variant, rules, rules.parse_position(self.position, variant.parse_side(self.to_move))
+
+    def instructions(self, variant: Any, language: str = "en") -> str:
+        """The step's text in the variant's side names."""
+        from tafl_desktop.i18n import _
+
+        english = localized(self.text, "en")
+        text = localized(self.text, language) if language != "en" else _(english)
+        return fill(text, variant.words)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    id: str
+    family: str
+    order: int
+    title: dict[str, str]
+    steps: tuple[Step, ...]
+    path: str = ""
+
+    def title_text(self, language: str = "en") -> str:
+        from tafl_desktop.i18n import _
+
+        return localized(self.title, language) if language != "en" else _(localized(self.title))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement of a move: ``ok``, a sentence for the player, and the position after a legal move."""
+
+    ok: bool
+    message: str
+    legal: bool
+    position: Any = None
+    captures: tuple[int, ...] = ()
+
+
+def _step(data: Any, where: str) -> Step:
+    if not isinstance(data, dict):
+        raise LessonError(f"{where}: a step must be a table")
+    try:
+        task = data["task"]
+        t = Task(str(task["kind"]), tuple(str(s) for s in task.get("squares", ())), str(task.get("reason", "")))
+        if t.kind not in TASK_KINDS:
+            raise LessonError(f"{where}: task kind '{t.kind}' is not one of {', '.join(TASK_KINDS)}")
+        return Step(str(data["variant"]), str(data["position"]), str(data["to_move"]), dict(data["text"]), t,
+                    str(data["solution"]), dict(data.get("options", {})))
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise LessonError(f"{where}: missing or malformed {exc}") from None
+
+
+def load_lesson(path: str | Path) -> Lesson:
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LessonError(f"cannot read {p}: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise LessonError(f"{p.name} is not a lesson file: {exc}") from None
+    try:
+        steps = tuple(_step(s, f"{p.name} step {i + 1}") for i, s in enumerate(data["steps"]))
+        return Lesson(str(data["id"]), str(data["family"]), int(data.get("order", 0)), dict(data["title"]), steps,
+                      str(p))
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, LessonError):
+            raise
+        raise LessonError(f"{p.name}: missing or malformed {exc}") from None
+
+
+def lessons_dir() -> Path:
+    from tafl_desktop.paths import resources_dir
+
+    return resources_dir() / "lessons"
+
+
+def load_lessons(folder: Path | None = None) -> list[Lesson]:
+    """Every lesson in the folder, by family (in the families' own order) and order."""
+    d = folder or lessons_dir()
+    lessons = [load_lesson(p) for p in sorted(d.glob("*.toml"))] if d.is_dir() else []
+    from tafl_desktop.core.variants import FAMILIES
+
+    rank = {name: i for i, name in enumerate(FAMILIES)}
+    return sorted(lessons, key=lambda lesson: (rank.get(lesson.family, len(rank)), lesson.order, lesson.id))
+
+
+def _names(rules: Any, squares: Any) -> str:
+    return ", ".join(rules.geometry.name(s) for s in squares)
+
+
+def judge(step: Step, move: Move) -> Verdict:
+    """Judge ``move`` in ``step``'s position against its task, by the rules engine."""
+    variant, rules, pos = step.start()
+    if move not in rules.legal_moves(pos):
+        return Verdict(False, N_("That move is not allowed: {why}.").format(why=rules.explain_illegal(pos, move)),
+                       False)
+    after, caps = rules.play(pos, move)
+    g = rules.geometry
+    task = step.task
+    out = rules.outcome(after)
+    mover = rules.side_to_move(pos)
+    if out is not None and out.winner is not None and out.winner != mover:
+        return Verdict(False, N_("That move loses: {result}").format(result=out.describe(variant)), True, after, caps)
+    own = set(caps) & ({m[0] for m in rules.legal_moves(pos)} | {move[-1]})
+    if own and not task.kind == "win":
+        return Verdict(False, N_("That move costs you your own piece on {squares}.").format(
+            squares=_names(rules, sorted(own))), True, after, caps)
+    if task.kind == "capture":
+        want = {g.parse_square(s) for s in task.squares}
+        if want <= set(caps):
+            return Verdict(True, N_("Well done: captured {squares}.").format(squares=_names(rules, sorted(want))),
+                           True, after, caps)
+        if not caps:
+            text = (N_("That move captures nothing: the piece on {squares} still stands.") if len(task.squares) == 1
+                    else N_("That move captures nothing: the pieces on {squares} still stand."))
+            return Verdict(False, text.format(squares=", ".join(task.squares)), True, after, caps)
+        return Verdict(False, N_("That captures {got}, but not {squares}.").format(
+            got=_names(rules, caps), squares=", ".join(task.squares)), True, after, caps)
+    if task.kind == "reach":
+        want = {g.parse_square(s) for s in task.squares}
+        if move[-1] in want:
+            return Verdict(True, N_("Well done."), True, after, caps)
+        return Verdict(False, N_("That is a legal move, but the task is to reach {squares}.").format(
+            squares=" or ".join(task.squares)), True, after, caps)
+    if task.kind == "win":
+        if out is not None and out.winner == mover and (not task.reason or out.reason == task.reason):
+            return Verdict(True, N_("Well done: {result}").format(result=out.describe(variant)), True, after, caps)
+        if out is not None:
+            return Verdict(False, N_("That ends the game, but not as asked: {result}").format(
+                result=out.describe(variant)), True, after, caps)
+        return Verdict(False, N_("That is a legal move, but the game goes on: it does not win yet."), True, after,
+                       caps)
+    # safe: no reply of the other side wins at once or takes a piece on the named squares
+    if out is not None:
+        if out.winner == mover:
+            return Verdict(True, N_("Well done: {result}").format(result=out.describe(variant)), True, after, caps)
+        return Verdict(False, out.describe(variant), True, after, caps)
+    guard = {g.parse_square(s) for s in task.squares}
+    for reply in rules.legal_moves(after):
+        nxt, taken = rules.play(after, reply)
+        reply_out = rules.outcome(nxt)
+        if reply_out is not None and reply_out.winner is not None and reply_out.winner != mover:
+            return Verdict(False, N_("Not safe: {side} would answer {reply}. {result}").format(
+                side=variant.sides[int(mover.other)], reply=rules.move_text(reply),
+                result=reply_out.describe(variant)), True, after, caps)
+        lost = guard & set(taken)
+        if lost:
+            return Verdict(False, N_("Not safe: {side} would answer {reply} and capture {squares}.").format(
+                side=variant.sides[int(mover.other)], reply=rules.move_text(reply),
+                squares=_names(rules, sorted(lost))), True, after, caps)
+    return Verdict(True, N_("Well done: nothing can be taken and the game cannot be lost next move."), True, after,
+                   caps)
+
+
+def check_lesson(lesson: Lesson) -> list[str]:
+    """Faults of a lesson: steps whose position or solution cannot be read, or whose solution does not do the task."""
+    faults = []
+    for i, step in enumerate(lesson.steps, 1):
+        try:
+            _variant, rules, pos = step.start()
+            move = rules.parse_move(pos, step.solution)
+        except (ValueError, KeyError) as exc:
+            faults.append(f"{lesson.id} step {i}: {exc}")
+            continue
+        verdict = judge(step, move)
+        if not verdict.ok:
+            faults.append(f"{lesson.id} step {i}: the solution {step.solution} fails: {verdict.message}")
+    return faults

@@ -1,0 +1,274 @@
+"""Puzzle sets: the data format, loading, difficulty, and re-verification.
+
+A puzzle set is one JSON file per preset in ``resources/puzzles/`` holding the puzzles and the
+generator's bookkeeping (games scanned, so a run resumes).  A puzzle is a plain dict with the keys
+the command line promises (``puzzles list --json``): ``id``, ``variant``, ``options`` (toggles
+that differ from the preset), ``position`` and ``to_move`` (as ``play --position`` reads them),
+``goal`` (the outcome reason, as in ``play``'s ``reason``), ``winner``, ``plies``, ``solution``
+(the main line, ending in the goal) and ``difficulty`` (1 to 5); plus ``tree`` (the winner's
+answer to every defence), ``source`` (the game it came from) and ``search_nodes``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tafl_desktop.core.game import Game, IllegalMove
+from tafl_desktop.study.prover import Proof, main_line, prove_unique
+
+FORMAT = 1
+
+#: Keys every listed puzzle has (the ``puzzles list --json`` contract).
+LIST_KEYS = ("id", "variant", "options", "position", "to_move", "goal", "winner", "plies", "solution",
+             "difficulty")
+
+#: Positions the depth-first prover needed above which a puzzle of N plies rates one harder: a
+#: weak search that has to look at more positions to see the win is a weaker human's trouble too.
+HARD_EFFORT = {1: 10**9, 3: 300, 5: 10_000, 7: 10**6}
+
+
+def puzzles_dir() -> Path:
+    from tafl_desktop.paths import resources_dir
+
+    return resources_dir() / "puzzles"
+
+
+class PuzzleError(ValueError):
+    """A puzzle file or entry that cannot be used; the message says which and why."""
+
+
+def difficulty(plies: int, nodes: int) -> int:
+    """1 to 5: by the plies to the forced end, one more when the proof took a weak search many positions."""
+    base = {1: 1, 3: 2, 5: 4}.get(plies, 5)
+    return min(5, base + (nodes > HARD_EFFORT.get(plies, 0) and plies > 1))
+
+
+def puzzle_from_proof(variant: Any, pos: Any, proof: Proof, source: str, number: int) -> dict[str, Any]:
+    rules = variant.make_rules()
+    line = main_line(rules, pos, proof.tree)
+    end = Game(rules, pos)
+    for text in line:
+        end.play_text(text)
+    assert end.outcome is not None and end.outcome.winner == proof.winner
+    return {
+        "id": f"{variant.id}-{number:04d}",
+        "variant": variant.id,
+        "options": dict(variant.changed_options()),
+        "position": rules.position_text(pos),
+        "to_move": variant.side_key(proof.winner),
+        "goal": end.outcome.reason,
+        "winner": variant.side_key(proof.winner),
+        "plies": proof.plies,
+        "solution": line,
+        "difficulty": difficulty(proof.plies, proof.nodes),
+        "search_nodes": proof.nodes,
+        "source": source,
+        "tree": proof.tree,
+    }
+
+
+def compact_tree(node: dict[str, Any]) -> Any:
+    """The solution tree in the form the files keep: a winning move that ends the game is its
+    text; a move that leads on is ``[move, [[replies, answer], ...]]``, the defences that share one
+    answer grouped (near the end most defences meet the same final blow, so this is many times
+    smaller than one entry per defence)."""
+    if node is None or isinstance(node, (str, list)):
+        return node  # already compact
+    if "move" not in node:
+        return None  # a defence that ends the game itself: nothing to answer
+    then = node["then"]
+    if "replies" not in then:
+        return node["move"]
+    groups: dict[str, tuple[list[str], Any]] = {}
+    for reply, sub in then["replies"].items():
+        answer = compact_tree(sub)
+        key = json.dumps(answer, separators=(",", ":"))
+        groups.setdefault(key, ([], answer))[0].append(reply)
+    return [node["move"], [[replies, answer] for replies, answer in groups.values()]]
+
+
+def expand_tree(node: Any) -> dict[str, Any]:
+    """The compact tree of a file back as ``{"move", "then": {"replies": {...}} | {"end"}}``."""
+    if isinstance(node, dict):
+        return node
+    if node is None:
+        return {"end": True}
+    if isinstance(node, str):
+        return {"move": node, "then": {"end": True}}
+    move, groups = node
+    replies = {}
+    for names, answer in groups:
+        sub = expand_tree(answer)
+        for name in names:
+            replies[name] = sub
+    return {"move": move, "then": {"replies": replies}}
+
+
+@dataclass
+class PuzzleSet:
+    """One file of puzzles for one preset, with what the generator has scanned so far."""
+
+    variant: str
+    puzzles: list[dict[str, Any]]
+    scanned: dict[str, Any]
+    path: Path | None = None
+
+    @classmethod
+    def empty(cls, variant: str, path: Path | None = None) -> PuzzleSet:
+        return cls(variant, [], {"games": [], "positions": 0, "seconds": 0.0, "selfplay_seed": 0}, path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> PuzzleSet:
+        p = Path(path)
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise PuzzleError(f"cannot read {p}: {exc.strerror or exc}") from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise PuzzleError(f"{p} is not a puzzle file: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
+            raise PuzzleError(f"{p} is not a puzzle file (format {FORMAT} with a puzzles list)")
+        for i, pz in enumerate(data["puzzles"]):
+            if not isinstance(pz, dict) or any(k not in pz for k in LIST_KEYS):
+                raise PuzzleError(f"{p}: puzzle {i + 1} lacks one of {', '.join(LIST_KEYS)}")
+        scanned = data.get("scanned") if isinstance(data.get("scanned"), dict) else {}
+        base = cls.empty(str(data.get("variant", p.stem)))
+        base.scanned.update(scanned)
+        return cls(base.variant, data["puzzles"], base.scanned, p)
+
+    def save(self, path: str | Path | None = None) -> None:
+        """Write atomically (a temporary file renamed over the old one), so a stopped run loses nothing."""
+        target = Path(path or self.path or f"{self.variant}.json")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        for pz in self.puzzles:
+            if "tree" in pz:
+                pz["tree"] = compact_tree(pz["tree"])
+        data = {"format": FORMAT, "variant": self.variant, "scanned": self.scanned, "puzzles": self.puzzles}
+        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, separators=(",", ":"))
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; a shipped resource is readable by all
+        os.replace(tmp, target)
+        self.path = target
+
+
+def shipped_sets(folder: Path | None = None) -> list[PuzzleSet]:
+    """Every puzzle set in the resources (or ``folder``), sorted by variant id."""
+    d = folder or puzzles_dir()
+    return [PuzzleSet.load(p) for p in sorted(d.glob("*.json"))] if d.is_dir() else []
+
+
+def all_puzzles(folder: Path | None = None) -> list[dict[str, Any]]:
+    return [pz for s in shipped_sets(folder) for pz in s.puzzles]
+
+
+def puzzle_variant(puzzle: dict[str, Any]) -> Any:
+    """The preset with the puzzle's toggles (PuzzleError if either is unknown)."""
+    from tafl_desktop.core.variants import VariantError, find_variant
+
+    try:
+        return find_variant(str(puzzle["variant"])).with_options(puzzle.get("options") or {})
+    except VariantError as exc:
+        raise PuzzleError(f"puzzle {puzzle.get('id')}: {exc}") from None
+
+
+def puzzle_start(puzzle: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """(variant, rules, position) of a puzzle; PuzzleError when its position cannot be read."""
+    variant = puzzle_variant(puzzle)
+    rules = variant.make_rules()
+    try:
+        pos = rules.parse_position(str(puzzle["position"]), variant.parse_side(str(puzzle["to_move"])))
+    except ValueError as exc:
+        raise PuzzleError(f"puzzle {puzzle.get('id')}: {exc}") from None
+    return variant, rules, pos
+
+
+def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | None:
+    """Re-prove a puzzle from scratch: None when it holds, else the reason it does not.
+
+    It holds when the side to move wins within ``plies`` and not sooner, exactly one first move
+    does, that move is the solution's first, the solution plays out legally to ``goal`` with the
+    named ``winner``."""
+    try:
+        variant, rules, pos = puzzle_start(puzzle)
+    except PuzzleError as exc:
+        return str(exc)
+    proof = prove_unique(rules, pos, int(puzzle["plies"]), max_nodes=max_nodes)
+    if proof is None:
+        return "no unique forced win within its plies"
+    if proof.plies != puzzle["plies"]:
+        return f"wins in {proof.plies} plies, not {puzzle['plies']}"
+    solution = list(puzzle["solution"])
+    if not solution or rules.move_text(proof.first) != solution[0]:
+        return f"the only winning first move is {rules.move_text(proof.first)}"
+    game = Game(rules, pos)
+    try:
+        for text in solution:
+            game.play_text(text)
+    except IllegalMove as exc:
+        return f"the solution is not playable: {exc}"
+    out = game.outcome
+    if out is None or out.reason != puzzle["goal"] or variant.side_key(out.winner) != puzzle["winner"]:
+        return "the solution does not end in its goal"
+    if variant.side_key(proof.winner) != puzzle["winner"]:
+        return "the winner is not the side to move"
+    if "tree" in puzzle:
+        return _check_tree(rules, pos, expand_tree(puzzle["tree"]), proof.winner, int(puzzle["plies"]))
+    return None
+
+
+def _check_tree(rules: Any, pos: Any, node: dict[str, Any], winner: Any, plies: int) -> str | None:
+    """The stored tree answers every defence with legal moves that win within the plies left."""
+    if plies < 1:
+        return "the solution tree runs past its plies"
+    try:
+        move = rules.parse_move(pos, str(node.get("move")))
+    except ValueError:
+        return f"the solution tree plays {node.get('move')}, which cannot be read here"
+    if move not in rules.legal_moves(pos):
+        return f"the solution tree plays {node.get('move')}, which is illegal here"
+    after = rules.play(pos, move)[0]
+    out = rules.outcome(after)
+    if out is not None:
+        return None if out.winner == winner else f"the solution tree's {node['move']} does not win"
+    replies = node["then"].get("replies") or {}
+    legal = {rules.move_text(m): m for m in rules.legal_moves(after)}
+    if set(replies) != set(legal):
+        return f"the solution tree does not answer every defence after {node['move']}"
+    for text, sub in replies.items():
+        nxt = rules.play(after, legal[text])[0]
+        reply_out = rules.outcome(nxt)
+        if reply_out is not None:
+            if reply_out.winner != winner:
+                return f"the defence {text} ends the game for the defender"
+            continue
+        why = _check_tree(rules, nxt, sub, winner, plies - 2)
+        if why:
+            return why
+    return None
+
+
+def filter_puzzles(puzzles: Iterable[dict[str, Any]], variant: str | None = None, family: str | None = None,
+                   difficulty_max: int | None = None, difficulty_min: int | None = None) -> list[dict[str, Any]]:
+    """Puzzles of one preset or family and within a difficulty range."""
+    from tafl_desktop.core.variants import presets
+
+    fam = {vid: v.family for vid, v in presets().items()} if family else {}
+    out = []
+    for pz in puzzles:
+        if variant and pz["variant"] != variant:
+            continue
+        if family and fam.get(pz["variant"]) != family:
+            continue
+        if difficulty_max is not None and pz["difficulty"] > difficulty_max:
+            continue
+        if difficulty_min is not None and pz["difficulty"] < difficulty_min:
+            continue
+        out.append(pz)
+    return out

@@ -1,0 +1,106 @@
+"""Where puzzle positions come from: real games on record, and the app's own self-play.
+
+Each source yields ``(position, source_text)`` pairs for the last few positions of a decided game,
+where a forced win is most likely to be found.  A source text names the game exactly (the file
+and line, or the self-play levels and seed) so a puzzle can be traced back, and the generator
+remembers which games it has scanned, so a run can be stopped and resumed.
+
+The real games (``shared/reference/games``, see its README) are Copenhagen and Brandubh games,
+replayed under the rules their README states; that is why Brandubh's puzzles carry two toggles.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tafl_desktop.core.game import Game, IllegalMove
+
+#: The record files, the preset they are played on, and the toggles their README states.
+REAL_GAME_FILES: dict[str, tuple[str, dict[str, Any]]] = {
+    "copenhagen": ("copenhagen.csv", {}),
+    "brandubh": ("brandubh.csv", {"king_capture": "weak_near_throne", "encirclement": True}),
+}
+
+#: Self-play pairings (first side's level, second side's level): weak players blunder into the
+#: tactics a puzzle needs, and each side gets the stronger level in turn.
+SELFPLAY_PAIRS: tuple[tuple[str, str], ...] = (("beginner", "beginner"), ("easy", "beginner"),
+                                               ("beginner", "easy"))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A position to try, the game it comes from (``game``: a stable id) and its ply in it."""
+
+    position: Any
+    game: str
+    ply: int
+
+
+def default_games_dir() -> Path | None:
+    """The real-game folder: ``$TAFL_GAMES_DIR``, else ``shared/reference/games`` beside or above the checkout."""
+    env = os.environ.get("TAFL_GAMES_DIR")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        cand = parent / "shared" / "reference" / "games"
+        if cand.is_dir():
+            return cand
+    return None
+
+
+def read_record_lines(path: Path) -> Iterator[tuple[int, list[str], str]]:
+    """(line number, move texts, result) for each game line: moves space-separated with captures
+    appended as ``x<square>`` (dropped here: the engine finds them), ``timeout`` tokens skipped."""
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            moves_text, _a, _b, result = raw.rsplit(",", 3)
+        except ValueError:
+            continue
+        moves = [t.split("x")[0] for t in moves_text.split() if t != "timeout"]
+        if moves:
+            yield number, moves, result.strip()
+
+
+def _tail(game: Game, name: str, back: int) -> list[Candidate]:
+    n = len(game.plies)
+    return [Candidate(game.position_at(k), name, k) for k in range(max(0, n - back), n)]
+
+
+def real_game_candidates(rules: Any, path: Path, back: int) -> Iterator[Candidate]:
+    """The last ``back`` positions before the end of each decided game in a record file (replayed
+    with repetition off, as the README advises)."""
+    for number, moves, result in read_record_lines(path):
+        if result not in ("Black", "White"):
+            continue
+        game = Game(rules)
+        try:
+            for text in moves:
+                game.play_text(text)
+        except IllegalMove:
+            continue
+        yield from _tail(game, f"{path.name}:{number}", back)
+
+
+def selfplay_candidates(variant: Any, first_seed: int, back: int, time_scale: float = 0.3) -> Iterator[Candidate]:
+    """Endless self-play games from ``first_seed`` on, at the pairings of :data:`SELFPLAY_PAIRS`;
+    the last ``back`` positions of each decided game."""
+    from tafl_desktop.ai.selfplay import play_game
+
+    rules = variant.make_rules()
+    seed = first_seed
+    while True:
+        a, d = SELFPLAY_PAIRS[seed % len(SELFPLAY_PAIRS)]
+        record = play_game(variant, a, d, seed=seed, time_scale=time_scale)
+        if record["winner"] is not None:
+            game = Game(rules)
+            for text in record["moves"]:
+                game.play_text(text)
+            yield from _tail(game, f"selfplay:{a}-{d}:seed{seed}", back)
+        seed += 1

@@ -1,0 +1,137 @@
+"""The study commands: ``analyse`` (the best lines of a position) and ``review`` (a whole game).
+
+Contracts (names and keys are fixed):
+
+* ``tafl-desktop analyse VARIANT [--position POS --to-move SIDE] [--set K=V ...] [--moves "..."]
+  [--lines N] [--time S | --depth D] --json`` prints ``{"lines": [{"moves", "score", "result_in",
+  "winner", "depth"}], "nodes", "seconds"}``, best line first; ``score`` is from the side to
+  move's view; ``result_in`` counts plies to a forced end the search proved (else null) and
+  ``winner`` names the side that gets it.
+* ``tafl-desktop review GAME.tafl.json [--time S] [--plot FILE.png|FILE.pdf] --json`` prints
+  ``{"plies": [{"ply", "move", "score", "best", "class", ...}], "summary": {...}}``, one entry per
+  move; ``score`` is from the view of ``summary["score_for"]``.  The classes and their thresholds
+  are described in :mod:`tafl_desktop.ai.review`.
+
+The window calls the same functions (through the worker process).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from tafl_desktop.i18n import _
+
+#: Think time of ``analyse`` when neither --time nor --depth is given (s).
+ANALYSE_TIME = 2.0
+
+
+def register(sub: Any) -> None:
+    """Add ``analyse`` and ``review`` to the argparse sub-parsers ``sub``."""
+    s = sub.add_parser("analyse", help=_("the best lines of a position, with scores and proven results"))
+    s.add_argument("variant")
+    s.add_argument("--position", help=_("a position in the variant's notation (default: the start)"))
+    s.add_argument("--to-move", help=_("the side to move in --position"))
+    s.add_argument("--set", action="append", metavar="K=V", help=_("change a rule toggle"))
+    s.add_argument("--moves", default="", help=_('moves played first, e.g. "e1-e5 f4-f2"'))
+    s.add_argument("--lines", type=int, default=3, help=_("how many lines, 1 to 5 (default 3)"))
+    limit = s.add_mutually_exclusive_group()
+    limit.add_argument("--time", type=float, help=_("seconds to think (default 2)"))
+    limit.add_argument("--depth", type=int, help=_("search to this depth in plies"))
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_analyse)
+
+    s = sub.add_parser("review", help=_("class every move of a saved game and draw its evaluation graph"))
+    s.add_argument("file")
+    s.add_argument("--time", type=float, default=None, help=_("seconds per position (default 0.5)"))
+    s.add_argument("--plot", help=_("write the evaluation graph to FILE.png or FILE.pdf"))
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_review)
+
+
+def cmd_analyse(args: Any) -> int:
+    from tafl_desktop.ai.multipv import MAX_LINES, analyse
+    from tafl_desktop.cli import EXIT_ILLEGAL, CliError, _start, _variant
+    from tafl_desktop.core.game import Game, IllegalMove
+
+    if not 1 <= args.lines <= MAX_LINES:
+        raise CliError(_("--lines must be from 1 to {n}").format(n=MAX_LINES))
+    if args.time is not None and not 0 < args.time <= 3600:
+        raise CliError(_("--time must be more than 0 and at most 3600 seconds"))
+    if args.depth is not None and not 1 <= args.depth <= 64:
+        raise CliError(_("--depth must be from 1 to 64"))
+    if args.to_move and args.position is None:
+        raise CliError(_("--to-move needs --position"))
+    variant = _variant(args.variant, args.set)
+    rules = variant.make_rules()
+    game = Game(rules, _start(rules, args.position, args.to_move))
+    for i, text in enumerate(args.moves.split(), 1):
+        try:
+            game.play_text(text)
+        except IllegalMove as exc:
+            raise CliError(_("move {i}: {why}").format(i=i, why=exc), EXIT_ILLEGAL) from None
+    keys = [rules.position_key(game.position_at(i)) for i in range(len(game.plies) + 1)]
+    if args.depth is not None:
+        report = analyse(rules, game.position, args.lines, time_limit=0, depth=args.depth, history_keys=keys)
+    else:
+        report = analyse(rules, game.position, args.lines, time_limit=args.time or ANALYSE_TIME, history_keys=keys)
+    if args.json:
+        print(json.dumps(report.to_json()))
+        return 0
+    from tafl_desktop.study_words import line_words
+
+    to_move = int(rules.side_to_move(game.position))
+    if not report.lines:
+        print(_("The game is over: there is nothing to analyse."))
+    for n, line in enumerate(report.lines, 1):
+        words = line_words(variant, line.score, line.result_in, line.winner, to_move)
+        print(f"{n}. {words} ({line.score:+d}, {_('depth')} {line.depth}): {' '.join(line.moves)}")
+    print(_("{nodes} positions in {seconds:.2f} s").format(nodes=report.nodes, seconds=report.seconds))
+    return 0
+
+
+def cmd_review(args: Any) -> int:
+    from tafl_desktop.ai.review import CLASSES, REVIEW_TIME, review_game
+    from tafl_desktop.cli import EXIT_ERROR, EXIT_ILLEGAL, CliError
+    from tafl_desktop.core.record import RecordError, load_game
+
+    per = REVIEW_TIME if args.time is None else args.time
+    if not 0 < per <= 600:
+        raise CliError(_("--time must be more than 0 and at most 600 seconds per position"))
+    if args.plot:
+        from tafl_desktop.charts.review_graph import FORMATS
+
+        if args.plot.rsplit(".", 1)[-1].lower() not in FORMATS:
+            raise CliError(_("--plot: {path} must end in .png or .pdf").format(path=args.plot))
+    try:
+        game = load_game(args.file)
+    except RecordError as exc:
+        raise CliError(str(exc), EXIT_ILLEGAL if "cannot be played" in str(exc) else EXIT_ERROR) from None
+    if not game.plies:
+        raise CliError(_("{file}: the game has no moves to review").format(file=args.file))
+
+    def progress(done: int, _evals: Any) -> None:
+        if not args.json and sys.stderr.isatty():
+            print(f"\r{done}/{len(game.plies) + 1}", end="", file=sys.stderr, flush=True)
+
+    result = review_game(game, per, on_progress=progress)
+    if args.plot:
+        from tafl_desktop.charts.review_graph import save_review_graph
+
+        try:
+            save_review_graph(args.plot, result["plies"], game.rules.variant.sides)
+        except OSError as exc:
+            raise CliError(_("--plot: cannot write {path}: {why}").format(path=args.plot, why=exc.strerror or exc)) \
+                from None
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    for p in result["plies"]:
+        mark = "" if p["class"] in ("best", "good") else f"  {_(p['class'])} ({_('better')}: {p['best']})"
+        print(f"{p['ply']:4}. {p['move']:<14} {p['score']:+7d}{mark}")
+    for side, agg in result["summary"]["sides"].items():
+        counts = ", ".join(f"{_(c)} {agg[c]}" for c in CLASSES)
+        print(_("{side}: {counts}; average loss {loss} points").format(side=side, counts=counts,
+                                                                       loss=agg["average_loss"]))
+    return 0

@@ -1,0 +1,154 @@
+"""Issue 20 in the window: external engines as players (``tafl-desktop engine`` over real pipes),
+File > Import / Export, and game files dropped on the window.  Driven offscreen with pytest-qt."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from tafl_desktop.core.game import Game, Side
+from tafl_desktop.core.record import save_game
+from tafl_desktop.core.variants import find_variant
+from tafl_desktop.gui.players import EXTERNAL, HUMAN, PlayerSpec
+
+ENGINE = f"{sys.executable} -m tafl_desktop engine --level beginner"
+
+
+def _start(window, players):
+    c = window.controller
+    c.set_game(Game(c.rules), players)
+    window.refresh()
+    return c
+
+
+def test_human_against_tafl_desktop_engine_as_an_external_engine(qtbot, make_window):
+    w = make_window("brandubh")
+    c = _start(w, (PlayerSpec(), PlayerSpec(EXTERNAL, ENGINE)))
+    assert c.players[1].kind == EXTERNAL and "Engine" in c.players[1].label()
+    assert c.play_move(c.rules.parse_move(c.game.position, "d6-b6"))
+    assert c.thinking
+    # the window keeps answering while the engine thinks: events are processed, clicks refused
+    t0 = time.monotonic()
+    QApplication.processEvents()
+    assert time.monotonic() - t0 < 0.5
+    qtbot.waitUntil(lambda: len(c.game.plies) == 2, timeout=30000)
+    assert not c.thinking and c.human_to_move()
+    assert "Defenders played" in w.status_text()
+
+
+def test_two_external_engines_play_a_whole_game_in_the_window(qtbot, make_window, dialogs_recorder):
+    w = make_window("brandubh")
+    c = _start(w, (PlayerSpec(EXTERNAL, ENGINE), PlayerSpec(EXTERNAL, f"{sys.executable} -m tafl_desktop engine "
+                                                                       "--level random")))
+    qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=90000)
+    assert c.game.outcome.reason != "forfeit"
+    qtbot.waitUntil(lambda: bool(dialogs_recorder.game_over), timeout=5000)
+    processes = [h.process.proc for h in c._external._hosted.values()]
+    assert len(processes) == 2  # one engine process per side
+    w.close()
+    for p in processes:
+        assert p.wait(5) is not None
+
+
+def test_an_engine_playing_illegally_ends_the_game_with_a_clear_message(qtbot, make_window, dialogs_recorder,
+                                                                          tmp_path):
+    script = tmp_path / "cheat.py"
+    script.write_text("print('hello', flush=True)\nimport sys\nfor line in sys.stdin:\n"
+                      "    if line.startswith('play'):\n        print('move a1-a3', flush=True)\n")
+    w = make_window("brandubh")
+    c = _start(w, (PlayerSpec(EXTERNAL, f"{sys.executable} {script}"), PlayerSpec()))
+    qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=15000)
+    assert c.game.outcome.winner == Side.DEFENDERS and c.game.outcome.reason == "forfeit"
+    assert "illegal" in w.status_text() and "cheat.py" in w.status_text()
+    qtbot.waitUntil(lambda: bool(dialogs_recorder.game_over), timeout=5000)
+    assert not c.thinking
+
+
+def test_new_game_dialog_adds_and_remembers_an_engine(qtbot, gui_settings):
+    from tafl_desktop.gui.external_engine import known_engines
+    from tafl_desktop.gui.new_game_dialog import NewGameDialog
+
+    dlg = NewGameDialog(find_variant("copenhagen"))
+    qtbot.addWidget(dlg)
+    chooser = dlg.choosers[1]
+    chooser.kind.setCurrentIndex(chooser.kind.findData(EXTERNAL))
+    assert chooser.engine.isVisibleTo(dlg) and not chooser.level.isVisibleTo(dlg)
+    chooser.engine.add_command(ENGINE)
+    assert known_engines() == [ENGINE]
+    assert dlg.chosen_players() == (PlayerSpec(HUMAN), PlayerSpec(EXTERNAL, ENGINE))
+    again = NewGameDialog(find_variant("copenhagen"))  # remembered for the next game
+    qtbot.addWidget(again)
+    assert again.choosers[0].engine.combo.findData(ENGINE) >= 0
+
+
+def test_a_saved_game_never_starts_a_program(qtbot, make_window, tmp_path):
+    path = tmp_path / "evil.tafl.json"
+    save_game(Game(find_variant("brandubh").make_rules()), path, {"player1": "engine:touch /tmp/pwned"})
+    w = make_window("brandubh")
+    assert w.open_game(str(path))
+    assert w.controller.players[0].is_human
+
+
+def test_import_and_export_through_the_file_menu(qtbot, make_window, dialogs_recorder, tmp_path):
+    w = make_window("copenhagen")
+    c = w.controller
+    for text in ("d1-d3", "f4-i4", "h1-h3"):
+        assert c.play_move(c.rules.parse_move(c.game.position, text))
+    out = tmp_path / "game.otg"
+    dialogs_recorder.save_paths.append(str(out))
+    w.act_export.trigger()
+    text = out.read_text()
+    assert "[rules:dim:11 " in text and "1. d1-d3 f4-i4" in text
+    assert dialogs_recorder.infos and "repetition" in dialogs_recorder.infos[-1][1]  # what OpenTafl plays otherwise
+
+    other = make_window("brandubh")
+    dialogs_recorder.open_paths.append(str(out))
+    other.act_import.trigger()
+    assert other.controller.game.move_texts() == ["d1-d3", "f4-i4", "h1-h3"]
+    assert other.controller.variant.id == "copenhagen" and "Imported game.otg" in other.status_text()
+
+    bad = tmp_path / "bad.otg"
+    bad.write_text("[rules:dim:11 zz:y start:/11/]\n1. a1-a2\n")
+    before = other.controller.game
+    dialogs_recorder.open_paths.append(str(bad))
+    other.act_import.trigger()
+    assert other.controller.game is before
+    assert dialogs_recorder.errors and "zz" in dialogs_recorder.errors[-1][1]
+
+
+def _drop(window, path) -> None:
+    """Drag ``path`` over the window and let go, as a file manager does."""
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    enter = QDragEnterEvent(QPoint(100, 100), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(window, enter)
+    assert enter.isAccepted()
+    QApplication.sendEvent(window, QDropEvent(QPointF(100, 100), Qt.DropAction.CopyAction, mime,
+                                              Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
+
+
+def test_dropping_a_file_on_the_window_opens_it(qtbot, make_window, dialogs_recorder, tmp_path):
+    from tafl_desktop.interop.formats import write_game
+    from tafl_desktop.interop.transfer import GameTransfer
+
+    game = Game(find_variant("tablut").make_rules())
+    game.play(game.legal_moves()[0])
+    path = tmp_path / "dropped.pgn"
+    write_game(GameTransfer(game), path)
+    w = make_window("brandubh")
+    _drop(w, path)
+    assert w.controller.variant.id == "tablut" and len(w.controller.game.plies) == 1
+    assert "Imported dropped.pgn" in w.status_text()
+    own = tmp_path / "own.tafl.json"
+    save_game(game, own)
+    _drop(w, own)
+    assert w.file_path == str(own) and dialogs_recorder.errors == []
+    broken = tmp_path / "broken.otg"
+    broken.write_bytes(b"\x00\xff")
+    _drop(w, broken)
+    assert dialogs_recorder.errors and w.file_path == str(own)

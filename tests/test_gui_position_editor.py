@@ -1,0 +1,185 @@
+"""The position editor and copy/paste through the real window (issue 19, "Position editor"): set up
+Tafl, Fox and Dablot positions by clicking, refusals with the rules' reason, the position text in
+and out, play from here, save as a record; Ctrl+C / Ctrl+Shift+C / Ctrl+V."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+
+from tafl_desktop.core.game import Side
+from tafl_desktop.core.position_setup import SetupError, position_from_text
+from tafl_desktop.core.record import load_game
+from tafl_desktop.core.variants import find_variant
+
+
+def open_editor(qtbot, window):
+    qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    editor = window.position_editor
+    assert editor is not None and editor.isVisible()
+    qtbot.waitExposed(editor)
+    return editor
+
+
+def put(qtbot, editor, kind: str, square: str) -> None:
+    editor.tool_buttons[kind].click()
+    board = editor.board
+    s = editor.variant.geometry.parse_square(square)
+    qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=board.square_center(s).toPoint())
+
+
+def test_tafl_setup_refuses_a_second_king_and_plays_from_here(qtbot, make_window):
+    w = make_window("brandubh")
+    e = open_editor(qtbot, w)
+    assert e.text.text() == w.controller.rules.position_text(w.controller.game.start)
+    before = dict(e.pieces)
+    put(qtbot, e, "K", "b2")
+    assert e.pieces == before  # refused, with the rules' own reason
+    assert e.status.text() == "Not placed: position has two kings (d4 and b2)."
+    [clear] = [b for b in e.findChildren(type(e.play_button)) if b.text() == "Clear Board"]
+    clear.click()
+    assert e.pieces == {} and "Not playable yet: position has no king (K)" in e.status.text()
+    assert not e.play_button.isEnabled() and not e.save_button.isEnabled()
+    put(qtbot, e, "t", "b2")  # unfinished set-ups may grow
+    put(qtbot, e, "T", "c3")
+    put(qtbot, e, "K", "e5")
+    put(qtbot, e, "t", "b2")  # the same piece again takes it off
+    put(qtbot, e, "t", "e6")
+    e.side_box.setCurrentIndex(1)
+    assert e.play_button.isEnabled() and e.text.text() == "/7/4t2/4K2/7/2T4/7/7/"
+    e.play_button.click()
+    c = w.controller
+    assert not e.isVisible() and c.game.plies == []
+    assert c.rules.position_text(c.game.start) == "/7/4t2/4K2/7/2T4/7/7/"
+    assert c.rules.side_to_move(c.game.start) == Side.DEFENDERS
+    assert w.board.state().pieces[c.variant.geometry.parse_square("e5")] == "K"
+
+
+def test_position_text_in_and_out(qtbot, make_window):
+    w = make_window("brandubh")
+    e = open_editor(qtbot, w)
+    e.text.setText("/3t3/3t3/")
+    qtbot.keyClick(e.text, Qt.Key.Key_Return)
+    assert e.status.text() == "Not applied: position has 2 rows, the board has 7."
+    assert e.pieces == w.controller.rules.pieces(w.controller.game.start)
+    e.text.setText("/7/7/7/3K3/7/t6/7/ defenders")
+    qtbot.keyClick(e.text, Qt.Key.Key_Return)
+    assert e.side == Side.DEFENDERS and sorted(e.pieces.values()) == ["K", "t"]
+    assert e.text.text() == "/7/7/7/3K3/7/t6/7/"
+
+
+def test_a_piece_where_the_rules_forbid_it_is_refused(qtbot, make_window):
+    """Issue 16: no attacker may stand on the throne (Copenhagen rules, §4 of tafl-rules.md).  The
+    editor asks the rules; until they forbid it this check has nothing to refuse."""
+    rules = find_variant("copenhagen").make_rules()
+    try:
+        position_from_text(rules, "/11/11/11/11/11/5t5/11/11/11/11/K10/", Side.ATTACKERS)
+    except SetupError as exc:
+        reason = str(exc)
+    else:
+        pytest.skip("these rules do not yet refuse a position with an attacker on the throne")
+    w = make_window("copenhagen")
+    e = open_editor(qtbot, w)
+    e.text.setText("/11/11/11/11/11/11/11/11/11/11/K10/")
+    e.apply_text()
+    put(qtbot, e, "t", "f6")
+    assert "f6" not in [rules.variant.geometry.name(s) for s in e.pieces]
+    assert e.status.text() == f"Not placed: {reason}."
+
+
+def test_fox_setup_saved_as_a_record(qtbot, make_window, dialogs_recorder, tmp_path):
+    w = make_window("fox_geese_13")
+    e = open_editor(qtbot, w)
+    [clear] = [b for b in e.findChildren(type(e.play_button)) if b.text() == "Clear Board"]
+    clear.click()
+    assert "the position has no hunter" in e.status.text()
+    for goose in ("c1", "d1", "e1", "d2"):
+        put(qtbot, e, "f", goose)
+    put(qtbot, e, "h", "d4")
+    e.side_box.setCurrentIndex(1)
+    assert e.text.text() == "hunters=d4 flock=c1,d1,e1,d2"
+    path = tmp_path / "fox.tafl.json"
+    dialogs_recorder.save_paths.append(str(path))
+    e.save_button.click()
+    game = load_game(path)
+    assert game.rules.position_text(game.start) == "hunters=d4 flock=c1,d1,e1,d2"
+    assert game.rules.variant.side_key(game.rules.side_to_move(game.start)) == "fox"
+    assert "Saved fox.tafl.json" in e.status.text()
+
+
+def test_dablot_ranks_marked_soldiers_and_a_second_leader(qtbot, make_window):
+    w = make_window("dablot_mini")
+    e = open_editor(qtbot, w)
+    rules = w.controller.rules
+    south_leader = [rules.variant.geometry.name(s) for s, k in e.pieces.items() if k == "k"]
+    assert south_leader  # the start position has one South leader
+    empty = next(rules.variant.geometry.name(s) for s in range(rules.variant.geometry.size) if s not in e.pieces)
+    put(qtbot, e, "k", empty)
+    assert e.status.text() == "Not placed: the south army has 2 leaders."
+    put(qtbot, e, "r", empty)  # a soldier marked by a retreat
+    put(qtbot, e, "P", south_leader[0])  # the North's son replaces the South's leader
+    assert f"r{empty}" in e.text.text() and f"p{south_leader[0]}" in e.text.text().split("north=")[1]
+    assert e.tool_buttons["P"].text() == f"{rules.variant.sides[1]}: leader's son"
+    assert e.play_button.isEnabled()
+
+
+def test_copy_and_paste_positions_and_move_lists(qtbot, make_window, dialogs_recorder):
+    w = make_window("brandubh")
+    c = w.controller
+    for text in ("d6-b6", "c4-c6", "b6-b5"):
+        assert c.play_move(c.rules.parse_move(c.game.position, text))
+    qtbot.keyClick(w, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    copied = QGuiApplication.clipboard().text()
+    assert copied == f"{c.rules.position_text(c.game.position)} defenders"
+    qtbot.keyClick(w, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert QGuiApplication.clipboard().text() == "1. d6-b6 c4-c6 2. b6-b5"
+
+    other = make_window("brandubh")
+    qtbot.keyClick(other, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)  # the move list
+    assert other.controller.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"] and "*" in other.windowTitle()
+    QGuiApplication.clipboard().setText(copied)
+    third = make_window("brandubh")
+    qtbot.keyClick(third, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)  # the position: the editor
+    e = third.position_editor
+    assert e is not None and e.isVisible() and e.side == Side.DEFENDERS
+    assert e.pieces == c.rules.pieces(c.game.position)
+    e.play_button.click()
+    assert third.controller.rules.position_key(third.controller.game.start) == c.rules.position_key(c.game.position)
+
+    for bad, words in (("hello world", "\"hello world\" is not a move list of Brandubh: move 1 (hello)"),
+                       ("/3t3/3t3/", "\"/3t3/3t3/\" is not a position of Brandubh: position has 2 rows"),
+                       ("  ", "The clipboard holds no text to paste.")):
+        QGuiApplication.clipboard().setText(bad)
+        before = third.controller.game
+        qtbot.keyClick(third, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+        title, text = dialogs_recorder.errors.pop()
+        assert title == "Cannot paste" and text.startswith(words) and "\n" not in text
+        assert third.controller.game is before
+
+
+def test_play_from_here_against_the_computer(qtbot, make_window):
+    """The editor's players: the computer side answers from the set-up position at once."""
+    from tafl_desktop.gui.players import COMPUTER, register_engine
+
+    class FirstMove:  # a stand-in for the worker: plays the first legal move
+        def start(self, game, level, on_move, on_error=None):
+            on_move(game.legal_moves()[0])
+
+        def cancel(self):
+            pass
+
+    register_engine(FirstMove)
+    try:
+        w = make_window("fox_geese_13")
+        e = open_editor(qtbot, w)
+        e.side_box.setCurrentIndex(1)  # the fox to move, played by the computer
+        fox = e.choosers[1]
+        fox.kind.setCurrentIndex(fox.kind.findData(COMPUTER))
+        e.play_button.click()
+        c = w.controller
+        assert not c.players[1].is_human
+        qtbot.waitUntil(lambda: len(c.game.plies) == 1)
+        assert c.rules.side_to_move(c.game.start) == Side.DEFENDERS and c.human_to_move()
+    finally:
+        register_engine(None)

@@ -1,0 +1,39 @@
+"""Scores in words in each family's side names, and the review's class thresholds as the README
+states them (issue 19)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tafl_desktop.ai.review import class_of
+from tafl_desktop.core.variants import find_variant
+from tafl_desktop.study_words import line_words, result_words, value_words
+
+
+def test_proven_results_read_as_sentences_in_the_sides_names():
+    assert result_words(find_variant("brandubh"), 1, 3) == "Defenders win in 3 moves"
+    assert result_words(find_variant("brandubh"), 0, 1) == "Attackers win in 1 move"
+    fox = find_variant("fox_geese_13")
+    assert result_words(fox, 1, 5) == "Fox wins in 5 moves"  # one fox: the singular verb
+    assert result_words(fox, 0, 2) == "Geese win in 2 moves"
+
+
+def test_evaluations_read_as_a_signed_number_for_the_side_ahead():
+    v = find_variant("brandubh")
+    assert value_words(v, 140) == "+1.4 defenders"
+    assert value_words(v, -250) == "+2.5 attackers"
+    assert value_words(v, 5) == "Equal"
+    # a line's score is from the side to move's view: attackers to move and +140 means attackers ahead
+    assert line_words(v, 140, None, None, to_move=0) == "+1.4 attackers"
+    assert line_words(v, 99_997, 3, "defenders", to_move=1) == "Defenders win in 3 moves"
+    dablot = find_variant("dablot")
+    assert line_words(dablot, 99_999, 1, "saami", to_move=0) == "Saami win in 1 move"
+
+
+@pytest.mark.parametrize("loss,engine_move,expected", [
+    (0.0, True, "best"), (45.0, True, "best"), (1.9, False, "best"), (2.0, False, "good"),
+    (9.9, False, "good"), (10.0, False, "inaccuracy"), (19.9, False, "inaccuracy"), (20.0, False, "mistake"),
+    (29.9, False, "mistake"), (30.0, False, "blunder"), (100.0, False, "blunder"),
+])
+def test_review_classes_follow_the_readme_thresholds(loss, engine_move, expected):
+    assert class_of(loss, engine_move) == expected
