@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from tafl_desktop.core import marks
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.side_words import agree, fill, side_words
 
@@ -254,7 +255,7 @@ class Game:
             return f"the game is over ({self._outcome.describe(self.rules.variant)})"
         if move in self.rules.legal_moves(self.position):
             if self._no_repeat() and self._repeats(move):
-                return N_("this move would recreate an earlier position, which the defenders may not do")
+                return _("this move would recreate an earlier position, which the defenders may not do")
             return None
         return self.rules.explain_illegal(self.position, move)
 

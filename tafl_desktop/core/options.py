@@ -14,6 +14,7 @@ from typing import Any
 
 from tafl_desktop.core import marks
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.side_words import fill
 
@@ -81,10 +82,10 @@ class OptionSpec:
     def allowed_text(self) -> str:
         """What values are allowed, for error messages."""
         if self.kind == "choice":
-            return marks.gettext("one of {values}").format(values=", ".join(repr(c.value) for c in self.choices))
+            return _("one of {values}").format(values=", ".join(repr(c.value) for c in self.choices))
         if self.kind == "bool":
             return marks.gettext("true or false")
-        return marks.gettext("a whole number from {low} to {high}").format(low=self.minimum, high=self.maximum)
+        return _("a whole number from {low} to {high}").format(low=self.minimum, high=self.maximum)
 
     def validate(self, value: Any) -> OptionValue:
         """Return the value if allowed, else raise ValueError saying what is allowed."""
@@ -96,7 +97,7 @@ class OptionSpec:
                 return value
         elif isinstance(value, str) and value in self.values():
             return value
-        raise ValueError(marks.gettext("option '{key}' = {value} is not allowed: use {allowed}").format(
+        raise ValueError(_("option '{key}' = {value} is not allowed: use {allowed}").format(
             key=self.key, value=quote(value), allowed=self.allowed_text()))
 
     def parse_text(self, text: str) -> OptionValue:
@@ -115,7 +116,7 @@ class OptionSpec:
                     raise ValueError(t)
                 return self.validate(int(t))
             except ValueError:
-                raise ValueError(marks.gettext("option '{key}' = {value} is not allowed: use {allowed}").format(
+                raise ValueError(_("option '{key}' = {value} is not allowed: use {allowed}").format(
                     key=self.key, value=quote(t), allowed=self.allowed_text())) from None
         return self.validate(t)
 
@@ -259,11 +260,11 @@ class OptionSchema:
         changes nothing; any other value of it, or a choice about missing squares, is refused."""
         spec = self._by_key[key]
         if not self.fits_board(key) and value != neutral:
-            return N_("option '{key}' is about {mark} squares, and this board has none").format(
+            return _("option '{key}' is about {mark} squares, and this board has none").format(
                 key=key, mark=MARK_WORDS.get(spec.needs_mark, spec.needs_mark))
         if not self.choice_fits(key, value):
             c = spec.choice(value)
-            return N_("option '{key}' = '{value}' needs {mark} squares, and this board has none").format(
+            return _("option '{key}' = '{value}' needs {mark} squares, and this board has none").format(
                 key=key, value=value, mark=MARK_WORDS.get(c.needs_mark, c.needs_mark))
         return None
 

@@ -21,6 +21,7 @@ from tafl_desktop.core.game import Side
 from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
 from tafl_desktop.core.hunt_options import HUNT_OPTIONS
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.options import OptionSchema, OptionValue
 from tafl_desktop.core.quoting import quote, shown
 from tafl_desktop.core.safe_files import read_limited, write_safely
@@ -213,12 +214,12 @@ class Variant:
         "8x8 checkerboard", "32-point lattice")."""
         g = self.geometry
         if g.kind == "grid":
-            return marks.gettext("{size} board").format(size=self.size_text)
+            return _("{size} board").format(size=self.size_text)
         if g.style == "checker":
-            return marks.gettext("{size} checkerboard").format(size=self.size_text)
+            return _("{size} checkerboard").format(size=self.size_text)
         if self.family == "dablot":
-            return marks.gettext("{n}-point lattice").format(n=g.size)
-        return marks.gettext("{n}-point cross").format(n=g.size)
+            return _("{n}-point lattice").format(n=g.size)
+        return _("{n}-point cross").format(n=g.size)
 
     def to_data(self) -> dict[str, Any]:
         """The variant as plain data (what a variant file and a saved game hold); a deep copy, so
@@ -403,7 +404,7 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
         if not isinstance(data.get(k), str) or not data[k].strip():
             raise VariantError(f"{where}: '{k}' must be a non-empty text")
     if len(data["name"]) > MAX_NAME or any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in data["name"]):
-        raise VariantError(N_("{where}: 'name' must be one line of at most {n} characters").format(
+        raise VariantError(_("{where}: 'name' must be one line of at most {n} characters").format(
             where=where, n=MAX_NAME))
     vid = data["id"]
     if not all(ch.isalnum() or ch in "_-" for ch in vid) or len(vid) > 64:
@@ -473,9 +474,9 @@ def load_variant(path: str | Path, overrides: Mapping[str, Any] | None = None) -
     except tomllib.TOMLDecodeError as exc:
         raise VariantError(f"{where}: not valid TOML: {shown(exc, 160)}") from None
     except RecursionError:
-        raise VariantError(N_("{where}: not valid TOML: nested too deeply").format(where=where)) from None
+        raise VariantError(_("{where}: not valid TOML: nested too deeply").format(where=where)) from None
     except ValueError as exc:  # a number with more digits than Python converts
-        raise VariantError(N_("{where}: not valid TOML: {problem}").format(where=where, problem=shown(exc, 120))) \
+        raise VariantError(_("{where}: not valid TOML: {problem}").format(where=where, problem=shown(exc, 120))) \
             from None
     return variant_from_data(data, where, overrides, path=str(p))
 

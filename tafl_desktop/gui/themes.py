@@ -96,7 +96,7 @@ def piece_side(kind: str) -> int:
 
 
 def piece_name(kind: str) -> str:
-    return _(PIECE_NAMES.get(kind, PIECE_NAMES.get(kind.lower(), N_("piece"))))
+    return _(PIECE_NAMES.get(kind, PIECE_NAMES.get(kind.lower(), _("piece"))))
 
 
 def theme(key: str) -> BoardTheme:

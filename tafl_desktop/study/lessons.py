@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.game import Move
-from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.side_words import fill
 
 #: Task kinds a lesson step may set.
@@ -73,7 +73,6 @@ class Step:
 
     def instructions(self, variant: Any, language: str = "en") -> str:
         """The step's text in the variant's side names."""
-        from tafl_desktop.i18n import _
 
         english = localized(self.text, "en")
         text = localized(self.text, language) if language != "en" else _(english)
@@ -162,7 +161,7 @@ def judge(step: Step, move: Move) -> Verdict:
     """Judge ``move`` in ``step``'s position against its task, by the rules engine."""
     variant, rules, pos = step.start()
     if move not in rules.legal_moves(pos):
-        return Verdict(False, N_("That move is not allowed: {why}.").format(why=rules.explain_illegal(pos, move)),
+        return Verdict(False, _("That move is not allowed: {why}.").format(why=rules.explain_illegal(pos, move)),
                        False)
     after, caps = rules.play(pos, move)
     g = rules.geometry
@@ -170,55 +169,55 @@ def judge(step: Step, move: Move) -> Verdict:
     out = rules.outcome(after)
     mover = rules.side_to_move(pos)
     if out is not None and out.winner is not None and out.winner != mover:
-        return Verdict(False, N_("That move loses: {result}").format(result=out.describe(variant)), True, after, caps)
+        return Verdict(False, _("That move loses: {result}").format(result=out.describe(variant)), True, after, caps)
     own = set(caps) & ({m[0] for m in rules.legal_moves(pos)} | {move[-1]})
     if own and not task.kind == "win":
-        return Verdict(False, N_("That move costs you your own piece on {squares}.").format(
+        return Verdict(False, _("That move costs you your own piece on {squares}.").format(
             squares=_names(rules, sorted(own))), True, after, caps)
     if task.kind == "capture":
         want = {g.parse_square(s) for s in task.squares}
         if want <= set(caps):
-            return Verdict(True, N_("Well done: captured {squares}.").format(squares=_names(rules, sorted(want))),
+            return Verdict(True, _("Well done: captured {squares}.").format(squares=_names(rules, sorted(want))),
                            True, after, caps)
         if not caps:
-            text = (N_("That move captures nothing: the piece on {squares} still stands.") if len(task.squares) == 1
-                    else N_("That move captures nothing: the pieces on {squares} still stand."))
+            text = (_("That move captures nothing: the piece on {squares} still stands.") if len(task.squares) == 1
+                    else _("That move captures nothing: the pieces on {squares} still stand."))
             return Verdict(False, text.format(squares=", ".join(task.squares)), True, after, caps)
-        return Verdict(False, N_("That captures {got}, but not {squares}.").format(
+        return Verdict(False, _("That captures {got}, but not {squares}.").format(
             got=_names(rules, caps), squares=", ".join(task.squares)), True, after, caps)
     if task.kind == "reach":
         want = {g.parse_square(s) for s in task.squares}
         if move[-1] in want:
-            return Verdict(True, N_("Well done."), True, after, caps)
-        return Verdict(False, N_("That is a legal move, but the task is to reach {squares}.").format(
+            return Verdict(True, _("Well done."), True, after, caps)
+        return Verdict(False, _("That is a legal move, but the task is to reach {squares}.").format(
             squares=" or ".join(task.squares)), True, after, caps)
     if task.kind == "win":
         if out is not None and out.winner == mover and (not task.reason or out.reason == task.reason):
-            return Verdict(True, N_("Well done: {result}").format(result=out.describe(variant)), True, after, caps)
+            return Verdict(True, _("Well done: {result}").format(result=out.describe(variant)), True, after, caps)
         if out is not None:
-            return Verdict(False, N_("That ends the game, but not as asked: {result}").format(
+            return Verdict(False, _("That ends the game, but not as asked: {result}").format(
                 result=out.describe(variant)), True, after, caps)
-        return Verdict(False, N_("That is a legal move, but the game goes on: it does not win yet."), True, after,
+        return Verdict(False, _("That is a legal move, but the game goes on: it does not win yet."), True, after,
                        caps)
     # safe: no reply of the other side wins at once or takes a piece on the named squares
     if out is not None:
         if out.winner == mover:
-            return Verdict(True, N_("Well done: {result}").format(result=out.describe(variant)), True, after, caps)
+            return Verdict(True, _("Well done: {result}").format(result=out.describe(variant)), True, after, caps)
         return Verdict(False, out.describe(variant), True, after, caps)
     guard = {g.parse_square(s) for s in task.squares}
     for reply in rules.legal_moves(after):
         nxt, taken = rules.play(after, reply)
         reply_out = rules.outcome(nxt)
         if reply_out is not None and reply_out.winner is not None and reply_out.winner != mover:
-            return Verdict(False, N_("Not safe: {side} would answer {reply}. {result}").format(
+            return Verdict(False, _("Not safe: {side} would answer {reply}. {result}").format(
                 side=variant.sides[int(mover.other)], reply=rules.move_text(reply),
                 result=reply_out.describe(variant)), True, after, caps)
         lost = guard & set(taken)
         if lost:
-            return Verdict(False, N_("Not safe: {side} would answer {reply} and capture {squares}.").format(
+            return Verdict(False, _("Not safe: {side} would answer {reply} and capture {squares}.").format(
                 side=variant.sides[int(mover.other)], reply=rules.move_text(reply),
                 squares=_names(rules, sorted(lost))), True, after, caps)
-    return Verdict(True, N_("Well done: nothing can be taken and the game cannot be lost next move."), True, after,
+    return Verdict(True, _("Well done: nothing can be taken and the game cannot be lost next move."), True, after,
                    caps)
 
 
