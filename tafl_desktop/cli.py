@@ -24,7 +24,7 @@ BENCH_VARIANTS = (("brandubh", 4), ("tablut", 3), ("copenhagen", 3), ("alea_evan
 
 #: Modules that add a capability's sub-commands: each has ``register(sub)`` taking the argparse
 #: sub-parsers object.  They keep heavy imports inside their command functions, so start-up stays fast.
-CAPABILITY_COMMANDS: tuple[str, ...] = ("tafl_desktop.lab.cli", "tafl_desktop.study_cli",
+CAPABILITY_COMMANDS: tuple[str, ...] = ("tafl_desktop.lab.cli", "tafl_desktop.analysis_cli",
                                         "tafl_desktop.interop.cli", "tafl_desktop.study.commands")
 
 

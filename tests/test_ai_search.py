@@ -37,7 +37,7 @@ def best(rules, text: str, side: Side, limits: SearchLimits = QUICK):
 @pytest.mark.parametrize("variant,text", [
     ("copenhagen", "/2K8/11/11/5t5/11/11/11/11/11/tt9/11/"),   # along the top edge to a corner
     ("tablut", "/9/9/4t4/9/9/9/1tK6/9/9/"),                     # edge escape: any edge square
-    ("brandubh", "/1K5/7/2t4/3t3/7/7/t6/"),                     # b7-a7 into the corner
+    ("brandubh", "/1K5/7/2t4/4t2/7/7/1t5/"),                     # b7-a7 into the corner
 ])
 def test_escapes_in_one(variant, text):
     rules = rules_for(variant)
@@ -127,11 +127,11 @@ TOGGLES = [
     ("tablut", {"strict_custodian": "soldiers", "immobilisation": True}),
     ("brandubh", {"strict_custodian": "everyone", "edge_hostile": True, "king_armed": "no"}),
     ("fetlar", {"shield_wall": True, "shield_wall_king_spared": False, "immobilisation": True}),
-    ("tablut_camps", {"movement": "single_step", "escape": "corner"}),
+    ("tablut_camps", {"movement": "single_step", "escape_safe": False}),
     ("mini_tablut", {}),
     ("papillons_escape", {"immobilisation": True, "king_speed": 2}),
     ("alea_evangelii", {"linnaean_capture": True}),
-    ("ard_ri", {"escape": "corner", "king_edge_capture": True}),
+    ("ard_ri", {"king_capture": "strong", "king_edge_capture": True}),
 ]
 
 
@@ -156,7 +156,7 @@ def test_only_legal_moves_under_odd_toggles(variant, options):
 
 def test_escape_toggle_changes_what_counts_as_an_escape():
     # the same king on c3 with an open line to the bottom edge: an escape with escape=edge only
-    text = "/11/11/11/11/11/11/11/11/2K3t4/11/t10/"
+    text = "/11/11/11/11/11/11/11/11/2K3t4/11/1t9/"
     edge = rules_for("copenhagen", escape="edge")
     _, res, _ = best(edge, text, Side.DEFENDERS)
     assert res.mate_in == 1

@@ -55,9 +55,14 @@ def test_play_with_position_and_toggle_edge_escape(capsys):
                        "--moves", "e5-e9", "--json")
     data = json.loads(out)
     assert (data["result"], data["reason"]) == ("defenders", "king_escaped")
-    code, out, _ = run(capsys, "play", "tablut", "--position", pos, "--to-move", "defenders",
-                       "--set", "escape=corner", "--moves", "e5-e9", "--json")
+    # Tablut has no corners to escape to (so escape=corner is refused there); Copenhagen has
+    pos11 = "/11/11/11/11/11/5K5/11/11/11/11/1t9/"
+    code, out, _ = run(capsys, "play", "copenhagen", "--position", pos11, "--to-move", "defenders",
+                       "--moves", "f6-f11", "--json")
     assert json.loads(out)["result"] is None
+    code, out, _ = run(capsys, "play", "copenhagen", "--position", pos11, "--to-move", "defenders",
+                       "--set", "escape=edge", "--moves", "f6-f11", "--json")
+    assert json.loads(out)["result"] == "defenders"
 
 
 def test_illegal_move_exits_2_naming_move_and_reason(capsys):

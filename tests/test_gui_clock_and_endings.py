@@ -60,6 +60,7 @@ def test_increment_after_each_move_and_pause_stops_the_clock(qtbot, make_window)
     assert clock.running == 1
     assert w.act_pause.isEnabled()  # a clocked game between two people can be paused
     w.act_pause.trigger()
+    assert w.status_text().startswith("Paused: the clocks are stopped.")
     t.t += 100
     assert clock.shown(1)[0] == 60_000 and clock.running is None
     w.act_pause.trigger()

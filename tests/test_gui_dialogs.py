@@ -48,9 +48,11 @@ def test_irrelevant_toggles_are_greyed(dialog):
     assert not panel.row("shield_wall_flank").editor.isEnabled()
     panel.set_value("shield_wall", True)
     assert panel.row("shield_wall_flank").editor.isEnabled()
-    assert not panel.row("camps_hostile").editor.isEnabled()
-    panel.set_value("camps", True)
-    assert panel.row("camps_hostile").editor.isEnabled()
+    assert not panel.row("escape_safe").editor.isEnabled()  # a safe escape means nothing with corner escape
+    panel.set_value("escape", "edge")
+    assert panel.row("escape_safe").editor.isEnabled()
+    # Brandubh has no camps: the camp rule cannot be honoured there, so it stays off and greyed
+    assert not panel.row("camps").editor.isEnabled() and not panel.row("camps_hostile").editor.isEnabled()
 
 
 def test_changed_toggles_are_marked_and_reset(dialog):
@@ -141,13 +143,13 @@ def test_new_game_from_the_dialog_starts_that_game(qtbot, make_window, monkeypat
 
     def fake_exec(self):
         self.select_variant("tablut_camps")
-        self.options.set_value("escape", "corner")
+        self.options.set_value("king_capture", "strong")
         return QDialog.DialogCode.Accepted
 
     monkeypatch.setattr(NewGameDialog, "exec", fake_exec)
     w.act_new.trigger()
     v = w.controller.variant
-    assert v.id == "tablut_camps" and v.changed_options() == {"escape": "corner"}
+    assert v.id == "tablut_camps" and v.changed_options() == {"king_capture": "strong"}
     assert w.controller.game.plies == [] and "Tablut with base camps" in w.windowTitle()
 
 

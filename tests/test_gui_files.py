@@ -182,8 +182,8 @@ def test_saved_custom_variant_loads_again(tmp_path):
     from tafl_desktop.gui.new_game_dialog import custom_variant
 
     base = find_variant("tablut")
-    v = custom_variant(base, {**base.options, "escape": "corner"}, "My Tablut", str(tmp_path / "my tablut.toml"))
-    assert v.id == "my_tablut" and v.name == "My Tablut" and "King escapes to" in v.description
+    v = custom_variant(base, {**base.options, "king_capture": "strong"}, "My Tablut", str(tmp_path / "my tablut.toml"))
+    assert v.id == "my_tablut" and v.name == "My Tablut" and "King captured by" in v.description
     save_variant(v, tmp_path / "my_tablut.toml")
     again = load_variant(tmp_path / "my_tablut.toml")
     assert again.options == v.options and again.name == "My Tablut"

@@ -3,6 +3,7 @@ File > Import / Export, and game files dropped on the window.  Driven offscreen 
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 
@@ -111,6 +112,21 @@ def test_import_and_export_through_the_file_menu(qtbot, make_window, dialogs_rec
     assert other.controller.game.move_texts() == ["d1-d3", "f4-i4", "h1-h3"]
     assert other.controller.variant.id == "copenhagen" and "Imported game.otg" in other.status_text()
 
+    # comments of an imported record are kept by Save and by a new export
+    with_notes = tmp_path / "notes.otg"
+    with_notes.write_text(text.replace("1. d1-d3 f4-i4 \n", "1. d1-d3 f4-i4 \n[good start|bold]\n"))
+    dialogs_recorder.open_paths.append(str(with_notes))
+    other.act_import.trigger()
+    assert other.imported.comments == {1: "good start", 2: "bold"}
+    saved = tmp_path / "notes.tafl.json"
+    assert other._write_game(str(saved))
+    data = json.loads(saved.read_text())
+    assert data["comments"] == {"1": "good start", "2": "bold"} and data["tags"]["attackers"]
+    again = tmp_path / "again.otg"
+    dialogs_recorder.save_paths.append(str(again))
+    other.act_export.trigger()
+    assert "[good start|bold]" in again.read_text()
+
     bad = tmp_path / "bad.otg"
     bad.write_text("[rules:dim:11 zz:y start:/11/]\n1. a1-a2\n")
     before = other.controller.game
@@ -152,3 +168,22 @@ def test_dropping_a_file_on_the_window_opens_it(qtbot, make_window, dialogs_reco
     broken.write_bytes(b"\x00\xff")
     _drop(w, broken)
     assert dialogs_recorder.errors and w.file_path == str(own)
+
+
+def test_an_external_engine_is_told_the_game_clock(qtbot, make_window, tmp_path):
+    from tafl_desktop.core.clock import TimeControl
+
+    log = tmp_path / "clock.txt"
+    script = tmp_path / "clockwatch.py"
+    script.write_text("import sys\nprint('hello', flush=True)\nfor line in sys.stdin:\n"
+                      f"    if line.startswith('clock'):\n        open({str(log)!r}, 'a').write(line)\n"
+                      "    if line.startswith('play'):\n        print('move d2-c2', flush=True)\n")
+    w = make_window("brandubh")
+    w.start_game(find_variant("brandubh"), (PlayerSpec(EXTERNAL, f"{sys.executable} {script}"), PlayerSpec()),
+                 time_control=TimeControl(main_ms=90_000, overtime_ms=20_000, overtimes=3))
+    c = w.controller
+    qtbot.waitUntil(lambda: len(c.game.plies) == 1, timeout=15000)
+    words = log.read_text().split()
+    # OTEP: clock <attackers ms> <defenders ms> <overtime s> <attackers' periods> <defenders' periods>
+    assert words[0] == "clock" and 80_000 < int(words[1]) <= 90_000 and int(words[2]) == 90_000
+    assert words[3:] == ["20", "3", "3"]

@@ -179,6 +179,7 @@ def test_unexpected_problems_name_their_cause(qtbot, make_window, dialogs_record
         raise problem
 
     monkeypatch.setattr(record, "load_game", fail)
+    monkeypatch.setattr(record, "load_tree", fail)  # the window opens a game with its variations
     monkeypatch.setattr(variants, "load_variant", fail)
     f = tmp_path / "x.toml"
     f.write_text("")

@@ -206,7 +206,7 @@ def test_announcements_raichi_tuichi_and_watch_your_king(qtbot, make_window):
     w2 = make_window("brandubh", "/7/7/7/3K3/7/2ttt2/7/", Side.ATTACKERS, escape="edge")
     assert [a.title for a in w2.controller.announcements()] == ["Tuichi"]
     # the king can be taken next move (custodial king capture)
-    w3 = make_window("brandubh", "/7/7/3t3/7/3K3/7/t2t3/", Side.ATTACKERS, king_capture="custodial")
+    w3 = make_window("brandubh", "/7/7/3t3/7/3K3/7/1t1t3/", Side.ATTACKERS, king_capture="custodial")
     assert "Watch your king" in [a.title for a in w3.controller.announcements()]
     assert w3.board.state().threatened == {sq(w3, "d3")}
     # switched off in the preferences: nothing is announced

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from tafl_desktop.core.game import Side
-from tafl_desktop.core.position_setup import SetupError, position_from_text
+from tafl_desktop.core.position_setup import SetupError, position_from_pieces, position_from_text
 from tafl_desktop.core.record import load_game
 from tafl_desktop.core.variants import find_variant
 
@@ -36,7 +36,10 @@ def test_tafl_setup_refuses_a_second_king_and_plays_from_here(qtbot, make_window
     before = dict(e.pieces)
     put(qtbot, e, "K", "b2")
     assert e.pieces == before  # refused, with the rules' own reason
-    assert e.status.text() == "Not placed: position has two kings (d4 and b2)."
+    rules = w.controller.rules
+    with pytest.raises(SetupError) as why:
+        position_from_pieces(rules, {**before, rules.variant.geometry.parse_square("b2"): "K"}, Side.ATTACKERS)
+    assert "two kings" in str(why.value) and e.status.text() == f"Not placed: {why.value}."
     [clear] = [b for b in e.findChildren(type(e.play_button)) if b.text() == "Clear Board"]
     clear.click()
     assert e.pieces == {} and "Not playable yet: position has no king (K)" in e.status.text()
@@ -183,3 +186,27 @@ def test_play_from_here_against_the_computer(qtbot, make_window):
         assert c.rules.side_to_move(c.game.start) == Side.DEFENDERS and c.human_to_move()
     finally:
         register_engine(None)
+
+
+def test_analyse_hands_the_set_up_position_to_the_analysis_board(qtbot, make_window):
+    from PySide6.QtGui import QAction
+
+    from tafl_desktop.gui import position_editor
+
+    w = make_window("brandubh")
+    w.act_analysis = None  # a window without an analysis board
+    e = open_editor(qtbot, w)
+    assert not e.analyse_button.isEnabled()
+    e.close()
+    shown = []
+    w.act_analysis = QAction("Analysis Board", w)  # the analysis board's action, without its worker
+    w.act_analysis.setCheckable(True)
+    w.act_analysis.toggled.connect(lambda on: shown.append((on, w.controller.rules.position_text(
+        w.controller.game.start))))
+    e = open_editor(qtbot, w)
+    e.text.setText("/7/7/7/3K3/7/t6/7/")
+    e.apply_text()
+    assert e.analyse_button.isEnabled()
+    e.analyse_button.click()
+    assert shown == [(True, "/7/7/7/3K3/7/t6/7/")] and not e.isVisible()
+    assert position_editor._analyser is None

@@ -63,7 +63,10 @@ def test_a_study_runs_in_the_background_and_fills_table_and_chart(make_window, q
     assert "Finished" in lab.status.text()
     assert (lab.store.folder / "chart.png").exists()
     print(f"longest event-loop gap while the study ran: {max(gaps[5:])} ms")
-    assert max(gaps[5:], default=0) < 1000  # the window kept answering while the games ran
+    # The window kept answering while the games ran (about 0.1 s at worst on a quiet two-core
+    # machine; the bound is loose so that a machine busy with other work does not fail the test).
+    assert max(gaps[5:], default=0) < 2500
+    assert len(gaps) > 20
 
     # a game of the first row opens in the window; the chart exports as PDF
     assert lab.open_game(1)

@@ -131,3 +131,18 @@ def test_comment_promote_delete_save_and_reopen(qtbot, make_window, dialogs_reco
     assert other.save_game()
     assert json.loads(path.read_text())["moves"] == ["d6-b6", "e4-e6"]
     assert "variations" not in json.loads(path.read_text())
+
+
+def test_play_variation_plays_a_line_from_the_position_shown(qtbot, make_window):
+    """The call an analysis line uses: each move from the position shown, nothing discarded."""
+    w = make_window("brandubh")
+    c = w.controller
+    for text in ("d6-b6", "c4-c6", "b6-b5"):
+        assert c.play_move(c.rules.parse_move(c.game.position, text))
+    c.goto(1)
+    for text in ("c4-c6", "b6-a6"):  # the main line's move, then a new one
+        assert c.play_variation(c.rules.parse_move(c.play_game().position, text))
+    assert c.game.move_texts() == ["d6-b6", "c4-c6", "b6-a6"] and c.is_live
+    assert [c.rules.move_text(n.move) for n in c.tree.main_line()] == ["d6-b6", "c4-c6", "b6-b5"]
+    assert not c.play_variation(c.rules.parse_move(c.play_game().position, "a6-a1"))
+    assert "not allowed" in w.status_text() and c.tree.size() == 4

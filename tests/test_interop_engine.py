@@ -136,12 +136,12 @@ def test_a_failing_engine_loses_with_a_clear_sentence(tmp_path, kind, words):
     good = HostedEngine(f"{ENGINE} --level beginner", "ours")
     t0 = time.monotonic()
     try:
-        said = referee(game, {Side.ATTACKERS: good, Side.DEFENDERS: bad}, clock_ms=1500, timeout=30)
+        said = referee(game, {Side.ATTACKERS: good, Side.DEFENDERS: bad}, clock_ms=800, timeout=30)
     finally:
         good.close()
         bad.close()
     assert words in said and kind in said and "\n" not in said
-    assert time.monotonic() - t0 < 15  # a hung engine is found within its clock (1.5 s) and the grace
+    assert time.monotonic() - t0 < 15  # a hung engine is found within its clock (0.8 s) and the grace
     assert game.outcome is not None and game.outcome.winner == Side.ATTACKERS and game.outcome.reason == "forfeit"
 
 

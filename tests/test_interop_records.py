@@ -34,13 +34,15 @@ def random_game(variant_id: str, seed: int, plies: int = 80, **options) -> Game:
                                               ("alea_evangelii", 4), ("single_step", 5)])
 def test_record_to_otg_to_record_is_identical(variant_id, seed):
     game = random_game(variant_id, seed)
-    tags = {"event": "Club night", "attackers": "Ann", "comment.0": "before the first move", "comment.3": "sharp",
-            "comment.4": "a reply"}
-    original = game_to_data(game, tags)
-    text, _warnings = write_otg(GameTransfer.from_record(game, tags))
+    tags = {"event": "Club night", "attackers": "Ann"}
+    comments = {0: "before the first move", 3: "sharp", 4: "a reply"}
+    tree = GameTransfer(game, tags, comments).to_tree()
+    original = game_to_data(game, tags, tree)
+    assert original["comments"] == {"0": "before the first move", "3": "sharp", "4": "a reply"}
+    text, _warnings = write_otg(GameTransfer.from_tree(tree, tags))
     back = read_otg(text)
-    assert back.comments == {0: "before the first move", 3: "sharp", 4: "a reply"}
-    assert game_to_data(back.game, back.record_tags()) == original
+    assert back.comments == comments
+    assert game_to_data(back.game, back.tags, back.to_tree()) == original
 
 
 def test_changed_toggles_and_a_set_up_position_survive_otg():
@@ -194,3 +196,20 @@ def test_convert_command_in_a_subprocess(tmp_path):
     assert r.returncode == 1 and r.stderr.strip() == "tafl-desktop: bad.otg: rules string: the key 'zz' is not " \
                                                      "one Tafl Desktop supports"
     assert not (tmp_path / "x.pgn").exists() and "Traceback" not in r.stderr
+
+
+def test_variations_stay_in_our_record_and_are_named_when_left_out():
+    game = random_game("brandubh", 9, 12)
+    tree = GameTransfer(game, {}, {2: "main line note"}).to_tree()
+    branch = tree.main_line()[3].parent  # an alternative to the fourth move
+    other = next(m for m in tree.game_at(branch).legal_moves() if m != tree.main_line()[3].move)
+    tree.set_comment(tree.play(branch, other), "a side line")
+    data = game_to_data(game, {}, tree)
+    assert data["variations"][0]["ply"] == 4
+    t = parse(json.dumps(data), "json", "v.tafl.json")
+    assert t.has_variations() and t.comments == {2: "main line note"}
+    otg, warnings = render(t, "otg")
+    assert any("variations were left out" in w for w in warnings)
+    assert "[|main line note]" in otg
+    again, _ = render(t, "json")
+    assert json.loads(again)["variations"] == data["variations"]

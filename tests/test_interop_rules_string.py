@@ -45,7 +45,10 @@ def test_every_single_toggle_change_survives_the_round_trip():
         base = find_variant(base_id)
         for spec in TAFL_OPTIONS:
             for value in spec.values()[:6]:
-                changed = base.with_options({spec.key: value})
+                try:
+                    changed = base.with_options({spec.key: value})
+                except VariantError:  # a value this board cannot have (marked escape squares on Copenhagen)
+                    continue
                 back = variant_from_rules_string(to_rules_string(changed).text)
                 assert back.options == changed.options, (base_id, spec.key, value)
 
@@ -95,7 +98,7 @@ def test_start_is_rank_one_first_and_starti_top_row_first():
     (OT_BERSERK, "kj"),
     ("dim:11 ber:c start:" + COPENHAGEN_START, "ber"),
     ("dim:11 dfor:a1, start:" + COPENHAGEN_START, "dfor"),
-    ("dim:11 tfr:l start:" + COPENHAGEN_START, "tfr"),
+    ("dim:11 tfr:x start:" + COPENHAGEN_START, "tfr"),
     ("dim:11 name:x", "start"),
     ("name:x start:" + COPENHAGEN_START, "dim"),
     ("dim:25 start:/25/", "dim"),

@@ -193,7 +193,7 @@ def test_strict_custodian_soldier_moving_between_two_enemies(strict, dies):
     """source 000 (mini tablut): 'Capture is by the strict custodian method for regular soldiers - he may NOT
     rest between two opposing soldiers and be considered safe ... he must not stop, otherwise he will be
     captured.'  Off: source 004 rule 8."""
-    rules = rules_for("mini_tablut", strict_custodian=strict)
+    rules = rules_for("mini_tablut_open", strict_custodian=strict)
     new, caps = move(rules, position(rules, "Kf6 tb3 td3 Tc5", "defenders"), "c5-c3")
     assert caps == ({"c3"} if dies else set())
     assert piece_on(rules, new, "c3") == (None if dies else "T")
@@ -205,7 +205,7 @@ def test_strict_custodian_soldier_moving_between_two_enemies(strict, dies):
 def test_strict_custodian_king_bare_faced_cheek(strict, dies):
     """source 000: 'The King may rest between enemy soldiers if it is his turn, as per the "bare-faced
     cheek" rule variant' (soldiers); 'everyone' makes the king die there too (custodial king)."""
-    rules = rules_for("mini_tablut", strict_custodian=strict)
+    rules = rules_for("mini_tablut_open", strict_custodian=strict)
     new, _ = move(rules, position(rules, "Kc5 tb3 td3 Tf6", "defenders"), "c5-c3")
     assert (new.result == CAPTURED) is dies
 
@@ -213,7 +213,7 @@ def test_strict_custodian_king_bare_faced_cheek(strict, dies):
 def test_strict_custodian_everyone_still_uses_the_kings_capture_rule():
     """source 000 + source 001: a strong king stepping between two attackers is not 'captured' (he needs
     four), but stepping off the throne into three attackers and the now empty, hostile throne is."""
-    rules = rules_for("mini_tablut", strict_custodian="everyone", king_capture="strong")
+    rules = rules_for("mini_tablut_open", strict_custodian="everyone", king_capture="strong")
     new, _ = move(rules, position(rules, "Kc5 tb3 td3 Tf6", "defenders"), "c5-c3")
     assert new.result is None
     new, _ = move(rules, position(rules, "Kd4 tb4 tc5 tc3 Tf6", "defenders"), "d4-c4")
@@ -224,7 +224,7 @@ def test_strict_custodian_everyone_still_uses_the_kings_capture_rule():
 def test_strict_custodian_counts_hostile_squares(strict):
     """source 000: 'certain squares may also count as hostile soldiers, both for immobilisation or by the
     custodian capture method' -- a defender stopping between an attacker and the empty throne dies."""
-    rules = rules_for("mini_tablut", strict_custodian=strict)
+    rules = rules_for("mini_tablut_open", strict_custodian=strict)
     _, caps = move(rules, position(rules, "Kf6 tb4 Tc6", "defenders"), "c6-c4")
     assert caps == {"c4"}
 
@@ -232,7 +232,7 @@ def test_strict_custodian_counts_hostile_squares(strict):
 def test_strict_custodian_the_movers_own_capture_comes_first():
     """Reading pinned (source 000 is silent): the move's own captures are made first, so a soldier that
     takes one of the two enemies beside it does not stand between two enemies any more."""
-    rules = rules_for("mini_tablut")
+    rules = rules_for("mini_tablut_open")
     new, caps = move(rules, position(rules, "Kf6 Tb3 Td3 ta3 tc5"), "c5-c3")
     assert caps == {"b3"} and piece_on(rules, new, "c3") == "t"
 
@@ -328,6 +328,6 @@ def test_immobilisation_follows_king_armed(armed, by_moving, by_standing):
 def test_strict_custodian_standing_king_is_a_partner_only_when_anvil(armed, dies):
     """source 000 strict custodian with tafl_options king_armed: an attacker stopping between the king and
     a defender dies only if the standing king may be a capture partner."""
-    rules = rules_for("mini_tablut", king_armed=armed)  # strict_custodian = soldiers
+    rules = rules_for("mini_tablut_open", king_armed=armed)  # strict_custodian = soldiers
     _, caps = move(rules, position(rules, "Kb3 Td3 tc5 Tf6"), "c5-c3")
     assert caps == ({"c3"} if dies else set())

@@ -47,11 +47,14 @@ def test_old_records_still_open_with_the_same_moves(tmp_path):
         assert game.move_texts() == data["moves"] and len(data["moves"]) == moves
         assert texts(tree, tree.main_line()) == data["moves"]
         assert tree.size() == moves and tree.revision == 0
-        # written again, it has exactly the keys it had (an older app still opens it)
+        # written again, it has exactly the keys and moves it had (an older app still opens it);
+        # the variant block may gain options added to the rules since (with their defaults)
         out = tmp_path / name
         save_game(game, out, data["tags"], tree=tree)
         again = json.loads(out.read_text())
-        assert again == data
+        assert set(again) == set(data)
+        assert {k: v for k, v in again.items() if k != "variant"} == {k: v for k, v in data.items() if k != "variant"}
+        assert again["variant"]["options"].items() >= data["variant"]["options"].items()
 
 
 def test_variations_and_comments_survive_a_round_trip_on_disk(tmp_path):
@@ -146,3 +149,22 @@ def test_hostile_nesting_is_refused(tmp_path):
     path.write_text("[" * 100_000)
     with pytest.raises(RecordError, match="not a readable game record"):
         load_tree(path)
+
+
+def test_an_ending_off_the_board_stays_with_its_position(tmp_path):
+    """A resignation is not a move: the tree keeps it at the position where it happened, the
+    record writes it as the result, and the main line read back ends the same way."""
+    from tafl_desktop.core.game import Outcome, Side
+
+    tree = brandubh_tree()
+    main_end = tree.main_line()[-1]
+    tree.set_ending(main_end, Outcome(Side.ATTACKERS, "resigned"))
+    assert tree.main_game().outcome == Outcome(Side.ATTACKERS, "resigned")
+    assert tree.game_at(main_end.parent).outcome is None  # earlier positions are still open
+    path = tmp_path / "resigned.tafl.json"
+    save_game(tree.main_game(), path, tree=tree)
+    data = json.loads(path.read_text())
+    assert (data["result"], data["reason"]) == ("attackers", "resigned") and "variations" in data
+    back = load_tree(path)
+    assert back.main_line()[-1].ending == Outcome(Side.ATTACKERS, "resigned")
+    assert load_game(path).outcome == Outcome(Side.ATTACKERS, "resigned")

@@ -156,13 +156,9 @@ def analyse(rules: Any, pos: Any, lines: int = 3, time_limit: float = 2.0, depth
     if res.move is None:
         return Report([], res.nodes, seconds, 0, res.stopped)
     if s.finished and res.stopped != "forced":
-        report = Report(_lines(rules, pos, s, s.finished, s.finished_depth, n), res.nodes, seconds,
-                        s.finished_depth, res.stopped)
-        # an unfinished iteration may have found a better first move: the search's own answer leads
-        if report.lines and tuple(res.move) != report.lines[0].move and res.depth > s.finished_depth:
-            report.lines = _lines(rules, pos, s, [(res.move, res.score)], res.depth, 1) + \
-                [ln for ln in report.lines if ln.move != tuple(res.move)][: n - 1]
-        return report
+        # the lines of the last finished depth: all N scored exactly against each other
+        return Report(_lines(rules, pos, s, s.finished, s.finished_depth, n), res.nodes, seconds,
+                      s.finished_depth, res.stopped)
     # a move that wins at once (or the search stopped before its first depth): the search's answer
     return Report(_lines(rules, pos, s, [(res.move, res.score)], max(1, res.depth), 1), res.nodes, seconds,
                   max(1, res.depth), res.stopped)

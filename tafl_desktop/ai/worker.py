@@ -59,7 +59,7 @@ FROZEN_AFTER = 3.0
 #: Budget assumed for the worker's start-up (imports) when judging a hang.
 STARTUP_GRACE = 20.0
 MODES = ("move", "hint", "eval", "analyse", "review")
-#: Modes served by :mod:`tafl_desktop.ai.study_service` (multi-line analysis, game review).
+#: Modes served by :mod:`tafl_desktop.ai.analysis_service` (multi-line analysis, game review).
 STUDY_MODES = ("analyse", "review")
 
 
@@ -82,7 +82,7 @@ class AIResult:
     pv: list[str] = field(default_factory=list)
     stopped: str = ""
     error: str = ""
-    #: A study request's answer (see :mod:`tafl_desktop.ai.study_service`).
+    #: An analysis request's answer (see :mod:`tafl_desktop.ai.analysis_service`).
     data: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -141,9 +141,9 @@ class _Engine:
                                           "nodes": a.nodes, "seconds": a.seconds, "pv": a.pv}))
 
         if mode in STUDY_MODES:
-            from tafl_desktop.ai import study_service
+            from tafl_desktop.ai import analysis_service
 
-            data = study_service.handle(self, rid, req, rules, pos, history, should_stop)
+            data = analysis_service.handle(self, rid, req, rules, pos, history, should_stop)
             return AIResult(request_id=rid, mode=mode, level=level, data=data)
         t = req.get("time")
         if mode == "move":
@@ -286,7 +286,7 @@ class AIWorker:
         ``position_text``: ``rules.position_text(pos)`` (or a position object); ``to_move``: a Side,
         0/1 or "attackers"/"defenders"; ``history_keys``: ``rules.position_key`` of the game's
         positions so far; ``mode``: "move" (play at ``level``), "hint" (strongest settings) or
-        "eval" (strongest settings, ``time_limit`` or 1 s), or a study mode ("analyse", "review":
+        "eval" (strongest settings, ``time_limit`` or 1 s), or an analysis mode ("analyse", "review":
         ``extra`` holds their settings, ``time_limit`` is then the whole request's budget).
         ValueError for an unknown level or mode.
         """

@@ -299,10 +299,8 @@ class Game:
         self._outcome = outcome
 
     def undo(self) -> Ply | None:
-        self._ended = None
         if not self.plies:
-            self._recompute_outcome()
-            return None
+            return None  # nothing to take back: an ending off the board at the start stays
         self._ended = None
         ply = self.plies.pop()
         key = self.rules.position_key(ply.position)

@@ -15,14 +15,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from tafl_desktop.core.game import Game, Move, Ply
+from tafl_desktop.core.game import OFF_BOARD_REASONS, Game, Move, Outcome, Ply
 
 
 class Node:
-    """A position in the tree: the ply that reached it (None at the root), its children and a
-    comment on the move (at the root: on the start position)."""
+    """A position in the tree: the ply that reached it (None at the root), its children, a
+    comment on the move (at the root: on the start position), and an ending decided off the board
+    at this position (a resignation, an agreed draw, a flag fall), if there was one."""
 
-    __slots__ = ("ply", "parent", "children", "comment", "depth")
+    __slots__ = ("ply", "parent", "children", "comment", "depth", "ending")
 
     def __init__(self, ply: Ply | None, parent: Node | None) -> None:
         self.ply = ply
@@ -30,6 +31,7 @@ class Node:
         self.children: list[Node] = []
         self.comment = ""
         self.depth: int = 0 if parent is None else parent.depth + 1
+        self.ending: Outcome | None = None
 
     @property
     def move(self) -> Move | None:
@@ -70,8 +72,14 @@ class GameTree:
         """A tree whose main line is ``game``'s moves (and, after them, its redo tail)."""
         tree = cls(game.rules, game.start)
         node = tree.root
-        for ply in [*game.plies, *reversed(game.redo_stack)]:
+        for i, ply in enumerate([*game.plies, *reversed(game.redo_stack)], 1):
             node = tree.add(node, ply)
+            if i == len(game.plies):
+                end = node
+        if not game.plies:
+            end = tree.root
+        if game.outcome is not None and game.outcome.reason in OFF_BOARD_REASONS:
+            end.ending = game.outcome
         tree.revision = 0
         return tree
 
@@ -133,7 +141,11 @@ class GameTree:
 
     def game_of(self, line: list[Node]) -> Game:
         """A Game whose history is ``line`` (a path from the root), without replaying the rules."""
-        return Game.from_plies(self.rules, self.start, [n.ply for n in line])
+        game = Game.from_plies(self.rules, self.start, [n.ply for n in line])
+        end = line[-1] if line else self.root
+        if end.ending is not None and game.outcome is None:
+            game.finish(end.ending)
+        return game
 
     def game_at(self, node: Node) -> Game:
         """The game as it stands at ``node`` (its history is the path to it)."""
@@ -199,6 +211,12 @@ class GameTree:
         node.parent.children.remove(node)
         self.revision += 1
         return count
+
+    def set_ending(self, node: Node, outcome: Outcome | None) -> None:
+        """Record (or, with None, take back) an ending decided off the board at ``node``."""
+        if node.ending != outcome:
+            node.ending = outcome
+            self.revision += 1
 
     def set_comment(self, node: Node, text: str) -> bool:
         text = text.strip()

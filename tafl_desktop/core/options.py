@@ -71,6 +71,9 @@ class OptionSpec:
     depends_on: tuple[str, tuple[OptionValue, ...]] | None = None
     needs_mark: str = ""
     sentence_on_without: tuple[str, str] = ()
+    #: A toggle added after files were first written: saved only when it differs from the
+    #: default, so a file that does not use it reads exactly as before (and an older app opens it).
+    omit_default: bool = False
 
     def values(self) -> list[OptionValue]:
         if self.kind == "choice":

@@ -19,6 +19,7 @@ from typing import Any
 
 from tafl_desktop.core.game import IllegalMove
 from tafl_desktop.core.game_tree import GameTree, Node
+from tafl_desktop.core.quoting import shown
 
 #: How deep variations may nest in a record (a hostile file must not exhaust the stack).
 MAX_NESTING = 64
@@ -135,7 +136,7 @@ def _read_variations(tree: GameTree, line: list[Node], variations: Any, where: s
             try:
                 node = tree.add(node, game.play_text(text))
             except IllegalMove as exc:
-                raise TreeFormatError(f"{here} (from move {ply}): move {ply + i} ({text[:40]}) cannot be played: "
+                raise TreeFormatError(f"{here} (from move {ply}): move {ply + i} ({shown(text, 40)}) cannot be played: "
                                       f"{exc}") from None
             sub.append(node)
         _read_comments(tree.root, sub, var.get("comments", {}), f"{here} comments", allow_start=False)

@@ -34,6 +34,10 @@ OT_KEYS = frozenset(
 TD = "td-"
 #: Board facts OpenTafl cannot hold, carried as our own entries.
 TD_BOARD = ("td-id", "td-escapes")
+#: Board keys OpenTafl's own entries hold (``dim``, ``cen``, ``cor``, ``afor``, ``start``); any other
+#: key of a board (walls, a throne room...) travels as ``td-board-KEY`` with its value as compact JSON.
+OT_BOARD_KEYS = ("width", "height", "throne", "corners", "camps", "escape_squares", "setup")
+TD_BOARD_PREFIX = "td-board-"
 
 ALL_TYPES = "tcnkmTCNKM"
 ATT_TYPES = "tcnkm"
@@ -93,7 +97,7 @@ def _ot_entries(v: Variant) -> list[tuple[str, str]]:
         out.append(("esc", "e"))
     out.append(("surf", _yn(bool(o["encirclement"]))))
     out.append(("atkf", _yn(o["first_move"] == "attackers")))
-    tfr = {"allowed": "i", "draw": "d", "mover_loses": "w", "defenders_lose": "w"}[str(o["repetition"])]
+    tfr = {"allowed": "i", "draw": "d", "mover_loses": "w", "mover_wins": "l"}.get(str(o["repetition"]), "w")
     if tfr != "d":
         out.append(("tfr", tfr))
     if o["king_armed"] != "yes":
@@ -123,6 +127,8 @@ def _ot_entries(v: Variant) -> list[tuple[str, str]]:
         out.append(("afor", _squares(g, camps)))
     if not o["corners_hostile"]:
         out.append(("corh", ""))
+    if o.get("corner_entry") == "defenders":
+        out += [("cors", DEF_TYPES), ("corp", DEF_TYPES)]
     th = o["throne_hostile"]
     if th != "empty_all":
         occupied, empty = {"never": ("", ""), "attackers": (ATT_TYPES, ATT_TYPES),
@@ -176,6 +182,15 @@ def to_rules_string(v: Variant) -> Export:
     escape = g.marked("escape")
     if escape:
         extra.append(("td-escapes", _squares(g, escape)))
+    import json
+
+    for key, value in v.board_data.items():
+        if key not in OT_BOARD_KEYS:
+            text = json.dumps(value, separators=(",", ":"), ensure_ascii=True)
+            if any(c.isspace() for c in text):
+                raise RulesStringError(_("board.{key} cannot be written in a rules string").format(key=key))
+            extra.append((TD_BOARD_PREFIX + key, text))
+            warnings.append(_("OpenTafl cannot express the board's {key}; it will play without it").format(key=key))
     for spec in TAFL_OPTIONS:
         ours, theirs = v.options[spec.key], decoded[spec.key]
         if ours != theirs:
@@ -242,7 +257,7 @@ def _decode_options(cfg: Mapping[str, str], g: GridGeometry) -> dict[str, Option
     o["first_move"] = _choice(cfg, "atkf", {"y": "attackers", "n": "defenders"}, "y")
     o["escape"] = _choice(cfg, "esc", {"c": "corner", "e": "edge"}, "c")
     o["encirclement"] = _choice(cfg, "surf", {"y": True, "n": False}, "y")
-    o["repetition"] = _choice(cfg, "tfr", {"i": "allowed", "d": "draw", "w": "mover_loses"}, "d")
+    o["repetition"] = _choice(cfg, "tfr", {"i": "allowed", "d": "draw", "w": "mover_loses", "l": "mover_wins"}, "d")
     o["king_armed"] = _choice(cfg, "ka", {"y": "yes", "n": "no", "h": "hammer", "a": "anvil"}, "y")
     ks = _choice(cfg, "ks", {"s": "s", "y": "s", "c": "c", "m": "m", "w": "w", "n": "w"}, "s")
     o["king_capture"] = {"s": "strong", "m": "strong", "c": "weak_near_throne", "w": "custodial"}[ks]
@@ -284,8 +299,10 @@ def _decode_corners(cfg: Mapping[str, str]) -> dict[str, OptionValue]:
     o["corners_hostile"] = "t" in corh
     for key in ("cors", "corp"):
         value = _types(cfg.get(key, "K"), key)
-        if "t" in value or "T" in value:
-            raise _unsupported(key, value, "only the king may enter a corner")
+        if "t" in value:
+            raise _unsupported(key, value, "attackers may never enter a corner")
+    if "corner_entry" in TAFL_OPTIONS:
+        o["corner_entry"] = "defenders" if "T" in cfg.get("cors", "K") else "king"
 
     return o
 
@@ -329,7 +346,8 @@ def _check_keys(entries: list[tuple[str, str]]) -> dict[str, str]:
         if key not in OT_KEYS and not key.startswith(TD):
             raise RulesStringError(_("rules string: the key '{key}' is not one Tafl Desktop supports")
                                    .format(key=key))
-        if key.startswith(TD) and key not in TD_BOARD and key[len(TD):] not in TAFL_OPTIONS:
+        if key.startswith(TD) and key not in TD_BOARD and key[len(TD):] not in TAFL_OPTIONS \
+                and not key.startswith(TD_BOARD_PREFIX):
             raise RulesStringError(_("rules string: the key '{key}' is not one Tafl Desktop supports")
                                    .format(key=key))
         cfg[key] = value
@@ -377,10 +395,18 @@ def variant_from_rules_string(text: str) -> Variant:
         board["camps"] = _board_squares(g, cfg["afor"], "afor")
     if cfg.get("td-escapes"):
         board["escape_squares"] = _board_squares(g, cfg["td-escapes"], "td-escapes")
+    for key, value in cfg.items():
+        if key.startswith(TD_BOARD_PREFIX):
+            import json
+
+            try:
+                board[key[len(TD_BOARD_PREFIX):]] = json.loads(value)
+            except ValueError:
+                raise RulesStringError(_("rules string: {key} is not readable").format(key=key)) from None
     board["setup"] = setup
     options = _decode_options(cfg, g)
     for key, value in cfg.items():
-        if key.startswith(TD) and key not in TD_BOARD:
+        if key.startswith(TD) and key not in TD_BOARD and not key.startswith(TD_BOARD_PREFIX):
             spec = TAFL_OPTIONS[key[len(TD):]]
             try:
                 options[spec.key] = spec.parse_text(value)

@@ -54,7 +54,7 @@ TAFL_OPTIONS = OptionSchema((
         "capture the king with their next move; otherwise play goes on."), "bool", False,
         sentence_on=N_("The king wins only when he stands on an escape square at the end of his side's move and the "
                        "attackers cannot capture him with their next move; otherwise play goes on."),
-        group="Winning", depends_on=("escape", ("edge", "marked")),
+        group="Winning", depends_on=("escape", ("edge", "marked")), omit_default=True,
         source=f"{S000} ('full tablut': escape 'in such a way that does not allow his piece to be captured in his "
         "next turn')"),
     OptionSpec(
@@ -221,12 +221,12 @@ TAFL_OPTIONS = OptionSchema((
     OptionSpec(
         "corner_entry", N_("Who may enter corners"), N_("Which pieces may stop on the corner squares."), "choice",
         "king",
+        # no rule-sheet sentences: the Board section says who may enter the corners (rulebook.board_sentences)
         choices=(
-            Choice("king", N_("The king only"), N_("Only the king may stop on a corner square.")),
-            Choice("defenders", N_("Defenders and king"),
-                   N_("Attackers may never stop on a corner square; the king and his defenders may.")),
+            Choice("king", N_("The king only"), ""),
+            Choice("defenders", N_("Defenders and king"), ""),
         ),
-        group="Special squares", needs_mark="corner",
+        group="Special squares", needs_mark="corner", omit_default=True,
         source=f"{COPEN} (king only); {S004} rule 5 ('Attacking pieces may not sit on a corner square')"),
     # -- camps ---------------------------------------------------------------------------------
     OptionSpec(

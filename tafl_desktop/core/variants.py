@@ -233,7 +233,8 @@ class Variant:
             "notes": self.notes,
             "sides": list(self.sides),
             "board": dict(self.board_data),
-            "options": dict(self.options),
+            "options": {k: v for k, v in self.options.items()
+                        if not (k in self.schema and self.schema[k].omit_default and v == self.schema[k].default)},
         })
 
 

@@ -2,13 +2,13 @@
 
 A dock under the board lists the best N lines (1..5, the player's choice), each with its score in
 words and numbers ("Defenders win in 3 moves", "+1.4 attackers"), its depth, and its moves as
-buttons; the search's depth and speed head the list.  The search runs continuously in the study
-worker process (:mod:`tafl_desktop.gui.study_client`) and restarts whenever the position shown
+buttons; the search's depth and speed head the list.  The search runs continuously in the analysis
+worker process (:mod:`tafl_desktop.gui.analysis_client`) and restarts whenever the position shown
 changes (a move, undo, navigation in the move list), so it follows the move list.
 
-Clicking a move of a line plays the line up to that move.  At the live end of the game that is an
-ordinary move.  Earlier in the game there is no variation tree yet to keep the rest of the game in,
-so the player is asked first whether to replace the later moves.
+Clicking a move of a line plays the line up to that move: at the live end of the game as moves of
+the game, at an earlier position as a variation (``GameController.play_variation``), so the rest of
+the game is kept.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.i18n import _
 
 MAX_LINES = 5
 #: Moves of a line shown as buttons.
@@ -121,7 +121,7 @@ class AnalysisBoard(QDockWidget):
             self._key = None
 
     def preempted(self) -> None:
-        """Another study request (a review) took the worker: analysis mode ends."""
+        """Another analysis request (a review) took the worker: analysis mode ends."""
         self._key = None
         action = getattr(self.window_, "act_analysis", None)
         if action is not None and action.isChecked():
@@ -192,7 +192,7 @@ class AnalysisBoard(QDockWidget):
         self._show_lines(report.get("lines", []))
 
     def _show_lines(self, lines: list[dict[str, Any]]) -> None:
-        from tafl_desktop.study_words import line_words
+        from tafl_desktop.analysis_words import line_words
 
         self._lines = lines
         c = self.controller
@@ -221,36 +221,23 @@ class AnalysisBoard(QDockWidget):
 
     # ------------------------------------------------------------------------------ playing
     def play_line(self, i: int, k: int) -> None:
-        """Play moves 0..k of line ``i`` from the position shown."""
+        """Play moves 0..k of line ``i`` from the position shown: at the live end of the game as
+        moves of the game, earlier as a variation (the controller keeps the rest of the game)."""
         if i >= len(self._lines):
             return
         c = self.controller
-        game, rules = c.game, c.rules
-        texts = self._lines[i]["moves"][: k + 1]
+        rules = c.rules
         pos = c.viewed_position
         moves = []
         try:
-            for t in texts:
+            for t in self._lines[i]["moves"][: k + 1]:
                 m = rules.parse_move(pos, t)
                 moves.append(m)
                 pos, _caps = rules.play(pos, m)
         except ValueError:
             return  # the line belongs to a position no longer shown
-        target = c.view_ply
-        later = len(game.plies) - target
-        if later:
-            from tafl_desktop.gui import dialogs
-
-            if not dialogs.confirm(
-                    self.window_, _("Play from here"),
-                    ngettext("Playing here replaces the later move of this game. Play the line anyway?",
-                             "Playing here replaces the {n} later moves of this game. Play the line anyway?",
-                             later).format(n=later), yes=_("Play the line")):
-                return
-            while len(game.plies) > target and c.undo_stack.canUndo():
-                c.undo_stack.undo()
-        if not all(p.is_human for p in c.players):
+        if c.is_live and not all(p.is_human for p in c.players):
             moves = moves[:1]  # a computer side answers the first move itself
         for m in moves:
-            if not c.play_move(m):
+            if not c.play_variation(m):
                 break

@@ -45,10 +45,19 @@ class BoardPainting:
 
     def _paint_grid(self, p: QPainter, cell: float) -> None:
         g, t = self._state.geometry, self._theme
+        marks = self._state.marks
         board = self._map_rect(0, 0, *g.extent)
         p.fillRect(board, _qc(t.square))
         throne, corner = g.marked("throne"), g.marked("corner")
         camp, escape = g.marked("camp"), g.marked("escape")
+        if marks is not None:  # as the rules in force see them, like the printed board
+            camp, escape = marks.camp, marks.escape - corner
+            if marks.escape_edge:
+                rim = QColor(_qc(t.escape))
+                rim.setAlpha(120)
+                for s in range(g.size):
+                    if g.is_edge(s):
+                        p.fillRect(self.square_rect(s), rim)
         for s in range(g.size):
             r = self.square_rect(s)
             if s in camp:
@@ -74,6 +83,24 @@ class BoardPainting:
             p.drawLine(QPointF(board.left(), y), QPointF(board.right(), y))
         p.setPen(QPen(_qc(t.special_mark), max(1.5, cell * 0.05)))
         p.drawRect(board)
+        if marks is not None and marks.edge_hostile:
+            # a second line just outside the frame, as on paper: the rim takes part in captures
+            gap = max(3.0, cell * 0.14)
+            p.setPen(QPen(_qc(t.frame_text), max(1.5, cell * 0.05)))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(board.adjusted(-gap, -gap, gap, gap))
+        self._paint_walls(p, cell)
+
+    def _paint_walls(self, p: QPainter, cell: float) -> None:
+        """Walls (thick lines between squares), from the same segments the printer draws."""
+        g, t = self._state.geometry, self._theme
+        segments = g.wall_segments() if hasattr(g, "wall_segments") else []
+        if not segments:
+            return
+        p.setPen(QPen(_qc(t.special_mark), max(3.0, cell * 0.11), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        for (x1, y1), (x2, y2) in segments:
+            r = self._map_rect(x1, y1, x2 - x1, y2 - y1)
+            p.drawLine(r.topLeft(), r.bottomRight())
 
     def _paint_throne(self, p: QPainter, r: QRectF) -> None:
         t = self._theme
@@ -134,11 +161,21 @@ class BoardPainting:
             for s in range(g.size):
                 p.fillRect(self.square_rect(s), _qc(t.square_alt))
         else:
+            marks = self._state.marks
+            hunter_lines = marks.hunter_lines if marks is not None else frozenset()
             pen = QPen(_qc(t.line), max(1.0, cell * 0.04), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
-            p.setPen(pen)
+            thin = QPen(_qc(t.capture), max(1.0, cell * 0.018), Qt.PenStyle.DashLine, Qt.PenCapStyle.RoundCap)
             for a, b, _kind in g.lines:
+                p.setPen(thin if (a, b) in hunter_lines else pen)  # fox-only lines: thin, red, dashed
                 p.drawLine(self.square_center(a), self.square_center(b))
         self._paint_move_tints(p, cell)
+        home = self._state.marks.extra.get("home", frozenset()) if self._state.marks is not None else frozenset()
+        for s in home:  # the breakthrough row: a ring round each point (or square), as on paper
+            c = self.square_center(s)
+            p.setPen(QPen(_qc(t.route), max(1.5, cell * 0.04)))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            radius = self.piece_rect(s).width() * 0.58  # just outside a piece standing there
+            p.drawEllipse(c, radius, radius)
         if g.style != "checker":
             pen_marks = g.marked("pen")
             for s in range(g.size):

@@ -51,6 +51,10 @@ class BoardState:
     interactive: bool = True
     #: A move suggested to the player (Hint), drawn as an arrow along its legs.
     suggested: tuple[int, ...] = ()
+    #: The marks of the rules in force (:func:`tafl_desktop.core.board_marks.marks_in_force`):
+    #: exits, hostile rim, camps in use, breakthrough row, fox-only lines; None draws the board's
+    #: own marks only.
+    marks: Any = None
     #: The variant's own letters of the lettered piece style (``piece_labels.piece_letters``).
     letters: Mapping[str, str] = field(default_factory=dict)
     #: Piece kind -> rank number drawn on the piece (Dablot with ranks shown); empty: none.

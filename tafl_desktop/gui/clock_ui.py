@@ -86,6 +86,7 @@ class ClockDriver:
         self.now = now
         self.clock: GameClock | None = None
         self._plies = 0
+        self._paused = False
         self.panel = ClockPanel()
         layout = window.panel.layout()
         layout.insertWidget(2, self.panel)  # under the turn badge
@@ -149,6 +150,10 @@ class ClockDriver:
             self.timer.stop()
             self.panel.hide()
             return
+        if c.paused != self._paused and c.game.outcome is None:
+            self._paused = c.paused
+            self.window._show_message(_("Paused: the clocks are stopped. Press Pause (Ctrl+Space) to go on.")
+                                      if c.paused else _("The clocks run again."))
         if c.game.outcome is not None or c.paused:
             clock.pause()
             self.timer.stop()

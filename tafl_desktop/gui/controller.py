@@ -520,6 +520,9 @@ class GameController(QObject):
         if not self.undo_stack.canUndo():
             self.message.emit(_("There is no move to take back."))
             return
+        nodes = self.line_nodes()
+        if nodes and nodes[-1].ending is not None:
+            self.tree.set_ending(nodes[-1], None)  # taking back reopens a resigned or agreed game
         self.undo_stack.undo()
         while self.undo_stack.canUndo() and not self.human_to_move():
             self.undo_stack.undo()
@@ -560,6 +563,8 @@ class GameController(QObject):
         if self.players[int(side)].kind == EXTERNAL:
             if self._external is None:
                 self._external = make_external_engine()
+                if self._external is not None and hasattr(self._external, "clock_source"):
+                    self._external.clock_source = getattr(self, "external_clock", None)
             engine = self._external
         if engine is None:
             return
@@ -567,7 +572,8 @@ class GameController(QObject):
         generation = self._generation
         level = self.players[int(side)].level
         self._set_thinking(True)
-        limit = self.think_limit(int(side), level) if self.think_limit is not None else None
+        limit = self.think_limit(int(side), level) if self.think_limit is not None and engine is self._engine \
+            else None
         # the clock's budget goes to our own computer; an external engine is told the clock by its host
         extra = {"time_limit": limit} if limit is not None and engine is self._engine else {}
         engine.start(self.game, level, lambda move: self._computer_moved(generation, move),
@@ -656,6 +662,8 @@ class GameController(QObject):
         self._cancel_engine()
         self._path = ()
         self.game.finish(outcome)
+        nodes = self.line_nodes()
+        self.tree.set_ending(nodes[-1] if nodes else self.tree.root, outcome)
         self.message.emit(self.describe_outcome(outcome))
         self.changed.emit()
         self.game_finished.emit(outcome)
@@ -754,7 +762,16 @@ class GameController(QObject):
             captured=captured, threatened=threatened, routes=routes,
             interactive=self._playable_here(),
             suggested=self.current_hint(), letters=piece_letters(self.variant),
-            ranks=piece_ranks(rules) if self.show_ranks else {})
+            ranks=piece_ranks(rules) if self.show_ranks else {}, marks=self._board_marks())
+
+    def _board_marks(self):
+        """The marks of the rules in force, worked out once per rules object."""
+        from tafl_desktop.core.board_marks import marks_in_force
+
+        cached = getattr(self, "_marks_cache", None)
+        if cached is None or cached[0] is not self.rules:
+            cached = self._marks_cache = (self.rules, marks_in_force(self.variant, self.rules))
+        return cached[1]
 
     def move_rows(self) -> list[str]:
         """Each ply's text, with the squares it captured on (``e1-e5 x e6``)."""

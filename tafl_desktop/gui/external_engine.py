@@ -90,6 +90,9 @@ class ExternalEngines(QObject):
         self._pending: tuple[Any, int, float, Callable, Callable | None] | None = None
         self._game: Any = None
         self._clock_ms = [0, 0]
+        #: The game's clock for the engines, when the window has one (see ``interop_menu``):
+        #: ``() -> ((att ms, def ms), (period s, att periods, def periods), (att in overtime, def ...))``.
+        self.clock_source: Callable[[], Any] | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._poll)
@@ -109,7 +112,11 @@ class ExternalEngines(QObject):
             if hosted is None or hosted.dead:
                 hosted = HostedEngine(level, engine_name(level))
                 self._hosted[key] = hosted
-            hosted.request_move(game, (self._clock_ms[0], self._clock_ms[1]))
+            shared = self.clock_source() if self.clock_source is not None else None
+            if shared is not None:
+                hosted.request_move(game, *shared)
+            else:
+                hosted.request_move(game, (self._clock_ms[0], self._clock_ms[1]))
         except EngineFailure as exc:
             if on_error is not None:
                 text = EngineForfeit(str(exc))
@@ -139,6 +146,13 @@ class ExternalEngines(QObject):
             self._pending[0].cancel()
         self._pending = None
         self._timer.stop()
+
+    def finish(self, game: Any) -> None:
+        """Tell every engine of this game how it ended (``finish``), as OpenTafl does."""
+        if game is self._game:
+            for hosted in self._hosted.values():
+                if not hosted.dead:
+                    hosted.finish(game)
 
     def move_now(self) -> None:
         """The protocol has no "move now": the engine answers within its clock."""

@@ -71,14 +71,16 @@ def import_game(window, path: str | None = None) -> bool:
         return False
     game = transfer.game
     window._message = ""
-    window.controller.set_game(game, HUMANS)
+    transfer.tree = transfer.to_tree()
+    window.controller.set_game(game, HUMANS, tree=transfer.tree)
     window.file_path = None
     window.imported = transfer
+    window.loaded_tags = dict(transfer.tags)
     window._orient()
     n = len(game.plies)
     text = _("Imported {name}: {n} moves of {variant}.").format(name=name, n=n, variant=game.rules.variant.name)
     if transfer.comments:
-        text += " " + _("It has {n} comments (kept when you export it again).").format(n=len(transfer.comments))
+        text += " " + _("It has {n} comments.").format(n=len(transfer.comments))
     for w in transfer.warnings:
         text += " " + w + "."
     window._show_message(text)
@@ -106,9 +108,10 @@ def export_game(window, path: str | None = None, fmt: str | None = None) -> bool
         except InteropError:
             path += SUFFIX[chosen]
     imported = getattr(window, "imported", None)
-    same = imported is not None and imported.game is c.game
-    transfer = GameTransfer(c.game, dict(imported.tags) if same else window._tags(),
-                            dict(imported.comments) if same else {})
+    same = imported is not None and imported.tree is c.tree
+    # the players as OpenTafl's record names them (our player1/player2 tags mean nothing there)
+    tags = dict(imported.tags) if same else {"attackers": c.players[0].label(), "defenders": c.players[1].label()}
+    transfer = GameTransfer.from_tree(c.tree, tags)
     try:
         warnings = write_game(transfer, path, fmt or format_of(path))
     except InteropError as exc:
@@ -152,6 +155,23 @@ class _DropFilter(QObject):
         return False
 
 
+def _engine_clock(window):
+    """The window's game clock as the external engines' host reports it, or None without one."""
+    driver = getattr(window, "clock_driver", None)
+    clock = getattr(driver, "clock", None)
+    if clock is None:
+        return None
+    shown = [clock.shown(side) for side in (0, 1)]  # (ms, periods left, in overtime)
+    return ((shown[0][0], shown[1][0]), (clock.control.overtime_ms // 1000, shown[0][1], shown[1][1]),
+            (shown[0][2], shown[1][2]))
+
+
+def _tell_engines(window) -> None:
+    external = getattr(window.controller, "_external", None)
+    if external is not None and hasattr(external, "finish"):
+        external.finish(window.controller.game)
+
+
 def install(window) -> None:
     """Add Import/Export to the File menu, accept dropped files, and host external engines."""
     from tafl_desktop.gui.external_engine import register
@@ -172,6 +192,15 @@ def install(window) -> None:
         menu.insertSeparator(anchor)
     else:
         menu.addActions([window.act_import, window.act_export])
+    window.controller.game_finished.connect(lambda _outcome: _tell_engines(window))
+
+    def imported_tags() -> dict[str, str]:
+        """An imported game's own tags (event, players, date) go into the saved record too."""
+        imported = window.imported
+        return dict(imported.tags) if imported is not None and imported.tree is window.controller.tree else {}
+
+    window.tag_providers.insert(0, imported_tags)
+    window.controller.external_clock = lambda: _engine_clock(window)
     window.setAcceptDrops(True)
     window._drop_filter = _DropFilter(window)
     window.installEventFilter(window._drop_filter)

@@ -50,9 +50,12 @@ GUI_CAPABILITIES: tuple[str, ...] = (
     "tafl_desktop.gui.rules_lab",
     "tafl_desktop.gui.edit_menu",
     "tafl_desktop.gui.position_editor",
-    "tafl_desktop.gui.study",
+    "tafl_desktop.gui.analysis_menu",
     "tafl_desktop.gui.interop_menu",
     "tafl_desktop.gui.learn",
+    "tafl_desktop.gui.dablot_panel",
+    "tafl_desktop.gui.accessibility",
+    "tafl_desktop.gui.sound",
 )
 
 
@@ -96,6 +99,8 @@ class MainWindow(QMainWindow):
         #: Capabilities add record tags (``() -> dict``) and reasons to offer Pause (``() -> bool``).
         self.tag_providers: list = []
         self.pause_reasons: list = []
+        #: Capabilities that follow the preferences: each is called with the Preferences applied.
+        self.preference_hooks: list = []
         self._pending_move: tuple[int, ...] = ()
         self._message = ""
         self.setWindowIcon(app_icon())
@@ -204,8 +209,9 @@ class MainWindow(QMainWindow):
         self.act_about = self._action(_("&About Tafl Desktop"), self.show_about)
         self.act_hint = self._action(_("&Hint"), self.ask_hint, ["H", "Ctrl+H"],
                                      _("Show the move the computer would play for you (H)"), "hint")
-        self.act_pause = self._action(_("&Pause Computer"), c.set_paused, "Ctrl+Space",
-                                      _("Stop or restart the computer players (Ctrl+Space)"), "pause", checkable=True)
+        self.act_pause = self._action(_("&Pause"), c.set_paused, "Ctrl+Space",
+                                      _("Stop or restart the computer players and the clocks (Ctrl+Space)"), "pause",
+                                      checkable=True)
         self.act_move_now = self._action(_("Computer: &Move Now"), c.computer_move_now, "Ctrl+M",
                                          _("Make the computer play its best move so far (Ctrl+M)"))
         self.act_eval = self._action(_("&Evaluation Bar"), self._toggle_eval_bar, None,
@@ -715,6 +721,8 @@ class MainWindow(QMainWindow):
         self.act_coords.setChecked(prefs.coordinates)
         self.act_announce.setChecked(prefs.announcements)
         self.act_eval.setChecked(prefs.eval_bar)
+        for hook in self.preference_hooks:
+            hook(prefs)
         if save and self.persist:
             problem = save_preferences(prefs)
             if problem and not self._settings_failure_told:

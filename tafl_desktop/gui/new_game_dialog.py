@@ -317,8 +317,10 @@ class NewGameDialog(QDialog):
     def _show_preview(self, v: Variant) -> None:
         rules = v.make_rules()
         self.preview.set_coordinates(False)
+        from tafl_desktop.core.board_marks import marks_in_force
+
         self.preview.set_state(BoardState(geometry=v.geometry, pieces=rules.pieces(rules.initial_position()),
-                                          interactive=False))
+                                          interactive=False, marks=marks_in_force(v, rules)))
 
     # ------------------------------------------------------------------------------- results
     def chosen_variant(self) -> Variant:

@@ -48,7 +48,7 @@ def _colours(kind: str, theme: BoardTheme) -> tuple[QColor, QColor]:
     dark, _mark = look(kind)
     if dark:
         face = QColor(theme.attacker)
-        if kind == "h" and theme.key != "contrast":
+        if kind == "h" and theme.key not in ("contrast", "tol"):
             face = QColor("#7a2e12")
         return face, QColor(theme.attacker_mark)
     return QColor(theme.defender), QColor(theme.defender_mark)

@@ -50,10 +50,20 @@ if TYPE_CHECKING:
 
 ERASER = ""
 
-#: Called by "Analyse" with the window once it shows the edited position as a new game.  The
-#: analysis board (issue 19) registers itself here with :func:`register_analyser`; without one the
-#: button stays greyed out and says so.
+#: Called by "Analyse" with the window once it shows the edited position as a new game.  Without
+#: one, "Analyse" switches on the window's analysis board if it has one (its checkable action
+#: ``window.act_analysis``); without either the button stays greyed out and says so.
 _analyser: Callable[[Any], None] | None = None
+
+
+def analyser_for(window: Any) -> Callable[[Any], None] | None:
+    """How "Analyse" starts the analysis of the window's game, or None when it cannot."""
+    if _analyser is not None:
+        return _analyser
+    action = getattr(window, "act_analysis", None)
+    if action is None:
+        return None
+    return lambda _window: action.setChecked(True) if action.isCheckable() else action.trigger()
 
 
 def register_analyser(start: Callable[[Any], None] | None) -> None:
@@ -328,8 +338,9 @@ class PositionEditor(QDialog):
         ok = not self.problem
         for b in (self.play_button, self.save_button):
             b.setEnabled(ok)
-        self.analyse_button.setEnabled(ok and _analyser is not None)
-        self.analyse_button.setToolTip(_("Analyse this position") if _analyser is not None else
+        can = analyser_for(self.window_) is not None
+        self.analyse_button.setEnabled(ok and can)
+        self.analyse_button.setToolTip(_("Analyse this position") if can else
                                        _("The analysis board is not part of this version"))
         if self.problem:
             self._show(" ".join(filter(None, (note, _("Not playable yet: {reason}.").format(reason=self.problem)))),
@@ -364,11 +375,12 @@ class PositionEditor(QDialog):
         return self.choosers[0].spec(), self.choosers[1].spec()
 
     def analyse(self) -> bool:
-        if _analyser is None or self.problem or not self.window_._may_discard():
+        start = analyser_for(self.window_)
+        if start is None or self.problem or not self.window_._may_discard():
             return False
         self.window_.start_game(self._variant, HUMANS, start=self.position())
         self.accept()
-        _analyser(self.window_)
+        start(self.window_)
         return True
 
     def save_record(self) -> bool:

@@ -8,8 +8,17 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QVBoxLayout, QWidget
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
 
 from tafl_desktop.gui.themes import DEFAULT_PIECE_STYLE, DEFAULT_THEME, PIECE_STYLES, THEMES
 from tafl_desktop.i18n import LANGUAGES, _
@@ -32,6 +41,9 @@ class Preferences:
     show_targets: bool = True
     eval_bar: bool = False
     language: str = ""  # "" follows the system (or $TAFL_LANG); else a code of tafl_desktop.i18n.LANGUAGES
+    show_ranks: bool = True   # rank numbers on Dablot pieces
+    sound: bool = True        # move, capture, announcement and game-end sounds
+    volume: int = 70          # 0..100
 
 
 def _as_bool(value: object, default: bool) -> bool:
@@ -54,7 +66,15 @@ def load_preferences(settings: QSettings | None = None) -> Preferences:
         for f in fields(Preferences):
             raw = s.value(f.name, getattr(d, f.name))
             default = getattr(d, f.name)
-            values[f.name] = _as_bool(raw, default) if isinstance(default, bool) else str(raw)
+            if isinstance(default, bool):
+                values[f.name] = _as_bool(raw, default)
+            elif isinstance(default, int):
+                try:
+                    values[f.name] = max(0, min(100, int(str(raw))))
+                except ValueError:
+                    values[f.name] = default
+            else:
+                values[f.name] = str(raw)
     finally:
         s.endGroup()
     if values["theme"] not in THEMES:
@@ -146,6 +166,17 @@ class PreferencesDialog(QDialog):
         self.language.setCurrentIndex(max(0, self.language.findData(prefs.language)))
         self.language.setToolTip(_("The language of the window, the rules and the printed sets; the game on the "
                                    "board stays as it is"))
+
+        self.show_ranks = QCheckBox(_("Show rank numbers on Dablot pieces"))
+        self.show_ranks.setChecked(prefs.show_ranks)
+        self.sound = QCheckBox(_("Play sounds (moves, captures, announcements, end of game)"))
+        self.sound.setChecked(prefs.sound)
+        self.volume = QSlider(Qt.Orientation.Horizontal)
+        self.volume.setRange(0, 100)
+        self.volume.setValue(prefs.volume)
+        self.volume.setAccessibleName(_("Sound volume"))
+        self.volume.setEnabled(prefs.sound)
+        self.sound.toggled.connect(self.volume.setEnabled)
         form = QFormLayout()
         form.addRow(_("Language:"), self.language)
         form.addRow(_("Board theme:"), self.theme)
@@ -155,6 +186,9 @@ class PreferencesDialog(QDialog):
         form.addRow("", self.announcements)
         form.addRow("", self.animation)
         form.addRow("", self.eval_bar)
+        form.addRow("", self.show_ranks)
+        form.addRow("", self.sound)
+        form.addRow(_("Volume:"), self.volume)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -167,4 +201,5 @@ class PreferencesDialog(QDialog):
             theme=self.theme.currentData(), piece_style=self.piece_style.currentData(),
             coordinates=self.coordinates.isChecked(), announcements=self.announcements.isChecked(),
             animation=self.animation.isChecked(), show_targets=self.targets.isChecked(),
-            eval_bar=self.eval_bar.isChecked(), language=self.language.currentData() or "")
+            eval_bar=self.eval_bar.isChecked(), language=self.language.currentData() or "",
+            show_ranks=self.show_ranks.isChecked(), sound=self.sound.isChecked(), volume=self.volume.value())

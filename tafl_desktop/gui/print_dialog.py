@@ -558,8 +558,11 @@ class PrintSetDialog(QDialog):
                     text = _("squares of {mm} mm, playing area {size}")
                 line += "; " + text.format(mm=f"{r.square_mm:g}", size=size)
                 if r.board.tiled:
-                    text = _("tiled over {n} pages ({rows} rows x {cols} columns) after an assembly map")
-                    line += ", " + text.format(n=r.board.rows * r.board.cols, rows=r.board.rows, cols=r.board.cols)
+                    grid = _("{rows} x {cols}").format(
+                        rows=ngettext("{n} row", "{n} rows", r.board.rows).format(n=r.board.rows),
+                        cols=ngettext("{n} column", "{n} columns", r.board.cols).format(n=r.board.cols))
+                    line += ", " + _("tiled over {n} pages ({grid}) after an assembly map").format(
+                        n=r.board.rows * r.board.cols, grid=grid)
             lines.append(line + ".")
         return "\n".join(lines)
 

@@ -1,6 +1,6 @@
 """Game review in the window: every position searched in the study worker, each move classed.
 
-"Review Game" sends the game to the worker process (:mod:`tafl_desktop.ai.study_service`), which
+"Review Game" sends the game to the worker process (:mod:`tafl_desktop.ai.analysis_service`), which
 evaluates its positions one by one; a progress bar under the move list counts them and a Cancel
 button stops the review, keeping the evaluations made so far, so "Resume Review" goes on from
 there.  At the end (and as it goes) the moves are classed (:mod:`tafl_desktop.ai.review`), marked
@@ -39,8 +39,14 @@ class ReviewPanel(QWidget):
         self.controller = window.controller
         self.client = client
         self.per_position = REVIEW_TIME
-        self._game: Any = None
+        #: What is reviewed: the controller's tree, the nodes of the line reviewed, and that line's
+        #: rules, start position and moves (a snapshot: the line on screen may change meanwhile).
+        self._tree: Any = None
+        self._nodes: list[Any] = []
+        self._rules: Any = None
+        self._start: Any = None
         self._moves: list[tuple[int, ...]] = []
+        self._marks_pending = False
         self.evals: dict[int, dict[str, Any]] = {}
         #: The latest classing: {"plies": [...], "summary": {...}} (tests read it).
         self.review: dict[str, Any] | None = None
@@ -82,16 +88,18 @@ class ReviewPanel(QWidget):
 
     # ------------------------------------------------------------------------------ running
     def start(self) -> None:
-        """Review the game shown (resuming a cancelled review of the same moves)."""
+        """Review the line on screen (the game, or a variation shown), resuming a stopped review
+        of the same moves."""
         c = self.controller
         game = c.game
         moves = [tuple(p.move) for p in game.plies]
         if not moves:
             self.window_.statusBar().showMessage(_("There is no move to review yet."), 5000)
             return
-        if game is not self._game or moves[: len(self._moves)] != self._moves:
-            self.evals = {}  # another game, or moves taken back: start afresh
-        self._game, self._moves = game, moves
+        nodes = c.line_nodes()
+        if not (self._intact() and _same(nodes[: len(self._nodes)], self._nodes)):
+            self.evals = {}  # another game or line, or moves taken back: start afresh
+        self._tree, self._nodes, self._rules, self._start, self._moves = c.tree, nodes, game.rules, game.start, moves
         total = len(moves) + 1
         self.progress.setRange(0, total)
         self.progress.setValue(len(self.evals))
@@ -146,22 +154,28 @@ class ReviewPanel(QWidget):
     def _classify(self) -> None:
         from tafl_desktop.ai.review import classify, game_positions
 
-        game = self._game
-        if game is None:
+        if self._rules is None:
             return
-        rules = game.rules
-        positions = game_positions(rules, game.start, self._moves)
-        self.review = classify(rules, positions, self._moves, self.evals)
-        self.window_.panel.moves.model.set_annotations({p["ply"]: p["class"] for p in self.review["plies"]})
+        positions = game_positions(self._rules, self._start, self._moves)
+        self.review = classify(self._rules, positions, self._moves, self.evals)
+        self._marks_pending = True
+        self._mark_moves()
         self._show_summary()
         self._draw()
         self._drawn_at = time.monotonic()
+
+    def _mark_moves(self) -> None:
+        """Mark the reviewed moves in the move list (once the reviewed line is the one on screen:
+        the list numbers the moves of that line)."""
+        if self._marks_pending and self.review is not None and self._on_screen():
+            self.window_.panel.moves.model.set_annotations({p["ply"]: p["class"] for p in self.review["plies"]})
+            self._marks_pending = False
 
     def _show_summary(self) -> None:
         from tafl_desktop.ai.review import CLASSES
 
         assert self.review is not None
-        variant = self._game.rules.variant
+        variant = self._rules.variant
         heads = {"best": _("Best"), "good": _("Good"), **SUMMARY_SIGNS}
         head = "".join(f"<th>&nbsp;{heads[c]}&nbsp;</th>" for c in CLASSES)
         rows = ""
@@ -182,7 +196,7 @@ class ReviewPanel(QWidget):
         from tafl_desktop.gui.piece_painter import face_colour
         from tafl_desktop.gui.side_panel import SIDE_PIECE
 
-        family = self._game.rules.variant.family
+        family = self._rules.variant.family
         kinds = SIDE_PIECE.get(family, SIDE_PIECE["tafl"])
         return tuple(face_colour(k, theme).name() for k in kinds)  # type: ignore[return-value]
 
@@ -206,7 +220,7 @@ class ReviewPanel(QWidget):
 
         assert self.review is not None
         self._ensure_canvas()
-        sides = self._game.rules.variant.sides
+        sides = self._rules.variant.sides
         self._axes = draw_review(self._figure, self.review["plies"], sides, self._colours(), legend=False)
         self._axes.set_xlim(0, max(1, len(self._moves)))
         self._cursor = self._axes.axvline(self.controller.view_ply, color="#1f5fbf", linewidth=1.2)
@@ -217,21 +231,46 @@ class ReviewPanel(QWidget):
         return max(0, min(len(self._moves), round(x)))
 
     def _graph_clicked(self, event: Any) -> None:
-        if event.inaxes is None or event.xdata is None or self._game is not self.controller.game:
+        if event.inaxes is None or event.xdata is None or not self._intact():
             return
-        self.controller.goto(self.ply_at_x(event.xdata))
+        ply = self.ply_at_x(event.xdata)
+        c = self.controller
+        if self._on_screen():
+            c.goto(ply)
+        else:  # a variation is on screen: back to the reviewed line at that move
+            c.show_node(self._nodes[ply - 1] if ply else c.tree.root)
 
     # ------------------------------------------------------------------------------ following the game
-    def _controller_changed(self) -> None:
+    def _intact(self) -> bool:
+        """Is the reviewed line still in the controller's tree (same game, no move deleted)?"""
+        if self._tree is None or self.controller.tree is not self._tree:
+            return False
+        return all(n.parent is not None and any(ch is n for ch in n.parent.children) for n in self._nodes)
+
+    def _on_screen(self) -> bool:
+        """Is the reviewed line (the start of) the line on screen?"""
+        return _same(self.controller.line_nodes()[: len(self._nodes)], self._nodes)
+
+    def reviewed_ply(self) -> int | None:
+        """The reviewed line's ply of the position shown, None when it is off that line."""
         c = self.controller
-        if self._game is None:
+        if c.view_ply == 0:
+            return 0
+        node = c.viewed_node()
+        return next((i + 1 for i, n in enumerate(self._nodes) if n is node), None)
+
+    def _controller_changed(self) -> None:
+        if self._tree is None:
             return
-        moves = [tuple(p.move) for p in c.game.plies]
-        if c.game is not self._game or moves[: len(self._moves)] != self._moves:
+        if not self._intact():
             self._forget()
             return
+        self._mark_moves()
+        ply = self.reviewed_ply()
         if self._cursor is not None:
-            self._cursor.set_xdata([c.view_ply, c.view_ply])
+            self._cursor.set_visible(ply is not None)
+            if ply is not None:
+                self._cursor.set_xdata([ply, ply])
             self._canvas.draw_idle()
         # after the window's own refresh of the board: then the arrow goes on top of it
         QTimer.singleShot(0, self._show_better_move)
@@ -247,16 +286,19 @@ class ReviewPanel(QWidget):
         return (tuple(best), entry["best"]) if best else None
 
     def _show_better_move(self) -> None:
-        c = self.controller
-        if self._game is not c.game:
+        ply = self.reviewed_ply()
+        if ply is None or not self._intact():
             return
-        better = self.better_move(c.view_ply)
+        better = self.better_move(ply)
         state = self.window_.board.state()
         if better is None or state is None:
             return
         move, text = better
-        self.window_.board.set_state(replace(state, suggested=tuple(s for s in move if s >= 0)))
-        entry = next(p for p in self.review["plies"] if p["ply"] == c.view_ply)
+        arrow = tuple(s for s in move if s >= 0)
+        if not arrow:
+            return
+        self.window_.board.set_state(replace(state, suggested=arrow))
+        entry = next(p for p in self.review["plies"] if p["ply"] == ply)
         sentence = {"mistake": _("{move} was a mistake: {better} was better (the arrow)."),
                     "blunder": _("{move} was a blunder: {better} was better (the arrow).")}[entry["class"]]
         self.window_.statusBar().showMessage(sentence.format(move=entry["move"], better=text), 8000)
@@ -266,6 +308,12 @@ class ReviewPanel(QWidget):
         if self.running and self.client.owner is self:
             self.client.cancel()
         self.running = False
-        self._game, self._moves, self.evals, self.review = None, [], {}, None
+        self._tree, self._nodes, self._rules, self._start, self._moves = None, [], None, None, []
+        self.evals, self.review, self._marks_pending = {}, None, False
         self.window_.panel.moves.model.set_annotations({})
         self.hide()
+
+
+def _same(a: list[Any], b: list[Any]) -> bool:
+    """The same nodes (by identity) in the same order."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))

@@ -38,7 +38,7 @@ class SidePanel(QWidget):
         font.setBold(True)
         self.title.setFont(font)
         self.rules_button = QPushButton(_("Rules in force..."))
-        self.rules_button.setToolTip(_("Every rule of this game, from its toggles (F1)"))
+        self.rules_button.setToolTip(_("Every rule of this game, from its toggles (Ctrl+R)"))
         self.rules_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.rules_button.clicked.connect(self.rules_requested)
         self.subtitle = QLabel()

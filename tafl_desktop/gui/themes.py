@@ -68,6 +68,16 @@ THEMES: dict[str, BoardTheme] = {
         target="#c0000000", capture="#d00000", threat="#d00000", route="#007a2e", cursor="#0050ff",
         attacker="#000000", attacker_mark="#ffffff", defender="#ffffff", defender_mark="#000000",
         king_rim="#000000", outline="#000000"),
+    # Paul Tol's colour-blind-safe schemes (personal.sron.nl/~pault, "high-contrast" and "light"):
+    # blue, yellow and red stay apart for every kind of colour blindness and differ in lightness
+    # too, so the board still reads in grey; the shape marks stay as in every theme.
+    "tol": BoardTheme(
+        key="tol", label="Colour-blind safe (Paul Tol)", window="#f4f4f4", frame="#004488", frame_text="#ffffff",
+        square="#eeeeee", square_alt="#bbbbbb", line="#555555", special="#bbbbbb", special_mark="#000000",
+        camp="#ffaabb", escape="#99ddff", pen="#eedd88", last_move="#90ddaa33", selected="#80004488",
+        target="#c0004488", capture="#bb5566", threat="#bb5566", route="#004488", cursor="#ddaa33",
+        attacker="#004488", attacker_mark="#ffffff", defender="#ddaa33", defender_mark="#000000",
+        king_rim="#bb5566", outline="#000000"),
 }
 
 #: Piece styles: key -> label.  "stones" are shaded discs, "flat" plain discs with bold marks,

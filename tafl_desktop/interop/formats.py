@@ -69,7 +69,7 @@ def parse(text: str, fmt: str, where: str, variant=None) -> GameTransfer:
             raise InteropError(_("{where}: a plain move list does not say its variant; give --variant ID").format(
                 where=where))
         return read_move_list(text, variant, where)
-    from tafl_desktop.core.record import RecordError, game_from_data
+    from tafl_desktop.core.record import RecordError, tree_from_data
     from tafl_desktop.interop.pto import looks_like_pto, read_pto
 
     try:
@@ -79,10 +79,10 @@ def parse(text: str, fmt: str, where: str, variant=None) -> GameTransfer:
     if looks_like_pto(data):
         return read_pto(text, where)
     try:
-        game = game_from_data(data, where)
+        tree = tree_from_data(data, where)
     except RecordError as exc:
         raise InteropError(str(exc)) from None
-    return GameTransfer.from_record(game, dict(data.get("tags") or {}))
+    return GameTransfer.from_tree(tree, dict(data.get("tags") or {}))
 
 
 def read_game(path: str | Path, fmt: str | None = None, variant=None) -> GameTransfer:
@@ -95,15 +95,18 @@ def render(t: GameTransfer, fmt: str) -> tuple[str, list[str]]:
     if t.game.rules.variant.family != "tafl" and fmt != "json":
         raise InteropError(_("{variant} is not a Tafl game: only Tafl Desktop's own format (.tafl.json) can "
                              "hold it").format(variant=t.game.rules.variant.name))
-    if fmt == "otg":
-        from tafl_desktop.interop.otg import write_otg
-
-        return write_otg(t)
     if fmt == "pgn":
         from tafl_desktop.interop.pgn import write_pgn
 
         return write_pgn(t)
     warnings: list[str] = []
+    if fmt != "json" and t.has_variations():
+        warnings.append(_("the variations were left out: only the main line is written"))
+    if fmt == "otg":
+        from tafl_desktop.interop.otg import write_otg
+
+        text, more = write_otg(t)
+        return text, warnings + more
     if fmt == "moves":
         from tafl_desktop.interop.move_list import write_move_list
 
@@ -112,7 +115,7 @@ def render(t: GameTransfer, fmt: str) -> tuple[str, list[str]]:
         return write_move_list(t), warnings
     from tafl_desktop.core.record import game_to_data
 
-    return json.dumps(game_to_data(t.game, t.record_tags()), indent=1) + "\n", warnings
+    return json.dumps(game_to_data(t.game, t.tags, t.to_tree()), indent=1) + "\n", warnings
 
 
 def write_game(t: GameTransfer, path: str | Path, fmt: str | None = None) -> list[str]:

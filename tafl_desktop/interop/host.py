@@ -140,8 +140,12 @@ class HostedEngine:
             self.process.send(f"position {position_record(rules, game.start)}")
             self.process.send(f"side {rules.side_to_move(game.start).key}")
 
-    def request_move(self, game: Game, clock_ms: tuple[int, int] | None = None) -> None:
-        """Ask for a move in ``game``'s live position (the engine's side is the side to move)."""
+    def request_move(self, game: Game, clock_ms: tuple[int, int] | None = None,
+                     overtime: tuple[int, int, int] = (0, 0, 0),
+                     in_overtime: tuple[bool, bool] = (False, False)) -> None:
+        """Ask for a move in ``game``'s live position (the engine's side is the side to move).
+        ``clock_ms`` is each side's main time left (or, ``in_overtime``, the current period's);
+        ``overtime`` is (period seconds, attackers' periods left, defenders' periods left)."""
         if self.dead:
             raise EngineFailure(self.dead)
         rules = game.rules
@@ -153,12 +157,16 @@ class HostedEngine:
             self.process.send("opponent-move " + "|".join(rules.move_text(m) for m in new) + " "
                               + position_record(rules, game.position))
         clocks = clock_ms or (DEFAULT_CLOCK_MS, DEFAULT_CLOCK_MS)
-        self.process.send(f"clock {clocks[0]} {clocks[1]} 0 0 0 ")
+        star = ["*" if o else "" for o in in_overtime]
+        period_s, att_periods, def_periods = overtime
+        self.process.send(f"clock {clocks[0]}{star[0]} {clocks[1]}{star[1]} {period_s} {att_periods} {def_periods} ")
         side = rules.side_to_move(game.position)
         self.process.send(f"play {side.key}")
         self._known = moves
         self._game, self._side = game, side
-        self._deadline = time.monotonic() + clocks[int(side)] / 1000.0 + GRACE
+        periods_left = (att_periods, def_periods)[int(side)] - (1 if in_overtime[int(side)] else 0)
+        allowed_s = clocks[int(side)] / 1000.0 + max(0, periods_left) * period_s
+        self._deadline = time.monotonic() + allowed_s + GRACE
 
     def cancel(self) -> None:
         """Forget the request (an undo or a new game); a late answer is dropped."""

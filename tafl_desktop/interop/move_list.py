@@ -51,5 +51,6 @@ def write_move_list(t: GameTransfer) -> str:
     n = len(game.plies)
     lines = []
     for turn, i in enumerate(range(0, n, 2), 1):
-        lines.append(f"{turn}. " + " ".join(move_record(game, j).lstrip("K") for j in range(i, min(i + 2, n))))
+        pair = (move_record(game, j).lstrip("K").rstrip("+-") for j in range(i, min(i + 2, n)))
+        lines.append(f"{turn}. " + " ".join(pair))
     return "\n".join(lines) + "\n"

@@ -41,6 +41,10 @@ def move_record(game: Game, index: int) -> str:
     text = letter + rules.move_text(ply.move)
     if ply.captures:
         text += "x" + "/".join(g.name(s) for s in sorted(ply.captures))
+    out = game.outcome
+    if index == len(game.plies) - 1 and out is not None:
+        # the notation's info marks: "++" the king is captured, "--" he escaped (tafl-rules.md 2.4)
+        text += {"king_captured": "++", "king_escaped": "--", "edge_fort": "--"}.get(out.reason, "")
     return text
 
 

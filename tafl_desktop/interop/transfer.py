@@ -1,8 +1,8 @@
 """What every import produces and every export consumes: a game, its tags and its comments.
 
-Our own record (``.tafl.json``) has tags but no comment field yet, so comments travel in tags
-named ``comment.N`` (N = the ply the comment follows, 0 = before the first move); the formats
-that have comments (OpenTafl's ``.otg``) read and write them from here.
+Comments live in the record's game tree (``core.game_tree``: a comment per move, one on the start
+position, variations), so an imported game shows them in the window and our own ``.tafl.json``
+keeps them.  Foreign formats without variations get the main line and its comments.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tafl_desktop.core.game import Game, IllegalMove
+from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.i18n import _
 
-COMMENT_TAG = "comment."
 #: Longest text accepted in one tag or comment of an imported file.
 MAX_TEXT = 4000
 
@@ -23,27 +23,37 @@ class InteropError(ValueError):
 
 @dataclass
 class GameTransfer:
-    """A game with what a record says about it besides the moves."""
+    """A game with what a record says about it besides the moves.
+
+    ``comments`` maps a ply number of the main line (0 = the start position) to its comment;
+    ``tree``, when the record had one, also holds the variations."""
 
     game: Game
     tags: dict[str, str] = field(default_factory=dict)
     comments: dict[int, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
-
-    def record_tags(self) -> dict[str, str]:
-        """Tags for our own record: the tags plus the comments as ``comment.N``."""
-        out = {k: v for k, v in self.tags.items() if not k.startswith(COMMENT_TAG)}
-        out.update({f"{COMMENT_TAG}{n}": text for n, text in sorted(self.comments.items()) if text})
-        return out
+    tree: GameTree | None = None
 
     @classmethod
-    def from_record(cls, game: Game, tags: dict[str, str]) -> GameTransfer:
-        plain = {k: v for k, v in tags.items() if not k.startswith(COMMENT_TAG)}
-        comments = {}
-        for k, v in tags.items():
-            if k.startswith(COMMENT_TAG) and k[len(COMMENT_TAG):].isdigit():
-                comments[int(k[len(COMMENT_TAG):])] = v
-        return cls(game, plain, comments)
+    def from_tree(cls, tree: GameTree, tags: dict[str, str] | None = None) -> GameTransfer:
+        comments = {0: tree.root.comment} if tree.root.comment else {}
+        comments.update({n.depth: n.comment for n in tree.main_line() if n.comment})
+        return cls(tree.main_game(), dict(tags or {}), comments, tree=tree)
+
+    def has_variations(self) -> bool:
+        return self.tree is not None and any(len(n.children) > 1 for n in [self.tree.root, *self.tree.nodes()])
+
+    def to_tree(self) -> GameTree:
+        """The record's tree: the one read, or the main line with the comments on it."""
+        if self.tree is not None:
+            return self.tree
+        tree = GameTree.from_game(self.game)
+        nodes = [tree.root, *tree.main_line()]
+        for n, text in self.comments.items():
+            if 0 <= n < len(nodes) and text:
+                nodes[n].comment = text
+        tree.revision = 0
+        return tree
 
 
 def play_listed(game: Game, moves: list[tuple[str, tuple[str, ...] | None]], where: str) -> None:

@@ -30,9 +30,12 @@ def study_figure(report: dict[str, Any], title: str | None = None):
     fig = Figure(figsize=(7.5, 4.8), dpi=100, layout="constrained")
     ax = fig.add_subplot()
     first, second = report.get("side_names", report["sides"])
+    from tafl_desktop.lab.study import PRESET_AXIS
+
+    name = _("Presets compared") if PRESET_AXIS in keys else report.get("variant_name", report["variant"])
     heading = title or _("{variant}: {first} at {first_level}, {second} at {second_level}; "
                          "{n} games per cell").format(
-        variant=report.get("variant_name", report["variant"]), first=first, second=second,
+        variant=name, first=first, second=second,
         first_level=_(get_level(report["levels"]["attackers"]).label),
         second_level=_(get_level(report["levels"]["defenders"]).label), n=report["games_per_cell"])
     fig.suptitle(heading, fontsize=10)

@@ -17,11 +17,14 @@ TIME_SCALE = 1000.0
 
 def play_job(job: Job) -> dict[str, Any]:
     """Play one study game; the result is one line of the results store."""
+    import time
+
     from tafl_desktop.ai.selfplay import play_game
     from tafl_desktop.core.game import Side
     from tafl_desktop.core.variants import variant_from_data
 
     variant = variant_from_data(job.variant)
+    cpu = time.process_time()
     r = play_game(variant, job.attackers, job.defenders, job.seed, max_plies=job.max_plies,
                   time_scale=TIME_SCALE)
     winner = None if r["winner"] is None else variant.side_key(Side.parse(r["winner"]))
@@ -35,4 +38,6 @@ def play_job(job: Job) -> dict[str, Any]:
         "capped": r["reason"] == "ply_limit",
         "moves": r["moves"],
         "seconds": round(r["seconds"], 3),
+        # the worker's own processor time: a machine-independent cost figure on a busy machine
+        "cpu_seconds": round(time.process_time() - cpu, 3),
     }

@@ -67,6 +67,7 @@ def summarise_cell(options: dict[str, Any], results: Sequence[dict[str, Any]],
         "drawishness": round(draws / n, 4) if n else None,
         "timeouts": round(capped / n, 4) if n else None,
         "completion": round((n - capped) / n, 4) if n else None,
+        "cpu_seconds_per_game": round(sum(r.get("cpu_seconds", 0.0) for r in results) / n, 2) if n else None,
     }
 
 

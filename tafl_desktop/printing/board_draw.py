@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.core.board_marks import BoardMarks, marks_in_force
 from tafl_desktop.core.side_words import fill
 from tafl_desktop.i18n import _
 from tafl_desktop.printing.fonts import FONT
@@ -31,52 +31,13 @@ SPECIAL = Color(0.70, 0.66, 0.60)  # throne and corners: a mid tone that survive
 CAMP = Color(0.84, 0.80, 0.73)
 RIM_ESCAPE = Color(0.93, 0.91, 0.87)
 SYMBOL = Color(0.25, 0.22, 0.20)
+HUNTER_LINE = Color(0.72, 0.16, 0.12)  # the fox-only diagonals: thinner and red, as source 000 describes them
+
+__all__ = ["BoardMarks", "BoardDrawError", "marks_in_force", "draw_board", "legend"]
 
 
 class BoardDrawError(ValueError):
     """The geometry has no drawer (a family whose board is not printable yet)."""
-
-
-@dataclass(frozen=True)
-class BoardMarks:
-    """The special squares to draw, as the rules in force see them (square indices)."""
-
-    throne: frozenset[int] = frozenset()
-    corner: frozenset[int] = frozenset()
-    camp: frozenset[int] = frozenset()
-    escape: frozenset[int] = frozenset()
-    #: True when every edge square is an exit (edge escape): drawn as a shaded rim
-    escape_edge: bool = False
-    #: True when the rim acts as a capturing partner (Alea Evangelii)
-    edge_hostile: bool = False
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
-
-
-def marks_in_force(variant: Any) -> BoardMarks:
-    """Special squares of ``variant`` under its current toggles (read from the rules object)."""
-    g = variant.geometry
-    opts = variant.make_rules().opts
-    if getattr(g, "kind", "grid") != "grid":
-        extra: dict[str, Any] = {"pen": g.marked("pen"), "words": variant.words}
-        if opts.get("breakthrough"):
-            extra["home"] = g.marked("home")
-        return BoardMarks(extra=extra)
-    escape_mode = opts.get("escape", "corner")
-    corners = g.marked("corner")
-    if escape_mode == "corner":
-        escape = corners
-    elif escape_mode == "marked":
-        escape = g.marked("escape")
-    else:
-        escape = frozenset()
-    return BoardMarks(
-        throne=g.marked("throne"),
-        corner=corners,
-        camp=g.marked("camp") if opts.get("camps") else frozenset(),
-        escape=escape,
-        escape_edge=escape_mode == "edge",
-        edge_hostile=bool(opts.get("edge_hostile")),
-    )
 
 
 def rim_for(square: float) -> float:
@@ -157,6 +118,13 @@ def _draw_grid(c: Canvas, g: Any, s: float, rim: float, marks: BoardMarks, x0: f
     c.drawPath(p, stroke=1, fill=0)
     c.setLineWidth(max(0.35, min(0.7, s * 0.025)) * mm)
     c.rect(fx * mm, fy * mm, W * s * mm, H * s * mm, stroke=1, fill=0)
+    walls = g.wall_segments() if hasattr(g, "wall_segments") else []
+    if walls:
+        c.setLineWidth(max(0.8, min(1.6, s * 0.07)) * mm)
+        c.setLineCap(1)
+        for (x1, y1), (x2, y2) in walls:  # cell units, y down
+            c.line((fx + x1 * s) * mm, (fy + (H - y1) * s) * mm, (fx + x2 * s) * mm, (fy + (H - y2) * s) * mm)
+        c.setLineCap(0)
     if marks.edge_hostile:
         # a second, thin line outside the frame: the rim itself takes part in captures
         gap = min(rim * 0.25, 1.5)
@@ -252,10 +220,14 @@ def legend(marks: BoardMarks) -> list[tuple[str, str]]:
         out.append(("home", fill(_("Ringed points: the {hunters} win{hs} by reaching one of them."), words)))
     if marks.throne:
         out.append(("throne", _("Throne (centre): only the king may stop on it.")))
+    defenders_too = marks.extra.get("corners_open_to_defenders")
     if marks.corner and marks.corner <= marks.escape:
-        out.append(("exit", _("Corner squares with an arrow: the king escapes there; no other piece may enter.")))
+        out.append(("exit", _("Corner squares with an arrow: the king escapes there; attackers may not enter.")
+                    if defenders_too else
+                    _("Corner squares with an arrow: the king escapes there; no other piece may enter.")))
     elif marks.corner:
-        out.append(("corner", _("Corner squares: closed to every piece but the king.")))
+        out.append(("corner", _("Corner squares: closed to the attackers.") if defenders_too else
+                    _("Corner squares: closed to every piece but the king.")))
     extra_exits = marks.escape - marks.corner
     if extra_exits:
         out.append(("exit", _("Squares with an arrow: escape squares for the king.")))
@@ -265,6 +237,11 @@ def legend(marks: BoardMarks) -> list[tuple[str, str]]:
         out.append(("camp", _("Squares with a diamond: the attackers' camps.")))
     if marks.edge_hostile:
         out.append(("hostile", _("Double outer line: the rim acts as a capturing partner.")))
+    if marks.hunter_lines:
+        words = marks.extra.get("words") or {"hunters": "hunters"}
+        out.append(("hunter_lines", fill(_("Thin red dashed lines: only the {hunters} may move along them."), words)))
+    if marks.extra.get("walls"):
+        out.append(("walls", _("Thick lines: walls; no piece moves or captures across them.")))
     return out
 
 
@@ -288,6 +265,16 @@ def draw_legend_swatch(c: Canvas, kind: str, x: float, y: float, s: float) -> No
         c.circle((x + s / 2) * mm, (y + s / 2) * mm, s * 0.3 * mm, stroke=1, fill=0)
     elif kind == "exit":
         draw_arrow(c, x + s * 0.3, y + s * 0.3, x + s * 0.75, y + s * 0.75, max(0.25, s * 0.06), SYMBOL)
+    elif kind == "hunter_lines":
+        c.setStrokeColor(HUNTER_LINE)
+        c.setLineWidth(0.25 * mm)
+        c.setDash(1.2, 0.8)
+        c.line((x + s * 0.15) * mm, (y + s * 0.15) * mm, (x + s * 0.85) * mm, (y + s * 0.85) * mm)
+        c.setDash()
+    elif kind == "walls":
+        c.setStrokeColor(LINE)
+        c.setLineWidth(1.2 * mm)
+        c.line((x + s * 0.5) * mm, y * mm, (x + s * 0.5) * mm, (y + s) * mm)
     c.setStrokeColor(LINE)
     c.setLineWidth(0.3 * mm)
     c.rect(x * mm, y * mm, s * mm, s * mm, stroke=1, fill=0)
@@ -343,11 +330,26 @@ def _draw_graph(c: Canvas, g: Any, s: float, rim: float, marks: BoardMarks, x0: 
         c.setLineCap(1)
         p = c.beginPath()
         for a, b, _kind in g.lines:
+            if (a, b) in marks.hunter_lines:
+                continue
             ax, ay = graph_point(g, a, s, fx, fy)
             bx, by = graph_point(g, b, s, fx, fy)
             p.moveTo(ax * mm, ay * mm)
             p.lineTo(bx * mm, by * mm)
         c.drawPath(p, stroke=1, fill=0)
+        if marks.hunter_lines:
+            c.saveState()
+            c.setStrokeColor(HUNTER_LINE)
+            c.setLineWidth(max(0.15, min(0.3, s * 0.008)) * mm)
+            c.setDash(s * 0.10 * mm, s * 0.06 * mm)
+            q = c.beginPath()
+            for a, b in sorted(marks.hunter_lines):
+                ax, ay = graph_point(g, a, s, fx, fy)
+                bx, by = graph_point(g, b, s, fx, fy)
+                q.moveTo(ax * mm, ay * mm)
+                q.lineTo(bx * mm, by * mm)
+            c.drawPath(q, stroke=1, fill=0)
+            c.restoreState()
         c.setFillColor(LINE)
         dot = max(0.6, s * 0.07)
         home = marks.extra.get("home", frozenset())

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from tafl_desktop.core.game import Game
-from tafl_desktop.gui.study_client import LoopGapProbe
+from tafl_desktop.gui.analysis_client import LoopGapProbe
 
 #: A real Brandubh game (shared/reference/games/brandubh.csv) the attackers win by capturing the king
 #: after the defenders' d4-f4.
@@ -80,6 +80,14 @@ def test_analysis_follows_the_move_list_and_stops_at_a_finished_position(qtbot, 
     assert w.controller.view_ply == 0
     qtbot.waitUntil(lambda: _lines_shown(board, 3), timeout=30_000)
     assert all(line["moves"][0] in _legal_texts(w) for line in board.report["lines"])
+    # a click on a line's second move at the start plays both moves as a variation: the game is kept
+    qtbot.waitUntil(lambda: board.move_buttons[1][1].isVisible(), timeout=30_000)
+    line = board.report["lines"][1]
+    qtbot.mouseClick(board.move_buttons[1][1], Qt.MouseButton.LeftButton)
+    c = w.controller
+    assert c.view_ply == 2
+    assert [c.rules.move_text(n.move) for n in c.tree.path(c.viewed_node())] == line["moves"][:2]
+    assert [c.rules.move_text(n.move) for n in c.tree.main_line()] == SHORT_GAME.split()
     board.lines_box.setValue(1)
     qtbot.waitUntil(lambda: board.report is not None and len(board.report["lines"]) == 1, timeout=30_000)
     assert not board.score_labels[1].isVisible()
@@ -119,6 +127,16 @@ def test_review_marks_moves_draws_a_graph_and_shows_the_better_move(qtbot, make_
     best = tuple(s for s in panel.evals[5]["best_move"] if s >= 0)
     qtbot.waitUntil(lambda: w.board.state().suggested == best, timeout=5_000)
     assert "blunder" in w.statusBar().currentMessage()
+
+    # a variation on screen: the marks stay with the reviewed moves, a graph click goes back to them
+    c = w.controller
+    c.goto(1)
+    other = next(m for m in c.legal_moves() if c.rules.move_text(m) != SHORT_GAME.split()[1])
+    assert c.play_variation(other)
+    assert c.line_nodes()[1].move == other
+    qtbot.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=_graph_point(panel, 6))
+    assert [c.rules.move_text(p.move) for p in c.game.plies] == SHORT_GAME.split() and c.view_ply == 6
+    assert model.annotation(6) == "blunder"
 
     # a new game drops the marks
     w.controller.set_game(Game(w.controller.rules))

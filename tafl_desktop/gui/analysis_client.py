@@ -1,4 +1,4 @@
-"""The window's client of the study requests (analysis, review) in a worker process of their own.
+"""The window's client of the analysis requests (analysis, review) in a worker process of their own.
 
 Why a process of its own: the game's computer player and the Hint/evaluation analyst keep theirs,
 so studying never delays (or is delayed by) them.  One request at a time: the analysis board and
@@ -20,8 +20,8 @@ from PySide6.QtCore import QElapsedTimer, QObject, QTimer
 POLL_MS = 15
 
 
-class StudyClient(QObject):
-    """A lazily started :class:`~tafl_desktop.ai.worker.AIWorker` for study requests."""
+class AnalysisClient(QObject):
+    """A lazily started :class:`~tafl_desktop.ai.worker.AIWorker` for analysis requests."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tafl_desktop.ai.review import class_of
+from tafl_desktop.analysis_words import line_words, result_words, value_words
 from tafl_desktop.core.variants import find_variant
-from tafl_desktop.study_words import line_words, result_words, value_words
 
 
 def test_proven_results_read_as_sentences_in_the_sides_names():

@@ -62,7 +62,7 @@ def test_analyse_start_positions_of_every_family(variant):
 def test_king_one_move_from_a_corner_wins_in_one():
     # Source 002 (Winther, Tablut/Brandubh): the king wins by reaching a corner square.  King on b7,
     # the corner a7 beside it, g7 along the open top edge: a proven win in 1 ply for the defenders.
-    data = analyse_json("brandubh", "--position", "/1K5/7/2t4/3t3/7/7/t6/", "--to-move", "defenders", "--lines", "2",
+    data = analyse_json("brandubh", "--position", "/1K5/7/2t4/2t4/7/7/1t5/", "--to-move", "defenders", "--lines", "2",
                         "--time", "1")
     check_analysis_schema(data, 2)
     best = data["lines"][0]
@@ -113,7 +113,7 @@ def test_dablot_leader_taken_in_one():
 def test_analyse_follows_the_rule_toggles():
     # Source 003: "edge win" (Tablut, Tawlbwrdd) - the king wins on reaching any edge square; "corner win"
     # (Hnefatafl) only on a corner.  King on c3 with an open line down to c1.
-    pos = ["--position", "/11/11/11/11/11/11/11/11/2K3t4/11/t10/", "--to-move", "defenders", "--lines", "1"]
+    pos = ["--position", "/11/11/11/11/11/11/11/11/2K3t4/11/1t9/", "--to-move", "defenders", "--lines", "1"]
     edge = analyse_json("copenhagen", *pos, "--set", "escape=edge", "--depth", "2")["lines"][0]
     assert (edge["result_in"], edge["winner"]) == (1, "defenders")
     corner = analyse_json("copenhagen", *pos, "--depth", "1")["lines"][0]

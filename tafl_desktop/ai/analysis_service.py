@@ -1,4 +1,4 @@
-"""The worker process's study requests: continuous multi-line analysis and game review.
+"""The worker process's analysis requests: continuous multi-line analysis and game review.
 
 :mod:`tafl_desktop.ai.worker` hands requests whose mode is in :data:`MODES` to :func:`handle`, so
 the window reaches analysis the same way it reaches a hint: through the worker process, never
@@ -38,7 +38,7 @@ def _report_dict(rep: Any) -> dict[str, Any]:
 
 def handle(engine: Any, rid: int, req: dict[str, Any], rules: Any, pos: Any, history: list[Any],
            should_stop: Any) -> dict[str, Any]:
-    """Run one study request; return the ``data`` of its final answer."""
+    """Run one analysis request; return the ``data`` of its final answer."""
     from tafl_desktop.ai import multipv, review
 
     searcher = _searcher(engine, rules)

@@ -1,6 +1,6 @@
 """Study capabilities of the window: the Analysis board and Review Game (``install(window)``).
 
-Both talk to one :class:`~tafl_desktop.gui.study_client.StudyClient` (a worker process of their
+Both talk to one :class:`~tafl_desktop.gui.analysis_client.AnalysisClient` (a worker process of their
 own, started on first use), so the window opens as fast as before and the game's computer player
 keeps its own process.  The heavy parts (matplotlib for the graph) are imported on first use.
 """
@@ -16,7 +16,7 @@ from tafl_desktop.i18n import _
 
 
 class _CloseWatcher(QObject):
-    """Stops the study process when the window closes."""
+    """Stops the analysis process when the window closes."""
 
     def __init__(self, window: Any, client: Any) -> None:
         super().__init__(window)
@@ -31,11 +31,11 @@ class _CloseWatcher(QObject):
 def install(window: Any) -> None:
     """Add Game > Analysis Board (Ctrl+Shift+A) and Game > Review Game (Ctrl+Shift+R)."""
     from tafl_desktop.gui.analysis_board import AnalysisBoard
+    from tafl_desktop.gui.analysis_client import AnalysisClient
     from tafl_desktop.gui.review_panel import ReviewPanel
-    from tafl_desktop.gui.study_client import StudyClient
 
-    client = StudyClient(window)
-    window.study_client = client
+    client = AnalysisClient(window)
+    window.analysis_client = client
     window.analysis_board = board = AnalysisBoard(window, client)
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, board)
     board.hide()

@@ -1,4 +1,4 @@
-"""The study commands: ``analyse`` (the best lines of a position) and ``review`` (a whole game).
+"""The analysis commands: ``analyse`` (the best lines of a position) and ``review`` (a whole game).
 
 Contracts (names and keys are fixed):
 
@@ -79,7 +79,7 @@ def cmd_analyse(args: Any) -> int:
     if args.json:
         print(json.dumps(report.to_json()))
         return 0
-    from tafl_desktop.study_words import line_words
+    from tafl_desktop.analysis_words import line_words
 
     to_move = int(rules.side_to_move(game.position))
     if not report.lines:

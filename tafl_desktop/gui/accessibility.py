@@ -1,0 +1,78 @@
+"""View > Full Screen (F11) and Help > Keyboard Shortcuts.
+
+The shortcuts list is read from the window's own menus at the moment it is opened, so it can
+never disagree with the keys that work: every action that has a shortcut is listed under its menu,
+followed by the board's own keys.  (The colour-blind-safe board theme is in ``gui.themes``.)
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
+
+from tafl_desktop.gui import dialogs
+from tafl_desktop.i18n import _
+
+#: Keys the board handles itself (not menu actions).
+BOARD_KEYS: tuple[tuple[str, str], ...] = (
+    ("Enter / Space", "show the board cursor; pick up the piece under it, then drop it on a target"),
+    ("Arrow keys", "move the board cursor while it is shown; otherwise step through the moves"),
+    ("Esc", "put the picked piece back; press again to hide the cursor"),
+)
+
+
+def _label(text: str) -> str:
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip(".").rstrip("\u2026")
+
+
+def shortcut_rows(window) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(menu title, [(action, keys)]) for every menu action with a shortcut, in menu order."""
+    out = []
+    for menu in (window.file_menu, window.game_menu, window.view_menu, window.help_menu):
+        rows = []
+        for a in menu.actions():
+            keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in a.shortcuts() if not k.isEmpty()]
+            if a.isSeparator() or not keys:
+                continue
+            rows.append((_label(a.text()), ", ".join(keys)))
+        if rows:
+            out.append((_label(menu.title()), rows))
+    return out
+
+
+def shortcuts_html(window) -> str:
+    parts = [f"<h3>{escape(_('Keyboard shortcuts'))}</h3>"]
+    for title, rows in shortcut_rows(window):
+        parts.append(f"<h4>{escape(title)}</h4><table cellspacing='4'>")
+        parts += [f"<tr><td><b>{escape(keys)}</b></td><td>{escape(name)}</td></tr>" for name, keys in rows]
+        parts.append("</table>")
+    parts.append(f"<h4>{escape(_('On the board'))}</h4><table cellspacing='4'>")
+    parts += [f"<tr><td><b>{escape(_(k))}</b></td><td>{escape(_(v))}</td></tr>" for k, v in BOARD_KEYS]
+    parts.append("</table>")
+    return "".join(parts)
+
+
+def toggle_full_screen(window, on: bool) -> None:
+    """Fill the screen with the window (F11), or go back to how it was."""
+    if on:
+        window._was_maximised = window.isMaximized()
+        window.showFullScreen()
+    elif getattr(window, "_was_maximised", False):
+        window.showMaximized()
+    else:
+        window.showNormal()
+
+
+def install(window) -> None:
+    """View > Full Screen (F11) and Help > Keyboard Shortcuts (F1)."""
+    full = window._action(_("&Full Screen"), lambda on: toggle_full_screen(window, bool(on)),
+                          QKeySequence(Qt.Key.Key_F11), _("Fill the screen with the board (F11)"), checkable=True)
+    window.view_menu.insertAction(window.act_prefs, full)
+    window.act_full_screen = full
+    keys = window._action(_("Keyboard &Shortcuts..."), lambda: dialogs.show_html(
+        window, _("Keyboard shortcuts"), shortcuts_html(window)), QKeySequence(Qt.Key.Key_F1),
+        _("Every key that does something, from the menus (F1)"))
+    window.help_menu.insertAction(window.act_announce_help, keys)
+    window.act_shortcuts = keys
