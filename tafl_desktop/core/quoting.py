@@ -12,7 +12,7 @@ import reprlib
 import unicodedata
 from typing import Any
 
-from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 
 #: Characters of a value shown before it is cut with an ellipsis.
 LIMIT = 40
@@ -76,7 +76,7 @@ class _ShortRepr(reprlib.Repr):
 
     def repr_int(self, x: int, level: int) -> str:
         if x.bit_length() > 4 * self.maxlong:  # never convert a 5,000-digit number to text
-            return N_("<a number of about {n} digits>").format(n=int(x.bit_length() * 0.30103))
+            return _("<a number of about {n} digits>").format(n=int(x.bit_length() * 0.30103))
         return super().repr_int(x, level)
 
     def repr_str(self, x: str, level: int) -> str:

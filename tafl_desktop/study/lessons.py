@@ -22,6 +22,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Move
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.side_words import fill
 
 #: Task kinds a lesson step may set.
@@ -73,7 +74,6 @@ class Step:
 
     def instructions(self, variant: Any, language: str = "en") -> str:
         """The step's text in the variant's side names."""
-        from tafl_desktop.i18n import _
 
         english = localized(self.text, "en")
         text = localized(self.text, language) if language != "en" else _(english)
@@ -221,7 +221,7 @@ def judge(step: Step, move: Move) -> Verdict:
         if out is not None:
             return Verdict(False, say(N_("That ends the game, but not as asked: {result}"),
                 result=out.describe(variant)), True, after, caps)
-        return Verdict(False, N_("That is a legal move, but the game goes on: it does not win yet."), True, after,
+        return Verdict(False, _("That is a legal move, but the game goes on: it does not win yet."), True, after,
                        caps)
     # safe: no reply of the other side wins at once or takes a piece on the named squares
     if out is not None:
@@ -241,7 +241,7 @@ def judge(step: Step, move: Move) -> Verdict:
             return Verdict(False, say(N_("Not safe: {side} would answer {reply} and capture {squares}."),
                 side=variant.sides[int(mover.other)], reply=rules.move_text(reply),
                 squares=_names(rules, sorted(lost))), True, after, caps)
-    return Verdict(True, N_("Well done: nothing can be taken and the game cannot be lost next move."), True, after,
+    return Verdict(True, _("Well done: nothing can be taken and the game cannot be lost next move."), True, after,
                    caps)
 
 
