@@ -30,7 +30,7 @@ def summary(store: ResultStore) -> dict[str, Any]:
     games = [r for i in range(len(cells)) for r in store.cell_results(i)]
     return {
         "variant": study.variant,
-        "variant_name": study.base.get("name", study.variant),
+        "variant_name": variant_from_data(study.base).title,
         "side_names": list(variant_from_data(study.base).side_names),
         "labels": axis_labels(study),
         "cells": cells,
