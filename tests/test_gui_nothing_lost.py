@@ -252,3 +252,49 @@ def test_a_frozen_worker_is_noticed_in_seconds_and_replaced_without_a_pause():
         print(f"frozen worker noticed after {noticed:.2f} s; longest poll {longest_poll * 1000:.0f} ms")
     finally:
         w.shutdown()
+
+
+# ---------------------------------------------------------------------- the window under fuzzing
+@posix_only
+def test_hostile_files_through_the_window_never_change_the_game(qtbot, make_window, dialogs_recorder, tmp_path):
+    """Generated hostile records and variant files (see fuzz_hostile.py) and special files,
+    opened as a player would: each is either the file's own game or one dialog, and a rejected
+    one leaves the game on screen exactly as it was."""
+    import fuzz_hostile
+
+    fuzzer = fuzz_hostile.Fuzzer(seed=11, workdir=tmp_path)
+    w = make_window("brandubh")
+    play(w, "d6-b6", "c4-c6")
+    w.controller.undo_stack.setClean()
+    opened = rejected = 0
+    specials = [Path("/dev/zero"), tmp_path / "fifo"]
+    os.mkfifo(specials[1])
+    inputs = [("game", fuzzer.record_bytes()) for _ in range(80)] + \
+             [("variant", fuzzer.variant_text().encode("utf-8", "surrogatepass")) for _ in range(80)] + \
+             [(kind, p) for p in specials for kind in ("game", "variant")]
+    for i, (kind, content) in enumerate(inputs):
+        if isinstance(content, Path):
+            path = content
+        else:
+            path = tmp_path / f"in{i}\n{'.tafl.json' if kind == 'game' else '.toml'}"
+            path.write_bytes(content)
+        before, errors = snapshot(w), len(dialogs_recorder.errors)
+        t = time.monotonic()
+        ok = w.open_game(str(path)) if kind == "game" else w.open_variant(str(path))
+        assert time.monotonic() - t < 10
+        if ok:
+            opened += 1
+            assert len(dialogs_recorder.errors) == errors
+            w.controller.undo_stack.setClean()
+            w.start_game(find_variant("brandubh"))
+            play(w, "d6-b6", "c4-c6")
+            w.controller.undo_stack.setClean()
+        else:
+            rejected += 1
+            assert snapshot(w) == before, path
+            assert len(dialogs_recorder.errors) == errors + 1
+            title, text = dialogs_recorder.errors[-1]
+            assert len(text) < 1200 and "Traceback" not in text and "unexpected problem" not in text, text[:300]
+            assert "\n" not in text.split("\n\n")[0] and text.endswith("The current game is unchanged."), text[:300]
+    print(f"window fuzz: {len(inputs)} files, {opened} opened, {rejected} rejected with one dialog")
+    assert opened and rejected

@@ -81,12 +81,20 @@ def test_every_character_is_in_the_embedded_font(font_chars):
     assert missing == set()
 
 
-def test_a_lesson_follows_the_chosen_language_with_english_as_fallback(monkeypatch, tmp_path):
+@pytest.fixture
+def speak():
+    """Choose a language as the Preferences menu does; English again afterwards."""
+    yield lambda code: i18n.set_language(code)
+    i18n.set_language("en")
+
+
+def test_a_lesson_follows_the_chosen_language_with_english_as_fallback(speak, tmp_path):
     lesson = {lesson.id: lesson for lesson in load_lessons()}["tafl-king"]
-    monkeypatch.setattr(i18n, "current_language", lambda: "ru", raising=False)
+    speak("ru")
     assert lesson.title_text() == "Взятие короля"
     variant = lesson.steps[0].start()[0]
     assert lesson.steps[0].instructions(variant) == fill(lesson.steps[0].text["ru"], variant.words)
+    assert "«Нападающие»" in lesson.steps[0].instructions(variant)  # the side's Russian name
     assert lesson.title_text("de") == "Den König schlagen"
     only_english = tmp_path / "only_en.toml"
     only_english.write_text(Path(lesson.path).read_text(encoding="utf-8").replace('title.ru = "Взятие короля"\n', ""),
@@ -94,12 +102,12 @@ def test_a_lesson_follows_the_chosen_language_with_english_as_fallback(monkeypat
     assert load_lesson(only_english).title_text() == "Capturing the king"
 
 
-def test_the_lesson_dialog_shows_the_chosen_language(qtbot, monkeypatch):
+def test_the_lesson_dialog_shows_the_chosen_language(qtbot, speak):
     from tafl_desktop.gui.learn import LessonDialog
 
     lesson = {lesson.id: lesson for lesson in load_lessons()}["tafl-escape"]
     for lang, words in (("de", "In Brandubh gewinnt der König"), ("ru", "В брандубе король побеждает")):
-        monkeypatch.setattr(i18n, "current_language", lambda lang=lang: lang, raising=False)
+        speak(lang)
         dlg = LessonDialog(lesson)
         qtbot.addWidget(dlg)
         assert words in dlg.text.text()

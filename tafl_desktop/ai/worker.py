@@ -32,8 +32,11 @@ the repetition rule, and optionally ``quiet`` (moves since the last capture, for
 draw toggle).  A position object (``TaflPosition`` pickles) may be passed instead of the text.
 
 Robustness: if the process has died, ``start`` restarts it; if a request runs past its time
-budget plus :data:`HANG_GRACE` seconds, ``poll`` kills the process, restarts it and resubmits the
-request once, then gives up with an ``AIResult`` whose ``error`` says what happened.
+budget plus :data:`HANG_GRACE` seconds, or the process is frozen (its heartbeat, a thread counting
+a shared integer up every :data:`HEARTBEAT` seconds, stands still for :data:`FROZEN_AFTER`
+seconds, whatever the budget), ``poll`` kills the process (SIGKILL, without waiting for it),
+restarts it and resubmits the request once, then gives up with an ``AIResult`` whose ``error``
+says what happened.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import reprlib
 import unicodedata
 from typing import Any
 
-from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 
 #: Characters of a value shown before it is cut with an ellipsis.
 LIMIT = 40
@@ -46,12 +46,23 @@ def escape(text: str) -> str:
     return "".join(_escape_char(ch) if _unsafe(ch) else ch for ch in text)
 
 
+def clip(text: str, limit: int) -> str:
+    """``text`` escaped and cut to at most ``limit`` characters *as shown* (an escape such as
+    ``\\U0010ffff`` counts its ten), with an ellipsis where it was cut."""
+    out: list[str] = []
+    used = 0
+    for ch in text:
+        piece = _escape_char(ch) if _unsafe(ch) else ch
+        if used + len(piece) > limit:
+            return "".join(out) + "…"
+        out.append(piece)
+        used += len(piece)
+    return "".join(out)
+
+
 def shown(text: Any, limit: int = NAME_LIMIT) -> str:
     """A name (a file name, a path) for a message: escaped, and cut to ``limit`` characters."""
-    text = str(text)
-    if len(text) > limit:
-        text = text[:limit] + "…"
-    return escape(text)
+    return clip(str(text), limit)
 
 
 class _ShortRepr(reprlib.Repr):
@@ -65,7 +76,7 @@ class _ShortRepr(reprlib.Repr):
 
     def repr_int(self, x: int, level: int) -> str:
         if x.bit_length() > 4 * self.maxlong:  # never convert a 5,000-digit number to text
-            return N_("<a number of about {n} digits>").format(n=int(x.bit_length() * 0.30103))
+            return _("<a number of about {n} digits>").format(n=int(x.bit_length() * 0.30103))
         return super().repr_int(x, level)
 
     def repr_str(self, x: str, level: int) -> str:
@@ -76,12 +87,9 @@ def quote(value: Any, limit: int = LIMIT) -> str:
     """``value`` as a message shows it: a text in single quotes, cut to ``limit`` characters with
     an ellipsis, unsafe characters escaped; anything else as a short ``repr``."""
     if isinstance(value, str):
-        text = value if len(value) <= limit else value[:limit] + "…"
-        return "'" + escape(text) + "'"
+        return "'" + clip(value, limit) + "'"
     try:
         text = _ShortRepr(limit).repr(value)
     except Exception:  # noqa: BLE001 - a value's own __repr__ may fail; the message must not
         text = f"<{type(value).__name__}>"
-    if len(text) > 3 * limit:
-        text = text[: 3 * limit] + "…"
-    return escape(text)
+    return clip(text, 3 * limit)

@@ -35,17 +35,15 @@ def format_of(path: str | Path, given: str | None = None) -> str:
 
 
 def read_text(path: str | Path) -> str:
+    from tafl_desktop.core.quoting import shown
+    from tafl_desktop.core.safe_files import read_limited
+
     p = Path(path)
-    try:
-        if p.is_dir():
-            raise InteropError(_("{name}: is a folder, not a game file").format(name=p.name))
-        raw = p.read_bytes()[:MAX_BYTES + 1]
+    try:  # kind and size checked before reading: a FIFO, /dev/zero or a 3 GiB file is refused at once
+        raw = read_limited(p, MAX_BYTES)
     except OSError as exc:
         raise InteropError(_("{name}: cannot read the file ({problem})").format(
-            name=p.name, problem=exc.strerror or exc)) from None
-    if len(raw) > MAX_BYTES:
-        raise InteropError(_("{name}: larger than the {limit} bytes a game file may have").format(
-            name=p.name, limit=MAX_BYTES))
+            name=shown(p.name), problem=exc.strerror or exc)) from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -11,21 +11,11 @@ from tafl_desktop.lab.study import StudyError
 
 
 def write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (the old file or the new one, never half of one)."""
-    import os
-    import tempfile
+    """Write ``data`` to ``path`` atomically (the old file or the new one, never half of one),
+    through a link to its file and never over a device, folder or pipe (``core.safe_files``)."""
+    from tafl_desktop.core.safe_files import write_safely
 
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_safely(path, data)
 
 
 def write_outputs(store: Any, report: dict[str, Any]) -> list[Path]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Move
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.side_words import fill
 
 #: Task kinds a lesson step may set.
@@ -35,10 +36,9 @@ class LessonError(ValueError):
 def chosen_language() -> str:
     """The language the player chose (``tafl_desktop.i18n``), English until one is chosen; a
     lesson is shown in it, so the Learn menu and dialog need not pass it around."""
-    from tafl_desktop import i18n
+    from tafl_desktop.i18n import current_language
 
-    current = getattr(i18n, "current_language", None)  # absent before the catalogues land
-    return current() if callable(current) else "en"
+    return current_language()
 
 
 def localized(value: Any, language: str = "en") -> str:
@@ -103,8 +103,6 @@ class Lesson:
 def _in_language(table: Any, language: str | None) -> str:
     """``table``'s text in ``language`` (default: the chosen one); where the file lacks that
     language, the English text through the catalogue (which may still know it)."""
-    from tafl_desktop.i18n import _
-
     lang = language or chosen_language()
     if lang != "en" and isinstance(table, dict) and table.get(lang):
         return str(table[lang])
@@ -237,7 +235,7 @@ def judge(step: Step, move: Move) -> Verdict:
         if out is not None:
             return Verdict(False, say(N_("That ends the game, but not as asked: {result}"),
                 result=out.describe(variant)), True, after, caps)
-        return Verdict(False, N_("That is a legal move, but the game goes on: it does not win yet."), True, after,
+        return Verdict(False, _("That is a legal move, but the game goes on: it does not win yet."), True, after,
                        caps)
     # safe: no reply of the other side wins at once or takes a piece on the named squares
     if out is not None:
@@ -257,7 +255,7 @@ def judge(step: Step, move: Move) -> Verdict:
             return Verdict(False, say(N_("Not safe: {side} would answer {reply} and capture {squares}."),
                 side=variant.sides[int(mover.other)], reply=rules.move_text(reply),
                 squares=_names(rules, sorted(lost))), True, after, caps)
-    return Verdict(True, N_("Well done: nothing can be taken and the game cannot be lost next move."), True, after,
+    return Verdict(True, _("Well done: nothing can be taken and the game cannot be lost next move."), True, after,
                    caps)
 
 
