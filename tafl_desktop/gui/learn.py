@@ -170,7 +170,7 @@ class LessonDialog(QDialog):
             title=self.lesson.title_text(), n=self.index + 1, total=len(self.lesson.steps)))
         side = variant.side_names[int(rules.side_to_move(pos))]
         self.text.setText(self.step.instructions(variant) + "\n" +
-                          _("{side} to move · {variant}").format(side=side, variant=variant.name))
+                          _("{side} to move · {variant}").format(side=side, variant=variant.title))
         self.board.interactive = True
         self.board.show_position(rules, pos)
         _set_feedback(self.feedback, "", None)
@@ -378,7 +378,7 @@ class PuzzleDialog(QDialog):
         self.solved = False
         self.line: list[str] = []
         self.heading.setText(_("Puzzle {id} · {variant} · difficulty {d}").format(
-            id=pz["id"], variant=self.variant.name, d=pz["difficulty"]))
+            id=pz["id"], variant=self.variant.title, d=pz["difficulty"]))
         self.show_task()
         self.board.interactive = True
         self.board.show_position(self.rules, self.start)
@@ -403,7 +403,7 @@ class PuzzleDialog(QDialog):
         streak, best = self.progress.streak(set_id)
         self.progress_label.setText(_("{set}: solved {solved} of {total} · streak {streak} (best {best}) · "
                                       "puzzle {n} of {shown} shown").format(
-            set=self.variant.name, solved=solved, total=len(in_set), streak=streak, best=best,
+            set=self.variant.title, solved=solved, total=len(in_set), streak=streak, best=best,
             n=self.index + 1, shown=len(self.shown)))
 
     # ---------------------------------------------------------------------------- playing

@@ -277,7 +277,7 @@ class PositionEditor(QDialog):
         self.pieces = dict(self.rules.pieces(pos))
         self.side = self.rules.side_to_move(pos)
         self.side_box.setCurrentIndex(int(self.side))
-        self._update(_("The start position of {game}.").format(game=self._variant.name))
+        self._update(_("The start position of {game}.").format(game=self._variant.title))
 
     def _side_chosen(self, index: int) -> None:
         if index >= 0:

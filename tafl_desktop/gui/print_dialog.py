@@ -451,7 +451,7 @@ class PrintSetDialog(QDialog):
         if tiled:
             self.square_note.setText(_("{game} does not fit one page at a playable size: the board is printed "
                                        "with {mm:g} mm squares and tiled over several pages (see the page "
-                                       "list below).").format(game=self.variant.name, mm=PLAYABLE_SQUARE))
+                                       "list below).").format(game=self.variant.title, mm=PLAYABLE_SQUARE))
         if not self._square_auto:
             return
         self.square_spin.blockSignals(True)

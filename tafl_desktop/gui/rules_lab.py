@@ -147,7 +147,7 @@ class RulesLabDialog(QDialog):
         self.thread: StudyThread | None = None
         self.store: Any = None
         self.report: dict[str, Any] | None = None
-        self.setWindowTitle(_("Rules Lab: {name}").format(name=variant.name))
+        self.setWindowTitle(_("Rules Lab: {name}").format(name=variant.title))
 
         intro = QLabel(_("Choose a rule and the values to compare. The computer plays the {first} and the "
                          "{second} against each other with each value, and the chart shows who won, with "
