@@ -18,7 +18,7 @@ EQUAL_BAND = 15
 
 def result_words(variant: Any, winner: int, plies: int) -> str:
     """"Defenders win in 3 moves" / "Fox wins in 1 move" (one move = one ply of the move list)."""
-    name = variant.sides[int(winner)]
+    name = variant.side_names[int(winner)]
     if variant.side_count(winner) == 1:
         text = ngettext("{side} wins in {n} move", "{side} wins in {n} moves", plies)
     else:
@@ -31,7 +31,7 @@ def value_words(variant: Any, score_for_1: int) -> str:
     if abs(score_for_1) < EQUAL_BAND:
         return _("Equal")
     side = 1 if score_for_1 > 0 else 0
-    return _("+{value} {side}").format(value=f"{abs(score_for_1) / 100:.1f}", side=variant.sides[side].lower())
+    return _("+{value} {side}").format(value=f"{abs(score_for_1) / 100:.1f}", side=variant.side_names[side].lower())
 
 
 def line_words(variant: Any, score: int, result_in: int | None, winner_key: str | None, to_move: int) -> str:

@@ -70,7 +70,7 @@ def _start(rules, position: str | None, to_move: str | None):
         side = variant.parse_side(to_move) if to_move else variant.first_side
         return rules.parse_position(position, side)
     except ValueError as exc:
-        raise CliError(f"--position: {exc}") from None
+        raise CliError(_("--position: {error}").format(error=exc)) from None
 
 
 def _game_json(game) -> dict[str, Any]:
@@ -92,10 +92,10 @@ def _game_json(game) -> dict[str, Any]:
 
 def _print_game_text(game) -> None:
     data = _game_json(game)
-    print(f"position: {data['position']}")
-    print(f"to move:  {data['to_move']}")
+    print(_("position: {position}").format(position=data["position"]))
+    print(_("to move:  {side}").format(side=data["to_move"]))
     if data["result"]:
-        print(f"result:   {data['result']} ({data['reason']})")
+        print(_("result:   {result} ({reason})").format(result=data["result"], reason=data["reason"]))
     for i, (m, c) in enumerate(zip(data["moves"], data["captures"], strict=True), 1):
         print(f"{i:4}. {m}" + (f"  x {' '.join(c)}" if c else ""))
 
@@ -131,7 +131,7 @@ def cmd_perft(args) -> int:
     rules = v.make_rules()
     pos = _start(rules, args.position, args.to_move)
     if args.depth < 0 or args.depth > 8:
-        raise CliError("DEPTH must be from 0 to 8")
+        raise CliError(_("DEPTH must be from 0 to 8"))
     print(perft(rules, pos, args.depth))
     return 0
 
@@ -146,7 +146,7 @@ def cmd_play(args) -> int:
         try:
             game.play_text(text)
         except IllegalMove as exc:
-            raise CliError(f"move {i}: {exc}", EXIT_ILLEGAL) from None
+            raise CliError(_("move {number}: {error}").format(number=i, error=exc), EXIT_ILLEGAL) from None
     if args.json:
         print(json.dumps(_game_json(game)))
     else:
@@ -224,7 +224,7 @@ def cmd_gui(args) -> int:
     try:
         from tafl_desktop.gui.app import run_app
     except ImportError as exc:
-        raise CliError(f"the window cannot start: {exc}") from None
+        raise CliError(_("the window cannot start: {error}").format(error=exc)) from None
     return run_app(args.file, variant=args.variant)
 
 
@@ -235,11 +235,12 @@ def cmd_screenshot(args) -> int:
     try:
         from tafl_desktop.gui.screenshot import render_screenshot
     except ImportError as exc:
-        raise CliError(f"the window cannot start: {exc}") from None
+        raise CliError(_("the window cannot start: {error}").format(error=exc)) from None
     try:
         render_screenshot(v, args.out, (w, h))
     except OSError as exc:
-        raise CliError(f"cannot write {_shown(args.out)}: {exc.strerror or exc}") from None
+        raise CliError(_("cannot write {path}: {error}").format(path=_shown(args.out),
+                                                               error=exc.strerror or exc)) from None
     return 0
 
 
@@ -248,7 +249,7 @@ def cmd_selfplay(args) -> int:
     try:
         from tafl_desktop.ai.selfplay import run_selfplay
     except ImportError as exc:
-        raise CliError(f"the computer player is not available: {exc}") from None
+        raise CliError(_("the computer player is not available: {error}").format(error=exc)) from None
     try:
         report = run_selfplay(v, games=args.games, attackers=args.attackers, defenders=args.defenders,
                               jobs=args.jobs, seed=args.seed)
@@ -279,7 +280,7 @@ def cmd_print(args) -> int:
     try:
         from tafl_desktop.printing import PrintError, build_set
     except ImportError as exc:
-        raise CliError(f"printing is not available: {exc}") from None
+        raise CliError(_("printing is not available: {error}").format(error=exc)) from None
     parts = [p.strip() for p in args.parts.split(",") if p.strip()] if args.parts else None
     _check_out(args.out)
     balance = _balance_report(args.balance) if args.balance else None
@@ -289,7 +290,8 @@ def cmd_print(args) -> int:
     except PrintError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
-        raise CliError(f"cannot write {_shown(args.out)}: {exc.strerror or exc}") from None
+        raise CliError(_("cannot write {path}: {error}").format(path=_shown(args.out),
+                                                               error=exc.strerror or exc)) from None
     return 0
 
 
@@ -476,11 +478,29 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module_name in CAPABILITY_COMMANDS:
         importlib.import_module(module_name).register(sub)
+    _add_lang_option(p, top=True)
+    for sp in sub.choices.values():
+        _add_lang_option(sp)
     return p
+
+
+LANG_CODES = ("en", "da", "de", "fr", "ru")
+
+
+def _add_lang_option(parser: argparse.ArgumentParser, top: bool = False) -> None:
+    """``--lang`` on the program and on every sub-command (a capability's too); the sub-command's
+    copy must not overwrite a value given before the command, hence SUPPRESS."""
+    if any("--lang" in a.option_strings for a in parser._actions):
+        return
+    parser.add_argument("--lang", choices=LANG_CODES, default=None if top else argparse.SUPPRESS,
+                        help="language of the window, printed set and messages (default: $TAFL_LANG or the "
+                        "system's)")
 
 
 #: Options of the program itself (everything else before a command belongs to ``gui``).
 TOP_LEVEL_OPTIONS = ("-h", "--help", "--version", "--self-test")
+#: Top-level options that take a value (the value is skipped when finding the command).
+TOP_LEVEL_VALUED = ("--lang",)
 
 
 def _looks_like_a_file(text: str) -> bool:
@@ -497,8 +517,13 @@ def with_default_command(argv: Sequence[str], commands: Sequence[str]) -> list[s
     option of the program itself nor a command.  A bare word that is no file is left alone, so a
     mistyped command still gets argparse's "invalid choice" message instead of a window."""
     out = list(argv)
+    skip = False
     for i, arg in enumerate(out):
-        if arg in TOP_LEVEL_OPTIONS:
+        if skip or arg in TOP_LEVEL_OPTIONS or arg.startswith("--lang="):
+            skip = False
+            continue
+        if arg in TOP_LEVEL_VALUED:
+            skip = True
             continue
         if arg in commands or (not arg.startswith("-") and not _looks_like_a_file(arg)):
             return out
@@ -517,6 +542,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(argv if argv is not None else sys.argv[1:])
     args = parser.parse_args(with_default_command(argv, _command_names(parser)))
+    from tafl_desktop.i18n import set_language
+
+    set_language(getattr(args, "lang", None))
     if args.self_test:
         try:
             from tafl_desktop.selftest import run_self_test

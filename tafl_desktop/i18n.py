@@ -2,23 +2,166 @@
 
 The window, the printer and the command line call ``_()`` (and ``ngettext`` / ``pgettext``) on
 their own texts and on the texts the core only *marks* (``tafl_desktop.core.marks.N_``), so one
-catalogue per language serves them all.  Until a language is chosen, the functions return the
-English source text unchanged.
+catalogue per language serves them all.
+
+Why gettext and not Qt's ``tr()``: the printer and the CLI must run without a window (and the
+core without Qt at all), so the catalogues are gettext ``.po`` files (``resources/translations/
+tafl_<lang>.po``, editable in Poedit or any text editor), compiled to ``.mo`` beside them and read
+with the standard library's :mod:`gettext` (no dependency at run time, ~1 ms to load).  The
+window adds Qt's own ``qtbase_<lang>.qm`` from the PySide6 wheel only for Qt's standard dialog
+buttons (:func:`install_qt_translator`).  ``python -m tafl_desktop.i18n_catalogue update``
+re-extracts the texts and updates the catalogues.
+
+The language is chosen, first match wins, by :func:`set_language` (``--lang``, Preferences),
+``$TAFL_LANG``, the saved preference, then the system locale (``LANGUAGE``, ``LC_ALL``,
+``LC_MESSAGES``, ``LANG``); anything unknown falls back to English.
 """
 
 from __future__ import annotations
 
+import gettext as _gettext_module
+import os
+from collections.abc import Callable
+
+from tafl_desktop.core import marks
+
+#: The shipped languages, each named in its own language (for the Preferences menu).
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "da": "Dansk",
+    "de": "Deutsch",
+    "fr": "Français",
+    "ru": "Русский",
+}
+DOMAIN = "tafl"
+
+_catalogue: _gettext_module.NullTranslations = _gettext_module.NullTranslations()
+_language = "en"
+_explicit = False
+_listeners: list[Callable[[str], None]] = []
+
+
+def available_languages() -> dict[str, str]:
+    """Language code -> its own name, English first."""
+    return dict(LANGUAGES)
+
+
+def current_language() -> str:
+    """The code of the language in use ("en" until :func:`set_language` chose another)."""
+    return _language
+
+
+def translations_dir():
+    """The folder of the ``.po``/``.mo`` catalogues."""
+    from tafl_desktop.paths import resources_dir
+
+    return resources_dir() / "translations"
+
+
+def normalise(code: str | None) -> str | None:
+    """"de_DE.UTF-8" -> "de"; None for a language we do not ship (or "C"/"POSIX")."""
+    if not code:
+        return None
+    short = code.strip().split(":")[0].split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    if short in ("nb", "nn", "no"):  # a Norwegian reads Danish far more easily than English
+        short = "da"
+    return short if short in LANGUAGES else None
+
+
+def system_language() -> str:
+    """The language the environment asks for: ``TAFL_LANG``, then the POSIX locale variables,
+    then the platform's locale; English if none is shipped."""
+    for var in ("TAFL_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            for part in value.split(":"):
+                found = normalise(part)
+                if found:
+                    return found
+            if var != "TAFL_LANG":
+                break  # the first locale variable set decides, as in the C library
+    try:
+        import locale
+
+        found = normalise(locale.getlocale()[0] or "")
+    except (ValueError, TypeError):
+        found = None
+    return found or "en"
+
+
+def load_catalogue(code: str) -> _gettext_module.NullTranslations:
+    """The compiled catalogue of ``code`` (an empty one for English or a missing file)."""
+    if code == "en":
+        return _gettext_module.NullTranslations()
+    path = translations_dir() / f"{DOMAIN}_{code}.mo"
+    try:
+        with open(path, "rb") as fh:
+            return _gettext_module.GNUTranslations(fh)
+    except OSError:
+        return _gettext_module.NullTranslations()
+
+
+def set_language(code: str | None, explicit: bool | None = None) -> str:
+    """Use language ``code`` (None or unknown: the environment's) from now on, for the window,
+    printer, CLI and core alike; listeners (the window) are told.  Returns the code in use.
+    ``explicit`` (default: a known ``code`` was given) records that the user chose it (``--lang``),
+    so the window's saved preference does not override it."""
+    global _catalogue, _language, _explicit
+    chosen = normalise(code) or system_language()
+    _catalogue = load_catalogue(chosen)
+    _language = chosen
+    _explicit = bool(normalise(code)) if explicit is None else explicit
+    marks.install(_, ngettext, chosen)
+    for listener in list(_listeners):
+        listener(chosen)
+    return chosen
+
+
+def chosen_explicitly() -> bool:
+    """True when the language in use was asked for by name (``--lang``, Preferences)."""
+    return _explicit
+
+
+def on_language_change(listener: Callable[[str], None]) -> None:
+    """Call ``listener(code)`` after every :func:`set_language` (the window retranslates)."""
+    _listeners.append(listener)
+
 
 def _(text: str) -> str:
-    """The text in the chosen language (English until one is set)."""
-    return text
+    """The text in the chosen language (the English text itself if the catalogue lacks it)."""
+    return _catalogue.gettext(text) if text else text
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n``, as the chosen language counts (Russian has three)."""
-    return singular if n == 1 else plural
+    return _catalogue.ngettext(singular, plural, n)
 
 
 def pgettext(context: str, text: str) -> str:
     """The text in a named context, for words that mean two things ("draw" as a result or a picture)."""
-    return text
+    return _catalogue.pgettext(context, text)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """:func:`ngettext` in a named context."""
+    return _catalogue.npgettext(context, singular, plural, n)
+
+
+def install_qt_translator(app) -> None:
+    """Load Qt's own catalogue (``qtbase_<lang>.qm`` from the PySide6 wheel) for the standard
+    buttons of Qt's dialogs ("Cancel", "Save"...), replacing the one installed before."""
+    from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
+
+    old = getattr(app, "_tafl_qt_translator", None)
+    if old is not None:
+        app.removeTranslator(old)
+        app._tafl_qt_translator = None
+    if _language == "en":
+        QLocale.setDefault(QLocale(QLocale.Language.English))
+        return
+    locale = QLocale(_language)
+    QLocale.setDefault(locale)
+    tr = QTranslator(app)
+    if tr.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(tr)
+        app._tafl_qt_translator = tr

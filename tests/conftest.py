@@ -13,6 +13,9 @@ import os
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The suite asserts English texts: a developer's German locale (or TAFL_LANG) must not change them.
+# Tests of other languages ask for them by name (tests/test_i18n*.py).
+os.environ["TAFL_LANG"] = "en"
 
 
 # ---------------------------------------------------------------------------------------- GUI

@@ -144,3 +144,19 @@ def test_king_capture_rules_lesson_through_the_window(qtbot, make_window):
     assert "Well done" in dlg.feedback.text() and dlg.btn_next.isEnabled()
     dlg.btn_next.click()
     assert dlg.index == 1 and "four on the throne" in dlg.text.text()
+
+
+def test_lesson_and_puzzle_windows_close_like_any_window(qtbot, make_window):
+    # A lesson window once kept a flag named `done`, which hid QDialog.done(): closing the window
+    # (the title bar's close button, Escape) crashed the whole program.
+    w = make_window("brandubh")
+    learn_actions(w)["tafl-capture"].trigger()
+    lesson = w.learn_dialogs[-1]
+    qtbot.waitExposed(lesson)
+    lesson.close()
+    assert not lesson.isVisible()
+    w.act_puzzles.trigger()
+    puzzles = w.learn_dialogs[-1]
+    qtbot.waitExposed(puzzles)
+    qtbot.keyClick(puzzles, Qt.Key.Key_Escape)
+    assert not puzzles.isVisible() and w.isVisible()

@@ -118,7 +118,11 @@ def test_bundle_contents(build):
     assert (qt / "plugins" / "platforms" / "libqxcb.so").is_file()
     assert (qt / "plugins" / "platforms" / "libqwayland.so").is_file()
     assert not (qt / "plugins" / "platformthemes" / "libqgtk3.so").exists()
-    assert not (qt / "translations").exists()
+    # Qt's own catalogues: only qtbase, only for the app's languages (standard dialog buttons)
+    assert sorted(p.name for p in (qt / "translations").iterdir()) == [
+        f"qtbase_{lang}.qm" for lang in ("da", "de", "fr", "ru")]
+    assert sorted(p.name for p in (internal / "resources" / "translations").glob("*.mo")) == [
+        f"tafl_{lang}.mo" for lang in ("da", "de", "fr", "ru")]
     for unused in ("QtQml", "QtQuick", "QtNetwork", "QtWebEngineCore", "QtMultimedia"):
         assert not list((internal / "PySide6").glob(f"{unused}.*")), f"PySide6.{unused} was bundled"
     assert not list(internal.glob("**/libQt6Qml*")) and not list(internal.glob("**/libQt6WebEngine*"))

@@ -59,6 +59,12 @@ def test_outputs_are_written_and_the_chart_is_a_real_png_and_pdf(pool_run) -> No
     folder = pool_run["folder"]
     lines = (folder / "games.jsonl").read_text().splitlines()
     assert len(lines) == 6
+    # each game's cost, measured by its worker, and their mean once for the study (outside the cells,
+    # which the same seed reproduces exactly)
+    cpu = [json.loads(x)["cpu_seconds"] for x in lines]
+    assert all(c > 0 for c in cpu)
+    assert pool_run["report"]["cpu_seconds_per_game"] == round(sum(cpu) / len(cpu), 2)
+    assert all("cpu_seconds_per_game" not in c for c in pool_run["report"]["cells"])
     assert json.loads((folder / "summary.json").read_text())["cells"] == pool_run["report"]["cells"]
     png = (folder / "chart.png").read_bytes()
     assert png.startswith(b"\x89PNG") and len(png) > 5000

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tafl_desktop.core.marks import N_
 from tafl_desktop.core.quoting import quote
 
 
@@ -73,13 +74,13 @@ class Level:
 
 #: Ordered weakest first; the GUI shows them in this order.
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
-    Level("random", "Random mover", time=0.0, depth=0, random_mover=True),
-    Level("beginner", "Beginner", time=0.3, depth=1, nodes=400, margin=150, blunder=0.25, quiescence=False,
+    Level("random", N_("Random mover"), time=0.0, depth=0, random_mover=True),
+    Level("beginner", N_("Beginner"), time=0.3, depth=1, nodes=400, margin=150, blunder=0.25, quiescence=False,
           ranked_drift=False),
-    Level("easy", "Easy", time=1.0, depth=3, nodes=3_000, margin=100, blunder=0.1, blunder_margin=300),
-    Level("medium", "Medium", time=4.0, depth=4, nodes=20_000, margin=25),
-    Level("hard", "Hard", time=8.0, depth=5, nodes=150_000),
-    Level("expert", "Expert", time=15.0, depth=64, nodes=450_000, selective=True),
+    Level("easy", N_("Easy"), time=1.0, depth=3, nodes=3_000, margin=100, blunder=0.1, blunder_margin=300),
+    Level("medium", N_("Medium"), time=4.0, depth=4, nodes=20_000, margin=25),
+    Level("hard", N_("Hard"), time=8.0, depth=5, nodes=150_000),
+    Level("expert", N_("Expert"), time=15.0, depth=64, nodes=450_000, selective=True),
 )}
 
 #: Levels offered to players (the random mover is for benchmarks).

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Protocol
 
+from tafl_desktop.core import marks
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.side_words import agree, fill, side_words
 
@@ -67,6 +69,8 @@ class Outcome:
         """One sentence for the user, in the variant's own side names when a variant is given
         ("Fox wins: too few geese are left to trap the fox."); Tafl's names otherwise."""
         text = REASON_TEXT.get(self.reason, self.reason.replace("_", " "))
+        if marks.language() != "en":
+            return self._describe_translated(variant, marks.gettext(text))
         if self.reason in OFF_BOARD_REASONS:
             text = _off_board_text(self, variant)
         text = fill(text, variant.words if variant is not None else GENERIC_WORDS)
@@ -77,26 +81,49 @@ class Outcome:
         name = variant.sides[int(self.winner)]
         return f"{name} {agree('win', variant.side_count(self.winner))}: {text}."
 
+    def _describe_translated(self, variant: Any, reason: str) -> str:
+        """:meth:`describe` in a language other than English: whole sentences from the catalogue."""
+        words = variant.words if variant is not None else side_words(
+            (marks.gettext("Flock"), marks.gettext("Hunters")), 2)
+        if self.reason in OFF_BOARD_REASONS:
+            reason = marks.gettext(OFF_BOARD_TEXT[self.reason])
+            if self.winner is not None:
+                loser = self.winner.other
+                name = (variant.side_names[int(loser)] if variant is not None
+                        else marks.gettext("Attackers") if loser.key == "attackers" else marks.gettext("Defenders"))
+                reason = reason.replace("{loser}", name)
+        reason = fill(reason, words)
+        if self.winner is None:
+            return marks.gettext("Draw: {reason}.").format(reason=reason)
+        if variant is None:
+            name = marks.gettext("Attackers") if self.winner.key == "attackers" else marks.gettext("Defenders")
+            count = 2
+        else:
+            name = variant.side_names[int(self.winner)]
+            count = variant.side_count(self.winner)
+        return marks.ngettext("{side} wins: {reason}.", "{side} win: {reason}.", count).format(
+            side=name, reason=reason)
+
 
 #: Side words of an outcome described without its variant.
 GENERIC_WORDS = side_words(("Flock", "Hunters"), 2)
 
 REASON_TEXT = {
-    "king_captured": "the king was captured",
-    "king_escaped": "the king escaped",
-    "edge_fort": "the king is safe in an unbreakable edge fort",
-    "encircled": "the attackers enclosed every defender",
-    "repetition": "a position was repeated",
-    "no_moves": "a side had no legal move",
-    "no_captures": "too many moves without a capture",
-    "hunters_captured": "no {hunter} is left",
-    "flock_depleted": "too few {many} are left to trap the {hunters}",
-    "broke_through": "{a_hunter} broke through to the far side",
-    "pen_filled": "the pen is filled",
-    "trapped": "the {hunters} cannot move",
-    "all_captured": "every enemy piece is captured",
-    "leader_captured": "the enemy leader is captured",
-    "bare_leader": "the enemy leader stands alone",
+    "king_captured": N_("the king was captured"),
+    "king_escaped": N_("the king escaped"),
+    "edge_fort": N_("the king is safe in an unbreakable edge fort"),
+    "encircled": N_("the attackers enclosed every defender"),
+    "repetition": N_("a position was repeated"),
+    "no_moves": N_("a side had no legal move"),
+    "no_captures": N_("too many moves without a capture"),
+    "hunters_captured": N_("no {hunter} is left"),
+    "flock_depleted": N_("too few {many} are left to trap the {hunters}"),
+    "broke_through": N_("{a_hunter} broke through to the far side"),
+    "pen_filled": N_("the pen is filled"),
+    "trapped": N_("the {hunters} cannot move"),
+    "all_captured": N_("every enemy piece is captured"),
+    "leader_captured": N_("the enemy leader is captured"),
+    "bare_leader": N_("the enemy leader stands alone"),
 }
 
 
@@ -228,7 +255,7 @@ class Game:
             return f"the game is over ({self._outcome.describe(self.rules.variant)})"
         if move in self.rules.legal_moves(self.position):
             if self._no_repeat() and self._repeats(move):
-                return N_("this move would recreate an earlier position, which the defenders may not do")
+                return _("this move would recreate an earlier position, which the defenders may not do")
             return None
         return self.rules.explain_illegal(self.position, move)
 

@@ -12,7 +12,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tafl_desktop.core import marks
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import known, quote
 from tafl_desktop.core.side_words import fill
 
@@ -83,10 +85,10 @@ class OptionSpec:
     def allowed_text(self) -> str:
         """What values are allowed, for error messages."""
         if self.kind == "choice":
-            return "one of " + known(repr(c.value) for c in self.choices)
+            return _("one of {values}").format(values=known(repr(c.value) for c in self.choices))
         if self.kind == "bool":
-            return "true or false"
-        return f"a whole number from {self.minimum} to {self.maximum}"
+            return marks.gettext("true or false")
+        return _("a whole number from {low} to {high}").format(low=self.minimum, high=self.maximum)
 
     def validate(self, value: Any) -> OptionValue:
         """Return the value if allowed, else raise ValueError saying what is allowed."""
@@ -98,7 +100,8 @@ class OptionSpec:
                 return value
         elif isinstance(value, str) and value in self.values():
             return value
-        raise ValueError(f"option '{self.key}' = {quote(value)} is not allowed: use {self.allowed_text()}")
+        raise ValueError(_("option '{key}' = {value} is not allowed: use {allowed}").format(
+            key=self.key, value=quote(value), allowed=self.allowed_text()))
 
     def parse_text(self, text: str) -> OptionValue:
         """Parse a value typed on a command line (``--set key=value``)."""
@@ -116,8 +119,8 @@ class OptionSpec:
                     raise ValueError(t)
                 return self.validate(int(t))
             except ValueError:
-                raise ValueError(f"option '{self.key}' = {quote(t)} is not allowed: "
-                                 f"use {self.allowed_text()}") from None
+                raise ValueError(_("option '{key}' = {value} is not allowed: use {allowed}").format(
+                    key=self.key, value=quote(t), allowed=self.allowed_text())) from None
         return self.validate(t)
 
     def choice(self, value: OptionValue) -> Choice | None:
@@ -132,8 +135,8 @@ class OptionSpec:
             c = self.choice(value)
             return c.label if c else str(value)
         if self.kind == "bool":
-            return "yes" if value else "no"
-        return "off" if value == 0 else str(value)
+            return marks.gettext("yes") if value else marks.gettext("no")
+        return marks.gettext("off") if value == 0 else str(value)
 
     def sentence(self, value: OptionValue) -> str:
         """The rule-sheet sentence for this value."""
@@ -161,7 +164,7 @@ class OptionSchema:
     board_marks: frozenset[str] | None = None
     _by_key: dict[str, OptionSpec] = field(init=False, repr=False, compare=False)
     _boards: dict[frozenset[str], OptionSchema] = field(init=False, repr=False, compare=False)
-    _worded: dict[frozenset[tuple[str, str]], OptionSchema] = field(init=False, repr=False, compare=False)
+    _worded: dict[tuple[frozenset[tuple[str, str]], str], OptionSchema] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_key", {s.key: s for s in self.specs})
@@ -184,14 +187,21 @@ class OptionSchema:
 
     def for_words(self, words: Mapping[str, str]) -> OptionSchema:
         """This schema speaking of one variant's sides: the side placeholders of every label,
-        help text and sentence (see :mod:`tafl_desktop.core.side_words`) filled with ``words``."""
-        key = frozenset(words.items())
+        help text and sentence (see :mod:`tafl_desktop.core.side_words`) filled with ``words``.
+
+        This is also where the schema's texts are put into the reader's language (through the
+        hook in :mod:`tafl_desktop.core.marks`), before the side names are filled in, so that a
+        translation places the side names where its own grammar wants them."""
+        key = (frozenset(words.items()), marks.language())
         bound = self._worded.get(key)
         if bound is None:
+            def say(text: str) -> str:
+                return fill(marks.gettext(text), words) if text else text
+
             specs = tuple(
-                replace(s, label=fill(s.label, words), help=fill(s.help, words),
-                        sentence_on=fill(s.sentence_on, words), sentence_off=fill(s.sentence_off, words),
-                        choices=tuple(replace(c, label=fill(c.label, words), sentence=fill(c.sentence, words))
+                replace(s, label=say(s.label), help=say(s.help), group=say(s.group),
+                        sentence_on=say(s.sentence_on), sentence_off=say(s.sentence_off),
+                        choices=tuple(replace(c, label=say(c.label), sentence=say(c.sentence))
                                       for c in s.choices))
                 for s in self.specs)
             bound = OptionSchema(specs, self.board_marks)
@@ -253,11 +263,11 @@ class OptionSchema:
         changes nothing; any other value of it, or a choice about missing squares, is refused."""
         spec = self._by_key[key]
         if not self.fits_board(key) and value != neutral:
-            return N_("option '{key}' is about {mark} squares, and this board has none").format(
+            return _("option '{key}' is about {mark} squares, and this board has none").format(
                 key=key, mark=MARK_WORDS.get(spec.needs_mark, spec.needs_mark))
         if not self.choice_fits(key, value):
             c = spec.choice(value)
-            return N_("option '{key}' = '{value}' needs {mark} squares, and this board has none").format(
+            return _("option '{key}' = '{value}' needs {mark} squares, and this board has none").format(
                 key=key, value=value, mark=MARK_WORDS.get(c.needs_mark, c.needs_mark))
         return None
 

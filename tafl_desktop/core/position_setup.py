@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tafl_desktop.core.game import Side
-from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 
 #: The piece letters of each family, in the order a palette shows them (the letters the rules'
 #: ``pieces()`` and the board painter use).  Dablot: lower case is the South army, upper case North.
@@ -61,7 +61,7 @@ def board_text(variant: Any, pieces: Mapping[int, str]) -> str:
 def position_from_text(rules: Any, text: str, to_move: Side) -> Any:
     """The rules' position for ``text`` (SetupError with their reason if they refuse it)."""
     if not text.strip():
-        raise SetupError(N_("the position text is empty"))
+        raise SetupError(_("the position text is empty"))
     try:
         return rules.parse_position(text.strip(), to_move)
     except (ValueError, KeyError, IndexError) as exc:

@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 
 #: Characters of a value shown before it is cut with an ellipsis.
 LIMIT = 40
@@ -77,7 +77,7 @@ class _ShortRepr(reprlib.Repr):
 
     def repr_int(self, x: int, level: int) -> str:
         if x.bit_length() > 4 * self.maxlong:  # never convert a 5,000-digit number to text
-            return N_("<a number of about {n} digits>").format(n=int(x.bit_length() * 0.30103))
+            return _("<a number of about {n} digits>").format(n=int(x.bit_length() * 0.30103))
         return super().repr_int(x, level)
 
     def repr_str(self, x: str, level: int) -> str:
@@ -117,7 +117,7 @@ def listing(items: Iterable[Any], most: int = MOST_ITEMS, limit: int = LIMIT) ->
             rest += 1
     text = ", ".join(shown_items)
     if rest:
-        return N_("{items} and {n} more").format(items=text, n=rest)
+        return _("{items} and {n} more").format(items=text, n=rest)
     return text
 
 

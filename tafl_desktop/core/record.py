@@ -13,7 +13,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Game, IllegalMove, Side
 from tafl_desktop.core.game_tree import GameTree
-from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import known, quote, shown
 from tafl_desktop.core.record_tree import TREE_KEYS, TreeFormatError, read_tree_extras, tree_extras
 from tafl_desktop.core.safe_files import read_limited, write_safely
@@ -160,11 +160,11 @@ def parse_record_text(raw: bytes, where: str) -> Any:
     try:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise RecordError(N_("{where}: not a readable game record (not UTF-8 text)").format(where=where)) from None
+        raise RecordError(_("{where}: not a readable game record (not UTF-8 text)").format(where=where)) from None
     except RecursionError:
-        raise RecordError(N_("{where}: not a readable game record (nested too deeply)").format(where=where)) from None
+        raise RecordError(_("{where}: not a readable game record (nested too deeply)").format(where=where)) from None
     except ValueError as exc:  # JSONDecodeError, and a number with more digits than Python converts
-        raise RecordError(N_("{where}: not a readable game record ({problem})").format(
+        raise RecordError(_("{where}: not a readable game record ({problem})").format(
             where=where, problem=shown(exc, 120))) from None
 
 

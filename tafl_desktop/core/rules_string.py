@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tafl_desktop.core.geometry import GridGeometry
-from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.options import OptionValue
 from tafl_desktop.core.quoting import LIMIT, clip, known
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
@@ -87,7 +87,7 @@ def split_entries(text: str) -> list[tuple[str, str]]:
     for token in text.split():
         key, colon, value = token.partition(":")
         if not colon or not key:
-            raise RulesStringError(N_("rules string: '{token}' is not a key:value entry").format(token=_v(token)))
+            raise RulesStringError(_("rules string: '{token}' is not a key:value entry").format(token=_v(token)))
         out.append((key, value))
     return out
 
@@ -174,11 +174,11 @@ def to_rules_string(v: Variant) -> Export:
     express (that toggle is also kept as a ``td-`` entry, so we read our own strings back exactly).
     RulesStringError if the board itself cannot be written (not Tafl, not square)."""
     if v.family != "tafl":
-        raise RulesStringError(N_("{name} is not a Tafl game: OpenTafl rules strings hold only Tafl variants")
+        raise RulesStringError(_("{name} is not a Tafl game: OpenTafl rules strings hold only Tafl variants")
                                .format(name=v.name))
     g = v.geometry
     if g.width != g.height:
-        raise RulesStringError(N_("OpenTafl boards are square; {name} is {size}").format(name=v.name,
+        raise RulesStringError(_("OpenTafl boards are square; {name} is {size}").format(name=v.name,
                                                                                         size=v.size_text))
     entries = _ot_entries(v)
     decoded = _decode_options(dict(entries), g)
@@ -195,15 +195,15 @@ def to_rules_string(v: Variant) -> Export:
         if key not in OT_BOARD_KEYS:
             text = json.dumps(value, separators=(",", ":"), ensure_ascii=True)
             if any(c.isspace() for c in text):
-                raise RulesStringError(N_("board.{key} cannot be written in a rules string").format(key=_v(key)))
+                raise RulesStringError(_("board.{key} cannot be written in a rules string").format(key=_v(key)))
             extra.append((TD_BOARD_PREFIX + key, text))
-            warnings.append(N_("OpenTafl cannot express the board's {key}; it will play without it").format(key=key))
+            warnings.append(_("OpenTafl cannot express the board's {key}; it will play without it").format(key=key))
     for spec in TAFL_OPTIONS:
         ours, theirs = v.options[spec.key], decoded[spec.key]
         if ours != theirs:
             extra.append((TD + spec.key, _td_text(ours)))
             if v.schema.is_active(spec.key, v.options):
-                warnings.append(N_("OpenTafl cannot express {option} = {ours}; it will play {theirs}")
+                warnings.append(_("OpenTafl cannot express {option} = {ours}; it will play {theirs}")
                                 .format(option=spec.key, ours=_td_text(ours), theirs=_td_text(theirs)))
     entries += extra
     entries.append(("start", _position_rank1_first(v.setup)))
@@ -214,7 +214,7 @@ def to_rules_string(v: Variant) -> Export:
 def _types(text: str, key: str) -> str:
     bad = [c for c in text if c not in "tcnkmgTCNKMG"]
     if bad:
-        raise RulesStringError(N_("rules string: '{key}' has '{char}', which is not a piece letter")
+        raise RulesStringError(_("rules string: '{key}' has '{char}', which is not a piece letter")
                                .format(key=_v(key), char=_v(bad[0])))
     return text
 
@@ -222,13 +222,13 @@ def _types(text: str, key: str) -> str:
 def _choice(cfg: Mapping[str, str], key: str, table: Mapping[str, Any], default: str) -> Any:
     value = cfg.get(key, default)
     if value not in table:
-        raise RulesStringError(N_("rules string: {key}:{value} is not supported (allowed: {allowed})")
+        raise RulesStringError(_("rules string: {key}:{value} is not supported (allowed: {allowed})")
                                .format(key=_v(key), value=_v(value), allowed=known(table)))
     return table[value]
 
 
 def _unsupported(key: str, value: str, why: str) -> RulesStringError:
-    return RulesStringError(N_("rules string: {key}:{value} is not supported: {why}")
+    return RulesStringError(_("rules string: {key}:{value} is not supported: {why}")
                             .format(key=_v(key), value=_v(value), why=why))
 
 
@@ -238,7 +238,7 @@ def _speed(cfg: Mapping[str, str]) -> tuple[str, int]:
     try:
         values = [int(x) for x in text.split(",")]
     except ValueError:
-        problem = N_("rules string: spd:{value} is not a list of numbers").format(value=_v(text))
+        problem = _("rules string: spd:{value} is not a list of numbers").format(value=_v(text))
         raise RulesStringError(problem) from None
     if len(values) == 1:
         soldier_a = soldier_d = king = values[0]
@@ -344,7 +344,7 @@ def _board_squares(g: GridGeometry, text: str, key: str) -> list[str]:
         try:
             g.parse_square(name)
         except ValueError as exc:
-            raise RulesStringError(N_("rules string: {key}: {problem}").format(key=_v(key), problem=exc)) from None
+            raise RulesStringError(_("rules string: {key}: {problem}").format(key=_v(key), problem=exc)) from None
     return names
 
 
@@ -352,17 +352,17 @@ def _check_keys(entries: list[tuple[str, str]]) -> dict[str, str]:
     cfg: dict[str, str] = {}
     for key, value in entries:
         if key not in OT_KEYS and not key.startswith(TD):
-            raise RulesStringError(N_("rules string: the key '{key}' is not one Tafl Desktop supports")
+            raise RulesStringError(_("rules string: the key '{key}' is not one Tafl Desktop supports")
                                    .format(key=_v(key)))
         if key.startswith(TD) and key not in TD_BOARD and key[len(TD):] not in TAFL_OPTIONS \
                 and not key.startswith(TD_BOARD_PREFIX):
-            raise RulesStringError(N_("rules string: the key '{key}' is not one Tafl Desktop supports")
+            raise RulesStringError(_("rules string: the key '{key}' is not one Tafl Desktop supports")
                                    .format(key=_v(key)))
         cfg[key] = value
     if "dim" not in cfg:
-        raise RulesStringError(N_("rules string: 'dim' (the board size) is missing"))
+        raise RulesStringError(_("rules string: 'dim' (the board size) is missing"))
     if "start" not in cfg and "starti" not in cfg:
-        raise RulesStringError(N_("rules string: the starting position ('start' or 'starti') is missing"))
+        raise RulesStringError(_("rules string: the starting position ('start' or 'starti') is missing"))
     for key in ("kj", "ber"):
         if cfg.get(key, "n") != "n":
             raise _unsupported(key, cfg[key], "Tafl Desktop has no jumping kings or berserk moves")
@@ -378,9 +378,9 @@ def variant_from_rules_string(text: str) -> Variant:
     try:
         size = int(cfg["dim"])
     except ValueError:
-        raise RulesStringError(N_("rules string: dim:{value} is not a number").format(value=_v(cfg["dim"]))) from None
+        raise RulesStringError(_("rules string: dim:{value} is not a number").format(value=_v(cfg["dim"]))) from None
     if not 5 <= size <= 19:
-        raise RulesStringError(N_("rules string: dim:{value} is outside 5 to 19").format(value=size))
+        raise RulesStringError(_("rules string: dim:{value} is outside 5 to 19").format(value=size))
     g = GridGeometry(size, size)
     if "starti" in cfg:
         setup = cfg["starti"]
@@ -410,7 +410,7 @@ def variant_from_rules_string(text: str) -> Variant:
             try:
                 board[key[len(TD_BOARD_PREFIX):]] = json.loads(value)
             except ValueError:
-                raise RulesStringError(N_("rules string: {key} is not readable").format(key=_v(key))) from None
+                raise RulesStringError(_("rules string: {key} is not readable").format(key=_v(key))) from None
     board["setup"] = setup
     options = _decode_options(cfg, g)
     for key, value in cfg.items():
@@ -419,12 +419,12 @@ def variant_from_rules_string(text: str) -> Variant:
             try:
                 options[spec.key] = spec.parse_text(value)
             except ValueError as exc:
-                raise RulesStringError(N_("rules string: {key}: {problem}").format(key=_v(key), problem=exc)) from None
+                raise RulesStringError(_("rules string: {key}: {problem}").format(key=_v(key), problem=exc)) from None
     name = cfg.get("name", "").replace("_", " ").strip() or "OpenTafl variant"
     slug = "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_")[:48] or "opentafl"
     data = {"id": f"ot_{slug}", "name": name[:80], "family": "tafl", "board": board, "options": options,
             "sources": ["OpenTafl rules string"]}
-    variant = variant_from_data(data, where=N_("rules string"))
+    variant = variant_from_data(data, where=_("rules string"))
     base = presets().get(cfg.get("td-id", ""))
     if base is not None and base.family == "tafl" and _same_board(base, variant):
         return base.with_options(options)

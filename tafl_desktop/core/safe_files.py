@@ -21,7 +21,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 
 
 class FileRefused(OSError):
@@ -31,14 +31,14 @@ class FileRefused(OSError):
 def _kind(mode: int) -> str:
     """What a non-regular file is, in words."""
     if stat.S_ISDIR(mode):
-        return N_("it is a folder, not a file")
+        return _("it is a folder, not a file")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return N_("it is a device, not a file")
+        return _("it is a device, not a file")
     if stat.S_ISFIFO(mode):
-        return N_("it is a pipe (FIFO), not a file")
+        return _("it is a pipe (FIFO), not a file")
     if stat.S_ISSOCK(mode):
-        return N_("it is a socket, not a file")
-    return N_("it is not a regular file")
+        return _("it is a socket, not a file")
+    return _("it is not a regular file")
 
 
 def _refuse(mode: int, path: str | os.PathLike[str]) -> FileRefused:
@@ -54,12 +54,12 @@ def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
     ``OSError`` for a file that cannot be opened.
     """
     if not str(path):
-        raise FileRefused(errno.ENOENT, N_("no file name was given"), "")
+        raise FileRefused(errno.ENOENT, _("no file name was given"), "")
     st = os.stat(path)
     if not stat.S_ISREG(st.st_mode):
         raise _refuse(st.st_mode, path)
     if st.st_size > limit:
-        raise FileRefused(errno.EFBIG, N_("it has {size} bytes, more than the {limit} allowed").format(
+        raise FileRefused(errno.EFBIG, _("it has {size} bytes, more than the {limit} allowed").format(
             size=st.st_size, limit=limit), str(path))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags)
@@ -79,7 +79,7 @@ def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
         os.close(fd)
     data = b"".join(chunks)
     if len(data) > limit:
-        raise FileRefused(errno.EFBIG, N_("it has more than the {limit} bytes allowed").format(limit=limit),
+        raise FileRefused(errno.EFBIG, _("it has more than the {limit} bytes allowed").format(limit=limit),
                           str(path))
     return data
 
@@ -88,7 +88,7 @@ def resolve_target(path: str | os.PathLike[str]) -> Path:
     """The path a write really goes to: links followed to the file they name.  Raises
     :class:`FileRefused` for an empty name and for an existing target that is not a regular file."""
     if not str(path):
-        raise FileRefused(errno.ENOENT, N_("no file name was given"), "")
+        raise FileRefused(errno.ENOENT, _("no file name was given"), "")
     target = Path(os.path.realpath(path))
     try:
         st = os.stat(target)
@@ -96,7 +96,7 @@ def resolve_target(path: str | os.PathLike[str]) -> Path:
         return target
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise FileRefused(errno.ELOOP, N_("its links go round in a circle"), str(path)) from None
+            raise FileRefused(errno.ELOOP, _("its links go round in a circle"), str(path)) from None
         raise
     if not stat.S_ISREG(st.st_mode):
         raise _refuse(st.st_mode, path)

@@ -22,7 +22,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Move, Outcome, Side
 from tafl_desktop.core.geometry import GridGeometry
-from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import listing, quote
 
 ATT, DEF = 0, 1
@@ -979,13 +979,13 @@ class TaflRules:
         g = self.geometry
         out: list[str] = []
         for q in _bits(pos.att & self.never_stop[C_ATT]):
-            out.append(N_("an attacker stands on {square}, {kind}, where no attacker may ever stop").format(
+            out.append(_("an attacker stands on {square}, {kind}, where no attacker may ever stop").format(
                 square=g.name(q), kind=self._square_kind(q)))
         for q in _bits(pos.dfn & self.never_stop[C_DEF]):
-            out.append(N_("a defender stands on {square}, {kind}, where no defender may ever stop").format(
+            out.append(_("a defender stands on {square}, {kind}, where no defender may ever stop").format(
                 square=g.name(q), kind=self._square_kind(q)))
         if pos.king >= 0 and pos.king in self.camps:
-            out.append(N_("the king stands on {square}, a camp square, where he may never stop").format(
+            out.append(_("the king stands on {square}, a camp square, where he may never stop").format(
                 square=g.name(pos.king)))
         if self.camps and not self.opts["camp_reentry"] and pos is not getattr(self, "start", None):
             start = getattr(self, "start", None)
@@ -995,7 +995,7 @@ class TaflRules:
                 now = bin(pos.att & gm).count("1")
                 if had is not None and now > had:
                     names = listing(g.name(q) for q in sorted(grp) if pos.att >> q & 1)
-                    out.append(N_("{now} attackers stand in the camp {squares}, which held {had} at the start and "
+                    out.append(_("{now} attackers stand in the camp {squares}, which held {had} at the start and "
                                   "may never be entered from outside").format(now=now, squares=names, had=had))
         return out
 
@@ -1072,7 +1072,7 @@ class TaflRules:
         s = frm
         while s != to:
             if self.walls and self._wall(s, s + step):
-                return N_("a wall stands between {a} and {b}: no piece moves across a wall").format(
+                return _("a wall stands between {a} and {b}: no piece moves across a wall").format(
                     a=g.name(s), b=g.name(s + step))
             s += step
         s = frm + step
@@ -1092,12 +1092,12 @@ class TaflRules:
 
     def _square_kind(self, s: int) -> str:
         if s == self.throne:
-            return N_("the throne")
+            return _("the throne")
         if s in self.corners:
-            return N_("the corner")
+            return _("the corner")
         if s in self.camps:
-            return N_("the camp square")
-        return N_("the square")
+            return _("the camp square")
+        return _("the square")
 
     def piece_at(self, pos: TaflPosition, s: int) -> str | None:
         """'t' attacker, 'T' defender, 'K' king, or None."""

@@ -15,11 +15,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tafl_desktop.core import marks
 from tafl_desktop.core.dablot_options import DABLOT_OPTIONS
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
 from tafl_desktop.core.hunt_options import HUNT_OPTIONS
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.options import OptionSchema, OptionValue
 from tafl_desktop.core.quoting import known, quote, shown
 from tafl_desktop.core.safe_files import read_limited, write_safely
@@ -66,9 +68,9 @@ class Family:
 
 
 FAMILIES: dict[str, Family] = {
-    "tafl": Family("tafl", "Tafl", TAFL_OPTIONS, ("Attackers", "Defenders"), GRID_BOARD_KEYS),
-    "hunt": Family("hunt", "Fox games", HUNT_OPTIONS, ("Flock", "Hunters"), GRAPH_BOARD_KEYS),
-    "dablot": Family("dablot", "Dablot", DABLOT_OPTIONS, ("South", "North"), DABLOT_BOARD_KEYS),
+    "tafl": Family("tafl", N_("Tafl"), TAFL_OPTIONS, (N_("Attackers"), N_("Defenders")), GRID_BOARD_KEYS),
+    "hunt": Family("hunt", N_("Fox games"), HUNT_OPTIONS, (N_("Flock"), N_("Hunters")), GRAPH_BOARD_KEYS),
+    "dablot": Family("dablot", N_("Dablot"), DABLOT_OPTIONS, (N_("South"), N_("North")), DABLOT_BOARD_KEYS),
 }
 
 
@@ -108,8 +110,29 @@ class Variant:
 
     @property
     def words(self) -> dict[str, str]:
-        """The side names the rule texts use (see :mod:`tafl_desktop.core.side_words`)."""
-        return side_words(self.sides, self.side_count(Side.DEFENDERS))
+        """The side names the rule texts use (see :mod:`tafl_desktop.core.side_words`), in the
+        reader's language."""
+        names = self.side_names
+        words = side_words(names, self.side_count(Side.DEFENDERS))
+        if marks.language() == "de":  # German nouns keep their capital inside a sentence
+            words.update(many=names[0], hunters=names[1])
+        return words
+
+    @property
+    def title(self) -> str:
+        """The variant's name in the reader's language (``name`` stays the file's own text)."""
+        return marks.gettext(self.name)
+
+    @property
+    def blurb(self) -> str:
+        """The description in the reader's language."""
+        return marks.gettext(self.description) if self.description else ""
+
+    @property
+    def side_names(self) -> tuple[str, str]:
+        """The two sides' names in the reader's language (``sides`` stays the file's own text,
+        which the ``--to-move`` words and the JSON keys use)."""
+        return (marks.gettext(self.sides[0]), marks.gettext(self.sides[1]))
 
     def side_count(self, side: Side | int) -> int:
         """Pieces of ``side`` in the starting setup (read from the setup text, so asking costs no
@@ -126,7 +149,10 @@ class Variant:
 
     def begins_text(self, side: Side | int) -> str:
         """"Geese begin" / "Fox begins": the side's name with a verb that agrees with it."""
-        return f"{self.sides[int(side)]} {agree('begin', self.side_count(side))}"
+        if marks.language() == "en":
+            return f"{self.sides[int(side)]} {agree('begin', self.side_count(side))}"
+        return marks.ngettext("{side} begins", "{side} begin", self.side_count(side)).format(
+            side=self.side_names[int(side)])
 
     def with_options(self, changes: Mapping[str, Any]) -> Variant:
         """The same variant with some toggles changed (validated); the preset values are kept for
@@ -187,10 +213,12 @@ class Variant:
         "8x8 checkerboard", "32-point lattice")."""
         g = self.geometry
         if g.kind == "grid":
-            return f"{self.size_text} board"
+            return _("{size} board").format(size=self.size_text)
         if g.style == "checker":
-            return f"{self.size_text} checkerboard"
-        return f"{g.size}-point {'lattice' if self.family == 'dablot' else 'cross'}"
+            return _("{size} checkerboard").format(size=self.size_text)
+        if self.family == "dablot":
+            return _("{n}-point lattice").format(n=g.size)
+        return _("{n}-point cross").format(n=g.size)
 
     def to_data(self) -> dict[str, Any]:
         """The variant as plain data (what a variant file and a saved game hold); a deep copy, so
@@ -377,7 +405,7 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
         if not isinstance(data.get(k), str) or not data[k].strip():
             raise VariantError(f"{where}: '{k}' must be a non-empty text")
     if len(data["name"]) > MAX_NAME or any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in data["name"]):
-        raise VariantError(N_("{where}: 'name' must be one line of at most {n} characters").format(
+        raise VariantError(_("{where}: 'name' must be one line of at most {n} characters").format(
             where=where, n=MAX_NAME))
     vid = data["id"]
     if not all(ch.isalnum() or ch in "_-" for ch in vid) or len(vid) > 64:
@@ -447,9 +475,9 @@ def load_variant(path: str | Path, overrides: Mapping[str, Any] | None = None) -
     except tomllib.TOMLDecodeError as exc:
         raise VariantError(f"{where}: not valid TOML: {shown(exc, 160)}") from None
     except RecursionError:
-        raise VariantError(N_("{where}: not valid TOML: nested too deeply").format(where=where)) from None
+        raise VariantError(_("{where}: not valid TOML: nested too deeply").format(where=where)) from None
     except ValueError as exc:  # a number with more digits than Python converts
-        raise VariantError(N_("{where}: not valid TOML: {problem}").format(where=where, problem=shown(exc, 120))) \
+        raise VariantError(_("{where}: not valid TOML: {problem}").format(where=where, problem=shown(exc, 120))) \
             from None
     return variant_from_data(data, where, overrides, path=str(p))
 

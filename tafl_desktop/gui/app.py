@@ -15,6 +15,8 @@ from PySide6.QtCore import QStandardPaths, qInstallMessageHandler
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
+from tafl_desktop.i18n import _, ngettext
+
 ORGANISATION = "TaflDesktop"
 APPLICATION = "Tafl Desktop"
 AUTOSAVE_NAME = "autosave.tafl.json"
@@ -40,6 +42,9 @@ def make_app(argv: list[str] | None = None) -> QApplication:
         app.setApplicationName(APPLICATION)
         app.setStyle("Fusion")
         _load_fonts(app)
+        from tafl_desktop.gui.language import startup_language
+
+        startup_language(app)
     return app
 
 
@@ -100,8 +105,9 @@ def _show_unexpected(exc_type, exc, tb) -> None:
     try:
         from tafl_desktop.gui import dialogs
 
-        dialogs.show_error(None, "Something went wrong",
-                           f"{dialogs.describe_problem(exc)}\n\nYour game is kept; you can save it and go on.")
+        dialogs.show_error(None, _("Something went wrong"),
+                           _("{problem}\n\nYour game is kept; you can save it and go on.").format(
+                               problem=dialogs.describe_problem(exc)))
     except Exception:  # noqa: BLE001
         pass
 
@@ -156,7 +162,8 @@ def create_window(file: str | None = None, variant: str | None = None, autosave:
     from tafl_desktop.gui import dialogs
 
     if problem:
-        dialogs.show_error(window, "Cannot use that variant", f"{problem}\n\nStarting {chosen.name} instead.")
+        dialogs.show_error(window, _("Cannot use that variant"), _("{problem}\n\nStarting {game} instead.").format(
+            problem=problem, game=chosen.title))
     if file:
         window.open_game(file)
     elif offer and autosave:
@@ -174,20 +181,21 @@ def offer_restore(window, autosave: str) -> bool:
     from tafl_desktop.core.record import RecordError, load_game, read_record_tags
     from tafl_desktop.gui import dialogs
     from tafl_desktop.gui.main_window import CLOSED_NORMALLY, CLOSED_TAG
-    from tafl_desktop.i18n import _, ngettext
+    from tafl_desktop.i18n import _
 
     try:
         game = load_game(autosave)
     except RecordError as exc:
-        dialogs.show_error(window, "Cannot restore the unfinished game", f"{exc}\n\nA new game starts instead.")
+        dialogs.show_error(window, _("Cannot restore the unfinished game"),
+                           _("{error}\n\nA new game starts instead.").format(error=exc))
         return False
     except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
-        dialogs.show_error(window, "Cannot restore the unfinished game",
-                           f"{Path(autosave).name}: unexpected problem ({dialogs.describe_problem(exc)}).\n\n"
-                           "A new game starts instead.")
+        dialogs.show_error(window, _("Cannot restore the unfinished game"),
+                           _("{file}: unexpected problem ({error}).\n\nA new game starts instead.").format(
+                               file=Path(autosave).name, error=dialogs.describe_problem(exc)))
         return False
     n = len(game.plies)
-    side = game.rules.variant.sides[int(game.rules.side_to_move(game.position))]
+    side = game.rules.variant.side_names[int(game.rules.side_to_move(game.position))]
     closed_normally = read_record_tags(autosave).get(CLOSED_TAG) == CLOSED_NORMALLY
     if closed_normally:  # the player closed the window mid-game: no crash to speak of
         question = ngettext(
@@ -203,14 +211,14 @@ def offer_restore(window, autosave: str) -> bool:
             "Tafl Desktop was not closed properly last time. Your game of {variant} ({n} moves, {side} to move) "
             "was saved.\n\nRestore it? (Cancel starts a new game.)", n)
         title, yes = _("Restore the unfinished game?"), _("Restore")
-    question = question.format(variant=game.rules.variant.name, n=n, side=side)
+    question = question.format(variant=game.rules.variant.title, n=n, side=side)
     if not dialogs.confirm(window, title, question, yes):
         return False
     if not window.open_game(autosave, remember=False):
         return False
     window.file_path = None
     window.controller.undo_stack.resetClean()
-    window._show_message("Your unfinished game from last time is back. Ctrl+N starts a new one.")
+    window._show_message(_("Your unfinished game from last time is back. Ctrl+N starts a new one."))
     window.refresh()
     return True
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tafl_desktop.gui.board_painter import BoardPainting
 from tafl_desktop.gui.themes import BoardTheme, piece_name, theme
+from tafl_desktop.i18n import _
 
 DRAG_START_PX = 4
 MIN_RIM_PX = 16
@@ -96,7 +97,7 @@ class BoardView(BoardPainting, QWidget):
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(220, 220)
-        self.setAccessibleName("Board")
+        self.setAccessibleName(_("Board"))
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
 
     # ------------------------------------------------------------------------------- settings
@@ -381,8 +382,8 @@ class BoardView(BoardPainting, QWidget):
         if key in PICK_KEYS:
             if self._cursor is None:
                 self._cursor = self._start_square()
-                self.hint.emit("Keyboard play: arrow keys move the cursor, Enter picks up and drops, "
-                               "Esc cancels (press Esc again to leave).")
+                self.hint.emit(_("Keyboard play: arrow keys move the cursor, Enter picks up and drops, Esc cancels "
+                                 "(press Esc again to leave)."))
                 self._update_accessible_text()
                 self.update()
             else:
@@ -393,7 +394,7 @@ class BoardView(BoardPainting, QWidget):
                 self.cancel_requested.emit()
             elif self._cursor is not None:
                 self._cursor = None
-                self.hint.emit("Keyboard cursor hidden: the arrow keys step through the moves again.")
+                self.hint.emit(_("Keyboard cursor hidden: the arrow keys step through the moves again."))
                 self.update()
             return
         if self._cursor is not None and key in CURSOR_KEYS:
@@ -418,19 +419,22 @@ class BoardView(BoardPainting, QWidget):
         kind = st.pieces.get(square)
         if kind:
             parts.append(piece_name(kind))
-        for mark, label in (("throne", "throne"), ("corner", "corner"), ("camp", "camp"), ("escape", "escape square"),
-                            ("pen", "pen")):
+        for mark, label, on_label in (("throne", _("throne"), _("on the throne")),
+                                      ("corner", _("corner"), _("on a corner")),
+                                      ("camp", _("camp"), _("in a camp")),
+                                      ("escape", _("escape square"), _("on an escape square")),
+                                      ("pen", _("pen"), _("in the pen"))):
             if square in g.marked(mark):
-                parts.append(("on the " if kind else "") + label)
+                parts.append(on_label if kind else label)
         if square in st.targets:
-            parts.append("legal target")
-        return f"{g.name(square)}: {' '.join(parts) if parts else 'empty'}"
+            parts.append(_("legal target"))
+        return f"{g.name(square)}: " + (" ".join(parts) if parts else _("empty"))
 
     def _update_accessible_text(self) -> None:
         if self._state is None:
             return
         if self._cursor is not None:
-            self.setAccessibleDescription("Cursor on " + self.describe_square(self._cursor))
+            self.setAccessibleDescription(_("Cursor on {square}").format(square=self.describe_square(self._cursor)))
         else:
-            self.setAccessibleDescription("Press Enter to play with the keyboard")
+            self.setAccessibleDescription(_("Press Enter to play with the keyboard"))
 

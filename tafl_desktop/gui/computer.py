@@ -20,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from tafl_desktop.core.game import Game
+from tafl_desktop.i18n import _
 
 Move = tuple[int, ...]
 #: How often the pipe is polled while a request is out (ms).  Each poll costs microseconds.
@@ -76,7 +77,7 @@ class _WorkerClient(QObject):
         try:
             result = self._worker.poll()
         except Exception as exc:  # noqa: BLE001 - a broken pipe must not reach the event loop
-            result = _failure(f"the computer player failed ({exc})")
+            result = _failure(_("the computer player failed ({error})").format(error=exc))
         info = self._worker.info
         if info is not None and info is not self._last_info:
             self._last_info = info
@@ -124,7 +125,7 @@ def _failure(text: str) -> _Failure:
 
 def first_line(text: str) -> str:
     """A worker error's first line (its traceback stays in the worker's stderr, not in a dialog)."""
-    return (text or "").strip().splitlines()[0] if (text or "").strip() else "unknown problem"
+    return (text or "").strip().splitlines()[0] if (text or "").strip() else _("unknown problem")
 
 
 class WorkerEngine(_WorkerClient):
@@ -139,7 +140,7 @@ class WorkerEngine(_WorkerClient):
         def done(result: Any) -> None:
             if result.error or result.move is None:
                 if on_error is not None:
-                    on_error(first_line(result.error) if result.error else "the computer found no move")
+                    on_error(first_line(result.error) if result.error else _("the computer found no move"))
                 return
             on_move(tuple(result.move))
 

@@ -132,7 +132,7 @@ class GameController(QObject):
 
     @property
     def sides(self) -> tuple[str, str]:
-        return tuple(self.variant.sides)
+        return tuple(self.variant.side_names)
 
     @property
     def is_live(self) -> bool:
@@ -188,7 +188,7 @@ class GameController(QObject):
             self._pick(square)
             return
         attempt = (path[0], square) if len(path) == 1 else path + (square,)
-        reason = self.play_game().check(attempt) or "that square cannot be reached from here"
+        reason = self.play_game().check(attempt) or _("that square cannot be reached from here")
         self._path = ()
         self.message.emit(f"{self.rules.move_text(attempt)} is not allowed: {reason}.")
         self.changed.emit()
@@ -219,7 +219,7 @@ class GameController(QObject):
                               "game, or start a new one with Ctrl+N.")
             return False
         if not self.human_to_move():
-            self.message.emit("The computer is thinking...")
+            self.message.emit(_("The computer is thinking..."))
             return False
         return True
 
@@ -271,11 +271,14 @@ class GameController(QObject):
         side = self.rules.side_to_move(pos)
         name = self.sides[int(side)]
         if kind is None:
-            text = f"{self.variant.geometry.name(square)} is empty: pick one of the {possessive(name)} pieces."
+            text = _("{square} is empty: pick a piece of the side to move ({side}).").format(
+                square=self.variant.geometry.name(square), side=name)
         elif piece_side(kind) == int(side):
-            text = f"The {piece_name(kind)} on {self.variant.geometry.name(square)} has no legal move."
+            text = _("The {piece} on {square} has no legal move.").format(
+                piece=piece_name(kind), square=self.variant.geometry.name(square))
         else:
-            text = capitalised(self.play_game().check((square, square)) or f"it is the {possessive(name)} turn") + "."
+            text = capitalised(self.play_game().check((square, square))
+                               or _("it is the turn of the side to move ({side})").format(side=name)) + "."
         self._path = ()
         self.message.emit(text)
         self.changed.emit()
@@ -288,9 +291,9 @@ class GameController(QObject):
             return
         self._path = path
         if complete:
-            self.message.emit("Jump on, or click the piece where it stands to stop here.")
+            self.message.emit(_("Jump on, or click the piece where it stands to stop here."))
         else:
-            self.message.emit("Go on with the jump: every leg of this move must be played.")
+            self.message.emit(_("Go on with the jump: every leg of this move must be played."))
         self.changed.emit()
 
     # ------------------------------------------------------------------------------- playing
@@ -515,7 +518,7 @@ class GameController(QObject):
         """Take back a move; against the computer, back to the human's last decision."""
         self._cancel_engine()
         if not self.undo_stack.canUndo():
-            self.message.emit("There is no move to take back.")
+            self.message.emit(_("There is no move to take back."))
             return
         nodes = self.line_nodes()
         if nodes and nodes[-1].ending is not None:
@@ -523,12 +526,12 @@ class GameController(QObject):
         self.undo_stack.undo()
         while self.undo_stack.canUndo() and not self.human_to_move():
             self.undo_stack.undo()
-        self.message.emit("Move taken back.")
+        self.message.emit(_("Move taken back."))
 
     def redo(self) -> None:
         self._cancel_engine()
         if not self.undo_stack.canRedo():
-            self.message.emit("There is no move to replay.")
+            self.message.emit(_("There is no move to replay."))
             return
         self.undo_stack.redo()
         while self.undo_stack.canRedo() and not self.human_to_move() and self.game.outcome is None:
@@ -549,7 +552,7 @@ class GameController(QObject):
         side = self.rules.side_to_move(self.game.position)
         self.computer_to_move.emit(int(side))
         if self.paused:
-            self.message.emit("The computer is paused: press Pause again (Ctrl+Space) to let it play.")
+            self.message.emit(_("The computer is paused: press Pause again (Ctrl+Space) to let it play."))
             return
         if self._engine is None:
             self._engine = make_engine()
@@ -592,8 +595,8 @@ class GameController(QObject):
         self._set_thinking(False)
         reason = self.game.check(move)
         if reason is not None:  # never expected: the worker searched this very position
-            self._computer_error(generation, f"it proposed {self.rules.move_text(move)}, which is not "
-                                             f"allowed ({reason})")
+            self._computer_error(generation, _("it proposed {move}, which is not allowed ({reason})").format(
+                move=self.rules.move_text(move), reason=reason))
             return
         self.goto(len(self.game.plies))
         self._play(move)
@@ -612,8 +615,8 @@ class GameController(QObject):
             self.changed.emit()
             self.game_finished.emit(self.game.outcome)
             return
-        text = (f"The computer player could not move: {why}. Choose Game > Computer: Move Now "
-                "to try again, or start a new game with a human for that side.")
+        text = _("The computer player could not move: {why}. Choose Game > Computer: Move Now to try again, or start "
+                 "a new game with a human for that side.").format(why=why)
         self.message.emit(text)
         self.computer_failed.emit(text)
 
@@ -631,9 +634,9 @@ class GameController(QObject):
         if self.paused:
             if self.thinking:
                 self._cancel_engine()
-            self.message.emit("Computer paused.")
+            self.message.emit(_("Computer paused."))
         else:
-            self.message.emit("Computer resumed.")
+            self.message.emit(_("Computer resumed."))
             if not self.thinking:
                 self._maybe_start_computer()
         self.changed.emit()
@@ -642,7 +645,7 @@ class GameController(QObject):
         """Make the computer play at once: its best move so far, or (after a failure or a pause
         for this turn) a fresh search."""
         if not self.computer_to_play():
-            self.message.emit("It is not the computer's turn.")
+            self.message.emit(_("It is not the computer's turn."))
             return
         if self.thinking and self._engine is not None and hasattr(self._engine, "move_now"):
             self._engine.move_now()
@@ -721,13 +724,16 @@ class GameController(QObject):
         routes = self.rules.escape_routes(pos)
         g = self.variant.geometry
         if len(routes) == 1:
-            out.append(Announcement("Raichi", f"The king has an open path to escape ({g.name(routes[0])}).", "route"))
+            out.append(Announcement("Raichi", _("The king has an open path to escape ({square}).").format(
+                square=g.name(routes[0])), "route"))
         elif len(routes) > 1:
             names = ", ".join(g.name(s) for s in sorted(routes))
-            out.append(Announcement("Tuichi", f"The king has {len(routes)} open paths to escape ({names}): "
-                                    "they cannot all be blocked in one move.", "route"))
+            out.append(Announcement("Tuichi", ngettext(
+                "The king has {n} open path to escape ({squares}): they cannot all be blocked in one move.",
+                "The king has {n} open paths to escape ({squares}): they cannot all be blocked in one move.",
+                len(routes)).format(n=len(routes), squares=names), "route"))
         if self.rules.king_threats(pos):
-            out.append(Announcement("Watch your king", "The king can be captured with the next move.", "threat"))
+            out.append(Announcement("Watch your king", _("The king can be captured with the next move."), "threat"))
         return out
 
     def board_state(self) -> BoardState:
@@ -808,10 +814,10 @@ class GameController(QObject):
         if self.is_live and self.game.outcome is not None:
             return self.describe_outcome(self.game.outcome)
         name = self.sides[int(side)]
-        who = "" if self.players[int(side)].is_human else " (computer)"
-        text = f"{name}{who} to move"
+        text = (_("{side} to move") if self.players[int(side)].is_human
+                else _("{side} (computer) to move")).format(side=name)
         if not self.is_live:
-            text = f"Move {self.view_ply} of {len(self.game.plies)}: {name.lower()} to move"
+            text = _("Move {ply} of {n}: {side} to move").format(ply=self.view_ply, n=len(self.game.plies), side=name)
         nodes = self.line_nodes()
         if nodes and not self.tree.is_main(nodes[-1]):
             text = _("{status} (in a variation)").format(status=text)

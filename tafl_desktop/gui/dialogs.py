@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.i18n import _
+
 GAME_FILTER = "Tafl Desktop games (*.tafl.json *.json);;All files (*)"
 VARIANT_FILTER = "Variant files (*.toml);;All files (*)"
 
@@ -88,7 +90,7 @@ def ask_save_path(parent: QWidget | None, title: str, file_filter: str, suggeste
 def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: QPixmap | None = None) -> bool:
     """The end-of-game dialog (``pixmap``: the winner's piece).  True if the player asks for a new game."""
     dlg = QDialog(parent)
-    dlg.setWindowTitle("Game over")
+    dlg.setWindowTitle(_("Game over"))
     icon = QLabel()
     if pixmap is not None:
         icon.setPixmap(pixmap)
@@ -97,8 +99,8 @@ def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: Q
     text.setWordWrap(True)
     text.setMinimumWidth(340)
     buttons = QDialogButtonBox()
-    review = buttons.addButton("Review the game", QDialogButtonBox.ButtonRole.AcceptRole)
-    new = buttons.addButton("New game...", QDialogButtonBox.ButtonRole.ActionRole)
+    review = buttons.addButton(_("Review the game"), QDialogButtonBox.ButtonRole.AcceptRole)
+    new = buttons.addButton(_("New game..."), QDialogButtonBox.ButtonRole.ActionRole)
     review.setDefault(True)
     chosen: list[object] = []
     review.clicked.connect(lambda: (chosen.append(review), dlg.accept()))

@@ -70,7 +70,7 @@ def paste(window: MainWindow, text: str | None = None) -> bool:
             pos = position_from_text(c.rules, body, side if side is not None else c.variant.first_side)
         except SetupError as exc:
             dialogs.show_error(window, title, _("\"{text}\" is not a position of {game}: {reason}.").format(
-                text=_quote(text), game=c.variant.name, reason=exc))
+                text=_quote(text), game=c.variant.title, reason=exc))
             return False
         from tafl_desktop.gui.position_editor import open_editor
 
@@ -81,14 +81,14 @@ def paste(window: MainWindow, text: str | None = None) -> bool:
         game = replay(c.rules, c.game.start, text)
     except IllegalMove as exc:
         dialogs.show_error(window, title, _("\"{text}\" is not a move list of {game}: {reason}.").format(
-            text=_quote(text), game=c.variant.name, reason=exc))
+            text=_quote(text), game=c.variant.title, reason=exc))
         return False
     if not window._may_discard():
         return False
     window.controller.set_game(game, c.players)
     window.file_path = None
     window.controller.undo_stack.resetClean()  # pasted moves are not saved anywhere yet
-    window._show_message(_("Pasted {n} moves of {game}.").format(n=len(game.plies), game=c.variant.name))
+    window._show_message(_("Pasted {n} moves of {game}.").format(n=len(game.plies), game=c.variant.title))
     window.refresh()
     return True
 

@@ -14,11 +14,13 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from tafl_desktop.i18n import _
+
 
 def caption(result: Any, sides: tuple[str, str], side_to_move: int) -> str:
     """The bar's words for an analysis result (``mate_in`` counts plies for the side to move)."""
     if result is None:
-        return "Evaluating..."
+        return _("Evaluating...")
     mate = getattr(result, "mate_in", None)
     if mate is not None and mate > 0:
         moves = (mate + 1) // 2
@@ -29,7 +31,7 @@ def caption(result: Any, sides: tuple[str, str], side_to_move: int) -> str:
     if chance >= 1.0:
         return f"{sides[1]} win by force"
     if abs(chance - 0.5) < 0.03:
-        return "About even"
+        return _("About even")
     better = 1 if chance > 0.5 else 0
     share = chance if better else 1.0 - chance
     return f"{sides[better]} better ({round(100 * share)}%)"
@@ -41,10 +43,10 @@ class EvalBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._chance: float | None = None
-        self._text = "Evaluating..."
+        self._text = _("Evaluating...")
         self._colours = (QColor("#2b2522"), QColor("#f4ecdc"))
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setAccessibleName("Evaluation bar")
+        self.setAccessibleName(_("Evaluation bar"))
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(200, self.fontMetrics().height() + 10)
@@ -59,7 +61,7 @@ class EvalBar(QWidget):
         """Show an analysis (None: waiting for one)."""
         self._text = caption(result, sides, side_to_move)
         self._chance = None if result is None else float(result.defenders_win_chance)
-        self.setToolTip(f"The computer's view of the position: {self._text}")
+        self.setToolTip(_("The computer's view of the position: {text}").format(text=self._text))
         self.update()
 
     @property

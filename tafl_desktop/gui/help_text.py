@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-KEYBOARD_HELP = """
+from tafl_desktop.core.marks import N_
+
+#: Marked here, translated where shown (``_(KEYBOARD_HELP)``): a module constant is made before a
+#: language is chosen.
+
+KEYBOARD_HELP = N_("""
 <h3>Playing with the mouse</h3>
 <ul>
 <li>Click one of your pieces: dots show where it may go. Click a dot to move there.</li>
@@ -39,21 +44,21 @@ move to comment on it, promote its variation or delete it.</p>
 <tr><td><b>Ctrl+V</b></td><td>paste a position (opens the set-up) or a move list (a new game)</td></tr>
 <tr><td><b>Ctrl+;</b></td><td>comment on the move shown</td></tr>
 </table>
-"""
+""")
 
-ANNOUNCEMENTS_HELP = """
+ANNOUNCEMENTS_HELP = N_("""
 <p>When announcements are on (View menu or Preferences), the panel calls out:</p>
 <ul>
 <li><b>Raichi</b>: the king has an open path to an escape square; the escape square is ringed.</li>
 <li><b>Tuichi</b>: the king has two or more open paths, so one move cannot block them all.</li>
 <li><b>Watch your king</b>: the attackers can capture the king with their next move; the king glows red.</li>
 </ul>
-"""
+""")
 
-ABOUT = """
+ABOUT = N_("""
 <h3>Tafl Desktop</h3>
 <p>Play the old Nordic board games: Hnefatafl, Tablut, Brandubh and their relatives, the Fox games and
 Dablot Prejjesne.</p>
 <p>Tafl players have always disagreed about the rules, so every rule is a visible toggle: choose them in
 <i>File &gt; New Game</i> and read the rules in force with <i>Game &gt; Rules in Force</i>.</p>
-"""
+""")

@@ -78,7 +78,7 @@ def import_game(window, path: str | None = None) -> bool:
     window.loaded_tags = dict(transfer.tags)
     window._orient()
     n = len(game.plies)
-    text = _("Imported {name}: {n} moves of {variant}.").format(name=name, n=n, variant=game.rules.variant.name)
+    text = _("Imported {name}: {n} moves of {variant}.").format(name=name, n=n, variant=game.rules.variant.title)
     if transfer.comments:
         text += " " + ngettext("It has {n} comment.", "It has {n} comments.", len(transfer.comments)).format(
             n=len(transfer.comments))

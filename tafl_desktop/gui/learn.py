@@ -124,7 +124,7 @@ class LessonDialog(QDialog):
         super().__init__(parent)
         self.lesson = lesson
         self.index = 0
-        self.done = False
+        self.step_done = False
         self.setWindowTitle(_("Lesson: {title}").format(title=lesson.title_text()))
         self.resize(620, 720)
         self.heading = QLabel()
@@ -156,7 +156,7 @@ class LessonDialog(QDialog):
         return self.lesson.steps[self.index]
 
     def load_step(self) -> None:
-        self.done = False
+        self.step_done = False
         self.btn_next.setEnabled(False)
         try:
             variant, rules, pos = self.step.start()
@@ -168,9 +168,9 @@ class LessonDialog(QDialog):
         self.variant, self.rules = variant, rules
         self.heading.setText(_("{title}: step {n} of {total}").format(
             title=self.lesson.title_text(), n=self.index + 1, total=len(self.lesson.steps)))
-        side = variant.sides[int(rules.side_to_move(pos))]
+        side = variant.side_names[int(rules.side_to_move(pos))]
         self.text.setText(self.step.instructions(variant) + "\n" +
-                          _("{side} to move · {variant}").format(side=side, variant=variant.name))
+                          _("{side} to move · {variant}").format(side=side, variant=variant.title))
         self.board.interactive = True
         self.board.show_position(rules, pos)
         _set_feedback(self.feedback, "", None)
@@ -181,7 +181,7 @@ class LessonDialog(QDialog):
 
         verdict = judge(self.step, move)
         if verdict.ok:
-            self.done = True
+            self.step_done = True
             before = self.board.position
             self.board.interactive = False
             self.board.show_position(self.rules, verdict.position, move, verdict.captures, before)
@@ -378,7 +378,7 @@ class PuzzleDialog(QDialog):
         self.solved = False
         self.line: list[str] = []
         self.heading.setText(_("Puzzle {id} · {variant} · difficulty {d}").format(
-            id=pz["id"], variant=self.variant.name, d=pz["difficulty"]))
+            id=pz["id"], variant=self.variant.title, d=pz["difficulty"]))
         self.show_task()
         self.board.interactive = True
         self.board.show_position(self.rules, self.start)
@@ -388,7 +388,7 @@ class PuzzleDialog(QDialog):
     def show_task(self) -> None:
         """What is left to do: the winner to move and the moves to the forced end."""
         moves = (self.plies_left + 1) // 2
-        side = self.variant.sides[int(self.winner)]
+        side = self.variant.side_names[int(self.winner)]
         self.task.setText(ngettext("{side} to move and win in {n} move.", "{side} to move and win in {n} moves.",
                                    moves).format(side=side, n=moves))
 
@@ -403,7 +403,7 @@ class PuzzleDialog(QDialog):
         streak, best = self.progress.streak(set_id)
         self.progress_label.setText(_("{set}: solved {solved} of {total} · streak {streak} (best {best}) · "
                                       "puzzle {n} of {shown} shown").format(
-            set=self.variant.name, solved=solved, total=len(in_set), streak=streak, best=best,
+            set=self.variant.title, solved=solved, total=len(in_set), streak=streak, best=best,
             n=self.index + 1, shown=len(self.shown)))
 
     # ---------------------------------------------------------------------------- playing
@@ -481,7 +481,7 @@ class PuzzleDialog(QDialog):
                 reply_out = rules.outcome(nxt)
                 if reply_out is not None and reply_out.winner != self.winner:
                     return _("{move} fails: {side} answer {reply}. {result}").format(
-                        move=text, side=self.variant.sides[int(self.winner.other)], reply=rules.move_text(reply),
+                        move=text, side=self.variant.side_names[int(self.winner.other)], reply=rules.move_text(reply),
                         result=reply_out.describe(self.variant))
                 if not prover.wins(nxt, self.plies_left - 2):
                     n = max(1, (self.plies_left - 1) // 2)
@@ -514,7 +514,7 @@ class PuzzleDialog(QDialog):
         self.board.interactive = True
         self.board.show_position(rules, self.position, move, caps, before)
         self.show_task()
-        side = self.variant.sides[int(self.winner.other)]
+        side = self.variant.side_names[int(self.winner.other)]
         moves = (self.plies_left + 1) // 2
         _set_feedback(self.feedback, ngettext("{side} answer {reply}. Win in {n} more move.",
                                               "{side} answer {reply}. Win in {n} more moves.", moves).format(

@@ -33,7 +33,7 @@ from tafl_desktop.gui.preferences import (
 )
 from tafl_desktop.gui.side_panel import SidePanel
 from tafl_desktop.gui.themes import theme
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 APP_NAME = "Tafl Desktop"
 GAME_SUFFIX = ".tafl.json"
@@ -172,54 +172,56 @@ class MainWindow(QMainWindow):
 
     def _make_actions(self) -> None:
         c = self.controller
-        self.act_new = self._action("&New Game...", self.new_game, QKeySequence.StandardKey.New,
-                                    "Choose a game, its players and its rules", "new")
-        self.act_open = self._action("&Open Game...", lambda: self.open_game(), QKeySequence.StandardKey.Open,
-                                     "Open a saved game")
-        self.act_save = self._action("&Save Game", self.save_game, QKeySequence.StandardKey.Save, "Save this game")
-        self.act_save_as = self._action("Save Game &As...", self.save_game_as, QKeySequence.StandardKey.SaveAs,
-                                        "Save this game under a new name")
-        self.act_open_variant = self._action("Open &Variant...", lambda: self.open_variant(), None,
-                                             "Start a game with rules from a variant file (.toml)")
-        self.act_print = self._action("&Print Set...", self.print_set, QKeySequence.StandardKey.Print,
-                                      "Board, pieces and rule sheet of this game's rules as a PDF (Ctrl+P)")
-        self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
-        self.act_undo = self._action("&Undo Move", c.undo, ["Ctrl+Z"], "Take back the last move (Ctrl+Z)", "undo")
-        self.act_redo = self._action("&Redo Move", c.redo, ["Ctrl+Y", "Ctrl+Shift+Z"],
-                                     "Replay the move taken back (Ctrl+Y)", "redo")
-        self.act_first = self._action("&First Position", c.first, "Home", "Show the start position", "first")
-        self.act_back = self._action("&Back", c.back, "Left", "Show the position one move earlier", "back")
-        self.act_forward = self._action("F&orward", c.forward, "Right", "Show the position one move later", "forward")
-        self.act_last = self._action("&Last Position", c.last, "End", "Back to the game", "last")
-        self.act_flip = self._action("&Flip Board", self.flip_board, "F", "Turn the board round (F)", "flip")
-        self.act_coords = self._action("Show &Coordinates", self._toggle_coordinates, None,
-                                       "Letters and numbers around the board", checkable=True)
-        self.act_announce = self._action("&Announcements", self._toggle_announcements, None,
-                                         'Call out "Raichi", "Tuichi" and "Watch your king"', checkable=True)
-        self.act_prefs = self._action("&Preferences...", self.edit_preferences, QKeySequence.StandardKey.Preferences,
-                                      "Theme, pieces, announcements, animation")
-        self.act_rules = self._action("&Rules in Force...", self.show_rules, "Ctrl+R",
-                                      "Every rule of this game, from its toggles (Ctrl+R)", "rules")
-        self.act_keys = self._action("&Keyboard and Mouse...", self.show_keyboard_help, None,
-                                     "How to play with the mouse or the keyboard")
-        self.act_announce_help = self._action("A&nnouncements...", self.show_announcement_help, None,
-                                              "What Raichi, Tuichi and Watch your king mean")
-        self.act_about = self._action("&About Tafl Desktop", self.show_about)
-        self.act_hint = self._action("&Hint", self.ask_hint, ["H", "Ctrl+H"],
-                                     "Show the move the computer would play for you (H)", "hint")
-        self.act_pause = self._action("&Pause", c.set_paused, "Ctrl+Space",
-                                      "Stop or restart the computer players and the clocks (Ctrl+Space)", "pause",
+        self.act_new = self._action(_("&New Game..."), self.new_game, QKeySequence.StandardKey.New,
+                                    _("Choose a game, its players and its rules"), "new")
+        self.act_open = self._action(_("&Open Game..."), lambda: self.open_game(), QKeySequence.StandardKey.Open,
+                                     _("Open a saved game"))
+        self.act_save = self._action(_("&Save Game"), self.save_game, QKeySequence.StandardKey.Save,
+                                     _("Save this game"))
+        self.act_save_as = self._action(_("Save Game &As..."), self.save_game_as, QKeySequence.StandardKey.SaveAs,
+                                        _("Save this game under a new name"))
+        self.act_open_variant = self._action(_("Open &Variant..."), lambda: self.open_variant(), None,
+                                             _("Start a game with rules from a variant file (.toml)"))
+        self.act_print = self._action(_("&Print Set..."), self.print_set, QKeySequence.StandardKey.Print,
+                                      _("Board, pieces and rule sheet of this game's rules as a PDF (Ctrl+P)"))
+        self.act_quit = self._action(_("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        self.act_undo = self._action(_("&Undo Move"), c.undo, ["Ctrl+Z"], _("Take back the last move (Ctrl+Z)"), "undo")
+        self.act_redo = self._action(_("&Redo Move"), c.redo, ["Ctrl+Y", "Ctrl+Shift+Z"],
+                                     _("Replay the move taken back (Ctrl+Y)"), "redo")
+        self.act_first = self._action(_("&First Position"), c.first, "Home", _("Show the start position"), "first")
+        self.act_back = self._action(_("&Back"), c.back, "Left", _("Show the position one move earlier"), "back")
+        self.act_forward = self._action(_("F&orward"), c.forward, "Right", _("Show the position one move later"),
+                                        "forward")
+        self.act_last = self._action(_("&Last Position"), c.last, "End", _("Back to the game"), "last")
+        self.act_flip = self._action(_("&Flip Board"), self.flip_board, "F", _("Turn the board round (F)"), "flip")
+        self.act_coords = self._action(_("Show &Coordinates"), self._toggle_coordinates, None,
+                                       _("Letters and numbers around the board"), checkable=True)
+        self.act_announce = self._action(_("&Announcements"), self._toggle_announcements, None,
+                                         _('Call out "Raichi", "Tuichi" and "Watch your king"'), checkable=True)
+        self.act_prefs = self._action(_("&Preferences..."), self.edit_preferences, QKeySequence.StandardKey.Preferences,
+                                      _("Theme, pieces, announcements, animation"))
+        self.act_rules = self._action(_("&Rules in Force..."), self.show_rules, "Ctrl+R",
+                                      _("Every rule of this game, from its toggles (Ctrl+R)"), "rules")
+        self.act_keys = self._action(_("&Keyboard and Mouse..."), self.show_keyboard_help, None,
+                                     _("How to play with the mouse or the keyboard"))
+        self.act_announce_help = self._action(_("A&nnouncements..."), self.show_announcement_help, None,
+                                              _("What Raichi, Tuichi and Watch your king mean"))
+        self.act_about = self._action(_("&About Tafl Desktop"), self.show_about)
+        self.act_hint = self._action(_("&Hint"), self.ask_hint, ["H", "Ctrl+H"],
+                                     _("Show the move the computer would play for you (H)"), "hint")
+        self.act_pause = self._action(_("&Pause"), c.set_paused, "Ctrl+Space",
+                                      _("Stop or restart the computer players and the clocks (Ctrl+Space)"), "pause",
                                       checkable=True)
-        self.act_move_now = self._action("Computer: &Move Now", c.computer_move_now, "Ctrl+M",
-                                         "Make the computer play its best move so far (Ctrl+M)")
-        self.act_eval = self._action("&Evaluation Bar", self._toggle_eval_bar, None,
-                                     "Show who is better, in the computer's judgement", checkable=True)
+        self.act_move_now = self._action(_("Computer: &Move Now"), c.computer_move_now, "Ctrl+M",
+                                         _("Make the computer play its best move so far (Ctrl+M)"))
+        self.act_eval = self._action(_("&Evaluation Bar"), self._toggle_eval_bar, None,
+                                     _("Show who is better, in the computer's judgement"), checkable=True)
 
     def _make_menus(self) -> None:
         mb = self.menuBar()
-        self.file_menu = file_menu = mb.addMenu("&File")
+        self.file_menu = file_menu = mb.addMenu(_("&File"))
         file_menu.addActions([self.act_new, self.act_open])
-        self.recent_menu = QMenu("Open &Recent", self)
+        self.recent_menu = QMenu(_("Open &Recent"), self)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addMenu(self.recent_menu)
         file_menu.addActions([self.act_save, self.act_save_as])
@@ -228,7 +230,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.act_print)
         file_menu.addSeparator()
         file_menu.addAction(self.act_quit)
-        self.game_menu = game_menu = mb.addMenu("&Game")
+        self.game_menu = game_menu = mb.addMenu(_("&Game"))
         game_menu.addActions([self.act_undo, self.act_redo])
         game_menu.addSeparator()
         game_menu.addActions([self.act_first, self.act_back, self.act_forward, self.act_last])
@@ -236,27 +238,27 @@ class MainWindow(QMainWindow):
         game_menu.addActions([self.act_hint, self.act_pause, self.act_move_now])
         game_menu.addSeparator()
         game_menu.addAction(self.act_rules)
-        self.view_menu = view_menu = mb.addMenu("&View")
+        self.view_menu = view_menu = mb.addMenu(_("&View"))
         view_menu.addActions([self.act_flip, self.act_coords, self.act_announce, self.act_eval])
         view_menu.addSeparator()
         view_menu.addAction(self.act_prefs)
-        self.help_menu = help_menu = mb.addMenu("&Help")
+        self.help_menu = help_menu = mb.addMenu(_("&Help"))
         help_menu.addActions([self.act_keys, self.act_announce_help, self.act_rules])
         help_menu.addSeparator()
         help_menu.addAction(self.act_about)
 
     def _make_toolbar(self) -> None:
-        tb = QToolBar("Main", self)
+        tb = QToolBar(_("Main toolbar"), self)
         tb.setObjectName("mainToolbar")
         tb.setMovable(False)
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        new = QAction("New Game", self)
+        new = QAction(_("New Game"), self)
         set_glyph(new, "new")
-        new.setToolTip("New game (Ctrl+N)")
+        new.setToolTip(_("New game (Ctrl+N)"))
         new.triggered.connect(self.new_game)
         tb.addAction(new)
         tb.addSeparator()
-        for a, label, glyph in ((self.act_undo, "Undo", "undo"), (self.act_redo, "Redo", "redo")):
+        for a, label, glyph in ((self.act_undo, _("Undo"), "undo"), (self.act_redo, _("Redo"), "redo")):
             b = QAction(label, self)
             set_glyph(b, glyph)
             b.setToolTip(a.toolTip())
@@ -264,18 +266,18 @@ class MainWindow(QMainWindow):
             a.changed.connect(lambda a=a, b=b: b.setEnabled(a.isEnabled()))
             tb.addAction(b)
         tb.addSeparator()
-        flip = QAction("Flip", self)
+        flip = QAction(_("Flip"), self)
         set_glyph(flip, "flip")
-        flip.setToolTip("Turn the board round (F)")
+        flip.setToolTip(_("Turn the board round (F)"))
         flip.triggered.connect(self.flip_board)
         tb.addAction(flip)
-        rules = QAction("Rules", self)
+        rules = QAction(_("Rules"), self)
         set_glyph(rules, "rules")
-        rules.setToolTip("Rules in force (Ctrl+R)")
+        rules.setToolTip(_("Rules in force (Ctrl+R)"))
         rules.triggered.connect(self.show_rules)
         tb.addAction(rules)
         tb.addSeparator()
-        for a, label, glyph in ((self.act_hint, "Hint", "hint"), (self.act_pause, "Pause", "pause")):
+        for a, label, glyph in ((self.act_hint, _("Hint"), "hint"), (self.act_pause, _("Pause"), "pause")):
             b = QAction(label, self)
             set_glyph(b, glyph)
             b.setToolTip(a.toolTip())
@@ -319,9 +321,9 @@ class MainWindow(QMainWindow):
         self.act_move_now.setEnabled(has_computer and playing and c.computer_to_play())
 
     def _update_title(self, *_args) -> None:
-        name = Path(self.file_path).name if self.file_path else "unsaved game"
+        name = Path(self.file_path).name if self.file_path else _("unsaved game")
         dirty = "*" if self.controller.modified else ""
-        self.setWindowTitle(f"{name}{dirty} - {self.controller.variant.name} - {APP_NAME}")
+        self.setWindowTitle(f"{name}{dirty} - {self.controller.variant.title} - {APP_NAME}")
 
     def _show_message(self, text: str) -> None:
         self._message = text
@@ -333,16 +335,17 @@ class MainWindow(QMainWindow):
         text = self._message
         if not text:
             if not c.is_live:
-                text = (f"Viewing move {c.view_ply} of {len(c.game.plies)}. Press End to return to the game, "
-                        "or play a move here to start a variation.")
+                text = _("Viewing move {ply} of {n}. Press End to return to the game, or play a move here to start "
+                         "a variation.").format(ply=c.view_ply, n=len(c.game.plies))
             elif c.game.outcome is not None:
                 text = f"{c.describe_outcome(c.game.outcome)} Use the arrow keys or the move list to review."
             elif c.picked:
                 name = c.variant.geometry.name(c.picked[0])
-                text = (f"Piece on {name} picked: click a dot to move it there, or drag it. "
-                        "Click elsewhere (or press Esc) to put it back.")
+                text = _("Piece on {square} picked: click a dot to move it there, or drag it. Click elsewhere (or "
+                         "press Esc) to put it back.").format(square=name)
             else:
-                text = f"{c.status_text()}: click a piece to see where it can go (or press Enter to use the keyboard)."
+                text = _("{status}: click a piece to see where it can go (or press Enter to use the keyboard).").format(
+                    status=c.status_text())
         self.statusBar().showMessage(text)
 
     def status_text(self) -> str:
@@ -360,7 +363,8 @@ class MainWindow(QMainWindow):
         self.file_path = None
         self.controller.mark_saved()
         self._orient()
-        self._show_message(f"New game: {variant.name}. {self.controller.status_text()}.")
+        self._show_message(_("New game: {game}. {status}.").format(game=variant.title,
+                                                                   status=self.controller.status_text()))
         self.refresh()
 
     def _orient(self) -> None:
@@ -375,8 +379,8 @@ class MainWindow(QMainWindow):
         c = self.controller
         if not c.modified or not c.tree.root.children or c.game.outcome is not None:
             return True
-        return dialogs.confirm(self, "Start a new game?", "The current game has moves that are not saved. "
-                               "Leave it and start a new one?", "Leave it")
+        return dialogs.confirm(self, _("Start a new game?"), _("The current game has moves that are not saved. "
+                                                               "Leave it and start a new one?"), _("Leave it"))
 
     def new_game(self) -> None:
         if not self._may_discard():
@@ -391,7 +395,7 @@ class MainWindow(QMainWindow):
         """Open a saved game; a file that cannot be read leaves the current game as it was.
         ``remember`` False keeps the file out of the recent list (the autosave)."""
         if path is None:
-            path = dialogs.ask_open_path(self, "Open a game", dialogs.GAME_FILTER, self._last_dir())
+            path = dialogs.ask_open_path(self, _("Open a game"), dialogs.GAME_FILTER, self._last_dir())
             if not path:
                 return False
         if not self._may_discard():
@@ -402,7 +406,8 @@ class MainWindow(QMainWindow):
             tree = load_tree(path)
             game = tree.main_game()
         except RecordError as exc:
-            dialogs.show_error(self, "Cannot open the game", f"{exc}\n\nThe current game is unchanged.")
+            dialogs.show_error(self, _("Cannot open the game"),
+                               _("{error}\n\nThe current game is unchanged.").format(error=exc))
             return False
         except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
             dialogs.show_error(self, _("Cannot open the game"), _(
@@ -421,7 +426,9 @@ class MainWindow(QMainWindow):
         self._orient()
         if remember:
             self._remember_recent(path)
-        self._show_message(f"Opened {Path(path).name}: {len(game.plies)} moves of {game.rules.variant.name}.")
+        n = len(game.plies)
+        self._show_message(ngettext("Opened {file}: {n} move of {game}.", "Opened {file}: {n} moves of {game}.",
+                                    n).format(file=Path(path).name, n=n, game=game.rules.variant.title))
         self.refresh()
         return True
 
@@ -446,7 +453,7 @@ class MainWindow(QMainWindow):
 
     def save_game_as(self) -> bool:
         suggested = os.path.join(self._last_dir(), f"{self.controller.variant.id}{GAME_SUFFIX}")
-        path = dialogs.ask_save_path(self, "Save the game", dialogs.GAME_FILTER, suggested)
+        path = dialogs.ask_save_path(self, _("Save the game"), dialogs.GAME_FILTER, suggested)
         if not path:
             return False
         if not path.endswith(".json"):
@@ -459,19 +466,19 @@ class MainWindow(QMainWindow):
         try:
             save_game(self.controller.game, path, self._tags(), tree=self.controller.tree)
         except OSError as exc:
-            dialogs.show_error(self, "Cannot save the game", f"{shown(path)}: {shown(exc.strerror or exc, 200)}")
+            dialogs.show_error(self, _("Cannot save the game"), f"{shown(path)}: {shown(exc.strerror or exc, 200)}")
             return False
         self.file_path = path
         self.controller.mark_saved()
         self._remember_recent(path)
-        self._show_message(f"Saved {Path(path).name}.")
+        self._show_message(_("Saved {name}.").format(name=Path(path).name))
         self._update_title()
         return True
 
     def open_variant(self, path: str | None = None) -> bool:
         """Start a game with the rules of a variant file (made with "Save as variant...")."""
         if path is None:
-            path = dialogs.ask_open_path(self, "Open a variant", dialogs.VARIANT_FILTER, self._last_dir())
+            path = dialogs.ask_open_path(self, _("Open a variant"), dialogs.VARIANT_FILTER, self._last_dir())
             if not path:
                 return False
         if not self._may_discard():
@@ -481,7 +488,8 @@ class MainWindow(QMainWindow):
         try:
             variant = load_variant(path)
         except VariantError as exc:
-            dialogs.show_error(self, "Cannot open the variant", f"{exc}\n\nThe current game is unchanged.")
+            dialogs.show_error(self, _("Cannot open the variant"),
+                               _("{error}\n\nThe current game is unchanged.").format(error=exc))
             return False
         except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
             dialogs.show_error(self, _("Cannot open the variant"), _(
@@ -489,7 +497,7 @@ class MainWindow(QMainWindow):
                 name=shown(Path(path).name), cause=dialogs.describe_problem(exc)))
             return False
         self.start_game(variant, HUMANS)
-        self._show_message(f"Playing {variant.name} from {Path(path).name}.")
+        self._show_message(_("Playing {game} from {file}.").format(game=variant.title, file=Path(path).name))
         return True
 
     def print_set(self) -> None:
@@ -529,7 +537,7 @@ class MainWindow(QMainWindow):
         self.recent_menu.clear()
         files = recent_files() if self.persist else []
         if not files:
-            a = self.recent_menu.addAction("No recent games")
+            a = self.recent_menu.addAction(_("No recent games"))
             a.setEnabled(False)
             return
         for i, f in enumerate(files, 1):
@@ -539,7 +547,8 @@ class MainWindow(QMainWindow):
 
     def _open_recent(self, path: str) -> None:
         if not Path(path).is_file():
-            dialogs.show_error(self, "Cannot open the game", f"{shown(path)} is no longer there.")
+            dialogs.show_error(self, _("Cannot open the game"),
+                               _("{path} is no longer there.").format(path=shown(path)))
             remove_recent_file(path)
             return
         self.open_game(path)
@@ -588,7 +597,7 @@ class MainWindow(QMainWindow):
         c = self.controller
         if on:
             side = c.sides[int(c.rules.side_to_move(c.game.position))]
-            self.panel.show_thinking(f"The computer ({side}) is thinking...")
+            self.panel.show_thinking(_("The computer ({side}) is thinking...").format(side=side))
         else:
             self.panel.show_thinking("")
         self._update_actions()
@@ -599,8 +608,11 @@ class MainWindow(QMainWindow):
             return
         side = c.sides[int(c.rules.side_to_move(c.game.position))]
         pv = " ".join((info.get("pv") or [])[:3])
-        self.panel.show_thinking(f"The computer ({side}) is thinking: depth {info.get('depth', 0)}"
-                                 + (f", considering {pv}" if pv else "") + ".")
+        depth = info.get("depth", 0)
+        self.panel.show_thinking(
+            _("The computer ({side}) is thinking: depth {depth}, considering {moves}.").format(
+                side=side, depth=depth, moves=pv) if pv else
+            _("The computer ({side}) is thinking: depth {depth}.").format(side=side, depth=depth))
         if self.prefs.eval_bar and "defenders_score" in info:  # its own search feeds the bar for free
             from tafl_desktop.ai.analysis import win_chance
 
@@ -623,11 +635,11 @@ class MainWindow(QMainWindow):
         """Ask the computer for the move it would play for the human to move, then draw it."""
         c = self.controller
         if c.game.outcome is not None or not c.human_to_move():
-            self._show_message("A hint is for your own turn.")
+            self._show_message(_("A hint is for your own turn."))
             return
         c.last()
         game, plies = c.game, len(c.game.plies)
-        self._show_message("Looking for a good move...")
+        self._show_message(_("Looking for a good move..."))
 
         def got(result) -> None:
             if c.game is not game or len(game.plies) != plies:
@@ -635,10 +647,11 @@ class MainWindow(QMainWindow):
             if result.error or result.move is None:
                 from tafl_desktop.gui.computer import first_line
 
-                self._show_message(f"No hint this time: {first_line(result.error) or 'no move found'}.")
+                self._show_message(_("No hint this time: {reason}.").format(
+                    reason=first_line(result.error) or _("no move found")))
                 return
             c.show_hint(tuple(result.move))
-            self._show_message(f"Hint: {result.move_text}.")
+            self._show_message(_("Hint: {move_text}.").format(move_text=result.move_text))
             if self.prefs.eval_bar:  # a hint is also a fresh, deeper evaluation
                 self._evaluated = (id(game), plies)
                 self.panel.eval_bar.set_result(result, c.sides, int(c.rules.side_to_move(game.position)))
@@ -688,10 +701,15 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------------------- view
     def flip_board(self) -> None:
         self.board.set_flipped(not self.board.flipped())
-        self._show_message("Board flipped." if self.board.flipped() else "Board the right way up.")
+        self._show_message(_("Board flipped.") if self.board.flipped() else _("Board the right way up."))
 
     def apply_preferences(self, prefs: Preferences, save: bool = True) -> None:
+        language_changed = prefs.language != self.prefs.language
         self.prefs = prefs
+        if language_changed:
+            from tafl_desktop.gui.language import switch_language
+
+            switch_language(self, prefs.language)
         t = theme(prefs.theme)
         apply_palette(t.key)
         refresh_glyphs(self)
@@ -741,17 +759,17 @@ class MainWindow(QMainWindow):
     def show_keyboard_help(self) -> None:
         from tafl_desktop.gui.help_text import KEYBOARD_HELP
 
-        dialogs.show_html(self, "Keyboard and mouse", KEYBOARD_HELP)
+        dialogs.show_html(self, _("Keyboard and mouse"), _(KEYBOARD_HELP))
 
     def show_announcement_help(self) -> None:
         from tafl_desktop.gui.help_text import ANNOUNCEMENTS_HELP
 
-        dialogs.show_html(self, "Announcements", ANNOUNCEMENTS_HELP)
+        dialogs.show_html(self, _("Announcements"), _(ANNOUNCEMENTS_HELP))
 
     def show_about(self) -> None:
         from tafl_desktop.gui.help_text import ABOUT
 
-        dialogs.show_info(self, "About Tafl Desktop", ABOUT)
+        dialogs.show_info(self, _("About Tafl Desktop"), _(ABOUT))
 
     # ------------------------------------------------------------------------------- window
     def _restore_window(self) -> None:

@@ -313,7 +313,7 @@ class MovePanel(QWidget):
         self.table.setShowGrid(False)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
-        self.table.setAccessibleName("Moves")
+        self.table.setAccessibleName(_("Moves"))
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
@@ -326,10 +326,10 @@ class MovePanel(QWidget):
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         for name, tip, slot in (
-            ("first", "First position (Home)", controller.first),
-            ("back", "Back one move (Left arrow)", controller.back),
-            ("forward", "Forward one move (Right arrow)", controller.forward),
-            ("last", "Last position, back to the game (End)", controller.last),
+            ("first", _("First position (Home)"), controller.first),
+            ("back", _("Back one move (Left arrow)"), controller.back),
+            ("forward", _("Forward one move (Right arrow)"), controller.forward),
+            ("last", _("Last position, back to the game (End)"), controller.last),
         ):
             b = QToolButton(self)
             set_glyph(b, name)
@@ -351,7 +351,8 @@ class MovePanel(QWidget):
 
     def refresh(self) -> None:
         c = self._controller
-        self.table.placeholder = f"No moves yet. {c.rules.variant.begins_text(c.rules.side_to_move(c.game.start))}."
+        self.table.placeholder = _("No moves yet. {start}.").format(
+            start=c.rules.variant.begins_text(c.rules.side_to_move(c.game.start)))
         self._syncing = True
         try:
             self.model.refresh()

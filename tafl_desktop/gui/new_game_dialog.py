@@ -84,8 +84,8 @@ def custom_variant(base: Variant, values: dict, name: str, path: str) -> Variant
     if changed:
         schema = base.schema
         parts = [f"{schema[k].label}: {schema[k].value_label(v)}" for k, v in changed.items()]
-        description = (description + " " if description else "") + f"House rules based on {base.name}: " + \
-            "; ".join(parts) + "."
+        description = (description + " " if description else "") + _("House rules based on {game}: {changes}.").format(
+            game=base.name, changes="; ".join(parts))
     return replace(variant, id=vid, name=name.strip() or base.name, description=description)
 
 
@@ -95,27 +95,27 @@ class PlayerChooser(QWidget):
     def __init__(self, spec: PlayerSpec, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.kind = QComboBox()
-        self.kind.addItem("Human", HUMAN)
-        self.kind.addItem("Computer", COMPUTER)
+        self.kind.addItem(_("Human"), HUMAN)
+        self.kind.addItem(_("Computer"), COMPUTER)
         self.level = QComboBox()
         for value, label in COMPUTER_LEVELS:
-            self.level.addItem(label, value)
+            number, _dash, name = label.partition(" - ")
+            self.level.addItem(f"{number} - {_(name)}" if name else _(label), value)
         if not computer_available():
             model = self.kind.model()
             model.item(1).setEnabled(False)
-            self.kind.setItemData(1, "The computer player is not installed in this version yet.",
+            self.kind.setItemData(1, _("The computer player is not installed in this version yet."),
                                   Qt.ItemDataRole.ToolTipRole)
         self.kind.setCurrentIndex(0 if spec.is_human or not computer_available() else 1)
         from tafl_desktop.gui.external_engine import EnginePicker
-        from tafl_desktop.i18n import _
 
         self.kind.addItem(_("External engine"), EXTERNAL)
         self.engine = EnginePicker(spec.level if spec.kind == EXTERNAL else "")
         if spec.kind == EXTERNAL:
             self.kind.setCurrentIndex(2)
         self.level.setCurrentIndex(max(0, self.level.findData(spec.level or DEFAULT_LEVEL)))
-        self.level.setToolTip("Beginner blunders on purpose; each level above looks further ahead "
-                              "and thinks longer (Expert: about 5 seconds a move)")
+        self.level.setToolTip(_("Beginner blunders on purpose; each level above looks further ahead and thinks longer "
+                                "(Expert: about 5 seconds a move)"))
         self.kind.currentIndexChanged.connect(self._sync)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
@@ -143,13 +143,13 @@ class NewGameDialog(QDialog):
     def __init__(self, current: Variant | None = None, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("New Game")
+        self.setWindowTitle(_("New Game"))
         self._base: Variant | None = None
         self._current = current
 
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
-        self.tree.setAccessibleName("Games")
+        self.tree.setAccessibleName(_("Games"))
         self.tree.setMinimumWidth(240)
         self._fill_tree(current)
         from tafl_desktop.gui.fit_text import fit_tree_to_items
@@ -168,7 +168,7 @@ class NewGameDialog(QDialog):
         self.preview.setFixedSize(210, 210)
         self.preview.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.preview.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
-        self.players_box = QGroupBox("Players")
+        self.players_box = QGroupBox(_("Players"))
         self.player_form = QFormLayout(self.players_box)
         self.choosers = (PlayerChooser(players[0]), PlayerChooser(players[1]))
         self.player_labels = (QLabel(), QLabel())
@@ -188,7 +188,7 @@ class NewGameDialog(QDialog):
         head.addWidget(self.preview, 0, Qt.AlignmentFlag.AlignTop)
 
         self.options = OptionsPanel()
-        rules_box = QGroupBox("Rules")
+        rules_box = QGroupBox(_("Rules"))
         rl = QVBoxLayout(rules_box)
         rl.addWidget(self.options)
         right = QWidget()
@@ -204,15 +204,15 @@ class NewGameDialog(QDialog):
         split.setChildrenCollapsible(False)
         split.setSizes([285, 755])
 
-        self.save_variant_button = QPushButton("Save as variant...")
-        self.save_variant_button.setToolTip("Write these rules to a variant file you can open again "
-                                            "(File > Open Variant)")
+        self.save_variant_button = QPushButton(_("Save as variant..."))
+        self.save_variant_button.setToolTip(_("Write these rules to a variant file you can open again "
+                                              "(File > Open Variant)"))
         self.save_variant_button.clicked.connect(self.save_as_variant)
         self.balance_button = QPushButton(_("How does this change the balance?"))
         self.balance_button.setToolTip(_("Open the Rules Lab: computer games with these rules, one toggle varied"))
         self.balance_button.clicked.connect(self.open_rules_lab)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.start_button = self.buttons.addButton("Start game", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.start_button = self.buttons.addButton(_("Start game"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.start_button.setDefault(True)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -231,18 +231,18 @@ class NewGameDialog(QDialog):
     def _fill_tree(self, current: Variant | None) -> None:
         groups: dict[str, QTreeWidgetItem] = {}
         for family in FAMILIES.values():
-            item = QTreeWidgetItem([family.label])
+            item = QTreeWidgetItem([_(family.label)])
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
             f = item.font(0)
             f.setBold(True)
             item.setFont(0, f)
             groups[family.name] = item
         for v in presets().values():
-            child = QTreeWidgetItem([f"{v.name}  ({v.size_text})" if v.family == "tafl" else v.name])
+            child = QTreeWidgetItem([f"{v.title}  ({v.size_text})" if v.family == "tafl" else v.title])
             child.setData(0, VARIANT_ROLE, v)
-            child.setToolTip(0, v.description)
+            child.setToolTip(0, v.blurb)
             groups.setdefault(v.family, QTreeWidgetItem([v.family])).addChild(child)
-        own = QTreeWidgetItem(["Your variants"])
+        own = QTreeWidgetItem([_("Your variants")])
         own.setFlags(Qt.ItemFlag.ItemIsEnabled)
         f = own.font(0)
         f.setBold(True)
@@ -307,10 +307,10 @@ class NewGameDialog(QDialog):
         if v is None:
             return
         self._base = v
-        self.name.setText(v.name)
-        self.description.setText(v.description or "")
+        self.name.setText(v.title)
+        self.description.setText(v.blurb)
         for i in (0, 1):
-            self.player_labels[i].setText(f"{v.sides[i]}:")
+            self.player_labels[i].setText(f"{v.side_names[i]}:")
         self.options.set_schema(v.schema, dict(v.options), dict(v.preset_options or v.options))
         self._show_preview(v)
 
@@ -336,7 +336,7 @@ class NewGameDialog(QDialog):
         try:
             self.chosen_variant()
         except VariantError as exc:
-            dialogs.show_error(self, "These rules cannot be used", str(exc))
+            dialogs.show_error(self, _("These rules cannot be used"), str(exc))
             return
         if self._base is not None and is_preset(self._base):
             QSettings().setValue(LAST_VARIANT_KEY, self._base.id)
@@ -347,12 +347,13 @@ class NewGameDialog(QDialog):
         base = self._base
         if base is None:
             return ""
-        suggested_name = base.name if not self.options.changed_keys() else f"{base.name} (house rules)"
-        name, ok = QInputDialog.getText(self, "Save as variant", "Name of your variant:", text=suggested_name)
+        suggested_name = (base.name if not self.options.changed_keys()
+                          else _("{game} (house rules)").format(game=base.title))
+        name, ok = QInputDialog.getText(self, _("Save as variant"), _("Name of your variant:"), text=suggested_name)
         if not ok:
             return ""
         stem = re.sub(r"[^A-Za-z0-9_-]+", "_", name.strip().lower()).strip("_") or "my_variant"
-        path = dialogs.ask_save_path(self, "Save the variant", dialogs.VARIANT_FILTER, f"{stem}.toml")
+        path = dialogs.ask_save_path(self, _("Save the variant"), dialogs.VARIANT_FILTER, f"{stem}.toml")
         if not path:
             return ""
         if not path.endswith(".toml"):
@@ -363,11 +364,12 @@ class NewGameDialog(QDialog):
             load_variant(path)  # prove it opens again before telling the player it is saved
         except (OSError, VariantError) as exc:
             text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            dialogs.show_error(self, "Cannot save the variant", f"{shown(path)}: {text}")
+            dialogs.show_error(self, _("Cannot save the variant"), f"{shown(path)}: {text}")
             return ""
         remember_user_variant(str(Path(path).resolve()))
-        dialogs.show_info(self, "Variant saved", f"Saved {Path(path).name}. Open it again with "
-                          "File > Open Variant, or find it under 'Your variants' in this dialog.")
+        dialogs.show_info(self, _("Variant saved"), _(
+            "Saved {file}. Open it again with File > Open Variant, or find it under 'Your variants' in this "
+            "dialog.").format(file=Path(path).name))
         return path
 
     def open_rules_lab(self):

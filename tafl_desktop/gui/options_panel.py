@@ -72,9 +72,9 @@ class ToggleRow:
         self.editor.setToolTip(self._tooltip())
         self.editor.setAccessibleName(spec.label)
         self.reset = QToolButton()
-        self.reset.setText("\u21ba")
+        self.reset.setText(_("\u21ba"))
         self.reset.setAutoRaise(True)
-        self.reset.setToolTip("Back to the preset's value")
+        self.reset.setToolTip(_("Back to the preset's value"))
         self.help = QLabel(spec.help)
         self.help.setWordWrap(True)
         self.help.setToolTip(self._tooltip())
@@ -96,7 +96,7 @@ class ToggleRow:
     def _tooltip(self) -> str:
         text = self.spec.help
         if self.spec.source:
-            text += f"\nSource: {self.spec.source}"
+            text += "\n" + _("Source: {source}").format(source=self.spec.source)
         return text
 
     def value(self) -> OptionValue:
@@ -128,7 +128,7 @@ class ToggleRow:
         if changed:
             tip += f"\nChanged from the preset (preset: {self.spec.value_label(preset_value)})"
         if not active:
-            tip += "\nNot used with the other rules as they are set now."
+            tip += "\n" + _("Not used with the other rules as they are set now.")
         self.label.setToolTip(tip)
         self.reset.setVisible(changed)
 
@@ -145,7 +145,7 @@ class OptionsPanel(QWidget):
         self._rows: dict[str, ToggleRow] = {}
         self._loading = False
         self.summary = QLabel()
-        self.reset_all = QPushButton("Reset all to preset")
+        self.reset_all = QPushButton(_("Reset all to preset"))
         self.reset_all.clicked.connect(self.reset_to_preset)
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
@@ -242,6 +242,6 @@ class OptionsPanel(QWidget):
             preset_value = self._preset.get(key, row.spec.default)
             row.show_state(self._schema.is_active(key, values), values[key] != preset_value, preset_value)
         n = len(self.changed_keys())
-        self.summary.setText("Rules as in the preset." if n == 0 else
+        self.summary.setText(_("Rules as in the preset.") if n == 0 else
                              f"{n} rule{'s' if n > 1 else ''} changed from the preset (marked \u25cf).")
         self.reset_all.setEnabled(n > 0)

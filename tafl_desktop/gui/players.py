@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tafl_desktop.core.quoting import quote
+from tafl_desktop.i18n import _
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -56,10 +57,12 @@ class PlayerSpec:
 
     def label(self) -> str:
         if self.is_human:
-            return "Human"
+            return _("Human")
         if self.kind == EXTERNAL:
-            return f"Engine ({engine_name(self.level)})"
-        return f"Computer ({dict(COMPUTER_LEVELS)[self.level].split(' - ')[-1]})"
+            return _("Engine ({name})").format(name=engine_name(self.level))
+        from tafl_desktop.ai.levels import LEVELS
+
+        return _("Computer ({level})").format(level=_(LEVELS[self.level].label))
 
     def to_text(self) -> str:
         """Compact form for settings and record tags: 'human' or 'computer:3'."""

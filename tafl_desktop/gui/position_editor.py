@@ -218,18 +218,18 @@ class PositionEditor(QDialog):
         self.side_box.blockSignals(True)
         self.side_box.clear()
         for s in (Side(0), Side(1)):
-            self.side_box.addItem(v.sides[int(s)], int(s))
+            self.side_box.addItem(v.side_names[int(s)], int(s))
         self.side_box.setCurrentIndex(int(self.side))
         self.side_box.blockSignals(False)
         for i, label in enumerate(self.chooser_labels):
-            label.setText(_("{side}:").format(side=v.sides[i]))
+            label.setText(_("{side}:").format(side=v.side_names[i]))
         self._update()
 
     def kind_label(self, kind: str) -> str:
         """What the palette calls a piece: in Dablot its army and rank ("Swedes: leader's son"),
         in the Fox games its side ("Geese"), in Tafl its name ("King")."""
         family = self._variant.family
-        side = self._variant.sides[piece_side(kind)]
+        side = self._variant.side_names[piece_side(kind)]
         if family == "dablot":
             return _("{side}: {piece}").format(side=side, piece=_(piece_name(kind.lower())))
         if family == "hunt":
@@ -277,7 +277,7 @@ class PositionEditor(QDialog):
         self.pieces = dict(self.rules.pieces(pos))
         self.side = self.rules.side_to_move(pos)
         self.side_box.setCurrentIndex(int(self.side))
-        self._update(_("The start position of {game}.").format(game=self._variant.name))
+        self._update(_("The start position of {game}.").format(game=self._variant.title))
 
     def _side_chosen(self, index: int) -> None:
         if index >= 0:
@@ -351,7 +351,7 @@ class PositionEditor(QDialog):
         if out is not None:
             note = " ".join(filter(None, (note, _("This position is already decided: {what}").format(
                 what=out.describe(self._variant)))))
-        side = self._variant.sides[int(self.side)]
+        side = self._variant.side_names[int(self.side)]
         self._show(" ".join(filter(None, (note, _("{side} to move.").format(side=side)))))
 
     def _show(self, text: str, problem: bool = False) -> None:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.gui.themes import DEFAULT_PIECE_STYLE, DEFAULT_THEME, PIECE_STYLES, THEMES
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import LANGUAGES, _
 
 GROUP = "preferences"
 RECENT_KEY = "recent/files"
@@ -40,6 +40,7 @@ class Preferences:
     animation: bool = True
     show_targets: bool = True
     eval_bar: bool = False
+    language: str = ""  # "" follows the system (or $TAFL_LANG); else a code of tafl_desktop.i18n.LANGUAGES
     show_ranks: bool = True   # rank numbers on Dablot pieces
     sound: bool = True        # move, capture, announcement and game-end sounds
     volume: int = 70          # 0..100
@@ -80,6 +81,8 @@ def load_preferences(settings: QSettings | None = None) -> Preferences:
         values["theme"] = d.theme
     if values["piece_style"] not in PIECE_STYLES:
         values["piece_style"] = d.piece_style
+    if values["language"] not in LANGUAGES:
+        values["language"] = d.language
     return Preferences(**values)
 
 
@@ -134,28 +137,36 @@ class PreferencesDialog(QDialog):
 
     def __init__(self, prefs: Preferences, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Preferences")
+        self.setWindowTitle(_("Preferences"))
         self.theme = QComboBox()
         for key, t in THEMES.items():
-            self.theme.addItem(t.label, key)
+            self.theme.addItem(_(t.label), key)
         self.theme.setCurrentIndex(max(0, self.theme.findData(prefs.theme)))
         self.piece_style = QComboBox()
         for key, label in PIECE_STYLES.items():
-            self.piece_style.addItem(label, key)
+            self.piece_style.addItem(_(label), key)
         self.piece_style.setCurrentIndex(max(0, self.piece_style.findData(prefs.piece_style)))
-        self.coordinates = QCheckBox("Show coordinates around the board")
+        self.coordinates = QCheckBox(_("Show coordinates around the board"))
         self.coordinates.setChecked(prefs.coordinates)
-        self.targets = QCheckBox("Show the legal targets of the picked piece")
+        self.targets = QCheckBox(_("Show the legal targets of the picked piece"))
         self.targets.setChecked(prefs.show_targets)
-        self.announcements = QCheckBox('Announce "Raichi", "Tuichi" and "Watch your king"')
+        self.announcements = QCheckBox(_('Announce "Raichi", "Tuichi" and "Watch your king"'))
         self.announcements.setChecked(prefs.announcements)
-        self.announcements.setToolTip("Raichi: the king has an open path to escape; Tuichi: two paths; "
-                                      "Watch your king: the king can be captured next move.")
-        self.animation = QCheckBox("Animate moves")
+        self.announcements.setToolTip(_("Raichi: the king has an open path to escape; Tuichi: two paths; "
+                                        "Watch your king: the king can be captured next move."))
+        self.animation = QCheckBox(_("Animate moves"))
         self.animation.setChecked(prefs.animation)
-        self.eval_bar = QCheckBox("Show the computer's evaluation bar")
-        self.eval_bar.setToolTip("After every move the computer judges who is better; the bar shows it")
+        self.eval_bar = QCheckBox(_("Show the computer's evaluation bar"))
+        self.eval_bar.setToolTip(_("After every move the computer judges who is better; the bar shows it"))
         self.eval_bar.setChecked(prefs.eval_bar)
+        self.language = QComboBox()
+        self.language.addItem(_("System default"), "")
+        for code, name in LANGUAGES.items():
+            self.language.addItem(name, code)
+        self.language.setCurrentIndex(max(0, self.language.findData(prefs.language)))
+        self.language.setToolTip(_("The language of the window, the rules and the printed sets; the game on the "
+                                   "board stays as it is"))
+
         self.show_ranks = QCheckBox(_("Show rank numbers on Dablot pieces"))
         self.show_ranks.setChecked(prefs.show_ranks)
         self.sound = QCheckBox(_("Play sounds (moves, captures, announcements, end of game)"))
@@ -167,8 +178,9 @@ class PreferencesDialog(QDialog):
         self.volume.setEnabled(prefs.sound)
         self.sound.toggled.connect(self.volume.setEnabled)
         form = QFormLayout()
-        form.addRow("Board theme:", self.theme)
-        form.addRow("Pieces:", self.piece_style)
+        form.addRow(_("Language:"), self.language)
+        form.addRow(_("Board theme:"), self.theme)
+        form.addRow(_("Pieces:"), self.piece_style)
         form.addRow("", self.coordinates)
         form.addRow("", self.targets)
         form.addRow("", self.announcements)
@@ -189,5 +201,5 @@ class PreferencesDialog(QDialog):
             theme=self.theme.currentData(), piece_style=self.piece_style.currentData(),
             coordinates=self.coordinates.isChecked(), announcements=self.announcements.isChecked(),
             animation=self.animation.isChecked(), show_targets=self.targets.isChecked(),
-            eval_bar=self.eval_bar.isChecked(), show_ranks=self.show_ranks.isChecked(),
-            sound=self.sound.isChecked(), volume=self.volume.value())
+            eval_bar=self.eval_bar.isChecked(), language=self.language.currentData() or "",
+            show_ranks=self.show_ranks.isChecked(), sound=self.sound.isChecked(), volume=self.volume.value())

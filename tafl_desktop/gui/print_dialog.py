@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.marks import N_
 from tafl_desktop.core.quoting import shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
@@ -63,15 +64,17 @@ LAST_FOLDER_KEY = "print/last_folder"
 PDF_FILTER = "PDF files (*.pdf);;All files (*)"
 PT_MM = 25.4 / 72
 
-PAPER_LABELS = {"a4": "A4 (210 x 297 mm)", "letter": "Letter (8.5 x 11 in)"}
-ORIENTATION_LABELS = {"portrait": "Portrait", "landscape": "Landscape"}
+PAPER_LABELS = {"a4": N_("A4 (210 x 297 mm)"), "letter": N_("Letter (8.5 x 11 in)")}
+ORIENTATION_LABELS = {"portrait": N_("Portrait"), "landscape": N_("Landscape")}
 #: Checkbox text and tooltip of every part the dialog offers; "markers" only for Dablot.
 PART_TEXT = {
-    "rules": ("Rule sheet", "The rules with the toggles of this game, and diagrams of the start and of captures"),
-    "board": ("Board", "The board at the chosen size; a board larger than the page is tiled with an assembly map"),
-    "pieces": ("Pieces (flat tokens)", "Cut-out tokens sized to the board, with spares"),
-    "standees": ("Standing pieces (fold-over)", "Pieces that fold into small stands; more paper than tokens"),
-    "markers": ("Rank markers", "Discs to put under draughts, for playing Dablot with a draughts set"),
+    "rules": (N_("Rule sheet"), N_("The rules with the toggles of this game, and diagrams of the start and of "
+                                   "captures")),
+    "board": (N_("Board"), N_("The board at the chosen size; a board larger than the page is tiled with an assembly "
+                              "map")),
+    "pieces": (N_("Pieces (flat tokens)"), N_("Cut-out tokens sized to the board, with spares")),
+    "standees": (N_("Standing pieces (fold-over)"), N_("Pieces that fold into small stands; more paper than tokens")),
+    "markers": (N_("Rank markers"), N_("Discs to put under draughts, for playing Dablot with a draughts set")),
 }
 
 
@@ -192,7 +195,7 @@ class PrintSetDialog(QDialog):
         self.preview_error: str = ""
         self._pages: PdfPages | None = None
         self._square_auto = True
-        self.setWindowTitle(f"Print set: {variant.name}")
+        self.setWindowTitle(_("Print set: {game}").format(game=variant.title))
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -209,10 +212,10 @@ class PrintSetDialog(QDialog):
         body.addWidget(options, 0)
         body.addWidget(preview, 1)
 
-        self.save_button = QPushButton("Save as PDF...")
+        self.save_button = QPushButton(_("Save as PDF..."))
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.save_pdf)
-        close = QPushButton("Close")
+        close = QPushButton(_("Close"))
         close.clicked.connect(self.reject)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status_label, 1)
@@ -230,22 +233,22 @@ class PrintSetDialog(QDialog):
     # ---------------------------------------------------------------------------- widgets
     def _build_options(self) -> QWidget:
         v = self.variant
-        heading = QLabel(f"<b>{v.name}</b><br>{self._toggles_text()}")
+        heading = QLabel(f"<b>{v.title}</b><br>{self._toggles_text()}")
         heading.setWordWrap(True)
         heading.setTextFormat(Qt.TextFormat.RichText)
 
         self.paper_combo = QComboBox()
         for key, label in PAPER_LABELS.items():
-            self.paper_combo.addItem(label, key)
+            self.paper_combo.addItem(_(label), key)
         self.orientation_combo = QComboBox()
         for key, label in ORIENTATION_LABELS.items():
-            self.orientation_combo.addItem(label, key)
+            self.orientation_combo.addItem(_(label), key)
 
         self.square_spin = QDoubleSpinBox()
         self.square_spin.setRange(MIN_SQUARE, MAX_SQUARE)
         self.square_spin.setDecimals(1)
         self.square_spin.setSingleStep(0.5)
-        self.square_spin.setSuffix(" mm")
+        self.square_spin.setSuffix(_(" mm"))
         self.square_spin.setKeyboardTracking(True)
         self.square_default = QCheckBox(_("Default size"))
         self.square_default.setToolTip(_("The largest size, up to 30 mm, at which the board fits on one page, "
@@ -261,25 +264,25 @@ class PrintSetDialog(QDialog):
         square_row.setContentsMargins(0, 0, 0, 0)
         square_row.addWidget(self.square_spin, 1)
         square_row.addWidget(self.square_default)
-        self.square_label = QLabel("Point spacing:" if uses_point_spacing(v) else "Square size:")
-        self.square_spin.setToolTip("Distance between neighbouring points of the board, as printed"
-                                    if uses_point_spacing(v) else "Side of one board square, as printed")
+        self.square_label = QLabel(_("Point spacing:") if uses_point_spacing(v) else _("Square size:"))
+        self.square_spin.setToolTip(_("Distance between neighbouring points of the board, as printed")
+                                    if uses_point_spacing(v) else _("Side of one board square, as printed"))
 
-        page_box = QGroupBox("Paper")
+        page_box = QGroupBox(_("Paper"))
         form = QFormLayout(page_box)
-        form.addRow("Paper:", self.paper_combo)
-        form.addRow("Orientation:", self.orientation_combo)
+        form.addRow(_("Paper:"), self.paper_combo)
+        form.addRow(_("Orientation:"), self.orientation_combo)
         form.addRow(self.square_label, square_row)
         form.addRow(self.square_note)
 
-        parts_box = QGroupBox("Print")
+        parts_box = QGroupBox(_("Print"))
         parts_layout = QVBoxLayout(parts_box)
         self.part_boxes: dict[str, QCheckBox] = {}
         offered = ["rules", "board", "pieces", "standees"] + (["markers"] if v.family == "dablot" else [])
         for key in offered:
             text, tip = PART_TEXT[key]
-            box = QCheckBox(text)
-            box.setToolTip(tip)
+            box = QCheckBox(_(text))
+            box.setToolTip(_(tip))
             box.setChecked(key != "standees")
             box.toggled.connect(self._options_changed)
             parts_layout.addWidget(box)
@@ -291,10 +294,10 @@ class PrintSetDialog(QDialog):
         self.draught_spin.setRange(MIN_DRAUGHT, MAX_DRAUGHT)
         self.draught_spin.setDecimals(1)
         self.draught_spin.setSingleStep(1.0)
-        self.draught_spin.setSuffix(" mm")
+        self.draught_spin.setSuffix(_(" mm"))
         self.draught_spin.setValue(30.0)
-        self.draught_spin.setToolTip("Diameter of your draughts: the markers are cut to sit under them")
-        self.draught_label = QLabel("Draught diameter:")
+        self.draught_spin.setToolTip(_("Diameter of your draughts: the markers are cut to sit under them"))
+        self.draught_label = QLabel(_("Draught diameter:"))
         if v.family == "dablot":
             row = QFormLayout()
             row.setContentsMargins(20, 0, 0, 0)
@@ -307,7 +310,7 @@ class PrintSetDialog(QDialog):
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        hint = QLabel("Print at 100% (\u201cactual size\u201d): every board page has a 100 mm ruler to check.")
+        hint = QLabel(_("Print at 100% (\u201cactual size\u201d): every board page has a 100 mm ruler to check."))
         hint.setWordWrap(True)
         hint.setStyleSheet("color: palette(placeholder-text);")
 
@@ -367,7 +370,7 @@ class PrintSetDialog(QDialog):
         right.setContentsMargins(0, 0, 0, 0)
         right.addLayout(top)
         right.addWidget(self.scroll, 1)
-        box = QGroupBox("Preview")
+        box = QGroupBox(_("Preview"))
         row = QHBoxLayout(box)
         row.addWidget(self.thumbs)
         row.addLayout(right, 1)
@@ -377,10 +380,10 @@ class PrintSetDialog(QDialog):
         """Which rules the sheet will print: the preset's, or which toggles differ from it."""
         changed = self.variant.changed_options()
         if not changed:
-            return "Rule sheet: the preset rules of this game."
+            return _("Rule sheet: the preset rules of this game.")
         schema = self.variant.schema
         items = [f"{schema[k].label}: {schema[k].value_label(val)}" for k, val in changed.items()]
-        return "Rule sheet with this game's changes: " + "; ".join(items) + "."
+        return _("Rule sheet with this game's changes: {changes}.").format(changes="; ".join(items))
 
     # -------------------------------------------------------------------------- options
     def _balance_choice(self) -> tuple[QCheckBox | None, dict[str, Any] | None]:
@@ -448,7 +451,7 @@ class PrintSetDialog(QDialog):
         if tiled:
             self.square_note.setText(_("{game} does not fit one page at a playable size: the board is printed "
                                        "with {mm:g} mm squares and tiled over several pages (see the page "
-                                       "list below).").format(game=self.variant.name, mm=PLAYABLE_SQUARE))
+                                       "list below).").format(game=self.variant.title, mm=PLAYABLE_SQUARE))
         if not self._square_auto:
             return
         self.square_spin.blockSignals(True)
@@ -473,14 +476,14 @@ class PrintSetDialog(QDialog):
         self.pdf_bytes, self.report, self.error, self.preview_error = None, None, "", ""
         self.thumbs.clear()
         if not opts.parts:
-            self.error = "Tick at least one part to print."
+            self.error = _("Tick at least one part to print.")
         else:
             try:
                 self.pdf_bytes, self.report = opts.render(self.variant)
             except PrintError as exc:
-                self.error = f"Cannot print this: {exc}."
+                self.error = _("Cannot print this: {error}.").format(error=exc)
             except Exception as exc:  # a printer bug must not take the dialog down with it
-                self.error = f"The set could not be built: {exc}"
+                self.error = _("The set could not be built: {error}").format(error=exc)
         if self.pdf_bytes is not None:
             try:
                 self._pages = PdfPages(self.pdf_bytes)
@@ -526,13 +529,14 @@ class PrintSetDialog(QDialog):
             self.status_label.setText(f"<span style='color:#b00020'>{self.error}</span>")
             return
         n = self.report.pages
-        self.count_label.setText(f"{n} page{'s' if n != 1 else ''}")
+        self.count_label.setText(ngettext("{n} page", "{n} pages", n).format(n=n))
         self.summary_label.setText(self._summary())
         if self.preview_error:
             self.page_label.setText("")
             self.page_view.setPixmap(QPixmap())
-            self.page_view.setText(f"Preview unavailable: {self.preview_error}.\n\nSaving the PDF still works.")
-            self.status_label.setText("Preview unavailable; the PDF can still be saved.")
+            self.page_view.setText(_("Preview unavailable: {error}.\n\nSaving the PDF still works.").format(
+                error=self.preview_error))
+            self.status_label.setText(_("Preview unavailable; the PDF can still be saved."))
         else:
             self.status_label.setText("")
             self._show_current_page()
@@ -543,20 +547,23 @@ class PrintSetDialog(QDialog):
         r = self.report
         lines = []
         for part, (first, last) in r.part_pages.items():
-            pages = f"page {first}" if first == last else f"pages {first}\u2013{last}"
-            line = f"{PART_TEXT[part][0]}: {pages}"
+            pages = (_("page {first}").format(first=first) if first == last
+                     else _("pages {first}–{last}").format(first=first, last=last))
+            line = f"{_(PART_TEXT[part][0])}: {pages}"
             if part == "board" and r.board is not None:
                 # the playing area, as the board page's own size line gives it (the rim is extra)
                 size = f"{r.board.frame.w:g} x {r.board.frame.h:g} mm"
                 if uses_point_spacing(self.variant):
-                    line += f"; points {r.square_mm:g} mm apart, board {size}"
+                    text = _("points {mm} mm apart, board {size}")
                 else:
-                    line += f"; squares of {r.square_mm:g} mm, playing area {size}"
+                    text = _("squares of {mm} mm, playing area {size}")
+                line += "; " + text.format(mm=f"{r.square_mm:g}", size=size)
                 if r.board.tiled:
                     grid = _("{rows} x {cols}").format(
                         rows=ngettext("{n} row", "{n} rows", r.board.rows).format(n=r.board.rows),
                         cols=ngettext("{n} column", "{n} columns", r.board.cols).format(n=r.board.cols))
-                    line += (f", tiled over {r.board.rows * r.board.cols} pages ({grid}) after an assembly map")
+                    line += ", " + _("tiled over {n} pages ({grid}) after an assembly map").format(
+                        n=r.board.rows * r.board.cols, grid=grid)
             lines.append(line + ".")
         return "\n".join(lines)
 
@@ -569,7 +576,8 @@ class PrintSetDialog(QDialog):
         row = max(0, self.thumbs.currentRow())
         if row >= len(self._pages):
             return
-        self.page_label.setText(f"Page {row + 1} of {len(self._pages)} \u00b7 {self.part_of_page(row + 1)}")
+        self.page_label.setText(_("Page {page} of {n} · {part}").format(page=row + 1, n=len(self._pages),
+                                                                       part=self.part_of_page(row + 1)))
         ratio = self.devicePixelRatioF()
         area = self.scroll.viewport().size() - QSize(16, 16)
         box = QSize(max(120, round(area.width() * ratio)), max(120, round(area.height() * ratio)))
@@ -622,9 +630,9 @@ class PrintSetDialog(QDialog):
         if self._timer.isActive() or self.pdf_bytes is None:
             self.rebuild_now()  # the preview may still be waiting for its debounce
         if self.pdf_bytes is None:
-            dialogs.show_error(self, "Cannot save the set", self.error or "The set could not be built.")
+            dialogs.show_error(self, _("Cannot save the set"), self.error or _("The set could not be built."))
             return False
-        path = dialogs.ask_save_path(self, "Save the printable set", PDF_FILTER,
+        path = dialogs.ask_save_path(self, _("Save the printable set"), PDF_FILTER,
                                      os.path.join(self._folder(), self.suggested_name()))
         if not path:
             return False
@@ -640,19 +648,19 @@ class PrintSetDialog(QDialog):
         if self._timer.isActive() or self.pdf_bytes is None:
             self.rebuild_now()
         if self.pdf_bytes is None:
-            dialogs.show_error(self, "Cannot save the set", self.error or "The set could not be built.")
+            dialogs.show_error(self, _("Cannot save the set"), self.error or _("The set could not be built."))
             return False
         try:
             write_atomic(path, self.pdf_bytes)
         except OSError as exc:
             reason = exc.strerror or str(exc)
-            dialogs.show_error(self, "Cannot save the set",
-                               f"The PDF could not be written to\n{shown(path)}\n\n{reason}.\n\n"
-                               "Nothing was changed there; choose another folder.")
+            dialogs.show_error(self, _("Cannot save the set"), _(
+                "The PDF could not be written to\n{path}\n\n{reason}.\n\nNothing was changed there; choose "
+                "another folder.").format(path=shown(path), reason=reason))
             return False
         if self._persist:
             QSettings().setValue(LAST_FOLDER_KEY, str(Path(path).resolve().parent))
-        self.status_label.setText(f"Saved {path}")
+        self.status_label.setText(_("Saved {path}").format(path=path))
         return True
 
 

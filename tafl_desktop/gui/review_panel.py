@@ -182,7 +182,7 @@ class ReviewPanel(QWidget):
         for side in (0, 1):
             agg = self.review["summary"]["sides"][variant.side_key(side)]
             cells = "".join(f"<td align='center'>{agg[c]}</td>" for c in CLASSES)
-            rows += f"<tr><td>{variant.sides[side]}</td>{cells}</tr>"
+            rows += f"<tr><td>{variant.side_names[side]}</td>{cells}</tr>"
         self.summary.setToolTip(_("Moves of each side by class: best, good, inaccuracies (?!), mistakes (?) "
                                   "and blunders (??)"))
         self.summary.setText(f"<table cellspacing='0' cellpadding='2'><tr><th></th>{head}</tr>{rows}</table>")
@@ -220,7 +220,7 @@ class ReviewPanel(QWidget):
 
         assert self.review is not None
         self._ensure_canvas()
-        sides = self._rules.variant.sides
+        sides = self._rules.variant.side_names
         self._axes = draw_review(self._figure, self.review["plies"], sides, self._colours(), legend=False)
         self._axes.set_xlim(0, max(1, len(self._moves)))
         self._cursor = self._axes.axvline(self.controller.view_ply, color="#1f5fbf", linewidth=1.2)

@@ -147,12 +147,12 @@ class RulesLabDialog(QDialog):
         self.thread: StudyThread | None = None
         self.store: Any = None
         self.report: dict[str, Any] | None = None
-        self.setWindowTitle(_("Rules Lab: {name}").format(name=variant.name))
+        self.setWindowTitle(_("Rules Lab: {name}").format(name=variant.title))
 
         intro = QLabel(_("Choose a rule and the values to compare. The computer plays the {first} and the "
                          "{second} against each other with each value, and the chart shows who won, with "
                          "95% intervals: the more games, the narrower they get.").format(
-                             first=variant.sides[0], second=variant.sides[1]))
+                             first=variant.side_names[0], second=variant.side_names[1]))
         intro.setWordWrap(True)
 
         self.keys = [s.key for s in variant.schema if variant.schema.fits_board(s.key)
@@ -199,8 +199,8 @@ class RulesLabDialog(QDialog):
         grid.addWidget(self.second_key, 0, 3)
         grid.addWidget(self.second_values, 1, 3)
         form = QFormLayout()
-        form.addRow(_("{side} played at:").format(side=variant.sides[0]), self.levels[0])
-        form.addRow(_("{side} played at:").format(side=variant.sides[1]), self.levels[1])
+        form.addRow(_("{side} played at:").format(side=variant.side_names[0]), self.levels[0])
+        form.addRow(_("{side} played at:").format(side=variant.side_names[1]), self.levels[1])
         form2 = QFormLayout()
         form2.addRow(_("Games per value:"), self.games)
         form2.addRow(_("Seed:"), self.seed)
@@ -223,7 +223,7 @@ class RulesLabDialog(QDialog):
         run_row.addWidget(self.progress, 1)
 
         self.table = QTableWidget(0, 7)
-        self.table.setHorizontalHeaderLabels([_("Rules"), _("Games"), variant.sides[0], variant.sides[1],
+        self.table.setHorizontalHeaderLabels([_("Rules"), _("Games"), variant.side_names[0], variant.side_names[1],
                                               _("Draws"), _("Capped"), _("Mean length")])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -9,6 +9,7 @@ from html import escape
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from tafl_desktop.core.variants import Variant
+from tafl_desktop.i18n import _, ngettext
 
 
 def _board_sentences(variant: Variant) -> list[str]:
@@ -18,20 +19,22 @@ def _board_sentences(variant: Variant) -> list[str]:
         return list(board_sentences(variant))
     except Exception:  # noqa: BLE001 - a family the rulebook does not describe yet
         g = variant.geometry
-        return [f"The board has {g.size} points ({variant.size_text})."]
+        return [_("The board has {n} points ({size}).").format(n=g.size, size=variant.size_text)]
 
 
 def rules_html(variant: Variant) -> str:
     """The whole rule sheet as HTML for a QTextBrowser."""
     schema, values = variant.schema, variant.options
     changed = variant.changed_options()
-    out = [f"<h2>{escape(variant.name)}</h2>"]
+    out = [f"<h2>{escape(variant.title)}</h2>"]
     if variant.description:
-        out.append(f"<p><i>{escape(variant.description)}</i></p>")
+        out.append(f"<p><i>{escape(variant.blurb)}</i></p>")
     if changed:
-        out.append(f"<p><b>{len(changed)} rule{'s' if len(changed) > 1 else ''} changed from the preset</b> "
-                   "(marked <span style='color:#b35c00'>&#9679; changed</span>).</p>")
-    out.append("<h3>Board</h3><ul>")
+        n = len(changed)
+        out.append("<p><b>" + escape(ngettext("{n} rule changed from the preset", "{n} rules changed from the preset",
+                                              n).format(n=n)) + "</b> (<span style='color:#b35c00'>&#9679; "
+                   + escape(_("changed")) + "</span>).</p>")
+    out.append("<h3>" + escape(_("Board")) + "</h3><ul>")
     out += [f"<li>{escape(s)}</li>" for s in _board_sentences(variant)]
     out.append("</ul>")
     for group, specs in schema.groups():
@@ -44,16 +47,19 @@ def rules_html(variant: Variant) -> str:
                 continue
             mark = ""
             if spec.key in changed:
-                mark = (" <span style='color:#b35c00'>&#9679; changed (preset: "
-                        f"{escape(spec.value_label(variant.preset_options.get(spec.key, spec.default)))})</span>")
+                preset = spec.value_label(variant.preset_options.get(spec.key, spec.default))
+                mark = (" <span style='color:#b35c00'>&#9679; "
+                        + escape(_("changed (preset: {value})").format(value=preset)) + "</span>")
             items.append(f"<li><b>{escape(spec.label)}:</b> {escape(sentence)}{mark}</li>")
         if items:
             out.append(f"<h3>{escape(group)}</h3><ul>" + "".join(items) + "</ul>")
     if variant.sources:
-        out.append("<h3>Sources</h3><ul>" + "".join(f"<li>{escape(s)}</li>" for s in variant.sources) + "</ul>")
+        out.append("<h3>" + escape(_("Sources")) + "</h3><ul>"
+                   + "".join(f"<li>{escape(s)}</li>" for s in variant.sources) + "</ul>")
     if variant.notes.strip():
         paragraphs = [p.strip() for p in variant.notes.strip().split("\n\n") if p.strip()]
-        out.append("<h3>Notes</h3>" + "".join(f"<p>{escape(' '.join(p.split()))}</p>" for p in paragraphs))
+        out.append("<h3>" + escape(_("Notes")) + "</h3>"
+                   + "".join(f"<p>{escape(' '.join(p.split()))}</p>" for p in paragraphs))
     return "\n".join(out)
 
 
@@ -62,7 +68,7 @@ class RulesViewer(QDialog):
 
     def __init__(self, variant: Variant, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"Rules in force - {variant.name}")
+        self.setWindowTitle(_("Rules in force - {game}").format(game=variant.title))
         self.browser = QTextBrowser()
         self.browser.setOpenExternalLinks(False)
         self.browser.setHtml(rules_html(variant))

@@ -14,6 +14,7 @@ from tafl_desktop.gui.piece_labels import piece_letters
 from tafl_desktop.gui.piece_painter import face_colour
 from tafl_desktop.gui.themes import BoardTheme
 from tafl_desktop.gui.variant_info import rules_summary
+from tafl_desktop.i18n import _
 
 #: The piece that stands for each side in the panel, per family.
 SIDE_PIECE = {"tafl": ("t", "K"), "hunt": ("f", "h"), "dablot": ("k", "K")}
@@ -36,8 +37,8 @@ class SidePanel(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.25)
         font.setBold(True)
         self.title.setFont(font)
-        self.rules_button = QPushButton("Rules in force...")
-        self.rules_button.setToolTip("Every rule of this game, from its toggles (Ctrl+R)")
+        self.rules_button = QPushButton(_("Rules in force..."))
+        self.rules_button.setToolTip(_("Every rule of this game, from its toggles (Ctrl+R)"))
         self.rules_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.rules_button.clicked.connect(self.rules_requested)
         self.subtitle = QLabel()
@@ -60,7 +61,7 @@ class SidePanel(QWidget):
         self.turn_icon.setFixedSize(30, 30)
         self.turn_text = QLabel()
         self.turn_text.setWordWrap(True)
-        self.turn_text.setAccessibleName("Side to move")
+        self.turn_text.setAccessibleName(_("Side to move"))
         tf = self.turn_text.font()
         tf.setPointSizeF(tf.pointSizeF() * 1.15)
         tf.setBold(True)
@@ -76,13 +77,13 @@ class SidePanel(QWidget):
         self.announcement = QLabel()
         self.announcement.setWordWrap(True)
         self.announcement.setTextFormat(Qt.TextFormat.RichText)
-        self.announcement.setAccessibleName("Announcement")
+        self.announcement.setAccessibleName(_("Announcement"))
         self.announcement.hide()
 
         self.lost_icons = (QLabel(), QLabel())
         self.lost_text = (QLabel(), QLabel())
         lost = QHBoxLayout()
-        lost.addWidget(QLabel("Captured:"))
+        lost.addWidget(QLabel(_("Captured:")))
         for i in (0, 1):
             lost.addSpacing(6)
             lost.addWidget(self.lost_icons[i])
@@ -97,13 +98,13 @@ class SidePanel(QWidget):
         # two lines kept while the computer thinks: its line changes many times a second between
         # one and two lines, and the move list below would jump up and down with it
         self.thinking.setMinimumHeight(2 * self.thinking.fontMetrics().lineSpacing())
-        self.thinking.setAccessibleName("Computer player")
+        self.thinking.setAccessibleName(_("Computer player"))
         self.thinking.hide()
         self.eval_bar = EvalBar()
         self.eval_bar.hide()
 
-        self.end_turn = QPushButton("End turn")
-        self.end_turn.setToolTip("Finish this turn without using the remaining actions")
+        self.end_turn = QPushButton(_("End turn"))
+        self.end_turn.setToolTip(_("Finish this turn without using the remaining actions"))
         self.end_turn.clicked.connect(controller.end_turn)
         self.end_turn.hide()
 
@@ -146,8 +147,8 @@ class SidePanel(QWidget):
         c = self._controller
         v = c.variant
         family = v.family if v.family in SIDE_PIECE else "tafl"
-        self.title.setText(v.name)
-        self.title.setToolTip(v.description)
+        self.title.setText(v.title)
+        self.title.setToolTip(v.blurb)
         self.subtitle.setText(f"{v.board_text}, {rules_summary(v)}")
         side = int(c.side_to_move())
         over = c.is_live and c.game.outcome is not None
@@ -164,8 +165,9 @@ class SidePanel(QWidget):
         lost = c.lost_counts()
         for i in (0, 1):
             self.lost_text[i].setText(f"{lost[i]}")
-            self.lost_icons[i].setToolTip(f"{c.sides[i]} lost {lost[i]}")
-            self.lost_text[i].setToolTip(f"{c.sides[i]} lost {lost[i]}")
+            tip = _("{side} lost {n}").format(side=c.sides[i], n=lost[i])
+            self.lost_icons[i].setToolTip(tip)
+            self.lost_text[i].setToolTip(tip)
         self.players.setText(f"{c.sides[0]}: {c.players[0].label()}   ·   {c.sides[1]}: {c.players[1].label()}")
         notes = c.announcements()
         if notes:

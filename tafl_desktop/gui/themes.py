@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tafl_desktop.core.marks import N_
+from tafl_desktop.i18n import _
+
 
 @dataclass(frozen=True)
 class BoardTheme:
@@ -45,21 +48,21 @@ class BoardTheme:
 
 THEMES: dict[str, BoardTheme] = {
     "wood": BoardTheme(
-        key="wood", label="Light wood", window="#efe6d6", frame="#7a4a24", frame_text="#f6e7c8",
+        key="wood", label=N_("Light wood"), window="#efe6d6", frame="#7a4a24", frame_text="#f6e7c8",
         square="#e9c98f", square_alt="#b98c55", line="#8a5a2e", special="#c4935a", special_mark="#5a3418",
         camp="#d7ab78", escape="#b8cf8a", pen="#cfe0a8", last_move="#80f3d35a", selected="#9065a544",
         target="#90402a14", capture="#c0392b", threat="#d0302b", route="#2f8f46", cursor="#1f5fbf",
         attacker="#2b2522", attacker_mark="#e8dcc4", defender="#f4ecdc", defender_mark="#3a2c22",
         king_rim="#c8962a", outline="#1b1512"),
     "dark": BoardTheme(
-        key="dark", label="Dark", window="#1e2126", frame="#2c3139", frame_text="#aeb6c2",
+        key="dark", label=N_("Dark"), window="#1e2126", frame="#2c3139", frame_text="#aeb6c2",
         square="#4d5663", square_alt="#2e343c", line="#6c7685", special="#323842", special_mark="#9aa6b6",
         camp="#5a4e46", escape="#3f5a48", pen="#3f5a48", last_move="#70c9a640", selected="#8059b0ff",
         target="#a0e8eef5", capture="#ff6b5b", threat="#ff5f56", route="#5fd08a", cursor="#ffd166",
         attacker="#15171a", attacker_mark="#d9c7a3", defender="#e9e4da", defender_mark="#2a2f36",
         king_rim="#e0b040", outline="#0b0c0e"),
     "contrast": BoardTheme(
-        key="contrast", label="High contrast", window="#ffffff", frame="#000000", frame_text="#ffffff",
+        key="contrast", label=N_("High contrast"), window="#ffffff", frame="#000000", frame_text="#ffffff",
         square="#ffffff", square_alt="#bdbdbd", line="#000000", special="#9e9e9e", special_mark="#000000",
         camp="#d0d0d0", escape="#c8f0c8", pen="#dcdcdc", last_move="#90ffd500", selected="#800077ff",
         target="#c0000000", capture="#d00000", threat="#d00000", route="#007a2e", cursor="#0050ff",
@@ -80,17 +83,18 @@ THEMES: dict[str, BoardTheme] = {
 #: Piece styles: key -> label.  "stones" are shaded discs, "flat" plain discs with bold marks,
 #: "lettered" flat discs with a letter (A, D, K; F, H for the Fox games) for the clearest reading.
 PIECE_STYLES: dict[str, str] = {
-    "stones": "Shaded stones",
-    "flat": "Flat discs",
-    "lettered": "Discs with letters",
+    "stones": N_("Shaded stones"),
+    "flat": N_("Flat discs"),
+    "lettered": N_("Discs with letters"),
 }
 
 DEFAULT_THEME = "wood"
 DEFAULT_PIECE_STYLE = "stones"
 
 #: What each piece letter is called, for tooltips, the side panel and accessibility text.
-PIECE_NAMES = {"t": "attacker", "T": "defender", "K": "king", "f": "flock piece", "h": "hunter",
-               "s": "soldier", "r": "soldier (marked)", "o": "officer", "p": "leader's son", "k": "leader"}
+PIECE_NAMES = {"t": N_("attacker"), "T": N_("defender"), "K": N_("king"), "f": N_("flock piece"), "h": N_("hunter"),
+               "s": N_("soldier"), "r": N_("soldier (marked)"), "o": N_("officer"), "p": N_("leader's son"),
+               "k": N_("leader")}
 
 #: Which side owns each piece letter (0 = first side of the family, 1 = second).
 PIECE_SIDE = {"t": 0, "T": 1, "K": 1, "f": 0, "h": 1}
@@ -102,7 +106,7 @@ def piece_side(kind: str) -> int:
 
 
 def piece_name(kind: str) -> str:
-    return PIECE_NAMES.get(kind, PIECE_NAMES.get(kind.lower(), "piece"))
+    return _(PIECE_NAMES.get(kind, PIECE_NAMES.get(kind.lower(), _("piece"))))
 
 
 def theme(key: str) -> BoardTheme:

@@ -4,6 +4,7 @@ rules differ from that preset."""
 from __future__ import annotations
 
 from tafl_desktop.core.variants import Variant, presets
+from tafl_desktop.i18n import _, ngettext
 
 
 def is_preset(variant: Variant) -> bool:
@@ -17,5 +18,6 @@ def rules_summary(variant: Variant) -> str:
     changed = variant.changed_options()
     if changed:
         names = ", ".join(variant.schema[k].label.lower() for k in changed)
-        return f"{len(changed)} rule{'s' if len(changed) > 1 else ''} changed ({names})"
-    return "rules as in the preset" if is_preset(variant) else "your own rules"
+        return ngettext("{n} rule changed ({names})", "{n} rules changed ({names})", len(changed)).format(
+            n=len(changed), names=names)
+    return _("rules as in the preset") if is_preset(variant) else _("your own rules")

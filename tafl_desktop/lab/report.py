@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tafl_desktop.core.variants import variant_from_data
 from tafl_desktop.i18n import _
 from tafl_desktop.lab.stats import CONFIDENCE, games_to_tell, summarise_cell
 from tafl_desktop.lab.store import ResultStore
@@ -29,8 +30,8 @@ def summary(store: ResultStore) -> dict[str, Any]:
     games = [r for i in range(len(cells)) for r in store.cell_results(i)]
     return {
         "variant": study.variant,
-        "variant_name": study.base.get("name", study.variant),
-        "side_names": list(study.base.get("sides", keys)),
+        "variant_name": variant_from_data(study.base).title,
+        "side_names": list(variant_from_data(study.base).side_names),
         "labels": axis_labels(study),
         "cells": cells,
         "seed": study.seed,
@@ -49,7 +50,7 @@ def summary(store: ResultStore) -> dict[str, Any]:
 
 def axis_labels(study: Any) -> dict[str, dict[str, Any]]:
     """Human labels of the varied toggles and their values, for the chart and the window."""
-    from tafl_desktop.core.variants import find_variant, variant_from_data
+    from tafl_desktop.core.variants import find_variant
     from tafl_desktop.lab.study import PRESET_AXIS
 
     schema = variant_from_data(study.base).schema

@@ -14,6 +14,7 @@ from typing import Any
 
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.safe_files import write_safely
+from tafl_desktop.i18n import _
 from tafl_desktop.printing.board_draw import BoardDrawError, marks_in_force
 from tafl_desktop.printing.board_sheet import (
     MAX_SQUARE,
@@ -99,8 +100,9 @@ def render_set(variant: Any, paper: str = "a4", orientation: str = "portrait", s
     square = float(square_mm) if square_mm is not None else default_square(variant.geometry, page)
     report = SetReport(chosen, square)
     buf = io.BytesIO()
-    doc = Document(buf, page, f"{variant.name} — printable set",
-                   f"{variant.name}: {', '.join(chosen)}; {page.label}; print at 100% (actual size)")
+    doc = Document(buf, page, _("{game} — printable set").format(game=variant.title),
+                   _("{game}: {parts}; {paper}; print at 100% (actual size)").format(
+                       game=variant.title, parts=", ".join(chosen), paper=page.label))
     try:
         marks = marks_in_force(variant)
         # forms first: pages only refer to them
@@ -146,7 +148,8 @@ def _markers(doc: Document, variant: Any, draught_mm: float) -> Any:
 
     if variant.family == "dablot":
         armies = markers.armies_for_variant(variant)
-        return markers.marker_pages(doc, armies, draught_mm, f"{variant.name} with stacked draughts")
+        heading = _("{game} with stacked draughts").format(game=variant.title)
+        return markers.marker_pages(doc, armies, draught_mm, heading)
     return markers.generic_marker_pages(doc, draught_mm)
 
 

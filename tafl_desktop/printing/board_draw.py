@@ -214,29 +214,29 @@ def legend(marks: BoardMarks) -> list[tuple[str, str]]:
     """(kind, text) lines explaining the marks drawn on this board."""
     out: list[tuple[str, str]] = []
     if marks.extra.get("pen"):
-        out.append(("pen", "Shaded area: the pen (fortress)."))
+        out.append(("pen", _("Shaded area: the pen (fortress).")))
     if marks.extra.get("home"):
         words = marks.extra.get("words") or {"hunters": "hunters", "hs": ""}
         out.append(("home", fill(_("Ringed points: the {hunters} win{hs} by reaching one of them."), words)))
     if marks.throne:
-        out.append(("throne", "Throne (centre): only the king may stop on it."))
+        out.append(("throne", _("Throne (centre): only the king may stop on it.")))
     defenders_too = marks.extra.get("corners_open_to_defenders")
     if marks.corner and marks.corner <= marks.escape:
         out.append(("exit", _("Corner squares with an arrow: the king escapes there; attackers may not enter.")
                     if defenders_too else
-                    "Corner squares with an arrow: the king escapes there; no other piece may enter."))
+                    _("Corner squares with an arrow: the king escapes there; no other piece may enter.")))
     elif marks.corner:
         out.append(("corner", _("Corner squares: closed to the attackers.") if defenders_too else
-                    "Corner squares: closed to every piece but the king."))
+                    _("Corner squares: closed to every piece but the king.")))
     extra_exits = marks.escape - marks.corner
     if extra_exits:
-        out.append(("exit", "Squares with an arrow: escape squares for the king."))
+        out.append(("exit", _("Squares with an arrow: escape squares for the king.")))
     if marks.escape_edge:
-        out.append(("rim", "Shaded border squares: the king wins on reaching any of them."))
+        out.append(("rim", _("Shaded border squares: the king wins on reaching any of them.")))
     if marks.camp:
-        out.append(("camp", "Squares with a diamond: the attackers' camps."))
+        out.append(("camp", _("Squares with a diamond: the attackers' camps.")))
     if marks.edge_hostile:
-        out.append(("hostile", "Double outer line: the rim acts as a capturing partner."))
+        out.append(("hostile", _("Double outer line: the rim acts as a capturing partner.")))
     if marks.hunter_lines:
         words = marks.extra.get("words") or {"hunters": "hunters"}
         out.append(("hunter_lines", fill(_("Thin red dashed lines: only the {hunters} may move along them."), words)))

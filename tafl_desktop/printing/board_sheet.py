@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.printing.board_draw import (
     BoardMarks,
     board_extent,
@@ -153,14 +154,16 @@ def _size_line(variant: Any, plan: BoardPlan) -> str:
     g = variant.geometry
     w, h = g.extent
     if getattr(g, "kind", "grid") == "grid":
-        return (f"{g.width}x{g.height} board, squares {plan.square:g} mm: playing area "
-                f"{w * plan.square:g} x {h * plan.square:g} mm")
-    return f"{g.size} points, lines {plan.square:g} mm apart: board {w * plan.square:g} x {h * plan.square:g} mm"
+        return _("{width}x{height} board, squares {square} mm: playing area {w} x {h} mm").format(
+            width=g.width, height=g.height, square=f"{plan.square:g}", w=f"{w * plan.square:g}",
+            h=f"{h * plan.square:g}")
+    return _("{n} points, lines {square} mm apart: board {w} x {h} mm").format(
+        n=g.size, square=f"{plan.square:g}", w=f"{w * plan.square:g}", h=f"{h * plan.square:g}")
 
 
 def _single_page(doc: Document, variant: Any, plan: BoardPlan, marks: BoardMarks) -> None:
     page = doc.page
-    with doc.sheet("board", _size_line(variant, plan)) as c:
+    with doc.sheet(_("board"), _size_line(variant, plan)) as c:
         body = page.body(ruler=True)
         x = body.x + (body.w - plan.width) / 2
         y = body.top - plan.height
@@ -230,8 +233,9 @@ def _hatch(c: Canvas, r: Rect) -> None:
 
 def _tile_page(doc: Document, plan: BoardPlan, tile: Tile) -> None:
     page = doc.page
-    detail = f"row {tile.row}, column {tile.col} · tiles: {plan.rows} rows x {plan.cols} columns"
-    with doc.sheet(f"board, row {tile.row}, column {tile.col}", detail) as c:
+    detail = _("row {row}, column {col} · tiles: {rows} rows x {cols} columns").format(
+        row=tile.row, col=tile.col, rows=plan.rows, cols=plan.cols)
+    with doc.sheet(_("board, row {row}, column {col}").format(row=tile.row, col=tile.col), detail) as c:
         body = page.body(ruler=True)
         px = body.x + (body.w - tile.w) / 2
         py = body.y + (body.h - tile.h) / 2
@@ -245,11 +249,13 @@ def _tile_page(doc: Document, plan: BoardPlan, tile: Tile) -> None:
         if tile.col < plan.cols:
             strip = Rect(px + tile.w - plan.overlap, py, plan.overlap, tile.h)
             _hatch(c, strip)
-            _strip_label(c, strip, f"glue: row {tile.row}, column {tile.col + 1} goes on top", vertical=True)
+            text = _("glue: row {row}, column {col} goes on top").format(row=tile.row, col=tile.col + 1)
+            _strip_label(c, strip, text, vertical=True)
         if tile.row < plan.rows:
             strip = Rect(px, py, tile.w, plan.overlap)
             _hatch(c, strip)
-            _strip_label(c, strip, f"glue: row {tile.row + 1}, column {tile.col} goes on top", vertical=False)
+            text = _("glue: row {row}, column {col} goes on top").format(row=tile.row + 1, col=tile.col)
+            _strip_label(c, strip, text, vertical=False)
         for fx, fy in registration_marks(plan):
             if tile.x <= fx <= tile.x + tile.w and tile.y <= fy <= tile.y + tile.h:
                 _reg_mark(c, px + fx - tile.x, py + fy - tile.y)
@@ -297,7 +303,7 @@ def _trim_marks(c: Canvas, plan: BoardPlan, tile: Tile, r: Rect) -> None:
 
 def _map_page(doc: Document, variant: Any, plan: BoardPlan, marks: BoardMarks) -> None:
     page = doc.page
-    with doc.sheet("board, assembly map", _size_line(variant, plan)) as c:
+    with doc.sheet(_("board, assembly map"), _size_line(variant, plan)) as c:
         body = page.body(ruler=True)
         text_h = 40.0
         k = min(body.w / plan.width, (body.h - text_h) / plan.height)
@@ -318,7 +324,7 @@ def _map_page(doc: Document, variant: Any, plan: BoardPlan, marks: BoardMarks) -
         c.setDash()
         for t in plan.tiles:
             cx, cy = x0 + (t.x + t.w / 2) * k, y0 + (t.y + t.h / 2) * k
-            label = f"row {t.row}, col {t.col}"
+            label = _("row {row}, col {col}").format(row=t.row, col=t.col)
             w = c.stringWidth(label, FONT_BOLD, 8) / mm + 3
             c.setFillColor(Color(1, 1, 1))
             c.rect((cx - w / 2) * mm, (cy - 2.6) * mm, w * mm, 5.6 * mm, stroke=1, fill=1)
@@ -327,12 +333,14 @@ def _map_page(doc: Document, variant: Any, plan: BoardPlan, marks: BoardMarks) -
             c.drawCentredString(cx * mm, (cy - 1.0) * mm, label)
         c.restoreState()
         lines = [
-            f"This board is printed on {len(plan.tiles)} pages ({plan.rows} rows x {plan.cols} columns), "
-            f"shown here reduced (not to scale).",
-            "1. Print every page at 100% / actual size and check the 100 mm ruler on each page.",
-            "2. Trim each tile along the edges marked 'trim' (left edge, and top edge below row 1).",
-            f"3. Lay each tile over the hatched {plan.overlap:g} mm strip of its left and upper neighbours so the "
-            "⊕ marks coincide, then glue.",
+            ngettext("This board is printed on {n} page ({rows} rows x {cols} columns), shown here reduced (not to "
+                     "scale).", "This board is printed on {n} pages ({rows} rows x {cols} columns), shown here "
+                     "reduced (not to scale).", len(plan.tiles)).format(n=len(plan.tiles), rows=plan.rows,
+                                                                        cols=plan.cols),
+            _("1. Print every page at 100% / actual size and check the 100 mm ruler on each page."),
+            _("2. Trim each tile along the edges marked 'trim' (left edge, and top edge below row 1)."),
+            _("3. Lay each tile over the hatched {mm} mm strip of its left and upper neighbours so the "
+              "⊕ marks coincide, then glue.").format(mm=f"{plan.overlap:g}"),
         ]
         c.setFillColor(INK)
         y = y0 - 6.0

@@ -16,7 +16,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.side_words import fill
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, current_language
 
 Square = tuple[int, int]  # (file, rank), 0-based from the bottom-left
 
@@ -192,7 +192,7 @@ def tafl_diagrams(variant: Any) -> list[RuleDiagram]:
 
     # custodial capture of a soldier: attacker moves down next to a defender held by another
     out.append(b.find(lazy(lambda f, r: b.make(
-        "Custodial capture",
+        _("Custodial capture"),
         "A piece moved so that an enemy stands between it and a friend (in a row or column) captures that enemy.",
         {(f, r): "t", (f + 1, r): "T", (f + 2, r + 1): "t"}, ((f + 2, r + 1), (f + 2, r)), A, [(f + 1, r)]))))
 
@@ -201,7 +201,8 @@ def tafl_diagrams(variant: Any) -> list[RuleDiagram]:
 
     if o.get("shield_wall"):
         out.append(b.first(b.make(
-            "Shield wall", "A row of pieces on the edge, each faced by an enemy, is captured by bracketing both ends.",
+            _("Shield wall"), _("A row of pieces on the edge, each faced by an enemy, is captured by bracketing "
+                                "both ends."),
             {(f, 0): "t", (f + 1, 0): "T", (f + 2, 0): "T", (f + 1, 1): "t", (f + 2, 1): "t", (f + 3, 1): "t"},
             ((f + 3, 1), (f + 3, 0)), A, [(f + 1, 0), (f + 2, 0)], clean=False)
             for f in range(1, b.g.width - 4)))
@@ -230,7 +231,7 @@ def _king_diagrams(b: DiagramBuilder) -> list[RuleDiagram | None]:
         if thr is None:
             return None
         f, r = b.g.file_rank(thr)
-        return b.make("King on the throne", caption,
+        return b.make(_("King on the throne"), caption,
                       {(f, r): "K", (f - 1, r): "t", (f + 1, r): "t", (f, r + 1): "t", (f + 1, r - 1): "t"},
                       ((f + 1, r - 1), (f, r - 1)), A, [(f, r)], clean=False)
 
@@ -239,30 +240,32 @@ def _king_diagrams(b: DiagramBuilder) -> list[RuleDiagram | None]:
             return None
         tf, tr = b.g.file_rank(thr)
         f, r = tf, tr - 1  # king just below the throne; attackers on his other three sides
-        return b.make("King beside the throne", caption,
+        return b.make(_("King beside the throne"), caption,
                       {(f, r): "K", (f - 1, r): "t", (f + 1, r): "t", (f + 1, r - 1): "t"},
                       ((f + 1, r - 1), (f, r - 1)), A, [(f, r)], clean=False)
 
     if mode == "custodial":
-        out.append(two_sides("King captured", "The king is captured like a soldier: between two attackers."))
+        out.append(two_sides(_("King captured"), _("The king is captured like a soldier: between two attackers.")))
     elif mode == "double_weak":
-        out.append(two_sides("King off the throne", "Off the throne two attackers capture the king."))
-        out.append(on_throne("On the throne the king must be surrounded on all four sides."))
+        out.append(two_sides(_("King off the throne"), _("Off the throne two attackers capture the king.")))
+        out.append(on_throne(_("On the throne the king must be surrounded on all four sides.")))
     elif mode == "weak_near_throne":
-        out.append(on_throne("On the throne the king must be surrounded on all four sides."))
-        out.append(beside_throne("Beside the throne: three attackers and the empty throne."))
+        out.append(on_throne(_("On the throne the king must be surrounded on all four sides.")))
+        out.append(beside_throne(_("Beside the throne: three attackers and the empty throne.")))
         tf, tr = b.g.file_rank(thr) if thr is not None else (-9, -9)
-        out.append(b.find(lambda: (b.make("King elsewhere", "Away from the throne two attackers capture the king.",
+        out.append(b.find(lambda: (b.make(_("King elsewhere"), _("Away from the throne two attackers capture "
+                                                                 "the king."),
                                           {(f, r): "t", (f + 1, r): "K", (f + 2, r + 1): "t"},
                                           ((f + 2, r + 1), (f + 2, r)), A, [(f + 1, r)])
                                    for f, r in b.order if abs(f + 1 - tf) + abs(r - tr) > 2)))
     else:
-        out.append(four_sides("King captured", "The king is captured when attackers surround him on all four sides."))
+        out.append(four_sides(_("King captured"), _("The king is captured when attackers surround him on all "
+                                                    "four sides.")))
         if thr is not None:
-            out.append(beside_throne("Beside the throne, the empty throne counts as the fourth side."))
+            out.append(beside_throne(_("Beside the throne, the empty throne counts as the fourth side.")))
     if o.get("king_edge_capture") and mode != "custodial":
         out.append(b.first(b.make(
-            "King on the edge", "On the edge three attackers capture the king (the edge counts as a side).",
+            _("King on the edge"), _("On the edge three attackers capture the king (the edge counts as a side)."),
             {(f, 0): "K", (f - 1, 0): "t", (f + 1, 0): "t", (f + 1, 1): "t"}, ((f + 1, 1), (f, 1)), A, [(f, 0)],
             clean=False) for f in range(1, b.g.width - 1)))
     return out
@@ -276,26 +279,26 @@ def _hostile_diagrams(b: DiagramBuilder) -> list[RuleDiagram | None]:
     if b.throne is not None and o["throne_hostile"] != "never":
         tf, tr = g.file_rank(b.throne)
         out.append(b.make(
-            "Throne hostile to attackers", "The throne acts as a capturing partner against an attacker.",
+            _("Throne hostile to attackers"), _("The throne acts as a capturing partner against an attacker."),
             {(tf + 1, tr): "t", (tf + 2, tr + 1): "T"}, ((tf + 2, tr + 1), (tf + 2, tr)), D, [(tf + 1, tr)],
             clean=False))
         if o["throne_hostile"] in ("empty_all", "always"):
             empty = o["throne_hostile"] == "empty_all"
             out.append(b.make(
-                "Empty throne hostile to defenders" if empty else "Throne hostile to defenders",
-                "The empty throne also captures a defender." if empty else
-                "The throne captures a defender even with the king on it.",
+                _("Empty throne hostile to defenders") if empty else _("Throne hostile to defenders"),
+                _("The empty throne also captures a defender.") if empty else
+                _("The throne captures a defender even with the king on it."),
                 {(tf + 1, tr): "T", (tf + 2, tr + 1): "t", **({} if empty else {(tf, tr): "K"})},
                 ((tf + 2, tr + 1), (tf + 2, tr)), A, [(tf + 1, tr)], clean=False))
     corners = sorted(g.marked("corner"))
     if corners and o["corners_hostile"]:
-        out.append(b.make("Corner hostile", "A corner square acts as a capturing partner.",
+        out.append(b.make(_("Corner hostile"), _("A corner square acts as a capturing partner."),
                           {(1, 0): "T", (2, 1): "t"}, ((2, 1), (2, 0)), A, [(1, 0)], clean=False))
     if o.get("camps") and o.get("camps_hostile", "none") != "none":
         out.append(_camp_diagram(b))
     if o.get("edge_hostile"):
         out.append(b.first(b.make(
-            "Hostile rim", "The rim captures: a piece on the edge is taken by one enemy on its inner side.",
+            _("Hostile rim"), _("The rim captures: a piece on the edge is taken by one enemy on its inner side."),
             {(f, 0): "T", (f + 1, 1): "t"}, ((f + 1, 1), (f, 1)), A, [(f, 0)], clean=False)
             for f in range(1, g.width - 1) if b.plain(f, 0) and b.plain(f, 1)))
     return out
@@ -314,7 +317,7 @@ def _camp_diagram(b: DiagramBuilder) -> RuleDiagram | None:
             for s in ((m[0] + dr, m[1] + df), (m[0] - dr, m[1] - df)):
                 if not b.plain(*s):
                     continue
-                d = b.make("Camp hostile", "An empty camp square acts as a capturing partner against a defender.",
+                d = b.make(_("Camp hostile"), _("An empty camp square acts as a capturing partner against a defender."),
                            {n: "T", s: "t"}, (s, m), Side.ATTACKERS, [n], clean=False)
                 if d is not None:
                     return d
@@ -336,7 +339,7 @@ def _escape_diagram(b: DiagramBuilder) -> RuleDiagram | None:
         for dist in (2, 1):
             for df, dr in ((0, 1), (1, 0), (-1, 0), (0, -1)):
                 src = (tf + df * dist, tr + dr * dist)
-                d = b.make("Escape", sentence, {src: "K"}, (src, (tf, tr)), Side.DEFENDERS, escape=True, clean=False)
+                d = b.make(_("Escape"), sentence, {src: "K"}, (src, (tf, tr)), Side.DEFENDERS, escape=True, clean=False)
                 if d is not None:
                     return d
     return None
@@ -348,7 +351,7 @@ def hunt_diagrams(variant: Any) -> list[RuleDiagram]:
     from the start) and, if the hunters capture, a jump taken from the starting formation."""
     rules = variant.make_rules()
     g = variant.geometry
-    many, hunters = variant.sides
+    many, hunters = variant.side_names
     start = rules.initial_position()
     pieces = rules.pieces(start)
     out: list[RuleDiagram] = []
@@ -363,9 +366,10 @@ def hunt_diagrams(variant: Any) -> list[RuleDiagram]:
             by_piece.setdefault(m[0], []).append(tuple(m))
         origin = max(sorted(by_piece), key=lambda p: len(by_piece[p]))
         title = _("How the {side} moves") if variant.side_count(side) == 1 else _("How the {side} move")
-        out.append(RuleDiagram(title.format(side=who.lower()),
+        name = who if current_language() == "de" else who.lower()  # German nouns keep their capital
+        out.append(RuleDiagram(title.format(side=name),
                                _("Every move open to this piece at the start ({side} to move).").format(
-                                   side=who.lower()), None,
+                                   side=name), None,
                                dict(pieces), tuple(by_piece[origin]), side, frozenset()))
     if rules.opts.get("captures", True):
         jump = _hunt_jump(rules, g, start, pieces)
@@ -426,7 +430,7 @@ def dablot_diagrams(variant: Any) -> list[RuleDiagram]:
     g = variant.geometry
     start = rules.initial_position()
     pieces = rules.pieces(start)
-    south, north = variant.sides
+    south, north = variant.side_names
     out: list[RuleDiagram] = []
     pos = rules.parse_position(_dablot_text(g, pieces), Side(0))
     steps: dict[int, list[tuple[int, ...]]] = {}
@@ -435,17 +439,19 @@ def dablot_diagrams(variant: Any) -> list[RuleDiagram]:
             steps.setdefault(m[0], []).append(tuple(m))
     if steps:
         origin = max(sorted(steps), key=lambda p: len(steps[p]))
-        out.append(RuleDiagram("Moving", f"A piece steps to a neighbouring empty point along any line: every step open "
-                               f"to this piece at the start ({south} to move).", None, dict(pieces),
-                               tuple(steps[origin]), Side(0), frozenset()))
+        caption = _("A piece steps to a neighbouring empty point along any line: every step open to this piece at "
+                    "the start ({south} to move).").format(south=south)
+        out.append(RuleDiagram(_("Moving"), caption, None, dict(pieces), tuple(steps[origin]), Side(0), frozenset()))
     soldier = _dablot_capture(rules, g, pieces, Side(0), "s", "S")
     if soldier is not None:
-        out.append(RuleDiagram("Capture", "A piece captures by jumping over an adjacent enemy of equal or lower rank "
-                               "onto the empty point straight beyond; the enemy is removed.", None, *soldier))
+        caption = _("A piece captures by jumping over an adjacent enemy of equal or lower rank onto the empty point "
+                    "straight beyond; the enemy is removed.")
+        out.append(RuleDiagram(_("Capture"), caption, None, *soldier))
     son = _dablot_capture(rules, g, pieces, Side(1), "P", "s")
     if son is not None:
-        out.append(RuleDiagram("Rank", "The leader's son outranks a soldier and may take him; a soldier can never "
-                               f"take the son, and only a leader takes a leader ({north} to move).", None, *son))
+        caption = _("The leader's son outranks a soldier and may take him; a soldier can never take the son, and "
+                    "only a leader takes a leader ({north} to move).").format(north=north)
+        out.append(RuleDiagram(_("Rank"), caption, None, *son))
     return out
 
 

@@ -22,6 +22,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
+from tafl_desktop.i18n import _
 from tafl_desktop.printing.cells import CutLayout, CutSheet, Group, flow_cells, intro_text
 from tafl_desktop.printing.fonts import FONT, FONT_BOLD
 from tafl_desktop.printing.paper import INK, Document, Rect, fill_frame
@@ -77,10 +78,10 @@ def make_army(name: str, symbol: str, dark: bool, soldiers: int, sons: int = 1, 
     """An army from counts: ranks and points per source 000 (three ranks, or four with Four Ranks;
     officers exist only by promotion, or as a rank of their own with Four Ranks)."""
     son_pts, leader_pts = (3, 4) if four_ranks else (2, 3)
-    ranks = [Rank("soldier", "Soldier", 1, soldiers)]
+    ranks = [Rank("soldier", _("Soldier"), 1, soldiers)]
     if promotion:
-        ranks.append(Rank("officer", "Officer", 2, soldiers, up_to=True))
-    ranks += [Rank("son", "Leader's son", son_pts, sons), Rank("leader", "Leader", leader_pts, leaders)]
+        ranks.append(Rank("officer", _("Officer"), 2, soldiers, up_to=True))
+    ranks += [Rank("son", _("Leader's son"), son_pts, sons), Rank("leader", _("Leader"), leader_pts, leaders)]
     return Army(name, symbol, dark, tuple(ranks), officer_material and promotion)
 
 
@@ -174,33 +175,35 @@ class Stacks(Flowable):
             draw_rank_face(c, self.army.face(rank), x + d / 2, top, d * 0.36, outline=True)
             c.setFillColor(INK)
             c.setFont(FONT, 6.5)
-            c.drawCentredString((x + d / 2) * mm, 0.6 * mm, f"{rank.points} high")
+            c.drawCentredString((x + d / 2) * mm, 0.6 * mm, _("{n} high").format(n=rank.points))
 
 
 def _chart(army: Army) -> list[Flowable]:
-    rows: list[list[Any]] = [["Rank", "Points", "Stack", "Pieces", "Draughts"]]
+    rows: list[list[Any]] = [[_("Rank"), _("Points"), _("Stack"), _("Pieces"), _("Draughts")]]
     for r in army.ranks:
         title = r.title
         if army.symbol == "hat" and r.key in SAAMI_TITLES:
             title += f" ({SAAMI_TITLES[r.key]})"
         if r.up_to:
-            rows.append([f"{title}, by promotion", str(r.points), f"{r.points} high", f"up to {r.count}",
-                         f"+1 each (up to +{(r.points - 1) * r.count})"])
+            rows.append([_("{rank}, by promotion").format(rank=title), str(r.points),
+                         _("{n} high").format(n=r.points), _("up to {n}").format(n=r.count),
+                         _("+1 each (up to +{n})").format(n=(r.points - 1) * r.count)])
         else:
-            rows.append([title, str(r.points), f"{r.points} high", str(r.count), str(r.points * r.count)])
-    rows.append(["Total", "", "", str(army.pieces), str(army.draughts())])
+            rows.append([title, str(r.points), _("{n} high").format(n=r.points), str(r.count),
+                         str(r.points * r.count)])
+    rows.append([_("Total"), "", "", str(army.pieces), str(army.draughts())])
     t = Table(rows, colWidths=[52 * mm, 14 * mm, 16 * mm, 18 * mm, 34 * mm], hAlign="LEFT")
     t.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), FONT, 8), ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
         ("FONT", (0, -1), (-1, -1), FONT_BOLD, 8), ("LINEBELOW", (0, 0), (-1, 0), 0.5, INK),
         ("LINEABOVE", (0, -1), (-1, -1), 0.5, INK), ("TOPPADDING", (0, 0), (-1, -1), 1.2),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2), ("LEFTPADDING", (0, 0), (-1, -1), 2)]))
-    sym = "crown" if army.symbol == "crown" else "four-pointed hat"
-    lines = [Paragraph(f"{army.name}: {army.pieces} pieces, {army.draughts()} draughts "
-                       f"(leader's symbol: the {sym})", HEAD), t]
+    text = (_("{army}: {pieces} pieces, {draughts} draughts (leader's symbol: the crown)") if army.symbol == "crown"
+            else _("{army}: {pieces} pieces, {draughts} draughts (leader's symbol: the four-pointed hat)"))
+    lines = [Paragraph(text.format(army=_(army.name), pieces=army.pieces, draughts=army.draughts()), HEAD), t]
     if any(r.up_to for r in army.ranks):
-        lines.append(Paragraph(f"With every soldier promoted this army would use {army.draughts_with_promotion()} "
-                               "draughts: have spares ready rather than limit promotion.", SMALL))
+        lines.append(Paragraph(_("With every soldier promoted this army would use {n} draughts: have spares ready "
+                                 "rather than limit promotion.").format(n=army.draughts_with_promotion()), SMALL))
     lines += [Spacer(1, 1.5 * mm), Stacks(army)]
     return [KeepTogether(lines)]
 
@@ -208,9 +211,9 @@ def _chart(army: Army) -> list[Flowable]:
 def chart_story(armies: list[Army], heading: str, notes: list[str]) -> list[Flowable]:
     story: list[Flowable] = [Paragraph(heading, TITLE)]
     story.append(Paragraph(
-        "Play Dablot with draughts stacked to show rank (source 000): one draught for a soldier, two for the "
-        "leader's son (or a promoted officer), three for the leader; with Four Ranks the son is three high and "
-        "the leader four. Lay a rank marker on top of each stack so both players see the rank and the army.",
+        _("Play Dablot with draughts stacked to show rank (source 000): one draught for a soldier, two for the "
+          "leader's son (or a promoted officer), three for the leader; with Four Ranks the son is three high and "
+          "the leader four. Lay a rank marker on top of each stack so both players see the rank and the army."),
         TEXT))
     for n in notes:
         story.append(Paragraph(n, SMALL))
@@ -230,7 +233,7 @@ def marker_pages(doc: Document, armies: list[Army], draught_mm: float, heading: 
         pages += 1
         if pages > 10:
             raise ValueError("the draughts chart does not fit on the page")
-        with doc.sheet("rank markers, chart", f"draughts {draught_mm:g} mm") as c:
+        with doc.sheet(_("rank markers, chart"), _("draughts {d} mm").format(d=f"{draught_mm:g}")) as c:
             fill_frame(Frame(body.x * mm, body.y * mm, body.w * mm, body.h * mm, leftPadding=0, rightPadding=0,
                              topPadding=0, bottomPadding=0), story, c)
     groups: list[Group] = []
@@ -239,22 +242,23 @@ def marker_pages(doc: Document, armies: list[Army], draught_mm: float, heading: 
             if rank.count == 0:
                 continue
             n = rank.count
-            what = "by promotion, up to one per soldier" if rank.up_to else f"{n}"
-            groups.append(Group(f"{army.name}: {rank.title} markers ({what})", n, _marker(army.face(rank))))
+            what = _("by promotion, up to one per soldier") if rank.up_to else f"{n}"
+            title = _("{army}: {rank} markers ({what})").format(army=_(army.name), rank=rank.title, what=what)
+            groups.append(Group(title, n, _marker(army.face(rank))))
         if army.officer_material:
             soldiers = army.rank("soldier")
             if soldiers is not None and soldiers.count:
-                groups.append(Group(f"{army.name}: 'retreated' marks for the underside of each soldier "
-                                    f"({soldiers.count})", soldiers.count,
+                groups.append(Group(_("{army}: 'retreated' marks for the underside of each soldier "
+                                      "({count})").format(army=_(army.name), count=soldiers.count), soldiers.count,
                                     _marker(army.face(soldiers, retreated=True))))
     bleed = 1.0
     layout = CutLayout(draught_mm, draught_mm, gutter=4.0, bleed=bleed)
     intro = intro_text([
-        f"Rank markers, {draught_mm:g} mm across (one draught)",
-        "Cut along the crop marks and round off the corners (or use a circle punch); lay a marker on top of each "
-        "stack, or glue it to the top draught. Glue the sheet to thin card first for sturdier markers.",
+        _("Rank markers, {d} mm across (one draught)").format(d=f"{draught_mm:g}"),
+        _("Cut along the crop marks and round off the corners (or use a circle punch); lay a marker on top of each "
+          "stack, or glue it to the top draught. Glue the sheet to thin card first for sturdier markers."),
     ])
-    return flow_cells(doc, "rank markers", f"{draught_mm:g} mm", groups, layout, intro)
+    return flow_cells(doc, _("rank markers"), f"{draught_mm:g} mm", groups, layout, intro)
 
 
 def _marker(face: RankFace):

@@ -21,6 +21,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.i18n import _, current_language
 from tafl_desktop.printing.fonts import FONT, FONT_BOLD, register_fonts, text_width
 
 #: Paper sizes in mm, portrait.
@@ -82,7 +83,9 @@ class Page:
 
     @property
     def label(self) -> str:
-        return f"{'A4' if self.paper == 'a4' else 'Letter'} {self.orientation}"
+        return {("a4", "portrait"): _("A4 portrait"), ("a4", "landscape"): _("A4 landscape"),
+                ("letter", "portrait"): _("Letter portrait"), ("letter", "landscape"): _("Letter landscape")}.get(
+            (self.paper, self.orientation), f"{self.paper} {self.orientation}")
 
 
 def make_page(paper: str, orientation: str) -> Page:
@@ -120,12 +123,12 @@ class Document:
         self.title = title
         self.count = 0
         self.canvas = Canvas(out, pagesize=(page.width * mm, page.height * mm), invariant=1,
-                             initialFontName=FONT, initialFontSize=9, pageCompression=1, lang="en")
+                             initialFontName=FONT, initialFontSize=9, pageCompression=1, lang=current_language())
         c = self.canvas
         c.setTitle(title)
         c.setAuthor("Tafl Desktop")
         c.setCreator("Tafl Desktop")
-        c.setSubject(subject or f"Printable set, {page.label}, print at 100% (actual size)")
+        c.setSubject(subject or _("Printable set, {paper}, print at 100% (actual size)").format(paper=page.label))
         c.setKeywords(["tafl", "print and play", page.paper, page.orientation])
         c.setViewerPreference("PrintScaling", "None")
 
@@ -148,8 +151,8 @@ class Document:
         c.line(p.x * mm, (p.top - HEADER + 1.5) * mm, p.right * mm, (p.top - HEADER + 1.5) * mm)
         c.setFont(FONT, 7)
         c.setFillColor(GREY)
-        label = f"page {self.count} of "
-        c.drawString(p.x * mm, (p.y + 0.5) * mm, f"Tafl Desktop · {self.page.label}")
+        label = _("page {n} of").format(n=self.count) + " "
+        c.drawString(p.x * mm, (p.y + 0.5) * mm, "Tafl Desktop · " + self.page.label)
         right = p.right - 6.0
         c.drawRightString(right * mm, (p.y + 0.5) * mm, label)
         c.translate(right * mm, (p.y + 0.5) * mm)
@@ -189,9 +192,12 @@ def draw_ruler(c: Canvas, x: float, y: float) -> Rect:
     for i in range(0, 101, 10):
         c.drawCentredString((x + i) * mm, (y + 3.6) * mm, str(i // 10))
     c.setFont(FONT_BOLD, 7.5)
-    c.drawString(x * mm, (y - 4.0) * mm, "Print at 100% / actual size")
+    first = _("Print at 100% / actual size")
+    c.drawString(x * mm, (y - 4.0) * mm, first)
     c.setFont(FONT, 7)
-    c.drawString((x + 41) * mm, (y - 4.0) * mm, "— this line must measure 100 mm (10 cm).")
+    # the note follows the instruction; 41 mm is where it always stood in English
+    gap = max(41.0, c.stringWidth(first, FONT_BOLD, 7.5) / mm + 1.5)
+    c.drawString((x + gap) * mm, (y - 4.0) * mm, _("— this line must measure 100 mm (10 cm)."))
     c.restoreState()
     return Rect(x, y - 5.0, 100.0, 9.5)
 

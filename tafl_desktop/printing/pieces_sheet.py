@@ -15,6 +15,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.core import marks
 from tafl_desktop.i18n import _
 from tafl_desktop.printing.board_draw import piece_room
 from tafl_desktop.printing.cells import CutLayout, CutSheet, Group, flow_cells, intro_text
@@ -28,18 +29,19 @@ TOKEN_SHARE = 0.8  # token diameter / square size
 def piece_kinds(variant: Any) -> list[tuple[str, str, str]]:
     """(piece letter, group title, label on a standing piece) in printing order."""
     if variant.family == "tafl":
-        return [("K", "King", "king"), ("T", "Defenders (the king's side)", "defender"),
-                ("t", "Attackers", "attacker")]
+        return [("K", _("King"), _("king")), ("T", _("Defenders (the king's side)"), _("defender")),
+                ("t", _("Attackers"), _("attacker"))]
     if variant.family == "dablot":
         out = []
-        for i, side in enumerate(variant.sides):
+        for i, side in enumerate(variant.side_names):
             case = str.upper if i == 1 else str.lower
-            out += [(case("k"), f"{side}: leader", "leader"), (case("p"), f"{side}: leader's son", "son"),
-                    (case("s"), f"{side}: soldiers", "soldier")]
+            out += [(case("k"), _("{side}: leader").format(side=side), _("leader")),
+                    (case("p"), _("{side}: leader's son").format(side=side), _("son")),
+                    (case("s"), _("{side}: soldiers").format(side=side), _("soldier"))]
             if variant.options.get("promotion"):
-                out.append((case("o"), f"{side}: officers, by promotion", "officer"))
+                out.append((case("o"), _("{side}: officers, by promotion").format(side=side), _("officer")))
         return out
-    many, hunters = variant.sides
+    many, hunters = variant.side_names
     return [("h", hunters, hunters.lower()), ("f", many, many.lower())]
 
 
@@ -89,7 +91,8 @@ def _groups(variant: Any, draw_kind) -> list[Group]:
         if not n:
             continue
         extra = 0 if kind in "oO" and variant.family == "dablot" else spares(n)
-        out.append(Group(f"{title}: {n} + {extra} spare", n + extra, draw_kind(face(kind), label)))
+        out.append(Group(_("{pieces}: {n} + {extra} spare").format(pieces=title, n=n, extra=extra), n + extra,
+                         draw_kind(face(kind), label)))
     return out
 
 
@@ -105,25 +108,30 @@ def token_pages(doc: Document, variant: Any, square: float) -> CutSheet:
         return draw
 
     intro = intro_text([
-        f"Tokens for {variant.name}: {d:g} mm across, for {square:g} mm squares",
-        "Cut along the grey crop marks, then round off the corners (or use a "
-        f"{d:g} mm circle punch). The faces are printed a little beyond the cut so no white edge shows.",
-        _faces_sentence(variant) + " Glue the sheet to thin card first for sturdier pieces.",
+        _("Tokens for {game}: {d} mm across, for {square} mm squares").format(
+            game=variant.title, d=f"{d:g}", square=f"{square:g}"),
+        _("Cut along the grey crop marks, then round off the corners (or use a {d} mm circle punch). The faces are "
+          "printed a little beyond the cut so no white edge shows.").format(d=f"{d:g}"),
+        _faces_sentence(variant) + " " + _("Glue the sheet to thin card first for sturdier pieces."),
     ])
-    return flow_cells(doc, "pieces", f"tokens {d:g} mm", _groups(variant, draw_kind), layout, intro)
+    return flow_cells(doc, _("pieces"), _("tokens {d} mm").format(d=f"{d:g}"), _groups(variant, draw_kind), layout,
+                      intro)
 
 
 def _faces_sentence(variant: Any) -> str:
     if variant.family == "dablot":
-        return (f"{variant.sides[0]} dark, {variant.sides[1]} light; each piece shows its points, the leaders "
-                "their army's symbol (the Swedes' crown, the Saami four-pointed hat).")
+        return _("{bottom} dark, {top} light; each piece shows its points, the leaders their army's symbol (the "
+                 "Swedes' crown, the Saami four-pointed hat).").format(bottom=variant.side_names[0],
+                                                                       top=variant.side_names[1])
     if variant.family == "tafl":
-        return "Attackers are dark, defenders light, the king light with a crown: distinct in black and white too."
-    many, hunters = variant.sides
+        return _("Attackers are dark, defenders light, the king light with a crown: distinct in black and white too.")
+    many, hunters = variant.side_names
     if variant.side_count(1) == 1:
         text = _("The {hunters} is dark with a star, the {many} light: distinct in black and white too.")
     else:
         text = _("The {hunters} are dark with a star, the {many} light: distinct in black and white too.")
+    if marks.language() == "de":  # German nouns keep their capital
+        return text.format(hunters=hunters, many=many)
     return text.format(hunters=hunters.lower(), many=many.lower())
 
 
@@ -151,12 +159,14 @@ def standee_pages(doc: Document, variant: Any, square: float) -> CutSheet:
         return draw
 
     intro = intro_text([
-        f"Standing pieces for {variant.name}: {w:g} mm wide, for {square:g} mm squares",
-        "Cut along the crop marks. Fold along the middle dashed line (the top of the piece) and glue front "
-        "to back; then fold the two base tabs outwards, one each way, so the piece stands.",
-        "Folding one sheet keeps front and back aligned better than printing on both sides.",
+        _("Standing pieces for {game}: {w} mm wide, for {square} mm squares").format(
+            game=variant.title, w=f"{w:g}", square=f"{square:g}"),
+        _("Cut along the crop marks. Fold along the middle dashed line (the top of the piece) and glue front "
+          "to back; then fold the two base tabs outwards, one each way, so the piece stands."),
+        _("Folding one sheet keeps front and back aligned better than printing on both sides."),
     ])
-    return flow_cells(doc, "standing pieces", f"{w:g} mm wide", _groups(variant, draw_kind), layout, intro)
+    return flow_cells(doc, _("standing pieces"), _("{w} mm wide").format(w=f"{w:g}"), _groups(variant, draw_kind),
+                      layout, intro)
 
 
 def _standee(c: Canvas, kind: str | RankFace, label: str, r: Rect, panel: float, tab: float) -> None:

@@ -18,6 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from tafl_desktop.core.rulebook import rule_sections
+from tafl_desktop.i18n import _
 from tafl_desktop.printing.board_draw import (
     BoardMarks,
     board_extent,
@@ -172,15 +173,17 @@ def rule_story(variant: Any, marks: BoardMarks, sizes: dict[str, float], width: 
                balance: dict[str, Any] | None = None) -> list[Flowable]:
     """Everything on the rule sheet, as flowables, in reading order (with a Rules Lab chart when
     ``balance`` holds a study's report)."""
-    story: list[Flowable] = [_p(f"How to play {variant.name}", H1)]
+    story: list[Flowable] = [_p(_("How to play {game}").format(game=variant.title), H1)]
     if variant.description:
-        story.append(_p(variant.description))
+        story.append(_p(variant.blurb))
     changed = variant.changed_options()
     schema = variant.schema
     if changed:
-        parts = [f"{schema[k].label}: {schema[k].value_label(v)} (preset: "
-                 f"{schema[k].value_label(variant.preset_options.get(k, v))})" for k, v in changed.items()]
-        story.append(_p("House rules in this set, changed from the preset: " + "; ".join(parts) + ".", SMALL))
+        parts = [_("{option}: {value} (preset: {preset})").format(
+            option=schema[k].label, value=schema[k].value_label(v),
+            preset=schema[k].value_label(variant.preset_options.get(k, v))) for k, v in changed.items()]
+        story.append(_p(_("House rules in this set, changed from the preset: {changes}.").format(
+            changes="; ".join(parts)), SMALL))
     story.append(Spacer(1, 2 * mm))
     story.append(_start_table(variant, marks, sizes, width))
     for sec in rule_sections(variant):
@@ -191,20 +194,20 @@ def rule_story(variant: Any, marks: BoardMarks, sizes: dict[str, float], width: 
     if diagrams:
         # heading, note and the pictures move to the next page together rather than split
         story.append(KeepTogether([
-            _p("The rules in pictures", H2),
-            _p("Each picture is part of the real board, checked against the rules above: the blue arrow is the "
-               "move, a red cross marks the piece it captures.", SMALL),
+            _p(_("The rules in pictures"), H2),
+            _p(_("Each picture is part of the real board, checked against the rules above: the blue arrow is the "
+                 "move, a red cross marks the piece it captures."), SMALL),
             Spacer(1, 1.5 * mm),
             _diagram_table(variant, diagrams, sizes, width)]))
     if balance is not None:
         story.append(_balance_block(balance, width))
     if variant.sources:
-        block: list[Flowable] = [_p("Sources", H2)]
+        block: list[Flowable] = [_p(_("Sources"), H2)]
         block += [Paragraph(escape(s), ParagraphStyle("src", parent=SMALL, leftIndent=9, bulletIndent=1),
                             bulletText="•") for s in variant.sources]
         story.append(KeepTogether(block))
     if variant.notes.strip():
-        story.append(KeepTogether([_p("Notes", H2), _p(" ".join(variant.notes.split()), SMALL)]))
+        story.append(KeepTogether([_p(_("Notes"), H2), _p(" ".join(variant.notes.split()), SMALL)]))
     return story
 
 
@@ -214,7 +217,7 @@ def _start_table(variant: Any, marks: BoardMarks, sizes: dict[str, float], width
     face = piece_face(variant)
     pic = BoardPicture(variant, START_FORM, sizes[START_FORM], sizes[START_FORM + ":rim"], pieces, face=face)
     counts = piece_counts(variant)
-    rows: list[list[Any]] = [[_p("Starting position", CAPTION_TITLE), ""]]
+    rows: list[list[Any]] = [[_p(_("Starting position"), CAPTION_TITLE), ""]]
     for kind, title, _label in piece_kinds(variant):
         if counts.get(kind):
             rows.append([Swatch(face(kind)), _p(f"{title}: {counts[kind]}", SMALL)])
@@ -291,7 +294,7 @@ def rule_pages(doc: Document, variant: Any, marks: BoardMarks, sizes: dict[str, 
         pages += 1
         if pages > 20:  # a block that never fits would otherwise loop for ever
             raise ValueError("a rule-sheet block does not fit on a page")
-        with doc.sheet("rules", variant.name) as c:
+        with doc.sheet(_("rules"), variant.title) as c:
             frame = Frame(body.x * mm, body.y * mm, body.w * mm, body.h * mm, leftPadding=0, rightPadding=0,
                           topPadding=0, bottomPadding=0, showBoundary=0)
             fill_frame(frame, story, c)

@@ -22,6 +22,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Move
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.side_words import fill
 
 #: Task kinds a lesson step may set.
@@ -30,6 +31,14 @@ TASK_KINDS = ("capture", "reach", "win", "safe")
 
 class LessonError(ValueError):
     """A lesson file that cannot be used; the message names the file and the fault."""
+
+
+def chosen_language() -> str:
+    """The language the player chose (``tafl_desktop.i18n``), English until one is chosen; a
+    lesson is shown in it, so the Learn menu and dialog need not pass it around."""
+    from tafl_desktop.i18n import current_language
+
+    return current_language()
 
 
 def localized(value: Any, language: str = "en") -> str:
@@ -71,13 +80,10 @@ class Step:
         rules = variant.make_rules()
         return variant, rules, rules.parse_position(self.position, variant.parse_side(self.to_move))
 
-    def instructions(self, variant: Any, language: str = "en") -> str:
-        """The step's text in the variant's side names."""
-        from tafl_desktop.i18n import _
-
-        english = localized(self.text, "en")
-        text = localized(self.text, language) if language != "en" else _(english)
-        return fill(text, variant.words)
+    def instructions(self, variant: Any, language: str | None = None) -> str:
+        """The step's text in ``language`` (default: the chosen one; English where the file has
+        none), in the variant's side names."""
+        return fill(_in_language(self.text, language), variant.words)
 
 
 @dataclass(frozen=True)
@@ -89,10 +95,18 @@ class Lesson:
     steps: tuple[Step, ...]
     path: str = ""
 
-    def title_text(self, language: str = "en") -> str:
-        from tafl_desktop.i18n import _
+    def title_text(self, language: str | None = None) -> str:
+        """The title in ``language`` (default: the chosen one; English where the file has none)."""
+        return _in_language(self.title, language)
 
-        return localized(self.title, language) if language != "en" else _(localized(self.title))
+
+def _in_language(table: Any, language: str | None) -> str:
+    """``table``'s text in ``language`` (default: the chosen one); where the file lacks that
+    language, the English text through the catalogue (which may still know it)."""
+    lang = language or chosen_language()
+    if lang != "en" and isinstance(table, dict) and table.get(lang):
+        return str(table[lang])
+    return _(localized(table, "en"))
 
 
 class Said(str):
@@ -221,7 +235,7 @@ def judge(step: Step, move: Move) -> Verdict:
         if out is not None:
             return Verdict(False, say(N_("That ends the game, but not as asked: {result}"),
                 result=out.describe(variant)), True, after, caps)
-        return Verdict(False, N_("That is a legal move, but the game goes on: it does not win yet."), True, after,
+        return Verdict(False, _("That is a legal move, but the game goes on: it does not win yet."), True, after,
                        caps)
     # safe: no reply of the other side wins at once or takes a piece on the named squares
     if out is not None:
@@ -241,7 +255,7 @@ def judge(step: Step, move: Move) -> Verdict:
             return Verdict(False, say(N_("Not safe: {side} would answer {reply} and capture {squares}."),
                 side=variant.sides[int(mover.other)], reply=rules.move_text(reply),
                 squares=_names(rules, sorted(lost))), True, after, caps)
-    return Verdict(True, N_("Well done: nothing can be taken and the game cannot be lost next move."), True, after,
+    return Verdict(True, _("Well done: nothing can be taken and the game cannot be lost next move."), True, after,
                    caps)
 
 
