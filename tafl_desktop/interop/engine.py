@@ -20,6 +20,7 @@ from typing import IO
 
 from tafl_desktop.ai.levels import get_level
 from tafl_desktop.core.game import Game, IllegalMove, Side
+from tafl_desktop.core.quoting import shown
 from tafl_desktop.core.rules_string import RulesStringError, variant_from_rules_string
 
 #: Share of the main time left that one move may use.
@@ -134,14 +135,20 @@ class EngineSession:
         if game is not None and rest:
             self.game = Game(game.rules, position_from_record(game.rules, rest, game.rules.side_to_move(game.position)))
 
+    def _side(self, rest: str) -> Side | None:
+        """The side a host names; None (after an error line quoting it, shortened) for any other word."""
+        try:
+            return Side.parse(rest)
+        except ValueError:
+            self.send(f"error 0 unknown side {shown(rest, 40)}")
+            return None
+
     def on_side(self, rest: str) -> None:
         game = self._need_game()
         if game is None:
             return
-        try:
-            side = Side.parse(rest)
-        except ValueError:
-            self.send(f"error 0 unknown side {rest}")
+        side = self._side(rest)
+        if side is None:
             return
         if game.rules.side_to_move(game.position) != side:
             self.game = Game(game.rules, game.rules.parse_position(game.rules.position_text(game.position), side))
@@ -196,10 +203,8 @@ class EngineSession:
         game = self._need_game()
         if game is None:
             return
-        try:
-            side = Side.parse(rest)
-        except ValueError:
-            self.send(f"error 0 unknown side {rest}")
+        side = self._side(rest)
+        if side is None:
             return
         pos, result = self._search(side, None)
         if result.move is None:
