@@ -1,7 +1,8 @@
 """The Analysis board and Review Game in the real window (offscreen), with the real worker process:
-lines appear and a click plays the move, analysis follows the move list without stalling the event
-loop, a review marks the moves, draws the graph (a click on it jumps to that ply), shows the better
-move as an arrow at a mistake, and can be cancelled and resumed (issue 19)."""
+lines appear and a click shows the line (on a scratch board at the live end), analysis follows the
+move list without stalling the event loop, a review marks the moves, draws the graph (a click on it
+jumps to that ply), shows the better move as an arrow at a mistake, and can be cancelled and
+resumed (issue 19)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from tafl_desktop.core.game import Game
 from tafl_desktop.gui.analysis_client import LoopGapProbe
+from tafl_desktop.session.source import GameSource, Origin
 
 #: A real Brandubh game (shared/reference/games/brandubh.csv) the attackers win by capturing the king
 #: after the defenders' d4-f4.
@@ -21,8 +23,7 @@ def _open(window, moves: str) -> Game:
     game = Game(c.rules)
     for m in moves.split():
         game.play_text(m)
-    c.set_game(game)
-    window.refresh()
+    window.load(GameSource.of_game(game, Origin.NEW))
     return game
 
 
@@ -37,7 +38,7 @@ def _lines_shown(board, n: int) -> bool:
 
 
 @pytest.mark.parametrize("variant", ["brandubh", "fox_geese_13", "dablot_mini"])
-def test_analysis_lines_appear_and_a_click_plays_the_move(qtbot, make_window, variant):
+def test_analysis_lines_appear_and_a_click_shows_the_line(qtbot, make_window, variant):
     w = make_window(variant)
     board = w.analysis_board
     qtbot.keyClick(w, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
@@ -62,7 +63,11 @@ def test_analysis_lines_appear_and_a_click_plays_the_move(qtbot, make_window, va
     first = board.move_buttons[0][0].text()
     qtbot.mouseClick(board.move_buttons[0][0], Qt.MouseButton.LeftButton)
     c = w.controller
-    assert [c.rules.move_text(p.move) for p in c.game.plies] == [first]
+    # at the live end a line is tried on a scratch board: the game itself is not changed (issue 27)
+    assert c.game.plies == [] and board.scratch is not None and board.scratch.isVisible()
+    assert board.scratch.shown_moves() == [first]
+    board.scratch.close()
+    assert c.play_move(c.rules.parse_move(c.game.position, first))
     # the analysis follows: new lines for the new position
     qtbot.waitUntil(lambda: _lines_shown(board, 1) and board.report["lines"][0]["moves"][0] in _legal_texts(w),
                     timeout=30_000)
@@ -139,7 +144,7 @@ def test_review_marks_moves_draws_a_graph_and_shows_the_better_move(qtbot, make_
     assert model.annotation(6) == "blunder"
 
     # a new game drops the marks
-    w.controller.set_game(Game(w.controller.rules))
+    w.load(GameSource.of_game(Game(w.controller.rules), Origin.NEW))
     assert model.annotation(6) == "" and not panel.isVisible()
 
 

@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-plies", type=int, default=300)
     a = p.parse_args(argv)
     if a.variants in ("all", "everything"):
-        variants = [k for k, v in presets().items() if a.variants == "everything" or v.family == "tafl"]
+        variants = [k for k, v in presets().items() if a.variants == "everything" or v.traits.opentafl]
     else:
         variants = a.variants.split(",")
     levels = a.levels.split(",")

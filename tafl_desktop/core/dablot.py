@@ -12,11 +12,13 @@ same side) and ``()`` ends the turn early.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tafl_desktop.core.game import Move, Outcome, Side
-from tafl_desktop.core.geometry import GraphGeometry
 from tafl_desktop.core.quoting import quote
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
 
 SOUTH, NORTH = 0, 1
 SOLDIER, OFFICER, SON, LEADER = 0, 1, 2, 3
@@ -57,7 +59,7 @@ class DablotPosition:
         self.quiet = quiet
         self.result = result
 
-    def key(self):
+    def key(self) -> tuple[tuple[int, ...], int, int]:
         return (self.cells, self.side, self.actions)
 
     def __eq__(self, other: object) -> bool:
@@ -72,9 +74,9 @@ class DablotRules:
 
     family = "dablot"
 
-    def __init__(self, variant: Any) -> None:
+    def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        g: GraphGeometry = variant.geometry
+        g = variant.graph
         self.geometry = g
         self.opts = dict(variant.options)
         self.N = g.size
@@ -121,7 +123,7 @@ class DablotRules:
     def side_to_move(self, pos: DablotPosition) -> Side:
         return Side(pos.side)
 
-    def position_key(self, pos: DablotPosition):
+    def position_key(self, pos: DablotPosition) -> tuple[tuple[int, ...], int, int]:
         return pos.key()
 
     def _chains(self, cells: list[int], a: int, mover: int, path: list[int], budget: int, out: list[Move]) -> None:
@@ -314,7 +316,7 @@ class DablotRules:
             return pos.result
         if not self.legal_moves(pos):
             return Outcome(Side(1 - pos.side), "no_moves")
-        n = self.opts["captureless_draw"]
+        n = int(self.opts["captureless_draw"])
         if n and pos.quiet >= n:
             return Outcome(None, "no_captures")
         return None

@@ -12,20 +12,28 @@ A family's rules object (``TaflRules``, later the Fox games and Dablot) is built
 A move is a tuple of point indices: ``(from, to)`` for a Tafl move, longer for chained jumps.
 Positions are immutable values, so history, undo and the AI need no unmake logic.
 
-:class:`Game` adds what needs history: repetition, undo/redo, and the record of captures.
+:class:`Game` adds what needs history along one line of play: repetition, taking back the last
+move, and the record of captures.  The tree of every line tried (variations, redo) is
+:class:`~tafl_desktop.core.game_tree.GameTree`; a Game is one path through it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast
 
 from tafl_desktop.core import marks
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.side_words import agree, fill, side_words
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.geometry import GraphGeometry, GridGeometry
+    from tafl_desktop.core.options import OptionValue
+    from tafl_desktop.core.variants import Variant
 
 Move = tuple[int, ...]
 
@@ -65,7 +73,7 @@ class Outcome:
     def result_key(self) -> str:
         return "draw" if self.winner is None else self.winner.key
 
-    def describe(self, variant: Any = None) -> str:
+    def describe(self, variant: Variant | None = None) -> str:
         """One sentence for the user, in the variant's own side names when a variant is given
         ("Fox wins: too few geese are left to trap the fox."); Tafl's names otherwise."""
         text = REASON_TEXT.get(self.reason, self.reason.replace("_", " "))
@@ -81,7 +89,7 @@ class Outcome:
         name = variant.sides[int(self.winner)]
         return f"{name} {agree('win', variant.side_count(self.winner))}: {text}."
 
-    def _describe_translated(self, variant: Any, reason: str) -> str:
+    def _describe_translated(self, variant: Variant | None, reason: str) -> str:
         """:meth:`describe` in a language other than English: whole sentences from the catalogue."""
         words = variant.words if variant is not None else side_words(
             (marks.gettext("Flock"), marks.gettext("Hunters")), 2)
@@ -141,7 +149,7 @@ OFF_BOARD_TEXT = {
 }
 
 
-def _off_board_text(outcome: Outcome, variant: Any) -> str:
+def _off_board_text(outcome: Outcome, variant: Variant | None) -> str:
     """The sentence of an off-board ending, naming the side that lost."""
     text = OFF_BOARD_TEXT[outcome.reason]
     if outcome.winner is None:
@@ -152,7 +160,7 @@ def _off_board_text(outcome: Outcome, variant: Any) -> str:
     else:
         name = variant.sides[int(loser)]
         # a proper name (Saami, Swedes) keeps its capital; a common noun reads "the geese"
-        name = name if variant.family == "dablot" else f"the {name.lower()}"
+        name = name if variant.traits.proper_side_names else f"the {name.lower()}"
     return text.replace("{loser}", name)
 
 
@@ -160,68 +168,117 @@ class IllegalMove(ValueError):
     """A move that the rules do not allow here; the message says why."""
 
 
-class Rules(Protocol):
-    """What the window, the AI, the printer and the CLI may ask of any game family."""
+class Position(Protocol):
+    """What every family's position is (``TaflPosition``, ``HuntPosition``, ``DablotPosition``):
+    an immutable, hashable value that knows the side to move, the moves since the last capture
+    and the outcome its last move decided.  Everything else about it is its family's business,
+    reached only through the family's :class:`Rules`."""
 
-    variant: Any
+    @property
+    def side(self) -> int: ...
+    @property
+    def quiet(self) -> int: ...
+    @property
+    def result(self) -> Outcome | None: ...
+    def __hash__(self) -> int: ...
 
-    def initial_position(self) -> Any: ...
-    def legal_moves(self, pos: Any) -> list[Move]: ...
-    def play(self, pos: Any, move: Move) -> tuple[Any, tuple[int, ...]]: ...
-    def outcome(self, pos: Any) -> Outcome | None: ...
-    def position_key(self, pos: Any) -> Any: ...
-    def side_to_move(self, pos: Any) -> Side: ...
+
+#: A family's own position type; the Rules, Game and GameTree of a family all use the same one.
+P = TypeVar("P", bound=Position)
+
+
+class Rules(Protocol[P]):
+    """What the window, the AI, the printer and the CLI may ask of any game family (generic in
+    the family's position type, so a Tafl position is never handed to the Fox games' rules)."""
+
+    @property
+    def variant(self) -> Variant: ...
+    @property
+    def geometry(self) -> GridGeometry | GraphGeometry: ...
+    @property
+    def family(self) -> str: ...
+    @property
+    def opts(self) -> Mapping[str, OptionValue]: ...
+
+    def initial_position(self) -> P: ...
+    def legal_moves(self, pos: P) -> list[Move]: ...
+    def play(self, pos: P, move: Move) -> tuple[P, tuple[int, ...]]: ...
+    def outcome(self, pos: P) -> Outcome | None: ...
+    def position_key(self, pos: P) -> Hashable: ...
+    def side_to_move(self, pos: P) -> Side: ...
     def move_text(self, move: Move) -> str: ...
-    def parse_move(self, pos: Any, text: str) -> Move: ...
-    def explain_illegal(self, pos: Any, move: Move) -> str: ...
-    def position_text(self, pos: Any) -> str: ...
-    def repetition_outcome(self, pos: Any, count: int) -> Outcome | None: ...
+    def parse_move(self, pos: P, text: str) -> Move: ...
+    def explain_illegal(self, pos: P, move: Move) -> str: ...
+    def position_text(self, pos: P) -> str: ...
+    def parse_position(self, text: str, to_move: Side) -> P: ...
+    def repetition_outcome(self, pos: P, count: int) -> Outcome | None: ...
+    def pieces(self, pos: P) -> dict[int, str]: ...
+
+
+class RepetitionRules(Rules[P], Protocol[P]):
+    """A family with rules about repeating positions beyond a repetition's outcome (Tafl's
+    "the defenders may not repeat"): a Game asks these when the rules have them."""
+
+    def forbids_repetition(self, pos: P) -> bool: ...
+    def no_moves_outcome(self, pos: P) -> Outcome | None: ...
 
 
 @dataclass(frozen=True)
-class Ply:
+class Ply(Generic[P]):
     """One move played in a game: the move, what it captured, and the position after it."""
 
     move: Move
     captures: tuple[int, ...]
-    position: Any
+    position: P
 
 
-class Game:
-    """A game in progress: start position, the moves played, and a redo tail after undo.
+class Game(Generic[P]):
+    """A game in progress: start position and the moves played (one line; redo lives in the tree).
 
     Repetition is counted here because it needs the history; everything else the rules object
     decides from the position alone.
     """
 
-    def __init__(self, rules: Rules, start: Any | None = None) -> None:
+    def __init__(self, rules: Rules[P], start: P | None = None) -> None:
         self.rules = rules
-        self.start = rules.initial_position() if start is None else start
-        self.plies: list[Ply] = []
-        self.redo_stack: list[Ply] = []
-        self._counts: dict[Any, int] = {rules.position_key(self.start): 1}
+        self.start: P = rules.initial_position() if start is None else start
+        self.plies: list[Ply[P]] = []
+        self._counts: dict[Hashable, int] = {rules.position_key(self.start): 1}
+        #: The rules again when they forbid repeating positions (asked once: it is asked per move).
+        self._repetition: RepetitionRules[P] | None = \
+            cast("RepetitionRules[P]", rules) if hasattr(rules, "forbids_repetition") else None
         self._outcome: Outcome | None = None
         self._ended: Outcome | None = None  # an ending decided off the board (see finish)
         self._recompute_outcome()
 
     @classmethod
-    def from_plies(cls, rules: Rules, start: Any, plies: list[Ply]) -> Game:
+    def from_plies(cls, rules: Rules[P], start: P, plies: list[Ply[P]]) -> Game[P]:
         """A game whose history is ``plies``, played before (a line of a variation tree): the
         positions are taken as they are, only the repetition counts and the outcome are rebuilt."""
         game = cls(rules, start)
         for ply in plies:
-            game.plies.append(ply)
-            key = rules.position_key(ply.position)
-            game._counts[key] = game._counts.get(key, 0) + 1
+            game._append(ply)
         game._recompute_outcome()
         return game
 
+    def append(self, ply: Ply[P]) -> None:
+        """Continue with ``ply``, a move played before from this very position (a node of the
+        tree): its position is taken as it is, the rules are not asked again."""
+        self._ended = None
+        self._append(ply)
+        self._recompute_outcome()
+
+    def _append(self, ply: Ply[P]) -> None:
+        self.plies.append(ply)
+        key = self.rules.position_key(ply.position)
+        self._counts[key] = self._counts.get(key, 0) + 1
+
     # -- state ---------------------------------------------------------------------------------
     @property
-    def position(self) -> Any:
+    def position(self) -> P:
         return self.plies[-1].position if self.plies else self.start
 
-    def position_at(self, ply_count: int) -> Any:
+    def position_at(self, ply_count: int) -> P:
         """Position after ``ply_count`` moves (0 = start)."""
         return self.plies[ply_count - 1].position if ply_count else self.start
 
@@ -241,8 +298,7 @@ class Game:
 
     def _no_repeat(self) -> bool:
         """Does a rule forbid the side to move to recreate an earlier position?"""
-        forbids = getattr(self.rules, "forbids_repetition", None)
-        return bool(forbids and forbids(self.position))
+        return self._repetition is not None and self._repetition.forbids_repetition(self.position)
 
     def _repeats(self, move: Move) -> bool:
         pos, _ = self.rules.play(self.position, move)
@@ -259,23 +315,21 @@ class Game:
             return None
         return self.rules.explain_illegal(self.position, move)
 
-    def play(self, move: Move) -> Ply:
-        """Play a legal move (raises IllegalMove otherwise); clears the redo tail."""
+    def play(self, move: Move) -> Ply[P]:
+        """Play a legal move (raises IllegalMove otherwise)."""
         why = self.check(move)
         if why is not None:
             raise IllegalMove(f"{self.rules.move_text(move)} is illegal: {why}")
-        ply = self._push(move)
-        self.redo_stack.clear()
-        return ply
+        return self._push(move)
 
-    def play_text(self, text: str) -> Ply:
+    def play_text(self, text: str) -> Ply[P]:
         try:
             move = self.rules.parse_move(self.position, text)
         except ValueError as exc:
             raise IllegalMove(str(exc)) from None
         return self.play(move)
 
-    def _push(self, move: Move) -> Ply:
+    def _push(self, move: Move) -> Ply[P]:
         pos, captures = self.rules.play(self.position, move)
         ply = Ply(move, captures, pos)
         self.plies.append(ply)
@@ -298,7 +352,8 @@ class Game:
         self._ended = outcome
         self._outcome = outcome
 
-    def undo(self) -> Ply | None:
+    def undo(self) -> Ply[P] | None:
+        """Take back the last move (the tree keeps it, for redo and variations)."""
         if not self.plies:
             return None  # nothing to take back: an ending off the board at the start stays
         self._ended = None
@@ -307,16 +362,8 @@ class Game:
         self._counts[key] -= 1
         if not self._counts[key]:
             del self._counts[key]
-        self.redo_stack.append(ply)
         self._recompute_outcome()
         return ply
-
-    def redo(self) -> Ply | None:
-        if not self.redo_stack:
-            return None
-        ply = self.redo_stack.pop()
-        self._push(ply.move)
-        return self.plies[-1]
 
     def _recompute_outcome(self) -> None:
         if self._ended is not None:
@@ -329,8 +376,8 @@ class Game:
             out = self.rules.repetition_outcome(pos, count)
         if out is None and self._no_repeat():
             self._outcome = None
-            if not self.legal_moves():  # every move would repeat: as if the side had none
-                out = self.rules.no_moves_outcome(pos)
+            if not self.legal_moves() and self._repetition is not None:
+                out = self._repetition.no_moves_outcome(pos)  # every move would repeat: as if the side had none
         self._outcome = out
 
     # -- text ------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ touches the schema, the engine and a test, nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -70,7 +70,7 @@ class OptionSpec:
     source: str = ""
     depends_on: tuple[str, tuple[OptionValue, ...]] | None = None
     needs_mark: str = ""
-    sentence_on_without: tuple[str, str] = ()
+    sentence_on_without: tuple[str, str] | None = None
     #: A toggle added after files were first written: saved only when it differs from the
     #: default, so a file that does not use it reads exactly as before (and an older app opens it).
     omit_default: bool = False
@@ -208,7 +208,7 @@ class OptionSchema:
             self._worded[key] = bound
         return bound
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[OptionSpec]:
         return iter(self.specs)
 
     def __contains__(self, key: object) -> bool:
@@ -267,8 +267,9 @@ class OptionSchema:
                 key=key, mark=MARK_WORDS.get(spec.needs_mark, spec.needs_mark))
         if not self.choice_fits(key, value):
             c = spec.choice(value)
+            mark = c.needs_mark if c is not None else ""
             return _("option '{key}' = '{value}' needs {mark} squares, and this board has none").format(
-                key=key, value=value, mark=MARK_WORDS.get(c.needs_mark, c.needs_mark))
+                key=key, value=value, mark=MARK_WORDS.get(mark, mark))
         return None
 
     def is_active(self, key: str, values: Mapping[str, OptionValue]) -> bool:

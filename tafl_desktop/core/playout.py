@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from tafl_desktop.core.game import Outcome
+from tafl_desktop.core.game import Outcome, P, Rules
 
 
 def random_playout(
-    rules: Any, pos: Any, rng: random.Random, max_plies: int = 10_000
-) -> tuple[Any, int, Outcome | None]:
+    rules: Rules[P], pos: P, rng: random.Random, max_plies: int = 10_000
+) -> tuple[P, int, Outcome | None]:
     """Play uniformly random legal moves until the game ends or ``max_plies`` pass.
 
     Every ply generates the full legal-move list, plays one move and checks for the end of the
@@ -36,7 +35,7 @@ def random_playout(
     return pos, plies, outcome
 
 
-def perft(rules: Any, pos: Any, depth: int) -> int:
+def perft(rules: Rules[P], pos: P, depth: int) -> int:
     """Leaf count of the legal-move tree to ``depth`` plies.
 
     Uses the family's bulk ``count_moves`` at the last ply when it has one (as every fast perft

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tafl_desktop.core.game import IllegalMove
+from tafl_desktop.core.game import IllegalMove, Position
 from tafl_desktop.core.game_tree import GameTree, Node
 from tafl_desktop.core.quoting import shown
 
@@ -33,7 +33,7 @@ class TreeFormatError(ValueError):
 
 
 # ------------------------------------------------------------------------------------ writing
-def tree_extras(tree: GameTree) -> dict[str, Any]:
+def tree_extras(tree: GameTree[Position]) -> dict[str, Any]:
     """The ``comments`` and ``variations`` keys for ``tree`` (only those that are not empty)."""
     out: dict[str, Any] = {}
     line = tree.main_line()
@@ -48,18 +48,19 @@ def tree_extras(tree: GameTree) -> dict[str, Any]:
     return out
 
 
-def _line_comments(line: list[Node]) -> dict[str, str]:
+def _line_comments(line: list[Node[Position]]) -> dict[str, str]:
     return {str(n.depth): n.comment for n in line if n.comment}
 
 
-def _line_variations(tree: GameTree, line: list[Node]) -> list[dict[str, Any]]:
+def _line_variations(tree: GameTree[Position], line: list[Node[Position]]) -> list[dict[str, Any]]:
     out = []
     for node in line:
-        if not node.is_main_child:
+        if not node.is_main_child or node.parent is None:
             continue  # the alternatives to a variation's first move belong to the line above
         for alt in node.parent.children[1:]:
             sub = [alt, *tree.continuation(alt)]
-            entry: dict[str, Any] = {"ply": alt.depth, "moves": [tree.rules.move_text(n.move) for n in sub]}
+            moves = [tree.rules.move_text(n.ply.move) for n in sub if n.ply is not None]
+            entry: dict[str, Any] = {"ply": alt.depth, "moves": moves}
             comments = _line_comments(sub)
             if comments:
                 entry["comments"] = comments
@@ -71,7 +72,7 @@ def _line_variations(tree: GameTree, line: list[Node]) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------------------------ reading
-def read_tree_extras(tree: GameTree, data: dict[str, Any], limit: int) -> None:
+def read_tree_extras(tree: GameTree[Position], data: dict[str, Any], limit: int) -> None:
     """Add the record's comments and variations to ``tree`` (which holds its main line).
     ``limit`` is the most moves the whole tree may hold.  TreeFormatError says what is wrong."""
     _check_nesting(data.get("variations", []))
@@ -94,7 +95,8 @@ def _check_nesting(variations: Any) -> None:
         stack.extend((v.get("variations"), depth + 1) for v in items if isinstance(v, dict))
 
 
-def _read_comments(root: Node, line: list[Node], comments: Any, where: str, allow_start: bool) -> None:
+def _read_comments(root: Node[Position], line: list[Node[Position]], comments: Any, where: str,
+                   allow_start: bool) -> None:
     if not isinstance(comments, dict):
         raise TreeFormatError(f"'{where}' must be a table of move numbers and texts")
     by_ply = {n.depth: n for n in line}
@@ -111,7 +113,7 @@ def _read_comments(root: Node, line: list[Node], comments: Any, where: str, allo
         node.comment = text.strip()
 
 
-def _read_variations(tree: GameTree, line: list[Node], variations: Any, where: str, nesting: int,
+def _read_variations(tree: GameTree[Position], line: list[Node[Position]], variations: Any, where: str, nesting: int,
                      budget: list[int], top: bool) -> None:
     if not isinstance(variations, list):
         raise TreeFormatError(f"'{where}' must be a list of variations")
@@ -127,8 +129,9 @@ def _read_variations(tree: GameTree, line: list[Node], variations: Any, where: s
         if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
             raise TreeFormatError(f"{here}: 'moves' must be a list of move texts like \"e1-e5\"")
         node = by_ply[ply].parent
+        assert node is not None  # by_ply holds the moves of a line, never the root
         game = tree.game_at(node)
-        sub: list[Node] = []
+        sub: list[Node[Position]] = []
         for i, text in enumerate(moves):
             budget[0] -= 1
             if budget[0] < 0:

@@ -16,7 +16,7 @@ exporting to OpenTafl is told exactly which rule OpenTafl will play differently.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,7 +71,7 @@ def _yn(value: bool) -> str:
     return "y" if value else "n"
 
 
-def _squares(g: GridGeometry, squares) -> str:
+def _squares(g: GridGeometry, squares: Iterable[int]) -> str:
     return "".join(g.name(s) + "," for s in sorted(squares))
 
 
@@ -97,7 +97,7 @@ def _ot_entries(v: Variant) -> list[tuple[str, str]]:
     """OpenTafl's keys for this variant: every toggle as close as OpenTafl can say it (values
     equal to OpenTafl's defaults are left out, as OpenTafl's own serializer does)."""
     o = v.options
-    g: GridGeometry = v.geometry
+    g = v.grid
     board = v.board_data
     out: list[tuple[str, str]] = [("dim", str(g.width)), ("name", v.name.replace(" ", "_"))]
     if o["escape"] == "edge":
@@ -173,10 +173,10 @@ def to_rules_string(v: Variant) -> Export:
     """The variant as an OpenTafl rules string, with a warning per active toggle OpenTafl cannot
     express (that toggle is also kept as a ``td-`` entry, so we read our own strings back exactly).
     RulesStringError if the board itself cannot be written (not Tafl, not square)."""
-    if v.family != "tafl":
+    if not v.traits.opentafl:
         raise RulesStringError(_("{name} is not a Tafl game: OpenTafl rules strings hold only Tafl variants")
                                .format(name=v.name))
-    g = v.geometry
+    g = v.grid
     if g.width != g.height:
         raise RulesStringError(_("OpenTafl boards are square; {name} is {size}").format(name=v.name,
                                                                                         size=v.size_text))
@@ -426,7 +426,7 @@ def variant_from_rules_string(text: str) -> Variant:
             "sources": ["OpenTafl rules string"]}
     variant = variant_from_data(data, where=_("rules string"))
     base = presets().get(cfg.get("td-id", ""))
-    if base is not None and base.family == "tafl" and _same_board(base, variant):
+    if base is not None and base.traits.opentafl and _same_board(base, variant):
         return base.with_options(options)
     return variant
 

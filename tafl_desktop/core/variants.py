@@ -16,62 +16,22 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core import marks
-from tafl_desktop.core.dablot_options import DABLOT_OPTIONS
-from tafl_desktop.core.game import Side
+from tafl_desktop.core.families import FAMILIES, Family
+from tafl_desktop.core.game import Position, Rules, Side
 from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
-from tafl_desktop.core.hunt_options import HUNT_OPTIONS
-from tafl_desktop.core.marks import N_
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.options import OptionSchema, OptionValue
 from tafl_desktop.core.quoting import known, quote, shown
 from tafl_desktop.core.safe_files import read_limited, write_safely
 from tafl_desktop.core.side_words import agree, side_words
-from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
 MAX_FILE_BYTES = 256 * 1024
 
 TOP_KEYS = ("id", "name", "family", "description", "sources", "notes", "sides", "board", "options")
-GRID_BOARD_KEYS = ("width", "height", "throne", "corners", "camps", "escape_squares", "walls", "room", "doorways",
-                   "setup")
-GRAPH_BOARD_KEYS = ("kind", "diagonals", "size", "pen", "home", "setup")
-DABLOT_BOARD_KEYS = ("kind", "cols", "rows", "setup")
 
 
 class VariantError(ValueError):
     """A variant that cannot be used; the message is one clear line for the user."""
-
-
-@dataclass(frozen=True)
-class Family:
-    """A game family: its option schema and how to build its rules object."""
-
-    name: str
-    label: str
-    schema: OptionSchema
-    sides: tuple[str, str]
-    board_keys: tuple[str, ...]
-
-    def make_rules(self, variant: Variant):
-        if self.name == "tafl":
-            from tafl_desktop.core.tafl import TaflRules
-
-            return TaflRules(variant)
-        if self.name == "hunt":
-            from tafl_desktop.core.hunt import HuntRules
-
-            return HuntRules(variant)
-        if self.name == "dablot":
-            from tafl_desktop.core.dablot import DablotRules
-
-            return DablotRules(variant)
-        raise VariantError(f"family '{self.name}' has no rules engine yet")
-
-
-FAMILIES: dict[str, Family] = {
-    "tafl": Family("tafl", N_("Tafl"), TAFL_OPTIONS, (N_("Attackers"), N_("Defenders")), GRID_BOARD_KEYS),
-    "hunt": Family("hunt", N_("Fox games"), HUNT_OPTIONS, (N_("Flock"), N_("Hunters")), GRAPH_BOARD_KEYS),
-    "dablot": Family("dablot", N_("Dablot"), DABLOT_OPTIONS, (N_("South"), N_("North")), DABLOT_BOARD_KEYS),
-}
 
 
 @dataclass(frozen=True)
@@ -93,6 +53,25 @@ class Variant:
     sides: tuple[str, str] = ("Attackers", "Defenders")
 
     @property
+    def grid(self) -> GridGeometry:
+        """The board as squares (Tafl's boards); VariantError for a point-and-line board."""
+        if isinstance(self.geometry, GraphGeometry):
+            raise VariantError(f"{self.name} has no board of squares")
+        return self.geometry
+
+    @property
+    def graph(self) -> GraphGeometry:
+        """The board as points and lines (the Fox games, Dablot); VariantError for squares."""
+        if not isinstance(self.geometry, GraphGeometry):
+            raise VariantError(f"{self.name} has no board of points and lines")
+        return self.geometry
+
+    @property
+    def traits(self) -> Family:
+        """The family this variant belongs to, with what is true of every game in it."""
+        return FAMILIES[self.family]
+
+    @property
     def schema(self) -> OptionSchema:
         """The family's toggles on this board, in this variant's words: toggles about special
         squares the board lacks (corners, throne, camps) are inactive, so panel and rule sheet
@@ -105,7 +84,7 @@ class Variant:
         ``"diagonal_lines"`` on a point-and-line board that draws diagonals: what a toggle's
         ``needs_mark`` asks for."""
         g = self.geometry
-        diagonal = g.kind == "graph" and any(kind == "diag" for _a, _b, kind in g.lines)
+        diagonal = isinstance(g, GraphGeometry) and any(kind == "diag" for _a, _b, kind in g.lines)
         return frozenset(g.marks) | ({"diagonal_lines"} if diagonal else frozenset())
 
     @property
@@ -138,12 +117,12 @@ class Variant:
         """Pieces of ``side`` in the starting setup (read from the setup text, so asking costs no
         rules object): Tafl rows count ``t`` against ``T`` and ``K``; the other families list
         each side's points after ``flock=``/``hunters=`` or ``south=``/``north=``."""
-        if self.family == "tafl":
-            return sum(self.setup.count(c) for c in (("t",) if int(side) == 0 else ("T", "K")))
-        label = {"hunt": ("flock", "hunters"), "dablot": ("south", "north")}.get(self.family, ("", ""))
+        traits = self.traits
+        if traits.setup_form == "rows":
+            return sum(self.setup.count(c) for c in traits.piece_kinds if traits.piece_side(c) == int(side))
         for part in self.setup.split():
             name, _, squares = part.partition("=")
-            if name == label[int(side)]:
+            if name == traits.setup_labels[int(side)]:
                 return len([s for s in squares.split(",") if s])
         return 0
 
@@ -175,20 +154,20 @@ class Variant:
         """Toggles whose value differs from the preset this variant was loaded from."""
         return {k: v for k, v in self.options.items() if self.preset_options.get(k, v) != v}
 
-    def make_rules(self):
-        return FAMILIES[self.family].make_rules(self)
+    def make_rules(self) -> Rules[Position]:
+        """The rules of this variant (its family's rules object, built from its toggles)."""
+        return self.traits.make_rules(self)
 
     @property
     def first_side(self) -> Side:
-        first = str(self.options.get("first_move", "attackers"))
-        if self.family == "tafl":
-            return Side.parse(first)
-        return Side(0 if first in ("flock", "south") else 1)
+        values = self.traits.side_values
+        first = str(self.options.get("first_move", values[0]))
+        return Side(values.index(first)) if first in values else Side.parse(first)
 
     def side_key(self, side: Side | int) -> str:
         """Name of a side in JSON and the CLI: attackers/defenders for Tafl, else the variant's
         own side names in lower case (e.g. geese/fox)."""
-        if self.family == "tafl":
+        if self.traits.generic_side_keys:
             return Side(side).key
         return self.sides[int(side)].lower()
 
@@ -212,11 +191,11 @@ class Variant:
         """The board in a few words for the window ("11x11 board", "33-point cross",
         "8x8 checkerboard", "32-point lattice")."""
         g = self.geometry
-        if g.kind == "grid":
+        if not isinstance(g, GraphGeometry):
             return _("{size} board").format(size=self.size_text)
         if g.style == "checker":
             return _("{size} checkerboard").format(size=self.size_text)
-        if self.family == "dablot":
+        if self.traits.board_style == "lattice":
             return _("{n}-point lattice").format(n=g.size)
         return _("{n}-point cross").format(n=g.size)
 
@@ -302,15 +281,13 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
     for k in board:
         if k not in allowed:
             raise VariantError(f"{where}: unknown key {quote('board.' + str(k))}; allowed: {known(allowed)}")
-    if family == "dablot":
+    style = FAMILIES[family].board_style
+    if style == "lattice":
         return _dablot_geometry(board, where)
-    if family != "tafl":
+    if style == "graph":
         return _graph_geometry(board, where)
-    w = board.get("width")
-    h = board.get("height", w)
-    for name, v in (("width", w), ("height", h)):
-        if not isinstance(v, int) or isinstance(v, bool) or not 5 <= v <= 19:
-            raise VariantError(f"{where}: 'board.{name}' must be a whole number from 5 to 19, got {quote(v)}")
+    w = _board_size(board.get("width"), "width", where)
+    h = _board_size(board.get("height", w), "height", where)
     plain = GridGeometry(w, h)
     marks: dict[str, frozenset[int]] = {}
     throne = board.get("throne", "centre")
@@ -336,6 +313,13 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
     if "escape_squares" in board:
         marks["escape"] = _square_list(plain, board["escape_squares"], f"{where}: 'board.escape_squares'")
     return GridGeometry(w, h, {k: v for k, v in marks.items() if v}, _walls(plain, board, where))
+
+
+def _board_size(v: Any, name: str, where: str) -> int:
+    """A grid board's width or height as the file gives it: a whole number from 5 to 19."""
+    if not isinstance(v, int) or isinstance(v, bool) or not 5 <= v <= 19:
+        raise VariantError(f"{where}: 'board.{name}' must be a whole number from 5 to 19, got {quote(v)}")
+    return v
 
 
 def _wall(g: GridGeometry, text: Any, where: str) -> tuple[int, int]:
@@ -393,9 +377,10 @@ def _walls(g: GridGeometry, board: Mapping[str, Any], where: str) -> frozenset[t
     return frozenset(walls)
 
 
-def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides: Mapping[str, Any] | None = None,
+def variant_from_data(data: object, where: str = "variant", overrides: Mapping[str, Any] | None = None,
                       path: str = "") -> Variant:
-    """Validate plain data (from TOML or a saved game) into a Variant; VariantError otherwise."""
+    """Validate plain data (from TOML or a saved game: anything, checked here) into a Variant;
+    VariantError otherwise."""
     if not isinstance(data, Mapping):
         raise VariantError(f"{where}: a variant must be a table of keys")
     for k in data:

@@ -6,14 +6,15 @@ buttons; the search's depth and speed head the list.  The search runs continuous
 worker process (:mod:`tafl_desktop.gui.analysis_client`) and restarts whenever the position shown
 changes (a move, undo, navigation in the move list), so it follows the move list.
 
-Clicking a move of a line plays the line up to that move: at the live end of the game as moves of
-the game, at an earlier position as a variation (``GameController.play_variation``), so the rest of
-the game is kept.
+Clicking a move of a line plays the line up to that move without ever changing the game: at an
+earlier position as a variation (``GameController.play_variation``: the rest of the game is kept),
+at the live end on a scratch board of its own (``gui.scratch_board``), since a move there would be
+a move of the game.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
@@ -29,6 +30,11 @@ from PySide6.QtWidgets import (
 
 from tafl_desktop.i18n import _
 
+if TYPE_CHECKING:
+    from tafl_desktop.gui.analysis_client import AnalysisClient
+    from tafl_desktop.gui.main_window import MainWindow
+    from tafl_desktop.gui.scratch_board import ScratchBoard
+
 MAX_LINES = 5
 #: Moves of a line shown as buttons.
 SHOWN_MOVES = 8
@@ -41,13 +47,15 @@ CONTINUOUS = 3600.0
 class AnalysisBoard(QDockWidget):
     """The Analysis dock; ``set_active(True)`` starts the continuous search."""
 
-    def __init__(self, window: Any, client: Any) -> None:
+    def __init__(self, window: MainWindow, client: AnalysisClient) -> None:
         super().__init__(_("Analysis"), window)
         self.setObjectName("analysisDock")
         self.window_ = window
         self.controller = window.controller
         self.client = client
         self.active = False
+        #: The board a line clicked at the live end is shown on (one at a time).
+        self.scratch: ScratchBoard | None = None
         self._key: Any = None
         self._lines: list[dict[str, Any]] = []
         #: The last report shown: {"lines", "depth", "nodes", "seconds", "nps"} (tests read it).
@@ -221,8 +229,8 @@ class AnalysisBoard(QDockWidget):
 
     # ------------------------------------------------------------------------------ playing
     def play_line(self, i: int, k: int) -> None:
-        """Play moves 0..k of line ``i`` from the position shown: at the live end of the game as
-        moves of the game, earlier as a variation (the controller keeps the rest of the game)."""
+        """Play moves 0..k of line ``i`` from the position shown: earlier in the game as a
+        variation (the rest of the game is kept), at the live end on a scratch board."""
         if i >= len(self._lines):
             return
         c = self.controller
@@ -236,8 +244,19 @@ class AnalysisBoard(QDockWidget):
                 pos, _caps = rules.play(pos, m)
         except ValueError:
             return  # the line belongs to a position no longer shown
-        if c.is_live and not all(p.is_human for p in c.players):
-            moves = moves[:1]  # a computer side answers the first move itself
+        if c.is_live:
+            self._open_scratch(moves)
+            return
         for m in moves:
             if not c.play_variation(m):
                 break
+
+    def _open_scratch(self, moves: list[tuple[int, ...]]) -> None:
+        from tafl_desktop.gui.scratch_board import open_scratch_board
+
+        if self.scratch is not None:
+            try:
+                self.scratch.close()
+            except RuntimeError:
+                pass  # already deleted
+        self.scratch = open_scratch_board(self.window_, self.controller.game, moves)

@@ -178,13 +178,15 @@ def offer_restore(window, autosave: str) -> bool:
     """Ask whether to go on with the game the last run left unfinished.  The words say what
     happened: a record tagged ``exit = "normal"`` was kept by a normal close of the window; any
     other ended without one (a crash, a kill, a power cut).  True if the game was restored."""
-    from tafl_desktop.core.record import RecordError, load_game, read_record_tags
+    from tafl_desktop.core.record import RecordError
     from tafl_desktop.gui import dialogs
     from tafl_desktop.gui.main_window import CLOSED_NORMALLY, CLOSED_TAG
     from tafl_desktop.i18n import _
+    from tafl_desktop.session.source import GameSource, Origin
 
     try:
-        game = load_game(autosave)
+        # restored, not opened: it lives in no file of the player's, and is not saved anywhere yet
+        source = GameSource.from_record(autosave, Origin.RESTORE, keep_path=False, saved=False)
     except RecordError as exc:
         dialogs.show_error(window, _("Cannot restore the unfinished game"),
                            _("{error}\n\nA new game starts instead.").format(error=exc))
@@ -194,9 +196,10 @@ def offer_restore(window, autosave: str) -> bool:
                            _("{file}: unexpected problem ({error}).\n\nA new game starts instead.").format(
                                file=Path(autosave).name, error=dialogs.describe_problem(exc)))
         return False
+    game = source.tree.main_game()
     n = len(game.plies)
     side = game.rules.variant.side_names[int(game.rules.side_to_move(game.position))]
-    closed_normally = read_record_tags(autosave).get(CLOSED_TAG) == CLOSED_NORMALLY
+    closed_normally = source.tags.get(CLOSED_TAG) == CLOSED_NORMALLY
     if closed_normally:  # the player closed the window mid-game: no crash to speak of
         question = ngettext(
             "Your game of {variant} ({n} move, {side} to move) was not finished when you closed Tafl Desktop "
@@ -214,12 +217,7 @@ def offer_restore(window, autosave: str) -> bool:
     question = question.format(variant=game.rules.variant.title, n=n, side=side)
     if not dialogs.confirm(window, title, question, yes):
         return False
-    if not window.open_game(autosave, remember=False):
-        return False
-    window.file_path = None
-    window.controller.undo_stack.resetClean()
-    window._show_message(_("Your unfinished game from last time is back. Ctrl+N starts a new one."))
-    window.refresh()
+    window.load(source, _("Your unfinished game from last time is back. Ctrl+N starts a new one."))
     return True
 
 

@@ -8,12 +8,17 @@ or lower rank.  View > Show Ranks switches the badges on the board.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout
 
 from tafl_desktop.gui.icons import piece_pixmap
 from tafl_desktop.gui.piece_labels import piece_ranks
 from tafl_desktop.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.main_window import MainWindow
+    from tafl_desktop.gui.preferences import Preferences
 
 
 def legend_rows(variant, rules) -> list[tuple[str, str]]:
@@ -32,9 +37,9 @@ def legend_rows(variant, rules) -> list[tuple[str, str]]:
 
 
 class DablotPanel(QFrame):
-    """The legend and the actions counter; shown only in Dablot games."""
+    """The legend and the actions counter; shown only in games whose pieces have ranks (Dablot)."""
 
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__()
         self.window = window
         self.setFrameShape(QFrame.Shape.StyledPanel)
@@ -55,9 +60,13 @@ class DablotPanel(QFrame):
         self._shown_for: tuple | None = None
         self.rows: list[tuple[str, str]] = []
 
+    def forget_legend(self) -> None:
+        """Draw the legend again at the next refresh (the theme or piece style changed)."""
+        self._shown_for = None
+
     def refresh(self) -> None:
         c = self.window.controller
-        if c.variant.family != "dablot":
+        if not c.variant.traits.ranked_pieces:
             self.hide()
             return
         self.show()
@@ -73,7 +82,7 @@ class DablotPanel(QFrame):
             self.actions.show()
         else:
             self.actions.hide()
-        key = (id(c.variant), self.window.prefs.theme, self.window.prefs.piece_style)
+        key: tuple | None = (id(c.variant), self.window.prefs.theme, self.window.prefs.piece_style)
         if key == self._shown_for:
             return
         self._shown_for = key
@@ -96,22 +105,22 @@ class DablotPanel(QFrame):
         self.grid.setColumnStretch(1, 1)
 
 
-def install(window) -> None:
+def install(window: MainWindow) -> None:
     """The Dablot panel under the turn badge, and View > Show Ranks."""
     panel = DablotPanel(window)
     window.panel.layout().insertWidget(2, panel)
     window.dablot_panel = panel
-    act = window._action(_("Show &Ranks"), lambda on: window.apply_preferences(
+    act = window.add_action(_("Show &Ranks"), lambda on: window.apply_preferences(
         replace(window.prefs, show_ranks=bool(on))), None, _("Rank numbers on the Dablot pieces"), checkable=True)
     window.view_menu.insertAction(window.act_eval, act)
     window.act_show_ranks = act
 
-    def follow(prefs) -> None:
+    def follow(prefs: Preferences) -> None:
         window.controller.show_ranks = prefs.show_ranks
         act.setChecked(prefs.show_ranks)
-        panel._shown_for = None  # the legend's icons follow the theme and style
+        panel.forget_legend()  # the legend's icons follow the theme and style
 
-    window.preference_hooks.append(follow)
+    window.preferences_changed.connect(follow)
     follow(window.prefs)
     window.controller.changed.connect(panel.refresh)
     panel.refresh()

@@ -87,8 +87,13 @@ def ask_save_path(parent: QWidget | None, title: str, file_filter: str, suggeste
     return path
 
 
-def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: QPixmap | None = None) -> bool:
-    """The end-of-game dialog (``pixmap``: the winner's piece).  True if the player asks for a new game."""
+#: The answers of the end-of-game dialog (:func:`show_game_over`); "" when it is closed.
+NEW_GAME, REVIEW = "new", "review"
+
+
+def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: QPixmap | None = None) -> str:
+    """The end-of-game dialog (``pixmap``: the winner's piece): :data:`REVIEW` when the player
+    asks for the review, :data:`NEW_GAME` for a new game, "" when the dialog is closed."""
     dlg = QDialog(parent)
     dlg.setWindowTitle(_("Game over"))
     icon = QLabel()
@@ -116,4 +121,6 @@ def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: Q
     layout.addLayout(row)
     layout.addWidget(buttons)
     dlg.exec()
-    return bool(chosen) and chosen[0] is new
+    if not chosen:
+        return ""
+    return NEW_GAME if chosen[0] is new else REVIEW

@@ -17,8 +17,8 @@ from typing import Any
 from PySide6.QtCore import QObject, QSettings, QTimer
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QInputDialog, QPushButton, QWidget
 
-from tafl_desktop.gui.players import EngineForfeit, engine_name, register_external
 from tafl_desktop.i18n import _
+from tafl_desktop.session.players import EngineForfeit, engine_name, register_external
 
 ENGINES_KEY = "engines/commands"
 MAX_ENGINES = 12

@@ -3,13 +3,16 @@
 Formats come from :mod:`tafl_desktop.interop.formats` (OpenTafl ``.otg``, hnefatafl.org ``.pgn``,
 plain move lists ``.txt``, PlayTaflOnline or our own ``.json``).  A file that cannot be read
 shows one sentence in a dialog and leaves the current game as it was; an export names every
-rule the format cannot hold.  ``install(window)`` is listed in ``GUI_CAPABILITIES``; it also lets
+rule the format cannot hold.  An imported game is loaded like any other (``window.load``): it
+keeps its own tags (saved with it, and written back by an export), gets no clock but its own,
+and its players are people.  ``install(window)`` is listed in ``GUI_CAPABILITIES``; it also lets
 the window host external engines (``gui.external_engine``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction
@@ -17,6 +20,10 @@ from PySide6.QtWidgets import QInputDialog
 
 from tafl_desktop.gui import dialogs
 from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.session.source import GameSource, Origin
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.main_window import MainWindow
 
 IMPORT_FILTER = ("Game records (*.otg *.pgn *.txt *.json);;OpenTafl games (*.otg);;PGN-like games (*.pgn);;"
                  "Move lists (*.txt);;PlayTaflOnline or Tafl Desktop games (*.json);;All files (*)")
@@ -25,11 +32,11 @@ EXPORT_FILTERS = {"otg": "OpenTafl game (*.otg)", "pgn": "PGN-like game, hnefata
 SUFFIX = {"otg": ".otg", "pgn": ".pgn", "moves": ".txt", "json": ".tafl.json"}
 
 
-def _ask_variant(window):
+def _ask_variant(window: MainWindow):
     """The variant of a plain move list: asked, the current game's offered first."""
     from tafl_desktop.core.variants import presets
 
-    tafl = [v for v in presets().values() if v.family == "tafl"]
+    tafl = [v for v in presets().values() if v.traits.opentafl]
     current = window.controller.variant
     names = [v.name for v in tafl]
     first = names.index(current.name) if current.name in names else 0
@@ -40,17 +47,16 @@ def _ask_variant(window):
     return tafl[names.index(name)]
 
 
-def import_game(window, path: str | None = None) -> bool:
+def import_game(window: MainWindow, path: str | None = None, origin: Origin = Origin.IMPORT) -> bool:
     """Read a game in a foreign format into the window; the current game stays if it fails."""
-    from tafl_desktop.gui.players import HUMANS
     from tafl_desktop.interop.formats import format_of, read_game
     from tafl_desktop.interop.transfer import InteropError
 
     if path is None:
-        path = dialogs.ask_open_path(window, _("Import a game"), IMPORT_FILTER, window._last_dir())
+        path = dialogs.ask_open_path(window, _("Import a game"), IMPORT_FILTER, window.last_dir())
         if not path:
             return False
-    if not window._may_discard():
+    if not window.may_discard():
         return False
     name = Path(path).name
     try:
@@ -70,13 +76,8 @@ def import_game(window, path: str | None = None) -> bool:
                            .format(name=name, problem=exc))
         return False
     game = transfer.game
-    window._message = ""
     transfer.tree = transfer.to_tree()
-    window.controller.set_game(game, HUMANS, tree=transfer.tree)
-    window.file_path = None
     window.imported = transfer
-    window.loaded_tags = dict(transfer.tags)
-    window._orient()
     n = len(game.plies)
     text = _("Imported {name}: {n} moves of {variant}.").format(name=name, n=n, variant=game.rules.variant.title)
     if transfer.comments:
@@ -84,12 +85,11 @@ def import_game(window, path: str | None = None) -> bool:
             n=len(transfer.comments))
     for w in transfer.warnings:
         text += " " + w + "."
-    window._show_message(text)
-    window.refresh()
+    window.load(GameSource.of_tree(transfer.tree, origin, tags=transfer.tags), text)
     return True
 
 
-def export_game(window, path: str | None = None, fmt: str | None = None) -> bool:
+def export_game(window: MainWindow, path: str | None = None, fmt: str | None = None) -> bool:
     """Write the current game in a foreign format; warnings name what the format cannot hold."""
     from tafl_desktop.interop.formats import format_of, write_game
     from tafl_desktop.interop.transfer import GameTransfer, InteropError
@@ -99,7 +99,7 @@ def export_game(window, path: str | None = None, fmt: str | None = None) -> bool
         chosen = fmt or "otg"
         import os
 
-        suggested = os.path.join(window._last_dir(), f"{c.variant.id}{SUFFIX[chosen]}")
+        suggested = os.path.join(window.last_dir(), f"{c.variant.id}{SUFFIX[chosen]}")
         filters = ";;".join([EXPORT_FILTERS[chosen]] + [f for k, f in EXPORT_FILTERS.items() if k != chosen])
         path = dialogs.ask_save_path(window, _("Export the game"), filters, suggested)
         if not path:
@@ -108,10 +108,11 @@ def export_game(window, path: str | None = None, fmt: str | None = None) -> bool
             format_of(path)
         except InteropError:
             path += SUFFIX[chosen]
-    imported = getattr(window, "imported", None)
-    same = imported is not None and imported.tree is c.tree
-    # the players as OpenTafl's record names them (our player1/player2 tags mean nothing there)
-    tags = dict(imported.tags) if same else {"attackers": c.players[0].label(), "defenders": c.players[1].label()}
+    session = window.session
+    # an imported game's own tags; else the players as OpenTafl's record names them (our
+    # player1/player2 tags mean nothing there)
+    tags = dict(session.tags) if session.origin in (Origin.IMPORT, Origin.DROP) else {
+        "attackers": c.players[0].label(), "defenders": c.players[1].label()}
     transfer = GameTransfer.from_tree(c.tree, tags)
     try:
         warnings = write_game(transfer, path, fmt or format_of(path))
@@ -123,21 +124,21 @@ def export_game(window, path: str | None = None, fmt: str | None = None) -> bool
         dialogs.show_info(window, _("Exported with warnings"),
                           _("{name} was written, but:\n\n{lines}").format(name=name, lines="\n".join(
                               f"- {w}" for w in warnings)))
-    window._show_message(_("Exported {name}.").format(name=name))
+    window.show_message(_("Exported {name}.").format(name=name))
     return True
 
 
-def open_dropped(window, path: str) -> bool:
+def open_dropped(window: MainWindow, path: str) -> bool:
     """A file dropped on the window: our own games open, the others are imported."""
     if path.lower().endswith(".tafl.json"):
         return window.open_game(path)
-    return import_game(window, path)
+    return import_game(window, path, Origin.DROP)
 
 
 class _DropFilter(QObject):
     """Accepts game files dragged onto the window and opens the first one dropped."""
 
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
 
@@ -156,29 +157,11 @@ class _DropFilter(QObject):
         return False
 
 
-def _engine_clock(window):
-    """The window's game clock as the external engines' host reports it, or None without one."""
-    driver = getattr(window, "clock_driver", None)
-    clock = getattr(driver, "clock", None)
-    if clock is None:
-        return None
-    shown = [clock.shown(side) for side in (0, 1)]  # (ms, periods left, in overtime)
-    return ((shown[0][0], shown[1][0]), (clock.control.overtime_ms // 1000, shown[0][1], shown[1][1]),
-            (shown[0][2], shown[1][2]))
-
-
-def _tell_engines(window) -> None:
-    external = getattr(window.controller, "_external", None)
-    if external is not None and hasattr(external, "finish"):
-        external.finish(window.controller.game)
-
-
-def install(window) -> None:
+def install(window: MainWindow) -> None:
     """Add Import/Export to the File menu, accept dropped files, and host external engines."""
     from tafl_desktop.gui.external_engine import register
 
     register()
-    window.imported = None
     window.act_import = QAction(_("&Import Game..."), window)
     window.act_import.setToolTip(_("Open a game from OpenTafl (.otg), hnefatafl.org (.pgn), a move list (.txt) "
                                    "or PlayTaflOnline (.json)"))
@@ -187,21 +170,8 @@ def install(window) -> None:
     window.act_export.setToolTip(_("Write this game for OpenTafl (.otg), hnefatafl.org (.pgn) or as a move list"))
     window.act_export.triggered.connect(lambda: export_game(window))
     menu = window.file_menu
-    anchor = getattr(window, "act_open_variant", None)
-    if anchor is not None:
-        menu.insertActions(anchor, [window.act_import, window.act_export])
-        menu.insertSeparator(anchor)
-    else:
-        menu.addActions([window.act_import, window.act_export])
-    window.controller.game_finished.connect(lambda _outcome: _tell_engines(window))
-
-    def imported_tags() -> dict[str, str]:
-        """An imported game's own tags (event, players, date) go into the saved record too."""
-        imported = window.imported
-        return dict(imported.tags) if imported is not None and imported.tree is window.controller.tree else {}
-
-    window.tag_providers.insert(0, imported_tags)
-    window.controller.external_clock = lambda: _engine_clock(window)
+    anchor = window.act_open_variant
+    menu.insertActions(anchor, [window.act_import, window.act_export])
+    menu.insertSeparator(anchor)
     window.setAcceptDrops(True)
-    window._drop_filter = _DropFilter(window)
-    window.installEventFilter(window._drop_filter)
+    window.installEventFilter(_DropFilter(window))  # parented to the window, which keeps it

@@ -8,8 +8,8 @@ Switching while a game is on: the texts already on screen were translated when t
 English source of each text through the catalogue of the language being left, and sets the new
 language's text.  Texts built from a template (status line, side panel, move list) are rebuilt by
 the window's own ``refresh``.  This covers the texts a capability module added to the window too,
-without it having to know about languages; a capability with texts of its own making may define
-``retranslate(window)`` and is then called as well.
+without it having to know about languages; a capability with texts of its own making connects to
+the window's ``language_changed`` signal.
 """
 
 from __future__ import annotations
@@ -122,8 +122,6 @@ def retranslate(window: QWidget, old_code: str) -> int:
 def switch_language(window, code: str) -> str:
     """Use ``code`` ("" = the system's) from now on, in the open window too; the game, its
     moves and the players stay as they are.  Returns the language now in use."""
-    import importlib
-
     from PySide6.QtWidgets import QApplication
 
     old = i18n.current_language()
@@ -133,12 +131,6 @@ def switch_language(window, code: str) -> str:
         i18n.install_qt_translator(app)
     if new != old:
         retranslate(window, old)
-        from tafl_desktop.gui import main_window
-
-        for module_name in main_window.GUI_CAPABILITIES:
-            hook = getattr(importlib.import_module(module_name), "retranslate", None)
-            if hook is not None:
-                hook(window)
         if hasattr(window, "refresh"):
             window.refresh()
     return new

@@ -3,12 +3,14 @@
 ``install(window)`` adds the menu; the lessons and puzzle sets are read only when the menu opens,
 so start-up pays nothing for them.  Lessons and puzzles are judged by the rules engine
 (:mod:`tafl_desktop.study`); these dialogs only show positions, pass on the player's moves and
-say what the engine found.
+say what the engine found.  Each keeps its game in a session of its own
+(:class:`~tafl_desktop.session.session.GameSession`), loaded like every game (a lesson step or a
+puzzle is a ``GameSource``), never in the window's.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -23,7 +25,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.session.session import GameSession
+from tafl_desktop.session.source import GameSource, Origin
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.main_window import MainWindow
 
 #: Positions the window's own proofs may visit (a wrong move's refutation, a second winning line).
 GUI_NODE_BUDGET = 40_000
@@ -31,7 +39,16 @@ GUI_NODE_BUDGET = 40_000
 REPLY_DELAY_MS = 350
 
 
-def install(window: Any) -> None:
+def study_session(session: GameSession | None, rules: Any, start: Any, origin: Origin) -> GameSession:
+    """``session`` loaded with a game of ``rules`` from ``start`` (a new session if None)."""
+    source = GameSource.of_tree(GameTree(rules, start), origin)
+    if session is None:
+        return GameSession(source)
+    session.load(source)
+    return session
+
+
+def install(window: MainWindow) -> None:
     """Add the Learn menu (before Help) to ``window``."""
     menu = QMenu(_("&Learn"), window)
     window.menuBar().insertMenu(window.help_menu.menuAction(), menu)
@@ -50,7 +67,7 @@ def _family_label(family: str) -> str:
     return _(fam.label) if fam is not None else family
 
 
-def _fill_menu(window: Any, menu: QMenu) -> None:
+def _fill_menu(window: MainWindow, menu: QMenu) -> None:
     """(Re)build the menu: a sub-menu of lessons per family, then Puzzles...  A lesson file that
     cannot be read is left out and named in the status bar, never a traceback."""
     from tafl_desktop.study.lessons import LessonError, load_lessons
@@ -78,14 +95,14 @@ def _fill_menu(window: Any, menu: QMenu) -> None:
     window.act_puzzles = act
 
 
-def open_lesson(window: Any, lesson: Any) -> LessonDialog:
+def open_lesson(window: MainWindow, lesson: Any) -> LessonDialog:
     dlg = LessonDialog(lesson, window)
     window.learn_dialogs.append(dlg)
     dlg.show()
     return dlg
 
 
-def open_puzzles(window: Any) -> PuzzleDialog | None:
+def open_puzzles(window: MainWindow) -> PuzzleDialog | None:
     from tafl_desktop.gui import dialogs
     from tafl_desktop.study.puzzles import PuzzleError, all_puzzles
 
@@ -125,6 +142,8 @@ class LessonDialog(QDialog):
         self.lesson = lesson
         self.index = 0
         self.step_done = False
+        #: The step's game: its start position and the move played on it.
+        self.session: GameSession | None = None
         self.setWindowTitle(_("Lesson: {title}").format(title=lesson.title_text()))
         self.resize(620, 720)
         self.heading = QLabel()
@@ -166,6 +185,7 @@ class LessonDialog(QDialog):
             self.btn_next.setEnabled(self.index + 1 < len(self.lesson.steps))
             return
         self.variant, self.rules = variant, rules
+        self.session = study_session(self.session, rules, pos, Origin.LESSON)
         self.heading.setText(_("{title}: step {n} of {total}").format(
             title=self.lesson.title_text(), n=self.index + 1, total=len(self.lesson.steps)))
         side = variant.side_names[int(rules.side_to_move(pos))]
@@ -182,6 +202,8 @@ class LessonDialog(QDialog):
         verdict = judge(self.step, move)
         if verdict.ok:
             self.step_done = True
+            if self.session is not None:
+                self.session.play_at_end(tuple(move))
             before = self.board.position
             self.board.interactive = False
             self.board.show_position(self.rules, verdict.position, move, verdict.captures, before)
@@ -312,6 +334,8 @@ class PuzzleDialog(QDialog):
         self.reply_timer.timeout.connect(self.computer_reply)
         self.shown: list[dict[str, Any]] = []
         self.index = 0
+        #: The puzzle's game: its start and the moves played so far (the player's and the replies).
+        self.session: GameSession | None = None
         self.apply_filter()
 
     # ---------------------------------------------------------------------------- choosing
@@ -369,7 +393,7 @@ class PuzzleDialog(QDialog):
             self.heading.setText(_("This puzzle cannot be shown."))
             _set_feedback(self.feedback, str(exc), False)
             return
-        self.position = self.start
+        self.session = study_session(self.session, self.rules, self.start, Origin.PUZZLE)
         self.plies_left = int(pz["plies"])
         self.winner = self.rules.side_to_move(self.start)
         self.tree: dict[str, Any] | None = tree
@@ -407,6 +431,12 @@ class PuzzleDialog(QDialog):
             n=self.index + 1, shown=len(self.shown)))
 
     # ---------------------------------------------------------------------------- playing
+    @property
+    def position(self) -> Any:
+        """The puzzle's position now (after the moves played so far)."""
+        assert self.session is not None
+        return self.session.game.position
+
     def _prover(self) -> Any:
         from tafl_desktop.study.prover import Prover
 
@@ -432,7 +462,8 @@ class PuzzleDialog(QDialog):
             self.line.append(text)
             prover.max_nodes = 0  # the win is proven: walking its tree only revisits the proof
             self.tree = self._subtree(text) or (prover.tree(after, self.plies_left - 1) if out is None else None)
-            self.position = after
+            assert self.session is not None
+            self.session.play_at_end(tuple(move))
             self.plies_left -= 1
             self.board.show_position(rules, after, move, caps, before)
             if out is not None:
@@ -508,7 +539,9 @@ class PuzzleDialog(QDialog):
         rules = self.rules
         move = rules.parse_move(self.position, reply_text)
         before = self.position
-        self.position, caps = rules.play(before, move)
+        assert self.session is not None
+        self.session.play_at_end(move)
+        caps = self.session.game.plies[-1].captures
         self.plies_left -= 1
         self.line.append(reply_text)
         self.board.interactive = True

@@ -32,6 +32,7 @@ from tafl_desktop.core.game_tree import Node
 from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.icons import set_glyph
 from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.session.session import move_cell_text
 
 Index = QModelIndex | QPersistentModelIndex
 #: The signs and cell tints of review classes (:meth:`MoveListModel.set_annotations`).
@@ -95,15 +96,12 @@ class MoveListModel(QAbstractTableModel):
     def _layout(self, first: int) -> None:
         c = self._controller
         tree, rules = c.tree, c.rules
-        g = c.variant.geometry
-        tafl = c.variant.family == "tafl"
         self._rows, self._where, self._texts = [], {}, {}
 
         def text(node: Node) -> str:
-            t = rules.move_text(node.move)
-            if tafl and node.ply.captures:
-                t += " x" + ",".join(g.name(s) for s in node.ply.captures)
-            return t
+            # the session's one wording of a move: a piece lost by its own move is not a capture
+            assert node.parent is not None and node.ply is not None
+            return move_cell_text(rules, tree.position(node.parent), node.ply)
 
         def lay(line: list[Node], depth: int, turn: int) -> None:
             rows: list[_Row] = []

@@ -1,7 +1,7 @@
 """The New Game dialog: pick a game (presets grouped by family, plus the player's own variant
 files), who plays each side, and the rule toggles; save the toggles as a variant file.
 
-The player types come from :mod:`tafl_desktop.gui.players`; "Computer" is listed with its levels
+The player types come from :mod:`tafl_desktop.session.players`; "Computer" is listed with its levels
 and enabled as soon as an engine is registered.
 """
 
@@ -35,7 +35,10 @@ from tafl_desktop.core.variants import FAMILIES, Variant, VariantError, load_var
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardState, BoardView
 from tafl_desktop.gui.options_panel import OptionsPanel
-from tafl_desktop.gui.players import (
+from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
+from tafl_desktop.gui.variant_info import is_preset
+from tafl_desktop.i18n import _
+from tafl_desktop.session.players import (
     COMPUTER,
     COMPUTER_LEVELS,
     DEFAULT_LEVEL,
@@ -45,9 +48,6 @@ from tafl_desktop.gui.players import (
     PlayerSpec,
     computer_available,
 )
-from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
-from tafl_desktop.gui.variant_info import is_preset
-from tafl_desktop.i18n import _
 
 USER_VARIANTS_KEY = "variants/files"
 MAX_USER_VARIANTS = 12

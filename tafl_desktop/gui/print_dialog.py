@@ -11,16 +11,24 @@ builds and saves the set and says that the preview is unavailable.
 
 Why the rebuild waits ~300 ms after the last change: typing "25" in the size box would otherwise
 build the set for "2" (too small, an error) and then again for "25".
+
+Why the set is built on a thread: a large board tiled over many pages takes seconds to draw and
+to render as thumbnails, and the window must not stop answering meanwhile.  The thread builds the
+PDF and renders the thumbnails as QImages (which any thread may make); a progress bar says how far
+it is; the GUI thread only turns the images into pixmaps.  A build that a newer one overtook is
+thrown away when it ends.  pdfium is not thread-safe, so every call into it holds one lock.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -34,6 +42,7 @@ from PySide6.QtWidgets import (
     QListView,
     QListWidget,
     QListWidgetItem,
+    QProgressBar,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -55,6 +64,9 @@ from tafl_desktop.printing.board_sheet import (
     default_square,
 )
 from tafl_desktop.printing.paper import make_page
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.main_window import MainWindow
 
 __all__ = ["PrintSetDialog", "PrintOptions", "open_print_dialog"]
 
@@ -107,6 +119,11 @@ class PreviewUnavailable(RuntimeError):
     """pdfium could not be loaded or could not render; the message says why, in one line."""
 
 
+#: pdfium may be used by one thread at a time (a build's thread renders thumbnails while the GUI
+#: thread may still render a page of the previous set).
+_PDFIUM = threading.RLock()
+
+
 def _load_pdfium() -> Any:
     """Import pypdfium2 on first use (its native library loads then, not when the app starts)."""
     try:
@@ -122,14 +139,15 @@ class PdfPages:
     def __init__(self, data: bytes) -> None:
         pdfium = _load_pdfium()
         try:
-            self._pdf = pdfium.PdfDocument(data)
-            self._sizes = []
-            for i in range(len(self._pdf)):
-                page = self._pdf[i]
-                try:
-                    self._sizes.append(tuple(page.get_size()))
-                finally:
-                    page.close()
+            with _PDFIUM:
+                self._pdf = pdfium.PdfDocument(data)
+                self._sizes = []
+                for i in range(len(self._pdf)):
+                    page = self._pdf[i]
+                    try:
+                        self._sizes.append(tuple(page.get_size()))
+                    finally:
+                        page.close()
         except Exception as exc:
             raise PreviewUnavailable(f"the PDF renderer could not open the set: {exc}") from None
 
@@ -145,11 +163,12 @@ class PdfPages:
         w, h = self._sizes[index]
         scale = min(box.width() / w, box.height() / h)
         try:
-            page = self._pdf[index]
-            try:
-                image = page.render(scale=max(scale, 0.01)).to_pil().convert("RGB")
-            finally:
-                page.close()
+            with _PDFIUM:
+                page = self._pdf[index]
+                try:
+                    image = page.render(scale=max(scale, 0.01)).to_pil().convert("RGB")
+                finally:
+                    page.close()
         except Exception as exc:
             raise PreviewUnavailable(f"the PDF renderer failed on page {index + 1}: {exc}") from None
         data = image.tobytes("raw", "RGB")
@@ -157,10 +176,73 @@ class PdfPages:
         return QImage(data, image.width, image.height, 3 * image.width, QImage.Format.Format_RGB888).copy()
 
     def close(self) -> None:
+        pdf, self._pdf = getattr(self, "_pdf", None), None
+        if pdf is None:
+            return
         try:
-            self._pdf.close()
+            with _PDFIUM:
+                pdf.close()
         except Exception:
             pass
+
+    def __del__(self) -> None:
+        # a set thrown away (a build overtaken, a dialog gone) is closed here, under the lock, so
+        # pdfium's own finaliser never runs beside a render on another thread
+        self.close()
+
+
+@dataclass
+class BuiltSet:
+    """What one build made: the PDF and its report, or why not; the pages for the preview and
+    their thumbnails (or why the preview is unavailable)."""
+
+    pdf_bytes: bytes | None = None
+    report: SetReport | None = None
+    error: str = ""
+    preview_error: str = ""
+    pages: PdfPages | None = None
+    thumbs: list[QImage] = field(default_factory=list)
+
+
+def build_set(variant: Variant, opts: PrintOptions, thumb_px: int,
+              progress: Callable[[int, int], None] = lambda _done, _total: None) -> BuiltSet:
+    """Build the set for ``opts`` and its thumbnails (``thumb_px`` device pixels square); any
+    thread may call this.  ``progress(done, total)`` counts the thumbnails drawn."""
+    out = BuiltSet()
+    if not opts.parts:
+        out.error = _("Tick at least one part to print.")
+        return out
+    try:
+        out.pdf_bytes, out.report = opts.render(variant)
+    except PrintError as exc:
+        out.error = _("Cannot print this: {error}.").format(error=exc)
+    except Exception as exc:  # a printer bug must not take the dialog down with it
+        out.error = _("The set could not be built: {error}").format(error=exc)
+    if out.pdf_bytes is None:
+        return out
+    try:
+        out.pages = PdfPages(out.pdf_bytes)
+        box = QSize(thumb_px, thumb_px)
+        total = len(out.pages)
+        for i in range(total):
+            progress(i, total)
+            out.thumbs.append(_framed(out.pages.render(i, box)))
+        progress(total, total)
+    except PreviewUnavailable as exc:
+        if out.pages is not None:
+            out.pages.close()
+        out.pages, out.thumbs, out.preview_error = None, [], str(exc)
+    return out
+
+
+class _BuildSignals(QObject):
+    """Carries a build's news from its thread to the dialog (queued across threads).  It is the
+    dialog's child: a build still running when the dialog is gone finds it deleted and stops
+    reporting (the thread never holds the dialog itself, whose last reference must not be
+    dropped, and so the widget deleted, outside the GUI thread)."""
+
+    progressed = Signal(int, int, int)  # build number, thumbnails drawn, pages
+    built = Signal(int, object)  # build number, BuiltSet
 
 
 def _framed(image: QImage) -> QImage:
@@ -195,12 +277,18 @@ class PrintSetDialog(QDialog):
         self.preview_error: str = ""
         self._pages: PdfPages | None = None
         self._square_auto = True
+        #: The newest build asked for, and the newest one shown (they differ while building).
+        self._asked = 0
+        self._shown_build = 0
+        self._signals = _BuildSignals(self)
+        self._signals.progressed.connect(self._build_progressed)
+        self._signals.built.connect(self._build_done)
         self.setWindowTitle(_("Print set: {game}").format(game=variant.title))
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(PREVIEW_DELAY_MS)
-        self._timer.timeout.connect(self.rebuild_now)
+        self._timer.timeout.connect(self.rebuild)
         self._view_timer = QTimer(self)  # re-fit the big page after a resize, once the resizing stops
         self._view_timer.setSingleShot(True)
         self._view_timer.setInterval(60)
@@ -217,8 +305,14 @@ class PrintSetDialog(QDialog):
         self.save_button.clicked.connect(self.save_pdf)
         close = QPushButton(_("Close"))
         close.clicked.connect(self.reject)
+        #: Shown while a build runs: first busy (drawing the set), then counting the thumbnails.
+        self.build_progress = QProgressBar()
+        self.build_progress.setMaximumWidth(220)
+        self.build_progress.setAccessibleName(_("Building the set"))
+        self.build_progress.hide()
         buttons = QHBoxLayout()
         buttons.addWidget(self.status_label, 1)
+        buttons.addWidget(self.build_progress)
         buttons.addWidget(self.save_button)
         buttons.addWidget(close)
 
@@ -228,7 +322,7 @@ class PrintSetDialog(QDialog):
         self.resize(980, 700)
         self._update_square_default()
         self._sync_enabled()
-        self.rebuild_now()
+        self.rebuild()
 
     # ---------------------------------------------------------------------------- widgets
     def _build_options(self) -> QWidget:
@@ -468,40 +562,85 @@ class PrintSetDialog(QDialog):
         self.draught_label.setEnabled("markers" in parts)
 
     # -------------------------------------------------------------------------- rebuild
-    def rebuild_now(self) -> None:
-        """Build the set in memory for the current options and refresh the preview."""
+    @property
+    def building(self) -> bool:
+        """True while the newest build asked for has not been shown yet."""
+        return self._asked != self._shown_build
+
+    def rebuild(self) -> None:
+        """Build the set for the current options on a thread; the preview follows when it is done."""
         self._timer.stop()
-        opts = self.options()
+        self._asked += 1
+        number, opts, thumb_px, variant = self._asked, self.options(), self._thumb_px(), self.variant
+        signals = self._signals
+        self.build_progress.setRange(0, 0)  # busy until the thumbnails are counted
+        self.build_progress.show()
+        self.save_button.setEnabled(False)
+        self.status_label.setText(_("Building the set..."))
+
+        def tell(emit: Callable[[], None]) -> None:
+            try:
+                emit()
+            except RuntimeError:
+                pass  # the dialog (and its signals) went away meanwhile
+
+        def work() -> None:  # holds no reference to the dialog (see _BuildSignals)
+            result = build_set(variant, opts, thumb_px,
+                               lambda done, total: tell(lambda: signals.progressed.emit(number, done, total)))
+            tell(lambda: signals.built.emit(number, result))
+
+        threading.Thread(target=work, name=f"print-set-{number}", daemon=True).start()
+
+    def rebuild_now(self) -> None:
+        """Build the set for the current options at once, on the calling thread (scripts and
+        tests that need the result; the dialog itself builds with :meth:`rebuild`)."""
+        self._timer.stop()
+        self._asked += 1
+        self._show_built(self._asked, build_set(self.variant, self.options(), self._thumb_px()))
+
+    def wait_for_build(self) -> None:
+        """Let the build running finish (the window keeps answering meanwhile)."""
+        from PySide6.QtCore import QEventLoop
+
+        loop = QEventLoop()
+        while self.building:
+            loop.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+
+    def _thumb_px(self) -> int:
+        return round(THUMB_BOX * self.devicePixelRatioF())
+
+    def _build_progressed(self, number: int, done: int, total: int) -> None:
+        if number == self._asked and total:
+            self.build_progress.setRange(0, total)
+            self.build_progress.setValue(done)
+            self.status_label.setText(_("Drawing the preview: page {done} of {total}...").format(
+                done=min(done + 1, total), total=total))
+
+    def _build_done(self, number: int, result: BuiltSet) -> None:
+        if number != self._asked:  # a newer build is under way: this one is out of date
+            if result.pages is not None:
+                result.pages.close()
+            return
+        self._show_built(number, result)
+
+    def _show_built(self, number: int, result: BuiltSet) -> None:
         self._close_pages()
-        self.pdf_bytes, self.report, self.error, self.preview_error = None, None, "", ""
         self.thumbs.clear()
-        if not opts.parts:
-            self.error = _("Tick at least one part to print.")
-        else:
-            try:
-                self.pdf_bytes, self.report = opts.render(self.variant)
-            except PrintError as exc:
-                self.error = _("Cannot print this: {error}.").format(error=exc)
-            except Exception as exc:  # a printer bug must not take the dialog down with it
-                self.error = _("The set could not be built: {error}").format(error=exc)
-        if self.pdf_bytes is not None:
-            try:
-                self._pages = PdfPages(self.pdf_bytes)
-                self._fill_thumbnails()
-            except PreviewUnavailable as exc:
-                self._close_pages()
-                self.thumbs.clear()
-                self.preview_error = str(exc)
+        self.pdf_bytes, self.report, self.error = result.pdf_bytes, result.report, result.error
+        self.preview_error, self._pages = result.preview_error, result.pages
+        self._shown_build = number
+        self.build_progress.hide()
+        if self._pages is not None:
+            self._fill_thumbnails(result.thumbs)
         self._show_state()
         self.preview_updated.emit()
 
-    def _fill_thumbnails(self) -> None:
+    def _fill_thumbnails(self, images: list[QImage]) -> None:
         assert self._pages is not None and self.report is not None
         ratio = self.devicePixelRatioF()
-        box = QSize(round(THUMB_BOX * ratio), round(THUMB_BOX * ratio))
         self.thumbs.blockSignals(True)
-        for i in range(len(self._pages)):
-            pix = QPixmap.fromImage(_framed(self._pages.render(i, box)))
+        for i, image in enumerate(images):
+            pix = QPixmap.fromImage(image)
             pix.setDevicePixelRatio(ratio)
             item = QListWidgetItem(QIcon(pix), f"{i + 1} \u00b7 {self.part_of_page(i + 1)}")
             item.setTextAlignment(Qt.AlignmentFlag.AlignHCenter)
@@ -608,6 +747,8 @@ class PrintSetDialog(QDialog):
     def done(self, result: int) -> None:
         self._timer.stop()
         self._view_timer.stop()
+        self._asked += 1  # a build still running is thrown away when it ends
+        self._shown_build = self._asked
         self._close_pages()
         super().done(result)
 
@@ -625,10 +766,18 @@ class PrintSetDialog(QDialog):
         opts = self.options()
         return f"{self.variant.id}-{opts.paper}{'-landscape' if opts.orientation == 'landscape' else ''}.pdf"
 
+    def _ready(self) -> None:
+        """The set for the current options, built (the preview may still wait for its debounce
+        or be building)."""
+        if self._timer.isActive():
+            self.rebuild()
+        self.wait_for_build()
+        if self.pdf_bytes is None and not self.error:
+            self.rebuild_now()
+
     def save_pdf(self) -> bool:
         """Ask for a file and write the set there; True if it was written."""
-        if self._timer.isActive() or self.pdf_bytes is None:
-            self.rebuild_now()  # the preview may still be waiting for its debounce
+        self._ready()
         if self.pdf_bytes is None:
             dialogs.show_error(self, _("Cannot save the set"), self.error or _("The set could not be built."))
             return False
@@ -645,8 +794,7 @@ class PrintSetDialog(QDialog):
 
     def save_to(self, path: str) -> bool:
         """Write the current set to ``path`` atomically; on failure say so and keep the old file."""
-        if self._timer.isActive() or self.pdf_bytes is None:
-            self.rebuild_now()
+        self._ready()
         if self.pdf_bytes is None:
             dialogs.show_error(self, _("Cannot save the set"), self.error or _("The set could not be built."))
             return False
@@ -664,22 +812,14 @@ class PrintSetDialog(QDialog):
         return True
 
 
-def open_print_dialog(window: Any) -> int:
+def open_print_dialog(window: MainWindow) -> int:
     """File > Print set...: the dialog for the variant (with its toggles) of ``window``'s game.
 
     ``window`` is the main window: ``window.controller.variant`` is printed, the save folder
     starts from the window's own last folder, and a window with ``persist`` False leaves
     QSettings alone.  Returns the dialog's result code.
     """
-    start = ""
-    last_dir = getattr(window, "_last_dir", None)
-    if callable(last_dir):
-        try:
-            start = str(last_dir())
-        except Exception:
-            start = ""
-    dlg = PrintSetDialog(window.controller.variant, window, start_folder=start,
-                         persist=bool(getattr(window, "persist", True)))
+    dlg = PrintSetDialog(window.controller.variant, window, start_folder=window.last_dir(), persist=window.persist)
     try:
         return dlg.exec()
     finally:

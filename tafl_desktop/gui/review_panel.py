@@ -194,10 +194,8 @@ class ReviewPanel(QWidget):
         if theme is None:
             return DEFAULT_COLOURS
         from tafl_desktop.gui.piece_painter import face_colour
-        from tafl_desktop.gui.side_panel import SIDE_PIECE
 
-        family = self._rules.variant.family
-        kinds = SIDE_PIECE.get(family, SIDE_PIECE["tafl"])
+        kinds = self._rules.variant.traits.emblems
         return tuple(face_colour(k, theme).name() for k in kinds)  # type: ignore[return-value]
 
     def _ensure_canvas(self) -> None:

@@ -5,6 +5,13 @@ player has chosen, runs it on a thread that only waits on the lab's process pool
 played in other processes, so the window never stalls), and redraws its table and chart as each
 game is stored.  Studies live under the app's data folder, one folder per study, so running the
 same study again continues it; Stop keeps every finished game.
+
+Closing the dialog (or the main window, which closes its dialogs) stops the study; the games
+already finished are kept.  Its thread may take a while to wind down (the pool's processes end,
+the last chart is drawn), so the dialog does not wait for it: the thread is kept alive apart from
+the dialog until it ends, and quitting the application waits for every such thread.  A QThread
+destroyed while it runs aborts the program ("QThread: Destroyed while thread is still running",
+exit 134), as quitting mid-study once did when winding down took longer than the dialog waited.
 """
 
 from __future__ import annotations
@@ -12,9 +19,9 @@ from __future__ import annotations
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QStandardPaths, Qt, QThread, Signal
+from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, QThread, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -44,12 +51,16 @@ from PySide6.QtWidgets import (
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.i18n import _
+from tafl_desktop.session.source import GameSource, Origin
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.main_window import MainWindow
 
 #: Values offered for an integer toggle (the whole range could be dozens).
 MAX_INT_VALUES = 12
 
 
-def install(window: Any) -> None:
+def install(window: MainWindow) -> None:
     """Game > Rules Lab... on the window's menu."""
     from PySide6.QtGui import QAction
 
@@ -58,6 +69,33 @@ def install(window: Any) -> None:
     act.triggered.connect(lambda: RulesLabDialog.open_for(window, window.controller.variant))
     window.game_menu.addAction(act)
     window.act_rules_lab = act
+
+
+#: Study threads still winding down after their dialog closed (kept alive until they end).
+_WINDING_DOWN: set[QThread] = set()
+#: The application property saying it waits for them before quitting.
+_WAITS = "taflWaitsForStudies"
+
+
+def _wait_for_studies() -> None:
+    """Before the application quits: let every study thread end (stopped already)."""
+    for thread in list(_WINDING_DOWN):
+        thread.wait()
+    _WINDING_DOWN.clear()
+
+
+def _let_wind_down(thread: StudyThread) -> None:
+    """Stop ``thread`` and keep it alive (apart from its dialog) until it has ended."""
+    thread.stop_flag.set()
+    if thread.isFinished():
+        return
+    thread.setParent(None)
+    _WINDING_DOWN.add(thread)
+    thread.finished.connect(lambda: _WINDING_DOWN.discard(thread))
+    app = QCoreApplication.instance()
+    if app is not None and not app.property(_WAITS):
+        app.aboutToQuit.connect(_wait_for_studies)
+        app.setProperty(_WAITS, True)
 
 
 def studies_folder() -> Path:
@@ -443,13 +481,10 @@ class RulesLabDialog(QDialog):
         except StudyError as exc:
             dialogs.show_error(self, _("Cannot open the game"), str(exc))
             return False
-        from tafl_desktop.core.record import save_game
-
-        path = Path(tempfile.mkdtemp(prefix="tafl-lab-")) / f"lab-{row}-{game_number}.tafl.json"
-        save_game(game, path)
-        if not self.window_.open_game(str(path), remember=False):
+        if not self.window_.may_discard():
             return False
-        self.window_.file_path = None  # Save asks for a name: the file above is a scratch copy
+        self.window_.load(GameSource.of_game(game, Origin.LAB), _("Game {n} of the Rules Lab study: {rules}.").format(
+            n=game_number + 1, rules=self.table.item(row, 0).text() if self.table.item(row, 0) else ""))
         return True
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
@@ -460,7 +495,7 @@ class RulesLabDialog(QDialog):
                                             Qt.TransformationMode.SmoothTransformation))
 
     def done(self, result: int) -> None:  # noqa: D102 - closing stops the study (its games are kept)
-        if self.thread is not None:
-            self.thread.stop_flag.set()
-            self.thread.wait(10_000)
+        thread, self.thread = self.thread, None
+        if thread is not None:
+            _let_wind_down(thread)
         super().done(result)

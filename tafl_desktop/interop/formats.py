@@ -90,7 +90,7 @@ def read_game(path: str | Path, fmt: str | None = None, variant=None) -> GameTra
 
 def render(t: GameTransfer, fmt: str) -> tuple[str, list[str]]:
     """The text of ``t`` in ``fmt`` and the warnings about what that format cannot hold."""
-    if t.game.rules.variant.family != "tafl" and fmt != "json":
+    if not t.game.rules.variant.traits.opentafl and fmt != "json":
         raise InteropError(_("{variant} is not a Tafl game: only Tafl Desktop's own format (.tafl.json) can "
                              "hold it").format(variant=t.game.rules.variant.name))
     if fmt == "pgn":

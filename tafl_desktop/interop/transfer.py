@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tafl_desktop.core.game import Game, IllegalMove
+from tafl_desktop.core.game import Game
 from tafl_desktop.core.game_tree import GameTree
-from tafl_desktop.i18n import _
+from tafl_desktop.core.move_list_text import ListedMove, MoveListError
+from tafl_desktop.core.move_list_text import play_listed as core_play_listed
 
 #: Longest text accepted in one tag or comment of an imported file.
 MAX_TEXT = 4000
@@ -59,22 +60,9 @@ class GameTransfer:
 def play_listed(game: Game, moves: list[tuple[str, tuple[str, ...] | None]], where: str) -> None:
     """Play ``(move text, captures or None)`` pairs; the captures a record lists must be the ones
     our rules make (otherwise the record was played under other rules, and saying so beats
-    showing a different game)."""
-    g = game.rules.variant.geometry
-    for i, (text, listed) in enumerate(moves, 1):
-        if game.over:
-            raise InteropError(_("{where}: move {i} ({text}) comes after the end of the game ({outcome})").format(
-                where=where, i=i, text=text, outcome=game.outcome.describe(game.rules.variant)))
-        try:
-            ply = game.play_text(text)
-        except IllegalMove as exc:
-            raise InteropError(_("{where}: move {i} ({text}) cannot be played: {problem}").format(
-                where=where, i=i, text=text, problem=exc)) from None
-        if listed is not None:
-            ours = sorted(g.name(s) for s in ply.captures)
-            if sorted(listed) != ours:
-                nothing = _("nothing")
-                raise InteropError(_("{where}: move {i} ({text}) captures {listed} in the record but {ours} under "
-                                     "these rules").format(where=where, i=i, text=text,
-                                                           listed=", ".join(listed) or nothing,
-                                                           ours=", ".join(ours) or nothing))
+    showing a different game).  The checks are the move-list reader's own
+    (:func:`tafl_desktop.core.move_list_text.play_listed`), shared with the window's Paste."""
+    try:
+        core_play_listed(game, [ListedMove(text, text, caps) for text, caps in moves])
+    except MoveListError as exc:
+        raise InteropError(f"{where}: {exc}") from None
