@@ -413,7 +413,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "side names such as geese/fox)")
         sp.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
 
-    s = sub.add_parser("perft", help="count the leaves of the move tree")
+    s = sub.add_parser("perft", help="count the leaves of the move tree", description=(
+        "Count the leaves of the legal-move tree to DEPTH plies from the start (or --position). Legality "
+        "rules that depend on the game's history are honoured along each line (with repetition="
+        "defenders_no_repeat a defenders' move that recreates a board of the line is not counted); results "
+        "that need the history (repetition, moves without a capture) are left out, as in chess perft."))
     s.add_argument("variant")
     s.add_argument("depth", type=int_in(0, 8))
     position_args(s)

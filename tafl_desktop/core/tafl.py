@@ -172,6 +172,8 @@ class TaflRules:
         self.king_hammer = armed in ("yes", "hammer")
         self.king_anvil = armed in ("yes", "anvil")
         self.edge_hostile = o["edge_hostile"]
+        #: a legality rule that needs the game's history (see forbids_repetition)
+        self.no_repeat = o["repetition"] == "defenders_no_repeat"
 
         # squares from which a move can close a shield wall: the edge, or one in from it
         inner = self.edge_mask if o["shield_wall_flank"] else self._mask(
@@ -331,6 +333,15 @@ class TaflRules:
 
     def position_key(self, pos: TaflPosition) -> tuple[int, int, int, int]:
         return (pos.att, pos.dfn, pos.king, pos.side)
+
+    def board_key(self, pos: TaflPosition) -> tuple[int, int, int]:
+        """The board alone, without the side to move: what the no-repeat rule compares
+        (hnefatafl.org: "If the defender would repeat a board position, the move is not allowed")."""
+        return (pos.att, pos.dfn, pos.king)
+
+    def board_of_key(self, key: tuple[int, int, int, int]) -> tuple[int, int, int]:
+        """The board part of a :meth:`position_key` (for a history kept as position keys)."""
+        return tuple(key[:3])
 
     # ------------------------------------------------------------------------- move generation
     def _rays(self, c: int, li: int, i: int) -> tuple[list[tuple[Move, ...]], list[tuple[Move, ...]]]:
@@ -986,9 +997,10 @@ class TaflRules:
         return Outcome(Side(pos.side), "repetition")  # the side that just moved (made it) loses
 
     def forbids_repetition(self, pos: TaflPosition) -> bool:
-        """Must the side to move avoid recreating an earlier position (hnefatafl.org's rule that a
-        defenders' move may not repeat a position)?  :class:`Game` applies it: it needs the history."""
-        return self.opts["repetition"] == "defenders_no_repeat" and pos.side == DEF
+        """Must the side to move avoid recreating an earlier board (hnefatafl.org's rule that a
+        defenders' move may not repeat a board position, whichever side was to move there)?
+        :class:`Game` applies it with :meth:`board_key`: it needs the history."""
+        return self.no_repeat and pos.side == DEF
 
     def no_moves_outcome(self, pos: TaflPosition) -> Outcome:
         """The result when the side to move has no legal move."""
