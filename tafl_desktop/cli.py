@@ -50,10 +50,21 @@ def _variant(name: str, sets: Sequence[str] | None):
     try:
         v = find_variant(name)
         if sets:
-            v = v.with_options(v.schema.parse_assignments(sets))
+            changes = v.schema.parse_assignments(sets)
+            v = v.with_options(changes)
+            for key, value in changes.items():
+                # a toggle that would not apply is refused, not silently ignored (the panel greys it)
+                why = v.schema.inactive_reason(key, v.options)
+                if why and value != v.schema[key].default:
+                    raise CliError(_("--set {key}={value}: {why}").format(key=key, value=sets_text(value), why=why))
         return v
     except (VariantError, ValueError) as exc:
         raise CliError(str(exc)) from None
+
+
+def sets_text(value: object) -> str:
+    """A toggle's value as ``--set`` writes it."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _start(rules, position: str | None, to_move: str | None):

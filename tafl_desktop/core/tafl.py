@@ -24,6 +24,7 @@ from tafl_desktop.core.game import Move, Outcome, Side
 from tafl_desktop.core.geometry import GridGeometry
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import listing, quote
+from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
 ATT, DEF = 0, 1
 #: Piece classes for movement: attacker soldier, defender soldier, king.
@@ -131,7 +132,9 @@ class TaflRules:
         self.variant = variant
         g: GridGeometry = variant.geometry
         self.geometry = g
-        self.opts = dict(variant.options)
+        # a toggle that does not apply under the others (the panel greys it, the rule sheet leaves it
+        # out) plays as its default, so no rule is in force that the player cannot see
+        self.opts = TAFL_OPTIONS.for_board(variant.board_features).in_force(variant.options)
         o = self.opts
         W, H = g.width, g.height
         self.W, self.H, self.N = W, H, W * H
@@ -216,10 +219,12 @@ class TaflRules:
             always[DEF] |= self.corner_mask
         if self.camps:
             cm = self._mask(self.camps)
-            if o["camps_hostile"] in ("defenders", "all"):
+            if o["camps_hostile"] in ("defenders", "all", "always"):
                 always[DEF] |= cm
             if o["camps_hostile"] == "all":
                 empty[ATT] |= cm
+            if o["camps_hostile"] == "always":  # an attacker standing there does not make it friendly
+                always[ATT] |= cm
         self.host_always = always
         self.host_empty = empty
 
@@ -257,7 +262,10 @@ class TaflRules:
                     if c == C_ATT:
                         own = self.camp_group.get(s)
                         if not o["camp_reentry"]:
-                            closed = {q for q in camps if self.camp_group[q] != own}
+                            if own is not None and o["camp_to_camp"]:
+                                closed = set()  # from any camp square into any camp (OpenTafl's aforre)
+                            else:
+                                closed = {q for q in camps if self.camp_group[q] != own}
                             (nst if crossing in ("attackers", "everyone") else blk).update(closed)
                     else:
                         (nst if crossing == "everyone" else blk).update(camps)
@@ -1025,7 +1033,10 @@ class TaflRules:
                 square=g.name(pos.king)))
         if self.camps and not self.opts["camp_reentry"] and pos is not getattr(self, "start", None):
             start = getattr(self, "start", None)
-            for grp in g.mark_groups("camp"):
+            groups = g.mark_groups("camp")
+            if self.opts["camp_to_camp"]:  # attackers move between camps, so only the camps' total is bounded
+                groups = [frozenset().union(*groups)]
+            for grp in groups:
                 gm = self._mask(grp)
                 had = bin(start.att & gm).count("1") if start is not None else None
                 now = bin(pos.att & gm).count("1")
