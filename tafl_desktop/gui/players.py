@@ -118,7 +118,9 @@ def engine_name(command: str) -> str:
             i += 1
             continue
         base = os.path.basename(word.replace("\\", "/"))
-        if base.endswith((".py", ".js", ".jar", ".class")):
+        if base.endswith((".py", ".js")):
+            return base  # a script is known by its file name
+        if base.endswith((".jar", ".class")):
             return os.path.splitext(base)[0]
         return base.rsplit(".", 1)[-1] if "/" not in word and "." in base else base  # com.x.OpenTafl -> OpenTafl
     return name
