@@ -273,3 +273,15 @@ def test_an_engine_is_named_by_what_it_runs_not_its_class_path():
     assert engine_name("java -jar /opt/opentafl/OpenTafl.jar --engine") == "OpenTafl"
     assert engine_name(ENGINE) == "tafl_desktop"
     assert engine_name("tafl-desktop engine --level hard") == "tafl-desktop"
+
+
+def test_a_game_an_engine_cannot_be_told_is_not_started_with_it():
+    """OpenTafl rules strings hold Tafl games only: with Fox and Geese the engine-rules dialog names the
+    reason and offers only Back."""
+    from tafl_desktop.gui.engine_rules import EngineRulesDialog, engine_rules
+
+    found = engine_rules(find_variant("fox_geese_13"))
+    assert not found.sendable and found.playable is None and "not a Tafl game" in found.lines[0]
+    dlg = EngineRulesDialog("tafl_desktop", found)
+    assert dlg.fit_button is None and not dlg.keep_button.isEnabled() and dlg.back_button.isEnabled()
+    dlg.deleteLater()

@@ -31,6 +31,8 @@ class EngineRules:
 
     lines: tuple[str, ...]
     playable: dict[str, Any] | None
+    #: False when the rules cannot be sent at all (not a Tafl game, a board OpenTafl cannot hold)
+    sendable: bool = True
 
 
 def engine_rules(variant: Variant) -> EngineRules:
@@ -38,7 +40,7 @@ def engine_rules(variant: Variant) -> EngineRules:
     try:
         exported = to_rules_string(variant)
     except RulesStringError as exc:
-        return EngineRules((str(exc),), None)
+        return EngineRules((str(exc),), None, sendable=False)
     if not exported.warnings:
         return EngineRules((), None)
     as_read = " ".join(tok for tok in exported.text.split() if not tok.startswith("td-"))
@@ -86,13 +88,14 @@ class EngineRulesDialog(QDialog):
             self.fit_button.clicked.connect(lambda: self._choose(self.FIT))
         self.keep_button = buttons.addButton(_("Keep these rules"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.keep_button.clicked.connect(lambda: self._choose(self.KEEP))
+        self.keep_button.setEnabled(found.sendable)
         self.back_button = buttons.addButton(_("Back"), QDialogButtonBox.ButtonRole.RejectRole)
         self.back_button.clicked.connect(self.reject)
         lay = QVBoxLayout(self)
         for w in (text, listing, note):
             lay.addWidget(w)
         lay.addWidget(buttons)
-        (self.fit_button or self.keep_button).setDefault(True)
+        (self.fit_button or (self.keep_button if found.sendable else None) or self.back_button).setDefault(True)
 
     def _choose(self, choice: str) -> None:
         self.choice = choice
@@ -116,4 +119,4 @@ def settle_engine_rules(parent: QWidget, variant: Variant, players: tuple[Player
     if dlg.choice == EngineRulesDialog.FIT and found.playable is not None:
         apply_options(found.playable)
         return False
-    return dlg.choice == EngineRulesDialog.KEEP
+    return dlg.choice == EngineRulesDialog.KEEP and found.sendable
