@@ -112,11 +112,11 @@ def check_options(variant: Any, opts: MakerOptions) -> MakerOptions:
         for p in parts:
             if p not in allowed:
                 if opts.format in LASER_FORMATS:
-                    raise MakerError(_("a {fmt} file carries the board only, not {part}: pieces are 3D printed "
-                                       "(--format stl or 3mf), the rule sheet is on paper (--format pdf)").format(
-                                           fmt=opts.format, part=quote(p)))
-                raise MakerError(_("a {fmt} file carries {parts}, not {part}: the rule sheet is on paper (--format "
-                                   "pdf)").format(fmt=opts.format, parts=", ".join(allowed), part=quote(p)))
+                    raise MakerError(_("the {fmt} format carries the board only, not {part}: pieces are 3D "
+                                       "printed (--format stl or 3mf), the rule sheet is on paper (--format "
+                                       "pdf)").format(fmt=opts.format, part=quote(p)))
+                raise MakerError(_("the {fmt} format carries {parts}, not {part}: the rule sheet is on paper "
+                                   "(--format pdf)").format(fmt=opts.format, parts=", ".join(allowed), part=quote(p)))
         if opts.format in MESH_FORMATS and "board" in parts and not has_points(variant):
             raise MakerError(_("{game} has no peg board to print: its board is a laser file (--format svg or dxf) "
                                "or paper (--format pdf)").format(game=variant.title))
