@@ -477,7 +477,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--balance", metavar="DIR", help="add the chart of a Rules Lab study (its --out folder) to "
                    "the rule sheet")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
-    importlib.import_module("tafl_desktop.printing.maker.cli").add_arguments(s, float_in)
+    from tafl_desktop.printing.maker import cli as maker_cli
+
+    maker_cli.add_arguments(s, float_in)
     s.set_defaults(func=cmd_print)
 
     s = sub.add_parser("bench", help="perft and random-playout speed on four presets")

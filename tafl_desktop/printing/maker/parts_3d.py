@@ -43,7 +43,7 @@ class PartGroup:
 
 def piece_diameter(variant: Any, opts: MakerOptions) -> float:
     """A piece is the distance between two neighbouring squares or points less the clearance."""
-    return round(opts.square_mm * piece_room(variant.geometry) - opts.clearance_mm, 2)
+    return round(opts.square_mm * piece_room(variant.geometry) - opts.clearance_mm, 1)
 
 
 def peg_diameter(variant: Any, opts: MakerOptions) -> float | None:
