@@ -107,6 +107,18 @@ def test_bad_settings_are_one_line_and_leave_the_old_file(tmp_path, args, word):
     assert [p.name for p in tmp_path.iterdir()] == [old.name]
 
 
+@pytest.mark.parametrize(("variant", "args", "word"), [
+    ("fox_geese_13", ("--format", "stl", "--kerf-mm", "0.1"), "--kerf-mm is for laser boards"),
+    ("fox_geese_13", ("--format", "svg", "--clearance-mm", "2"), "--clearance-mm is for 3D-printed pieces"),
+    ("brandubh", ("--format", "svg", "--holes", "cut"), "Brandubh has squares"),
+    ("brandubh", ("--format", "3mf", "--hole-mm", "5"), "Brandubh has squares"),
+])
+def test_a_setting_the_file_would_not_read_is_refused(tmp_path, variant, args, word):
+    done = run_cli("print", variant, *args, "--out", str(tmp_path / f"x.{args[1]}"))
+    one_line_refusal(done, word)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_tafl_games_have_no_peg_board_and_no_rank_markers(tmp_path):
     for parts, word in (("board", "no peg board"), ("markers", "rank markers are for Dablot")):
         done = run_cli("print", "brandubh", "--format", "stl", "--parts", parts, "--out", str(tmp_path / "x.stl"))

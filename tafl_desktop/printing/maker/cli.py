@@ -71,6 +71,21 @@ def format_mismatch(args: argparse.Namespace) -> str | None:
     return None
 
 
+def unread_option(args: argparse.Namespace, variant: Any) -> str | None:
+    """A setting given on the command line that the chosen file would not read, as one line:
+    a kerf for a 3D file, a clearance for a laser board, holes on a board of squares."""
+    from tafl_desktop.printing.maker.options import LASER_FORMATS, has_points
+
+    if args.kerf_mm is not None and args.format not in LASER_FORMATS:
+        return _("--kerf-mm is for laser boards (--format svg or dxf)")
+    if args.clearance_mm is not None and args.format in LASER_FORMATS:
+        return _("--clearance-mm is for 3D-printed pieces (--format stl or 3mf)")
+    if (args.holes is not None or args.hole_mm is not None) and not has_points(variant):
+        return _("--holes and --hole-mm are for boards whose pieces stand on points (the Fox games, Dablot); "
+                 "{game} has squares").format(game=variant.title)
+    return None
+
+
 def options_from(args: argparse.Namespace) -> MakerOptions:
     defaults = MakerOptions()
     parts = None
@@ -97,6 +112,9 @@ def run(args: argparse.Namespace, variant: Any, fail: Any) -> int:
 
     if args.balance:
         raise fail(_("--balance is for the paper set's rule sheet (--format pdf)"))
+    problem = unread_option(args, variant)
+    if problem:
+        raise fail(problem)
     try:
         build_maker(variant, args.out, options_from(args))
     except MakerError as exc:
