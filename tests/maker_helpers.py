@@ -18,10 +18,28 @@ def run_cli(*argv: str, env: dict[str, str] | None = None, timeout: float = 120)
                           env=full_env, timeout=timeout)
 
 
-def make(tmp_path: Path, variant: str, fmt: str, *extra: str, name: str | None = None) -> Path:
+def run_main(*argv: str) -> subprocess.CompletedProcess:
+    """The command line's ``main`` in this process (the same parser and code, without a Python
+    start-up per call: for the many small variations of one command)."""
+    import contextlib
+    import io
+
+    from tafl_desktop.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:  # argparse's own refusals
+            code = exc.code if isinstance(exc.code, int) else 1
+    return subprocess.CompletedProcess(list(argv), code, out.getvalue(), err.getvalue())
+
+
+def make(tmp_path: Path, variant: str, fmt: str, *extra: str, name: str | None = None,
+         in_process: bool = False) -> Path:
     """``print VARIANT --format FMT ... --out FILE``; asserts it succeeded quietly."""
     out = tmp_path / (name or f"{variant}.{fmt}")
-    done = run_cli("print", variant, "--format", fmt, *extra, "--out", str(out))
+    done = (run_main if in_process else run_cli)("print", variant, "--format", fmt, *extra, "--out", str(out))
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     return out

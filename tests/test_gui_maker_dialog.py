@@ -45,7 +45,7 @@ def test_svg_preview_and_save_match_the_command_line(dialog, qtbot, tmp_path):
     assert not dlg.maker_settings.hole_spin.isVisibleTo(dlg)  # a Tafl board has no points to drill
     out = tmp_path / "mine.svg"
     assert dlg.save_to(str(out))
-    cli = make(tmp_path, "mini_tablut", "svg")
+    cli = make(tmp_path, "mini_tablut", "svg", in_process=True)
     assert out.read_bytes() == cli.read_bytes()
     assert set(svg_layers(read_svg(out))) == {"cut", "score", "engrave"}
 
@@ -60,7 +60,7 @@ def test_settings_rebuild_and_the_peg_follows_the_hole(dialog, qtbot, tmp_path):
     assert dlg.maker.report.peg_mm == pytest.approx(5.7)
     out = tmp_path / "mine.3mf"
     assert dlg.save_to(str(out))
-    assert out.read_bytes() == make(tmp_path, "fox_geese_13", "3mf", "--hole-mm", "6").read_bytes()
+    assert out.read_bytes() == make(tmp_path, "fox_geese_13", "3mf", "--hole-mm", "6", in_process=True).read_bytes()
     model = read_3mf(out)
     assert model["warnings"] == 0 and all(o["manifold"] for o in model["objects"].values())
 
@@ -71,8 +71,10 @@ def test_a_toggle_of_the_game_reaches_the_laser_board(dialog, qtbot, tmp_path):
     out = tmp_path / "board.dxf"
     assert dlg.save_to(str(out))
     mine = ezdxf.readfile(str(out)).modelspace().query('LWPOLYLINE[layer=="ENGRAVE"]')
-    cli = ezdxf.readfile(str(make(tmp_path, "tablut_camps", "dxf", "--set", "camps=false"))).modelspace()
-    with_camps = ezdxf.readfile(str(make(tmp_path, "tablut_camps", "dxf", name="camps.dxf"))).modelspace()
+    cli = make(tmp_path, "tablut_camps", "dxf", "--set", "camps=false", in_process=True)
+    cli = ezdxf.readfile(str(cli)).modelspace()
+    with_camps = ezdxf.readfile(str(make(tmp_path, "tablut_camps", "dxf", name="camps.dxf", in_process=True)))
+    with_camps = with_camps.modelspace()
     assert len(mine) == len(cli.query('LWPOLYLINE[layer=="ENGRAVE"]'))
     assert len(mine) < len(with_camps.query('LWPOLYLINE[layer=="ENGRAVE"]'))
 

@@ -12,7 +12,7 @@ import os
 import textwrap
 
 import pytest
-from maker_helpers import run_cli
+from maker_helpers import run_cli, run_main
 
 OLD = b"the player's own file, not to be touched\n"
 
@@ -101,7 +101,7 @@ def test_bad_settings_are_one_line_and_leave_the_old_file(tmp_path, args, word):
     fmt = args[1] if args[0] == "--format" and args[1] in ("svg", "dxf", "stl", "3mf") else "pdf"
     old = tmp_path / f"set.{fmt}"
     old.write_bytes(OLD)
-    done = run_cli("print", "fox_geese_13", *args, "--out", str(old))
+    done = run_main("print", "fox_geese_13", *args, "--out", str(old))
     one_line_refusal(done, word)
     assert old.read_bytes() == OLD
     assert [p.name for p in tmp_path.iterdir()] == [old.name]
@@ -114,7 +114,7 @@ def test_bad_settings_are_one_line_and_leave_the_old_file(tmp_path, args, word):
     ("brandubh", ("--format", "3mf", "--hole-mm", "5"), "Brandubh has squares"),
 ])
 def test_a_setting_the_file_would_not_read_is_refused(tmp_path, variant, args, word):
-    done = run_cli("print", variant, *args, "--out", str(tmp_path / f"x.{args[1]}"))
+    done = run_main("print", variant, *args, "--out", str(tmp_path / f"x.{args[1]}"))
     one_line_refusal(done, word)
     assert list(tmp_path.iterdir()) == []
 

@@ -100,6 +100,11 @@ def test_dxf_reads_back_in_mm_with_layers_and_closed_outlines(tmp_path, variant_
         assert -kerf <= b.extmin.x and b.extmax.x <= w + kerf and -kerf <= b.extmin.y and b.extmax.y <= h + kerf
 
 
+def vary(tmp_path, variant_id: str, fmt: str, *extra: str, name: str | None = None):
+    """The same command in this process: the tests below vary one setting or toggle at a time."""
+    return make(tmp_path, variant_id, fmt, *extra, name=name, in_process=True)
+
+
 def _square_centre(variant_id: str, name: str, square: float, rim: float, **options) -> tuple[float, float]:
     g = find_variant(variant_id, options or None).geometry
     x, y = g.point_xy(g.parse_square(name))
@@ -108,7 +113,7 @@ def _square_centre(variant_id: str, name: str, square: float, rim: float, **opti
 
 def test_walls_and_doorways_of_the_throne_room_are_engraved(tmp_path):
     """mini_tablut: the room c3:e5 is walled except its four doorways (source 000)."""
-    path = make(tmp_path, "mini_tablut", "svg", "--no-coordinates")
+    path = vary(tmp_path, "mini_tablut", "svg", "--no-coordinates")
     contours = engraved_contours(path)
     s, rim = 25.0, rim_for(25.0)
     g = find_variant("mini_tablut").geometry
@@ -122,8 +127,8 @@ def test_walls_and_doorways_of_the_throne_room_are_engraved(tmp_path):
 
 
 def test_camps_appear_only_with_the_camp_rule(tmp_path):
-    on = engraved_contours(make(tmp_path, "tablut_camps", "svg", "--no-coordinates", name="on.svg"))
-    off = engraved_contours(make(tmp_path, "tablut_camps", "svg", "--no-coordinates", "--set", "camps=false",
+    on = engraved_contours(vary(tmp_path, "tablut_camps", "svg", "--no-coordinates", name="on.svg"))
+    off = engraved_contours(vary(tmp_path, "tablut_camps", "svg", "--no-coordinates", "--set", "camps=false",
                                  name="off.svg"))
     rim = rim_for(25.0)
     x, y = _square_centre("tablut_camps", "a5", 25.0, rim)  # a camp square: its diamond is engraved
@@ -133,8 +138,8 @@ def test_camps_appear_only_with_the_camp_rule(tmp_path):
 
 def test_exits_follow_the_escape_rule(tmp_path):
     rim = rim_for(25.0)
-    corner = engraved_contours(make(tmp_path, "brandubh", "svg", "--no-coordinates", name="corner.svg"))
-    edge = engraved_contours(make(tmp_path, "brandubh", "svg", "--no-coordinates", "--set", "escape=edge",
+    corner = engraved_contours(vary(tmp_path, "brandubh", "svg", "--no-coordinates", name="corner.svg"))
+    edge = engraved_contours(vary(tmp_path, "brandubh", "svg", "--no-coordinates", "--set", "escape=edge",
                                   name="edge.svg"))
     # d1 is an ordinary edge square under corner escape, an exit (banded) under edge escape
     x, y = _square_centre("brandubh", "d1", 25.0, rim)
@@ -147,8 +152,8 @@ def test_exits_follow_the_escape_rule(tmp_path):
 
 
 def test_fox_only_diagonals_are_engraved_dashes_and_otherwise_scored(tmp_path):
-    hunters = make(tmp_path, "fox_geese_diagonals", "svg", "--no-coordinates", name="hunters.svg")
-    everyone = make(tmp_path, "fox_geese_diagonals", "svg", "--no-coordinates", "--set", "diagonals=everyone",
+    hunters = vary(tmp_path, "fox_geese_diagonals", "svg", "--no-coordinates", name="hunters.svg")
+    everyone = vary(tmp_path, "fox_geese_diagonals", "svg", "--no-coordinates", "--set", "diagonals=everyone",
                     name="everyone.svg")
     rim = rim_for(25.0)
     ax, ay = _square_centre("fox_geese_diagonals", "c3", 25.0, rim)
@@ -170,8 +175,8 @@ def test_fox_only_diagonals_are_engraved_dashes_and_otherwise_scored(tmp_path):
 
 
 def test_kerf_grows_the_outline_and_shrinks_the_holes(tmp_path):
-    plain = svg_layers(read_svg(make(tmp_path, "fox_geese_13", "svg", name="plain.svg")))["cut"]
-    kerfed = svg_layers(read_svg(make(tmp_path, "fox_geese_13", "svg", "--kerf-mm", "0.3", name="kerf.svg")))["cut"]
+    plain = svg_layers(read_svg(vary(tmp_path, "fox_geese_13", "svg", name="plain.svg")))["cut"]
+    kerfed = svg_layers(read_svg(vary(tmp_path, "fox_geese_13", "svg", "--kerf-mm", "0.3", name="kerf.svg")))["cut"]
     (a0, b0, a1, b1), (c0, d0, c1, d1) = plain[0].bbox(), kerfed[0].bbox()
     assert (c1 - c0) - (a1 - a0) == pytest.approx(0.3, abs=1e-3)
     assert (d1 - d0) - (b1 - b0) == pytest.approx(0.3, abs=1e-3)
@@ -179,7 +184,7 @@ def test_kerf_grows_the_outline_and_shrinks_the_holes(tmp_path):
 
 
 def test_holes_can_be_dimples_or_nothing(tmp_path):
-    dimples = make(tmp_path, "dablot_mini", "svg", "--holes", "engrave", "--hole-mm", "8", "--no-coordinates",
+    dimples = vary(tmp_path, "dablot_mini", "svg", "--holes", "engrave", "--hole-mm", "8", "--no-coordinates",
                    name="dimples.svg")
     assert len(svg_layers(read_svg(dimples))["cut"]) == 1  # the outline only
     g = find_variant("dablot_mini").geometry
@@ -197,22 +202,22 @@ def test_coordinates_are_engraved_in_the_rim_only_when_asked(tmp_path):
         return [c for c in engraved_contours(path) if all(x < rim or y < rim or x > w - rim or y > h - rim
                                                           for x, y in c)]
 
-    with_letters = in_rim(make(tmp_path, "brandubh", "svg", name="with.svg"))
+    with_letters = in_rim(vary(tmp_path, "brandubh", "svg", name="with.svg"))
     assert len(with_letters) >= 4 * 7  # a letter or digit per file and rank on each side
-    assert in_rim(make(tmp_path, "brandubh", "svg", "--no-coordinates", name="without.svg")) == []
+    assert in_rim(vary(tmp_path, "brandubh", "svg", "--no-coordinates", name="without.svg")) == []
 
 
 def test_rounded_corners_stay_outside_the_playing_area(tmp_path):
     w, h, rim = expected_size("brandubh", 25.0)
-    outline = svg_layers(read_svg(make(tmp_path, "brandubh", "svg", "--corner-mm", "30")))["cut"][0]
+    outline = svg_layers(read_svg(vary(tmp_path, "brandubh", "svg", "--corner-mm", "30")))["cut"][0]
     points = [outline.point(k / 2000) for k in range(2001)]
     # the arcs are real: the path passes well inside the bounding box's corners ...
     assert min(math.hypot(p.x, p.y) for p in points) > 8.0
     # ... but never into the playing area, the frame from (rim, rim) to (w - rim, h - rim)
     assert not any(rim < p.x < w - rim and rim < p.y < h - rim for p in points)
     # and a radius that would is refused
-    from maker_helpers import run_cli
+    from maker_helpers import run_main
 
-    done = run_cli("print", "brandubh", "--format", "svg", "--corner-mm", "35", "--out", str(tmp_path / "x.svg"))
+    done = run_main("print", "brandubh", "--format", "svg", "--corner-mm", "35", "--out", str(tmp_path / "x.svg"))
     assert done.returncode == 1 and "would cut into the playing area" in done.stderr
     assert not (tmp_path / "x.svg").exists()

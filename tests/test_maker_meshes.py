@@ -122,12 +122,15 @@ def test_3mf_places_every_piece_without_overlap(tmp_path):
 
 
 def test_clearance_and_square_size_set_the_piece_size(tmp_path):
-    small = bodies(make(tmp_path, "brandubh", "stl", "--square-mm", "30", "--clearance-mm", "6", name="a.stl"))
-    big = bodies(make(tmp_path, "brandubh", "stl", "--square-mm", "30", "--clearance-mm", "2", name="b.stl"))
+    def stl(*args, name):
+        return bodies(make(tmp_path, *args, name=name, in_process=True))
+
+    small = stl("brandubh", "stl", "--square-mm", "30", "--clearance-mm", "6", name="a.stl")
+    big = stl("brandubh", "stl", "--square-mm", "30", "--clearance-mm", "2", name="b.stl")
     assert {round(footprint(m), 1) for m in small} == {24.0}
     assert {round(footprint(m), 1) for m in big} == {28.0}
     # Dablot's pieces stand on points: room is the shortest line (a half diagonal of a 25 mm square)
-    dablot = bodies(make(tmp_path, "dablot_mini", "stl", "--parts", "pieces", "--holes", "none", name="d.stl"))
+    dablot = stl("dablot_mini", "stl", "--parts", "pieces", "--holes", "none", name="d.stl")
     assert {round(footprint(m), 1) for m in dablot} == {round(25 * math.sqrt(0.5) - 3, 1)}
 
 
