@@ -192,7 +192,7 @@ def check_move(ctx: Context) -> str:
     plies = len(controller.game.plies)
     if plies != 1:
         raise CheckFailed(f"after playing {text} the game has {plies} moves, not 1")
-    if not controller.undo_stack.canUndo():
+    if not controller.session.can_undo:
         raise CheckFailed(f"{text} was played but cannot be undone")
     return f"played {text} through the window's controller; {controller.status_text()}"
 

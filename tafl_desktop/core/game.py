@@ -19,7 +19,7 @@ move, and the record of captures.  The tree of every line tried (variations, red
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast
@@ -164,6 +164,25 @@ def _off_board_text(outcome: Outcome, variant: Variant | None) -> str:
     return text.replace("{loser}", name)
 
 
+def repeat_key(rules: Rules[P], pos: P) -> Hashable:
+    """What a no-repeat rule compares: the board alone where the rules say so (``board_key``:
+    hnefatafl.org's rule is about board positions), else the whole position key."""
+    board: Callable[[P], Hashable] | None = getattr(rules, "board_key", None)
+    return board(pos) if board is not None else rules.position_key(pos)
+
+
+def unrepeated(rules: Rules[P], pos: P, moves: list[Move], history_keys: Iterable[Hashable]) -> list[Move]:
+    """``moves`` less those a no-repeat rule forbids in ``pos`` (``rules.forbids_repetition``),
+    given the position keys of the game so far (``rules.position_key`` of every position); the
+    computer players and perft use it where they hold the history as keys."""
+    forbids: Callable[[P], bool] | None = getattr(rules, "forbids_repetition", None)
+    if forbids is None or not forbids(pos):
+        return moves
+    part: Callable[[Hashable], Hashable] | None = getattr(rules, "board_of_key", None)
+    seen = {part(k) if part is not None and isinstance(k, (tuple, list)) else k for k in history_keys}
+    return [m for m in moves if repeat_key(rules, rules.play(pos, m)[0]) not in seen]
+
+
 class IllegalMove(ValueError):
     """A move that the rules do not allow here; the message says why."""
 
@@ -244,6 +263,7 @@ class Game(Generic[P]):
         self.start: P = rules.initial_position() if start is None else start
         self.plies: list[Ply[P]] = []
         self._counts: dict[Hashable, int] = {rules.position_key(self.start): 1}
+        self._boards: dict[Hashable, int] = {repeat_key(rules, self.start): 1}  # for a no-repeat rule
         #: The rules again when they forbid repeating positions (asked once: it is asked per move).
         self._repetition: RepetitionRules[P] | None = \
             cast("RepetitionRules[P]", rules) if hasattr(rules, "forbids_repetition") else None
@@ -272,6 +292,8 @@ class Game(Generic[P]):
         self.plies.append(ply)
         key = self.rules.position_key(ply.position)
         self._counts[key] = self._counts.get(key, 0) + 1
+        board = repeat_key(self.rules, ply.position)
+        self._boards[board] = self._boards.get(board, 0) + 1
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -302,7 +324,7 @@ class Game(Generic[P]):
 
     def _repeats(self, move: Move) -> bool:
         pos, _ = self.rules.play(self.position, move)
-        return self.rules.position_key(pos) in self._counts
+        return repeat_key(self.rules, pos) in self._boards
 
     # -- playing -------------------------------------------------------------------------------
     def check(self, move: Move) -> str | None:
@@ -332,9 +354,7 @@ class Game(Generic[P]):
     def _push(self, move: Move) -> Ply[P]:
         pos, captures = self.rules.play(self.position, move)
         ply = Ply(move, captures, pos)
-        self.plies.append(ply)
-        key = self.rules.position_key(pos)
-        self._counts[key] = self._counts.get(key, 0) + 1
+        self._append(ply)
         self._recompute_outcome()
         return ply
 
@@ -362,6 +382,10 @@ class Game(Generic[P]):
         self._counts[key] -= 1
         if not self._counts[key]:
             del self._counts[key]
+        board = repeat_key(self.rules, ply.position)
+        self._boards[board] -= 1
+        if not self._boards[board]:
+            del self._boards[board]
         self._recompute_outcome()
         return ply
 

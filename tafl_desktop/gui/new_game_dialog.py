@@ -238,7 +238,8 @@ class NewGameDialog(QDialog):
             item.setFont(0, f)
             groups[family.name] = item
         for v in presets().values():
-            child = QTreeWidgetItem([f"{v.title}  ({v.size_text})" if v.family == "tafl" else v.title])
+            # the Tafl family's games differ most by their board's size: it goes beside their names
+            child = QTreeWidgetItem([f"{v.title}  ({v.size_text})" if v.traits.opentafl else v.title])
             child.setData(0, VARIANT_ROLE, v)
             child.setToolTip(0, v.blurb)
             groups.setdefault(v.family, QTreeWidgetItem([v.family])).addChild(child)
@@ -334,13 +335,23 @@ class NewGameDialog(QDialog):
 
     def accept(self) -> None:
         try:
-            self.chosen_variant()
+            variant = self.chosen_variant()
         except VariantError as exc:
             dialogs.show_error(self, _("These rules cannot be used"), str(exc))
+            return
+        from tafl_desktop.gui.engine_rules import settle_engine_rules
+
+        # an engine is told the rules in OpenTafl's rules string: say what it will play otherwise first
+        if not settle_engine_rules(self, variant, self.chosen_players(), self.use_options):
             return
         if self._base is not None and is_preset(self._base):
             QSettings().setValue(LAST_VARIANT_KEY, self._base.id)
         super().accept()
+
+    def use_options(self, values: dict) -> None:
+        """Set the toggles to ``values`` as if the player had (the changed ones show as changed)."""
+        self.options.set_values(values)
+        self.options.changed.emit(self.options.values())
 
     def save_as_variant(self) -> str:
         """Ask a name and a file, write the variant; returns the path written ('' if not)."""
