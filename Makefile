@@ -21,9 +21,11 @@ run: $(STAMP)
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/tafl-desktop bench

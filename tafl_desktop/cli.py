@@ -11,7 +11,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from tafl_desktop import __version__
@@ -346,7 +346,7 @@ def _quote(value: object) -> str:
     return quote(value)
 
 
-def int_in(low: int, high: int | None = None):
+def int_in(low: int, high: int | Callable[[], int] | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high`` (``high`` may be a function, read
     when the argument is checked)."""
 

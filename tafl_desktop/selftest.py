@@ -56,7 +56,7 @@ class Context:
     app: Any = None
     window: Any = None
     worker: Any = None
-    cleanups: list[Callable[[], None]] = field(default_factory=list)
+    cleanups: list[Callable[[], object]] = field(default_factory=list)
 
     def close(self) -> None:
         for fn in reversed(self.cleanups):

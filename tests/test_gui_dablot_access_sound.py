@@ -39,7 +39,7 @@ def test_dablot_pieces_carry_the_rules_ranks(make_window):
 
 def test_action_points_counter_shows_actions_left(make_window):
     w = make_window("dablot_mini", action_points=True)
-    label = w.dablot_panel.actions
+    label = w.dablot_panel.actions_left
     assert label.isVisible()
     assert label.text() == "Action Points: Saami have 3 actions left this turn (\u25cf\u25cf\u25cf)."
     c = w.controller

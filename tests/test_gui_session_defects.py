@@ -227,7 +227,7 @@ QUIT_SCRIPT = textwrap.dedent("""
             lab.start()
 
             def quit_when_playing():
-                if lab.thread is not None and lab.thread.isRunning() and lab.store.finished >= 1:
+                if lab.study_thread is not None and lab.study_thread.isRunning() and lab.store.finished >= 1:
                     print("QUITTING", flush=True)
                     window.act_quit.trigger()  # File > Quit with the study still running
                 else:

@@ -59,9 +59,12 @@ def zobrist_full(table: list[list[int]], side_key: int, att: int, dfn: int, king
 
 def measure(variant_id: str = "copenhagen", samples: int = 200_000) -> dict[str, float]:
     """Nanoseconds per hash: tuple hash versus incremental Zobrist update (both minus loop cost)."""
+    from tafl_desktop.core.tafl import TaflRules
     from tafl_desktop.core.variants import find_variant
 
     rules = find_variant(variant_id).make_rules()
+    if not isinstance(rules, TaflRules):
+        raise ValueError(f"{variant_id} is not a Tafl game: Zobrist hashing is measured on Tafl boards")
     rng = random.Random(1)
     pos = rules.initial_position()
     steps = []

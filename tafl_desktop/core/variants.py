@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core import marks
-from tafl_desktop.core.families import FAMILIES, Family
+from tafl_desktop.core.families import FAMILIES as FAMILIES  # re-exported: the registry of families
+from tafl_desktop.core.families import Family
 from tafl_desktop.core.game import Position, Rules, Side
 from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
 from tafl_desktop.core.marks import gettext as _

@@ -34,17 +34,18 @@ def _qt_message(mode, context, message: str) -> None:
 
 def make_app(argv: list[str] | None = None) -> QApplication:
     """The QApplication, created once, with our names (for QSettings), style and font."""
-    app = QApplication.instance()
-    if app is None:
-        qInstallMessageHandler(_qt_message)
-        app = QApplication(argv if argv is not None else sys.argv[:1])
-        app.setOrganizationName(ORGANISATION)
-        app.setApplicationName(APPLICATION)
-        app.setStyle("Fusion")
-        _load_fonts(app)
-        from tafl_desktop.gui.language import startup_language
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    qInstallMessageHandler(_qt_message)
+    app = QApplication(argv if argv is not None else sys.argv[:1])
+    app.setOrganizationName(ORGANISATION)
+    app.setApplicationName(APPLICATION)
+    app.setStyle("Fusion")
+    _load_fonts(app)
+    from tafl_desktop.gui.language import startup_language
 
-        startup_language(app)
+    startup_language(app)
     return app
 
 

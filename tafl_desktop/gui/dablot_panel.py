@@ -41,20 +41,20 @@ class DablotPanel(QFrame):
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__()
-        self.window = window
+        self.main_window = window
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.actions = QLabel()
-        self.actions.setAccessibleName(_("Actions left"))
-        font = self.actions.font()
+        self.actions_left = QLabel()
+        self.actions_left.setAccessibleName(_("Actions left"))
+        font = self.actions_left.font()
         font.setBold(True)
-        self.actions.setFont(font)
+        self.actions_left.setFont(font)
         self.title = QLabel(_("Ranks: a piece captures only pieces of equal or lower rank"))
         self.title.setWordWrap(True)
         self.grid = QGridLayout()
         self.grid.setContentsMargins(0, 0, 0, 0)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 4, 8, 4)
-        lay.addWidget(self.actions)
+        lay.addWidget(self.actions_left)
         lay.addWidget(self.title)
         lay.addLayout(self.grid)
         self._shown_for: tuple | None = None
@@ -65,7 +65,7 @@ class DablotPanel(QFrame):
         self._shown_for = None
 
     def refresh(self) -> None:
-        c = self.window.controller
+        c = self.main_window.controller
         if not c.variant.traits.ranked_pieces:
             self.hide()
             return
@@ -75,14 +75,14 @@ class DablotPanel(QFrame):
         if per_turn and c.game.outcome is None:
             left = pos.actions
             side = c.sides[int(c.rules.side_to_move(pos))]
-            self.actions.setText(ngettext("Action Points: {side} have {n} action left this turn ({pips}).",
+            self.actions_left.setText(ngettext("Action Points: {side} have {n} action left this turn ({pips}).",
                                           "Action Points: {side} have {n} actions left this turn ({pips}).",
                                           left).format(side=side, n=left,
                                                        pips="\u25cf" * left + "\u25cb" * (per_turn - left)))
-            self.actions.show()
+            self.actions_left.show()
         else:
-            self.actions.hide()
-        key: tuple | None = (id(c.variant), self.window.prefs.theme, self.window.prefs.piece_style)
+            self.actions_left.hide()
+        key: tuple | None = (id(c.variant), self.main_window.prefs.theme, self.main_window.prefs.piece_style)
         if key == self._shown_for:
             return
         self._shown_for = key
@@ -92,12 +92,12 @@ class DablotPanel(QFrame):
                 item.widget().deleteLater()
         from tafl_desktop.gui.themes import theme
 
-        t = theme(self.window.prefs.theme)
+        t = theme(self.main_window.prefs.theme)
         ranks = piece_ranks(c.rules)
         self.rows = legend_rows(c.variant, c.rules)
         for i, (kind, text) in enumerate(self.rows):
             icon = QLabel()
-            icon.setPixmap(piece_pixmap(kind, t, self.window.prefs.piece_style, 26, rank=ranks[kind]))
+            icon.setPixmap(piece_pixmap(kind, t, self.main_window.prefs.piece_style, 26, rank=ranks[kind]))
             label = QLabel(text)
             label.setWordWrap(True)
             self.grid.addWidget(icon, i, 0)

@@ -108,8 +108,13 @@ def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: Q
     new = buttons.addButton(_("New game..."), QDialogButtonBox.ButtonRole.ActionRole)
     review.setDefault(True)
     chosen: list[object] = []
-    review.clicked.connect(lambda: (chosen.append(review), dlg.accept()))
-    new.clicked.connect(lambda: (chosen.append(new), dlg.accept()))
+
+    def choose(button: object) -> None:
+        chosen.append(button)
+        dlg.accept()
+
+    review.clicked.connect(lambda: choose(review))
+    new.clicked.connect(lambda: choose(new))
     body = QVBoxLayout()
     body.addWidget(title)
     body.addWidget(text)

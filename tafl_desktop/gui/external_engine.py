@@ -28,9 +28,8 @@ POLL_MS = 15
 def known_engines() -> list[str]:
     """Engine command lines the player has added, most recent first."""
     raw = QSettings().value(ENGINES_KEY, [])
-    if isinstance(raw, str):
-        raw = [raw]
-    return [str(x) for x in (raw or []) if str(x).strip()]
+    items = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    return [str(x) for x in items if str(x).strip()]
 
 
 def remember_engine(command: str) -> None:

@@ -61,7 +61,7 @@ def install(window: MainWindow) -> None:
 
 
 def _family_label(family: str) -> str:
-    from tafl_desktop.core.variants import FAMILIES
+    from tafl_desktop.core.families import FAMILIES
 
     fam = FAMILIES.get(family)
     return _(fam.label) if fam is not None else family
@@ -252,7 +252,7 @@ class PuzzleProgress:
     def streak(self, set_id: str) -> tuple[int, int]:
         def num(name: str) -> int:
             try:
-                return int(self.settings.value(self._key(set_id, name), 0) or 0)
+                return int(str(self.settings.value(self._key(set_id, name), 0) or 0))
             except (TypeError, ValueError):
                 return 0
 
@@ -469,6 +469,11 @@ class PuzzleDialog(QDialog):
         assert self.session is not None
         return self.session.game.position
 
+    @property
+    def set_id(self) -> str:
+        """The puzzle set (the preset's file) of the puzzle shown."""
+        return str(self.puzzle["variant"]) if self.puzzle is not None else ""
+
     def _prover(self) -> Any:
         from tafl_desktop.study.prover import Prover
 
@@ -507,7 +512,7 @@ class PuzzleDialog(QDialog):
             return
         # wrong: find the defence that refutes it, as the engine sees it
         self.clean = False
-        self.progress.broke(self.puzzle["variant"])
+        self.progress.broke(self.set_id)
         why = _("{move} does not force the win.").format(move=text)
         if out is not None:
             why = _("{move} ends the game the wrong way: {result}").format(move=text, result=out.describe(self.variant))
@@ -588,7 +593,9 @@ class PuzzleDialog(QDialog):
     def finish(self, out: Any) -> None:
         self.solved = True
         self.board.interactive = False
-        self.progress.record(self.puzzle["variant"], self.puzzle["id"], self.clean)
+        pz = self.puzzle
+        assert pz is not None  # a puzzle is shown while it is being solved
+        self.progress.record(pz["variant"], pz["id"], self.clean)
         _set_feedback(self.feedback, _("Solved! {result}").format(result=out.describe(self.variant)), True)
         self.update_progress()
 

@@ -205,7 +205,8 @@ class MainWindow(QMainWindow):
         self.board.setFocus()
 
     # ------------------------------------------------------------------------------- building
-    def add_action(self, text: str, slot: Callable[..., Any], shortcut: QKeySequence | str | list | None = None,
+    def add_action(self, text: str, slot: Callable[..., Any],
+                   shortcut: QKeySequence | QKeySequence.StandardKey | str | list[Any] | None = None,
                    tip: str = "", icon: str | None = None, checkable: bool = False) -> QAction:
         """An action of the window (its shortcut works anywhere in it), for a menu or toolbar."""
         a = QAction(text, self)

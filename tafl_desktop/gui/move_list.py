@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.game import Position
 from tafl_desktop.core.game_tree import Node
 from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.icons import set_glyph
@@ -103,10 +104,11 @@ class MoveListModel(QAbstractTableModel):
             assert node.parent is not None and node.ply is not None
             return move_cell_text(rules, tree.position(node.parent), node.ply)
 
-        def lay(line: list[Node], depth: int, turn: int) -> None:
+        def lay(line: list[Node[Position]], depth: int, turn: int) -> None:
             rows: list[_Row] = []
             prev_col = -1
             for node in line:
+                assert node.parent is not None  # a line holds moves, never the root
                 col = 0 if int(rules.side_to_move(tree.position(node.parent))) == first else 1
                 if not rows or (col == 0 and prev_col == 1):
                     if rows:
@@ -261,7 +263,7 @@ class MoveListModel(QAbstractTableModel):
 class _IndentDelegate(QStyledItemDelegate):
     """Indents the first column of variation rows, one step per level, with a guide line."""
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         depth = index.data(DEPTH_ROLE) or 0
         if not depth or index.column() != 0:
             super().paint(painter, option, index)

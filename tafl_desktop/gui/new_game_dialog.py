@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -65,9 +66,8 @@ class NewGameChoice:
 
 def user_variant_files() -> list[str]:
     raw = QSettings().value(USER_VARIANTS_KEY, [])
-    if isinstance(raw, str):
-        raw = [raw]
-    return [str(x) for x in (raw or []) if str(x)]
+    items = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    return [str(x) for x in items if str(x)]
 
 
 def remember_user_variant(path: str) -> None:
@@ -103,7 +103,8 @@ class PlayerChooser(QWidget):
             self.level.addItem(f"{number} - {_(name)}" if name else _(label), value)
         if not computer_available():
             model = self.kind.model()
-            model.item(1).setEnabled(False)
+            if isinstance(model, QStandardItemModel):  # a combo box's own model
+                model.item(1).setEnabled(False)
             self.kind.setItemData(1, _("The computer player is not installed in this version yet."),
                                   Qt.ItemDataRole.ToolTipRole)
         self.kind.setCurrentIndex(0 if spec.is_human or not computer_available() else 1)

@@ -477,12 +477,12 @@ class PrintSetDialog(QDialog):
         self.page_view.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.page_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.page_view.setWordWrap(True)
-        self.scroll = QScrollArea()
-        self.scroll.setWidget(self.page_view)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.scroll.setMinimumSize(360, 360)
-        self.scroll.viewport().setStyleSheet("background: #8a8a8a;")  # paper shows as paper
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidget(self.page_view)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.scroll_area.setMinimumSize(360, 360)
+        self.scroll_area.viewport().setStyleSheet("background: #8a8a8a;")  # paper shows as paper
 
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
@@ -493,7 +493,7 @@ class PrintSetDialog(QDialog):
         right = QVBoxLayout()
         right.setContentsMargins(0, 0, 0, 0)
         right.addLayout(top)
-        right.addWidget(self.scroll, 1)
+        right.addWidget(self.scroll_area, 1)
         box = QGroupBox(_("Preview"))
         row = QHBoxLayout(box)
         row.addWidget(self.thumbs)
@@ -686,7 +686,7 @@ class PrintSetDialog(QDialog):
                 done=min(done + 1, total), total=total))
 
     def _build_done(self, number: int, result: BuiltSet) -> None:
-        if number != self._asked:  # a newer build is under way: this one is out of date
+        if number != self._asked or self.format != "pdf":  # a newer build, or another format: out of date
             if result.pages is not None:
                 result.pages.close()
             return
@@ -707,6 +707,9 @@ class PrintSetDialog(QDialog):
     # -------------------------------------------------------------------- makers' files
     def _start_maker(self) -> None:
         """Build the maker's file in the background; the preview says so until it is done."""
+        self._asked += 1  # a PDF build still running is out of date now
+        self._shown_build = self._asked
+        self.build_progress.hide()
         self._close_pages()
         self.pdf_bytes, self.report, self.error, self.preview_error = None, None, "", ""
         self.maker = None
@@ -740,7 +743,7 @@ class PrintSetDialog(QDialog):
                 self.page_view.setText(_("No preview; the file can still be saved."))
             return
         ratio = self.devicePixelRatioF()
-        area = self.scroll.viewport().size() - QSize(16, 16)
+        area = self.scroll_area.viewport().size() - QSize(16, 16)
         pix = QPixmap.fromImage(self.maker.image).scaled(
             QSize(max(120, round(area.width() * ratio)), max(120, round(area.height() * ratio))),
             Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
@@ -846,7 +849,7 @@ class PrintSetDialog(QDialog):
         self.page_label.setText(_("Page {page} of {n} · {part}").format(page=row + 1, n=len(self._pages),
                                                                        part=self.part_of_page(row + 1)))
         ratio = self.devicePixelRatioF()
-        area = self.scroll.viewport().size() - QSize(16, 16)
+        area = self.scroll_area.viewport().size() - QSize(16, 16)
         box = QSize(max(120, round(area.width() * ratio)), max(120, round(area.height() * ratio)))
         try:
             image = self._pages.render(row, box)

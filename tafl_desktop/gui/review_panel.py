@@ -296,6 +296,7 @@ class ReviewPanel(QWidget):
         if not arrow:
             return
         self.window_.board.set_state(replace(state, suggested=arrow))
+        assert self.review is not None  # better_move() found this ply in it
         entry = next(p for p in self.review["plies"] if p["ply"] == ply)
         sentence = {"mistake": _("{move} was a mistake: {better} was better (the arrow)."),
                     "blunder": _("{move} was a blunder: {better} was better (the arrow).")}[entry["class"]]

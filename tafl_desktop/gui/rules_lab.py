@@ -151,7 +151,8 @@ class StudyThread(QThread):
             self.complete = run_study(self.store, ProcessPoolBackend(self.workers), self._progress,
                                       self.stop_flag.is_set)
             self.render(force=True)
-            write_outputs(self.store, self.report)
+            if self.report is not None:
+                write_outputs(self.store, self.report)
         except OSError:
             pass  # the store holds every game; the summary and chart are written again next time
         except Exception as exc:  # noqa: BLE001 - shown as one line in the dialog, never a traceback
@@ -182,7 +183,7 @@ class RulesLabDialog(QDialog):
         super().__init__(parent)
         self.variant = variant
         self.window_ = window
-        self.thread: StudyThread | None = None
+        self.study_thread: StudyThread | None = None
         self.store: Any = None
         self.report: dict[str, Any] | None = None
         self.setWindowTitle(_("Rules Lab: {name}").format(name=variant.title))
@@ -353,7 +354,7 @@ class RulesLabDialog(QDialog):
         from tafl_desktop.lab.store import ResultStore
         from tafl_desktop.lab.study import StudyError
 
-        if self.thread is not None:
+        if self.study_thread is not None:
             return
         try:
             study = self.study()
@@ -362,22 +363,22 @@ class RulesLabDialog(QDialog):
             self.status.setText(str(exc))
             dialogs.show_error(self, _("Cannot run this study"), str(exc))
             return
-        self.thread = StudyThread(self.store, self.workers.value(), self)
-        self.thread.progressed.connect(self._progressed)
-        self.thread.rendered.connect(self._show_results)
-        self.thread.failed.connect(self._failed)
-        self.thread.finished.connect(self._finished)
+        self.study_thread = StudyThread(self.store, self.workers.value(), self)
+        self.study_thread.progressed.connect(self._progressed)
+        self.study_thread.rendered.connect(self._show_results)
+        self.study_thread.failed.connect(self._failed)
+        self.study_thread.finished.connect(self._finished)
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
         total = len(study.cells()) * study.games
         self.progress.setRange(0, total)
         self.progress.setValue(self.store.finished)
         self.status.setText(_("Starting {n} computer players...").format(n=self.workers.value()))
-        self.thread.start()
+        self.study_thread.start()
 
     def stop(self) -> None:
-        if self.thread is not None:
-            self.thread.stop_flag.set()
+        if self.study_thread is not None:
+            self.study_thread.stop_flag.set()
             self.status.setText(_("Stopping; every finished game is kept."))
 
     def _progressed(self, p: Any) -> None:
@@ -393,7 +394,7 @@ class RulesLabDialog(QDialog):
         dialogs.show_error(self, _("The study stopped"), text)
 
     def _finished(self) -> None:
-        thread, self.thread = self.thread, None
+        thread, self.study_thread = self.study_thread, None
         self.run_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         if thread is None or self.store is None:
@@ -495,7 +496,7 @@ class RulesLabDialog(QDialog):
                                             Qt.TransformationMode.SmoothTransformation))
 
     def done(self, result: int) -> None:  # noqa: D102 - closing stops the study (its games are kept)
-        thread, self.thread = self.thread, None
+        thread, self.study_thread = self.study_thread, None
         if thread is not None:
             _let_wind_down(thread)
         super().done(result)

@@ -93,7 +93,8 @@ class SoundPlayer:
 
     def __init__(self, backend: Callable[[Path], None] | None | str = "detect",
                  folder: Path | None = None) -> None:
-        self.backend = detect_backend() if backend == "detect" else backend
+        self.backend: Callable[[Path], None] | None = (
+            detect_backend() if backend == "detect" else None if isinstance(backend, str) else backend)
         self.enabled = True
         self.volume = 70
         user = os.getuid() if hasattr(os, "getuid") else 0

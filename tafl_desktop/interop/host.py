@@ -17,11 +17,15 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.rules_string import to_rules_string
 from tafl_desktop.i18n import _
 from tafl_desktop.interop.engine import position_record
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
 
 #: Seconds an engine has to say ``hello`` (OpenTafl's 20 tries of 250 ms).
 HELLO_TIMEOUT = 5.0
@@ -125,7 +129,7 @@ class HostedEngine:
         self.dead = ""
         self.status = ""
         self._known: list[tuple[int, ...]] = []
-        self._variant = None
+        self._variant: Variant | None = None
         self._deadline: float | None = None
         self._game: Game | None = None
         self._side: Side | None = None

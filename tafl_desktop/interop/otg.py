@@ -177,7 +177,7 @@ def read_otg(text: str, where: str = "game") -> GameTransfer:
         address = split_address(tokens[0])
         if address is not None:
             here = _("{where}, line {line}").format(where=where, line=number)
-            found = []
+            found: list[tuple[str, tuple[str, ...] | None]] = []
             for tok in tokens[1:]:
                 if tok == "---":
                     break

@@ -96,7 +96,7 @@ def read_pto(text: str, where: str = "game") -> GameTransfer:
     raw_moves = data["Move"]
     if not isinstance(raw_moves, list):
         raise InteropError(_("{where}: Move must be a list").format(where=where))
-    g = variant.geometry
+    g = grid = variant.grid  # PlayTaflOnline plays Tafl only: a board of squares
     moves: list[tuple[str, tuple[str, ...] | None]] = []
     for i, m in enumerate(reversed(raw_moves), 1):
         if not isinstance(m, dict):
@@ -111,7 +111,7 @@ def read_pto(text: str, where: str = "game") -> GameTransfer:
         if not all(0 <= c < g.width for c in (x, y, x2, y2)):
             raise InteropError(_("{where}: move {i} leaves the {size}x{size} board").format(
                 where=where, i=i, size=g.width))
-        moves.append((f"{g.name(g.index(x, y))}-{g.name(g.index(x2, y2))}", None))
+        moves.append((f"{g.name(grid.index(x, y))}-{g.name(grid.index(x2, y2))}", None))
     game = Game(variant.make_rules())
     play_listed(game, moves, where)
     tags = {}

@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
-from tafl_desktop.core.game import Game, Move
+from tafl_desktop.core.game import Game, Move, Position
 from tafl_desktop.session.players import (
     COMPUTER,
     EXTERNAL,
@@ -75,7 +75,7 @@ class EngineHub:
             if engine is not None:
                 engine.cancel()
 
-    def game_over(self, game: Game) -> None:
+    def game_over(self, game: Game[Position]) -> None:
         """Tell the external engines how the game ended (OpenTafl's ``finish``)."""
         finish = getattr(self._external, "finish", None)
         if finish is not None:
@@ -103,7 +103,7 @@ class Player(ABC):
         return self.spec.label()
 
     @abstractmethod
-    def start_turn(self, game: Game, on_move: OnMove, on_error: OnError, time_limit: float | None) -> bool:
+    def start_turn(self, game: Game[Position], on_move: OnMove, on_error: OnError, time_limit: float | None) -> bool:
         """Begin choosing a move for ``game``'s live position; True if an answer will come
         through ``on_move``/``on_error`` (False: a human, or no back-end to ask)."""
 
@@ -117,7 +117,7 @@ class Player(ABC):
 class HumanPlayer(Player):
     """A person at the board: the move comes from the board's clicks, not from here."""
 
-    def start_turn(self, game: Game, on_move: OnMove, on_error: OnError, time_limit: float | None) -> bool:
+    def start_turn(self, game: Game[Position], on_move: OnMove, on_error: OnError, time_limit: float | None) -> bool:
         return False
 
 
@@ -129,7 +129,7 @@ class ComputerPlayer(Player):
         super().__init__(spec)
         self.hub = hub
 
-    def start_turn(self, game: Game, on_move: OnMove, on_error: OnError, time_limit: float | None) -> bool:
+    def start_turn(self, game: Game[Position], on_move: OnMove, on_error: OnError, time_limit: float | None) -> bool:
         engine = self.hub.computer_engine()
         if engine is None:
             return False
@@ -154,7 +154,7 @@ class ExternalEnginePlayer(Player):
         super().__init__(spec)
         self.hub = hub
 
-    def start_turn(self, game: Game, on_move: OnMove, on_error: OnError, time_limit: float | None) -> bool:
+    def start_turn(self, game: Game[Position], on_move: OnMove, on_error: OnError, time_limit: float | None) -> bool:
         engine = self.hub.external_engine()
         if engine is None:
             return False

@@ -19,16 +19,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tafl_desktop.core.clock import GameClock, TimeControl
-from tafl_desktop.core.game import Game, Move, Outcome, Ply, Side
+from tafl_desktop.core.game import Game, Move, Outcome, Ply, Position, Rules, Side
 from tafl_desktop.core.game_tree import Node
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.session.events import Event, Signal0
 from tafl_desktop.session.player import ClockReport, EngineHub, Player, make_player
 from tafl_desktop.session.players import EngineForfeit, PlayerSpec, player_available
 from tafl_desktop.session.source import GameSource
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
 
 #: The move that ends a turn early (Dablot's action points).
 END_TURN: Move = ()
@@ -43,7 +46,7 @@ def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def split_captures(rules: Any, before: Any, ply: Ply) -> tuple[list[int], list[int]]:
+def split_captures(rules: Rules[Position], before: Position, ply: Ply[Position]) -> tuple[list[int], list[int]]:
     """(enemy pieces taken, the mover's own pieces lost) by ``ply`` played from ``before``: under
     strict custodian a piece that stops between two enemies dies by its own move, and an Asalto
     officer that fails to capture is huffed."""
@@ -56,7 +59,7 @@ def split_captures(rules: Any, before: Any, ply: Ply) -> tuple[list[int], list[i
     return taken, lost
 
 
-def move_cell_text(rules: Any, before: Any, ply: Ply) -> str:
+def move_cell_text(rules: Rules[Position], before: Position, ply: Ply[Position]) -> str:
     """A move as the move list shows it: its notation, then (in families whose records list
     captures, as Tafl's do) the squares it took, ``e1-e5 x e6``; a piece the mover lost by its own
     move is named apart, never as a capture it made (strict custodian: ``c4-c2 (lost c2)``)."""
@@ -91,7 +94,7 @@ class GameSession:
         self.moved: Event[Move] = Event()
         #: The live end went one move forward (a move played, or replayed by redo; not a step
         #: through the moves): the clocks and the sounds react.
-        self.played: Event[Ply] = Event()
+        self.played: Event[Ply[Position]] = Event()
         #: The game on the main line ended (once per ending).
         self.finished: Event[Outcome] = Event()
         #: A game was loaded (new, opened, imported, pasted...).
@@ -142,10 +145,10 @@ class GameSession:
         for node in self.tree.main_line():
             self._end = node
         self._shown = self._end
-        self._redo: list[Node] = []
+        self._redo: list[Node[Position]] = []
         self._game = self.tree.game_of(self.tree.path(self._end))
-        self._line: list[Node] | None = None
-        self._saved: tuple[int, Node] | None = (self.tree.revision, self._end) if source.saved else None
+        self._line: list[Node[Position]] | None = None
+        self._saved: tuple[int, Node[Position]] | None = (self.tree.revision, self._end) if source.saved else None
         self._sync_clock()
 
     def _clock_for(self, source: GameSource) -> GameClock | None:
@@ -167,34 +170,34 @@ class GameSession:
 
     # ======================================================================== reading
     @property
-    def game(self) -> Game:
+    def game(self) -> Game[Position]:
         """The line on screen up to its live end, as a Game (repetition counts, outcome)."""
         return self._game
 
     @property
-    def rules(self) -> Any:
+    def rules(self) -> Rules[Position]:
         return self.tree.rules
 
     @property
-    def variant(self) -> Any:
+    def variant(self) -> Variant:
         return self.tree.rules.variant
 
     @property
     def sides(self) -> tuple[str, str]:
-        return tuple(self.variant.side_names)  # type: ignore[return-value]
+        return self.variant.side_names
 
-    def line_nodes(self) -> list[Node]:
+    def line_nodes(self) -> list[Node[Position]]:
         """The tree's nodes of the line on screen, from the first move to the live end."""
         if self._line is None:
             self._line = self.tree.path(self._end)
         return self._line
 
     @property
-    def end_node(self) -> Node:
+    def end_node(self) -> Node[Position]:
         """The live end of the line on screen."""
         return self._end
 
-    def viewed_node(self) -> Node:
+    def viewed_node(self) -> Node[Position]:
         """The tree node of the position shown."""
         return self._shown
 
@@ -208,7 +211,7 @@ class GameSession:
         return self._shown is self._end
 
     @property
-    def viewed_position(self) -> Any:
+    def viewed_position(self) -> Position:
         return self.tree.position(self._shown)
 
     def side_to_move(self) -> Side:
@@ -248,7 +251,7 @@ class GameSession:
         line on screen end elsewhere than when it was saved (moves taken back)?"""
         return self._saved != (self.tree.revision, self._end)
 
-    def play_game(self) -> Game:
+    def play_game(self) -> Game[Position]:
         """The game a move made now continues: the live line, or the line up to the position
         shown (with its own history, for repetition)."""
         if self.is_live:
@@ -330,7 +333,7 @@ class GameSession:
         self.moved.emit(move)
         self.show_node(known)
 
-    def _move_sentence(self, side: Side, move: Move, before: Any, ply: Ply) -> str:
+    def _move_sentence(self, side: Side, move: Move, before: Position, ply: Ply[Position]) -> str:
         """The status line after a move, in the variant's side names: who played what, and what
         it took (or what the mover lost, for a self-capture)."""
         name = self.sides[int(side)]
@@ -432,7 +435,7 @@ class GameSession:
         if self.clock is not None:
             self.clock.pressed(int(mover), int(self.live_side()))
 
-    def _set_end(self, end: Node, shown: Node) -> None:
+    def _set_end(self, end: Node[Position], shown: Node[Position]) -> None:
         self._end, self._shown = end, shown
         self._line = None
 
@@ -457,7 +460,7 @@ class GameSession:
     def last(self) -> None:
         self.goto(len(self.line_nodes()))
 
-    def show_node(self, node: Node, rebuild: bool = False) -> None:
+    def show_node(self, node: Node[Position], rebuild: bool = False) -> None:
         """Show ``node``'s position: within the line on screen this is navigation; elsewhere in the
         tree the line through ``node`` (with its main continuation) becomes the line on screen."""
         line = self.line_nodes()
@@ -483,12 +486,12 @@ class GameSession:
             self._pending_message = ""
 
     # ======================================================================== the tree
-    def set_comment(self, node: Node, text: str) -> None:
+    def set_comment(self, node: Node[Position], text: str) -> None:
         if self.tree.set_comment(node, text):
             self.message.emit(_("Comment removed.") if not node.comment else _("Comment saved."))
             self._after_change()
 
-    def promote(self, node: Node, to_main: bool = False) -> bool:
+    def promote(self, node: Node[Position], to_main: bool = False) -> bool:
         """Move the variation holding ``node`` up one level (or all the way to the main line)."""
         done = self.tree.make_main(node) if to_main else self.tree.promote(node)
         if done:
@@ -497,13 +500,13 @@ class GameSession:
             self._after_change()
         return done
 
-    def delete_node(self, node: Node) -> int:
+    def delete_node(self, node: Node[Position]) -> int:
         """Delete ``node`` and every move after it (its variation, or the rest of its line)."""
         if node.parent is None:
             return 0
         viewed = self._shown
         on_screen = {id(n) for n in self.line_nodes()} | {id(n) for n in self.tree.line_through(viewed)}
-        ancestor: Node | None = viewed
+        ancestor: Node[Position] | None = viewed
         while ancestor is not None and ancestor is not node:
             ancestor = ancestor.parent
         target = node.parent if ancestor is node else viewed
@@ -516,7 +519,7 @@ class GameSession:
             self._after_change()
         return count
 
-    def _attached(self, node: Node) -> bool:
+    def _attached(self, node: Node[Position]) -> bool:
         while node.parent is not None:
             if not any(c is node for c in node.parent.children):
                 return False

@@ -17,12 +17,11 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from tafl_desktop.core.clock import TimeControl
-from tafl_desktop.core.game import Game
+from tafl_desktop.core.game import Game, Position
 from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.session.players import HUMANS, PlayerSpec
 
 if TYPE_CHECKING:
-    from tafl_desktop.core.game import Position
     from tafl_desktop.core.variants import Variant
 
 #: The file name ending of our own game records.
@@ -60,7 +59,7 @@ class GameSource:
     is (an opened file does; a pasted list or a restored autosave does not)."""
 
     origin: Origin
-    tree: GameTree
+    tree: GameTree[Position]
     players: tuple[PlayerSpec, PlayerSpec] = HUMANS
     time_control: TimeControl | None = None
     tags: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
@@ -75,13 +74,13 @@ class GameSource:
         return cls(origin, GameTree(variant.make_rules(), start), players, time_control)
 
     @classmethod
-    def of_game(cls, game: Game, origin: Origin, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
+    def of_game(cls, game: Game[Position], origin: Origin, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
                 tags: Mapping[str, str] | None = None, saved: bool = True) -> GameSource:
         """A game already played (a pasted move list, a lab game): its moves become the main line."""
         return cls(origin, GameTree.from_game(game), players, None, MappingProxyType(dict(tags or {})), None, saved)
 
     @classmethod
-    def of_tree(cls, tree: GameTree, origin: Origin, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
+    def of_tree(cls, tree: GameTree[Position], origin: Origin, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
                 tags: Mapping[str, str] | None = None, path: str | None = None, saved: bool = True) -> GameSource:
         return cls(origin, tree, players, None, MappingProxyType(dict(tags or {})), path, saved)
 

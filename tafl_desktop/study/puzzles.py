@@ -139,7 +139,8 @@ class PuzzleSet:
                     and all(isinstance(pz[k], str) for k in ("id", "variant", "position", "to_move", "goal", "winner"))
                     and isinstance(pz["solution"], list) and all(isinstance(m, str) for m in pz["solution"])):
                 raise PuzzleError(f"{p}: puzzle {i + 1} has a field of the wrong type")
-        scanned = data.get("scanned") if isinstance(data.get("scanned"), dict) else {}
+        found = data.get("scanned")
+        scanned: dict[str, Any] = found if isinstance(found, dict) else {}
         base = cls.empty(str(data.get("variant", p.stem)))
         base.scanned.update(scanned)
         return cls(base.variant, data["puzzles"], base.scanned, p)

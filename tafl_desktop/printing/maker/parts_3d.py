@@ -70,13 +70,13 @@ def piece_groups(variant: Any, opts: MakerOptions) -> list[PartGroup]:
     return out
 
 
-def _tafl_solids(variant: Any, d: float, peg: float) -> Callable[[str], tuple[Any, Any]]:
+def _tafl_solids(variant: Any, d: float, peg: float | None) -> Callable[[str], tuple[Any, Any]]:
     """Tafl's pieces: attacker, defender, king."""
     makers = {"t": solids.tafl_attacker, "T": solids.tafl_defender, "K": solids.tafl_king}
     return lambda letter: (makers[letter](d), DARK if letter == "t" else LIGHT)
 
 
-def _dablot_solids(variant: Any, d: float, peg: float) -> Callable[[str], tuple[Any, Any]]:
+def _dablot_solids(variant: Any, d: float, peg: float | None) -> Callable[[str], tuple[Any, Any]]:
     """Dablot's pieces: each army's ranks as points, its leader with the army's symbol."""
     from tafl_desktop.printing.markers import armies_for_variant
 
@@ -93,14 +93,14 @@ def _dablot_solids(variant: Any, d: float, peg: float) -> Callable[[str], tuple[
     return make
 
 
-def _hunt_solids(variant: Any, d: float, peg: float) -> Callable[[str], tuple[Any, Any]]:
+def _hunt_solids(variant: Any, d: float, peg: float | None) -> Callable[[str], tuple[Any, Any]]:
     """The Fox games' pieces: the hunters dark, the flock light."""
     return lambda letter: ((solids.hunter_piece(d, peg), DARK) if letter == "h"
                            else (solids.flock_piece(d, peg), LIGHT))
 
 
 #: How each family's pieces are made as solids (keyed by ``Family.name``).
-_SOLIDS: dict[str, Callable[[Any, float, float], Callable[[str], tuple[Any, Any]]]] = {
+_SOLIDS: dict[str, Callable[[Any, float, float | None], Callable[[str], tuple[Any, Any]]]] = {
     "tafl": _tafl_solids, "dablot": _dablot_solids, "hunt": _hunt_solids}
 
 
