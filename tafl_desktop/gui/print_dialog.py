@@ -643,6 +643,9 @@ class PrintSetDialog(QDialog):
         self.build_progress.show()
         self.save_button.setEnabled(False)
         self.status_label.setText(_("Building the set..."))
+        if self._pages is None:  # nothing shown yet: the preview says what is coming
+            self.page_view.setPixmap(QPixmap())
+            self.page_view.setText(_("Building the set..."))
 
         def tell(emit: Callable[[], None]) -> None:
             try:

@@ -8,12 +8,9 @@ line, where the player steps back and forth and tries other moves; the window's 
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from tafl_desktop.core.game import Game, Move
-from tafl_desktop.core.move_list_text import line_text
+from tafl_desktop.core.game import Game, Move, Position
 from tafl_desktop.gui.study_board import StudyBoard
 from tafl_desktop.i18n import _
 from tafl_desktop.session.session import GameSession
@@ -23,7 +20,7 @@ from tafl_desktop.session.source import GameSource, Origin
 class ScratchBoard(QDialog):
     """The game up to ``base`` (a Game) with ``moves`` played on from there, on its own board."""
 
-    def __init__(self, base: Game, moves: list[Move], parent: QWidget | None = None) -> None:
+    def __init__(self, base: Game[Position], moves: list[Move], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(_("Analysis line: {game}").format(game=base.rules.variant.title))
         self.base_plies = len(base.plies)
@@ -79,11 +76,11 @@ class ScratchBoard(QDialog):
         self.board.interactive = rules.outcome(s.viewed_position) is None and s.play_game().outcome is None
         self.board.refresh()
         line = s.game
-        shown = Game.from_plies(rules, line.position_at(self.base_plies), line.plies[self.base_plies:s.view_ply]) \
-            if s.view_ply >= self.base_plies else None
-        moves = line_text(shown) if shown is not None and shown.plies else ""
+        moves = " ".join(self.shown_moves()) or "-"
         side = s.sides[int(s.side_to_move())]
-        self.heading.setText(_("From move {n}: {moves}").format(n=self.base_plies, moves=moves or "-") + "\n" +
+        where = _("The line from the start: {moves}") if not self.base_plies else \
+            _("The line after move {n}: {moves}")
+        self.heading.setText(where.format(n=self.base_plies, moves=moves) + "\n" +
                              _("{side} to move.").format(side=side))
         self.back_button.setEnabled(s.view_ply > 0)
         self.forward_button.setEnabled(s.view_ply < len(line.plies))
@@ -94,7 +91,7 @@ class ScratchBoard(QDialog):
         return s.game.move_texts()[self.base_plies:s.view_ply]
 
 
-def open_scratch_board(parent: QWidget, base: Game, moves: list[Move]) -> Any:
+def open_scratch_board(parent: QWidget, base: Game[Position], moves: list[Move]) -> ScratchBoard:
     """Show a (non-modal) scratch board for ``moves`` played on from ``base``."""
     board = ScratchBoard(base, moves, parent)
     board.show()
