@@ -101,7 +101,7 @@ def tree_from_data(data: Any, where: str = "game") -> GameTree:
         read_tree_extras(tree, data, MAX_MOVES)
     except TreeFormatError as exc:
         raise RecordError(f"{where}: {exc}") from None
-    problem = tree_problem(tree) or tags_problem(data.get("tags", {}))
+    problem = tree_problem(tree)
     if problem:
         raise RecordError(f"{where}: {problem}")
     tree.revision = 0
@@ -140,6 +140,9 @@ def game_from_data(data: Any, where: str = "game") -> Game:
     tags = data.get("tags", {})
     if not isinstance(tags, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tags.items()):
         raise RecordError(f"{where}: 'tags' must be a table of texts")
+    problem = tags_problem(tags)
+    if problem:
+        raise RecordError(f"{where}: {problem}")
     game = Game(rules, start)
     for i, text in enumerate(moves, 1):
         try:

@@ -450,7 +450,12 @@ def variant_from_rules_string(text: str) -> Variant:
     slug = "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_")[:48] or "opentafl"
     data = {"id": f"ot_{slug}", "name": name[:80], "family": "tafl", "board": board, "options": options,
             "sources": ["OpenTafl rules string"]}
-    variant = variant_from_data(data, where=_("rules string"))
+    try:
+        variant = variant_from_data(data, where=_("rules string"))
+    except RulesStringError:
+        raise
+    except VariantError as exc:  # a string that parses but describes no playable board: one kind of error
+        raise RulesStringError(str(exc)) from None
     base = presets().get(cfg.get("td-id", ""))
     if base is not None and base.family == "tafl" and _same_board(base, variant):
         return base.with_options(options)

@@ -294,8 +294,8 @@ def read_otg(text: str, where: str = "game") -> GameTransfer:
     total = len(moves) + sum(len(v.moves) for v in variations)
     play_listed(game, moves, where, total=total)
     finish_from_tags(game, tags)
-    tags.pop("compiler", None)
-    tags.pop("result", None)
+    for key in ("compiler", "result", ENDING_TAG):  # written again from the game itself
+        tags.pop(key, None)
     from tafl_desktop.core.game_tree import GameTree
 
     tree = GameTree.from_game(game)

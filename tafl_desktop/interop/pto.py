@@ -159,8 +159,9 @@ def pto_game(data: dict[str, Any], where: str = "game") -> GameTransfer:
             pass
     if raw_moves and isinstance(raw_moves[0], dict) and game.outcome is None:
         end = _number(raw_moves[0].get("EndState"))
-        if end in END_STATE:
+        if end in OFF_BOARD_STATES:  # a resignation or a flag fall: the moves cannot show it
             tags["result"], tags["termination"] = END_STATE[end]
-            if end in OFF_BOARD_STATES:  # a resignation or a flag fall: the moves cannot show it
-                finish_from_tags(game, tags)
+            finish_from_tags(game, tags)
+        elif end in END_STATE:  # an ending our rules do not see in the moves: said, not claimed
+            tags["termination"] = END_STATE[end][1]
     return GameTransfer(game, tags)
