@@ -242,7 +242,7 @@ class RecordFuzz:
         elif op == 4:
             data[self.rng.choice(list(data))] = hostile_value(self.rng)
         else:
-            data["Move"] = moves * self.rng.choice([2, 11_000])
+            data["Move"] = moves * (11_000 if self.rng.random() < 0.05 else 2)
         text = json_text(data)
         if self.rng.random() < 0.1:
             k = self.rng.randrange(len(text))

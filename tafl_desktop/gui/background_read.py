@@ -68,6 +68,10 @@ class BackgroundRead:
     def cancel(self) -> None:
         self._cancel.set()
 
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
     def start(self) -> None:
         self._thread.start()
 
@@ -107,11 +111,14 @@ def read_in_background(parent: QWidget, label: str, work: Callable[[], T], path:
         if not job.done.is_set():
             loop.exec()
         job.done.wait()
+        cancelled = job.cancelled  # before the dialog closes: closing it says "canceled" too
     finally:
         closed.append(True)
         parent.setProperty("reading", False)
         dialog.close()
         dialog.deleteLater()
+    if cancelled and not isinstance(job.error, progress.Cancelled):
+        raise progress.Cancelled()  # pressed after the last move was read: the result is not kept either
     if job.error is not None:
         raise job.error
     return job.result

@@ -102,9 +102,10 @@ def write_otg(t: GameTransfer) -> tuple[str, list[str]]:
     warnings = list(exported.warnings)
     out = game.outcome
     lines = [f"[{ESCAPED_TAG}:{ESCAPED}]"]
-    renamed, dropped = [], []
+    renamed, dropped, own = [], [], []
     for k, v in t.tags.items():
         if k in GENERATED or (k == "termination" and out is not None):
+            own.append(k)
             continue
         key = _KEY_CHARS.sub("", k)
         if not key:
@@ -119,6 +120,9 @@ def write_otg(t: GameTransfer) -> tuple[str, list[str]]:
     if dropped:
         warnings.append(_("tags without a letter or digit in their names were left out: {names}").format(
             names=", ".join(quote(k) for k in dropped[:6])))
+    if own:
+        warnings.append(_("these tags were left out, as the file writes them from the game itself: {names}").format(
+            names=", ".join(quote(k) for k in own[:6])))
     lines.append(f"[result:{result_code(out)}]")
     if out is not None:
         off_board = out.reason in OFF_BOARD_REASONS
@@ -180,10 +184,13 @@ def _items(text: str) -> Iterator[tuple[int, str, str]]:
             i = end
 
 
-def _move(tok: str, where: str, turn: str) -> tuple[str, tuple[str, ...]]:
-    """A move token of a record as (``from-to``, the captured squares it lists)."""
+def _move(tok: str, where: str, turn: str, line: int = 0) -> tuple[str, tuple[str, ...]]:
+    """A move token of a record as (``from-to``, the captured squares it lists); ``line`` the
+    line of a variation (named in the error)."""
     mm = _MOVE.match(tok)
     if not mm:
+        if line:
+            where = _("{where}, line {line}").format(where=where, line=line)
         if "^" in tok or "=" in tok:
             raise InteropError(_("{where}: '{tok}' is a jump or berserk move, which Tafl Desktop "
                                  "has not").format(where=where, tok=shown(tok, 40)))
@@ -233,14 +240,13 @@ def read_otg(text: str, where: str = "game") -> GameTransfer:
         tokens = body.split()
         address = split_address(tokens[0])
         if address is not None:
-            here = _("{where}, line {line}").format(where=where, line=number)
             found = []
             for tok in tokens[1:]:
                 if tok == "---":
                     break
                 if not tok.strip("."):  # "....." stands for the half-move the variation does not replace
                     continue
-                found.append(_move(tok, here, tokens[0]))
+                found.append(_move(tok, where, tokens[0], number))
             last_variation = VariationLine(address, found, number)
             variations.append(last_variation)
             last_turn_plies = []

@@ -37,8 +37,6 @@ from tafl_desktop.interop.transfer import (
 MAX_BYTES = MAX_RECORD_BYTES
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
 DEFAULT_VARIANT = "copenhagen"
-#: Tags we write from the game itself: the rules and an ending decided off the board.
-GENERATED = ("rules", "result", "termination", "ending")
 
 
 def _pgn_key(key: str) -> str:
@@ -53,11 +51,17 @@ def write_pgn(t: GameTransfer) -> tuple[str, list[str]]:
     game = t.game
     variant = game.rules.variant
     warnings: list[str] = []
-    tags = {_pgn_key(k): v for k, v in t.tags.items() if k not in GENERATED and k.isalnum() and k.isascii()}
-    left_out = [k for k in t.tags if k not in GENERATED and not (k.isalnum() and k.isascii())]
+    # the ending's tags are written from the game; a copy of them would be read as an ending
+    reserved = ("rules", "result", "ending", *(("termination",) if game.outcome is not None else ()))
+    tags = {_pgn_key(k): v for k, v in t.tags.items() if k not in reserved and k.isalnum() and k.isascii()}
+    left_out = [k for k in t.tags if k not in reserved and not (k.isalnum() and k.isascii())]
     if left_out:
         warnings.append(_("PGN-like tag names hold only letters and digits; these tags were left out: {names}").format(
             names=listing(quote(k) for k in left_out)))
+    own = [k for k in t.tags if k in reserved]
+    if own:
+        warnings.append(_("these tags were left out, as the file writes them from the game itself: {names}").format(
+            names=listing(quote(k) for k in own)))
     if variant.id != DEFAULT_VARIANT or variant.changed_options():
         exported = to_rules_string(variant)
         tags["Rules"] = exported.text
