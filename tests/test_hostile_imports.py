@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tafl_desktop.core.game import Game
-from tafl_desktop.core.record import record_text
+from tafl_desktop.core.record import game_to_data, save_game
 from tafl_desktop.core.variants import find_variant
 from tafl_desktop.interop.formats import parse
 from tafl_desktop.interop.transfer import InteropError
@@ -85,7 +85,7 @@ def test_hostile_playtaflonline_files_are_refused_with_one_line(name):
 def test_hostile_files_through_convert_in_a_subprocess(tmp_path):
     game = Game(find_variant("brandubh").make_rules())
     game.play_text("d2-c2")
-    record = json.loads(record_text(game))
+    record = game_to_data(game)
     files = {
         "pto-infinity.json": HOSTILE_PTO["Infinity for a coordinate"],
         "pto-digits.json": HOSTILE_PTO["a 5,000-digit number"],
@@ -166,7 +166,7 @@ def test_a_clock_tag_of_400_nines_opens_without_clocks_and_says_so(qtbot, make_w
     game = Game(find_variant("brandubh").make_rules())
     game.play_text("d2-c2")
     path = tmp_path / "clock.tafl.json"
-    path.write_text(record_text(game, {"time-control": "9" * 400, "time-remaining": "1 2 3"}))
+    save_game(game, path, {"time-control": "9" * 400, "time-remaining": "1 2 3"})
     w = make_window("brandubh")
     assert w.open_game(str(path)) and dialogs_recorder.errors == []
     qtbot.waitUntil(lambda: "clocks could not be read" in w.status_text(), timeout=5000)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QInputDialog
 
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.game_tree import GameTree
-from tafl_desktop.core.record import RecordError, load_tree, record_text, save_game, tree_from_data
+from tafl_desktop.core.record import RecordError, game_to_data, load_tree, save_game, tree_from_data
 from tafl_desktop.core.record_limits import (
     MAX_COMMENT,
     MAX_COMMENT_TOTAL,
@@ -75,13 +75,16 @@ def wide_tree(count: int, seed: int = 1) -> GameTree:
     rules = find_variant("brandubh").make_rules()
     tree = GameTree(rules)
     rng = random.Random(seed)
-    while tree.count < count:
+    made = 0
+    while made < count:
         game, node = Game(rules), tree.root
         for _ in range(40):
             moves = game.legal_moves()
-            if not moves or tree.count >= count:
+            if not moves or made >= count:
                 break
-            node = tree.add(node, game.play(rng.choice(moves)))
+            before = len(node.children)
+            node_parent, node = node, tree.add(node, game.play(rng.choice(moves)))
+            made += len(node_parent.children) - before
     return tree
 
 
@@ -108,17 +111,17 @@ def test_variations_64_deep_are_kept_and_the_65th_level_is_refused_where_it_is_m
     assert level64 is not None and nesting(level64) == MAX_NESTING
     assert c.play_move(c.game.legal_moves()[0])  # its main continuation, 64 deep too
     c.goto(len(c.game.plies) - 1)  # back to the position after level64's move
-    size = c.tree.count
+    size = c.tree.size()
     reply = next(m for m in c.play_game().legal_moves() if level64.child(m) is None)
     click(qtbot, w, g.name(reply[0]))
     click(qtbot, w, g.name(reply[1]))  # would open a 65th level
-    assert c.tree.count == size and "may nest at most 64 deep" in w.status_text()
+    assert c.tree.size() == size and "may nest at most 64 deep" in w.status_text()
     # Save and Open keep all of it, and the move list lays it out
     path = tmp_path / "deep.tafl.json"
     assert w._write_game(str(path)) and dialogs_recorder.errors == []
     again = make_window("brandubh")
     assert again.open_game(str(path)) and dialogs_recorder.errors == []
-    assert again.controller.tree.count == c.tree.count
+    assert again.controller.tree.size() == c.tree.size()
     assert max(nesting(n) for n in again.controller.tree.nodes()) == MAX_NESTING
     assert again.panel.moves.model.rowCount() > MAX_NESTING
 
@@ -191,17 +194,17 @@ def test_the_20001st_move_is_refused_and_20000_moves_save_open_and_recover(qtbot
     c.goto(len(c.game.plies) - 2)
     move = next(m for m in c.play_game().legal_moves() if c.viewed_node().child(m) is None)
     c.play_variation(move)  # the 20,001st move, in a new variation
-    assert c.tree.count == MAX_MOVES and "at most 20000 moves" in w.status_text()
+    assert c.tree.size() == MAX_MOVES and "at most 20000 moves" in w.status_text()
     path = tmp_path / "big.tafl.json"
     assert w._write_game(str(path)) and dialogs_recorder.errors == []
     again = make_window("tablut")
     assert again.open_game(str(path)) and dialogs_recorder.errors == []
-    assert again.controller.tree.count == MAX_MOVES
+    assert again.controller.tree.size() == MAX_MOVES
     w.autosave_path = str(tmp_path / "autosave.tafl.json")
     w.autosave_now()
     from tafl_desktop.gui.app import offer_restore
 
-    assert offer_restore(again, w.autosave_path) and again.controller.tree.count == MAX_MOVES
+    assert offer_restore(again, w.autosave_path) and again.controller.tree.size() == MAX_MOVES
 
 
 def test_a_pasted_or_imported_game_past_the_limits_is_refused_with_one_line(qtbot, make_window, dialogs_recorder,
@@ -223,48 +226,55 @@ def test_a_pasted_or_imported_game_past_the_limits_is_refused_with_one_line(qtbo
 
 
 # ------------------------------------------------------------------------------ the record itself
-def test_the_largest_game_the_limits_allow_is_written_and_read_back():
+def test_the_largest_game_the_limits_allow_is_written_and_read_back(tmp_path):
     """The limits agree: moves, nesting, comments and tags at their limits, every comment and tag
     character one that JSON writes as a six-character escape, fit the file size limit."""
     tree, deep = nested_tree("brandubh", MAX_NESTING - 1)
     rng = random.Random(3)
     rules = tree.rules
     # a long line 63 deep, then lines 64 deep branching from every move of it, until the tree is full
+    made = [tree.size()]
+
     def extend(node, game, most):
         for _ in range(most):
             moves = game.legal_moves()
-            if not moves or tree.count >= MAX_MOVES:
+            if not moves or made[0] >= MAX_MOVES:
                 break
             node = tree.add(node, game.play(rng.choice(moves)))
+            made[0] += 1  # every move of a fresh line is new
         return node
 
     leaf = extend(deep.children[0], tree.game_at(deep.children[0]), 300)
     spine = tree.line_through(leaf)[-300:]
-    while tree.count < MAX_MOVES:
+    while made[0] < MAX_MOVES:
         base = rng.choice(spine)
         game = tree.game_at(base)
         fresh = [m for m in game.legal_moves() if base.child(m) is None]
         if fresh:
+            made[0] += 1
             extend(tree.add(base, game.play(rng.choice(fresh))), game, 40)
+    assert tree.size() == MAX_MOVES
     assert max(nesting(n) for n in tree.nodes()) == MAX_NESTING
     nodes = [tree.root, *tree.nodes()]
     per = MAX_COMMENT
     for n in nodes[:MAX_COMMENT_TOTAL // per]:
         n.comment = "\x01" * per
     tags = {f"tag{i}": "\x02" * MAX_TAG_TEXT for i in range(MAX_TAGS)}
-    text = record_text(tree.main_game(), tags, tree)
-    assert len(text.encode("utf-8")) <= MAX_RECORD_BYTES
-    back = tree_from_data(json.loads(text))
-    assert back.count == MAX_MOVES and [n.comment for n in back.nodes()][:3] == [n.comment for n in tree.nodes()][:3]
+    path = tmp_path / "largest.tafl.json"
+    save_game(tree.main_game(), path, tags, tree)
+    assert path.stat().st_size <= MAX_RECORD_BYTES
+    back = load_tree(path)
+    assert back.size() == MAX_MOVES and [n.comment for n in back.nodes()][:3] == [n.comment for n in tree.nodes()][:3]
     assert rules.variant.id == back.rules.variant.id
     # one more comment character, tag or tag character is refused by the writer and the reader alike
     nodes[-1].comment = "x"
     with pytest.raises(RecordError, match="400000"):
-        record_text(tree.main_game(), tags, tree)
+        save_game(tree.main_game(), tmp_path / "more.tafl.json", tags, tree)
     nodes[-1].comment = ""
     with pytest.raises(RecordError, match="64 tags"):
-        record_text(tree.main_game(), {**tags, "one": "more"}, tree)
-    data = json.loads(text)
+        save_game(tree.main_game(), tmp_path / "more.tafl.json", {**tags, "one": "more"}, tree)
+    assert not (tmp_path / "more.tafl.json").exists()
+    data = json.loads(path.read_text())
     data["tags"]["tag0"] += "x"
     with pytest.raises(RecordError, match="4000"):
         tree_from_data(data)
@@ -279,7 +289,7 @@ def test_a_tree_nested_1200_deep_is_refused_with_one_line_never_a_recursion_erro
     assert "64 deep" in str(err.value) and "\n" not in str(err.value)
     assert path.read_text() == "untouched"
     # a hostile file that nests its variations 1,200 deep (written as text: no Python object is that deep)
-    data = json.loads(record_text(Game(find_variant("brandubh").make_rules())))
+    data = game_to_data(Game(find_variant("brandubh").make_rules()))
     data["moves"] = ["d6-a6"]
     head = json.dumps(data)[:-1]
     line = '{"ply": 1, "moves": ["d6-b6"], "variations": [' * 1200 + '{"ply": 1, "moves": ["d6-b6"]}' + "]}" * 1200
