@@ -40,6 +40,9 @@ ANNOTATION_TINTS = {"inaccuracy": "#f3e6a0", "mistake": "#f6c28b", "blunder": "#
 #: Item role carrying a row's nesting level (0 = main line) for the indenting delegate.
 DEPTH_ROLE = Qt.ItemDataRole.UserRole + 1
 INDENT_PX = 14
+#: Levels of variations drawn as steps of indentation; deeper ones stay at this step, so a move
+#: 64 variations deep still shows its text beside the guide lines.
+MAX_INDENT_LEVELS = 8
 
 
 @dataclass
@@ -279,11 +282,12 @@ class _IndentDelegate(QStyledItemDelegate):
             super().paint(painter, option, index)
             return
         opt = QStyleOptionViewItem(option)
-        indent = depth * INDENT_PX
+        shown = min(depth, MAX_INDENT_LEVELS)
+        indent = shown * INDENT_PX
         painter.save()
         painter.setPen(option.palette.color(QPalette.ColorRole.Mid))
         r = option.rect
-        for level in range(depth):
+        for level in range(shown):
             x = r.left() + level * INDENT_PX + INDENT_PX // 2
             painter.drawLine(x, r.top() + 1, x, r.bottom() - 1)
         painter.restore()
