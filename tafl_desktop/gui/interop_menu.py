@@ -102,6 +102,7 @@ def import_game(window, path: str | None = None) -> bool:
 
 def export_game(window, path: str | None = None, fmt: str | None = None) -> bool:
     """Write the current game in a foreign format; warnings name what the format cannot hold."""
+    from tafl_desktop.core.quoting import shown
     from tafl_desktop.interop.formats import format_of, write_game
     from tafl_desktop.interop.transfer import GameTransfer, InteropError
 
@@ -129,7 +130,7 @@ def export_game(window, path: str | None = None, fmt: str | None = None) -> bool
     except InteropError as exc:
         dialogs.show_error(window, _("Cannot export the game"), str(exc))
         return False
-    name = Path(path).name
+    name = shown(Path(path).name)
     if warnings:
         dialogs.show_info(window, _("Exported with warnings"),
                           _("{name} was written, but:\n\n{lines}").format(name=name, lines="\n".join(

@@ -434,7 +434,7 @@ class MainWindow(QMainWindow):
             self._remember_recent(path)
         n = len(game.plies)
         self._show_message(ngettext("Opened {file}: {n} move of {game}.", "Opened {file}: {n} moves of {game}.",
-                                    n).format(file=Path(path).name, n=n, game=game.rules.variant.title))
+                                    n).format(file=shown(Path(path).name), n=n, game=game.rules.variant.title))
         self.refresh()
         return True
 
@@ -480,7 +480,7 @@ class MainWindow(QMainWindow):
         self.file_path = path
         self.controller.mark_saved()
         self._remember_recent(path)
-        self._show_message(_("Saved {name}.").format(name=Path(path).name))
+        self._show_message(_("Saved {name}.").format(name=shown(Path(path).name)))
         self._update_title()
         return True
 
@@ -506,7 +506,7 @@ class MainWindow(QMainWindow):
                 name=shown(Path(path).name), cause=dialogs.describe_problem(exc)))
             return False
         self.start_game(variant, HUMANS)
-        self._show_message(_("Playing {game} from {file}.").format(game=variant.title, file=Path(path).name))
+        self._show_message(_("Playing {game} from {file}.").format(game=variant.title, file=shown(Path(path).name)))
         return True
 
     def print_set(self) -> None:

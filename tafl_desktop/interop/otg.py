@@ -54,7 +54,7 @@ from tafl_desktop.interop.transfer import (
 #: Our tag saying that the file's texts are escaped (see the module's docstring).
 ESCAPED_TAG, ESCAPED = "td-text", "escaped"
 #: Tags we write from the game itself and so do not copy from the record's tags.
-GENERATED = ("rules", "result", "compiler", "td-start", ESCAPED_TAG, ENDING_TAG)
+GENERATED = ("rules", "result", "compiler", "td-start", "start-comment", ESCAPED_TAG, ENDING_TAG)
 MAX_BYTES = MAX_RECORD_BYTES
 _TURN = re.compile(r"^(\d{1,9})\.$", re.ASCII)
 _MOVE = re.compile(r"^[tcnkmgTCNKMG]?([a-s]\d{1,2})-([a-s]\d{1,2})(?:x([a-zA-Z0-9/]+?))?([+-]{0,2})$", re.ASCII)
