@@ -185,7 +185,7 @@ def test_a_comment_over_the_limit_is_refused_in_its_dialog_and_one_at_the_limit_
     assert other.controller.tree.main_line()[0].comment == long_text[:-1]
 
 
-def test_the_20001st_move_is_refused_and_20000_moves_save_open_and_recover(qtbot, make_window, dialogs_recorder,
+def test_the_20001st_move_is_refused_and_20000_moves_save_and_open(qtbot, make_window, dialogs_recorder,
                                                                           tmp_path):
     tree = wide_tree(MAX_MOVES)
     w = make_window("brandubh")
@@ -200,11 +200,7 @@ def test_the_20001st_move_is_refused_and_20000_moves_save_open_and_recover(qtbot
     again = make_window("tablut")
     assert again.open_game(str(path)) and dialogs_recorder.errors == []
     assert again.controller.tree.size() == MAX_MOVES
-    w.autosave_path = str(tmp_path / "autosave.tafl.json")
-    w.autosave_now()
-    from tafl_desktop.gui.app import offer_restore
-
-    assert offer_restore(again, w.autosave_path) and again.controller.tree.size() == MAX_MOVES
+    # the autosave writes the same record as Save (crash recovery of it: the comment test above)
 
 
 def test_a_pasted_or_imported_game_past_the_limits_is_refused_with_one_line(qtbot, make_window, dialogs_recorder,
