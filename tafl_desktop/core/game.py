@@ -389,6 +389,29 @@ class Game(Generic[P]):
         self._recompute_outcome()
         return ply
 
+    def rewind(self, count: int) -> None:
+        """Keep only the first ``count`` moves: a long walk back in one step, costing the moves
+        dropped, for readers that walk one game around a variation tree."""
+        self._ended = None
+        while len(self.plies) > count:
+            ply = self.plies.pop()
+            key = self.rules.position_key(ply.position)
+            self._counts[key] -= 1
+            if not self._counts[key]:
+                del self._counts[key]
+            board = repeat_key(self.rules, ply.position)
+            self._boards[board] -= 1
+            if not self._boards[board]:
+                del self._boards[board]
+        self._recompute_outcome()
+
+    def extend_played(self, plies: list[Ply[P]]) -> None:
+        """Append moves played before from this position (a tree's nodes): their positions are
+        taken as they are, as :meth:`from_plies` does."""
+        for ply in plies:
+            self._append(ply)
+        self._recompute_outcome()
+
     def _recompute_outcome(self) -> None:
         if self._ended is not None:
             self._outcome = self._ended

@@ -20,23 +20,26 @@ that did not happen passed the other.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tafl_desktop.core import progress
 from tafl_desktop.core.game import Game, IllegalMove, Position, Rules
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import shown
+from tafl_desktop.core.record_limits import MAX_MOVES, too_many_moves
 
 if TYPE_CHECKING:
     from tafl_desktop.core.families import Family
 
-#: A move number (``12.``, ``12...``, ``12…``), alone or glued to the move after it.
-_NUMBER = re.compile(r"^\d+\s*(\.\.\.|\.+|…)")
+#: A move number (``12.``, ``12...``, ``12…``), alone or glued to the move after it (ASCII digits:
+#: other scripts' digits are no move numbers, and would be read as moves and refused).
+_NUMBER = re.compile(r"^[0-9]+\s*(\.\.\.|\.+|…)")
 #: A Tafl move as OpenTafl and hnefatafl.org records write it.
-_ANNOTATED = re.compile(r"^K?([a-s]\d{1,2})-?([a-s]\d{1,2})(?:x([a-s0-9/]*))?[+-]{0,2}$", re.IGNORECASE)
+_ANNOTATED = re.compile(r"^K?([a-s]\d{1,2})-?([a-s]\d{1,2})(?:x([a-s0-9/]*))?[+-]{0,2}$", re.IGNORECASE | re.ASCII)
 #: How much of a bad token a message quotes.
-QUOTE = 30
+QUOTE = 40
 
 
 class MoveListError(IllegalMove):
@@ -82,9 +85,13 @@ def move_tokens(text: str) -> list[str]:
 
 def listed_moves(text: str, traits: Family) -> list[ListedMove]:
     """The moves of ``text`` for a game of the family ``traits``, annotations read apart.
-    MoveListError for a token that is no move of the family's notation at all."""
+    MoveListError for a token that is no move of the family's notation at all, or for more moves
+    than a game may hold (``core.record_limits``)."""
+    tokens = move_tokens(text)
+    if len(tokens) > MAX_MOVES:
+        raise MoveListError(too_many_moves(len(tokens)))
     out = []
-    for i, token in enumerate(move_tokens(text), 1):
+    for i, token in enumerate(tokens, 1):
         if not traits.captures_in_notation:
             out.append(ListedMove(token, token))
             continue
@@ -97,11 +104,18 @@ def listed_moves(text: str, traits: Family) -> list[ListedMove]:
     return out
 
 
-def play_listed(game: Game[Position], moves: Iterable[ListedMove]) -> None:
-    """Play the listed moves on ``game``; a move the rules refuse, a move after the end, or
-    captures that differ from ours raise MoveListError naming the move."""
+def play_listed(game: Game[Position], moves: Sequence[ListedMove], done: int = 0, total: int = 0) -> None:
+    """Play the listed moves on ``game``; a move the rules refuse, a move after the end, captures
+    that differ from ours, or more moves than a game may hold raise MoveListError naming the move.
+    ``done`` of ``total`` moves were read before (for the progress a background read reports,
+    through :mod:`tafl_desktop.core.progress`)."""
+    if len(game.plies) + len(moves) > MAX_MOVES:
+        raise MoveListError(too_many_moves(len(game.plies) + len(moves)))
     g = game.rules.variant.geometry
+    total = max(total, done + len(moves))
     for i, listed in enumerate(moves, 1):
+        if not i % 256:
+            progress.moves(done + i, total)
         quoted = shown(listed.text, QUOTE)
         if game.over:
             raise MoveListError(_("move {i} ({text}) comes after the end of the game ({outcome})").format(
@@ -116,7 +130,8 @@ def play_listed(game: Game[Position], moves: Iterable[ListedMove]) -> None:
             if sorted(listed.captures) != ours:
                 nothing = _("nothing")
                 raise MoveListError(_("move {i} ({text}) captures {listed} in the record but {ours} under these "
-                                      "rules").format(i=i, text=quoted, listed=", ".join(listed.captures) or nothing,
+                                      "rules").format(i=i, text=quoted,
+                                                      listed=shown(", ".join(listed.captures), 80) or nothing,
                                                       ours=", ".join(ours) or nothing))
 
 

@@ -179,15 +179,20 @@ def offer_restore(window, autosave: str) -> bool:
     """Ask whether to go on with the game the last run left unfinished.  The words say what
     happened: a record tagged ``exit = "normal"`` was kept by a normal close of the window; any
     other ended without one (a crash, a kill, a power cut).  True if the game was restored."""
+    from tafl_desktop.core.progress import Cancelled
     from tafl_desktop.core.record import RecordError
     from tafl_desktop.gui import dialogs
+    from tafl_desktop.gui.background_read import read_in_background
     from tafl_desktop.gui.main_window import CLOSED_NORMALLY, CLOSED_TAG
     from tafl_desktop.i18n import _
     from tafl_desktop.session.source import GameSource, Origin
 
     try:
         # restored, not opened: it lives in no file of the player's, and is not saved anywhere yet
-        source = GameSource.from_record(autosave, Origin.RESTORE, keep_path=False, saved=False)
+        source = read_in_background(window, _("Reading the unfinished game..."), lambda: GameSource.from_record(
+            autosave, Origin.RESTORE, keep_path=False, saved=False), autosave)
+    except Cancelled:
+        return False
     except RecordError as exc:
         dialogs.show_error(window, _("Cannot restore the unfinished game"),
                            _("{error}\n\nA new game starts instead.").format(error=exc))

@@ -472,10 +472,16 @@ class MainWindow(QMainWindow):
                 return False
         if not self.may_discard():
             return False
+        from tafl_desktop.core.progress import Cancelled
         from tafl_desktop.core.record import RecordError
+        from tafl_desktop.gui.background_read import read_in_background
 
-        try:
-            source = GameSource.from_record(path, Origin.OPEN)
+        try:  # in a thread, with progress and Cancel: a game of 20,000 moves replays for seconds
+            source = read_in_background(self, _("Opening {name}...").format(name=shown(Path(path).name)),
+                                        lambda: GameSource.from_record(path, Origin.OPEN), path)
+        except Cancelled:
+            self.show_message(_("Opening cancelled: the current game is unchanged."))
+            return False
         except RecordError as exc:
             dialogs.show_error(self, _("Cannot open the game"),
                                _("{error}\n\nThe current game is unchanged.").format(error=exc))
@@ -487,7 +493,7 @@ class MainWindow(QMainWindow):
             return False
         n = len(source.tree.main_line())
         self.load(source, ngettext("Opened {file}: {n} move of {game}.", "Opened {file}: {n} moves of {game}.",
-                                   n).format(file=Path(path).name, n=n, game=source.tree.rules.variant.title),
+                                   n).format(file=shown(Path(path).name), n=n, game=source.tree.rules.variant.title),
                   remember=remember)
         return True
 
@@ -507,13 +513,18 @@ class MainWindow(QMainWindow):
 
     def save_game_to(self, path: str) -> bool:
         """Write the game to ``path``; a dialog says why when it cannot be written."""
+        from tafl_desktop.core.record import RecordError
+
         try:
             self.session.save(path)
         except OSError as exc:
             dialogs.show_error(self, _("Cannot save the game"), f"{shown(path)}: {shown(exc.strerror or exc, 200)}")
             return False
+        except RecordError as exc:  # past the limits a record keeps: the file is left as it was
+            dialogs.show_error(self, _("Cannot save the game"), str(exc))
+            return False
         self._remember_recent(path)
-        self.show_message(_("Saved {name}.").format(name=Path(path).name))
+        self.show_message(_("Saved {name}.").format(name=shown(Path(path).name)))
         self._update_title()
         return True
 
@@ -539,7 +550,7 @@ class MainWindow(QMainWindow):
                 name=shown(Path(path).name), cause=dialogs.describe_problem(exc)))
             return False
         self.start_game(variant, HUMANS)
-        self.show_message(_("Playing {game} from {file}.").format(game=variant.title, file=Path(path).name))
+        self.show_message(_("Playing {game} from {file}.").format(game=variant.title, file=shown(Path(path).name)))
         return True
 
     def print_set(self) -> None:
@@ -633,8 +644,8 @@ class MainWindow(QMainWindow):
                 self.session.save(self.autosave_path, {CLOSED_TAG: CLOSED_NORMALLY} if closing else {}, mark=False)
             elif os.path.lexists(self.autosave_path):
                 os.remove(self.autosave_path)
-        except OSError as exc:
-            reason = shown(exc.strerror or exc, 200)
+        except (OSError, ValueError) as exc:  # ValueError: a RecordError, a game past the record's limits
+            reason = shown(getattr(exc, "strerror", None) or exc, 200)
             if isinstance(exc, (FileExistsError, NotADirectoryError)):
                 reason = _("a file stands where its folder should be")
             self.show_message(_("Autosave failed: {reason}").format(reason=reason))

@@ -11,10 +11,11 @@ from __future__ import annotations
 from tafl_desktop.core.families import FAMILIES
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.move_list_text import MoveListError, listed_moves
+from tafl_desktop.core.record_limits import MAX_RECORD_BYTES
 from tafl_desktop.i18n import _
 from tafl_desktop.interop.transfer import GameTransfer, InteropError, play_listed
 
-MAX_BYTES = 1024 * 1024
+MAX_BYTES = MAX_RECORD_BYTES
 
 
 def parse_moves(text: str, where: str = "moves") -> list[tuple[str, tuple[str, ...] | None]]:
@@ -25,7 +26,7 @@ def parse_moves(text: str, where: str = "moves") -> list[tuple[str, tuple[str, .
     try:
         return [(m.move, m.captures) for m in listed_moves(text, FAMILIES["tafl"])]
     except MoveListError as exc:
-        raise InteropError(f"{where}: {exc}") from None
+        raise InteropError(_("{where}: {problem}").format(where=where, problem=exc)) from None
 
 
 def read_move_list(text: str, variant, where: str = "moves") -> GameTransfer:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from tafl_desktop.core.clock import GameClock, TimeControl
 from tafl_desktop.core.game import Game, Move, Outcome, Ply, Position, Rules, Side
 from tafl_desktop.core.game_tree import Node
+from tafl_desktop.core.record_limits import comment_refusal, move_refusal, promotion_refusal
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.session.events import Event, Signal0
 from tafl_desktop.session.player import ClockReport, EngineHub, Player, make_player
@@ -144,6 +145,8 @@ class GameSession:
         self._end = self.tree.root
         for node in self.tree.main_line():
             self._end = node
+        if source.end is not None:
+            self._end = source.end
         self._shown = self._end
         self._redo: list[Node[Position]] = []
         self._game = self.tree.game_of(self.tree.path(self._end))
@@ -272,10 +275,23 @@ class GameSession:
             self.message.emit(_("{move} is not allowed: {reason}.").format(move=self.rules.move_text(move),
                                                                           reason=reason))
             return False
+        if self._refused(self._shown, move):
+            return False
         if self.is_live:
             self._play_live(move)
         else:
             self._play_from_view(move)
+        return True
+
+    def _refused(self, parent: Node[Position], move: Move) -> bool:
+        """True (and a sentence) when the game may not keep ``move`` after ``parent``: every game
+        must stay one that can be saved and opened again, so the limits of
+        ``core.record_limits`` are kept as the game grows, not found out when it is saved."""
+        why = move_refusal(self.tree, parent, move)
+        if why is None:
+            return False
+        self.message.emit(_("{move} is not played: {reason}.").format(move=self.rules.move_text(move), reason=why))
+        self.changed.emit()
         return True
 
     def play_at_end(self, move: Move) -> bool:
@@ -284,6 +300,8 @@ class GameSession:
         if reason is not None:
             self.message.emit(_("{move} is not allowed: {reason}.").format(move=self.rules.move_text(move),
                                                                           reason=reason))
+            return False
+        if self._refused(self._end, move):
             return False
         self.goto(len(self._game.plies))
         self._play_live(move)
@@ -487,12 +505,20 @@ class GameSession:
 
     # ======================================================================== the tree
     def set_comment(self, node: Node[Position], text: str) -> None:
+        why = comment_refusal(self.tree, node, text)
+        if why is not None:
+            self.message.emit(_("The comment is not saved: {reason}.").format(reason=why))
+            return
         if self.tree.set_comment(node, text):
             self.message.emit(_("Comment removed.") if not node.comment else _("Comment saved."))
             self._after_change()
 
     def promote(self, node: Node[Position], to_main: bool = False) -> bool:
         """Move the variation holding ``node`` up one level (or all the way to the main line)."""
+        why = promotion_refusal(self.tree, node, to_main)
+        if why is not None:
+            self.message.emit(_("The variation stays where it is: {reason}.").format(reason=why))
+            return False
         done = self.tree.make_main(node) if to_main else self.tree.promote(node)
         if done:
             self.message.emit(_("The variation is now the main line.") if self.tree.is_main(node)
@@ -660,6 +686,8 @@ class GameSession:
             self._computer_error(generation, _("it proposed {move}, which is not allowed ({reason})").format(
                 move=self.rules.move_text(move), reason=reason))
             return
+        if self._refused(self._end, move):
+            return  # the game is as large as a record may be: the computer's move is not kept
         self.goto(len(self._game.plies))
         self._play_live(move)
 

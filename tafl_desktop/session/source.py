@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from tafl_desktop.core.clock import TimeControl
 from tafl_desktop.core.game import Game, Position
-from tafl_desktop.core.game_tree import GameTree
+from tafl_desktop.core.game_tree import GameTree, Node
 from tafl_desktop.session.players import HUMANS, PlayerSpec
 
 if TYPE_CHECKING:
@@ -65,6 +65,8 @@ class GameSource:
     tags: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     path: str | None = None
     saved: bool = True
+    #: The live end of the line to show (a node of ``tree``); None: the end of the main line.
+    end: Node[Position] | None = None
 
     # ------------------------------------------------------------------------------ builders
     @classmethod
@@ -81,8 +83,10 @@ class GameSource:
 
     @classmethod
     def of_tree(cls, tree: GameTree[Position], origin: Origin, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
-                tags: Mapping[str, str] | None = None, path: str | None = None, saved: bool = True) -> GameSource:
-        return cls(origin, tree, players, None, MappingProxyType(dict(tags or {})), path, saved)
+                tags: Mapping[str, str] | None = None, path: str | None = None, saved: bool = True,
+                end: Node[Position] | None = None) -> GameSource:
+        """A tree of moves; ``end`` the node whose line is shown, at its live end."""
+        return cls(origin, tree, players, None, MappingProxyType(dict(tags or {})), path, saved, end)
 
     @classmethod
     def from_record(cls, path: str | Path, origin: Origin = Origin.OPEN, keep_path: bool = True,
