@@ -79,7 +79,7 @@ def check_program(ctx: Context) -> str:
 
 
 def check_resources(ctx: Context) -> str:
-    from tafl_desktop.paths import resources_dir
+    from tafl_desktop.core.paths import resources_dir
 
     folder = resources_dir()
     variants = sorted((folder / "variants").glob("*.toml"))

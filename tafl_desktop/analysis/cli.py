@@ -52,7 +52,9 @@ def register(sub: Any) -> None:
 
 def cmd_analyse(args: Any) -> int:
     from tafl_desktop.ai.multipv import MAX_LINES, analyse
-    from tafl_desktop.cli import EXIT_ILLEGAL, CliError, _start, _variant
+    from tafl_desktop.cli.common import EXIT_ILLEGAL, CliError
+    from tafl_desktop.cli.common import start_position as _start
+    from tafl_desktop.cli.common import variant_arg as _variant
     from tafl_desktop.core.game import Game, IllegalMove
 
     if not 1 <= args.lines <= MAX_LINES:
@@ -79,7 +81,7 @@ def cmd_analyse(args: Any) -> int:
     if args.json:
         print(json.dumps(report.to_json()))
         return 0
-    from tafl_desktop.analysis_words import line_words
+    from tafl_desktop.analysis.words import line_words
 
     to_move = int(rules.side_to_move(game.position))
     if not report.lines:
@@ -93,14 +95,14 @@ def cmd_analyse(args: Any) -> int:
 
 def cmd_review(args: Any) -> int:
     from tafl_desktop.ai.review import CLASSES, REVIEW_TIME, review_game
-    from tafl_desktop.cli import EXIT_ERROR, EXIT_ILLEGAL, CliError
+    from tafl_desktop.cli.common import EXIT_ERROR, EXIT_ILLEGAL, CliError
     from tafl_desktop.core.record import RecordError, load_game
 
     per = REVIEW_TIME if args.time is None else args.time
     if not 0 < per <= 600:
         raise CliError(_("--time must be more than 0 and at most 600 seconds per position"))
     if args.plot:
-        from tafl_desktop.charts.review_graph import FORMATS
+        from tafl_desktop.analysis.charts.review_graph import FORMATS
 
         if args.plot.rsplit(".", 1)[-1].lower() not in FORMATS:
             raise CliError(_("--plot: {path} must end in .png or .pdf").format(path=args.plot))
@@ -117,7 +119,7 @@ def cmd_review(args: Any) -> int:
 
     result = review_game(game, per, on_progress=progress)
     if args.plot:
-        from tafl_desktop.charts.review_graph import save_review_graph
+        from tafl_desktop.analysis.charts.review_graph import save_review_graph
 
         try:
             save_review_graph(args.plot, result["plies"], game.rules.variant.sides)

@@ -7,7 +7,7 @@ calls :func:`gettext` / :func:`ngettext` here, which are the identity until the 
 module at the edge (``tafl_desktop.i18n``) plugs its catalogue in with :func:`install`.  The core
 therefore never imports the edge, and a script that only uses the core gets English.
 
-The catalogue extractor (``python -m tafl_desktop.i18n_catalogue``) collects ``N_``, ``gettext``,
+The catalogue extractor (``python -m tafl_desktop.tools.i18n_catalogue``) collects ``N_``, ``gettext``,
 ``ngettext``, ``_``, ``pgettext`` calls and every text of the option schemas and preset files.
 """
 

@@ -26,7 +26,7 @@ from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.options import OptionValue
 from tafl_desktop.core.quoting import LIMIT, clip, known
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
-from tafl_desktop.core.variants import Variant, VariantError, presets, variant_from_data
+from tafl_desktop.core.variants import Variant, VariantError, presets, register_name_reader, variant_from_data
 
 
 def _v(text: object) -> str:
@@ -545,3 +545,6 @@ def _same_board(a: Variant, b: Variant) -> bool:
 def looks_like_rules_string(text: str) -> bool:
     """A rules string starts with its board size (``dim:``)."""
     return text.lstrip().startswith("dim:")
+
+
+register_name_reader("dim:", variant_from_rules_string)  # find_variant("dim:11 ...") reads rules strings

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import tomllib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -510,7 +510,7 @@ def presets() -> dict[str, Variant]:
     """All shipped presets by id, in file-name order."""
     global _PRESETS
     if _PRESETS is None:
-        from tafl_desktop.paths import variants_dir
+        from tafl_desktop.core.paths import variants_dir
 
         out: dict[str, Variant] = {}
         for p in sorted(variants_dir().glob("*.toml")):
@@ -520,14 +520,25 @@ def presets() -> dict[str, Variant]:
     return _PRESETS
 
 
+#: Readers of variant names written in another notation, by the prefix that marks them: ``dim:``,
+#: an OpenTafl rules string, is registered by :mod:`tafl_desktop.core.rules_string` (which the core
+#: package imports first).  A registry rather than an import, because the rules-string reader
+#: builds its variants with this module: importing it from here made an import cycle.
+_NAME_READERS: dict[str, Callable[[str], Variant]] = {}
+
+
+def register_name_reader(prefix: str, reader: Callable[[str], Variant]) -> None:
+    """Let :func:`find_variant` read names that start with ``prefix`` with ``reader``."""
+    _NAME_READERS[prefix] = reader
+
+
 def find_variant(name: str, overrides: Mapping[str, Any] | None = None) -> Variant:
     """A preset by id, a variant file by path, or an OpenTafl rules string (``dim:...``);
     VariantError with the known ids otherwise."""
-    if name.lstrip().startswith("dim:"):
-        from tafl_desktop.core.rules_string import variant_from_rules_string
-
-        v = variant_from_rules_string(name)
-        return v.with_options(overrides) if overrides else v
+    for prefix, reader in _NAME_READERS.items():
+        if name.lstrip().startswith(prefix):
+            v = reader(name)
+            return v.with_options(overrides) if overrides else v
     if name.endswith(".toml") or "/" in name or "\\" in name:
         return load_variant(name, overrides)
     table = presets()

@@ -200,7 +200,7 @@ class AnalysisBoard(QDockWidget):
         self._show_lines(report.get("lines", []))
 
     def _show_lines(self, lines: list[dict[str, Any]]) -> None:
-        from tafl_desktop.analysis_words import line_words
+        from tafl_desktop.analysis.words import line_words
 
         self._lines = lines
         c = self.controller

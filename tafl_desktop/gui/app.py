@@ -52,7 +52,7 @@ def make_app(argv: list[str] | None = None) -> QApplication:
 def _load_fonts(app: QApplication) -> None:
     """Use the shipped DejaVu Sans, so screen, screenshots and paper all look the same."""
     try:
-        from tafl_desktop.paths import resources_dir
+        from tafl_desktop.core.paths import resources_dir
 
         folder = resources_dir() / "fonts"
     except FileNotFoundError:

@@ -188,7 +188,7 @@ class ReviewPanel(QWidget):
         self.summary.setText(f"<table cellspacing='0' cellpadding='2'><tr><th></th>{head}</tr>{rows}</table>")
 
     def _colours(self) -> tuple[str, str]:
-        from tafl_desktop.charts.review_graph import DEFAULT_COLOURS
+        from tafl_desktop.analysis.charts.review_graph import DEFAULT_COLOURS
 
         theme = getattr(self.window_.panel, "_theme", None)
         if theme is None:
@@ -214,7 +214,7 @@ class ReviewPanel(QWidget):
         self.graph_box.addWidget(self._canvas)
 
     def _draw(self) -> None:
-        from tafl_desktop.charts.review_graph import draw_review
+        from tafl_desktop.analysis.charts.review_graph import draw_review
 
         assert self.review is not None
         self._ensure_canvas()

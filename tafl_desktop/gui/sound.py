@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tafl_desktop.paths import resources_dir
+from tafl_desktop.core.paths import resources_dir
 
 if TYPE_CHECKING:
     from tafl_desktop.gui.main_window import MainWindow

@@ -23,7 +23,7 @@ from tafl_desktop.core.quoting import quote, shown
 from tafl_desktop.core.record_limits import MAX_MOVES, MAX_RECORD_BYTES, MAX_TAG_TEXT, too_many_moves
 from tafl_desktop.core.rules_string import RulesStringError, variant_from_rules_string
 from tafl_desktop.i18n import _
-from tafl_desktop.interop.transfer import GameTransfer, InteropError, finish_from_tags, play_listed
+from tafl_desktop.interop.transfer import GameTransfer, InteropError, finish_from_tags, json_data, play_listed
 
 MAX_BYTES = MAX_RECORD_BYTES
 _BRANDUBH = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"
@@ -105,8 +105,6 @@ def rules_string_of(data: dict[str, Any], where: str = "game") -> str:
 
 def read_pto(text: str, where: str = "game") -> GameTransfer:
     """A PlayTaflOnline game from its JSON text; InteropError (one line) otherwise."""
-    from tafl_desktop.interop.formats import json_data
-
     data = json_data(text, where)
     if not looks_like_pto(data):
         raise InteropError(_("{where}: not a PlayTaflOnline game (no Layout and Move)").format(where=where))

@@ -8,6 +8,7 @@ keeps them.  Foreign formats without variations get the main line and its commen
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from tafl_desktop.core.game import OFF_BOARD_REASONS, Game, Outcome, Position, Side
 from tafl_desktop.core.game_tree import GameTree
@@ -16,6 +17,7 @@ from tafl_desktop.core.move_list_text import play_listed as core_play_listed
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.record_limits import (
     MAX_COMMENT,
+    MAX_RECORD_BYTES,
     MAX_TAG_NAME,
     MAX_TAG_TEXT,
     MAX_TAGS,
@@ -169,3 +171,18 @@ def fit_to_limits(t: GameTransfer, where: str) -> None:
     problem = tree_problem(tree)
     if problem:
         raise InteropError(_("{where}: {problem}").format(where=where, problem=problem))
+
+
+# ------------------------------------------------------------------------------------ JSON
+def json_data(text: str, where: str) -> Any:
+    """The JSON document in ``text``; InteropError (one line) for text that is none, or one past the
+    parser's limits (nested 100,000 deep, a number of 5,000 digits)."""
+    from tafl_desktop.core.record import RecordError, parse_record_text
+
+    if len(text) > MAX_RECORD_BYTES:
+        raise InteropError(_("{where}: larger than the {limit} bytes a game record may have").format(
+            where=where, limit=MAX_RECORD_BYTES))
+    try:
+        return parse_record_text(text.encode("utf-8", "surrogatepass"), where)
+    except RecordError as exc:
+        raise InteropError(str(exc)) from None

@@ -45,7 +45,7 @@ def register(sub: Any) -> None:
 
 
 def _load(args: Any) -> list[dict[str, Any]]:
-    from tafl_desktop.cli import CliError
+    from tafl_desktop.cli.common import CliError
     from tafl_desktop.study.puzzles import PuzzleError, PuzzleSet, all_puzzles
 
     try:
@@ -53,7 +53,7 @@ def _load(args: Any) -> list[dict[str, Any]]:
     except PuzzleError as exc:
         raise CliError(str(exc)) from None
     if args.variant:
-        from tafl_desktop.cli import _variant
+        from tafl_desktop.cli.common import variant_arg as _variant
 
         vid = _variant(args.variant, None).id
         puzzles = [pz for pz in puzzles if pz["variant"] == vid]
@@ -97,7 +97,8 @@ def cmd_check(args: Any) -> int:
 
 
 def cmd_generate(args: Any) -> int:
-    from tafl_desktop.cli import CliError, _variant
+    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.cli.common import variant_arg as _variant
     from tafl_desktop.study.generator import generate
     from tafl_desktop.study.puzzles import PuzzleError, puzzles_dir
 

@@ -31,7 +31,7 @@ LIST_KEYS = ("id", "variant", "options", "position", "to_move", "goal", "winner"
              "difficulty")
 
 def puzzles_dir() -> Path:
-    from tafl_desktop.paths import resources_dir
+    from tafl_desktop.core.paths import resources_dir
 
     return resources_dir() / "puzzles"
 

@@ -1,4 +1,5 @@
-"""Keep the translation catalogues in step with the sources: ``python -m tafl_desktop.i18n_catalogue``.
+"""Keep the translation catalogues in step with the sources: ``python -m tafl_desktop.tools.i18n_catalogue``
+(``python -m tafl_desktop.i18n_catalogue`` runs it too).
 
 Commands:
 
@@ -25,7 +26,7 @@ from collections.abc import Iterator
 from datetime import UTC
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent  # tafl_desktop/: the sources the texts are taken from
 ROOT = PACKAGE.parent
 SHIPPED = ("da", "de", "fr", "ru")
 KEYWORDS = {
@@ -93,7 +94,7 @@ def template():
     from babel.messages.catalog import Catalog
 
     cat = Catalog(project="Tafl Desktop", fuzzy=False, header_comment="# Tafl Desktop: translations of every "
-                  "text a player reads.\n# Regenerate with: python -m tafl_desktop.i18n_catalogue update")
+                  "text a player reads.\n# Regenerate with: python -m tafl_desktop.tools.i18n_catalogue update")
     for message, context, where, comments in _source_messages():
         cat.add(message, None, [(where, None)], auto_comments=comments, context=context)
     for text, where in _schema_messages():
@@ -224,7 +225,7 @@ def update() -> dict[str, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tafl_desktop.i18n_catalogue",
+    p = argparse.ArgumentParser(prog="python -m tafl_desktop.tools.i18n_catalogue",
                                 description="Extract the texts from the sources into the translation catalogues.")
     p.add_argument("command", choices=("update", "check"), nargs="?", default="update")
     args = p.parse_args(argv)
@@ -234,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     stale = stale_files()
     for f in stale:
-        print(f"out of date: {f} (run: python -m tafl_desktop.i18n_catalogue update)")
+        print(f"out of date: {f} (run: python -m tafl_desktop.tools.i18n_catalogue update)")
     missing = 0
     from babel.messages.pofile import read_po
 
