@@ -79,6 +79,8 @@ class DablotRules:
         g = variant.graph
         self.geometry = g
         self.opts = dict(variant.options)
+        #: moves without a capture that end the game in a draw (0: never), read once
+        self.captureless = int(self.opts["captureless_draw"])
         self.N = g.size
         index = {c: i for i, c in enumerate(g.coords)}
         nbrs: list[list[int]] = [[] for _ in range(self.N)]
@@ -316,7 +318,7 @@ class DablotRules:
             return pos.result
         if not self.legal_moves(pos):
             return Outcome(Side(1 - pos.side), "no_moves")
-        n = int(self.opts["captureless_draw"])
+        n = self.captureless
         if n and pos.quiet >= n:
             return Outcome(None, "no_captures")
         return None

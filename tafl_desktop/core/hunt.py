@@ -65,6 +65,8 @@ class HuntRules:
         g = variant.graph
         self.geometry = g
         self.opts = dict(variant.options)
+        #: moves without a capture that end the game in a draw (0: never), read once
+        self.captureless = int(self.opts["captureless_draw"])
         o = self.opts
         self.N = g.size
         diag = o["diagonals"]
@@ -235,7 +237,7 @@ class HuntRules:
             if self.opts["no_moves"] == "draw":
                 return Outcome(None, "no_moves")
             return Outcome(Side(HUNTERS), "no_moves")
-        n = int(self.opts["captureless_draw"])
+        n = self.captureless
         if n and pos.quiet >= n:
             return Outcome(None, "no_captures")
         return None
