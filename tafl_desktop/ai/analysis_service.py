@@ -21,13 +21,13 @@ MODES = ("analyse", "review")
 
 
 def _searcher(engine: Any, rules: Any) -> Any:
-    from tafl_desktop.ai.multipv import MultiPVSearcher
+    from tafl_desktop.ai.engine import make_searcher
 
     cache = engine.__dict__.setdefault("_multipv", {})
     s = cache.get(id(rules))
     if s is None or s.rules is not rules:
         cache.clear()  # one at a time: the table is big
-        s = cache[id(rules)] = MultiPVSearcher(rules)
+        s = cache[id(rules)] = make_searcher(rules)
     return s
 
 

@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from tafl_desktop.ai.levels import Level, get_level
-from tafl_desktop.ai.search import Searcher, SearchLimits, SearchResult
+from tafl_desktop.ai.engine import make_searcher
+from tafl_desktop.ai.search import SearchLimits, SearchResult
 
 #: The depth limit of a search that only its node budget (and time) bounds.
 MAX_DEPTH = 64
@@ -22,7 +23,7 @@ class ComputerPlayer:
     """Chooses moves at one level; keeps its searcher (and transposition table) between moves."""
 
     def __init__(self, rules: Any, level: str | Level, seed: int | None = None, evaluator: Any | None = None,
-                 time_scale: float = 1.0, searcher: Searcher | None = None) -> None:
+                 time_scale: float = 1.0, searcher: Any | None = None, engine: str | None = None) -> None:
         self.rules = rules
         self.level = level if isinstance(level, Level) else get_level(level)
         self.rng = random.Random(seed)
@@ -30,7 +31,7 @@ class ComputerPlayer:
         if self.level.random_mover:
             self.searcher = None
         else:
-            self.searcher = searcher if searcher is not None else Searcher(rules, evaluator)
+            self.searcher = searcher if searcher is not None else make_searcher(rules, engine, evaluator)
         #: The part of the level's error margins that applies in this game (see evaluation.py).
         self.drift_scale = self.searcher.ev.drift_scale if self.searcher else 1.0
         #: ... per side (an evaluator may say a side's errors cost more: ``side_drift_scales``).

@@ -102,7 +102,7 @@ class _Engine:
         self.cache: dict[str, tuple[Any, Any]] = {}
 
     def rules_for(self, variant_data: dict[str, Any]) -> tuple[Any, Any]:
-        from tafl_desktop.ai.search import Searcher
+        from tafl_desktop.ai.engine import make_searcher
         from tafl_desktop.core.variants import variant_from_data
 
         key = json.dumps(variant_data, sort_keys=True, default=str)
@@ -111,7 +111,7 @@ class _Engine:
             if len(self.cache) >= 3:
                 self.cache.pop(next(iter(self.cache)))
             rules = variant_from_data(variant_data).make_rules()
-            hit = (rules, Searcher(rules))
+            hit = (rules, make_searcher(rules))
             self.cache[key] = hit
         return hit
 

@@ -7,7 +7,7 @@
 //! drift apart: `tests/test_native_search.py` checks equal scores on thousands of positions.
 //! Scores are in hundredths of a soldier, from the defenders' view unless said otherwise.
 
-use super::bits::Bits;
+use crate::board::Bits;
 
 pub const ATT: u8 = 0;
 pub const DEF: u8 = 1;
@@ -216,12 +216,12 @@ impl<B: Bits> Tables<B> {
         let mut region = kb;
         for step in 1..self.walk_limit {
             let mut grown = (region
-                | ((region << 1) & self.not_file_a)
-                | ((region >> 1) & self.not_file_last)
-                | (region << w)
-                | (region >> w))
+                | (region.shl(1) & self.not_file_a)
+                | (region.shr(1) & self.not_file_last)
+                | region.shl(w)
+                | region.shr(w))
                 & free;
-            if !(grown & esc).is_empty() {
+            if (grown & esc).any() {
                 return step;
             }
             grown = grown | kb;
@@ -253,9 +253,7 @@ impl<B: Bits> Tables<B> {
         let mut two = 0;
         let mut forks = 0;
         let bare = occ ^ kb;
-        let mut cand = sight.targets & self.reach;
-        while let Some(t) = cand.lowest() {
-            cand = cand ^ B::bit(t);
+        for t in (sight.targets & self.reach).squares() {
             let e = self.escapes_from(t, bare);
             if e > 0 {
                 two += 1;
@@ -338,16 +336,16 @@ impl<B: Bits> Tables<B> {
             }
             (att, a)
         };
-        let mut cap = ((enemies >> 1) & (anvils >> 2) & self.m_east)
-            | ((enemies << 1) & (anvils << 2) & self.m_west)
-            | ((enemies >> w) & (anvils >> (2 * w)))
-            | ((enemies << w) & (anvils << (2 * w)));
+        let mut cap = (enemies.shr(1) & anvils.shr(2) & self.m_east)
+            | (enemies.shl(1) & anvils.shl(2) & self.m_west)
+            | (enemies.shr(w) & anvils.shr(2 * w))
+            | (enemies.shl(w) & anvils.shl(2 * w));
         if self.edge_hostile {
             cap = cap
-                | ((enemies >> 1) & self.m_east_edge)
-                | ((enemies << 1) & self.m_west_edge)
-                | ((enemies >> w) & self.m_north_edge)
-                | ((enemies << w) & self.m_south_edge);
+                | (enemies.shr(1) & self.m_east_edge)
+                | (enemies.shl(1) & self.m_west_edge)
+                | (enemies.shr(w) & self.m_north_edge)
+                | (enemies.shl(w) & self.m_south_edge);
         }
         cap & empty
     }

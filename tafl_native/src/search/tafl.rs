@@ -1,0 +1,173 @@
+//! The Tafl family for the search: the native rules' moves and make, and the evaluation's hooks
+//! (`evaluate`, `quick_outcome`, `tactics`, `order_key` of `tafl_desktop/ai/evaluation_tafl.py`).
+
+use std::cell::RefCell;
+
+use super::{make_move, move_from, move_to, Family, Move, Outcome, Tactic};
+use crate::board::{Bits, NO_SQ};
+use crate::eval::tafl::{Orderer, Tables, ATT, DEF};
+use crate::rules::config::NoMoves;
+use crate::rules::{self, Position, Rules};
+
+/// The rules and the evaluation tables of one Tafl variant.
+pub struct TaflFamily<B: Bits> {
+    pub rules: Rules<B>,
+    pub tables: Tables<B>,
+}
+
+thread_local! {
+    /// Scratch space for the rules' move lists (one per thread: the helpers of a search too).
+    static SCRATCH: RefCell<Vec<rules::Move>> = const { RefCell::new(Vec::new()) };
+}
+
+fn outcome(o: rules::Outcome) -> Outcome {
+    match o.winner {
+        Some(s) => Outcome::Win(s.index() as u8),
+        None => Outcome::Draw,
+    }
+}
+
+impl<B: Bits> TaflFamily<B> {
+    #[inline]
+    fn king(p: &Position<B>) -> i32 {
+        if p.king == NO_SQ {
+            -1
+        } else {
+            p.king as i32
+        }
+    }
+
+    #[inline]
+    fn occupancy(p: &Position<B>) -> B {
+        p.occupied()
+    }
+}
+
+impl<B: Bits> Family for TaflFamily<B> {
+    type Pos = Position<B>;
+    type Order = Orderer<B>;
+
+    #[inline]
+    fn side(&self, p: &Position<B>) -> u8 {
+        p.side.index() as u8
+    }
+
+    #[inline]
+    fn hash(&self, p: &Position<B>) -> u64 {
+        p.hash
+    }
+
+    #[inline]
+    fn quick_outcome(&self, p: &Position<B>) -> Option<Outcome> {
+        if let Some(r) = p.result {
+            return Some(outcome(r));
+        }
+        let n = self.tables.captureless;
+        if n > 0 && p.quiet >= n {
+            return Some(Outcome::Draw);
+        }
+        None
+    }
+
+    #[inline]
+    fn moves(&self, p: &Position<B>, out: &mut Vec<Move>) {
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            s.clear();
+            self.rules.legal_moves(p, &mut s);
+            out.extend(s.iter().map(|m| make_move(m.from as usize, m.to as usize)));
+        });
+    }
+
+    #[inline]
+    fn play(&self, p: &Position<B>, m: Move) -> (Position<B>, bool) {
+        let mut c = *p;
+        let undo = self.rules.make(&mut c, rules::Move::new(move_from(m), move_to(m)));
+        (c, undo.is_capture())
+    }
+
+    fn no_moves_outcome(&self, p: &Position<B>) -> Outcome {
+        if self.rules.opts.no_moves == NoMoves::Draw {
+            Outcome::Draw
+        } else {
+            Outcome::Win(1 - p.side.index() as u8)
+        }
+    }
+
+    fn repetition_outcome(&self, p: &Position<B>, count: u32) -> Option<Outcome> {
+        self.rules.repetition_outcome(p, count).map(outcome)
+    }
+
+    #[inline]
+    fn evaluate(&self, p: &Position<B>) -> i32 {
+        self.tables.evaluate(p.att, p.dfn, Self::king(p), self.side(p))
+    }
+
+    fn tactics(&self, p: &Position<B>, moves: Option<&[Move]>, forced: &mut Vec<Move>) -> Tactic {
+        let t = &self.tables;
+        if !p.has_king() {
+            return Tactic::Quiet;
+        }
+        let king = p.king as usize;
+        let occ = Self::occupancy(p);
+        if self.side(p) == DEF {
+            return match t.escape_move(king, occ) {
+                Some(to) => Tactic::WinNow(make_move(king, to)),
+                None => Tactic::Quiet,
+            };
+        }
+        let hostile = t.king_hostility(p.att, king);
+        let sight = t.king_sight(king, occ);
+        if hostile == 0 && sight.routes == 0 && !t.king_wall_risk {
+            return Tactic::Quiet;
+        }
+        let mut own = Vec::new();
+        let moves: &[Move] = match moves {
+            Some(m) => m,
+            None => {
+                self.moves(p, &mut own);
+                if own.is_empty() {
+                    return Tactic::Terminal(self.no_moves_outcome(p));
+                }
+                &own
+            }
+        };
+        if hostile > 0 || t.king_wall_risk {
+            let mut targets = t.adj[king];
+            if t.king_wall_risk && t.edge.has(king) {
+                targets = targets | t.edge;
+            }
+            for &m in moves {
+                if targets.has(move_to(m)) {
+                    let (next, _) = self.play(p, m);
+                    if !next.has_king() {
+                        return Tactic::WinNow(m);
+                    }
+                }
+            }
+        }
+        if sight.routes > 0 {
+            forced.extend(moves.iter().copied().filter(|&m| sight.ray.has(move_to(m))));
+            return Tactic::Forced;
+        }
+        Tactic::Quiet
+    }
+
+    #[inline]
+    fn orderer(&self, p: &Position<B>) -> Orderer<B> {
+        Orderer::new(&self.tables, p.att, p.dfn, Self::king(p), self.side(p))
+    }
+
+    #[inline]
+    fn order_key(&self, o: &Orderer<B>, m: Move) -> i32 {
+        o.key(&self.tables, move_from(m), move_to(m))
+    }
+
+    #[inline]
+    fn predicts_capture(&self, o: &Orderer<B>, m: Move) -> bool {
+        o.captures(move_to(m))
+    }
+}
+
+/// ATT is used by the evaluation's side convention; kept visible for the bindings.
+pub const ATTACKERS: u8 = ATT;
