@@ -51,9 +51,12 @@ def resolve(rules: Any, engine: str | None = None) -> str:
         raise ValueError(f"unknown engine {name[:20]!r}; engines: {', '.join(ENGINES)}")
     if name == "python" or getattr(rules, "family", "") != "tafl":
         return "python"
-    from tafl_desktop.native import search as native_search
+    try:
+        from tafl_desktop.native import search as native_search
 
-    why = native_search.unsupported(rules)
+        why = native_search.unsupported(rules)
+    except ImportError:
+        why = "the native module (tafl_native) is not built"
     if why is None:
         return "native"
     if explicit and engine:

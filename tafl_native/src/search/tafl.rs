@@ -5,8 +5,7 @@ use std::cell::RefCell;
 
 use super::{make_move, move_from, move_to, Family, Move, Outcome, Tactic};
 use crate::board::{Bits, NO_SQ};
-use crate::eval::tafl::{Orderer, Tables, ATT, DEF};
-use crate::rules::config::NoMoves;
+use crate::eval::tafl::{Orderer, Tables, DEF};
 use crate::rules::{self, Position, Rules};
 
 /// The rules and the evaluation tables of one Tafl variant.
@@ -74,7 +73,7 @@ impl<B: Bits> Family for TaflFamily<B> {
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
             s.clear();
-            self.rules.legal_moves(p, &mut s);
+            self.rules.generate_moves(p, &mut s);
             out.extend(s.iter().map(|m| make_move(m.from as usize, m.to as usize)));
         });
     }
@@ -87,15 +86,11 @@ impl<B: Bits> Family for TaflFamily<B> {
     }
 
     fn no_moves_outcome(&self, p: &Position<B>) -> Outcome {
-        if self.rules.opts.no_moves == NoMoves::Draw {
-            Outcome::Draw
-        } else {
-            Outcome::Win(1 - p.side.index() as u8)
-        }
+        outcome(self.rules.no_moves_outcome(p.side))
     }
 
     fn repetition_outcome(&self, p: &Position<B>, count: u32) -> Option<Outcome> {
-        self.rules.repetition_outcome(p, count).map(outcome)
+        self.rules.repetition_outcome(p.side, count).map(outcome)
     }
 
     #[inline]
@@ -168,6 +163,3 @@ impl<B: Bits> Family for TaflFamily<B> {
         o.captures(move_to(m))
     }
 }
-
-/// ATT is used by the evaluation's side convention; kept visible for the bindings.
-pub const ATTACKERS: u8 = ATT;

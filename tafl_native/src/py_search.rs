@@ -1,0 +1,396 @@
+//! The search's Python bindings: `tafl_native.TaflSearch`.
+//!
+//! What crosses the boundary is plain data built by `tafl_desktop/native/search.py` from the
+//! core's validated objects: the native rules (the bridge's rules object), the evaluation tables
+//! and weights, positions as lists of 64-bit words, the limits as a dict.  The search runs with
+//! the interpreter lock released (`Python::detach`); the caller's `should_stop` is polled every
+//! few thousand nodes with the lock taken just for that call.  A panic inside the search is
+//! caught here and raised as a `RuntimeError` with one line, so a worker process never dies of it.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::board::{Bits, Wide};
+use crate::eval::tafl::{Step, Tables, Weights, WEIGHT_NAMES};
+use crate::rules::{AnyRules, Outcome as RulesOutcome, Position, Reason, Rules, Side};
+use crate::search::tafl::TaflFamily;
+use crate::search::{make_move, move_from, move_to, Family, Limits, Move, Report, Searcher};
+
+fn bad(msg: impl Into<String>) -> PyErr {
+    PyValueError::new_err(msg.into())
+}
+
+fn get<'py, T: FromPyObjectOwned<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
+    match d.get_item(key)? {
+        Some(v) => v.extract::<T>().map_err(|_| bad(format!("evaluation tables: {key} has the wrong type"))),
+        None => Err(bad(format!("evaluation tables: {key} is missing"))),
+    }
+}
+
+fn bits<B: Bits>(words: &[u64]) -> B {
+    B::from_words(words)
+}
+
+fn tables<B: Bits>(d: &Bound<'_, PyDict>) -> PyResult<Tables<B>> {
+    let w: usize = get(d, "width")?;
+    let h: usize = get(d, "height")?;
+    let n = w * h;
+    let b = |key: &str| -> PyResult<B> { Ok(bits::<B>(&get::<Vec<u64>>(d, key)?)) };
+    let per_square = |key: &str| -> PyResult<Vec<B>> {
+        let v: Vec<Vec<u64>> = get(d, key)?;
+        if v.len() != n {
+            return Err(bad(format!("evaluation tables: {key} needs one entry per square")));
+        }
+        Ok(v.iter().map(|x| bits::<B>(x)).collect())
+    };
+    let ints = |key: &str| -> PyResult<Vec<i32>> {
+        let v: Vec<i32> = get(d, key)?;
+        if v.len() != n {
+            return Err(bad(format!("evaluation tables: {key} needs one entry per square")));
+        }
+        Ok(v)
+    };
+    let pair = |key: &str| -> PyResult<[B; 2]> {
+        let v: Vec<Vec<u64>> = get(d, key)?;
+        if v.len() != 2 {
+            return Err(bad(format!("evaluation tables: {key} needs two entries")));
+        }
+        Ok([bits::<B>(&v[0]), bits::<B>(&v[1])])
+    };
+    let guard: Vec<Vec<u64>> = get(d, "guard")?;
+    if guard.len() != 3 {
+        return Err(bad("evaluation tables: guard needs three masks"));
+    }
+    let raw_walks: Vec<Vec<Vec<(u16, bool, bool)>>> = get(d, "walks")?;
+    if raw_walks.len() != n || raw_walks.iter().any(|d| d.len() != 4) {
+        return Err(bad("evaluation tables: walks needs four directions per square"));
+    }
+    let mut walks = Vec::with_capacity(n);
+    for dirs in raw_walks {
+        let mut four: [Vec<Step>; 4] = Default::default();
+        for (k, dir) in dirs.into_iter().enumerate() {
+            for (square, stop, last) in dir {
+                if square as usize >= n {
+                    return Err(bad("evaluation tables: a walk leaves the board"));
+                }
+                four[k].push(Step { square, stop, last });
+            }
+        }
+        walks.push(four);
+    }
+    let wd: Bound<'_, PyDict> = get(d, "weights")?;
+    let mut values = [0i32; 22];
+    for (i, name) in WEIGHT_NAMES.iter().enumerate() {
+        values[i] = get(&wd, name)?;
+    }
+    let start_defenders: i32 = get(d, "start_defenders")?;
+    Ok(Tables {
+        w,
+        h,
+        n,
+        full: b("full")?,
+        escape: b("escape")?,
+        king_walls: b("king_walls")?,
+        not_file_a: b("not_file_a")?,
+        not_file_last: b("not_file_last")?,
+        reach: b("reach")?,
+        edge: b("edge")?,
+        guard: [bits(&guard[0]), bits(&guard[1]), bits(&guard[2])],
+        adj: per_square("adj")?,
+        near: per_square("near")?,
+        ring: per_square("ring")?,
+        kdist: ints("kdist")?,
+        king_host_sq: ints("king_host_sq")?,
+        king_offboard: ints("king_offboard")?,
+        walks,
+        walk_limit: get(d, "walk_limit")?,
+        start_defenders: start_defenders.max(1),
+        offset: get(d, "offset")?,
+        strong_king: get(d, "strong_king")?,
+        king_wall_risk: get(d, "king_wall_risk")?,
+        edge_hostile: get(d, "edge_hostile")?,
+        king_anvil: get(d, "king_anvil")?,
+        captureless: get(d, "captureless")?,
+        host_always: pair("host_always")?,
+        host_empty: pair("host_empty")?,
+        m_east: b("m_east")?,
+        m_west: b("m_west")?,
+        m_east_edge: b("m_east_edge")?,
+        m_west_edge: b("m_west_edge")?,
+        m_north_edge: b("m_north_edge")?,
+        m_south_edge: b("m_south_edge")?,
+        weights: Weights::from_values(&values),
+    })
+}
+
+/// A position handed over by Python: (att words, dfn words, king or -1, side, quiet[, result]).
+type PyPos = (Vec<u64>, Vec<u64>, i32, u8, u32, Option<(i32, String)>);
+
+fn position<B: Bits>(rules: &Rules<B>, p: &PyPos) -> PyResult<Position<B>> {
+    let (att, dfn, king, side, quiet, result) = p;
+    if *side > 1 {
+        return Err(bad("position: the side to move must be 0 or 1"));
+    }
+    let result = match result {
+        None => None,
+        Some((winner, reason)) => {
+            let reason = Reason::parse(reason).ok_or_else(|| bad("position: unknown result"))?;
+            Some(match winner {
+                0 | 1 => RulesOutcome::win(Side::from_index(*winner as usize), reason),
+                _ => RulesOutcome::draw(reason),
+            })
+        }
+    };
+    let king = if *king < 0 { None } else { Some(*king as usize) };
+    rules
+        .position(bits(att), bits(dfn), king, Side::from_index(*side as usize), *quiet, result)
+        .map_err(|e| bad(e.to_string()))
+}
+
+fn move_tuple(m: Move) -> (usize, usize) {
+    (move_from(m), move_to(m))
+}
+
+fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("move", r.mv.map(move_tuple))?;
+    d.set_item("score", r.score)?;
+    d.set_item("depth", r.depth)?;
+    d.set_item("nodes", r.nodes)?;
+    d.set_item("seconds", r.seconds)?;
+    d.set_item("pv", r.pv.iter().map(|&m| move_tuple(m)).collect::<Vec<_>>())?;
+    d.set_item("candidates", r.candidates.iter().map(|&(m, s)| (move_tuple(m), s)).collect::<Vec<_>>())?;
+    d.set_item("scored", r.scored.iter().map(|&(m, s)| (move_tuple(m), s)).collect::<Vec<_>>())?;
+    d.set_item("finished_depth", r.finished_depth)?;
+    d.set_item("full_width_depth", r.full_width_depth)?;
+    d.set_item("stopped", r.stopped)?;
+    Ok(d)
+}
+
+fn limits(d: &Bound<'_, PyDict>) -> PyResult<Limits> {
+    let mut l = Limits::default();
+    let f = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { d.get_item(k) };
+    if let Some(v) = f("time")? {
+        l.time = v.extract::<f64>()?.max(0.0);
+    }
+    if let Some(v) = f("depth")? {
+        l.depth = v.extract::<i32>()?.clamp(1, 64);
+    }
+    if let Some(v) = f("nodes")? {
+        l.nodes = v.extract::<u64>()?;
+    }
+    if let Some(v) = f("quiescence")? {
+        l.quiescence = v.extract()?;
+    }
+    if let Some(v) = f("margin")? {
+        l.margin = v.extract::<i32>()?.max(0);
+    }
+    if let Some(v) = f("lines")? {
+        l.lines = v.extract::<usize>()?.clamp(1, 64);
+    }
+    if let Some(v) = f("selective")? {
+        l.selective = v.extract()?;
+    }
+    if let Some(v) = f("threads")? {
+        l.threads = v.extract::<usize>()?.clamp(1, 64);
+    }
+    Ok(l)
+}
+
+/// The panic's message as one line.
+fn panic_line(e: Box<dyn std::any::Any + Send>) -> PyErr {
+    let msg = e
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| e.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown error".into());
+    PyRuntimeError::new_err(format!("the native search failed: {}", msg.lines().next().unwrap_or("")))
+}
+
+/// The searcher for one board width.
+struct Typed<B: Bits> {
+    searcher: Searcher<TaflFamily<B>>,
+}
+
+impl<B: Bits> Typed<B> {
+    fn new(rules: Rules<B>, tables: Tables<B>, table_bits: u32) -> Self {
+        let n = rules.size();
+        Typed { searcher: Searcher::new(TaflFamily { rules, tables }, n, table_bits) }
+    }
+
+    fn search<'py>(
+        &mut self,
+        py: Python<'py>,
+        pos: &PyPos,
+        settings: &Bound<'py, PyDict>,
+        history: Vec<(Vec<u64>, Vec<u64>, i32, u8)>,
+        should_stop: Option<Py<PyAny>>,
+        on_iteration: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let rules = &self.searcher.fam.rules;
+        let p = position(rules, pos)?;
+        let lim = limits(settings)?;
+        let mut game: Vec<(u64, u32)> = Vec::new();
+        for (att, dfn, king, side) in &history {
+            let hp = position(rules, &(att.clone(), dfn.clone(), *king, *side, 0, None))?;
+            match game.iter_mut().find(|(k, _)| *k == hp.hash) {
+                Some(e) => e.1 += 1,
+                None => game.push((hp.hash, 1)),
+            }
+        }
+        let searcher = &mut self.searcher;
+        let mut failure: Option<PyErr> = None;
+        let outcome = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                let mut poll = || -> bool {
+                    match &should_stop {
+                        None => false,
+                        Some(f) => Python::attach(|py| match f.call0(py).and_then(|v| v.is_truthy(py)) {
+                            Ok(b) => b,
+                            Err(e) => {
+                                failure = Some(e);
+                                true
+                            }
+                        }),
+                    }
+                };
+                let mut iter_failure: Option<PyErr> = None;
+                let mut cb = |r: &Report| {
+                    if let Some(f) = &on_iteration {
+                        Python::attach(|py| {
+                            let res = report_dict(py, r).and_then(|d| f.call1(py, (d,)).map(|_| ()));
+                            if let Err(e) = res {
+                                iter_failure.get_or_insert(e);
+                            }
+                        });
+                    }
+                };
+                let report = searcher.search(
+                    &p,
+                    &lim,
+                    &game,
+                    if should_stop.is_some() { Some(&mut poll) } else { None },
+                    if on_iteration.is_some() { Some(&mut cb) } else { None },
+                );
+                (report, iter_failure)
+            }))
+        });
+        let (report, iter_failure) = outcome.map_err(panic_line)?;
+        if let Some(e) = failure.or(iter_failure) {
+            return Err(e);
+        }
+        report_dict(py, &report)
+    }
+
+    fn pv(&self, pos: &PyPos, first: (usize, usize)) -> PyResult<Vec<(usize, usize)>> {
+        let fam = &self.searcher.fam;
+        let p = position(&fam.rules, pos)?;
+        let mut legal = Vec::new();
+        fam.moves(&p, &mut legal);
+        let m = make_move(first.0, first.1);
+        if !legal.contains(&m) {
+            return Err(bad("pv: the first move is not legal in the position"));
+        }
+        let pv = crate::search::table_pv(fam, &self.searcher.table, &p, m, 24);
+        Ok(pv.into_iter().map(move_tuple).collect())
+    }
+
+    fn evaluate(&self, pos: &PyPos) -> PyResult<i32> {
+        let fam = &self.searcher.fam;
+        let p = position(&fam.rules, pos)?;
+        Ok(fam.evaluate(&p))
+    }
+}
+
+enum AnyTyped {
+    B128(Typed<u128>),
+    B192(Typed<Wide<3>>),
+    B256(Typed<Wide<4>>),
+    B384(Typed<Wide<6>>),
+}
+
+/// Run `$body` on the typed searcher whatever its board width.
+macro_rules! with_typed {
+    ($inner:expr, $t:ident => $body:expr) => {
+        match $inner {
+            AnyTyped::B128($t) => $body,
+            AnyTyped::B192($t) => $body,
+            AnyTyped::B256($t) => $body,
+            AnyTyped::B384($t) => $body,
+        }
+    };
+}
+
+/// A native searcher for one Tafl variant (see `tafl_desktop/native/search.py`).
+#[pyclass(module = "tafl_native")]
+pub struct TaflSearch {
+    inner: AnyTyped,
+}
+
+#[pymethods]
+impl TaflSearch {
+    /// `rules`: the bridge's native rules object; `tables`: the evaluation's tables and weights;
+    /// `table_bits`: the transposition table holds 2^table_bits entries.
+    #[new]
+    #[pyo3(signature = (rules, tables, table_bits = 21))]
+    fn new(rules: &Bound<'_, PyAny>, tables: &Bound<'_, PyDict>, table_bits: u32) -> PyResult<Self> {
+        let any: AnyRules = crate::py_rules::any_rules(rules)?;
+        let table_bits = table_bits.clamp(10, 26);
+        let inner = catch_unwind(AssertUnwindSafe(|| -> PyResult<AnyTyped> {
+            Ok(match any {
+                AnyRules::B128(r) => AnyTyped::B128(Typed::new(r, self::tables(tables)?, table_bits)),
+                AnyRules::B192(r) => AnyTyped::B192(Typed::new(r, self::tables(tables)?, table_bits)),
+                AnyRules::B256(r) => AnyTyped::B256(Typed::new(r, self::tables(tables)?, table_bits)),
+                AnyRules::B384(r) => AnyTyped::B384(Typed::new(r, self::tables(tables)?, table_bits)),
+            })
+        }))
+        .map_err(panic_line)??;
+        Ok(TaflSearch { inner })
+    }
+
+    /// Search; returns a dict (move, score, depth, nodes, seconds, pv, candidates, scored,
+    /// finished_depth, full_width_depth, stopped).
+    #[pyo3(signature = (position, limits, history, should_stop = None, on_iteration = None))]
+    fn search<'py>(
+        &mut self,
+        py: Python<'py>,
+        position: PyPos,
+        limits: &Bound<'py, PyDict>,
+        history: Vec<(Vec<u64>, Vec<u64>, i32, u8)>,
+        should_stop: Option<Py<PyAny>>,
+        on_iteration: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        with_typed!(&mut self.inner, t => t.search(py, &position, limits, history, should_stop, on_iteration))
+    }
+
+    /// The principal variation from the table, starting with `first`.
+    fn pv(&self, position: PyPos, first: (usize, usize)) -> PyResult<Vec<(usize, usize)>> {
+        catch_unwind(AssertUnwindSafe(|| with_typed!(&self.inner, t => t.pv(&position, first))))
+        .map_err(panic_line)?
+    }
+
+    /// The static evaluation from the side to move's view.
+    fn evaluate(&self, position: PyPos) -> PyResult<i32> {
+        catch_unwind(AssertUnwindSafe(|| with_typed!(&self.inner, t => t.evaluate(&position))))
+        .map_err(panic_line)?
+    }
+
+    /// Many static evaluations at once (the equality test against the Python evaluator).
+    fn evaluate_many(&self, positions: Vec<PyPos>) -> PyResult<Vec<i32>> {
+        positions.iter().map(|p| self.evaluate(p.clone())).collect()
+    }
+
+    /// Empty the transposition table (a new game).
+    fn clear(&mut self) {
+        with_typed!(&mut self.inner, t => t.searcher.table.clear())
+    }
+}
+
+/// Register the search's classes in the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<TaflSearch>()?;
+    Ok(())
+}
