@@ -26,7 +26,6 @@ from typing import Any
 
 from tafl_desktop.ai.search import SearchLimits, SearchResult, drift_pick
 from tafl_desktop.core.game import Move
-from tafl_desktop.native.search_tables import words
 
 try:  # the module is built by `make` (maturin); without a Rust toolchain it is simply absent
     import tafl_native as _native
@@ -49,9 +48,28 @@ def unsupported(rules: Any) -> str | None:
         return "the native module (tafl_native) is not built"
     if getattr(rules, "family", "") != "tafl":
         return "only the Tafl games have a native search"
-    from tafl_desktop.native import native_rules_error
+    try:
+        rules_config(rules)
+    except ValueError as exc:
+        return str(exc)
+    return None
 
-    return native_rules_error(rules)
+
+def rules_config(rules: Any) -> dict[str, Any]:
+    """The native rules configuration of the core's compiled ``rules`` (board, marked squares,
+    walls, option values)."""
+    g = rules.geometry
+    camps = [sorted(grp) for grp in g.mark_groups("camp")] if rules.opts.get("camps") else []
+    return {"width": rules.W, "height": rules.H, "throne": rules.throne if rules.throne >= 0 else None,
+            "corners": sorted(rules.corners), "camp_groups": camps, "escape_squares": sorted(g.marked("escape")),
+            "walls": sorted(rules.walls), "options": dict(rules.opts)}
+
+
+def position_tuple(pos: Any) -> tuple:
+    """A core position as the native tuple (att, dfn, king, side, quiet, result)."""
+    res = pos.result
+    result = None if res is None else (None if res.winner is None else int(res.winner), res.reason)
+    return pos.att, pos.dfn, pos.king, pos.side, pos.quiet, result
 
 
 def default_threads() -> int:
@@ -66,7 +84,6 @@ class NativeSearcher:
 
     def __init__(self, rules: Any, table_bits: int = TABLE_BITS) -> None:
         from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
-        from tafl_desktop.native import to_native_rules
         from tafl_desktop.native.search_tables import evaluation_tables
 
         if not available():
@@ -79,17 +96,17 @@ class NativeSearcher:
         self.finished: list[tuple[Move, int]] = []
         self.finished_depth = 0
         self.nodes = 0
-        self._core = _native.TaflSearch(to_native_rules(rules), evaluation_tables(self.ev), table_bits)
+        self._core = _native.TaflSearch(rules_config(rules), evaluation_tables(self.ev), table_bits)
 
     # ------------------------------------------------------------------------------ conversion
     @staticmethod
-    def _position(pos: Any) -> tuple[list[int], list[int], int, int, int]:
-        return words(pos.att), words(pos.dfn), pos.king, pos.side, pos.quiet
+    def _position(pos: Any) -> tuple:
+        return position_tuple(pos)
 
     @staticmethod
-    def _key(key: Any) -> tuple[list[int], list[int], int, int]:
+    def _key(key: Any) -> tuple:
         att, dfn, king, side = key
-        return words(att), words(dfn), king, side
+        return att, dfn, king, side, 0, None
 
     # ------------------------------------------------------------------------------ interface
     def search(self, pos: Any, limits: SearchLimits | None = None, history_keys: Iterable[Any] = (),

@@ -15,7 +15,8 @@ use pyo3::types::PyDict;
 
 use crate::board::{Bits, Wide};
 use crate::eval::tafl::{Step, Tables, Weights, WEIGHT_NAMES};
-use crate::rules::{AnyRules, Outcome as RulesOutcome, Position, Reason, Rules, Side};
+use crate::py_rules::{config_from, guarded, position_from};
+use crate::rules::{AnyRules, Rules};
 use crate::search::tafl::TaflFamily;
 use crate::search::{make_move, move_from, move_to, Family, Limits, Move, Report, Searcher};
 
@@ -126,30 +127,6 @@ fn tables<B: Bits>(d: &Bound<'_, PyDict>) -> PyResult<Tables<B>> {
     })
 }
 
-/// A position handed over by Python: (att words, dfn words, king or -1, side, quiet[, result]).
-type PyPos = (Vec<u64>, Vec<u64>, i32, u8, u32, Option<(i32, String)>);
-
-fn position<B: Bits>(rules: &Rules<B>, p: &PyPos) -> PyResult<Position<B>> {
-    let (att, dfn, king, side, quiet, result) = p;
-    if *side > 1 {
-        return Err(bad("position: the side to move must be 0 or 1"));
-    }
-    let result = match result {
-        None => None,
-        Some((winner, reason)) => {
-            let reason = Reason::parse(reason).ok_or_else(|| bad("position: unknown result"))?;
-            Some(match winner {
-                0 | 1 => RulesOutcome::win(Side::from_index(*winner as usize), reason),
-                _ => RulesOutcome::draw(reason),
-            })
-        }
-    };
-    let king = if *king < 0 { None } else { Some(*king as usize) };
-    rules
-        .position(bits(att), bits(dfn), king, Side::from_index(*side as usize), *quiet, result)
-        .map_err(|e| bad(e.to_string()))
-}
-
 fn move_tuple(m: Move) -> (usize, usize) {
     (move_from(m), move_to(m))
 }
@@ -224,18 +201,18 @@ impl<B: Bits> Typed<B> {
     fn search<'py>(
         &mut self,
         py: Python<'py>,
-        pos: &PyPos,
+        pos: &Bound<'py, PyAny>,
         settings: &Bound<'py, PyDict>,
-        history: Vec<(Vec<u64>, Vec<u64>, i32, u8)>,
+        history: &Bound<'py, PyAny>,
         should_stop: Option<Py<PyAny>>,
         on_iteration: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let rules = &self.searcher.fam.rules;
-        let p = position(rules, pos)?;
+        let p = position_from(rules, pos)?;
         let lim = limits(settings)?;
         let mut game: Vec<(u64, u32)> = Vec::new();
-        for (att, dfn, king, side) in &history {
-            let hp = position(rules, &(att.clone(), dfn.clone(), *king, *side, 0, None))?;
+        for item in history.try_iter()? {
+            let hp = position_from(rules, &item?)?;
             match game.iter_mut().find(|(k, _)| *k == hp.hash) {
                 Some(e) => e.1 += 1,
                 None => game.push((hp.hash, 1)),
@@ -285,9 +262,9 @@ impl<B: Bits> Typed<B> {
         report_dict(py, &report)
     }
 
-    fn pv(&self, pos: &PyPos, first: (usize, usize)) -> PyResult<Vec<(usize, usize)>> {
+    fn pv(&self, pos: &Bound<'_, PyAny>, first: (usize, usize)) -> PyResult<Vec<(usize, usize)>> {
         let fam = &self.searcher.fam;
-        let p = position(&fam.rules, pos)?;
+        let p = position_from(&fam.rules, pos)?;
         let mut legal = Vec::new();
         fam.moves(&p, &mut legal);
         let m = make_move(first.0, first.1);
@@ -298,18 +275,18 @@ impl<B: Bits> Typed<B> {
         Ok(pv.into_iter().map(move_tuple).collect())
     }
 
-    fn evaluate(&self, pos: &PyPos) -> PyResult<i32> {
+    fn evaluate(&self, pos: &Bound<'_, PyAny>) -> PyResult<i32> {
         let fam = &self.searcher.fam;
-        let p = position(&fam.rules, pos)?;
+        let p = position_from(&fam.rules, pos)?;
         Ok(fam.evaluate(&p))
     }
 }
 
 enum AnyTyped {
-    B128(Typed<u128>),
-    B192(Typed<Wide<3>>),
-    B256(Typed<Wide<4>>),
-    B384(Typed<Wide<6>>),
+    B128(Box<Typed<u128>>),
+    B192(Box<Typed<Wide<3>>>),
+    B256(Box<Typed<Wide<4>>>),
+    B384(Box<Typed<Wide<6>>>),
 }
 
 /// Run `$body` on the typed searcher whatever its board width.
@@ -332,55 +309,59 @@ pub struct TaflSearch {
 
 #[pymethods]
 impl TaflSearch {
-    /// `rules`: the bridge's native rules object; `tables`: the evaluation's tables and weights;
-    /// `table_bits`: the transposition table holds 2^table_bits entries.
+    /// `config`: the bridge's rules configuration (as for `tafl_native.TaflRules`); `tables`: the
+    /// evaluation's tables and weights; `table_bits`: the table holds 2^table_bits entries.
     #[new]
-    #[pyo3(signature = (rules, tables, table_bits = 21))]
-    fn new(rules: &Bound<'_, PyAny>, tables: &Bound<'_, PyDict>, table_bits: u32) -> PyResult<Self> {
-        let any: AnyRules = crate::py_rules::any_rules(rules)?;
-        let table_bits = table_bits.clamp(10, 26);
-        let inner = catch_unwind(AssertUnwindSafe(|| -> PyResult<AnyTyped> {
-            Ok(match any {
-                AnyRules::B128(r) => AnyTyped::B128(Typed::new(r, self::tables(tables)?, table_bits)),
-                AnyRules::B192(r) => AnyTyped::B192(Typed::new(r, self::tables(tables)?, table_bits)),
-                AnyRules::B256(r) => AnyTyped::B256(Typed::new(r, self::tables(tables)?, table_bits)),
-                AnyRules::B384(r) => AnyTyped::B384(Typed::new(r, self::tables(tables)?, table_bits)),
-            })
-        }))
-        .map_err(panic_line)??;
-        Ok(TaflSearch { inner })
+    #[pyo3(signature = (config, tables, table_bits = 21))]
+    fn new(config: &Bound<'_, PyDict>, tables: &Bound<'_, PyDict>, table_bits: u32) -> PyResult<Self> {
+        guarded(|| {
+            let cfg = config_from(config)?;
+            let any = AnyRules::new(&cfg).map_err(|e| bad(e.0))?;
+            let table_bits = table_bits.clamp(10, 26);
+            let inner = match any {
+                AnyRules::B128(r) => AnyTyped::B128(Box::new(Typed::new(r, self::tables(tables)?, table_bits))),
+                AnyRules::B192(r) => AnyTyped::B192(Box::new(Typed::new(r, self::tables(tables)?, table_bits))),
+                AnyRules::B256(r) => AnyTyped::B256(Box::new(Typed::new(r, self::tables(tables)?, table_bits))),
+                AnyRules::B384(r) => AnyTyped::B384(Box::new(Typed::new(r, self::tables(tables)?, table_bits))),
+            };
+            Ok(TaflSearch { inner })
+        })
     }
 
-    /// Search; returns a dict (move, score, depth, nodes, seconds, pv, candidates, scored,
-    /// finished_depth, full_width_depth, stopped).
+    /// Search `position` (the bridge's position tuple); `limits`: time, depth, nodes, quiescence,
+    /// margin, lines, selective, threads; `history`: the game's earlier positions (tuples).
+    /// Returns a dict: move, score, depth, nodes, seconds, pv, candidates, scored,
+    /// finished_depth, full_width_depth, stopped.
     #[pyo3(signature = (position, limits, history, should_stop = None, on_iteration = None))]
     fn search<'py>(
         &mut self,
         py: Python<'py>,
-        position: PyPos,
+        position: &Bound<'py, PyAny>,
         limits: &Bound<'py, PyDict>,
-        history: Vec<(Vec<u64>, Vec<u64>, i32, u8)>,
+        history: &Bound<'py, PyAny>,
         should_stop: Option<Py<PyAny>>,
         on_iteration: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        with_typed!(&mut self.inner, t => t.search(py, &position, limits, history, should_stop, on_iteration))
+        with_typed!(&mut self.inner, t => t.search(py, position, limits, history, should_stop, on_iteration))
     }
 
     /// The principal variation from the table, starting with `first`.
-    fn pv(&self, position: PyPos, first: (usize, usize)) -> PyResult<Vec<(usize, usize)>> {
-        catch_unwind(AssertUnwindSafe(|| with_typed!(&self.inner, t => t.pv(&position, first))))
-        .map_err(panic_line)?
+    fn pv(&self, position: &Bound<'_, PyAny>, first: (usize, usize)) -> PyResult<Vec<(usize, usize)>> {
+        guarded(|| with_typed!(&self.inner, t => t.pv(position, first)))
     }
 
     /// The static evaluation from the side to move's view.
-    fn evaluate(&self, position: PyPos) -> PyResult<i32> {
-        catch_unwind(AssertUnwindSafe(|| with_typed!(&self.inner, t => t.evaluate(&position))))
-        .map_err(panic_line)?
+    fn evaluate(&self, position: &Bound<'_, PyAny>) -> PyResult<i32> {
+        guarded(|| with_typed!(&self.inner, t => t.evaluate(position)))
     }
 
     /// Many static evaluations at once (the equality test against the Python evaluator).
-    fn evaluate_many(&self, positions: Vec<PyPos>) -> PyResult<Vec<i32>> {
-        positions.iter().map(|p| self.evaluate(p.clone())).collect()
+    fn evaluate_many(&self, positions: &Bound<'_, PyAny>) -> PyResult<Vec<i32>> {
+        let mut out = Vec::new();
+        for p in positions.try_iter()? {
+            out.push(self.evaluate(&p?)?);
+        }
+        Ok(out)
     }
 
     /// Empty the transposition table (a new game).

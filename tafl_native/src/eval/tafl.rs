@@ -149,13 +149,13 @@ impl<B: Bits> Tables<B> {
                 if occ.has(s) {
                     break;
                 }
-                passed = passed | B::bit(s);
+                passed |= B::bit(s);
                 if st.stop {
                     sight.mobility += 1;
-                    sight.targets = sight.targets | B::bit(s);
+                    sight.targets |= B::bit(s);
                     if self.escape.has(s) {
                         sight.routes += 1;
-                        sight.ray = sight.ray | passed;
+                        sight.ray |= passed;
                     }
                 }
                 if st.last {
@@ -224,7 +224,7 @@ impl<B: Bits> Tables<B> {
             if (grown & esc).any() {
                 return step;
             }
-            grown = grown | kb;
+            grown |= kb;
             if grown == region {
                 return -(region.count() as i32);
             }
@@ -332,7 +332,7 @@ impl<B: Bits> Tables<B> {
         } else {
             let mut a = dfn | self.host_always[ATT as usize] | (self.host_empty[ATT as usize] & empty);
             if self.king_anvil {
-                a = a | kb;
+                a |= kb;
             }
             (att, a)
         };
@@ -341,8 +341,7 @@ impl<B: Bits> Tables<B> {
             | (enemies.shr(w) & anvils.shr(2 * w))
             | (enemies.shl(w) & anvils.shl(2 * w));
         if self.edge_hostile {
-            cap = cap
-                | (enemies.shr(1) & self.m_east_edge)
+            cap |= (enemies.shr(1) & self.m_east_edge)
                 | (enemies.shl(1) & self.m_west_edge)
                 | (enemies.shr(w) & self.m_north_edge)
                 | (enemies.shl(w) & self.m_south_edge);

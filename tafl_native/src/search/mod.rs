@@ -231,7 +231,7 @@ impl<F: Family> Worker<'_, '_, F> {
             self.stop_reason = Some(Stop::Nodes);
             return Err(Stop::Nodes);
         }
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.check()?;
         }
         Ok(())

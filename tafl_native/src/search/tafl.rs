@@ -130,7 +130,7 @@ impl<B: Bits> Family for TaflFamily<B> {
         if hostile > 0 || t.king_wall_risk {
             let mut targets = t.adj[king];
             if t.king_wall_risk && t.edge.has(king) {
-                targets = targets | t.edge;
+                targets |= t.edge;
             }
             for &m in moves {
                 if targets.has(move_to(m)) {
