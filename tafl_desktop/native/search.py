@@ -96,6 +96,7 @@ class NativeSearcher:
         self.finished: list[tuple[Move, int]] = []
         self.finished_depth = 0
         self.nodes = 0
+        self._pvs: dict[Move, list[Move]] = {}
         self._core = _native.TaflSearch(rules_config(rules), evaluation_tables(self.ev), table_bits)
 
     # ------------------------------------------------------------------------------ conversion
@@ -122,20 +123,26 @@ class NativeSearcher:
 
         def iteration(report: dict[str, Any]) -> None:
             if on_iteration is not None:
-                self.finished = [(tuple(m), s) for m, s in report["scored"]]
-                self.finished_depth = report["finished_depth"]
+                self._take(report)
                 on_iteration(self._result(report, time.perf_counter() - t0))
 
         report = self._core.search(self._position(pos), settings, history, should_stop,
                                    iteration if on_iteration is not None else None)
-        self.finished = [(tuple(m), s) for m, s in report["scored"]]
-        self.finished_depth = report["finished_depth"]
+        self._take(report)
         self.nodes = report["nodes"]
         res = self._result(report, time.perf_counter() - t0)
         if lim.margin and res.candidates:
             rng = rng or random.Random()
             res.move = drift_pick(res.candidates, rng) if lim.ranked_drift else rng.choice(res.candidates)[0]
         return res
+
+    def _take(self, report: dict[str, Any]) -> None:
+        """Keep a report's root moves and the principal variations of its best lines (the
+        native searcher is busy while it reports, so ``pv`` answers from these)."""
+        self.finished = [(tuple(m), s) for m, s in report["scored"]]
+        self.finished_depth = report["finished_depth"]
+        self.nodes = report["nodes"]
+        self._pvs = {tuple(pv[0]): [tuple(m) for m in pv] for pv in report["pvs"] if pv}
 
     @staticmethod
     def _result(report: dict[str, Any], seconds: float) -> SearchResult:
@@ -146,6 +153,9 @@ class NativeSearcher:
 
     def pv(self, pos: Any, first: Move) -> list[Move]:
         """The principal variation starting with ``first``, from the native table."""
+        known = self._pvs.get(tuple(first))
+        if known is not None:
+            return list(known)
         return [tuple(m) for m in self._core.pv(self._position(pos), tuple(first))]
 
     def evaluate(self, pos: Any) -> int:

@@ -142,6 +142,10 @@ fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>>
     d.set_item("candidates", r.candidates.iter().map(|&(m, s)| (move_tuple(m), s)).collect::<Vec<_>>())?;
     d.set_item("scored", r.scored.iter().map(|&(m, s)| (move_tuple(m), s)).collect::<Vec<_>>())?;
     d.set_item("finished_depth", r.finished_depth)?;
+    d.set_item(
+        "pvs",
+        r.pvs.iter().map(|pv| pv.iter().map(|&m| move_tuple(m)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+    )?;
     d.set_item("full_width_depth", r.full_width_depth)?;
     d.set_item("stopped", r.stopped)?;
     Ok(d)

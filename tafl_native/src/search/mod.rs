@@ -51,8 +51,9 @@ pub const MAX_PLY: usize = 128;
 pub const QUIESCENCE_PLIES: i32 = 6;
 /// Of those, how many may be plain captures (escape blocks and king captures are not counted).
 pub const QUIESCENCE_CAPTURES: i32 = 2;
-/// Iterations up to this depth are always full width, selective search or not.
-pub const FULL_WIDTH_DEPTH: i32 = 4;
+/// Iterations up to this depth are always full width, selective search or not (the Python
+/// search keeps 4: its shallow iterations are all it reaches; here they are over in a blink).
+pub const FULL_WIDTH_DEPTH: i32 = 2;
 /// Moves searched at full depth before late-move reductions start.
 pub const LMR_AFTER: usize = 3;
 pub const REPETITION_LEAN: i32 = 150;
@@ -98,6 +99,9 @@ pub trait Family: Sync {
     fn order_key(&self, o: &Self::Order, m: Move) -> i32;
     /// Is the move predicted to capture (the quiescence search's candidates)?
     fn predicts_capture(&self, o: &Self::Order, m: Move) -> bool;
+    /// The position with the other side to move and nothing else changed (null-move pruning),
+    /// or None where passing makes no sense for the family or position.
+    fn null_move(&self, p: &Self::Pos) -> Option<Self::Pos>;
 }
 
 /// When to stop (the first limit reached ends the search) and how to choose.
@@ -140,6 +144,8 @@ pub struct Report {
     /// `lines` exact, the others bounds).
     pub scored: Vec<(Move, i32)>,
     pub finished_depth: i32,
+    /// The principal variations of the best `lines` moves of `scored`.
+    pub pvs: Vec<Vec<Move>>,
     pub full_width_depth: i32,
     /// "", "time", "nodes", "cancelled", "depth", "forced"
     pub stopped: &'static str,
@@ -179,6 +185,8 @@ struct Worker<'a, 'p, F: Family> {
     path: Vec<u64>,
     buffers: Vec<Vec<Move>>,
     forced: Vec<Vec<Move>>,
+    /// Per ply: was the move that led here a null move (no two in a row)?
+    nulls: Vec<bool>,
     partial: Vec<(Move, i32)>,
 }
 
@@ -388,6 +396,31 @@ impl<F: Family> Worker<'_, '_, F> {
             Tactic::Quiet => {}
         }
         self.forced[pl] = forced;
+        // null move: where even passing keeps the score above beta, a real move will too (Tafl
+        // knows no zugzwang worth the name); only in the selective search, never twice in a row,
+        // never on a principal variation or a forcing position
+        if self.reduce
+            && depth >= 3
+            && kind == Tactic::Quiet
+            && beta - alpha == 1
+            && beta.abs() < MATE_BOUND
+            && !self.nulls[pl]
+        {
+            if let Some(null) = fam.null_move(p) {
+                if fam.evaluate(p) >= beta {
+                    let r = 2 + depth / 4;
+                    self.nulls[pl + 1] = true;
+                    self.path.push(key);
+                    let res = self.negamax(&null, fam.hash(&null), depth - 1 - r, -beta, -beta + 1, ply + 1);
+                    self.path.pop();
+                    self.nulls[pl + 1] = false;
+                    let score = -res?;
+                    if score >= beta {
+                        return Ok(if score >= MATE_BOUND { beta } else { score });
+                    }
+                }
+            }
+        }
         if moves.len() > 1 {
             self.order(p, moves, tt_move, pl);
         }
@@ -415,7 +448,7 @@ impl<F: Family> Worker<'_, '_, F> {
                     && !killers.contains(&m)
                     && order.as_ref().is_some_and(|o| fam.order_key(o, m) < 200);
                 if late {
-                    let r = if idx >= 12 && depth >= 5 { 2 } else { 1 };
+                    let r = lmr(depth, idx);
                     score = -self.negamax(&child, ck, depth - 1 - r, -alpha - 1, -alpha, ply + 1)?;
                     if score > alpha {
                         score = -self.negamax(&child, ck, depth - 1, -alpha - 1, -alpha, ply + 1)?;
@@ -618,6 +651,14 @@ impl<F: Family> Worker<'_, '_, F> {
     }
 }
 
+/// Plies a late quiet move is searched shallower: more the later the move and the deeper the
+/// search (about ln(depth) * ln(index) / 2), at least one, leaving at least a ply.
+#[inline]
+fn lmr(depth: i32, idx: usize) -> i32 {
+    let r = 0.5 + (depth as f64).ln() * (idx as f64).ln() / 2.0;
+    (r as i32).clamp(1, (depth - 2).max(1))
+}
+
 /// The principal variation from the table, checked move by move against the legal moves.
 pub fn table_pv<F: Family>(fam: &F, table: &Table, p: &F::Pos, first: Move, max: usize) -> Vec<Move> {
     let mut pv = vec![first];
@@ -804,6 +845,7 @@ fn new_worker<'a, 'p, F: Family>(
         path: Vec::with_capacity(MAX_PLY + 24),
         buffers: vec![Vec::new(); MAX_PLY + 24],
         forced: vec![Vec::new(); MAX_PLY + 24],
+        nulls: vec![false; MAX_PLY + 48],
         partial: Vec::new(),
     }
 }
@@ -872,6 +914,7 @@ fn run_main<F: Family>(
                     full_width = depth;
                 }
                 if let Some(cb) = on_iteration.as_mut() {
+                    best.pvs = line_pvs(w, p, &best.scored, limits.lines);
                     best.nodes = w.nodes + w.shared.nodes.load(Relaxed);
                     best.seconds = w.t0.elapsed().as_secs_f64();
                     cb(&best);
@@ -897,5 +940,10 @@ fn run_main<F: Family>(
     }
     best.stopped = stopped;
     best.full_width_depth = full_width.min(best.depth);
+    best.pvs = line_pvs(w, p, &best.scored, limits.lines);
     best
+}
+
+fn line_pvs<F: Family>(w: &Worker<'_, '_, F>, p: &F::Pos, scored: &[(Move, i32)], lines: usize) -> Vec<Vec<Move>> {
+    scored.iter().take(lines.max(1)).map(|&(m, _)| table_pv(w.fam, w.shared.table, p, m, 24)).collect()
 }

@@ -158,6 +158,18 @@ impl<B: Bits> Family for TaflFamily<B> {
         o.key(&self.tables, move_from(m), move_to(m))
     }
 
+    fn null_move(&self, p: &Position<B>) -> Option<Position<B>> {
+        // not once the side to move is down to a few pieces: there passing may really help
+        let own = if p.side.index() == DEF as usize { p.dfn.count() + 1 } else { p.att.count() };
+        if p.result.is_some() || own < 4 {
+            return None;
+        }
+        let mut c = *p;
+        c.side = c.side.other();
+        c.hash ^= self.rules.zobrist.side;
+        Some(c)
+    }
+
     #[inline]
     fn predicts_capture(&self, o: &Orderer<B>, m: Move) -> bool {
         o.captures(move_to(m))

@@ -51,6 +51,9 @@ impl Family for Stones {
     fn predicts_capture(&self, _o: &(), _m: Move) -> bool {
         false
     }
+    fn null_move(&self, _p: &Heap) -> Option<Heap> {
+        None
+    }
 }
 
 fn search(n: u32, limits: Limits) -> Report {
