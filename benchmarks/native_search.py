@@ -18,7 +18,6 @@ import argparse
 import json
 import statistics
 import time
-from pathlib import Path
 
 from tafl_desktop.ai.multipv import analyse
 from tafl_desktop.ai.search import Searcher, SearchLimits

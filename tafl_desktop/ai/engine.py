@@ -24,44 +24,46 @@ from __future__ import annotations
 import os
 from typing import Any
 
-#: The engine names the command line accepts (``--engine``).
-ENGINES = ("native", "python")
 #: An environment variable that picks the engine for a whole process tree (tests, benchmarks).
 ENGINE_ENV = "TAFL_ENGINE"
 
 
 def native_search_available() -> bool:
-    """Is the native search module built and importable here?"""
+    """Is the native search built and importable here?"""
     try:
         from tafl_desktop.native import search as native_search
     except ImportError:
         return False
-    return native_search.available()
+    return native_search.available() and native_search.unsupported_reason() is None
 
 
 def resolve(rules: Any, engine: str | None = None) -> str:
     """The engine that will search ``rules``: ``engine`` if given (else ``$TAFL_ENGINE``, else
-    native where built).  Native applies to the Tafl family only; the other families always get
-    the Python search.  ValueError (one line) for an unknown name, or for ``native`` asked for a
-    Tafl game on a machine where it is not built."""
-    name = engine or os.environ.get(ENGINE_ENV) or ""
-    explicit = bool(name)
-    name = name.strip().lower() or "native"
-    if name not in ENGINES:
-        raise ValueError(f"unknown engine {name[:20]!r}; engines: {', '.join(ENGINES)}")
+    native where built).  The Fox games and Dablot always get the Python search (the native
+    engine plays Tafl only so far), whatever was asked.  ValueError (one line) for an unknown
+    name, or for ``native`` asked for explicitly on a machine where it is not built."""
+    from tafl_desktop.native.bridge import ENGINES
+
+    name = engine if engine is not None else (os.environ.get(ENGINE_ENV) or None)
+    if name is not None and name not in ENGINES:
+        raise ValueError(f"--engine must be native or python, not {name[:20]!r}")
     if name == "python" or getattr(rules, "family", "") != "tafl":
         return "python"
-    try:
-        from tafl_desktop.native import search as native_search
-
-        why = native_search.unsupported(rules)
-    except ImportError:
-        why = "the native module (tafl_native) is not built"
-    if why is None:
+    if native_search_available():
         return "native"
-    if explicit and engine:
-        raise ValueError(f"the native engine cannot search this game: {why}")
+    if engine == "native":
+        from tafl_desktop.native.search import unsupported_reason
+
+        raise ValueError(f"--engine native: {unsupported_reason()}")
     return "python"
+
+
+def engine_name(rules: Any, engine: str | None = None) -> str:
+    """The engine that searches ``rules`` (for reports), never raising: python if in doubt."""
+    try:
+        return resolve(rules, engine)
+    except ValueError:
+        return "python"
 
 
 def make_searcher(rules: Any, engine: str | None = None, evaluator: Any | None = None) -> Any:

@@ -11,8 +11,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from tafl_desktop.ai.levels import Level, get_level
 from tafl_desktop.ai.engine import make_searcher
+from tafl_desktop.ai.levels import Level, get_level
 from tafl_desktop.ai.search import SearchLimits, SearchResult
 
 #: The depth limit of a search that only its node budget (and time) bounds.

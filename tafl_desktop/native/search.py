@@ -26,6 +26,7 @@ from typing import Any
 
 from tafl_desktop.ai.search import SearchLimits, SearchResult, drift_pick
 from tafl_desktop.core.game import Move
+from tafl_desktop.native.bridge import position_tuple
 
 try:  # the module is built by `make` (maturin); without a Rust toolchain it is simply absent
     import tafl_native as _native
@@ -42,34 +43,16 @@ def available() -> bool:
     return _native is not None and hasattr(_native, "TaflSearch")
 
 
-def unsupported(rules: Any) -> str | None:
-    """Why the native search cannot search ``rules`` (None: it can)."""
+def unsupported_reason() -> str | None:
+    """Why the native search cannot run here (None: it can)."""
+    from tafl_desktop.native.bridge import available as rules_available
+    from tafl_desktop.native.bridge import unavailable_reason
+
+    if not rules_available():
+        return unavailable_reason() or "the native engine is not built"
     if not available():
-        return "the native module (tafl_native) is not built"
-    if getattr(rules, "family", "") != "tafl":
-        return "only the Tafl games have a native search"
-    try:
-        rules_config(rules)
-    except ValueError as exc:
-        return str(exc)
+        return "the native engine was built without its search"
     return None
-
-
-def rules_config(rules: Any) -> dict[str, Any]:
-    """The native rules configuration of the core's compiled ``rules`` (board, marked squares,
-    walls, option values)."""
-    g = rules.geometry
-    camps = [sorted(grp) for grp in g.mark_groups("camp")] if rules.opts.get("camps") else []
-    return {"width": rules.W, "height": rules.H, "throne": rules.throne if rules.throne >= 0 else None,
-            "corners": sorted(rules.corners), "camp_groups": camps, "escape_squares": sorted(g.marked("escape")),
-            "walls": sorted(rules.walls), "options": dict(rules.opts)}
-
-
-def position_tuple(pos: Any) -> tuple:
-    """A core position as the native tuple (att, dfn, king, side, quiet, result)."""
-    res = pos.result
-    result = None if res is None else (None if res.winner is None else int(res.winner), res.reason)
-    return pos.att, pos.dfn, pos.king, pos.side, pos.quiet, result
 
 
 def default_threads() -> int:
@@ -84,6 +67,7 @@ class NativeSearcher:
 
     def __init__(self, rules: Any, table_bits: int = TABLE_BITS) -> None:
         from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
+        from tafl_desktop.native.bridge import config_for
         from tafl_desktop.native.search_tables import evaluation_tables
 
         if not available():
@@ -97,7 +81,7 @@ class NativeSearcher:
         self.finished_depth = 0
         self.nodes = 0
         self._pvs: dict[Move, list[Move]] = {}
-        self._core = _native.TaflSearch(rules_config(rules), evaluation_tables(self.ev), table_bits)
+        self._core = _native.TaflSearch(config_for(rules.variant), evaluation_tables(self.ev), table_bits)
 
     # ------------------------------------------------------------------------------ conversion
     @staticmethod

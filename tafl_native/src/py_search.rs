@@ -323,10 +323,10 @@ impl TaflSearch {
             let any = AnyRules::new(&cfg).map_err(|e| bad(e.0))?;
             let table_bits = table_bits.clamp(10, 26);
             let inner = match any {
-                AnyRules::B128(r) => AnyTyped::B128(Box::new(Typed::new(r, self::tables(tables)?, table_bits))),
-                AnyRules::B192(r) => AnyTyped::B192(Box::new(Typed::new(r, self::tables(tables)?, table_bits))),
-                AnyRules::B256(r) => AnyTyped::B256(Box::new(Typed::new(r, self::tables(tables)?, table_bits))),
-                AnyRules::B384(r) => AnyTyped::B384(Box::new(Typed::new(r, self::tables(tables)?, table_bits))),
+                AnyRules::B128(r) => AnyTyped::B128(Box::new(Typed::new(*r, self::tables(tables)?, table_bits))),
+                AnyRules::B192(r) => AnyTyped::B192(Box::new(Typed::new(*r, self::tables(tables)?, table_bits))),
+                AnyRules::B256(r) => AnyTyped::B256(Box::new(Typed::new(*r, self::tables(tables)?, table_bits))),
+                AnyRules::B384(r) => AnyTyped::B384(Box::new(Typed::new(*r, self::tables(tables)?, table_bits))),
             };
             Ok(TaflSearch { inner })
         })
