@@ -38,6 +38,8 @@ class ComputerPlayer:
         self.drift_scales: tuple[float, ...] = tuple(
             getattr(self.searcher.ev, "side_drift_scales", None) or (self.drift_scale,) * 2
             if self.searcher else (1.0, 1.0))
+        #: The search engine that plays ("native" or "python"; see tafl_desktop.ai.engine).
+        self.engine = getattr(self.searcher, "engine", "python") if self.searcher else "python"
         #: Whether the level's node budget alone bounds its search here (see evaluation.py).
         self.uncapped = bool(self.searcher and getattr(self.searcher.ev, "uncapped_depth", False))
 
