@@ -368,6 +368,11 @@ impl TaflSearch {
         Ok(out)
     }
 
+    /// Panic inside the native code, for the test that a panic arrives as one line.
+    fn _panic_for_test(&self) -> PyResult<()> {
+        guarded(|| -> PyResult<()> { panic!("a deliberate failure\nover two lines") })
+    }
+
     /// Empty the transposition table (a new game).
     fn clear(&mut self) {
         with_typed!(&mut self.inner, t => t.searcher.table.clear())
