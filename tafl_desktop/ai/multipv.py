@@ -12,8 +12,8 @@ beyond :data:`~tafl_desktop.ai.search.MATE_BOUND` is a result the search *proved
 escapes or is captured, the fox is trapped, the leader is taken...): it is reported as
 ``result_in`` plies and the ``winner`` side, never guessed from a large evaluation.
 
-Limits: when a move wins at once (the evaluator's ``WIN_NOW``), the searcher answers with that
-single line without searching the others.
+Every legal move up to ``lines`` gets a line, a move that wins at once included (one line only
+when a single line is asked for: then the winning move is answered without a search).
 """
 
 from __future__ import annotations
@@ -97,20 +97,21 @@ def _lines(rules: Any, pos: Any, searcher: Any, scored: list[tuple[Move, int]], 
     return out
 
 
-def analyse(rules: Any, pos: Any, lines: int = 3, time_limit: float = 2.0, depth: int = 64,
+def analyse(rules: Any, pos: Any, lines: int = 3, time_limit: float = 2.0, depth: int = 64, nodes: int = 0,
             history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
             on_iteration: Callable[[Report], None] | None = None,
             searcher: Any | None = None, engine: str | None = None) -> Report:
     """The best ``lines`` (1..5) lines of ``pos`` for the side to move, searched for ``time_limit``
     seconds (0: no limit) or to ``depth``.  ``on_iteration`` gets a :class:`Report` after every
-    finished depth (the window's live display).  An ended position has no lines."""
+    finished depth (the window's live display).  An ended position has no lines.  With ``nodes``
+    the search stops after that many positions on one thread: the same answer on any machine."""
     n = max(1, min(MAX_LINES, int(lines)))
     s = searcher if searcher is not None else make_searcher(rules, engine)
     s.lines = n
     s.finished, s.finished_depth = [], 0
     level = get_level(HINT_LEVEL)
-    limits = SearchLimits(time=time_limit, depth=depth, quiescence=level.quiescence,
-                          selective=getattr(level, "selective", False))
+    limits = SearchLimits(time=time_limit, depth=depth, nodes=nodes, quiescence=level.quiescence,
+                          selective=getattr(level, "selective", False), threads=1 if nodes else 0)
     t0 = time.perf_counter()
 
     def iteration(res: SearchResult) -> None:

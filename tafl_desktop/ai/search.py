@@ -186,7 +186,7 @@ class Searcher:
                                 [(moves[0], static)], stopped="forced")
 
         kind, payload = self.ev.tactics(pos, moves)
-        if kind == WIN_NOW:
+        if kind == WIN_NOW and self.lines <= 1:  # analysis of several lines scores the others too
             return SearchResult(payload, MATE - 1, 1, 1, time.perf_counter() - self.t0, [payload],
                                 [(payload, MATE - 1)], stopped="forced")
 

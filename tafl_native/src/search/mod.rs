@@ -748,7 +748,8 @@ impl<F: Family> Searcher<F> {
             };
         }
         let mut forced = Vec::new();
-        if let Tactic::WinNow(m) = fam.tactics(p, Some(&moves), &mut forced) {
+        let win_now = if limits.lines <= 1 { fam.tactics(p, Some(&moves), &mut forced) } else { Tactic::Quiet };
+        if let Tactic::WinNow(m) = win_now {
             return Report {
                 mv: Some(m),
                 score: MATE - 1,
