@@ -14,6 +14,7 @@ Skipped where the native module is not built (a machine without a Rust toolchain
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -229,3 +230,35 @@ def test_weights_file_that_is_binary_or_missing(tmp_path):
         load_weights(tmp_path / "absent.toml")
     with pytest.raises(ValueError, match="table"):
         check_weights([1, 2], "x")
+
+
+# ---------------------------------------------------------------------------- in the worker process
+@native
+def test_the_worker_plays_hints_and_analyses_with_the_native_engine():
+    from tafl_desktop.ai.worker import AIWorker
+
+    v = find_variant("copenhagen")
+    rules = v.make_rules()
+    pos = rules.initial_position()
+    with AIWorker() as w:
+        w.start(v.to_data(), rules.position_text(pos), pos.side, [rules.position_key(pos)], level="medium")
+        res = w.wait(60)
+        assert res is not None and not res.error and res.engine == "native"
+        assert res.move in rules.legal_moves(pos)
+        w.start(v.to_data(), rules.position_text(pos), pos.side, mode="analyse", time_limit=1.0,
+                extra={"lines": 3, "time": 1.0})
+        res = w.wait(60)
+        assert res is not None and not res.error and res.data["engine"] == "native"
+        assert len(res.data["lines"]) == 3 and res.data["depth"] >= 4
+        # a cancelled deep search stops at once, and the worker answers the next request
+        w.start(v.to_data(), rules.position_text(pos), pos.side, level="expert", time_limit=120.0)
+        deadline = time.monotonic() + 30
+        while w.info is None and time.monotonic() < deadline:
+            w.poll()
+            time.sleep(0.02)
+        w.cancel()
+        w.start(v.to_data(), rules.position_text(pos), pos.side, mode="hint", time_limit=0.5)
+        t0 = time.monotonic()
+        res = w.wait(30)
+        assert res is not None and not res.error and res.move in rules.legal_moves(pos)
+        assert time.monotonic() - t0 < 10
