@@ -262,3 +262,33 @@ def test_the_worker_plays_hints_and_analyses_with_the_native_engine():
         res = w.wait(30)
         assert res is not None and not res.error and res.move in rules.legal_moves(pos)
         assert time.monotonic() - t0 < 10
+
+
+# ---------------------------------------------------------------------------- puzzle proofs
+@native
+@pytest.mark.parametrize("variant", ["brandubh", "copenhagen"])
+def test_native_and_python_provers_settle_the_same_puzzles(variant):
+    """The shipped puzzles' positions and positions a few plies before them: both provers find the
+    same unique win (or none) with the same first move, length and solution tree."""
+    from tafl_desktop.paths import resources_dir
+    from tafl_desktop.study.prover import NativeProver, Prover, prove_unique
+    from tafl_desktop.study.puzzles import PuzzleSet
+
+    pset = PuzzleSet.load(resources_dir() / "puzzles" / f"{variant}.json")
+    compared = 0
+    for pz in pset.puzzles[:6 if variant == "brandubh" else 3]:
+        rules = find_variant(pz["variant"]).with_options(pz.get("options") or {}).make_rules()
+        pos = rules.parse_position(pz["position"], Side.parse(pz["to_move"]))
+        py = prove_unique(rules, pos, 3, max_nodes=200_000, engine="python")
+        nat = prove_unique(rules, pos, 3, max_nodes=200_000, engine="native")
+        assert (py is None) == (nat is None)
+        if py is not None:
+            assert (py.plies, py.first, py.tree) == (nat.plies, nat.first, nat.tree)
+            compared += 1
+        # the AND/OR answer on each reply, too
+        side = rules.side_to_move(pos)
+        a, b = Prover(rules, side), NativeProver(rules, side)
+        for m in rules.legal_moves(pos)[:4]:
+            child = rules.play(pos, m)[0]
+            assert a.wins(child, 2) == b.wins(child, 2)
+    assert compared >= 2

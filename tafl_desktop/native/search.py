@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import random
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -53,6 +54,18 @@ def unsupported_reason() -> str | None:
     if not available():
         return "the native engine was built without its search"
     return None
+
+
+_PROVERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def prover_core(rules: Any) -> Any:
+    """The native object that proves forced wins for ``rules`` (one per rules object, kept while
+    the rules live: building it compiles the rules and the evaluation tables)."""
+    core = _PROVERS.get(rules)
+    if core is None:
+        core = _PROVERS[rules] = NativeSearcher(rules, table_bits=10)._core
+    return core
 
 
 def default_threads() -> int:

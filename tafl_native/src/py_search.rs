@@ -7,6 +7,7 @@
 //! few thousand nodes with the lock taken just for that call.  A panic inside the search is
 //! caught here and raised as a `RuntimeError` with one line, so a worker process never dies of it.
 
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -17,6 +18,7 @@ use crate::board::{Bits, Wide};
 use crate::eval::tafl::{Step, Tables, Weights, WEIGHT_NAMES};
 use crate::py_rules::{config_from, guarded, position_from};
 use crate::rules::{AnyRules, Rules};
+use crate::search::prove::Prover;
 use crate::search::tafl::TaflFamily;
 use crate::search::{make_move, move_from, move_to, Family, Limits, Move, Report, Searcher};
 
@@ -191,15 +193,34 @@ fn panic_line(e: Box<dyn std::any::Any + Send>) -> PyErr {
     PyRuntimeError::new_err(format!("the native search failed: {}", msg.lines().next().unwrap_or("")))
 }
 
-/// The searcher for one board width.
+/// The searcher for one board width, and the proof tables (per winner) of its prover.
 struct Typed<B: Bits> {
     searcher: Searcher<TaflFamily<B>>,
+    proofs: [HashMap<(u64, i32), bool>; 2],
 }
 
 impl<B: Bits> Typed<B> {
     fn new(rules: Rules<B>, tables: Tables<B>, table_bits: u32) -> Self {
         let n = rules.size();
-        Typed { searcher: Searcher::new(TaflFamily { rules, tables }, n, table_bits) }
+        Typed { searcher: Searcher::new(TaflFamily { rules, tables }, n, table_bits), proofs: Default::default() }
+    }
+
+    fn wins(&mut self, py: Python<'_>, pos: &Bound<'_, PyAny>, winner: u8, plies: i32, max_nodes: u64)
+            -> PyResult<(Option<bool>, u64)> {
+        let p = position_from(&self.searcher.fam.rules, pos)?;
+        let fam = &self.searcher.fam;
+        let table = &mut self.proofs[winner.min(1) as usize];
+        if table.len() > 4_000_000 {
+            table.clear();
+        }
+        py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                let mut prover = Prover::new(fam, winner, max_nodes, table);
+                let r = prover.wins(&p, plies);
+                (r.ok(), prover.nodes)
+            }))
+        })
+        .map_err(panic_line)
     }
 
     fn search<'py>(
@@ -366,6 +387,24 @@ impl TaflSearch {
             out.push(self.evaluate(&p?)?);
         }
         Ok(out)
+    }
+
+    /// Exhaustive proof: does `winner` (0 attackers, 1 defenders) win from `position` within
+    /// `plies` plies against every defence?  Returns (True/False, or None when more than
+    /// `max_nodes` positions (0: no limit) were needed; positions expanded).  Settled questions
+    /// are remembered until `forget_proofs`.
+    #[pyo3(signature = (position, winner, plies, max_nodes = 0))]
+    fn wins(&mut self, py: Python<'_>, position: &Bound<'_, PyAny>, winner: u8, plies: i32, max_nodes: u64)
+            -> PyResult<(Option<bool>, u64)> {
+        if winner > 1 {
+            return Err(bad("winner must be 0 (attackers) or 1 (defenders)"));
+        }
+        with_typed!(&mut self.inner, t => t.wins(py, position, winner, plies.clamp(0, 64), max_nodes))
+    }
+
+    /// Forget the settled proof questions.
+    fn forget_proofs(&mut self) {
+        with_typed!(&mut self.inner, t => t.proofs = Default::default())
     }
 
     /// Panic inside the native code, for the test that a panic arrives as one line.

@@ -15,6 +15,7 @@
 //! (Lazy SMP) helpers search the same root at staggered depths, sharing the table; faster, but
 //! not reproducible.
 
+pub mod prove;
 pub mod tafl;
 pub mod tt;
 #[cfg(test)]
