@@ -51,10 +51,14 @@ class ComputerPlayer:
         """The search settings of a move for ``side`` (None: the game's default margins)."""
         lv = self.level
         own = round(lv.margin * self.scale(side))
-        depth = MAX_DEPTH if self.uncapped and lv.depth > 1 and lv.nodes else lv.depth
-        return SearchLimits(time=lv.time * self.time_scale, depth=depth, nodes=lv.nodes,
+        native = self.engine == "native"
+        nodes = lv.native_nodes if native and lv.native_nodes else lv.nodes
+        depth = lv.native_depth if native and lv.native_depth else lv.depth
+        depth = MAX_DEPTH if self.uncapped and lv.depth > 1 and lv.nodes else depth
+        return SearchLimits(time=lv.time * self.time_scale, depth=depth, nodes=nodes,
                             quiescence=lv.quiescence, margin=own if margin is None else margin,
-                            ranked_drift=lv.ranked_drift if ranked is None else ranked, selective=lv.selective)
+                            ranked_drift=lv.ranked_drift if ranked is None else ranked, selective=lv.selective,
+                            captures=lv.captures, threads=1)
 
     def choose(self, pos: Any, history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
                margin: int | None = None, on_iteration: Callable[[SearchResult], None] | None = None,

@@ -63,6 +63,8 @@ class SearchLimits:
     ranked_drift: bool = True
     #: Beyond FULL_WIDTH_DEPTH, reduce late quiet moves by a ply (re-searched if they look good).
     selective: bool = False
+    #: Follow captures in the quiescence search (the native engine; the Python one never does).
+    captures: bool = True
     #: Search threads for an engine that has them (the native one: Lazy SMP); 0 = the searcher's
     #: own setting.  More than one is faster but not reproducible.  The Python search has one.
     threads: int = 0

@@ -116,7 +116,8 @@ class NativeSearcher:
         history = [self._key(k) for k in history_keys]
         settings = {"time": float(lim.time), "depth": int(lim.depth), "nodes": int(lim.nodes),
                     "quiescence": bool(lim.quiescence), "margin": int(lim.margin), "lines": int(self.lines),
-                    "selective": bool(lim.selective), "threads": int(getattr(lim, "threads", 0) or self.threads)}
+                    "selective": bool(lim.selective), "captures": bool(getattr(lim, "captures", True)),
+                    "threads": int(getattr(lim, "threads", 0) or self.threads)}
 
         def iteration(report: dict[str, Any]) -> None:
             if on_iteration is not None:

@@ -177,6 +177,9 @@ fn limits(d: &Bound<'_, PyDict>) -> PyResult<Limits> {
     if let Some(v) = f("selective")? {
         l.selective = v.extract()?;
     }
+    if let Some(v) = f("captures")? {
+        l.captures = v.extract()?;
+    }
     if let Some(v) = f("threads")? {
         l.threads = v.extract::<usize>()?.clamp(1, 64);
     }

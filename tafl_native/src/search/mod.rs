@@ -120,13 +120,25 @@ pub struct Limits {
     pub lines: usize,
     /// Beyond FULL_WIDTH_DEPTH, reduce late quiet moves by a ply.
     pub selective: bool,
+    /// Follow captures in the quiescence search (besides the forcing lines).
+    pub captures: bool,
     /// Search threads (Lazy SMP); 1 is reproducible at a node limit.
     pub threads: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { time: 5.0, depth: 64, nodes: 0, quiescence: true, margin: 0, lines: 1, selective: false, threads: 1 }
+        Limits {
+            time: 5.0,
+            depth: 64,
+            nodes: 0,
+            quiescence: true,
+            margin: 0,
+            lines: 1,
+            selective: false,
+            captures: true,
+            threads: 1,
+        }
     }
 }
 
@@ -550,7 +562,7 @@ impl<F: Family> Worker<'_, '_, F> {
             }
             Tactic::Quiet => {
                 let stand = fam.evaluate(p);
-                if stand >= beta || caps >= QUIESCENCE_CAPTURES || !self.limits.quiescence {
+                if stand >= beta || caps >= QUIESCENCE_CAPTURES || !self.limits.captures {
                     Ok(stand)
                 } else {
                     self.qcaptures(p, stand, alpha.max(stand), beta, ply, qd, caps)
