@@ -292,3 +292,19 @@ def test_native_and_python_provers_settle_the_same_puzzles(variant):
             child = rules.play(pos, m)[0]
             assert a.wins(child, 2) == b.wins(child, 2)
     assert compared >= 2
+
+
+@pytest.mark.parametrize("variant", ["brandubh", "copenhagen"])
+def test_the_rust_tests_fixture_is_current(variant):
+    """``cargo test`` checks the native evaluation against ``tafl_native/tests/data``: those files
+    must hold what the Python evaluator computes now (rewrite them with
+    ``python -m tafl_desktop.native.search_tables``)."""
+    import json
+
+    from tafl_desktop.native.search_tables import FIXTURE_VARIANTS, fixture
+    from tafl_desktop.paths import resources_dir
+
+    assert variant in FIXTURE_VARIANTS
+    path = resources_dir().parent / "tafl_native" / "tests" / "data" / f"eval_{variant}.json"
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    assert stored == json.loads(json.dumps(fixture(variant)))

@@ -19,6 +19,8 @@ pub mod prove;
 pub mod tafl;
 pub mod tt;
 #[cfg(test)]
+mod tafl_tests;
+#[cfg(test)]
 mod tests;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
