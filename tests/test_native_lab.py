@@ -13,8 +13,8 @@ from tafl_desktop.ai.engine import native_search_available
 
 pytestmark = pytest.mark.skipif(not native_search_available(), reason="the native engine is not built")
 
-STUDY = ["copenhagen", "--vary", "king_capture=strong,custodial", "--level", "medium", "--games", "1", "--max-plies", "60",
-         "--seed", "4", "--engine", "native"]
+STUDY = ["copenhagen", "--vary", "king_capture=strong,custodial", "--level", "medium", "--games", "1",
+         "--max-plies", "60", "--seed", "4", "--engine", "native"]
 
 
 def lab(*argv: str) -> subprocess.CompletedProcess:
@@ -43,8 +43,8 @@ def test_native_medium_games_are_the_same_on_a_pool_and_on_dask(tmp_path):
 
 def test_a_study_keeps_its_engine_and_refuses_another(tmp_path):
     folder = tmp_path / "s"
-    argv = ["brandubh", "--vary", "king_capture=strong,custodial", "--level", "beginner", "--games", "1", "--max-plies", "30",
-            "--out", str(folder), "--json"]
+    argv = ["brandubh", "--vary", "king_capture=strong,custodial", "--level", "beginner", "--games", "1",
+            "--max-plies", "30", "--out", str(folder), "--json"]
     first = lab("lab", *argv, "--engine", "python")
     assert first.returncode == 0, first.stderr
     assert json.loads(first.stdout)["engine"] == "python"
