@@ -13,6 +13,8 @@ Rust toolchain has no ``tafl_native`` and everything runs on the Python engine.
 from __future__ import annotations
 
 import functools
+import threading
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -72,6 +74,26 @@ def resolve_engine(requested: str | None, variant: Any = None) -> str:
             raise ValueError(f"--engine native: {unavailable_reason()}")
         raise ValueError("--engine native: the native engine plays only the Tafl games so far")
     return requested
+
+
+def interruptible(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in a helper thread, so that Ctrl+C still reaches the main thread while a
+    long native call (which releases the GIL) runs; the interrupted call is abandoned."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn(*args)
+        except BaseException as exc:  # handed to the caller's thread below
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="tafl-native", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.1)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def config_for(variant: Any) -> dict[str, Any]:
