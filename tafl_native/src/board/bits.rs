@@ -52,6 +52,9 @@ pub trait Bits:
     fn shl(self, n: u32) -> Self;
     /// Shift towards lower indices.
     fn shr(self, n: u32) -> Self;
+    /// The sets as numbers: `self - other`, modulo 2^CAPACITY (for the subtraction trick of
+    /// sliding moves: `o ^ (o - 2s)` marks the squares above each slider up to the next blocker).
+    fn wrapping_sub(self, other: Self) -> Self;
     /// Word `i` (little-endian order) of the set.
     fn word(self, i: usize) -> u64;
     /// The set from little-endian words (missing words are zero, extra words ignored).
@@ -141,6 +144,10 @@ impl Bits for u128 {
     #[inline(always)]
     fn shr(self, n: u32) -> Self {
         self.checked_shr(n).unwrap_or(0)
+    }
+    #[inline(always)]
+    fn wrapping_sub(self, other: Self) -> Self {
+        u128::wrapping_sub(self, other)
     }
     #[inline(always)]
     fn word(self, i: usize) -> u64 {
@@ -278,6 +285,18 @@ impl<const N: usize> Bits for Wide<N> {
         Wide(r)
     }
     #[inline(always)]
+    fn wrapping_sub(self, other: Self) -> Self {
+        let mut r = [0u64; N];
+        let mut borrow = false;
+        for i in 0..N {
+            let (d1, b1) = self.0[i].overflowing_sub(other.0[i]);
+            let (d2, b2) = d1.overflowing_sub(borrow as u64);
+            r[i] = d2;
+            borrow = b1 || b2;
+        }
+        Wide(r)
+    }
+    #[inline(always)]
     fn word(self, i: usize) -> u64 {
         if i < N {
             self.0[i]
@@ -326,6 +345,15 @@ mod tests {
         check_shifts::<u128>();
         check_shifts::<Wide<3>>();
         check_shifts::<Wide<6>>();
+    }
+
+    #[test]
+    fn subtraction_borrows_across_words() {
+        let a = Wide::<3>::from_squares([130]);
+        let b = Wide::<3>::from_squares([0]);
+        let d = a.wrapping_sub(b);
+        assert_eq!(d.squares().collect::<Vec<_>>(), (0..130).collect::<Vec<_>>());
+        assert_eq!(Wide::<3>::ZERO.wrapping_sub(b), !Wide::<3>::ZERO);
     }
 
     #[test]

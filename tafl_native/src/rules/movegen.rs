@@ -7,7 +7,7 @@
 //! king's moves, which are walked square by square because only he may stop on a square he may
 //! not pass (the throne, under some rules).
 
-use crate::board::{Bits, NO_SQ};
+use crate::board::{Bits, EAST, NO_SQ};
 use crate::rules::position::{Move, Position, Side};
 use crate::rules::{MoverGroup, Rules};
 
@@ -20,6 +20,12 @@ impl<B: Bits> Rules<B> {
         let mut pro = free & g.enter[d];
         if self.maxdist == 1 {
             return g.shift(movers, d, 1) & pro;
+        }
+        if d == EAST {
+            // towards higher bits along a row: one subtraction (every square that cannot be
+            // entered eastwards, off-board bits included, blocks; the movers are among them)
+            let o = !pro;
+            return (o ^ o.wrapping_sub(movers.shl(1))) & pro;
         }
         let mut gen = movers;
         let mut k = 1u32;
