@@ -139,16 +139,20 @@ def cmd_perft(args) -> int:
 
     v = _variant(args.variant, args.set)
     engine = _engine(args.engine, v)
+    if engine == "native":
+        from tafl_desktop.native import interruptible, make_rules
+
+        rules = make_rules(v, "native")  # the core's rules interface too: it parses --position
+        pos = _start(rules, args.position, args.to_move)
+        if args.depth < 0 or args.depth > 8:
+            raise CliError(_("DEPTH must be from 0 to 8"))
+        print(interruptible(rules.perft, pos, args.depth))
+        return 0
     rules = v.make_rules()
     pos = _start(rules, args.position, args.to_move)
     if args.depth < 0 or args.depth > 8:
         raise CliError(_("DEPTH must be from 0 to 8"))
-    if engine == "native":
-        from tafl_desktop.native import interruptible, make_rules
-
-        print(interruptible(make_rules(v, "native").perft, pos, args.depth))
-    else:
-        print(perft(rules, pos, args.depth))
+    print(perft(rules, pos, args.depth))
     return 0
 
 
