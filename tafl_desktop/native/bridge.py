@@ -99,10 +99,18 @@ def interruptible(fn: Callable[..., Any], *args: Any) -> Any:
     return box["value"]
 
 
-def config_for(variant: Any) -> dict[str, Any]:
-    """The native configuration of a validated Tafl variant."""
+def config_for(variant: Any, rules: Any = None) -> dict[str, Any]:
+    """The native configuration of a validated Tafl variant.
+
+    The option values are those the core's rules object plays (``rules.opts``; one is built when
+    none is given), so whatever the core makes of the variant's values is what the native engine
+    plays too."""
     if variant.family != "tafl":
         raise ValueError(_("--engine native: the native engine plays only the Tafl games so far"))
+    if rules is None:
+        from tafl_desktop.core.tafl import TaflRules
+
+        rules = TaflRules(variant)
     g = variant.geometry
     thrones = g.marked("throne")
     return {
@@ -113,7 +121,7 @@ def config_for(variant: Any) -> dict[str, Any]:
         "camp_groups": [sorted(grp) for grp in g.mark_groups("camp")],
         "escape_squares": sorted(g.marked("escape")),
         "walls": sorted(getattr(g, "walls", ())),
-        "options": dict(variant.options),
+        "options": dict(rules.opts),
     }
 
 

@@ -28,7 +28,7 @@ class NativeTaflRules(TaflRules):
         module = native_module()
         if module is None:
             raise RuntimeError("the native engine is not available")
-        self.native = module.TaflRules(config_for(variant))
+        self.native = module.TaflRules(config_for(variant, self))
 
     # -- the hot path, natively ------------------------------------------------------------------
     def legal_moves(self, pos: TaflPosition) -> list[Move]:
