@@ -48,6 +48,10 @@ pub trait Bits:
     fn lowest(self) -> usize;
     /// The set without its lowest square.
     fn without_lowest(self) -> Self;
+    /// The highest square of a non-empty set.
+    fn highest(self) -> usize;
+    /// The squares below `k` (all of them when `k >= CAPACITY`).
+    fn below(k: usize) -> Self;
     /// Shift towards higher indices.
     fn shl(self, n: u32) -> Self;
     /// Shift towards lower indices.
@@ -136,6 +140,18 @@ impl Bits for u128 {
     #[inline(always)]
     fn without_lowest(self) -> Self {
         self & self.wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn highest(self) -> usize {
+        127 - self.leading_zeros() as usize
+    }
+    #[inline(always)]
+    fn below(k: usize) -> Self {
+        if k >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << k) - 1
+        }
     }
     #[inline(always)]
     fn shl(self, n: u32) -> Self {
@@ -255,6 +271,30 @@ impl<const N: usize> Bits for Wide<N> {
         Wide(r)
     }
     #[inline(always)]
+    fn highest(self) -> usize {
+        for i in (0..N).rev() {
+            if self.0[i] != 0 {
+                return i * 64 + 63 - self.0[i].leading_zeros() as usize;
+            }
+        }
+        0
+    }
+    #[inline(always)]
+    fn below(k: usize) -> Self {
+        let mut r = [0u64; N];
+        for i in 0..N {
+            let lo = i * 64;
+            r[i] = if k >= lo + 64 {
+                u64::MAX
+            } else if k > lo {
+                (1u64 << (k - lo)) - 1
+            } else {
+                0
+            };
+        }
+        Wide(r)
+    }
+    #[inline(always)]
     fn shl(self, n: u32) -> Self {
         let n = n as usize;
         let (ws, bs) = (n >> 6, (n & 63) as u32);
@@ -345,6 +385,23 @@ mod tests {
         check_shifts::<u128>();
         check_shifts::<Wide<3>>();
         check_shifts::<Wide<6>>();
+    }
+
+    fn check_below_and_highest<B: Bits>() {
+        for k in [0usize, 1, 5, 63, 64, 65, 127, 128, 200] {
+            let m = B::below(k);
+            assert_eq!(m.count() as usize, k.min(B::CAPACITY), "below({k})");
+            if k > 0 && k <= B::CAPACITY {
+                assert_eq!(m.highest(), k - 1);
+            }
+        }
+    }
+
+    #[test]
+    fn below_and_highest_agree() {
+        check_below_and_highest::<u128>();
+        check_below_and_highest::<Wide<3>>();
+        check_below_and_highest::<Wide<6>>();
     }
 
     #[test]
