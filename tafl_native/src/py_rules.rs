@@ -174,7 +174,7 @@ fn squares(list: Option<Bound<'_, PyAny>>) -> PyResult<Vec<u16>> {
 }
 
 /// The configuration from the bridge's dict (see `tafl_desktop/native/bridge.py`).
-fn config_from(d: &Bound<'_, PyDict>) -> PyResult<TaflConfig> {
+pub(crate) fn config_from(d: &Bound<'_, PyDict>) -> PyResult<TaflConfig> {
     let get = |k: &str| d.get_item(k);
     let width: usize = get("width")?.ok_or_else(|| value_error("config: width missing"))?.extract()?;
     let height: usize = get("height")?.ok_or_else(|| value_error("config: height missing"))?.extract()?;
