@@ -18,6 +18,7 @@ from tafl_desktop.native.bridge import (
     ENGINES,
     available,
     config_for,
+    interruptible,
     native_module,
     outcome_from,
     position_tuple,
@@ -37,5 +38,5 @@ def make_rules(variant: Any, engine: str = "native") -> Any:
     return variant.make_rules()
 
 
-__all__ = ["ENGINES", "available", "config_for", "make_rules", "native_module", "outcome_from", "position_tuple",
-           "resolve_engine", "supports", "unavailable_reason"]
+__all__ = ["ENGINES", "available", "config_for", "interruptible", "make_rules", "native_module", "outcome_from",
+           "position_tuple", "resolve_engine", "supports", "unavailable_reason"]

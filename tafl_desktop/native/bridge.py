@@ -13,10 +13,14 @@ Rust toolchain has no ``tafl_native`` and everything runs on the Python engine.
 from __future__ import annotations
 
 import functools
+import threading
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from tafl_desktop.core.game import Outcome, Side
+from tafl_desktop.core.quoting import quote
+from tafl_desktop.i18n import _
 
 #: The engine names of ``--engine`` (a contract of the command line).
 ENGINES = ("native", "python")
@@ -32,13 +36,14 @@ def native_module() -> ModuleType | None:
     try:
         import tafl_native
     except ImportError as exc:
-        _import_error = f"the native engine is not built ({exc})"
+        _import_error = _("the native engine is not built ({error})").format(error=str(exc)[:200])
         return None
     from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
     missing = [k for k in TAFL_OPTIONS.keys() if k not in set(tafl_native.option_keys())]
     if missing:
-        _import_error = f"the native engine is older than the rules (it lacks {', '.join(missing[:3])})"
+        _import_error = _("the native engine is older than the rules (it lacks {options})").format(
+            options=", ".join(missing[:3]))
         return None
     return tafl_native
 
@@ -63,21 +68,49 @@ def resolve_engine(requested: str | None, variant: Any = None) -> str:
 
     Raises ValueError with one line when ``native`` is asked for and cannot run."""
     if requested not in (None, *ENGINES):
-        raise ValueError(f"--engine must be native or python, not {requested!r}"[:120])
+        raise ValueError(_("--engine must be native or python, not {engine}").format(engine=quote(requested)))
     fits = available() and (variant is None or variant.family == "tafl")
     if requested is None:
         return "native" if fits else "python"
     if requested == "native" and not fits:
         if not available():
-            raise ValueError(f"--engine native: {unavailable_reason()}")
-        raise ValueError("--engine native: the native engine plays only the Tafl games so far")
+            raise ValueError(_("--engine native: {reason}").format(reason=unavailable_reason()))
+        raise ValueError(_("--engine native: the native engine plays only the Tafl games so far"))
     return requested
 
 
-def config_for(variant: Any) -> dict[str, Any]:
-    """The native configuration of a validated Tafl variant."""
+def interruptible(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in a helper thread, so that Ctrl+C still reaches the main thread while a
+    long native call (which releases the GIL) runs; the interrupted call is abandoned."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn(*args)
+        except BaseException as exc:  # handed to the caller's thread below
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="tafl-native", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.1)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def config_for(variant: Any, rules: Any = None) -> dict[str, Any]:
+    """The native configuration of a validated Tafl variant.
+
+    The option values are those the core's rules object plays (``rules.opts``; one is built when
+    none is given), so whatever the core makes of the variant's values is what the native engine
+    plays too."""
     if variant.family != "tafl":
-        raise ValueError(f"the native engine plays only the Tafl games, not {variant.family}")
+        raise ValueError(_("--engine native: the native engine plays only the Tafl games so far"))
+    if rules is None:
+        from tafl_desktop.core.tafl import TaflRules
+
+        rules = TaflRules(variant)
     g = variant.geometry
     thrones = g.marked("throne")
     return {
@@ -88,7 +121,7 @@ def config_for(variant: Any) -> dict[str, Any]:
         "camp_groups": [sorted(grp) for grp in g.mark_groups("camp")],
         "escape_squares": sorted(g.marked("escape")),
         "walls": sorted(getattr(g, "walls", ())),
-        "options": dict(variant.options),
+        "options": dict(rules.opts),
     }
 
 

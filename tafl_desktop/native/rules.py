@@ -10,6 +10,7 @@ the suite run against both (``tests/conftest.py``'s ``tafl_engine`` parameter).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from tafl_desktop.core.game import Move, Outcome
@@ -27,7 +28,7 @@ class NativeTaflRules(TaflRules):
         module = native_module()
         if module is None:
             raise RuntimeError("the native engine is not available")
-        self.native = module.TaflRules(config_for(variant))
+        self.native = module.TaflRules(config_for(variant, self))
 
     # -- the hot path, natively ------------------------------------------------------------------
     def legal_moves(self, pos: TaflPosition) -> list[Move]:
@@ -56,3 +57,20 @@ class NativeTaflRules(TaflRules):
     def perft(self, pos: TaflPosition, depth: int) -> int:
         """Leaf count of the move tree, natively."""
         return self.native.perft(position_tuple(pos), depth)
+
+    def playouts_for(self, pos: TaflPosition, seconds: float, seed: int = 1,
+                     max_plies: int = 2000) -> tuple[int, int, float]:
+        """Seeded random playouts from ``pos`` for about ``seconds`` of CPU time, in batches
+        (game *i* seeded ``seed + i``): (games, plies, CPU seconds used)."""
+        start = position_tuple(pos)
+        games = plies = 0
+        batch = 16
+        t0 = time.process_time()
+        while True:
+            stats = self.native.random_playouts(start, batch, seed + games, max_plies)
+            games += stats["games"]
+            plies += stats["plies"]
+            used = time.process_time() - t0
+            if used >= seconds:
+                return games, plies, used
+            batch = min(batch * 2, 1 << 16)

@@ -62,3 +62,72 @@ mod tests {
         assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 806_344);
     }
 }
+
+#[cfg(test)]
+mod timing {
+    //! `cargo test --release timing -- --ignored --nocapture`: rough speeds of the rules' hot
+    //! operations on positions from random Copenhagen games (not a pass/fail test).
+    use crate::playout::{random_playout, PlayoutRng};
+    use crate::rules::testing::*;
+    use crate::rules::*;
+    use std::time::Instant;
+
+    #[test]
+    #[ignore]
+    fn timing_of_the_hot_operations() {
+        let r: Rules<u128> = Rules::new(&copenhagen()).unwrap();
+        let start = r.parse_position(COPENHAGEN, Side::Attackers).unwrap();
+        let mut buf = Vec::new();
+        let mut positions = Vec::new();
+        for seed in 0..200u64 {
+            let mut rng = PlayoutRng::new(seed);
+            for plies in [4u32, 10, 20, 40] {
+                let g = random_playout(&r, &start, &mut rng, plies, &mut buf);
+                if g.end.result.is_none() {
+                    positions.push(g.end);
+                }
+            }
+        }
+        let reps = 200;
+        let t = Instant::now();
+        let mut total = 0usize;
+        for _ in 0..reps {
+            for p in &positions {
+                r.generate_moves(p, &mut buf);
+                total += buf.len();
+            }
+        }
+        let gen_ns = t.elapsed().as_nanos() as f64 / (reps * positions.len()) as f64;
+        let t = Instant::now();
+        let mut counted = 0u64;
+        for _ in 0..reps {
+            for p in &positions {
+                counted += r.count_moves(p) as u64;
+            }
+        }
+        let count_ns = t.elapsed().as_nanos() as f64 / (reps * positions.len()) as f64;
+        assert_eq!(counted as usize, total);
+        let t = Instant::now();
+        let mut makes = 0u64;
+        for p in &positions {
+            let mut q = *p;
+            r.generate_moves(&q, &mut buf);
+            for _ in 0..20 {
+                for &mv in &buf {
+                    let u = r.make(&mut q, mv);
+                    r.unmake(&mut q, &u);
+                    makes += 1;
+                }
+            }
+        }
+        let make_ns = t.elapsed().as_nanos() as f64 / makes as f64;
+        println!(
+            "{} positions, {:.1} moves each: generate {:.0} ns, count {:.0} ns, make+unmake {:.1} ns",
+            positions.len(),
+            total as f64 / (reps * positions.len()) as f64,
+            gen_ns,
+            count_ns,
+            make_ns
+        );
+    }
+}

@@ -48,10 +48,17 @@ pub trait Bits:
     fn lowest(self) -> usize;
     /// The set without its lowest square.
     fn without_lowest(self) -> Self;
+    /// The highest square of a non-empty set.
+    fn highest(self) -> usize;
+    /// The squares below `k` (all of them when `k >= CAPACITY`).
+    fn below(k: usize) -> Self;
     /// Shift towards higher indices.
     fn shl(self, n: u32) -> Self;
     /// Shift towards lower indices.
     fn shr(self, n: u32) -> Self;
+    /// The sets as numbers: `self - other`, modulo 2^CAPACITY (for the subtraction trick of
+    /// sliding moves: `o ^ (o - 2s)` marks the squares above each slider up to the next blocker).
+    fn wrapping_sub(self, other: Self) -> Self;
     /// Word `i` (little-endian order) of the set.
     fn word(self, i: usize) -> u64;
     /// The set from little-endian words (missing words are zero, extra words ignored).
@@ -135,12 +142,28 @@ impl Bits for u128 {
         self & self.wrapping_sub(1)
     }
     #[inline(always)]
+    fn highest(self) -> usize {
+        127 - self.leading_zeros() as usize
+    }
+    #[inline(always)]
+    fn below(k: usize) -> Self {
+        if k >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << k) - 1
+        }
+    }
+    #[inline(always)]
     fn shl(self, n: u32) -> Self {
         self.checked_shl(n).unwrap_or(0)
     }
     #[inline(always)]
     fn shr(self, n: u32) -> Self {
         self.checked_shr(n).unwrap_or(0)
+    }
+    #[inline(always)]
+    fn wrapping_sub(self, other: Self) -> Self {
+        u128::wrapping_sub(self, other)
     }
     #[inline(always)]
     fn word(self, i: usize) -> u64 {
@@ -248,6 +271,30 @@ impl<const N: usize> Bits for Wide<N> {
         Wide(r)
     }
     #[inline(always)]
+    fn highest(self) -> usize {
+        for i in (0..N).rev() {
+            if self.0[i] != 0 {
+                return i * 64 + 63 - self.0[i].leading_zeros() as usize;
+            }
+        }
+        0
+    }
+    #[inline(always)]
+    fn below(k: usize) -> Self {
+        let mut r = [0u64; N];
+        for i in 0..N {
+            let lo = i * 64;
+            r[i] = if k >= lo + 64 {
+                u64::MAX
+            } else if k > lo {
+                (1u64 << (k - lo)) - 1
+            } else {
+                0
+            };
+        }
+        Wide(r)
+    }
+    #[inline(always)]
     fn shl(self, n: u32) -> Self {
         let n = n as usize;
         let (ws, bs) = (n >> 6, (n & 63) as u32);
@@ -274,6 +321,18 @@ impl<const N: usize> Bits for Wide<N> {
                 v |= self.0[src + 1] << (64 - bs);
             }
             r[i] = v;
+        }
+        Wide(r)
+    }
+    #[inline(always)]
+    fn wrapping_sub(self, other: Self) -> Self {
+        let mut r = [0u64; N];
+        let mut borrow = false;
+        for i in 0..N {
+            let (d1, b1) = self.0[i].overflowing_sub(other.0[i]);
+            let (d2, b2) = d1.overflowing_sub(borrow as u64);
+            r[i] = d2;
+            borrow = b1 || b2;
         }
         Wide(r)
     }
@@ -326,6 +385,32 @@ mod tests {
         check_shifts::<u128>();
         check_shifts::<Wide<3>>();
         check_shifts::<Wide<6>>();
+    }
+
+    fn check_below_and_highest<B: Bits>() {
+        for k in [0usize, 1, 5, 63, 64, 65, 127, 128, 200] {
+            let m = B::below(k);
+            assert_eq!(m.count() as usize, k.min(B::CAPACITY), "below({k})");
+            if k > 0 && k <= B::CAPACITY {
+                assert_eq!(m.highest(), k - 1);
+            }
+        }
+    }
+
+    #[test]
+    fn below_and_highest_agree() {
+        check_below_and_highest::<u128>();
+        check_below_and_highest::<Wide<3>>();
+        check_below_and_highest::<Wide<6>>();
+    }
+
+    #[test]
+    fn subtraction_borrows_across_words() {
+        let a = Wide::<3>::from_squares([130]);
+        let b = Wide::<3>::from_squares([0]);
+        let d = a.wrapping_sub(b);
+        assert_eq!(d.squares().collect::<Vec<_>>(), (0..130).collect::<Vec<_>>());
+        assert_eq!(Wide::<3>::ZERO.wrapping_sub(b), !Wide::<3>::ZERO);
     }
 
     #[test]

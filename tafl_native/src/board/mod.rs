@@ -41,6 +41,9 @@ pub struct Grid<B: Bits> {
     /// Is there a wall on side `d` of a square (between it and its on-board neighbour)?
     pub wall_side: Vec<[bool; 4]>,
     pub has_walls: bool,
+    /// Per square and direction: every square a straight line from it crosses before the rim or
+    /// a wall (the square itself excluded), whatever stands there.
+    pub rays: Vec<[B; 4]>,
 }
 
 impl<B: Bits> Grid<B> {
@@ -93,7 +96,23 @@ impl<B: Bits> Grid<B> {
                 edge.set(s);
             }
         }
-        Grid { width, height, size, full, edge, nbr, far, adj, open, enter, wall_side, has_walls: !walls.is_empty() }
+        let mut rays = vec![[B::ZERO; 4]; size];
+        for (s, ray) in rays.iter_mut().enumerate() {
+            for (d, r) in ray.iter_mut().enumerate() {
+                let mut q = nbr[s][d];
+                while q != NO_SQ {
+                    r.set(q as usize);
+                    q = nbr[q as usize][d];
+                }
+            }
+        }
+        Grid { width, height, size, full, edge, nbr, far, adj, open, enter, wall_side, has_walls: !walls.is_empty(), rays }
+    }
+
+    /// Does direction `d` run towards higher square numbers (east, north)?
+    #[inline(always)]
+    pub fn ascending(d: usize) -> bool {
+        d == EAST || d == NORTH
     }
 
     /// One step of every square of `x` in direction `d` (squares stepping off the board or

@@ -69,6 +69,9 @@ pub struct Rules<B: Bits> {
     pub king_pass: B,
     pub king_stop: B,
     pub king_end: B,
+    /// Per square and direction, the squares a soldier's move may cross there (the grid's ray,
+    /// cut to the move length), whatever stands on them.
+    pub move_rays: Vec<[B; 4]>,
     /// Longest move of a soldier and of the king.
     pub maxdist: u32,
     pub king_maxdist: u32,
@@ -247,6 +250,20 @@ impl<B: Bits> Rules<B> {
 
         let maxdist = if o.movement == Movement::SingleStep { 1 } else { w.max(h) as u32 };
         let king_maxdist = if o.king_speed > 0 { maxdist.min(o.king_speed) } else { maxdist };
+        let move_rays: Vec<[B; 4]> = (0..n)
+            .map(|s| {
+                let mut out = [B::ZERO; 4];
+                for (d, ray) in out.iter_mut().enumerate() {
+                    let (mut q, mut k) = (grid.nbr[s][d], 0);
+                    while q != NO_SQ && k < maxdist {
+                        ray.set(q as usize);
+                        q = grid.nbr[q as usize][d];
+                        k += 1;
+                    }
+                }
+                out
+            })
+            .collect();
         let longest = w.max(h) as u32 - 1;
         let mut fill_rounds = 0;
         while (1u32 << fill_rounds) - 1 < longest {
@@ -270,6 +287,7 @@ impl<B: Bits> Rules<B> {
             king_pass,
             king_stop,
             king_end: kend,
+            move_rays,
             maxdist,
             king_maxdist,
             wall_trigger,

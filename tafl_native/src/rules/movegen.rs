@@ -7,19 +7,35 @@
 //! king's moves, which are walked square by square because only he may stop on a square he may
 //! not pass (the throne, under some rules).
 
-use crate::board::{Bits, NO_SQ};
+use crate::board::{Bits, EAST, NO_SQ};
 use crate::rules::position::{Move, Position, Side};
 use crate::rules::{MoverGroup, Rules};
 
 impl<B: Bits> Rules<B> {
     /// Squares reached by moving any of `movers` in direction `d` through `free` squares (empty
-    /// and passable); the movers' own squares are not included.
+    /// and passable), as far as the soldiers' move length allows; the movers' own squares are
+    /// not included.
     #[inline(always)]
     pub(crate) fn reach(&self, movers: B, free: B, d: usize) -> B {
+        if self.maxdist == 1 {
+            let g = &self.grid;
+            return g.shift(movers, d, 1) & free & g.enter[d];
+        }
+        self.slide(movers, free, d)
+    }
+
+    /// Squares reached by sliding any of `movers` any distance in direction `d` through `free`
+    /// squares (the movers' own squares not included; `free` must not hold any mover): one
+    /// subtraction eastwards, an occluded Kogge-Stone fill the other ways.
+    #[inline(always)]
+    pub(crate) fn slide(&self, movers: B, free: B, d: usize) -> B {
         let g = &self.grid;
         let mut pro = free & g.enter[d];
-        if self.maxdist == 1 {
-            return g.shift(movers, d, 1) & pro;
+        if d == EAST {
+            // towards higher bits along a row: every square that cannot be entered eastwards
+            // (off-board bits included) blocks, and the movers are among the blockers
+            let o = !pro;
+            return (o ^ o.wrapping_sub(movers.shl(1))) & pro;
         }
         let mut gen = movers;
         let mut k = 1u32;
@@ -100,8 +116,8 @@ impl<B: Bits> Rules<B> {
     }
 
     /// The legal moves of the side to move, into `out` (cleared first; empty when the position
-    /// is decided).  Order: soldiers from the lowest square up, each east, west, north, south,
-    /// nearest square first; then the king.
+    /// is decided).  Order: soldiers from the lowest square up, each one's targets from the
+    /// lowest square up; then the king's, the same way.
     pub fn generate_moves(&self, pos: &Position<B>, out: &mut Vec<Move>) {
         out.clear();
         if pos.result.is_some() {
@@ -152,24 +168,25 @@ impl<B: Bits> Rules<B> {
         }
     }
 
+    /// The moves of the soldier on `s`: along each of its rays up to the first square it may not
+    /// pass (`free` holds those it may), keeping the squares it may stop on.
     #[inline(always)]
-    #[allow(clippy::needless_range_loop)] // d indexes the table of the square reached, which changes
     fn push_soldier_moves(&self, s: usize, free: B, stop: B, out: &mut Vec<Move>) {
-        let nbr = &self.grid.nbr;
-        for d in 0..4 {
-            let mut q = s;
-            let mut dist = 0;
-            while dist < self.maxdist {
-                let t = nbr[q][d];
-                if t == NO_SQ || !free.has(t as usize) {
-                    break;
-                }
-                if stop.has(t as usize) {
-                    out.push(Move::new(s, t as usize));
-                }
-                q = t as usize;
-                dist += 1;
-            }
+        let rays = &self.move_rays[s];
+        let blocked = !free;
+        let mut targets = B::ZERO;
+        for (d, &ray) in rays.iter().enumerate() {
+            let hit = ray & blocked;
+            targets |= if hit.is_zero() {
+                ray
+            } else if crate::board::Grid::<B>::ascending(d) {
+                ray & B::below(hit.lowest())
+            } else {
+                ray & !B::below(hit.highest() + 1)
+            };
+        }
+        for t in (targets & stop).squares() {
+            out.push(Move::new(s, t));
         }
     }
 

@@ -107,10 +107,15 @@ impl<B: Bits> Rules<B> {
         if (region & g.edge).any() {
             return false;
         }
-        if b.king != NO_SQ && !g.has_walls && self.clear_ray_to_edge(b.att, b.king as usize) {
-            return false; // cheap and by far the usual answer: the king sees the edge
-        }
         let allowed = g.full & !b.att;
+        // cheap and by far the usual answer: some defender sees the edge along a row or column
+        // (rays stop at walls, so this holds with walls too)
+        let between = allowed & !region;
+        for d in 0..4 {
+            if (self.slide(region, between, d) & g.edge).any() {
+                return false;
+            }
+        }
         loop {
             let grown = g.dilate(region) & allowed;
             if (grown & g.edge).any() {
@@ -121,24 +126,6 @@ impl<B: Bits> Rules<B> {
             }
             region = grown;
         }
-    }
-
-    /// Is there a row or column ray from `s` to the edge with no attacker on it?
-    fn clear_ray_to_edge(&self, att: B, s: usize) -> bool {
-        let nbr = &self.grid.nbr;
-        (0..4).any(|d| {
-            let mut q = s;
-            loop {
-                let t = nbr[q][d];
-                if t == NO_SQ {
-                    return true;
-                }
-                if att.has(t as usize) {
-                    return false;
-                }
-                q = t as usize;
-            }
-        })
     }
 
     // ---------------------------------------------------------------------------- exit forts
