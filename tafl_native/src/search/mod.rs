@@ -54,6 +54,8 @@ pub const MAX_PLY: usize = 128;
 pub const QUIESCENCE_PLIES: i32 = 6;
 /// Of those, how many may be plain captures (escape blocks and king captures are not counted).
 pub const QUIESCENCE_CAPTURES: i32 = 2;
+/// A capture past the horizon is not tried where the score would still be this far below alpha.
+pub const CAPTURE_DELTA: i32 = 350;
 /// Iterations up to this depth are always full width, selective search or not (the Python
 /// search keeps 4: its shallow iterations are all it reaches; here they are over in a blink).
 pub const FULL_WIDTH_DEPTH: i32 = 2;
@@ -564,7 +566,13 @@ impl<F: Family> Worker<'_, '_, F> {
             }
             Tactic::Quiet => {
                 let stand = fam.evaluate(p);
-                if stand >= beta || caps >= QUIESCENCE_CAPTURES || !self.limits.captures {
+                // delta pruning: where even winning a piece or two leaves the score below alpha,
+                // captures cannot matter
+                if stand >= beta
+                    || caps >= QUIESCENCE_CAPTURES
+                    || !self.limits.captures
+                    || stand + CAPTURE_DELTA < alpha
+                {
                     Ok(stand)
                 } else {
                     self.qcaptures(p, stand, alpha.max(stand), beta, ply, qd, caps)
