@@ -375,6 +375,12 @@ impl<B: Bits> Orderer<B> {
         Orderer { side, king, cap, kadj, reach }
     }
 
+    /// The squares where a move is predicted to capture.
+    #[inline]
+    pub fn targets(&self) -> B {
+        self.cap
+    }
+
     /// Is `to` a square where the move is predicted to capture?
     #[inline]
     pub fn captures(&self, to: usize) -> bool {

@@ -54,6 +54,8 @@ pub const MAX_PLY: usize = 128;
 pub const QUIESCENCE_PLIES: i32 = 6;
 /// Of those, how many may be plain captures (escape blocks and king captures are not counted).
 pub const QUIESCENCE_CAPTURES: i32 = 2;
+/// Moves picked one by one (best of the rest) before the rest of a node's moves are sorted.
+const STAGED_PICKS: usize = 4;
 /// A capture past the horizon is not tried where the score would still be this far below alpha.
 pub const CAPTURE_DELTA: i32 = 350;
 /// Iterations up to this depth are always full width, selective search or not (the Python
@@ -104,6 +106,12 @@ pub trait Family: Sync {
     fn order_key(&self, o: &Self::Order, m: Move) -> i32;
     /// Is the move predicted to capture (the quiescence search's candidates)?
     fn predicts_capture(&self, o: &Self::Order, m: Move) -> bool;
+    /// The moves predicted to capture (the quiescence search's candidates), into `out`.
+    fn capture_moves(&self, p: &Self::Pos, o: &Self::Order, out: &mut Vec<Move>) {
+        out.clear();
+        self.moves(p, out);
+        out.retain(|&m| self.predicts_capture(o, m));
+    }
     /// The position with the other side to move and nothing else changed (null-move pruning),
     /// or None where passing makes no sense for the family or position.
     fn null_move(&self, p: &Self::Pos) -> Option<Self::Pos>;
@@ -204,6 +212,12 @@ struct Worker<'a, 'p, F: Family> {
     forced: Vec<Vec<Move>>,
     /// Per ply: was the move that led here a null move (no two in a row)?
     nulls: Vec<bool>,
+    /// Per ply: the ordering keys of the node's moves, and its moves in generation order (the
+    /// keys point into it).
+    sort_keys: Vec<Vec<i64>>,
+    unsorted: Vec<Vec<Move>>,
+    /// Bit `hash % 64` set for every position of the game so far: most nodes skip the lookup.
+    game_bloom: u64,
     partial: Vec<(Move, i32)>,
 }
 
@@ -286,7 +300,11 @@ impl<F: Family> Worker<'_, '_, F> {
 
     fn repetition(&self, p: &F::Pos, key: u64, ply: i32) -> Option<i32> {
         let in_path = self.path.iter().filter(|&&k| k == key).count() as u32;
-        let in_game = self.game_counts.iter().find(|(k, _)| *k == key).map_or(0, |(_, c)| *c);
+        let in_game = if self.game_bloom >> (key % 64) & 1 == 1 {
+            self.game_counts.iter().find(|(k, _)| *k == key).map_or(0, |(_, c)| *c)
+        } else {
+            0
+        };
         if in_path == 0 && in_game == 0 {
             return None;
         }
@@ -310,27 +328,24 @@ impl<F: Family> Worker<'_, '_, F> {
         self.shared.table.store(key, Entry { depth, flag, score, mv });
     }
 
-    /// Sort `moves` by the family's hints plus history, then table move and killers in front.
-    fn order(&self, p: &F::Pos, moves: &mut [Move], tt_move: Move, ply: usize) {
+    /// The ordering keys of `moves` into `self.sort_keys`: one integer per move, smaller first
+    /// (table move, then killers, then the family's hints plus history, ties in generation
+    /// order), so picking the smallest left is the same on every machine.
+    fn order_keys(&self, p: &F::Pos, o: &F::Order, moves: &[Move], tt_move: Move, ply: usize, keys: &mut Vec<i64>) {
         let side = self.fam.side(p);
-        let o = self.fam.orderer(p);
-        moves.sort_by_cached_key(|&m| -(self.fam.order_key(&o, m) + self.history.get(side, m)));
-        let mut front = 0;
-        if tt_move != NO_MOVE {
-            if let Some(i) = moves.iter().position(|&m| m == tt_move) {
-                moves[..=i].rotate_right(1);
-                front = 1;
-            }
-        }
-        for k in self.killers[ply] {
-            if k != NO_MOVE && k != tt_move {
-                if let Some(i) = moves.iter().position(|&m| m == k) {
-                    if i > front {
-                        moves[front..=i].rotate_right(1);
-                        front += 1;
-                    }
-                }
-            }
+        let killers = self.killers[ply];
+        keys.clear();
+        for (i, &m) in moves.iter().enumerate() {
+            let k: i64 = if m == tt_move {
+                1 << 40
+            } else if m == killers[0] {
+                (1 << 40) - 1
+            } else if m == killers[1] {
+                (1 << 40) - 2
+            } else {
+                (self.fam.order_key(o, m) + self.history.get(side, m)) as i64
+            };
+            keys.push(((-k) << 16) | i as i64);
         }
     }
 
@@ -438,19 +453,42 @@ impl<F: Family> Worker<'_, '_, F> {
                 }
             }
         }
-        if moves.len() > 1 {
-            self.order(p, moves, tt_move, pl);
-        }
+        let order = fam.orderer(p);
+        let mut keys = std::mem::take(&mut self.sort_keys[pl]);
+        self.order_keys(p, &order, moves, tt_move, pl, &mut keys);
+        let mut unsorted = std::mem::take(&mut self.unsorted[pl]);
+        unsorted.clear();
+        unsorted.extend_from_slice(moves);
         let side = fam.side(p);
         let reduce = self.reduce && depth >= 3 && kind != Tactic::Forced;
-        let order = if reduce { Some(fam.orderer(p)) } else { None };
         let killers = self.killers[pl];
         self.path.push(key);
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = moves[0];
         let mut outcome: Result<(), Abort> = Ok(());
-        for (idx, &m) in moves.iter().enumerate() {
+        let mut sorted = false;
+        for idx in 0..moves.len() {
+            // staged ordering: bring the best of the moves left forward (cut-offs come early,
+            // so most nodes never order the tail); past the first few, sort the rest at once
+            if !sorted && idx >= STAGED_PICKS {
+                keys[idx..].sort_unstable();
+                for j in idx..keys.len() {
+                    moves[j] = unsorted[(keys[j] & 0xffff) as usize];
+                }
+                sorted = true;
+            }
+            if !sorted {
+                let mut bi = idx;
+                for j in idx + 1..keys.len() {
+                    if keys[j] < keys[bi] {
+                        bi = j;
+                    }
+                }
+                keys.swap(idx, bi);
+                moves.swap(idx, bi);
+            }
+            let m = moves[idx];
             let (child, caps) = fam.play(p, m);
             let ck = fam.hash(&child);
             let r = (|| -> Result<i32, Abort> {
@@ -463,7 +501,7 @@ impl<F: Family> Worker<'_, '_, F> {
                     && !caps
                     && m != tt_move
                     && !killers.contains(&m)
-                    && order.as_ref().is_some_and(|o| fam.order_key(o, m) < 200);
+                    && fam.order_key(&order, m) < 200;
                 if late {
                     let r = lmr(depth, idx);
                     score = -self.negamax(&child, ck, depth - 1 - r, -alpha - 1, -alpha, ply + 1)?;
@@ -505,6 +543,8 @@ impl<F: Family> Worker<'_, '_, F> {
             }
         }
         self.path.pop();
+        self.sort_keys[pl] = keys;
+        self.unsorted[pl] = unsorted;
         outcome?;
         let flag = if best >= beta {
             LOWER
@@ -588,10 +628,8 @@ impl<F: Family> Worker<'_, '_, F> {
         let fam = self.fam;
         let pl = ply as usize;
         let mut moves = std::mem::take(&mut self.buffers[pl]);
-        moves.clear();
-        fam.moves(p, &mut moves);
         let o = fam.orderer(p);
-        moves.retain(|&m| fam.predicts_capture(&o, m));
+        fam.capture_moves(p, &o, &mut moves);
         let mut best = stand;
         let mut r = Ok(());
         for &m in moves.iter() {
@@ -870,6 +908,9 @@ fn new_worker<'a, 'p, F: Family>(
         buffers: vec![Vec::new(); MAX_PLY + 24],
         forced: vec![Vec::new(); MAX_PLY + 24],
         nulls: vec![false; MAX_PLY + 48],
+        sort_keys: vec![Vec::new(); MAX_PLY + 24],
+        unsorted: vec![Vec::new(); MAX_PLY + 24],
+        game_bloom: counts.iter().fold(0u64, |b, (k, _)| b | 1u64 << (k % 64)),
         partial: Vec::new(),
     }
 }

@@ -27,6 +27,27 @@ fn outcome(o: rules::Outcome) -> Outcome {
 }
 
 impl<B: Bits> TaflFamily<B> {
+    /// The legal moves of `movers` (pieces of the side to move) onto `targets`, found by walking
+    /// back from each target to the first piece in each direction: only that one can get there.
+    fn moves_to(&self, p: &Position<B>, targets: B, movers: B, out: &mut Vec<Move>) {
+        let occ = p.occupied();
+        let nbr = &self.rules.grid.nbr;
+        for t in targets.squares() {
+            if occ.has(t) {
+                continue;
+            }
+            for (dir, &first) in nbr[t].iter().enumerate() {
+                let mut q = first;
+                while q != NO_SQ && !occ.has(q as usize) {
+                    q = nbr[q as usize][dir];
+                }
+                if q != NO_SQ && movers.has(q as usize) && self.rules.is_legal(p, rules::Move::new(q as usize, t)) {
+                    out.push(make_move(q as usize, t));
+                }
+            }
+        }
+    }
+
     #[inline]
     fn king(p: &Position<B>) -> i32 {
         if p.king == NO_SQ {
@@ -120,10 +141,22 @@ impl<B: Bits> Family for TaflFamily<B> {
         let moves: &[Move] = match moves {
             Some(m) => m,
             None => {
-                self.moves(p, &mut own);
-                if own.is_empty() {
+                // only moves that land next to the king (or on the rim, for a shield wall) can
+                // take him, and only moves onto his routes can block them: no full generation
+                if !self.rules.has_moves(p) {
                     return Tactic::Terminal(self.no_moves_outcome(p));
                 }
+                let mut targets = B::ZERO;
+                if hostile > 0 || t.king_wall_risk {
+                    targets = t.adj[king];
+                    if t.king_wall_risk && t.edge.has(king) {
+                        targets |= t.edge;
+                    }
+                }
+                if sight.routes > 0 {
+                    targets |= sight.ray;
+                }
+                self.moves_to(p, targets, p.att, &mut own);
                 &own
             }
         };
@@ -156,6 +189,16 @@ impl<B: Bits> Family for TaflFamily<B> {
     #[inline]
     fn order_key(&self, o: &Orderer<B>, m: Move) -> i32 {
         o.key(&self.tables, move_from(m), move_to(m))
+    }
+
+    fn capture_moves(&self, p: &Position<B>, o: &Orderer<B>, out: &mut Vec<Move>) {
+        out.clear();
+        let side = p.side.index() as u8;
+        let mut movers = if side == DEF { p.dfn } else { p.att };
+        if side == DEF && p.has_king() && self.rules.king_hammer {
+            movers |= B::bit(p.king as usize);
+        }
+        self.moves_to(p, o.targets(), movers, out);
     }
 
     fn null_move(&self, p: &Position<B>) -> Option<Position<B>> {
