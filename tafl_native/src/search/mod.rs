@@ -201,6 +201,8 @@ struct Worker<'a, 'p, F: Family> {
     t0: Instant,
     deadline: Option<Instant>,
     nodes: u64,
+    /// A helper's nodes already added to the shared count.
+    reported: u64,
     reduce: bool,
     stop_reason: Option<Stop>,
     poll: Option<&'p mut (dyn FnMut() -> bool + Send + 'p)>,
@@ -278,6 +280,9 @@ impl<F: Family> Worker<'_, '_, F> {
 
     fn check(&mut self) -> Result<(), Abort> {
         if !self.main {
+            // a helper's nodes count in the progress reports as it goes
+            self.shared.nodes.fetch_add(self.nodes - self.reported, Relaxed);
+            self.reported = self.nodes;
             if self.shared.stop.load(Relaxed) {
                 return Err(Stop::Helper);
             }
@@ -860,7 +865,7 @@ impl<F: Family> Searcher<F> {
                             break;
                         }
                     }
-                    w.shared.nodes.fetch_add(w.nodes, Relaxed);
+                    w.shared.nodes.fetch_add(w.nodes - w.reported, Relaxed);
                 }));
             }
             let mut w = new_worker(fam, &shared, history, &counts, limits, t0, deadline, true);
@@ -898,6 +903,7 @@ fn new_worker<'a, 'p, F: Family>(
         t0,
         deadline,
         nodes: 0,
+        reported: 0,
         reduce: false,
         stop_reason: None,
         poll: None,
