@@ -413,6 +413,28 @@ fn option_keys() -> Vec<&'static str> {
     OPTION_KEYS.to_vec()
 }
 
+/// Processor features this build was compiled to use that the processor running it lacks
+/// (empty: the engine may run here).  Built with `target-cpu=native` on the machine that runs it,
+/// this is empty; a module carried to an older processor would otherwise die of an illegal
+/// instruction, so the bridge asks first.
+#[pyfunction]
+fn cpu_missing() -> Vec<&'static str> {
+    #[allow(unused_mut)]
+    let mut missing: Vec<&'static str> = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! need {
+            ($($f:tt),*) => {$(
+                if cfg!(target_feature = $f) && !std::arch::is_x86_feature_detected!($f) {
+                    missing.push($f);
+                }
+            )*};
+        }
+        need!("popcnt", "sse3", "ssse3", "sse4.1", "sse4.2", "lzcnt", "bmi1", "bmi2", "avx", "avx2", "fma");
+    }
+    missing
+}
+
 /// Panic on purpose (for the test that a panic becomes one `NativeError` line).
 #[pyfunction]
 fn _panic_for_test() -> PyResult<()> {
@@ -423,6 +445,7 @@ fn _panic_for_test() -> PyResult<()> {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTaflRules>()?;
     m.add_function(wrap_pyfunction!(option_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(cpu_missing, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     Ok(())

@@ -90,7 +90,21 @@ impl<B: Bits> Rules<B> {
         undo.captured = caps.enemies;
         undo.mover_died = caps.mover_died;
         undo.king_captured = caps.king_taken;
-        pos.result = self.decide(&b, side);
+        // the other orientations follow the soldiers (the king's square is mapped when needed)
+        if !king_moved {
+            let views = if side == Side::Attackers { &mut pos.att_v } else { &mut pos.dfn_v };
+            self.flip_views(views, frm);
+            if !caps.mover_died {
+                self.flip_views(views, to);
+            }
+        }
+        if caps.enemies.any() {
+            let views = if side == Side::Attackers { &mut pos.dfn_v } else { &mut pos.att_v };
+            for s in caps.enemies.squares() {
+                self.flip_views(views, s);
+            }
+        }
+        pos.result = self.decide(&b, side, &pos.att_v, &pos.dfn_v);
         pos.quiet = if undo.is_capture() { 0 } else { pos.quiet.saturating_add(1) };
         pos.att = b.att;
         pos.dfn = b.dfn;
@@ -103,6 +117,19 @@ impl<B: Bits> Rules<B> {
     /// Take back the move `undo` records (the position must be the one `make` left).
     pub fn unmake(&self, pos: &mut Position<B>, undo: &Undo<B>) {
         let (frm, to) = (undo.mv.from as usize, undo.mv.to as usize);
+        if undo.king_before != undo.mv.from || undo.mover == Side::Attackers {
+            let views = if undo.mover == Side::Attackers { &mut pos.att_v } else { &mut pos.dfn_v };
+            if !undo.mover_died {
+                self.flip_views(views, to);
+            }
+            self.flip_views(views, frm);
+        }
+        if undo.captured.any() {
+            let views = if undo.mover == Side::Attackers { &mut pos.dfn_v } else { &mut pos.att_v };
+            for s in undo.captured.squares() {
+                self.flip_views(views, s);
+            }
+        }
         match undo.mover {
             Side::Attackers => {
                 if !undo.mover_died {
@@ -241,7 +268,7 @@ impl<B: Bits> Rules<B> {
 
     /// What the move just made by `side` decided, if anything.
     #[inline]
-    pub(crate) fn decide(&self, b: &Board<B>, side: Side) -> Option<Outcome> {
+    pub(crate) fn decide(&self, b: &Board<B>, side: Side, att_v: &[B; 3], dfn_v: &[B; 3]) -> Option<Outcome> {
         if b.king == NO_SQ {
             return Some(Outcome::win(Side::Attackers, Reason::KingCaptured));
         }
@@ -253,7 +280,7 @@ impl<B: Bits> Rules<B> {
         if side == Side::Defenders && o.edge_forts && self.grid.edge.has(k) && self.edge_fort(b) {
             return Some(Outcome::win(Side::Defenders, Reason::EdgeFort));
         }
-        if side == Side::Attackers && o.encirclement && self.encircled(b) {
+        if side == Side::Attackers && o.encirclement && self.encircled(b, att_v, dfn_v) {
             return Some(Outcome::win(Side::Attackers, Reason::Encircled));
         }
         None

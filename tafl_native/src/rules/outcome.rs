@@ -75,7 +75,10 @@ impl<B: Bits> Rules<B> {
     /// Attacker moves that capture the king: collected into `out`, or (`None`) only whether
     /// there is one.
     fn capturing_moves(&self, b: &Board<B>, mut out: Option<&mut Vec<Move>>) -> bool {
-        let probe = Position { att: b.att, dfn: b.dfn, king: b.king, side: Side::Attackers, quiet: 0, result: None, hash: 0 };
+        let (att_v, dfn_v) = (self.views(b.att), self.views(b.dfn));
+        let probe = Position {
+            att: b.att, dfn: b.dfn, king: b.king, side: Side::Attackers, quiet: 0, result: None, hash: 0, att_v, dfn_v,
+        };
         let mut moves = Vec::with_capacity(128);
         self.generate_moves(&probe, &mut moves);
         let near = self.grid.adj[b.king as usize];
@@ -101,21 +104,27 @@ impl<B: Bits> Rules<B> {
     // ------------------------------------------------------------------------- encirclement
 
     /// No defender (king included) can reach the edge through squares free of attackers.
-    pub(crate) fn encircled(&self, b: &Board<B>) -> bool {
+    /// `att_v`/`dfn_v` are the pieces in the other orientations (see `Position::att_v`).
+    pub(crate) fn encircled(&self, b: &Board<B>, att_v: &[B; 3], dfn_v: &[B; 3]) -> bool {
         let g = &self.grid;
         let mut region = b.dfn | b.king_bits();
         if (region & g.edge).any() {
             return false;
         }
-        let allowed = g.full & !b.att;
         // cheap and by far the usual answer: some defender sees the edge along a row or column
-        // (rays stop at walls, so this holds with walls too)
-        let between = allowed & !region;
-        for d in 0..4 {
-            if (self.slide(region, between, d) & g.edge).any() {
+        // (one subtraction per orientation; walls end the lines as they end moves)
+        let none = [B::ZERO; 4];
+        let kv = if b.king == NO_SQ { &none } else { &self.sq_v[b.king as usize] };
+        for o in 0..4 {
+            let (att, dfn) = if o == 0 { (b.att, b.dfn) } else { (att_v[o - 1], dfn_v[o - 1]) };
+            let own = dfn | kv[o];
+            let free = !(att | own) & self.enter_v[o];
+            let blockers = !free;
+            if (blockers ^ blockers.wrapping_sub(own.shl(1))) & free & self.edge_v[o] != B::ZERO {
                 return false;
             }
         }
+        let allowed = g.full & !b.att;
         loop {
             let grown = g.dilate(region) & allowed;
             if (grown & g.edge).any() {
@@ -306,9 +315,9 @@ mod tests {
         let r: Rules<u128> = Rules::new(&copenhagen()).unwrap();
         let p = r.parse_position("/11/11/11/4ttt4/3tTKTt3/4ttt4/11/11/11/11/11/", Side::Defenders).unwrap();
         let b = crate::rules::make::Board { att: p.att, dfn: p.dfn, king: p.king };
-        assert!(r.encircled(&b));
+        assert!(r.encircled(&b, &p.att_v, &p.dfn_v));
         let open = r.parse_position("/11/11/11/4tt5/3tTKTt3/4ttt4/11/11/11/11/11/", Side::Defenders).unwrap();
         let b = crate::rules::make::Board { att: open.att, dfn: open.dfn, king: open.king };
-        assert!(!r.encircled(&b));
+        assert!(!r.encircled(&b, &open.att_v, &open.dfn_v));
     }
 }

@@ -135,6 +135,11 @@ pub struct Position<B: Bits> {
     pub quiet: u32,
     pub result: Option<Outcome>,
     pub hash: u64,
+    /// The attackers and the defender soldiers in the board's three other orientations
+    /// (see `Rules::orient`), kept by `make`/`unmake` so that moves in every direction can be
+    /// counted by one subtraction.  Read `att`/`dfn`; these follow them.
+    pub att_v: [B; 3],
+    pub dfn_v: [B; 3],
 }
 
 impl<B: Bits> Position<B> {
