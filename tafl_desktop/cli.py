@@ -425,10 +425,11 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 
-#: Commands defined here that need none of the capability modules nor the makers' print options:
-#: a command line starting with one of them gets a parser without those (start-up is most of a
-#: short command's time, e.g. ``perft copenhagen 4`` on the native engine).
-QUICK_COMMANDS = ("variants", "rules", "perft", "play", "replay", "bench")
+#: Commands defined here that need none of the capability modules nor the makers' print options
+#: (``variants`` is not one: the interop module adds ``--rules-string`` to it): a command line
+#: starting with one of them gets a parser without those (start-up is most of a short command's
+#: time, e.g. ``perft copenhagen 4`` on the native engine).
+QUICK_COMMANDS = ("rules", "perft", "play", "replay", "bench")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
