@@ -534,3 +534,68 @@ mod tests {
         assert_eq!(q.quiet, 0);
     }
 }
+
+#[cfg(test)]
+mod invariants {
+    //! Random games on boards of every bitboard width: after every make the orientation views
+    //! and the hash equal fresh ones, every generated move is counted, and unmake restores the
+    //! position exactly.
+    use crate::board::{Bits, Wide};
+    use crate::playout::PlayoutRng;
+    use crate::rules::testing::*;
+    use crate::rules::*;
+
+    fn walk<B: Bits>(config: &TaflConfig, text: &str, seed: u64) {
+        let r: Rules<B> = Rules::new(config).unwrap();
+        let mut rng = PlayoutRng::new(seed);
+        let mut pos = r.parse_position(text, Side::Attackers).unwrap();
+        let mut moves = Vec::new();
+        for _ in 0..300 {
+            r.generate_moves(&pos, &mut moves);
+            assert_eq!(moves.len() as u32, r.count_moves(&pos));
+            if moves.is_empty() {
+                break;
+            }
+            let before = pos;
+            let mv = moves[rng.below(moves.len())];
+            let undo = r.make(&mut pos, mv);
+            assert_eq!(pos.att_v, r.views(pos.att));
+            assert_eq!(pos.dfn_v, r.views(pos.dfn));
+            assert_eq!(pos.hash, r.zobrist.hash(pos.att, pos.dfn, pos.king, pos.side));
+            let mut back = pos;
+            r.unmake(&mut back, &undo);
+            assert_eq!(back, before);
+            if pos.result.is_some() {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn views_hash_and_counts_stay_true_on_every_board_width() {
+        let mut shield = copenhagen();
+        set(&mut shield, "shield_wall_flank", OptionValue::Bool(false));
+        set(&mut shield, "immobilisation", OptionValue::Bool(true));
+        set(&mut shield, "strict_custodian", OptionValue::Str("everyone".into()));
+        for seed in 0..40 {
+            walk::<u128>(&copenhagen(), COPENHAGEN, seed);
+            walk::<u128>(&shield, COPENHAGEN, seed);
+            walk::<u128>(&brandubh(), BRANDUBH, seed);
+        }
+        let wide = |w: usize, h: usize| {
+            let mut c = TaflConfig::plain(w, h);
+            set(&mut c, "escape", OptionValue::Str("edge".into()));
+            set(&mut c, "encirclement", OptionValue::Bool(true));
+            c
+        };
+        // 13x13 (192 bits), 15x15 (256) and 19x17 (384): a ring of attackers round the king's men
+        let ring13 = "/13/4ttttt4/3t5t3/2t2TTT2t2/2t1T3T1t2/2t1T1K1T1t2/2t1T3T1t2/2t2TTT2t2/3t5t3/4ttttt4/13/13/13/";
+        let ring15 = "/15/15/5ttttt5/4t5t4/3t2TTT2t3/3t1T3T1t3/3t1T1K1T1t3/3t1T3T1t3/3t2TTT2t3/4t5t4/5ttttt5/15/15/15/15/";
+        let ring19 = "/19/19/19/7ttttt7/6t5t6/5t2TTT2t5/5t1T3T1t5/5t1T1K1T1t5/5t1T3T1t5/5t2TTT2t5/6t5t6/7ttttt7/19/19/19/19/19/";
+        for seed in 0..10 {
+            walk::<Wide<3>>(&wide(13, 13), ring13, seed);
+            walk::<Wide<4>>(&wide(15, 15), ring15, seed);
+            walk::<Wide<6>>(&wide(19, 17), ring19, seed);
+        }
+    }
+}
