@@ -60,7 +60,11 @@ impl<B: Bits> Rules<B> {
             hash_before: pos.hash,
         };
         let mut hash = pos.hash;
-        let mut b = Board { att: pos.att, dfn: pos.dfn, king: pos.king };
+        let mut b = Board {
+            att: pos.att,
+            dfn: pos.dfn,
+            king: pos.king,
+        };
         let moved = B::bit(frm) | B::bit(to);
         let king_moved = side == Side::Defenders && frm == pos.king as usize;
         if side == Side::Attackers {
@@ -92,20 +96,32 @@ impl<B: Bits> Rules<B> {
         undo.king_captured = caps.king_taken;
         // the other orientations follow the soldiers (the king's square is mapped when needed)
         if !king_moved {
-            let views = if side == Side::Attackers { &mut pos.att_v } else { &mut pos.dfn_v };
+            let views = if side == Side::Attackers {
+                &mut pos.att_v
+            } else {
+                &mut pos.dfn_v
+            };
             self.flip_views(views, frm);
             if !caps.mover_died {
                 self.flip_views(views, to);
             }
         }
         if caps.enemies.any() {
-            let views = if side == Side::Attackers { &mut pos.dfn_v } else { &mut pos.att_v };
+            let views = if side == Side::Attackers {
+                &mut pos.dfn_v
+            } else {
+                &mut pos.att_v
+            };
             for s in caps.enemies.squares() {
                 self.flip_views(views, s);
             }
         }
         pos.result = self.decide(&b, side, &pos.att_v, &pos.dfn_v);
-        pos.quiet = if undo.is_capture() { 0 } else { pos.quiet.saturating_add(1) };
+        pos.quiet = if undo.is_capture() {
+            0
+        } else {
+            pos.quiet.saturating_add(1)
+        };
         pos.att = b.att;
         pos.dfn = b.dfn;
         pos.king = b.king;
@@ -118,14 +134,22 @@ impl<B: Bits> Rules<B> {
     pub fn unmake(&self, pos: &mut Position<B>, undo: &Undo<B>) {
         let (frm, to) = (undo.mv.from as usize, undo.mv.to as usize);
         if undo.king_before != undo.mv.from || undo.mover == Side::Attackers {
-            let views = if undo.mover == Side::Attackers { &mut pos.att_v } else { &mut pos.dfn_v };
+            let views = if undo.mover == Side::Attackers {
+                &mut pos.att_v
+            } else {
+                &mut pos.dfn_v
+            };
             if !undo.mover_died {
                 self.flip_views(views, to);
             }
             self.flip_views(views, frm);
         }
         if undo.captured.any() {
-            let views = if undo.mover == Side::Attackers { &mut pos.dfn_v } else { &mut pos.att_v };
+            let views = if undo.mover == Side::Attackers {
+                &mut pos.dfn_v
+            } else {
+                &mut pos.att_v
+            };
             for s in undo.captured.squares() {
                 self.flip_views(views, s);
             }
@@ -174,7 +198,11 @@ impl<B: Bits> Rules<B> {
             };
             if (enemies & g.adj[to]).any() {
                 let v = victim.index();
-                let anvil_extra = if side == Side::Defenders && self.king_anvil { kb } else { B::ZERO };
+                let anvil_extra = if side == Side::Defenders && self.king_anvil {
+                    kb
+                } else {
+                    B::ZERO
+                };
                 let anvils = friends | anvil_extra | self.host_always[v] | (self.host_empty[v] & !b.occupied());
                 for d in 0..4 {
                     let n = g.nbr[to][d];
@@ -263,7 +291,11 @@ impl<B: Bits> Rules<B> {
         if king_taken {
             b.king = NO_SQ;
         }
-        Captures { enemies: enemies_taken, mover_died, king_taken }
+        Captures {
+            enemies: enemies_taken,
+            mover_died,
+            king_taken,
+        }
     }
 
     /// What the move just made by `side` decided, if anything.
@@ -314,9 +346,7 @@ impl<B: Bits> Rules<B> {
         let four = match o.king_capture {
             KingCapture::Strong => true,
             KingCapture::DoubleWeak => b.king == thr,
-            KingCapture::WeakNearThrone => {
-                thr != NO_SQ && (b.king == thr || self.grid.adj[king].has(thr as usize))
-            }
+            KingCapture::WeakNearThrone => thr != NO_SQ && (b.king == thr || self.grid.adj[king].has(thr as usize)),
             KingCapture::Custodial => false,
         };
         let dirs = self.grid.nbr[king];
@@ -364,7 +394,9 @@ impl<B: Bits> Rules<B> {
     /// hammer), a standing enemy able to capture, or a hostile square.
     fn immobilised(&self, b: &Board<B>, s: usize, mover: usize) -> bool {
         let victim = if b.att.has(s) { Side::Attackers } else { Side::Defenders };
-        self.grid.nbr[s].iter().all(|&n| n == NO_SQ || n as usize == mover || self.hostile_to(victim, n as usize, b))
+        self.grid.nbr[s]
+            .iter()
+            .all(|&n| n == NO_SQ || n as usize == mover || self.hostile_to(victim, n as usize, b))
     }
 
     /// Edge rows captured by the move to `to`: (captured soldiers, king captured).
@@ -526,9 +558,17 @@ mod tests {
     fn custodial_capture_against_a_corner() {
         // Copenhagen: an attacker on b1 next to the corner a1 is taken by a defender moving to c1
         let r: Rules<u128> = Rules::new(&copenhagen()).unwrap();
-        let p = r.parse_position("/11/11/11/11/11/5K5/11/11/11/2T8/1t9/", Side::Defenders).unwrap();
+        let p = r
+            .parse_position("/11/11/11/11/11/5K5/11/11/11/2T8/1t9/", Side::Defenders)
+            .unwrap();
         let mut q = p;
-        let u = r.make(&mut q, Move { from: sq("c2", 11), to: sq("c1", 11) });
+        let u = r.make(
+            &mut q,
+            Move {
+                from: sq("c2", 11),
+                to: sq("c1", 11),
+            },
+        );
         assert_eq!(u.captured_squares(), vec![sq("b1", 11)]);
         assert!(q.att.is_zero());
         assert_eq!(q.quiet, 0);
@@ -590,8 +630,10 @@ mod invariants {
         };
         // 13x13 (192 bits), 15x15 (256) and 19x17 (384): a ring of attackers round the king's men
         let ring13 = "/13/4ttttt4/3t5t3/2t2TTT2t2/2t1T3T1t2/2t1T1K1T1t2/2t1T3T1t2/2t2TTT2t2/3t5t3/4ttttt4/13/13/13/";
-        let ring15 = "/15/15/5ttttt5/4t5t4/3t2TTT2t3/3t1T3T1t3/3t1T1K1T1t3/3t1T3T1t3/3t2TTT2t3/4t5t4/5ttttt5/15/15/15/15/";
-        let ring19 = "/19/19/19/7ttttt7/6t5t6/5t2TTT2t5/5t1T3T1t5/5t1T1K1T1t5/5t1T3T1t5/5t2TTT2t5/6t5t6/7ttttt7/19/19/19/19/19/";
+        let ring15 =
+            "/15/15/5ttttt5/4t5t4/3t2TTT2t3/3t1T3T1t3/3t1T1K1T1t3/3t1T3T1t3/3t2TTT2t3/4t5t4/5ttttt5/15/15/15/15/";
+        let ring19 =
+            "/19/19/19/7ttttt7/6t5t6/5t2TTT2t5/5t1T3T1t5/5t1T1K1T1t5/5t1T3T1t5/5t2TTT2t5/6t5t6/7ttttt7/19/19/19/19/19/";
         for seed in 0..10 {
             walk::<Wide<3>>(&wide(13, 13), ring13, seed);
             walk::<Wide<4>>(&wide(15, 15), ring15, seed);

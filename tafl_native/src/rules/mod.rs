@@ -116,12 +116,19 @@ impl<B: Bits> Rules<B> {
         let (w, h) = (config.width, config.height);
         let n = w * h;
         if n > B::CAPACITY {
-            return Err(ConfigError(format!("native rules: {w}x{h} does not fit a {}-square bitboard", B::CAPACITY)));
+            return Err(ConfigError(format!(
+                "native rules: {w}x{h} does not fit a {}-square bitboard",
+                B::CAPACITY
+            )));
         }
         let o = config.options.clone();
         let grid: Grid<B> = Grid::new(w, h, &config.walls);
         let throne = config.throne.unwrap_or(NO_SQ);
-        let throne_bit = if throne == NO_SQ { B::ZERO } else { B::bit(throne as usize) };
+        let throne_bit = if throne == NO_SQ {
+            B::ZERO
+        } else {
+            B::bit(throne as usize)
+        };
         let corners = B::from_squares(config.corners.iter().map(|&s| s as usize));
         let mut camps = B::ZERO;
         let mut camp_group = vec![NO_SQ; n];
@@ -232,8 +239,12 @@ impl<B: Bits> Rules<B> {
             }
         };
         let mut enter_v = [B::ZERO; 4];
-        for (o, d) in [(0usize, crate::board::EAST), (1, crate::board::NORTH), (2, crate::board::WEST),
-                       (3, crate::board::SOUTH)] {
+        for (o, d) in [
+            (0usize, crate::board::EAST),
+            (1, crate::board::NORTH),
+            (2, crate::board::WEST),
+            (3, crate::board::SOUTH),
+        ] {
             enter_v[o] = view(o, grid.enter[d]);
         }
         let mut groups: [Vec<MoverGroup<B>>; 2] = [vec![], vec![]];
@@ -298,8 +309,16 @@ impl<B: Bits> Rules<B> {
             grid.edge | inner
         };
 
-        let maxdist = if o.movement == Movement::SingleStep { 1 } else { w.max(h) as u32 };
-        let king_maxdist = if o.king_speed > 0 { maxdist.min(o.king_speed) } else { maxdist };
+        let maxdist = if o.movement == Movement::SingleStep {
+            1
+        } else {
+            w.max(h) as u32
+        };
+        let king_maxdist = if o.king_speed > 0 {
+            maxdist.min(o.king_speed)
+        } else {
+            maxdist
+        };
         let move_rays: Vec<[B; 4]> = (0..n)
             .map(|s| {
                 let mut out = [B::ZERO; 4];
@@ -381,18 +400,32 @@ impl<B: Bits> Rules<B> {
     ) -> Result<Position<B>, ConfigError> {
         let full = self.grid.full;
         if (att & !full).any() || (dfn & !full).any() || (att & dfn).any() {
-            return Err(ConfigError("native rules: pieces off the board or on top of each other".into()));
+            return Err(ConfigError(
+                "native rules: pieces off the board or on top of each other".into(),
+            ));
         }
         let king = match king {
             Some(k) if k >= self.size() || att.has(k) || dfn.has(k) => {
-                return Err(ConfigError("native rules: the king is off the board or on another piece".into()))
+                return Err(ConfigError(
+                    "native rules: the king is off the board or on another piece".into(),
+                ))
             }
             Some(k) => k as u16,
             None => NO_SQ,
         };
         let hash = self.zobrist.hash(att, dfn, king, side);
         let (att_v, dfn_v) = (self.views(att), self.views(dfn));
-        Ok(Position { att, dfn, king, side, quiet, result, hash, att_v, dfn_v })
+        Ok(Position {
+            att,
+            dfn,
+            king,
+            side,
+            quiet,
+            result,
+            hash,
+            att_v,
+            dfn_v,
+        })
     }
 
     /// A set of squares in the three other orientations (see [`Rules::orient`]).
@@ -541,7 +574,10 @@ mod tests {
         let g = &r.groups[0][0];
         assert!(g.pass.has(60) && !g.stop.has(60) && !g.pass.has(0));
         assert!(r.king_stop.has(60) && r.king_stop.has(0));
-        assert_eq!(r.att_closed, r.corners, "attackers can cross the throne, never a corner");
+        assert_eq!(
+            r.att_closed, r.corners,
+            "attackers can cross the throne, never a corner"
+        );
         assert!(r.host_always[0].has(60) && r.host_empty[1].has(60));
     }
 

@@ -89,8 +89,16 @@ impl<B: Bits> Rules<B> {
         let defenders = pos.side == Side::Defenders;
         let groups = &self.groups[defenders as usize];
         let none = [B::ZERO; 4];
-        let kv = if pos.king == NO_SQ { &none } else { &self.sq_v[pos.king as usize] };
-        let (mv, ov) = if defenders { (&pos.dfn_v, &pos.att_v) } else { (&pos.att_v, &pos.dfn_v) };
+        let kv = if pos.king == NO_SQ {
+            &none
+        } else {
+            &self.sq_v[pos.king as usize]
+        };
+        let (mv, ov) = if defenders {
+            (&pos.dfn_v, &pos.att_v)
+        } else {
+            (&pos.att_v, &pos.dfn_v)
+        };
         let own = if defenders { pos.dfn } else { pos.att };
         let other = if defenders { pos.att } else { pos.dfn };
         let mut total = self.count_view(own, own | other | kv[0], 0, groups)
@@ -255,7 +263,11 @@ mod tests {
         let mut moves = Vec::new();
         r.generate_moves(&p, &mut moves);
         assert_eq!(moves.len() as u32, r.count_moves(&p));
-        assert_eq!(moves.len(), 116, "Copenhagen's attackers have 116 first moves (perft 1)");
+        assert_eq!(
+            moves.len(),
+            116,
+            "Copenhagen's attackers have 116 first moves (perft 1)"
+        );
         p.side = Side::Defenders;
         r.generate_moves(&p, &mut moves);
         assert_eq!(moves.len() as u32, r.count_moves(&p));

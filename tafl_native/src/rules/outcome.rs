@@ -63,7 +63,11 @@ impl<B: Bits> Rules<B> {
         if pos.king == NO_SQ || pos.result.is_some() {
             return;
         }
-        let b = Board { att: pos.att, dfn: pos.dfn, king: pos.king };
+        let b = Board {
+            att: pos.att,
+            dfn: pos.dfn,
+            king: pos.king,
+        };
         self.capturing_moves(&b, Some(out));
     }
 
@@ -77,7 +81,15 @@ impl<B: Bits> Rules<B> {
     fn capturing_moves(&self, b: &Board<B>, mut out: Option<&mut Vec<Move>>) -> bool {
         let (att_v, dfn_v) = (self.views(b.att), self.views(b.dfn));
         let probe = Position {
-            att: b.att, dfn: b.dfn, king: b.king, side: Side::Attackers, quiet: 0, result: None, hash: 0, att_v, dfn_v,
+            att: b.att,
+            dfn: b.dfn,
+            king: b.king,
+            side: Side::Attackers,
+            quiet: 0,
+            result: None,
+            hash: 0,
+            att_v,
+            dfn_v,
         };
         let mut moves = Vec::with_capacity(128);
         self.generate_moves(&probe, &mut moves);
@@ -90,7 +102,10 @@ impl<B: Bits> Rules<B> {
             }
             let mut after = *b;
             after.att ^= B::bit(mv.from as usize) | B::bit(mv.to as usize);
-            if self.resolve_captures(&mut after, Side::Attackers, mv.to as usize, false).king_taken {
+            if self
+                .resolve_captures(&mut after, Side::Attackers, mv.to as usize, false)
+                .king_taken
+            {
                 found = true;
                 match out.as_deref_mut() {
                     Some(list) => list.push(mv),
@@ -114,9 +129,17 @@ impl<B: Bits> Rules<B> {
         // cheap and by far the usual answer: some defender sees the edge along a row or column
         // (one subtraction per orientation; walls end the lines as they end moves)
         let none = [B::ZERO; 4];
-        let kv = if b.king == NO_SQ { &none } else { &self.sq_v[b.king as usize] };
+        let kv = if b.king == NO_SQ {
+            &none
+        } else {
+            &self.sq_v[b.king as usize]
+        };
         for o in 0..4 {
-            let (att, dfn) = if o == 0 { (b.att, b.dfn) } else { (att_v[o - 1], dfn_v[o - 1]) };
+            let (att, dfn) = if o == 0 {
+                (b.att, b.dfn)
+            } else {
+                (att_v[o - 1], dfn_v[o - 1])
+            };
             let own = dfn | kv[o];
             let free = !(att | own) & self.enter_v[o];
             let blockers = !free;
@@ -243,8 +266,11 @@ impl<B: Bits> Rules<B> {
         let corners_close = self.opts.shield_wall_corners;
         let blocked = region | safe | self.att_nostand;
         for (along, across) in [([0usize, 1usize], [2usize, 3usize]), ([2, 3], [0, 1])] {
-            let off: Vec<usize> =
-                across.iter().copied().filter(|&k| dirs[k] == NO_SQ && !g.wall_side[d][k]).collect();
+            let off: Vec<usize> = across
+                .iter()
+                .copied()
+                .filter(|&k| dirs[k] == NO_SQ && !g.wall_side[d][k])
+                .collect();
             if off.len() != 1 {
                 continue;
             }
@@ -303,21 +329,39 @@ mod tests {
         let mut c = copenhagen();
         let r: Rules<u128> = Rules::new(&c).unwrap();
         assert_eq!(r.repetition_outcome(Side::Defenders, 2), None);
-        assert_eq!(r.repetition_outcome(Side::Defenders, 3), Some(Outcome::win(Side::Attackers, Reason::Repetition)));
+        assert_eq!(
+            r.repetition_outcome(Side::Defenders, 3),
+            Some(Outcome::win(Side::Attackers, Reason::Repetition))
+        );
         set(&mut c, "repetition", OptionValue::Str("mover_loses".into()));
         let r: Rules<u128> = Rules::new(&c).unwrap();
         // the defenders are to move, so the attackers made the repetition and lose
-        assert_eq!(r.repetition_outcome(Side::Defenders, 3), Some(Outcome::win(Side::Defenders, Reason::Repetition)));
+        assert_eq!(
+            r.repetition_outcome(Side::Defenders, 3),
+            Some(Outcome::win(Side::Defenders, Reason::Repetition))
+        );
     }
 
     #[test]
     fn an_enclosed_army_is_encircled() {
         let r: Rules<u128> = Rules::new(&copenhagen()).unwrap();
-        let p = r.parse_position("/11/11/11/4ttt4/3tTKTt3/4ttt4/11/11/11/11/11/", Side::Defenders).unwrap();
-        let b = crate::rules::make::Board { att: p.att, dfn: p.dfn, king: p.king };
+        let p = r
+            .parse_position("/11/11/11/4ttt4/3tTKTt3/4ttt4/11/11/11/11/11/", Side::Defenders)
+            .unwrap();
+        let b = crate::rules::make::Board {
+            att: p.att,
+            dfn: p.dfn,
+            king: p.king,
+        };
         assert!(r.encircled(&b, &p.att_v, &p.dfn_v));
-        let open = r.parse_position("/11/11/11/4tt5/3tTKTt3/4ttt4/11/11/11/11/11/", Side::Defenders).unwrap();
-        let b = crate::rules::make::Board { att: open.att, dfn: open.dfn, king: open.king };
+        let open = r
+            .parse_position("/11/11/11/4tt5/3tTKTt3/4ttt4/11/11/11/11/11/", Side::Defenders)
+            .unwrap();
+        let b = crate::rules::make::Board {
+            att: open.att,
+            dfn: open.dfn,
+            king: open.king,
+        };
         assert!(!r.encircled(&b, &open.att_v, &open.dfn_v));
     }
 }
