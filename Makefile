@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CARGO := $(shell command -v cargo 2>/dev/null)
 NATIVE_STAMP := $(VENV)/.native-built
-NATIVE_SOURCES := $(wildcard tafl_native/Cargo.toml tafl_native/Cargo.lock tafl_native/pyproject.toml) \
+NATIVE_SOURCES := $(wildcard tafl_native/Cargo.toml tafl_native/Cargo.lock tafl_native/pyproject.toml tafl_native/.cargo/config.toml) \
 	$(shell find tafl_native/src -name '*.rs' 2>/dev/null)
 
 .PHONY: run test lint bench clean native
@@ -18,7 +18,7 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --upgrade pip >/dev/null
-	$(BIN)/python -m pip install -e ".[test,lab]"
+	$(BIN)/python -m pip install -e ".[test,lab,maker]"
 	touch $(STAMP)
 
 # The native engine, release profile (maturin through pip), rebuilt when its sources change.

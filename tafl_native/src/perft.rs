@@ -131,3 +131,19 @@ mod timing {
         );
     }
 }
+
+#[cfg(test)]
+mod timing_perft {
+    use super::*;
+    use crate::rules::testing::*;
+    use crate::rules::Side;
+
+    /// `cargo test --release timing_perft -- --ignored`: Copenhagen perft 4, for `perf stat`.
+    #[test]
+    #[ignore]
+    fn timing_perft_copenhagen_4() {
+        let r: Rules<u128> = Rules::new(&copenhagen()).unwrap();
+        let p = r.parse_position(COPENHAGEN, Side::Attackers).unwrap();
+        assert_eq!(perft(&r, &p, 4), 50_456_804);
+    }
+}

@@ -63,7 +63,11 @@ impl<B: Bits> Rules<B> {
         if pos.king == NO_SQ || pos.result.is_some() {
             return;
         }
-        let b = Board { att: pos.att, dfn: pos.dfn, king: pos.king };
+        let b = Board {
+            att: pos.att,
+            dfn: pos.dfn,
+            king: pos.king,
+        };
         self.capturing_moves(&b, Some(out));
     }
 
@@ -75,7 +79,18 @@ impl<B: Bits> Rules<B> {
     /// Attacker moves that capture the king: collected into `out`, or (`None`) only whether
     /// there is one.
     fn capturing_moves(&self, b: &Board<B>, mut out: Option<&mut Vec<Move>>) -> bool {
-        let probe = Position { att: b.att, dfn: b.dfn, king: b.king, side: Side::Attackers, quiet: 0, result: None, hash: 0 };
+        let (att_v, dfn_v) = (self.views(b.att), self.views(b.dfn));
+        let probe = Position {
+            att: b.att,
+            dfn: b.dfn,
+            king: b.king,
+            side: Side::Attackers,
+            quiet: 0,
+            result: None,
+            hash: 0,
+            att_v,
+            dfn_v,
+        };
         let mut moves = Vec::with_capacity(128);
         self.generate_moves(&probe, &mut moves);
         let near = self.grid.adj[b.king as usize];
@@ -87,7 +102,10 @@ impl<B: Bits> Rules<B> {
             }
             let mut after = *b;
             after.att ^= B::bit(mv.from as usize) | B::bit(mv.to as usize);
-            if self.resolve_captures(&mut after, Side::Attackers, mv.to as usize, false).king_taken {
+            if self
+                .resolve_captures(&mut after, Side::Attackers, mv.to as usize, false)
+                .king_taken
+            {
                 found = true;
                 match out.as_deref_mut() {
                     Some(list) => list.push(mv),
@@ -101,21 +119,35 @@ impl<B: Bits> Rules<B> {
     // ------------------------------------------------------------------------- encirclement
 
     /// No defender (king included) can reach the edge through squares free of attackers.
-    pub(crate) fn encircled(&self, b: &Board<B>) -> bool {
+    /// `att_v`/`dfn_v` are the pieces in the other orientations (see `Position::att_v`).
+    pub(crate) fn encircled(&self, b: &Board<B>, att_v: &[B; 3], dfn_v: &[B; 3]) -> bool {
         let g = &self.grid;
         let mut region = b.dfn | b.king_bits();
         if (region & g.edge).any() {
             return false;
         }
-        let allowed = g.full & !b.att;
         // cheap and by far the usual answer: some defender sees the edge along a row or column
-        // (rays stop at walls, so this holds with walls too)
-        let between = allowed & !region;
-        for d in 0..4 {
-            if (self.slide(region, between, d) & g.edge).any() {
+        // (one subtraction per orientation; walls end the lines as they end moves)
+        let none = [B::ZERO; 4];
+        let kv = if b.king == NO_SQ {
+            &none
+        } else {
+            &self.sq_v[b.king as usize]
+        };
+        for o in 0..4 {
+            let (att, dfn) = if o == 0 {
+                (b.att, b.dfn)
+            } else {
+                (att_v[o - 1], dfn_v[o - 1])
+            };
+            let own = dfn | kv[o];
+            let free = !(att | own) & self.enter_v[o];
+            let blockers = !free;
+            if (blockers ^ blockers.wrapping_sub(own.shl(1))) & free & self.edge_v[o] != B::ZERO {
                 return false;
             }
         }
+        let allowed = g.full & !b.att;
         loop {
             let grown = g.dilate(region) & allowed;
             if (grown & g.edge).any() {
@@ -234,8 +266,11 @@ impl<B: Bits> Rules<B> {
         let corners_close = self.opts.shield_wall_corners;
         let blocked = region | safe | self.att_nostand;
         for (along, across) in [([0usize, 1usize], [2usize, 3usize]), ([2, 3], [0, 1])] {
-            let off: Vec<usize> =
-                across.iter().copied().filter(|&k| dirs[k] == NO_SQ && !g.wall_side[d][k]).collect();
+            let off: Vec<usize> = across
+                .iter()
+                .copied()
+                .filter(|&k| dirs[k] == NO_SQ && !g.wall_side[d][k])
+                .collect();
             if off.len() != 1 {
                 continue;
             }
@@ -294,21 +329,39 @@ mod tests {
         let mut c = copenhagen();
         let r: Rules<u128> = Rules::new(&c).unwrap();
         assert_eq!(r.repetition_outcome(Side::Defenders, 2), None);
-        assert_eq!(r.repetition_outcome(Side::Defenders, 3), Some(Outcome::win(Side::Attackers, Reason::Repetition)));
+        assert_eq!(
+            r.repetition_outcome(Side::Defenders, 3),
+            Some(Outcome::win(Side::Attackers, Reason::Repetition))
+        );
         set(&mut c, "repetition", OptionValue::Str("mover_loses".into()));
         let r: Rules<u128> = Rules::new(&c).unwrap();
         // the defenders are to move, so the attackers made the repetition and lose
-        assert_eq!(r.repetition_outcome(Side::Defenders, 3), Some(Outcome::win(Side::Defenders, Reason::Repetition)));
+        assert_eq!(
+            r.repetition_outcome(Side::Defenders, 3),
+            Some(Outcome::win(Side::Defenders, Reason::Repetition))
+        );
     }
 
     #[test]
     fn an_enclosed_army_is_encircled() {
         let r: Rules<u128> = Rules::new(&copenhagen()).unwrap();
-        let p = r.parse_position("/11/11/11/4ttt4/3tTKTt3/4ttt4/11/11/11/11/11/", Side::Defenders).unwrap();
-        let b = crate::rules::make::Board { att: p.att, dfn: p.dfn, king: p.king };
-        assert!(r.encircled(&b));
-        let open = r.parse_position("/11/11/11/4tt5/3tTKTt3/4ttt4/11/11/11/11/11/", Side::Defenders).unwrap();
-        let b = crate::rules::make::Board { att: open.att, dfn: open.dfn, king: open.king };
-        assert!(!r.encircled(&b));
+        let p = r
+            .parse_position("/11/11/11/4ttt4/3tTKTt3/4ttt4/11/11/11/11/11/", Side::Defenders)
+            .unwrap();
+        let b = crate::rules::make::Board {
+            att: p.att,
+            dfn: p.dfn,
+            king: p.king,
+        };
+        assert!(r.encircled(&b, &p.att_v, &p.dfn_v));
+        let open = r
+            .parse_position("/11/11/11/4tt5/3tTKTt3/4ttt4/11/11/11/11/11/", Side::Defenders)
+            .unwrap();
+        let b = crate::rules::make::Board {
+            att: open.att,
+            dfn: open.dfn,
+            king: open.king,
+        };
+        assert!(!r.encircled(&b, &open.att_v, &open.dfn_v));
     }
 }
