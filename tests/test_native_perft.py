@@ -164,3 +164,21 @@ if __name__ == "__main__":
         DATA.write_text(json.dumps(core_table(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     else:
         print(__doc__)
+
+
+@needs_native
+def test_perft_honours_the_defenders_no_repeat_rule_along_each_line_as_the_core_does():
+    """hnefatafl.org: "If the defender would repeat a board position, the move is not allowed";
+    perft counts no such move (the core's playout.perft), so at depth 4 from a position with the
+    attackers to move, a defenders' move back to the starting board is missing from the count."""
+    from tafl_desktop.core.game import Side
+
+    base = presets()["brandubh"]
+    counts = {}
+    for rule in ("allowed", "defenders_no_repeat"):
+        variant = base.with_options({"repetition": rule})
+        core = variant.make_rules()
+        start = core.parse_position("/7/1t5/3T3/3K1t1/7/2T2t1/7/", Side.ATTACKERS)
+        counts[rule] = (perft(core, start, 4), native.make_rules(variant, "native").perft(start, 4))
+        assert counts[rule][0] == counts[rule][1], rule
+    assert counts["defenders_no_repeat"][0] < counts["allowed"][0]

@@ -95,7 +95,7 @@ choice_enum!(
     CornerEntry { King = "king", Defenders = "defenders" });
 choice_enum!(
     /// `camps_hostile`
-    CampsHostile { None = "none", Defenders = "defenders", All = "all" });
+    CampsHostile { None = "none", Defenders = "defenders", All = "all", Always = "always" });
 choice_enum!(
     /// `camp_crossing`
     CampCrossing { Nobody = "nobody", Attackers = "attackers", Everyone = "everyone" });
@@ -133,6 +133,7 @@ pub struct TaflOptions {
     pub camps: bool,
     pub camps_hostile: CampsHostile,
     pub camp_reentry: bool,
+    pub camp_to_camp: bool,
     pub camp_crossing: CampCrossing,
 }
 
@@ -169,6 +170,7 @@ impl Default for TaflOptions {
             camps: false,
             camps_hostile: CampsHostile::Defenders,
             camp_reentry: false,
+            camp_to_camp: false,
             camp_crossing: CampCrossing::Nobody,
         }
     }
@@ -206,6 +208,7 @@ pub const OPTION_KEYS: &[&str] = &[
     "camps",
     "camps_hostile",
     "camp_reentry",
+    "camp_to_camp",
     "camp_crossing",
 ];
 
@@ -271,6 +274,7 @@ impl TaflOptions {
             "camps" => self.camps = want_bool(key, v)?,
             "camps_hostile" => self.camps_hostile = want_choice(key, v, CampsHostile::parse)?,
             "camp_reentry" => self.camp_reentry = want_bool(key, v)?,
+            "camp_to_camp" => self.camp_to_camp = want_bool(key, v)?,
             "camp_crossing" => self.camp_crossing = want_choice(key, v, CampCrossing::parse)?,
             _ => return err(format!("native rules: unknown option '{}'", clip(key))),
         }

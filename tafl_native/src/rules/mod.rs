@@ -169,11 +169,17 @@ impl<B: Bits> Rules<B> {
             always[def] |= corners;
         }
         if camps.any() {
-            if matches!(o.camps_hostile, CampsHostile::Defenders | CampsHostile::All) {
+            if matches!(
+                o.camps_hostile,
+                CampsHostile::Defenders | CampsHostile::All | CampsHostile::Always
+            ) {
                 always[def] |= camps;
             }
             if o.camps_hostile == CampsHostile::All {
                 empty[att] |= camps;
+            }
+            if o.camps_hostile == CampsHostile::Always {
+                always[att] |= camps; // an attacker standing there does not make it friendly
             }
         }
 
@@ -205,9 +211,12 @@ impl<B: Bits> Rules<B> {
                     if !o.camp_reentry {
                         let own = camp_group[s];
                         let mut closed = B::ZERO;
-                        for q in camps.squares() {
-                            if camp_group[q] != own {
-                                closed.set(q);
+                        // from a camp square into any camp (OpenTafl's aforre), else only its own
+                        if !(own != NO_SQ && o.camp_to_camp) {
+                            for q in camps.squares() {
+                                if camp_group[q] != own {
+                                    closed.set(q);
+                                }
                             }
                         }
                         if matches!(o.camp_crossing, CampCrossing::Attackers | CampCrossing::Everyone) {
