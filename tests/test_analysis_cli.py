@@ -33,7 +33,8 @@ def analyse_json(*args: str) -> dict:
 
 
 def check_analysis_schema(data: dict, lines: int) -> None:
-    assert set(data) == {"lines", "nodes", "seconds"}
+    assert set(data) == {"lines", "nodes", "seconds", "engine"}  # "engine": which search ran (issue 31)
+    assert data["engine"] in ("native", "python")
     assert isinstance(data["nodes"], int) and isinstance(data["seconds"], float)
     assert 1 <= len(data["lines"]) <= lines
     for line in data["lines"]:
