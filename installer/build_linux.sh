@@ -50,6 +50,16 @@ if "$BUILD_VENV/bin/python" -m pip show --quiet PySide6-Addons >/dev/null 2>&1; 
 fi
 say "$("$BUILD_VENV/bin/python" -m PyInstaller --version | sed 's/^/PyInstaller /'), $("$BUILD_VENV/bin/python" --version)"
 
+# The native engine (tafl_native/, Rust): built into the build venv in the release profile when cargo is
+# there, so PyInstaller bundles it (the spec lists it and marks the bundle; its self-test then checks it).
+if command -v cargo >/dev/null 2>&1; then
+    say "building the native engine into the build venv"
+    "$BUILD_VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps ./tafl_native
+else
+    "$BUILD_VENV/bin/python" -m pip uninstall --quiet --yes tafl-native >/dev/null 2>&1 || true
+    say "cargo not found: the bundle plays on the Python engine"
+fi
+
 # ---- 2. the bundle ---------------------------------------------------------------------------------
 say "building dist/$APP with PyInstaller"
 t0=$(now)

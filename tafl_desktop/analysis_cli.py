@@ -22,6 +22,7 @@ import sys
 from typing import Any
 
 from tafl_desktop.i18n import _
+from tafl_desktop.native.bridge import ENGINES
 
 #: Think time of ``analyse`` when neither --time nor --depth is given (s).
 ANALYSE_TIME = 2.0
@@ -39,6 +40,8 @@ def register(sub: Any) -> None:
     limit = s.add_mutually_exclusive_group()
     limit.add_argument("--time", type=float, help=_("seconds to think (default 2)"))
     limit.add_argument("--depth", type=int, help=_("search to this depth in plies"))
+    limit.add_argument("--nodes", type=int, help=_("search this many positions (the same answer on any machine)"))
+    s.add_argument("--engine", choices=ENGINES, help=_("search engine (default: native where it is built)"))
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_analyse)
 
@@ -46,11 +49,13 @@ def register(sub: Any) -> None:
     s.add_argument("file")
     s.add_argument("--time", type=float, default=None, help=_("seconds per position (default 0.5)"))
     s.add_argument("--plot", help=_("write the evaluation graph to FILE.png or FILE.pdf"))
+    s.add_argument("--engine", choices=ENGINES, help=_("search engine (default: native where it is built)"))
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_review)
 
 
 def cmd_analyse(args: Any) -> int:
+    from tafl_desktop.ai.engine import make_searcher
     from tafl_desktop.ai.multipv import MAX_LINES, analyse
     from tafl_desktop.cli import EXIT_ILLEGAL, CliError, _start, _variant
     from tafl_desktop.core.game import Game, IllegalMove
@@ -61,6 +66,8 @@ def cmd_analyse(args: Any) -> int:
         raise CliError(_("--time must be more than 0 and at most 3600 seconds"))
     if args.depth is not None and not 1 <= args.depth <= 64:
         raise CliError(_("--depth must be from 1 to 64"))
+    if args.nodes is not None and not 1_000 <= args.nodes <= 10_000_000_000:
+        raise CliError(_("--nodes must be from 1,000 to 10,000,000,000"))
     if args.to_move and args.position is None:
         raise CliError(_("--to-move needs --position"))
     variant = _variant(args.variant, args.set)
@@ -72,12 +79,23 @@ def cmd_analyse(args: Any) -> int:
         except IllegalMove as exc:
             raise CliError(_("move {i}: {why}").format(i=i, why=exc), EXIT_ILLEGAL) from None
     keys = [rules.position_key(game.position_at(i)) for i in range(len(game.plies) + 1)]
+    try:
+        searcher = make_searcher(rules, args.engine)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     if args.depth is not None:
-        report = analyse(rules, game.position, args.lines, time_limit=0, depth=args.depth, history_keys=keys)
+        report = analyse(rules, game.position, args.lines, time_limit=0, depth=args.depth, history_keys=keys,
+                         searcher=searcher)
+    elif args.nodes is not None:
+        report = analyse(rules, game.position, args.lines, time_limit=0, nodes=args.nodes, history_keys=keys,
+                         searcher=searcher)
     else:
-        report = analyse(rules, game.position, args.lines, time_limit=args.time or ANALYSE_TIME, history_keys=keys)
+        report = analyse(rules, game.position, args.lines, time_limit=args.time or ANALYSE_TIME, history_keys=keys,
+                         searcher=searcher)
     if args.json:
-        print(json.dumps(report.to_json()))
+        out = report.to_json()
+        out["engine"] = searcher.engine
+        print(json.dumps(out))
         return 0
     from tafl_desktop.analysis_words import line_words
 
@@ -92,6 +110,7 @@ def cmd_analyse(args: Any) -> int:
 
 
 def cmd_review(args: Any) -> int:
+    from tafl_desktop.ai.engine import resolve
     from tafl_desktop.ai.review import CLASSES, REVIEW_TIME, review_game
     from tafl_desktop.cli import EXIT_ERROR, EXIT_ILLEGAL, CliError
     from tafl_desktop.core.record import RecordError, load_game
@@ -115,7 +134,11 @@ def cmd_review(args: Any) -> int:
         if not args.json and sys.stderr.isatty():
             print(f"\r{done}/{len(game.plies) + 1}", end="", file=sys.stderr, flush=True)
 
-    result = review_game(game, per, on_progress=progress)
+    try:
+        resolve(game.rules, args.engine)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    result = review_game(game, per, on_progress=progress, engine=args.engine)
     if args.plot:
         from tafl_desktop.charts.review_graph import save_review_graph
 

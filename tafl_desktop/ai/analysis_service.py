@@ -21,13 +21,17 @@ MODES = ("analyse", "review")
 
 
 def _searcher(engine: Any, rules: Any) -> Any:
-    from tafl_desktop.ai.multipv import MultiPVSearcher
+    from tafl_desktop.ai.engine import make_searcher
 
     cache = engine.__dict__.setdefault("_multipv", {})
     s = cache.get(id(rules))
     if s is None or s.rules is not rules:
         cache.clear()  # one at a time: the table is big
-        s = cache[id(rules)] = MultiPVSearcher(rules)
+        s = cache[id(rules)] = make_searcher(rules)
+        if s.engine == "native":  # analysis need not be reproducible: use every core
+            from tafl_desktop.native.search import default_threads
+
+            s.threads = default_threads()
     return s
 
 
@@ -47,7 +51,7 @@ def handle(engine: Any, rid: int, req: dict[str, Any], rules: Any, pos: Any, his
         rep = multipv.analyse(rules, pos, lines=int(req.get("lines", 3)), time_limit=float(req.get("time") or 0),
                               depth=int(req.get("depth", 64)), history_keys=history, should_stop=should_stop,
                               on_iteration=lambda r: send(("info", rid, _report_dict(r))), searcher=searcher)
-        return _report_dict(rep)
+        return {**_report_dict(rep), "engine": searcher.engine}
     moves = [tuple(m) for m in req.get("moves", ())]
     positions = review.game_positions(rules, pos, moves)
     known = {int(k): v for k, v in (req.get("known") or {}).items()}
@@ -58,4 +62,4 @@ def handle(engine: Any, rid: int, req: dict[str, Any], rules: Any, pos: Any, his
 
     evals = review.evaluate_positions(rules, positions, float(req.get("per_position", review.REVIEW_TIME)),
                                       known, should_stop, progress, searcher)
-    return {"done": len(evals), "total": total, "evals": evals}
+    return {"done": len(evals), "total": total, "evals": evals, "engine": searcher.engine}

@@ -31,7 +31,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from tafl_desktop.ai.analysis import win_chance
-from tafl_desktop.ai.multipv import MultiPVSearcher, analyse
+from tafl_desktop.ai.engine import make_searcher
+from tafl_desktop.ai.multipv import analyse
 from tafl_desktop.ai.search import MATE
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -63,7 +64,7 @@ def _terminal_score(rules: Any, pos: Any) -> int | None:
 
 def evaluate_position(rules: Any, pos: Any, time_limit: float, history_keys: Iterable[Any] = (),
                       should_stop: Callable[[], bool] | None = None,
-                      searcher: MultiPVSearcher | None = None) -> dict[str, Any]:
+                      searcher: Any | None = None) -> dict[str, Any]:
     """One position's evaluation: ``{"score", "best", "best_move", "depth", "side"}`` (score from
     the side to move's view; an ended game gets its result and no best move)."""
     side = int(rules.side_to_move(pos))
@@ -91,12 +92,12 @@ def evaluate_positions(rules: Any, positions: list[Any], time_limit: float = REV
                        known: dict[int, dict[str, Any]] | None = None,
                        should_stop: Callable[[], bool] | None = None,
                        on_progress: Callable[[int, dict[int, dict[str, Any]]], None] | None = None,
-                       searcher: MultiPVSearcher | None = None) -> dict[int, dict[str, Any]]:
+                       searcher: Any | None = None, engine: str | None = None) -> dict[int, dict[str, Any]]:
     """Evaluate every position not in ``known``; ``on_progress(done, evals)`` after each one.
     Stops early (returning what it has) when ``should_stop`` says so."""
     evals = dict(known or {})
     keys = [rules.position_key(p) for p in positions]
-    s = searcher if searcher is not None else MultiPVSearcher(rules)
+    s = searcher if searcher is not None else make_searcher(rules, engine)
     for i, pos in enumerate(positions):
         if i in evals:
             continue
@@ -149,10 +150,12 @@ def classify(rules: Any, positions: list[Any], moves: list[tuple[int, ...]],
 
 
 def review_game(game: Any, time_limit: float = REVIEW_TIME, should_stop: Callable[[], bool] | None = None,
-                on_progress: Callable[[int, dict[int, dict[str, Any]]], None] | None = None) -> dict[str, Any]:
+                on_progress: Callable[[int, dict[int, dict[str, Any]]], None] | None = None,
+                engine: str | None = None) -> dict[str, Any]:
     """Review a whole :class:`~tafl_desktop.core.game.Game` in this process (the CLI's path)."""
     rules = game.rules
     moves = [tuple(p.move) for p in game.plies]
     positions = [game.position_at(i) for i in range(len(moves) + 1)]
-    evals = evaluate_positions(rules, positions, time_limit, should_stop=should_stop, on_progress=on_progress)
+    evals = evaluate_positions(rules, positions, time_limit, should_stop=should_stop, on_progress=on_progress,
+                               engine=engine)
     return classify(rules, positions, moves, evals)

@@ -63,6 +63,11 @@ class SearchLimits:
     ranked_drift: bool = True
     #: Beyond FULL_WIDTH_DEPTH, reduce late quiet moves by a ply (re-searched if they look good).
     selective: bool = False
+    #: Follow captures in the quiescence search (the native engine; the Python one never does).
+    captures: bool = True
+    #: Search threads for an engine that has them (the native one: Lazy SMP); 0 = the searcher's
+    #: own setting.  More than one is faster but not reproducible.  The Python search has one.
+    threads: int = 0
 
 
 @dataclass
@@ -115,7 +120,14 @@ def drift_pick(candidates: list[tuple[Move, int]], rng: Any) -> Move:
 
 
 class Searcher:
-    """A reusable searcher for one rules object; keeps its transposition table between moves."""
+    """The Python search engine: a reusable searcher for one rules object, keeping its
+    transposition table between moves.  It is one of the two implementations of the interface in
+    :mod:`tafl_desktop.ai.engine` (the other is the native one): ``search``, ``pv``, ``lines``,
+    ``finished`` and ``finished_depth``, ``ev`` and ``engine``."""
+
+    engine = "python"
+    #: How many best root moves get exact scores (multi-PV; 1 for play).
+    lines = 1
 
     def __init__(self, rules: Any, evaluator: Any | None = None, tt_entries: int = 400_000) -> None:
         self.rules = rules
@@ -128,6 +140,9 @@ class Searcher:
         self.history: list[dict[Move, int]] = [{}, {}]
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 8)]
         self.nodes = 0
+        #: Root moves and scores of the last finished iteration, best first, and its depth.
+        self.finished: list[tuple[Move, int]] = []
+        self.finished_depth = 0
 
     # ------------------------------------------------------------------------------ public
     def search(self, pos: Any, limits: SearchLimits | None = None, history_keys: Iterable[Any] = (),
@@ -152,6 +167,7 @@ class Searcher:
         full_width = 0
         rng = rng or random.Random()
         self._age_tables()
+        self.finished, self.finished_depth = [], 0
 
         rules = self.rules
         root_key = self.hash(pos)
@@ -176,7 +192,7 @@ class Searcher:
                                 [(moves[0], static)], stopped="forced")
 
         kind, payload = self.ev.tactics(pos, moves)
-        if kind == WIN_NOW:
+        if kind == WIN_NOW and self.lines <= 1:  # analysis of several lines scores the others too
             return SearchResult(payload, MATE - 1, 1, 1, time.perf_counter() - self.t0, [payload],
                                 [(payload, MATE - 1)], stopped="forced")
 
@@ -310,29 +326,38 @@ class Searcher:
         return pv
 
     def _root(self, pos: Any, moves: list[Move], depth: int, margin: int) -> list[tuple[Move, int]]:
-        """One iteration at the root: every root move scored (exactly if within the margin)."""
+        """One iteration at the root: every root move scored; the best ``lines`` and those within
+        ``margin`` of the best exactly, the others proven worse by a null window against the
+        ``lines``-th best score found so far (less the margin), sharing one table and clock."""
         play = self.rules.play
+        n = max(1, self.lines)
         scored: list[tuple[Move, int]] = []
         self._partial = scored
-        best = -INF
-        for i, m in enumerate(moves):
+        top: list[int] = []  # the best n scores so far, ascending
+        for m in moves:
             child, _ = play(pos, m)
             ck = self.hash(child)
-            floor = best - margin if best > -INF else -INF
-            if i == 0:
+            if len(top) < n:
                 score = -self._negamax(child, ck, depth - 1, -INF, INF, 1)
             else:
-                a = floor
+                a = top[0] - margin
                 score = -self._negamax(child, ck, depth - 1, -a - 1, -a, 1)
                 if score > a:
                     score = -self._negamax(child, ck, depth - 1, -INF, -a, 1)
             scored.append((m, score))
-            if score > best:
-                best = score
-        root_key = self.hash(pos)
-        top = max(scored, key=lambda ms: ms[1])
-        self._store(root_key, depth, EXACT, top[1], top[0], 0)
+            top.append(score)
+            top.sort()
+            if len(top) > n:
+                top.pop(0)
+        best = max(scored, key=lambda ms: ms[1])
+        self._store(self.hash(pos), depth, EXACT, best[1], best[0], 0)
+        self.finished = sorted(scored, key=lambda ms: -ms[1])
+        self.finished_depth = depth
         return scored
+
+    def pv(self, pos: Any, first: Move) -> list[Move]:
+        """The principal variation starting with ``first``, from the transposition table."""
+        return self._pv(pos, first)
 
     def _store(self, key: int, depth: int, flag: int, score: int, move: Move | None, ply: int) -> None:
         if score >= MATE_BOUND:
