@@ -88,7 +88,10 @@ def paint_heat(view: Any, p: QPainter, heat: dict[int, tuple[str, float]]) -> No
         c = QColor(colour)
         c.setAlphaF(max(0.0, min(1.0, alpha)))
         if view._square_cells():
-            p.fillRect(view.square_rect(square), c)
+            r = view.square_rect(square)
+            inset = r.width() * 0.06  # the board and the last move's tint show round the edge
+            p.setBrush(c)
+            p.drawRoundedRect(r.adjusted(inset, inset, -inset, -inset), inset, inset)
         else:
             r = view.piece_rect(square)
             p.setBrush(c)

@@ -221,21 +221,25 @@ class ReviewPanel(QWidget):
         assert self.review is not None
         variant = self._rules.variant
         heads = {"best": _("Best"), "good": _("Good"), **SUMMARY_SIGNS}
-        head = "".join(f"<th>&nbsp;{heads[c]}&nbsp;</th>" for c in CLASSES) + f"<th>&nbsp;{_('Accuracy')}&nbsp;</th>"
+        head = "".join(f"<th>&nbsp;{heads[c]}&nbsp;</th>" for c in CLASSES)
         rows = ""
+        accuracies = []
         for side in (0, 1):
             agg = self.review["summary"]["sides"][variant.side_key(side)]
             cells = "".join(f"<td align='center'>{agg[c]}</td>" for c in CLASSES)
-            acc = "" if agg.get("accuracy") is None else _("{value} %").format(value=f"{agg['accuracy']:.0f}")
-            rows += f"<tr><td>{variant.side_names[side]}</td>{cells}<td align='center'><b>{acc}</b></td></tr>"
+            rows += f"<tr><td>{variant.side_names[side]}</td>{cells}</tr>"
+            if agg.get("accuracy") is not None:
+                accuracies.append(_("{side} {value} %").format(side=variant.side_names[side],
+                                                               value=f"{agg['accuracy']:.0f}"))
         self.summary.setToolTip(_("Moves of each side by class: best, good, inaccuracies (?!), mistakes (?) "
                                   "and blunders (??); accuracy as lichess computes it from the winning chance "
                                   "each move gave away"))
         depth = self._evals_budget.to_json() if self._evals_budget is not None else {}
         quality = (_("Depth {n}").format(n=depth["depth"]) if "depth" in depth else
                    _("{n} positions per move").format(n=f"{depth['nodes']:,}") if "nodes" in depth else "")
+        accuracy = _("Accuracy: {sides}").format(sides=" \u00b7 ".join(accuracies)) if accuracies else ""
         self.summary.setText(f"<table cellspacing='0' cellpadding='2'><tr><th>{quality}</th>{head}</tr>{rows}"
-                             "</table>")
+                             f"</table><b>{accuracy}</b>")
 
     def _colours(self) -> tuple[str, str]:
         from tafl_desktop.charts.review_graph import DEFAULT_COLOURS
