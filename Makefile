@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CARGO := $(shell command -v cargo 2>/dev/null)
 NATIVE_STAMP := $(VENV)/.native-built
-NATIVE_SOURCES := $(wildcard tafl_native/Cargo.toml tafl_native/Cargo.lock tafl_native/pyproject.toml) \
+NATIVE_SOURCES := $(wildcard tafl_native/Cargo.toml tafl_native/Cargo.lock tafl_native/pyproject.toml tafl_native/.cargo/config.toml) \
 	$(shell find tafl_native/src -name '*.rs' 2>/dev/null)
 
 .PHONY: run test lint bench clean native

@@ -64,25 +64,26 @@ def speed(make, positions, seconds: float, threads: int = 1) -> tuple[float, flo
     return statistics.median(rates), statistics.median(cpu_rates)
 
 
-def time_to_depth(rules, positions, make, depth: int, cap: float, lines: int = 3) -> tuple[float, int]:
-    """Median seconds until an analysis of ``lines`` lines finished ``depth`` (``cap`` when it did
-    not), and how many positions reached it."""
-    times = []
+def time_to_depth(rules, positions, make, depth: int, cap: float, lines: int = 3) -> tuple[float, float, int]:
+    """Median wall seconds and processor seconds until an analysis of ``lines`` lines finished
+    ``depth`` (``cap`` when it did not), and how many positions reached it."""
+    times, cpus = [], []
     reached = 0
     for pos in positions:
         s = make()
-        t0 = time.perf_counter()
-        done: list[float] = []
+        t0, c0 = time.perf_counter(), time.process_time()
+        done: list[tuple[float, float]] = []
 
-        def seen(rep, t0=t0, done=done):
+        def seen(rep, t0=t0, c0=c0, done=done):
             if rep.depth >= depth and not done:
-                done.append(time.perf_counter() - t0)
+                done.append((time.perf_counter() - t0, time.process_time() - c0))
 
         analyse(rules, pos, lines=lines, time_limit=cap, depth=depth, on_iteration=seen, searcher=s)
         if done:
             reached += 1
-        times.append(done[0] if done else cap)
-    return statistics.median(times), reached
+        times.append(done[0][0] if done else cap)
+        cpus.append(done[0][1] if done else cap)
+    return statistics.median(times), statistics.median(cpus), reached
 
 
 def main() -> None:
@@ -104,9 +105,12 @@ def main() -> None:
         s.threads = default_threads()
         return s
 
-    nat1_t, nat1_n = time_to_depth(rules, positions, native_make, 8, 30.0, lines=1)
-    nat3_t, nat3_n = time_to_depth(rules, positions, native_make, 8, 30.0, lines=3)
-    py_t, py_n = time_to_depth(rules, positions[:3], lambda: Searcher(rules), 8, a.cap)
+    nat1_t, _, nat1_n = time_to_depth(rules, positions, native_make, 8, 30.0, lines=1)
+    nat3_t, _, nat3_n = time_to_depth(rules, positions, native_make, 8, 30.0, lines=3)
+    # one thread: its processor time is what an idle core would take, however busy the machine
+    _, cpu1, _ = time_to_depth(rules, positions, lambda: NativeSearcher(rules), 8, 60.0, lines=1)
+    _, cpu3, _ = time_to_depth(rules, positions, lambda: NativeSearcher(rules), 8, 60.0, lines=3)
+    py_t, _, py_n = time_to_depth(rules, positions[:3], lambda: Searcher(rules), 8, a.cap)
     out = {
         "positions": len(positions),
         "native_nodes_per_second_1_thread": round(native1),
@@ -121,6 +125,8 @@ def main() -> None:
         "analysis_depth8_reached_native_1_line": f"{nat1_n}/{len(positions)}",
         "analysis_depth8_seconds_native_3_lines": round(nat3_t, 2),
         "analysis_depth8_reached_native_3_lines": f"{nat3_n}/{len(positions)}",
+        "analysis_depth8_cpu_seconds_native_1_thread_1_line": round(cpu1, 2),
+        "analysis_depth8_cpu_seconds_native_1_thread_3_lines": round(cpu3, 2),
         "analysis_depth8_seconds_python_3_lines": round(py_t, 2),
         "analysis_depth8_reached_python_3_lines": f"{py_n}/3 (cap {a.cap:g} s)",
     }

@@ -440,8 +440,19 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: Commands defined here that need none of the capability modules nor the makers' print options
+#: (``variants`` is not one: the interop module adds ``--rules-string`` to it): a command line
+#: starting with one of them gets a parser without those (start-up is most of a short command's
+#: time, e.g. ``perft copenhagen 4`` on the native engine).
+QUICK_COMMANDS = ("rules", "perft", "play", "replay", "bench")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``command`` one of :data:`QUICK_COMMANDS`, only as much of
+    it as that command needs (the other commands' options may then be missing)."""
     import importlib
+
+    quick = command in QUICK_COMMANDS
 
     p = OneLineParser(
         prog="tafl-desktop", description="Play and print the old Nordic hunt games.",
@@ -471,10 +482,6 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--to-move", help="side to move in --position (attackers/defenders, or the variant's "
                         "side names such as geese/fox)")
         sp.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
-
-    def engine_arg(sp):
-        sp.add_argument("--engine", choices=("native", "python"), default=None,
-                        help="rules engine: native (Rust, the default where it is built) or python (the core)")
 
     s = sub.add_parser("perft", help="count the leaves of the move tree", description=(
         "Count the leaves of the legal-move tree to DEPTH plies from the start (or --position). Legality "
@@ -543,19 +550,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--balance", metavar="DIR", help="add the chart of a Rules Lab study (its --out folder) to "
                    "the rule sheet")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
-    from tafl_desktop.printing.maker import cli as maker_cli
+    if not quick:
+        from tafl_desktop.printing.maker import cli as maker_cli
 
-    maker_cli.add_arguments(s, float_in)
+        maker_cli.add_arguments(s, float_in)
     s.set_defaults(func=cmd_print)
 
-    s = sub.add_parser("bench", help="perft and random-playout speed on four presets")
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--seconds", type=float_in(0.01, MAX_SECONDS), default=2.0,
-                   help="playout time per variant (CPU seconds, at most 3600)")
-    engine_arg(s)
-    s.set_defaults(func=cmd_bench)
+    _add_bench(sub)
 
-    for module_name in CAPABILITY_COMMANDS:
+    for module_name in () if quick else CAPABILITY_COMMANDS:
         importlib.import_module(module_name).register(sub)
     _add_lang_option(p, top=True)
     for sp in sub.choices.values():
@@ -637,6 +640,21 @@ def with_default_command(argv: Sequence[str], commands: Sequence[str]) -> list[s
     return out
 
 
+def engine_arg(sp) -> None:
+    """``--engine native|python`` (a contract of ``perft`` and ``bench``)."""
+    sp.add_argument("--engine", choices=("native", "python"), default=None,
+                    help="rules engine: native (Rust, the default where it is built) or python (the core)")
+
+
+def _add_bench(sub) -> None:
+    s = sub.add_parser("bench", help="perft and random-playout speed on four presets")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--seconds", type=float_in(0.01, MAX_SECONDS), default=2.0,
+                   help="playout time per variant (CPU seconds, at most 3600)")
+    engine_arg(s)
+    s.set_defaults(func=cmd_bench)
+
+
 def _command_names(parser: argparse.ArgumentParser) -> list[str]:
     for action in parser._actions:  # argparse keeps the sub-commands on its subparsers action
         if isinstance(action, argparse._SubParsersAction):
@@ -645,8 +663,8 @@ def _command_names(parser: argparse.ArgumentParser) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     argv = list(argv if argv is not None else sys.argv[1:])
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(with_default_command(argv, _command_names(parser)))
     from tafl_desktop.i18n import set_language
 

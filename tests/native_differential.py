@@ -43,6 +43,46 @@ def random_variant(rng: random.Random, vid: str):
     return variant
 
 
+def random_board(rng: random.Random):
+    """A made-up Tafl board: any size from 5x5 to 19x19 (not always square, so every bitboard
+    width of the native engine is used), corners, a throne where the board has a centre, and
+    sometimes random walls; a start position of a few pieces (or None when the rules refuse it)."""
+    from tafl_desktop.core.geometry import GridGeometry
+    from tafl_desktop.core.variants import variant_from_data
+
+    w, h = rng.randint(5, 19), rng.randint(5, 19)
+    g = GridGeometry(w, h)
+    walls = []
+    for _ in range(rng.choice([0, 0, 3, 8])):
+        a = rng.randrange(w * h)
+        b = rng.choice(g.neighbours(a))
+        walls.append(f"{g.name(a)}|{g.name(b)}")
+    king = (h // 2) * w + w // 2
+    cells = {king: "K"}
+    for s in rng.sample(range(w * h), min(w * h - 1, rng.randint(4, 30))):
+        if s != king and s not in g.corner_squares:
+            cells[s] = rng.choice("tttT")
+    rows = []
+    for r in range(h - 1, -1, -1):
+        row, run = "", 0
+        for f in range(w):
+            ch = cells.get(r * w + f)
+            if ch is None:
+                run += 1
+                continue
+            row += (str(run) if run else "") + ch
+            run = 0
+        rows.append(row + (str(run) if run else ""))
+    data = {"id": "made_up", "name": f"Made-up {w}x{h}", "family": "tafl",
+            "board": {"width": w, "height": h, "throne": "centre" if w % 2 and h % 2 else "none",
+                      "walls": sorted(set(walls)), "setup": "/" + "/".join(rows) + "/"},
+            "options": {"escape": rng.choice(["corner", "edge"])}}
+    try:
+        return variant_from_data(data)
+    except VariantError:
+        return None
+
+
 def random_sparse_position(rng: random.Random, rules, kind: str = "any"):
     """A legal position with a few pieces placed at random (None when the rules refuse it).
     ``kind`` "fort": the king on the edge with defenders around him (forts, shield walls);
@@ -137,6 +177,17 @@ def run(plies: int, seed: int, sparse_share: float = 0.35, max_game: int = 250) 
     while tally.plies < plies:
         vid = rng.choice(TAFL_PRESETS)
         variant = random_variant(rng, vid) if rng.random() < 0.8 else presets()[vid]
+        if rng.random() < 0.15:  # a made-up board, under random toggles
+            made = random_board(rng)
+            if made is not None:
+                variant = made
+                for spec in TAFL_OPTIONS:
+                    if rng.random() < 0.3:
+                        value = rng.choice(spec.values()[:40])
+                        try:
+                            variant = variant.with_options({spec.key: value})
+                        except VariantError:
+                            pass
         core = variant.make_rules()
         native = NativeTaflRules(variant)
         start = core.initial_position()

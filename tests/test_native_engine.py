@@ -30,6 +30,24 @@ def test_the_native_engine_is_built_where_make_test_built_it():
 
 
 @needs_native
+def test_a_module_built_for_another_processor_is_not_used(monkeypatch):
+    """A module compiled for instructions this processor lacks would die of an illegal
+    instruction: the bridge asks it first and plays on the Python engine instead."""
+    module = native.native_module()
+    assert module.cpu_missing() == []  # built here by make, for this processor
+    monkeypatch.setattr(module, "cpu_missing", lambda: ["avx2", "bmi2"])
+    native.bridge.native_module.cache_clear()
+    try:
+        assert not native.available()
+        assert "lacks avx2, bmi2" in native.unavailable_reason()
+        assert native.resolve_engine(None) == "python"
+    finally:
+        monkeypatch.undo()
+        native.bridge.native_module.cache_clear()
+    assert native.available()
+
+
+@needs_native
 def test_the_native_engine_knows_exactly_the_cores_option_keys():
     assert sorted(native.native_module().option_keys()) == sorted(TAFL_OPTIONS.keys())
 

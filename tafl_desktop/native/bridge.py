@@ -40,6 +40,11 @@ def native_module() -> ModuleType | None:
         return None
     from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
+    lacking = list(tafl_native.cpu_missing())
+    if lacking:  # built for a newer processor (a module carried over from another machine)
+        _import_error = _("this processor lacks {features}, which the native engine was built for").format(
+            features=", ".join(lacking[:4]))
+        return None
     missing = [k for k in TAFL_OPTIONS.keys() if k not in set(tafl_native.option_keys())]
     if missing:
         _import_error = _("the native engine is older than the rules (it lacks {options})").format(

@@ -72,7 +72,13 @@ pub struct PlayoutStats {
 }
 
 /// `games` random playouts from `pos`, game `i` seeded with `seed + i`.
-pub fn random_playouts<B: Bits>(rules: &Rules<B>, pos: &Position<B>, games: u64, seed: u64, max_plies: u32) -> PlayoutStats {
+pub fn random_playouts<B: Bits>(
+    rules: &Rules<B>,
+    pos: &Position<B>,
+    games: u64,
+    seed: u64,
+    max_plies: u32,
+) -> PlayoutStats {
     let mut stats = PlayoutStats::default();
     let mut moves = Vec::with_capacity(256);
     for i in 0..games {
@@ -106,6 +112,9 @@ mod tests {
         let b = random_playouts(&r, &p, 200, 7, 2000);
         assert_eq!((a.plies, a.attackers, a.defenders), (b.plies, b.attackers, b.defenders));
         assert_eq!(a.games, 200);
-        assert!(a.attackers + a.defenders + a.draws > 150, "most random Brandubh games end: {a:?}");
+        assert!(
+            a.attackers + a.defenders + a.draws > 150,
+            "most random Brandubh games end: {a:?}"
+        );
     }
 }

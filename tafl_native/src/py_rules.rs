@@ -26,7 +26,12 @@ use crate::rules::config::{OptionValue, TaflConfig, OPTION_KEYS};
 use crate::rules::{AnyRules, Move, Outcome, Position, Reason, Rules, Side};
 use crate::with_rules;
 
-pyo3::create_exception!(tafl_native, NativeError, PyRuntimeError, "The native engine failed (a bug): one line saying where.");
+pyo3::create_exception!(
+    tafl_native,
+    NativeError,
+    PyRuntimeError,
+    "The native engine failed (a bug): one line saying where."
+);
 
 thread_local! {
     static LAST_PANIC: RefCell<String> = const { RefCell::new(String::new()) };
@@ -42,7 +47,10 @@ pub(crate) fn install_panic_hook() {
         } else {
             "panic".to_string()
         };
-        let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         let line = format!("{msg}{place}").replace('\n', " ");
         LAST_PANIC.with(|p| *p.borrow_mut() = line);
     }));
@@ -70,7 +78,9 @@ pub(crate) fn int_to_bits<B: Bits>(obj: &Bound<'_, PyAny>) -> PyResult<B> {
     let bytes = obj
         .call_method1("to_bytes", (B::WORDS * 8, "little"))
         .map_err(|_| value_error("a bitboard must be a non-negative int that fits the board"))?;
-    let bytes = bytes.cast::<PyBytes>().map_err(|_| value_error("bitboard bytes expected"))?;
+    let bytes = bytes
+        .cast::<PyBytes>()
+        .map_err(|_| value_error("bitboard bytes expected"))?;
     let words: Vec<u64> = bytes
         .as_bytes()
         .chunks(8)
@@ -89,7 +99,8 @@ pub(crate) fn bits_to_int<'py, B: Bits>(py: Python<'py>, b: B) -> PyResult<Bound
     for i in 0..B::WORDS {
         bytes.extend_from_slice(&b.word(i).to_le_bytes());
     }
-    py.get_type::<PyInt>().call_method1("from_bytes", (PyBytes::new(py, &bytes), "little"))
+    py.get_type::<PyInt>()
+        .call_method1("from_bytes", (PyBytes::new(py, &bytes), "little"))
 }
 
 fn side_from(i: i64) -> PyResult<Side> {
@@ -104,8 +115,9 @@ fn outcome_from(obj: &Bound<'_, PyAny>) -> PyResult<Option<Outcome>> {
     if obj.is_none() {
         return Ok(None);
     }
-    let (winner, reason): (Option<i64>, String) =
-        obj.extract().map_err(|_| value_error("result must be None or (winner, reason)"))?;
+    let (winner, reason): (Option<i64>, String) = obj
+        .extract()
+        .map_err(|_| value_error("result must be None or (winner, reason)"))?;
     let reason = Reason::parse(&reason).ok_or_else(|| value_error("unknown result reason"))?;
     let winner = winner.map(side_from).transpose()?;
     Ok(Some(Outcome { winner, reason }))
@@ -114,17 +126,26 @@ fn outcome_from(obj: &Bound<'_, PyAny>) -> PyResult<Option<Outcome>> {
 fn outcome_to<'py>(py: Python<'py>, o: Option<Outcome>) -> PyResult<Bound<'py, PyAny>> {
     match o {
         None => Ok(py.None().into_bound(py)),
-        Some(o) => Ok(PyTuple::new(py, [o.winner.map(|s| s.index()).into_pyobject(py)?.into_any(),
-                                        o.reason.key().into_pyobject(py)?.into_any()])?
-            .into_any()),
+        Some(o) => Ok(PyTuple::new(
+            py,
+            [
+                o.winner.map(|s| s.index()).into_pyobject(py)?.into_any(),
+                o.reason.key().into_pyobject(py)?.into_any(),
+            ],
+        )?
+        .into_any()),
     }
 }
 
 /// A native position from the bridge's tuple (checked: pieces on the board, no overlaps).
 pub(crate) fn position_from<B: Bits>(rules: &Rules<B>, obj: &Bound<'_, PyAny>) -> PyResult<Position<B>> {
-    let t = obj.cast::<PyTuple>().map_err(|_| value_error("a position is a tuple (att, dfn, king, side, quiet, result)"))?;
+    let t = obj
+        .cast::<PyTuple>()
+        .map_err(|_| value_error("a position is a tuple (att, dfn, king, side, quiet, result)"))?;
     if t.len() != 6 {
-        return Err(value_error("a position is a tuple (att, dfn, king, side, quiet, result)"));
+        return Err(value_error(
+            "a position is a tuple (att, dfn, king, side, quiet, result)",
+        ));
     }
     let att: B = int_to_bits(&t.get_item(0)?)?;
     let dfn: B = int_to_bits(&t.get_item(1)?)?;
@@ -134,7 +155,9 @@ pub(crate) fn position_from<B: Bits>(rules: &Rules<B>, obj: &Bound<'_, PyAny>) -
     let result = outcome_from(&t.get_item(5)?)?;
     let king = if king < 0 { None } else { Some(king as usize) };
     let quiet = u32::try_from(quiet).map_err(|_| value_error("quiet must be a non-negative count"))?;
-    rules.position(att, dfn, king, side, quiet, result).map_err(|e| value_error(e.0))
+    rules
+        .position(att, dfn, king, side, quiet, result)
+        .map_err(|e| value_error(e.0))
 }
 
 pub(crate) fn position_to<'py, B: Bits>(py: Python<'py>, p: &Position<B>) -> PyResult<Bound<'py, PyTuple>> {
@@ -153,7 +176,9 @@ pub(crate) fn position_to<'py, B: Bits>(py: Python<'py>, p: &Position<B>) -> PyR
 }
 
 fn move_from(size: usize, obj: &Bound<'_, PyAny>) -> PyResult<Move> {
-    let (f, t): (i64, i64) = obj.extract().map_err(|_| value_error("a move is a pair of squares (from, to)"))?;
+    let (f, t): (i64, i64) = obj
+        .extract()
+        .map_err(|_| value_error("a move is a pair of squares (from, to)"))?;
     if f < 0 || t < 0 || f as usize >= size || t as usize >= size {
         return Err(value_error("a square of the move is off the board"));
     }
@@ -176,8 +201,12 @@ fn squares(list: Option<Bound<'_, PyAny>>) -> PyResult<Vec<u16>> {
 /// The configuration from the bridge's dict (see `tafl_desktop/native/bridge.py`).
 pub(crate) fn config_from(d: &Bound<'_, PyDict>) -> PyResult<TaflConfig> {
     let get = |k: &str| d.get_item(k);
-    let width: usize = get("width")?.ok_or_else(|| value_error("config: width missing"))?.extract()?;
-    let height: usize = get("height")?.ok_or_else(|| value_error("config: height missing"))?.extract()?;
+    let width: usize = get("width")?
+        .ok_or_else(|| value_error("config: width missing"))?
+        .extract()?;
+    let height: usize = get("height")?
+        .ok_or_else(|| value_error("config: height missing"))?
+        .extract()?;
     if !(3..=19).contains(&width) || !(3..=19).contains(&height) {
         return Err(value_error("config: the board must be 3..19 squares each way"));
     }
@@ -185,7 +214,9 @@ pub(crate) fn config_from(d: &Bound<'_, PyDict>) -> PyResult<TaflConfig> {
         Some(t) if !t.is_none() => Some(t.extract()?),
         _ => None,
     };
-    let throne = throne.map(|t| u16::try_from(t).map_err(|_| value_error("config: throne off the board"))).transpose()?;
+    let throne = throne
+        .map(|t| u16::try_from(t).map_err(|_| value_error("config: throne off the board")))
+        .transpose()?;
     let mut camp_groups = Vec::new();
     if let Some(groups) = get("camp_groups")? {
         for g in groups.try_iter()? {
@@ -195,7 +226,9 @@ pub(crate) fn config_from(d: &Bound<'_, PyDict>) -> PyResult<TaflConfig> {
     let mut walls = Vec::new();
     if let Some(ws) = get("walls")? {
         for w in ws.try_iter()? {
-            let (a, b): (i64, i64) = w?.extract().map_err(|_| value_error("config: a wall is a pair of squares"))?;
+            let (a, b): (i64, i64) = w?
+                .extract()
+                .map_err(|_| value_error("config: a wall is a pair of squares"))?;
             let a = u16::try_from(a).map_err(|_| value_error("config: wall off the board"))?;
             let b = u16::try_from(b).map_err(|_| value_error("config: wall off the board"))?;
             walls.push((a, b));
@@ -212,7 +245,9 @@ pub(crate) fn config_from(d: &Bound<'_, PyDict>) -> PyResult<TaflConfig> {
         options: Default::default(),
     };
     if let Some(opts) = get("options")? {
-        let opts = opts.cast::<PyDict>().map_err(|_| value_error("config: options must be a dict"))?;
+        let opts = opts
+            .cast::<PyDict>()
+            .map_err(|_| value_error("config: options must be a dict"))?;
         for (k, v) in opts.iter() {
             let key: String = k.extract()?;
             let value = if v.is_instance_of::<pyo3::types::PyBool>() {
@@ -277,7 +312,12 @@ impl PyTaflRules {
 
     /// Play a legal move: (position after it, captured squares lowest first).  An illegal move
     /// is a ValueError (the native rules never play one).
-    fn play<'py>(&self, py: Python<'py>, pos: &Bound<'py, PyAny>, mv: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    fn play<'py>(
+        &self,
+        py: Python<'py>,
+        pos: &Bound<'py, PyAny>,
+        mv: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
         guarded(|| {
             with_rules!(&self.inner, r => {
                 let mut p = position_from(r, pos)?;
@@ -358,8 +398,14 @@ impl PyTaflRules {
     /// `games` seeded random playouts from `pos` (the GIL is released meanwhile): a dict of
     /// games, plies, attackers, defenders, draws, unfinished.
     #[pyo3(signature = (pos, games, seed=1, max_plies=10_000))]
-    fn random_playouts<'py>(&self, py: Python<'py>, pos: &Bound<'py, PyAny>, games: u64, seed: u64, max_plies: u32)
-        -> PyResult<Bound<'py, PyDict>> {
+    fn random_playouts<'py>(
+        &self,
+        py: Python<'py>,
+        pos: &Bound<'py, PyAny>,
+        games: u64,
+        seed: u64,
+        max_plies: u32,
+    ) -> PyResult<Bound<'py, PyDict>> {
         guarded(|| {
             let s = with_rules!(&self.inner, r => {
                 let p = position_from(r, pos)?;
@@ -391,13 +437,19 @@ fn tables<'py, B: Bits>(py: Python<'py>, r: &Rules<B>) -> PyResult<Bound<'py, Py
     d.set_item("host_always", (int(r.host_always[0])?, int(r.host_always[1])?))?;
     d.set_item("host_empty", (int(r.host_empty[0])?, int(r.host_empty[1])?))?;
     d.set_item("att_closed", int(r.att_closed)?)?;
-    d.set_item("never_stop", (int(r.never_stop[0])?, int(r.never_stop[1])?, int(r.never_stop[2])?))?;
+    d.set_item(
+        "never_stop",
+        (int(r.never_stop[0])?, int(r.never_stop[1])?, int(r.never_stop[2])?),
+    )?;
     d.set_item("wall_trigger", int(r.wall_trigger)?)?;
     d.set_item("edge", int(r.grid.edge)?)?;
     for (c, name) in [(0, "attacker"), (1, "defender")] {
         let per_square = PyList::empty(py);
         for s in 0..r.size() {
-            let g = r.groups[c].iter().find(|g| g.origins.has(s)).expect("every square is in a group");
+            let g = r.groups[c]
+                .iter()
+                .find(|g| g.origins.has(s))
+                .expect("every square is in a group");
             per_square.append((int(g.pass)?, int(g.stop)?))?;
         }
         d.set_item(format!("{name}_moves"), per_square)?;
@@ -413,6 +465,28 @@ fn option_keys() -> Vec<&'static str> {
     OPTION_KEYS.to_vec()
 }
 
+/// Processor features this build was compiled to use that the processor running it lacks
+/// (empty: the engine may run here).  Built with `target-cpu=native` on the machine that runs it,
+/// this is empty; a module carried to an older processor would otherwise die of an illegal
+/// instruction, so the bridge asks first.
+#[pyfunction]
+fn cpu_missing() -> Vec<&'static str> {
+    #[allow(unused_mut)]
+    let mut missing: Vec<&'static str> = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! need {
+            ($($f:tt),*) => {$(
+                if cfg!(target_feature = $f) && !std::arch::is_x86_feature_detected!($f) {
+                    missing.push($f);
+                }
+            )*};
+        }
+        need!("popcnt", "sse3", "ssse3", "sse4.1", "sse4.2", "lzcnt", "bmi1", "bmi2", "avx", "avx2", "fma");
+    }
+    missing
+}
+
 /// Panic on purpose (for the test that a panic becomes one `NativeError` line).
 #[pyfunction]
 fn _panic_for_test() -> PyResult<()> {
@@ -423,6 +497,7 @@ fn _panic_for_test() -> PyResult<()> {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTaflRules>()?;
     m.add_function(wrap_pyfunction!(option_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(cpu_missing, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     Ok(())

@@ -50,7 +50,11 @@ impl<B: Bits> Grid<B> {
     /// A grid; `walls` lists pairs of orthogonally adjacent squares (checked by the caller).
     pub fn new(width: usize, height: usize, walls: &[(u16, u16)]) -> Grid<B> {
         let size = width * height;
-        assert!(size <= B::CAPACITY, "board of {size} squares in a {}-square bitboard", B::CAPACITY);
+        assert!(
+            size <= B::CAPACITY,
+            "board of {size} squares in a {}-square bitboard",
+            B::CAPACITY
+        );
         let is_wall = |a: usize, b: usize| {
             let (lo, hi) = (a.min(b) as u16, a.max(b) as u16);
             walls.iter().any(|&(x, y)| (x.min(y), x.max(y)) == (lo, hi))
@@ -106,7 +110,21 @@ impl<B: Bits> Grid<B> {
                 }
             }
         }
-        Grid { width, height, size, full, edge, nbr, far, adj, open, enter, wall_side, has_walls: !walls.is_empty(), rays }
+        Grid {
+            width,
+            height,
+            size,
+            full,
+            edge,
+            nbr,
+            far,
+            adj,
+            open,
+            enter,
+            wall_side,
+            has_walls: !walls.is_empty(),
+            rays,
+        }
     }
 
     /// Does direction `d` run towards higher square numbers (east, north)?

@@ -69,11 +69,11 @@ choice_enum!(
     /// `no_moves`
     NoMoves { Loses = "loses", Draw = "draw" });
 choice_enum!(
-    /// `repetition`
-    Repetition {
-        Allowed = "allowed", Draw = "draw", DefendersLose = "defenders_lose", MoverLoses = "mover_loses",
-        MoverWins = "mover_wins", DefendersNoRepeat = "defenders_no_repeat",
-    });
+/// `repetition`
+Repetition {
+    Allowed = "allowed", Draw = "draw", DefendersLose = "defenders_lose", MoverLoses = "mover_loses",
+    MoverWins = "mover_wins", DefendersNoRepeat = "defenders_no_repeat",
+});
 choice_enum!(
     /// `strict_custodian`
     StrictCustodian { Off = "off", Soldiers = "soldiers", Everyone = "everyone" });
@@ -95,7 +95,7 @@ choice_enum!(
     CornerEntry { King = "king", Defenders = "defenders" });
 choice_enum!(
     /// `camps_hostile`
-    CampsHostile { None = "none", Defenders = "defenders", All = "all" });
+    CampsHostile { None = "none", Defenders = "defenders", All = "all", Always = "always" });
 choice_enum!(
     /// `camp_crossing`
     CampCrossing { Nobody = "nobody", Attackers = "attackers", Everyone = "everyone" });
@@ -133,6 +133,7 @@ pub struct TaflOptions {
     pub camps: bool,
     pub camps_hostile: CampsHostile,
     pub camp_reentry: bool,
+    pub camp_to_camp: bool,
     pub camp_crossing: CampCrossing,
 }
 
@@ -169,6 +170,7 @@ impl Default for TaflOptions {
             camps: false,
             camps_hostile: CampsHostile::Defenders,
             camp_reentry: false,
+            camp_to_camp: false,
             camp_crossing: CampCrossing::Nobody,
         }
     }
@@ -176,11 +178,38 @@ impl Default for TaflOptions {
 
 /// Every option key the native rules know, in the schema's order.
 pub const OPTION_KEYS: &[&str] = &[
-    "first_move", "movement", "king_speed", "escape", "escape_safe", "edge_forts", "encirclement", "no_moves",
-    "repetition", "repetition_count", "captureless_draw", "strict_custodian", "immobilisation", "edge_hostile",
-    "shield_wall", "shield_wall_flank", "shield_wall_corners", "shield_wall_king_spared", "linnaean_capture",
-    "king_armed", "king_capture", "king_edge_capture", "throne_hostile", "throne_passable", "throne_reentry",
-    "corners_hostile", "corner_entry", "camps", "camps_hostile", "camp_reentry", "camp_crossing",
+    "first_move",
+    "movement",
+    "king_speed",
+    "escape",
+    "escape_safe",
+    "edge_forts",
+    "encirclement",
+    "no_moves",
+    "repetition",
+    "repetition_count",
+    "captureless_draw",
+    "strict_custodian",
+    "immobilisation",
+    "edge_hostile",
+    "shield_wall",
+    "shield_wall_flank",
+    "shield_wall_corners",
+    "shield_wall_king_spared",
+    "linnaean_capture",
+    "king_armed",
+    "king_capture",
+    "king_edge_capture",
+    "throne_hostile",
+    "throne_passable",
+    "throne_reentry",
+    "corners_hostile",
+    "corner_entry",
+    "camps",
+    "camps_hostile",
+    "camp_reentry",
+    "camp_to_camp",
+    "camp_crossing",
 ];
 
 fn want_bool(key: &str, v: &OptionValue) -> Result<bool, ConfigError> {
@@ -193,7 +222,9 @@ fn want_bool(key: &str, v: &OptionValue) -> Result<bool, ConfigError> {
 fn want_int(key: &str, v: &OptionValue, lo: i64, hi: i64) -> Result<u32, ConfigError> {
     match v {
         OptionValue::Int(i) if (lo..=hi).contains(i) => Ok(*i as u32),
-        _ => err(format!("native rules: option '{key}' must be a whole number from {lo} to {hi}")),
+        _ => err(format!(
+            "native rules: option '{key}' must be a whole number from {lo} to {hi}"
+        )),
     }
 }
 
@@ -201,7 +232,9 @@ fn want_choice<T: Copy>(key: &str, v: &OptionValue, parse: fn(&str) -> Option<T>
     match v {
         OptionValue::Str(s) => match parse(s) {
             Some(x) => Ok(x),
-            None => err(format!("native rules: option '{key}' has a value the native engine does not know")),
+            None => err(format!(
+                "native rules: option '{key}' has a value the native engine does not know"
+            )),
         },
         _ => err(format!("native rules: option '{key}' must be a choice")),
     }
@@ -241,6 +274,7 @@ impl TaflOptions {
             "camps" => self.camps = want_bool(key, v)?,
             "camps_hostile" => self.camps_hostile = want_choice(key, v, CampsHostile::parse)?,
             "camp_reentry" => self.camp_reentry = want_bool(key, v)?,
+            "camp_to_camp" => self.camp_to_camp = want_bool(key, v)?,
             "camp_crossing" => self.camp_crossing = want_choice(key, v, CampCrossing::parse)?,
             _ => return err(format!("native rules: unknown option '{}'", clip(key))),
         }
@@ -276,7 +310,12 @@ impl TaflConfig {
     /// A plain board with default options: throne in the centre (odd sizes) and four corners.
     pub fn plain(width: usize, height: usize) -> TaflConfig {
         let throne = (width % 2 == 1 && height % 2 == 1).then(|| ((height / 2) * width + width / 2) as u16);
-        let corners = vec![0, (width - 1) as u16, ((height - 1) * width) as u16, (height * width - 1) as u16];
+        let corners = vec![
+            0,
+            (width - 1) as u16,
+            ((height - 1) * width) as u16,
+            (height * width - 1) as u16,
+        ];
         TaflConfig {
             width,
             height,
@@ -343,12 +382,26 @@ mod tests {
         assert!(o.set("edge_forts", &OptionValue::Int(1)).is_err());
         assert!(o.set("captureless_draw", &OptionValue::Int(1000)).is_err());
         for key in OPTION_KEYS {
-            let known = [OptionValue::Bool(true), OptionValue::Int(3), OptionValue::Str("everyone".into())]
+            let known = [
+                OptionValue::Bool(true),
+                OptionValue::Int(3),
+                OptionValue::Str("everyone".into()),
+            ]
+            .iter()
+            .any(|v| TaflOptions::default().set(key, v).is_ok())
+                || [
+                    "corner",
+                    "rook",
+                    "attackers",
+                    "loses",
+                    "allowed",
+                    "yes",
+                    "strong",
+                    "king",
+                    "none",
+                ]
                 .iter()
-                .any(|v| TaflOptions::default().set(key, v).is_ok())
-                || ["corner", "rook", "attackers", "loses", "allowed", "yes", "strong", "king", "none"]
-                    .iter()
-                    .any(|t| TaflOptions::default().set(key, &OptionValue::Str((*t).into())).is_ok());
+                .any(|t| TaflOptions::default().set(key, &OptionValue::Str((*t).into())).is_ok());
             assert!(known, "{key} accepts no value");
         }
     }

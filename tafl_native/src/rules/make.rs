@@ -60,7 +60,11 @@ impl<B: Bits> Rules<B> {
             hash_before: pos.hash,
         };
         let mut hash = pos.hash;
-        let mut b = Board { att: pos.att, dfn: pos.dfn, king: pos.king };
+        let mut b = Board {
+            att: pos.att,
+            dfn: pos.dfn,
+            king: pos.king,
+        };
         let moved = B::bit(frm) | B::bit(to);
         let king_moved = side == Side::Defenders && frm == pos.king as usize;
         if side == Side::Attackers {
@@ -90,8 +94,34 @@ impl<B: Bits> Rules<B> {
         undo.captured = caps.enemies;
         undo.mover_died = caps.mover_died;
         undo.king_captured = caps.king_taken;
-        pos.result = self.decide(&b, side);
-        pos.quiet = if undo.is_capture() { 0 } else { pos.quiet.saturating_add(1) };
+        // the other orientations follow the soldiers (the king's square is mapped when needed)
+        if !king_moved {
+            let views = if side == Side::Attackers {
+                &mut pos.att_v
+            } else {
+                &mut pos.dfn_v
+            };
+            self.flip_views(views, frm);
+            if !caps.mover_died {
+                self.flip_views(views, to);
+            }
+        }
+        if caps.enemies.any() {
+            let views = if side == Side::Attackers {
+                &mut pos.dfn_v
+            } else {
+                &mut pos.att_v
+            };
+            for s in caps.enemies.squares() {
+                self.flip_views(views, s);
+            }
+        }
+        pos.result = self.decide(&b, side, &pos.att_v, &pos.dfn_v);
+        pos.quiet = if undo.is_capture() {
+            0
+        } else {
+            pos.quiet.saturating_add(1)
+        };
         pos.att = b.att;
         pos.dfn = b.dfn;
         pos.king = b.king;
@@ -103,6 +133,27 @@ impl<B: Bits> Rules<B> {
     /// Take back the move `undo` records (the position must be the one `make` left).
     pub fn unmake(&self, pos: &mut Position<B>, undo: &Undo<B>) {
         let (frm, to) = (undo.mv.from as usize, undo.mv.to as usize);
+        if undo.king_before != undo.mv.from || undo.mover == Side::Attackers {
+            let views = if undo.mover == Side::Attackers {
+                &mut pos.att_v
+            } else {
+                &mut pos.dfn_v
+            };
+            if !undo.mover_died {
+                self.flip_views(views, to);
+            }
+            self.flip_views(views, frm);
+        }
+        if undo.captured.any() {
+            let views = if undo.mover == Side::Attackers {
+                &mut pos.dfn_v
+            } else {
+                &mut pos.att_v
+            };
+            for s in undo.captured.squares() {
+                self.flip_views(views, s);
+            }
+        }
         match undo.mover {
             Side::Attackers => {
                 if !undo.mover_died {
@@ -147,7 +198,11 @@ impl<B: Bits> Rules<B> {
             };
             if (enemies & g.adj[to]).any() {
                 let v = victim.index();
-                let anvil_extra = if side == Side::Defenders && self.king_anvil { kb } else { B::ZERO };
+                let anvil_extra = if side == Side::Defenders && self.king_anvil {
+                    kb
+                } else {
+                    B::ZERO
+                };
                 let anvils = friends | anvil_extra | self.host_always[v] | (self.host_empty[v] & !b.occupied());
                 for d in 0..4 {
                     let n = g.nbr[to][d];
@@ -236,12 +291,16 @@ impl<B: Bits> Rules<B> {
         if king_taken {
             b.king = NO_SQ;
         }
-        Captures { enemies: enemies_taken, mover_died, king_taken }
+        Captures {
+            enemies: enemies_taken,
+            mover_died,
+            king_taken,
+        }
     }
 
     /// What the move just made by `side` decided, if anything.
     #[inline]
-    pub(crate) fn decide(&self, b: &Board<B>, side: Side) -> Option<Outcome> {
+    pub(crate) fn decide(&self, b: &Board<B>, side: Side, att_v: &[B; 3], dfn_v: &[B; 3]) -> Option<Outcome> {
         if b.king == NO_SQ {
             return Some(Outcome::win(Side::Attackers, Reason::KingCaptured));
         }
@@ -253,7 +312,7 @@ impl<B: Bits> Rules<B> {
         if side == Side::Defenders && o.edge_forts && self.grid.edge.has(k) && self.edge_fort(b) {
             return Some(Outcome::win(Side::Defenders, Reason::EdgeFort));
         }
-        if side == Side::Attackers && o.encirclement && self.encircled(b) {
+        if side == Side::Attackers && o.encirclement && self.encircled(b, att_v, dfn_v) {
             return Some(Outcome::win(Side::Attackers, Reason::Encircled));
         }
         None
@@ -287,9 +346,7 @@ impl<B: Bits> Rules<B> {
         let four = match o.king_capture {
             KingCapture::Strong => true,
             KingCapture::DoubleWeak => b.king == thr,
-            KingCapture::WeakNearThrone => {
-                thr != NO_SQ && (b.king == thr || self.grid.adj[king].has(thr as usize))
-            }
+            KingCapture::WeakNearThrone => thr != NO_SQ && (b.king == thr || self.grid.adj[king].has(thr as usize)),
             KingCapture::Custodial => false,
         };
         let dirs = self.grid.nbr[king];
@@ -337,7 +394,9 @@ impl<B: Bits> Rules<B> {
     /// hammer), a standing enemy able to capture, or a hostile square.
     fn immobilised(&self, b: &Board<B>, s: usize, mover: usize) -> bool {
         let victim = if b.att.has(s) { Side::Attackers } else { Side::Defenders };
-        self.grid.nbr[s].iter().all(|&n| n == NO_SQ || n as usize == mover || self.hostile_to(victim, n as usize, b))
+        self.grid.nbr[s]
+            .iter()
+            .all(|&n| n == NO_SQ || n as usize == mover || self.hostile_to(victim, n as usize, b))
     }
 
     /// Edge rows captured by the move to `to`: (captured soldiers, king captured).
@@ -499,11 +558,86 @@ mod tests {
     fn custodial_capture_against_a_corner() {
         // Copenhagen: an attacker on b1 next to the corner a1 is taken by a defender moving to c1
         let r: Rules<u128> = Rules::new(&copenhagen()).unwrap();
-        let p = r.parse_position("/11/11/11/11/11/5K5/11/11/11/2T8/1t9/", Side::Defenders).unwrap();
+        let p = r
+            .parse_position("/11/11/11/11/11/5K5/11/11/11/2T8/1t9/", Side::Defenders)
+            .unwrap();
         let mut q = p;
-        let u = r.make(&mut q, Move { from: sq("c2", 11), to: sq("c1", 11) });
+        let u = r.make(
+            &mut q,
+            Move {
+                from: sq("c2", 11),
+                to: sq("c1", 11),
+            },
+        );
         assert_eq!(u.captured_squares(), vec![sq("b1", 11)]);
         assert!(q.att.is_zero());
         assert_eq!(q.quiet, 0);
+    }
+}
+
+#[cfg(test)]
+mod invariants {
+    //! Random games on boards of every bitboard width: after every make the orientation views
+    //! and the hash equal fresh ones, every generated move is counted, and unmake restores the
+    //! position exactly.
+    use crate::board::{Bits, Wide};
+    use crate::playout::PlayoutRng;
+    use crate::rules::testing::*;
+    use crate::rules::*;
+
+    fn walk<B: Bits>(config: &TaflConfig, text: &str, seed: u64) {
+        let r: Rules<B> = Rules::new(config).unwrap();
+        let mut rng = PlayoutRng::new(seed);
+        let mut pos = r.parse_position(text, Side::Attackers).unwrap();
+        let mut moves = Vec::new();
+        for _ in 0..300 {
+            r.generate_moves(&pos, &mut moves);
+            assert_eq!(moves.len() as u32, r.count_moves(&pos));
+            if moves.is_empty() {
+                break;
+            }
+            let before = pos;
+            let mv = moves[rng.below(moves.len())];
+            let undo = r.make(&mut pos, mv);
+            assert_eq!(pos.att_v, r.views(pos.att));
+            assert_eq!(pos.dfn_v, r.views(pos.dfn));
+            assert_eq!(pos.hash, r.zobrist.hash(pos.att, pos.dfn, pos.king, pos.side));
+            let mut back = pos;
+            r.unmake(&mut back, &undo);
+            assert_eq!(back, before);
+            if pos.result.is_some() {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn views_hash_and_counts_stay_true_on_every_board_width() {
+        let mut shield = copenhagen();
+        set(&mut shield, "shield_wall_flank", OptionValue::Bool(false));
+        set(&mut shield, "immobilisation", OptionValue::Bool(true));
+        set(&mut shield, "strict_custodian", OptionValue::Str("everyone".into()));
+        for seed in 0..40 {
+            walk::<u128>(&copenhagen(), COPENHAGEN, seed);
+            walk::<u128>(&shield, COPENHAGEN, seed);
+            walk::<u128>(&brandubh(), BRANDUBH, seed);
+        }
+        let wide = |w: usize, h: usize| {
+            let mut c = TaflConfig::plain(w, h);
+            set(&mut c, "escape", OptionValue::Str("edge".into()));
+            set(&mut c, "encirclement", OptionValue::Bool(true));
+            c
+        };
+        // 13x13 (192 bits), 15x15 (256) and 19x17 (384): a ring of attackers round the king's men
+        let ring13 = "/13/4ttttt4/3t5t3/2t2TTT2t2/2t1T3T1t2/2t1T1K1T1t2/2t1T3T1t2/2t2TTT2t2/3t5t3/4ttttt4/13/13/13/";
+        let ring15 =
+            "/15/15/5ttttt5/4t5t4/3t2TTT2t3/3t1T3T1t3/3t1T1K1T1t3/3t1T3T1t3/3t2TTT2t3/4t5t4/5ttttt5/15/15/15/15/";
+        let ring19 =
+            "/19/19/19/7ttttt7/6t5t6/5t2TTT2t5/5t1T3T1t5/5t1T1K1T1t5/5t1T3T1t5/5t2TTT2t5/6t5t6/7ttttt7/19/19/19/19/19/";
+        for seed in 0..10 {
+            walk::<Wide<3>>(&wide(13, 13), ring13, seed);
+            walk::<Wide<4>>(&wide(15, 15), ring15, seed);
+            walk::<Wide<6>>(&wide(19, 17), ring19, seed);
+        }
     }
 }

@@ -42,6 +42,10 @@ pub struct MoverGroup<B: Bits> {
     pub origins: B,
     pub pass: B,
     pub stop: B,
+    /// The same three sets in each orientation (index 0: the board as it is; see `Rules::orient`).
+    pub origins_v: [B; 4],
+    pub pass_v: [B; 4],
+    pub stop_v: [B; 4],
 }
 
 /// The rules of one Tafl variant on one board.
@@ -89,6 +93,20 @@ pub struct Rules<B: Bits> {
     pub zobrist: Zobrist,
     /// Kogge-Stone rounds that cover the longest line of the board.
     pub(crate) fill_rounds: u32,
+    /// The board's orientations, each a renumbering of the squares in which one direction runs
+    /// towards higher bits: `orient[o][sq]` for o = 0 transposed (north), 1 reversed (west),
+    /// 2 transposed and reversed (south); the board itself is east.
+    pub orient: [Vec<u16>; 3],
+    /// Per orientation (0: the board itself), the squares one ascending step can enter.
+    pub(crate) enter_v: [B; 4],
+    /// Each square as a one-square set in every orientation (index 0: the board itself).
+    pub(crate) sq_v: Vec<[B; 4]>,
+    /// The king's pass, stop and stop-but-not-pass squares in every orientation.
+    pub(crate) king_pass_v: [B; 4],
+    pub(crate) king_stop_v: [B; 4],
+    pub(crate) king_end_v: [B; 4],
+    /// The board's rim in every orientation.
+    pub(crate) edge_v: [B; 4],
 }
 
 impl<B: Bits> Rules<B> {
@@ -98,12 +116,19 @@ impl<B: Bits> Rules<B> {
         let (w, h) = (config.width, config.height);
         let n = w * h;
         if n > B::CAPACITY {
-            return Err(ConfigError(format!("native rules: {w}x{h} does not fit a {}-square bitboard", B::CAPACITY)));
+            return Err(ConfigError(format!(
+                "native rules: {w}x{h} does not fit a {}-square bitboard",
+                B::CAPACITY
+            )));
         }
         let o = config.options.clone();
         let grid: Grid<B> = Grid::new(w, h, &config.walls);
         let throne = config.throne.unwrap_or(NO_SQ);
-        let throne_bit = if throne == NO_SQ { B::ZERO } else { B::bit(throne as usize) };
+        let throne_bit = if throne == NO_SQ {
+            B::ZERO
+        } else {
+            B::bit(throne as usize)
+        };
         let corners = B::from_squares(config.corners.iter().map(|&s| s as usize));
         let mut camps = B::ZERO;
         let mut camp_group = vec![NO_SQ; n];
@@ -144,11 +169,17 @@ impl<B: Bits> Rules<B> {
             always[def] |= corners;
         }
         if camps.any() {
-            if matches!(o.camps_hostile, CampsHostile::Defenders | CampsHostile::All) {
+            if matches!(
+                o.camps_hostile,
+                CampsHostile::Defenders | CampsHostile::All | CampsHostile::Always
+            ) {
                 always[def] |= camps;
             }
             if o.camps_hostile == CampsHostile::All {
                 empty[att] |= camps;
+            }
+            if o.camps_hostile == CampsHostile::Always {
+                always[att] |= camps; // an attacker standing there does not make it friendly
             }
         }
 
@@ -180,9 +211,12 @@ impl<B: Bits> Rules<B> {
                     if !o.camp_reentry {
                         let own = camp_group[s];
                         let mut closed = B::ZERO;
-                        for q in camps.squares() {
-                            if camp_group[q] != own {
-                                closed.set(q);
+                        // from a camp square into any camp (OpenTafl's aforre), else only its own
+                        if !(own != NO_SQ && o.camp_to_camp) {
+                            for q in camps.squares() {
+                                if camp_group[q] != own {
+                                    closed.set(q);
+                                }
                             }
                         }
                         if matches!(o.camp_crossing, CampCrossing::Attackers | CampCrossing::Everyone) {
@@ -200,6 +234,28 @@ impl<B: Bits> Rules<B> {
             (blk, nst, end)
         };
         let full = grid.full;
+        // -- orientations: transposed (north ascends), reversed (west), both (south) --------------
+        let orient: [Vec<u16>; 3] = [
+            (0..n).map(|s| ((s % w) * h + s / w) as u16).collect(),
+            (0..n).map(|s| (n - 1 - s) as u16).collect(),
+            (0..n).map(|s| (n - 1 - ((s % w) * h + s / w)) as u16).collect(),
+        ];
+        let view = |o: usize, b: B| -> B {
+            if o == 0 {
+                b
+            } else {
+                B::from_squares(b.squares().map(|s| orient[o - 1][s] as usize))
+            }
+        };
+        let mut enter_v = [B::ZERO; 4];
+        for (o, d) in [
+            (0usize, crate::board::EAST),
+            (1, crate::board::NORTH),
+            (2, crate::board::WEST),
+            (3, crate::board::SOUTH),
+        ] {
+            enter_v[o] = view(o, grid.enter[d]);
+        }
         let mut groups: [Vec<MoverGroup<B>>; 2] = [vec![], vec![]];
         for c in [C_ATT, C_DEF] {
             for s in 0..n {
@@ -209,7 +265,21 @@ impl<B: Bits> Rules<B> {
                 let stop = pass & !nst;
                 match groups[c].iter_mut().find(|g| g.pass == pass && g.stop == stop) {
                     Some(g) => g.origins.set(s),
-                    None => groups[c].push(MoverGroup { origins: B::bit(s), pass, stop }),
+                    None => groups[c].push(MoverGroup {
+                        origins: B::bit(s),
+                        pass,
+                        stop,
+                        origins_v: [B::ZERO; 4],
+                        pass_v: [B::ZERO; 4],
+                        stop_v: [B::ZERO; 4],
+                    }),
+                }
+            }
+            for g in groups[c].iter_mut() {
+                for o in 0..4 {
+                    g.origins_v[o] = view(o, g.origins);
+                    g.pass_v[o] = view(o, g.pass);
+                    g.stop_v[o] = view(o, g.stop);
                 }
             }
         }
@@ -248,8 +318,16 @@ impl<B: Bits> Rules<B> {
             grid.edge | inner
         };
 
-        let maxdist = if o.movement == Movement::SingleStep { 1 } else { w.max(h) as u32 };
-        let king_maxdist = if o.king_speed > 0 { maxdist.min(o.king_speed) } else { maxdist };
+        let maxdist = if o.movement == Movement::SingleStep {
+            1
+        } else {
+            w.max(h) as u32
+        };
+        let king_maxdist = if o.king_speed > 0 {
+            maxdist.min(o.king_speed)
+        } else {
+            maxdist
+        };
         let move_rays: Vec<[B; 4]> = (0..n)
             .map(|s| {
                 let mut out = [B::ZERO; 4];
@@ -264,6 +342,11 @@ impl<B: Bits> Rules<B> {
                 out
             })
             .collect();
+        let king_pass_v = [0, 1, 2, 3].map(|o| view(o, king_pass));
+        let king_stop_v = [0, 1, 2, 3].map(|o| view(o, king_stop));
+        let king_end_v = [0, 1, 2, 3].map(|o| view(o, kend));
+        let edge_v = [0, 1, 2, 3].map(|o| view(o, grid.edge));
+        let sq_v: Vec<[B; 4]> = (0..n).map(|s| [0, 1, 2, 3].map(|o| view(o, B::bit(s)))).collect();
         let longest = w.max(h) as u32 - 1;
         let mut fill_rounds = 0;
         while (1u32 << fill_rounds) - 1 < longest {
@@ -296,6 +379,13 @@ impl<B: Bits> Rules<B> {
             never_stop,
             zobrist: Zobrist::new(n),
             fill_rounds,
+            orient,
+            enter_v,
+            sq_v,
+            king_pass_v,
+            king_stop_v,
+            king_end_v,
+            edge_v,
             grid,
         })
     }
@@ -319,17 +409,53 @@ impl<B: Bits> Rules<B> {
     ) -> Result<Position<B>, ConfigError> {
         let full = self.grid.full;
         if (att & !full).any() || (dfn & !full).any() || (att & dfn).any() {
-            return Err(ConfigError("native rules: pieces off the board or on top of each other".into()));
+            return Err(ConfigError(
+                "native rules: pieces off the board or on top of each other".into(),
+            ));
         }
         let king = match king {
             Some(k) if k >= self.size() || att.has(k) || dfn.has(k) => {
-                return Err(ConfigError("native rules: the king is off the board or on another piece".into()))
+                return Err(ConfigError(
+                    "native rules: the king is off the board or on another piece".into(),
+                ))
             }
             Some(k) => k as u16,
             None => NO_SQ,
         };
         let hash = self.zobrist.hash(att, dfn, king, side);
-        Ok(Position { att, dfn, king, side, quiet, result, hash })
+        let (att_v, dfn_v) = (self.views(att), self.views(dfn));
+        Ok(Position {
+            att,
+            dfn,
+            king,
+            side,
+            quiet,
+            result,
+            hash,
+            att_v,
+            dfn_v,
+        })
+    }
+
+    /// A set of squares in the three other orientations (see [`Rules::orient`]).
+    pub fn views(&self, b: B) -> [B; 3] {
+        let mut out = [B::ZERO; 3];
+        for s in b.squares() {
+            let v = &self.sq_v[s];
+            out[0] |= v[1];
+            out[1] |= v[2];
+            out[2] |= v[3];
+        }
+        out
+    }
+
+    /// Toggle square `s` in three view sets (a piece arriving or leaving).
+    #[inline(always)]
+    pub(crate) fn flip_views(&self, views: &mut [B; 3], s: usize) {
+        let v = &self.sq_v[s];
+        views[0] ^= v[1];
+        views[1] ^= v[2];
+        views[2] ^= v[3];
     }
 
     /// Parse row notation (top row first, `t` attacker, `T` defender, `K` king, digits for empty
@@ -457,7 +583,10 @@ mod tests {
         let g = &r.groups[0][0];
         assert!(g.pass.has(60) && !g.stop.has(60) && !g.pass.has(0));
         assert!(r.king_stop.has(60) && r.king_stop.has(0));
-        assert_eq!(r.att_closed, r.corners, "attackers can cross the throne, never a corner");
+        assert_eq!(
+            r.att_closed, r.corners,
+            "attackers can cross the throne, never a corner"
+        );
         assert!(r.host_always[0].has(60) && r.host_empty[1].has(60));
     }
 

@@ -1,34 +1,26 @@
 //! Legal moves: generated into a caller's buffer, or only counted (perft's last ply).
 //!
 //! Counting needs no per-piece work: in each of the four directions, the squares some soldier
-//! can reach form one set, found for all soldiers of a [`MoverGroup`] at once by an occluded
-//! Kogge-Stone fill, and each square in it is reached by exactly one soldier (the nearest piece
-//! behind it).  So a side's move count is the sum of four population counts per group, plus the
-//! king's moves, which are walked square by square because only he may stop on a square he may
-//! not pass (the throne, under some rules).
+//! can reach form one set, found for all soldiers of a [`MoverGroup`] at once, and each square in
+//! it is reached by exactly one soldier (the nearest piece behind it).  The position keeps its
+//! pieces in four orientations of the board (as it is, transposed, reversed, both), so that each
+//! direction runs towards higher bits in one of them, where the set is one subtraction
+//! (`o ^ (o - 2s)`).  A side's move count is the sum of four population counts per group, plus
+//! the king's, found the same way.  Generating moves walks each soldier's precomputed rays to the
+//! first blocker by bit scans.
 
 use crate::board::{Bits, EAST, NO_SQ};
 use crate::rules::position::{Move, Position, Side};
 use crate::rules::{MoverGroup, Rules};
 
 impl<B: Bits> Rules<B> {
-    /// Squares reached by moving any of `movers` in direction `d` through `free` squares (empty
-    /// and passable), as far as the soldiers' move length allows; the movers' own squares are
-    /// not included.
-    #[inline(always)]
-    pub(crate) fn reach(&self, movers: B, free: B, d: usize) -> B {
-        if self.maxdist == 1 {
-            let g = &self.grid;
-            return g.shift(movers, d, 1) & free & g.enter[d];
-        }
-        self.slide(movers, free, d)
-    }
-
     /// Squares reached by sliding any of `movers` any distance in direction `d` through `free`
     /// squares (the movers' own squares not included; `free` must not hold any mover): one
     /// subtraction eastwards, an occluded Kogge-Stone fill the other ways.
+    /// (Bulk counting uses the orientation views instead; this works on any set, e.g. for
+    /// mobility or escape-route terms of an evaluation.)
     #[inline(always)]
-    pub(crate) fn slide(&self, movers: B, free: B, d: usize) -> B {
+    pub fn slide(&self, movers: B, free: B, d: usize) -> B {
         let g = &self.grid;
         let mut pro = free & g.enter[d];
         if d == EAST {
@@ -84,29 +76,90 @@ impl<B: Bits> Rules<B> {
     }
 
     /// Number of legal moves of the side to move (0 when the position is decided).
+    ///
+    /// In each of the board's four orientations one direction runs towards higher bits, so
+    /// the squares all soldiers of a group reach that way are one subtraction away
+    /// (`o ^ (o - 2s)`, `o` every square that cannot be entered); each such square is reached by
+    /// exactly one soldier, so their number is the number of moves.
     #[inline]
     pub fn count_moves(&self, pos: &Position<B>) -> u32 {
         if pos.result.is_some() {
             return 0;
         }
-        let occ = pos.occupied();
-        let empty = self.grid.full & !occ;
-        let (groups, movers) = self.movers(pos);
-        let mut total = 0;
-        for grp in groups {
-            let m = movers & grp.origins;
-            if m.is_zero() {
-                continue;
-            }
-            let free = empty & grp.pass;
-            for d in 0..4 {
-                total += (self.reach(m, free, d) & grp.stop).count();
-            }
-        }
-        if pos.side == Side::Defenders && pos.has_king() {
-            total += self.king_targets(pos.king as usize, occ).count();
+        let defenders = pos.side == Side::Defenders;
+        let groups = &self.groups[defenders as usize];
+        let none = [B::ZERO; 4];
+        let kv = if pos.king == NO_SQ {
+            &none
+        } else {
+            &self.sq_v[pos.king as usize]
+        };
+        let (mv, ov) = if defenders {
+            (&pos.dfn_v, &pos.att_v)
+        } else {
+            (&pos.att_v, &pos.dfn_v)
+        };
+        let own = if defenders { pos.dfn } else { pos.att };
+        let other = if defenders { pos.att } else { pos.dfn };
+        let mut total = self.count_view(own, own | other | kv[0], 0, groups)
+            + self.count_view(mv[0], mv[0] | ov[0] | kv[1], 1, groups)
+            + self.count_view(mv[1], mv[1] | ov[1] | kv[2], 2, groups)
+            + self.count_view(mv[2], mv[2] | ov[2] | kv[3], 3, groups);
+        if defenders && pos.has_king() {
+            total += if self.king_maxdist < self.maxdist {
+                self.king_targets(pos.king as usize, pos.occupied()).count()
+            } else {
+                self.count_king_view(kv[0], own | other, 0)
+                    + self.count_king_view(kv[1], mv[0] | ov[0], 1)
+                    + self.count_king_view(kv[2], mv[1] | ov[1], 2)
+                    + self.count_king_view(kv[3], mv[2] | ov[2], 3)
+            };
         }
         total
+    }
+
+    /// The king's moves towards higher bits in orientation `o` (`king` his one-square set there,
+    /// `occ` the soldiers there): a square he may stop on but not pass ends the slide, included.
+    #[inline(always)]
+    fn count_king_view(&self, king: B, occ: B, o: usize) -> u32 {
+        let free = !occ & self.enter_v[o] & self.king_pass_v[o];
+        let reach = if self.maxdist == 1 {
+            king.shl(1)
+        } else {
+            let blockers = !free | self.king_end_v[o];
+            blockers ^ blockers.wrapping_sub(king.shl(1))
+        };
+        (reach & free & self.king_stop_v[o]).count()
+    }
+
+    /// Moves of `movers` towards higher bits in orientation `o`, given the occupied squares there.
+    #[inline(always)]
+    fn count_view(&self, movers: B, occ: B, o: usize, groups: &[MoverGroup<B>]) -> u32 {
+        let open = !occ & self.enter_v[o];
+        let step = |m: B, g: &MoverGroup<B>| -> u32 {
+            let free = open & g.pass_v[o];
+            let reach = if self.maxdist == 1 {
+                m.shl(1)
+            } else {
+                let blockers = !free;
+                blockers ^ blockers.wrapping_sub(m.shl(1))
+            };
+            (reach & free & g.stop_v[o]).count()
+        };
+        if let [g] = groups {
+            return if movers.is_zero() { 0 } else { step(movers, g) };
+        }
+        groups
+            .iter()
+            .map(|g| {
+                let m = movers & g.origins_v[o];
+                if m.is_zero() {
+                    0
+                } else {
+                    step(m, g)
+                }
+            })
+            .sum()
     }
 
     /// Does the side to move have a legal move?
@@ -210,7 +263,11 @@ mod tests {
         let mut moves = Vec::new();
         r.generate_moves(&p, &mut moves);
         assert_eq!(moves.len() as u32, r.count_moves(&p));
-        assert_eq!(moves.len(), 116, "Copenhagen's attackers have 116 first moves (perft 1)");
+        assert_eq!(
+            moves.len(),
+            116,
+            "Copenhagen's attackers have 116 first moves (perft 1)"
+        );
         p.side = Side::Defenders;
         r.generate_moves(&p, &mut moves);
         assert_eq!(moves.len() as u32, r.count_moves(&p));

@@ -88,7 +88,10 @@ pub struct Outcome {
 
 impl Outcome {
     pub fn win(side: Side, reason: Reason) -> Outcome {
-        Outcome { winner: Some(side), reason }
+        Outcome {
+            winner: Some(side),
+            reason,
+        }
     }
     pub fn draw(reason: Reason) -> Outcome {
         Outcome { winner: None, reason }
@@ -105,7 +108,10 @@ pub struct Move {
 impl Move {
     #[inline(always)]
     pub fn new(from: usize, to: usize) -> Move {
-        Move { from: from as u16, to: to as u16 }
+        Move {
+            from: from as u16,
+            to: to as u16,
+        }
     }
     /// A 32-bit code (`from << 16 | to`), e.g. for a transposition-table entry.
     #[inline(always)]
@@ -114,7 +120,10 @@ impl Move {
     }
     #[inline(always)]
     pub fn from_code(code: u32) -> Move {
-        Move { from: (code >> 16) as u16, to: code as u16 }
+        Move {
+            from: (code >> 16) as u16,
+            to: code as u16,
+        }
     }
 }
 
@@ -135,6 +144,11 @@ pub struct Position<B: Bits> {
     pub quiet: u32,
     pub result: Option<Outcome>,
     pub hash: u64,
+    /// The attackers and the defender soldiers in the board's three other orientations
+    /// (see `Rules::orient`), kept by `make`/`unmake` so that moves in every direction can be
+    /// counted by one subtraction.  Read `att`/`dfn`; these follow them.
+    pub att_v: [B; 3],
+    pub dfn_v: [B; 3],
 }
 
 impl<B: Bits> Position<B> {
@@ -198,7 +212,11 @@ impl<B: Bits> Undo<B> {
             all.set(self.mv.to as usize);
         }
         if self.king_captured {
-            let at = if self.king_before == self.mv.from { self.mv.to } else { self.king_before };
+            let at = if self.king_before == self.mv.from {
+                self.mv.to
+            } else {
+                self.king_before
+            };
             all.set(at as usize);
         }
         all.squares().map(|s| s as u16).collect()

@@ -40,7 +40,9 @@ impl Zobrist {
     pub fn new(squares: usize) -> Zobrist {
         let mut rng = SplitMix64(0x7AF1_DE5C_0DE5_2026);
         let side = rng.next_u64();
-        let piece = (0..squares).map(|_| [rng.next_u64(), rng.next_u64(), rng.next_u64()]).collect();
+        let piece = (0..squares)
+            .map(|_| [rng.next_u64(), rng.next_u64(), rng.next_u64()])
+            .collect();
         Zobrist { piece, side }
     }
 
