@@ -146,8 +146,18 @@ def test_heat_map_tints_every_reachable_square_by_its_best_move(qtbot, make_wind
     for corner in ("a7", "g7"):
         square = g.parse_square(corner)
         assert tints[square][0] == best_colour and board.heat["squares"][str(square)] == 1.0
-    # b6 walks towards the attackers: worse than a corner by far
-    assert tints[g.parse_square("b6")][0] != best_colour
+    # exactly what ai/heatmap.py computes (every move's reply searched on its own: the same anywhere),
+    # coloured by the review's classes of how far each square falls short of the best
+    from tafl_desktop.ai.engine import engine_name, make_searcher
+    from tafl_desktop.ai.heatmap import heat_depth, heat_map
+    from tafl_desktop.gui.analysis_board import heat_colour
+
+    engine = engine_name(c.rules)
+    mine = heat_map(c.rules, c.viewed_position, make_searcher(c.rules, engine), heat_depth(c.rules, engine),
+                    [c.rules.position_key(c.viewed_position)])
+    assert {str(k): v for k, v in mine["squares"].items()} == board.heat["squares"]
+    for square, (colour, _alpha) in tints.items():
+        assert colour == heat_colour(100 * (mine["best"] - mine["squares"][square]))
     assert "Defenders to move" in board.legend.text() and board.legend.isVisible()
     board.heat_box.setChecked(False)
     assert w.board.overlay("heat") is None

@@ -36,10 +36,10 @@ def _searcher(engine: Any, rules: Any) -> Any:
     if s is None or s.rules is not rules:
         cache.clear()  # one at a time: the table is big
         s = cache[id(rules)] = make_searcher(rules)
-        if s.engine == "native":  # analysis need not be reproducible: use every core
+        if s.engine == "native":  # analysis need not be reproducible: every core but one (the window's)
             from tafl_desktop.native.search import default_threads
 
-            s.threads = default_threads()
+            s.threads = max(1, default_threads() - 1)
     return s
 
 
