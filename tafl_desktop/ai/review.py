@@ -52,8 +52,13 @@ from tafl_desktop.ai.analysis import win_chance
 from tafl_desktop.ai.engine import make_searcher
 from tafl_desktop.ai.multipv import analyse
 from tafl_desktop.ai.search import MATE
+from tafl_desktop.core.marks import N_
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+#: The classes' names as the command line (lower case) and the graph's legend (capitalised) show
+#: them, marked here so that the catalogue holds them.
+CLASS_WORDS = (N_("best"), N_("good"), N_("inaccuracy"), N_("mistake"), N_("blunder"),
+               N_("Inaccuracy"), N_("Mistake"), N_("Blunder"))
 #: Upper bounds (exclusive) of the loss in winning-chance points for best, good, inaccuracy, mistake.
 THRESHOLDS = (2.0, 5.0, 10.0, 15.0)
 #: Classes a player may learn from (the review's exercises; the better move drawn as an arrow).

@@ -21,8 +21,11 @@ from tafl_desktop.gui.study_board import StudyBoard
 from tafl_desktop.i18n import _
 
 
-def _class_words(cls: str) -> str:
-    return {"inaccuracy": _("an inaccuracy"), "mistake": _("a mistake"), "blunder": _("a blunder")}[cls]
+def _prompt(cls: str) -> str:
+    """The exercise's question, a whole sentence per class."""
+    return {"inaccuracy": _("In the game, {move} was an inaccuracy. Find a better move."),
+            "mistake": _("In the game, {move} was a mistake. Find a better move."),
+            "blunder": _("In the game, {move} was a blunder. Find a better move.")}[cls]
 
 
 class MistakesTrainer(QDialog):
@@ -92,8 +95,7 @@ class MistakesTrainer(QDialog):
         variant = self.rules.variant
         self.heading.setText(_("Exercise {n} of {total}: move {ply}, {side} to move").format(
             n=n + 1, total=len(self.exercises), ply=ex.ply, side=variant.side_names[ex.side]))
-        self.prompt.setText(_("In the game, {move} was {what}. Find a better move.").format(
-            move=ex.played_text, what=_class_words(ex.cls)))
+        self.prompt.setText(_prompt(ex.cls).format(move=ex.played_text))
         last = tuple(ex.moves_before[-1]) if ex.moves_before else ()
         self.board.interactive = True
         self.board.show_position(self.rules, ex.position, last)

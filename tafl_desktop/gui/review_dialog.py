@@ -60,8 +60,8 @@ class ReviewDialog(QDialog):
         self.nodes_box.setAccessibleName(_("Positions per move"))
         self.depth_box.valueChanged.connect(lambda _v: self.depth_button.setChecked(True))
         self.nodes_box.valueChanged.connect(lambda _v: self.nodes_button.setChecked(True))
-        engine_note = QLabel(_("Engine: {engine}").format(
-            engine=_("native (fast)") if engine == "native" else _("Python (slower: prefer small depths)")))
+        engine_note = QLabel(_("Engine: native (fast)") if engine == "native" else
+                             _("Engine: Python (slower: prefer small depths)"))
         grid = QGridLayout()
         grid.addWidget(self.standard_button, 0, 0, 1, 2)
         grid.addWidget(self.depth_button, 1, 0)
