@@ -7,7 +7,7 @@ searching in its own.  Progress goes back as ``("info", request_id, dict)`` mess
 keeps only the latest message of a request, so every message carries the whole state so far:
 
 * ``analyse``: ``{"lines": [...], "depth", "nodes", "seconds", "nps", "live": {"nodes", "depth",
-  "seconds"}, "heat": {...} | None, "heat_done": [done, total]}``: the lines of the last finished
+  "seconds", "nps"}, "heat": {...} | None, "heat_done": [done, total]}``: the lines of the last finished
   depth (each a :class:`~tafl_desktop.ai.multipv.Line` as a dict), the running counters of the
   depth being searched (about ten times a second), and the heat map
   (:mod:`tafl_desktop.ai.heatmap`, when the request asks for it with ``"heat": true``: computed
@@ -52,7 +52,6 @@ def _analyse(searcher: Any, rid: int, req: dict[str, Any], rules: Any, pos: Any,
              should_stop: Any, send: Any) -> dict[str, Any]:
     from tafl_desktop.ai import heatmap, multipv
 
-    t0 = time.perf_counter()
     state: dict[str, Any] = {"lines": [], "depth": 0, "nodes": 0, "seconds": 0.0, "nps": 0,
                              "live": {"nodes": 0, "depth": 0, "seconds": 0.0}, "heat": None, "heat_done": None,
                              "engine": searcher.engine}
@@ -81,14 +80,16 @@ def _analyse(searcher: Any, rid: int, req: dict[str, Any], rules: Any, pos: Any,
     t_lines = time.perf_counter()
     base = state["nodes"]
 
+    def live(nodes: int, depth: int) -> dict[str, Any]:
+        seconds = time.perf_counter() - t_lines
+        return {"nodes": base + nodes, "depth": depth, "seconds": round(seconds, 3),
+                "nps": round(nodes / seconds) if seconds > 0 else 0}
+
     def iteration(rep: Any) -> None:
-        push(**_report_dict(rep), live={"nodes": base + rep.nodes, "depth": rep.depth,
-                                        "seconds": round(time.perf_counter() - t0, 3)})
+        push(**_report_dict(rep), live=live(rep.nodes, rep.depth))
 
     def progress(nodes: int, depth: int) -> None:
-        seconds = time.perf_counter() - t_lines
-        push(live={"nodes": base + nodes, "depth": depth, "seconds": round(time.perf_counter() - t0, 3),
-                   "nps": round(nodes / seconds) if seconds > 0 else 0})
+        push(live=live(nodes, depth))
 
     rep = multipv.analyse(rules, pos, lines=int(req.get("lines", 3)), time_limit=float(req.get("time") or 0),
                           depth=int(req.get("depth", 64)), history_keys=history, should_stop=should_stop,

@@ -83,7 +83,7 @@ class AnalysisBoard(QDockWidget):
         self.report: dict[str, Any] | None = None
         #: The heat map shown (the worker's dict), None when off or not ready.
         self.heat: dict[str, Any] | None = None
-        #: The running counters last shown: {"nodes", "depth", "seconds"}.
+        #: The running counters last shown: {"nodes", "depth", "seconds", "nps"}.
         self.live: dict[str, Any] = {}
 
         body = QWidget(self)
@@ -248,8 +248,8 @@ class AnalysisBoard(QDockWidget):
         live = self.live
         done = int(self.report.get("depth", 0)) if self.report else 0
         nodes = int(live.get("nodes", self.report.get("nodes", 0) if self.report else 0))
-        seconds = float(live.get("seconds", 0.0)) or (float(self.report.get("seconds", 0.0)) if self.report else 0.0)
-        speed = _count(round(nodes / seconds)) if seconds > 0 else "0"
+        nps = live.get("nps", self.report.get("nps", 0) if self.report else 0)
+        speed = _count(int(nps or 0))
         if finished:
             text = _("Depth {depth} finished: {nodes} positions, {speed} per second").format(
                 depth=done, nodes=_count(nodes), speed=speed)

@@ -86,6 +86,7 @@ class ReviewPanel(QWidget):
         row.addWidget(self.resume_button)
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setWordWrap(True)
         self.summary.setAccessibleName(_("Review summary"))
         self.graph_box = QVBoxLayout()
         self.graph_box.setContentsMargins(0, 0, 0, 0)
