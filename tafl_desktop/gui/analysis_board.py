@@ -296,7 +296,9 @@ class AnalysisBoard(QDockWidget):
         """The lines' first moves as arrows on the board, the best the strongest."""
         arrows = tuple(Arrow(tuple(line["move"]), LINE_COLOUR, LINE_WEIGHTS[min(i, len(LINE_WEIGHTS) - 1)])
                        for i, line in enumerate(self._lines) if line.get("move"))
-        self.window_.board.set_overlay("analysis", Overlay(arrows=arrows) if arrows else None)
+        layer = Overlay(arrows=arrows) if arrows else None
+        if layer != self.window_.board.overlay("analysis"):  # unchanged lines: no repaint
+            self.window_.board.set_overlay("analysis", layer)
 
     def _show_heat(self, heat: dict[str, Any]) -> None:
         self.heat = heat
