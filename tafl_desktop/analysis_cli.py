@@ -7,10 +7,13 @@ Contracts (names and keys are fixed):
   "winner", "depth"}], "nodes", "seconds"}``, best line first; ``score`` is from the side to
   move's view; ``result_in`` counts plies to a forced end the search proved (else null) and
   ``winner`` names the side that gets it.
-* ``tafl-desktop review GAME.tafl.json [--time S] [--plot FILE.png|FILE.pdf] --json`` prints
-  ``{"plies": [{"ply", "move", "score", "best", "class", ...}], "summary": {...}}``, one entry per
-  move; ``score`` is from the view of ``summary["score_for"]``.  The classes and their thresholds
-  are described in :mod:`tafl_desktop.ai.review`.
+* ``tafl-desktop review GAME.tafl.json [--depth D | --nodes N | --time S] [--resume FILE]
+  [--plot FILE.png|FILE.pdf] --json`` prints ``{"plies": [{"ply", "move", "score", "best", "class",
+  "side", "loss", "accuracy", "line"}], "summary": {...}}``, one entry per move; ``score`` is from
+  the view of ``summary["score_for"]``.  The same game at the same depth (or node budget) gives the
+  same ``class`` for every ply on every run; ``--resume FILE`` keeps the evaluations as they are
+  made (:mod:`tafl_desktop.ai.review_store`).  The classes, their thresholds and the accuracy are
+  described in :mod:`tafl_desktop.ai.review`.
 
 The window calls the same functions (through the worker process).
 """

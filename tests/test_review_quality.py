@@ -213,3 +213,24 @@ def test_analyse_fills_every_line_asked_for():
     data = analyse("fox_geese_13", "--position", "hunters=c7 flock=d7,c6,e7,e6,c5,e5,d5,c1", "--to-move", "fox",
                    "--lines", "3", "--depth", "2")
     assert [line["moves"][0] for line in data["lines"]] == ["c7-d6"]
+
+
+def test_scores_are_stable_where_a_capture_is_pending():
+    """After f4-b4 the attackers can take the defender on b4 at once.  With captures followed past
+    the horizon the score of that position hardly moves from one depth to the next (the capture is
+    seen at every depth); without, the shallow searches stop in front of it."""
+    from tafl_desktop.ai.engine import make_searcher
+    from tafl_desktop.ai.multipv import analyse
+
+    rules = find_variant("copenhagen").make_rules()
+    pos = rules.play(rules.parse_position(HANG_POSITION, Side(1)), rules.parse_move(
+        rules.parse_position(HANG_POSITION, Side(1)), "f4-b4"))[0]
+    keys = [rules.position_key(pos)]
+    searcher = make_searcher(rules, "python")
+    e = evaluate_position(rules, pos, Budget(depth=3), keys, searcher=searcher)
+    assert len(e["scores"]) == 3
+    # the attackers' view: a defender (150) up after the capture, at every depth, within a soldier
+    assert min(e["scores"]) > 100 and max(e["scores"]) - min(e["scores"]) < 100, e["scores"]
+    searcher.clear()
+    blind = analyse(rules, pos, lines=1, time_limit=0, depth=1, history_keys=keys, searcher=searcher)
+    assert blind.lines[0].moves[0] in ("c8-c4", "i4-c4")  # the capture is the move, even at depth 1

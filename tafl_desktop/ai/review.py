@@ -306,8 +306,9 @@ def classify(rules: Any, positions: list[Any], moves: list[tuple[int, ...]],
     """
     variant = rules.variant
     plies: list[dict[str, Any]] = []
-    per_side = {variant.side_key(s): {**{c: 0 for c in CLASSES}, "moves": 0, "average_loss": 0.0,
-                                      "accuracy": None} for s in (0, 1)}
+    per_side: dict[str, dict[str, Any]] = {
+        variant.side_key(s): {**{c: 0 for c in CLASSES}, "moves": 0, "average_loss": 0.0, "accuracy": None}
+        for s in (0, 1)}
     for i, move in enumerate(moves):
         before, after = evals.get(i), evals.get(i + 1)
         if before is None or after is None:

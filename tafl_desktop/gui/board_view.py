@@ -169,7 +169,10 @@ class BoardView(BoardPainting, QWidget):
             circles += layer.circles
             heat.update(layer.heat)
         for mark in self._drawings:
-            (arrows if isinstance(mark, Arrow) else circles).append(mark)
+            if isinstance(mark, Arrow):
+                arrows.append(mark)
+            else:
+                circles.append(mark)
         if self._draw_from is not None and self._draw_to is not None and self._draw_to != self._draw_from:
             arrows.append(Arrow((self._draw_from, self._draw_to), self._draw_colour, 0.8))
         return arrows, circles, heat

@@ -346,7 +346,7 @@ class ReviewPanel(QWidget):
         ply = self.reviewed_ply()
         better = self.better_move(ply) if ply is not None and self._intact() else None
         arrow = tuple(s for s in better[0] if s >= 0) if better is not None else ()
-        if len(arrow) < 2:
+        if better is None or self.review is None or len(arrow) < 2:
             board.set_overlay("review", None)
             return
         board.set_overlay("review", Overlay(arrows=(Arrow(arrow, BETTER_COLOUR, 1.0),)))

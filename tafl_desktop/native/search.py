@@ -148,14 +148,15 @@ class NativeSearcher:
                        lim: SearchLimits) -> Callable[[], bool]:
         """``should_stop`` wrapped so that each poll also counts nodes for ``on_progress``."""
         threads = max(1, int(getattr(lim, "threads", 0) or self.threads))
-        state = {"polls": 0, "next": time.perf_counter() + PROGRESS_EVERY}
+        polls = [0]
+        due = [time.perf_counter() + PROGRESS_EVERY]
 
         def poll() -> bool:
-            state["polls"] += 1
+            polls[0] += 1
             now = time.perf_counter()
-            if now >= state["next"]:
-                state["next"] = now + PROGRESS_EVERY
-                on_progress(max(self.nodes, state["polls"] * POLL_NODES * threads), self.finished_depth + 1)
+            if now >= due[0]:
+                due[0] = now + PROGRESS_EVERY
+                on_progress(max(self.nodes, polls[0] * POLL_NODES * threads), self.finished_depth + 1)
             return bool(should_stop()) if should_stop is not None else False
         return poll
 
