@@ -3,9 +3,10 @@
 Contracts (names and keys are fixed):
 
 * ``tafl-desktop analyse VARIANT [--position POS --to-move SIDE] [--set K=V ...] [--moves "..."]
-  [--lines N] [--time S | --depth D] --json`` prints ``{"lines": [{"moves", "score", "result_in",
-  "winner", "depth"}], "nodes", "seconds"}``, best line first; ``score`` is from the side to
-  move's view; ``result_in`` counts plies to a forced end the search proved (else null) and
+  [--lines N] [--time S | --depth D | --nodes N] --json`` prints ``{"lines": [{"moves", "score",
+  "result_in", "winner", "depth"}], "nodes", "seconds"}``, best line first, N lines whenever the
+  position has N legal moves (a proven result or a short clock included); ``score`` is from the
+  side to move's view; ``result_in`` counts plies to a forced end the search proved (else null) and
   ``winner`` names the side that gets it.
 * ``tafl-desktop review GAME.tafl.json [--depth D | --nodes N | --time S] [--resume FILE]
   [--plot FILE.png|FILE.pdf] --json`` prints ``{"plies": [{"ply", "move", "score", "best", "class",
