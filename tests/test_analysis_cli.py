@@ -33,9 +33,10 @@ def analyse_json(*args: str) -> dict:
 
 
 def check_analysis_schema(data: dict, lines: int) -> None:
-    """The contract's keys (``engine`` names the engine that answered), and exactly ``lines``
-    lines: every position these tests analyse has at least that many legal moves."""
-    assert set(data) - {"engine"} == {"lines", "nodes", "seconds"}
+    """The contract's keys (``engine``: which search ran, issue 31), and exactly ``lines`` lines:
+    every position these tests analyse has at least that many legal moves."""
+    assert set(data) == {"lines", "nodes", "seconds", "engine"}
+    assert data["engine"] in ("native", "python")
     assert isinstance(data["nodes"], int) and isinstance(data["seconds"], float)
     assert len(data["lines"]) == lines
     for line in data["lines"]:

@@ -308,3 +308,26 @@ def test_the_rust_tests_fixture_is_current(variant):
     path = resources_dir().parent / "tafl_native" / "tests" / "data" / f"eval_{variant}.json"
     stored = json.loads(path.read_text(encoding="utf-8"))
     assert stored == json.loads(json.dumps(fixture(variant)))
+
+
+@native
+def test_the_native_search_keeps_the_defenders_no_repeat_rule():
+    """hnefatafl.org's rule (tafl-rules.md 2.2): the defenders may not recreate a board.  The king's
+    only move would repeat one, so he has none, and with Copenhagen's 'cannot move, loses' the
+    native search, like the game, finds no move and a lost position; with a second way out it
+    plays that one."""
+    from tafl_helpers import game_from, rules_for
+
+    rules = rules_for("copenhagen", repetition="defenders_no_repeat")
+    game = game_from(rules, "Ka6 ta5 ta7 tc6 tk9", "defenders")
+    for text in ("a6-b6", "k9-k8", "b6-a6", "k8-k9"):
+        game.play_text(text)
+    keys = [rules.position_key(game.position_at(i)) for i in range(len(game.plies) + 1)]
+    res = make_searcher(rules, "native").search(game.position, SearchLimits(time=0, depth=4), keys)
+    assert res.move is None and res.score <= -MATE_BOUND
+    freer = game_from(rules, "Ka6 ta5 ta7 tc5 tk9", "defenders")  # b6-c6 opens a second way
+    for text in ("a6-b6", "k9-k8", "b6-a6", "k8-k9"):
+        freer.play_text(text)
+    keys = [rules.position_key(freer.position_at(i)) for i in range(len(freer.plies) + 1)]
+    res = make_searcher(rules, "native").search(freer.position, SearchLimits(time=0, depth=4), keys)
+    assert res.move is not None and res.move in freer.legal_moves()

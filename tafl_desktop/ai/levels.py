@@ -30,6 +30,11 @@ around him; there the fox drifts a quarter.  In every Fox game the flock plays i
 best move: a drifting flock loses such games or takes too long to close the net, while its
 levels still differ in how far they see.
 
+With the native search (``tafl_native``, see :mod:`tafl_desktop.ai.engine`) Beginner, Easy and
+Medium search exactly the positions they did (Beginner and Easy score even against their Python
+selves: they must stay beatable by a newcomer), while Hard and Expert get native budgets
+(``native_nodes``, ``native_depth``): about fifty times the positions in the same think time.
+
 ``random`` is not a playing level for people: it is the uniform random mover that the
 benchmarks use as a floor.
 """

@@ -38,8 +38,14 @@ class NativeTaflRules(TaflRules):
         return self.native.count_moves(position_tuple(pos))
 
     def play(self, pos: TaflPosition, move: Move) -> tuple[TaflPosition, tuple[int, ...]]:
-        after, captures = self.native.play(position_tuple(pos), tuple(move))
-        return self.from_native(after), tuple(captures)
+        res = pos.result
+        here = (pos.att, pos.dfn, pos.king, pos.side,
+                pos.quiet, None if res is None else (None if res.winner is None else int(res.winner), res.reason))
+        (att, dfn, king, side, quiet, result), captures, att_t, dfn_t = self.native.play_full(
+            here, move if type(move) is tuple else tuple(move))
+        after = TaflPosition(att, dfn, att_t, dfn_t, king, side, quiet,
+                             None if result is None else outcome_from(result))
+        return after, tuple(captures)
 
     def outcome(self, pos: TaflPosition) -> Outcome | None:
         return outcome_from(self.native.outcome(position_tuple(pos)))

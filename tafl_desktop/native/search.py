@@ -25,8 +25,8 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from tafl_desktop.ai.search import PROGRESS_EVERY, SearchLimits, SearchResult, drift_pick
-from tafl_desktop.core.game import Move
+from tafl_desktop.ai.search import MATE, PROGRESS_EVERY, SearchLimits, SearchResult, drift_pick
+from tafl_desktop.core.game import Move, unrepeated
 from tafl_desktop.native.bridge import position_tuple
 
 try:  # the module is built by `make` (maturin); without a Rust toolchain it is simply absent
@@ -121,7 +121,20 @@ class NativeSearcher:
         t0 = time.perf_counter()
         if on_progress is not None:
             should_stop = self._progress_poll(should_stop, on_progress, lim)
+        history_keys = list(history_keys)
         history = [self._key(k) for k in history_keys]
+        only = None
+        rules = self.rules
+        forbids = getattr(rules, "forbids_repetition", None)
+        if history_keys and pos.result is None and forbids is not None and forbids(pos):
+            legal = rules.legal_moves(pos)
+            allowed = unrepeated(rules, pos, legal, history_keys)  # a no-repeat rule is a rule of legality
+            if not allowed and legal:  # every move would repeat: as if there were none
+                out = rules.no_moves_outcome(pos)
+                score = 0 if out.winner is None else (MATE if int(out.winner) == pos.side else -MATE)
+                return SearchResult(None, score, 0, 0, time.perf_counter() - t0, stopped="depth")
+            if len(allowed) < len(legal):
+                only = [tuple(m) for m in allowed]
         settings = {"time": float(lim.time), "depth": int(lim.depth), "nodes": int(lim.nodes),
                     "quiescence": bool(lim.quiescence), "margin": int(lim.margin), "lines": int(self.lines),
                     "selective": bool(lim.selective), "captures": bool(getattr(lim, "captures", True)),
@@ -135,7 +148,7 @@ class NativeSearcher:
         self.finished, self.finished_depth, self.nodes = [], 0, 0
         wants_reports = on_iteration is not None or on_progress is not None
         report = self._core.search(self._position(pos), settings, history, should_stop,
-                                   iteration if wants_reports else None)
+                                   iteration if wants_reports else None, only)
         self._take(report)
         self.nodes = report["nodes"]
         res = self._result(report, time.perf_counter() - t0)

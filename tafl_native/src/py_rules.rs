@@ -75,6 +75,12 @@ fn value_error(msg: impl Into<String>) -> PyErr {
 
 /// A bitboard from a non-negative Python int that fits the board.
 pub(crate) fn int_to_bits<B: Bits>(obj: &Bound<'_, PyAny>) -> PyResult<B> {
+    if B::WORDS <= 2 {
+        let v: u128 = obj
+            .extract()
+            .map_err(|_| value_error("a bitboard must be a non-negative int that fits the board"))?;
+        return Ok(B::from_words(&[v as u64, (v >> 64) as u64]));
+    }
     let bytes = obj
         .call_method1("to_bytes", (B::WORDS * 8, "little"))
         .map_err(|_| value_error("a bitboard must be a non-negative int that fits the board"))?;
@@ -95,6 +101,10 @@ pub(crate) fn int_to_bits<B: Bits>(obj: &Bound<'_, PyAny>) -> PyResult<B> {
 
 /// A Python int from a bitboard.
 pub(crate) fn bits_to_int<'py, B: Bits>(py: Python<'py>, b: B) -> PyResult<Bound<'py, PyAny>> {
+    if B::WORDS <= 2 {
+        let v = b.word(0) as u128 | ((b.word(1) as u128) << 64);
+        return Ok(v.into_pyobject(py)?.into_any());
+    }
     let mut bytes = Vec::with_capacity(B::WORDS * 8);
     for i in 0..B::WORDS {
         bytes.extend_from_slice(&b.word(i).to_le_bytes());
@@ -328,6 +338,30 @@ impl PyTaflRules {
                 let undo = r.make(&mut p, m);
                 let caps = PyList::new(py, undo.captured_squares())?;
                 PyTuple::new(py, [position_to(py, &p)?.into_any(), caps.into_any()])
+            })
+        })
+    }
+
+    /// Like `play`, with the position after the move also as the core keeps it column by column:
+    /// (position, captured squares, attackers transposed, defender soldiers transposed), the last
+    /// two as the core's `TaflPosition.attT`/`dfnT` (bit `file * height + rank`).
+    fn play_full<'py>(
+        &self,
+        py: Python<'py>,
+        pos: &Bound<'py, PyAny>,
+        mv: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        guarded(|| {
+            with_rules!(&self.inner, r => {
+                let mut p = position_from(r, pos)?;
+                let m = move_from(r.size(), mv)?;
+                if !r.is_legal(&p, m) {
+                    return Err(value_error("the move is not legal in this position"));
+                }
+                let undo = r.make(&mut p, m);
+                let caps = PyList::new(py, undo.captured_squares())?;
+                PyTuple::new(py, [position_to(py, &p)?.into_any(), caps.into_any(),
+                                  bits_to_int(py, p.att_v[0])?, bits_to_int(py, p.dfn_v[0])?])
             })
         })
     }

@@ -226,6 +226,7 @@ impl<B: Bits> Typed<B> {
         .map_err(panic_line)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &mut self,
         py: Python<'py>,
@@ -234,7 +235,9 @@ impl<B: Bits> Typed<B> {
         history: &Bound<'py, PyAny>,
         should_stop: Option<Py<PyAny>>,
         on_iteration: Option<Py<PyAny>>,
+        only: Option<Vec<(usize, usize)>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let only: Option<Vec<Move>> = only.map(|v| v.into_iter().map(|(f, t)| make_move(f, t)).collect());
         let rules = &self.searcher.fam.rules;
         let p = position_from(rules, pos)?;
         let lim = limits(settings)?;
@@ -277,6 +280,7 @@ impl<B: Bits> Typed<B> {
                     &p,
                     &lim,
                     &game,
+                    only.as_deref(),
                     if should_stop.is_some() { Some(&mut poll) } else { None },
                     if on_iteration.is_some() { Some(&mut cb) } else { None },
                 );
@@ -360,7 +364,9 @@ impl TaflSearch {
     /// margin, lines, selective, threads; `history`: the game's earlier positions (tuples).
     /// Returns a dict: move, score, depth, nodes, seconds, pv, candidates, scored,
     /// finished_depth, full_width_depth, stopped.
-    #[pyo3(signature = (position, limits, history, should_stop = None, on_iteration = None))]
+    /// `only`: the root moves allowed (a no-repeat rule), None for every legal move.
+    #[pyo3(signature = (position, limits, history, should_stop = None, on_iteration = None, only = None))]
+    #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &mut self,
         py: Python<'py>,
@@ -369,8 +375,9 @@ impl TaflSearch {
         history: &Bound<'py, PyAny>,
         should_stop: Option<Py<PyAny>>,
         on_iteration: Option<Py<PyAny>>,
+        only: Option<Vec<(usize, usize)>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        with_typed!(&mut self.inner, t => t.search(py, position, limits, history, should_stop, on_iteration))
+        with_typed!(&mut self.inner, t => t.search(py, position, limits, history, should_stop, on_iteration, only))
     }
 
     /// The principal variation from the table, starting with `first`.

@@ -776,6 +776,7 @@ impl<F: Family> Searcher<F> {
         p: &F::Pos,
         limits: &Limits,
         game: &[(u64, u32)],
+        only: Option<&[Move]>,
         poll: Option<&mut (dyn FnMut() -> bool + Send)>,
         mut on_iteration: Option<&mut dyn FnMut(&Report)>,
     ) -> Report {
@@ -791,6 +792,10 @@ impl<F: Family> Searcher<F> {
         let mut moves = Vec::new();
         if fam.quick_outcome(p).is_none() {
             fam.moves(p, &mut moves);
+            if let Some(only) = only {
+                // a no-repeat rule forbids some moves here (the caller knows the game)
+                moves.retain(|m| only.contains(m));
+            }
         }
         let elapsed = |t0: Instant| t0.elapsed().as_secs_f64();
         if moves.is_empty() {

@@ -123,7 +123,7 @@ fn search(fam: TaflFamily<u128>, text: &str, to_move: Side, limits: Limits) -> (
     let p = fam.rules.parse_position(text, to_move).unwrap();
     let n = fam.rules.size();
     let mut s = Searcher::new(fam, n, 16);
-    let r = s.search(&p, &limits, &[], None, None);
+    let r = s.search(&p, &limits, &[], None, None, None);
     (r, s.fam)
 }
 

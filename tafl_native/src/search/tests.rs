@@ -58,7 +58,7 @@ impl Family for Stones {
 
 fn search(n: u32, limits: Limits) -> Report {
     let mut s = Searcher::new(Stones, 512, 12);
-    s.search(&Heap { n, side: 0 }, &limits, &[], None, None)
+    s.search(&Heap { n, side: 0 }, &limits, &[], None, None, None)
 }
 
 #[test]
@@ -104,7 +104,7 @@ fn a_poll_that_says_stop_cancels() {
         true
     };
     let r = s.search(&Heap { n: 401, side: 0 }, &Limits { time: 0.0, depth: 60, ..Default::default() }, &[],
-                     Some(&mut poll), None);
+                     None, Some(&mut poll), None);
     assert_eq!(r.stopped, "cancelled");
     assert!(r.mv.is_some());
 }
