@@ -3,14 +3,18 @@
 Contracts (names and keys are fixed):
 
 * ``tafl-desktop analyse VARIANT [--position POS --to-move SIDE] [--set K=V ...] [--moves "..."]
-  [--lines N] [--time S | --depth D] --json`` prints ``{"lines": [{"moves", "score", "result_in",
-  "winner", "depth"}], "nodes", "seconds"}``, best line first; ``score`` is from the side to
-  move's view; ``result_in`` counts plies to a forced end the search proved (else null) and
+  [--lines N] [--time S | --depth D | --nodes N] --json`` prints ``{"lines": [{"moves", "score",
+  "result_in", "winner", "depth"}], "nodes", "seconds"}``, best line first, N lines whenever the
+  position has N legal moves (a proven result or a short clock included); ``score`` is from the
+  side to move's view; ``result_in`` counts plies to a forced end the search proved (else null) and
   ``winner`` names the side that gets it.
-* ``tafl-desktop review GAME.tafl.json [--time S] [--plot FILE.png|FILE.pdf] --json`` prints
-  ``{"plies": [{"ply", "move", "score", "best", "class", ...}], "summary": {...}}``, one entry per
-  move; ``score`` is from the view of ``summary["score_for"]``.  The classes and their thresholds
-  are described in :mod:`tafl_desktop.ai.review`.
+* ``tafl-desktop review GAME.tafl.json [--depth D | --nodes N | --time S] [--resume FILE]
+  [--plot FILE.png|FILE.pdf] --json`` prints ``{"plies": [{"ply", "move", "score", "best", "class",
+  "side", "loss", "accuracy", "line"}], "summary": {...}}``, one entry per move; ``score`` is from
+  the view of ``summary["score_for"]``.  The same game at the same depth (or node budget) gives the
+  same ``class`` for every ply on every run; ``--resume FILE`` keeps the evaluations as they are
+  made (:mod:`tafl_desktop.ai.review_store`).  The classes, their thresholds and the accuracy are
+  described in :mod:`tafl_desktop.ai.review`.
 
 The window calls the same functions (through the worker process).
 """
@@ -47,7 +51,14 @@ def register(sub: Any) -> None:
 
     s = sub.add_parser("review", help=_("class every move of a saved game and draw its evaluation graph"))
     s.add_argument("file")
-    s.add_argument("--time", type=float, default=None, help=_("seconds per position (default 0.5)"))
+    budget = s.add_mutually_exclusive_group()
+    budget.add_argument("--depth", type=int, help=_("search every position to this depth in plies (default: the "
+                                                    "standard depth for the board and engine)"))
+    budget.add_argument("--nodes", type=int, help=_("search this many positions for every position of the game"))
+    budget.add_argument("--time", type=float, help=_("seconds per position (depends on the machine: not "
+                                                     "reproducible)"))
+    s.add_argument("--resume", metavar="FILE", help=_("keep the evaluations in FILE as they are made and go on "
+                                                      "from those already there"))
     s.add_argument("--plot", help=_("write the evaluation graph to FILE.png or FILE.pdf"))
     s.add_argument("--engine", choices=ENGINES, help=_("search engine (default: native where it is built)"))
     s.add_argument("--json", action="store_true")
@@ -109,15 +120,33 @@ def cmd_analyse(args: Any) -> int:
     return 0
 
 
+def review_budget(args: Any, rules: Any, engine: str) -> Any:
+    """The budget ``--depth``, ``--nodes`` or ``--time`` asks for, else the standard one."""
+    from tafl_desktop.ai.review import MAX_DEPTH, MAX_NODES, MIN_NODES, Budget, default_budget
+    from tafl_desktop.cli import CliError
+
+    if args.depth is not None:
+        if not 1 <= args.depth <= MAX_DEPTH:
+            raise CliError(_("--depth must be from 1 to {n}").format(n=MAX_DEPTH))
+        return Budget(depth=args.depth)
+    if args.nodes is not None:
+        if not MIN_NODES <= args.nodes <= MAX_NODES:
+            raise CliError(_("--nodes must be from {low:,} to {high:,}").format(low=MIN_NODES, high=MAX_NODES))
+        return Budget(nodes=args.nodes)
+    if args.time is not None:
+        if not 0 < args.time <= 600:
+            raise CliError(_("--time must be more than 0 and at most 600 seconds per position"))
+        return Budget(time=args.time)
+    return default_budget(rules, engine)
+
+
 def cmd_review(args: Any) -> int:
     from tafl_desktop.ai.engine import resolve
-    from tafl_desktop.ai.review import CLASSES, REVIEW_TIME, review_game
+    from tafl_desktop.ai.review import CLASSES, review_game
+    from tafl_desktop.ai.review_store import ReviewStore, StoreError, fingerprint
     from tafl_desktop.cli import EXIT_ERROR, EXIT_ILLEGAL, CliError
     from tafl_desktop.core.record import RecordError, load_game
 
-    per = REVIEW_TIME if args.time is None else args.time
-    if not 0 < per <= 600:
-        raise CliError(_("--time must be more than 0 and at most 600 seconds per position"))
     if args.plot:
         from tafl_desktop.charts.review_graph import FORMATS
 
@@ -129,16 +158,38 @@ def cmd_review(args: Any) -> int:
         raise CliError(str(exc), EXIT_ILLEGAL if "cannot be played" in str(exc) else EXIT_ERROR) from None
     if not game.plies:
         raise CliError(_("{file}: the game has no moves to review").format(file=args.file))
+    try:
+        engine = resolve(game.rules, args.engine)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    budget = review_budget(args, game.rules, engine)
+    total = len(game.plies) + 1
+
+    store, known = None, {}
+    if args.resume:
+        moves = [tuple(p.move) for p in game.plies]
+        header = {"game": fingerprint(game.rules, game.start, moves), "budget": budget.to_json(), "engine": engine}
+        store = ReviewStore(args.resume, header, total)
+        try:
+            known = store.load()
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
+        if known and not args.json:
+            print(_("Resuming: {done} of {total} positions already evaluated in {file}.").format(
+                done=len(known), total=total, file=args.resume), file=sys.stderr)
 
     def progress(done: int, _evals: Any) -> None:
         if not args.json and sys.stderr.isatty():
-            print(f"\r{done}/{len(game.plies) + 1}", end="", file=sys.stderr, flush=True)
+            print(f"\r{done}/{total}", end="", file=sys.stderr, flush=True)
 
     try:
-        resolve(game.rules, args.engine)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    result = review_game(game, per, on_progress=progress, engine=args.engine)
+        result = review_game(game, budget, on_progress=progress, engine=engine, known=known,
+                             on_position=store.add if store is not None else None)
+    finally:
+        if store is not None:
+            store.close()
+    result["summary"]["budget"] = budget.to_json()
+    result["summary"]["engine"] = engine
     if args.plot:
         from tafl_desktop.charts.review_graph import save_review_graph
 
@@ -153,8 +204,10 @@ def cmd_review(args: Any) -> int:
     for p in result["plies"]:
         mark = "" if p["class"] in ("best", "good") else f"  {_(p['class'])} ({_('better')}: {p['best']})"
         print(f"{p['ply']:4}. {p['move']:<14} {p['score']:+7d}{mark}")
+    names = dict(zip((game.rules.variant.side_key(s) for s in (0, 1)), game.rules.variant.side_names, strict=True))
     for side, agg in result["summary"]["sides"].items():
         counts = ", ".join(f"{_(c)} {agg[c]}" for c in CLASSES)
-        print(_("{side}: {counts}; average loss {loss} points").format(side=side, counts=counts,
-                                                                       loss=agg["average_loss"]))
+        accuracy = "-" if agg["accuracy"] is None else f"{agg['accuracy']:.1f} %"
+        print(_("{side}: accuracy {accuracy}; {counts}; average loss {loss} points").format(
+            side=names.get(side, side), accuracy=accuracy, counts=counts, loss=agg["average_loss"]))
     return 0

@@ -422,28 +422,9 @@ class TaflEvaluator:
         Predicts captures without playing the move: a target square next to an enemy with an anvil
         (friend, hostile square, armed king, hostile rim) straight beyond it.
         """
-        att, dfn, king = pos.att, pos.dfn, pos.king
+        cap = self.capture_targets(pos)
+        king = pos.king
         bit = self.bit
-        kb = bit[king] if king >= 0 else 0
-        occ = att | dfn | kb
-        empty = self.full & ~occ
-        W = self.W
-        if pos.side == ATT:
-            enemies = dfn
-            anvils = att | self.host_always[DEF] | (self.host_empty[DEF] & empty)
-        else:
-            enemies = att
-            anvils = dfn | self.host_always[ATT] | (self.host_empty[ATT] & empty)
-            if self.king_anvil:
-                anvils |= kb
-        cap = (((enemies >> 1) & (anvils >> 2) & self.m_east)
-               | ((enemies << 1) & (anvils << 2) & self.m_west)
-               | ((enemies >> W) & (anvils >> (2 * W)))
-               | ((enemies << W) & (anvils << (2 * W))))
-        if self.edge_hostile:
-            cap |= (((enemies >> 1) & self.m_east_edge) | ((enemies << 1) & self.m_west_edge)
-                    | ((enemies >> W) & self.m_north_edge) | ((enemies << W) & self.m_south_edge))
-        cap &= empty
         if king < 0:
             return lambda m: 1000 if cap >> m[1] & 1 else 0
         kadj = self.adj_mask[king]
@@ -468,3 +449,38 @@ class TaflEvaluator:
                 return 300 + 60 * (kd[f] - kd[t]) + (1000 if cap >> t & 1 else 0)
             return (1000 if cap >> t & 1 else 0) + (100 if kadj >> f & 1 else 0)
         return def_key
+
+    def capture_targets(self, pos: Any) -> int:
+        """The empty squares where a piece of the side to move would capture by the ordinary
+        custodial rule (an enemy soldier next to it with an anvil straight beyond: a friend, a
+        hostile square, an armed king, a hostile rim), as a bit mask; no move is generated."""
+        att, dfn, king = pos.att, pos.dfn, pos.king
+        bit = self.bit
+        kb = bit[king] if king >= 0 else 0
+        occ = att | dfn | kb
+        empty = self.full & ~occ
+        W = self.W
+        if pos.side == ATT:
+            enemies = dfn
+            anvils = att | self.host_always[DEF] | (self.host_empty[DEF] & empty)
+        else:
+            enemies = att
+            anvils = dfn | self.host_always[ATT] | (self.host_empty[ATT] & empty)
+            if self.king_anvil:
+                anvils |= kb
+        cap = (((enemies >> 1) & (anvils >> 2) & self.m_east)
+               | ((enemies << 1) & (anvils << 2) & self.m_west)
+               | ((enemies >> W) & (anvils >> (2 * W)))
+               | ((enemies << W) & (anvils << (2 * W))))
+        if self.edge_hostile:
+            cap |= (((enemies >> 1) & self.m_east_edge) | ((enemies << 1) & self.m_west_edge)
+                    | ((enemies >> W) & self.m_north_edge) | ((enemies << W) & self.m_south_edge))
+        return cap & empty
+
+    def capture_moves(self, pos: Any) -> list[Move]:
+        """The moves of the side to move that land where they capture (:meth:`capture_targets`):
+        what the quiescence search follows past the horizon when asked to (analysis, review)."""
+        cap = self.capture_targets(pos)
+        if not cap:
+            return []
+        return [m for m in self.rules.legal_moves(pos) if cap >> m[1] & 1]

@@ -97,21 +97,49 @@ def _lines(rules: Any, pos: Any, searcher: Any, scored: list[tuple[Move, int]], 
     return out
 
 
+def analysis_limits(time_limit: float = 0.0, depth: int = 64, nodes: int = 0,
+                    reproducible: bool = False) -> SearchLimits:
+    """The search settings of analysis and review: the strongest level's, with captures followed
+    past the horizon in either engine (a piece left hanging at the horizon is seen), and one
+    thread when a node budget or ``reproducible`` asks for the same answer on any machine."""
+    level = get_level(HINT_LEVEL)
+    return SearchLimits(time=time_limit, depth=depth, nodes=nodes, quiescence=level.quiescence,
+                        selective=getattr(level, "selective", False),
+                        threads=1 if nodes or reproducible else 0, captures=True, follow_captures=True)
+
+
+def playable_moves(rules: Any, pos: Any, history_keys: Iterable[Any] = ()) -> list[Move]:
+    """The moves the side to move may play here (a no-repeat rule honoured): the most lines
+    a position can have."""
+    from tafl_desktop.core.game import unrepeated
+
+    if rules.outcome(pos) is not None:
+        return []
+    return unrepeated(rules, pos, rules.legal_moves(pos), list(history_keys))
+
+
 def analyse(rules: Any, pos: Any, lines: int = 3, time_limit: float = 2.0, depth: int = 64, nodes: int = 0,
             history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
             on_iteration: Callable[[Report], None] | None = None,
-            searcher: Any | None = None, engine: str | None = None) -> Report:
+            searcher: Any | None = None, engine: str | None = None,
+            on_progress: Callable[[int, int], None] | None = None, reproducible: bool = False) -> Report:
     """The best ``lines`` (1..5) lines of ``pos`` for the side to move, searched for ``time_limit``
     seconds (0: no limit) or to ``depth``.  ``on_iteration`` gets a :class:`Report` after every
-    finished depth (the window's live display).  An ended position has no lines.  With ``nodes``
-    the search stops after that many positions on one thread: the same answer on any machine."""
+    finished depth (the window's live display), ``on_progress(nodes, depth)`` the running counts
+    in between.  An ended position has no lines.  With ``nodes`` the search stops after that many
+    positions on one thread: the same answer on any machine (``reproducible`` asks for one thread
+    with a depth too).
+
+    The report always holds ``min(lines, playable moves)`` lines unless the caller stopped it
+    first: a proven result or a clock that runs out before the first depth is finished still
+    gets every line asked for (that depth is then finished without the clock)."""
     n = max(1, min(MAX_LINES, int(lines)))
     s = searcher if searcher is not None else make_searcher(rules, engine)
+    history_keys = list(history_keys)
+    want = min(n, len(playable_moves(rules, pos, history_keys)))
     s.lines = n
     s.finished, s.finished_depth = [], 0
-    level = get_level(HINT_LEVEL)
-    limits = SearchLimits(time=time_limit, depth=depth, nodes=nodes, quiescence=level.quiescence,
-                          selective=getattr(level, "selective", False), threads=1 if nodes else 0)
+    limits = analysis_limits(time_limit, depth, nodes, reproducible)
     t0 = time.perf_counter()
 
     def iteration(res: SearchResult) -> None:
@@ -119,14 +147,20 @@ def analyse(rules: Any, pos: Any, lines: int = 3, time_limit: float = 2.0, depth
             on_iteration(Report(_lines(rules, pos, s, s.finished, s.finished_depth, n), s.nodes,
                                 time.perf_counter() - t0, s.finished_depth, ""))
 
-    res = s.search(pos, limits, history_keys, should_stop, on_iteration=iteration)
-    seconds = time.perf_counter() - t0
+    res = s.search(pos, limits, history_keys, should_stop, on_iteration=iteration, on_progress=on_progress)
+    nodes_used = res.nodes
     if res.move is None:
-        return Report([], res.nodes, seconds, 0, res.stopped)
-    if s.finished and res.stopped != "forced":
+        return Report([], nodes_used, time.perf_counter() - t0, 0, res.stopped)
+    if len(s.finished) < want and res.stopped != "cancelled":
+        # the clock or the node budget ran out inside the first depth: finish that depth alone
+        first = analysis_limits(0.0, 1, 0, reproducible)
+        again = s.search(pos, first, history_keys, should_stop, on_iteration=iteration)
+        nodes_used += again.nodes
+    seconds = time.perf_counter() - t0
+    if s.finished:
         # the lines of the last finished depth: all N scored exactly against each other
-        return Report(_lines(rules, pos, s, s.finished, s.finished_depth, n), res.nodes, seconds,
+        return Report(_lines(rules, pos, s, s.finished, s.finished_depth, n), nodes_used, seconds,
                       s.finished_depth, res.stopped)
-    # a move that wins at once (or the search stopped before its first depth): the search's answer
-    return Report(_lines(rules, pos, s, [(res.move, res.score)], max(1, res.depth), 1), res.nodes, seconds,
+    # stopped by the caller before its first depth: the search's answer alone
+    return Report(_lines(rules, pos, s, [(res.move, res.score)], max(1, res.depth), 1), nodes_used, seconds,
                   max(1, res.depth), res.stopped)

@@ -43,6 +43,8 @@ FULL_WIDTH_DEPTH = 4
 #: Moves searched at full depth before late-move reductions start.
 LMR_AFTER = 3
 REPETITION_LEAN = 150
+#: How often (s) a running search reports its node count and depth to ``on_progress``.
+PROGRESS_EVERY = 0.1
 
 
 class SearchAborted(Exception):
@@ -68,6 +70,10 @@ class SearchLimits:
     #: Search threads for an engine that has them (the native one: Lazy SMP); 0 = the searcher's
     #: own setting.  More than one is faster but not reproducible.  The Python search has one.
     threads: int = 0
+    #: Follow captures past the horizon in the Python search too (analysis and review ask for it,
+    #: so that a piece left hanging at the horizon is seen; the levels, tuned without it, do not).
+    #: The native search follows captures wherever ``captures`` is set.
+    follow_captures: bool = False
 
 
 @dataclass
@@ -147,12 +153,14 @@ class Searcher:
     # ------------------------------------------------------------------------------ public
     def search(self, pos: Any, limits: SearchLimits | None = None, history_keys: Iterable[Any] = (),
                should_stop: Callable[[], bool] | None = None, rng: random.Random | None = None,
-               on_iteration: Callable[[SearchResult], None] | None = None) -> SearchResult:
+               on_iteration: Callable[[SearchResult], None] | None = None,
+               on_progress: Callable[[int, int], None] | None = None) -> SearchResult:
         """Best move for the side to move in ``pos``.
 
         ``history_keys`` are the ``rules.position_key`` values of the game so far (the current
         position included or not: it is counted once either way), so that the repetition rule in
-        force is applied to positions the search reaches.
+        force is applied to positions the search reaches.  ``on_progress(nodes, depth)`` is called
+        about every :data:`PROGRESS_EVERY` seconds while a depth is searched (live counters).
         """
         lim = limits or SearchLimits()
         self.limits = lim
@@ -160,9 +168,14 @@ class Searcher:
         self.deadline = self.t0 + lim.time if lim.time > 0 else float("inf")
         self.max_nodes = lim.nodes
         self.should_stop = should_stop
+        self.on_progress = on_progress
+        self._progress_at = self.t0 + PROGRESS_EVERY
+        self._depth_now = 0
         self.nodes = 0
         self.stop_reason = ""
         self.qmax = QUIESCENCE_PLIES if lim.quiescence else 0
+        self.captures_q = bool(lim.follow_captures and lim.captures and lim.quiescence
+                               and hasattr(self.ev, "capture_moves"))
         self.reduce = False
         full_width = 0
         rng = rng or random.Random()
@@ -207,6 +220,7 @@ class Searcher:
         best = SearchResult(root[0], 0, 0, 0, 0.0, [root[0]], [(root[0], 0)])
         for depth in range(1, max(1, lim.depth) + 1):
             self.reduce = lim.selective and depth > FULL_WIDTH_DEPTH
+            self._depth_now = depth
             try:
                 scored = self._root(pos, root, depth, lim.margin)
             except SearchAborted:
@@ -261,8 +275,19 @@ class Searcher:
         if len(self.tt) > self.tt_entries:
             self.tt.clear()
 
+    def clear(self) -> None:
+        """Forget everything learnt in earlier searches (table, history, killers), so that the
+        next search depends on its position and limits only: a review's reproducibility."""
+        self.tt.clear()
+        self.history = [{}, {}]
+        self.killers = [[None, None] for _ in range(MAX_PLY + 8)]
+
     def _check(self) -> None:
-        if time.perf_counter() >= self.deadline:
+        now = time.perf_counter()
+        if self.on_progress is not None and now >= self._progress_at:
+            self._progress_at = now + PROGRESS_EVERY
+            self.on_progress(self.nodes, self._depth_now)
+        if now >= self.deadline:
             self.stop_reason = "time"
             raise SearchAborted
         if self.max_nodes and self.nodes >= self.max_nodes:
@@ -509,8 +534,13 @@ class Searcher:
             return self._terminal(pos, payload, ply)
         if kind != FORCED:
             stand = ev.evaluate(pos)
+            if stand >= beta:
+                return stand
             noisy = ev.noisy_moves(pos) if self.noisy else None
-            if not noisy or stand >= beta:
+            if self.captures_q:
+                caps = ev.capture_moves(pos)
+                noisy = caps if not noisy else list(dict.fromkeys([*caps, *noisy]))
+            if not noisy:
                 return stand
             return self._qmoves(pos, noisy, stand, max(alpha, stand), beta, ply, qd)
         if not payload:

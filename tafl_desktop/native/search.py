@@ -25,7 +25,7 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from tafl_desktop.ai.search import MATE, SearchLimits, SearchResult, drift_pick
+from tafl_desktop.ai.search import MATE, PROGRESS_EVERY, SearchLimits, SearchResult, drift_pick
 from tafl_desktop.core.game import Move, unrepeated
 from tafl_desktop.native.bridge import position_tuple
 
@@ -37,6 +37,8 @@ except ImportError:  # pragma: no cover - exercised on machines without the modu
 #: Transposition table size, as a power of two of 16-byte entries (2^21: 32 MiB).  Fixed, so
 #: that a one-thread search at a node limit is the same on every machine.
 TABLE_BITS = 21
+#: The native search's main thread polls ``should_stop`` once every this many of its nodes.
+POLL_NODES = 2048
 
 
 def available() -> bool:
@@ -94,7 +96,8 @@ class NativeSearcher:
         self.finished_depth = 0
         self.nodes = 0
         self._pvs: dict[Move, list[Move]] = {}
-        self._core = _native.TaflSearch(config_for(rules.variant), evaluation_tables(self.ev), table_bits)
+        self._build = (config_for(rules.variant), evaluation_tables(self.ev), table_bits)
+        self._core = _native.TaflSearch(*self._build)
 
     # ------------------------------------------------------------------------------ conversion
     @staticmethod
@@ -109,10 +112,15 @@ class NativeSearcher:
     # ------------------------------------------------------------------------------ interface
     def search(self, pos: Any, limits: SearchLimits | None = None, history_keys: Iterable[Any] = (),
                should_stop: Callable[[], bool] | None = None, rng: random.Random | None = None,
-               on_iteration: Callable[[SearchResult], None] | None = None) -> SearchResult:
-        """Best move for the side to move in ``pos`` (see ``Searcher.search``)."""
+               on_iteration: Callable[[SearchResult], None] | None = None,
+               on_progress: Callable[[int, int], None] | None = None) -> SearchResult:
+        """Best move for the side to move in ``pos`` (see ``Searcher.search``).  ``on_progress``
+        gets, between finished depths, an estimate of the nodes (the main thread's polls, one
+        every :data:`POLL_NODES` of its nodes, times the threads) and the depth being searched."""
         lim = limits or SearchLimits()
         t0 = time.perf_counter()
+        if on_progress is not None:
+            should_stop = self._progress_poll(should_stop, on_progress, lim)
         history_keys = list(history_keys)
         history = [self._key(k) for k in history_keys]
         only = None
@@ -133,12 +141,14 @@ class NativeSearcher:
                     "threads": int(getattr(lim, "threads", 0) or self.threads)}
 
         def iteration(report: dict[str, Any]) -> None:
+            self._take(report)
             if on_iteration is not None:
-                self._take(report)
                 on_iteration(self._result(report, time.perf_counter() - t0))
 
+        self.finished, self.finished_depth, self.nodes = [], 0, 0
+        wants_reports = on_iteration is not None or on_progress is not None
         report = self._core.search(self._position(pos), settings, history, should_stop,
-                                   iteration if on_iteration is not None else None, only)
+                                   iteration if wants_reports else None, only)
         self._take(report)
         self.nodes = report["nodes"]
         res = self._result(report, time.perf_counter() - t0)
@@ -146,6 +156,28 @@ class NativeSearcher:
             rng = rng or random.Random()
             res.move = drift_pick(res.candidates, rng) if lim.ranked_drift else rng.choice(res.candidates)[0]
         return res
+
+    def _progress_poll(self, should_stop: Callable[[], bool] | None, on_progress: Callable[[int, int], None],
+                       lim: SearchLimits) -> Callable[[], bool]:
+        """``should_stop`` wrapped so that each poll also counts nodes for ``on_progress``."""
+        threads = max(1, int(getattr(lim, "threads", 0) or self.threads))
+        polls = [0]
+        due = [time.perf_counter() + PROGRESS_EVERY]
+
+        def poll() -> bool:
+            polls[0] += 1
+            now = time.perf_counter()
+            if now >= due[0]:
+                due[0] = now + PROGRESS_EVERY
+                on_progress(max(self.nodes, polls[0] * POLL_NODES * threads), self.finished_depth + 1)
+            return bool(should_stop()) if should_stop is not None else False
+        return poll
+
+    def clear(self) -> None:
+        """Forget the transposition table and the move-ordering history (a fresh native searcher
+        from the same tables), so that the next search depends on its position and limits only
+        (with one thread): a review's reproducibility."""
+        self._core = _native.TaflSearch(*self._build)
 
     def _take(self, report: dict[str, Any]) -> None:
         """Keep a report's root moves and the principal variations of its best lines (the
