@@ -179,11 +179,11 @@ def test_an_analysis_line_at_the_live_end_does_not_change_the_game(qtbot, make_w
     c = w.controller
     assert c.game.plies == [] and c.tree.size() == 0 and c.tree.revision == revision
     assert "*" not in w.windowTitle()
-    # the line is shown on a scratch board of its own, where it can be played on
-    scratch = board.scratch
+    # the line is shown on a scratch board of its own (where it can be played on), not in the game
+    scratch = board.line_board
     assert scratch is not None and scratch.isVisible()
-    assert scratch.session.game.move_texts() == [first, second]
-    assert scratch.session.rules.variant.id == "brandubh"
+    assert scratch.texts[:2] == [first, second] and scratch.shown == 2
+    assert not scratch.add_button.isEnabled()
     w.act_analysis.trigger()
     scratch.close()
 

@@ -87,6 +87,8 @@ class Family:
     opentafl: bool = False
     #: Pieces carry ranks (a legend, rank badges, printed rank markers for draughts).
     ranked_pieces: bool = False
+    #: The native engine (``tafl_native``, :mod:`tafl_desktop.native`) plays the family's games.
+    native_engine: bool = False
 
     def piece_side(self, kind: str) -> int:
         """The side (0 or 1) owning piece letter ``kind``."""
@@ -111,7 +113,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
         "tafl_desktop.core.tafl:TaflRules", ("attackers", "defenders"), ("t", "T", "K"),
         piece_sides=_frozen({"t": 0, "T": 1, "K": 1}), emblems=("t", "K"), lost_emblems=("t", "T"),
         generic_side_keys=True, custodial=True, captures_in_notation=True, king_announcements=True,
-        opentafl=True),
+        opentafl=True, native_engine=True),
     "hunt": Family(
         "hunt", N_("Fox games"), HUNT_OPTIONS, (N_("Flock"), N_("Hunters")), GRAPH_BOARD_KEYS, "graph",
         "tafl_desktop.core.hunt:HuntRules", ("flock", "hunters"), ("f", "h"),

@@ -47,8 +47,6 @@ class Origin(StrEnum):
     LESSON = "lesson"
     EDITOR = "editor"
     LAB = "lab"
-    #: An analysis line tried out on a board of its own (``gui.scratch_board``).
-    SCRATCH = "scratch"
 
 
 @dataclass(frozen=True)
