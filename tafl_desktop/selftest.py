@@ -127,7 +127,8 @@ def check_native(ctx: Context) -> str:
     got, want = rules.perft(start, 3), perft(core, start, 3)
     if got != want:
         raise CheckFailed(f"native perft 3 of {ctx.variant.name} is {got}, the core counts {want}")
-    library = Path(getattr(module, "tafl_native", module).__file__)  # the compiled extension inside the package
+    assert module is not None  # make_rules(..., "native") above raised otherwise
+    library = Path(str(getattr(module, "tafl_native", module).__file__))  # the compiled extension inside the package
     return (f"tafl_native {module.__version__} loaded from {library.name}; "
             f"{ctx.variant.name} perft 3 = {got}, as the core counts")
 

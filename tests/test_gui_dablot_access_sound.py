@@ -140,8 +140,8 @@ def test_sound_off_or_silent_plays_nothing_and_volume_scales(make_window, tmp_pa
 
 
 def test_sound_files_are_the_synthesised_ones(tmp_path):
-    from tafl_desktop.gui.sound_synth import NAMES, write_all
     from tafl_desktop.core.paths import resources_dir
+    from tafl_desktop.gui.sound_synth import NAMES, write_all
 
     for path in write_all(tmp_path):
         assert path.read_bytes() == (resources_dir() / "sounds" / path.name).read_bytes(), path.name

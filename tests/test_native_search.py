@@ -301,8 +301,8 @@ def test_the_rust_tests_fixture_is_current(variant):
     ``python -m tafl_desktop.native.search_tables``)."""
     import json
 
-    from tafl_desktop.native.search_tables import FIXTURE_VARIANTS, fixture
     from tafl_desktop.core.paths import resources_dir
+    from tafl_desktop.native.search_tables import FIXTURE_VARIANTS, fixture
 
     assert variant in FIXTURE_VARIANTS
     path = resources_dir().parent / "tafl_native" / "tests" / "data" / f"eval_{variant}.json"

@@ -564,9 +564,9 @@ def find_variant(name: str, overrides: Mapping[str, Any] | None = None) -> Varia
     if name.endswith(".toml") or "/" in name or "\\" in name:
         return load_variant(name, overrides)
     if _PRESETS is None:  # a command naming one preset need not read and check all of them
-        v = _one_preset(name)
-        if v is not None:
-            return v.with_options(overrides) if overrides else v
+        one = _one_preset(name)
+        if one is not None:
+            return one.with_options(overrides) if overrides else one
     table = presets()
     if name not in table:
         raise VariantError(f"unknown variant {quote(name)}; presets: {known(table)} (or give a .toml file)")
