@@ -161,8 +161,11 @@ def test_review_the_game_in_the_end_dialog_starts_the_review(qtbot, make_window,
         assert c.play_move(c.rules.parse_move(c.game.position, text))
     qtbot.waitUntil(lambda: bool(clicked), timeout=10_000)
     assert c.game.outcome is not None and c.game.outcome.reason == "king_captured"
+    # the review asks how hard to search first (window-modal, not blocking); its default answer
+    qtbot.waitUntil(lambda: w.review_panel.dialog is not None and w.review_panel.dialog.isVisible(), timeout=5_000)
+    w.review_panel.dialog.accept()
     qtbot.waitUntil(lambda: w.review_panel.isVisible(), timeout=5_000)
-    assert w.review_panel.running or w.review_panel.review is not None
+    assert w.review_panel.running or w.review_panel.evals
     w.review_panel.cancel()
 
 
