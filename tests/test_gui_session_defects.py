@@ -61,11 +61,14 @@ def _saved_tags(qtbot, window, dialogs_recorder, path: Path) -> dict[str, str]:
     return json.loads(path.read_text())["tags"]
 
 
-def _import(window, path: Path, monkeypatch) -> bool:
-    from tafl_desktop.gui.interop_menu import import_game
-
+def _import(window, path: Path, monkeypatch, dialogs_recorder) -> bool:
+    """File > Import Game..., the file chosen in the (recorded) file dialog and Brandubh in the
+    question which variant a bare move list is; True when the window shows a new game."""
     monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *_a, **_k: ("Brandubh", True)))
-    return import_game(window, str(path))
+    dialogs_recorder.open_paths.append(str(path))
+    before = window.controller.tree
+    window.act_import.trigger()
+    return window.controller.tree is not before
 
 
 # ------------------------------------------------------------------------------------------ clocks
@@ -91,7 +94,7 @@ def test_an_imported_game_does_not_keep_the_previous_game_s_clock(qtbot, make_wi
     t = _one_minute_game(w)
     moves = tmp_path / "game.txt"
     moves.write_text("1. d6-b6 c4-c6\n2. b6-b5\n")
-    assert _import(w, moves, monkeypatch)
+    assert _import(w, moves, monkeypatch, dialogs_recorder)
     assert w.controller.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
     assert w.clock_driver.clock is None
     assert "time-control" not in _saved_tags(qtbot, w, dialogs_recorder, tmp_path / "imported.tafl.json")
@@ -118,12 +121,13 @@ def test_paste_and_import_read_a_move_list_alike(qtbot, make_window, dialogs_rec
     imported = make_window("brandubh")
     path = tmp_path / "list.txt"
     path.write_text(text)
-    ok = _import(imported, path, monkeypatch)
+    ok = _import(imported, path, monkeypatch, dialogs_recorder)
+    import_errors = [e for e in dialogs_recorder.errors if e[0] == "Cannot import the game"]
     if moves is None:
-        assert not ok and paste_errors
+        assert not ok and paste_errors and import_errors
         assert pasted.controller.game.plies == [] and imported.controller.game.plies == []
     else:
-        assert ok and not paste_errors
+        assert ok and not paste_errors and not import_errors
         assert pasted.controller.game.move_texts() == imported.controller.game.move_texts() == moves
 
 
