@@ -67,18 +67,22 @@ def studies_folder() -> Path:
 
 
 class StudyThread(QThread):
-    """Runs one study to its end or until stopped.  It also computes the report and draws the
-    chart (SciPy and Matplotlib take a while to load and draw), so the window only shows them."""
+    """Opens a study's folder (every stored game is replayed to check it, which takes a while
+    for a large study), runs the study to its end or until stopped, computes the report and draws
+    the chart (SciPy and Matplotlib take a while to load and draw): the window only shows them."""
 
+    opened = Signal(object)  # the ResultStore, before any progress
     progressed = Signal(object)  # lab.runner.Progress
     rendered = Signal(object, bytes)  # the report and its chart as PNG
     failed = Signal(str)
     #: Least time between two redraws of the chart while games come in (seconds).
     REDRAW = 0.7
 
-    def __init__(self, store: Any, workers: int, parent: QWidget | None = None) -> None:
+    def __init__(self, folder: Path, study: Any, workers: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.store = store
+        self.folder = folder
+        self.study = study
+        self.store: Any = None
         self.workers = workers
         self.stop_flag = threading.Event()
         self.complete = False
@@ -107,8 +111,11 @@ class StudyThread(QThread):
         from tafl_desktop.lab.executors import ProcessPoolBackend
         from tafl_desktop.lab.files import write_outputs
         from tafl_desktop.lab.runner import run_study
+        from tafl_desktop.lab.store import ResultStore
 
         try:
+            self.store = ResultStore.open(self.folder, self.study)
+            self.opened.emit(self.store)
             self.render(force=True)
             self.complete = run_study(self.store, ProcessPoolBackend(self.workers), self._progress,
                                       self.stop_flag.is_set)
@@ -312,19 +319,18 @@ class RulesLabDialog(QDialog):
 
     # ---------------------------------------------------------------------------- running
     def start(self) -> None:
-        from tafl_desktop.lab.store import ResultStore
         from tafl_desktop.lab.study import StudyError
 
         if self.thread is not None:
             return
         try:
             study = self.study()
-            self.store = ResultStore.open(studies_folder() / study.fingerprint(), study)
         except StudyError as exc:
             self.status.setText(str(exc))
             dialogs.show_error(self, _("Cannot run this study"), str(exc))
             return
-        self.thread = StudyThread(self.store, self.workers.value(), self)
+        self.thread = StudyThread(studies_folder() / study.fingerprint(), study, self.workers.value(), self)
+        self.thread.opened.connect(self._opened)
         self.thread.progressed.connect(self._progressed)
         self.thread.rendered.connect(self._show_results)
         self.thread.failed.connect(self._failed)
@@ -333,9 +339,16 @@ class RulesLabDialog(QDialog):
         self.stop_button.setEnabled(True)
         total = len(study.cells()) * study.games
         self.progress.setRange(0, total)
-        self.progress.setValue(self.store.finished)
+        self.progress.setValue(0)
         self.status.setText(_("Starting {n} computer players...").format(n=self.workers.value()))
         self.thread.start()
+
+    def _opened(self, store: Any) -> None:
+        """The study's folder is open (in the background): its games checked, any problem said."""
+        self.store = store
+        self.progress.setValue(store.finished)
+        if store.problems:
+            self.status.setText(" ".join(store.problems[:2]))
 
     def stop(self) -> None:
         if self.thread is not None:

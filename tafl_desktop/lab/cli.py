@@ -51,9 +51,15 @@ def _fail(exc: Exception):
     return CliError(str(exc))
 
 
+def _warn(store: Any) -> None:
+    """Say on stderr, one line each, what the store did not count or had to repair."""
+    for text in store.problems:
+        print(_("tafl-desktop: warning: {text}").format(text=text), file=sys.stderr)
+
+
 def cmd_lab(args: Any) -> int:
     from tafl_desktop.lab.executors import make_backend
-    from tafl_desktop.lab.files import write_outputs
+    from tafl_desktop.lab.files import output_paths, write_outputs
     from tafl_desktop.lab.report import summary, table_text
     from tafl_desktop.lab.runner import run_study
     from tafl_desktop.lab.store import ResultStore
@@ -66,9 +72,16 @@ def cmd_lab(args: Any) -> int:
                              args.games, args.seed, args.max_plies)
         backend = make_backend(args.workers, args.scheduler)
         out = args.out or f"lab-{study.fingerprint()}"
+        if hasattr(backend, "check"):
+            backend.check()  # a scheduler that does not answer is said before the folder is made
         store = ResultStore.open(out, study)
+        output_paths(store.folder)
     except StudyError as exc:
         raise _fail(exc) from None
+    except OSError as exc:
+        raise _fail(OSError(_("cannot write into {folder}: {problem}").format(
+            folder=out, problem=exc.strerror or exc))) from None
+    _warn(store)
     bar = _ProgressLine()
     try:
         complete = run_study(store, backend, bar.update)
@@ -76,6 +89,9 @@ def cmd_lab(args: Any) -> int:
         complete = False
     except StudyError as exc:
         raise _fail(exc) from None
+    except OSError as exc:
+        raise _fail(OSError(_("cannot write into {folder}: {problem}").format(
+            folder=store.folder, problem=exc.strerror or exc))) from None
     bar.close()
     report = summary(store)
     try:
@@ -102,9 +118,12 @@ def cmd_lab_compare(args: Any) -> int:
     from tafl_desktop.lab.study import StudyError
 
     try:
-        a, b = summary(ResultStore.open(args.first)), summary(ResultStore.open(args.second))
+        first, second = ResultStore.open(args.first), ResultStore.open(args.second)
     except StudyError as exc:
         raise _fail(exc) from None
+    _warn(first)
+    _warn(second)
+    a, b = summary(first), summary(second)
     side = a["sides"][0]
     rows = []
     for ca in a["cells"]:
@@ -133,6 +152,7 @@ def cmd_lab_game(args: Any) -> int:
 
     try:
         store = ResultStore.open(args.folder)
+        _warn(store)
         game = game_of(store, args.cell, args.game)
     except StudyError as exc:
         raise _fail(exc) from None
