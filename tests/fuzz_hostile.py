@@ -50,6 +50,9 @@ from tafl_desktop.core.variants import VariantError, load_variant, presets, save
 
 #: An input that takes longer than this is a hang.
 HANG_SECONDS = 10
+#: Fuzzers of other surfaces: a module in tests/ with ``CATEGORIES`` and ``run(fuzzer, count)``,
+#: and the inputs it adds to a default run (``--extra-scale`` multiplies them).
+EXTRA = {"fuzz_processes": 5_000}
 #: A message longer than this is not "one short line" (the longest honest one lists every option).
 MAX_MESSAGE = 800
 
@@ -307,6 +310,7 @@ class Fuzzer:
         self.counts: Counter[str] = Counter()
         self.outcomes: Counter[str] = Counter()
         self.failures: list[dict[str, Any]] = []
+        self.extra_report: dict[str, Any] = {}
         self.slowest = 0.0
         self.table = presets()
         self.rules: dict[str, Any] = {}  # one rules object per preset serves every position
@@ -578,9 +582,9 @@ class Fuzzer:
             raise AssertionError(f"{p} changed kind")
 
     # -- the run -------------------------------------------------------------------------------
-    def run(self, count: int, position_share: float = 0.5) -> dict[str, Any]:
+    def run(self, count: int, position_share: float = 0.5, extra_scale: float = 1.0) -> dict[str, Any]:
         """``count`` generated inputs (``position_share`` of them positions, the rest half variant
-        files, half game records) after the special files."""
+        files, half game records) after the special files, then each EXTRA module's inputs."""
         t0 = time.monotonic()
         self.special_files()
         rest = (1 - position_share) / 2
@@ -593,7 +597,16 @@ class Fuzzer:
             if i % 1000 == 0:
                 self._check_untouched()
         self._check_untouched()
+        import importlib
+
+        categories = []
+        for name, inputs in EXTRA.items():
+            module = importlib.import_module(name)
+            module.run(self, round(inputs * extra_scale))
+            categories += module.CATEGORIES
+        self._check_untouched()
         return {
+            **self.extra_report, "extra_categories": categories,
             "inputs": sum(self.counts.values()), "by_category": dict(self.counts), "outcomes": dict(self.outcomes),
             "failures": self.failures, "slowest_input_seconds": round(self.slowest, 3),
             "seconds": round(time.monotonic() - t0, 1),
@@ -614,11 +627,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--count", type=int, default=10_000, help="generated positions, variants and records")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--position-share", type=float, default=0.5, help="share of positions (the cheapest inputs)")
+    ap.add_argument("--extra-scale", type=float, default=1.0, help="multiplies the inputs of the EXTRA modules")
     args = ap.parse_args(argv)
     resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))  # a runaway read fails here, not the machine
     signal.signal(signal.SIGALRM, _alarm)
     with tempfile.TemporaryDirectory(prefix="tafl-fuzz-") as d:
-        report = Fuzzer(args.seed, Path(d)).run(args.count, args.position_share)
+        report = Fuzzer(args.seed, Path(d)).run(args.count, args.position_share, args.extra_scale)
     print(json.dumps(report))
     return 0 if not report["failures"] else 1
 

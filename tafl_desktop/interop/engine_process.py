@@ -51,6 +51,7 @@ KILL_GRACE = 0.5
 TOO_LONG = "\x00line-too-long"
 
 _POSIX = os.name == "posix"
+_LINUX = sys.platform.startswith("linux")
 
 
 class EngineProcess:
@@ -202,12 +203,20 @@ class EngineProcess:
                 self.proc.kill()
 
     def _end_group(self) -> None:
-        """SIGTERM to the engine's whole group, SIGKILL after KILL_GRACE seconds."""
+        """SIGTERM to the engine's whole group and, if any of it is still there KILL_GRACE
+        seconds later, SIGKILL.  (The engine itself is not reaped yet, so the group's id is
+        still taken and cannot name someone else's processes.)"""
         if not _POSIX:
             self._signal_group(0)
             return
+        if _LINUX and not live_group_members(self.pid):
+            return  # it left alone, with no helper behind
         self._signal_group(signal.SIGTERM)
-        time.sleep(KILL_GRACE)
+        deadline = time.monotonic() + KILL_GRACE
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            if _LINUX and not live_group_members(self.pid):
+                return
         self._signal_group(signal.SIGKILL)
 
     def _close(self, grace: float) -> None:
@@ -242,12 +251,13 @@ class EngineProcess:
     def closed(self) -> bool:
         return self._closing.is_set()
 
-    def close(self, grace: float = CLOSE_GRACE) -> None:
+    def close(self, grace: float | None = None) -> None:
         """``goodbye``, then the engine's group is ended if it has not left within ``grace``
-        seconds.  Returns at once: a closer thread (not a daemon, so the app waits for it when
-        it quits) does the waiting."""
+        seconds (default CLOSE_GRACE).  Returns at once: a closer thread (not a daemon, so the
+        app waits for it when it quits) does the waiting."""
         if self._closing.is_set():
             return
+        grace = CLOSE_GRACE if grace is None else grace
         if not self._exited.is_set():
             with contextlib.suppress(queue.Full):
                 self._outbox.put_nowait(b"goodbye\n")

@@ -46,14 +46,13 @@ def write_outputs(store: Any, report: dict[str, Any]) -> list[Path]:
 def game_of(store: Any, cell: int, game: int):
     """A stored study game as a :class:`~tafl_desktop.core.game.Game` (to save or show)."""
     from tafl_desktop.core.game import Game, IllegalMove
-    from tafl_desktop.core.variants import variant_from_data
+    from tafl_desktop.lab.study import rules_of
 
     study = store.study
     cells = study.cells()
     if not 0 <= cell < len(cells) or not store.done(cell, game):
         raise StudyError(_("the study holds no game {game} in cell {cell}").format(game=game, cell=cell))
-    variant = variant_from_data(study.cell_variant_data(cells[cell]))
-    g = Game(variant.make_rules())
+    g = Game(rules_of(study.cell_variant_data(cells[cell])))
     try:
         for text in store.results[(cell, game)]["moves"]:
             g.play_text(text)

@@ -207,30 +207,35 @@ class _Replayer:
         self.keys = study.side_keys
         self._rules: dict[int, Any] = {}
         self._variants: dict[int, Any] = {}
+        self._cells = len(study.cells())
 
     def problem(self, r: Any) -> str | None:
         """None when ``r`` is a game of this study whose moves reach its stored result; else
         the kind of problem: "format", "cell" or "replay"."""
         from tafl_desktop.core.game import Game, IllegalMove
 
-        if not isinstance(r, dict):
+        if not isinstance(r, dict) or "winner" not in r:
             return "format"
+        for cost in ("seconds", "cpu_seconds"):  # figures the report averages: numbers or absent
+            value = r.get(cost, 0.0)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e9:
+                return "format"
         cell, game, plies, moves = r.get("cell"), r.get("game"), r.get("plies"), r.get("moves")
         if not all(isinstance(x, int) and not isinstance(x, bool) for x in (cell, game, plies)) \
                 or not isinstance(moves, list) or not isinstance(r.get("capped"), bool) \
                 or r.get("winner") not in (*self.keys, None) or not all(isinstance(m, str) for m in moves):
             return "format"
-        if not 0 <= cell < len(self.study.cells()) or game < 0:
+        if not 0 <= cell < self._cells or game < 0:
             return "cell"
         if not 0 <= plies <= self.study.max_plies or len(moves) != plies:
             return "replay"
         rules = self._rules.get(cell)
         if rules is None:
-            from tafl_desktop.core.variants import variant_from_data
+            from tafl_desktop.lab.study import rules_of, variant_of
 
-            variant = variant_from_data(self.study.cell_variant_data(self.study.cells()[cell]))
-            rules = self._rules[cell] = variant.make_rules()
-            self._variants[cell] = variant
+            data = self.study.cell_variant_data(self.study.cells()[cell])
+            rules = self._rules[cell] = rules_of(data)
+            self._variants[cell] = variant_of(data)
         g = Game(rules)
         try:
             for text in moves:
@@ -352,7 +357,7 @@ def _repair_torn_line(folder: Path, study: Study) -> str | None:
     """Give ``games.jsonl`` a clean end before games are appended; a sentence saying what was
     done, or None when nothing was needed.  A complete game without its newline gets one; any
     other unfinished last line is appended to ``games.torn`` (synced) before it is cut off."""
-    path = folder / GAMES_FILE
+    path = _inside(folder, GAMES_FILE)
     if not os.path.lexists(path):
         return None
     fd = _regular_fd(path, os.O_RDWR, MAX_GAMES_BYTES)

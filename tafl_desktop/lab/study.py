@@ -8,6 +8,7 @@ plays the same games on a process pool, a Dask cluster or a later resumed run.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -15,6 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from tafl_desktop.core.quoting import clip
 from tafl_desktop.i18n import _
 
 #: The axis key that varies whole presets instead of one toggle.
@@ -105,7 +107,7 @@ class Study:
         for a in axes:
             if len(a.values) < 2:
                 raise StudyError(_("--vary {key} needs at least two values, separated by commas").format(
-                    key=a.key[:40]))
+                    key=clip(a.key, 40)))
         study = cls(variant=name or base.id, axes=tuple(axes), attackers=attackers, defenders=defenders,
                     games=games, seed=seed, max_plies=max_plies, base=base.to_data())
         if len(study.cells()) > MAX_CELLS:
@@ -139,9 +141,7 @@ class Study:
     @property
     def side_keys(self) -> tuple[str, str]:
         """The family's result keys of the two sides (as ``play --json`` gives them)."""
-        from tafl_desktop.core.variants import variant_from_data
-
-        v = variant_from_data(self.base)
+        v = variant_of(self.base)
         return v.side_key(0), v.side_key(1)
 
     # ---------------------------------------------------------------------------- files
@@ -188,7 +188,7 @@ class Study:
         """StudyError unless the study keeps every limit :meth:`for_variant` enforces and each of
         its cells is a variant that builds (checked without listing a single game)."""
         from tafl_desktop.ai.levels import get_level
-        from tafl_desktop.core.variants import VariantError, variant_from_data
+        from tafl_desktop.core.variants import VariantError
 
         try:
             get_level(self.attackers), get_level(self.defenders)
@@ -204,20 +204,20 @@ class Study:
         for a in self.axes:
             if len(a.values) < 2:
                 raise StudyError(_("--vary {key} needs at least two values, separated by commas").format(
-                    key=a.key[:40]))
+                    key=clip(a.key, 40)))
             if len(a.values) <= MAX_CELLS and len(set(a.values)) != len(a.values):
-                raise StudyError(_("--vary {key} names a value twice").format(key=a.key[:40]))
+                raise StudyError(_("--vary {key} names a value twice").format(key=clip(a.key, 40)))
             cells *= len(a.values)
         if cells > MAX_CELLS:
             raise StudyError(_("a study may have at most {most} cells").format(most=MAX_CELLS))
         try:
-            base = variant_from_data(self.base)
+            base = variant_of(self.base)
             for a in self.axes:
                 if a.key != PRESET_AXIS and a.key not in base.schema:
                     raise StudyError(_("unknown option '{key}' for {variant}; known: {known}").format(
-                        key=a.key[:40], variant=base.id, known=", ".join(base.schema.keys())))
+                        key=clip(a.key, 40), variant=base.id, known=", ".join(base.schema.keys())))
             for cell in self.cells():
-                variant_from_data(self.cell_variant_data(cell))
+                variant_of(self.cell_variant_data(cell))
         except (VariantError, TypeError, KeyError, AttributeError, RecursionError) as exc:
             raise StudyError(_("not a study file: {problem}").format(problem=str(exc)[:200])) from None
 
@@ -227,6 +227,30 @@ class Study:
         d = self.to_data()
         d.pop("games")
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def variant_of(data: Mapping[str, Any]) -> Any:
+    """The :class:`~tafl_desktop.core.variants.Variant` of plain variant data, built once per
+    distinct data (a study's base and cells are read by every report, replay and check)."""
+    return _variant_from_json(json.dumps(data, sort_keys=True))
+
+
+def rules_of(data: Mapping[str, Any]) -> Any:
+    """The rules of plain variant data, built once per distinct data (VariantError if it is not
+    a variant)."""
+    return _rules_from_json(json.dumps(data, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=256)
+def _variant_from_json(text: str) -> Any:
+    from tafl_desktop.core.variants import variant_from_data
+
+    return variant_from_data(json.loads(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_from_json(text: str) -> Any:
+    return _variant_from_json(text).make_rules()
 
 
 def _whole(value: Any) -> int:
@@ -246,13 +270,13 @@ def _parse_axis(item: str, base: Any) -> Axis:
     from tafl_desktop.core.variants import VariantError, find_variant
 
     if "=" not in item:
-        raise StudyError(_("--vary expects KEY=V1,V2, got '{item}'").format(item=item[:60]))
+        raise StudyError(_("--vary expects KEY=V1,V2, got '{item}'").format(item=clip(item, 60)))
     key, text = (s.strip() for s in item.split("=", 1))
     words = [w.strip() for w in text.split(",") if w.strip()]
     if len(words) < 2:
-        raise StudyError(_("--vary {key} needs at least two values, separated by commas").format(key=key[:40]))
+        raise StudyError(_("--vary {key} needs at least two values, separated by commas").format(key=clip(key, 40)))
     if len(set(words)) != len(words):
-        raise StudyError(_("--vary {key} names a value twice").format(key=key[:40]))
+        raise StudyError(_("--vary {key} names a value twice").format(key=clip(key, 40)))
     if key == PRESET_AXIS:
         for w in words:
             try:
@@ -262,7 +286,7 @@ def _parse_axis(item: str, base: Any) -> Axis:
         return Axis(key, tuple(words))
     if key not in base.schema:
         raise StudyError(_("unknown option '{key}' for {variant}; known: {known}").format(
-            key=key[:40], variant=base.id, known=", ".join(base.schema.keys())))
+            key=clip(key, 40), variant=base.id, known=", ".join(base.schema.keys())))
     spec = base.schema[key]
     try:
         return Axis(key, tuple(spec.parse_text(w) for w in words))

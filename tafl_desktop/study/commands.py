@@ -85,11 +85,13 @@ def cmd_check(args: Any) -> int:
         why = check_puzzle(pz)
         if why is not None:
             failures.append({"id": pz.get("id"), "reason": why})
+    from tafl_desktop.core.quoting import clip
+
     if args.json:
         print(json.dumps({"checked": len(puzzles), "failed": failures}))
     else:
         for f in failures:
-            print(f"{f['id']}: {f['reason']}", file=sys.stderr)
+            print(f"{clip(str(f['id']), 60)}: {clip(str(f['reason']), 300)}", file=sys.stderr)
         print(f"{len(puzzles) - len(failures)} of {len(puzzles)} puzzles verified")
     return 1 if failures else 0
 

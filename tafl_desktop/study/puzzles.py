@@ -141,20 +141,20 @@ class PuzzleSet:
                                                                           problem=exc.strerror or exc)) from None
         try:
             data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise PuzzleError(f"{p} is not a puzzle file: {exc}") from None
+        except ValueError as exc:  # bad UTF-8, bad JSON, a number of more than 4,300 digits
+            raise PuzzleError(f"{shown(str(p))} is not a puzzle file: {str(exc)[:200]}") from None
         except RecursionError:
             raise PuzzleError(_("{path} is not a puzzle file: it is nested too deeply").format(
                 path=shown(str(p)))) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
-            raise PuzzleError(f"{p} is not a puzzle file (format {FORMAT} with a puzzles list)")
+            raise PuzzleError(f"{shown(str(p))} is not a puzzle file (format {FORMAT} with a puzzles list)")
         for i, pz in enumerate(data["puzzles"]):
             if not isinstance(pz, dict) or any(k not in pz for k in LIST_KEYS):
-                raise PuzzleError(f"{p}: puzzle {i + 1} lacks one of {', '.join(LIST_KEYS)}")
+                raise PuzzleError(f"{shown(str(p))}: puzzle {i + 1} lacks one of {', '.join(LIST_KEYS)}")
             if not (_is_int(pz["plies"]) and _is_int(pz["difficulty"]) and isinstance(pz["options"], dict)
                     and all(isinstance(pz[k], str) for k in ("id", "variant", "position", "to_move", "goal", "winner"))
                     and isinstance(pz["solution"], list) and all(isinstance(m, str) for m in pz["solution"])):
-                raise PuzzleError(f"{p}: puzzle {i + 1} has a field of the wrong type")
+                raise PuzzleError(f"{shown(str(p))}: puzzle {i + 1} has a field of the wrong type")
         scanned = data.get("scanned") if isinstance(data.get("scanned"), dict) else {}
         base = cls.empty(str(data.get("variant", p.stem)))
         base.scanned.update(scanned)
@@ -212,7 +212,21 @@ def puzzle_variant(puzzle: dict[str, Any]) -> Any:
     try:
         return find_variant(str(puzzle["variant"])).with_options(puzzle.get("options") or {})
     except VariantError as exc:
-        raise PuzzleError(f"puzzle {puzzle.get('id')}: {exc}") from None
+        raise PuzzleError(f"puzzle {_id(puzzle)}: {exc}") from None
+
+
+def _move(text: Any) -> str:
+    """A move from a puzzle file for a message, escaped and shortened."""
+    from tafl_desktop.core.quoting import clip
+
+    return clip(str(text), 40)
+
+
+def _id(puzzle: dict[str, Any]) -> str:
+    """A puzzle's id for a message (escaped and shortened: a file may hold any text there)."""
+    from tafl_desktop.core.quoting import clip
+
+    return clip(str(puzzle.get("id")), 60)
 
 
 def puzzle_start(puzzle: dict[str, Any]) -> tuple[Any, Any, Any]:
@@ -222,7 +236,7 @@ def puzzle_start(puzzle: dict[str, Any]) -> tuple[Any, Any, Any]:
     try:
         pos = rules.parse_position(str(puzzle["position"]), variant.parse_side(str(puzzle["to_move"])))
     except ValueError as exc:
-        raise PuzzleError(f"puzzle {puzzle.get('id')}: {exc}") from None
+        raise PuzzleError(f"puzzle {_id(puzzle)}: {exc}") from None
     return variant, rules, pos
 
 
@@ -271,17 +285,17 @@ def _check_tree(rules: Any, pos: Any, node: dict[str, Any], winner: Any, plies: 
     try:
         move = rules.parse_move(pos, str(node.get("move")))
     except ValueError:
-        return f"the solution tree plays {node.get('move')}, which cannot be read here"
+        return f"the solution tree plays {_move(node.get('move'))}, which cannot be read here"
     if move not in rules.legal_moves(pos):
-        return f"the solution tree plays {node.get('move')}, which is illegal here"
+        return f"the solution tree plays {_move(node.get('move'))}, which is illegal here"
     after = rules.play(pos, move)[0]
     out = rules.outcome(after)
     if out is not None:
-        return None if out.winner == winner else f"the solution tree's {node['move']} does not win"
+        return None if out.winner == winner else f"the solution tree's {_move(node['move'])} does not win"
     replies = node["then"].get("replies") or {}
     legal = {rules.move_text(m): m for m in rules.legal_moves(after)}
     if set(replies) != set(legal):
-        return f"the solution tree does not answer every defence after {node['move']}"
+        return f"the solution tree does not answer every defence after {_move(node['move'])}"
     for text, sub in replies.items():
         nxt = rules.play(after, legal[text])[0]
         reply_out = rules.outcome(nxt)
