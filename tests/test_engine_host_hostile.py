@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+from process_family import alive, family
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ROOT / "tests" / "hostile_engine.py"
@@ -41,7 +42,8 @@ SCENARIO = textwrap.dedent("""
     from tafl_desktop.core.game import Game
     from tafl_desktop.core.variants import find_variant
     from tafl_desktop.interop import host
-    from tafl_desktop.interop.engine_process import live_group_members
+    sys.path.insert(0, {tests!r})
+    from process_family import alive, family
     for k, v in {patch!r}.items():
         setattr(host, k, v)
     game = Game(find_variant("brandubh").make_rules())
@@ -54,8 +56,8 @@ SCENARIO = textwrap.dedent("""
         finally:
             slowest = max(slowest, time.monotonic() - t)
     engine = timed(host.HostedEngine, {command!r}, "hostile")
-    pgid = engine.process.pid
     time.sleep({settle})
+    processes = family(engine.process.proc.pid)  # the engine and the helpers it started
     t0 = time.monotonic()
     event = None
     try:
@@ -73,20 +75,21 @@ SCENARIO = textwrap.dedent("""
     close_took = time.monotonic() - t1
     gone_after = None
     while time.monotonic() - t1 < 10:
-        if not live_group_members(pgid):
+        if not alive(processes):
             gone_after = time.monotonic() - t1
             break
         time.sleep(0.05)
+    exit_time = getattr(engine.process, "exit_time", None)
     print(json.dumps({{"kind": event and event.kind, "text": event and event.text, "found_after": found_after,
                       "slowest_call": slowest, "close_took": close_took, "group_gone_after": gone_after,
-                      "exited_at": engine.process.exit_time and engine.process.exit_time - t0}}))
+                      "processes": len(processes), "exited_at": exit_time and exit_time - t0}}))
 """)
 
 
 def scenario(command: str, clock=(), patch: dict | None = None, limit: float = 10.0, settle: float = 0.5,
              timeout: float = 60) -> dict:
     code = SCENARIO.format(root=str(ROOT), command=command, clock=tuple(clock), patch=patch or {}, limit=limit,
-                           settle=settle)
+                           settle=settle, tests=str(ROOT / "tests"))
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
     assert res.returncode == 0, res.stderr[-3000:]
     return json.loads(res.stdout.strip().splitlines()[-1])
@@ -114,7 +117,8 @@ def test_a_crash_is_noticed_by_the_exit_though_a_helper_keeps_the_output_open(tm
                                     "per_play": [[["sleep", 0.3], ["exit", 3]]]})
     r = scenario(cmd)  # no clock: a minute per move, so only the exit can explain a quick finding
     assert r["kind"] == "failed" and "exit code 3" in r["text"] and "hostile" in r["text"], r
-    assert r["found_after"] - r["exited_at"] < 1.0, r
+    assert r["found_after"] < 0.3 + 1.0, r  # it exits 0.3 s after play: found within a second of that
+    assert r["processes"] == 3, r
     assert r["slowest_call"] < 0.05, r
     assert r["group_gone_after"] is not None and r["group_gone_after"] < 3, r  # the helpers went too
 
@@ -124,6 +128,7 @@ def test_close_never_blocks_and_ends_an_engine_that_ignores_goodbye_and_sigterm(
                                     "start": [["say", "hello"]]})
     r = scenario(cmd, limit=0.3)
     assert r["kind"] is None  # it was thinking, as far as anyone could tell
+    assert r["processes"] == 3, r
     assert r["close_took"] < 0.05, r
     assert r["group_gone_after"] is not None and r["group_gone_after"] < 4, r
 
@@ -148,6 +153,11 @@ def test_floods_of_long_lines_and_status_cost_each_poll_little(tmp_path):
 
 
 # ------------------------------------------------------------------------------ in the window
+def engine_family(external) -> list[int]:
+    """The live processes of the window's external engines and of their helpers."""
+    return [p for hosted in external._hosted.values() for p in family(hosted.process.proc.pid)]
+
+
 def _gaps(qtbot, until, timeout_ms: int) -> list[int]:
     """Event-loop gaps (ms) measured by a 5 ms timer until ``until()`` holds."""
     from PySide6.QtCore import QElapsedTimer, QTimer
@@ -196,7 +206,6 @@ def test_a_failed_engine_is_ended_before_the_next_game_and_a_new_game_ends_live_
     from tafl_desktop.core.game import Game
     from tafl_desktop.core.variants import find_variant
     from tafl_desktop.gui.players import EXTERNAL, PlayerSpec
-    from tafl_desktop.interop.engine_process import live_group_members
 
     cheat = engine_command(tmp_path, {"helpers": 1, "start": [["say", "hello"]],
                                       "per_play": [[["say", "move a1-a3"]]]}, "cheat")
@@ -205,39 +214,37 @@ def test_a_failed_engine_is_ended_before_the_next_game_and_a_new_game_ends_live_
     c = w.controller
     c.set_game(Game(c.rules), (PlayerSpec(EXTERNAL, cheat), PlayerSpec()))
     external = c._external
+    qtbot.waitUntil(lambda: len(engine_family(external)) == 2, timeout=10_000)
+    failed = engine_family(external)  # the engine and its helper
     qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=15_000)
-    failed = [p.pid for p in external.processes()]
     # the engine that played illegally is ended with its helper, with no new game asked for
-    qtbot.waitUntil(lambda: not any(live_group_members(g) for g in failed), timeout=5_000)
+    qtbot.waitUntil(lambda: not alive(failed), timeout=5_000)
 
     w.start_game(find_variant("brandubh"), (PlayerSpec(EXTERNAL, quiet), PlayerSpec()))
-    qtbot.waitUntil(lambda: bool(external.processes()), timeout=5_000)
-    live = [p.pid for p in external.processes()]
-    assert all(live_group_members(g) for g in live)  # thinking, with its helper
+    qtbot.waitUntil(lambda: len(engine_family(external)) == 2, timeout=10_000)
+    live = engine_family(external)  # thinking, with its helper
     t0 = time.monotonic()
     w.start_game(find_variant("brandubh"))  # a new game between humans
     assert time.monotonic() - t0 < 0.5  # the window did not wait for the engine to leave
-    qtbot.waitUntil(lambda: not any(live_group_members(g) for g in live), timeout=6_000)
+    qtbot.waitUntil(lambda: not alive(live), timeout=6_000)
 
 
 def test_quitting_the_window_ends_every_engine_group(qtbot, make_window, tmp_path):
     from tafl_desktop.core.game import Game
     from tafl_desktop.gui.players import EXTERNAL, PlayerSpec
-    from tafl_desktop.interop.engine_process import live_group_members
 
     quiet = engine_command(tmp_path, {"helpers": 2, "ignore_term": True, "ignore_goodbye": True,
                                       "start": [["say", "hello"]]})
     w = make_window("brandubh")
     c = w.controller
     c.set_game(Game(c.rules), (PlayerSpec(EXTERNAL, quiet), PlayerSpec()))
-    qtbot.waitUntil(lambda: c._external is not None and bool(c._external.processes()), timeout=5_000)
-    groups = [p.pid for p in c._external.processes()]
-    qtbot.waitUntil(lambda: len(live_group_members(groups[0])) == 3, timeout=5_000)
+    qtbot.waitUntil(lambda: c._external is not None and len(engine_family(c._external)) == 3, timeout=10_000)
+    processes = engine_family(c._external)
     t0 = time.monotonic()
     w.close()
     assert time.monotonic() - t0 < 0.5
     deadline = time.monotonic() + 6
-    while time.monotonic() < deadline and any(live_group_members(g) for g in groups):
+    while time.monotonic() < deadline and alive(processes):
         time.sleep(0.05)
-    assert not any(live_group_members(g) for g in groups)
-    assert os.getpgid(0) not in groups  # (the groups were the engines' own, never ours)
+    assert not alive(processes)
+    assert os.getpid() in family(os.getppid())  # (only the engines were ended, never this process)

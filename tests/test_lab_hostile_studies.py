@@ -200,16 +200,19 @@ def test_poisoned_results_are_not_counted_and_each_kind_is_said(study, tmp_path)
     flipped = dict(first_of[2], winner="defenders" if first_of[2]["winner"] == "attackers" else "attackers")
     nowhere = dict(first_of[3], cell=7)
     twice = dict(first_of[3], game=0, seed=1, moves=list(first_of[3]["moves"]), winner=None, capped=True)
-    rows = [r for r in rows if r["game"] != 0] + [negative, illegal, flipped, nowhere, first_of[3], twice]
+    keyless = {k: v for k, v in rows[-1].items() if k != "winner"}  # a missing key: not a game result
+    rows = [r for r in rows if r["game"] != 0 and r is not rows[-1]] + [negative, illegal, flipped, nowhere,
+                                                                         first_of[3], twice, keyless]
     games.write_text("".join(json.dumps(r) + "\n" for r in rows))
     before = snapshot(study)
     res = run(*READERS[0](study, tmp_path))
-    # cells 0, 1 and 2 lost their game 0 (poisoned); cell 3 keeps its honest game 0
-    assert [n for _w, n in counts(res)] == [29, 29, 29, 30]
+    # cells 0, 1 and 2 lost their game 0 (poisoned); cell 3 keeps its honest game 0 but not its last game
+    assert [n for _w, n in counts(res)] == [29, 29, 29, 29]
     warnings = [x for x in res.stderr.splitlines() if "warning" in x]
     assert any("do not replay" in w and "3 games" in w for w in warnings), res.stderr
     assert any("no cell" in w for w in warnings) and any("different result" in w for w in warnings)
-    assert len(warnings) == 2 * 3  # three kinds, said for each side of the comparison (the same folder)
+    assert any("1 line is not a game result" in w for w in warnings)
+    assert len(warnings) == 2 * 4  # four kinds, said for each side of the comparison (the same folder)
     assert snapshot(study) == before
 
 

@@ -224,6 +224,11 @@ class RulesLabDialog(QDialog):
         self.progress = QProgressBar()
         self.progress.setFormat(_("%v of %m games"))
         self.status = QLabel(_("Not started."))
+        #: What the study's folder held that was not counted (poisoned or torn lines), kept in view.
+        self.warnings = QLabel()
+        self.warnings.setWordWrap(True)
+        self.warnings.setStyleSheet("color: #8a4b00;")
+        self.warnings.hide()
         run_row = QHBoxLayout()
         run_row.addWidget(self.run_button)
         run_row.addWidget(self.stop_button)
@@ -268,6 +273,7 @@ class RulesLabDialog(QDialog):
         layout.addWidget(setup)
         layout.addLayout(run_row)
         layout.addWidget(self.status)
+        layout.addWidget(self.warnings)
         layout.addWidget(split, 1)
         layout.addLayout(bottom)
         self.resize(900, 900)
@@ -347,8 +353,8 @@ class RulesLabDialog(QDialog):
         """The study's folder is open (in the background): its games checked, any problem said."""
         self.store = store
         self.progress.setValue(store.finished)
-        if store.problems:
-            self.status.setText(" ".join(store.problems[:2]))
+        self.warnings.setText("\n".join(store.problems[:4]))
+        self.warnings.setVisible(bool(store.problems))
 
     def stop(self) -> None:
         if self.thread is not None:
