@@ -50,10 +50,21 @@ def _variant(name: str, sets: Sequence[str] | None):
     try:
         v = find_variant(name)
         if sets:
-            v = v.with_options(v.schema.parse_assignments(sets))
+            changes = v.schema.parse_assignments(sets)
+            v = v.with_options(changes)
+            for key, value in changes.items():
+                # a toggle that would not apply is refused, not silently ignored (the panel greys it)
+                why = v.schema.inactive_reason(key, v.options)
+                if why and value != v.schema[key].default:
+                    raise CliError(_("--set {key}={value}: {why}").format(key=key, value=sets_text(value), why=why))
         return v
     except (VariantError, ValueError) as exc:
         raise CliError(str(exc)) from None
+
+
+def sets_text(value: object) -> str:
+    """A toggle's value as ``--set`` writes it."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _start(rules, position: str | None, to_move: str | None):
@@ -279,13 +290,20 @@ def _balance_report(folder: str) -> dict[str, Any]:
 
 
 def cmd_print(args) -> int:
+    from tafl_desktop.printing.maker import cli as maker
+
     v = _variant(args.variant, args.set)
+    problem = maker.format_mismatch(args) or (maker.check_pdf_arguments(args) if args.format == "pdf" else None)
+    if problem:
+        raise CliError(problem)
+    _check_out(args.out)
+    if args.format != "pdf":  # the makers' files: laser board, 3D-printed pieces
+        return maker.run(args, v, CliError)
     try:
         from tafl_desktop.printing import PrintError, build_set
     except ImportError as exc:
         raise CliError(_("printing is not available: {error}").format(error=exc)) from None
     parts = [p.strip() for p in args.parts.split(",") if p.strip()] if args.parts else None
-    _check_out(args.out)
     balance = _balance_report(args.balance) if args.balance else None
     try:
         build_set(v, out=args.out, paper=args.paper, orientation=args.orientation, square_mm=args.square_mm,
@@ -387,6 +405,8 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import importlib
+
     p = OneLineParser(
         prog="tafl-desktop", description="Play and print the old Nordic hunt games.",
         epilog="Without a command the window opens: 'tafl-desktop [FILE] [--variant ID]' is 'tafl-desktop gui "
@@ -416,7 +436,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "side names such as geese/fox)")
         sp.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
 
-    s = sub.add_parser("perft", help="count the leaves of the move tree")
+    s = sub.add_parser("perft", help="count the leaves of the move tree", description=(
+        "Count the leaves of the legal-move tree to DEPTH plies from the start (or --position). Legality "
+        "rules that depend on the game's history are honoured along each line (with repetition="
+        "defenders_no_repeat a defenders' move that recreates a board of the line is not counted); results "
+        "that need the history (repetition, moves without a capture) are left out, as in chess perft."))
     s.add_argument("variant")
     s.add_argument("depth", type=int_in(0, 8))
     position_args(s)
@@ -453,22 +477,27 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
     s.set_defaults(func=cmd_selfplay)
 
-    s = sub.add_parser("print", help="write a printable set (board, pieces, rules, markers) as PDF")
+    s = sub.add_parser("print", help="write a printable set (board, pieces, rules, markers) as PDF, or a maker's "
+                       "file: the board for a laser cutter (svg, dxf), pieces for a 3D printer (stl, 3mf)")
     s.add_argument("variant")
     s.add_argument("--out", required=True)
     s.add_argument("--paper", choices=("a4", "letter"), default="a4")
     s.add_argument("--orientation", choices=("portrait", "landscape"), default="portrait")
     s.add_argument("--square-mm", type=float_in(0.0, 1000.0), default=None,
                    help="size of one board square in mm, 8 to 80 (default: the largest that fits one page, at "
-                   "most 30); on point-and-line boards it is the point spacing: the distance between neighbouring "
-                   "points on the Fox games' cross, between neighbouring grid lines on the Dablot lattice (its "
-                   "centre points lie half-way); pieces are sized to it")
-    s.add_argument("--parts", default=None, help="comma list of board,pieces,rules,markers (default: all that apply)")
+                   "most 30; 25 for a maker's file); on point-and-line boards it is the point spacing: the distance "
+                   "between neighbouring points on the Fox games' cross, between neighbouring grid lines on the "
+                   "Dablot lattice (its centre points lie half-way); pieces are sized to it")
+    s.add_argument("--parts", default=None, help="comma list of board,pieces,rules,standees,markers (default: all "
+                   "that apply); svg and dxf carry the board, stl and 3mf pieces, board (the peg board) and markers")
     s.add_argument("--draught-mm", type=float_in(0.0, 1000.0), default=30.0,
                    help="draught diameter for Dablot rank markers, 15 to 60 mm")
     s.add_argument("--balance", metavar="DIR", help="add the chart of a Rules Lab study (its --out folder) to "
                    "the rule sheet")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
+    from tafl_desktop.printing.maker import cli as maker_cli
+
+    maker_cli.add_arguments(s, float_in)
     s.set_defaults(func=cmd_print)
 
     s = sub.add_parser("bench", help="perft and random-playout speed on four presets")
@@ -477,14 +506,39 @@ def build_parser() -> argparse.ArgumentParser:
                    help="playout time per variant (CPU seconds, at most 3600)")
     s.set_defaults(func=cmd_bench)
 
-    import importlib
-
     for module_name in CAPABILITY_COMMANDS:
         importlib.import_module(module_name).register(sub)
     _add_lang_option(p, top=True)
     for sp in sub.choices.values():
         _add_lang_option(sp)
+    _ascii_numbers(p)
     return p
+
+
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number in ASCII digits."""
+    return int(_number_text(text, False))
+
+
+def finite_number(text: str) -> float:
+    """An argparse type: a finite number in ASCII digits (no 'inf', 'nan' or '1e400')."""
+    return float(_number_text(text, True))
+
+
+def _ascii_numbers(parser: argparse.ArgumentParser) -> None:
+    """Every number any command reads from its arguments, a capability's too, is read in ASCII
+    digits: argparse's own ``int`` and ``float`` would take '٣' (``--games ٣`` playing 3 games),
+    '1_000', 'inf' or 'nan'.  Walks the parser and its sub-commands (a loop, not recursion)."""
+    stack = [parser]
+    while stack:
+        current = stack.pop()
+        for action in current._actions:  # argparse keeps the options here (see _command_names)
+            if action.type is int:
+                action.type = whole_number
+            elif action.type is float:
+                action.type = finite_number
+            if isinstance(action, argparse._SubParsersAction):
+                stack.extend(action.choices.values())
 
 
 LANG_CODES = ("en", "da", "de", "fr", "ru")

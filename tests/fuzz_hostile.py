@@ -20,6 +20,15 @@ files.  Every input must end, within 10 s, in either
 
 and no input may change a game held meanwhile or the cached presets.  Anything else is counted
 as a failure and reported with the input that caused it.
+
+More surfaces plug in as modules beside this one (``tests/fuzz_records.py``...): each defines
+``generators(fuzzer) -> list[(category, make_one_input)]``, where ``make_one_input()`` builds one
+input and runs it through ``fuzzer.timed`` (and ``fuzzer.rejected`` / ``fuzzer.fail``), and may
+define ``finish(fuzzer)``, called after the last input (``tests/fuzz_processes.py`` ends the
+processes it keeps between inputs there).  Run
+them with ``--plugin NAME`` (repeatable): the ``--count`` inputs are then theirs, shared equally::
+
+    .venv/bin/python tests/fuzz_hostile.py --plugin fuzz_records --count 50000 --seed 26
 """
 
 from __future__ import annotations
@@ -50,9 +59,6 @@ from tafl_desktop.core.variants import VariantError, load_variant, presets, save
 
 #: An input that takes longer than this is a hang.
 HANG_SECONDS = 10
-#: Fuzzers of other surfaces: a module in tests/ with ``CATEGORIES`` and ``run(fuzzer, count)``,
-#: and the inputs it adds to a default run (``--extra-scale`` multiplies them).
-EXTRA = {"fuzz_processes": 5_000}
 #: A message longer than this is not "one short line" (the longest honest one lists every option).
 MAX_MESSAGE = 800
 
@@ -310,7 +316,6 @@ class Fuzzer:
         self.counts: Counter[str] = Counter()
         self.outcomes: Counter[str] = Counter()
         self.failures: list[dict[str, Any]] = []
-        self.extra_report: dict[str, Any] = {}
         self.slowest = 0.0
         self.table = presets()
         self.rules: dict[str, Any] = {}  # one rules object per preset serves every position
@@ -582,9 +587,9 @@ class Fuzzer:
             raise AssertionError(f"{p} changed kind")
 
     # -- the run -------------------------------------------------------------------------------
-    def run(self, count: int, position_share: float = 0.5, extra_scale: float = 1.0) -> dict[str, Any]:
+    def run(self, count: int, position_share: float = 0.5) -> dict[str, Any]:
         """``count`` generated inputs (``position_share`` of them positions, the rest half variant
-        files, half game records) after the special files, then each EXTRA module's inputs."""
+        files, half game records) after the special files."""
         t0 = time.monotonic()
         self.special_files()
         rest = (1 - position_share) / 2
@@ -597,16 +602,32 @@ class Fuzzer:
             if i % 1000 == 0:
                 self._check_untouched()
         self._check_untouched()
+        return {
+            "inputs": sum(self.counts.values()), "by_category": dict(self.counts), "outcomes": dict(self.outcomes),
+            "failures": self.failures, "slowest_input_seconds": round(self.slowest, 3),
+            "seconds": round(time.monotonic() - t0, 1),
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        }
+
+    def run_plugins(self, names: list[str], count: int) -> dict[str, Any]:
+        """``count`` inputs from the generators of the plugin modules ``names`` (see the module's
+        docstring), shared equally and shuffled, with the same checks and report as :meth:`run`."""
         import importlib
 
-        categories = []
-        for name, inputs in EXTRA.items():
-            module = importlib.import_module(name)
-            module.run(self, round(inputs * extra_scale))
-            categories += module.CATEGORIES
+        t0 = time.monotonic()
+        modules = [importlib.import_module(name) for name in names]
+        makers = [maker for module in modules for maker in module.generators(self)]
+        plan = [makers[i % len(makers)][1] for i in range(count)]
+        self.rng.shuffle(plan)
+        for i, fn in enumerate(plan, 1):
+            fn()
+            if i % 1000 == 0:
+                self._check_untouched()
+        for module in modules:  # a plugin may keep processes open between inputs: it ends them here
+            getattr(module, "finish", lambda _fuzzer: None)(self)
         self._check_untouched()
         return {
-            **self.extra_report, "extra_categories": categories,
+            "children_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
             "inputs": sum(self.counts.values()), "by_category": dict(self.counts), "outcomes": dict(self.outcomes),
             "failures": self.failures, "slowest_input_seconds": round(self.slowest, 3),
             "seconds": round(time.monotonic() - t0, 1),
@@ -627,12 +648,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--count", type=int, default=10_000, help="generated positions, variants and records")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--position-share", type=float, default=0.5, help="share of positions (the cheapest inputs)")
-    ap.add_argument("--extra-scale", type=float, default=1.0, help="multiplies the inputs of the EXTRA modules")
+    ap.add_argument("--plugin", action="append", default=[], help="a module of more generators (tests/NAME.py)")
     args = ap.parse_args(argv)
     resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))  # a runaway read fails here, not the machine
     signal.signal(signal.SIGALRM, _alarm)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
     with tempfile.TemporaryDirectory(prefix="tafl-fuzz-") as d:
-        report = Fuzzer(args.seed, Path(d)).run(args.count, args.position_share, args.extra_scale)
+        fuzzer = Fuzzer(args.seed, Path(d))
+        report = fuzzer.run_plugins(args.plugin, args.count) if args.plugin else \
+            fuzzer.run(args.count, args.position_share)
     print(json.dumps(report))
     return 0 if not report["failures"] else 1
 

@@ -1,8 +1,9 @@
 """Structure-aware fuzzing of the surfaces that talk to other processes or read folders (issue 26):
 the OpenTafl Engine Protocol both ways, Rules Lab study folders and puzzle files.
 
-Registered in ``tests/fuzz_hostile.py`` (``EXTRA``), which calls :func:`run` with its
-:class:`Fuzzer` after its own inputs, so the same report, hang alarm and clean-message rule apply.
+A plugin of ``tests/fuzz_hostile.py`` (its report, hang alarm and clean-message rule)::
+
+    .venv/bin/python tests/fuzz_hostile.py --plugin fuzz_processes --count 50000 --seed 26
 
 * **engine lines in**: hostile host lines (rules strings damaged or nested 3,000 deep, positions,
   clocks of 5,000 digits, ``NaN`` analyse times, invalid UTF-8, 70 kB lines, refusals of every
@@ -20,7 +21,10 @@ Registered in ``tests/fuzz_hostile.py`` (``EXTRA``), which calls :func:`run` wit
 * **puzzle files**: shipped puzzles damaged (types, trees, nesting, special files); loading and
   checking give a result or one clean line, and never change the file.
 
-Counts: each protocol line, study folder and puzzle file is one input.
+One input is one host line, one engine turn (the hostile lines an engine sends as it answers one
+``play``), one study folder or one puzzle file.  Processes live across inputs (an engine takes 400
+host lines, with a sync probe every 25; a scripted engine plays its turns) and :func:`finish` ends
+the last ones.  :data:`WEIGHTS` shares the inputs by cost: host lines are cheap, turns dear.
 """
 
 from __future__ import annotations
@@ -28,7 +32,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import resource
 import shutil
 import stat
 import subprocess
@@ -40,15 +43,17 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE_ENGINE = ROOT / "tests" / "hostile_engine.py"
 SHIPPED_STUDY = ROOT / "benchmarks" / "results" / "lab" / "brandubh_king_capture"
-#: The share of this module's inputs per category (protocol lines are the cheapest).
-SHARES = {"engine lines in": 0.45, "engine lines out": 0.35, "study folders": 0.12, "puzzle files": 0.08}
+#: Inputs of each category per round of the plan (host lines cost a few ms, an engine turn ~0.1 s).
+WEIGHTS = {"engine lines in": 14, "engine lines out": 1, "study folders": 2, "puzzle files": 2}
 #: Hostile lines per engine process before it is told goodbye, and lines between two sync probes.
 LINES_PER_ENGINE = 400
 LINES_PER_PROBE = 25
-#: No call of the host may take longer than this (s): it must never write to a pipe or wait.
-HOST_CALL_LIMIT = 0.05
+#: No call of the host may take longer than this (s), the window's promise: it never writes to a
+#: pipe or waits (starting the engine's process, fork and exec, is the slowest: ~50-70 ms measured
+#: with ten jobs running on two cores).
+HOST_CALL_LIMIT = 0.1
 
-CATEGORIES = tuple(SHARES)
+CATEGORIES = tuple(WEIGHTS)
 
 
 def _hostile():
@@ -81,10 +86,6 @@ def our_children() -> list[int]:
         if len(fields) > 1 and fields[0] != "Z" and int(fields[1]) == me:
             found.append(int(entry))
     return found
-
-
-def children_peak_mb() -> float:
-    return round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
 
 
 # ------------------------------------------------------------------------------ host -> engine
@@ -256,57 +257,76 @@ class EngineSession:
         self.p.wait()
 
 
-def engine_lines_in(fuzzer: Any, count: int) -> None:
-    """``count`` hostile host lines through real ``tafl-desktop engine`` processes."""
-    from tafl_desktop.core.rules_string import to_rules_string
-    from tafl_desktop.core.variants import find_variant
+class EngineLinesIn:
+    """One host line per input through a ``tafl-desktop engine`` kept for LINES_PER_ENGINE lines."""
 
     category = "engine lines in"
-    rng = fuzzer.rng
-    gen = HostLines(rng)
-    probe_rules = to_rules_string(find_variant("brandubh")).text
-    done = 0
-    while done < count:
-        n = min(LINES_PER_ENGINE, count - done)
-        lines = [gen.line() for _ in range(n)]
-        level = rng.choice(["random", "random", "beginner"])
 
-        def run(lines=lines, level=level) -> None:
-            session = EngineSession(level)
-            try:
-                if not session.drain(b"hello", 10):
-                    raise AssertionError("the engine did not say hello")
-                for start in range(0, len(lines), LINES_PER_PROBE):
-                    batch = lines[start:start + LINES_PER_PROBE]
-                    session.send(b"".join(_encode(x) for x in batch))
-                    # the sync probe: whatever came before, the engine must still answer
-                    session.send(f"finish 0\nrules {probe_rules}\nanalyze 1 0.01\n".encode())
-                    if not session.drain(b"analysis", 9):
-                        raise AssertionError(f"no answer after {batch[-3:]!r}"[:300])
-                code, err = session.finish()
-                if code is None:
-                    raise AssertionError("the engine did not leave after goodbye")
-                if "Traceback" in err or code != 0:
-                    raise AssertionError(f"exit {code}: {err.strip().splitlines()[-1:]}")
-                for raw in session.seen:
-                    if not raw.isascii() or any(b < 32 for b in raw):
-                        raise AssertionError(f"a line that is not plain ASCII: {raw[:80]!r}")
-                    if raw.startswith(b"error 0 cannot follow that line"):
-                        raise AssertionError(f"an unexpected exception in the engine: {raw[:120]!r}")
-                    if len(raw) > 450:
-                        raise AssertionError(f"a line of {len(raw)} bytes")
-            finally:
-                if session.p.poll() is None:
-                    session.kill()
-                if live_group(session.p.pid):
-                    raise AssertionError("processes of the engine's group were left running")
-            fuzzer.outcomes["engine sessions ended cleanly"] += 1
+    def __init__(self, fuzzer: Any) -> None:
+        from tafl_desktop.core.rules_string import to_rules_string
+        from tafl_desktop.core.variants import find_variant
 
-        # one alarm per process; the per-probe timeouts catch a hang within the batch
-        before = fuzzer.counts[category]
-        fuzzer.timed(category, run, repr(lines[:5])[:300])
-        fuzzer.counts[category] = before + n
-        done += n
+        self.fz = fuzzer
+        self.gen = HostLines(fuzzer.rng)
+        self.probe_rules = to_rules_string(find_variant("brandubh")).text
+        self.session: EngineSession | None = None
+        self.sent: list[str | bytes] = []
+
+    def __call__(self) -> None:
+        line = self.gen.line()
+        self.fz.timed(self.category, lambda: self._one(line), repr(line)[:300])
+
+    def _one(self, line: str | bytes) -> None:
+        if self.session is None:
+            self.session = EngineSession(self.fz.rng.choice(["random", "random", "beginner"]))
+            self.sent = []
+            if not self.session.drain(b"hello", 9):
+                self._abandon()
+                raise AssertionError("the engine did not say hello")
+        self.sent.append(line)
+        try:
+            self.session.send(_encode(line))
+            if len(self.sent) % LINES_PER_PROBE == 0:
+                # the sync probe: whatever came before, the engine must still answer
+                self.session.send(f"finish 0\nrules {self.probe_rules}\nanalyze 1 0.01\n".encode())
+                if not self.session.drain(b"analysis", 8):
+                    raise AssertionError(f"no answer after {self.sent[-LINES_PER_PROBE:]!r}"[:600])
+        except (AssertionError, OSError):
+            self._abandon()
+            raise
+        if len(self.sent) >= LINES_PER_ENGINE:
+            self.end()
+
+    def _abandon(self) -> None:
+        if self.session is not None:
+            self.session.kill()
+            self.session = None
+
+    def end(self) -> None:
+        """``goodbye``: the engine must leave at once, with exit code 0, no traceback, only plain
+        ASCII lines of its own, and nothing of its process group behind."""
+        session, self.session = self.session, None
+        if session is None:
+            return
+        try:
+            code, err = session.finish(timeout=8)
+            if code is None:
+                raise AssertionError("the engine did not leave after goodbye")
+            if "Traceback" in err or code != 0:
+                raise AssertionError(f"exit {code}: {err.strip().splitlines()[-1:]}")
+            for raw in session.seen:
+                if not raw.isascii() or any(b < 32 for b in raw):
+                    raise AssertionError(f"a line that is not plain ASCII: {raw[:80]!r}")
+                if raw.startswith(b"error 0 cannot follow that line"):
+                    raise AssertionError(f"an unexpected exception in the engine: {raw[:120]!r}")
+                if len(raw) > 450:
+                    raise AssertionError(f"a line of {len(raw)} bytes")
+        finally:
+            if session.p.poll() is None:
+                session.kill()
+            if live_group(session.p.pid):
+                raise AssertionError("processes of the engine's group were left running")
+        self.fz.outcomes["engine sessions ended cleanly"] += 1
 
 
 # ------------------------------------------------------------------------------ engine -> host
@@ -370,110 +390,136 @@ class EngineLines:
         return ["flood", "rules", 400]  # then silence: a flood of requests is failed
 
 
-def engine_lines_out(fuzzer: Any, count: int, workdir: Path) -> None:
-    """``count`` hostile engine lines through :class:`HostedEngine` and the scripted engine."""
-    from tafl_desktop.core.game import Game
-    from tafl_desktop.core.variants import find_variant
-    from tafl_desktop.interop import engine_process, host
+class EngineTurnsOut:
+    """One engine turn per input: a scripted hostile engine's lines as it answers one ``play``,
+    through :class:`~tafl_desktop.interop.host.HostedEngine`.  The script of a few turns is
+    written when its engine starts; the host's replies are always the first legal move, so the
+    script knows which of its moves are legal."""
 
     category = "engine lines out"
-    rng = fuzzer.rng
-    gen = EngineLines(rng)
-    variant = find_variant("brandubh")
-    # shorter waits than the app's, so a silent or stubborn script costs a fraction of a second:
-    # silence past a 0.2 s clock is found at once, a closed engine gets 0.2 s before SIGTERM
-    host.GRACE = 0.3
-    engine_process.CLOSE_GRACE = 0.2
-    engine_process.KILL_GRACE = 0.2
-    done = 0
-    index = 0
-    while done < count:
-        rules = variant.make_rules()
-        # the script is written ahead: a few moves, each after some noise; the moves it calls legal
-        # are the first moves of the start position and of the positions our replies lead to
+
+    def __init__(self, fuzzer: Any, workdir: Path) -> None:
+        from tafl_desktop.core.variants import find_variant
+        from tafl_desktop.interop import engine_process, host
+
+        self.fz = fuzzer
+        self.gen = EngineLines(fuzzer.rng)
+        self.variant = find_variant("brandubh")
+        self.dir = workdir
+        self.engine: Any = None
+        self.game: Any = None
+        self.plays: list = []
+        self.turn = 0
+        self.index = 0
+        # shorter waits than the app's, so a silent or stubborn script costs a fraction of a second:
+        # silence past a 0.2 s clock is found at once, a closed engine gets 0.2 s before SIGTERM
+        host.GRACE = 0.3
+        engine_process.CLOSE_GRACE = 0.2
+        engine_process.KILL_GRACE = 0.2
+
+    def _script(self) -> list:
+        from tafl_desktop.core.game import Game
+
+        rng, gen = self.fz.rng, self.gen
+        rules = self.variant.make_rules()
         game = Game(rules)
         plays = []
-        lines = 0
         for _ in range(rng.randrange(1, 9)):
-            noise = [gen.noise() for _ in range(rng.randrange(0, 60))]
+            noise = [gen.noise() for _ in range(rng.randrange(0, 40))]
             legal = [rules.move_text(m) for m in game.legal_moves()] if game.outcome is None else []
             last = gen.terminal(legal)
             plays.append(noise + [last] + ([["exit", 0]] if last[0] == "raw" and rng.random() < 0.5 else []))
-            lines += sum(a[2] if a[0] == "flood" else 1 for a in noise) + 1
-            if last[0] == "say" and last[1].startswith("move ") and game.outcome is None:
-                try:
-                    game.play_text(last[1][5:].strip().rstrip("+-"))
-                    if game.outcome is None:
-                        game.play(game.legal_moves()[0])  # the host's reply below is the same
-                except Exception:  # noqa: BLE001 - the script went off the game: the host finds out
-                    break
-            else:
+            if last[0] != "say" or not last[1].startswith("move ") or game.outcome is not None:
                 break
-        script = {"start": [["say", "hello"]] if rng.random() < 0.95 else [], "per_play": plays,
+            try:
+                game.play_text(last[1][5:].strip().rstrip("+-"))
+                if game.outcome is None:
+                    game.play(game.legal_moves()[0])  # the host's reply below is the same
+            except Exception:  # noqa: BLE001 - the script went off the game: the host finds out
+                break
+        return plays
+
+    def __call__(self) -> None:
+        if self.engine is None:
+            self.plays = self._script()
+        plays = self.plays
+        self.fz.timed(self.category, self._one, json.dumps(plays[min(self.turn, len(plays) - 1)])[:300])
+
+    def _start(self) -> bool:
+        from tafl_desktop.core.game import Game
+        from tafl_desktop.interop import host
+
+        rng = self.fz.rng
+        script = {"start": [["say", "hello"]] if rng.random() < 0.95 else [], "per_play": self.plays,
                   "helpers": 1 if rng.random() < 0.1 else 0, "helper_seconds": 30,
                   "ignore_term": rng.random() < 0.05, "ignore_goodbye": rng.random() < 0.1}
-        index += 1
-        path = workdir / f"engine-{index % 8}.json"
+        self.index += 1
+        path = self.dir / f"engine-{self.index % 8}.json"
         path.write_text(json.dumps(script))
+        self.game, self.turn, self.slowest, self.slowest_call = Game(self.variant.make_rules()), 0, 0.0, ""
+        try:
+            self.engine = self._call(host.HostedEngine, f"{sys.executable} {HOSTILE_ENGINE} {path}", "fuzzed")
+        except host.EngineFailure as exc:
+            self.fz.rejected(self.category, exc, str(path))
+            return False
+        return True
 
-        def run(path=path, plays=plays) -> None:
-            slowest = 0.0
+    def _call(self, fn, *args):
+        t = time.monotonic()
+        try:
+            return fn(*args)
+        finally:
+            took = time.monotonic() - t
+            if took > self.slowest:
+                self.slowest, self.slowest_call = took, getattr(fn, "__name__", "call")
 
-            def call(fn, *args):
-                nonlocal slowest
-                t = time.monotonic()
-                try:
-                    return fn(*args)
-                finally:
-                    slowest = max(slowest, time.monotonic() - t)
+    def _one(self) -> None:
+        from tafl_desktop.interop import host
 
-            g = Game(variant.make_rules())
-            try:
-                engine = call(host.HostedEngine, f"{sys.executable} {HOSTILE_ENGINE} {path}", "fuzzed")
-            except host.EngineFailure as exc:
-                fuzzer.rejected(category, exc, str(path))
-                return
-            pgid = engine.process.pid
-            try:
-                for _ in range(len(plays)):
-                    try:
-                        call(engine.request_move, g, (200, 200))
-                    except host.EngineFailure as exc:
-                        fuzzer.rejected(category, exc, json.dumps(plays)[:300])
-                        break
-                    event = None
-                    t0 = time.monotonic()
-                    while event is None and time.monotonic() - t0 < 8:
-                        event = call(engine.poll)
-                        if event is None:
-                            time.sleep(0.003)
-                    if event is None:
-                        raise AssertionError("the host never decided about a silent engine")
-                    if event.kind == "failed":
-                        fuzzer.rejected(category, host.EngineFailure(event.text), json.dumps(plays)[:300])
-                        break
-                    if g.check(event.move) is not None:
-                        raise AssertionError(f"the host accepted an illegal move {event.move}")
-                    g.play(event.move)
-                    fuzzer.outcomes["engine moves accepted"] += 1
-                    if g.outcome is not None:
-                        break
-                    g.play(g.legal_moves()[0])
-                    if g.outcome is not None:
-                        break
-            finally:
-                call(engine.close)
-            if slowest > HOST_CALL_LIMIT:
-                raise AssertionError(f"a host call took {slowest * 1000:.0f} ms")
-            if not engine.process.wait(10):
-                raise AssertionError("the engine's group was not ended within 10 s of close()")
-            if live_group(pgid):
-                raise AssertionError("processes of the engine's group were left running")
+        if self.engine is None and not self._start():
+            return
+        g, engine = self.game, self.engine
+        self.turn += 1
+        over = self.turn >= len(self.plays)
+        try:
+            self._call(engine.request_move, g, (200, 200))
+        except host.EngineFailure as exc:
+            self.fz.rejected(self.category, exc, json.dumps(self.plays)[:300])
+            return self.end()
+        event = None
+        t0 = time.monotonic()
+        while event is None and time.monotonic() - t0 < 8:
+            event = self._call(engine.poll)
+            if event is None:
+                time.sleep(0.003)
+        if event is None:
+            self.end()
+            raise AssertionError("the host never decided about a silent engine")
+        if event.kind == "failed":
+            self.fz.rejected(self.category, host.EngineFailure(event.text), json.dumps(self.plays)[:300])
+            return self.end()
+        if g.check(event.move) is not None:
+            self.end()
+            raise AssertionError(f"the host accepted an illegal move {event.move}")
+        g.play(event.move)
+        self.fz.outcomes["engine moves accepted"] += 1
+        if g.outcome is None:
+            g.play(g.legal_moves()[0])
+        if over or g.outcome is not None:
+            self.end()
 
-        before = fuzzer.counts[category]
-        fuzzer.timed(category, run, json.dumps(plays)[:300])
-        fuzzer.counts[category] = before + lines
-        done += lines
+    def end(self) -> None:
+        """Close the engine: no call may have taken HOST_CALL_LIMIT, and its group must be gone."""
+        engine, self.engine = self.engine, None
+        if engine is None:
+            return
+        self._call(engine.close)
+        if self.slowest > HOST_CALL_LIMIT:
+            raise AssertionError(f"a host call ({self.slowest_call}) took {self.slowest * 1000:.0f} ms")
+        if not engine.process.wait(10):
+            raise AssertionError("the engine's group was not ended within 10 s of close()")
+        if live_group(engine.process.pid):
+            raise AssertionError("processes of the engine's group were left running")
 
 
 # ------------------------------------------------------------------------------ study folders
@@ -601,59 +647,65 @@ class StudyFolders:
             target.symlink_to(target.name)  # a link to itself
 
 
-def study_folders(fuzzer: Any, count: int, workdir: Path) -> None:
+def study_folder(fuzzer: Any, maker: StudyFolders, base: Any) -> None:
+    """One damaged study folder through the readers (or, one time in three, ``lab``'s open)."""
     from tafl_desktop.lab.files import game_of, output_paths
     from tafl_desktop.lab.report import summary
     from tafl_desktop.lab.store import GAMES_FILE, TORN_FILE, ResultStore
-    from tafl_desktop.lab.study import Study, StudyError
+    from tafl_desktop.lab.study import StudyError
 
     category = "study folders"
-    maker = StudyFolders(fuzzer.rng, workdir)
-    base = Study.from_data(maker.study)
-    for _ in range(count):
-        folder, what = maker.make()
-        outside_before = maker.outside.read_bytes()
-        writer = fuzzer.rng.random() < 0.3
+    folder, what = maker.make()
+    outside_before = maker.outside.read_bytes()
+    writer = fuzzer.rng.random() < 0.3
 
-        def run(folder=folder, writer=writer, what=what, outside_before=outside_before) -> None:
-            before = _snapshot(folder)
-            try:
-                store = ResultStore.open(folder, base if writer else None)
-                report = summary(store)
-                for (c, g) in list(store.results)[:2]:
-                    game_of(store, c, g)
-                for text in store.problems:
-                    problem = fuzzer_clean(text)
-                    if problem:
-                        raise AssertionError(f"a problem sentence: {problem}: {text[:200]!r}")
-                if writer:
-                    output_paths(folder)
-                if sum(c["games"] for c in report["cells"]) > len(maker.rows):
-                    raise AssertionError("more games counted than the study ever played")
-                fuzzer.outcomes["loaded"] += 1
-            except (StudyError, OSError) as exc:
-                fuzzer.rejected(category, exc, what)
-            after = _snapshot(folder)
-            if not writer:
-                if after != before:
-                    changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
-                    raise AssertionError(f"a reader changed {changed}")
-            else:
-                for name in set(before) | set(after):
-                    if name in (GAMES_FILE, TORN_FILE, "study.json") or before.get(name) == after.get(name):
-                        continue
-                    raise AssertionError(f"opening for lab changed {name}")
-                old, new = before.get(GAMES_FILE), after.get(GAMES_FILE)
-                if old and isinstance(old[1], bytes) and old != new:
-                    torn_added = (after.get(TORN_FILE, (0, b""))[1] or b"")[len((before.get(TORN_FILE) or
-                                                                                  (0, b""))[1] or b""):]
-                    kept = new[1] if new and isinstance(new[1], bytes) else b""
-                    if not (kept == old[1] + b"\n" or kept + torn_added.rstrip(b"\n") == old[1]):
-                        raise AssertionError("lab's open lost bytes of games.jsonl")
-            if maker.outside.read_bytes() != outside_before:
-                raise AssertionError("a file outside the study's folder was written")
+    def run() -> None:
+        before = _snapshot(folder)
+        torn = folder / TORN_FILE
+        torn_size = os.stat(torn).st_size if os.path.isfile(torn) else 0
+        try:
+            store = ResultStore.open(folder, base if writer else None)
+            report = summary(store)
+            for (c, g) in list(store.results)[:2]:
+                game_of(store, c, g)
+            for text in store.problems:
+                problem = fuzzer_clean(text)
+                if problem:
+                    raise AssertionError(f"a problem sentence: {problem}: {text[:200]!r}")
+            if writer:
+                output_paths(folder)
+            if sum(c["games"] for c in report["cells"]) > len(maker.rows):
+                raise AssertionError("more games counted than the study ever played")
+            fuzzer.outcomes["loaded"] += 1
+        except (StudyError, OSError) as exc:
+            fuzzer.rejected(category, exc, what)
+        after = _snapshot(folder)
+        if not writer:
+            if after != before:
+                changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+                raise AssertionError(f"a reader changed {changed}")
+        else:
+            for name in set(before) | set(after):
+                if name in (GAMES_FILE, TORN_FILE, "study.json") or before.get(name) == after.get(name):
+                    continue
+                raise AssertionError(f"opening for lab changed {name}")
+            old, new = before.get(GAMES_FILE), after.get(GAMES_FILE)
+            if old and isinstance(old[1], bytes) and old != new:
+                def data(entry: Any) -> bytes:
+                    return entry[1] if entry and isinstance(entry[1], bytes) else b""
 
-        fuzzer.timed(category, run, what)
+                torn_added = b""
+                if os.path.isfile(torn):  # what lab appended to games.torn (which may be a huge file)
+                    with open(torn, "rb") as fh:
+                        fh.seek(torn_size)
+                        torn_added = fh.read(1 << 24)
+                kept = data(new)
+                if not (kept == old[1] + b"\n" or kept + torn_added.rstrip(b"\n") == old[1]):
+                    raise AssertionError("lab's open lost bytes of games.jsonl")
+        if maker.outside.read_bytes() != outside_before:
+            raise AssertionError("a file outside the study's folder was written")
+
+    fuzzer.timed(category, run, what)
 
 
 def fuzzer_clean(text: str) -> str | None:
@@ -720,53 +772,66 @@ class PuzzleFiles:
         return path, text[:300]
 
 
-def puzzle_files(fuzzer: Any, count: int, workdir: Path) -> None:
+def puzzle_file(fuzzer: Any, maker: PuzzleFiles) -> None:
+    """One damaged puzzle file loaded (and, one time in four, its puzzles checked)."""
     from tafl_desktop.study.puzzles import PuzzleError, PuzzleSet, check_puzzle
 
     category = "puzzle files"
-    maker = PuzzleFiles(fuzzer.rng, workdir)
-    for _ in range(count):
-        path, sample = maker.make()
-        check = fuzzer.rng.random() < 0.25
+    path, sample = maker.make()
+    check = fuzzer.rng.random() < 0.25
 
-        def run(path=path, sample=sample, check=check) -> None:
-            st = os.lstat(path)
-            before = path.read_bytes() if stat.S_ISREG(st.st_mode) and st.st_size < (50 << 20) else None
-            try:
-                pset = PuzzleSet.load(path)
-            except PuzzleError as exc:
-                fuzzer.rejected(category, exc, sample)
-            else:
-                if check:
-                    for pz in pset.puzzles[:2]:
-                        why = check_puzzle(pz, max_nodes=3_000)
-                        if why is not None and fuzzer_clean(str(why)):
-                            raise AssertionError(f"a check's reason is not one clean line: {str(why)[:200]!r}")
-                fuzzer.outcomes["loaded"] += 1
-            after = os.lstat(path)
-            if stat.S_IFMT(after.st_mode) != stat.S_IFMT(st.st_mode) or (
-                    before is not None and path.read_bytes() != before):
-                raise AssertionError("the puzzle file changed")
+    def run() -> None:
+        st = os.lstat(path)
+        before = path.read_bytes() if stat.S_ISREG(st.st_mode) and st.st_size < (50 << 20) else None
+        try:
+            pset = PuzzleSet.load(path)
+        except PuzzleError as exc:
+            fuzzer.rejected(category, exc, sample)
+        else:
+            if check:
+                for pz in pset.puzzles[:2]:
+                    why = check_puzzle(pz, max_nodes=3_000)
+                    if why is not None and fuzzer_clean(str(why)):
+                        raise AssertionError(f"a check's reason is not one clean line: {str(why)[:200]!r}")
+            fuzzer.outcomes["loaded"] += 1
+        after = os.lstat(path)
+        if stat.S_IFMT(after.st_mode) != stat.S_IFMT(st.st_mode) or (
+                before is not None and path.read_bytes() != before):
+            raise AssertionError("the puzzle file changed")
 
-        fuzzer.timed(category, run, sample)
+    fuzzer.timed(category, run, sample)
 
 
-# ------------------------------------------------------------------------------ the entry point
-def run(fuzzer: Any, count: int) -> None:
-    """Add ``count`` inputs of this module's categories to ``fuzzer``'s run, then check that no
-    process it started is left and report the children's peak memory."""
-    workdir = fuzzer.dir / "processes"
+# ------------------------------------------------------------------------------ the plugin
+_OPEN: list[Any] = []
+
+
+def generators(fuzzer: Any) -> list[tuple[str, Any]]:
+    """The makers of one input each, repeated by WEIGHTS (``fuzz_hostile`` cycles through them)."""
+    from tafl_desktop.lab.study import Study
+
+    workdir = Path(fuzzer.dir) / "processes"
     workdir.mkdir(exist_ok=True)
-    plan = {name: round(count * share) for name, share in SHARES.items()}
-    engine_lines_in(fuzzer, plan["engine lines in"])
-    engine_lines_out(fuzzer, plan["engine lines out"], workdir)
-    study_folders(fuzzer, plan["study folders"], workdir)
-    puzzle_files(fuzzer, plan["puzzle files"], workdir)
+    lines_in, turns_out = EngineLinesIn(fuzzer), EngineTurnsOut(fuzzer, workdir)
+    _OPEN[:] = [lines_in, turns_out]
+    studies, puzzles = StudyFolders(fuzzer.rng, workdir), PuzzleFiles(fuzzer.rng, workdir)
+    base = Study.from_data(studies.study)
+    makers = {"engine lines in": lines_in, "engine lines out": turns_out,
+              "study folders": lambda: study_folder(fuzzer, studies, base),
+              "puzzle files": lambda: puzzle_file(fuzzer, puzzles)}
+    return [(name, makers[name]) for name, weight in WEIGHTS.items() for _ in range(weight)]
+
+
+def finish(fuzzer: Any) -> None:
+    """End the engines still open (with the same checks), then look for any process left."""
+    for holder in _OPEN:
+        try:
+            holder.end()
+        except AssertionError as exc:
+            fuzzer.fail(holder.category, str(exc), "the last engine")
     deadline = time.monotonic() + 10
     while our_children() and time.monotonic() < deadline:
         time.sleep(0.1)
     left = our_children()
     if left:
         fuzzer.fail("processes", f"{len(left)} child processes were left running", left[:10])
-    fuzzer.extra_report["children_peak_rss_mb"] = max(fuzzer.extra_report.get("children_peak_rss_mb", 0),
-                                                      children_peak_mb())

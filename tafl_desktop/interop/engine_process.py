@@ -218,6 +218,10 @@ class EngineProcess:
             if _LINUX and not live_group_members(self.pid):
                 return
         self._signal_group(signal.SIGKILL)
+        deadline = time.monotonic() + 2.0  # SIGKILL is delivered at once, the exit takes a moment
+        while _LINUX and live_group_members(self.pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+            self._signal_group(signal.SIGKILL)  # a helper forked meanwhile is killed too
 
     def _close(self, grace: float) -> None:
         if not self._exited.wait(grace):
