@@ -208,14 +208,14 @@ def test_a_failed_engine_is_ended_before_the_next_game_and_a_new_game_ends_live_
     from tafl_desktop.gui.players import EXTERNAL, PlayerSpec
 
     cheat = engine_command(tmp_path, {"helpers": 1, "start": [["say", "hello"]],
-                                      "per_play": [[["say", "move a1-a3"]]]}, "cheat")
+                                      "per_play": [[["sleep", 2.0], ["say", "move a1-a3"]]]}, "cheat")
     quiet = engine_command(tmp_path, {"helpers": 1, "ignore_term": True, "start": [["say", "hello"]]}, "quiet")
     w = make_window("brandubh")
     c = w.controller
     c.set_game(Game(c.rules), (PlayerSpec(EXTERNAL, cheat), PlayerSpec()))
     external = c._external
     qtbot.waitUntil(lambda: len(engine_family(external)) == 2, timeout=10_000)
-    failed = engine_family(external)  # the engine and its helper
+    failed = engine_family(external)  # the engine and its helper, seen while it thinks
     qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=15_000)
     # the engine that played illegally is ended with its helper, with no new game asked for
     qtbot.waitUntil(lambda: not alive(failed), timeout=5_000)
