@@ -518,7 +518,7 @@ class EngineTurnsOut:
             raise AssertionError(f"a host call ({self.slowest_call}) took {self.slowest * 1000:.0f} ms")
         if not engine.process.wait(10):
             raise AssertionError("the engine's group was not ended within 10 s of close()")
-        if live_group(engine.process.pid):
+        if engine.process.pid is not None and live_group(engine.process.pid):
             raise AssertionError("processes of the engine's group were left running")
 
 

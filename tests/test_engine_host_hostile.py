@@ -56,7 +56,7 @@ SCENARIO = textwrap.dedent("""
         finally:
             slowest = max(slowest, time.monotonic() - t)
     engine = timed(host.HostedEngine, {command!r}, "hostile")
-    time.sleep({settle})
+    time.sleep({settle})  # (the engine starts in the background)
     processes = family(engine.process.proc.pid)  # the engine and the helpers it started
     t0 = time.monotonic()
     event = None
@@ -155,7 +155,8 @@ def test_floods_of_long_lines_and_status_cost_each_poll_little(tmp_path):
 # ------------------------------------------------------------------------------ in the window
 def engine_family(external) -> list[int]:
     """The live processes of the window's external engines and of their helpers."""
-    return [p for hosted in external._hosted.values() for p in family(hosted.process.proc.pid)]
+    return [p for hosted in external._hosted.values() if hosted.process.proc is not None
+            for p in family(hosted.process.proc.pid)]
 
 
 def _gaps(qtbot, until, timeout_ms: int) -> list[int]:

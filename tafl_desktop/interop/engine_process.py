@@ -27,8 +27,10 @@ and is ended with ``TerminateProcess``; its helpers are not tracked.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -58,14 +60,24 @@ class EngineProcess:
     """One engine process with its reader, writer, exit watcher and (once closed) closer threads."""
 
     def __init__(self, args: Sequence[str], cwd: str | None = None) -> None:
-        """Start ``args``; OSError when it cannot be started."""
-        extra: dict = {"start_new_session": True} if _POSIX else {
-            "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
-        self.proc = subprocess.Popen(list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, cwd=cwd, bufsize=0, **extra)
-        self.pid = self.proc.pid
+        """Start ``args`` in a starter thread (fork and exec took up to 225 ms on a loaded
+        machine: not the caller's time).  OSError at once when the program cannot be found;
+        any later failure to start is :attr:`start_error`, and the process counts as exited."""
+        self.args = list(args)
+        if not self.args:
+            raise OSError(errno.ENOENT, "no command")
+        program = self.args[0]
+        if shutil.which(program) is None and not (cwd and shutil.which(os.path.join(cwd, program))):
+            if os.path.exists(program):
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), program)
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
+        self.cwd = cwd
+        self.proc: subprocess.Popen | None = None
+        self.pid: int | None = None
+        self.start_error: str = ""
         self.lines: queue.Queue[str | None] = queue.Queue(MAX_LINES_IN)
         self._outbox: queue.Queue[bytes | None] = queue.Queue(MAX_LINES_OUT)
+        self._started = threading.Event()
         self._exited = threading.Event()
         self._ended = threading.Event()  # the group has been ended and the process reaped
         self._closing = threading.Event()
@@ -74,12 +86,33 @@ class EngineProcess:
         self.output_ended = False
         self.write_failed = False
         self.not_reading = False
-        name = os.path.basename(args[0]) if args else "engine"
+        self.name = os.path.basename(self.args[0])
+        threading.Thread(target=self._start, name=f"engine-{self.name}-starter", daemon=True).start()
+
+    def _start(self) -> None:
+        extra: dict = {"start_new_session": True} if _POSIX else {
+            "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
+        try:
+            self.proc = subprocess.Popen(self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, cwd=self.cwd, bufsize=0, **extra)
+        except (OSError, ValueError) as exc:
+            self.start_error = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+            self.exit_time = time.monotonic()
+            self.output_ended = True
+            self._exited.set()
+            self._ended.set()
+            self._started.set()
+            with contextlib.suppress(queue.Full):
+                self.lines.put_nowait(None)
+            return
+        self.pid = self.proc.pid
+        self._started.set()
         for target, role in ((self._read, "reader"), (self._write, "writer"), (self._watch, "watcher")):
-            threading.Thread(target=target, name=f"engine-{name}-{role}", daemon=True).start()
+            threading.Thread(target=target, name=f"engine-{self.name}-{role}", daemon=True).start()
 
     # ------------------------------------------------------------------------------ threads
     def _read(self) -> None:
+        assert self.proc is not None
         stream = self.proc.stdout
         assert stream is not None
         try:
@@ -152,6 +185,7 @@ class EngineProcess:
                     return False
 
     def _write(self) -> None:
+        assert self.proc is not None
         stream = self.proc.stdin
         assert stream is not None
         try:
@@ -169,6 +203,7 @@ class EngineProcess:
 
     def _watch(self) -> None:
         """Wait for the engine's exit, end its group, then reap it."""
+        assert self.proc is not None and self.pid is not None
         code: int | None = None
         waitid = getattr(os, "waitid", None)
         if waitid is not None:
@@ -195,6 +230,8 @@ class EngineProcess:
             self._outbox.put_nowait(None)  # the writer ends too
 
     def _signal_group(self, sig: int) -> None:
+        if self.proc is None or self.pid is None:
+            return
         if _POSIX:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, sig)
@@ -224,6 +261,7 @@ class EngineProcess:
             self._signal_group(signal.SIGKILL)  # a helper forked meanwhile is killed too
 
     def _close(self, grace: float) -> None:
+        self._started.wait(30.0)
         if not self._exited.wait(grace):
             self._signal_group(signal.SIGTERM if _POSIX else 0)
             if not self._exited.wait(KILL_GRACE):

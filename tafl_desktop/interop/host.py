@@ -172,6 +172,9 @@ class HostedEngine:
         return EngineEvent("failed", text=self.dead)
 
     def _exit_failure(self) -> EngineEvent:
+        if self.process.start_error:
+            return self._fail(_("the engine '{engine}' cannot be started: {problem}").format(
+                engine=self.label, problem=self.process.start_error))
         code = self.process.exit_code
         text = _("the engine '{engine}' stopped running").format(engine=self.label)
         if code not in (None, 0):
