@@ -4,8 +4,9 @@ Headless (threads and queues, no Qt): the window's timer and the command-line re
 same object.  The rules it keeps, each the answer to a way a hostile or broken engine froze the
 window or left processes behind (issue 26):
 
-* **Nothing waits on the caller's thread.**  Lines to the engine go through a bounded queue to a
-  writer thread; an engine that never reads fills its pipe and then that queue, and
+* **Nothing waits on the caller's thread.**  The process is started (fork and exec) by a starter
+  thread; a program that does not exist is refused at once.  Lines to the engine go through a
+  bounded queue to a writer thread; an engine that never reads fills its pipe and then that queue, and
   :meth:`EngineProcess.send` says so (it returns False) instead of blocking.  Lines from the
   engine come through a reader thread into a bounded queue, each at most :data:`MAX_LINE` bytes
   (a longer one is read past, never held), decoded with replacement.
@@ -14,8 +15,8 @@ window or left processes behind (issue 26):
   cannot be reused while the group is ended); a helper that keeps the output pipe open hides
   nothing.
 * **The whole process group ends.**  The engine starts in a session (and process group) of its
-  own; when it exits, crashes or is closed, the group gets SIGTERM and, :data:`KILL_GRACE`
-  seconds later, SIGKILL, so no helper outlives it.
+  own; when it exits, crashes or is closed, the group gets SIGTERM and, if any of it is left
+  :data:`KILL_GRACE` seconds later, SIGKILL, so no helper outlives it.
 * **Closing never blocks.**  :meth:`EngineProcess.close` queues ``goodbye`` and leaves the rest
   to a closer thread: after :data:`CLOSE_GRACE` seconds a live engine's group is ended.  That
   thread is not a daemon, so quitting the app still ends every engine it started.

@@ -77,6 +77,7 @@ def cmd_list(args: Any) -> int:
 
 
 def cmd_check(args: Any) -> int:
+    from tafl_desktop.core.quoting import clip
     from tafl_desktop.study.puzzles import check_puzzle
 
     puzzles = _load(args)
@@ -87,8 +88,6 @@ def cmd_check(args: Any) -> int:
         why = check_puzzle(pz)
         if why is not None:
             failures.append({"id": pz.get("id"), "reason": why})
-    from tafl_desktop.core.quoting import clip
-
     if args.json:
         print(json.dumps({"checked": len(puzzles), "failed": failures}))
     else:
