@@ -411,7 +411,8 @@ class PrintSetDialog(QDialog):
     def _set_heading(self) -> None:
         """The game's name over what the file will hold: the rule sheet's rules on paper; a maker's
         file has no rule sheet, but the game's changes still shape its board (camps, walls...)."""
-        self.heading.setText(f"<b>{html.escape(self.variant.title, quote=False)}</b><br>{html.escape(self._contents_text(), quote=False)}")
+        title, text = (html.escape(t, quote=False) for t in (self.variant.title, self._contents_text()))
+        self.heading.setText(f"<b>{title}</b><br>{text}")
 
     def _contents_text(self) -> str:
         """Which rules the file follows: the preset's, or which toggles differ from it."""
