@@ -236,7 +236,7 @@ QUIT_SCRIPT = textwrap.dedent("""
             def quit_when_playing():
                 # (its running study thread: named study_thread now, thread before the session)
                 thread = vars(lab).get("study_thread") or vars(lab).get("thread")
-                if thread is not None and thread.isRunning() and lab.store.finished >= 1:
+                if thread is not None and thread.isRunning() and lab.store is not None and lab.store.finished >= 1:
                     print("QUITTING", flush=True)
                     window.act_quit.trigger()  # File > Quit with the study still running
                 else:

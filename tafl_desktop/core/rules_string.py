@@ -26,7 +26,7 @@ from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.options import OptionValue
 from tafl_desktop.core.quoting import LIMIT, clip, known
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
-from tafl_desktop.core.variants import Variant, VariantError, presets, register_name_reader, variant_from_data
+from tafl_desktop.core.variants import Variant, VariantError, preset, register_name_reader, variant_from_data
 
 
 def _v(text: object) -> str:
@@ -200,7 +200,8 @@ def to_rules_string(v: Variant) -> Export:
     decoded = _decode_options(dict(entries), g)
     warnings: list[str] = []
     extra: list[tuple[str, str]] = []
-    if v.id in presets() and presets()[v.id].board_data == v.board_data:
+    shipped = preset(v.id)
+    if shipped is not None and shipped.board_data == v.board_data:
         extra.append(("td-id", v.id))
     escape = g.marked("escape")
     if escape:
@@ -528,7 +529,8 @@ def variant_from_rules_string(text: str) -> Variant:
         raise
     except VariantError as exc:  # a string that parses but describes no playable board: one kind of error
         raise RulesStringError(str(exc)) from None
-    base = presets().get(cfg.get("td-id", ""))
+    td_id = cfg.get("td-id", "")
+    base = preset(td_id) if td_id else None
     if base is not None and base.traits.opentafl and _same_board(base, variant):
         return base.with_options(options)
     return variant

@@ -535,6 +535,17 @@ def register_name_reader(prefix: str, reader: Callable[[str], Variant]) -> None:
 _ONE_PRESET: dict[str, Variant] = {}
 
 
+def preset(name: str) -> Variant | None:
+    """The shipped preset ``name``, or None.  Reads only that preset's own file while the whole
+    set has not been read: an engine host asking whether its variant is a preset (the rules
+    string's ``td-id``) must not pay for reading and checking every preset (~0.3 s)."""
+    if _PRESETS is None:
+        one = _one_preset(name)
+        if one is not None:
+            return one
+    return presets().get(name)
+
+
 def _one_preset(name: str) -> Variant | None:
     """The preset ``name`` read from its own file (``<id>.toml``), or None when there is no such
     file or it holds another id (then :func:`presets` decides)."""

@@ -81,6 +81,12 @@ class EngineHub:
         if finish is not None:
             finish(game)
 
+    def end_external_engines(self) -> None:
+        """A new game: the last game's external engines leave (their processes are ended, never
+        waited for); the host stays and starts the next game's engines when they are asked."""
+        if self._external is not None and hasattr(self._external, "shutdown"):
+            self._external.shutdown()
+
     def shutdown(self) -> None:
         self.cancel()
         for engine in (self._computer, self._external):

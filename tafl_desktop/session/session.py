@@ -124,6 +124,7 @@ class GameSession:
         """Make ``source`` the game: its tree, players, clock, tags, file and saved state.  The
         one entry point for every way a game arrives."""
         self._cancel_turn()
+        self.engines.end_external_engines()
         self._load(source)
         self.loaded.emit(source)
         self.changed.emit()
