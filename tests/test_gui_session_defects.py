@@ -132,12 +132,15 @@ def test_paste_and_import_read_a_move_list_alike(qtbot, make_window, dialogs_rec
 
 
 # ------------------------------------------------------------------------------------ the move list
-def test_the_move_list_does_not_show_a_self_capture_as_a_capture(make_window):
+def test_the_move_list_does_not_show_a_self_capture_as_a_capture(qtbot, make_window):
     # before: the status line said "lost their own piece" but the move list showed "c4-c2 xc2"
     w = make_window("brandubh", position="/7/7/7/2tK3/7/1T1T3/7/", to_move=Side.ATTACKERS,
                     strict_custodian="soldiers")
-    g = w.controller.variant.geometry
-    assert w.controller.play_move((g.parse_square("c4"), g.parse_square("c2")))
+    g, board = w.controller.variant.geometry, w.board
+    for square in ("c4", "c2"):  # the attacker steps between two defenders: a click on it, one on c2
+        qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=board.square_center(g.parse_square(square)).toPoint())
+    assert w.controller.game.move_texts() == ["c4-c2"]
+    assert "lost their own piece" in w.statusBar().currentMessage()
     model = w.panel.moves.model
     assert model.data(model.ply_index(1)) == "c4-c2 (lost c2)"
 
