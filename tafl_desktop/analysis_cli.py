@@ -21,6 +21,7 @@ import json
 import sys
 from typing import Any
 
+from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.i18n import _
 
 #: Think time of ``analyse`` when neither --time nor --depth is given (s).
@@ -30,7 +31,7 @@ ANALYSE_TIME = 2.0
 def register(sub: Any) -> None:
     """Add ``analyse`` and ``review`` to the argparse sub-parsers ``sub``."""
     s = sub.add_parser("analyse", help=_("the best lines of a position, with scores and proven results"))
-    s.add_argument("variant")
+    s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
     s.add_argument("--position", help=_("a position in the variant's notation (default: the start)"))
     s.add_argument("--to-move", help=_("the side to move in --position"))
     s.add_argument("--set", action="append", metavar="K=V", help=_("change a rule toggle"))
@@ -39,14 +40,14 @@ def register(sub: Any) -> None:
     limit = s.add_mutually_exclusive_group()
     limit.add_argument("--time", type=float, help=_("seconds to think (default 2)"))
     limit.add_argument("--depth", type=int, help=_("search to this depth in plies"))
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
     s.set_defaults(func=cmd_analyse)
 
     s = sub.add_parser("review", help=_("class every move of a saved game and draw its evaluation graph"))
-    s.add_argument("file")
+    s.add_argument("file", metavar="FILE", help=_("the game record"))
     s.add_argument("--time", type=float, default=None, help=_("seconds per position (default 0.5)"))
     s.add_argument("--plot", help=_("write the evaluation graph to FILE.png or FILE.pdf"))
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
     s.set_defaults(func=cmd_review)
 
 
@@ -66,11 +67,14 @@ def cmd_analyse(args: Any) -> int:
     variant = _variant(args.variant, args.set)
     rules = variant.make_rules()
     game = Game(rules, _start(rules, args.position, args.to_move))
-    for i, text in enumerate(args.moves.split(), 1):
+    from tafl_desktop.core.move_numbers import next_move_number
+
+    for text in args.moves.split():
         try:
             game.play_text(text)
         except IllegalMove as exc:
-            raise CliError(_("move {i}: {why}").format(i=i, why=exc), EXIT_ILLEGAL) from None
+            raise CliError(_("move {number}: {error}").format(number=next_move_number(game), error=exc),
+                           EXIT_ILLEGAL) from None
     keys = [rules.position_key(game.position_at(i)) for i in range(len(game.plies) + 1)]
     if args.depth is not None:
         report = analyse(rules, game.position, args.lines, time_limit=0, depth=args.depth, history_keys=keys)
@@ -84,15 +88,18 @@ def cmd_analyse(args: Any) -> int:
     to_move = int(rules.side_to_move(game.position))
     if not report.lines:
         print(_("The game is over: there is nothing to analyse."))
+    from tafl_desktop.core.marks import decimal, integer
+
     for n, line in enumerate(report.lines, 1):
         words = line_words(variant, line.score, line.result_in, line.winner, to_move)
-        print(f"{n}. {words} ({line.score:+d}, {_('depth')} {line.depth}): {' '.join(line.moves)}")
-    print(_("{nodes} positions in {seconds:.2f} s").format(nodes=report.nodes, seconds=report.seconds))
+        print(_("{n}. {words} ({score}, depth {depth}): {moves}").format(
+            n=n, words=words, score=integer(line.score, sign=True), depth=line.depth, moves=" ".join(line.moves)))
+    print(_("{nodes} positions in {seconds} s").format(nodes=integer(report.nodes), seconds=decimal(report.seconds, 2)))
     return 0
 
 
 def cmd_review(args: Any) -> int:
-    from tafl_desktop.ai.review import CLASSES, REVIEW_TIME, review_game
+    from tafl_desktop.ai.review import CLASS_WORDS, CLASSES, REVIEW_TIME, review_game
     from tafl_desktop.cli import EXIT_ERROR, EXIT_ILLEGAL, CliError
     from tafl_desktop.core.record import RecordError, load_game
 
@@ -122,16 +129,23 @@ def cmd_review(args: Any) -> int:
         try:
             save_review_graph(args.plot, result["plies"], game.rules.variant.sides)
         except OSError as exc:
-            raise CliError(_("--plot: cannot write {path}: {why}").format(path=args.plot, why=exc.strerror or exc)) \
+            raise CliError(_("--plot: cannot write {path}: {why}").format(path=args.plot, why=os_reason(exc))) \
                 from None
     if args.json:
         print(json.dumps(result))
         return 0
+    from tafl_desktop.core.marks import decimal, integer
+    from tafl_desktop.core.move_numbers import ply_labels
+
+    labels = ply_labels(game)
     for p in result["plies"]:
-        mark = "" if p["class"] in ("best", "good") else f"  {_(p['class'])} ({_('better')}: {p['best']})"
-        print(f"{p['ply']:4}. {p['move']:<14} {p['score']:+7d}{mark}")
-    for side, agg in result["summary"]["sides"].items():
-        counts = ", ".join(f"{_(c)} {agg[c]}" for c in CLASSES)
-        print(_("{side}: {counts}; average loss {loss} points").format(side=side, counts=counts,
-                                                                       loss=agg["average_loss"]))
+        mark = "" if p["class"] in ("best", "good") else "  " + _("{verdict} ({better} was better)").format(
+            verdict=_(CLASS_WORDS[p["class"]]), better=p["best"])
+        print(f"{labels[p['ply'] - 1]:>7} {p['move']:<14} {integer(p['score'], sign=True):>7}{mark}")
+    variant = game.rules.variant
+    for side_key, agg in result["summary"]["sides"].items():
+        side = next(s for s in (0, 1) if variant.side_key(s) == side_key)
+        counts = ", ".join(f"{_(CLASS_WORDS[c])} {agg[c]}" for c in CLASSES)
+        print(_("{side}: {counts}; average loss {loss} points").format(
+            side=variant.side_names[side], counts=counts, loss=decimal(agg["average_loss"])))
     return 0

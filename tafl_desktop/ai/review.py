@@ -33,8 +33,12 @@ from typing import Any
 from tafl_desktop.ai.analysis import win_chance
 from tafl_desktop.ai.multipv import MultiPVSearcher, analyse
 from tafl_desktop.ai.search import MATE
+from tafl_desktop.core.marks import N_
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+#: Each class as a reader sees it (the keys above are the JSON's words, the same in every language).
+CLASS_WORDS = {"best": N_("best move"), "good": N_("good move"), "inaccuracy": N_("inaccuracy"),
+               "mistake": N_("mistake"), "blunder": N_("blunder")}
 #: Upper bounds (exclusive) of the loss in winning-chance points for best, good, inaccuracy, mistake.
 THRESHOLDS = (2.0, 10.0, 20.0, 30.0)
 #: Default think time per position (s): a 60-move game takes about half a minute.

@@ -14,7 +14,7 @@ from typing import Any
 from tafl_desktop.core.game import Game, IllegalMove, Side
 from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.core.marks import gettext as _
-from tafl_desktop.core.quoting import known, quote, shown
+from tafl_desktop.core.quoting import known, os_reason, quote, shown
 from tafl_desktop.core.record_tree import TREE_KEYS, TreeFormatError, read_tree_extras, tree_extras
 from tafl_desktop.core.safe_files import read_limited, write_safely
 from tafl_desktop.core.variants import Variant, VariantError, variant_from_data
@@ -150,7 +150,8 @@ def _read_record(path: str | Path) -> tuple[Any, str]:
     try:
         raw = read_limited(p, MAX_RECORD_BYTES)
     except OSError as exc:
-        raise RecordError(f"{where}: cannot read the file ({shown(exc.strerror or exc, 200)})") from None
+        raise RecordError(_("{where}: cannot read the file ({reason})").format(where=where, reason=os_reason(exc))) \
+            from None
     return parse_record_text(raw, where), where
 
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.i18n import _
 
 GAME_FILTER = "Tafl Desktop games (*.tafl.json *.json);;All files (*)"
@@ -43,7 +44,7 @@ def describe_problem(exc: BaseException) -> str:
     if isinstance(exc, RecursionError):
         return _("it is nested too deeply to read")
     if isinstance(exc, OSError):
-        return shown(exc.strerror or exc, 200)
+        return os_reason(exc)
     detail = shown(exc, 160)
     return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
 

@@ -15,7 +15,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QSplitter, QToolBar, QWidget
 
 from tafl_desktop.core.game import Game
-from tafl_desktop.core.quoting import shown
+from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardView
@@ -466,7 +466,7 @@ class MainWindow(QMainWindow):
         try:
             save_game(self.controller.game, path, self._tags(), tree=self.controller.tree)
         except OSError as exc:
-            dialogs.show_error(self, _("Cannot save the game"), f"{shown(path)}: {shown(exc.strerror or exc, 200)}")
+            dialogs.show_error(self, _("Cannot save the game"), f"{shown(path)}: {os_reason(exc)}")
             return False
         self.file_path = path
         self.controller.mark_saved()
@@ -580,7 +580,7 @@ class MainWindow(QMainWindow):
             elif os.path.lexists(self.autosave_path):
                 os.remove(self.autosave_path)
         except OSError as exc:
-            reason = shown(exc.strerror or exc, 200)
+            reason = os_reason(exc)
             if isinstance(exc, (FileExistsError, NotADirectoryError)):
                 reason = _("a file stands where its folder should be")
             self._show_message(_("Autosave failed: {reason}").format(reason=reason))

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tafl_desktop.core.quoting import shown
+from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import FAMILIES, Variant, VariantError, load_variant, presets, save_variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardState, BoardView
@@ -363,7 +363,7 @@ class NewGameDialog(QDialog):
             save_variant(variant, path)
             load_variant(path)  # prove it opens again before telling the player it is saved
         except (OSError, VariantError) as exc:
-            text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            text = os_reason(exc) if isinstance(exc, OSError) else str(exc)
             dialogs.show_error(self, _("Cannot save the variant"), f"{shown(path)}: {text}")
             return ""
         remember_user_variant(str(Path(path).resolve()))

@@ -39,6 +39,7 @@ from tafl_desktop.core.position_setup import (
     position_from_text,
     split_side,
 )
+from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.gui.board_view import BoardState, BoardView
 from tafl_desktop.gui.icons import piece_pixmap
 from tafl_desktop.gui.players import HUMANS, PlayerSpec
@@ -401,7 +402,7 @@ class PositionEditor(QDialog):
         try:
             save_game(Game(self.rules, self.position()), path, tags)
         except OSError as exc:
-            dialogs.show_error(self, _("Cannot save the position"), f"{path}: {exc.strerror or exc}")
+            dialogs.show_error(self, _("Cannot save the position"), f"{path}: {os_reason(exc)}")
             return False
         self._show(_("Saved {name}.").format(name=os.path.basename(path)))
         return True

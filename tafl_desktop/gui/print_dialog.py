@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.core.marks import N_
-from tafl_desktop.core.quoting import shown
+from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.i18n import _, ngettext
@@ -653,7 +653,7 @@ class PrintSetDialog(QDialog):
         try:
             write_atomic(path, self.pdf_bytes)
         except OSError as exc:
-            reason = exc.strerror or str(exc)
+            reason = os_reason(exc)
             dialogs.show_error(self, _("Cannot save the set"), _(
                 "The PDF could not be written to\n{path}\n\n{reason}.\n\nNothing was changed there; choose "
                 "another folder.").format(path=shown(path), reason=reason))

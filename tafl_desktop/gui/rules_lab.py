@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.i18n import _
@@ -416,7 +417,7 @@ class RulesLabDialog(QDialog):
         try:
             save_chart(self.report, path)
         except (OSError, ValueError) as exc:
-            text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            text = os_reason(exc) if isinstance(exc, OSError) else str(exc)
             dialogs.show_error(self, _("Cannot export the chart"), f"{Path(path).name}: {text}")
             return ""
         return path

@@ -55,9 +55,9 @@ def rules_html(variant: Variant) -> str:
             out.append(f"<h3>{escape(group)}</h3><ul>" + "".join(items) + "</ul>")
     if variant.sources:
         out.append("<h3>" + escape(_("Sources")) + "</h3><ul>"
-                   + "".join(f"<li>{escape(s)}</li>" for s in variant.sources) + "</ul>")
+                   + "".join(f"<li>{escape(s)}</li>" for s in variant.sources_text) + "</ul>")
     if variant.notes.strip():
-        paragraphs = [p.strip() for p in variant.notes.strip().split("\n\n") if p.strip()]
+        paragraphs = [p for p in variant.notes_text.split("\n\n") if p.strip()]
         out.append("<h3>" + escape(_("Notes")) + "</h3>"
                    + "".join(f"<p>{escape(' '.join(p.split()))}</p>" for p in paragraphs))
     return "\n".join(out)

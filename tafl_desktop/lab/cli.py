@@ -16,32 +16,32 @@ from tafl_desktop.i18n import _
 
 def register(sub: Any) -> None:
     s = sub.add_parser("lab", help=_("rule-balance study: who wins as a toggle changes (computer against computer)"))
-    s.add_argument("variant", help=_("preset id or variant file"))
+    s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
     s.add_argument("--vary", action="append", default=[], metavar="KEY=V1,V2",
                    help=_("a toggle and its values (once or twice); 'preset=ID1,ID2' compares whole presets"))
     s.add_argument("--level", default="easy", help=_("level of both computer players (default easy)"))
     s.add_argument("--attackers", help=_("level of the attackers' player (default: --level)"))
     s.add_argument("--defenders", help=_("level of the defenders' player (default: --level)"))
     s.add_argument("--games", type=int, default=20, help=_("games per cell (default 20)"))
-    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--seed", type=int, default=1, help=_("seed of the computer players' random choices (default 1)"))
     s.add_argument("--max-plies", type=int, default=300, help=_("plies after which a game counts as capped"))
     s.add_argument("--workers", type=int, default=None, help=_("local processes (default: cores minus one)"))
     s.add_argument("--scheduler", default=None, help=_("address of a Dask scheduler, e.g. tcp://host:8786"))
     s.add_argument("--out", default=None, help=_("folder for the records, summary and chart (resumable)"))
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
     s.set_defaults(func=cmd_lab)
 
     s = sub.add_parser("lab-compare", help=_("compare two studies cell by cell"))
-    s.add_argument("first")
-    s.add_argument("second")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("first", metavar="FIRST", help=_("the folder of the first study"))
+    s.add_argument("second", metavar="SECOND", help=_("the folder of the second study"))
+    s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
     s.set_defaults(func=cmd_lab_compare)
 
     s = sub.add_parser("lab-game", help=_("save one game of a study as a game record"))
-    s.add_argument("folder")
-    s.add_argument("cell", type=int)
-    s.add_argument("game", type=int)
-    s.add_argument("out")
+    s.add_argument("folder", metavar="FOLDER", help=_("the study's folder"))
+    s.add_argument("cell", type=int, metavar="CELL", help=_("the cell's number, as the summary counts them"))
+    s.add_argument("game", type=int, metavar="GAME", help=_("the game's number in that cell"))
+    s.add_argument("out", metavar="OUT", help=_("the game record to write"))
     s.set_defaults(func=cmd_lab_game)
 
 

@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.core.marks import number
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.printing.board_draw import (
     BoardMarks,
@@ -155,10 +156,10 @@ def _size_line(variant: Any, plan: BoardPlan) -> str:
     w, h = g.extent
     if getattr(g, "kind", "grid") == "grid":
         return _("{width}x{height} board, squares {square} mm: playing area {w} x {h} mm").format(
-            width=g.width, height=g.height, square=f"{plan.square:g}", w=f"{w * plan.square:g}",
-            h=f"{h * plan.square:g}")
+            width=g.width, height=g.height, square=number(plan.square), w=number(w * plan.square),
+            h=number(h * plan.square))
     return _("{n} points, lines {square} mm apart: board {w} x {h} mm").format(
-        n=g.size, square=f"{plan.square:g}", w=f"{w * plan.square:g}", h=f"{h * plan.square:g}")
+        n=g.size, square=number(plan.square), w=number(w * plan.square), h=number(h * plan.square))
 
 
 def _single_page(doc: Document, variant: Any, plan: BoardPlan, marks: BoardMarks) -> None:
@@ -340,7 +341,7 @@ def _map_page(doc: Document, variant: Any, plan: BoardPlan, marks: BoardMarks) -
             _("1. Print every page at 100% / actual size and check the 100 mm ruler on each page."),
             _("2. Trim each tile along the edges marked 'trim' (left edge, and top edge below row 1)."),
             _("3. Lay each tile over the hatched {mm} mm strip of its left and upper neighbours so the "
-              "⊕ marks coincide, then glue.").format(mm=f"{plan.overlap:g}"),
+              "⊕ marks coincide, then glue.").format(mm=number(plan.overlap)),
         ]
         c.setFillColor(INK)
         y = y0 - 6.0

@@ -16,6 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.i18n import _
 from tafl_desktop.printing.fonts import FONT, FONT_BOLD
 from tafl_desktop.printing.paper import GREY, INK, Document, Rect
 
@@ -97,7 +98,7 @@ def flow_cells(doc: Document, part: str, detail: str, groups: list[Group], layou
                     if row_top - need < area.y:
                         break
                     if new_group:
-                        title = group.title if k == 0 else f"{group.title} (continued)"
+                        title = group.title if k == 0 else _("{title} (continued)").format(title=group.title)
                         c.setFont(FONT_BOLD, 8.5)
                         c.setFillColor(INK)
                         c.drawString(area.x * mm, (row_top - 4.2) * mm, title)

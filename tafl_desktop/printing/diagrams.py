@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from tafl_desktop.core.game import Side
-from tafl_desktop.core.side_words import fill
-from tafl_desktop.i18n import _, current_language
+from tafl_desktop.core.marks import N_pair
+from tafl_desktop.core.side_words import sentence
+from tafl_desktop.i18n import _, ngettext
 
 Square = tuple[int, int]  # (file, rank), 0-based from the bottom-left
 
@@ -193,7 +194,8 @@ def tafl_diagrams(variant: Any) -> list[RuleDiagram]:
     # custodial capture of a soldier: attacker moves down next to a defender held by another
     out.append(b.find(lazy(lambda f, r: b.make(
         _("Custodial capture"),
-        "A piece moved so that an enemy stands between it and a friend (in a row or column) captures that enemy.",
+        _("A piece moved so that an enemy stands between it and a friend (in a row or column) captures that "
+          "enemy."),
         {(f, r): "t", (f + 1, r): "T", (f + 2, r + 1): "t"}, ((f + 2, r + 1), (f + 2, r)), A, [(f + 1, r)]))))
 
     out += _king_diagrams(b)
@@ -365,11 +367,11 @@ def hunt_diagrams(variant: Any) -> list[RuleDiagram]:
         for m in moves:
             by_piece.setdefault(m[0], []).append(tuple(m))
         origin = max(sorted(by_piece), key=lambda p: len(by_piece[p]))
-        title = _("How the {side} moves") if variant.side_count(side) == 1 else _("How the {side} move")
-        name = who if current_language() == "de" else who.lower()  # German nouns keep their capital
-        out.append(RuleDiagram(title.format(side=name),
+        title = sentence(ngettext("How {side} moves", "How {side} move", variant.side_number(side)).format(
+            side=variant.side_subject(side)))
+        out.append(RuleDiagram(title,
                                _("Every move open to this piece at the start ({side} to move).").format(
-                                   side=name), None,
+                                   side=who), None,
                                dict(pieces), tuple(by_piece[origin]), side, frozenset()))
     if rules.opts.get("captures", True):
         jump = _hunt_jump(rules, g, start, pieces)
@@ -408,8 +410,9 @@ def _hunt_jump(rules: Any, g: Any, start: Any, pieces: dict[int, str]) -> RuleDi
         _after, taken = rules.play(pos, (p, land))
         if set(taken) != {over}:
             continue
-        text = fill(_("{A_hunter} captures by a short jump along a line over an adjacent piece of the {many} "
-                      "onto the empty point beyond; the jumped piece is removed."), rules.variant.words)
+        text = rules.variant.pair_text(N_pair("{A_hunter} captures by a short jump along a line over an adjacent "
+                                              "piece of the {many} onto the empty point beyond; the jumped piece is "
+                                              "removed."))
         return RuleDiagram(_("Capture"), text, None, placed, ((p, land),),
                            Side(1), frozenset({over}))
     return None

@@ -13,34 +13,39 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tafl_desktop.core.quoting import os_reason
+
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("puzzles", help="generate, list and re-verify the puzzles")
+    from tafl_desktop.i18n import _
+
+    p = sub.add_parser("puzzles", help=_("generate, list and re-verify the puzzles"))
     ps = p.add_subparsers(dest="puzzles_command", required=True)
 
-    g = ps.add_parser("generate", help="mine puzzles for a preset from real games or self-play (resumable)")
-    g.add_argument("variant", help="preset id (copenhagen, brandubh, tablut, fox_geese_13, dablot...)")
-    g.add_argument("--seconds", type=float, default=300.0, help="stop after about this long (default 300)")
-    g.add_argument("--limit", type=int, default=None, help="stop when the set holds this many puzzles")
+    g = ps.add_parser("generate", help=_("mine puzzles for a preset from real games or self-play (resumable)"))
+    g.add_argument("variant", metavar="VARIANT",
+                   help=_("preset id (copenhagen, brandubh, tablut, fox_geese_13, dablot...)"))
+    g.add_argument("--seconds", type=float, default=300.0, help=_("stop after about this long (default 300)"))
+    g.add_argument("--limit", type=int, default=None, help=_("stop when the set holds this many puzzles"))
     g.add_argument("--source", choices=("auto", "games", "selfplay"), default="auto",
-                   help="real games on record, the app's self-play, or auto (games where they exist)")
-    g.add_argument("--max-plies", type=int, default=None, help="longest forced win searched, in plies (odd)")
-    g.add_argument("--out", default=None, help="the puzzle file to extend (default: the shipped set)")
-    g.add_argument("--games-dir", default=None, help="folder of the real-game files (copenhagen.csv, brandubh.csv)")
-    g.add_argument("--json", action="store_true", help="print the yield as JSON")
+                   help=_("real games on record, the app's self-play, or auto (games where they exist)"))
+    g.add_argument("--max-plies", type=int, default=None, help=_("longest forced win searched, in plies (odd)"))
+    g.add_argument("--out", default=None, help=_("the puzzle file to extend (default: the shipped set)"))
+    g.add_argument("--games-dir", default=None, help=_("folder of the real-game files (copenhagen.csv, brandubh.csv)"))
+    g.add_argument("--json", action="store_true", help=_("print the yield as JSON"))
     g.set_defaults(func=cmd_generate)
 
-    s = ps.add_parser("list", help="list the shipped puzzles")
-    s.add_argument("--variant", default=None, help="only this preset's puzzles")
-    s.add_argument("--json", action="store_true")
+    s = ps.add_parser("list", help=_("list the shipped puzzles"))
+    s.add_argument("--variant", default=None, help=_("only this preset's puzzles"))
+    s.add_argument("--json", action="store_true", help=_("print the puzzles as JSON"))
     s.set_defaults(func=cmd_list)
 
-    c = ps.add_parser("check", help="re-prove every shipped puzzle by exhaustive search")
-    c.add_argument("--variant", default=None, help="only this preset's puzzles")
-    c.add_argument("--sample", type=int, default=None, help="check this many puzzles picked at random")
-    c.add_argument("--seed", type=int, default=1, help="seed of the --sample pick")
-    c.add_argument("--file", default=None, help="check this puzzle file instead of the shipped sets")
-    c.add_argument("--json", action="store_true")
+    c = ps.add_parser("check", help=_("re-prove every shipped puzzle by exhaustive search"))
+    c.add_argument("--variant", default=None, help=_("only this preset's puzzles"))
+    c.add_argument("--sample", type=int, default=None, help=_("check this many puzzles picked at random"))
+    c.add_argument("--seed", type=int, default=1, help=_("seed of the --sample pick"))
+    c.add_argument("--file", default=None, help=_("check this puzzle file instead of the shipped sets"))
+    c.add_argument("--json", action="store_true", help=_("print the verdict as JSON"))
     c.set_defaults(func=cmd_check)
 
 
@@ -114,7 +119,7 @@ def cmd_generate(args: Any) -> int:
     except (ValueError, PuzzleError) as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
-        raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise CliError(f"cannot write {out}: {os_reason(exc)}") from None
     if args.json:
         print(json.dumps(result.as_dict()))
     else:

@@ -23,6 +23,7 @@ from typing import Any
 from tafl_desktop.core.game import Move
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.core.side_words import fill
 
 #: Task kinds a lesson step may set.
@@ -162,7 +163,7 @@ def load_lesson(path: str | Path) -> Lesson:
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise LessonError(f"cannot read {p}: {exc.strerror or exc}") from None
+        raise LessonError(f"cannot read {p}: {os_reason(exc)}") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise LessonError(f"{p.name} is not a lesson file: {exc}") from None
     try:
