@@ -62,6 +62,8 @@ def test_translations_keep_the_placeholders(lang):
         sources = msg.id if isinstance(msg.id, tuple) else (msg.id,)
         forms = msg.string if isinstance(msg.string, tuple) else (msg.string,)
         allowed = set().union(*(fields(s) for s in sources))
+        # a sentence written for one game's sides names them itself (see marks.N_pair / N_side)
+        named = SIDE_FIELDS | ({"side", "loser"} if (msg.context or "").startswith(("side:", "sides:")) else set())
         for i, form in enumerate(forms):
             # a form must hold the fields of the English text it stands for; a language whose first
             # form also serves other counts than one (Russian: 21, 31...) needs the plural's fields in
@@ -78,7 +80,7 @@ def test_translations_keep_the_placeholders(lang):
                 problems.append(f"{sources[0][:50]!r}: broken braces ({exc})")
                 continue
             extra = got - allowed - SIDE_FIELDS
-            lost = (want - SIDE_FIELDS) - got
+            lost = (want - named) - got
             if extra or lost:
                 problems.append(f"{sources[0][:50]!r} -> {form[:50]!r}: extra {extra or ''} lost {lost or ''}")
             if "python-brace-format" not in msg.flags and "{" not in "".join(sources) and "{" in form:

@@ -228,8 +228,8 @@ class Variant:
         schema = self.schema
         for k, v in changes.items():
             if k not in schema:
-                raise VariantError(_("unknown option {k} for {family}; known: {known}").format(
-                    k=quote(k), family=self.family, known=known(schema.keys())))
+                raise VariantError(_("unknown option {key} for {family}; known: {known}").format(
+                    key=quote(k), family=self.family, known=known(schema.keys())))
             try:
                 opts[k] = schema[k].validate(v)
             except ValueError as exc:
@@ -327,7 +327,7 @@ def _square_list(g: GridGeometry | GraphGeometry, value: Any, where: str) -> fro
         try:
             out.add(g.parse_square(v))
         except ValueError as exc:
-            raise VariantError(_("{where}: {exc}").format(where=where, exc=exc)) from None
+            raise VariantError(_("{where}: {problem}").format(where=where, problem=exc)) from None
     return frozenset(out)
 
 
@@ -382,8 +382,8 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
     h = board.get("height", w)
     for name, v in (("width", w), ("height", h)):
         if not isinstance(v, int) or isinstance(v, bool) or not 5 <= v <= 19:
-            raise VariantError(_("{where}: 'board.{name}' must be a whole number from 5 to 19, got {v}").format(
-                where=where, name=name, v=quote(v)))
+            raise VariantError(_("{where}: 'board.{name}' must be a whole number from 5 to 19, got {value}").format(
+                where=where, name=name, value=quote(v)))
     plain = GridGeometry(w, h)
     marks: dict[str, frozenset[int]] = {}
     throne = board.get("throne", "centre")
@@ -420,7 +420,7 @@ def _wall(g: GridGeometry, text: Any, where: str) -> tuple[int, int]:
     try:
         a, b = (g.parse_square(part) for part in text.split("|"))
     except ValueError as exc:
-        raise VariantError(_("{where}: {exc}").format(where=where, exc=exc)) from None
+        raise VariantError(_("{where}: {problem}").format(where=where, problem=exc)) from None
     if b not in g.neighbours(a):
         raise VariantError(_("{where}: {text} is not two side-by-side squares, so no wall can stand between "
                              "them").format(where=where, text=quote(text)))
@@ -463,8 +463,8 @@ def _walls(g: GridGeometry, board: Mapping[str, Any], where: str) -> frozenset[t
         for d in doors:
             pair = _wall(g, d, f"{where}: 'board.doorways'")
             if pair not in ring:
-                raise VariantError(_("{where}: 'board.doorways': {d} is not in the wall of the room {room}").format(
-                    where=where, d=quote(d), room=quote(room)))
+                raise VariantError(_("{where}: 'board.doorways': {doorway} is not in the wall of the room "
+                                     "{room}").format(where=where, doorway=quote(d), room=quote(room)))
             ring.discard(pair)
         walls |= ring
     return frozenset(walls)
@@ -477,8 +477,8 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
         raise VariantError(_("{where}: a variant must be a table of keys").format(where=where))
     for k in data:
         if k not in TOP_KEYS:
-            raise VariantError(_("{where}: unknown key {k}; allowed: {known}").format(
-                where=where, k=quote(k), known=known(TOP_KEYS)))
+            raise VariantError(_("{where}: unknown key {key}; allowed: {known}").format(
+                where=where, key=quote(k), known=known(TOP_KEYS)))
     for k in ("id", "name"):
         if not isinstance(data.get(k), str) or not data[k].strip():
             raise VariantError(_("{where}: '{key}' must be a non-empty text").format(where=where, key=k))
@@ -538,7 +538,7 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
     try:
         variant.make_rules()
     except ValueError as exc:
-        raise VariantError(_("{where}: 'board.setup': {exc}").format(where=where, exc=exc)) from None
+        raise VariantError(_("{where}: 'board.setup': {problem}").format(where=where, problem=exc)) from None
     return variant
 
 
@@ -556,7 +556,8 @@ def load_variant(path: str | Path, overrides: Mapping[str, Any] | None = None) -
     except UnicodeDecodeError:
         raise VariantError(_("{where}: not a UTF-8 text file").format(where=where)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise VariantError(_("{where}: not valid TOML: {exc}").format(where=where, exc=shown(exc, 160))) from None
+        raise VariantError(_("{where}: not valid TOML: {problem}").format(
+            where=where, problem=shown(exc, 160))) from None
     except RecursionError:
         raise VariantError(_("{where}: not valid TOML: nested too deeply").format(where=where)) from None
     except ValueError as exc:  # a number with more digits than Python converts
