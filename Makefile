@@ -12,7 +12,7 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --upgrade pip >/dev/null
-	$(BIN)/python -m pip install -e ".[test,lab]"
+	$(BIN)/python -m pip install -e ".[test,lab,maker]"
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -289,13 +289,20 @@ def _balance_report(folder: str) -> dict[str, Any]:
 
 
 def cmd_print(args) -> int:
+    from tafl_desktop.printing.maker import cli as maker
+
     v = _variant(args.variant, args.set)
+    problem = maker.format_mismatch(args) or (maker.check_pdf_arguments(args) if args.format == "pdf" else None)
+    if problem:
+        raise CliError(problem)
+    _check_out(args.out)
+    if args.format != "pdf":  # the makers' files: laser board, 3D-printed pieces
+        return maker.run(args, v, CliError)
     try:
         from tafl_desktop.printing import PrintError, build_set
     except ImportError as exc:
         raise CliError(_("printing is not available: {error}").format(error=exc)) from None
     parts = [p.strip() for p in args.parts.split(",") if p.strip()] if args.parts else None
-    _check_out(args.out)
     balance = _balance_report(args.balance) if args.balance else None
     try:
         build_set(v, out=args.out, paper=args.paper, orientation=args.orientation, square_mm=args.square_mm,
@@ -399,6 +406,8 @@ class OneLineParser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line, its help in the language in use (choose it before building: the
     texts are read here, and argparse reads its own headings here too)."""
+    import importlib
+
     localise_argparse()
     p = OneLineParser(
         prog="tafl-desktop", description=_("Play and print the old Nordic hunt games."),
@@ -471,24 +480,30 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help=set_help)
     s.set_defaults(func=cmd_selfplay)
 
-    s = sub.add_parser("print", help=_("write a printable set (board, pieces, rules, markers) as PDF"))
+    s = sub.add_parser("print", help=_("write a printable set (board, pieces, rules, markers) as PDF, or a maker's "
+                                       "file: the board for a laser cutter (svg, dxf), pieces for a 3D printer "
+                                       "(stl, 3mf)"))
     s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
-    s.add_argument("--out", required=True, help=_("the PDF file to write"))
+    s.add_argument("--out", required=True, help=_("the file to write (.pdf, or .svg, .dxf, .stl, .3mf)"))
     s.add_argument("--paper", choices=("a4", "letter"), default="a4", help=_("paper size (default a4)"))
     s.add_argument("--orientation", choices=("portrait", "landscape"), default="portrait",
                    help=_("page orientation (default portrait)"))
     s.add_argument("--square-mm", type=float_in(0.0, 1000.0), default=None,
                    help=_("size of one board square in mm, 8 to 80 (default: the largest that fits one page, at "
-                          "most 30); on point-and-line boards it is the point spacing: the distance between "
-                          "neighbouring points on the Fox games' cross, between neighbouring grid lines on the "
-                          "Dablot lattice (its centre points lie half-way); pieces are sized to it"))
+                          "most 30; 25 for a maker's file); on point-and-line boards it is the point spacing: the "
+                          "distance between neighbouring points on the Fox games' cross, between neighbouring grid "
+                          "lines on the Dablot lattice (its centre points lie half-way); pieces are sized to it"))
     s.add_argument("--parts", default=None,
-                   help=_("comma list of board,pieces,rules,markers (default: all that apply)"))
+                   help=_("comma list of board,pieces,rules,standees,markers (default: all that apply); svg and dxf "
+                          "carry the board, stl and 3mf pieces, board (the peg board) and markers"))
     s.add_argument("--draught-mm", type=float_in(0.0, 1000.0), default=30.0,
                    help=_("draught diameter for Dablot rank markers, 15 to 60 mm"))
     s.add_argument("--balance", metavar="DIR", help=_("add the chart of a Rules Lab study (its --out folder) to "
                                                       "the rule sheet"))
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help=set_help)
+    from tafl_desktop.printing.maker import cli as maker_cli
+
+    maker_cli.add_arguments(s, float_in)
     s.set_defaults(func=cmd_print)
 
     s = sub.add_parser("bench", help=_("perft and random-playout speed on four presets"))
@@ -496,8 +511,6 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seconds", type=float_in(0.01, MAX_SECONDS), default=2.0,
                    help=_("playout time per variant (CPU seconds, at most 3600)"))
     s.set_defaults(func=cmd_bench)
-
-    import importlib
 
     for module_name in CAPABILITY_COMMANDS:
         importlib.import_module(module_name).register(sub)

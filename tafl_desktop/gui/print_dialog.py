@@ -1,4 +1,5 @@
-"""File > Print set...: choose paper, size and parts of the printable set, see it, save it as a PDF.
+"""File > Print set...: choose paper, size and parts of the printable set, see it, save it as a PDF;
+or make the board for a laser cutter (SVG, DXF) or pieces for a 3D printer (STL, 3MF).
 
 The dialog prints the variant of the game being played, toggles included, so the rule sheet
 matches the game on screen.  It calls the same :func:`tafl_desktop.printing.render_set` as the
@@ -8,6 +9,9 @@ Why the preview goes through pypdfium2: PySide6-Essentials has no QtPdf, and dra
 second time with QPainter would preview something other than the PDF.  pdfium renders the real
 bytes.  It is optional at run time: if it cannot be imported or fails on a page, the dialog still
 builds and saves the set and says that the preview is unavailable.
+
+The makers' formats are built off the window's thread (:mod:`tafl_desktop.gui.maker_panel`) by the
+command line's own function, and previewed as one picture of what is saved.
 
 Why the rebuild waits ~300 ms after the last change: typing "25" in the size box would otherwise
 build the set for "2" (too small, an error) and then again for "25".
@@ -45,6 +49,7 @@ from tafl_desktop.core.marks import N_
 from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
+from tafl_desktop.gui.maker_panel import FILTERS, FORMAT_LABELS, MakerBuilder, MakerResult, MakerSettings
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
 from tafl_desktop.printing.board_sheet import (
@@ -54,6 +59,7 @@ from tafl_desktop.printing.board_sheet import (
     default_is_tiled,
     default_square,
 )
+from tafl_desktop.printing.maker.options import DEFAULT_SQUARE
 from tafl_desktop.printing.paper import make_page
 
 __all__ = ["PrintSetDialog", "PrintOptions", "open_print_dialog"]
@@ -195,6 +201,11 @@ class PrintSetDialog(QDialog):
         self.preview_error: str = ""
         self._pages: PdfPages | None = None
         self._square_auto = True
+        #: the chosen file format ("pdf", or a maker's file: "svg", "dxf", "stl", "3mf")
+        self.format = "pdf"
+        self.maker: MakerResult | None = None
+        self._builder = MakerBuilder(self)
+        self._builder.finished.connect(self._maker_built)
         self.setWindowTitle(_("Print set: {game}").format(game=variant.title))
 
         self._timer = QTimer(self)
@@ -268,12 +279,24 @@ class PrintSetDialog(QDialog):
         self.square_spin.setToolTip(_("Distance between neighbouring points of the board, as printed")
                                     if uses_point_spacing(v) else _("Side of one board square, as printed"))
 
+        self.format_combo = QComboBox()
+        for key, label in FORMAT_LABELS.items():
+            self.format_combo.addItem(_(label), key)
+        self.format_combo.setToolTip(_("Paper, the board as a laser cutter's file (true scale in mm; layers cut, "
+                                       "score, engrave), or pieces as a 3D printer's file"))
+        self.format_combo.currentIndexChanged.connect(self._format_changed)
         page_box = QGroupBox(_("Paper"))
         form = QFormLayout(page_box)
+        self.page_form = form
+        self.page_box = page_box
+        form.addRow(_("Format:"), self.format_combo)
         form.addRow(_("Paper:"), self.paper_combo)
         form.addRow(_("Orientation:"), self.orientation_combo)
         form.addRow(self.square_label, square_row)
         form.addRow(self.square_note)
+        self.maker_settings = MakerSettings(v)
+        self.maker_settings.changed.connect(self._options_changed)
+        self.maker_settings.hide()
 
         parts_box = QGroupBox(_("Print"))
         parts_layout = QVBoxLayout(parts_box)
@@ -313,12 +336,16 @@ class PrintSetDialog(QDialog):
         hint = QLabel(_("Print at 100% (\u201cactual size\u201d): every board page has a 100 mm ruler to check."))
         hint.setWordWrap(True)
         hint.setStyleSheet("color: palette(placeholder-text);")
+        self.hint = hint
 
         self.paper_combo.currentIndexChanged.connect(self._paper_changed)
         self.orientation_combo.currentIndexChanged.connect(self._paper_changed)
         self.square_spin.valueChanged.connect(self._square_edited)
         self.square_default.toggled.connect(self._square_default_toggled)
         self.draught_spin.valueChanged.connect(self._options_changed)
+        # one draught size for the paper markers and the printed discs
+        self.draught_spin.valueChanged.connect(self.maker_settings.draught_spin.setValue)
+        self.maker_settings.draught_spin.valueChanged.connect(self.draught_spin.setValue)
 
         column = QWidget()
         col = QVBoxLayout(column)
@@ -326,6 +353,8 @@ class PrintSetDialog(QDialog):
         col.addWidget(heading)
         col.addWidget(page_box)
         col.addWidget(parts_box)
+        col.addWidget(self.maker_settings)
+        self.parts_box = parts_box
         col.addWidget(self.summary_label)
         col.addStretch(1)
         col.addWidget(hint)
@@ -424,6 +453,30 @@ class PrintSetDialog(QDialog):
         self._sync_enabled()
         self._timer.start()  # restarts: one rebuild after the last change
 
+    def maker_options(self):
+        """The makers' file settings as the widgets show them now (the format must not be pdf)."""
+        square = DEFAULT_SQUARE if self._square_auto else round(self.square_spin.value(), 1)
+        return self.maker_settings.options(self.format, square)
+
+    def _format_changed(self) -> None:
+        """Show the settings the chosen format reads; the save button names the format."""
+        self.format = str(self.format_combo.currentData())
+        paper = self.format == "pdf"
+        for widget in (self.paper_combo, self.orientation_combo):
+            self.page_form.setRowVisible(widget, paper)
+        self.page_box_title()
+        self.parts_box.setVisible(paper)
+        self.maker_settings.setVisible(not paper)
+        self.maker_settings.set_format(self.format)
+        self.thumbs.setVisible(paper)
+        self.hint.setVisible(paper)
+        self.save_button.setText(_("Save as {format}...").format(format=self.format.upper()))
+        self._update_square_default()
+        self._options_changed()
+
+    def page_box_title(self) -> None:
+        self.page_box.setTitle(_("Paper") if self.format == "pdf" else _("Board and pieces"))
+
     def _paper_changed(self) -> None:
         self._update_square_default()
         self._options_changed()
@@ -452,13 +505,22 @@ class PrintSetDialog(QDialog):
             self.square_note.setText(_("{game} does not fit one page at a playable size: the board is printed "
                                        "with {mm:g} mm squares and tiled over several pages (see the page "
                                        "list below).").format(game=self.variant.title, mm=PLAYABLE_SQUARE))
+        if self.format != "pdf":
+            self.square_note.hide()
         if not self._square_auto:
             return
         self.square_spin.blockSignals(True)
-        self.square_spin.setValue(default_square(self.variant.geometry, page))
+        self.square_spin.setValue(default_square(self.variant.geometry, page) if self.format == "pdf"
+                                  else DEFAULT_SQUARE)
         self.square_spin.blockSignals(False)
 
     def _sync_enabled(self) -> None:
+        if self.format != "pdf":
+            self.maker_settings.sync_enabled()
+            self.square_spin.setEnabled(True)
+            self.square_default.setEnabled(True)
+            self.square_label.setEnabled(True)
+            return
         parts = {k for k, box in self.part_boxes.items() if box.isChecked()}
         sized = bool(parts & {"board", "pieces", "standees"})
         self.square_spin.setEnabled(sized)
@@ -471,6 +533,9 @@ class PrintSetDialog(QDialog):
     def rebuild_now(self) -> None:
         """Build the set in memory for the current options and refresh the preview."""
         self._timer.stop()
+        if self.format != "pdf":
+            self._start_maker()
+            return
         opts = self.options()
         self._close_pages()
         self.pdf_bytes, self.report, self.error, self.preview_error = None, None, "", ""
@@ -494,6 +559,62 @@ class PrintSetDialog(QDialog):
                 self.preview_error = str(exc)
         self._show_state()
         self.preview_updated.emit()
+
+    # -------------------------------------------------------------------- makers' files
+    def _start_maker(self) -> None:
+        """Build the maker's file in the background; the preview says so until it is done."""
+        self._close_pages()
+        self.pdf_bytes, self.report, self.error, self.preview_error = None, None, "", ""
+        self.maker = None
+        self.thumbs.clear()
+        self.save_button.setEnabled(False)
+        self.status_label.setText(_("Building the {format} file...").format(format=self.format.upper()))
+        self._builder.start(self.variant, self.maker_options())
+
+    def _maker_built(self, result: MakerResult) -> None:
+        self.maker = result
+        self.error = result.error
+        self.save_button.setEnabled(result.data is not None)
+        self.count_label.setText("")
+        if result.data is None:
+            self.summary_label.setText("")
+            self.page_label.setText("")
+            self.page_view.setPixmap(QPixmap())
+            self.page_view.setText(self.error)
+            self.status_label.setText(f"<span style='color:#b00020'>{self.error}</span>")
+        else:
+            self.summary_label.setText("\n".join(result.report.lines))
+            self.page_label.setText(_(FORMAT_LABELS[result.options.format]))
+            self.status_label.setText("")
+            self._show_maker_image()
+        self.preview_updated.emit()
+
+    def _show_maker_image(self) -> None:
+        if self.maker is None or self.maker.image is None:
+            if self.maker is not None and self.maker.data is not None:
+                self.page_view.setPixmap(QPixmap())
+                self.page_view.setText(_("No preview; the file can still be saved."))
+            return
+        ratio = self.devicePixelRatioF()
+        area = self.scroll.viewport().size() - QSize(16, 16)
+        pix = QPixmap.fromImage(self.maker.image).scaled(
+            QSize(max(120, round(area.width() * ratio)), max(120, round(area.height() * ratio))),
+            Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
+        pix.setDevicePixelRatio(ratio)
+        self.page_view.setText("")
+        self.page_view.setPixmap(pix)
+
+    def current_bytes(self) -> bytes | None:
+        """What "Save" writes: the PDF, or the maker's file (waiting for a build still running)."""
+        if self.format == "pdf":
+            return self.pdf_bytes
+        if self._timer.isActive() or self.maker is None or self.maker.options != self.maker_options():
+            self._timer.stop()
+            self._builder.start(self.variant, self.maker_options())
+            result = self._builder.wait()
+            if result is not None:
+                self._maker_built(result)
+        return self.maker.data if self.maker is not None else None
 
     def _fill_thumbnails(self) -> None:
         assert self._pages is not None and self.report is not None
@@ -571,6 +692,9 @@ class PrintSetDialog(QDialog):
         self._show_current_page()
 
     def _show_current_page(self) -> None:
+        if self.format != "pdf":
+            self._show_maker_image()
+            return
         if self._pages is None or self.report is None:
             return
         row = max(0, self.thumbs.currentRow())
@@ -606,6 +730,7 @@ class PrintSetDialog(QDialog):
             self._pages = None
 
     def done(self, result: int) -> None:
+        self._builder.shutdown()
         self._timer.stop()
         self._view_timer.stop()
         self._close_pages()
@@ -622,22 +747,26 @@ class PrintSetDialog(QDialog):
         return str(Path.home())
 
     def suggested_name(self) -> str:
+        if self.format != "pdf":
+            what = "board" if self.format in ("svg", "dxf") else "pieces"
+            return f"{self.variant.id}-{what}.{self.format}"
         opts = self.options()
         return f"{self.variant.id}-{opts.paper}{'-landscape' if opts.orientation == 'landscape' else ''}.pdf"
 
     def save_pdf(self) -> bool:
-        """Ask for a file and write the set there; True if it was written."""
-        if self._timer.isActive() or self.pdf_bytes is None:
+        """Ask for a file and write the set (or the maker's file) there; True if it was written."""
+        if self.format == "pdf" and (self._timer.isActive() or self.pdf_bytes is None):
             self.rebuild_now()  # the preview may still be waiting for its debounce
-        if self.pdf_bytes is None:
+        if self.current_bytes() is None:
             dialogs.show_error(self, _("Cannot save the set"), self.error or _("The set could not be built."))
             return False
-        path = dialogs.ask_save_path(self, _("Save the printable set"), PDF_FILTER,
+        file_filter = PDF_FILTER if self.format == "pdf" else f"{FILTERS[self.format]};;All files (*)"
+        path = dialogs.ask_save_path(self, _("Save the printable set"), file_filter,
                                      os.path.join(self._folder(), self.suggested_name()))
         if not path:
             return False
         if not Path(path).suffix:
-            path += ".pdf"
+            path += "." + self.format
         if self.save_to(path):
             self.accept()
             return True
@@ -645,17 +774,20 @@ class PrintSetDialog(QDialog):
 
     def save_to(self, path: str) -> bool:
         """Write the current set to ``path`` atomically; on failure say so and keep the old file."""
-        if self._timer.isActive() or self.pdf_bytes is None:
+        if self.format == "pdf" and (self._timer.isActive() or self.pdf_bytes is None):
             self.rebuild_now()
-        if self.pdf_bytes is None:
+        data = self.current_bytes()
+        if data is None:
             dialogs.show_error(self, _("Cannot save the set"), self.error or _("The set could not be built."))
             return False
         try:
-            write_atomic(path, self.pdf_bytes)
+            write_atomic(path, data)
         except OSError as exc:
             reason = os_reason(exc)
             dialogs.show_error(self, _("Cannot save the set"), _(
                 "The PDF could not be written to\n{path}\n\n{reason}.\n\nNothing was changed there; choose "
+                "another folder.").format(path=shown(path), reason=reason) if self.format == "pdf" else _(
+                "The file could not be written to\n{path}\n\n{reason}.\n\nNothing was changed there; choose "
                 "another folder.").format(path=shown(path), reason=reason))
             return False
         if self._persist:

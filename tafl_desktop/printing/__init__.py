@@ -10,23 +10,19 @@ from __future__ import annotations
 import io
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tafl_desktop.core.marks import number
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.safe_files import write_safely
 from tafl_desktop.i18n import _
-from tafl_desktop.printing.board_draw import BoardDrawError, marks_in_force
-from tafl_desktop.printing.board_sheet import (
-    MAX_SQUARE,
-    MIN_SQUARE,
-    BoardPlan,
-    board_pages,
-    default_square,
-    define_board_form,
-    plan_board,
-)
-from tafl_desktop.printing.paper import ORIENTATIONS, PAPERS, Document, make_page
+
+if TYPE_CHECKING:
+    from tafl_desktop.printing.board_sheet import BoardPlan
+    from tafl_desktop.printing.paper import Document
+
+# ReportLab is imported by the functions that draw, not here: the command line builds its parser
+# from tafl_desktop.printing.maker, a sub-package, and must not pay for ReportLab on every start.
 
 __all__ = ["PrintError", "build_set", "render_set", "PARTS", "SetReport"]
 
@@ -61,6 +57,9 @@ def default_parts(variant: Any) -> list[str]:
 
 def _check(variant: Any, paper: str, orientation: str, square_mm: float | None, parts: list[str] | None,
            draught_mm: float) -> list[str]:
+    from tafl_desktop.printing.board_sheet import MAX_SQUARE, MIN_SQUARE
+    from tafl_desktop.printing.paper import ORIENTATIONS, PAPERS
+
     if paper not in PAPERS:
         raise PrintError(_("paper {paper} is not known: use a4 or letter").format(paper=quote(paper)))
     if orientation not in ORIENTATIONS:
@@ -99,6 +98,10 @@ def render_set(variant: Any, paper: str = "a4", orientation: str = "portrait", s
                balance: dict[str, Any] | None = None) -> tuple[bytes, SetReport]:
     """Build the PDF in memory; return its bytes and a report of what it holds.  ``balance`` is a
     Rules Lab report (``tafl_desktop.lab.report.summary``) whose chart the rule sheet shows."""
+    from tafl_desktop.printing.board_draw import BoardDrawError, marks_in_force
+    from tafl_desktop.printing.board_sheet import board_pages, default_square, define_board_form, plan_board
+    from tafl_desktop.printing.paper import Document, make_page
+
     chosen = _check(variant, paper, orientation, square_mm, parts, draught_mm)
     page = make_page(paper, orientation)
     square = float(square_mm) if square_mm is not None else default_square(variant.geometry, page)

@@ -87,34 +87,50 @@ def draw_piece(c: Canvas, kind: str | RankFace, cx: float, cy: float, r: float, 
     c.restoreState()
 
 
-def draw_crown(c: Canvas, cx: float, cy: float, size: float, colour: Color) -> None:
-    """A five-pointed crown about ``size`` mm wide: the king's and the Swedish leader's mark."""
+def crown_outline(cx: float, cy: float,
+                  size: float) -> tuple[list[tuple[float, float]], list[tuple[float, float, float]]]:
+    """The crown's shape in mm (y up): its outline and the (x, y, r) balls on its three tall
+    points.  The paper draws it and the 3D pieces cut it into the Swedish leader's top."""
     w, h = size * 0.62, size * 0.46
     x0, y0 = cx - w / 2, cy - h / 2
-    p = c.beginPath()
-    p.moveTo(x0 * mm, y0 * mm)
-    p.lineTo((x0 + w) * mm, y0 * mm)
     tips = [(1.0, 1.0), (0.80, 0.55), (0.5, 1.0), (0.20, 0.55), (0.0, 1.0)]
-    p.lineTo((x0 + w) * mm, (y0 + h * 0.25) * mm)
-    for fx, fy in tips:
-        p.lineTo((x0 + fx * w) * mm, (y0 + fy * h) * mm)
-    p.lineTo(x0 * mm, (y0 + h * 0.25) * mm)
+    points = [(x0, y0), (x0 + w, y0), (x0 + w, y0 + h * 0.25)]
+    points += [(x0 + fx * w, y0 + fy * h) for fx, fy in tips]
+    points.append((x0, y0 + h * 0.25))
+    balls = [(x0 + fx * w, y0 + h * 1.04, size * 0.045) for fx in (0.0, 0.5, 1.0)]
+    return points, balls
+
+
+def draw_crown(c: Canvas, cx: float, cy: float, size: float, colour: Color) -> None:
+    """A five-pointed crown about ``size`` mm wide: the king's and the Swedish leader's mark."""
+    points, balls = crown_outline(cx, cy, size)
+    p = c.beginPath()
+    p.moveTo(points[0][0] * mm, points[0][1] * mm)
+    for x, y in points[1:]:
+        p.lineTo(x * mm, y * mm)
     p.close()
     c.saveState()
     c.setFillColor(colour)
     c.drawPath(p, stroke=0, fill=1)
-    for fx in (0.0, 0.5, 1.0):
-        c.circle((x0 + fx * w) * mm, (y0 + h * 1.04) * mm, size * 0.045 * mm, stroke=0, fill=1)
+    for x, y, r in balls:
+        c.circle(x * mm, y * mm, r * mm, stroke=0, fill=1)
     c.restoreState()
+
+
+def star_outline(cx: float, cy: float, r: float, points: int = 4) -> list[tuple[float, float]]:
+    """A star with ``points`` points of outer radius ``r`` mm (y up): the hunters' mark."""
+    out = []
+    for k in range(2 * points):
+        rad = r if k % 2 == 0 else r * 0.38
+        a = math.pi / 2 + k * math.pi / points
+        out.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
+    return out
 
 
 def draw_star(c: Canvas, cx: float, cy: float, r: float, colour: Color, points: int = 4) -> None:
     """A star with ``points`` points of outer radius ``r`` mm: the hunters' mark."""
     p = c.beginPath()
-    for k in range(2 * points):
-        rad = r if k % 2 == 0 else r * 0.38
-        a = math.pi / 2 + k * math.pi / points
-        x, y = cx + rad * math.cos(a), cy + rad * math.sin(a)
+    for k, (x, y) in enumerate(star_outline(cx, cy, r, points)):
         if k == 0:
             p.moveTo(x * mm, y * mm)
         else:
@@ -126,31 +142,52 @@ def draw_star(c: Canvas, cx: float, cy: float, r: float, colour: Color, points: 
     c.restoreState()
 
 
+@dataclass(frozen=True)
+class HatShape:
+    """The Saami leader's hat in mm (y up): headband (x, y, w, h, corner radius), the cap as a
+    cubic curve from the band's left top corner to its right one, and the star's outline."""
+
+    band: tuple[float, float, float, float, float]
+    cap: tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
+    star: list[tuple[float, float]]
+
+
+def hat_outline(cx: float, cy: float, size: float) -> HatShape:
+    """The four-pointed hat about ``size`` mm wide (see :func:`draw_hat`)."""
+    band_w, band_h = size * 0.46, size * 0.13
+    base = cy - size * 0.30
+    top = base + band_h
+    cap = ((cx - band_w / 2, top), (cx - band_w / 2, top + size * 0.22), (cx + band_w / 2, top + size * 0.22),
+           (cx + band_w / 2, top))
+    # the star: long points left and right, shorter ones front and back (perspective)
+    sx, sy = cx, top + size * 0.24
+    rx, ry, inner = size * 0.50, size * 0.27, 0.30
+    star = []
+    for k in range(8):
+        ang = k * math.pi / 4
+        rad = 1.0 if k % 2 == 0 else inner
+        star.append((sx + rx * rad * math.cos(ang), sy + ry * rad * math.sin(ang) * (1.0 if k % 2 == 0 else 1.6)))
+    return HatShape((cx - band_w / 2, base, band_w, band_h, band_h * 0.25), cap, star)
+
+
 def draw_hat(c: Canvas, cx: float, cy: float, size: float, colour: Color) -> None:
     """The Saami leader's four-pointed hat (the "hat of the four winds"), about ``size`` mm wide:
     a headband and cap crowned by a broad stuffed four-pointed star, seen slightly from above so
     all four points show - unmistakably not the Swedes' crown."""
-    band_w, band_h = size * 0.46, size * 0.13
-    base = cy - size * 0.30
+    hat = hat_outline(cx, cy, size)
+    x, y, w, h, r = hat.band
     c.saveState()
     c.setFillColor(colour)
-    c.roundRect((cx - band_w / 2) * mm, base * mm, band_w * mm, band_h * mm, band_h * 0.25 * mm, stroke=0, fill=1)
+    c.roundRect(x * mm, y * mm, w * mm, h * mm, r * mm, stroke=0, fill=1)
     # the cap between band and star
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = hat.cap
     p = c.beginPath()
-    top = base + band_h
-    p.moveTo((cx - band_w / 2) * mm, top * mm)
-    p.curveTo((cx - band_w / 2) * mm, (top + size * 0.22) * mm, (cx + band_w / 2) * mm, (top + size * 0.22) * mm,
-              (cx + band_w / 2) * mm, top * mm)
+    p.moveTo(x0 * mm, y0 * mm)
+    p.curveTo(x1 * mm, y1 * mm, x2 * mm, y2 * mm, x3 * mm, y3 * mm)
     p.close()
     c.drawPath(p, stroke=0, fill=1)
-    # the star: long points left and right, shorter ones front and back (perspective)
-    sx, sy = cx, top + size * 0.24
-    rx, ry, inner = size * 0.50, size * 0.27, 0.30
     p = c.beginPath()
-    for k in range(8):
-        ang = k * math.pi / 4
-        rad = 1.0 if k % 2 == 0 else inner
-        x, y = sx + rx * rad * math.cos(ang), sy + ry * rad * math.sin(ang) * (1.0 if k % 2 == 0 else 1.6)
+    for k, (x, y) in enumerate(hat.star):
         if k == 0:
             p.moveTo(x * mm, y * mm)
         else:
