@@ -139,8 +139,9 @@ def cmd_review(args: Any) -> int:
 
     labels = ply_labels(game)
     for p in result["plies"]:
+        word = CLASS_WORDS[p["class"]]
         mark = "" if p["class"] in ("best", "good") else "  " + _("{verdict} ({better} was better)").format(
-            verdict=_(CLASS_WORDS[p["class"]]), better=p["best"])
+            verdict=_(word), better=p["best"])
         print(f"{labels[p['ply'] - 1]:>7} {p['move']:<14} {integer(p['score'], sign=True):>7}{mark}")
     variant = game.rules.variant
     for side_key, agg in result["summary"]["sides"].items():

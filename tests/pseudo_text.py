@@ -45,12 +45,15 @@ def contract_words() -> frozenset[str]:
                     words |= set(value.split("_"))
     parser = build_parser()
     words |= set(_command_names(parser))
-    for action in parser._actions:  # commands of commands (puzzles generate|list|check)
-        for sub in getattr(action, "choices", None) or {}:
-            sp = action.choices[sub] if isinstance(action.choices, dict) else None
-            for inner in getattr(sp, "_actions", []):
-                if inner.__class__.__name__ == "_SubParsersAction":
-                    words |= set(inner.choices)
+
+    def choices_of(p) -> None:  # every option's choices (--holes cut), commands of commands too
+        for action in p._actions:
+            choices = getattr(action, "choices", None) or ()
+            words.update(c for c in choices if isinstance(c, str))
+            if isinstance(choices, dict):
+                for sub in choices.values():
+                    choices_of(sub)
+    choices_of(parser)
     from tafl_desktop.ai.levels import LEVELS
 
     words |= set(LEVELS)
