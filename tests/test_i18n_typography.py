@@ -101,6 +101,18 @@ def test_the_catalogue_follows_its_typography(lang):
     assert problems == [], f"{len(problems)} problems, e.g.\n" + "\n".join(problems[:15])
 
 
+@pytest.mark.parametrize("lang", C.SHIPPED)
+def test_the_lessons_follow_the_same_typography(lang):
+    """The lessons' own translations (resources/lessons/*.toml) are read by the same eyes."""
+    from tafl_desktop.study.lessons import load_lessons
+
+    texts = [(f"{lesson.id} title", lesson.title.get(lang, "")) for lesson in load_lessons()]
+    texts += [(f"{lesson.id} step {i}", step.text.get(lang, ""))
+              for lesson in load_lessons() for i, step in enumerate(lesson.steps, 1)]
+    problems = [f"{where}: {p}" for where, text in texts for p in RULES[lang](text)]
+    assert problems == [], f"{len(problems)} problems, e.g.\n" + "\n".join(problems[:15])
+
+
 def test_the_rules_catch_what_they_should():
     assert len(french_problems("Attention : le roi")) == 1
     assert french_problems(f"Attention{NBSP}: le roi «{NBSP}Raichi{NBSP}»{NBSP}!") == []

@@ -20,6 +20,7 @@ LIMIT = 40
 #: Longest file name or path shown in a message (a path of 4,096 characters is cut).
 NAME_LIMIT = 260
 
+_SPACES = frozenset(" \xa0\u202f")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -36,8 +37,9 @@ def _escape_char(ch: str) -> str:
 
 def _unsafe(ch: str) -> bool:
     """Control, format (bidirectional marks and overrides are format characters), separator
-    other than a plain space, surrogate, private-use or unassigned: never shown raw."""
-    if ch == " ":
+    other than a plain or no-break space (French writes one before a colon), surrogate,
+    private-use or unassigned: never shown raw."""
+    if ch in _SPACES:
         return False
     return unicodedata.category(ch)[0] in "CZ"
 
