@@ -51,10 +51,21 @@ def _variant(name: str, sets: Sequence[str] | None):
     try:
         v = find_variant(name)
         if sets:
-            v = v.with_options(v.schema.parse_assignments(sets))
+            changes = v.schema.parse_assignments(sets)
+            v = v.with_options(changes)
+            for key, value in changes.items():
+                # a toggle that would not apply is refused, not silently ignored (the panel greys it)
+                why = v.schema.inactive_reason(key, v.options)
+                if why and value != v.schema[key].default:
+                    raise CliError(_("--set {key}={value}: {why}").format(key=key, value=sets_text(value), why=why))
         return v
     except (VariantError, ValueError) as exc:
         raise CliError(str(exc)) from None
+
+
+def sets_text(value: object) -> str:
+    """A toggle's value as ``--set`` writes it."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _start(rules, position: str | None, to_move: str | None):
@@ -441,7 +452,11 @@ def build_parser() -> argparse.ArgumentParser:
                                             "side names such as geese/fox)"))
         sp.add_argument("--set", action="append", metavar="KEY=VALUE", help=set_help)
 
-    s = sub.add_parser("perft", help=_("count the leaves of the move tree"))
+    s = sub.add_parser("perft", help=_("count the leaves of the move tree"), description=_(
+        "Count the leaves of the legal-move tree to DEPTH plies from the start (or --position). Legality "
+        "rules that depend on the game's history are honoured along each line (with repetition="
+        "defenders_no_repeat a defenders' move that recreates a board of the line is not counted); results "
+        "that need the history (repetition, moves without a capture) are left out, as in chess perft."))
     s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
     s.add_argument("depth", type=int_in(0, 8), metavar="DEPTH", help=_("how many plies deep to count, 0 to 8"))
     position_args(s)

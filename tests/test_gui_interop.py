@@ -187,3 +187,101 @@ def test_an_external_engine_is_told_the_game_clock(qtbot, make_window, tmp_path)
     # OTEP: clock <attackers ms> <defenders ms> <overtime s> <attackers' periods> <defenders' periods>
     assert words[0] == "clock" and 80_000 < int(words[1]) <= 90_000 and int(words[2]) == 90_000
     assert words[3:] == ["20", "3", "3"]
+
+
+def _answer_engine_rules(button: str, seen: list, shot=None) -> None:
+    """Click ``button`` ('fit', 'keep' or 'back') of the engine-rules dialog as soon as it is shown,
+    keeping its text (and a screenshot) for the test."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QLabel
+
+    from tafl_desktop.gui.engine_rules import EngineRulesDialog
+
+    def look() -> None:
+        for top in QApplication.topLevelWidgets():
+            if isinstance(top, EngineRulesDialog) and top.isVisible():
+                seen.append("\n".join(lbl.text() for lbl in top.findChildren(QLabel)))
+                if shot is not None:
+                    top.grab().save(str(shot))
+                {"fit": top.fit_button, "keep": top.keep_button, "back": top.back_button}[button].click()
+                return
+        QTimer.singleShot(20, look)
+
+    QTimer.singleShot(0, look)
+
+
+def test_the_window_warns_before_a_game_against_an_engine_and_offers_rules_it_can_play(qtbot, gui_settings,
+                                                                                       tmp_path):
+    """Issue 'Rules and exchange fidelity III', item 6: Brandubh as shipped cannot be told to an OpenTafl
+    engine (its rules string carries no 'four on the throne, two elsewhere' king, nor 'defenders lose' on
+    repetition).  Before the game starts the New Game dialog says what the engine will play; 'Use rules the
+    engine can play' sets those toggles in the dialog (shown as changed) and the next OK starts the game;
+    'Back' changes nothing; 'Keep these rules' starts with them.  Humans alone are never asked."""
+    from PySide6.QtWidgets import QDialog
+
+    from tafl_desktop.core.rules_string import to_rules_string
+    from tafl_desktop.gui.new_game_dialog import NewGameDialog
+
+    def dialog_with_engine() -> NewGameDialog:
+        dlg = NewGameDialog(find_variant("brandubh"))
+        qtbot.addWidget(dlg)
+        chooser = dlg.choosers[1]
+        chooser.kind.setCurrentIndex(chooser.kind.findData(EXTERNAL))
+        chooser.engine.add_command(ENGINE)
+        return dlg
+
+    seen: list[str] = []
+    dlg = dialog_with_engine()
+    _answer_engine_rules("back", seen)
+    dlg.accept()
+    assert dlg.result() != QDialog.DialogCode.Accepted and dlg.chosen_variant().options["king_capture"] == "double_weak"
+    assert "tafl_desktop" in seen[0] and "King captured by" in seen[0] and "the engine plays" in seen[0]
+    assert "Repetition" in seen[0]
+
+    shot = tmp_path / "engine-rules.png"
+    _answer_engine_rules("fit", seen, shot)
+    dlg.accept()
+    assert dlg.result() != QDialog.DialogCode.Accepted  # the player sees the new toggles first
+    chosen = dlg.chosen_variant()
+    assert chosen.options["king_capture"] == "weak_near_throne" and chosen.options["repetition"] == "mover_loses"
+    assert {"king_capture", "repetition"} <= set(dlg.options.changed_keys())
+    assert to_rules_string(chosen).warnings == [] and shot.stat().st_size > 0
+    dlg.accept()  # nothing left to warn about: no dialog, the game starts
+    assert dlg.result() == QDialog.DialogCode.Accepted
+
+    keep = dialog_with_engine()
+    _answer_engine_rules("keep", seen)
+    keep.accept()
+    assert keep.result() == QDialog.DialogCode.Accepted
+    assert keep.chosen_variant().options["king_capture"] == "double_weak"
+
+    humans = NewGameDialog(find_variant("brandubh"))
+    qtbot.addWidget(humans)
+    humans.accept()
+    assert humans.result() == QDialog.DialogCode.Accepted
+
+
+def test_an_engine_is_named_by_what_it_runs_not_its_class_path():
+    """The side panel's label for OpenTafl started as its own engines/opentafl-debug.ini starts it (java
+    with options and a class path, then the main class) is 'OpenTafl', not the class path."""
+    from tafl_desktop.gui.players import engine_name
+
+    opentafl = ("java -server -XX:+UseCompressedOops -XX:+TieredCompilation -Xms256m -Xmx4096m "
+                "-cp out/production/TaflEngine:lib/* com/manywords/softworks/tafl/OpenTafl --debug --engine")
+    assert engine_name(opentafl) == "OpenTafl"
+    assert PlayerSpec(EXTERNAL, opentafl).label() == "Engine (OpenTafl)"
+    assert engine_name("java -jar /opt/opentafl/OpenTafl.jar --engine") == "OpenTafl"
+    assert engine_name(ENGINE) == "tafl_desktop"
+    assert engine_name("tafl-desktop engine --level hard") == "tafl-desktop"
+
+
+def test_a_game_an_engine_cannot_be_told_is_not_started_with_it():
+    """OpenTafl rules strings hold Tafl games only: with Fox and Geese the engine-rules dialog names the
+    reason and offers only Back."""
+    from tafl_desktop.gui.engine_rules import EngineRulesDialog, engine_rules
+
+    found = engine_rules(find_variant("fox_geese_13"))
+    assert not found.sendable and found.playable is None and "not a Tafl game" in found.lines[0]
+    dlg = EngineRulesDialog("tafl_desktop", found)
+    assert dlg.fit_button is None and not dlg.keep_button.isEnabled() and dlg.back_button.isEnabled()
+    dlg.deleteLater()

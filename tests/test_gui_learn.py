@@ -160,3 +160,29 @@ def test_lesson_and_puzzle_windows_close_like_any_window(qtbot, make_window):
     qtbot.waitExposed(puzzles)
     qtbot.keyClick(puzzles, Qt.Key.Key_Escape)
     assert not puzzles.isVisible() and w.isVisible()
+
+
+def test_a_puzzles_rules_are_shown_before_its_first_move(qtbot, make_window, tmp_path):
+    """Issue 'Rules and exchange fidelity III', item 8: the puzzle window names the rules a puzzle is played
+    under before the first move: the preset's (every shipped puzzle), or the changed toggles spelled out,
+    as the side panel does for a changed game; the Rules button opens the full sheet."""
+    from tafl_desktop.gui.learn import PuzzleDialog
+
+    pz = _puzzle("brandubh", 1)
+    w = make_window("brandubh")
+    w.act_puzzles.trigger()
+    dlg = w.learn_dialogs[-1]
+    assert dlg.select(pz["id"])
+    assert dlg.rules_label.text() == "Rules: Brandubh, rules as in the preset"
+    assert dlg.btn_rules.isEnabled() and not dlg.line  # nothing played yet
+    changed = dict(pz, id="brandubh-9999", options={"king_capture": "weak_near_throne", "encirclement": True})
+    other = PuzzleDialog([changed], w)
+    qtbot.addWidget(other)
+    text = other.rules_label.text()
+    assert "2 rules changed" in text and "Encirclement: yes" in text
+    assert "King captured by: Four on or beside the throne, else two" in text
+    other.show()
+    qtbot.waitExposed(other)
+    shot = tmp_path / "puzzle-rules.png"
+    other.grab().save(str(shot))
+    assert shot.stat().st_size > 0

@@ -122,16 +122,17 @@ def test_printed_fox_sentences_use_the_variants_words():
 
 def test_alea_defaults_to_a_playable_square_tiled_and_the_dialog_says_so(qtbot, gui_settings, dialogs_recorder):
     from tafl_desktop.gui.print_dialog import PrintSetDialog
-    from tafl_desktop.printing.board_sheet import PLAYABLE_SQUARE
+    from tafl_desktop.printing.board_sheet import TILED_SQUARE
 
     v = find_variant("alea_evangelii")
     _data, report = render_set(v, parts=["board"])
-    assert report.square_mm == PLAYABLE_SQUARE >= 12.0
+    assert report.square_mm == TILED_SQUARE >= 15.0
     assert report.board.tiled
     dlg = PrintSetDialog(v)
     qtbot.addWidget(dlg)
     dlg.show()
-    assert dlg.square_spin.value() == PLAYABLE_SQUARE
+    assert dlg.square_spin.value() == TILED_SQUARE
+    assert "15 mm" in dlg.square_note.text()
     assert dlg.square_note.isVisible()
     assert "tiled over several pages" in dlg.square_note.text()
     small = PrintSetDialog(find_variant("brandubh"))

@@ -253,3 +253,46 @@ def test_hunt_positions_round_trip_and_bad_positions():
     for bad in ("hunters=z9", "flock=a3", "hunters=d4 flock=d4", "geese=a3 hunters=d4", "hunters=d4,d4"):
         with pytest.raises(ValueError):
             rules.parse_position(bad, FLOCK)
+
+
+# -- jump chains: only a piece may not be jumped twice (issue "Rules and exchange fidelity III", item 3) --
+RING = "hunters=c5 flock=c4,b3,a4,b4,d1,e1,d2,e2,f3,g3"
+
+
+def test_a_chain_may_land_again_on_a_point_it_has_visited():
+    """HG 4.3 (WP-AS): "Multiple jumps are allowed, changing direction between jumps, but the same piece
+    cannot be jumped twice"; HG 2.5 (WP-FOX): "Repeated jumps are possible".  Nothing else limits a chain,
+    so c5xc3xa3xa5xc3 (c3 landed on twice, four different geese taken) is a legal move, and the geese lose
+    those four pieces; going on to c5 would need c4 jumped again."""
+    rules, pos = setup("fox_geese_13", RING, HUNTERS)
+    moves = texts(rules, rules.legal_moves(pos))
+    assert "c5xc3xa3xa5xc3" in moves and "c5xc3xa3xa5xc3xc5" not in moves
+    game = Game(rules, pos)
+    ply = game.play_text("c5xc3xa3xa5xc3")
+    assert {rules.geometry.name(p) for p in ply.captures} == {"c4", "b3", "a4", "b4"}
+
+
+def test_a_chain_may_end_where_it_began():
+    """The same source reading: the fox's own starting point is free once he leaves it.  Four geese round
+    the square c3-e5 let him jump round it and come back to c5, taking all four."""
+    rules, pos = setup("fox_geese_13", "hunters=c5 flock=c4,d3,e4,d5,a3,a4,a5,b3,b5,f3,f5,g3,g4", HUNTERS)
+    assert "c5xc3xe3xe5xc5" in texts(rules, rules.legal_moves(pos))
+    after, caps = rules.play(pos, rules.parse_move(pos, "c5xc3xe3xe5xc5"))
+    assert len(caps) == 4 and rules.position_text(after).startswith("hunters=c5 ")
+
+
+def test_jump_chain_refusals_say_what_is_wrong(capsys):
+    """A refused chain is explained truly: jumping the same piece twice is named as such (the only limit the
+    sources give); a leg over an empty point says there is nothing to jump; the fox's own start is no
+    obstacle.  Through the real CLI."""
+    from tafl_desktop.cli import main
+
+    def refusal(moves: str) -> str:
+        code = main(["play", "fox_geese_13", "--position", RING, "--to-move", "fox", "--moves", moves])
+        assert code == 2
+        return capsys.readouterr().err
+
+    assert "cannot be jumped twice" in refusal("c5xc3xc5")
+    assert "cannot be jumped twice" in refusal("c5xc3xa3xa5xc3xc5")
+    assert "no piece of the other side on d3" in refusal("c5xc3xe3")
+    assert "occupied" not in refusal("c5xc3xc5")

@@ -33,7 +33,7 @@ def test_rules_in_russian_and_german_from_lang_and_environment():
     assert "Центральная клетка f6 — трон" in ru.stdout  # square names stay as they are
     de = cli("rules", "fox_geese_13", env={"TAFL_LANG": "de"})
     assert de.returncode == 0, de.stderr
-    assert "Fuchs und Gänse (13 Gänse)" in de.stdout and "Gänse: 13 Figuren unten. Fuchs: auf d4." in de.stdout
+    assert "Fuchs und Gänse (13 Gänse)" in de.stdout and "Unten stehen 13 Gänse, der Fuchs auf d4." in de.stdout
     before = cli("--lang", "fr", "rules", "brandubh")  # before the command works too
     assert "Le plateau a 7 x 7 cases." in before.stdout
 

@@ -152,3 +152,90 @@ def test_an_engine_that_cannot_start():
         HostedEngine("/no/such/engine --engine")
     with pytest.raises(EngineFailure, match="cannot be read"):
         HostedEngine('engine "unclosed')
+
+
+# -- registering our engine in OpenTafl (issue "Rules and exchange fidelity III", item 7) --------------
+def _readme_blocks() -> tuple[str, str]:
+    """The README's recipe: the shell lines that make the engine folder, and the .ini text."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    part = text[text.index("register it as an engine"):]
+    shell = re.search(r"```\n(mkdir[^`]*)```", part).group(1)
+    ini = re.search(r"```ini\n([^`]*)```", part).group(1)
+    return shell, ini
+
+
+def _opentafl_engine_spec(root, ini_path) -> dict[str, str] | None:
+    """What OpenTafl's EngineSpec.validateEngineFile and its constructor do with an engine .ini, run in
+    OpenTafl's folder ``root``: read [engine]; directory, filename and command must be non-empty; the file
+    engines/<directory>/<filename> must exist; ``arguments`` is split at single spaces (an absent one
+    makes the constructor fail).  None where OpenTafl refuses ("Missing engine file")."""
+    import configparser
+
+    ini = configparser.ConfigParser(interpolation=None)
+    ini.read(ini_path, encoding="utf-8")
+    if not ini.has_section("engine"):
+        return None
+    spec = {key: ini.get("engine", key, fallback="") for key in ("directory", "filename", "command", "arguments")}
+    if not (spec["directory"] and spec["filename"] and spec["command"]):
+        return None
+    if not (root / "engines" / spec["directory"] / spec["filename"]).exists():
+        return None
+    if not ini.has_option("engine", "arguments"):
+        return None
+    return spec
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the README's recipe is for Linux and macOS")
+def test_the_readme_engine_recipe_is_accepted_and_runs_as_opentafl_runs_it(tmp_path):
+    """The README's OpenTafl engine registration, followed step by step in a fresh OpenTafl folder, passes
+    OpenTafl's own check (EngineSpec: engines/<directory>/<filename> must exist) and, started as its
+    ExternalEngineHost starts it (ProcessBuilder: command + arguments split at spaces, working directory
+    engines/<directory>), answers rules with hello and plays a legal move.  The README's old .ini
+    (directory=.) fails the same check, as OpenTafl reported ("Missing engine file")."""
+    import os
+    import shutil
+    from pathlib import Path
+
+    bindir = Path(sys.executable).parent
+    if not (bindir / "tafl-desktop").exists() and shutil.which("tafl-desktop") is None:
+        pytest.skip("the tafl-desktop command is not installed")
+    shell, ini_text = _readme_blocks()
+    root = tmp_path / "OpenTafl"
+    (root / "engines").mkdir(parents=True)
+    env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}")
+    subprocess.run(["sh", "-e", "-c", shell], cwd=root, env=env, check=True, timeout=30)
+    ini_path = root / "engines" / "tafl-desktop.ini"
+    ini_path.write_text(ini_text, encoding="utf-8")
+    spec = _opentafl_engine_spec(root, ini_path)
+    assert spec is not None, "OpenTafl would answer: Missing engine file"
+
+    fresh = tmp_path / "FreshOpenTafl"  # the README's old .ini, in an OpenTafl folder as it comes
+    (fresh / "engines").mkdir(parents=True)
+    old = fresh / "engines" / "old.ini"
+    old.write_text("[engine]\nname=Tafl Desktop\ndirectory=.\nfilename=tafl-desktop\ncommand=tafl-desktop\n"
+                   "arguments=engine --level hard\n", encoding="utf-8")
+    assert _opentafl_engine_spec(fresh, old) is None
+
+    argv = [spec["command"], *spec["arguments"].split(" ")]
+    argv[argv.index("hard")] = "beginner"  # the same command line, a quicker player for the test
+    proc = subprocess.Popen(argv, cwd=(root / "engines" / spec["directory"]).resolve(), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, bufsize=1, env={k: v for k, v in env.items()
+                                                                                if k != "PATH"})
+    e = Pipe.__new__(Pipe)
+    e.p = proc
+    try:
+        v = find_variant("brandubh")
+        e.send(f"rules {to_rules_string(v).text}")
+        assert e.read(60) == "hello"
+        e.send("play attackers")
+        reply = e.read(60)
+        assert reply.startswith("move ")
+        rules = v.make_rules()
+        assert rules.parse_move(rules.initial_position(), reply.split()[1]) in rules.legal_moves(
+            rules.initial_position())
+    finally:
+        proc.kill()
+        proc.wait()

@@ -145,3 +145,135 @@ def test_variants_rules_string_command_and_dim_accepted_as_a_preset_id(capsys):
     assert main(["rules", "dim:7 wat:1 start:/7/"]) == 1
     assert capsys.readouterr()[1].strip() == "tafl-desktop: rules string: the key 'wat' is not one Tafl Desktop " \
                                              "supports"
+
+
+# -- camps, throne and repetition as OpenTafl plays them (issue "Rules and exchange fidelity III", 4 and 5) --
+# OpenTafl's built-in Foteviken Tablut (rules/tablut/FotevikenTablut.java) as its own RulesSerializer dumps it
+# (tafl-rules.md 2.2 quotes the same string).
+OT_FOTEVIKEN = ("dim:9 name:Foteviken_Tablut esc:e atkf:y nj:n cor: afor:a4,a5,a6,b5,d1,e1,f1,e2,i4,i5,i6,h5,d9,e9,"
+                "f9,e8, cenp:tcnkTCNK aforp:tcnkTCNK cens: cenh: cenhe:K aforh:K cenre: aforre: "
+                "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/")
+#: Leaves at depth 3 counted by OpenTafl v0.4.8.0b's own move generator (Taflman.getAllowableDestinations
+#: over GameState, the rules string loaded by RulesSerializer.loadRulesRecord; opentafl-semantics.md gives
+#: Foteviken's 337,856 and Tablut's 353,200, the two exports were counted the same way).
+OPENTAFL_PERFT_3 = {
+    "foteviken": 337_856,
+    "tablut_camps export": 336_720,
+}
+
+
+def _as_opentafl_reads_it(text: str) -> str:
+    """A rules string without our td- entries: exactly what OpenTafl plays."""
+    return " ".join(tok for tok in text.split() if not tok.startswith("td-"))
+
+
+def test_foteviken_tablut_perft_matches_opentafl(capsys):
+    """Imported, OpenTafl's Foteviken Tablut plays as OpenTafl plays it: perft 3 = 337,856 (its generator),
+    through the real CLI; and the tablut_camps export, read without our td- entries, gives OpenTafl's count."""
+    assert main(["perft", OT_FOTEVIKEN, "3"]) == 0
+    assert int(capsys.readouterr().out) == OPENTAFL_PERFT_3["foteviken"]
+    from tafl_desktop.core.playout import perft
+
+    v = variant_from_rules_string(_as_opentafl_reads_it(to_rules_string(find_variant("tablut_camps")).text))
+    rules = v.make_rules()
+    assert perft(rules, rules.initial_position(), 3) == OPENTAFL_PERFT_3["tablut_camps export"]
+
+
+def test_foteviken_camps_cannot_be_crossed_from_outside_but_camp_pieces_move_camp_to_camp():
+    """OpenTafl's GenericRules: a piece passes a camp square only if its type is in aforre or it stands on a
+    camp itself (aforre: empty here).  So after b5-b7 e7-f7 the attacker on b7 stops at b6 (b5 is a camp),
+    while an attacker standing in a camp may move into another camp: d1 reaches d9 up an empty d-file."""
+    v = variant_from_rules_string(OT_FOTEVIKEN)
+    o = v.options
+    assert (o["camps"], o["camp_reentry"], o["camp_to_camp"], o["camp_crossing"], o["camps_hostile"]) == (
+        True, False, True, "nobody", "none")
+    rules = v.make_rules()
+    g = rules.geometry
+    pos = rules.initial_position()
+    for text in ("b5-b7", "e7-f7"):
+        pos = rules.play(pos, rules.parse_move(pos, text))[0]
+    assert {g.name(t) for t in rules.moves_from(pos, g.parse_square("b7"))} >= {"b6"}
+    assert not {g.name(t) for t in rules.moves_from(pos, g.parse_square("b7"))} & {"b5", "b4", "b3", "b2", "b1"}
+    lone = rules.parse_position("/9/9/9/9/9/9/4K4/9/3t5/", rules.side_to_move(rules.initial_position()))
+    assert "d9" in {g.name(t) for t in rules.moves_from(lone, g.parse_square("d1"))}
+    own = find_variant("tablut_camps").make_rules()  # our default: own camp only (source 000, Ashton)
+    lone_own = own.parse_position("/9/9/9/9/9/9/4K4/9/3t5/", own.side_to_move(own.initial_position()))
+    assert "d9" not in {g.name(t) for t in own.moves_from(lone_own, g.parse_square("d1"))}
+
+
+def test_camp_hostility_reads_only_the_letters_opentafl_looks_at():
+    """OpenTafl's GenericRules.isSpaceHostileToSide asks a camp's list for 't' or 'T' only (the king is
+    asked as a defender), whoever stands there.  aforh:K is hostile to nobody: h4-e4 takes nothing against
+    the empty camp e2; aforh:tT is hostile to both sides even with an attacker on the camp."""
+    k_only = variant_from_rules_string(OT_FOTEVIKEN.split(" start:")[0] + " start:/9/9/4T4/7t1/9/9/2K6/t8/9/")
+    rules = k_only.make_rules()
+    pos = rules.initial_position()
+    assert rules.play(pos, rules.parse_move(pos, "h4-e4"))[1] == ()
+    both = variant_from_rules_string(OT_FOTEVIKEN.replace("aforh:K", "aforh:tT"))
+    assert both.options["camps_hostile"] == "always"
+
+
+def test_competition_camps_take_whoever_stands_on_them():
+    """tafl-rules.md 2.2 (Ashton Tablut, AGalassi/TablutCompetition issue #4): camps are capturing partners
+    for both colours, occupied or not.  Defenders first, g5-g9 takes the attacker on f9 against e9, a camp
+    with an attacker on it; the export says so to OpenTafl (aforh with t and T) without a warning about it."""
+    rules = find_variant("tablut_competition").make_rules()
+    pos = rules.initial_position()
+    _after, caps = rules.play(pos, rules.parse_move(pos, "g5-g9"))
+    assert [rules.geometry.name(c) for c in caps] == ["f9"]
+    camps = find_variant("tablut_camps").make_rules()  # camps hostile only when empty (source 000)
+    start = camps.parse_position(camps.position_text(camps.initial_position()), rules.side_to_move(pos))
+    assert camps.play(start, camps.parse_move(start, "g5-g9"))[1] == ()
+    exported = to_rules_string(find_variant("tablut_competition"))
+    assert "aforh:tcnkmTCNKM" in exported.text and not any("camps_hostile" in w for w in exported.warnings)
+
+
+def test_camp_pieces_move_inside_their_camp_in_the_exported_string():
+    """The tablut_camps export lets a camp piece move inside its camp (aforp and afors hold the attackers):
+    after a6-a8 c5-c7 both we and OpenTafl's reading of the string allow a5-a6 and a5-a7."""
+    ours = find_variant("tablut_camps").make_rules()
+    theirs = variant_from_rules_string(_as_opentafl_reads_it(to_rules_string(find_variant("tablut_camps")).text))
+    for rules in (ours, theirs.make_rules()):
+        pos = rules.initial_position()
+        for text in ("a6-a8", "c5-c7"):
+            pos = rules.play(pos, rules.parse_move(pos, text))[0]
+        g = rules.geometry
+        assert {"a6", "a7"} <= {g.name(t) for t in rules.moves_from(pos, g.parse_square("a5"))}
+
+
+@pytest.mark.parametrize("variant", TAFL_PRESETS, ids=lambda v: v.id)
+def test_every_active_rule_opentafl_plays_differently_is_warned(variant):
+    """The export's promise: read without our td- entries (as OpenTafl reads it), the string gives every
+    active toggle its value, or a warning names that toggle.  Covers tablut_camps and tablut_competition
+    (camps), and the presets whose repetition is 'allowed', which OpenTafl cannot express (its tfr:i is
+    read as a draw: RulesSerializer.getThreefoldResultForString)."""
+    exported = to_rules_string(variant)
+    try:
+        theirs = variant_from_rules_string(_as_opentafl_reads_it(exported.text)).options
+    except (RulesStringError, VariantError):  # the board itself needs our entries (marked escapes, walls)
+        assert exported.warnings
+        return
+    warned = " ".join(exported.warnings)
+    for spec in TAFL_OPTIONS:
+        if variant.schema.is_active(spec.key, variant.options) and theirs[spec.key] != variant.options[spec.key]:
+            assert f" {spec.key} = " in warned, spec.key
+    assert "tfr:i" not in exported.text
+    if variant.options["repetition"] == "allowed":
+        assert any("repetition = allowed" in w and "draw" in w for w in exported.warnings)
+
+
+def test_tfr_i_is_read_as_the_draw_opentafl_plays():
+    """OpenTafl's parser has no branch for 'i': it plays tfr:i as a draw, and so do we when importing."""
+    assert variant_from_rules_string(OT_COPENHAGEN.replace("tfr:w", "tfr:i")).options["repetition"] == "draw"
+
+
+def test_the_re_entry_lists_follow_opentafls_parser():
+    """OpenTafl reads aforre and corre only when cenre is present, and then an absent one means nobody: a
+    string with cenre but no corre leaves even the king outside the corners, which we refuse rather than
+    play otherwise; our exports always write corre beside cenre."""
+    with pytest.raises(RulesStringError, match="corp"):
+        variant_from_rules_string(OT_COPENHAGEN.replace("efe:y", "efe:y cenre:tcnkmTCNKM"))
+    for v in TAFL_PRESETS:
+        text = to_rules_string(v).text
+        if " cenre:" in text:
+            assert " corre:" in text and " aforre:" in text

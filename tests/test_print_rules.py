@@ -113,3 +113,17 @@ def test_hostile_square_pictures_follow_the_toggles() -> None:
     assert not any("hostile" in t.lower() for t in off)
     rim = {d.title for d in rule_diagrams(find_variant("alea_evangelii"))}
     assert "Hostile rim" in rim
+
+
+def test_dablot_rank_picture_does_not_deny_the_ambush() -> None:
+    """Source 000, Dablot variant 5 (Ambush): lower-ranked pieces that jump one enemy in one turn take it when
+    their ranks add up to its own, so with Ambush on the rank diagram may not say 'a soldier can never take
+    the son, and only a leader takes a leader'; without it, that is the rule and the caption says so.  The
+    printed sheet carries the caption in force."""
+    plain = next(d for d in rule_diagrams(find_variant("dablot")) if d.title == "Rank")
+    assert "can never take the son" in plain.caption and "only a leader takes a leader" in plain.caption
+    ambush = find_variant("dablot").with_options({"ambush": True})
+    rank = next(d for d in rule_diagrams(ambush) if d.title == "Rank")
+    assert "never" not in rank.caption and "only a leader" not in rank.caption and "Ambush" in rank.caption
+    text = _rules_text(ambush)
+    assert "a single soldier cannot take the son" in text and "can never take the son" not in text

@@ -173,3 +173,30 @@ def test_the_one_way_flock_step_depends_on_its_rule(lessons):
     assert not judge(step, move(step, "d4-d3")).ok
     free = dataclasses.replace(step, options={"flock_backwards": True})
     assert judge(free, move(free, "d4-d3")).ok
+
+
+def test_the_edge_fort_step_passes_only_moves_that_close_the_fort(lessons):
+    """Copenhagen rules, 'Exit forts' (tafl-rules.md 2.2): the fort must be one 'impossible for the attackers
+    to break'.  With attackers on the board, of the step's legal moves exactly those that close the gap
+    beside the king win (g5-g2, g5-g1, h1-g1); d1-c1 opens the fort and is refused, with a reason."""
+    step = lessons["tafl-walls"].steps[1]
+    _variant, rules, pos = step.start()
+    assert rules.position_text(pos).count("t") >= 2  # attackers to break anything left open
+    passing = {rules.move_text(m) for m in rules.legal_moves(pos) if judge(step, m).ok}
+    assert passing == {"g5-g2", "g5-g1", "h1-g1"}
+    verdict = judge(step, move(step, "d1-c1"))
+    assert not verdict.ok and verdict.legal and verdict.message
+
+
+def test_lesson_texts_read_as_english_with_the_side_names_filled_in(lessons):
+    """The filled-in sentences name one fox as 'the fox', the Swedes with their capital, and one attacker
+    on d6 as one: no 'next to fox', 'trap fox', 'three swedes' or 'The attackers stand on d6'."""
+    texts = []
+    for lesson in lessons.values():
+        for step in lesson.steps:
+            variant, _rules, _pos = step.start()
+            texts.append(step.instructions(variant, "en"))
+    joined = "\n".join(texts)
+    for slip in ("next to fox", "trap fox", "three swedes", "attackers stand on d6"):
+        assert slip not in joined
+    assert "trap the fox" in joined and "take three Swedes" in joined and "One of the attackers stands on d6" in joined

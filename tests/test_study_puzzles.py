@@ -142,13 +142,54 @@ def test_generator_mines_real_games_and_resumes(tmp_path):
     got = json.loads(first.stdout)
     data = json.loads(out.read_text())
     assert got["puzzles_kept"] == len(data["puzzles"]) > 0 and got["positions_scanned"] > 0
-    assert data["puzzles"][0]["options"] == {"king_capture": "weak_near_throne", "encirclement": True}
+    # the games were played with a weaker king (their README); the puzzles are proved under the preset
+    assert all(pz["options"] == {} for pz in data["puzzles"])
     assert data["puzzles"][0]["source"].startswith("brandubh.csv:")
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert json.loads(again.stdout)["positions_scanned"] == 0  # every game already scanned: resumed, not redone
     check = subprocess.run([sys.executable, "-m", "tafl_desktop", "puzzles", "check", "--file", str(out)],
                            capture_output=True, text=True, timeout=300)
     assert check.returncode == 0, check.stderr
+
+
+OLD_RULES = {"encirclement": True, "king_capture": "weak_near_throne"}  # the rules the real games were played under
+HOLDS_UNDER_PRESET = {"id": "brandubh-0001", "variant": "brandubh", "options": OLD_RULES, "goal": "king_escaped",
+                      "position": "/2t4/5t1/2T4/2tKt2/1t3T1/2T4/4T2/", "to_move": "defenders", "winner": "defenders",
+                      "plies": 5, "difficulty": 3, "solution": ["d4-d1", "b3-b1", "e1-e2", "b1-c1", "d1-g1"]}
+FAILS_UNDER_PRESET = {"id": "brandubh-0070", "variant": "brandubh", "options": OLD_RULES, "goal": "king_escaped",
+                      "position": "/3t3/t2t3/7/t2KT1t/1T3t1/3t3/3t3/", "to_move": "defenders", "winner": "defenders",
+                      "plies": 5, "difficulty": 3, "solution": ["d4-c4", "d1-e1", "c4-c7", "e1-f1", "c7-a7"]}
+
+
+def test_generate_reproves_a_set_under_the_rules_the_window_names(tmp_path):
+    """Issue 'Rules and exchange fidelity III', item 8: a puzzle set mined under other rules (Brandubh's real
+    games: four-sided king by the throne, encirclement) is re-proved under the preset by `puzzles generate`:
+    brandubh-0001 still has one winning first move under the preset and is kept (its options cleared, its
+    id kept); brandubh-0070 has no forced win under the preset and is dropped.  Real CLI, real files."""
+    assert check_puzzle(dict(FAILS_UNDER_PRESET, options={})) is not None
+    out = tmp_path / "set.json"
+    out.write_text(json.dumps({"format": 1, "variant": "brandubh", "scanned": {"games": []},
+                               "puzzles": [HOLDS_UNDER_PRESET, FAILS_UNDER_PRESET]}), encoding="utf-8")
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "brandubh.csv").write_text("", encoding="utf-8")
+    run_ = subprocess.run([sys.executable, "-m", "tafl_desktop", "puzzles", "generate", "brandubh", "--games-dir",
+                           str(games), "--out", str(out), "--seconds", "30", "--json"],
+                          capture_output=True, text=True, timeout=600)
+    assert run_.returncode == 0, run_.stderr
+    got = json.loads(run_.stdout)
+    assert (got["puzzles_reproved"], got["puzzles_dropped"]) == (1, 1)
+    data = json.loads(out.read_text())
+    assert [pz["id"] for pz in data["puzzles"]] == ["brandubh-0001"] and data["puzzles"][0]["options"] == {}
+    check = subprocess.run([sys.executable, "-m", "tafl_desktop", "puzzles", "check", "--file", str(out)],
+                           capture_output=True, text=True, timeout=300)
+    assert check.returncode == 0, check.stderr
+
+
+def test_every_shipped_puzzle_is_under_its_presets_rules():
+    """Every shipped puzzle names the rules it is proved under: the preset's, with no toggles changed (so the
+    window's 'Brandubh' is the whole truth)."""
+    assert {pz["id"]: pz["options"] for pz in all_puzzles() if pz["options"]} == {}
 
 
 def test_compact_tree_is_what_files_keep():

@@ -115,3 +115,37 @@ def test_forts_off_means_no_fort():
     """Fetlar (tafl-rules.md 2.2: exit fort 'no'): the same fort wins nothing with the toggle off."""
     rules = rules_for("copenhagen", edge_forts=False)
     assert after(rules, *FORT_2, 0).result is None
+
+
+# -- material: a fort the attackers left cannot break (issue "Rules and exchange fidelity III", item 1) --
+LONE = "/11/11/11/11/8tTT/8TK1/9TT/11/11/11/11/"  # i7 the only attacker; j6-k6 puts the king on the edge
+
+
+def test_a_fort_against_a_lone_attacker_is_unbreakable(capsys):
+    """Copenhagen rules, 'Exit forts': the defenders win when 'it is impossible for the attackers to break
+    the fort'.  With one attacker left no custodial capture can be made away from hostile squares (it takes
+    two), so i6, open to i7 and i5, cannot fall: hnefatafl.org judges the fort by the material left the
+    same way.  The issue's command, through the real CLI."""
+    code = main(["play", "copenhagen", "--position", LONE, "--to-move", "defenders", "--moves", "j6-k6", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and (out["result"], out["reason"]) == ("defenders", "edge_fort")
+
+
+def test_a_second_attacker_anywhere_breaks_that_fort():
+    """The same shape with one more attacker, far away on b2: i6 can now be taken between i7 and i5, so the
+    fort is breakable and the game goes on (the count is what decided it, not the shape)."""
+    rules = rules_for("copenhagen")
+    two = "/11/11/11/11/8tTT/8TK1/9TT/11/11/1t9/11/"
+    pos = rules.parse_position(two, Side.DEFENDERS)
+    assert move(rules, pos, "j6-k6")[0].result is None
+    assert move(rules, rules.parse_position(LONE, Side.DEFENDERS), "j6-k6")[0].result == FORT
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_a_lone_attacker_still_captures_against_a_corner(k):
+    """Copenhagen rules: the corners are hostile to all.  The king's space c1, b1, b2 reaches the corner
+    a1; the ring piece a2 can be taken from a3 against the corner by one attacker, so the fort is breakable
+    even when a single attacker is left.  With a3 held as well, a2 is safe and the fort wins."""
+    rules = rules_for("copenhagen")
+    assert after(rules, "Kc1 Ta2 Tb3 Tc2 Td5 tk6", "d5-d1", k).result is None
+    assert after(rules, "Kc1 Ta2 Ta3 Tb3 Tc2 Td5 tk6", "d5-d1", k).result == FORT

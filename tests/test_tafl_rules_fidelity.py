@@ -151,6 +151,63 @@ def test_defenders_may_not_recreate_an_earlier_position(capsys):
     assert code == 2 and "earlier position" in err
 
 
+NO_REPEAT_START = "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/"
+
+
+def test_the_no_repeat_rule_compares_the_board_not_the_side_to_move(capsys):
+    """hnefatafl.org's statement of the rule (tafl-rules.md 2.2): "If the defender would repeat a board
+    position, the move is not allowed".  With the defenders to move first, g4-f4 recreates the start board,
+    which last stood with the defenders (not the attackers) to move: still a repeated board, so refused.
+    The issue's command, through the real CLI; the attackers' moves stay free."""
+    moves = "f4-e4 f2-e2 e4-g4 e2-f2 g4-f4"
+    code, _, err = cli(capsys, "play", "copenhagen", "--set", "repetition=defenders_no_repeat", "--position",
+                       NO_REPEAT_START, "--to-move", "defenders", "--moves", moves)
+    assert code == 2 and "g4-f4" in err and "earlier position" in err
+    code, out, _ = cli(capsys, "play", "copenhagen", "--set", "repetition=defenders_no_repeat", "--position",
+                       NO_REPEAT_START, "--to-move", "defenders", "--moves", moves.rsplit(" ", 1)[0], "--json")
+    assert code == 0
+    rules = rules_for("copenhagen", repetition="defenders_no_repeat")
+    game = Game(rules, rules.parse_position(NO_REPEAT_START, Side.DEFENDERS))
+    for text in moves.split()[:4]:
+        game.play_text(text)
+    back = rules.parse_move(game.position, "g4-f4")
+    assert back in rules.legal_moves(game.position) and back not in game.legal_moves()
+
+
+def _game_leaves(rules, game: Game, depth: int) -> int:
+    """Leaves of the tree of moves a :class:`Game` accepts (the game's own history applied)."""
+    if depth == 0:
+        return 1
+    total = 0
+    for m in game.legal_moves():
+        game.play(m)
+        total += _game_leaves(rules, game, depth - 1)
+        game.undo()
+    return total
+
+
+def test_perft_counts_only_the_moves_a_game_accepts_under_the_no_repeat_rule(capsys):
+    """perft honours a legality rule that needs the history (hnefatafl.org's no-repeat rule) along each
+    line, and so counts exactly the leaves a game would allow (at depth 4 from an attackers' turn the
+    defenders' second move may undo their first after the attackers undid theirs); repetition results stay
+    out of perft (Brandubh's 'defenders lose' repetition rule leaves the plain count as a game's)."""
+    spec = "/7/1t5/7/4K2/7/2T2t1/7/"
+    plain = rules_for("brandubh")
+    rules = rules_for("brandubh", repetition="defenders_no_repeat")
+    pos = rules.parse_position(spec, Side.ATTACKERS)
+    counted = perft(rules, pos, 4)
+    plain_pos = plain.parse_position(spec, Side.ATTACKERS)
+    assert counted == _game_leaves(rules, Game(rules, pos), 4)
+    assert counted < perft(plain, plain_pos, 4) == _game_leaves(plain, Game(plain, plain_pos), 4)
+    code, out, _ = cli(capsys, "perft", "brandubh", "4", "--set", "repetition=defenders_no_repeat",
+                       "--position", spec, "--to-move", "attackers")
+    assert code == 0 and int(out) == counted
+    with pytest.raises(SystemExit):
+        main(["perft", "--help"])
+    words = " ".join(capsys.readouterr().out.split())
+    assert "defenders_no_repeat" in words and "are left out" in words
+
+
 def test_defenders_with_only_repeating_moves_have_no_move():
     """hnefatafl.org rule with Copenhagen's 'If a player cannot move, he loses' (tafl-rules.md 2.2)."""
     rules = rules_for("copenhagen", repetition="defenders_no_repeat")

@@ -200,16 +200,16 @@ def test_camp_crossing(crossing, attacker_right, defender_right):
 CAMP_CASES = {
     "defender_against_camp": ("Kc7 Tb4 tc2", "attackers", "c2-c4", "b4"),
     "attacker_against_empty_camp": ("Kc7 tb4 Tc2", "defenders", "c2-c4", "b4"),
-    "attacker_against_occupied_camp": ("Kc7 tb4 ta4 Tc2", "defenders", "c2-c4", None),
+    "attacker_against_occupied_camp": ("Kc7 tb4 ta4 Tc2", "defenders", "c2-c4", "b4"),
 }
 CAMP_TABLE = {
-    "defender_against_camp": {"defenders", "all"},
-    "attacker_against_empty_camp": {"all"},
-    "attacker_against_occupied_camp": set(),
+    "defender_against_camp": {"defenders", "all", "always"},
+    "attacker_against_empty_camp": {"all", "always"},
+    "attacker_against_occupied_camp": {"always"},  # tafl-rules.md 2.2: Ashton camps take 'occupied or not'
 }
 
 
-@pytest.mark.parametrize("mode", ["none", "defenders", "all"])
+@pytest.mark.parametrize("mode", ["none", "defenders", "all", "always"])
 @pytest.mark.parametrize("case", sorted(CAMP_CASES))
 def test_camps_hostile(mode, case):
     """source 000: 'all of these squares effectively count as hostile pieces for the purposes of capture'
@@ -221,7 +221,7 @@ def test_camps_hostile(mode, case):
     assert caps == ({victim} if mode in CAMP_TABLE[case] else set())
 
 
-@pytest.mark.parametrize(("mode", "captured"), [("none", False), ("defenders", True), ("all", True)])
+@pytest.mark.parametrize(("mode", "captured"), [("none", False), ("defenders", True), ("all", True), ("always", True)])
 def test_strong_king_beside_two_camps_falls_to_two(mode, captured):
     """source 000: 'rule variants exist that ... require him to be immobilised by total surrounding. In this
     instance he would be able to be captured by two or three enemies instead of four whilst adjacent to
@@ -229,3 +229,46 @@ def test_strong_king_beside_two_camps_falls_to_two(mode, captured):
     rules = rules_for("tablut_camps", king_capture="strong", camps_hostile=mode)
     new, _ = move(rules, position(rules, "Kb4 tb3 tg4"), "g4-c4")
     assert (new.result == CAPTURED) is captured
+
+
+@pytest.mark.parametrize("to_camp", [False, True])
+def test_camp_to_camp(to_camp):
+    """Off: source 000 ('once vacated ... the enemy base camps [cannot] be re-entered') and tafl-rules.md 2.2
+    (Ashton: black moves within its camp, never re-enters one).  On: OpenTafl's reading (tafl-rules.md 2.3,
+    aforre), where a piece standing on any camp square may reach any camp square.  d1 (camp) up the empty
+    d-file to d9 (another camp); from outside no camp is entered either way."""
+    rules = rules_for("tablut_camps", camp_to_camp=to_camp)
+    pos = position(rules, "Kc7 td1 th8")
+    assert ("d9" in targets(rules, pos, "d1")) is to_camp
+    assert "e8" not in targets(rules, pos, "h8")
+    after, _ = move(rules, pos, "d1-d9") if to_camp else (None, None)
+    if to_camp:
+        assert rules.square_violations(after) == []  # the camps held as many attackers as before
+
+
+def test_a_defender_on_a_hostile_corner_does_not_make_it_friendly():
+    """Our reading, said on the rule sheet: with corner_entry = defenders (source 004 rule 5) and hostile
+    corners, a corner stays hostile while a defender stands on it, as OpenTafl's corh plays it (no source
+    ties a corner's hostility to its being empty, as Copenhagen does for the throne)."""
+    from tafl_desktop.core.rulebook import rules_text
+    from tafl_desktop.core.variants import find_variant
+
+    rules = rules_for("single_step", corners_hostile=True)
+    _, caps = move(rules, position(rules, "Ke5 Ta1 Ta2 tb3 th8"), "b3-a3")
+    assert caps == {"a2"}
+    text = rules_text(find_variant("single_step").with_options({"corners_hostile": True}))
+    assert "even while a defender stands on it" in text
+    assert "even while a defender" not in rules_text(find_variant("single_step"))
+
+
+def test_escape_safe_is_refused_where_it_cannot_apply(capsys):
+    """escape_safe (source 000, 'full tablut') is about edge or marked escapes; with corner escape the panel
+    greys it and the command line refuses it with one line (it would otherwise be accepted and ignored)."""
+    from tafl_desktop.cli import main
+
+    assert main(["play", "copenhagen", "--set", "escape_safe=true"]) == 1
+    err = capsys.readouterr().err
+    assert "escape_safe" in err and "edge or marked" in err and "\n" not in err.strip()
+    assert main(["play", "copenhagen", "--set", "escape=edge", "--set", "escape_safe=true", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["play", "copenhagen", "--set", "escape_safe=false"]) == 0  # the value in force anyway

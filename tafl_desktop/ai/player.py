@@ -13,6 +13,7 @@ from typing import Any
 
 from tafl_desktop.ai.levels import Level, get_level
 from tafl_desktop.ai.search import Searcher, SearchLimits, SearchResult
+from tafl_desktop.core.game import unrepeated
 
 #: The depth limit of a search that only its node budget (and time) bounds.
 MAX_DEPTH = 64
@@ -67,11 +68,7 @@ class ComputerPlayer:
             blunder = False
         if lv.random_mover or blunder:
             t0 = time.perf_counter()
-            moves = self.rules.legal_moves(pos)
-            forbids = getattr(self.rules, "forbids_repetition", None)
-            if forbids is not None and forbids(pos):  # a rule forbids recreating a game position
-                seen = set(history_keys)
-                moves = [m for m in moves if self.rules.position_key(self.rules.play(pos, m)[0]) not in seen] or moves
+            moves = unrepeated(self.rules, pos, self.rules.legal_moves(pos), list(history_keys))
             move = self.rng.choice(moves) if moves else None
             return SearchResult(move, 0, 0, 0, time.perf_counter() - t0, [move] if move else [], stopped="random")
         assert self.searcher is not None

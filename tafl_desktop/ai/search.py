@@ -29,7 +29,7 @@ from typing import Any
 from tafl_desktop.ai.evaluation import make_evaluator
 from tafl_desktop.ai.evaluation_tafl import FORCED, TERMINAL, WIN_NOW
 from tafl_desktop.ai.zobrist import key_hasher
-from tafl_desktop.core.game import Move, Outcome
+from tafl_desktop.core.game import Move, Outcome, unrepeated
 
 MATE = 100_000
 #: Scores beyond this are wins or losses in a known number of plies.
@@ -156,6 +156,7 @@ class Searcher:
         rules = self.rules
         root_key = self.hash(pos)
         game_counts: dict[int, int] = {}
+        history_keys = list(history_keys)
         for k in history_keys:
             h = hash(k) if not isinstance(k, int) else k
             game_counts[h] = game_counts.get(h, 0) + 1
@@ -164,8 +165,11 @@ class Searcher:
         self.path: dict[int, int] = {}
 
         moves = rules.legal_moves(pos) if self.ev.quick_outcome(pos) is None else []
-        if not moves:
-            return SearchResult(None, self._terminal(pos, rules.outcome(pos), 0), 0, 0, 0.0, stopped="depth")
+        allowed = unrepeated(rules, pos, moves, history_keys)  # a no-repeat rule is a rule of legality
+        if not moves or not allowed:
+            out = rules.outcome(pos) if not moves else rules.no_moves_outcome(pos)  # every move would repeat
+            return SearchResult(None, self._terminal(pos, out, 0), 0, 0, 0.0, stopped="depth")
+        moves = allowed
         if len(moves) == 1 and lim.margin == 0 and not on_iteration:
             static = self.ev.evaluate(pos)  # nothing to choose: no search, a static score will do
             return SearchResult(moves[0], static, 0, 0, time.perf_counter() - self.t0, [moves[0]],

@@ -166,6 +166,25 @@ def _off_board_text(outcome: Outcome, variant: Any) -> str:
     return text.replace("{loser}", name)
 
 
+def repeat_key(rules: Any, pos: Any) -> Any:
+    """What a no-repeat rule compares: the board alone where the rules say so (``board_key``:
+    hnefatafl.org's rule is about board positions), else the whole position key."""
+    board = getattr(rules, "board_key", None)
+    return board(pos) if board is not None else rules.position_key(pos)
+
+
+def unrepeated(rules: Any, pos: Any, moves: list[Move], history_keys: Any) -> list[Move]:
+    """``moves`` less those a no-repeat rule forbids in ``pos`` (``rules.forbids_repetition``),
+    given the position keys of the game so far (``rules.position_key`` of every position); the
+    computer players and perft use it where they hold the history as keys."""
+    forbids = getattr(rules, "forbids_repetition", None)
+    if forbids is None or not forbids(pos):
+        return moves
+    part = getattr(rules, "board_of_key", None)
+    seen = {part(k) if part is not None and isinstance(k, (tuple, list)) else k for k in history_keys}
+    return [m for m in moves if repeat_key(rules, rules.play(pos, m)[0]) not in seen]
+
+
 class IllegalMove(ValueError):
     """A move that the rules do not allow here; the message says why."""
 
@@ -210,6 +229,7 @@ class Game:
         self.plies: list[Ply] = []
         self.redo_stack: list[Ply] = []
         self._counts: dict[Any, int] = {rules.position_key(self.start): 1}
+        self._boards: dict[Any, int] = {repeat_key(rules, self.start): 1}  # for a no-repeat rule
         self._outcome: Outcome | None = None
         self._ended: Outcome | None = None  # an ending decided off the board (see finish)
         self._recompute_outcome()
@@ -223,6 +243,8 @@ class Game:
             game.plies.append(ply)
             key = rules.position_key(ply.position)
             game._counts[key] = game._counts.get(key, 0) + 1
+            board = repeat_key(rules, ply.position)
+            game._boards[board] = game._boards.get(board, 0) + 1
         game._recompute_outcome()
         return game
 
@@ -256,7 +278,7 @@ class Game:
 
     def _repeats(self, move: Move) -> bool:
         pos, _caps = self.rules.play(self.position, move)
-        return self.rules.position_key(pos) in self._counts
+        return repeat_key(self.rules, pos) in self._boards
 
     # -- playing -------------------------------------------------------------------------------
     def check(self, move: Move) -> str | None:
@@ -291,6 +313,8 @@ class Game:
         self.plies.append(ply)
         key = self.rules.position_key(pos)
         self._counts[key] = self._counts.get(key, 0) + 1
+        board = repeat_key(self.rules, pos)
+        self._boards[board] = self._boards.get(board, 0) + 1
         self._recompute_outcome()
         return ply
 
@@ -317,6 +341,10 @@ class Game:
         self._counts[key] -= 1
         if not self._counts[key]:
             del self._counts[key]
+        board = repeat_key(self.rules, ply.position)
+        self._boards[board] -= 1
+        if not self._boards[board]:
+            del self._boards[board]
         self.redo_stack.append(ply)
         self._recompute_outcome()
         return ply

@@ -128,7 +128,12 @@ class HuntRules:
         return pos.key()
 
     def _chains(self, p: int, flock: int, occ: int, path: list[int], out: list[Move]) -> None:
-        """Depth-first jump chains from ``p``; appends moves per the multi-jump toggle."""
+        """Depth-first jump chains from ``p``; appends moves per the multi-jump toggle.
+
+        ``occ`` never holds the jumping piece, so a chain may come back to a point it has landed on
+        or started from: the sources limit a chain only by "the same piece cannot be jumped twice"
+        (hunt-games.md 4.3, WP-AS; 2.5 "repeated jumps are possible"), which removing each jumped
+        piece from ``flock`` at once already ensures.  Each jump takes a piece, so chains end."""
         mode = self.opts["multi_jump"]
         extended = False
         for over, land in self.jumps[p]:
@@ -140,7 +145,7 @@ class HuntRules:
                 else:
                     if mode == "optional":
                         out.append(tuple(path))
-                    self._chains(land, flock & ~self.bit[over], (occ & ~self.bit[over]) | self.bit[land], path, out)
+                    self._chains(land, flock & ~self.bit[over], occ & ~self.bit[over], path, out)
                 path.pop()
         if mode == "compulsory" and not extended and len(path) > 1:
             out.append(tuple(path))
@@ -267,7 +272,7 @@ class HuntRules:
             return _("the piece on {square} is not yours").format(square=g.name(a))
         if len(move) == 2 and move[1] == a:
             return self._stay_reason(pos, a)
-        if (pos.flock | pos.hunters) >> move[-1] & 1:
+        if ((pos.flock | pos.hunters) & ~self.bit[a]) >> move[-1] & 1:  # a chain may end where it began
             return _("{square} is occupied").format(square=g.name(move[-1]))
         jump = self.is_jump(move)
         if pos.side == HUNTERS and not jump and self.opts["compulsory_capture"] == "enforce" \
@@ -276,6 +281,9 @@ class HuntRules:
         if jump:
             if pos.side == FLOCK or not self.opts["captures"]:
                 return _("this piece cannot jump")
+            why = self._chain_problem(pos, move)
+            if why:
+                return why
             caps = self.capture_moves(pos)
             if self.opts["max_capture"] and move in caps and len(move) < max(len(m) for m in caps):
                 longest = max(len(m) for m in caps) - 1
@@ -286,8 +294,8 @@ class HuntRules:
             if self.opts["multi_jump"] == "single" and len(move) > 2:
                 return _("only one jump per turn is allowed")
             if self.opts["multi_jump"] == "compulsory":
-                return _("a jump must continue while another jump is possible (or this is no jump)")
-            return _("a jump must go over an adjacent piece of the other side onto the empty point beyond")
+                return _("a jump must continue while another jump is possible")
+            return _("the rules do not allow this move")
         if move[1] not in self.adjacent[a]:
             return _("{a} and {b} are not joined by a line on this board").format(a=g.name(a), b=g.name(move[1]))
         if move[1] not in self.steps[pos.side][a]:
@@ -297,6 +305,29 @@ class HuntRules:
         if not any(m[0] == a for m in self.legal_moves(pos)):
             return self._stay_reason(pos, a)
         return _("the rules do not allow this move")
+
+    def _chain_problem(self, pos: HuntPosition, move: Move) -> str | None:
+        """The first leg of a jump chain that cannot be made, said plainly (None if every leg can)."""
+        g = self.geometry
+        flock = pos.flock
+        occ = (pos.flock | pos.hunters) & ~self.bit[move[0]]
+        jumped: set[int] = set()
+        for x, y in zip(move, move[1:], strict=False):
+            over = self.over.get((x, y))
+            if over is None:
+                return _("{a} to {b} is no jump: a jump goes over the next point on a line to the point just "
+                         "beyond it").format(a=g.name(x), b=g.name(y))
+            if over in jumped:
+                return _("the piece on {square} was already jumped in this chain, and the same piece cannot be "
+                         "jumped twice").format(square=g.name(over))
+            if not flock >> over & 1:
+                return _("there is no piece of the other side on {square} to jump over").format(square=g.name(over))
+            if occ >> y & 1:
+                return _("{square} is occupied").format(square=g.name(y))
+            flock &= ~self.bit[over]
+            occ &= ~self.bit[over]
+            jumped.add(over)
+        return None
 
     def _stay_reason(self, pos: HuntPosition, a: int) -> str:
         """Why the piece on ``a`` cannot stay where it is, or cannot move at all (a goose boxed in

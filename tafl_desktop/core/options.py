@@ -39,6 +39,11 @@ UNFIT_CHOICE_TEXT = {
 OptionValue = bool | int | str
 
 
+def _td(value: OptionValue) -> str:
+    """A value as ``--set`` takes it ('true', 'edge')."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
 @dataclass(frozen=True)
 class Choice:
     """One allowed value of a choice toggle, with its UI label and its rule-sheet sentence.
@@ -300,6 +305,31 @@ class OptionSchema:
             return True
         other, wanted = spec.depends_on
         return values.get(other) in wanted and self.is_active(other, values)
+
+    def in_force(self, values: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+        """``values`` with every toggle that does not apply (see :meth:`is_active`) at its default:
+        what the engine plays, so that a greyed-out toggle the rule sheet leaves out never acts."""
+        return {k: (v if k not in self._by_key or self.is_active(k, values) else self._by_key[k].default)
+                for k, v in values.items()}
+
+    def inactive_reason(self, key: str, values: Mapping[str, OptionValue]) -> str | None:
+        """Why toggle ``key`` has no effect under ``values`` (None when it applies)."""
+        if self.is_active(key, values):
+            return None
+        spec = self._by_key[key]
+        if spec.needs_mark and self.board_marks is not None and spec.needs_mark not in self.board_marks:
+            unfit = UNFIT_TEXT.get(spec.needs_mark)
+            if unfit is None:
+                return _("the board has none of the squares option '{key}' is about").format(key=key)
+            return unfit().format(key=key)
+        other, wanted = spec.depends_on  # type: ignore[misc]
+        if not self.is_active(other, values):
+            return self.inactive_reason(other, values)
+        shown = [_td(v) for v in wanted]
+        values = shown[0]
+        for more in shown[1:]:
+            values = _("{first} or {second}").format(first=values, second=more)
+        return _("option '{key}' applies only when '{other}' is {values}").format(key=key, other=other, values=values)
 
     def groups(self) -> list[tuple[str, list[OptionSpec]]]:
         """Toggles grouped for the options panel and the rule sheet, in declaration order."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tafl_desktop.core.game import Outcome
+from tafl_desktop.core.game import Outcome, repeat_key
 
 
 def random_playout(
@@ -40,8 +40,14 @@ def perft(rules: Any, pos: Any, depth: int) -> int:
     """Leaf count of the legal-move tree to ``depth`` plies.
 
     Uses the family's bulk ``count_moves`` at the last ply when it has one (as every fast perft
-    does); a decided position has no moves.
+    does); a decided position has no moves.  A legality rule that depends on the history (the
+    defenders' no-repeat rule, ``rules.no_repeat``) is honoured along each line from ``pos``: a
+    move that recreates a board of that line is not counted, as a game refuses it.  Results that
+    need the history (repetition, moves without a capture) are left out, as chess perft leaves out
+    its draws: they end a game but make no move illegal.
     """
+    if getattr(rules, "no_repeat", False):
+        return _perft_no_repeat(rules, pos, depth, {repeat_key(rules, pos)})
     if depth <= 0:
         return 1
     if depth == 1:
@@ -52,4 +58,27 @@ def perft(rules: Any, pos: Any, depth: int) -> int:
     for m in rules.legal_moves(pos):
         nxt, _ = play(pos, m)
         total += perft(rules, nxt, depth - 1)
+    return total
+
+
+def _perft_no_repeat(rules: Any, pos: Any, depth: int, line: set[Any]) -> int:
+    """:func:`perft` with the boards of the line so far in ``line`` (a move may not recreate one
+    where ``rules.forbids_repetition`` says so)."""
+    if depth <= 0:
+        return 1
+    forbids = rules.forbids_repetition(pos)
+    total = 0
+    for m in rules.legal_moves(pos):
+        nxt, _ = rules.play(pos, m)
+        board = repeat_key(rules, nxt)
+        if forbids and board in line:
+            continue
+        if depth == 1:
+            total += 1
+            continue
+        fresh = board not in line
+        line.add(board)
+        total += _perft_no_repeat(rules, nxt, depth - 1, line)
+        if fresh:
+            line.discard(board)
     return total

@@ -104,7 +104,9 @@ def _ot_entries(v: Variant) -> list[tuple[str, str]]:
         out.append(("esc", "e"))
     out.append(("surf", _yn(bool(o["encirclement"]))))
     out.append(("atkf", _yn(o["first_move"] == "attackers")))
-    tfr = {"allowed": "i", "draw": "d", "mover_loses": "w", "mover_wins": "l"}.get(str(o["repetition"]), "w")
+    # OpenTafl's parser knows d, w and l only (anything else, its own 'i' too, is read as a draw), so
+    # "allowed" goes out as the draw it will be played as, and the export warns
+    tfr = {"allowed": "d", "draw": "d", "mover_loses": "w", "mover_wins": "l"}.get(str(o["repetition"]), "w")
     if tfr != "d":
         out.append(("tfr", tfr))
     if o["king_armed"] != "yes":
@@ -146,12 +148,22 @@ def _ot_entries(v: Variant) -> list[tuple[str, str]]:
     if not o["throne_reentry"]:
         out.append(("cens", ""))
     if camps:
-        out.append(("aforh", {"none": "", "defenders": DEF_TYPES, "all": ALL_TYPES}[str(o["camps_hostile"])]))
-        out.append(("aforp", {"nobody": "", "attackers": ATT_TYPES, "everyone": ALL_TYPES}[str(o["camp_crossing"])]))
+        out.append(("aforh", {"none": "", "defenders": DEF_TYPES, "all": ALL_TYPES,
+                              "always": ALL_TYPES}[str(o["camps_hostile"])]))
+        # OpenTafl (GenericRules.canTaflmanMoveThrough/StopOn): a piece may pass a camp square if its type
+        # is in aforp and either in aforre or standing on a camp square; it may stop there if also in
+        # afors.  Attackers standing in a camp move inside it, so they are always in aforp and afors;
+        # defenders may only cross, and only where attackers from outside may enter a camp too (else
+        # the pair is not expressible and the decoded value, hence the warning, says what OpenTafl plays)
+        reenter = bool(o["camp_reentry"])
+        cross = o["camp_crossing"] == "everyone" and reenter
+        out.append(("aforp", ATT_TYPES + (DEF_TYPES if cross else "")))
         out.append(("afors", ATT_TYPES))
-        # OpenTafl reads aforre only when a cenre entry is present (tafl-rules.md 2.3, parser quirk)
+        # OpenTafl reads aforre and corre only when a cenre entry is present, and then an absent one
+        # means "nobody" (tafl-rules.md 2.3, parser quirk): all three are written
         out.append(("cenre", ALL_TYPES))
-        out.append(("aforre", ATT_TYPES if o["camp_reentry"] else ""))
+        out.append(("aforre", (ATT_TYPES if reenter else "") + (DEF_TYPES if cross else "")))
+        out.append(("corre", ALL_TYPES))
     if o["shield_wall"]:
         out.append(("sw", "s" if o["shield_wall_corners"] else "w"))
     if not o["shield_wall_flank"]:
@@ -265,7 +277,8 @@ def _decode_options(cfg: Mapping[str, str], g: GridGeometry) -> dict[str, Option
     o["first_move"] = _choice(cfg, "atkf", {"y": "attackers", "n": "defenders"}, "y")
     o["escape"] = _choice(cfg, "esc", {"c": "corner", "e": "edge"}, "c")
     o["encirclement"] = _choice(cfg, "surf", {"y": True, "n": False}, "y")
-    o["repetition"] = _choice(cfg, "tfr", {"i": "allowed", "d": "draw", "w": "mover_loses", "l": "mover_wins"}, "d")
+    # OpenTafl reads any tfr but w and l as a draw (RulesSerializer.getThreefoldResultForString)
+    o["repetition"] = _choice(cfg, "tfr", {"i": "draw", "d": "draw", "w": "mover_loses", "l": "mover_wins"}, "d")
     o["king_armed"] = _choice(cfg, "ka", {"y": "yes", "n": "no", "h": "hammer", "a": "anvil"}, "y")
     ks = _choice(cfg, "ks", {"s": "s", "y": "s", "c": "c", "m": "m", "w": "w", "n": "w"}, "s")
     o["king_capture"] = {"s": "strong", "m": "strong", "c": "weak_near_throne", "w": "custodial"}[ks]
@@ -289,52 +302,111 @@ def _decode_options(cfg: Mapping[str, str], g: GridGeometry) -> dict[str, Option
             if present:
                 raise
     if cfg.get("afor"):
-        o["camps"] = True
-        aforh = _types(cfg.get("aforh", DEF_TYPES), "aforh")
-        o["camps_hostile"] = "all" if "t" in aforh else "defenders" if ("T" in aforh or "K" in aforh) else "none"
-        aforp = _types(cfg.get("aforp", ALL_TYPES), "aforp")
-        o["camp_crossing"] = "everyone" if "T" in aforp else "attackers" if "t" in aforp else "nobody"
-        aforre = _types(cfg.get("aforre", ALL_TYPES), "aforre") if "cenre" in cfg else ALL_TYPES
-        o["camp_reentry"] = "t" in aforre
+        o.update(_decode_camps(cfg))
+    return o
+
+
+def _reentry(cfg: Mapping[str, str], key: str) -> str:
+    """A re-entry list as OpenTafl's parser reads it: only when ``cenre`` is present, and then an
+    absent entry is the empty list (RulesSerializer.loadRulesRecord)."""
+    if "cenre" not in cfg:
+        return ALL_TYPES
+    return _types(cfg.get(key, ""), key)
+
+
+def _decode_camps(cfg: Mapping[str, str]) -> dict[str, OptionValue]:
+    """Camp toggles from OpenTafl's attacker-fort lists, as its GenericRules plays them.
+
+    Hostility (isSpaceHostileToSide) looks at the letters t and T only, whoever stands on the camp.
+    A piece may pass a camp square when its letter is in ``aforp`` and either in ``aforre`` or it
+    stands on a camp square itself (any camp); it may stop there when its letter is in ``afors`` too."""
+    o: dict[str, OptionValue] = {"camps": True}
+    aforh = _types(cfg.get("aforh", DEF_TYPES), "aforh")
+    hostile = ("t" in aforh, "T" in aforh)
+    table = {(False, False): "none", (False, True): "defenders", (True, True): "always"}
+    if hostile not in table:
+        raise _unsupported("aforh", aforh, _("camps hostile to attackers are hostile to defenders too"))
+    o["camps_hostile"] = table[hostile]
+    aforp = _types(cfg.get("aforp", ALL_TYPES), "aforp")
+    afors = _types(cfg.get("afors", ALL_TYPES), "afors")
+    aforre = _reentry(cfg, "aforre")
+    if not ("t" in aforp and "t" in afors):
+        raise _unsupported("aforp/afors", f"{aforp}/{afors}", _("attackers standing in a camp must be able to "
+                                                                 "move inside it"))
+    reenter = "t" in aforre
+    o["camp_reentry"] = reenter
+    o["camp_to_camp"] = not reenter
+    crossing = {}
+    for letter in "TK":  # defenders and the king never stand on a camp: they pass only with re-entry
+        passes = letter in aforp and letter in aforre
+        if passes and letter in afors:
+            raise _unsupported("afors", afors, _("defenders and the king may never stop on a camp"))
+        crossing[letter] = passes
+    if crossing["T"] != crossing["K"]:
+        raise _unsupported("aforp", aforp, _("the king and the defenders cross camps alike"))
+    if crossing["T"] and not reenter:
+        raise _unsupported("aforre", aforre, _("defenders may cross a camp only where attackers may enter one"))
+    o["camp_crossing"] = "everyone" if crossing["T"] else "nobody"
     return o
 
 
 def _decode_corners(cfg: Mapping[str, str]) -> dict[str, OptionValue]:
+    """Corner toggles as OpenTafl plays its corner lists: hostility by the letters t and T whoever
+    stands there; a piece reaches a corner when its letter is in ``corp`` and ``corre`` and stops
+    there when it is in ``cors`` too (the king never starts on a corner, a soldier never does)."""
     o: dict[str, OptionValue] = {}
     corh = _types(cfg.get("corh", ALL_TYPES), "corh")
     if ("t" in corh) != ("T" in corh):
         raise _unsupported("corh", corh, "corners are hostile to both sides or to neither")
     o["corners_hostile"] = "t" in corh
-    for key in ("cors", "corp"):
-        value = _types(cfg.get(key, "K"), key)
-        if "t" in value:
-            raise _unsupported(key, value, "attackers may never enter a corner")
-    if "corner_entry" in TAFL_OPTIONS:
-        o["corner_entry"] = "defenders" if "T" in cfg.get("cors", "K") else "king"
+    corp = _types(cfg.get("corp", "K"), "corp")
+    cors = _types(cfg.get("cors", "K"), "cors")
+    corre = _reentry(cfg, "corre")
 
+    def enters(letter: str) -> bool:
+        return letter in corp and letter in corre and letter in cors
+
+    if enters("t"):
+        raise _unsupported("cors", cors, "attackers may never enter a corner")
+    if not enters("K"):
+        raise _unsupported("corp/cors", f"{corp}/{cors}", _("the king may always enter a corner"))
+    o["corner_entry"] = "defenders" if enters("T") else "king"
     return o
 
 
 def _decode_throne(cfg: Mapping[str, str]) -> dict[str, OptionValue]:
+    """Throne toggles as OpenTafl plays its centre lists: ``cenh`` (occupied) and ``cenhe`` (empty)
+    by the letters t and T; a piece passes the throne when its letter is in ``cenp`` and in
+    ``cenre`` (none of them starts on it but the king, who then leaves it), and stops there when
+    its letter is in ``cens`` too."""
     o: dict[str, OptionValue] = {}
     cenh = _types(cfg.get("cenh", ATT_TYPES), "cenh")
     cenhe = _types(cfg.get("cenhe", ALL_TYPES), "cenhe")
-    hostile = ("t" in cenhe, "T" in cenhe, "T" in cenh)
-    table = {(False, False, False): "never", (True, False, False): "attackers",
-             (True, True, False): "empty_all", (True, True, True): "always"}
+    # the occupied throne holds the king: an armed king is an anvil against attackers anyway
+    king_anvil = cfg.get("ka", "y") in ("y", "a")
+    occupied_t = "t" in cenhe if king_anvil else "t" in cenh
+    hostile = ("t" in cenhe, occupied_t, "T" in cenhe, "T" in cenh)
+    table = {(False, False, False, False): "never", (True, True, False, False): "attackers",
+             (True, True, True, False): "empty_all", (True, True, True, True): "always"}
     if hostile not in table:
         raise _unsupported("cenh/cenhe", f"{cenh}/{cenhe}", "the throne must be hostile to attackers whenever it "
                            "is hostile to defenders")
     o["throne_hostile"] = table[hostile]
     cenp = _types(cfg.get("cenp", ALL_TYPES), "cenp")
-    if ("t" in cenp) != ("T" in cenp):
-        raise _unsupported("cenp", cenp, "both sides may cross the throne, or neither")
-    o["throne_passable"] = "everyone" if "t" in cenp else "king" if "K" in cenp else "nobody"
     cens = _types(cfg.get("cens", "K"), "cens")
-    if "t" in cens or "T" in cens:
-        raise _unsupported("cens", cens, "only the king may stop on the throne")
-    o["throne_reentry"] = "K" in cens and "K" in _types(cfg.get("cenre", ALL_TYPES), "cenre")
+    cenre = _types(cfg.get("cenre", ALL_TYPES), "cenre")
 
+    def passes(letter: str) -> bool:
+        return letter in cenp and letter in cenre
+
+    if passes("t") != passes("T"):
+        raise _unsupported("cenp", cenp, "both sides may cross the throne, or neither")
+    if passes("t") and ("t" in cens or "T" in cens):
+        raise _unsupported("cens", cens, "only the king may stop on the throne")
+    if passes("t") and not passes("K"):
+        raise _unsupported("cenp", cenp, _("the king may cross the throne wherever soldiers may"))
+    o["throne_passable"] = "everyone" if passes("t") else "king" if passes("K") else "nobody"
+    o["throne_reentry"] = passes("K") and "K" in cens
     return o
 
 

@@ -25,12 +25,16 @@ from tafl_desktop.core.geometry import GridGeometry
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import listing, quote
+from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
 ATT, DEF = 0, 1
 #: Piece classes for movement: attacker soldier, defender soldier, king.
 C_ATT, C_DEF, C_KING = 0, 1, 2
 
 ATTACKER_CHAR, DEFENDER_CHAR, KING_CHAR = "t", "T", "K"
+
+#: A fort side nothing can ever attack from (see TaflRules._fort_cost).
+NEVER = 1 << 20
 
 
 #: Digits of an empty run: ASCII only (str.isdigit() would also take '٣' and '³').
@@ -129,7 +133,9 @@ class TaflRules:
         self.variant = variant
         g: GridGeometry = variant.geometry
         self.geometry = g
-        self.opts = dict(variant.options)
+        # a toggle that does not apply under the others (the panel greys it, the rule sheet leaves it
+        # out) plays as its default, so no rule is in force that the player cannot see
+        self.opts = TAFL_OPTIONS.for_board(variant.board_features).in_force(variant.options)
         o = self.opts
         W, H = g.width, g.height
         self.W, self.H, self.N = W, H, W * H
@@ -170,6 +176,8 @@ class TaflRules:
         self.king_hammer = armed in ("yes", "hammer")
         self.king_anvil = armed in ("yes", "anvil")
         self.edge_hostile = o["edge_hostile"]
+        #: a legality rule that needs the game's history (see forbids_repetition)
+        self.no_repeat = o["repetition"] == "defenders_no_repeat"
 
         # squares from which a move can close a shield wall: the edge, or one in from it
         inner = self.edge_mask if o["shield_wall_flank"] else self._mask(
@@ -212,10 +220,12 @@ class TaflRules:
             always[DEF] |= self.corner_mask
         if self.camps:
             cm = self._mask(self.camps)
-            if o["camps_hostile"] in ("defenders", "all"):
+            if o["camps_hostile"] in ("defenders", "all", "always"):
                 always[DEF] |= cm
             if o["camps_hostile"] == "all":
                 empty[ATT] |= cm
+            if o["camps_hostile"] == "always":  # an attacker standing there does not make it friendly
+                always[ATT] |= cm
         self.host_always = always
         self.host_empty = empty
 
@@ -253,7 +263,10 @@ class TaflRules:
                     if c == C_ATT:
                         own = self.camp_group.get(s)
                         if not o["camp_reentry"]:
-                            closed = {q for q in camps if self.camp_group[q] != own}
+                            if own is not None and o["camp_to_camp"]:
+                                closed = set()  # from any camp square into any camp (OpenTafl's aforre)
+                            else:
+                                closed = {q for q in camps if self.camp_group[q] != own}
                             (nst if crossing in ("attackers", "everyone") else blk).update(closed)
                     else:
                         (nst if crossing == "everyone" else blk).update(camps)
@@ -329,6 +342,15 @@ class TaflRules:
 
     def position_key(self, pos: TaflPosition) -> tuple[int, int, int, int]:
         return (pos.att, pos.dfn, pos.king, pos.side)
+
+    def board_key(self, pos: TaflPosition) -> tuple[int, int, int]:
+        """The board alone, without the side to move: what the no-repeat rule compares
+        (hnefatafl.org: "If the defender would repeat a board position, the move is not allowed")."""
+        return (pos.att, pos.dfn, pos.king)
+
+    def board_of_key(self, key: tuple[int, int, int, int]) -> tuple[int, int, int]:
+        """The board part of a :meth:`position_key` (for a history kept as position keys)."""
+        return tuple(key[:3])
 
     # ------------------------------------------------------------------------- move generation
     def _rays(self, c: int, li: int, i: int) -> tuple[list[tuple[Move, ...]], list[tuple[Move, ...]]]:
@@ -801,7 +823,9 @@ class TaflRules:
           could be captured even if every square outside the space and the set held an attacker
           (custodial captures against attackers and squares hostile to defenders, the rim when
           it is hostile, shield walls when they are on, immobilisation when it is on; the king
-          by the king-capture rules in force).
+          by the king-capture rules in force), where a capture counts only if it needs no more
+          attackers than stand on the board (a lone attacker can take a defender only against a
+          hostile square).
 
         Defenders outside the ring count when they are safe by the same test, however far out
         (a wall backed by a second wall, a piece holding a wall piece from outside); a defender
@@ -827,19 +851,20 @@ class TaflRules:
         if not (self._origin_moves(C_KING, r, f, (occ >> (r * W)) & self.row_mask)
                 or self._origin_moves(C_KING, H + f, r, (occT >> (f * H)) & self.col_mask)):
             return False  # the king cannot move
+        attackers = att.bit_count()
         ring = self._dilate(region & ~closed) & ~region  # all defenders: attackers and empty squares ruled out above
         safe = dfn
         while True:
             lost = 0
             for d in _bits(safe):
-                if self._fort_piece_capturable(d, region, safe, dfn | kb, False):
+                if self._fort_piece_capturable(d, region, safe, dfn | kb, False, attackers):
                     lost |= 1 << d
             if not lost:
                 break
             if lost & ring:
                 return False
             safe &= ~lost
-        return not self._fort_piece_capturable(king, region, safe | kb, dfn | kb, True)
+        return not self._fort_piece_capturable(king, region, safe | kb, dfn | kb, True, attackers)
 
     def _transpose(self, x: int) -> int:
         out = 0
@@ -848,45 +873,62 @@ class TaflRules:
             out |= tbit[q]
         return out
 
-    def _fort_attack(self, n: int | None, region: int, safe: int, king: bool = False) -> bool:
-        """Could ``n`` (None: the rim or a wall) ever act against a defender of the fort?"""
+    def _fort_cost(self, n: int | None, region: int, safe: int, king: bool = False) -> int:
+        """How many attackers it takes to make ``n`` (None: the rim or a wall) act against a
+        defender of the fort: 0 for a square (or rim) hostile by itself, 1 for a square an
+        attacker could stand on, :data:`NEVER` when nothing there can ever act."""
         if n is None:
-            return self.edge_hostile or (king and self.opts["king_edge_capture"])
+            return 0 if self.edge_hostile or (king and self.opts["king_edge_capture"]) else NEVER
         b = 1 << n
+        if self.def_hostile & b:
+            return 0
         if region & b or safe & b or self.att_nostand & b:
-            return bool(self.def_hostile & b)
-        return True
+            return NEVER
+        return 1
 
-    def _fort_piece_capturable(self, d: int, region: int, safe: int, pieces: int, is_king: bool) -> bool:
+    def _fort_piece_capturable(self, d: int, region: int, safe: int, pieces: int, is_king: bool,
+                               attackers: int) -> bool:
         """Could the attackers capture the piece on ``d`` if every square outside ``region`` and
-        ``safe`` were theirs?  ``pieces`` are all the defenders and the king standing now."""
+        ``safe`` were theirs, using no more than the ``attackers`` they have?  ``pieces`` are all
+        the defenders and the king standing now.
+
+        Counting material is what makes a fort against a lone attacker unbreakable (Copenhagen:
+        "impossible for the attackers to break the fort"; hnefatafl.org counts the attackers the
+        same way): a capture between two attackers needs two of them, a four-sided king capture
+        four less the hostile squares and rim around him, a shield wall one per member and one per
+        end that is not a corner."""
         o = self.opts
         dirs = self.adj_dirs[d]
-        attack = self._fort_attack
+        cost = self._fort_cost
+
+        def enough(*sides: int) -> bool:
+            return max(1, sum(sides)) <= attackers  # a capture needs at least the attacker that moves
+
         if is_king:
             mode = o["king_capture"]
             thr = self.throne
             four = (mode == "strong" or (mode == "double_weak" and d == thr)
                     or (mode == "weak_near_throne" and thr >= 0 and (d == thr or thr in self.adj[d])))
             if four:
-                if all(attack(n, region, safe, True) for n in dirs):
+                if enough(*(cost(n, region, safe, True) for n in dirs)):
                     return True
-            elif any(attack(a, region, safe, True) and attack(b, region, safe, True)
+            elif any(enough(cost(a, region, safe, True), cost(b, region, safe, True))
                      for a, b in ((dirs[0], dirs[1]), (dirs[2], dirs[3]))):
                 return True
             if not (o["shield_wall"] and not o["shield_wall_king_spared"]):
                 return False
         else:
-            if any(attack(a, region, safe) and attack(b, region, safe) for a, b in ((dirs[0], dirs[1]),
-                                                                                    (dirs[2], dirs[3]))):
+            if any(enough(cost(a, region, safe), cost(b, region, safe))
+                   for a, b in ((dirs[0], dirs[1]), (dirs[2], dirs[3]))):
                 return True
-            if o["immobilisation"] and all(n is None or attack(n, region, safe) for n in dirs):
+            if o["immobilisation"] and enough(*(0 if n is None else cost(n, region, safe) for n in dirs)):
                 return True
-        return bool(o["shield_wall"]) and self._fort_wall_breakable(d, region, safe, pieces)
+        return bool(o["shield_wall"]) and self._fort_wall_breakable(d, region, safe, pieces, attackers)
 
-    def _fort_wall_breakable(self, d: int, region: int, safe: int, pieces: int) -> bool:
+    def _fort_wall_breakable(self, d: int, region: int, safe: int, pieces: int, attackers: int) -> bool:
         """Shield wall: could a row along the edge through ``d`` be bracketed at both ends with
-        every member faced from inside, if the attackers held every square they might?"""
+        every member faced from inside, if the attackers held every square they might, with no
+        more attackers than they have (one facing each member, one on each end but a corner)?"""
         dirs = self.adj_dirs[d]
         corners_close = self.opts["shield_wall_corners"]
         for along, across in (((0, 1), (2, 3)), ((2, 3), (0, 1))):
@@ -901,7 +943,7 @@ class TaflRules:
 
             if not faced(d):
                 continue
-            members, ends = 1, 0
+            members, ends, manned = 1, 0, 0
             for k in along:
                 q = dirs[k]
                 while True:
@@ -920,8 +962,9 @@ class TaflRules:
                         continue
                     if not region & b and not self.att_nostand & b:
                         ends += 1  # an attacker could stand here (a defender now that could be taken first)
+                        manned += 1
                     break
-            if ends == 2 and members >= 2:
+            if ends == 2 and members >= 2 and members + manned <= attackers:
                 return True
         return False
 
@@ -963,9 +1006,10 @@ class TaflRules:
         return Outcome(Side(pos.side), "repetition")  # the side that just moved (made it) loses
 
     def forbids_repetition(self, pos: TaflPosition) -> bool:
-        """Must the side to move avoid recreating an earlier position (hnefatafl.org's rule that a
-        defenders' move may not repeat a position)?  :class:`Game` applies it: it needs the history."""
-        return self.opts["repetition"] == "defenders_no_repeat" and pos.side == DEF
+        """Must the side to move avoid recreating an earlier board (hnefatafl.org's rule that a
+        defenders' move may not repeat a board position, whichever side was to move there)?
+        :class:`Game` applies it with :meth:`board_key`: it needs the history."""
+        return self.no_repeat and pos.side == DEF
 
     def no_moves_outcome(self, pos: TaflPosition) -> Outcome:
         """The result when the side to move has no legal move."""
@@ -988,7 +1032,10 @@ class TaflRules:
                 square=g.name(pos.king)))
         if self.camps and not self.opts["camp_reentry"] and pos is not getattr(self, "start", None):
             start = getattr(self, "start", None)
-            for grp in g.mark_groups("camp"):
+            groups = g.mark_groups("camp")
+            if self.opts["camp_to_camp"]:  # attackers move between camps, so only the camps' total is bounded
+                groups = [frozenset().union(*groups)]
+            for grp in groups:
                 gm = self._mask(grp)
                 had = bin(start.att & gm).count("1") if start is not None else None
                 now = bin(pos.att & gm).count("1")

@@ -227,27 +227,44 @@ TAFL_OPTIONS = OptionSchema((
             Choice("defenders", N_("Defenders and king"), ""),
         ),
         group="Special squares", needs_mark="corner", omit_default=True,
-        source=f"{COPEN} (king only); {S004} rule 5 ('Attacking pieces may not sit on a corner square')"),
+        source=f"{COPEN} (king only); {S004} rule 5 ('Attacking pieces may not sit on a corner square'); a "
+        "hostile corner stays hostile while a defender stands on it, as OpenTafl's corh plays it (tafl-rules.md "
+        "2.3): no source ties a corner's hostility to its being empty, as Copenhagen does for the throne"),
     # -- camps ---------------------------------------------------------------------------------
     OptionSpec(
         "camps", "Camps", "The attackers' base camps (marked squares) are special squares.", "bool", False,
         sentence_on="The marked camp squares belong to the attackers: defenders and the king may not stop on them.",
         group="Camps", needs_mark="camp", source=f"{S000}; tafl-rules.md 1.3"),
     OptionSpec(
-        "camps_hostile", "Camps hostile", "Empty camp squares act as capturing partners.", "choice", "defenders",
+        "camps_hostile", "Camps hostile", N_("Whether camp squares act as capturing partners, and against whom."),
+        "choice", "defenders",
         choices=(
             Choice("none", "No", "Camp squares take no part in captures."),
             Choice("defenders", "To defenders", "Empty camp squares act as capturing partners against defenders and "
                    "the king."),
             Choice("all", "To all", "Empty camp squares act as capturing partners against every piece."),
+            Choice("always", N_("To all, even occupied"),
+                   N_("Camp squares act as capturing partners against every piece, even while an attacker stands on "
+                      "one.")),
         ),
-        group="Camps", depends_on=("camps", (True,)), source=S000),
+        group="Camps", depends_on=("camps", (True,)),
+        source=f"{S000} (empty camps hostile: 'once vacated' ... 'count as hostile pieces'); tafl-rules.md 2.2 "
+        "(Ashton Tablut, AGalassi/TablutCompetition issue #4: camps are capturing partners whoever stands on them; "
+        "OpenTafl's aforh makes a camp hostile occupied or not)"),
     OptionSpec(
         "camp_reentry", "Attackers may return to a camp", "Whether an attacker that left its camp may enter a "
         "camp again.", "bool", False,
         sentence_on="Attackers may move into any camp.",
         sentence_off="Attackers may move within their own camp and leave it, but never enter a camp from outside.",
         group="Camps", depends_on=("camps", (True,)), source=S000),
+    OptionSpec(
+        "camp_to_camp", N_("From camp to camp"), N_("Whether an attacker standing in a camp may move straight into "
+        "another camp (never from outside one)."), "bool", False,
+        sentence_on=N_("An attacker standing in a camp may also move straight into another camp."),
+        group="Camps", depends_on=("camp_reentry", (False,)), omit_default=True,
+        source="off: source 000 (camps 'once vacated' cannot be re-entered) and tafl-rules.md 2.2 (Ashton: black "
+        "moves within its camp and never re-enters one); on: OpenTafl (tafl-rules.md 2.3, aforre: a piece on a "
+        "camp square may reach any camp square, GenericRules.canTaflmanStopOn)"),
     OptionSpec(
         "camp_crossing", "Cross camps", "Who may move across camp squares without stopping.", "choice", "nobody",
         choices=(

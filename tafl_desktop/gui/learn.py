@@ -251,6 +251,20 @@ class PuzzleProgress:
         self.settings.sync()
 
 
+def puzzle_rules_text(variant: Any) -> str:
+    """'Rules: Brandubh, rules as in the preset' or 'Rules: Brandubh, 2 rules changed (king captured
+    by, encirclement): King captured by: ...; Encirclement: yes', so a puzzle's rules are known
+    before its first move."""
+    from tafl_desktop.gui.variant_info import rules_summary
+
+    text = _("Rules: {variant}, {summary}").format(variant=variant.title, summary=rules_summary(variant))
+    changed = variant.changed_options()
+    if changed:
+        schema = variant.schema
+        text += ": " + "; ".join(f"{schema[k].label}: {schema[k].value_label(v)}" for k, v in changed.items())
+    return text
+
+
 class PuzzleDialog(QDialog):
     """Puzzle mode: find the one winning move; the computer answers with the defence that holds
     out longest, a wrong move is explained by a defence that refutes it, and may be retried."""
@@ -280,6 +294,13 @@ class PuzzleDialog(QDialog):
             top.addWidget(w)
         self.heading = QLabel()
         self.heading.setStyleSheet("font-size: 15px; font-weight: bold;")
+        # the rules the puzzle is proved under, shown before the first move (as the side panel does)
+        self.rules_label = _wrap_label()
+        self.btn_rules = QPushButton(_("&Rules..."))
+        self.btn_rules.setToolTip(_("The full rules this puzzle is played under"))
+        rules_row = QHBoxLayout()
+        rules_row.addWidget(self.rules_label, 1)
+        rules_row.addWidget(self.btn_rules)
         self.task = _wrap_label()
         self.board = StudyBoard(self)
         self.feedback = _wrap_label()
@@ -293,6 +314,7 @@ class PuzzleDialog(QDialog):
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.heading)
+        lay.addLayout(rules_row)
         lay.addWidget(self.task)
         lay.addWidget(self.board, 1)
         lay.addWidget(self.feedback)
@@ -305,6 +327,7 @@ class PuzzleDialog(QDialog):
         self.btn_hint.clicked.connect(self.hint)
         self.btn_retry.clicked.connect(self.restart)
         self.btn_solution.clicked.connect(self.show_solution)
+        self.btn_rules.clicked.connect(self.show_rules)
         self.board.move_picked.connect(self.on_move)
         self.board.illegal_picked.connect(self.on_illegal)
         self.reply_timer = QTimer(self)
@@ -352,8 +375,9 @@ class PuzzleDialog(QDialog):
 
         self.reply_timer.stop()
         pz = self.puzzle
-        for b in (self.btn_hint, self.btn_retry, self.btn_solution, self.btn_prev, self.btn_next):
+        for b in (self.btn_hint, self.btn_retry, self.btn_solution, self.btn_prev, self.btn_next, self.btn_rules):
             b.setEnabled(pz is not None)
+        self.rules_label.setText("")
         if pz is None:
             self.heading.setText(_("No puzzle matches these filters."))
             self.task.setText("")
@@ -379,11 +403,19 @@ class PuzzleDialog(QDialog):
         self.line: list[str] = []
         self.heading.setText(_("Puzzle {id} · {variant} · difficulty {d}").format(
             id=pz["id"], variant=self.variant.title, d=pz["difficulty"]))
+        self.rules_label.setText(puzzle_rules_text(self.variant))
         self.show_task()
         self.board.interactive = True
         self.board.show_position(self.rules, self.start)
         _set_feedback(self.feedback, "", None)
         self.update_progress()
+
+    def show_rules(self) -> None:
+        """The full rule sheet of the puzzle's rules (the preset, and any toggle the puzzle changes)."""
+        from tafl_desktop.gui.rules_viewer import RulesViewer
+
+        if self.puzzle is not None:
+            RulesViewer(self.variant, self).exec()
 
     def show_task(self) -> None:
         """What is left to do: the winner to move and the moves to the forced end."""

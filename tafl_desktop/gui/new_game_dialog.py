@@ -334,13 +334,23 @@ class NewGameDialog(QDialog):
 
     def accept(self) -> None:
         try:
-            self.chosen_variant()
+            variant = self.chosen_variant()
         except VariantError as exc:
             dialogs.show_error(self, _("These rules cannot be used"), str(exc))
+            return
+        from tafl_desktop.gui.engine_rules import settle_engine_rules
+
+        # an engine is told the rules in OpenTafl's rules string: say what it will play otherwise first
+        if not settle_engine_rules(self, variant, self.chosen_players(), self.use_options):
             return
         if self._base is not None and is_preset(self._base):
             QSettings().setValue(LAST_VARIANT_KEY, self._base.id)
         super().accept()
+
+    def use_options(self, values: dict) -> None:
+        """Set the toggles to ``values`` as if the player had (the changed ones show as changed)."""
+        self.options.set_values(values)
+        self.options.changed.emit(self.options.values())
 
     def save_as_variant(self) -> str:
         """Ask a name and a file, write the variant; returns the path written ('' if not)."""

@@ -84,10 +84,16 @@ class PlayerSpec:
 HUMANS = (PlayerSpec(), PlayerSpec())
 
 
+#: Options of an interpreter that take a value (skipped when looking for what it runs).
+_VALUE_OPTIONS = {"-cp", "-classpath", "--class-path", "-p", "--module-path", "-X", "-W", "--require", "-r"}
+
+
 def engine_name(command: str) -> str:
-    """A short name for an engine's command line: its program's file name (and first argument
-    when the program is an interpreter such as python or java)."""
+    """A short name for an engine's command line (the protocol has no name of its own): the program's
+    file name, or for an interpreter what it runs: a Java main class or jar (``OpenTafl``, not its
+    class path), a Python module or script, a Node script."""
     import os
+    import re
     import shlex
 
     try:
@@ -96,9 +102,28 @@ def engine_name(command: str) -> str:
         words = command.split()
     if not words:
         return command
-    name = os.path.basename(words[0])
-    rest = [w for w in words[1:] if not w.startswith("-")]
-    return f"{name} {rest[0]}" if rest and name.lower().startswith(("python", "java", "node")) else name
+    name = re.sub(r"\.exe$", "", os.path.basename(words[0]), flags=re.IGNORECASE)
+    if not name.lower().startswith(("python", "pypy", "java", "node")):
+        return name
+    i = 1
+    while i < len(words):
+        word = words[i]
+        if word in ("-jar", "-m") and i + 1 < len(words):
+            target = words[i + 1]
+            return os.path.splitext(os.path.basename(target))[0] if word == "-jar" else target
+        if word in _VALUE_OPTIONS:
+            i += 2
+            continue
+        if word.startswith("-"):
+            i += 1
+            continue
+        base = os.path.basename(word.replace("\\", "/"))
+        if base.endswith((".py", ".js")):
+            return base  # a script is known by its file name
+        if base.endswith((".jar", ".class")):
+            return os.path.splitext(base)[0]
+        return base.rsplit(".", 1)[-1] if "/" not in word and "." in base else base  # com.x.OpenTafl -> OpenTafl
+    return name
 
 
 class EngineForfeit(str):

@@ -56,6 +56,7 @@ from tafl_desktop.printing.board_sheet import (
     MAX_SQUARE,
     MIN_SQUARE,
     PLAYABLE_SQUARE,
+    TILED_SQUARE,
     default_is_tiled,
     default_square,
 )
@@ -264,8 +265,8 @@ class PrintSetDialog(QDialog):
         self.square_default = QCheckBox(_("Default size"))
         self.square_default.setToolTip(_("The largest size, up to 30 mm, at which the board fits on one page, "
                                          "but never below {mm:g} mm: a larger board is tiled over several "
-                                         "pages.\nUntick it, or type a size, to print larger or smaller").format(
-                                             mm=PLAYABLE_SQUARE))
+                                         "pages at {tiled:g} mm.\nUntick it, or type a size, to print larger or "
+                                         "smaller").format(mm=PLAYABLE_SQUARE, tiled=TILED_SQUARE))
         #: Says when the default size tiles the board (it does not fit one page at a playable size).
         self.square_note = QLabel()
         self.square_note.setWordWrap(True)
@@ -504,7 +505,7 @@ class PrintSetDialog(QDialog):
         if tiled:
             self.square_note.setText(_("{game} does not fit one page at a playable size: the board is printed "
                                        "with {mm:g} mm squares and tiled over several pages (see the page "
-                                       "list below).").format(game=self.variant.title, mm=PLAYABLE_SQUARE))
+                                       "list below).").format(game=self.variant.title, mm=TILED_SQUARE))
         if self.format != "pdf":
             self.square_note.hide()
         if not self._square_auto:

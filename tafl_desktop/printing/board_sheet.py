@@ -34,9 +34,12 @@ OVERLAP = 12.0  # mm shared by neighbouring tiles: room for glue and for a print
 MIN_SQUARE = 8.0
 MAX_SQUARE = 80.0
 DEFAULT_MAX_SQUARE = 30.0  # a comfortable square for 25 mm tokens; smaller boards stop here
-#: The smallest default square: 12 mm squares carry 9.6 mm tokens, the size of a travel set's
-#: pieces; below it the default tiles the board over several pages rather than shrink it.
+#: The smallest default square on one page: 12 mm squares carry 9.6 mm tokens, the size of a travel
+#: set's pieces; below it the default tiles the board over several pages rather than shrink it.
 PLAYABLE_SQUARE = 12.0
+#: The square of a board the default tiles anyway (Alea Evangelii's 19 x 19): once it takes several
+#: pages it may as well take pieces fingers can pick up: 15 mm squares carry 12 mm cut-out tokens.
+TILED_SQUARE = 15.0
 LEGEND_SPACE = 18.0  # kept free under a one-page board for the legend
 TRIM_SPACE = 7.0  # kept free above and below a tile for its trim ticks
 FORM = "board"
@@ -93,10 +96,10 @@ def one_page_square(geometry: Any, page: Page) -> float | None:
 def default_square(geometry: Any, page: Page) -> float:
     """The printer's default square: the largest that fits one page, but never below
     :data:`PLAYABLE_SQUARE`.  A board that would need smaller squares (Alea Evangelii's 19 x 19
-    on A4: 9.5 mm, with 7.6 mm tokens nobody can pick up) is printed at the playable size and
-    tiled over several pages instead."""
+    on A4: 9.5 mm, with 7.6 mm tokens nobody can pick up) is tiled over several pages instead, at
+    :data:`TILED_SQUARE`, a size for fingers and cut-out pieces."""
     fit = one_page_square(geometry, page)
-    return PLAYABLE_SQUARE if fit is None or fit < PLAYABLE_SQUARE else fit
+    return TILED_SQUARE if fit is None or fit < PLAYABLE_SQUARE else fit
 
 
 def default_is_tiled(geometry: Any, page: Page) -> bool:

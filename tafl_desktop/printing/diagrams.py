@@ -452,8 +452,13 @@ def dablot_diagrams(variant: Any) -> list[RuleDiagram]:
         out.append(RuleDiagram(_("Capture"), caption, None, *soldier))
     son = _dablot_capture(rules, g, pieces, Side(1), "P", "s")
     if son is not None:
-        caption = _("The leader's son outranks a soldier and may take him; a soldier can never take the son, and "
-                    "only a leader takes a leader ({north} to move).").format(north=north)
+        if variant.options.get("ambush"):  # lower ranks may gang up: the plain rank rule is no longer the whole truth
+            caption = _("The leader's son outranks a soldier and may take him; a single soldier cannot take the "
+                        "son, but with Ambush lower-ranked pieces that jump one enemy in the same turn take it "
+                        "when their ranks add up to its own ({north} to move).").format(north=north)
+        else:
+            caption = _("The leader's son outranks a soldier and may take him; a soldier can never take the son, "
+                        "and only a leader takes a leader ({north} to move).").format(north=north)
         out.append(RuleDiagram(_("Rank"), caption, None, *son))
     return out
 

@@ -74,8 +74,10 @@ def cmd_list(args: Any) -> int:
         print(json.dumps([{k: pz[k] for k in keys if k in pz} for pz in puzzles]))
     else:
         for pz in puzzles:
+            changed = " ".join(f"{k}={v}" for k, v in (pz.get("options") or {}).items())
             print(f"{pz['id']:22} {pz['winner']:>9} {pz['goal']:16} {pz['plies']} plies  "
-                  f"difficulty {pz['difficulty']}  {' '.join(pz['solution'])}")
+                  f"difficulty {pz['difficulty']}  {' '.join(pz['solution'])}"
+                  + (f"  (rules changed from the preset: {changed})" if changed else ""))
     return 0
 
 
@@ -123,5 +125,7 @@ def cmd_generate(args: Any) -> int:
     if args.json:
         print(json.dumps(result.as_dict()))
     else:
+        if result.reproved or result.dropped:
+            print(f"re-proved {result.reproved} puzzles of the set under the preset's rules, dropped {result.dropped}")
         print(f"kept {result.kept} puzzles from {result.scanned} positions in {result.seconds:.0f} s; set: {out}")
     return 0

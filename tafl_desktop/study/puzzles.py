@@ -160,22 +160,6 @@ class PuzzleSet:
         self.path = target
 
 
-def rerate(puzzles: list[dict[str, Any]]) -> int:
-    """Give puzzles rated before the weak-search measure (no ``weak_search`` key) their rating; returns how many."""
-    from tafl_desktop.study.difficulty import rating, weak_search_effort
-
-    done = 0
-    for pz in puzzles:
-        if "weak_search" in pz:
-            continue
-        _variant, rules, pos = puzzle_start(pz)
-        effort = weak_search_effort(rules, pos, rules.parse_move(pos, pz["solution"][0]), int(pz["plies"]))
-        pz["weak_search"] = effort.as_dict()
-        pz["difficulty"] = rating(int(pz["plies"]), effort)
-        done += 1
-    return done
-
-
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 100
 
