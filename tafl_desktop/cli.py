@@ -282,9 +282,38 @@ def cmd_selfplay(args) -> int:
     if args.json:
         print(json.dumps(report))
     else:
-        for k, val in report.items():
-            print(f"{k}: {val}")
+        print_selfplay(v, report)
     return 0
+
+
+def print_selfplay(v: Any, report: dict[str, Any]) -> None:
+    """The self-play report for a reader: the variant's own side names, the language's numbers;
+    levels and ending keys as ``--attackers``/``--json`` spell them."""
+    from tafl_desktop.core.marks import decimal, integer
+
+    att, dfn = v.side_names
+    endings = ", ".join(f"{k} {integer(n)}" for k, n in report["reasons"].items())
+    lines = [
+        _("variant: {name} ({id})").format(name=v.title, id=v.id),
+        _("games: {n}, with {processes} processes, seed {seed}").format(
+            n=integer(report["games"]), processes=integer(report["jobs"]), seed=report["seed"]),
+        _("levels: {side} {level}").format(side=att, level=report["attackers"]),
+        _("levels: {side} {level}").format(side=dfn, level=report["defenders"]),
+        _("wins: {side} {n}").format(side=att, n=integer(report["attackers_wins"])),
+        _("wins: {side} {n}").format(side=dfn, n=integer(report["defenders_wins"])),
+        _("draws: {n}, of them stopped at the {limit}-ply limit: {capped}").format(
+            n=integer(report["draws"]), limit=integer(report["max_plies"]), capped=integer(report["capped"])),
+        _("endings: {endings}").format(endings=endings or "-"),
+        _("average length: {plies} plies").format(plies=decimal(report["average_length"], 1)),
+        _("average search depth: {side} {depth}").format(side=att, depth=decimal(report["average_depth_attackers"], 2)),
+        _("average search depth: {side} {depth}").format(side=dfn, depth=decimal(report["average_depth_defenders"], 2)),
+        _("speed: {nodes} positions searched and {plies} plies played per second").format(
+            nodes=integer(report["nodes_per_second"]), plies=decimal(report["plies_per_second"], 2)),
+        _("time: {seconds} s (time scale {scale})").format(
+            seconds=decimal(report["seconds"], 1), scale=decimal(report["time_scale"], 1)),
+    ]
+    for line in lines:
+        print(line)
 
 
 def _balance_report(folder: str) -> dict[str, Any]:

@@ -71,7 +71,7 @@ def save_review_graph(path: str, plies: Sequence[dict[str, Any]], sides: Sequenc
 
     fmt = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     if fmt not in FORMATS:
-        raise ValueError(f"--plot: {quote(str(path))} must end in .png or .pdf")
+        raise ValueError(_("--plot: {path} must end in .png or .pdf").format(path=quote(str(path))))
     import io
     import os
     import tempfile

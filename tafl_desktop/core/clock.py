@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 
 #: The fewest seconds the computer is given for a move, however short its clock.
 MIN_THINK = 0.05
@@ -42,11 +43,11 @@ class TimeControl:
 
     def __post_init__(self) -> None:
         if self.main_ms < 0 or self.increment_ms < 0 or self.overtime_ms < 0 or self.overtimes < 0:
-            raise ValueError("clock times cannot be negative")
+            raise ValueError(_("clock times cannot be negative"))
         if self.main_ms == 0 and not (self.overtime_ms and self.overtimes):
-            raise ValueError("a clock needs main time or overtime periods")
+            raise ValueError(_("a clock needs main time or overtime periods"))
         if bool(self.overtime_ms) != bool(self.overtimes):
-            raise ValueError("overtime needs both a number of periods and their length")
+            raise ValueError(_("overtime needs both a number of periods and their length"))
 
     @property
     def kind(self) -> str:
@@ -70,7 +71,7 @@ class TimeControl:
         ValueError names what is wrong."""
         tokens = str(text).split()
         if not tokens or not re.fullmatch(r"\d+(\.\d+)?", tokens[0]):
-            raise ValueError(f"'{text}' is not a time control (expected e.g. \"300 30/3 5i\")")
+            raise ValueError(_('\'{text}\' is not a time control (expected e.g. "300 30/3 5i")').format(text=text))
         main = _ms(tokens[0])
         inc = period = periods = 0
         for tok in tokens[1:]:
@@ -79,7 +80,8 @@ class TimeControl:
             elif m := re.fullmatch(r"(\d+(?:\.\d+)?)/(\d+)", tok):
                 period, periods = _ms(m.group(1)), int(m.group(2))
             else:
-                raise ValueError(f"'{text}': '{tok}' is neither an increment (5i) nor overtime periods (30/3)")
+                raise ValueError(_("'{text}': '{tok}' is neither an increment (5i) nor overtime periods (30/3)").format(
+                    text=text, tok=tok))
         return cls(main, inc, period, periods)
 
 
@@ -124,7 +126,7 @@ class GameClock:
     def __init__(self, control: TimeControl, now: Callable[[], float] = time.monotonic) -> None:
         self.control = control
         self._now = now
-        self.sides = [SideTime(control.main_ms, control.overtimes, control.overtime_ms) for _ in (0, 1)]
+        self.sides = [SideTime(control.main_ms, control.overtimes, control.overtime_ms) for _side in (0, 1)]
         self.running: int | None = None   # the side whose time runs, None while stopped
         self._since = 0.0                 # when the running side's time was last charged
         self._flag: int | None = None
@@ -236,15 +238,16 @@ class GameClock:
         """A stopped clock in the state :meth:`state_text` wrote; ValueError if it is not one."""
         parts = str(text).split()
         if len(parts) != 7 or not all(re.fullmatch(r"-?\d+", p) for p in parts):
-            raise ValueError(f"'{text}' is not a saved clock state")
+            raise ValueError(_("'{text}' is not a saved clock state").format(text=text))
         nums = [int(p) for p in parts]
         if any(n < 0 for n in nums[:6]) or nums[6] not in (-1, 0, 1):
-            raise ValueError(f"'{text}' is not a saved clock state")
+            raise ValueError(_("'{text}' is not a saved clock state").format(text=text))
         clock = cls(control, now)
         for i in (0, 1):
             main, periods, period = nums[3 * i: 3 * i + 3]
             if periods > control.overtimes or period > control.overtime_ms:
-                raise ValueError(f"'{text}' does not fit the time control {control.text()}")
+                raise ValueError(_("'{text}' does not fit the time control {control}").format(
+                    text=text, control=control.text()))
             clock.sides[i] = SideTime(main, periods, period)
         clock._flag = None if nums[6] < 0 else nums[6]
         return clock

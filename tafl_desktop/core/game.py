@@ -90,10 +90,29 @@ class Outcome:
         name = variant.sides[int(self.winner)]
         return f"{name} {agree('win', variant.side_count(self.winner))}: {text}."
 
-    def _describe_translated(self, variant: Any, reason: str) -> str:
-        """:meth:`describe` in a language other than English: whole sentences from the catalogue,
-        the reason written for the variant's sides where it names them (``N_pair``/``N_side``)
-        and the winner as the subject of the sentence, its verb agreeing with it."""
+    def headline(self, variant: Any = None) -> str:
+        """Who won, as a dialog's title reads it: "Attackers win", "Der Fuchs gewinnt", "Draw"."""
+        if self.winner is None:
+            return marks.gettext("Draw")
+        if marks.language() == "en":
+            if variant is None:
+                return f"{self.winner.key.capitalize()} win"
+            return f"{variant.sides[int(self.winner)]} {agree('win', variant.side_count(self.winner))}"
+        sides = tuple(variant.sides) if variant is not None else ("Attackers", "Defenders")
+        number = 1 if variant is not None and variant.side_count(self.winner) == 1 else 2
+        return sentence(marks.ngettext("{side} wins", "{side} win", number).format(
+            side=side_subject(sides, int(self.winner))))
+
+    def reason_text(self, variant: Any = None) -> str:
+        """Why the game ended, as a sentence without its full stop: "The king escaped"."""
+        text = REASON_TEXT.get(self.reason, self.reason.replace("_", " "))
+        if marks.language() != "en":
+            return sentence(self._translated_reason(variant, marks.gettext(text)))
+        if self.reason in OFF_BOARD_REASONS:
+            text = _off_board_text(self, variant)
+        return sentence(fill(text, variant.words if variant is not None else GENERIC_WORDS))
+
+    def _translated_reason(self, variant: Any, reason: str) -> str:
         sides = tuple(variant.sides) if variant is not None else ("Attackers", "Defenders")
         words = variant.words if variant is not None else side_words(
             (side_name(sides, 0), side_name(sides, 1)), 2, english=False)
@@ -107,7 +126,14 @@ class Outcome:
                 reason = found.replace("{loser}", side_subject(sides, loser))
         elif "{" in REASON_TEXT.get(self.reason, ""):
             reason = marks.pgettext(sides_context(sides), REASON_TEXT[self.reason])
-        reason = fill(reason, words)
+        return fill(reason, words)
+
+    def _describe_translated(self, variant: Any, reason: str) -> str:
+        """:meth:`describe` in a language other than English: whole sentences from the catalogue,
+        the reason written for the variant's sides where it names them (``N_pair``/``N_side``)
+        and the winner as the subject of the sentence, its verb agreeing with it."""
+        sides = tuple(variant.sides) if variant is not None else ("Attackers", "Defenders")
+        reason = self._translated_reason(variant, reason)
         if self.winner is None:
             return marks.gettext("Draw: {reason}.").format(reason=reason)
         number = 1 if variant is not None and variant.side_count(self.winner) == 1 else 2

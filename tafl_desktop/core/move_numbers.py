@@ -73,3 +73,21 @@ def ply_labels(game: Any) -> list[str]:
     first = int(game.rules.side_to_move(game.start))
     return [f"{n}." if side == first else f"{n}..." for n, side in zip(game_move_numbers(game), movers(game),
                                                                          strict=True)]
+
+
+def node_label(tree: Any, node: Any) -> str:
+    """The move-list label of a game-tree node: "6." when the first side made it, "6..." for the
+    other side (the tree's root, the start position, has none: "")."""
+    path = tree.path(node)
+    if not path:
+        return ""
+    rules = tree.rules
+    first = int(rules.side_to_move(tree.position(tree.root)))
+    sides = [int(rules.side_to_move(tree.position(n.parent))) for n in path]
+    number = move_numbers(sides, first)[-1]
+    return f"{number}." if sides[-1] == first else f"{number}..."
+
+
+def node_move_text(tree: Any, node: Any) -> str:
+    """"6... d5-d6": the node's label and its move, as a reader names one move of the game."""
+    return f"{node_label(tree, node)} {tree.rules.move_text(node.move)}"

@@ -19,6 +19,7 @@ from typing import Any
 
 from tafl_desktop.core.game import IllegalMove
 from tafl_desktop.core.game_tree import GameTree, Node
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import shown
 
 #: How deep variations may nest in a record (a hostile file must not exhaust the stack).
@@ -90,54 +91,56 @@ def _check_nesting(variations: Any) -> None:
         if not isinstance(items, list) or not items:
             continue
         if depth > MAX_NESTING:
-            raise TreeFormatError(f"variations nest more than {MAX_NESTING} deep")
+            raise TreeFormatError(_("variations nest more than {n} deep").format(n=MAX_NESTING))
         stack.extend((v.get("variations"), depth + 1) for v in items if isinstance(v, dict))
 
 
 def _read_comments(root: Node, line: list[Node], comments: Any, where: str, allow_start: bool) -> None:
     if not isinstance(comments, dict):
-        raise TreeFormatError(f"'{where}' must be a table of move numbers and texts")
+        raise TreeFormatError(_("'{where}' must be a table of ply numbers and texts").format(where=where))
     by_ply = {n.depth: n for n in line}
     if allow_start:
         by_ply[0] = root
     for key, text in comments.items():
         if not isinstance(text, str) or not isinstance(key, str) or not key.isascii() or not key.isdigit():
-            raise TreeFormatError(f"'{where}' must map move numbers (like \"3\") to texts")
+            raise TreeFormatError(_('\'{where}\' must map ply numbers (like "3") to texts').format(where=where))
         if len(text) > MAX_COMMENT:
-            raise TreeFormatError(f"{where}: the comment on move {key} is longer than {MAX_COMMENT} characters")
+            raise TreeFormatError(_("{where}: the comment on ply {key} is longer than {n} characters").format(
+                where=where, key=key, n=MAX_COMMENT))
         node = by_ply.get(int(key))
         if node is None:
-            raise TreeFormatError(f"{where}: move {key} is not in this line")
+            raise TreeFormatError(_("{where}: ply {key} is not in this line").format(where=where, key=key))
         node.comment = text.strip()
 
 
 def _read_variations(tree: GameTree, line: list[Node], variations: Any, where: str, nesting: int,
                      budget: list[int], top: bool) -> None:
     if not isinstance(variations, list):
-        raise TreeFormatError(f"'{where}' must be a list of variations")
+        raise TreeFormatError(_("'{where}' must be a list of variations").format(where=where))
     by_ply = {n.depth: n for n in (line if top else line[1:])}
     for k, var in enumerate(variations, 1):
         here = f"{where} {k}"
         if not isinstance(var, dict) or set(var) - {"ply", "moves", "comments", "variations"}:
-            raise TreeFormatError(f"{here}: a variation has 'ply', 'moves' and optionally 'comments' and "
-                                  "'variations'")
+            raise TreeFormatError(_("{here}: a variation has 'ply', 'moves' and optionally 'comments' and "
+                                    "'variations'").format(here=here))
         ply, moves = var.get("ply"), var.get("moves")
         if not isinstance(ply, int) or isinstance(ply, bool) or ply not in by_ply:
-            raise TreeFormatError(f"{here}: 'ply' must be the number of a move of the line it replaces")
+            raise TreeFormatError(_("{here}: 'ply' must be the number of a ply of the line it replaces").format(
+                here=here))
         if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
-            raise TreeFormatError(f"{here}: 'moves' must be a list of move texts like \"e1-e5\"")
+            raise TreeFormatError(_('{here}: \'moves\' must be a list of move texts like "e1-e5"').format(here=here))
         node = by_ply[ply].parent
         game = tree.game_at(node)
         sub: list[Node] = []
         for i, text in enumerate(moves):
             budget[0] -= 1
             if budget[0] < 0:
-                raise TreeFormatError(f"{here}: the record holds more moves than a record may have")
+                raise TreeFormatError(_("{here}: the record holds more moves than a record may have").format(here=here))
             try:
                 node = tree.add(node, game.play_text(text))
             except IllegalMove as exc:
-                raise TreeFormatError(f"{here} (from move {ply}): move {ply + i} ({shown(text, 40)}) cannot be played: "
-                                      f"{exc}") from None
+                raise TreeFormatError(_("{here} (from ply {ply}): ply {n} ({text}) cannot be played: {exc}").format(
+                    here=here, ply=ply, n=ply + i, text=shown(text, 40), exc=exc)) from None
             sub.append(node)
         _read_comments(tree.root, sub, var.get("comments", {}), f"{here} comments", allow_start=False)
         _read_variations(tree, sub, var.get("variations", []), f"{here} variations", nesting + 1, budget,

@@ -194,7 +194,9 @@ def offer_restore(window, autosave: str) -> bool:
                            _("{file}: unexpected problem ({error}).\n\nA new game starts instead.").format(
                                file=Path(autosave).name, error=dialogs.describe_problem(exc)))
         return False
-    n = len(game.plies)
+    from tafl_desktop.core.move_numbers import moves_played
+
+    n = moves_played(game)
     side = game.rules.variant.side_names[int(game.rules.side_to_move(game.position))]
     closed_normally = read_record_tags(autosave).get(CLOSED_TAG) == CLOSED_NORMALLY
     if closed_normally:  # the player closed the window mid-game: no crash to speak of

@@ -43,6 +43,7 @@ class DablotPanel(QFrame):
         font = self.actions.font()
         font.setBold(True)
         self.actions.setFont(font)
+        self.actions.setWordWrap(True)  # the panel is narrow: a long side name wraps, never clips
         self.title = QLabel(_("Ranks: a piece captures only pieces of equal or lower rank"))
         self.title.setWordWrap(True)
         self.grid = QGridLayout()
@@ -66,10 +67,11 @@ class DablotPanel(QFrame):
         if per_turn and c.game.outcome is None:
             left = pos.actions
             side = c.sides[int(c.rules.side_to_move(pos))]
-            self.actions.setText(ngettext("Action Points: {side} have {n} action left this turn ({pips}).",
-                                          "Action Points: {side} have {n} actions left this turn ({pips}).",
+            self.actions.setText(ngettext("{side}: {n} action left this turn {pips}",
+                                          "{side}: {n} actions left this turn {pips}",
                                           left).format(side=side, n=left,
                                                        pips="\u25cf" * left + "\u25cb" * (per_turn - left)))
+            self.actions.setToolTip(_("Action Points"))
             self.actions.show()
         else:
             self.actions.hide()

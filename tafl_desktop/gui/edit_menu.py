@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QGuiApplication, QKeySequence
 
-from tafl_desktop.i18n import _
+from tafl_desktop.core.move_numbers import moves_played
+from tafl_desktop.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from tafl_desktop.gui.main_window import MainWindow
@@ -43,8 +44,8 @@ def copy_moves(window: MainWindow) -> str:
     c = window.controller
     text = line_text(c.game)
     QGuiApplication.clipboard().setText(text)
-    n = len(c.game.plies)
-    window._show_message(_("Copied {n} moves.").format(n=n) if n != 1 else _("Copied 1 move."))
+    n = moves_played(c.game)
+    window._show_message(ngettext("Copied {n} move.", "Copied {n} moves.", n).format(n=n))
     return text
 
 
@@ -88,7 +89,9 @@ def paste(window: MainWindow, text: str | None = None) -> bool:
     window.controller.set_game(game, c.players)
     window.file_path = None
     window.controller.undo_stack.resetClean()  # pasted moves are not saved anywhere yet
-    window._show_message(_("Pasted {n} moves of {game}.").format(n=len(game.plies), game=c.variant.title))
+    n = moves_played(game)
+    window._show_message(ngettext("Pasted {n} move of {game}.", "Pasted {n} moves of {game}.", n).format(
+        n=n, game=c.variant.title))
     window.refresh()
     return True
 

@@ -12,8 +12,9 @@ from PySide6.QtGui import QAction
 
 from tafl_desktop.core.draws import computer_accepts, draw_claimable
 from tafl_desktop.core.game import Outcome, Side
+from tafl_desktop.core.side_words import sentence
 from tafl_desktop.gui import dialogs
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 
 class GameEndActions:
@@ -84,13 +85,15 @@ class GameEndActions:
             return
         other = 1 - side
         if c.players[other].is_human:
-            question = _("Draw offered by {side}. Accept it on behalf of {other}?")
-            if dialogs.confirm(self.window, _("Draw offered"),
-                               question.format(side=c.sides[side], other=c.sides[other]), _("Accept the draw")):
+            v = c.variant
+            question = sentence(ngettext("{side} offers a draw. Accept it?", "{side} offer a draw. Accept it?",
+                                         v.side_number(side)).format(side=v.side_subject(side)))
+            if dialogs.confirm(self.window, _("Draw offered"), question, _("Accept the draw")):
                 c.finish_game(Outcome(None, "draw_agreed"))
             else:
-                self.window._show_message(_("Draw declined on behalf of {other}: the game goes on.").format(
-                    other=c.sides[other]))
+                self.window._show_message(sentence(ngettext(
+                    "{side} declines the draw: the game goes on.", "{side} decline the draw: the game goes on.",
+                    v.side_number(other)).format(side=v.side_subject(other))))
             return
         self._ask_computer(other)
 

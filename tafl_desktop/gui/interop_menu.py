@@ -15,6 +15,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog
 
+from tafl_desktop.core.move_numbers import moves_played
 from tafl_desktop.gui import dialogs
 from tafl_desktop.i18n import _, ngettext
 
@@ -77,8 +78,9 @@ def import_game(window, path: str | None = None) -> bool:
     window.imported = transfer
     window.loaded_tags = dict(transfer.tags)
     window._orient()
-    n = len(game.plies)
-    text = _("Imported {name}: {n} moves of {variant}.").format(name=name, n=n, variant=game.rules.variant.title)
+    n = moves_played(game)
+    text = ngettext("Imported {name}: {n} move of {variant}.", "Imported {name}: {n} moves of {variant}.", n).format(
+        name=name, n=n, variant=game.rules.variant.title)
     if transfer.comments:
         text += " " + ngettext("It has {n} comment.", "It has {n} comments.", len(transfer.comments)).format(
             n=len(transfer.comments))

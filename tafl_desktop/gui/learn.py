@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.core.side_words import sentence
+from tafl_desktop.i18n import _, ngettext, npgettext
 
 #: Positions the window's own proofs may visit (a wrong move's refutation, a second winning line).
 GUI_NODE_BUDGET = 40_000
@@ -420,9 +421,14 @@ class PuzzleDialog(QDialog):
     def show_task(self) -> None:
         """What is left to do: the winner to move and the moves to the forced end."""
         moves = (self.plies_left + 1) // 2
-        side = self.variant.side_names[int(self.winner)]
-        self.task.setText(ngettext("{side} to move and win in {n} move.", "{side} to move and win in {n} moves.",
-                                   moves).format(side=side, n=moves))
+        one = self.variant.side_number(self.winner) == 1
+        if one:  # the verb agrees with the side: "Ходит лиса и выигрывает", "Gæssene trækker og vinder"
+            text = npgettext("puzzle, a side of one piece", "{side} to move and win in {n} move.",
+                             "{side} to move and win in {n} moves.", moves)
+        else:
+            text = npgettext("puzzle, a side of several pieces", "{side} to move and win in {n} move.",
+                             "{side} to move and win in {n} moves.", moves)
+        self.task.setText(sentence(text.format(side=self.variant.side_subject(self.winner), n=moves)))
 
     def update_progress(self) -> None:
         pz = self.puzzle
@@ -512,9 +518,8 @@ class PuzzleDialog(QDialog):
                 nxt = rules.play(after, reply)[0]
                 reply_out = rules.outcome(nxt)
                 if reply_out is not None and reply_out.winner != self.winner:
-                    return _("{move} fails: {side} answer {reply}. {result}").format(
-                        move=text, side=self.variant.side_names[int(self.winner.other)], reply=rules.move_text(reply),
-                        result=reply_out.describe(self.variant))
+                    return _("{move} fails against the answer {reply}. {result}").format(
+                        move=text, reply=rules.move_text(reply), result=reply_out.describe(self.variant))
                 if not prover.wins(nxt, self.plies_left - 2):
                     n = max(1, (self.plies_left - 1) // 2)
                     return ngettext("{move} fails: after {reply} there is no win within {n} more move.",
@@ -546,11 +551,10 @@ class PuzzleDialog(QDialog):
         self.board.interactive = True
         self.board.show_position(rules, self.position, move, caps, before)
         self.show_task()
-        side = self.variant.side_names[int(self.winner.other)]
         moves = (self.plies_left + 1) // 2
-        _set_feedback(self.feedback, ngettext("{side} answer {reply}. Win in {n} more move.",
-                                              "{side} answer {reply}. Win in {n} more moves.", moves).format(
-            side=side, reply=reply_text, n=moves), None)
+        _set_feedback(self.feedback, ngettext("The answer: {reply}. Win in {n} more move.",
+                                              "The answer: {reply}. Win in {n} more moves.", moves).format(
+            reply=reply_text, n=moves), None)
 
     def finish(self, out: Any) -> None:
         self.solved = True

@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QSplitter, QToolBar, QWidget
 
 from tafl_desktop.core.game import Game
+from tafl_desktop.core.move_numbers import moves_played, node_move_text
 from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
@@ -335,10 +336,13 @@ class MainWindow(QMainWindow):
         text = self._message
         if not text:
             if not c.is_live:
-                text = _("Viewing move {ply} of {n}. Press End to return to the game, or play a move here to start "
-                         "a variation.").format(ply=c.view_ply, n=len(c.game.plies))
+                text = (_("Viewing {move}. Press End to return to the game, or play a move here to start a "
+                          "variation.").format(move=node_move_text(c.tree, c.viewed_node())) if c.view_ply else
+                        _("Viewing the start position. Press End to return to the game, or play a move here to "
+                          "start a variation."))
             elif c.game.outcome is not None:
-                text = f"{c.describe_outcome(c.game.outcome)} Use the arrow keys or the move list to review."
+                text = _("{outcome} Use the arrow keys or the move list to review.").format(
+                    outcome=c.describe_outcome(c.game.outcome))
             elif c.picked:
                 name = c.variant.geometry.name(c.picked[0])
                 text = _("Piece on {square} picked: click a dot to move it there, or drag it. Click elsewhere (or "
@@ -426,7 +430,7 @@ class MainWindow(QMainWindow):
         self._orient()
         if remember:
             self._remember_recent(path)
-        n = len(game.plies)
+        n = moves_played(game)
         self._show_message(ngettext("Opened {file}: {n} move of {game}.", "Opened {file}: {n} moves of {game}.",
                                     n).format(file=Path(path).name, n=n, game=game.rules.variant.title))
         self.refresh()
@@ -513,12 +517,13 @@ class MainWindow(QMainWindow):
         c = self.controller
         if c.game.outcome != outcome:
             return  # taken back meanwhile
-        text = c.describe_outcome(outcome)
-        headline, _, reason = text.partition(": ")
-        reason = reason.rstrip(".")
-        n = len(c.game.plies)
-        detail = (f"{reason[:1].upper()}{reason[1:]}. The game lasted {n} move{'s' if n != 1 else ''}.\n\n"
-                  "The board stays as it is: step through the moves to review the game.")
+        variant = c.rules.variant
+        headline = outcome.headline(variant)
+        n = moves_played(c.game)
+        detail = ngettext("{reason}. The game lasted {n} move.\n\nThe board stays as it is: step through the "
+                          "moves to review the game.",
+                          "{reason}. The game lasted {n} moves.\n\nThe board stays as it is: step through the "
+                          "moves to review the game.", n).format(reason=outcome.reason_text(variant), n=n)
         if dialogs.show_game_over(self, headline, detail, self.panel.winner_pixmap(outcome)):
             self.new_game()
 

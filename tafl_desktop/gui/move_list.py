@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.core.game_tree import Node
+from tafl_desktop.core.move_numbers import node_move_text
 from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.icons import set_glyph
 from tafl_desktop.i18n import _, ngettext
@@ -224,9 +225,11 @@ class MoveListModel(QAbstractTableModel):
                 return font
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
-            where = _("variation") if row.depth else _("main line")
-            tip = _("Move {n} ({where}): click to see the position after it; right-click for comments and "
-                    "variations").format(n=last.depth, where=where)
+            move = node_move_text(self._controller.tree, last)
+            tip = (_("{move} (a variation): click to see the position after it; right-click for comments and "
+                     "variations") if row.depth else
+                   _("{move} (the main line): click to see the position after it; right-click for comments and "
+                     "variations")).format(move=move)
             return tip + (f"\n\n{last.comment}" if last.comment else "")
         return None
 
@@ -403,8 +406,9 @@ class MovePanel(QWidget):
         """The actions on one move: comment, promote, delete (built fresh for each right-click)."""
         c = self._controller
         menu = QMenu(self)
-        what = _("the start position") if node.ply is None else _("move {n}").format(n=node.depth)
-        menu.addAction(_("Comment on {what}...").format(what=what), lambda: edit_comment(self, c, node))
+        text = (_("Comment on the start position...") if node.ply is None else
+                _("Comment on {move}...").format(move=node_move_text(c.tree, node)))
+        menu.addAction(text, lambda: edit_comment(self, c, node))
         in_variation = c.tree.variation_start(node) is not None
         a = menu.addAction(_("Promote Variation"), lambda: c.promote(node))
         a.setEnabled(in_variation)
@@ -423,9 +427,9 @@ def edit_comment(parent: QWidget, controller: GameController, node: Node) -> Non
     """Ask for the comment on ``node`` (empty removes it)."""
     from PySide6.QtWidgets import QInputDialog
 
-    what = _("the start position") if node.ply is None else _("move {n}").format(n=node.depth)
-    text, ok = QInputDialog.getMultiLineText(parent, _("Comment"), _("Comment on {what}:").format(what=what),
-                                             node.comment)
+    label = (_("Comment on the start position:") if node.ply is None else
+             _("Comment on {move}:").format(move=node_move_text(controller.tree, node)))
+    text, ok = QInputDialog.getMultiLineText(parent, _("Comment"), label, node.comment)
     if ok:
         controller.set_comment(node, text)
 
@@ -437,11 +441,12 @@ def confirm_delete(parent: QWidget, controller: GameController, node: Node | Non
     if node is None or node.ply is None:
         return
     count = 1 + sum(1 for _n in _below(node))
+    move = node_move_text(controller.tree, node)
     if count == 1:
-        text = _("Delete move {n}?").format(n=node.depth)
+        text = _("Delete {move}?").format(move=move)
     else:
-        text = ngettext("Delete move {n} and the move after it?", "Delete move {n} and the {count} moves after it "
-                        "(variations included)?", count - 1).format(n=node.depth, count=count - 1)
+        text = ngettext("Delete {move} and the ply after it?", "Delete {move} and the {count} plies after it "
+                        "(variations included)?", count - 1).format(move=move, count=count - 1)
     if dialogs.confirm(parent, _("Delete moves?"), text, _("Delete")):
         controller.delete_node(node)
 

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.marks import integer, percent
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
@@ -150,10 +151,9 @@ class RulesLabDialog(QDialog):
         self.report: dict[str, Any] | None = None
         self.setWindowTitle(_("Rules Lab: {name}").format(name=variant.title))
 
-        intro = QLabel(_("Choose a rule and the values to compare. The computer plays the {first} and the "
-                         "{second} against each other with each value, and the chart shows who won, with "
-                         "95% intervals: the more games, the narrower they get.").format(
-                             first=variant.side_names[0], second=variant.side_names[1]))
+        intro = QLabel(_("Choose a rule and the values to compare. The computer plays both sides against each other "
+                         "with each value, and the chart shows who won, with 95% intervals: the more games, the "
+                         "narrower they get."))
         intro.setWordWrap(True)
 
         self.keys = [s.key for s in variant.schema if variant.schema.fits_board(s.key)
@@ -385,7 +385,7 @@ class RulesLabDialog(QDialog):
                 if not n:
                     return "-"
                 lo, hi = c[f"{key}_ci"]
-                return f"{c[key]}  ({c[key] / n:.0%}, {lo:.0%}-{hi:.0%})"
+                return f"{integer(c[key])}  ({percent(c[key] / n)}, {percent(lo)}–{percent(hi)})"
 
             cells = [words, str(n), share(first), share(second), str(c["draws"]), str(c["capped"]),
                      f"{c['mean_plies']:.0f}"]

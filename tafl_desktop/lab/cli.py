@@ -11,6 +11,7 @@ import sys
 import time
 from typing import Any
 
+from tafl_desktop.core.marks import decimal, percent
 from tafl_desktop.i18n import _
 
 
@@ -119,9 +120,9 @@ def cmd_lab_compare(args: Any) -> int:
         print(json.dumps({"rows": rows}))
     else:
         for r in rows:
-            print(_("{cell}: {side} won {a} of {na} and {b} of {nb} (difference {d:+.0%}, p = {p:.3f})").format(
+            print(_("{cell}: wins of {side}: {a} of {na} and {b} of {nb} (difference {d}, p = {p})").format(
                 cell=cell_label(r["options"]), side=side, a=r["first"][0], na=r["first"][1], b=r["second"][0],
-                nb=r["second"][1], d=r["difference"], p=r["p_value"]))
+                nb=r["second"][1], d=percent(r["difference"], sign=True), p=decimal(r["p_value"], 3)))
     return 0
 
 

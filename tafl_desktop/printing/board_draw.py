@@ -59,7 +59,7 @@ def draw_board(c: Canvas, geometry: Any, square: float, rim: float, marks: Board
     kind = getattr(geometry, "kind", "grid")
     drawer = _DRAWERS.get(kind)
     if drawer is None:
-        raise BoardDrawError(f"boards of kind '{kind}' cannot be printed yet")
+        raise BoardDrawError(_("boards of kind '{kind}' cannot be printed yet").format(kind=kind))
     return drawer(c, geometry, square, rim, marks, x0, y0, labels)
 
 

@@ -69,7 +69,7 @@ def flow_cells(doc: Document, part: str, detail: str, groups: list[Group], layou
     area = Rect(full.x + inset, full.y + inset, full.w - 2 * inset, full.h - 2 * inset)
     cols = layout.columns(area.w)
     if cols < 1 or layout.h > area.h - TITLE_H:
-        raise ValueError(f"a {layout.w:g} x {layout.h:g} mm piece does not fit on the page")
+        raise ValueError(_("a {w:g} x {h:g} mm piece does not fit on the page").format(w=layout.w, h=layout.h))
     sheet = CutSheet(layout, [], [])
     queue = [(g, k) for g in groups for k in range(g.count)]
     first = True
@@ -115,7 +115,7 @@ def flow_cells(doc: Document, part: str, detail: str, groups: list[Group], layou
             sheet.ticks += [(doc.count, *t) for t in _crop_ticks(c, page_rects, layout)]
             sheet.rects += [(doc.count, r) for r in page_rects]
             if not page_rects:
-                raise ValueError("nothing fits on the page")
+                raise ValueError(_("nothing fits on the page"))
     return sheet
 
 

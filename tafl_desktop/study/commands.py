@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tafl_desktop.core.marks import integer
 from tafl_desktop.core.quoting import os_reason
+from tafl_desktop.i18n import _, ngettext
 
 
 def register(sub: Any) -> None:
-    from tafl_desktop.i18n import _
-
     p = sub.add_parser("puzzles", help=_("generate, list and re-verify the puzzles"))
     ps = p.add_subparsers(dest="puzzles_command", required=True)
 
@@ -75,9 +75,10 @@ def cmd_list(args: Any) -> int:
     else:
         for pz in puzzles:
             changed = " ".join(f"{k}={v}" for k, v in (pz.get("options") or {}).items())
-            print(f"{pz['id']:22} {pz['winner']:>9} {pz['goal']:16} {pz['plies']} plies  "
-                  f"difficulty {pz['difficulty']}  {' '.join(pz['solution'])}"
-                  + (f"  (rules changed from the preset: {changed})" if changed else ""))
+            plies = ngettext("{n} ply", "{n} plies", pz["plies"]).format(n=pz["plies"])
+            level = _("difficulty {d}").format(d=pz["difficulty"])
+            print(f"{pz['id']:22} {pz['winner']:>9} {pz['goal']:16} {plies}  {level}  {' '.join(pz['solution'])}"
+                  + ("  " + _("(rules changed from the preset: {changes})").format(changes=changed) if changed else ""))
     return 0
 
 
@@ -97,7 +98,8 @@ def cmd_check(args: Any) -> int:
     else:
         for f in failures:
             print(f"{f['id']}: {f['reason']}", file=sys.stderr)
-        print(f"{len(puzzles) - len(failures)} of {len(puzzles)} puzzles verified")
+        print(ngettext("{n} of {total} puzzle verified", "{n} of {total} puzzles verified", len(puzzles)).format(
+            n=len(puzzles) - len(failures), total=len(puzzles)))
     return 1 if failures else 0
 
 
@@ -108,12 +110,13 @@ def cmd_generate(args: Any) -> int:
 
     vid = _variant(args.variant, None).id
     if args.max_plies is not None and (args.max_plies < 1 or args.max_plies > 7):
-        raise CliError("--max-plies must be from 1 to 7")
+        raise CliError(_("--max-plies must be from 1 to 7"))
     out = Path(args.out) if args.out else puzzles_dir() / f"{vid}.json"
 
     def progress(y: Any) -> None:
         if not args.json:
-            print(f"{y.games} games, {y.scanned} positions, {y.kept} puzzles, {y.seconds:.0f} s", flush=True)
+            print(_("{games} games, {positions} positions, {kept} puzzles, {seconds} s").format(
+                games=y.games, positions=y.scanned, kept=y.kept, seconds=integer(y.seconds)), flush=True)
 
     try:
         result = generate(vid, out, args.seconds, source=args.source, max_plies=args.max_plies, limit=args.limit,
@@ -121,11 +124,13 @@ def cmd_generate(args: Any) -> int:
     except (ValueError, PuzzleError) as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
-        raise CliError(f"cannot write {out}: {os_reason(exc)}") from None
+        raise CliError(_("cannot write {path}: {why}").format(path=out, why=os_reason(exc))) from None
     if args.json:
         print(json.dumps(result.as_dict()))
     else:
         if result.reproved or result.dropped:
-            print(f"re-proved {result.reproved} puzzles of the set under the preset's rules, dropped {result.dropped}")
-        print(f"kept {result.kept} puzzles from {result.scanned} positions in {result.seconds:.0f} s; set: {out}")
+            print(_("re-proved {n} puzzles of the set under the preset's rules, dropped {dropped}").format(
+                n=result.reproved, dropped=result.dropped))
+        print(_("kept {kept} puzzles from {positions} positions in {seconds} s; set: {path}").format(
+            kept=result.kept, positions=result.scanned, seconds=integer(result.seconds), path=out))
     return 0

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.game import Game, IllegalMove
+from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.study.prover import Proof, main_line, prove_unique
 
 FORMAT = 1
@@ -104,7 +106,7 @@ def expand_tree(node: Any) -> dict[str, Any]:
             for name in names:
                 replies[str(name)] = sub
     except (TypeError, ValueError):
-        raise PuzzleError("the solution tree is malformed") from None
+        raise PuzzleError(_("the solution tree is malformed")) from None
     return {"move": str(move), "then": {"replies": replies}}
 
 
@@ -127,18 +129,20 @@ class PuzzleSet:
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
         except OSError as exc:
-            raise PuzzleError(f"cannot read {p}: {exc.strerror or exc}") from None
+            raise PuzzleError(_("cannot read {p}: {why}").format(p=p, why=os_reason(exc))) from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise PuzzleError(f"{p} is not a puzzle file: {exc}") from None
+            raise PuzzleError(_("{p} is not a puzzle file: {exc}").format(p=p, exc=exc)) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
-            raise PuzzleError(f"{p} is not a puzzle file (format {FORMAT} with a puzzles list)")
+            raise PuzzleError(_("{p} is not a puzzle file (format {format} with a puzzles list)").format(
+                p=p, format=FORMAT))
         for i, pz in enumerate(data["puzzles"]):
             if not isinstance(pz, dict) or any(k not in pz for k in LIST_KEYS):
-                raise PuzzleError(f"{p}: puzzle {i + 1} lacks one of {', '.join(LIST_KEYS)}")
+                raise PuzzleError(_("{p}: puzzle {n} lacks one of {keys}").format(
+                    p=p, n=i + 1, keys=", ".join(LIST_KEYS)))
             if not (_is_int(pz["plies"]) and _is_int(pz["difficulty"]) and isinstance(pz["options"], dict)
                     and all(isinstance(pz[k], str) for k in ("id", "variant", "position", "to_move", "goal", "winner"))
                     and isinstance(pz["solution"], list) and all(isinstance(m, str) for m in pz["solution"])):
-                raise PuzzleError(f"{p}: puzzle {i + 1} has a field of the wrong type")
+                raise PuzzleError(_("{p}: puzzle {n} has a field of the wrong type").format(p=p, n=i + 1))
         scanned = data.get("scanned") if isinstance(data.get("scanned"), dict) else {}
         base = cls.empty(str(data.get("variant", p.stem)))
         base.scanned.update(scanned)
@@ -181,7 +185,7 @@ def puzzle_variant(puzzle: dict[str, Any]) -> Any:
     try:
         return find_variant(str(puzzle["variant"])).with_options(puzzle.get("options") or {})
     except VariantError as exc:
-        raise PuzzleError(f"puzzle {puzzle.get('id')}: {exc}") from None
+        raise PuzzleError(_("puzzle {id}: {exc}").format(id=puzzle.get("id"), exc=exc)) from None
 
 
 def puzzle_start(puzzle: dict[str, Any]) -> tuple[Any, Any, Any]:
@@ -191,7 +195,7 @@ def puzzle_start(puzzle: dict[str, Any]) -> tuple[Any, Any, Any]:
     try:
         pos = rules.parse_position(str(puzzle["position"]), variant.parse_side(str(puzzle["to_move"])))
     except ValueError as exc:
-        raise PuzzleError(f"puzzle {puzzle.get('id')}: {exc}") from None
+        raise PuzzleError(_("puzzle {id}: {exc}").format(id=puzzle.get("id"), exc=exc)) from None
     return variant, rules, pos
 
 
@@ -207,23 +211,23 @@ def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | No
         return str(exc)
     proof = prove_unique(rules, pos, int(puzzle["plies"]), max_nodes=max_nodes)
     if proof is None:
-        return "no unique forced win within its plies"
+        return _("no unique forced win within its plies")
     if proof.plies != puzzle["plies"]:
-        return f"wins in {proof.plies} plies, not {puzzle['plies']}"
+        return _("wins in {plies} plies, not {stated}").format(plies=proof.plies, stated=puzzle["plies"])
     solution = list(puzzle["solution"])
     if not solution or rules.move_text(proof.first) != solution[0]:
-        return f"the only winning first move is {rules.move_text(proof.first)}"
+        return _("the only winning first move is {move}").format(move=rules.move_text(proof.first))
     game = Game(rules, pos)
     try:
         for text in solution:
             game.play_text(text)
     except IllegalMove as exc:
-        return f"the solution is not playable: {exc}"
+        return _("the solution is not playable: {why}").format(why=exc)
     out = game.outcome
     if out is None or out.reason != puzzle["goal"] or variant.side_key(out.winner) != puzzle["winner"]:
-        return "the solution does not end in its goal"
+        return _("the solution does not end in its goal")
     if variant.side_key(proof.winner) != puzzle["winner"]:
-        return "the winner is not the side to move"
+        return _("the winner is not the side to move")
     if "tree" in puzzle:
         try:
             tree = expand_tree(puzzle["tree"])
@@ -236,27 +240,27 @@ def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | No
 def _check_tree(rules: Any, pos: Any, node: dict[str, Any], winner: Any, plies: int) -> str | None:
     """The stored tree answers every defence with legal moves that win within the plies left."""
     if plies < 1:
-        return "the solution tree runs past its plies"
+        return _("the solution tree runs past its plies")
     try:
         move = rules.parse_move(pos, str(node.get("move")))
     except ValueError:
-        return f"the solution tree plays {node.get('move')}, which cannot be read here"
+        return _("the solution tree plays {move}, which cannot be read here").format(move=shown(node.get("move"), 40))
     if move not in rules.legal_moves(pos):
-        return f"the solution tree plays {node.get('move')}, which is illegal here"
+        return _("the solution tree plays {move}, which is illegal here").format(move=shown(node.get("move"), 40))
     after = rules.play(pos, move)[0]
     out = rules.outcome(after)
     if out is not None:
-        return None if out.winner == winner else f"the solution tree's {node['move']} does not win"
+        return None if out.winner == winner else _("the solution tree's {move} does not win").format(move=node["move"])
     replies = node["then"].get("replies") or {}
     legal = {rules.move_text(m): m for m in rules.legal_moves(after)}
     if set(replies) != set(legal):
-        return f"the solution tree does not answer every defence after {node['move']}"
+        return _("the solution tree does not answer every defence after {move}").format(move=node["move"])
     for text, sub in replies.items():
         nxt = rules.play(after, legal[text])[0]
         reply_out = rules.outcome(nxt)
         if reply_out is not None:
             if reply_out.winner != winner:
-                return f"the defence {text} ends the game for the defender"
+                return _("the defence {move} ends the game for the defender").format(move=text)
             continue
         why = _check_tree(rules, nxt, sub, winner, plies - 2)
         if why:
