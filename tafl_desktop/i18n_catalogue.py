@@ -37,6 +37,8 @@ PSEUDO = "en_XA"
 KEYWORDS = {
     "_": None, "N_": None, "gettext": None,
     "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3),
+    # the window's texts that follow a language switch (tafl_desktop.gui.texts)
+    "tr": (3,), "add_item": (2,), "set_item": (3,),
 }
 #: Texts naming both sides of a variant: the catalogue holds each once more per preset's pair of
 #: sides (``marks.N_pair``, ``Variant.pair_text``).
@@ -267,50 +269,8 @@ def untranslated(cat) -> list[str]:
     return out
 
 
-_ACCENTED = dict(zip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-                     "åƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ", strict=True))
-#: Format fields ({n}, {d:+.0%}) and %-style fields (argparse's %(prog)s): the pseudo-locale
-#: brackets the words between them, never what is filled in.
-_FIELD = r"\{\{|\}\}|\{[^{}]*\}|%\([a-z_]+\)[sdr]|%[sdr%]"
-#: Kept unaccented inside a bracket: markup (<b>, &amp;), an accelerator's letter (&F), escapes.
-_MARKUP = r"<[^<>]*>|&[a-z]+;|&[A-Za-z0-9&]|\n"
-OPEN, CLOSE = "⟦", "⟧"
-
-
-def pseudo_text(text: str) -> str:
-    """``text`` in the pseudo-locale: letters accented, about a third longer, each run of words
-    between two format fields in its own ⟦brackets⟧ (so that what the program fills in, a
-    square's name or another translated text, stands outside them and is checked on its own),
-    fields, markup and accelerators kept as they are."""
-    import re
-
-    def accent(part: str) -> str:
-        out, last = [], 0
-        for m in re.finditer(_MARKUP, part):
-            out.append("".join(_ACCENTED.get(c, c) for c in part[last:m.start()]))
-            out.append(m.group(0))
-            last = m.end()
-        out.append("".join(_ACCENTED.get(c, c) for c in part[last:]))
-        return "".join(out)
-
-    def bracket(run: str) -> str:
-        if not re.search(r"[A-Za-z]", run):
-            return run
-        lead = len(run) - len(run.lstrip())
-        trail = len(run.rstrip())
-        pad = "·" * max(2, len(run.strip()) // 3)
-        return f"{run[:lead]}{OPEN}{accent(run[lead:trail])} {pad}{CLOSE}{run[trail:]}"
-
-    out = []
-    for paragraph in text.split("\n\n"):
-        pieces, last = [], 0
-        for m in re.finditer(_FIELD, paragraph):
-            pieces.append(bracket(paragraph[last:m.start()]))
-            pieces.append(m.group(0))
-            last = m.end()
-        pieces.append(bracket(paragraph[last:]))
-        out.append("".join(pieces))
-    return "\n\n".join(out)
+# the pseudo-locale's text is made at run time too (lessons are data, not catalogue entries)
+from tafl_desktop.i18n import CLOSE, OPEN, pseudo_text  # noqa: E402,F401
 
 
 def pseudo(tmpl=None):

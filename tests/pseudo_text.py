@@ -91,6 +91,7 @@ def strip_catalogued(text: str) -> str:
 def leaks(text: str, allowed: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """The words of ``text`` that did not come through the catalogue and are no notation, number,
     id or name (see the module's docstring)."""
+    text = re.sub(r"<[^<>]*>|&[a-z]+;", " ", text)  # rich text's markup is no word of the reader's
     rest = _ALLOWED_RE.sub(" ", strip_catalogued(text))
     ok = PROPER | contract_words() | set(allowed)
     return [w for w in re.findall(r"[^\W\d_](?:[\w'’-]*[^\W\d_])?", rest) if w not in ok and len(w) > 1

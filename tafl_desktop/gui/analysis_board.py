@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
 
 MAX_LINES = 5
@@ -42,7 +43,8 @@ class AnalysisBoard(QDockWidget):
     """The Analysis dock; ``set_active(True)`` starts the continuous search."""
 
     def __init__(self, window: Any, client: Any) -> None:
-        super().__init__(_("Analysis"), window)
+        super().__init__(window)
+        tr(self, "setWindowTitle", "Analysis")
         self.setObjectName("analysisDock")
         self.window_ = window
         self.controller = window.controller
@@ -55,17 +57,17 @@ class AnalysisBoard(QDockWidget):
 
         body = QWidget(self)
         top = QHBoxLayout()
-        top.addWidget(QLabel(_("Lines:")))
+        top.addWidget(tr(QLabel(), "setText", "Lines:"))
         self.lines_box = QSpinBox()
         self.lines_box.setRange(1, MAX_LINES)
         self.lines_box.setValue(3)
-        self.lines_box.setToolTip(_("How many of the best lines to show (1 to 5)"))
-        self.lines_box.setAccessibleName(_("Number of lines"))
+        tr(self.lines_box, "setToolTip", "How many of the best lines to show (1 to 5)")
+        tr(self.lines_box, "setAccessibleName", "Number of lines")
         self.lines_box.valueChanged.connect(lambda _n: self._restart())
         top.addWidget(self.lines_box)
         top.addSpacing(12)
         self.status = QLabel()
-        self.status.setAccessibleName(_("Search depth and speed"))
+        tr(self.status, "setAccessibleName", "Search depth and speed")
         top.addWidget(self.status, 1)
 
         grid = QGridLayout()
@@ -102,6 +104,7 @@ class AnalysisBoard(QDockWidget):
         layout.addStretch(1)
         self.setWidget(body)
         self._pending: dict[str, Any] | None = None
+        self._finished = False
         self._flush = QTimer(self)
         self._flush.setSingleShot(True)
         self._flush.timeout.connect(self._show_pending)
@@ -150,9 +153,9 @@ class AnalysisBoard(QDockWidget):
         if c.rules.outcome(pos) is not None:
             if self.client.owner is self:
                 self.client.cancel()
-            self.status.setText(_("The game is over in this position: nothing to analyse."))
+            tr(self.status, "setText", "The game is over in this position: nothing to analyse.")
             return
-        self.status.setText(_("Thinking..."))
+        tr(self.status, "setText", "Thinking...")
         self.client.start(self, "analyse", c.game, c.view_ply, CONTINUOUS, {"lines": self.lines_box.value()},
                           self._info, self._done)
 
@@ -173,7 +176,7 @@ class AnalysisBoard(QDockWidget):
         if getattr(result, "error", ""):
             from tafl_desktop.gui.computer import first_line
 
-            self.status.setText(_("The analysis stopped: {why}").format(why=first_line(result.error)))
+            tr(self.status, "setText", "The analysis stopped: {why}", why=first_line(result.error))
             return
         if result.data.get("lines") is not None:
             self._flush.stop()
@@ -182,14 +185,20 @@ class AnalysisBoard(QDockWidget):
 
     # ------------------------------------------------------------------------------ display
     def _show_report(self, report: dict[str, Any], finished: bool = False) -> None:
-        self.report = report
-        nps = int(report.get("nps", 0))
-        speed = f"{nps / 1000:.0f}k" if nps >= 10_000 else str(nps)
+        from tafl_desktop.core.marks import integer
+
+        self.report, self._finished = report, finished
+        speed = integer(report.get("nps", 0))
         text = _("Depth {depth}, {speed} positions per second").format(depth=report.get("depth", 0), speed=speed)
         if finished:
             text = _("{figures}: finished").format(figures=text)
         self.status.setText(text)
         self._show_lines(report.get("lines", []))
+
+    def redisplay(self) -> None:
+        """Show the last lines again, in the language now in use."""
+        if self.report is not None:
+            self._show_report(self.report, self._finished)
 
     def _show_lines(self, lines: list[dict[str, Any]]) -> None:
         from tafl_desktop.analysis_words import line_words
@@ -208,13 +217,13 @@ class AnalysisBoard(QDockWidget):
                     b.hide()
                 continue
             words = line_words(variant, line["score"], line["result_in"], line["winner"], to_move)
-            label.setText(_("{score}, depth {depth}").format(score=words, depth=line["depth"]))
-            label.setToolTip(_("Score {score} from the view of the side to move").format(score=line["score"]))
+            tr(label, "setText", "{score}, depth {depth}", score=words, depth=line["depth"])
+            tr(label, "setToolTip", "Score {score} from the view of the side to move", score=line["score"])
             label.show()
             for k, b in enumerate(self.move_buttons[i]):
                 if k < len(line["moves"]):
                     b.setText(line["moves"][k])
-                    b.setToolTip(_("Play this line up to {move}").format(move=line["moves"][k]))
+                    tr(b, "setToolTip", "Play this line up to {move}", move=line["moves"][k])
                     b.show()
                 else:
                     b.hide()

@@ -24,6 +24,7 @@ from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tafl_desktop.gui.board_painter import BoardPainting
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import BoardTheme, piece_name, theme
 from tafl_desktop.i18n import _
 
@@ -97,7 +98,7 @@ class BoardView(BoardPainting, QWidget):
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(220, 220)
-        self.setAccessibleName(_("Board"))
+        tr(self, "setAccessibleName", "Board")
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
 
     # ------------------------------------------------------------------------------- settings
@@ -434,7 +435,7 @@ class BoardView(BoardPainting, QWidget):
         if self._state is None:
             return
         if self._cursor is not None:
-            self.setAccessibleDescription(_("Cursor on {square}").format(square=self.describe_square(self._cursor)))
+            tr(self, "setAccessibleDescription", "Cursor on {square}", square=self.describe_square(self._cursor))
         else:
-            self.setAccessibleDescription(_("Press Enter to play with the keyboard"))
+            tr(self, "setAccessibleDescription", "Press Enter to play with the keyboard")
 

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.core.quoting import os_reason
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
 
 GAME_FILTER = "Tafl Desktop games (*.tafl.json *.json);;All files (*)"
@@ -37,7 +38,6 @@ def show_error(parent: QWidget | None, title: str, text: str) -> None:
 def describe_problem(exc: BaseException) -> str:
     """The cause of an unexpected failure, in one short line for a dialog (never a traceback)."""
     from tafl_desktop.core.quoting import shown
-    from tafl_desktop.i18n import _
 
     if isinstance(exc, MemoryError):
         return _("there was not enough memory to read it")
@@ -91,7 +91,7 @@ def ask_save_path(parent: QWidget | None, title: str, file_filter: str, suggeste
 def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: QPixmap | None = None) -> bool:
     """The end-of-game dialog (``pixmap``: the winner's piece).  True if the player asks for a new game."""
     dlg = QDialog(parent)
-    dlg.setWindowTitle(_("Game over"))
+    tr(dlg, "setWindowTitle", "Game over")
     icon = QLabel()
     if pixmap is not None:
         icon.setPixmap(pixmap)
@@ -100,8 +100,8 @@ def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: Q
     text.setWordWrap(True)
     text.setMinimumWidth(340)
     buttons = QDialogButtonBox()
-    review = buttons.addButton(_("Review the game"), QDialogButtonBox.ButtonRole.AcceptRole)
-    new = buttons.addButton(_("New game..."), QDialogButtonBox.ButtonRole.ActionRole)
+    review = tr(buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole), "setText", "Review the game")
+    new = tr(buttons.addButton("", QDialogButtonBox.ButtonRole.ActionRole), "setText", "New game...")
     review.setDefault(True)
     chosen: list[object] = []
     review.clicked.connect(lambda: (chosen.append(review), dlg.accept()))

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QInputDialog
 
 from tafl_desktop.core.move_numbers import moves_played
 from tafl_desktop.gui import dialogs
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 
 IMPORT_FILTER = ("Game records (*.otg *.pgn *.txt *.json);;OpenTafl games (*.otg);;PGN-like games (*.pgn);;"
@@ -181,12 +182,12 @@ def install(window) -> None:
 
     register()
     window.imported = None
-    window.act_import = QAction(_("&Import Game..."), window)
-    window.act_import.setToolTip(_("Open a game from OpenTafl (.otg), hnefatafl.org (.pgn), a move list (.txt) "
-                                   "or PlayTaflOnline (.json)"))
+    window.act_import = tr(QAction(window), "setText", "&Import Game...")
+    tr(window.act_import, "setToolTip", "Open a game from OpenTafl (.otg), hnefatafl.org (.pgn), a move list (.txt) "
+                                   "or PlayTaflOnline (.json)")
     window.act_import.triggered.connect(lambda: import_game(window))
-    window.act_export = QAction(_("&Export Game..."), window)
-    window.act_export.setToolTip(_("Write this game for OpenTafl (.otg), hnefatafl.org (.pgn) or as a move list"))
+    window.act_export = tr(QAction(window), "setText", "&Export Game...")
+    tr(window.act_export, "setToolTip", "Write this game for OpenTafl (.otg), hnefatafl.org (.pgn) or as a move list")
     window.act_export.triggered.connect(lambda: export_game(window))
     menu = window.file_menu
     anchor = getattr(window, "act_open_variant", None)

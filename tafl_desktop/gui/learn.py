@@ -8,6 +8,7 @@ say what the engine found.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.core.side_words import sentence
+from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _, ngettext, npgettext
 
 #: Positions the window's own proofs may visit (a wrong move's refutation, a second winning line).
@@ -34,12 +36,12 @@ REPLY_DELAY_MS = 350
 
 def install(window: Any) -> None:
     """Add the Learn menu (before Help) to ``window``."""
-    menu = QMenu(_("&Learn"), window)
+    menu = tr(QMenu(window), "setTitle", "&Learn")
     window.menuBar().insertMenu(window.help_menu.menuAction(), menu)
     window.learn_menu = menu
     window.learn_dialogs = []
     menu.aboutToShow.connect(lambda: _fill_menu(window, menu))
-    act = menu.addAction(_("&Puzzles..."))  # the lessons are read when the menu first opens
+    act = tr(menu.addAction(""), "setText", "&Puzzles...")  # the lessons are read when the menu first opens
     act.triggered.connect(lambda: open_puzzles(window))
     window.act_puzzles = act
 
@@ -66,14 +68,14 @@ def _fill_menu(window: Any, menu: QMenu) -> None:
     for lesson in lessons:
         families.setdefault(lesson.family, []).append(lesson)
     for family, items in families.items():
-        sub = menu.addMenu(_("{family} lessons").format(family=_family_label(family)))
+        sub = tr(menu.addMenu(""), "setTitle", "{family} lessons", family=lambda family=family: _family_label(family))
         sub.setObjectName(f"learn-{family}")
         for lesson in items:
             act = sub.addAction(lesson.title_text())
             act.setData(lesson.id)
             act.triggered.connect(lambda _c=False, ls=lesson: open_lesson(window, ls))
     menu.addSeparator()
-    act = menu.addAction(_("&Puzzles..."))
+    act = tr(menu.addAction(""), "setText", "&Puzzles...")
     act.setObjectName("learn-puzzles")
     act.triggered.connect(lambda: open_puzzles(window))
     window.act_puzzles = act
@@ -109,10 +111,24 @@ def _wrap_label(text: str = "") -> QLabel:
     return label
 
 
-def _set_feedback(label: QLabel, text: str, good: bool | None) -> None:
+def _set_feedback(label: QLabel, text: str | Callable[[], str], good: bool | None) -> None:
+    """Say how a move went; ``text`` may be a function making it, called again after a
+    language switch (:func:`_redo_feedback`)."""
     color = {True: "#1b6e1b", False: "#a02020", None: "palette(text)"}[good]
     label.setStyleSheet(f"color: {color}; font-weight: bold;" if good is not None else "")
-    label.setText(text)
+    label.setText(text() if callable(text) else text)
+    label.setProperty("feedback-good", good)
+    _FEEDBACK[id(label)] = text
+
+
+def _redo_feedback(label: QLabel) -> None:
+    maker = _FEEDBACK.get(id(label))
+    if callable(maker):
+        label.setText(maker())
+
+
+#: The function behind each feedback label's text (id of the label -> maker or text).
+_FEEDBACK: dict[int, str | Callable[[], str]] = {}
 
 
 # ----------------------------------------------------------------------------------- lessons
@@ -126,16 +142,16 @@ class LessonDialog(QDialog):
         self.lesson = lesson
         self.index = 0
         self.step_done = False
-        self.setWindowTitle(_("Lesson: {title}").format(title=lesson.title_text()))
+        tr(self, "setWindowTitle", "Lesson: {title}", title=lesson.title_text)
         self.resize(620, 720)
         self.heading = QLabel()
         self.heading.setStyleSheet("font-size: 15px; font-weight: bold;")
         self.text = _wrap_label()
         self.board = StudyBoard(self)
         self.feedback = _wrap_label()
-        self.btn_solution = QPushButton(_("Show &solution"))
-        self.btn_retry = QPushButton(_("&Try again"))
-        self.btn_next = QPushButton(_("&Next step"))
+        self.btn_solution = tr(QPushButton(), "setText", "Show &solution")
+        self.btn_retry = tr(QPushButton(), "setText", "&Try again")
+        self.btn_next = tr(QPushButton(), "setText", "&Next step")
         row = QHBoxLayout()
         for b in (self.btn_solution, self.btn_retry, self.btn_next):
             row.addWidget(b)
@@ -163,19 +179,31 @@ class LessonDialog(QDialog):
             variant, rules, pos = self.step.start()
         except ValueError as exc:  # a hand-made lesson file with a position the rules cannot read
             self.board.interactive = False
-            _set_feedback(self.feedback, _("This step cannot be shown: {error}").format(error=exc), False)
+            _set_feedback(self.feedback, lambda exc=exc: _("This step cannot be shown: {error}").format(error=exc),
+                          False)
             self.btn_next.setEnabled(self.index + 1 < len(self.lesson.steps))
             return
-        self.variant, self.rules = variant, rules
-        self.heading.setText(_("{title}: step {n} of {total}").format(
-            title=self.lesson.title_text(), n=self.index + 1, total=len(self.lesson.steps)))
-        side = variant.side_names[int(rules.side_to_move(pos))]
-        self.text.setText(self.step.instructions(variant) + "\n" +
-                          _("{side} to move · {variant}").format(side=side, variant=variant.title))
+        self.variant, self.rules, self._start = variant, rules, pos
+        self._show_texts()
         self.board.interactive = True
         self.board.show_position(rules, pos)
         _set_feedback(self.feedback, "", None)
+
+    def _show_texts(self) -> None:
+        """The step's heading, instructions and buttons in the language in use."""
+        variant, rules = self.variant, self.rules
+        tr(self.heading, "setText", "{title}: step {n} of {total}",
+           title=self.lesson.title_text, n=self.index + 1, total=len(self.lesson.steps))
+        side = variant.side_names[int(rules.side_to_move(self._start))]
+        self.text.setText(self.step.instructions(variant) + "\n" +
+                          _("{side} to move · {variant}").format(side=side, variant=variant.title))
         self.btn_next.setText(_("&Next step") if self.index + 1 < len(self.lesson.steps) else _("&Finish"))
+
+    def redisplay(self) -> None:
+        """After a language switch: the texts again, the board as the player left it."""
+        if getattr(self, "_start", None) is not None:
+            self._show_texts()
+        _redo_feedback(self.feedback)
 
     def on_move(self, move: tuple) -> None:
         from tafl_desktop.study.lessons import judge, translated
@@ -187,13 +215,13 @@ class LessonDialog(QDialog):
             self.board.interactive = False
             self.board.show_position(self.rules, verdict.position, move, verdict.captures, before)
             self.btn_next.setEnabled(True)
-            _set_feedback(self.feedback, translated(verdict.message), True)
+            _set_feedback(self.feedback, lambda: translated(verdict.message), True)
         else:
-            _set_feedback(self.feedback, translated(verdict.message) + " " + _("Try another move."), False)
+            _set_feedback(self.feedback, lambda: translated(verdict.message) + " " + _("Try another move."), False)
             self.board.refresh()
 
     def on_illegal(self, move: tuple, why: str) -> None:
-        _set_feedback(self.feedback, _("{move} is not allowed: {why}.").format(
+        _set_feedback(self.feedback, lambda: _("{move} is not allowed: {why}.").format(
             move=self.rules.move_text(move), why=_(why)), False)
 
     def show_solution(self) -> None:
@@ -201,10 +229,11 @@ class LessonDialog(QDialog):
             _variant, rules, pos = self.step.start()
             move = rules.parse_move(pos, self.step.solution)
         except ValueError as exc:
-            _set_feedback(self.feedback, _("This step cannot be shown: {error}").format(error=exc), False)
+            _set_feedback(self.feedback, lambda exc=exc: _("This step cannot be shown: {error}").format(error=exc),
+                          False)
             return
         self.board.show_hint(move[0], move)
-        _set_feedback(self.feedback, _("Solution: {move}").format(move=self.step.solution), None)
+        _set_feedback(self.feedback, lambda: _("Solution: {move}").format(move=self.step.solution), None)
 
     def next_step(self) -> None:
         if self.index + 1 < len(self.lesson.steps):
@@ -278,18 +307,18 @@ class PuzzleDialog(QDialog):
         self.all_puzzles = puzzles
         self.families = {vid: v.family for vid, v in presets().items()}
         self.progress = PuzzleProgress()
-        self.setWindowTitle(_("Puzzles"))
+        tr(self, "setWindowTitle", "Puzzles")
         self.resize(640, 780)
         self.family_box = QComboBox()
-        self.family_box.addItem(_("All families"), "")
+        add_item(self.family_box, "All families", "")
         for fam in sorted({self.families.get(p["variant"], "") for p in puzzles} - {""}):
             self.family_box.addItem(_family_label(fam), fam)
         self.level_box = QComboBox()
-        self.level_box.addItem(_("Any difficulty"), 0)
+        add_item(self.level_box, "Any difficulty", 0)
         for n in range(1, 6):
-            self.level_box.addItem(_("Difficulty {n}").format(n=n), n)
-        self.btn_prev = QPushButton(_("&Previous"))
-        self.btn_next = QPushButton(_("N&ext puzzle"))
+            add_item(self.level_box, "Difficulty {n}", n, n=n)
+        self.btn_prev = tr(QPushButton(), "setText", "&Previous")
+        self.btn_next = tr(QPushButton(), "setText", "N&ext puzzle")
         top = QHBoxLayout()
         for w in (self.family_box, self.level_box, self.btn_prev, self.btn_next):
             top.addWidget(w)
@@ -297,8 +326,8 @@ class PuzzleDialog(QDialog):
         self.heading.setStyleSheet("font-size: 15px; font-weight: bold;")
         # the rules the puzzle is proved under, shown before the first move (as the side panel does)
         self.rules_label = _wrap_label()
-        self.btn_rules = QPushButton(_("&Rules..."))
-        self.btn_rules.setToolTip(_("The full rules this puzzle is played under"))
+        self.btn_rules = tr(QPushButton(), "setText", "&Rules...")
+        tr(self.btn_rules, "setToolTip", "The full rules this puzzle is played under")
         rules_row = QHBoxLayout()
         rules_row.addWidget(self.rules_label, 1)
         rules_row.addWidget(self.btn_rules)
@@ -306,9 +335,9 @@ class PuzzleDialog(QDialog):
         self.board = StudyBoard(self)
         self.feedback = _wrap_label()
         self.progress_label = _wrap_label()
-        self.btn_hint = QPushButton(_("&Hint"))
-        self.btn_retry = QPushButton(_("&Try again"))
-        self.btn_solution = QPushButton(_("Show &solution"))
+        self.btn_hint = tr(QPushButton(), "setText", "&Hint")
+        self.btn_retry = tr(QPushButton(), "setText", "&Try again")
+        self.btn_solution = tr(QPushButton(), "setText", "Show &solution")
         row = QHBoxLayout()
         for b in (self.btn_hint, self.btn_retry, self.btn_solution):
             row.addWidget(b)
@@ -380,7 +409,7 @@ class PuzzleDialog(QDialog):
             b.setEnabled(pz is not None)
         self.rules_label.setText("")
         if pz is None:
-            self.heading.setText(_("No puzzle matches these filters."))
+            tr(self.heading, "setText", "No puzzle matches these filters.")
             self.task.setText("")
             _set_feedback(self.feedback, "", None)
             self.board.interactive = False
@@ -391,7 +420,7 @@ class PuzzleDialog(QDialog):
             self.variant, self.rules, self.start = puzzle_start(pz)
             tree = expand_tree(pz["tree"]) if pz.get("tree") else None
         except PuzzleError as exc:
-            self.heading.setText(_("This puzzle cannot be shown."))
+            tr(self.heading, "setText", "This puzzle cannot be shown.")
             _set_feedback(self.feedback, str(exc), False)
             return
         self.position = self.start
@@ -402,14 +431,23 @@ class PuzzleDialog(QDialog):
         self.hint_level = 0
         self.solved = False
         self.line: list[str] = []
-        self.heading.setText(_("Puzzle {id} · {variant} · difficulty {d}").format(
-            id=pz["id"], variant=self.variant.title, d=pz["difficulty"]))
+        tr(self.heading, "setText", "Puzzle {id} · {variant} · difficulty {d}",
+           id=pz["id"], variant=lambda v=self.variant: v.title, d=pz["difficulty"])
         self.rules_label.setText(puzzle_rules_text(self.variant))
         self.show_task()
         self.board.interactive = True
         self.board.show_position(self.rules, self.start)
         _set_feedback(self.feedback, "", None)
         self.update_progress()
+
+    def redisplay(self) -> None:
+        """After a language switch: the rules line, the task, the progress and the last word
+        on the move, in the language now in use (the board as the player left it)."""
+        if self.puzzle is not None and getattr(self, "variant", None) is not None:
+            self.rules_label.setText(puzzle_rules_text(self.variant))
+            self.show_task()
+        self.update_progress()
+        _redo_feedback(self.feedback)
 
     def show_rules(self) -> None:
         """The full rule sheet of the puzzle's rules (the preset, and any toggle the puzzle changes)."""
@@ -439,10 +477,9 @@ class PuzzleDialog(QDialog):
         in_set = [p for p in self.all_puzzles if p["variant"] == set_id]
         solved = len(self.progress.solved(set_id) & {p["id"] for p in in_set})
         streak, best = self.progress.streak(set_id)
-        self.progress_label.setText(_("{set}: solved {solved} of {total} · streak {streak} (best {best}) · "
-                                      "puzzle {n} of {shown} shown").format(
-            set=self.variant.title, solved=solved, total=len(in_set), streak=streak, best=best,
-            n=self.index + 1, shown=len(self.shown)))
+        tr(self.progress_label, "setText", "{set}: solved {solved} of {total} · streak {streak} (best {best}) · "
+           "puzzle {n} of {shown} shown", set=lambda v=self.variant: v.title, solved=solved, total=len(in_set),
+           streak=streak, best=best, n=self.index + 1, shown=len(self.shown))
 
     # ---------------------------------------------------------------------------- playing
     def _prover(self) -> Any:
@@ -477,7 +514,7 @@ class PuzzleDialog(QDialog):
                 self.finish(out)
             else:
                 self.board.interactive = False
-                _set_feedback(self.feedback, _("Good: {move}. The computer replies...").format(move=text), True)
+                _set_feedback(self.feedback, lambda: _("Good: {move}. The computer replies...").format(move=text), True)
                 self.reply_timer.start(REPLY_DELAY_MS)
             return
         # wrong: find the defence that refutes it, as the engine sees it
@@ -488,7 +525,7 @@ class PuzzleDialog(QDialog):
             why = _("{move} ends the game the wrong way: {result}").format(move=text, result=out.describe(self.variant))
         else:
             why = self._refutation(prover, text, after) or why
-        _set_feedback(self.feedback, why + " " + _("Try again."), False)
+        _set_feedback(self.feedback, lambda: why + " " + _("Try again."), False)
         self.board.refresh()
         self.update_progress()
 
@@ -530,7 +567,7 @@ class PuzzleDialog(QDialog):
         return None
 
     def on_illegal(self, move: tuple, why: str) -> None:
-        _set_feedback(self.feedback, _("{move} is not allowed: {why}.").format(
+        _set_feedback(self.feedback, lambda: _("{move} is not allowed: {why}.").format(
             move=self.rules.move_text(move), why=_(why)), False)
 
     def computer_reply(self) -> None:
@@ -552,7 +589,7 @@ class PuzzleDialog(QDialog):
         self.board.show_position(rules, self.position, move, caps, before)
         self.show_task()
         moves = (self.plies_left + 1) // 2
-        _set_feedback(self.feedback, ngettext("The answer: {reply}. Win in {n} more move.",
+        _set_feedback(self.feedback, lambda: ngettext("The answer: {reply}. Win in {n} more move.",
                                               "The answer: {reply}. Win in {n} more moves.", moves).format(
             reply=reply_text, n=moves), None)
 
@@ -560,7 +597,7 @@ class PuzzleDialog(QDialog):
         self.solved = True
         self.board.interactive = False
         self.progress.record(self.puzzle["variant"], self.puzzle["id"], self.clean)
-        _set_feedback(self.feedback, _("Solved! {result}").format(result=out.describe(self.variant)), True)
+        _set_feedback(self.feedback, lambda: _("Solved! {result}").format(result=out.describe(self.variant)), True)
         self.update_progress()
 
     def restart(self) -> None:
@@ -585,10 +622,11 @@ class PuzzleDialog(QDialog):
         g = self.rules.geometry
         if self.hint_level == 1:
             self.board.show_hint(move[0])
-            _set_feedback(self.feedback, _("Hint: move the piece on {square}.").format(square=g.name(move[0])), None)
+            _set_feedback(self.feedback, lambda: _("Hint: move the piece on {square}.").format(
+                square=g.name(move[0])), None)
         else:
             self.board.show_hint(move[0], move)
-            _set_feedback(self.feedback, _("Hint: play {move}.").format(move=self.rules.move_text(move)), None)
+            _set_feedback(self.feedback, lambda: _("Hint: play {move}.").format(move=self.rules.move_text(move)), None)
 
     def show_solution(self) -> None:
         pz = self.puzzle
@@ -596,5 +634,14 @@ class PuzzleDialog(QDialog):
             return
         self.clean = False
         self.progress.broke(pz["variant"])
-        _set_feedback(self.feedback, _("Solution: {line}").format(line=" ".join(pz["solution"])), None)
+        _set_feedback(self.feedback, lambda: _("Solution: {line}").format(line=" ".join(pz["solution"])), None)
         self.update_progress()
+
+
+def retranslate(window: Any) -> None:
+    """After a language switch: every open lesson and puzzle window says its texts again."""
+    from PySide6.QtWidgets import QApplication
+
+    for w in QApplication.topLevelWidgets():
+        if isinstance(w, (LessonDialog, PuzzleDialog)):
+            w.redisplay()

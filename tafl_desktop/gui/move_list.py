@@ -29,9 +29,11 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.core.game_tree import Node
+from tafl_desktop.core.marks import N_
 from tafl_desktop.core.move_numbers import node_move_text
 from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.icons import set_glyph
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 
 Index = QModelIndex | QPersistentModelIndex
@@ -316,7 +318,7 @@ class MovePanel(QWidget):
         self.table.setShowGrid(False)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
-        self.table.setAccessibleName(_("Moves"))
+        tr(self.table, "setAccessibleName", "Moves")
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
@@ -329,15 +331,15 @@ class MovePanel(QWidget):
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         for name, tip, slot in (
-            ("first", _("First position (Home)"), controller.first),
-            ("back", _("Back one move (Left arrow)"), controller.back),
-            ("forward", _("Forward one move (Right arrow)"), controller.forward),
-            ("last", _("Last position, back to the game (End)"), controller.last),
+            ("first", N_("First position (Home)"), controller.first),
+            ("back", N_("Back one move (Left arrow)"), controller.back),
+            ("forward", N_("Forward one move (Right arrow)"), controller.forward),
+            ("last", N_("Last position, back to the game (End)"), controller.last),
         ):
             b = QToolButton(self)
             set_glyph(b, name)
-            b.setToolTip(tip)
-            b.setAccessibleName(tip)
+            tr(b, "setToolTip", tip)
+            tr(b, "setAccessibleName", tip)
             b.setAutoRaise(True)
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             b.clicked.connect(slot)
@@ -410,15 +412,15 @@ class MovePanel(QWidget):
                 _("Comment on {move}...").format(move=node_move_text(c.tree, node)))
         menu.addAction(text, lambda: edit_comment(self, c, node))
         in_variation = c.tree.variation_start(node) is not None
-        a = menu.addAction(_("Promote Variation"), lambda: c.promote(node))
+        a = tr(menu.addAction("", lambda: c.promote(node)), "setText", "Promote Variation")
         a.setEnabled(in_variation)
-        a = menu.addAction(_("Make Main Line"), lambda: c.promote(node, to_main=True))
+        a = tr(menu.addAction("", lambda: c.promote(node, to_main=True)), "setText", "Make Main Line")
         a.setEnabled(in_variation)
         menu.addSeparator()
         start = c.tree.variation_start(node)
-        a = menu.addAction(_("Delete Variation"), lambda: confirm_delete(self, c, start))
+        a = tr(menu.addAction("", lambda: confirm_delete(self, c, start)), "setText", "Delete Variation")
         a.setEnabled(start is not None)
-        a = menu.addAction(_("Delete From Here"), lambda: confirm_delete(self, c, node))
+        a = tr(menu.addAction("", lambda: confirm_delete(self, c, node)), "setText", "Delete From Here")
         a.setEnabled(node.ply is not None)
         return menu
 

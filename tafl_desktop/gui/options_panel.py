@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.core.options import OptionSchema, OptionSpec, OptionValue
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
 
 CHANGED_MARK = "\u25cf "  # a dot before the label of a changed toggle
@@ -72,9 +73,9 @@ class ToggleRow:
         self.editor.setToolTip(self._tooltip())
         self.editor.setAccessibleName(spec.label)
         self.reset = QToolButton()
-        self.reset.setText(_("\u21ba"))
+        tr(self.reset, "setText", "\u21ba")
         self.reset.setAutoRaise(True)
-        self.reset.setToolTip(_("Back to the preset's value"))
+        tr(self.reset, "setToolTip", "Back to the preset's value")
         self.help = QLabel(spec.help)
         self.help.setWordWrap(True)
         self.help.setToolTip(self._tooltip())
@@ -91,7 +92,7 @@ class ToggleRow:
                 item = model.item(i) if hasattr(model, "item") else None
                 if item is not None:
                     item.setEnabled(False)
-                    item.setToolTip(_("This board has no squares for this choice."))
+                    tr(item, "setToolTip", "This board has no squares for this choice.")
 
     def _tooltip(self) -> str:
         text = self.spec.help
@@ -145,7 +146,7 @@ class OptionsPanel(QWidget):
         self._rows: dict[str, ToggleRow] = {}
         self._loading = False
         self.summary = QLabel()
-        self.reset_all = QPushButton(_("Reset all to preset"))
+        self.reset_all = tr(QPushButton(), "setText", "Reset all to preset")
         self.reset_all.clicked.connect(self.reset_to_preset)
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)

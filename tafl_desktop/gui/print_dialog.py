@@ -50,6 +50,7 @@ from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.maker_panel import FILTERS, FORMAT_LABELS, MakerBuilder, MakerResult, MakerSettings
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
 from tafl_desktop.printing.board_sheet import (
@@ -207,7 +208,7 @@ class PrintSetDialog(QDialog):
         self.maker: MakerResult | None = None
         self._builder = MakerBuilder(self)
         self._builder.finished.connect(self._maker_built)
-        self.setWindowTitle(_("Print set: {game}").format(game=variant.title))
+        tr(self, "setWindowTitle", "Print set: {game}", game=lambda: variant.title)
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -224,10 +225,10 @@ class PrintSetDialog(QDialog):
         body.addWidget(options, 0)
         body.addWidget(preview, 1)
 
-        self.save_button = QPushButton(_("Save as PDF..."))
+        self.save_button = tr(QPushButton(), "setText", "Save as PDF...")
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.save_pdf)
-        close = QPushButton(_("Close"))
+        close = tr(QPushButton(), "setText", "Close")
         close.clicked.connect(self.reject)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status_label, 1)
@@ -260,13 +261,13 @@ class PrintSetDialog(QDialog):
         self.square_spin.setRange(MIN_SQUARE, MAX_SQUARE)
         self.square_spin.setDecimals(1)
         self.square_spin.setSingleStep(0.5)
-        self.square_spin.setSuffix(_(" mm"))
+        tr(self.square_spin, "setSuffix", " mm")
         self.square_spin.setKeyboardTracking(True)
-        self.square_default = QCheckBox(_("Default size"))
-        self.square_default.setToolTip(_("The largest size, up to 30 mm, at which the board fits on one page, "
+        self.square_default = tr(QCheckBox(), "setText", "Default size")
+        tr(self.square_default, "setToolTip", "The largest size, up to 30 mm, at which the board fits on one page, "
                                          "but never below {mm:g} mm: a larger board is tiled over several "
                                          "pages at {tiled:g} mm.\nUntick it, or type a size, to print larger or "
-                                         "smaller").format(mm=PLAYABLE_SQUARE, tiled=TILED_SQUARE))
+                                         "smaller", mm=PLAYABLE_SQUARE, tiled=TILED_SQUARE)
         #: Says when the default size tiles the board (it does not fit one page at a playable size).
         self.square_note = QLabel()
         self.square_note.setWordWrap(True)
@@ -283,23 +284,23 @@ class PrintSetDialog(QDialog):
         self.format_combo = QComboBox()
         for key, label in FORMAT_LABELS.items():
             self.format_combo.addItem(_(label), key)
-        self.format_combo.setToolTip(_("Paper, the board as a laser cutter's file (true scale in mm; layers cut, "
-                                       "score, engrave), or pieces as a 3D printer's file"))
+        tr(self.format_combo, "setToolTip", "Paper, the board as a laser cutter's file (true scale in mm; layers cut, "
+                                       "score, engrave), or pieces as a 3D printer's file")
         self.format_combo.currentIndexChanged.connect(self._format_changed)
-        page_box = QGroupBox(_("Paper"))
+        page_box = tr(QGroupBox(), "setTitle", "Paper")
         form = QFormLayout(page_box)
         self.page_form = form
         self.page_box = page_box
-        form.addRow(_("Format:"), self.format_combo)
-        form.addRow(_("Paper:"), self.paper_combo)
-        form.addRow(_("Orientation:"), self.orientation_combo)
+        form.addRow(tr(QLabel(), "setText", "Format:"), self.format_combo)
+        form.addRow(tr(QLabel(), "setText", "Paper:"), self.paper_combo)
+        form.addRow(tr(QLabel(), "setText", "Orientation:"), self.orientation_combo)
         form.addRow(self.square_label, square_row)
         form.addRow(self.square_note)
         self.maker_settings = MakerSettings(v)
         self.maker_settings.changed.connect(self._options_changed)
         self.maker_settings.hide()
 
-        parts_box = QGroupBox(_("Print"))
+        parts_box = tr(QGroupBox(), "setTitle", "Print")
         parts_layout = QVBoxLayout(parts_box)
         self.part_boxes: dict[str, QCheckBox] = {}
         offered = ["rules", "board", "pieces", "standees"] + (["markers"] if v.family == "dablot" else [])
@@ -318,10 +319,10 @@ class PrintSetDialog(QDialog):
         self.draught_spin.setRange(MIN_DRAUGHT, MAX_DRAUGHT)
         self.draught_spin.setDecimals(1)
         self.draught_spin.setSingleStep(1.0)
-        self.draught_spin.setSuffix(_(" mm"))
+        tr(self.draught_spin, "setSuffix", " mm")
         self.draught_spin.setValue(30.0)
-        self.draught_spin.setToolTip(_("Diameter of your draughts: the markers are cut to sit under them"))
-        self.draught_label = QLabel(_("Draught diameter:"))
+        tr(self.draught_spin, "setToolTip", "Diameter of your draughts: the markers are cut to sit under them")
+        self.draught_label = tr(QLabel(), "setText", "Draught diameter:")
         if v.family == "dablot":
             row = QFormLayout()
             row.setContentsMargins(20, 0, 0, 0)
@@ -334,7 +335,7 @@ class PrintSetDialog(QDialog):
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        hint = QLabel(_("Print at 100% (\u201cactual size\u201d): every board page has a 100 mm ruler to check."))
+        hint = tr(QLabel(), "setText", "Print at 100% (“actual size”): every board page has a 100 mm ruler to check.")
         hint.setWordWrap(True)
         hint.setStyleSheet("color: palette(placeholder-text);")
         self.hint = hint
@@ -400,7 +401,7 @@ class PrintSetDialog(QDialog):
         right.setContentsMargins(0, 0, 0, 0)
         right.addLayout(top)
         right.addWidget(self.scroll, 1)
-        box = QGroupBox(_("Preview"))
+        box = tr(QGroupBox(), "setTitle", "Preview")
         row = QHBoxLayout(box)
         row.addWidget(self.thumbs)
         row.addLayout(right, 1)
@@ -418,7 +419,6 @@ class PrintSetDialog(QDialog):
     # -------------------------------------------------------------------------- options
     def _balance_choice(self) -> tuple[QCheckBox | None, dict[str, Any] | None]:
         """A box offering the newest finished Rules Lab study of this game for the rule sheet."""
-        from tafl_desktop.i18n import _
 
         try:
             from tafl_desktop.gui.rules_lab import studies_folder
@@ -432,8 +432,8 @@ class PrintSetDialog(QDialog):
         if report is None:
             return None, None
         games = sum(c["games"] for c in report["cells"])
-        box = QCheckBox(_("Balance chart ({games} games, Rules Lab)").format(games=games))
-        box.setToolTip(_("Add the chart of your latest finished Rules Lab study of this game to the rule sheet"))
+        box = tr(QCheckBox(), "setText", "Balance chart ({games} games, Rules Lab)", games=games)
+        tr(box, "setToolTip", "Add the chart of your latest finished Rules Lab study of this game to the rule sheet")
         box.toggled.connect(self._options_changed)
         return box, report
 
@@ -471,7 +471,7 @@ class PrintSetDialog(QDialog):
         self.maker_settings.set_format(self.format)
         self.thumbs.setVisible(paper)
         self.hint.setVisible(paper)
-        self.save_button.setText(_("Save as {format}...").format(format=self.format.upper()))
+        tr(self.save_button, "setText", "Save as {format}...", format=self.format.upper())
         self._update_square_default()
         self._options_changed()
 
@@ -503,9 +503,9 @@ class PrintSetDialog(QDialog):
         tiled = self._square_auto and default_is_tiled(self.variant.geometry, page)
         self.square_note.setVisible(tiled)
         if tiled:
-            self.square_note.setText(_("{game} does not fit one page at a playable size: the board is printed "
+            tr(self.square_note, "setText", "{game} does not fit one page at a playable size: the board is printed "
                                        "with {mm:g} mm squares and tiled over several pages (see the page "
-                                       "list below).").format(game=self.variant.title, mm=TILED_SQUARE))
+                                       "list below).", game=self.variant.title, mm=TILED_SQUARE)
         if self.format != "pdf":
             self.square_note.hide()
         if not self._square_auto:
@@ -569,7 +569,7 @@ class PrintSetDialog(QDialog):
         self.maker = None
         self.thumbs.clear()
         self.save_button.setEnabled(False)
-        self.status_label.setText(_("Building the {format} file...").format(format=self.format.upper()))
+        tr(self.status_label, "setText", "Building the {format} file...", format=self.format.upper())
         self._builder.start(self.variant, self.maker_options())
 
     def _maker_built(self, result: MakerResult) -> None:
@@ -594,7 +594,7 @@ class PrintSetDialog(QDialog):
         if self.maker is None or self.maker.image is None:
             if self.maker is not None and self.maker.data is not None:
                 self.page_view.setPixmap(QPixmap())
-                self.page_view.setText(_("No preview; the file can still be saved."))
+                tr(self.page_view, "setText", "No preview; the file can still be saved.")
             return
         ratio = self.devicePixelRatioF()
         area = self.scroll.viewport().size() - QSize(16, 16)
@@ -656,9 +656,9 @@ class PrintSetDialog(QDialog):
         if self.preview_error:
             self.page_label.setText("")
             self.page_view.setPixmap(QPixmap())
-            self.page_view.setText(_("Preview unavailable: {error}.\n\nSaving the PDF still works.").format(
-                error=self.preview_error))
-            self.status_label.setText(_("Preview unavailable; the PDF can still be saved."))
+            tr(self.page_view, "setText", "Preview unavailable: {error}.\n\nSaving the PDF still works.",
+               error=self.preview_error)
+            tr(self.status_label, "setText", "Preview unavailable; the PDF can still be saved.")
         else:
             self.status_label.setText("")
             self._show_current_page()
@@ -701,8 +701,8 @@ class PrintSetDialog(QDialog):
         row = max(0, self.thumbs.currentRow())
         if row >= len(self._pages):
             return
-        self.page_label.setText(_("Page {page} of {n} · {part}").format(page=row + 1, n=len(self._pages),
-                                                                       part=self.part_of_page(row + 1)))
+        tr(self.page_label, "setText", "Page {page} of {n} · {part}",
+           page=row + 1, n=len(self._pages), part=self.part_of_page(row + 1))
         ratio = self.devicePixelRatioF()
         area = self.scroll.viewport().size() - QSize(16, 16)
         box = QSize(max(120, round(area.width() * ratio)), max(120, round(area.height() * ratio)))
@@ -793,7 +793,7 @@ class PrintSetDialog(QDialog):
             return False
         if self._persist:
             QSettings().setValue(LAST_FOLDER_KEY, str(Path(path).resolve().parent))
-        self.status_label.setText(_("Saved {path}").format(path=path))
+        tr(self.status_label, "setText", "Saved {path}", path=path)
         return True
 
 

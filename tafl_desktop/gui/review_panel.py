@@ -18,6 +18,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
 
 #: Think time per position (s) in the window.
@@ -58,12 +59,12 @@ class ReviewPanel(QWidget):
         self._cursor: Any = None
 
         self.progress = QProgressBar()
-        self.progress.setAccessibleName(_("Review progress"))
+        tr(self.progress, "setAccessibleName", "Review progress")
         self.progress.setFormat(_("%v of %m positions"))
-        self.cancel_button = QPushButton(_("Cancel"))
-        self.cancel_button.setToolTip(_("Stop the review; what it found so far is kept"))
+        self.cancel_button = tr(QPushButton(), "setText", "Cancel")
+        tr(self.cancel_button, "setToolTip", "Stop the review; what it found so far is kept")
         self.cancel_button.clicked.connect(self.cancel)
-        self.resume_button = QPushButton(_("Resume Review"))
+        self.resume_button = tr(QPushButton(), "setText", "Resume Review")
         self.resume_button.clicked.connect(self.start)
         self.resume_button.hide()
         row = QHBoxLayout()
@@ -73,7 +74,7 @@ class ReviewPanel(QWidget):
         row.addWidget(self.resume_button)
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.RichText)
-        self.summary.setAccessibleName(_("Review summary"))
+        tr(self.summary, "setAccessibleName", "Review summary")
         self.graph_box = QVBoxLayout()
         self.graph_box.setContentsMargins(0, 0, 0, 0)
         layout = QVBoxLayout(self)
@@ -173,6 +174,7 @@ class ReviewPanel(QWidget):
 
     def _show_summary(self) -> None:
         from tafl_desktop.ai.review import CLASSES
+        from tafl_desktop.core.marks import integer
 
         assert self.review is not None
         variant = self._rules.variant
@@ -181,11 +183,17 @@ class ReviewPanel(QWidget):
         rows = ""
         for side in (0, 1):
             agg = self.review["summary"]["sides"][variant.side_key(side)]
-            cells = "".join(f"<td align='center'>{agg[c]}</td>" for c in CLASSES)
+            cells = "".join(f"<td align='center'>{integer(agg[c])}</td>" for c in CLASSES)
             rows += f"<tr><td>{variant.side_names[side]}</td>{cells}</tr>"
-        self.summary.setToolTip(_("Moves of each side by class: best, good, inaccuracies (?!), mistakes (?) "
-                                  "and blunders (??)"))
+        tr(self.summary, "setToolTip", "Moves of each side by class: best, good, inaccuracies (?!), mistakes (?) "
+                                  "and blunders (??)")
         self.summary.setText(f"<table cellspacing='0' cellpadding='2'><tr><th></th>{head}</tr>{rows}</table>")
+
+    def redisplay(self) -> None:
+        """Show the finished review's table and graph again, in the language now in use."""
+        if self.review is not None and not self.running:
+            self._show_summary()
+            self._draw()
 
     def _colours(self) -> tuple[str, str]:
         from tafl_desktop.charts.review_graph import DEFAULT_COLOURS
@@ -210,8 +218,8 @@ class ReviewPanel(QWidget):
         self._canvas = FigureCanvasQTAgg(self._figure)
         self._canvas.setMinimumHeight(120)
         self._canvas.setMaximumHeight(150)
-        self._canvas.setToolTip(_("Who was better after each move; click to see that position"))
-        self._canvas.setAccessibleName(_("Evaluation graph"))
+        tr(self._canvas, "setToolTip", "Who was better after each move; click to see that position")
+        tr(self._canvas, "setAccessibleName", "Evaluation graph")
         self._canvas.mpl_connect("button_press_event", self._graph_clicked)
         self.graph_box.addWidget(self._canvas)
 

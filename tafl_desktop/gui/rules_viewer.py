@@ -9,6 +9,7 @@ from html import escape
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from tafl_desktop.core.variants import Variant
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 
 
@@ -68,7 +69,7 @@ class RulesViewer(QDialog):
 
     def __init__(self, variant: Variant, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(_("Rules in force - {game}").format(game=variant.title))
+        tr(self, "setWindowTitle", "Rules in force - {game}", game=lambda: variant.title)
         self.browser = QTextBrowser()
         self.browser.setOpenExternalLinks(False)
         self.browser.setHtml(rules_html(variant))

@@ -21,6 +21,15 @@ from tafl_desktop.i18n import _
 
 #: Dynamic property of an object: "tr:" + setter name -> JSON [source, fields].
 PREFIX = "tr:"
+#: The text last set through :func:`tr`, per setter: a widget whose text was set otherwise since
+#: (a status label that :func:`tr` once filled and its owner now writes itself) is left to its
+#: owner's refresh.
+SHOWN = "tr-shown:"
+#: The getter of each setter, to see whether the text is still the one set here.
+GETTERS = {"setText": "text", "setToolTip": "toolTip", "setStatusTip": "statusTip", "setWindowTitle": "windowTitle",
+           "setTitle": "title", "setAccessibleName": "accessibleName", "setSuffix": "suffix",
+           "setPlaceholderText": "placeholderText", "setAccessibleDescription": "accessibleDescription",
+           "setWhatsThis": "whatsThis", "setIconText": "iconText"}
 #: Combo box items: JSON {index: [source, fields]}.
 ITEMS = "tr-items"
 #: Fields that are callables, kept per object (JSON cannot hold them): the object's "tr-lazy"
@@ -56,8 +65,21 @@ def tr(obj: Any, setter: str, source: str, **fields: Any) -> Any:
     """``obj.setter(_(source).format(**fields))`` now and after every language switch; returns
     ``obj`` (so ``tr(QLabel(), "setText", "Name:")`` can stand where the label is made)."""
     obj.setProperty(PREFIX + setter, json.dumps([source, _split(obj, setter, fields)]))
-    getattr(obj, setter)(render(source, fields))
+    text = render(source, fields)
+    getattr(obj, setter)(text)
+    _remember(obj, setter)
     return obj
+
+
+def _remember(obj: Any, setter: str) -> None:
+    getter = GETTERS.get(setter)
+    if getter is not None:
+        obj.setProperty(SHOWN + setter, getattr(obj, getter)())
+
+
+def _still_ours(obj: Any, setter: str) -> bool:
+    getter = GETTERS.get(setter)
+    return getter is None or getattr(obj, getter)() == obj.property(SHOWN + setter)
 
 
 def add_item(combo: Any, source: str, data: Any = None, **fields: Any) -> int:
@@ -90,8 +112,11 @@ def retranslate_object(obj: Any) -> int:
         key = bytes(name).decode()
         if key.startswith(PREFIX):
             setter = key[len(PREFIX):]
+            if not _still_ours(obj, setter):
+                continue
             source, stored = json.loads(obj.property(key))
             getattr(obj, setter)(render(source, _fields(obj, setter, stored)))
+            _remember(obj, setter)
             changed += 1
         elif key == ITEMS:
             for index, (source, stored) in json.loads(obj.property(key)).items():

@@ -107,6 +107,10 @@ def _in_language(table: Any, language: str | None) -> str:
     lang = language or chosen_language()
     if lang != "en" and isinstance(table, dict) and table.get(lang):
         return str(table[lang])
+    from tafl_desktop.i18n import PSEUDO, current_language, pseudo_text
+
+    if lang == PSEUDO or (language is None and current_language() == PSEUDO):
+        return pseudo_text(localized(table, "en"))  # the pseudo-locale: the lesson's text went through us
     return _(localized(table, "en"))
 
 
