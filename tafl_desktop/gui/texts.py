@@ -64,8 +64,11 @@ def _split(obj: Any, key: str, fields: dict[str, Any]) -> dict[str, Any]:
 def tr(obj: Any, setter: str, source: str, **fields: Any) -> Any:
     """``obj.setter(_(source).format(**fields))`` now and after every language switch; returns
     ``obj`` (so ``tr(QLabel(), "setText", "Name:")`` can stand where the label is made)."""
-    obj.setProperty(PREFIX + setter, json.dumps([source, _split(obj, setter, fields)]))
     text = render(source, fields)
+    if not hasattr(obj, "setProperty"):  # a model item (QStandardItem), rebuilt with its view's dialog
+        getattr(obj, setter)(text)
+        return obj
+    obj.setProperty(PREFIX + setter, json.dumps([source, _split(obj, setter, fields)]))
     getattr(obj, setter)(text)
     _remember(obj, setter)
     return obj
