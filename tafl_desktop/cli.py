@@ -407,10 +407,12 @@ def float_in(low: float, high: float):
     """An argparse type: a finite number from ``low`` to ``high``."""
 
     def parse(text: str) -> float:
+        from tafl_desktop.core.marks import Num
+
         value = float(_number_text(text, True))
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(_("{value} is out of range: use {low:g} to {high:g}").format(
-                value=_quote(text), low=low, high=high))
+                value=_quote(text), low=Num(low), high=Num(high)))
         return value
 
     return parse

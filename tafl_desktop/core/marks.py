@@ -129,6 +129,16 @@ def percent(fraction: float, digits: int = 0, sign: bool = False) -> str:
     return _number(float(fraction), digits, sign, True)
 
 
+class Num(float):
+    """A number a message formats with ``{x:g}``: written as the reader's language writes it
+    ("2,5" in German), so a message keeps its ``:g`` and the translator's text stays valid."""
+
+    def __format__(self, spec: str) -> str:
+        if spec in ("", "g"):
+            return number(float(self), 3)
+        return format(float(self), spec)
+
+
 def install(gettext_fn: Callable[[str], str], ngettext_fn: Callable[[str, str, int], str], code: str,
             pgettext_fn: Callable[[str, str], str] | None = None,
             npgettext_fn: Callable[[str, str, str, int], str] | None = None,

@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import N_, Num, number
 from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
@@ -267,7 +267,7 @@ class PrintSetDialog(QDialog):
         tr(self.square_default, "setToolTip", "The largest size, up to 30 mm, at which the board fits on one page, "
                                          "but never below {mm:g} mm: a larger board is tiled over several "
                                          "pages at {tiled:g} mm.\nUntick it, or type a size, to print larger or "
-                                         "smaller", mm=PLAYABLE_SQUARE, tiled=TILED_SQUARE)
+                                         "smaller", mm=Num(PLAYABLE_SQUARE), tiled=Num(TILED_SQUARE))
         #: Says when the default size tiles the board (it does not fit one page at a playable size).
         self.square_note = QLabel()
         self.square_note.setWordWrap(True)
@@ -505,7 +505,7 @@ class PrintSetDialog(QDialog):
         if tiled:
             tr(self.square_note, "setText", "{game} does not fit one page at a playable size: the board is printed "
                                        "with {mm:g} mm squares and tiled over several pages (see the page "
-                                       "list below).", game=self.variant.title, mm=TILED_SQUARE)
+                                       "list below).", game=self.variant.title, mm=Num(TILED_SQUARE))
         if self.format != "pdf":
             self.square_note.hide()
         if not self._square_auto:
@@ -625,18 +625,18 @@ class PrintSetDialog(QDialog):
         for i in range(len(self._pages)):
             pix = QPixmap.fromImage(_framed(self._pages.render(i, box)))
             pix.setDevicePixelRatio(ratio)
-            item = QListWidgetItem(QIcon(pix), f"{i + 1} \u00b7 {self.part_of_page(i + 1)}")
+            item = QListWidgetItem(QIcon(pix), _("{page} · {part}").format(page=i + 1, part=self.part_of_page(i + 1)))
             item.setTextAlignment(Qt.AlignmentFlag.AlignHCenter)
             self.thumbs.addItem(item)
         self.thumbs.blockSignals(False)
         self.thumbs.setCurrentRow(0)
 
     def part_of_page(self, number: int) -> str:
-        """Which part a page (1-based) belongs to, as the thumbnails caption it."""
+        """Which part a page (1-based) belongs to, as the thumbnails caption it ("Rule sheet")."""
         if self.report is not None:
             for part, (first, last) in self.report.part_pages.items():
                 if first <= number <= last:
-                    return part
+                    return _(PART_TEXT[part][0])
         return ""
 
     def _show_state(self) -> None:
@@ -674,12 +674,12 @@ class PrintSetDialog(QDialog):
             line = f"{_(PART_TEXT[part][0])}: {pages}"
             if part == "board" and r.board is not None:
                 # the playing area, as the board page's own size line gives it (the rim is extra)
-                size = f"{r.board.frame.w:g} x {r.board.frame.h:g} mm"
+                size = _("{w} x {h} mm").format(w=number(r.board.frame.w, 1), h=number(r.board.frame.h, 1))
                 if uses_point_spacing(self.variant):
                     text = _("points {mm} mm apart, board {size}")
                 else:
                     text = _("squares of {mm} mm, playing area {size}")
-                line += "; " + text.format(mm=f"{r.square_mm:g}", size=size)
+                line += "; " + text.format(mm=number(r.square_mm, 1), size=size)
                 if r.board.tiled:
                     grid = _("{rows} x {cols}").format(
                         rows=ngettext("{n} row", "{n} rows", r.board.rows).format(n=r.board.rows),

@@ -16,6 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.core.marks import Num
 from tafl_desktop.i18n import _
 from tafl_desktop.printing.fonts import FONT, FONT_BOLD
 from tafl_desktop.printing.paper import GREY, INK, Document, Rect
@@ -69,7 +70,8 @@ def flow_cells(doc: Document, part: str, detail: str, groups: list[Group], layou
     area = Rect(full.x + inset, full.y + inset, full.w - 2 * inset, full.h - 2 * inset)
     cols = layout.columns(area.w)
     if cols < 1 or layout.h > area.h - TITLE_H:
-        raise ValueError(_("a {w:g} x {h:g} mm piece does not fit on the page").format(w=layout.w, h=layout.h))
+        raise ValueError(_("a {w:g} x {h:g} mm piece does not fit on the page").format(
+            w=Num(layout.w), h=Num(layout.h)))
     sheet = CutSheet(layout, [], [])
     queue = [(g, k) for g in groups for k in range(g.count)]
     first = True
