@@ -48,6 +48,7 @@ def visible_texts(root: Any, include_others: bool = True) -> list[tuple[str, str
         QAbstractSpinBox,
         QApplication,
         QComboBox,
+        QDialogButtonBox,
         QDoubleSpinBox,
         QGroupBox,
         QLabel,
@@ -93,6 +94,10 @@ def visible_texts(root: Any, include_others: bool = True) -> list[tuple[str, str
             add(f"{name} accessible", obj.accessibleName())
             if isinstance(obj, QMenu):
                 add(f"{name} title", obj.title())
+            box = obj.parent()
+            if (isinstance(obj, QAbstractButton) and isinstance(box, QDialogButtonBox)
+                    and box.standardButton(obj) != QDialogButtonBox.StandardButton.NoButton):
+                continue  # OK, Cancel...: Qt's own catalogue (installed for the language) names them
             if isinstance(obj, (QLabel, QAbstractButton)):
                 add(f"{name} text", obj.text())
             if isinstance(obj, QGroupBox):

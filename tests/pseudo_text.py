@@ -22,6 +22,8 @@ PROPER = {
     "OTG", "Dask", "Qt", "PySide6", "DejaVu", "Sans", "true", "false", "end",
     # the Saami names of Dablot's pieces, printed on the rank markers beside the translated ones
     "gånneka", "gånnekan", "alke", "dårake",
+    # each language's name in itself, in the language menu (an endonym is never translated)
+    "English", "Dansk", "Deutsch", "Français", "Русский",
 }
 
 
@@ -101,5 +103,5 @@ def leaks(text: str, allowed: frozenset[str] | set[str] = frozenset()) -> list[s
 def unlocalised_numbers(text: str) -> list[str]:
     """Decimal numbers written the English way ("1.4", "95%") in a text of the pseudo-locale,
     whose numbers follow French conventions ("1,4", "95 %")."""
-    rest = _ALLOWED_RE.sub(" ", text)
+    rest = _ALLOWED_RE.sub(" ", strip_catalogued(text))  # a number a translator wrote is theirs
     return re.findall(r"(?<![\w.])\d+\.\d+(?![\w.])|\d%", rest)

@@ -97,7 +97,7 @@ class ToggleRow:
     def _tooltip(self) -> str:
         text = self.spec.help
         if self.spec.source:
-            text += "\n" + _("Source: {source}").format(source=self.spec.source)
+            text += "\n" + _("Source: {source}").format(source=_(self.spec.source))
         return text
 
     def value(self) -> OptionValue:

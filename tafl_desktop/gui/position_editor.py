@@ -191,7 +191,7 @@ class PositionEditor(QDialog):
     def _build_for_variant(self) -> None:
         """Palette, side names and labels for the editor's variant."""
         v = self._variant
-        tr(self.rules_label, "setText", "{game}: {board}", game=v.name, board=v.board_text)
+        tr(self.rules_label, "setText", "{game}: {board}", game=lambda v=v: v.title, board=lambda v=v: v.board_text)
         for b in self.tools.buttons():
             self.tools.removeButton(b)
             b.deleteLater()
