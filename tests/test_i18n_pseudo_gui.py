@@ -166,3 +166,48 @@ def test_the_analysis_board_and_a_review(pseudo, qtbot):
     qtbot.waitUntil(lambda: board.report is not None and bool(board.report.get("lines")), timeout=60_000)
     w.act_analysis.trigger()
     _check(visible_texts(w))
+
+
+def test_makers_formats_clocks_and_the_engine_rules_dialog(pseudo, qtbot):
+    from tafl_desktop.core.clock import TimeControl
+    from tafl_desktop.core.variants import find_variant
+    from tafl_desktop.gui.engine_rules import EngineRulesDialog, engine_rules
+    from tafl_desktop.gui.players import HUMANS
+    from tafl_desktop.gui.print_dialog import PrintSetDialog
+
+    w = pseudo("fox_geese_13", size=(1280, 800))
+    w.start_game(find_variant("brandubh"), HUMANS, time_control=TimeControl.parse("300 30/3 2i"))
+    _play_first_moves(w, 2)
+    _check(visible_texts(w))
+    dlg = PrintSetDialog(find_variant("fox_geese_13"), w, persist=False)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    for fmt in ("svg", "stl"):
+        with qtbot.waitSignal(dlg.preview_updated, timeout=60_000):
+            dlg.format_combo.setCurrentIndex(dlg.format_combo.findData(fmt))
+        _check(visible_texts(dlg, include_others=False))
+    dlg.close()
+    found = engine_rules(find_variant("copenhagen", {"shield_wall": False}))
+    er = EngineRulesDialog("tafl_desktop", found, w)
+    qtbot.addWidget(er)
+    er.show()
+    _check(visible_texts(er, include_others=False))
+
+
+def test_a_rules_lab_study_table_and_chart(pseudo, qtbot, tmp_path, monkeypatch):
+    from tafl_desktop.core.variants import find_variant
+    from tafl_desktop.gui import rules_lab
+
+    monkeypatch.setattr(rules_lab, "studies_folder", lambda: tmp_path / "lab")
+    w = pseudo("brandubh", size=(1280, 800))
+    lab = rules_lab.RulesLabDialog(find_variant("brandubh"), w, w)
+    qtbot.addWidget(lab)
+    lab.show()
+    lab.choose("king_capture", ["strong", "custodial"])
+    for box in lab.levels:
+        box.setCurrentIndex(box.findData("beginner"))
+    lab.workers.setValue(1)
+    lab.games.setValue(2)
+    lab.start()
+    qtbot.waitUntil(lambda: lab.thread is None, timeout=120_000)
+    _check(visible_texts(lab, include_others=False))

@@ -30,7 +30,7 @@ class ClockChooser(QWidget):
         tr(self.combo, "setAccessibleName", "Clock")
         add_item(self.combo, "No clock", "")
         for label, text in PRESETS:
-            self.combo.addItem(_(label), text)
+            add_item(self.combo, label, text)
         add_item(self.combo, "Your own...", CUSTOM)
         self.main = _spin(0, 600, 10, _(" min"), _("Main time in minutes"))
         self.increment = _spin(0, 300, 0, _(" s a move"), _("Increment in seconds"))

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.marks import N_
 from tafl_desktop.core.side_words import sentence
 from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _, ngettext, npgettext
@@ -197,7 +198,7 @@ class LessonDialog(QDialog):
         side = variant.side_names[int(rules.side_to_move(self._start))]
         self.text.setText(self.step.instructions(variant) + "\n" +
                           _("{side} to move · {variant}").format(side=side, variant=variant.title))
-        self.btn_next.setText(_("&Next step") if self.index + 1 < len(self.lesson.steps) else _("&Finish"))
+        tr(self.btn_next, "setText", N_("&Next step") if self.index + 1 < len(self.lesson.steps) else N_("&Finish"))
 
     def redisplay(self) -> None:
         """After a language switch: the texts again, the board as the player left it."""

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.core.marks import N_
-from tafl_desktop.gui.texts import tr
+from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _
 from tafl_desktop.printing.maker.options import (
     CLEARANCE_RANGE,
@@ -104,7 +104,7 @@ class MakerSettings(QGroupBox):
         self.coordinates_box.setChecked(d.coordinates)
         self.holes_combo = QComboBox()
         for key, label in HOLE_LABELS.items():
-            self.holes_combo.addItem(_(label), key)
+            add_item(self.holes_combo, label, key)
         tr(self.holes_combo, "setToolTip", "At each point: a hole for a peg (the pieces get pegs), a shallow dimple "
            "for a round-bottomed piece or a marble, or nothing")
         self.hole_spin = _spin(*HOLE_RANGE, d.hole_mm, 0.5)

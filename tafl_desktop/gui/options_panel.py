@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from tafl_desktop.core.options import OptionSchema, OptionSpec, OptionValue
 from tafl_desktop.gui.texts import tr
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 CHANGED_MARK = "\u25cf "  # a dot before the label of a changed toggle
 
@@ -244,5 +244,6 @@ class OptionsPanel(QWidget):
             row.show_state(self._schema.is_active(key, values), values[key] != preset_value, preset_value)
         n = len(self.changed_keys())
         self.summary.setText(_("Rules as in the preset.") if n == 0 else
-                             f"{n} rule{'s' if n > 1 else ''} changed from the preset (marked \u25cf).")
+                             ngettext("{n} rule changed from the preset (marked \u25cf).",
+                                      "{n} rules changed from the preset (marked \u25cf).", n).format(n=n))
         self.reset_all.setEnabled(n > 0)

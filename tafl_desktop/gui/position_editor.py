@@ -343,8 +343,8 @@ class PositionEditor(QDialog):
             b.setEnabled(ok)
         can = analyser_for(self.window_) is not None
         self.analyse_button.setEnabled(ok and can)
-        self.analyse_button.setToolTip(_("Analyse this position") if can else
-                                       _("The analysis board is not part of this version"))
+        tr(self.analyse_button, "setToolTip", N_("Analyse this position") if can else
+           N_("The analysis board is not part of this version"))
         if self.problem:
             self._show(" ".join(filter(None, (note, _("Not playable yet: {reason}.").format(reason=self.problem)))),
                        problem=True)

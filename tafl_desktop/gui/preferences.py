@@ -103,7 +103,6 @@ def save_preferences(prefs: Preferences, settings: QSettings | None = None) -> s
 def settings_problem(settings: QSettings) -> str:
     """'' if ``settings`` were written (or read) without trouble, else what went wrong, naming the file."""
     from tafl_desktop.core.quoting import shown
-    from tafl_desktop.i18n import _
 
     status = settings.status()
     if status == QSettings.Status.NoError:
@@ -142,11 +141,11 @@ class PreferencesDialog(QDialog):
         tr(self, "setWindowTitle", "Preferences")
         self.theme = QComboBox()
         for key, t in THEMES.items():
-            self.theme.addItem(_(t.label), key)
+            add_item(self.theme, t.label, key)
         self.theme.setCurrentIndex(max(0, self.theme.findData(prefs.theme)))
         self.piece_style = QComboBox()
         for key, label in PIECE_STYLES.items():
-            self.piece_style.addItem(_(label), key)
+            add_item(self.piece_style, label, key)
         self.piece_style.setCurrentIndex(max(0, self.piece_style.findData(prefs.piece_style)))
         self.coordinates = tr(QCheckBox(), "setText", "Show coordinates around the board")
         self.coordinates.setChecked(prefs.coordinates)

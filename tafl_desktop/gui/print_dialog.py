@@ -50,7 +50,7 @@ from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.maker_panel import FILTERS, FORMAT_LABELS, MakerBuilder, MakerResult, MakerSettings
-from tafl_desktop.gui.texts import tr
+from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
 from tafl_desktop.printing.board_sheet import (
@@ -252,10 +252,10 @@ class PrintSetDialog(QDialog):
 
         self.paper_combo = QComboBox()
         for key, label in PAPER_LABELS.items():
-            self.paper_combo.addItem(_(label), key)
+            add_item(self.paper_combo, label, key)
         self.orientation_combo = QComboBox()
         for key, label in ORIENTATION_LABELS.items():
-            self.orientation_combo.addItem(_(label), key)
+            add_item(self.orientation_combo, label, key)
 
         self.square_spin = QDoubleSpinBox()
         self.square_spin.setRange(MIN_SQUARE, MAX_SQUARE)
@@ -277,13 +277,14 @@ class PrintSetDialog(QDialog):
         square_row.setContentsMargins(0, 0, 0, 0)
         square_row.addWidget(self.square_spin, 1)
         square_row.addWidget(self.square_default)
-        self.square_label = QLabel(_("Point spacing:") if uses_point_spacing(v) else _("Square size:"))
-        self.square_spin.setToolTip(_("Distance between neighbouring points of the board, as printed")
-                                    if uses_point_spacing(v) else _("Side of one board square, as printed"))
+        self.square_label = tr(QLabel(), "setText",
+                               N_("Point spacing:") if uses_point_spacing(v) else N_("Square size:"))
+        tr(self.square_spin, "setToolTip", N_("Distance between neighbouring points of the board, as printed")
+           if uses_point_spacing(v) else N_("Side of one board square, as printed"))
 
         self.format_combo = QComboBox()
         for key, label in FORMAT_LABELS.items():
-            self.format_combo.addItem(_(label), key)
+            add_item(self.format_combo, label, key)
         tr(self.format_combo, "setToolTip", "Paper, the board as a laser cutter's file (true scale in mm; layers cut, "
                                        "score, engrave), or pieces as a 3D printer's file")
         self.format_combo.currentIndexChanged.connect(self._format_changed)
@@ -306,8 +307,8 @@ class PrintSetDialog(QDialog):
         offered = ["rules", "board", "pieces", "standees"] + (["markers"] if v.family == "dablot" else [])
         for key in offered:
             text, tip = PART_TEXT[key]
-            box = QCheckBox(_(text))
-            box.setToolTip(_(tip))
+            box = tr(QCheckBox(), "setText", text)
+            tr(box, "setToolTip", tip)
             box.setChecked(key != "standees")
             box.toggled.connect(self._options_changed)
             parts_layout.addWidget(box)
@@ -476,7 +477,7 @@ class PrintSetDialog(QDialog):
         self._options_changed()
 
     def page_box_title(self) -> None:
-        self.page_box.setTitle(_("Paper") if self.format == "pdf" else _("Board and pieces"))
+        tr(self.page_box, "setTitle", N_("Paper") if self.format == "pdf" else N_("Board and pieces"))
 
     def _paper_changed(self) -> None:
         self._update_square_default()
@@ -585,7 +586,7 @@ class PrintSetDialog(QDialog):
             self.status_label.setText(f"<span style='color:#b00020'>{self.error}</span>")
         else:
             self.summary_label.setText("\n".join(result.report.lines))
-            self.page_label.setText(_(FORMAT_LABELS[result.options.format]))
+            tr(self.page_label, "setText", FORMAT_LABELS[result.options.format])
             self.status_label.setText("")
             self._show_maker_image()
         self.preview_updated.emit()

@@ -180,7 +180,7 @@ class RulesLabDialog(QDialog):
         self.levels = (QComboBox(), QComboBox())
         for combo in self.levels:
             for name in PLAYER_LEVELS:
-                combo.addItem(_(LEVELS[name].label), name)
+                add_item(combo, LEVELS[name].label, name)
             combo.setCurrentIndex(PLAYER_LEVELS.index("easy"))
         self.games = QSpinBox()
         self.games.setRange(1, 10_000)
