@@ -68,7 +68,7 @@ def toggle_full_screen(window, on: bool) -> None:
 
 def install(window) -> None:
     """View > Full Screen (F11) and Help > Keyboard Shortcuts (F1)."""
-    full = window._action(N_("&Full Screen"), lambda on: toggle_full_screen(window, bool(on)),
+    full = window._action(N_("Full &Screen"), lambda on: toggle_full_screen(window, bool(on)),
                           QKeySequence(Qt.Key.Key_F11), N_("Fill the screen with the board (F11)"), checkable=True)
     window.view_menu.insertAction(window.act_prefs, full)
     window.act_full_screen = full

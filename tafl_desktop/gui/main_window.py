@@ -208,7 +208,7 @@ class MainWindow(QMainWindow):
         self.act_prefs = self._action(N_("&Preferences..."), self.edit_preferences,
                                       QKeySequence.StandardKey.Preferences,
                                       N_("Theme, pieces, announcements, animation"))
-        self.act_rules = self._action(N_("&Rules in Force..."), self.show_rules, "Ctrl+R",
+        self.act_rules = self._action(N_("Rules &in Force..."), self.show_rules, "Ctrl+R",
                                       N_("Every rule of this game, from its toggles (Ctrl+R)"), "rules")
         self.act_keys = self._action(N_("&Keyboard and Mouse..."), self.show_keyboard_help, None,
                                      N_("How to play with the mouse or the keyboard"))

@@ -437,7 +437,7 @@ def open_editor(window: MainWindow, variant: Any = None, pieces: dict[int, str] 
 def install(window: MainWindow) -> None:
     """Game > Set Up Position... (Ctrl+E)."""
     window.position_editor = None
-    act = window._action(N_("Set &Up Position..."), lambda: open_editor(window), "Ctrl+E",
+    act = window._action(N_("Se&t Up Position..."), lambda: open_editor(window), "Ctrl+E",
                          N_("Place pieces to make any position, then play, analyse or save it (Ctrl+E)"))
     window.act_setup = act
     window.game_menu.addSeparator()

@@ -56,7 +56,7 @@ def install(window: Any) -> None:
     """Game > Rules Lab... on the window's menu."""
     from PySide6.QtGui import QAction
 
-    act = tr(QAction(window), "setText", "Rules &Lab...")
+    act = tr(QAction(window), "setText", "Rul&es Lab...")
     tr(act, "setStatusTip", "Play many computer games to see how a rule changes who wins")
     act.triggered.connect(lambda: RulesLabDialog.open_for(window, window.controller.variant))
     window.game_menu.addAction(act)
