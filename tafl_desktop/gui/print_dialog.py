@@ -361,8 +361,27 @@ class PrintSetDialog(QDialog):
         col.addWidget(self.summary_label)
         col.addStretch(1)
         col.addWidget(hint)
-        column.setFixedWidth(300)
-        return column
+        # wide enough for the longest label or check box in the language in use (Russian and French
+        # run a third longer than English), and scrolled rather than squeezed when the maker's
+        # summary is long: no text is ever cut off
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        width = min(460, max(320, column.sizeHint().width()))
+        column.setFixedWidth(width)
+        self._column_width = width
+        scroll = QScrollArea()
+        scroll.setWidget(column)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setFixedWidth(width + scroll.verticalScrollBar().sizeHint().width())
+        return scroll
+
+    def _set_summary(self, text: str) -> None:
+        """The parts' (or the maker's) summary, given the height its wrapped lines need: the
+        settings column scrolls rather than squeezing it (no line is ever cut off)."""
+        self.summary_label.setText(text)
+        width = self.summary_label.width() if self.summary_label.width() > 50 else self._column_width
+        self.summary_label.setMinimumHeight(self.summary_label.heightForWidth(width) if text else 0)
 
     def _build_preview(self) -> QWidget:
         self.thumbs = QListWidget()
@@ -579,13 +598,13 @@ class PrintSetDialog(QDialog):
         self.save_button.setEnabled(result.data is not None)
         self.count_label.setText("")
         if result.data is None:
-            self.summary_label.setText("")
+            self._set_summary("")
             self.page_label.setText("")
             self.page_view.setPixmap(QPixmap())
             self.page_view.setText(self.error)
             self.status_label.setText(f"<span style='color:#b00020'>{self.error}</span>")
         else:
-            self.summary_label.setText("\n".join(result.report.lines))
+            self._set_summary("\n".join(result.report.lines))
             tr(self.page_label, "setText", FORMAT_LABELS[result.options.format])
             self.status_label.setText("")
             self._show_maker_image()
@@ -646,14 +665,14 @@ class PrintSetDialog(QDialog):
         if self.report is None:
             self.count_label.setText("")
             self.page_label.setText("")
-            self.summary_label.setText("")
+            self._set_summary("")
             self.page_view.setPixmap(QPixmap())
             self.page_view.setText(self.error)
             self.status_label.setText(f"<span style='color:#b00020'>{self.error}</span>")
             return
         n = self.report.pages
         self.count_label.setText(ngettext("{n} page", "{n} pages", n).format(n=n))
-        self.summary_label.setText(self._summary())
+        self._set_summary(self._summary())
         if self.preview_error:
             self.page_label.setText("")
             self.page_view.setPixmap(QPixmap())

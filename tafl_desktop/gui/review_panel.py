@@ -19,7 +19,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from tafl_desktop.gui.texts import tr
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, pgettext
 
 #: Think time per position (s) in the window.
 REVIEW_TIME = 0.5
@@ -178,8 +178,9 @@ class ReviewPanel(QWidget):
 
         assert self.review is not None
         variant = self._rules.variant
-        heads = {"best": _("Best"), "good": _("Good"), **SUMMARY_SIGNS}
-        head = "".join(f"<th>&nbsp;{heads[c]}&nbsp;</th>" for c in CLASSES)
+        heads = {"best": pgettext("review table heading, short", "Best"),
+                 "good": pgettext("review table heading, short", "Good"), **SUMMARY_SIGNS}
+        head = "".join(f"<th>{heads[c]}</th>" for c in CLASSES)
         rows = ""
         for side in (0, 1):
             agg = self.review["summary"]["sides"][variant.side_key(side)]
@@ -187,7 +188,8 @@ class ReviewPanel(QWidget):
             rows += f"<tr><td>{variant.side_names[side]}</td>{cells}</tr>"
         tr(self.summary, "setToolTip", "Moves of each side by class: best, good, inaccuracies (?!), mistakes (?) "
                                   "and blunders (??)")
-        self.summary.setText(f"<table cellspacing='0' cellpadding='2'><tr><th></th>{head}</tr>{rows}</table>")
+        # the side panel is narrow: the table fits it in every language (the ?/?? columns stay)
+        self.summary.setText(f"<table cellspacing='2' cellpadding='1'><tr><th></th>{head}</tr>{rows}</table>")
 
     def redisplay(self) -> None:
         """Show the finished review's table and graph again, in the language now in use."""

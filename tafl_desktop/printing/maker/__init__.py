@@ -18,7 +18,7 @@ from typing import Any
 
 from tafl_desktop.core.marks import Num
 from tafl_desktop.core.safe_files import write_safely
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, pgettext
 from tafl_desktop.printing.maker.options import (
     FORMATS,
     LASER_FORMATS,
@@ -121,7 +121,8 @@ def _meshes(variant: Any, plan: Any, report: MakerReport) -> bytes:
         if report.peg_mm:
             line += ", " + _("with {p} mm pegs for {h} mm holes (printed top down)").format(
                 p=Num(report.peg_mm), h=Num(opts.hole_mm))
-        report.lines.append(line + ": " + "; ".join(f"{g.count} \u00d7 {g.name}" for g in groups) + ".")
+        report.lines.append(_("{pieces}: {counts}.").format(
+            pieces=line, counts=pgettext("list separator", "; ").join(f"{g.count} \u00d7 {g.name}" for g in groups)))
     if "markers" in report.parts:
         markers = parts_3d.marker_groups(variant, opts)
         groups += markers
