@@ -21,8 +21,9 @@ def _needed_width(widget) -> int:
     from PySide6.QtWidgets import QLabel
 
     text = widget.text()
-    if isinstance(widget, QLabel) and (widget.textFormat() == Qt.TextFormat.RichText
-                                       or (widget.textFormat() == Qt.TextFormat.AutoText and "<" in text and ">" in text)):
+    rich = widget.textFormat() == Qt.TextFormat.RichText if isinstance(widget, QLabel) else False
+    auto = isinstance(widget, QLabel) and widget.textFormat() == Qt.TextFormat.AutoText
+    if rich or (auto and "<" in text and ">" in text):
         doc = QTextDocument()
         doc.setDefaultFont(widget.font())
         doc.setHtml(text)
