@@ -144,6 +144,7 @@ def set_language(code: str | None, explicit: bool | None = None) -> str:
     _language = chosen
     _explicit = bool(normalise(code)) if explicit is None else explicit
     marks.install(_, ngettext, chosen, pgettext, npgettext, format_number)
+    _qt_locale()
     for listener in list(_listeners):
         listener(chosen)
     return chosen
@@ -206,6 +207,18 @@ def _number_pattern(locale: str, digits: int, sign: bool, percent: bool, trim: b
     return f"+{body};-{body}" if sign else body
 
 
+def _qt_locale() -> None:
+    """Qt's default locale follows the language (spin boxes write "29,0 mm" in German), when Qt
+    is loaded already: the command line never loads it for this."""
+    import sys
+
+    if "PySide6.QtCore" not in sys.modules:
+        return
+    from PySide6.QtCore import QLocale
+
+    QLocale.setDefault(QLocale(NUMBER_LOCALE.get(_language, "en")))
+
+
 def install_qt_translator(app) -> None:
     """Load Qt's own catalogue (``qtbase_<lang>.qm`` from the PySide6 wheel) for the standard
     buttons of Qt's dialogs ("Cancel", "Save"...), replacing the one installed before."""
@@ -215,11 +228,10 @@ def install_qt_translator(app) -> None:
     if old is not None:
         app.removeTranslator(old)
         app._tafl_qt_translator = None
+    _qt_locale()
     if _language in ("en", PSEUDO):
-        QLocale.setDefault(QLocale(QLocale.Language.English))
         return
     locale = QLocale(_language)
-    QLocale.setDefault(locale)
     tr = QTranslator(app)
     if tr.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(tr)

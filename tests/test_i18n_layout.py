@@ -35,7 +35,7 @@ def _needed_width(widget) -> int:
 
 def clipped(root) -> list[str]:
     """Visible labels, buttons and check boxes of ``root`` whose text does not fit."""
-    from PySide6.QtWidgets import QAbstractButton, QCheckBox, QLabel, QPushButton, QRadioButton
+    from PySide6.QtWidgets import QAbstractButton, QCheckBox, QLabel, QProgressBar, QPushButton, QRadioButton
 
     out = []
     for w in [*root.findChildren(QLabel), *root.findChildren(QAbstractButton)]:
@@ -61,6 +61,11 @@ def clipped(root) -> list[str]:
         need = _needed_width(w)
         if need > room + SLACK:
             out.append(f"{type(w).__name__} {w.text()!r}: needs {need}px, has {room}")
+    for bar in root.findChildren(QProgressBar):
+        if bar.isVisible() and bar.isTextVisible() and bar.text():
+            need = bar.fontMetrics().horizontalAdvance(bar.text())
+            if need > bar.width() - 8:
+                out.append(f"QProgressBar {bar.text()!r}: needs {need}px, has {bar.width() - 8}")
     return out
 
 

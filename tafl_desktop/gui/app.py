@@ -131,7 +131,7 @@ def first_variant(name: str | None):
             from tafl_desktop.core.quoting import shown
             from tafl_desktop.gui.dialogs import describe_problem
 
-            problem = f"{shown(name)}: {describe_problem(exc)}"
+            problem = _("{where}: {problem}").format(where=shown(name), problem=describe_problem(exc))
     last = str(QSettings().value(LAST_VARIANT_KEY, DEFAULT_VARIANT) or DEFAULT_VARIANT)
     for candidate in (last, DEFAULT_VARIANT):
         try:

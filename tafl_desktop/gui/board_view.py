@@ -429,7 +429,7 @@ class BoardView(BoardPainting, QWidget):
                 parts.append(on_label if kind else label)
         if square in st.targets:
             parts.append(_("legal target"))
-        return f"{g.name(square)}: " + (" ".join(parts) if parts else _("empty"))
+        return _("{name}: {value}").format(name=g.name(square), value=" ".join(parts) if parts else _("empty"))
 
     def _update_accessible_text(self) -> None:
         if self._state is None:

@@ -52,12 +52,16 @@ def startup_language(app) -> str:
 def retranslate(window: QWidget) -> int:
     """Rebuild every remembered text of ``window``, its dialogs and the other open windows from
     its English source (:mod:`tafl_desktop.gui.texts`); returns how many texts were set."""
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtCore import QLocale
+    from PySide6.QtWidgets import QAbstractSpinBox, QApplication
 
     roots = [window]
     app = QApplication.instance()
     if app is not None:
         roots += [w for w in app.topLevelWidgets() if w is not window]
+    for root in roots:  # numbers in the new language's way ("29,0 mm")
+        for box in root.findChildren(QAbstractSpinBox):
+            box.setLocale(QLocale())
     return texts.retranslate_all(roots)
 
 

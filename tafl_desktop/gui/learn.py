@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.side_words import sentence
 from tafl_desktop.gui.texts import add_item, tr
-from tafl_desktop.i18n import _, ngettext, npgettext
+from tafl_desktop.i18n import _, ngettext, npgettext, pgettext
 
 #: Positions the window's own proofs may visit (a wrong move's refutation, a second winning line).
 GUI_NODE_BUDGET = 40_000
@@ -292,7 +292,10 @@ def puzzle_rules_text(variant: Any) -> str:
     changed = variant.changed_options()
     if changed:
         schema = variant.schema
-        text += ": " + "; ".join(f"{schema[k].label}: {schema[k].value_label(v)}" for k, v in changed.items())
+        changes = pgettext("list separator", "; ").join(
+            _("{name}: {value}").format(name=schema[k].label, value=schema[k].value_label(v))
+            for k, v in changed.items())
+        text = _("{name}: {value}").format(name=text, value=changes)
     return text
 
 

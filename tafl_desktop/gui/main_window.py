@@ -483,7 +483,8 @@ class MainWindow(QMainWindow):
         try:
             save_game(self.controller.game, path, self._tags(), tree=self.controller.tree)
         except OSError as exc:
-            dialogs.show_error(self, _("Cannot save the game"), f"{shown(path)}: {os_reason(exc)}")
+            dialogs.show_error(self, _("Cannot save the game"), _("{where}: {problem}").format(
+                where=shown(path), problem=os_reason(exc)))
             return False
         except RecordError as exc:  # past the limits a record keeps: the file is left as it was
             dialogs.show_error(self, _("Cannot save the game"), str(exc))

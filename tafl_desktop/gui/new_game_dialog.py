@@ -48,7 +48,7 @@ from tafl_desktop.gui.players import (
 from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
 from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.gui.variant_info import is_preset
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, pgettext
 
 USER_VARIANTS_KEY = "variants/files"
 MAX_USER_VARIANTS = 12
@@ -84,9 +84,10 @@ def custom_variant(base: Variant, values: dict, name: str, path: str) -> Variant
     description = base.description
     if changed:
         schema = base.schema
-        parts = [f"{schema[k].label}: {schema[k].value_label(v)}" for k, v in changed.items()]
+        parts = [_("{name}: {value}").format(name=schema[k].label, value=schema[k].value_label(v))
+                 for k, v in changed.items()]
         description = (description + " " if description else "") + _("House rules based on {game}: {changes}.").format(
-            game=base.name, changes="; ".join(parts))
+            game=base.name, changes=pgettext("list separator", "; ").join(parts))
     return replace(variant, id=vid, name=name.strip() or base.name, description=description)
 
 
@@ -312,7 +313,7 @@ class NewGameDialog(QDialog):
         self.name.setText(v.title)
         self.description.setText(v.blurb)
         for i in (0, 1):
-            self.player_labels[i].setText(f"{v.side_names[i]}:")
+            self.player_labels[i].setText(_("{side}:").format(side=v.side_names[i]))
         self.options.set_schema(v.schema, dict(v.options), dict(v.preset_options or v.options))
         self._show_preview(v)
 
@@ -376,7 +377,8 @@ class NewGameDialog(QDialog):
             load_variant(path)  # prove it opens again before telling the player it is saved
         except (OSError, VariantError) as exc:
             text = os_reason(exc) if isinstance(exc, OSError) else str(exc)
-            dialogs.show_error(self, _("Cannot save the variant"), f"{shown(path)}: {text}")
+            dialogs.show_error(self, _("Cannot save the variant"), _("{where}: {problem}").format(
+                where=shown(path), problem=text))
             return ""
         remember_user_variant(str(Path(path).resolve()))
         dialogs.show_info(self, _("Variant saved"), _(

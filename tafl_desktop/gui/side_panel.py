@@ -169,7 +169,8 @@ class SidePanel(QWidget):
             tip = _("{side} lost {n}").format(side=c.sides[i], n=lost[i])
             self.lost_icons[i].setToolTip(tip)
             self.lost_text[i].setToolTip(tip)
-        self.players.setText(f"{c.sides[0]}: {c.players[0].label()}   ·   {c.sides[1]}: {c.players[1].label()}")
+        self.players.setText(_("{first}: {first_player}   ·   {second}: {second_player}").format(
+            first=c.sides[0], first_player=c.players[0].label(), second=c.sides[1], second_player=c.players[1].label()))
         notes = c.announcements()
         if notes:
             parts = []

@@ -29,7 +29,7 @@ SHOWN = "tr-shown:"
 GETTERS = {"setText": "text", "setToolTip": "toolTip", "setStatusTip": "statusTip", "setWindowTitle": "windowTitle",
            "setTitle": "title", "setAccessibleName": "accessibleName", "setSuffix": "suffix",
            "setPlaceholderText": "placeholderText", "setAccessibleDescription": "accessibleDescription",
-           "setWhatsThis": "whatsThis", "setIconText": "iconText"}
+           "setWhatsThis": "whatsThis", "setIconText": "iconText", "setFormat": "format"}
 #: Combo box items: JSON {index: [source, fields]}.
 ITEMS = "tr-items"
 #: Fields that are callables, kept per object (JSON cannot hold them): the object's "tr-lazy"
