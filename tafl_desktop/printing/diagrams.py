@@ -16,7 +16,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.marks import N_pair
-from tafl_desktop.core.side_words import sentence
+from tafl_desktop.core.side_words import in_sentence, sentence
 from tafl_desktop.i18n import _, ngettext
 
 Square = tuple[int, int]  # (file, rank), 0-based from the bottom-left
@@ -371,7 +371,7 @@ def hunt_diagrams(variant: Any) -> list[RuleDiagram]:
             side=variant.side_subject(side)))
         out.append(RuleDiagram(title,
                                _("Every move open to this piece at the start ({side} to move).").format(
-                                   side=who), None,
+                                   side=in_sentence(who)), None,
                                dict(pieces), tuple(by_piece[origin]), side, frozenset()))
     if rules.opts.get("captures", True):
         jump = _hunt_jump(rules, g, start, pieces)
@@ -443,7 +443,7 @@ def dablot_diagrams(variant: Any) -> list[RuleDiagram]:
     if steps:
         origin = max(sorted(steps), key=lambda p: len(steps[p]))
         caption = _("A piece steps to a neighbouring empty point along any line: every step open to this piece at "
-                    "the start ({south} to move).").format(south=south)
+                    "the start ({south} to move).").format(south=in_sentence(south))
         out.append(RuleDiagram(_("Moving"), caption, None, dict(pieces), tuple(steps[origin]), Side(0), frozenset()))
     soldier = _dablot_capture(rules, g, pieces, Side(0), "s", "S")
     if soldier is not None:
@@ -455,10 +455,10 @@ def dablot_diagrams(variant: Any) -> list[RuleDiagram]:
         if variant.options.get("ambush"):  # lower ranks may gang up: the plain rank rule is no longer the whole truth
             caption = _("The leader's son outranks a soldier and may take him; a single soldier cannot take the "
                         "son, but with Ambush lower-ranked pieces that jump one enemy in the same turn take it "
-                        "when their ranks add up to its own ({north} to move).").format(north=north)
+                        "when their ranks add up to its own ({north} to move).").format(north=in_sentence(north))
         else:
             caption = _("The leader's son outranks a soldier and may take him; a soldier can never take the son, "
-                        "and only a leader takes a leader ({north} to move).").format(north=north)
+                        "and only a leader takes a leader ({north} to move).").format(north=in_sentence(north))
         out.append(RuleDiagram(_("Rank"), caption, None, *son))
     return out
 

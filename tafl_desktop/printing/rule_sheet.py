@@ -221,7 +221,7 @@ def _start_table(variant: Any, marks: BoardMarks, sizes: dict[str, float], width
     rows: list[list[Any]] = [[_p(_("Starting position"), CAPTION_TITLE), ""]]
     for kind, title, _label in piece_kinds(variant):
         if counts.get(kind):
-            rows.append([Swatch(face(kind)), _p(f"{title}: {counts[kind]}", SMALL)])
+            rows.append([Swatch(face(kind)), _p(_("{name}: {value}").format(name=title, value=counts[kind]), SMALL)])
     for kind, text in legend(marks):
         rows.append([Swatch(kind, piece=False), _p(text, SMALL)])
     key = Table(rows, colWidths=[7 * mm, None], hAlign="LEFT")
