@@ -392,7 +392,7 @@ class PrintSetDialog(QDialog):
         self.thumbs.setResizeMode(QListView.ResizeMode.Adjust)
         self.thumbs.setIconSize(QSize(THUMB_BOX, THUMB_BOX))
         self.thumbs.setSpacing(4)
-        self.thumbs.setUniformItemSizes(True)
+        self.thumbs.setWordWrap(True)  # "4 · Pièces (jetons plats)" wraps rather than being cut
         self.thumbs.setFixedWidth(THUMB_BOX + 40)
         self.thumbs.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.thumbs.currentRowChanged.connect(self._page_selected)
