@@ -46,7 +46,7 @@ from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.texts import add_item, tr
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, pgettext
 
 #: Values offered for an integer toggle (the whole range could be dozens).
 MAX_INT_VALUES = 12
@@ -225,8 +225,8 @@ class RulesLabDialog(QDialog):
         run_row.addWidget(self.progress, 1)
 
         self.table = QTableWidget(0, 7)
-        self.table.setHorizontalHeaderLabels([_("Rules"), _("Games"), variant.side_names[0], variant.side_names[1],
-                                              _("Draws"), _("Capped"), _("Mean length")])
+        self.table.setHorizontalHeaderLabels([_("Rules"), pgettext("games played", "Games"), variant.side_names[0],
+                                              variant.side_names[1], _("Draws"), _("Capped"), _("Mean length")])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
