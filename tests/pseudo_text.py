@@ -64,6 +64,7 @@ def contract_words() -> frozenset[str]:
     return frozenset(words)
 
 
+_METAVARS = r"\b[A-Z][A-Z0-9_=]*\b"
 _ALLOWED = [
     r"\btafl-desktop\b",                  # the program
     r"https?://\S+",                      # addresses
@@ -72,12 +73,14 @@ _ALLOWED = [
     r"'(?=\S)[^'\n]{0,80}(?<=\S)'",          # a user's value repeated in a message, quoted
     r"\b[a-z]+(?:_[a-z0-9]+)+\b",           # identifiers (fox_geese_13, king_armed)
     r"--?[a-z][a-z0-9-]*",                # option strings
-    r"\b[A-Z][A-Z0-9_=]*\b",              # argparse metavars (MOVES, KEY=VALUE, DIR)
+    _METAVARS,                            # argparse metavars (MOVES, KEY=VALUE, DIR)
     r"\{[\w,.-]+\}",                      # choice lists {en,da,de,fr,ru}
     r"\b[a-z]\d{1,2}(?:[-x][a-z]\d{1,2})*\b",  # squares and moves: e5, d6-b6, c3xc5xe5
     r"\b\d+x\d+\b",                        # board sizes 11x11
 ]
 _ALLOWED_RE = re.compile("|".join(_ALLOWED))
+#: A printed page has no argparse metavars: a word in capitals there ("RETREATED") is a word too.
+_ALLOWED_ON_PAPER_RE = re.compile("|".join(a for a in _ALLOWED if a != _METAVARS))
 
 
 def strip_catalogued(text: str) -> str:
@@ -90,11 +93,12 @@ def strip_catalogued(text: str) -> str:
         text = out
 
 
-def leaks(text: str, allowed: frozenset[str] | set[str] = frozenset()) -> list[str]:
+def leaks(text: str, allowed: frozenset[str] | set[str] = frozenset(), paper: bool = False) -> list[str]:
     """The words of ``text`` that did not come through the catalogue and are no notation, number,
-    id or name (see the module's docstring)."""
+    id or name (see the module's docstring); ``paper``: the text of a printed page, where words in
+    capitals are words, not the command line's metavars."""
     text = re.sub(r"<[^<>]*>|&[a-z]+;", " ", text)  # rich text's markup is no word of the reader's
-    rest = _ALLOWED_RE.sub(" ", strip_catalogued(text))
+    rest = (_ALLOWED_ON_PAPER_RE if paper else _ALLOWED_RE).sub(" ", strip_catalogued(text))
     ok = PROPER | contract_words() | set(allowed)
     return [w for w in re.findall(r"[^\W\d_](?:[\w'’-]*[^\W\d_])?", rest) if w not in ok and len(w) > 1
             and not re.fullmatch(r"[a-z]", w)]

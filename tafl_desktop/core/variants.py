@@ -274,7 +274,14 @@ class Variant:
 
     @property
     def size_text(self) -> str:
+        """The board's size as files and the command line's JSON write it ("11x11")."""
         return f"{self.geometry.width}x{self.geometry.height}"
+
+    @property
+    def size_words(self) -> str:
+        """The board's size as a reader's language writes it ("11x11", "11×11")."""
+        # TRANSLATORS: a board's size in columns and rows, e.g. 11x11; use your typography's sign.
+        return _("{width}x{height}").format(width=self.geometry.width, height=self.geometry.height)
 
     @property
     def board_text(self) -> str:
@@ -282,9 +289,9 @@ class Variant:
         "8x8 checkerboard", "32-point lattice")."""
         g = self.geometry
         if g.kind == "grid":
-            return _("{size} board").format(size=self.size_text)
+            return _("{size} board").format(size=self.size_words)
         if g.style == "checker":
-            return _("{size} checkerboard").format(size=self.size_text)
+            return _("{size} checkerboard").format(size=self.size_words)
         if self.family == "dablot":
             return _("{n}-point lattice").format(n=g.size)
         return _("{n}-point cross").format(n=g.size)

@@ -241,7 +241,7 @@ class NewGameDialog(QDialog):
             item.setFont(0, f)
             groups[family.name] = item
         for v in presets().values():
-            child = QTreeWidgetItem([f"{v.title}  ({v.size_text})" if v.family == "tafl" else v.title])
+            child = QTreeWidgetItem([f"{v.title}  ({v.size_words})" if v.family == "tafl" else v.title])
             child.setData(0, VARIANT_ROLE, v)
             child.setToolTip(0, v.blurb)
             groups.setdefault(v.family, QTreeWidgetItem([v.family])).addChild(child)

@@ -79,6 +79,7 @@ def _bars(ax, report: dict[str, Any], keys: list[str]) -> None:
     ax.set_xlabel(", ".join(key_label(report, k) for k in keys))
     ax.set_ylabel(_("share of games"))
     ax.set_ylim(0, 1)
+    _percent_ticks(ax.yaxis)
     ax.axhline(0.5, color="#555555", linewidth=0.6, linestyle=":")
     ax.figure.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
 
@@ -109,7 +110,15 @@ def _heat_map(fig, ax, report: dict[str, Any], keys: list[str]) -> None:
     ax.set_ylabel(key_label(report, keys[0]))
     ax.set_xlabel(key_label(report, keys[1]))
     bar = fig.colorbar(im, ax=ax)
+    _percent_ticks(bar.ax.yaxis)
     bar.set_label(_("share of wins: {side}").format(side=report.get("side_names", report["sides"])[0]))
+
+
+def _percent_ticks(axis) -> None:
+    """Shares on ``axis`` written as percentages in the reader's language ("50 %", not "0.5")."""
+    from matplotlib.ticker import FuncFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _pos: percent(value)))
 
 
 def save_chart(report: dict[str, Any], path: str | Path, title: str | None = None) -> None:

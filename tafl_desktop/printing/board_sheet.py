@@ -356,9 +356,13 @@ def _map_page(doc: Document, variant: Any, plan: BoardPlan, marks: BoardMarks) -
         c.setFillColor(INK)
         y = y0 - 6.0
         for i, line in enumerate(lines):
-            c.setFont(FONT_BOLD if i == 0 else FONT, 8)
-            c.drawString(body.x * mm, y * mm, line)
-            y -= 4.6
+            font = FONT_BOLD if i == 0 else FONT
+            c.setFont(font, 8)
+            # a language's longer sentence wraps within the page instead of running off its edge
+            for part in simpleSplit(line, font, 8, body.w * mm):
+                c.drawString(body.x * mm, y * mm, part)
+                y -= 3.6
+            y -= 1.0
         _legend(c, marks, body.x, y - 1.0, body.w)
         draw_ruler(c, *ruler_position(page))
 
