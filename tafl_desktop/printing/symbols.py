@@ -270,7 +270,8 @@ def draw_rank_face(c: Canvas, f: RankFace, cx: float, cy: float, r: float, bleed
         # TRANSLATORS: printed under "retreated" on a Dablot marker: this soldier can no longer be promoted
         note = _("no promotion")
         size = r * 0.17
-        size *= min(1.0, r * 1.45 / (c.stringWidth(note, FONT, size / PT) / mm))
+        # the disc is narrower down there: the note keeps inside its inner ring
+        size *= min(1.0, r * 1.05 / (c.stringWidth(note, FONT, size / PT) / mm))
         c.setFont(FONT, size / PT)
         c.drawCentredString(cx * mm, (cy - r * 0.55) * mm, note)
         c.restoreState()
