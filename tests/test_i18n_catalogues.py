@@ -99,6 +99,36 @@ def test_the_accelerator_keys_survive():
     assert problems == []
 
 
+def test_file_dialog_filters_keep_their_patterns():
+    """A file dialog's filter ("Variant files (*.toml)") is translated part by part, and every
+    language keeps its patterns exactly, or the dialog would list other files (or none)."""
+    problems = []
+    for lang in C.SHIPPED:
+        for msg in catalogue(lang):
+            if isinstance(msg.id, str) and re.fullmatch(r"[^()]+ \((\*[^()]*)\)", msg.id):
+                pattern = msg.id[msg.id.rindex("("):]
+                if not msg.string.endswith(pattern) or msg.string.count("(") != 1:
+                    problems.append((lang, msg.id, msg.string))
+    assert problems == []
+
+
+def test_file_dialogs_show_each_filter_in_the_readers_words():
+    from tafl_desktop import i18n
+    from tafl_desktop.gui.dialogs import GAME_FILTER, filter_words
+    from tafl_desktop.gui.interop_menu import IMPORT_FILTER
+
+    try:
+        i18n.set_language("de")
+        assert filter_words(GAME_FILTER) == "Tafl-Desktop-Partien (*.tafl.json *.json);;Alle Dateien (*)"
+        i18n.set_language("ru")
+        parts = filter_words(IMPORT_FILTER).split(";;")
+        assert parts[0] == "Записи партий (*.otg *.pgn *.txt *.json)" and parts[-1] == "Все файлы (*)"
+        assert len(parts) == len(IMPORT_FILTER.split(";;"))
+    finally:
+        i18n.set_language("en")
+    assert filter_words(GAME_FILTER) == GAME_FILTER
+
+
 def test_the_compiled_catalogue_is_what_the_program_reads():
     """A round trip through the real run-time path: the .mo file, stdlib gettext, plural rules."""
     from tafl_desktop import i18n

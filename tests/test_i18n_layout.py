@@ -34,8 +34,9 @@ def _needed_width(widget) -> int:
 
 
 def clipped(root) -> list[str]:
-    """Visible labels, buttons and check boxes of ``root`` whose text does not fit."""
-    from PySide6.QtWidgets import QAbstractButton, QCheckBox, QLabel, QProgressBar, QPushButton, QRadioButton
+    """Visible labels, buttons, check boxes and combo boxes of ``root`` whose text does not fit."""
+    from PySide6.QtWidgets import (QAbstractButton, QCheckBox, QComboBox, QLabel, QProgressBar, QPushButton,
+                                   QRadioButton, QStyle, QStyleOptionComboBox)
 
     out = []
     for w in [*root.findChildren(QLabel), *root.findChildren(QAbstractButton)]:
@@ -61,6 +62,16 @@ def clipped(root) -> list[str]:
         need = _needed_width(w)
         if need > room + SLACK:
             out.append(f"{type(w).__name__} {w.text()!r}: needs {need}px, has {room}")
+    for box in root.findChildren(QComboBox):
+        if not box.isVisible() or box.isEditable() or not box.currentText() or box.width() <= 1:
+            continue
+        opt = QStyleOptionComboBox()
+        box.initStyleOption(opt)
+        field = box.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, opt,
+                                           QStyle.SubControl.SC_ComboBoxEditField, box)
+        need = box.fontMetrics().horizontalAdvance(box.currentText())
+        if need > field.width() + SLACK:
+            out.append(f"QComboBox {box.currentText()!r}: needs {need}px, has {field.width()}")
     for bar in root.findChildren(QProgressBar):
         if bar.isVisible() and bar.isTextVisible() and bar.text():
             need = bar.fontMetrics().horizontalAdvance(bar.text())

@@ -22,12 +22,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.marks import N_
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
 
-GAME_FILTER = "Tafl Desktop games (*.tafl.json *.json);;All files (*)"
-VARIANT_FILTER = "Variant files (*.toml);;All files (*)"
+#: File dialogs' filters: each part between ";;" is a catalogue text (see :func:`filter_words`).
+ALL_FILES = N_("All files (*)")
+GAME_FILTER = ";;".join([N_("Tafl Desktop games (*.tafl.json *.json)"), ALL_FILES])
+VARIANT_FILTER = ";;".join([N_("Variant files (*.toml)"), ALL_FILES])
 
 
 def show_error(parent: QWidget | None, title: str, text: str) -> None:
@@ -78,13 +81,19 @@ def confirm(parent: QWidget | None, title: str, text: str, yes: str = "Yes") -> 
     return box.clickedButton() is ok
 
 
+def filter_words(file_filter: str) -> str:
+    """A file dialog's filter ("Variant files (*.toml);;All files (*)") in the reader's words,
+    part by part: each part is marked where it is defined, its patterns stay as they are."""
+    return ";;".join(_(part) for part in file_filter.split(";;"))
+
+
 def ask_open_path(parent: QWidget | None, title: str, file_filter: str, directory: str = "") -> str:
-    path, _ = QFileDialog.getOpenFileName(parent, title, directory, file_filter)
+    path, _chosen = QFileDialog.getOpenFileName(parent, title, directory, filter_words(file_filter))
     return path
 
 
 def ask_save_path(parent: QWidget | None, title: str, file_filter: str, suggested: str = "") -> str:
-    path, _ = QFileDialog.getSaveFileName(parent, title, suggested, file_filter)
+    path, _chosen = QFileDialog.getSaveFileName(parent, title, suggested, filter_words(file_filter))
     return path
 
 

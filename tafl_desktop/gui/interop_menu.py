@@ -15,15 +15,17 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog
 
+from tafl_desktop.core.marks import N_
 from tafl_desktop.core.move_numbers import moves_played
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 
-IMPORT_FILTER = ("Game records (*.otg *.pgn *.txt *.json);;OpenTafl games (*.otg);;PGN-like games (*.pgn);;"
-                 "Move lists (*.txt);;PlayTaflOnline or Tafl Desktop games (*.json);;All files (*)")
-EXPORT_FILTERS = {"otg": "OpenTafl game (*.otg)", "pgn": "PGN-like game, hnefatafl.org (*.pgn)",
-                  "moves": "Plain move list (*.txt)", "json": "Tafl Desktop game (*.tafl.json)"}
+IMPORT_FILTER = ";;".join([N_("Game records (*.otg *.pgn *.txt *.json)"), N_("OpenTafl games (*.otg)"),
+                          N_("PGN-like games (*.pgn)"), N_("Move lists (*.txt)"),
+                          N_("PlayTaflOnline or Tafl Desktop games (*.json)"), dialogs.ALL_FILES])
+EXPORT_FILTERS = {"otg": N_("OpenTafl game (*.otg)"), "pgn": N_("PGN-like game, hnefatafl.org (*.pgn)"),
+                  "moves": N_("Plain move list (*.txt)"), "json": N_("Tafl Desktop game (*.tafl.json)")}
 SUFFIX = {"otg": ".otg", "pgn": ".pgn", "moves": ".txt", "json": ".tafl.json"}
 
 

@@ -54,8 +54,8 @@ FORMAT_LABELS = {
     "3mf": N_("3MF: 3D-printed pieces"),
 }
 FILTERS = {
-    "pdf": "PDF files (*.pdf)", "svg": "SVG files (*.svg)", "dxf": "DXF files (*.dxf)", "stl": "STL files (*.stl)",
-    "3mf": "3MF files (*.3mf)",
+    "pdf": N_("PDF files (*.pdf)"), "svg": N_("SVG files (*.svg)"), "dxf": N_("DXF files (*.dxf)"),
+    "stl": N_("STL files (*.stl)"), "3mf": N_("3MF files (*.3mf)"),
 }
 HOLE_LABELS = {"cut": N_("Cut holes for pegs"), "engrave": N_("Engrave dimples"), "none": N_("No holes")}
 PREVIEW_PIXELS = 1100  # the longer side of the preview picture

@@ -69,7 +69,7 @@ __all__ = ["PrintSetDialog", "PrintOptions", "open_print_dialog"]
 PREVIEW_DELAY_MS = 300
 THUMB_BOX = 112  # logical pixels: a thumbnail fits in a square of this side
 LAST_FOLDER_KEY = "print/last_folder"
-PDF_FILTER = "PDF files (*.pdf);;All files (*)"
+PDF_FILTER = ";;".join([FILTERS["pdf"], dialogs.ALL_FILES])
 PT_MM = 25.4 / 72
 
 PAPER_LABELS = {"a4": N_("A4 (210 x 297 mm)"), "letter": N_("Letter (8.5 x 11 in)")}
@@ -781,7 +781,7 @@ class PrintSetDialog(QDialog):
         if self.current_bytes() is None:
             dialogs.show_error(self, _("Cannot save the set"), self.error or _("The set could not be built."))
             return False
-        file_filter = PDF_FILTER if self.format == "pdf" else f"{FILTERS[self.format]};;All files (*)"
+        file_filter = PDF_FILTER if self.format == "pdf" else ";;".join([FILTERS[self.format], dialogs.ALL_FILES])
         path = dialogs.ask_save_path(self, _("Save the printable set"), file_filter,
                                      os.path.join(self._folder(), self.suggested_name()))
         if not path:

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tafl_desktop.core.marks import integer, percent
+from tafl_desktop.core.marks import N_, integer, percent
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
@@ -409,7 +409,7 @@ class RulesLabDialog(QDialog):
 
         if self.report is None:
             return ""
-        path = dialogs.ask_save_path(self, _("Export the chart"), _("Images (*.png);;PDF (*.pdf)"),
+        path = dialogs.ask_save_path(self, _("Export the chart"), ";;".join([N_("Images (*.png)"), N_("PDF (*.pdf)")]),
                                      f"{self.variant.id}-balance.png")
         if not path:
             return ""
