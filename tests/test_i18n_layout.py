@@ -80,8 +80,8 @@ def clipped(root) -> list[str]:
     return out
 
 
-def _window(make_window, qtbot, variant: str):
-    w = make_window(variant, size=(1280, 800))
+def _window(make_window, qtbot, variant: str, **options):
+    w = make_window(variant, size=(1280, 800), **options)
     w.resize(1280, 800)
     qtbot.wait(50)
     return w
@@ -94,15 +94,19 @@ def test_no_label_is_cut_off_in_the_window(make_window, qtbot, lang):
     problems = []
     try:
         i18n.set_language(lang)
-        for variant in ("copenhagen", "fox_geese_13", "dablot"):
-            w = _window(make_window, qtbot, variant)
+        # Dablot with Action Points shows its "actions left" line in the side panel
+        for variant, options in (("copenhagen", {}), ("fox_geese_13", {}), ("dablot", {}),
+                                 ("dablot", {"action_points": True})):
+            w = _window(make_window, qtbot, variant, **options)
             c = w.controller
             for _ in range(3):
                 moves = sorted(c.legal_moves())
                 if moves:
                     c.play_move(moves[0])
-            w.act_eval.setChecked(True)
+            if not w.act_eval.isChecked():
+                w.act_eval.trigger()  # as the menu does: the bar appears with its label
             w.refresh()
+            qtbot.waitUntil(w.panel.eval_bar.isVisible, timeout=10_000)
             qtbot.wait(50)
             problems += [f"{variant}: {p}" for p in clipped(w)]
             if variant == "copenhagen":
