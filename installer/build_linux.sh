@@ -32,7 +32,9 @@ say() { echo "build_linux: $*"; }
 # ---- 1. build venv with the runtime dependencies and PyInstaller --------------------------------------
 requirements=$("$PYTHON" -c '
 import sys, tomllib
-deps = tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]
+project = tomllib.load(open("pyproject.toml", "rb"))["project"]
+# the runtime dependencies and the makers extra (DXF for laser cutters): the bundle writes every format
+deps = project["dependencies"] + project["optional-dependencies"]["maker"]
 print("\n".join(deps))')
 stamp_text=$(printf '%s\n%s\n' "$requirements" "$PYINSTALLER_SPEC")
 if [ ! -x "$BUILD_VENV/bin/python" ] || [ "$(cat "$BUILD_VENV/.deps" 2>/dev/null)" != "$stamp_text" ]; then
@@ -49,6 +51,22 @@ if "$BUILD_VENV/bin/python" -m pip show --quiet PySide6-Addons >/dev/null 2>&1; 
     exit 1
 fi
 say "$("$BUILD_VENV/bin/python" -m PyInstaller --version | sed 's/^/PyInstaller /'), $("$BUILD_VENV/bin/python" --version)"
+
+# The native engine (tafl_native/, Rust): built into the build venv in the release profile when cargo is
+# there, so PyInstaller bundles it (the spec lists it and marks the bundle; its self-test then checks it).
+if command -v cargo >/dev/null 2>&1; then
+    # for players' machines, not this one: a baseline processor (tafl_native/.cargo/config.toml builds
+    # for the build machine's own processor, which only suits `make run`)
+    case "$(uname -m)" in
+        x86_64) NATIVE_RUSTFLAGS="-C target-cpu=x86-64-v2" ;;
+        *) NATIVE_RUSTFLAGS="" ;;
+    esac
+    say "building the native engine into the build venv (${NATIVE_RUSTFLAGS:-default target})"
+    RUSTFLAGS="$NATIVE_RUSTFLAGS" "$BUILD_VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps ./tafl_native
+else
+    "$BUILD_VENV/bin/python" -m pip uninstall --quiet --yes tafl-native >/dev/null 2>&1 || true
+    say "cargo not found: the bundle plays on the Python engine"
+fi
 
 # ---- 2. the bundle ---------------------------------------------------------------------------------
 say "building dist/$APP with PyInstaller"

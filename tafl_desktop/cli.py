@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 from tafl_desktop import __version__
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.i18n import _
+from tafl_desktop.native.bridge import ENGINES as ENGINE_NAMES
 
 EXIT_ERROR = 1
 EXIT_ILLEGAL = 2
@@ -144,10 +145,30 @@ def cmd_rules(args) -> int:
     return 0
 
 
+def _engine(requested: str | None, variant) -> str:
+    """The engine ``--engine`` names (default: native where it is built and plays the family)."""
+    from tafl_desktop.native import resolve_engine
+
+    try:
+        return resolve_engine(requested, variant)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
 def cmd_perft(args) -> int:
     from tafl_desktop.core.playout import perft
 
     v = _variant(args.variant, args.set)
+    engine = _engine(args.engine, v)
+    if engine == "native":
+        from tafl_desktop.native import interruptible, make_rules
+
+        rules = make_rules(v, "native")  # the core's rules interface too: it parses --position
+        pos = _start(rules, args.position, args.to_move)
+        if args.depth < 0 or args.depth > 8:
+            raise CliError(_("DEPTH must be from 0 to 8"))
+        print(interruptible(rules.perft, pos, args.depth))
+        return 0
     rules = v.make_rules()
     pos = _start(rules, args.position, args.to_move)
     if args.depth < 0 or args.depth > 8:
@@ -191,24 +212,37 @@ def cmd_replay(args) -> int:
     return 0
 
 
-def bench_variant(name: str, depth: int, seconds: float, seed: int = 1) -> dict[str, Any]:
-    """Perft and random-playout figures for one preset (the `bench` command and benchmarks/)."""
-    from tafl_desktop.core.playout import perft, random_playout
+def bench_variant(name: str, depth: int, seconds: float, seed: int = 1, engine: str = "python") -> dict[str, Any]:
+    """Perft and random-playout figures for one preset (the `bench` command and benchmarks/), on
+    ``engine`` ("python": the core; "native": the native engine)."""
     from tafl_desktop.core.variants import find_variant
 
-    rules = find_variant(name).make_rules()
-    start = rules.initial_position()
-    t0 = time.process_time()
-    nodes = perft(rules, start, depth)
-    perft_s = time.process_time() - t0
-    rng = random.Random(seed)
-    plies = games = 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < seconds:
-        _pos, n, _out = random_playout(rules, start, rng, max_plies=2000)
-        plies += n
-        games += 1
-    elapsed = time.process_time() - t0
+    variant = find_variant(name)
+    if engine == "native":
+        from tafl_desktop.native import make_rules
+
+        rules = make_rules(variant, "native")
+        start = rules.initial_position()
+        t0 = time.process_time()
+        nodes = rules.perft(start, depth)
+        perft_s = time.process_time() - t0
+        games, plies, elapsed = rules.playouts_for(start, seconds, seed=seed, max_plies=2000)
+    else:
+        from tafl_desktop.core.playout import perft, random_playout
+
+        rules = variant.make_rules()
+        start = rules.initial_position()
+        t0 = time.process_time()
+        nodes = perft(rules, start, depth)
+        perft_s = time.process_time() - t0
+        rng = random.Random(seed)
+        plies = games = 0
+        t0 = time.process_time()
+        while time.process_time() - t0 < seconds:
+            _pos, n, _out = random_playout(rules, start, rng, max_plies=2000)
+            plies += n
+            games += 1
+        elapsed = time.process_time() - t0
     return {
         "variant": name,
         "perft_depth": depth,
@@ -221,10 +255,12 @@ def bench_variant(name: str, depth: int, seconds: float, seed: int = 1) -> dict[
 
 
 def cmd_bench(args) -> int:
-    rows = [bench_variant(name, depth, args.seconds) for name, depth in BENCH_VARIANTS]
+    engine = _engine(args.engine, None)
+    rows = [bench_variant(name, depth, args.seconds, engine=engine) for name, depth in BENCH_VARIANTS]
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps({"engine": engine, "variants": rows}, indent=1))
     else:
+        print(_("engine: {engine}").format(engine=engine))
         print(f"{_('variant'):16} {_('depth'):>5} {_('perft nodes'):>12} {_('perft s'):>8} "
               f"{_('playout moves/s'):>16}")
         for r in rows:
@@ -275,8 +311,11 @@ def cmd_selfplay(args) -> int:
     except ImportError as exc:
         raise CliError(_("the computer player is not available: {error}").format(error=exc)) from None
     try:
+        engine = getattr(args, "engine", None)
+        engines = (args.attackers_engine or engine, args.defenders_engine or engine)
         report = run_selfplay(v, games=args.games, attackers=args.attackers, defenders=args.defenders,
-                              jobs=args.jobs, seed=args.seed)
+                              jobs=args.jobs, seed=args.seed, engines=engines, move_time=args.move_time,
+                              swap=args.swap)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     if args.json:
@@ -318,14 +357,17 @@ def print_selfplay(v: Any, report: dict[str, Any]) -> None:
 
 def _balance_report(folder: str) -> dict[str, Any]:
     """The report of the Rules Lab study in ``folder``, for the rule sheet's balance chart."""
+    from tafl_desktop.lab.cli import _warn
     from tafl_desktop.lab.report import summary
     from tafl_desktop.lab.store import ResultStore
     from tafl_desktop.lab.study import StudyError
 
     try:
-        return summary(ResultStore.open(folder))
+        store = ResultStore.open(folder)
     except StudyError as exc:
         raise CliError(_("--balance: {error}").format(error=exc)) from None
+    _warn(store)
+    return summary(store)
 
 
 def cmd_print(args) -> int:
@@ -445,12 +487,22 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command line, its help in the language in use (choose it before building: the
-    texts are read here, and argparse reads its own headings here too)."""
+#: Commands defined here that need none of the capability modules nor the makers' print options
+#: (``variants`` is not one: the interop module adds ``--rules-string`` to it): a command line
+#: starting with one of them gets a parser without those (start-up is most of a short command's
+#: time, e.g. ``perft copenhagen 4`` on the native engine).
+QUICK_COMMANDS = ("rules", "perft", "play", "replay", "bench")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line, its help in the language in use (choose it before building: the texts are
+    read here, and argparse reads its own headings here too); with ``command`` one of
+    :data:`QUICK_COMMANDS`, only as much of it as that command needs (the other commands' options
+    may then be missing)."""
     import importlib
 
     localise_argparse()
+    quick = command in QUICK_COMMANDS
     p = OneLineParser(
         prog="tafl-desktop", description=_("Play and print the old Nordic hunt games."),
         epilog=_("Without a command the window opens: 'tafl-desktop [FILE] [--variant ID]' is 'tafl-desktop gui "
@@ -491,6 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
     s.add_argument("depth", type=int_in(0, 8), metavar="DEPTH", help=_("how many plies deep to count, 0 to 8"))
     position_args(s)
+    engine_arg(s)
     s.set_defaults(func=cmd_perft)
 
     s = sub.add_parser("play", help=_("apply moves and print the resulting game"))
@@ -524,6 +577,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help=_("seed of the computer players' random choices (default 1)"))
     s.add_argument("--json", action="store_true", help=json_help)
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help=set_help)
+    s.add_argument("--engine", choices=ENGINE_NAMES,
+                   help=_("search engine of both sides (default: native where built)"))
+    s.add_argument("--attackers-engine", choices=ENGINE_NAMES, help=_("search engine of the attackers"))
+    s.add_argument("--defenders-engine", choices=ENGINE_NAMES, help=_("search engine of the defenders"))
+    s.add_argument("--move-time", type=float_in(0.01, 600.0), default=None,
+                   help=_("seconds per move for both sides instead of the levels' node budgets"))
+    s.add_argument("--swap", action="store_true",
+                   help=_("swap the sides' engines every other game (an engine match, colours swapped)"))
     s.set_defaults(func=cmd_selfplay)
 
     s = sub.add_parser("print", help=_("write a printable set (board, pieces, rules, markers) as PDF, or a maker's "
@@ -547,18 +608,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--balance", metavar="DIR", help=_("add the chart of a Rules Lab study (its --out folder) to "
                                                       "the rule sheet"))
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help=set_help)
-    from tafl_desktop.printing.maker import cli as maker_cli
+    if not quick:
+        from tafl_desktop.printing.maker import cli as maker_cli
 
-    maker_cli.add_arguments(s, float_in)
+        maker_cli.add_arguments(s, float_in)
     s.set_defaults(func=cmd_print)
 
-    s = sub.add_parser("bench", help=_("perft and random-playout speed on four presets"))
-    s.add_argument("--json", action="store_true", help=json_help)
-    s.add_argument("--seconds", type=float_in(0.01, MAX_SECONDS), default=2.0,
-                   help=_("playout time per variant (CPU seconds, at most 3600)"))
-    s.set_defaults(func=cmd_bench)
+    _add_bench(sub)
 
-    for module_name in CAPABILITY_COMMANDS:
+    for module_name in () if quick else CAPABILITY_COMMANDS:
         importlib.import_module(module_name).register(sub)
     _add_lang_option(p, top=True)
     for sp in sub.choices.values():
@@ -677,6 +735,21 @@ def with_default_command(argv: Sequence[str], commands: Sequence[str]) -> list[s
     return out
 
 
+def engine_arg(sp) -> None:
+    """``--engine native|python`` (a contract of ``perft`` and ``bench``)."""
+    sp.add_argument("--engine", choices=("native", "python"), default=None,
+                    help=_("rules engine: native (Rust, the default where it is built) or python (the core)"))
+
+
+def _add_bench(sub) -> None:
+    s = sub.add_parser("bench", help=_("perft and random-playout speed on four presets"))
+    s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
+    s.add_argument("--seconds", type=float_in(0.01, MAX_SECONDS), default=2.0,
+                   help=_("playout time per variant (CPU seconds, at most 3600)"))
+    engine_arg(s)
+    s.set_defaults(func=cmd_bench)
+
+
 def _command_names(parser: argparse.ArgumentParser) -> list[str]:
     for action in parser._actions:  # argparse keeps the sub-commands on its subparsers action
         if isinstance(action, argparse._SubParsersAction):
@@ -690,7 +763,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(argv if argv is not None else sys.argv[1:])
     asked = language_asked(argv)
     set_language(asked if asked and normalise(asked) else None)  # a bad value: argparse says so below
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(with_default_command(argv, _command_names(parser)))
     set_language(getattr(args, "lang", None))
     if args.self_test:

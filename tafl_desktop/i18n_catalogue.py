@@ -278,7 +278,9 @@ def pseudo(tmpl=None):
     from babel.messages.catalog import Catalog
 
     tmpl = tmpl or template()
-    cat = Catalog(locale="en", project="Tafl Desktop", fuzzy=False)
+    # fixed dates: the header is compiled into the .mo, so "now" would make it stale every minute
+    cat = Catalog(locale="en", project="Tafl Desktop", fuzzy=False, creation_date=_FIXED_DATE,
+                  revision_date=_FIXED_DATE)
     for msg in tmpl:
         if not msg.id:
             continue

@@ -35,8 +35,17 @@ def _needed_width(widget) -> int:
 
 def clipped(root) -> list[str]:
     """Visible labels, buttons, check boxes and combo boxes of ``root`` whose text does not fit."""
-    from PySide6.QtWidgets import (QAbstractButton, QCheckBox, QComboBox, QLabel, QProgressBar, QPushButton,
-                                   QRadioButton, QStyle, QStyleOptionComboBox)
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QCheckBox,
+        QComboBox,
+        QLabel,
+        QProgressBar,
+        QPushButton,
+        QRadioButton,
+        QStyle,
+        QStyleOptionComboBox,
+    )
 
     out = []
     for w in [*root.findChildren(QLabel), *root.findChildren(QAbstractButton)]:

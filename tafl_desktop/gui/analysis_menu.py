@@ -52,7 +52,7 @@ def install(window: Any) -> None:
     rev = tr(QAction(window), "setText", "Re&view Game")
     rev.setShortcut(QKeySequence("Ctrl+Shift+R"))
     tr(rev, "setStatusTip", "Class every move of this game and draw who was better (Ctrl+Shift+R)")
-    rev.triggered.connect(review.start)
+    rev.triggered.connect(review.ask)
     window.act_review = rev
     window.addAction(act)
     window.addAction(rev)

@@ -83,6 +83,7 @@ def cmd_list(args: Any) -> int:
 
 
 def cmd_check(args: Any) -> int:
+    from tafl_desktop.core.quoting import clip
     from tafl_desktop.study.puzzles import check_puzzle
 
     puzzles = _load(args)
@@ -97,7 +98,7 @@ def cmd_check(args: Any) -> int:
         print(json.dumps({"checked": len(puzzles), "failed": failures}))
     else:
         for f in failures:
-            print(f"{f['id']}: {f['reason']}", file=sys.stderr)
+            print(f"{clip(str(f['id']), 60)}: {clip(str(f['reason']), 300)}", file=sys.stderr)
         print(ngettext("{n} of {total} puzzle verified", "{n} of {total} puzzles verified", len(puzzles)).format(
             n=len(puzzles) - len(failures), total=len(puzzles)))
     return 1 if failures else 0
