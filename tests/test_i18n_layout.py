@@ -121,7 +121,8 @@ def test_no_label_is_cut_off_in_the_window(make_window, qtbot, lang):
             if variant == "copenhagen":
                 panel = w.review_panel
                 w.act_review.trigger()
-                qtbot.waitUntil(lambda p=panel: not p.running, timeout=120_000)
+                panel.dialog.accept()  # Review Game first asks how hard to search
+                qtbot.waitUntil(lambda p=panel: p.review is not None and not p.running, timeout=120_000)
                 qtbot.wait(50)
                 problems += [f"{variant} review: {p}" for p in clipped(w)]
             w.close()

@@ -31,7 +31,8 @@ def _setup(qtbot, make_window):
     # a review, finished: the graph and the table of classes
     panel = w.review_panel
     w.act_review.trigger()
-    qtbot.waitUntil(lambda: not panel.running, timeout=120_000)
+    panel.dialog.accept()  # Review Game first asks how hard to search
+    qtbot.waitUntil(lambda: panel.review is not None and not panel.running, timeout=120_000)
     # the analysis board's lines, then stopped so that they stay as they are
     board = w.analysis_board
     w.act_analysis.trigger()

@@ -157,13 +157,22 @@ def test_lessons_puzzles_and_the_position_editor(pseudo, qtbot):
 
 def test_the_analysis_board_and_a_review(pseudo, qtbot):
     w = pseudo("brandubh", size=(1280, 800))
-    _play_first_moves(w, 4)
+    _play_first_moves(w, 8)
     panel = w.review_panel
     w.act_review.trigger()
-    qtbot.waitUntil(lambda: not panel.running, timeout=120_000)
+    _check(visible_texts(panel.dialog, include_others=False))  # how hard to search
+    panel.dialog.accept()
+    qtbot.waitUntil(lambda: panel.review is not None and not panel.running, timeout=120_000)
+    assert panel.learn_button.isVisible()  # these first moves miss better ones: exercises
+    panel.learn()
+    _check(visible_texts(panel.trainer, include_others=False))
+    panel.trainer.close()
     board = w.analysis_board
     w.act_analysis.trigger()
+    board.heat_box.setChecked(True)  # the heat map's legend too
     qtbot.waitUntil(lambda: board.report is not None and bool(board.report.get("lines")), timeout=60_000)
+    qtbot.waitUntil(lambda: board.heat is not None, timeout=60_000)
+    _check(visible_texts(w))
     w.act_analysis.trigger()
     _check(visible_texts(w))
 
