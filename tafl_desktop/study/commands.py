@@ -27,11 +27,16 @@ def register(sub: Any) -> None:
     g.add_argument("--max-plies", type=int, default=None, help="longest forced win searched, in plies (odd)")
     g.add_argument("--out", default=None, help="the puzzle file to extend (default: the shipped set)")
     g.add_argument("--games-dir", default=None, help="folder of the real-game files (copenhagen.csv, brandubh.csv)")
+    g.add_argument("--node-budget", type=int, default=None, help="positions one proof may visit (default 30000)")
+    g.add_argument("--balance", action="store_true",
+                   help="at the end keep at least half of the set three moves or longer (drops short puzzles)")
     g.add_argument("--json", action="store_true", help="print the yield as JSON")
     g.set_defaults(func=cmd_generate)
 
     s = ps.add_parser("list", help="list the shipped puzzles")
     s.add_argument("--variant", default=None, help="only this preset's puzzles")
+    s.add_argument("--theme", default=None, help="only puzzles with this theme id (escape, double_threat, ...)")
+    s.add_argument("--file", default=None, help="list this puzzle file instead of the shipped sets")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_list)
 
@@ -61,17 +66,23 @@ def _load(args: Any) -> list[dict[str, Any]]:
 
 
 def cmd_list(args: Any) -> int:
-    from tafl_desktop.study.puzzles import LIST_KEYS
+    from tafl_desktop.study.puzzles import LIST_KEYS, LISTED_EXTRAS, puzzle_rating, puzzle_themes
 
     puzzles = _load(args)
+    for pz in puzzles:
+        pz["themes"] = puzzle_themes(pz)
+        pz["rating"] = puzzle_rating(pz)
+    if args.theme:
+        puzzles = [pz for pz in puzzles if args.theme in pz["themes"]]
     if args.json:
-        keys = (*LIST_KEYS, "source", "weak_search", "search_nodes")
+        keys = (*LIST_KEYS, *LISTED_EXTRAS)
         print(json.dumps([{k: pz[k] for k in keys if k in pz} for pz in puzzles]))
     else:
         for pz in puzzles:
             changed = " ".join(f"{k}={v}" for k, v in (pz.get("options") or {}).items())
             print(f"{pz['id']:22} {pz['winner']:>9} {pz['goal']:16} {pz['plies']} plies  "
-                  f"difficulty {pz['difficulty']}  {' '.join(pz['solution'])}"
+                  f"difficulty {pz['difficulty']}  rating {round(pz['rating'])}  {' '.join(pz['solution'])}"
+                  f"  [{', '.join(pz['themes'])}]"
                   + (f"  (rules changed from the preset: {changed})" if changed else ""))
     return 0
 
@@ -112,7 +123,8 @@ def cmd_generate(args: Any) -> int:
 
     try:
         result = generate(vid, out, args.seconds, source=args.source, max_plies=args.max_plies, limit=args.limit,
-                          games_dir=Path(args.games_dir) if args.games_dir else None, progress=progress)
+                          games_dir=Path(args.games_dir) if args.games_dir else None, progress=progress,
+                          balance_set=args.balance, **({"node_budget": args.node_budget} if args.node_budget else {}))
     except (ValueError, PuzzleError) as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
@@ -122,5 +134,7 @@ def cmd_generate(args: Any) -> int:
     else:
         if result.reproved or result.dropped:
             print(f"re-proved {result.reproved} puzzles of the set under the preset's rules, dropped {result.dropped}")
+        if result.trimmed:
+            print(f"dropped {result.trimmed} puzzles too close to a longer one of the same game or to balance the set")
         print(f"kept {result.kept} puzzles from {result.scanned} positions in {result.seconds:.0f} s; set: {out}")
     return 0

@@ -120,11 +120,15 @@ class Prover:
         out = self.rules.outcome(pos)
         return out is not None and out.winner == self.winner
 
-    def winning_moves(self, pos: Any, plies: int, stop_at: int = 0) -> list[Move]:
+    def winning_moves(self, pos: Any, plies: int, stop_at: int = 0, first: Move | None = None) -> list[Move]:
         """Every first move of ``winner`` (to move in ``pos``) that wins within ``plies`` plies
-        (or the first ``stop_at`` of them, when that is all the caller needs to know)."""
+        (or the first ``stop_at`` of them, when that is all the caller needs to know); ``first``
+        is tried before the others."""
         found = []
-        for m in self.rules.legal_moves(pos):
+        moves = self.rules.legal_moves(pos)
+        if first is not None and first in moves:
+            moves = [first] + [m for m in moves if m != first]
+        for m in moves:
             if self.wins(self.rules.play(pos, m)[0], plies - 1):
                 found.append(m)
                 if stop_at and len(found) >= stop_at:
@@ -191,17 +195,30 @@ class Proof:
     nodes: int
 
 
-def prove_unique(rules: Any, pos: Any, max_plies: int, max_nodes: int = 0) -> Proof | None:
+def prove_unique(rules: Any, pos: Any, max_plies: int, max_nodes: int = 0, *, hint: Move | None = None,
+                 hint_only: bool = False) -> Proof | None:
     """The shortest forced win for the side to move within ``max_plies`` (odd: 1, 3, 5 ...), if
     exactly one first move achieves it; None otherwise (no forced win, several first moves, or the
-    budget ran out).  The shortest N is taken: a puzzle's N is what the solver must find."""
+    budget ran out).  The shortest N is taken: a puzzle's N is what the solver must find.
+
+    ``hint`` (a legal move, e.g. the move played in the game) is tried first at every depth;
+    with ``hint_only`` a position whose hint does not win within ``max_plies`` is given up at
+    once, without proving that no other move wins: a miner's shortcut on big boards, where that
+    proof is the dearest part and the move the winner really played is the likeliest key.  A
+    puzzle is still only ever returned with its uniqueness proved."""
     if rules.outcome(pos) is not None:
         return None
     side = rules.side_to_move(pos)
     prover = Prover(rules, side, max_nodes)
+    if hint is not None and hint not in rules.legal_moves(pos):
+        if hint_only:
+            return None
+        hint = None
     try:
+        if hint is not None and hint_only and not prover.wins(rules.play(pos, hint)[0], max_plies - 1):
+            return None
         for plies in range(1, max_plies + 1, 2):
-            winners = prover.winning_moves(pos, plies, stop_at=2)
+            winners = prover.winning_moves(pos, plies, stop_at=2, first=hint)
             if len(winners) > 1:
                 return None
             if winners:

@@ -60,7 +60,7 @@ def detect_themes(rules: Any, pos: Any, solution: list[str], tree: dict[str, Any
     if goal in _GOAL_THEMES:
         found.add(_GOAL_THEMES[goal])
     family = getattr(rules, "family", "")
-    if family == "dablot" and goal in ("leader_captured", "bare_leader"):
+    if family == "dablot" and goal == "leader_captured":  # only a leader takes a leader
         found.add("dablot_ranks")
     winner_turn = True
     for text in solution:
@@ -80,8 +80,7 @@ def detect_themes(rules: Any, pos: Any, solution: list[str], tree: dict[str, Any
 
 
 def _adjacent(rules: Any, a: int, b: int) -> bool:
-    (xa, ya), (xb, yb) = rules.geometry.coords[a], rules.geometry.coords[b]
-    return abs(xa - xb) + abs(ya - yb) == 1
+    return b in rules.geometry.neighbours(a)
 
 
 def _far_captures(rules: Any, move: Any, caps: Any) -> bool:
