@@ -23,12 +23,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.gui.puzzle_progress import PuzzleProgress
 from tafl_desktop.i18n import _, ngettext
 
 #: Positions the window's own proofs may visit (a wrong move's refutation, a second winning line).
 GUI_NODE_BUDGET = 40_000
 #: Delay before the computer's reply in a puzzle, so the player sees their own move land first.
 REPLY_DELAY_MS = 350
+#: Time between the moves of a solution played on the board.
+SOLUTION_STEP_MS = 700
 
 
 def install(window: Any) -> None:
@@ -214,43 +217,6 @@ class LessonDialog(QDialog):
 
 
 # ----------------------------------------------------------------------------------- puzzles
-class PuzzleProgress:
-    """Solved puzzles and the streak per puzzle set (the preset's file), kept in QSettings."""
-
-    def __init__(self) -> None:
-        self.settings = QSettings()
-
-    def _key(self, set_id: str, name: str) -> str:
-        return f"puzzles/{set_id}/{name}"
-
-    def solved(self, set_id: str) -> set[str]:
-        value = self.settings.value(self._key(set_id, "solved"), "")
-        return {s for s in str(value or "").split(",") if s}
-
-    def streak(self, set_id: str) -> tuple[int, int]:
-        def num(name: str) -> int:
-            try:
-                return int(self.settings.value(self._key(set_id, name), 0) or 0)
-            except (TypeError, ValueError):
-                return 0
-
-        return num("streak"), num("best")
-
-    def record(self, set_id: str, puzzle_id: str, clean: bool) -> None:
-        """A solved puzzle: ``clean`` (no wrong move, no solution shown) extends the streak, else resets it."""
-        solved = self.solved(set_id) | {puzzle_id}
-        self.settings.setValue(self._key(set_id, "solved"), ",".join(sorted(solved)))
-        streak, best = self.streak(set_id)
-        streak = streak + 1 if clean else 0
-        self.settings.setValue(self._key(set_id, "streak"), streak)
-        self.settings.setValue(self._key(set_id, "best"), max(best, streak))
-        self.settings.sync()
-
-    def broke(self, set_id: str) -> None:
-        self.settings.setValue(self._key(set_id, "streak"), 0)
-        self.settings.sync()
-
-
 def puzzle_rules_text(variant: Any) -> str:
     """'Rules: Brandubh, rules as in the preset' or 'Rules: Brandubh, 2 rules changed (king captured
     by, encirclement): King captured by: ...; Encirclement: yes', so a puzzle's rules are known
@@ -287,11 +253,17 @@ class PuzzleDialog(QDialog):
         self.level_box.addItem(_("Any difficulty"), 0)
         for n in range(1, 6):
             self.level_box.addItem(_("Difficulty {n}").format(n=n), n)
+        self.theme_box = QComboBox()
+        self.theme_box.setObjectName("puzzle-themes")
+        self._fill_themes()
         self.btn_prev = QPushButton(_("&Previous"))
         self.btn_next = QPushButton(_("N&ext puzzle"))
+        self.btn_next.setToolTip(_("The next puzzle near your rating"))
         top = QHBoxLayout()
-        for w in (self.family_box, self.level_box, self.btn_prev, self.btn_next):
+        for w in (self.family_box, self.level_box, self.theme_box, self.btn_prev, self.btn_next):
             top.addWidget(w)
+        self.rating_label = QLabel()
+        self.rating_label.setObjectName("puzzle-rating")
         self.heading = QLabel()
         self.heading.setStyleSheet("font-size: 15px; font-weight: bold;")
         # the rules the puzzle is proved under, shown before the first move (as the side panel does)
@@ -313,6 +285,7 @@ class PuzzleDialog(QDialog):
             row.addWidget(b)
         lay = QVBoxLayout(self)
         lay.addLayout(top)
+        lay.addWidget(self.rating_label)
         lay.addWidget(self.heading)
         lay.addLayout(rules_row)
         lay.addWidget(self.task)
@@ -322,6 +295,7 @@ class PuzzleDialog(QDialog):
         lay.addWidget(self.progress_label)
         self.family_box.currentIndexChanged.connect(self.apply_filter)
         self.level_box.currentIndexChanged.connect(self.apply_filter)
+        self.theme_box.currentIndexChanged.connect(self.apply_filter)
         self.btn_prev.clicked.connect(lambda: self.go(-1))
         self.btn_next.clicked.connect(lambda: self.go(1))
         self.btn_hint.clicked.connect(self.hint)
@@ -333,25 +307,70 @@ class PuzzleDialog(QDialog):
         self.reply_timer = QTimer(self)
         self.reply_timer.setSingleShot(True)
         self.reply_timer.timeout.connect(self.computer_reply)
+        self.solution_timer = QTimer(self)
+        self.solution_timer.setInterval(SOLUTION_STEP_MS)
+        self.solution_timer.timeout.connect(self.solution_step)
+        self.solution_line: list[str] = []
         self.shown: list[dict[str, Any]] = []
+        self.history: list[str] = []
         self.index = 0
+        self.rated_now: tuple[Any, Any] | None = None
         self.apply_filter()
+
+    def _fill_themes(self) -> None:
+        """Any theme, then each theme the puzzles have, in the themes' own order, with a count."""
+        from tafl_desktop.study.puzzles import puzzle_themes
+        from tafl_desktop.study.themes import THEMES
+
+        counts: dict[str, int] = {}
+        for p in self.all_puzzles:
+            for t in puzzle_themes(p):
+                counts[t] = counts.get(t, 0) + 1
+        self.theme_box.addItem(_("Any theme"), "")
+        for theme, label in THEMES.items():
+            if counts.get(theme):
+                self.theme_box.addItem(_("{theme} ({n})").format(theme=_(label), n=counts[theme]), theme)
 
     # ---------------------------------------------------------------------------- choosing
     def apply_filter(self) -> None:
+        from tafl_desktop.study.puzzles import puzzle_themes
+
         fam = self.family_box.currentData() or ""
         level = int(self.level_box.currentData() or 0)
+        theme = self.theme_box.currentData() or ""
         self.shown = [p for p in self.all_puzzles if (not fam or self.families.get(p["variant"]) == fam)
-                      and (not level or p["difficulty"] == level)]
-        # unsolved puzzles first, so the Next button moves the player on
+                      and (not level or p["difficulty"] == level) and (not theme or theme in puzzle_themes(p))]
+        # unsolved puzzles first, so Previous and Next move the player on
         self.shown.sort(key=lambda p: p["id"] in self.progress.solved(p["variant"]))
-        self.index = 0
+        self.index = self._chosen_index()
         self.load()
 
+    def _chosen_index(self, exclude: str | None = None) -> int:
+        """The puzzle the player's rating asks for (a newcomer: the easiest), as an index into the
+        shown puzzles."""
+        from tafl_desktop.study.rating import choose_puzzle
+
+        pick = choose_puzzle(self.shown, self.progress.player_rating(), self.progress.attempted(),
+                             self.progress.puzzle_ratings(), exclude)
+        return self.shown.index(pick) if pick is not None else 0
+
     def go(self, step: int) -> None:
-        if self.shown:
-            self.index = (self.index + step) % len(self.shown)
-            self.load()
+        """Next: the unattempted puzzle nearest the player's rating; Previous: back through the
+        puzzles shown before (then backwards through the list)."""
+        if not self.shown:
+            return
+        current = self.puzzle["id"] if self.puzzle else None
+        if step > 0:
+            if current:
+                self.history.append(current)
+            self.index = self._chosen_index(exclude=current)
+        elif self.history:
+            wanted = self.history.pop()
+            ids = [p["id"] for p in self.shown]
+            self.index = ids.index(wanted) if wanted in ids else (self.index - 1) % len(self.shown)
+        else:
+            self.index = (self.index - 1) % len(self.shown)
+        self.load()
 
     def select(self, puzzle_id: str) -> bool:
         """Show the puzzle with this id (clearing the filters if it is filtered out)."""
@@ -362,8 +381,11 @@ class PuzzleDialog(QDialog):
                     self.load()
                     return True
             if attempt == 0:
-                self.family_box.setCurrentIndex(0)
-                self.level_box.setCurrentIndex(0)
+                for box in (self.family_box, self.level_box, self.theme_box):
+                    box.blockSignals(True)
+                    box.setCurrentIndex(0)
+                    box.blockSignals(False)
+                self.apply_filter()
         return False
 
     @property
@@ -374,6 +396,8 @@ class PuzzleDialog(QDialog):
         from tafl_desktop.study.puzzles import PuzzleError, expand_tree, puzzle_start
 
         self.reply_timer.stop()
+        self.solution_timer.stop()
+        self.rated_now = None
         pz = self.puzzle
         for b in (self.btn_hint, self.btn_retry, self.btn_solution, self.btn_prev, self.btn_next, self.btn_rules):
             b.setEnabled(pz is not None)
@@ -401,8 +425,10 @@ class PuzzleDialog(QDialog):
         self.hint_level = 0
         self.solved = False
         self.line: list[str] = []
-        self.heading.setText(_("Puzzle {id} · {variant} · difficulty {d}").format(
-            id=pz["id"], variant=self.variant.title, d=pz["difficulty"]))
+        self.heading.setText(_("Puzzle {id} · {variant} · difficulty {d} · rating {rating}").format(
+            id=pz["id"], variant=self.variant.title, d=pz["difficulty"],
+            rating=round(self.progress.puzzle_rating(pz).rating)))
+        self.heading.setToolTip(self._themes_text(pz))
         self.rules_label.setText(puzzle_rules_text(self.variant))
         self.show_task()
         self.board.interactive = True
@@ -424,7 +450,35 @@ class PuzzleDialog(QDialog):
         self.task.setText(ngettext("{side} to move and win in {n} move.", "{side} to move and win in {n} moves.",
                                    moves).format(side=side, n=moves))
 
+    @staticmethod
+    def _themes_text(pz: dict[str, Any]) -> str:
+        from tafl_desktop.study.puzzles import puzzle_themes
+        from tafl_desktop.study.themes import THEMES
+
+        return _("Themes: {themes}").format(themes=", ".join(_(THEMES[t]) for t in puzzle_themes(pz)))
+
+    def update_rating(self) -> None:
+        """The player's rating, and how the last rated attempt moved it."""
+        player = self.progress.player_rating()
+        text = _("Your puzzle rating: {rating}").format(rating=player.shown())
+        if self.rated_now is not None:
+            before, after = self.rated_now
+            diff = round(after.rating) - round(before.rating)
+            text += " " + (_("(+{n})").format(n=diff) if diff >= 0 else _("(−{n})").format(n=-diff))
+        self.rating_label.setText(text)
+
+    def _rate(self, solved: bool) -> None:
+        """Rate the first attempt at the puzzle on the board (a later one changes nothing)."""
+        pz = self.puzzle
+        if pz is None:
+            return
+        change = self.progress.rate(pz, solved)
+        if change is not None:
+            self.rated_now = change
+        self.update_rating()
+
     def update_progress(self) -> None:
+        self.update_rating()
         pz = self.puzzle
         if pz is None:
             self.progress_label.setText("")
@@ -477,6 +531,7 @@ class PuzzleDialog(QDialog):
         # wrong: find the defence that refutes it, as the engine sees it
         self.clean = False
         self.progress.broke(self.puzzle["variant"])
+        self._rate(False)
         why = _("{move} does not force the win.").format(move=text)
         if out is not None:
             why = _("{move} ends the game the wrong way: {result}").format(move=text, result=out.describe(self.variant))
@@ -556,6 +611,7 @@ class PuzzleDialog(QDialog):
         self.solved = True
         self.board.interactive = False
         self.progress.record(self.puzzle["variant"], self.puzzle["id"], self.clean)
+        self._rate(self.clean)
         _set_feedback(self.feedback, _("Solved! {result}").format(result=out.describe(self.variant)), True)
         self.update_progress()
 
@@ -578,6 +634,7 @@ class PuzzleDialog(QDialog):
         if move is None:
             return
         self.hint_level = min(2, self.hint_level + 1)
+        self.clean = False  # a hinted solve is not a clean one: it neither rates as solved nor extends the streak
         g = self.rules.geometry
         if self.hint_level == 1:
             self.board.show_hint(move[0])
@@ -587,10 +644,65 @@ class PuzzleDialog(QDialog):
             _set_feedback(self.feedback, _("Hint: play {move}.").format(move=self.rules.move_text(move)), None)
 
     def show_solution(self) -> None:
+        """Play the rest of the solution on the board, one move at a time, from where the player
+        is: the winner's moves and the defence that holds out longest."""
         pz = self.puzzle
-        if pz is None:
+        if pz is None or self.solved:
             return
+        if self.clean:
+            self.progress.broke(pz["variant"])
+            self._rate(False)
         self.clean = False
-        self.progress.broke(pz["variant"])
-        _set_feedback(self.feedback, _("Solution: {line}").format(line=" ".join(pz["solution"])), None)
+        self.reply_timer.stop()
+        self.board.interactive = False
+        self.solution_line = []
+        _set_feedback(self.feedback, _("The solution, played on the board:"), None)
         self.update_progress()
+        self.solution_timer.start()
+
+    def solution_step(self) -> None:
+        """One move of the solution (see :meth:`show_solution`); at the end the line is named."""
+        from tafl_desktop.study.prover import tree_depth
+
+        rules = self.rules
+        node = self.tree or {}
+        if rules.side_to_move(self.position) == self.winner:
+            if "move" not in node:
+                node = self._prover_tree() or {}
+            text, nxt = node.get("move"), node.get("then")
+        else:
+            replies = node.get("replies") or {}
+            text, nxt = max(replies.items(), key=lambda kv: tree_depth(kv[1])) if replies else (None, None)
+        if text is None:
+            self.solution_timer.stop()
+            return
+        move = rules.parse_move(self.position, text)
+        before = self.position
+        self.position, caps = rules.play(before, move)
+        self.tree = nxt
+        self.plies_left -= 1
+        self.line.append(text)
+        self.solution_line.append(text)
+        self.board.show_position(rules, self.position, move, caps, before)
+        out = rules.outcome(self.position)
+        line = " ".join(self.solution_line)
+        if out is not None or self.plies_left <= 0:
+            self.solution_timer.stop()
+            self.solved = True
+            result = out.describe(self.variant) if out is not None else ""
+            _set_feedback(self.feedback, _("Solution: {line}. {result}").format(line=line, result=result), None)
+            return
+        _set_feedback(self.feedback, _("The solution, played on the board: {line}").format(line=line), None)
+
+    def _prover_tree(self) -> dict[str, Any] | None:
+        """The solution tree from the position on the board, when the player left the stored one."""
+        from tafl_desktop.study.prover import Prover, SearchBudgetExceeded
+
+        try:
+            prover = Prover(self.rules, self.winner, max_nodes=GUI_NODE_BUDGET)
+            if not prover.wins(self.position, self.plies_left):
+                return None
+            prover.max_nodes = 0
+            return prover.tree(self.position, self.plies_left)
+        except SearchBudgetExceeded:
+            return None

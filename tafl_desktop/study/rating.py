@@ -178,3 +178,22 @@ def initial_puzzle_rating(difficulty: int, nodes: int = 0, plies: int = 1) -> fl
     base = DIFFICULTY_RATING.get(int(difficulty), 1500.0)
     effort = min(150.0, 25.0 * math.log2(1.0 + max(0, nodes) / 200.0))
     return round(base + effort + 25.0 * max(0, (plies - 1) // 2), 0)
+
+
+def choose_puzzle(puzzles: list[dict], player: Glicko, attempted: set[str], ratings: dict[str, Glicko],
+                  exclude: str | None = None) -> dict | None:
+    """The next puzzle for the player, as lichess picks one: among the puzzles not yet attempted,
+    the one whose rating is nearest the player's.  A player with no attempt at all (a newcomer)
+    gets the easiest, shortest puzzle instead, whatever the starting 1500 says.  When every
+    puzzle was attempted, the nearest of all (but ``exclude``, the one on the board)."""
+    pool = [p for p in puzzles if p["id"] != exclude]
+    if not pool:
+        return None
+    fresh = [p for p in pool if p["id"] not in attempted] or pool
+
+    def rating_of(p: dict) -> float:
+        return ratings[p["id"]].rating if p["id"] in ratings else float(p.get("rating") or 1500.0)
+
+    if not attempted:
+        return min(fresh, key=lambda p: (rating_of(p), int(p["plies"]), str(p["id"])))
+    return min(fresh, key=lambda p: (abs(rating_of(p) - player.rating), int(p["plies"]), str(p["id"])))
