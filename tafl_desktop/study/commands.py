@@ -40,6 +40,15 @@ def register(sub: Any) -> None:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_list)
 
+    m = ps.add_parser("mine", help="puzzles from your own games (every position, or one reviewed move)")
+    m.add_argument("games", nargs="+", help="game files (.tafl.json, .otg, .pgn, .json)")
+    m.add_argument("--out", default=None, help="the puzzle file to add to (default: your puzzles in the app's data folder)")
+    m.add_argument("--ply", type=int, default=None, help="only the position before this move (1 = the first move)")
+    m.add_argument("--best", default=None, help="with --ply: the better move a review named (e.g. d4-d1)")
+    m.add_argument("--max-plies", type=int, default=None, help="longest forced win searched, in plies (odd, default 5)")
+    m.add_argument("--json", action="store_true")
+    m.set_defaults(func=cmd_mine)
+
     c = ps.add_parser("check", help="re-prove every shipped puzzle by exhaustive search")
     c.add_argument("--variant", default=None, help="only this preset's puzzles")
     c.add_argument("--sample", type=int, default=None, help="check this many puzzles picked at random")
@@ -137,4 +146,47 @@ def cmd_generate(args: Any) -> int:
         if result.trimmed:
             print(f"dropped {result.trimmed} puzzles too close to a longer one of the same game or to balance the set")
         print(f"kept {result.kept} puzzles from {result.scanned} positions in {result.seconds:.0f} s; set: {out}")
+    return 0
+
+
+def cmd_mine(args: Any) -> int:
+    """Mine the player's own games (see :mod:`tafl_desktop.study.my_games`) into their puzzle set."""
+    from tafl_desktop.cli import CliError
+    from tafl_desktop.interop.formats import read_game
+    from tafl_desktop.interop.transfer import InteropError
+    from tafl_desktop.study.my_games import MAX_PLIES, add_to_set, default_path, mine_game, puzzle_from_mistake
+    from tafl_desktop.study.puzzles import PuzzleError
+
+    plies = args.max_plies or MAX_PLIES
+    if plies < 1 or plies > 7:
+        raise CliError("--max-plies must be from 1 to 7")
+    if (args.ply is None) != (args.best is None):
+        raise CliError("--ply and --best go together: the move number and the better move there")
+    out = Path(args.out) if args.out else default_path()
+    found: list[dict[str, Any]] = []
+    per_game = []
+    for name in args.games:
+        try:
+            game = read_game(name).game
+            if args.ply is not None:
+                pz = puzzle_from_mistake(game, args.ply, args.best, max_plies=plies, source=Path(name).name)
+                got = [pz] if pz is not None else []
+            else:
+                got = mine_game(game, Path(name).name, max_plies=plies)
+        except (InteropError, PuzzleError) as exc:
+            raise CliError(str(exc)) from None
+        found.extend(got)
+        per_game.append({"game": name, "puzzles": [pz["id"] for pz in got]})
+    try:
+        added = add_to_set(found, out)
+    except PuzzleError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
+    if args.json:
+        print(json.dumps({"games": per_game, "found": len(found), "added": added, "out": str(out)}))
+    else:
+        for g in per_game:
+            print(f"{g['game']}: {len(g['puzzles'])} puzzles")
+        print(f"added {added} new puzzles to {out}")
     return 0
