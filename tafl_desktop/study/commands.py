@@ -53,7 +53,8 @@ def register(sub: Any) -> None:
     c.add_argument("--variant", default=None, help="only this preset's puzzles")
     c.add_argument("--sample", type=int, default=None, help="check this many puzzles picked at random")
     c.add_argument("--seed", type=int, default=1, help="seed of the --sample pick")
-    c.add_argument("--file", default=None, help="check this puzzle file instead of the shipped sets")
+    c.add_argument("--file", default=None,
+                   help="check this puzzle file instead of the shipped sets (a set, or an OpenTafl puzzle .otg)")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_check)
 
@@ -96,9 +97,39 @@ def cmd_list(args: Any) -> int:
     return 0
 
 
+def cmd_check_record(args: Any) -> int:
+    """``puzzles check --file PUZZLE.otg``: an OpenTafl puzzle file read, and its claim proved."""
+    from tafl_desktop.cli import CliError
+    from tafl_desktop.study.puzzles import PuzzleError
+    from tafl_desktop.study.record_puzzles import check_record_puzzle
+
+    try:
+        report = check_record_puzzle(args.file)
+    except PuzzleError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    proof = report["proof"]
+    print(f"{Path(args.file).name}: an OpenTafl puzzle ({report['mode']}), {report['to_move']} to move after "
+          f"{report['start']} plies, {report['lines']} lines; main line: {' '.join(report['main_line'])}")
+    if proof["status"] == "proved":
+        print(f"proved: a forced win in {proof['plies']} plies, "
+              + ("only by " if proof["unique"] else "by more than one first move, e.g. ") + proof["first"][0])
+    elif proof["status"] == "refuted":
+        print(f"not a forced win within {proof['plies']} plies: the defence can hold out longer than the main line")
+    elif proof["status"] == "open":
+        print(f"not settled: proving a win within {proof['plies']} plies needs more positions than allowed")
+    else:
+        print("no forced win claimed (the main line does not end in a win for the side to move within 7 plies)")
+    return 0
+
+
 def cmd_check(args: Any) -> int:
     from tafl_desktop.study.puzzles import check_puzzle
 
+    if args.file and str(args.file).lower().endswith(".otg"):
+        return cmd_check_record(args)
     puzzles = _load(args)
     if args.sample is not None and args.sample < len(puzzles):
         puzzles = random.Random(args.seed).sample(puzzles, max(0, args.sample))
