@@ -58,12 +58,21 @@ def _fill_menu(window: Any, menu: QMenu) -> None:
     cannot be read is left out and named in the status bar, never a traceback."""
     from tafl_desktop.study.lessons import LessonError, load_lessons
 
+    from tafl_desktop.gui.lesson_progress import LessonProgress, first_unfinished
+
     menu.clear()
     try:
         lessons = load_lessons()
     except LessonError as exc:
         lessons = []
         window.statusBar().showMessage(_("Lessons unavailable: {error}").format(error=exc), 8000)
+    progress = LessonProgress()
+    upcoming = first_unfinished(lessons, progress)
+    if upcoming is not None:
+        act = menu.addAction(_("&Continue: {title}").format(title=upcoming.title_text()))
+        act.setObjectName("learn-continue")
+        act.triggered.connect(lambda _c=False, ls=upcoming: open_lesson(window, ls))
+        menu.addSeparator()
     families: dict[str, list[Any]] = {}
     for lesson in lessons:
         families.setdefault(lesson.family, []).append(lesson)
@@ -71,7 +80,13 @@ def _fill_menu(window: Any, menu: QMenu) -> None:
         sub = menu.addMenu(_("{family} lessons").format(family=_family_label(family)))
         sub.setObjectName(f"learn-{family}")
         for lesson in items:
+            done = len(progress.done(lesson.id) & set(range(len(lesson.steps))))
             act = sub.addAction(lesson.title_text())
+            act.setCheckable(True)  # ticked when every step is done
+            act.setChecked(done == len(lesson.steps))
+            if 0 < done < len(lesson.steps):
+                act.setText(_("{title} ({done} of {total} steps)").format(
+                    title=lesson.title_text(), done=done, total=len(lesson.steps)))
             act.setData(lesson.id)
             act.triggered.connect(lambda _c=False, ls=lesson: open_lesson(window, ls))
     menu.addSeparator()
@@ -79,6 +94,21 @@ def _fill_menu(window: Any, menu: QMenu) -> None:
     act.setObjectName("learn-puzzles")
     act.triggered.connect(lambda: open_puzzles(window))
     window.act_puzzles = act
+    act = menu.addAction(_("Puzzles from &My Games..."))
+    act.setObjectName("learn-my-games")
+    act.setToolTip(_("Find the forced wins in your own games and add them to your puzzles"))
+    act.triggered.connect(lambda: mine_my_games(window))
+    window.act_mine_games = act
+
+
+def mine_my_games(window: Any, paths: list[str] | None = None) -> Any:
+    """Learn > Puzzles from My Games: pick game files, mine them off the window's thread."""
+    from tafl_desktop.gui.my_games_dialog import MyGamesDialog
+
+    dlg = MyGamesDialog(window, paths)
+    window.learn_dialogs.append(dlg)
+    dlg.show()
+    return dlg
 
 
 def open_lesson(window: Any, lesson: Any) -> LessonDialog:
@@ -97,10 +127,27 @@ def open_puzzles(window: Any) -> PuzzleDialog | None:
     except PuzzleError as exc:
         dialogs.show_error(window, _("Puzzles"), str(exc))
         return None
+    puzzles += _my_puzzles(window)
     dlg = PuzzleDialog(puzzles, window)
     window.learn_dialogs.append(dlg)
     dlg.show()
     return dlg
+
+
+def _my_puzzles(window: Any) -> list[dict[str, Any]]:
+    """The puzzles mined from the player's own games; a damaged file is named in the status bar
+    and left out (it is not overwritten: mining again refuses it the same way)."""
+    from tafl_desktop.study.my_games import default_path
+    from tafl_desktop.study.puzzles import PuzzleError, PuzzleSet
+
+    path = default_path()
+    if not path.exists():
+        return []
+    try:
+        return PuzzleSet.load(path).puzzles
+    except PuzzleError as exc:
+        window.statusBar().showMessage(_("Your puzzles are left out: {error}").format(error=exc), 8000)
+        return []
 
 
 def _wrap_label(text: str = "") -> QLabel:
@@ -122,11 +169,13 @@ class LessonDialog(QDialog):
     """One lesson, step by step: the text, the board, what the engine says of each move."""
 
     def __init__(self, lesson: Any, parent: QWidget | None = None) -> None:
+        from tafl_desktop.gui.lesson_progress import LessonProgress
         from tafl_desktop.gui.study_board import StudyBoard
 
         super().__init__(parent)
+        self.progress = LessonProgress()
         self.lesson = lesson
-        self.index = 0
+        self.index = self.progress.resume_at(lesson)
         self.step_done = False
         self.setWindowTitle(_("Lesson: {title}").format(title=lesson.title_text()))
         self.resize(620, 720)
@@ -169,15 +218,18 @@ class LessonDialog(QDialog):
             self.btn_next.setEnabled(self.index + 1 < len(self.lesson.steps))
             return
         self.variant, self.rules = variant, rules
-        self.heading.setText(_("{title}: step {n} of {total}").format(
-            title=self.lesson.title_text(), n=self.index + 1, total=len(self.lesson.steps)))
+        total = len(self.lesson.steps)
+        done = len(self.progress.done(self.lesson.id) & set(range(total)))
+        self.heading.setText(_("{title}: step {n} of {total} ({done} done)").format(
+            title=self.lesson.title_text(), n=self.index + 1, total=total, done=done))
         side = variant.side_names[int(rules.side_to_move(pos))]
         self.text.setText(self.step.instructions(variant) + "\n" +
                           _("{side} to move · {variant}").format(side=side, variant=variant.title))
         self.board.interactive = True
         self.board.show_position(rules, pos)
         _set_feedback(self.feedback, "", None)
-        self.btn_next.setText(_("&Next step") if self.index + 1 < len(self.lesson.steps) else _("&Finish"))
+        self.btn_next.setText(_("&Next step") if self.index + 1 < len(self.lesson.steps) else
+                              _("&Next lesson") if self._next_lesson() is not None else _("&Finish"))
 
     def on_move(self, move: tuple) -> None:
         from tafl_desktop.study.lessons import judge, translated
@@ -185,6 +237,7 @@ class LessonDialog(QDialog):
         verdict = judge(self.step, move)
         if verdict.ok:
             self.step_done = True
+            self.progress.mark(self.lesson.id, self.index)
             before = self.board.position
             self.board.interactive = False
             self.board.show_position(self.rules, verdict.position, move, verdict.captures, before)
@@ -208,12 +261,29 @@ class LessonDialog(QDialog):
         self.board.show_hint(move[0], move)
         _set_feedback(self.feedback, _("Solution: {move}").format(move=self.step.solution), None)
 
+    def _next_lesson(self) -> Any:
+        from tafl_desktop.gui.lesson_progress import next_lesson
+        from tafl_desktop.study.lessons import LessonError, load_lessons
+
+        try:
+            return next_lesson(load_lessons(), self.lesson)
+        except LessonError:
+            return None
+
     def next_step(self) -> None:
+        """The next step; after the last, the next lesson (where it starts or was left)."""
         if self.index + 1 < len(self.lesson.steps):
             self.index += 1
             self.load_step()
-        else:
+            return
+        following = self._next_lesson()
+        if following is None:
             self.accept()
+            return
+        self.lesson = following
+        self.index = self.progress.resume_at(following)
+        self.setWindowTitle(_("Lesson: {title}").format(title=following.title_text()))
+        self.load_step()
 
 
 # ----------------------------------------------------------------------------------- puzzles
@@ -229,6 +299,14 @@ def puzzle_rules_text(variant: Any) -> str:
         schema = variant.schema
         text += ": " + "; ".join(f"{schema[k].label}: {schema[k].value_label(v)}" for k, v in changed.items())
     return text
+
+
+#: The family filter's entry for the player's own puzzles.
+MY_GAMES = "my_games"
+
+
+def _is_mine(puzzle: dict[str, Any]) -> bool:
+    return str(puzzle.get("id", "")).startswith(MY_GAMES + "-")
 
 
 class PuzzleDialog(QDialog):
@@ -249,6 +327,8 @@ class PuzzleDialog(QDialog):
         self.family_box.addItem(_("All families"), "")
         for fam in sorted({self.families.get(p["variant"], "") for p in puzzles} - {""}):
             self.family_box.addItem(_family_label(fam), fam)
+        if any(_is_mine(p) for p in puzzles):
+            self.family_box.addItem(_("My games"), MY_GAMES)
         self.level_box = QComboBox()
         self.level_box.addItem(_("Any difficulty"), 0)
         for n in range(1, 6):
@@ -338,7 +418,8 @@ class PuzzleDialog(QDialog):
         fam = self.family_box.currentData() or ""
         level = int(self.level_box.currentData() or 0)
         theme = self.theme_box.currentData() or ""
-        self.shown = [p for p in self.all_puzzles if (not fam or self.families.get(p["variant"]) == fam)
+        self.shown = [p for p in self.all_puzzles if (not fam or self.families.get(p["variant"]) == fam
+                                                      or (fam == MY_GAMES and _is_mine(p)))
                       and (not level or p["difficulty"] == level) and (not theme or theme in puzzle_themes(p))]
         # unsolved puzzles first, so Previous and Next move the player on
         self.shown.sort(key=lambda p: p["id"] in self.progress.solved(p["variant"]))
