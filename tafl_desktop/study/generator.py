@@ -191,7 +191,7 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
     ``source``: ``games`` (the record files), ``selfplay``, or ``auto`` (games where the preset has
     them, self-play otherwise).  Stops after ``seconds``, after ``limit`` puzzles in the set, or
     when ``should_stop()`` says so.  The set is spaced out (:func:`space_out`) at the end, and with
-    ``balance_set`` also :func:`balance`\ d (that drops short puzzles: best once mining is done)."""
+    ``balance_set`` also balanced by :func:`balance` (that drops short puzzles: best once mining is done)."""
     from tafl_desktop.core.variants import find_variant
 
     preset = find_variant(variant_id)
