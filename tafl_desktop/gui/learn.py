@@ -218,10 +218,7 @@ class LessonDialog(QDialog):
             self.btn_next.setEnabled(self.index + 1 < len(self.lesson.steps))
             return
         self.variant, self.rules = variant, rules
-        total = len(self.lesson.steps)
-        done = len(self.progress.done(self.lesson.id) & set(range(total)))
-        self.heading.setText(_("{title}: step {n} of {total} ({done} done)").format(
-            title=self.lesson.title_text(), n=self.index + 1, total=total, done=done))
+        self._show_heading()
         side = variant.side_names[int(rules.side_to_move(pos))]
         self.text.setText(self.step.instructions(variant) + "\n" +
                           _("{side} to move · {variant}").format(side=side, variant=variant.title))
@@ -231,6 +228,12 @@ class LessonDialog(QDialog):
         self.btn_next.setText(_("&Next step") if self.index + 1 < len(self.lesson.steps) else
                               _("&Next lesson") if self._next_lesson() is not None else _("&Finish"))
 
+    def _show_heading(self) -> None:
+        total = len(self.lesson.steps)
+        done = len(self.progress.done(self.lesson.id) & set(range(total)))
+        self.heading.setText(_("{title}: step {n} of {total} ({done} done)").format(
+            title=self.lesson.title_text(), n=self.index + 1, total=total, done=done))
+
     def on_move(self, move: tuple) -> None:
         from tafl_desktop.study.lessons import judge, translated
 
@@ -238,6 +241,7 @@ class LessonDialog(QDialog):
         if verdict.ok:
             self.step_done = True
             self.progress.mark(self.lesson.id, self.index)
+            self._show_heading()
             before = self.board.position
             self.board.interactive = False
             self.board.show_position(self.rules, verdict.position, move, verdict.captures, before)

@@ -110,7 +110,7 @@ class RecordPuzzle:
 
     def introduction(self) -> str:
         """The start comment and the comments between ``puzzle-prestart`` and the start, in order."""
-        parts = [self.tree.root.comment] if self.tree.root.comment and self.start is not self.tree.root else []
+        parts = [self.tree.root.comment] if self.tree.root.comment else []
         parts += [n.comment for n in self.intro if n.comment]
         texts = [split_hints(p)[0] for p in parts]
         return "\n\n".join(t for t in texts if t)
