@@ -251,9 +251,8 @@ def test_show_solution_plays_the_line_on_the_board(qtbot, make_window, monkeypat
 
 
 def test_puzzles_from_my_games_through_the_window(qtbot, make_window, tmp_path, monkeypatch):
-    from tests.test_study_puzzle_training import _missed_win_game
-
     from tafl_desktop.study import my_games
+    from tests.test_study_puzzle_training import _missed_win_game
 
     out = tmp_path / "my_games.json"
     monkeypatch.setattr(my_games, "default_path", lambda: out)
@@ -274,10 +273,9 @@ def test_puzzles_from_my_games_through_the_window(qtbot, make_window, tmp_path, 
 
 
 def test_an_opentafl_puzzle_opens_from_import_and_is_solved(qtbot, make_window, tmp_path, dialogs_recorder):
-    from tests.test_study_puzzle_training import _otg_puzzle
-
     from tafl_desktop.gui.interop_menu import import_game
     from tafl_desktop.gui.record_puzzle import RecordPuzzleDialog
+    from tests.test_study_puzzle_training import _otg_puzzle
 
     pz, path = _otg_puzzle(tmp_path, mode="strict")
     w = make_window("brandubh")
@@ -300,13 +298,12 @@ def test_an_opentafl_puzzle_opens_from_import_and_is_solved(qtbot, make_window, 
     play(qtbot, dlg.board, pz["solution"][2])
     assert "Solved!" in dlg.feedback.text()
     dlg.btn_back.click()
-    assert not dlg.done and dlg.board.interactive
+    assert not dlg.over and dlg.board.interactive
 
 
 def test_a_loose_opentafl_puzzle_allows_other_moves(qtbot, make_window, tmp_path, dialogs_recorder):
-    from tests.test_study_puzzle_training import _otg_puzzle
-
     from tafl_desktop.gui.record_puzzle import open_record_puzzle
+    from tests.test_study_puzzle_training import _otg_puzzle
 
     pz, path = _otg_puzzle(tmp_path, mode="loose")
     w = make_window("brandubh")
@@ -319,7 +316,7 @@ def test_a_loose_opentafl_puzzle_allows_other_moves(qtbot, make_window, tmp_path
     dlg.btn_back.click()
     assert dlg.board.position == start
     dlg.btn_solution.click()
-    qtbot.waitUntil(lambda: dlg.done, timeout=10000)
+    qtbot.waitUntil(lambda: dlg.over, timeout=10000)
     assert "Solved!" in dlg.feedback.text()
     bad = tmp_path / "bad.otg"
     bad.write_bytes(b"\x00garbage")
@@ -362,3 +359,18 @@ def test_dablot_lesson_boards_show_ranks(make_window):
     dlg = w.learn_dialogs[-1]
     ranks = dlg.board.view.state().ranks
     assert ranks and ranks["s"] == 1 and ranks["k"] > ranks["p"] > ranks["s"]
+
+
+def test_puzzle_windows_of_every_kind_close_like_any_window(qtbot, make_window, tmp_path):
+    """A flag named like a QDialog method (done) crashed the program on closing; every study window
+    closes cleanly, mid-line too."""
+    from tafl_desktop.gui.record_puzzle import open_record_puzzle
+    from tests.test_study_puzzle_training import _otg_puzzle
+
+    pz, path = _otg_puzzle(tmp_path, mode="loose")
+    w = make_window("brandubh")
+    dlg = open_record_puzzle(w, str(path))
+    play(qtbot, dlg.board, pz["solution"][0])
+    dlg.close()
+    qtbot.keyClick(dlg, Qt.Key.Key_Escape)
+    assert not dlg.isVisible() and w.isVisible()

@@ -145,7 +145,8 @@ def test_sets_cover_the_presets_with_games_or_self_play():
 
 def test_spacing_and_balance_keep_the_longest_and_the_newcomers():
     def pz(i, plies, ply, game="g", difficulty=1):
-        return {"id": f"x-{i}", "plies": plies, "difficulty": difficulty, "source": f"{game} ply {ply}", "rating": 100 * i}
+        return {"id": f"x-{i}", "plies": plies, "difficulty": difficulty, "source": f"{game} ply {ply}",
+                "rating": 100 * i}
 
     spaced = space_out([pz(1, 1, 20), pz(2, 5, 16), pz(3, 3, 18), pz(4, 1, 40), pz(5, 3, 60, "h")])
     assert [p["id"] for p in spaced] == ["x-2", "x-4", "x-5"]

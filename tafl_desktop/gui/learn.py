@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -56,9 +56,8 @@ def _family_label(family: str) -> str:
 def _fill_menu(window: Any, menu: QMenu) -> None:
     """(Re)build the menu: a sub-menu of lessons per family, then Puzzles...  A lesson file that
     cannot be read is left out and named in the status bar, never a traceback."""
-    from tafl_desktop.study.lessons import LessonError, load_lessons
-
     from tafl_desktop.gui.lesson_progress import LessonProgress, first_unfinished
+    from tafl_desktop.study.lessons import LessonError, load_lessons
 
     menu.clear()
     try:

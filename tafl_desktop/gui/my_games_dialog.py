@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QThread, Signal
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout
 
 from tafl_desktop.i18n import _, ngettext
 
@@ -97,7 +97,8 @@ class MyGamesDialog(QDialog):
         self.btn_choose.setEnabled(False)
         self.btn_cancel.setEnabled(True)
         self.bar.setRange(0, 0)
-        self.status.setText(ngettext("Searching {n} game...", "Searching {n} games...", len(paths)).format(n=len(paths)))
+        self.status.setText(ngettext("Searching {n} game...", "Searching {n} games...", len(paths)).format(
+            n=len(paths)))
         self.thread_ = MineThread(self.paths)
         self.thread_.progressed.connect(self.on_progress)
         self.thread_.finished_mining.connect(self.on_done)

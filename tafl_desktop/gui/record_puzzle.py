@@ -80,7 +80,7 @@ class RecordPuzzleDialog(QDialog):
         self.stack: list[tuple[Any, Any]] = []  # (node, position) before each of the player's moves
         self.position = self.puzzle.position(self.node)
         self.hint_level = 0
-        self.done = False
+        self.over = False
         self.board.interactive = True
         self.board.show_position(self.puzzle.rules, self.position)
         side = self.puzzle.variant.side_names[int(self.puzzle.solver)]
@@ -93,7 +93,7 @@ class RecordPuzzleDialog(QDialog):
         self.board.show_position(self.puzzle.rules, after, move, caps, before)
 
     def on_move(self, move: tuple) -> None:
-        if self.done or self.reply_timer.isActive() or self.solution_timer.isActive():
+        if self.over or self.reply_timer.isActive() or self.solution_timer.isActive():
             return
         rules = self.puzzle.rules
         text = rules.move_text(move)
@@ -130,7 +130,7 @@ class RecordPuzzleDialog(QDialog):
         out = rules.outcome(self.position)
         if self.node is not None and self.node.children and out is None:
             return False
-        self.done = True
+        self.over = True
         self.board.interactive = False
         if out is not None and out.winner == self.puzzle.solver:
             self._feedback(self.feedback, _("Solved! {result}").format(result=out.describe(self.puzzle.variant)), True)
@@ -166,7 +166,7 @@ class RecordPuzzleDialog(QDialog):
         if not self.stack:
             return
         self.node, self.position = self.stack.pop()
-        self.done = False
+        self.over = False
         self.board.interactive = True
         self.board.show_position(self.puzzle.rules, self.position)
         self.comment.setText(self.puzzle.comment(self.node) if self.node is not None else "")
@@ -174,7 +174,7 @@ class RecordPuzzleDialog(QDialog):
 
     def hint(self) -> None:
         """The author's hint for this position, then the record's move as an arrow."""
-        if self.done or self.node is None or not self.node.children:
+        if self.over or self.node is None or not self.node.children:
             return
         hints = self.puzzle.hints(self.node)
         self.hint_level += 1
@@ -203,7 +203,8 @@ class RecordPuzzleDialog(QDialog):
         self.node = nxt
         self._show(before, nxt.move, after, caps)
         self.comment.setText(self.puzzle.comment(nxt))
-        line = " ".join(self.puzzle.rules.move_text(n.move) for n in self.puzzle.tree.path(nxt)[self.puzzle.start.depth:])
+        path = self.puzzle.tree.path(nxt)[self.puzzle.start.depth:]
+        line = " ".join(self.puzzle.rules.move_text(n.move) for n in path)
         self._feedback(self.feedback, _("The solution, played on the board: {line}").format(line=line), None)
 
 

@@ -42,7 +42,8 @@ def register(sub: Any) -> None:
 
     m = ps.add_parser("mine", help="puzzles from your own games (every position, or one reviewed move)")
     m.add_argument("games", nargs="+", help="game files (.tafl.json, .otg, .pgn, .json)")
-    m.add_argument("--out", default=None, help="the puzzle file to add to (default: your puzzles in the app's data folder)")
+    m.add_argument("--out", default=None,
+                   help="the puzzle file to add to (default: your puzzles in the app's data folder)")
     m.add_argument("--ply", type=int, default=None, help="only the position before this move (1 = the first move)")
     m.add_argument("--best", default=None, help="with --ply: the better move a review named (e.g. d4-d1)")
     m.add_argument("--max-plies", type=int, default=None, help="longest forced win searched, in plies (odd, default 5)")

@@ -151,7 +151,8 @@ class PuzzleSet:
                     and all(isinstance(pz[k], str) for k in ("id", "variant", "position", "to_move", "goal", "winner"))
                     and isinstance(pz["solution"], list) and all(isinstance(m, str) for m in pz["solution"])):
                 raise PuzzleError(f"{p}: puzzle {i + 1} has a field of the wrong type")
-            if "themes" in pz and not (isinstance(pz["themes"], list) and all(isinstance(t, str) for t in pz["themes"])):
+            themes = pz.get("themes", [])
+            if not (isinstance(themes, list) and all(isinstance(t, str) for t in themes)):
                 raise PuzzleError(f"{p}: puzzle {i + 1} has a field of the wrong type")
             if "rating" in pz and not (isinstance(pz["rating"], (int, float)) and not isinstance(pz["rating"], bool)
                                        and 400 <= pz["rating"] <= 4000):
