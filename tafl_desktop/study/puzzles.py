@@ -252,7 +252,11 @@ def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | No
         variant, rules, pos = puzzle_start(puzzle)
     except PuzzleError as exc:
         return str(exc)
-    proof = prove_unique(rules, pos, int(puzzle["plies"]), max_nodes=max_nodes)
+    try:
+        hint = rules.parse_move(pos, str(puzzle["solution"][0])) if puzzle["solution"] else None
+    except ValueError:
+        hint = None  # an unreadable key move: proved without a hint, and reported below
+    proof = prove_unique(rules, pos, int(puzzle["plies"]), max_nodes=max_nodes, hint=hint)
     if proof is None:
         return "no unique forced win within its plies"
     if proof.plies != puzzle["plies"]:
