@@ -322,6 +322,11 @@ def test_a_loose_opentafl_puzzle_allows_other_moves(qtbot, make_window, tmp_path
     bad.write_bytes(b"\x00garbage")
     assert open_record_puzzle(w, str(bad)) is None
     assert dialogs_recorder.errors and "\n" not in dialogs_recorder.errors[-1][1]
+    # the Learn menu opens one too, through the file dialog
+    w.learn_menu.aboutToShow.emit()
+    dialogs_recorder.open_paths.append(str(path))
+    w.act_open_puzzle_file.trigger()
+    assert w.learn_dialogs[-1].puzzle.mode == "loose"
 
 
 def test_lesson_progress_is_kept_and_leads_to_the_next_lesson(qtbot, make_window):

@@ -98,6 +98,23 @@ def _fill_menu(window: Any, menu: QMenu) -> None:
     act.setToolTip(_("Find the forced wins in your own games and add them to your puzzles"))
     act.triggered.connect(lambda: mine_my_games(window))
     window.act_mine_games = act
+    act = menu.addAction(_("Open an OpenTafl &Puzzle..."))
+    act.setObjectName("learn-opentafl-puzzle")
+    act.triggered.connect(lambda: open_puzzle_file(window))
+    window.act_open_puzzle_file = act
+
+
+def open_puzzle_file(window: Any, path: str | None = None) -> Any:
+    """Learn > Open an OpenTafl Puzzle: an ``.otg`` puzzle file in its own window."""
+    from tafl_desktop.gui import dialogs
+    from tafl_desktop.gui.record_puzzle import open_record_puzzle
+
+    if path is None:
+        path = dialogs.ask_open_path(window, _("Open an OpenTafl puzzle"), "OpenTafl puzzles (*.otg);;All files (*)",
+                                     window._last_dir())
+        if not path:
+            return None
+    return open_record_puzzle(window, path)
 
 
 def mine_my_games(window: Any, paths: list[str] | None = None) -> Any:
