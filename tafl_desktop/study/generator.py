@@ -42,8 +42,8 @@ DEFAULT_MAX_PLIES = 5
 #: Positions a single proof may visit before the candidate is given up as too costly.
 DEFAULT_NODE_BUDGET = 30_000
 #: Boards of at least this many squares or points try only the move played in the game as the
-#: key (see ``hint_only`` in :func:`~tafl_desktop.study.prover.prove_unique`): 11x11 and up.
-HINT_ONLY_FROM = 100
+#: key (see ``hint_only`` in :func:`~tafl_desktop.study.prover.prove_unique`): 9x9 and up, full Dablot.
+HINT_ONLY_FROM = 64
 #: Two puzzles of one game are at least this many plies apart.
 MIN_GAP = 8
 #: Positions before a game's end that are tried.
