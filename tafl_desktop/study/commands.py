@@ -27,7 +27,8 @@ def register(sub: Any) -> None:
     g.add_argument("--max-plies", type=int, default=None, help="longest forced win searched, in plies (odd)")
     g.add_argument("--out", default=None, help="the puzzle file to extend (default: the shipped set)")
     g.add_argument("--games-dir", default=None, help="folder of the real-game files (copenhagen.csv, brandubh.csv)")
-    g.add_argument("--node-budget", type=int, default=None, help="positions one proof may visit (default 30000)")
+    g.add_argument("--node-budget", type=int, default=None,
+                   help="positions one proof may visit (default 30000; 150000 on 9x9 boards and up)")
     g.add_argument("--balance", action="store_true",
                    help="at the end keep at least half of the set three moves or longer (drops short puzzles)")
     g.add_argument("--json", action="store_true", help="print the yield as JSON")

@@ -39,8 +39,11 @@ from tafl_desktop.study.sources import (
 
 #: Default longest forced win searched (plies): three moves of the winner.
 DEFAULT_MAX_PLIES = 5
-#: Positions a single proof may visit before the candidate is given up as too costly.
+#: Positions a single proof may visit before the candidate is given up as too costly; on the
+#: boards where only the move played is tried (:data:`HINT_ONLY_FROM`) that filter keeps the proofs
+#: few, and a three-move puzzle of 11x11 needs some 50,000 to prove unique.
 DEFAULT_NODE_BUDGET = 30_000
+HINTED_NODE_BUDGET = 150_000
 #: Boards of at least this many squares or points try only the move played in the game as the
 #: key (see ``hint_only`` in :func:`~tafl_desktop.study.prover.prove_unique`): 9x9 and up, full Dablot.
 HINT_ONLY_FROM = 64
@@ -183,7 +186,7 @@ def balance(puzzles: list[dict[str, Any]], newcomer: int = 3) -> list[dict[str, 
 
 
 def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", back: int = DEFAULT_BACK,
-             max_plies: int | None = None, node_budget: int = DEFAULT_NODE_BUDGET, limit: int | None = None,
+             max_plies: int | None = None, node_budget: int | None = None, limit: int | None = None,
              games_dir: Path | None = None, progress: Callable[[Yield], None] | None = None,
              should_stop: Callable[[], bool] | None = None, balance_set: bool = False) -> Yield:
     """Run one bounded pass for ``variant_id`` into the set at ``out``; returns this run's yield.
@@ -227,6 +230,8 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
     next_number = max(numbers, default=0) + 1
     plies = max_plies or DEFAULT_MAX_PLIES
     hint_only = rules.geometry.size >= HINT_ONLY_FROM
+    if node_budget is None:
+        node_budget = HINTED_NODE_BUDGET if hint_only else DEFAULT_NODE_BUDGET
     if source == "games":
         played = find_variant(games_of).with_options(toggles)  # replayed as played, only to reach positions
         replay = played.with_options({"repetition": "allowed"}) if "repetition" in played.options else played

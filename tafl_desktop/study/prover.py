@@ -214,10 +214,20 @@ def prove_unique(rules: Any, pos: Any, max_plies: int, max_nodes: int = 0, *, hi
         if hint_only:
             return None
         hint = None
+    top = max_plies if max_plies % 2 else max_plies - 1
     try:
-        if hint is not None and hint_only and not prover.wins(rules.play(pos, hint)[0], max_plies - 1):
+        if hint is not None and hint_only and not prover.wins(rules.play(pos, hint)[0], top - 1):
             return None
-        for plies in range(1, max_plies + 1, 2):
+        # the deepest question first: when one first move alone wins within ``top``, no other wins
+        # sooner either, so its own shortest win is the puzzle (no pass over every move per depth)
+        winners = prover.winning_moves(pos, top, stop_at=2, first=hint) if top >= 1 else []
+        if not winners:
+            return None
+        if len(winners) == 1:
+            child = rules.play(pos, winners[0])[0]
+            plies = next(p for p in range(1, top + 1, 2) if prover.wins(child, p - 1))
+            return Proof(side, plies, winners[0], prover.tree(pos, plies), prover.nodes)
+        for plies in range(1, top, 2):  # several win within top: is one alone faster?
             winners = prover.winning_moves(pos, plies, stop_at=2, first=hint)
             if len(winners) > 1:
                 return None
