@@ -379,3 +379,20 @@ def test_puzzle_windows_of_every_kind_close_like_any_window(qtbot, make_window, 
     dlg.close()
     qtbot.keyClick(dlg, Qt.Key.Key_Escape)
     assert not dlg.isVisible() and w.isVisible()
+
+
+def test_a_damaged_puzzle_set_of_my_own_is_named_and_never_overwritten(qtbot, make_window, tmp_path, monkeypatch):
+    from tafl_desktop.gui.learn import mine_my_games
+    from tafl_desktop.study import my_games
+    from tests.test_study_puzzle_training import _missed_win_game
+
+    out = tmp_path / "my_games.json"
+    out.write_bytes(b"{damaged")
+    monkeypatch.setattr(my_games, "default_path", lambda: out)
+    w = make_window("brandubh")
+    dlg = _open_puzzles(w)
+    assert dlg.shown and "Your puzzles are left out" in w.statusBar().currentMessage()
+    _pz, _game, path = _missed_win_game(tmp_path)
+    miner = mine_my_games(w, [str(path)])
+    qtbot.waitUntil(lambda: miner.btn_choose.isEnabled(), timeout=60000)
+    assert "Cannot write" in miner.status.text() and out.read_bytes() == b"{damaged"
