@@ -299,6 +299,9 @@ def test_an_opentafl_puzzle_opens_from_import_and_is_solved(qtbot, make_window, 
     assert "Solved!" in dlg.feedback.text()
     dlg.btn_back.click()
     assert not dlg.over and dlg.board.interactive
+    dialogs_recorder.confirm_answer = False  # "open it as a game" instead
+    assert import_game(w, str(path)) and w.controller.game is not before
+    assert [w.controller.rules.move_text(p.move) for p in w.controller.game.plies] == pz["solution"]
 
 
 def test_a_loose_opentafl_puzzle_allows_other_moves(qtbot, make_window, tmp_path, dialogs_recorder):
