@@ -145,14 +145,19 @@ class Prover:
         if out is not None:
             return {"end": out.reason}
         if rules.side_to_move(pos) == self.winner:
-            moves = rules.legal_moves(pos)
-            children = [(m, rules.play(pos, m)[0]) for m in moves]
-            for m, child in children:
+            # the moves that ended or won a sibling's line first: the same final blow usually
+            # serves every defence, so most nodes settle after a play or two
+            children = []
+            for m in self._ordered(rules.legal_moves(pos), True, plies):
+                child = rules.play(pos, m)[0]
                 if self._ends_won(child):
+                    self._remember(m, True, plies)
                     return {"move": rules.move_text(m), "then": self.tree(child, 0)}
+                children.append((m, child))
             for depth in range(2, plies, 2):  # the fastest win first
                 for m, child in children:
                     if self.wins(child, depth):
+                        self._remember(m, True, plies)
                         return {"move": rules.move_text(m), "then": self.tree(child, depth)}
             raise ValueError("tree() asked for a position that is not won")
         return {"replies": {rules.move_text(m): self.tree(rules.play(pos, m)[0], plies - 1)
