@@ -193,7 +193,8 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
 
     ``source``: ``games`` (the record files), ``selfplay``, or ``auto`` (games where the preset has
     them, self-play otherwise).  Stops after ``seconds``, after ``limit`` puzzles in the set, or
-    when ``should_stop()`` says so.  The set is spaced out (:func:`space_out`) at the end, and with
+    when ``should_stop()`` says so; with no ``seconds`` it mines nothing (the set is only re-proved,
+    spaced out and balanced).  The set is spaced out (:func:`space_out`) at the end, and with
     ``balance_set`` also balanced by :func:`balance` (that drops short puzzles: best once mining is done)."""
     from tafl_desktop.core.variants import find_variant
 
@@ -238,7 +239,7 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
         cands = real_game_candidates(replay.make_rules(), folder / REAL_GAME_FILES[games_of][0], back)
     else:
         cands = selfplay_candidates(variant, int(pset.scanned.get("selfplay_seed", 0)) + 1, back)
-    for batch in _by_game(cands):
+    for batch in _by_game(cands) if seconds > 0 else ():  # no time: only re-prove, space out, balance
         if batch[0].game in done:
             continue
         for cand in batch:
