@@ -50,6 +50,22 @@ if "$BUILD_VENV/bin/python" -m pip show --quiet PySide6-Addons >/dev/null 2>&1; 
 fi
 say "$("$BUILD_VENV/bin/python" -m PyInstaller --version | sed 's/^/PyInstaller /'), $("$BUILD_VENV/bin/python" --version)"
 
+# The native engine (tafl_native/, Rust): built into the build venv in the release profile when cargo is
+# there, so PyInstaller bundles it (the spec lists it and marks the bundle; its self-test then checks it).
+if command -v cargo >/dev/null 2>&1; then
+    # for players' machines, not this one: a baseline processor (tafl_native/.cargo/config.toml builds
+    # for the build machine's own processor, which only suits `make run`)
+    case "$(uname -m)" in
+        x86_64) NATIVE_RUSTFLAGS="-C target-cpu=x86-64-v2" ;;
+        *) NATIVE_RUSTFLAGS="" ;;
+    esac
+    say "building the native engine into the build venv (${NATIVE_RUSTFLAGS:-default target})"
+    RUSTFLAGS="$NATIVE_RUSTFLAGS" "$BUILD_VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps ./tafl_native
+else
+    "$BUILD_VENV/bin/python" -m pip uninstall --quiet --yes tafl-native >/dev/null 2>&1 || true
+    say "cargo not found: the bundle plays on the Python engine"
+fi
+
 # ---- 2. the bundle ---------------------------------------------------------------------------------
 say "building dist/$APP with PyInstaller"
 t0=$(now)

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from tafl_desktop import __version__
 from tafl_desktop.i18n import _
+from tafl_desktop.native.bridge import ENGINES as ENGINE_NAMES
 
 EXIT_ERROR = 1
 EXIT_ILLEGAL = 2
@@ -135,10 +136,30 @@ def cmd_rules(args) -> int:
     return 0
 
 
+def _engine(requested: str | None, variant) -> str:
+    """The engine ``--engine`` names (default: native where it is built and plays the family)."""
+    from tafl_desktop.native import resolve_engine
+
+    try:
+        return resolve_engine(requested, variant)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
 def cmd_perft(args) -> int:
     from tafl_desktop.core.playout import perft
 
     v = _variant(args.variant, args.set)
+    engine = _engine(args.engine, v)
+    if engine == "native":
+        from tafl_desktop.native import interruptible, make_rules
+
+        rules = make_rules(v, "native")  # the core's rules interface too: it parses --position
+        pos = _start(rules, args.position, args.to_move)
+        if args.depth < 0 or args.depth > 8:
+            raise CliError(_("DEPTH must be from 0 to 8"))
+        print(interruptible(rules.perft, pos, args.depth))
+        return 0
     rules = v.make_rules()
     pos = _start(rules, args.position, args.to_move)
     if args.depth < 0 or args.depth > 8:
@@ -179,24 +200,37 @@ def cmd_replay(args) -> int:
     return 0
 
 
-def bench_variant(name: str, depth: int, seconds: float, seed: int = 1) -> dict[str, Any]:
-    """Perft and random-playout figures for one preset (the `bench` command and benchmarks/)."""
-    from tafl_desktop.core.playout import perft, random_playout
+def bench_variant(name: str, depth: int, seconds: float, seed: int = 1, engine: str = "python") -> dict[str, Any]:
+    """Perft and random-playout figures for one preset (the `bench` command and benchmarks/), on
+    ``engine`` ("python": the core; "native": the native engine)."""
     from tafl_desktop.core.variants import find_variant
 
-    rules = find_variant(name).make_rules()
-    start = rules.initial_position()
-    t0 = time.process_time()
-    nodes = perft(rules, start, depth)
-    perft_s = time.process_time() - t0
-    rng = random.Random(seed)
-    plies = games = 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < seconds:
-        _pos, n, _out = random_playout(rules, start, rng, max_plies=2000)
-        plies += n
-        games += 1
-    elapsed = time.process_time() - t0
+    variant = find_variant(name)
+    if engine == "native":
+        from tafl_desktop.native import make_rules
+
+        rules = make_rules(variant, "native")
+        start = rules.initial_position()
+        t0 = time.process_time()
+        nodes = rules.perft(start, depth)
+        perft_s = time.process_time() - t0
+        games, plies, elapsed = rules.playouts_for(start, seconds, seed=seed, max_plies=2000)
+    else:
+        from tafl_desktop.core.playout import perft, random_playout
+
+        rules = variant.make_rules()
+        start = rules.initial_position()
+        t0 = time.process_time()
+        nodes = perft(rules, start, depth)
+        perft_s = time.process_time() - t0
+        rng = random.Random(seed)
+        plies = games = 0
+        t0 = time.process_time()
+        while time.process_time() - t0 < seconds:
+            _pos, n, _out = random_playout(rules, start, rng, max_plies=2000)
+            plies += n
+            games += 1
+        elapsed = time.process_time() - t0
     return {
         "variant": name,
         "perft_depth": depth,
@@ -209,10 +243,12 @@ def bench_variant(name: str, depth: int, seconds: float, seed: int = 1) -> dict[
 
 
 def cmd_bench(args) -> int:
-    rows = [bench_variant(name, depth, args.seconds) for name, depth in BENCH_VARIANTS]
+    engine = _engine(args.engine, None)
+    rows = [bench_variant(name, depth, args.seconds, engine=engine) for name, depth in BENCH_VARIANTS]
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps({"engine": engine, "variants": rows}, indent=1))
     else:
+        print(_("engine: {engine}").format(engine=engine))
         print(f"{'variant':16} {'depth':>5} {'perft nodes':>12} {'perft s':>8} {'playout moves/s':>16}")
         for r in rows:
             print(f"{r['variant']:16} {r['perft_depth']:>5} {r['perft_nodes']:>12} {r['perft_seconds']:>8.3f} "
@@ -262,8 +298,11 @@ def cmd_selfplay(args) -> int:
     except ImportError as exc:
         raise CliError(_("the computer player is not available: {error}").format(error=exc)) from None
     try:
+        engine = getattr(args, "engine", None)
+        engines = (args.attackers_engine or engine, args.defenders_engine or engine)
         report = run_selfplay(v, games=args.games, attackers=args.attackers, defenders=args.defenders,
-                              jobs=args.jobs, seed=args.seed)
+                              jobs=args.jobs, seed=args.seed, engines=engines, move_time=args.move_time,
+                              swap=args.swap)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     if args.json:
@@ -401,8 +440,19 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: Commands defined here that need none of the capability modules nor the makers' print options
+#: (``variants`` is not one: the interop module adds ``--rules-string`` to it): a command line
+#: starting with one of them gets a parser without those (start-up is most of a short command's
+#: time, e.g. ``perft copenhagen 4`` on the native engine).
+QUICK_COMMANDS = ("rules", "perft", "play", "replay", "bench")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``command`` one of :data:`QUICK_COMMANDS`, only as much of
+    it as that command needs (the other commands' options may then be missing)."""
     import importlib
+
+    quick = command in QUICK_COMMANDS
 
     p = OneLineParser(
         prog="tafl-desktop", description="Play and print the old Nordic hunt games.",
@@ -441,6 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("variant")
     s.add_argument("depth", type=int_in(0, 8))
     position_args(s)
+    engine_arg(s)
     s.set_defaults(func=cmd_perft)
 
     s = sub.add_parser("play", help="apply moves and print the resulting game")
@@ -472,6 +523,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int_in(-MAX_SEED, MAX_SEED), default=1)
     s.add_argument("--json", action="store_true")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
+    s.add_argument("--engine", choices=ENGINE_NAMES, help="search engine of both sides (default: native where built)")
+    s.add_argument("--attackers-engine", choices=ENGINE_NAMES, help="search engine of the attackers")
+    s.add_argument("--defenders-engine", choices=ENGINE_NAMES, help="search engine of the defenders")
+    s.add_argument("--move-time", type=float_in(0.01, 600.0), default=None,
+                   help="seconds per move for both sides instead of the levels' node budgets")
+    s.add_argument("--swap", action="store_true",
+                   help="swap the sides' engines every other game (an engine match, colours swapped)")
     s.set_defaults(func=cmd_selfplay)
 
     s = sub.add_parser("print", help="write a printable set (board, pieces, rules, markers) as PDF, or a maker's "
@@ -492,23 +550,47 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--balance", metavar="DIR", help="add the chart of a Rules Lab study (its --out folder) to "
                    "the rule sheet")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
-    from tafl_desktop.printing.maker import cli as maker_cli
+    if not quick:
+        from tafl_desktop.printing.maker import cli as maker_cli
 
-    maker_cli.add_arguments(s, float_in)
+        maker_cli.add_arguments(s, float_in)
     s.set_defaults(func=cmd_print)
 
-    s = sub.add_parser("bench", help="perft and random-playout speed on four presets")
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--seconds", type=float_in(0.01, MAX_SECONDS), default=2.0,
-                   help="playout time per variant (CPU seconds, at most 3600)")
-    s.set_defaults(func=cmd_bench)
+    _add_bench(sub)
 
-    for module_name in CAPABILITY_COMMANDS:
+    for module_name in () if quick else CAPABILITY_COMMANDS:
         importlib.import_module(module_name).register(sub)
     _add_lang_option(p, top=True)
     for sp in sub.choices.values():
         _add_lang_option(sp)
+    _ascii_numbers(p)
     return p
+
+
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number in ASCII digits."""
+    return int(_number_text(text, False))
+
+
+def finite_number(text: str) -> float:
+    """An argparse type: a finite number in ASCII digits (no 'inf', 'nan' or '1e400')."""
+    return float(_number_text(text, True))
+
+
+def _ascii_numbers(parser: argparse.ArgumentParser) -> None:
+    """Every number any command reads from its arguments, a capability's too, is read in ASCII
+    digits: argparse's own ``int`` and ``float`` would take '٣' (``--games ٣`` playing 3 games),
+    '1_000', 'inf' or 'nan'.  Walks the parser and its sub-commands (a loop, not recursion)."""
+    stack = [parser]
+    while stack:
+        current = stack.pop()
+        for action in current._actions:  # argparse keeps the options here (see _command_names)
+            if action.type is int:
+                action.type = whole_number
+            elif action.type is float:
+                action.type = finite_number
+            if isinstance(action, argparse._SubParsersAction):
+                stack.extend(action.choices.values())
 
 
 LANG_CODES = ("en", "da", "de", "fr", "ru")
@@ -558,6 +640,21 @@ def with_default_command(argv: Sequence[str], commands: Sequence[str]) -> list[s
     return out
 
 
+def engine_arg(sp) -> None:
+    """``--engine native|python`` (a contract of ``perft`` and ``bench``)."""
+    sp.add_argument("--engine", choices=("native", "python"), default=None,
+                    help="rules engine: native (Rust, the default where it is built) or python (the core)")
+
+
+def _add_bench(sub) -> None:
+    s = sub.add_parser("bench", help="perft and random-playout speed on four presets")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--seconds", type=float_in(0.01, MAX_SECONDS), default=2.0,
+                   help="playout time per variant (CPU seconds, at most 3600)")
+    engine_arg(s)
+    s.set_defaults(func=cmd_bench)
+
+
 def _command_names(parser: argparse.ArgumentParser) -> list[str]:
     for action in parser._actions:  # argparse keeps the sub-commands on its subparsers action
         if isinstance(action, argparse._SubParsersAction):
@@ -566,8 +663,8 @@ def _command_names(parser: argparse.ArgumentParser) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     argv = list(argv if argv is not None else sys.argv[1:])
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(with_default_command(argv, _command_names(parser)))
     from tafl_desktop.i18n import set_language
 

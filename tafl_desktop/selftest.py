@@ -100,6 +100,38 @@ def check_variant(ctx: Context) -> str:
     return f"{ctx.variant.name} loaded, {len(moves)} legal first moves"
 
 
+#: Written into a bundle built with the native engine (installer/tafl_desktop.spec): there its
+#: self-test must find the engine loaded, not quietly fall back to the Python engine.
+NATIVE_MARKER = "tafl_native.expected"
+
+
+def native_expected() -> bool:
+    """Was this copy built with the native engine (a frozen bundle with the marker)?"""
+    base = getattr(sys, "_MEIPASS", None)
+    return bool(getattr(sys, "frozen", False) and base and (Path(base) / NATIVE_MARKER).is_file())
+
+
+def check_native(ctx: Context) -> str:
+    """The native engine loads and counts the variant's move tree exactly as the core does."""
+    from tafl_desktop import native
+    from tafl_desktop.core.playout import perft
+
+    if not native.available():
+        if native_expected():
+            raise CheckFailed(f"this bundle was built with the native engine, but {native.unavailable_reason()}")
+        return f"not built here, the Python engine plays ({native.unavailable_reason()})"
+    module = native.native_module()
+    rules = native.make_rules(ctx.variant, "native")
+    core = ctx.variant.make_rules()
+    start = core.initial_position()
+    got, want = rules.perft(start, 3), perft(core, start, 3)
+    if got != want:
+        raise CheckFailed(f"native perft 3 of {ctx.variant.name} is {got}, the core counts {want}")
+    library = Path(getattr(module, "tafl_native", module).__file__)  # the compiled extension inside the package
+    return (f"tafl_native {module.__version__} loaded from {library.name}; "
+            f"{ctx.variant.name} perft 3 = {got}, as the core counts")
+
+
 def _platform_name() -> str:
     return (os.environ.get("QT_QPA_PLATFORM") or "").split(":")[0].strip() or "offscreen"
 
@@ -240,6 +272,7 @@ CHECKS: tuple[Check, ...] = (
     ("program", check_program),
     ("resources", check_resources),
     ("variant", check_variant),
+    ("native engine", check_native),
     ("qt plugins", check_qt_plugins),
     ("settings", check_settings),
     ("window", check_window),

@@ -125,3 +125,52 @@ def make_window(qtbot, gui_settings, dialogs_recorder):
         return window
 
     return make
+
+
+# ------------------------------------------------------------------ the Tafl rules on both engines
+#: Test modules whose Tafl rule tests run once per engine: the core's Python rules and the
+#: native rules behind the core's own interface (``tafl_desktop.native.rules.NativeTaflRules``),
+#: so every rule pinned from a source is checked against both (issue 31).
+TAFL_RULE_MODULES = frozenset({
+    "test_tafl_exit_forts", "test_tafl_rules_fidelity", "test_tafl_toggles_capture", "test_tafl_toggles_endings",
+    "test_tafl_toggles_king", "test_tafl_toggles_movement", "test_tafl_toggles_throne_corners_camps",
+    "test_engine_invariants", "test_real_games", "test_peer_differential", "test_illegal_move_reasons",
+    "test_cli_contract", "test_interop_rules_string", "test_study_lessons",
+})
+
+
+def pytest_generate_tests(metafunc):
+    """Run the tests of :data:`TAFL_RULE_MODULES` once per engine (``[python]`` / ``[native]``)."""
+    if metafunc.module.__name__.rsplit(".", 1)[-1] in TAFL_RULE_MODULES:
+        if "tafl_engine" not in metafunc.fixturenames:
+            metafunc.fixturenames.append("tafl_engine")
+        metafunc.parametrize("tafl_engine", ["python", "native"], indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def _tafl_rules_engine(request):
+    """Set up :func:`tafl_engine` for every test of :data:`TAFL_RULE_MODULES`, used or not."""
+    if request.module.__name__.rsplit(".", 1)[-1] in TAFL_RULE_MODULES:
+        request.getfixturevalue("tafl_engine")
+
+
+@pytest.fixture
+def tafl_engine(request, monkeypatch):
+    """The engine behind every Tafl rules object this test makes ("python" unless parametrised).
+    For "native", a variant's ``make_rules()`` gives the native rules (skipped when not built)."""
+    engine = getattr(request, "param", "python")
+    if engine == "native":
+        from tafl_desktop import native
+
+        if not native.available():
+            pytest.skip(f"native engine: {native.unavailable_reason()}")
+        from tafl_desktop.core import variants
+        from tafl_desktop.native.rules import NativeTaflRules
+
+        original = variants.Family.make_rules
+
+        def make_rules(family, variant):
+            return NativeTaflRules(variant) if family.name == "tafl" else original(family, variant)
+
+        monkeypatch.setattr(variants.Family, "make_rules", make_rules)
+    return engine

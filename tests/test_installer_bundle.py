@@ -86,6 +86,9 @@ def _assert_self_test_passed(proc: subprocess.CompletedProcess[str], bundle: Pat
     assert any(line.startswith("ok   resources:") and str(bundle / "_internal" / "resources") in line
                for line in lines), proc.stdout
     assert any(line.startswith("ok   ai worker: worker process") for line in lines), proc.stdout
+    if shutil.which("cargo"):  # build_linux.sh built the native engine into the bundle: it must load there
+        assert any(line.startswith("ok   native engine: tafl_native") and "as the core counts" in line
+                   for line in lines), proc.stdout
     assert proc.stderr == "", f"unexpected output on stderr:\n{proc.stderr}"
 
 

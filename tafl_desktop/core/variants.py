@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -404,7 +405,8 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
     for k in ("id", "name"):
         if not isinstance(data.get(k), str) or not data[k].strip():
             raise VariantError(f"{where}: '{k}' must be a non-empty text")
-    if len(data["name"]) > MAX_NAME or any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in data["name"]):
+    if len(data["name"]) > MAX_NAME or any(ch != " " and unicodedata.category(ch)[0] in "CZ" for ch in data["name"]):
+        # control, format (direction marks and overrides), separator: a name is shown in messages
         raise VariantError(_("{where}: 'name' must be one line of at most {n} characters").format(
             where=where, n=MAX_NAME))
     vid = data["id"]
@@ -532,6 +534,28 @@ def presets() -> dict[str, Variant]:
     return _PRESETS
 
 
+_ONE_PRESET: dict[str, Variant] = {}
+
+
+def _one_preset(name: str) -> Variant | None:
+    """The preset ``name`` read from its own file (``<id>.toml``), or None when there is no such
+    file or it holds another id (then :func:`presets` decides)."""
+    if name in _ONE_PRESET:
+        return _ONE_PRESET[name]
+    if not name or not all(ch.isalnum() or ch in "_-" for ch in name) or len(name) > 64:
+        return None
+    from tafl_desktop.paths import variants_dir
+
+    path = variants_dir() / f"{name}.toml"
+    if not path.is_file():
+        return None
+    v = load_variant(path)
+    if v.id != name:
+        return None
+    _ONE_PRESET[name] = v
+    return v
+
+
 def find_variant(name: str, overrides: Mapping[str, Any] | None = None) -> Variant:
     """A preset by id, a variant file by path, or an OpenTafl rules string (``dim:...``);
     VariantError with the known ids otherwise."""
@@ -542,6 +566,10 @@ def find_variant(name: str, overrides: Mapping[str, Any] | None = None) -> Varia
         return v.with_options(overrides) if overrides else v
     if name.endswith(".toml") or "/" in name or "\\" in name:
         return load_variant(name, overrides)
+    if _PRESETS is None:  # a command naming one preset need not read and check all of them
+        v = _one_preset(name)
+        if v is not None:
+            return v.with_options(overrides) if overrides else v
     table = presets()
     if name not in table:
         raise VariantError(f"unknown variant {quote(name)}; presets: {known(table)} (or give a .toml file)")

@@ -595,10 +595,10 @@ class PuzzleDialog(QDialog):
 
     # ---------------------------------------------------------------------------- playing
     def _prover(self) -> Any:
-        from tafl_desktop.study.prover import Prover
+        from tafl_desktop.study.prover import make_prover
 
         # bounded: an answer the window cannot find quickly is left unsaid rather than freezing it
-        return Prover(self.rules, self.winner, max_nodes=GUI_NODE_BUDGET)
+        return make_prover(self.rules, self.winner, max_nodes=GUI_NODE_BUDGET)
 
     def _subtree(self, move_text: str) -> dict[str, Any] | None:
         """The stored solution tree's node after the winner's ``move_text``, if the tree has it."""
@@ -797,10 +797,10 @@ class PuzzleDialog(QDialog):
 
     def _prover_tree(self) -> dict[str, Any] | None:
         """The solution tree from the position on the board, when the player left the stored one."""
-        from tafl_desktop.study.prover import Prover, SearchBudgetExceeded
+        from tafl_desktop.study.prover import SearchBudgetExceeded, make_prover
 
         try:
-            prover = Prover(self.rules, self.winner, max_nodes=GUI_NODE_BUDGET)
+            prover = make_prover(self.rules, self.winner, max_nodes=GUI_NODE_BUDGET)
             if not prover.wins(self.position, self.plies_left):
                 return None
             prover.max_nodes = 0

@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from tafl_desktop.i18n import _
+from tafl_desktop.native.bridge import ENGINES
 
 
 def register(sub: Any) -> None:
@@ -28,6 +30,9 @@ def register(sub: Any) -> None:
     s.add_argument("--workers", type=int, default=None, help=_("local processes (default: cores minus one)"))
     s.add_argument("--scheduler", default=None, help=_("address of a Dask scheduler, e.g. tcp://host:8786"))
     s.add_argument("--out", default=None, help=_("folder for the records, summary and chart (resumable)"))
+    s.add_argument("--engine", choices=ENGINES,
+                   help=_("search engine of the players (default: native where it is built; a folder's study keeps "
+                          "its own)"))
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_lab)
 
@@ -51,6 +56,20 @@ def _fail(exc: Exception):
     return CliError(str(exc))
 
 
+def _stored_engine(out: str | None) -> str | None:
+    """The engine of the study already in ``out`` (so that running the same command again goes
+    on with the engine its games were played with), or None."""
+    if not out:
+        return None
+    from tafl_desktop.lab.store import STUDY_FILE
+
+    try:
+        data = json.loads((Path(out) / STUDY_FILE).read_text(encoding="utf-8"))
+        return str(data.get("engine", "python")) if isinstance(data, dict) else None
+    except (OSError, ValueError):
+        return None
+
+
 def cmd_lab(args: Any) -> int:
     from tafl_desktop.lab.executors import make_backend
     from tafl_desktop.lab.files import write_outputs
@@ -62,8 +81,9 @@ def cmd_lab(args: Any) -> int:
     if args.workers is not None and args.scheduler:
         raise _fail(ValueError(_("give --workers or --scheduler, not both")))
     try:
+        engine = args.engine or _stored_engine(args.out)
         study = Study.create(args.variant, args.vary, args.attackers or args.level, args.defenders or args.level,
-                             args.games, args.seed, args.max_plies)
+                             args.games, args.seed, args.max_plies, engine)
         backend = make_backend(args.workers, args.scheduler)
         out = args.out or f"lab-{study.fingerprint()}"
         store = ResultStore.open(out, study)

@@ -36,6 +36,7 @@ def summary(store: ResultStore) -> dict[str, Any]:
         "cells": cells,
         "seed": study.seed,
         "levels": {"attackers": study.attackers, "defenders": study.defenders},
+        "engine": study.engine,
         "games_per_cell": study.games,
         "max_plies": study.max_plies,
         "sides": list(keys),

@@ -49,6 +49,9 @@ class Job:
     attackers: str
     defenders: str
     max_plies: int
+    #: The search engine both players use ("native" or "python"; the Fox games and Dablot always
+    #: search in Python whatever it says).
+    engine: str = "python"
 
 
 @dataclass(frozen=True)
@@ -64,11 +67,14 @@ class Study:
     seed: int = 1
     max_plies: int = DEFAULT_MAX_PLIES
     base: dict[str, Any] = field(default_factory=dict, compare=False)
+    #: The players' search engine.  Different engines play different games, so it is part of
+    #: what a study is; a study file without it predates the native engine and was played in Python.
+    engine: str = "python"
 
     # ------------------------------------------------------------------------ building
     @classmethod
     def create(cls, variant: str, vary: Sequence[str], attackers: str, defenders: str, games: int,
-               seed: int = 1, max_plies: int = DEFAULT_MAX_PLIES) -> Study:
+               seed: int = 1, max_plies: int = DEFAULT_MAX_PLIES, engine: str | None = None) -> Study:
         """A study from command-line words (``vary`` items are ``KEY=V1,V2``); StudyError on any
         unknown variant, option, value or level."""
         from tafl_desktop.core.variants import VariantError, find_variant
@@ -79,11 +85,12 @@ class Study:
             raise StudyError(str(exc)) from None
         axes = tuple(_parse_axis(item, base) for item in vary)
         name = base.id if variant == base.id else variant
-        return cls.for_variant(base, axes, attackers, defenders, games, seed, max_plies, name)
+        return cls.for_variant(base, axes, attackers, defenders, games, seed, max_plies, name, engine)
 
     @classmethod
     def for_variant(cls, base: Any, axes: Sequence[Axis], attackers: str, defenders: str, games: int,
-                    seed: int = 1, max_plies: int = DEFAULT_MAX_PLIES, name: str | None = None) -> Study:
+                    seed: int = 1, max_plies: int = DEFAULT_MAX_PLIES, name: str | None = None,
+                    engine: str | None = None) -> Study:
         """A study of a loaded :class:`~tafl_desktop.core.variants.Variant` (with its toggles as
         they are set: the varied ones are overridden per cell)."""
         from tafl_desktop.ai.levels import get_level
@@ -107,7 +114,8 @@ class Study:
                 raise StudyError(_("--vary {key} needs at least two values, separated by commas").format(
                     key=a.key[:40]))
         study = cls(variant=name or base.id, axes=tuple(axes), attackers=attackers, defenders=defenders,
-                    games=games, seed=seed, max_plies=max_plies, base=base.to_data())
+                    games=games, seed=seed, max_plies=max_plies, base=base.to_data(),
+                    engine=_engine(base, engine))
         if len(study.cells()) > MAX_CELLS:
             raise StudyError(_("a study may have at most {most} cells").format(most=MAX_CELLS))
         return study
@@ -134,7 +142,7 @@ class Study:
             data = self.cell_variant_data(cell)
             for g in range(self.games):
                 out.append(Job(ci, g, game_seed(self.seed, ci, g), data, self.attackers, self.defenders,
-                               self.max_plies))
+                               self.max_plies, self.engine))
         return out
 
     @property
@@ -158,7 +166,7 @@ class Study:
                        axes=tuple(Axis(str(a["key"]), tuple(a["values"])) for a in data["axes"]),
                        attackers=str(data["attackers"]), defenders=str(data["defenders"]),
                        games=int(data["games"]), seed=int(data["seed"]), max_plies=int(data["max_plies"]),
-                       base=dict(data["base"]))
+                       base=dict(data["base"]), engine=_stored_engine(data.get("engine", "python")))
         except (KeyError, TypeError, ValueError) as exc:
             raise StudyError(_("not a study file: {problem}").format(problem=exc)) from None
 
@@ -167,7 +175,26 @@ class Study:
         fingerprint share games, so a study with more games per cell extends a smaller one."""
         d = self.to_data()
         d.pop("games")
+        if d.get("engine") == "python":
+            d.pop("engine")  # studies from before the native engine keep their fingerprint
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def _engine(base: Any, engine: str | None) -> str:
+    """The engine a new study of ``base`` plays with (``engine`` if given, else native where it
+    is built and plays the family)."""
+    from tafl_desktop.ai.engine import resolve
+
+    try:
+        return resolve(base.make_rules(), engine)
+    except ValueError as exc:
+        raise StudyError(str(exc)) from None
+
+
+def _stored_engine(value: Any) -> str:
+    if value not in ("native", "python"):
+        raise ValueError(f"unknown engine {str(value)[:20]!r}")
+    return str(value)
 
 
 def game_seed(study_seed: int, cell: int, game: int) -> int:

@@ -44,6 +44,9 @@ DEFAULT_MAX_PLIES = 5
 #: few, and a three-move puzzle of 11x11 needs some 50,000 to prove unique.
 DEFAULT_NODE_BUDGET = 30_000
 HINTED_NODE_BUDGET = 150_000
+#: ... and with the native prover (the Tafl games where it is built; the same meaning: positions
+#: expanded by the proof), which settles about a hundred times as many positions per second.
+NATIVE_NODE_BUDGET = 500_000
 #: Boards of at least this many squares or points try only the move played in the game as the
 #: key (see ``hint_only`` in :func:`~tafl_desktop.study.prover.prove_unique`): 9x9 and up, full Dablot.
 HINT_ONLY_FROM = 64
@@ -229,10 +232,13 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
             taken.setdefault(game, []).append(ply)
     numbers = [int(pz["id"].rsplit("-", 1)[-1]) for pz in pset.puzzles if pz["id"].rsplit("-", 1)[-1].isdigit()]
     next_number = max(numbers, default=0) + 1
+    from tafl_desktop.ai.engine import engine_name
+
     plies = max_plies or DEFAULT_MAX_PLIES
     hint_only = rules.geometry.size >= HINT_ONLY_FROM
     if node_budget is None:
-        node_budget = HINTED_NODE_BUDGET if hint_only else DEFAULT_NODE_BUDGET
+        native = engine_name(rules) == "native"
+        node_budget = NATIVE_NODE_BUDGET if native else HINTED_NODE_BUDGET if hint_only else DEFAULT_NODE_BUDGET
     if source == "games":
         played = find_variant(games_of).with_options(toggles)  # replayed as played, only to reach positions
         replay = played.with_options({"repetition": "allowed"}) if "repetition" in played.options else played

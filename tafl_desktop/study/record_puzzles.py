@@ -168,7 +168,7 @@ def check_record_puzzle(path: str | Path) -> dict[str, Any]:
     line that ends in a win for the side to move within :data:`CHECK_MAX_PLIES`, ``proved`` (a
     forced win in ``plies``, ``unique`` or not), ``refuted`` (no forced win that short) or
     ``open`` (past the budget); ``not tried`` otherwise."""
-    from tafl_desktop.study.prover import Prover, SearchBudgetExceeded
+    from tafl_desktop.study.prover import SearchBudgetExceeded, make_prover
 
     puzzle = read_record_puzzle(path)
     rules, variant = puzzle.rules, puzzle.variant
@@ -186,7 +186,7 @@ def check_record_puzzle(path: str | Path) -> dict[str, Any]:
     }
     if end is None or end.winner != solver or len(line) > CHECK_MAX_PLIES:
         return report
-    prover = Prover(rules, solver, CHECK_NODE_BUDGET)
+    prover = make_prover(rules, solver, CHECK_NODE_BUDGET)
     try:
         if not prover.wins(start, len(line)):
             report["proof"] = {"status": "refuted", "plies": len(line)}

@@ -1,0 +1,145 @@
+"""The bridge to the native engine (the ``tafl_native`` Rust module in ``tafl_native/``).
+
+The native engine is a client of the core, never a second source of the rules: everything it
+receives comes from the core's validated objects.  :func:`config_for` turns a validated Tafl
+:class:`~tafl_desktop.core.variants.Variant` into the native configuration (board, marked
+squares, walls and the resolved option values), and :func:`position_tuple` a core
+:class:`~tafl_desktop.core.tafl.TaflPosition` into the tuple the native functions take.
+
+Whether the module is there at all is decided once (:func:`native_module`): a machine without a
+Rust toolchain has no ``tafl_native`` and everything runs on the Python engine.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from tafl_desktop.core.game import Outcome, Side
+from tafl_desktop.core.quoting import quote
+from tafl_desktop.i18n import _
+
+#: The engine names of ``--engine`` (a contract of the command line).
+ENGINES = ("native", "python")
+
+_import_error: str | None = None
+
+
+@functools.cache
+def native_module() -> ModuleType | None:
+    """The ``tafl_native`` module, or None when it is not built (or does not know the core's
+    option schema: then it is out of date, and the Python engine is the safe choice)."""
+    global _import_error
+    try:
+        import tafl_native
+    except ImportError as exc:
+        _import_error = _("the native engine is not built ({error})").format(error=str(exc)[:200])
+        return None
+    from tafl_desktop.core.tafl_options import TAFL_OPTIONS
+
+    lacking = list(tafl_native.cpu_missing())
+    if lacking:  # built for a newer processor (a module carried over from another machine)
+        _import_error = _("this processor lacks {features}, which the native engine was built for").format(
+            features=", ".join(lacking[:4]))
+        return None
+    missing = [k for k in TAFL_OPTIONS.keys() if k not in set(tafl_native.option_keys())]
+    if missing:
+        _import_error = _("the native engine is older than the rules (it lacks {options})").format(
+            options=", ".join(missing[:3]))
+        return None
+    return tafl_native
+
+
+def available() -> bool:
+    """Is the native engine built and in step with the core's option schema?"""
+    return native_module() is not None
+
+
+def unavailable_reason() -> str | None:
+    """Why the native engine cannot be used (None when it can)."""
+    return None if native_module() is not None else _import_error
+
+
+def supports(variant: Any) -> bool:
+    """Can the native engine play this variant?  (The Tafl family, when the module is built.)"""
+    return variant.family == "tafl" and available()
+
+
+def resolve_engine(requested: str | None, variant: Any = None) -> str:
+    """The engine to run for ``--engine`` (None: native where it is built and fits the variant).
+
+    Raises ValueError with one line when ``native`` is asked for and cannot run."""
+    if requested not in (None, *ENGINES):
+        raise ValueError(_("--engine must be native or python, not {engine}").format(engine=quote(requested)))
+    fits = available() and (variant is None or variant.family == "tafl")
+    if requested is None:
+        return "native" if fits else "python"
+    if requested == "native" and not fits:
+        if not available():
+            raise ValueError(_("--engine native: {reason}").format(reason=unavailable_reason()))
+        raise ValueError(_("--engine native: the native engine plays only the Tafl games so far"))
+    return requested
+
+
+def interruptible(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in a helper thread, so that Ctrl+C still reaches the main thread while a
+    long native call (which releases the GIL) runs; the interrupted call is abandoned."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn(*args)
+        except BaseException as exc:  # handed to the caller's thread below
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="tafl-native", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.1)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def config_for(variant: Any, rules: Any = None) -> dict[str, Any]:
+    """The native configuration of a validated Tafl variant.
+
+    The option values are those the core's rules object plays (``rules.opts``; one is built when
+    none is given), so whatever the core makes of the variant's values is what the native engine
+    plays too."""
+    if variant.family != "tafl":
+        raise ValueError(_("--engine native: the native engine plays only the Tafl games so far"))
+    if rules is None:
+        from tafl_desktop.core.tafl import TaflRules
+
+        rules = TaflRules(variant)
+    g = variant.geometry
+    thrones = g.marked("throne")
+    return {
+        "width": g.width,
+        "height": g.height,
+        "throne": min(thrones) if thrones else None,  # as TaflRules picks it
+        "corners": sorted(g.marked("corner")),
+        "camp_groups": [sorted(grp) for grp in g.mark_groups("camp")],
+        "escape_squares": sorted(g.marked("escape")),
+        "walls": sorted(getattr(g, "walls", ())),
+        "options": dict(rules.opts),
+    }
+
+
+def position_tuple(pos: Any) -> tuple:
+    """A core TaflPosition as the native position tuple (att, dfn, king, side, quiet, result)."""
+    result = pos.result
+    res = None if result is None else (None if result.winner is None else int(result.winner), result.reason)
+    return (pos.att, pos.dfn, pos.king, int(pos.side), pos.quiet, res)
+
+
+def outcome_from(value: Any) -> Outcome | None:
+    """A core Outcome from the native ``(winner, reason)`` (or None)."""
+    if value is None:
+        return None
+    winner, reason = value
+    return Outcome(None if winner is None else Side(winner), reason)

@@ -1,0 +1,82 @@
+"""The core's Tafl rules interface, backed by the native engine (:class:`NativeTaflRules`).
+
+It *is* a :class:`~tafl_desktop.core.tafl.TaflRules` (so parsing, notation, explanations,
+announcements and square checks stay the core's own code), with the hot operations — legal
+moves, counting, playing a move and the outcome — answered by the native rules.  Its positions
+are the core's :class:`~tafl_desktop.core.tafl.TaflPosition` objects, so a :class:`Game`, the
+window or a test cannot tell which engine made them; that is what lets every Tafl rule test of
+the suite run against both (``tests/conftest.py``'s ``tafl_engine`` parameter).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tafl_desktop.core.game import Move, Outcome
+from tafl_desktop.core.tafl import TaflPosition, TaflRules
+from tafl_desktop.native.bridge import config_for, native_module, outcome_from, position_tuple
+
+
+class NativeTaflRules(TaflRules):
+    """Tafl rules whose move generation, captures and outcomes run natively."""
+
+    engine = "native"
+
+    def __init__(self, variant: Any) -> None:
+        super().__init__(variant)
+        module = native_module()
+        if module is None:
+            raise RuntimeError("the native engine is not available")
+        self.native = module.TaflRules(config_for(variant, self))
+
+    # -- the hot path, natively ------------------------------------------------------------------
+    def legal_moves(self, pos: TaflPosition) -> list[Move]:
+        return [tuple(m) for m in self.native.legal_moves(position_tuple(pos))]
+
+    def count_moves(self, pos: TaflPosition) -> int:
+        return self.native.count_moves(position_tuple(pos))
+
+    def play(self, pos: TaflPosition, move: Move) -> tuple[TaflPosition, tuple[int, ...]]:
+        res = pos.result
+        here = (pos.att, pos.dfn, pos.king, pos.side,
+                pos.quiet, None if res is None else (None if res.winner is None else int(res.winner), res.reason))
+        (att, dfn, king, side, quiet, result), captures, att_t, dfn_t = self.native.play_full(
+            here, move if type(move) is tuple else tuple(move))
+        after = TaflPosition(att, dfn, att_t, dfn_t, king, side, quiet,
+                             None if result is None else outcome_from(result))
+        return after, tuple(captures)
+
+    def outcome(self, pos: TaflPosition) -> Outcome | None:
+        return outcome_from(self.native.outcome(position_tuple(pos)))
+
+    def repetition_outcome(self, pos: TaflPosition, count: int) -> Outcome | None:
+        return outcome_from(self.native.repetition_outcome(int(pos.side), count))
+
+    # -- conversion --------------------------------------------------------------------------
+    def from_native(self, value: tuple) -> TaflPosition:
+        """A core position from the native position tuple."""
+        att, dfn, king, side, quiet, result = value
+        return TaflPosition(att, dfn, self._transpose(att), self._transpose(dfn), king, side, quiet,
+                            outcome_from(result))
+
+    def perft(self, pos: TaflPosition, depth: int) -> int:
+        """Leaf count of the move tree, natively."""
+        return self.native.perft(position_tuple(pos), depth)
+
+    def playouts_for(self, pos: TaflPosition, seconds: float, seed: int = 1,
+                     max_plies: int = 2000) -> tuple[int, int, float]:
+        """Seeded random playouts from ``pos`` for about ``seconds`` of CPU time, in batches
+        (game *i* seeded ``seed + i``): (games, plies, CPU seconds used)."""
+        start = position_tuple(pos)
+        games = plies = 0
+        batch = 16
+        t0 = time.process_time()
+        while True:
+            stats = self.native.random_playouts(start, batch, seed + games, max_plies)
+            games += stats["games"]
+            plies += stats["plies"]
+            used = time.process_time() - t0
+            if used >= seconds:
+                return games, plies, used
+            batch = min(batch * 2, 1 << 16)

@@ -1,0 +1,36 @@
+//! Tafl Desktop's native engine: the Tafl rules as bitboards, perft and random playouts (this
+//! file's owner: the rules layer), and the search and evaluation built on them.
+//!
+//! The Python core (`tafl_desktop/core`) defines the rules; this crate is proved equal to it by
+//! perft and differential play (`tests/test_native_*.py`).  See `API.md` for the interface.
+//!
+//! Layout: `board/` bitboards and the grid; `rules/` the Tafl rules; `perft.rs`, `playout.rs`;
+//! `py_rules.rs` their Python bindings (feature `python`, which maturin turns on).  A later
+//! family (the Fox games, Dablot) gets its own `rules`-like module beside `rules/` on the same
+//! `board/`, and its own `py_*.rs`.
+
+pub mod board;
+pub mod eval;
+pub mod perft;
+pub mod playout;
+pub mod rules;
+pub mod search;
+
+#[cfg(feature = "python")]
+pub mod py_rules;
+#[cfg(feature = "python")]
+pub mod py_search;
+
+#[cfg(feature = "python")]
+use pyo3::prelude::*;
+
+/// The Python module `tafl_native`.
+#[cfg(feature = "python")]
+#[pymodule]
+fn tafl_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    py_rules::install_panic_hook();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    py_rules::register(m)?;
+    py_search::register(m)?;
+    Ok(())
+}
