@@ -399,3 +399,34 @@ def test_a_damaged_puzzle_set_of_my_own_is_named_and_never_overwritten(qtbot, ma
     miner = mine_my_games(w, [str(path)])
     qtbot.waitUntil(lambda: miner.btn_choose.isEnabled(), timeout=60000)
     assert "Cannot write" in miner.status.text() and out.read_bytes() == b"{damaged"
+
+
+def test_puzzles_from_a_reviewed_game_through_the_window(qtbot, make_window, tmp_path, monkeypatch):
+    """A game where the defenders missed a forced win: the review marks the miss, and "Puzzles from
+    this review" proves the engine's better move and adds the position to the player's set."""
+    from tafl_desktop.ai.review import Budget
+    from tafl_desktop.study import my_games
+    from tafl_desktop.study.puzzles import PuzzleSet, check_puzzle
+    from tests.test_study_puzzle_training import _missed_win_game
+
+    out = tmp_path / "my_games.json"
+    monkeypatch.setattr(my_games, "default_path", lambda: out)
+    pz, game, _path = _missed_win_game(tmp_path)
+    w = make_window("brandubh", size=(1000, 760))
+    w.controller.set_game(game)
+    w.refresh()
+    panel = w.review_panel
+    panel.start(Budget(depth=pz["plies"]))
+    qtbot.waitUntil(lambda: not panel.running, timeout=120_000)
+    missed = [ex for ex in panel.exercises() if ex.ply == 1]
+    assert missed and missed[0].best_text == pz["solution"][0], [(e.ply, e.best_text) for e in panel.exercises()]
+    assert panel.puzzles_button.isVisible()
+    qtbot.mouseClick(panel.puzzles_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.puzzle_thread is None, timeout=60_000)
+    assert "1 puzzle from this review, 1 new in your set" in w.statusBar().currentMessage()
+    made = PuzzleSet.load(out).puzzles
+    assert len(made) == 1 and made[0]["position"] == pz["position"] and made[0]["solution"][0] == pz["solution"][0]
+    assert check_puzzle(made[0]) is None
+    qtbot.mouseClick(panel.puzzles_button, Qt.MouseButton.LeftButton)  # again: nothing new, nothing lost
+    qtbot.waitUntil(lambda: panel.puzzle_thread is None, timeout=60_000)
+    assert "0 new in your set" in w.statusBar().currentMessage() and len(PuzzleSet.load(out).puzzles) == 1
