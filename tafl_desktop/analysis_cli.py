@@ -145,13 +145,21 @@ def cmd_review(args: Any) -> int:
     from tafl_desktop.ai.review import CLASSES, review_game
     from tafl_desktop.ai.review_store import ReviewStore, StoreError, fingerprint
     from tafl_desktop.cli import EXIT_ERROR, EXIT_ILLEGAL, CliError
+    from tafl_desktop.core.quoting import shown
     from tafl_desktop.core.record import RecordError, load_game
 
     if args.plot:
         from tafl_desktop.charts.review_graph import FORMATS
 
         if args.plot.rsplit(".", 1)[-1].lower() not in FORMATS:
-            raise CliError(_("--plot: {path} must end in .png or .pdf").format(path=args.plot))
+            raise CliError(_("--plot: {path} must end in .png or .pdf").format(path=shown(args.plot)))
+        from tafl_desktop.core.safe_files import resolve_target
+
+        try:  # refused before the review's minutes are spent: a device, FIFO, folder, looping link
+            resolve_target(args.plot)
+        except OSError as exc:
+            raise CliError(_("--plot: cannot write {path}: {why}").format(path=shown(args.plot),
+                                                                          why=exc.strerror or exc)) from None
     try:
         game = load_game(args.file)
     except RecordError as exc:
@@ -196,8 +204,8 @@ def cmd_review(args: Any) -> int:
         try:
             save_review_graph(args.plot, result["plies"], game.rules.variant.sides)
         except OSError as exc:
-            raise CliError(_("--plot: cannot write {path}: {why}").format(path=args.plot, why=exc.strerror or exc)) \
-                from None
+            raise CliError(_("--plot: cannot write {path}: {why}").format(path=shown(args.plot),
+                                                                          why=exc.strerror or exc)) from None
     if args.json:
         print(json.dumps(result))
         return 0

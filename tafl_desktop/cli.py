@@ -315,14 +315,17 @@ def cmd_selfplay(args) -> int:
 
 def _balance_report(folder: str) -> dict[str, Any]:
     """The report of the Rules Lab study in ``folder``, for the rule sheet's balance chart."""
+    from tafl_desktop.lab.cli import _warn
     from tafl_desktop.lab.report import summary
     from tafl_desktop.lab.store import ResultStore
     from tafl_desktop.lab.study import StudyError
 
     try:
-        return summary(ResultStore.open(folder))
+        store = ResultStore.open(folder)
     except StudyError as exc:
         raise CliError(f"--balance: {exc}") from None
+    _warn(store)
+    return summary(store)
 
 
 def cmd_print(args) -> int:

@@ -253,16 +253,29 @@ def test_review_asks_its_quality_marks_moves_and_shows_the_better_move(qtbot, ma
     assert model.annotation(6) == "" and not panel.isVisible() and w.board.overlay("review") is None
 
 
+def at_first_position(panel, act) -> None:
+    """Do ``act`` (once) as soon as the review has evaluated its first position: a fast engine
+    reviews the whole short game between two looks of a test that waits and then clicks."""
+    fired = []
+
+    def changed(value: int) -> None:
+        if value >= 1 and panel.running and not fired:
+            fired.append(value)
+            act()
+
+    panel.progress.valueChanged.connect(changed)
+
+
 def test_review_can_be_cancelled_and_resumed(qtbot, make_window):
     from tafl_desktop.ai.review import Budget
 
     w = make_window("brandubh")
     _open(w, SHORT_GAME)
     panel = w.review_panel
+    at_first_position(panel, lambda: qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton))
     panel.start(Budget(depth=5))
-    qtbot.waitUntil(lambda: 1 <= panel.progress.value(), timeout=60_000)
-    qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
-    assert not panel.running and not panel.cancel_button.isVisible()
+    qtbot.waitUntil(lambda: not panel.running, timeout=60_000)
+    assert not panel.cancel_button.isVisible()
     kept = len(panel.evals)
     assert 1 <= kept < 8 and panel.resume_button.isVisible()
     assert "stopped" in w.statusBar().currentMessage()
@@ -287,10 +300,10 @@ def test_analysis_and_review_take_turns_with_the_worker(qtbot, make_window):
     board, panel = w.analysis_board, w.review_panel
     w.act_analysis.trigger()
     qtbot.waitUntil(lambda: _lines_shown(board, 1), timeout=30_000)
+    at_first_position(panel, w.act_analysis.trigger)  # and back: the review pauses, keeping what it found
     panel.start(Budget(depth=5))  # the review takes the worker: analysis mode ends
     assert panel.running and not board.active and not w.act_analysis.isChecked() and not board.isVisible()
-    qtbot.waitUntil(lambda: panel.progress.value() >= 1, timeout=30_000)
-    w.act_analysis.trigger()  # and back: the review pauses, keeping what it found
+    qtbot.waitUntil(lambda: not panel.running, timeout=30_000)
     assert board.active and not panel.running and panel.resume_button.isVisible()
     qtbot.waitUntil(lambda: _lines_shown(board, 1), timeout=30_000)
 
