@@ -15,19 +15,22 @@ from typing import Any
 
 
 def register(sub: Any) -> None:
+    from tafl_desktop.cli import float_in, int_in
+
     p = sub.add_parser("puzzles", help="generate, list and re-verify the puzzles")
     ps = p.add_subparsers(dest="puzzles_command", required=True)
 
     g = ps.add_parser("generate", help="mine puzzles for a preset from real games or self-play (resumable)")
     g.add_argument("variant", help="preset id (copenhagen, brandubh, tablut, fox_geese_13, dablot...)")
-    g.add_argument("--seconds", type=float, default=300.0, help="stop after about this long (default 300)")
-    g.add_argument("--limit", type=int, default=None, help="stop when the set holds this many puzzles")
+    g.add_argument("--seconds", type=float_in(0.0, 7 * 86400.0), default=300.0,
+                   help="stop after about this long (default 300)")
+    g.add_argument("--limit", type=int_in(1, 1_000_000), default=None, help="stop when the set holds this many puzzles")
     g.add_argument("--source", choices=("auto", "games", "selfplay"), default="auto",
                    help="real games on record, the app's self-play, or auto (games where they exist)")
-    g.add_argument("--max-plies", type=int, default=None, help="longest forced win searched, in plies (odd)")
+    g.add_argument("--max-plies", type=int_in(1, 7), default=None, help="longest forced win searched, in plies (odd)")
     g.add_argument("--out", default=None, help="the puzzle file to extend (default: the shipped set)")
     g.add_argument("--games-dir", default=None, help="folder of the real-game files (copenhagen.csv, brandubh.csv)")
-    g.add_argument("--node-budget", type=int, default=None,
+    g.add_argument("--node-budget", type=int_in(1, 1_000_000_000), default=None,
                    help="positions one proof may visit (default 30000; 150000 on 9x9 boards and up)")
     g.add_argument("--balance", action="store_true",
                    help="at the end keep at least half of the set three moves or longer (drops short puzzles)")
@@ -45,16 +48,18 @@ def register(sub: Any) -> None:
     m.add_argument("games", nargs="+", help="game files (.tafl.json, .otg, .pgn, .json)")
     m.add_argument("--out", default=None,
                    help="the puzzle file to add to (default: your puzzles in the app's data folder)")
-    m.add_argument("--ply", type=int, default=None, help="only the position before this move (1 = the first move)")
+    m.add_argument("--ply", type=int_in(1, 1_000_000), default=None,
+                   help="only the position before this move (1 = the first move)")
     m.add_argument("--best", default=None, help="with --ply: the better move a review named (e.g. d4-d1)")
-    m.add_argument("--max-plies", type=int, default=None, help="longest forced win searched, in plies (odd, default 5)")
+    m.add_argument("--max-plies", type=int_in(1, 7), default=None,
+                   help="longest forced win searched, in plies (odd, default 5)")
     m.add_argument("--json", action="store_true")
     m.set_defaults(func=cmd_mine)
 
     c = ps.add_parser("check", help="re-prove every shipped puzzle by exhaustive search")
     c.add_argument("--variant", default=None, help="only this preset's puzzles")
-    c.add_argument("--sample", type=int, default=None, help="check this many puzzles picked at random")
-    c.add_argument("--seed", type=int, default=1, help="seed of the --sample pick")
+    c.add_argument("--sample", type=int_in(0, 1_000_000), default=None, help="check this many puzzles picked at random")
+    c.add_argument("--seed", type=int_in(-(2**31), 2**31 - 1), default=1, help="seed of the --sample pick")
     c.add_argument("--file", default=None,
                    help="check this puzzle file instead of the shipped sets (a set, or an OpenTafl puzzle .otg)")
     c.add_argument("--json", action="store_true")
