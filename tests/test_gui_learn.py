@@ -127,7 +127,11 @@ def test_puzzle_filters(make_window):
     dlg = w.learn_dialogs[-1]
     fams = [dlg.family_box.itemData(i) for i in range(dlg.family_box.count())]
     dlg.family_box.setCurrentIndex(fams.index("hunt"))
-    assert dlg.shown and all(p["variant"].startswith("fox") for p in dlg.shown)
+    from tafl_desktop.core.variants import presets
+
+    family = {vid: v.family for vid, v in presets().items()}
+    assert dlg.shown and all(family[p["variant"]] == "hunt" for p in dlg.shown)
+    assert {"fox_geese_13", "asalto", "halatafl", "fox_hounds"} <= {p["variant"] for p in dlg.shown}
     dlg.level_box.setCurrentIndex(1)
     assert all(p["difficulty"] == 1 for p in dlg.shown)
 
