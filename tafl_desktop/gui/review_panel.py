@@ -103,11 +103,8 @@ class ReviewPanel(QWidget):
         layout.addLayout(row)
         layout.addLayout(self.graph_box)
         layout.addWidget(self.summary)
-        learn_row = QHBoxLayout()
-        learn_row.setContentsMargins(0, 0, 0, 0)
-        learn_row.addWidget(self.learn_button)
-        learn_row.addWidget(self.puzzles_button)
-        layout.addLayout(learn_row)
+        layout.addWidget(self.learn_button)
+        layout.addWidget(self.puzzles_button)  # one above the other: the panel is narrow
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.hide()
         self.controller.changed.connect(self._controller_changed)
