@@ -153,6 +153,18 @@ def test_the_dablot_sets_are_half_long(variant):
     assert 2 * sum(1 for pz in pset.puzzles if is_long(pz)) >= len(pset.puzzles)
 
 
+def test_every_set_was_proved_under_the_rules_in_force():
+    """A set's stamp names the preset's rules and the prover version its proofs were made with: a
+    rule corrected since, or a set mined under other rules, shows here (``puzzles generate V
+    --seconds 0`` re-proves it)."""
+    from tafl_desktop.core.variants import find_variant
+    from tafl_desktop.study.generator import proof_stamp
+
+    stale = {pset.variant: pset.scanned.get("proved_under") for pset in shipped_sets()
+             if pset.scanned.get("proved_under") != proof_stamp(find_variant(pset.variant))}
+    assert stale == {}
+
+
 def test_sets_cover_the_presets_with_games_or_self_play():
     have = {pset.variant for pset in shipped_sets()}
     assert {"copenhagen", "brandubh", "tablut", "fox_geese_13", "dablot", "fox_geese_15", "fox_geese_17",
