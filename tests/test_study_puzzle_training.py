@@ -165,10 +165,17 @@ def test_every_set_was_proved_under_the_rules_in_force():
     assert stale == {}
 
 
+#: Presets without a set, and why (a known gap, reported).
+NO_SET = {"alea_evangelii": "19x19 self-play is too slow to mine in a bounded run",
+          "large_hnefatafl": "13x13 self-play gave 5 games and no three-move puzzle in 250 s of mining"}
+
+
 def test_sets_cover_the_presets_with_games_or_self_play():
+    """Every preset has a set (from its real games, or the app's self-play) except the known gaps."""
+    from tafl_desktop.core.variants import presets
+
     have = {pset.variant for pset in shipped_sets()}
-    assert {"copenhagen", "brandubh", "tablut", "fox_geese_13", "dablot", "fox_geese_15", "fox_geese_17",
-            "fetlar", "asalto", "halatafl", "ard_ri", "mini_tablut", "fox_hounds"} <= have
+    assert set(presets()) - have == set(NO_SET)
 
 
 def test_spacing_and_balance_keep_the_longest_and_the_newcomers():
