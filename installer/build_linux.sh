@@ -33,7 +33,7 @@ say() { echo "build_linux: $*"; }
 requirements=$("$PYTHON" -c '
 import sys, tomllib
 project = tomllib.load(open("pyproject.toml", "rb"))["project"]
-# the runtime dependencies and the makers extra (DXF for laser cutters): a player's bundle writes every format
+# the runtime dependencies and the makers extra (DXF for laser cutters): the bundle writes every format
 deps = project["dependencies"] + project["optional-dependencies"]["maker"]
 print("\n".join(deps))')
 stamp_text=$(printf '%s\n%s\n' "$requirements" "$PYINSTALLER_SPEC")
