@@ -84,6 +84,8 @@ def import_game(window, path: str | None = None) -> bool:
                            _("{name}: unexpected problem ({problem}).\n\nThe current game is unchanged.")
                            .format(name=name, problem=dialogs.describe_problem(exc)))
         return False
+    if _opened_as_puzzle(window, path, transfer):
+        return True
     game = transfer.game
     window._message = ""
     transfer.tree = transfer.to_tree()
@@ -103,6 +105,20 @@ def import_game(window, path: str | None = None) -> bool:
     window._show_message(text)
     window.refresh()
     return True
+
+
+def _opened_as_puzzle(window, path: str, transfer) -> bool:
+    """An OpenTafl record whose puzzle-mode tag makes it a puzzle is offered as one (as OpenTafl
+    asks); solved in the puzzle window, it leaves the current game as it was."""
+    from tafl_desktop.study.record_puzzles import is_puzzle_tags
+
+    if not is_puzzle_tags(transfer.tags) or not dialogs.confirm(
+            window, _("An OpenTafl puzzle"), _("{name} is a puzzle. Solve it as a puzzle, or cancel to open it as "
+                                               "a game.").format(name=Path(path).name), _("Solve the puzzle")):
+        return False
+    from tafl_desktop.gui.record_puzzle import open_record_puzzle
+
+    return open_record_puzzle(window, path) is not None
 
 
 def export_game(window, path: str | None = None, fmt: str | None = None) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.side_words import sentence
+from tafl_desktop.gui.puzzle_progress import PuzzleProgress
 from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _, ngettext, npgettext, pgettext
 
@@ -33,6 +34,8 @@ from tafl_desktop.i18n import _, ngettext, npgettext, pgettext
 GUI_NODE_BUDGET = 40_000
 #: Delay before the computer's reply in a puzzle, so the player sees their own move land first.
 REPLY_DELAY_MS = 350
+#: Time between the moves of a solution played on the board.
+SOLUTION_STEP_MS = 700
 
 
 def install(window: Any) -> None:
@@ -57,6 +60,7 @@ def _family_label(family: str) -> str:
 def _fill_menu(window: Any, menu: QMenu) -> None:
     """(Re)build the menu: a sub-menu of lessons per family, then Puzzles...  A lesson file that
     cannot be read is left out and named in the status bar, never a traceback."""
+    from tafl_desktop.gui.lesson_progress import LessonProgress, first_unfinished
     from tafl_desktop.study.lessons import LessonError, load_lessons
 
     menu.clear()
@@ -65,6 +69,13 @@ def _fill_menu(window: Any, menu: QMenu) -> None:
     except LessonError as exc:
         lessons = []
         window.statusBar().showMessage(_("Lessons unavailable: {error}").format(error=exc), 8000)
+    progress = LessonProgress()
+    upcoming = first_unfinished(lessons, progress)
+    if upcoming is not None:
+        act = menu.addAction(_("&Continue: {title}").format(title=upcoming.title_text()))
+        act.setObjectName("learn-continue")
+        act.triggered.connect(lambda _c=False, ls=upcoming: open_lesson(window, ls))
+        menu.addSeparator()
     families: dict[str, list[Any]] = {}
     for lesson in lessons:
         families.setdefault(lesson.family, []).append(lesson)
@@ -72,7 +83,13 @@ def _fill_menu(window: Any, menu: QMenu) -> None:
         sub = tr(menu.addMenu(""), "setTitle", "{family} lessons", family=lambda family=family: _family_label(family))
         sub.setObjectName(f"learn-{family}")
         for lesson in items:
+            done = len(progress.done(lesson.id) & set(range(len(lesson.steps))))
             act = sub.addAction(lesson.title_text())
+            act.setCheckable(True)  # ticked when every step is done
+            act.setChecked(done == len(lesson.steps))
+            if 0 < done < len(lesson.steps):
+                act.setText(_("{title} ({done} of {total} steps)").format(
+                    title=lesson.title_text(), done=done, total=len(lesson.steps)))
             act.setData(lesson.id)
             act.triggered.connect(lambda _c=False, ls=lesson: open_lesson(window, ls))
     menu.addSeparator()
@@ -80,6 +97,38 @@ def _fill_menu(window: Any, menu: QMenu) -> None:
     act.setObjectName("learn-puzzles")
     act.triggered.connect(lambda: open_puzzles(window))
     window.act_puzzles = act
+    act = menu.addAction(_("Puzzles from &My Games..."))
+    act.setObjectName("learn-my-games")
+    act.setToolTip(_("Find the forced wins in your own games and add them to your puzzles"))
+    act.triggered.connect(lambda: mine_my_games(window))
+    window.act_mine_games = act
+    act = menu.addAction(_("Open an &OpenTafl Puzzle..."))
+    act.setObjectName("learn-opentafl-puzzle")
+    act.triggered.connect(lambda: open_puzzle_file(window))
+    window.act_open_puzzle_file = act
+
+
+def open_puzzle_file(window: Any, path: str | None = None) -> Any:
+    """Learn > Open an OpenTafl Puzzle: an ``.otg`` puzzle file in its own window."""
+    from tafl_desktop.gui import dialogs
+    from tafl_desktop.gui.record_puzzle import open_record_puzzle
+
+    if path is None:
+        file_filter = ";;".join([N_("OpenTafl puzzles (*.otg)"), dialogs.ALL_FILES])
+        path = dialogs.ask_open_path(window, _("Open an OpenTafl puzzle"), file_filter, window._last_dir())
+        if not path:
+            return None
+    return open_record_puzzle(window, path)
+
+
+def mine_my_games(window: Any, paths: list[str] | None = None) -> Any:
+    """Learn > Puzzles from My Games: pick game files, mine them off the window's thread."""
+    from tafl_desktop.gui.my_games_dialog import MyGamesDialog
+
+    dlg = MyGamesDialog(window, paths)
+    window.learn_dialogs.append(dlg)
+    dlg.show()
+    return dlg
 
 
 def open_lesson(window: Any, lesson: Any) -> LessonDialog:
@@ -98,10 +147,27 @@ def open_puzzles(window: Any) -> PuzzleDialog | None:
     except PuzzleError as exc:
         dialogs.show_error(window, _("Puzzles"), str(exc))
         return None
+    puzzles += _my_puzzles(window)
     dlg = PuzzleDialog(puzzles, window)
     window.learn_dialogs.append(dlg)
     dlg.show()
     return dlg
+
+
+def _my_puzzles(window: Any) -> list[dict[str, Any]]:
+    """The puzzles mined from the player's own games; a damaged file is named in the status bar
+    and left out (it is not overwritten: mining again refuses it the same way)."""
+    from tafl_desktop.study.my_games import default_path
+    from tafl_desktop.study.puzzles import PuzzleError, PuzzleSet
+
+    path = default_path()
+    if not path.exists():
+        return []
+    try:
+        return PuzzleSet.load(path).puzzles
+    except PuzzleError as exc:
+        window.statusBar().showMessage(_("Your puzzles are left out: {error}").format(error=exc), 8000)
+        return []
 
 
 def _wrap_label(text: str = "") -> QLabel:
@@ -137,11 +203,13 @@ class LessonDialog(QDialog):
     """One lesson, step by step: the text, the board, what the engine says of each move."""
 
     def __init__(self, lesson: Any, parent: QWidget | None = None) -> None:
+        from tafl_desktop.gui.lesson_progress import LessonProgress
         from tafl_desktop.gui.study_board import StudyBoard
 
         super().__init__(parent)
+        self.progress = LessonProgress()
         self.lesson = lesson
-        self.index = 0
+        self.index = self.progress.resume_at(lesson)
         self.step_done = False
         tr(self, "setWindowTitle", "Lesson: {title}", title=lesson.title_text)
         self.resize(620, 720)
@@ -193,12 +261,22 @@ class LessonDialog(QDialog):
     def _show_texts(self) -> None:
         """The step's heading, instructions and buttons in the language in use."""
         variant, rules = self.variant, self.rules
-        tr(self.heading, "setText", "{title}: step {n} of {total}",
-           title=self.lesson.title_text, n=self.index + 1, total=len(self.lesson.steps))
+        self._show_heading()
         side = variant.side_names[int(rules.side_to_move(self._start))]
         self.text.setText(self.step.instructions(variant) + "\n" +
                           _("{side} to move · {variant}").format(side=side, variant=variant.title))
-        tr(self.btn_next, "setText", N_("&Next step") if self.index + 1 < len(self.lesson.steps) else N_("&Finish"))
+        if self.index + 1 < len(self.lesson.steps):
+            tr(self.btn_next, "setText", "&Next step")
+        elif self._next_lesson() is not None:
+            tr(self.btn_next, "setText", "&Next lesson")
+        else:
+            tr(self.btn_next, "setText", "&Finish")
+
+    def _show_heading(self) -> None:
+        total = len(self.lesson.steps)
+        done = len(self.progress.done(self.lesson.id) & set(range(total)))
+        tr(self.heading, "setText", "{title}: step {n} of {total} ({done} done)",
+           title=self.lesson.title_text, n=self.index + 1, total=total, done=done)
 
     def redisplay(self) -> None:
         """After a language switch: the texts again, the board as the player left it."""
@@ -212,6 +290,8 @@ class LessonDialog(QDialog):
         verdict = judge(self.step, move)
         if verdict.ok:
             self.step_done = True
+            self.progress.mark(self.lesson.id, self.index)
+            self._show_heading()
             before = self.board.position
             self.board.interactive = False
             self.board.show_position(self.rules, verdict.position, move, verdict.captures, before)
@@ -236,52 +316,32 @@ class LessonDialog(QDialog):
         self.board.show_hint(move[0], move)
         _set_feedback(self.feedback, lambda: _("Solution: {move}").format(move=self.step.solution), None)
 
+    def _next_lesson(self) -> Any:
+        from tafl_desktop.gui.lesson_progress import next_lesson
+        from tafl_desktop.study.lessons import LessonError, load_lessons
+
+        try:
+            return next_lesson(load_lessons(), self.lesson)
+        except LessonError:
+            return None
+
     def next_step(self) -> None:
+        """The next step; after the last, the next lesson (where it starts or was left)."""
         if self.index + 1 < len(self.lesson.steps):
             self.index += 1
             self.load_step()
-        else:
+            return
+        following = self._next_lesson()
+        if following is None:
             self.accept()
+            return
+        self.lesson = following
+        self.index = self.progress.resume_at(following)
+        self.setWindowTitle(_("Lesson: {title}").format(title=following.title_text()))
+        self.load_step()
 
 
 # ----------------------------------------------------------------------------------- puzzles
-class PuzzleProgress:
-    """Solved puzzles and the streak per puzzle set (the preset's file), kept in QSettings."""
-
-    def __init__(self) -> None:
-        self.settings = QSettings()
-
-    def _key(self, set_id: str, name: str) -> str:
-        return f"puzzles/{set_id}/{name}"
-
-    def solved(self, set_id: str) -> set[str]:
-        value = self.settings.value(self._key(set_id, "solved"), "")
-        return {s for s in str(value or "").split(",") if s}
-
-    def streak(self, set_id: str) -> tuple[int, int]:
-        def num(name: str) -> int:
-            try:
-                return int(self.settings.value(self._key(set_id, name), 0) or 0)
-            except (TypeError, ValueError):
-                return 0
-
-        return num("streak"), num("best")
-
-    def record(self, set_id: str, puzzle_id: str, clean: bool) -> None:
-        """A solved puzzle: ``clean`` (no wrong move, no solution shown) extends the streak, else resets it."""
-        solved = self.solved(set_id) | {puzzle_id}
-        self.settings.setValue(self._key(set_id, "solved"), ",".join(sorted(solved)))
-        streak, best = self.streak(set_id)
-        streak = streak + 1 if clean else 0
-        self.settings.setValue(self._key(set_id, "streak"), streak)
-        self.settings.setValue(self._key(set_id, "best"), max(best, streak))
-        self.settings.sync()
-
-    def broke(self, set_id: str) -> None:
-        self.settings.setValue(self._key(set_id, "streak"), 0)
-        self.settings.sync()
-
-
 def puzzle_rules_text(variant: Any) -> str:
     """'Rules: Brandubh, rules as in the preset' or 'Rules: Brandubh, 2 rules changed (king captured
     by, encirclement): King captured by: ...; Encirclement: yes', so a puzzle's rules are known
@@ -297,6 +357,14 @@ def puzzle_rules_text(variant: Any) -> str:
             for k, v in changed.items())
         text = _("{name}: {value}").format(name=text, value=changes)
     return text
+
+
+#: The family filter's entry for the player's own puzzles.
+MY_GAMES = "my_games"
+
+
+def _is_mine(puzzle: dict[str, Any]) -> bool:
+    return str(puzzle.get("id", "")).startswith(MY_GAMES + "-")
 
 
 class PuzzleDialog(QDialog):
@@ -317,15 +385,23 @@ class PuzzleDialog(QDialog):
         add_item(self.family_box, "All families", "")
         for fam in sorted({self.families.get(p["variant"], "") for p in puzzles} - {""}):
             self.family_box.addItem(_family_label(fam), fam)
+        if any(_is_mine(p) for p in puzzles):
+            self.family_box.addItem(_("My games"), MY_GAMES)
         self.level_box = QComboBox()
         add_item(self.level_box, "Any difficulty", 0)
         for n in range(1, 6):
             add_item(self.level_box, "Difficulty {n}", n, n=n)
+        self.theme_box = QComboBox()
+        self.theme_box.setObjectName("puzzle-themes")
+        self._fill_themes()
         self.btn_prev = tr(QPushButton(), "setText", "&Previous")
         self.btn_next = tr(QPushButton(), "setText", "N&ext puzzle")
+        tr(self.btn_next, "setToolTip", "The next puzzle near your rating")
         top = QHBoxLayout()
-        for w in (self.family_box, self.level_box, self.btn_prev, self.btn_next):
+        for w in (self.family_box, self.level_box, self.theme_box, self.btn_prev, self.btn_next):
             top.addWidget(w)
+        self.rating_label = QLabel()
+        self.rating_label.setObjectName("puzzle-rating")
         self.heading = QLabel()
         self.heading.setStyleSheet("font-size: 15px; font-weight: bold;")
         # the rules the puzzle is proved under, shown before the first move (as the side panel does)
@@ -347,6 +423,7 @@ class PuzzleDialog(QDialog):
             row.addWidget(b)
         lay = QVBoxLayout(self)
         lay.addLayout(top)
+        lay.addWidget(self.rating_label)
         lay.addWidget(self.heading)
         lay.addLayout(rules_row)
         lay.addWidget(self.task)
@@ -356,6 +433,7 @@ class PuzzleDialog(QDialog):
         lay.addWidget(self.progress_label)
         self.family_box.currentIndexChanged.connect(self.apply_filter)
         self.level_box.currentIndexChanged.connect(self.apply_filter)
+        self.theme_box.currentIndexChanged.connect(self.apply_filter)
         self.btn_prev.clicked.connect(lambda: self.go(-1))
         self.btn_next.clicked.connect(lambda: self.go(1))
         self.btn_hint.clicked.connect(self.hint)
@@ -367,25 +445,71 @@ class PuzzleDialog(QDialog):
         self.reply_timer = QTimer(self)
         self.reply_timer.setSingleShot(True)
         self.reply_timer.timeout.connect(self.computer_reply)
+        self.solution_timer = QTimer(self)
+        self.solution_timer.setInterval(SOLUTION_STEP_MS)
+        self.solution_timer.timeout.connect(self.solution_step)
+        self.solution_line: list[str] = []
         self.shown: list[dict[str, Any]] = []
+        self.history: list[str] = []
         self.index = 0
+        self.rated_now: tuple[Any, Any] | None = None
         self.apply_filter()
+
+    def _fill_themes(self) -> None:
+        """Any theme, then each theme the puzzles have, in the themes' own order, with a count."""
+        from tafl_desktop.study.puzzles import puzzle_themes
+        from tafl_desktop.study.themes import THEMES
+
+        counts: dict[str, int] = {}
+        for p in self.all_puzzles:
+            for t in puzzle_themes(p):
+                counts[t] = counts.get(t, 0) + 1
+        add_item(self.theme_box, "Any theme", "")
+        for theme, label in THEMES.items():
+            if counts.get(theme):
+                add_item(self.theme_box, "{theme} ({n})", theme, theme=lambda label=label: _(label), n=counts[theme])
 
     # ---------------------------------------------------------------------------- choosing
     def apply_filter(self) -> None:
+        from tafl_desktop.study.puzzles import puzzle_themes
+
         fam = self.family_box.currentData() or ""
         level = int(self.level_box.currentData() or 0)
-        self.shown = [p for p in self.all_puzzles if (not fam or self.families.get(p["variant"]) == fam)
-                      and (not level or p["difficulty"] == level)]
-        # unsolved puzzles first, so the Next button moves the player on
+        theme = self.theme_box.currentData() or ""
+        self.shown = [p for p in self.all_puzzles if (not fam or self.families.get(p["variant"]) == fam
+                                                      or (fam == MY_GAMES and _is_mine(p)))
+                      and (not level or p["difficulty"] == level) and (not theme or theme in puzzle_themes(p))]
+        # unsolved puzzles first, so Previous and Next move the player on
         self.shown.sort(key=lambda p: p["id"] in self.progress.solved(p["variant"]))
-        self.index = 0
+        self.index = self._chosen_index()
         self.load()
 
+    def _chosen_index(self, exclude: str | None = None) -> int:
+        """The puzzle the player's rating asks for (a newcomer: the easiest), as an index into the
+        shown puzzles."""
+        from tafl_desktop.study.rating import choose_puzzle
+
+        pick = choose_puzzle(self.shown, self.progress.player_rating(), self.progress.attempted(),
+                             self.progress.puzzle_ratings(), exclude)
+        return self.shown.index(pick) if pick is not None else 0
+
     def go(self, step: int) -> None:
-        if self.shown:
-            self.index = (self.index + step) % len(self.shown)
-            self.load()
+        """Next: the unattempted puzzle nearest the player's rating; Previous: back through the
+        puzzles shown before (then backwards through the list)."""
+        if not self.shown:
+            return
+        current = self.puzzle["id"] if self.puzzle else None
+        if step > 0:
+            if current:
+                self.history.append(current)
+            self.index = self._chosen_index(exclude=current)
+        elif self.history:
+            wanted = self.history.pop()
+            ids = [p["id"] for p in self.shown]
+            self.index = ids.index(wanted) if wanted in ids else (self.index - 1) % len(self.shown)
+        else:
+            self.index = (self.index - 1) % len(self.shown)
+        self.load()
 
     def select(self, puzzle_id: str) -> bool:
         """Show the puzzle with this id (clearing the filters if it is filtered out)."""
@@ -396,8 +520,11 @@ class PuzzleDialog(QDialog):
                     self.load()
                     return True
             if attempt == 0:
-                self.family_box.setCurrentIndex(0)
-                self.level_box.setCurrentIndex(0)
+                for box in (self.family_box, self.level_box, self.theme_box):
+                    box.blockSignals(True)
+                    box.setCurrentIndex(0)
+                    box.blockSignals(False)
+                self.apply_filter()
         return False
 
     @property
@@ -408,6 +535,8 @@ class PuzzleDialog(QDialog):
         from tafl_desktop.study.puzzles import PuzzleError, expand_tree, puzzle_start
 
         self.reply_timer.stop()
+        self.solution_timer.stop()
+        self.rated_now = None
         pz = self.puzzle
         for b in (self.btn_hint, self.btn_retry, self.btn_solution, self.btn_prev, self.btn_next, self.btn_rules):
             b.setEnabled(pz is not None)
@@ -435,8 +564,10 @@ class PuzzleDialog(QDialog):
         self.hint_level = 0
         self.solved = False
         self.line: list[str] = []
-        tr(self.heading, "setText", "Puzzle {id} · {variant} · difficulty {d}",
-           id=pz["id"], variant=lambda v=self.variant: v.title, d=pz["difficulty"])
+        tr(self.heading, "setText", "Puzzle {id} · {variant} · difficulty {d} · rating {rating}",
+           id=pz["id"], variant=lambda v=self.variant: v.title, d=pz["difficulty"],
+           rating=round(self.progress.puzzle_rating(pz).rating))
+        self.heading.setToolTip(self._themes_text(pz))
         self.rules_label.setText(puzzle_rules_text(self.variant))
         self.show_task()
         self.board.interactive = True
@@ -449,6 +580,7 @@ class PuzzleDialog(QDialog):
         on the move, in the language now in use (the board as the player left it)."""
         if self.puzzle is not None and getattr(self, "variant", None) is not None:
             self.rules_label.setText(puzzle_rules_text(self.variant))
+            self.heading.setToolTip(self._themes_text(self.puzzle))
             self.show_task()
         self.update_progress()
         _redo_feedback(self.feedback)
@@ -472,7 +604,35 @@ class PuzzleDialog(QDialog):
                              "{side} to move and win in {n} moves.", moves)
         self.task.setText(sentence(text.format(side=self.variant.side_subject(self.winner), n=moves)))
 
+    @staticmethod
+    def _themes_text(pz: dict[str, Any]) -> str:
+        from tafl_desktop.study.puzzles import puzzle_themes
+        from tafl_desktop.study.themes import THEMES
+
+        return _("Themes: {themes}").format(themes=", ".join(_(THEMES[t]) for t in puzzle_themes(pz)))
+
+    def update_rating(self) -> None:
+        """The player's rating, and how the last rated attempt moved it."""
+        player = self.progress.player_rating()
+        text = _("Your puzzle rating: {rating}").format(rating=player.shown())
+        if self.rated_now is not None:
+            before, after = self.rated_now
+            diff = round(after.rating) - round(before.rating)
+            text += " " + (_("(+{n})").format(n=diff) if diff >= 0 else _("(−{n})").format(n=-diff))
+        self.rating_label.setText(text)
+
+    def _rate(self, solved: bool) -> None:
+        """Rate the first attempt at the puzzle on the board (a later one changes nothing)."""
+        pz = self.puzzle
+        if pz is None:
+            return
+        change = self.progress.rate(pz, solved)
+        if change is not None:
+            self.rated_now = change
+        self.update_rating()
+
     def update_progress(self) -> None:
+        self.update_rating()
         pz = self.puzzle
         if pz is None:
             self.progress_label.setText("")
@@ -524,6 +684,7 @@ class PuzzleDialog(QDialog):
         # wrong: find the defence that refutes it, as the engine sees it
         self.clean = False
         self.progress.broke(self.puzzle["variant"])
+        self._rate(False)
         why = _("{move} does not force the win.").format(move=text)
         if out is not None:
             why = _("{move} ends the game the wrong way: {result}").format(move=text, result=out.describe(self.variant))
@@ -601,6 +762,7 @@ class PuzzleDialog(QDialog):
         self.solved = True
         self.board.interactive = False
         self.progress.record(self.puzzle["variant"], self.puzzle["id"], self.clean)
+        self._rate(self.clean)
         _set_feedback(self.feedback, lambda: _("Solved! {result}").format(result=out.describe(self.variant)), True)
         self.update_progress()
 
@@ -623,6 +785,7 @@ class PuzzleDialog(QDialog):
         if move is None:
             return
         self.hint_level = min(2, self.hint_level + 1)
+        self.clean = False  # a hinted solve is not a clean one: it neither rates as solved nor extends the streak
         g = self.rules.geometry
         if self.hint_level == 1:
             self.board.show_hint(move[0])
@@ -633,13 +796,68 @@ class PuzzleDialog(QDialog):
             _set_feedback(self.feedback, lambda: _("Hint: play {move}.").format(move=self.rules.move_text(move)), None)
 
     def show_solution(self) -> None:
+        """Play the rest of the solution on the board, one move at a time, from where the player
+        is: the winner's moves and the defence that holds out longest."""
         pz = self.puzzle
-        if pz is None:
+        if pz is None or self.solved:
             return
+        if self.clean:
+            self.progress.broke(pz["variant"])
+            self._rate(False)
         self.clean = False
-        self.progress.broke(pz["variant"])
-        _set_feedback(self.feedback, lambda: _("Solution: {line}").format(line=" ".join(pz["solution"])), None)
+        self.reply_timer.stop()
+        self.board.interactive = False
+        self.solution_line = []
+        _set_feedback(self.feedback, _("The solution, played on the board:"), None)
         self.update_progress()
+        self.solution_timer.start()
+
+    def solution_step(self) -> None:
+        """One move of the solution (see :meth:`show_solution`); at the end the line is named."""
+        from tafl_desktop.study.prover import tree_depth
+
+        rules = self.rules
+        node = self.tree or {}
+        if rules.side_to_move(self.position) == self.winner:
+            if "move" not in node:
+                node = self._prover_tree() or {}
+            text, nxt = node.get("move"), node.get("then")
+        else:
+            replies = node.get("replies") or {}
+            text, nxt = max(replies.items(), key=lambda kv: tree_depth(kv[1])) if replies else (None, None)
+        if text is None:
+            self.solution_timer.stop()
+            return
+        move = rules.parse_move(self.position, text)
+        before = self.position
+        self.position, caps = rules.play(before, move)
+        self.tree = nxt
+        self.plies_left -= 1
+        self.line.append(text)
+        self.solution_line.append(text)
+        self.board.show_position(rules, self.position, move, caps, before)
+        out = rules.outcome(self.position)
+        line = " ".join(self.solution_line)
+        if out is not None or self.plies_left <= 0:
+            self.solution_timer.stop()
+            self.solved = True
+            result = out.describe(self.variant) if out is not None else ""
+            _set_feedback(self.feedback, _("Solution: {line}. {result}").format(line=line, result=result), None)
+            return
+        _set_feedback(self.feedback, _("The solution, played on the board: {line}").format(line=line), None)
+
+    def _prover_tree(self) -> dict[str, Any] | None:
+        """The solution tree from the position on the board, when the player left the stored one."""
+        from tafl_desktop.study.prover import SearchBudgetExceeded, make_prover
+
+        try:
+            prover = make_prover(self.rules, self.winner, max_nodes=GUI_NODE_BUDGET)
+            if not prover.wins(self.position, self.plies_left):
+                return None
+            prover.max_nodes = 0
+            return prover.tree(self.position, self.plies_left)
+        except SearchBudgetExceeded:
+            return None
 
 
 def retranslate(window: Any) -> None:

@@ -817,6 +817,7 @@ class MainWindow(QMainWindow):
         self.save_window()
         self.autosave_now(closing=True)
         self.controller.shutdown()
+        self.review_panel.shutdown()
         if self.analyst is not None:
             self.analyst.shutdown()
         super().closeEvent(event)

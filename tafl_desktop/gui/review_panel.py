@@ -80,6 +80,13 @@ class ReviewPanel(QWidget):
         tr(self.learn_button, "setToolTip", "Your inaccuracies, mistakes and blunders as exercises: find a better move")
         self.learn_button.clicked.connect(self.learn)
         self.learn_button.hide()
+        self.puzzles_button = tr(QPushButton(), "setText", "Puzzles from this review")
+        tr(self.puzzles_button, "setToolTip", "Where the engine's better move is the only start of a forced win, the "
+           "position becomes a puzzle in your set (Puzzles, \"My games\")")
+        self.puzzles_button.clicked.connect(self.make_puzzles)
+        self.puzzles_button.hide()
+        #: The proofs of "Puzzles from this review" while they run.
+        self.puzzle_thread: Any = None
         row = QHBoxLayout()  # the bar has the panel's whole width for "12 von 34 Stellungen"
         row.setContentsMargins(0, 0, 0, 0)
         row.addStretch(1)
@@ -99,6 +106,7 @@ class ReviewPanel(QWidget):
         layout.addLayout(self.graph_box)
         layout.addWidget(self.summary)
         layout.addWidget(self.learn_button)
+        layout.addWidget(self.puzzles_button)  # one above the other: the panel is narrow
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.hide()
         self.controller.changed.connect(self._controller_changed)
@@ -153,6 +161,7 @@ class ReviewPanel(QWidget):
         self.cancel_button.show()
         self.resume_button.hide()
         self.learn_button.hide()
+        self.puzzles_button.hide()
         self.show()
         self.client.start(self, "review", game, 0, 3600.0 + 60.0 * total,
                           {"moves": [list(m) for m in moves], "budget": budget.to_json(),
@@ -175,7 +184,9 @@ class ReviewPanel(QWidget):
         self.running = False
         self.cancel_button.hide()
         self.resume_button.setVisible(len(self.evals) < len(self._moves) + 1)
-        self.learn_button.setVisible(bool(self.exercises()))
+        missed = bool(self.exercises())
+        self.learn_button.setVisible(missed)
+        self.puzzles_button.setVisible(missed)
         self.window_.statusBar().showMessage(text, 8000)
 
     def _info(self, info: dict[str, Any]) -> None:
@@ -392,6 +403,19 @@ class ReviewPanel(QWidget):
         self.trainer = MistakesTrainer(self.window_, self.client, self._rules, found, self._evals_budget)
         self.trainer.show()
 
+    def make_puzzles(self) -> None:
+        """Turn this review's missed wins into puzzles of the player's set (off the window's thread)."""
+        from tafl_desktop.gui.review_puzzles import make_review_puzzles
+
+        if self.puzzle_thread is None:
+            make_review_puzzles(self)
+
+    def shutdown(self) -> None:
+        """The window closes: end the puzzle proofs under way."""
+        from tafl_desktop.gui.review_puzzles import stop_review_puzzles
+
+        stop_review_puzzles(self)
+
     def _forget(self) -> None:
         """The game changed under the review: drop its marks and graph."""
         if self.running and self.client.owner is self:
@@ -402,6 +426,7 @@ class ReviewPanel(QWidget):
         self.window_.panel.moves.model.set_annotations({})
         self.window_.board.set_overlay("review", None)
         self.learn_button.hide()
+        self.puzzles_button.hide()
         self.hide()
 
 

@@ -6,9 +6,12 @@ the command line promises (``puzzles list --json``): ``id``, ``variant``, ``opti
 that differ from the preset), ``position`` and ``to_move`` (as ``play --position`` reads them),
 ``goal`` (the outcome reason, as in ``play``'s ``reason``), ``winner``, ``plies``, ``solution``
 (the main line, ending in the goal) and ``difficulty`` (1 to 5, see
-:mod:`tafl_desktop.study.difficulty`); plus ``tree`` (the winner's answer to every defence, in the
-compact form of :func:`compact_tree`), ``source`` (the game it came from), ``weak_search`` (depth and
-nodes the weak search needed) and ``search_nodes`` (positions the exhaustive proof visited).
+:mod:`tafl_desktop.study.difficulty`), and ``themes`` (theme ids, :mod:`tafl_desktop.study.themes`,
+detected from the solution; computed on loading where a file lacks them); plus ``rating`` (the
+puzzle's starting Glicko-2 rating, :mod:`tafl_desktop.study.rating`), ``tree`` (the winner's answer
+to every defence, in the compact form of :func:`compact_tree`), ``source`` (the game it came from),
+``weak_search`` (depth and nodes the weak search needed) and ``search_nodes`` (positions the
+exhaustive proof visited).
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.study.prover import Proof, main_line, prove_unique
 
 FORMAT = 1
-#: Largest puzzle file read (the biggest shipped set is about 0.5 MB); a FIFO, device or a 3 GB
-#: file is refused before it is read (``core.safe_files.read_limited``).
+#: Largest puzzle file read (the biggest shipped sets, 11x11 with whole solution trees, are about 4 MB);
+#: a FIFO, device or a 3 GB file is refused before it is read (``core.safe_files.read_limited``).
 MAX_FILE_BYTES = 64 * 1024 * 1024
 #: Deepest solution tree followed: a puzzle is at most 99 plies, so a tree has at most 50 levels.
 MAX_TREE_DEPTH = 64
@@ -45,8 +48,14 @@ class PuzzleError(ValueError):
     """A puzzle file or entry that cannot be used; the message says which and why."""
 
 
+#: Keys ``puzzles list --json`` adds to :data:`LIST_KEYS`.
+LISTED_EXTRAS = ("themes", "rating", "source", "weak_search", "search_nodes")
+
+
 def puzzle_from_proof(variant: Any, pos: Any, proof: Proof, source: str, number: int) -> dict[str, Any]:
     from tafl_desktop.study.difficulty import rating, weak_search_effort
+    from tafl_desktop.study.rating import initial_puzzle_rating
+    from tafl_desktop.study.themes import detect_themes
 
     rules = variant.make_rules()
     line = main_line(rules, pos, proof.tree)
@@ -55,6 +64,7 @@ def puzzle_from_proof(variant: Any, pos: Any, proof: Proof, source: str, number:
     for text in line:
         end.play_text(text)
     assert end.outcome is not None and end.outcome.winner == proof.winner
+    difficulty = rating(proof.plies, effort)
     return {
         "id": f"{variant.id}-{number:04d}",
         "variant": variant.id,
@@ -65,7 +75,9 @@ def puzzle_from_proof(variant: Any, pos: Any, proof: Proof, source: str, number:
         "winner": variant.side_key(proof.winner),
         "plies": proof.plies,
         "solution": line,
-        "difficulty": rating(proof.plies, effort),
+        "difficulty": difficulty,
+        "themes": detect_themes(rules, pos, line, proof.tree, end.outcome.reason),
+        "rating": initial_puzzle_rating(difficulty, effort.nodes, proof.plies),
         "weak_search": effort.as_dict(),
         "search_nodes": proof.nodes,
         "source": source,
@@ -158,6 +170,12 @@ class PuzzleSet:
                     and all(isinstance(pz[k], str) for k in ("id", "variant", "position", "to_move", "goal", "winner"))
                     and isinstance(pz["solution"], list) and all(isinstance(m, str) for m in pz["solution"])):
                 raise PuzzleError(_("{p}: puzzle {n} has a field of the wrong type").format(p=shown(str(p)), n=i + 1))
+            themes = pz.get("themes", [])
+            if not (isinstance(themes, list) and all(isinstance(t, str) for t in themes)):
+                raise PuzzleError(_("{p}: puzzle {n} has a field of the wrong type").format(p=shown(str(p)), n=i + 1))
+            if "rating" in pz and not (isinstance(pz["rating"], (int, float)) and not isinstance(pz["rating"], bool)
+                                       and 400 <= pz["rating"] <= 4000):
+                raise PuzzleError(_("{p}: puzzle {n} has a field of the wrong type").format(p=shown(str(p)), n=i + 1))
         scanned = data.get("scanned") if isinstance(data.get("scanned"), dict) else {}
         base = cls.empty(str(data.get("variant", p.stem)))
         base.scanned.update(scanned)
@@ -190,6 +208,35 @@ def shipped_sets(folder: Path | None = None) -> list[PuzzleSet]:
 
 def all_puzzles(folder: Path | None = None) -> list[dict[str, Any]]:
     return [pz for s in shipped_sets(folder) for pz in s.puzzles]
+
+
+def puzzle_themes(puzzle: dict[str, Any]) -> list[str]:
+    """The puzzle's theme ids: as stored, or detected from its solution (a file made before
+    themes, or by hand); an unreadable solution has only its length theme."""
+    from tafl_desktop.study.themes import THEMES, detect_themes, length_theme
+
+    stored = puzzle.get("themes")
+    if isinstance(stored, list):
+        return [t for t in stored if t in THEMES]
+    try:
+        _variant, rules, pos = puzzle_start(puzzle)
+        tree = expand_tree(puzzle["tree"]) if puzzle.get("tree") is not None else {}
+        found = detect_themes(rules, pos, list(puzzle["solution"]), tree, str(puzzle["goal"]))
+    except (PuzzleError, ValueError, KeyError, IllegalMove):
+        found = [length_theme(int(puzzle.get("plies", 1)))]
+    puzzle["themes"] = found
+    return found
+
+
+def puzzle_rating(puzzle: dict[str, Any]) -> float:
+    """The puzzle's starting rating: as stored, or from its difficulty."""
+    from tafl_desktop.study.rating import initial_puzzle_rating
+
+    value = puzzle.get("rating")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    nodes = (puzzle.get("weak_search") or {}).get("nodes", 0) if isinstance(puzzle.get("weak_search"), dict) else 0
+    return initial_puzzle_rating(int(puzzle["difficulty"]), int(nodes or 0), int(puzzle["plies"]))
 
 
 def puzzle_variant(puzzle: dict[str, Any]) -> Any:
@@ -237,7 +284,11 @@ def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | No
         variant, rules, pos = puzzle_start(puzzle)
     except PuzzleError as exc:
         return str(exc)
-    proof = prove_unique(rules, pos, int(puzzle["plies"]), max_nodes=max_nodes)
+    try:
+        hint = rules.parse_move(pos, str(puzzle["solution"][0])) if puzzle["solution"] else None
+    except ValueError:
+        hint = None  # an unreadable key move: proved without a hint, and reported below
+    proof = prove_unique(rules, pos, int(puzzle["plies"]), max_nodes=max_nodes, hint=hint)
     if proof is None:
         return _("no unique forced win within its plies")
     if proof.plies != puzzle["plies"]:
