@@ -9,13 +9,16 @@ point at a time, and a move that could stop or go on is finished by clicking its
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
 from tafl_desktop.core.game import Game, Outcome, Side
 from tafl_desktop.core.game_tree import GameTree, Node
+from tafl_desktop.core.move_numbers import moves_played, node_label, node_move_text
 from tafl_desktop.core.record_limits import comment_refusal, move_refusal, promotion_refusal
+from tafl_desktop.core.side_words import sentence
 from tafl_desktop.gui.board_view import BoardState
 from tafl_desktop.gui.commands import MoveCommand
 from tafl_desktop.gui.piece_labels import piece_letters, piece_ranks
@@ -337,39 +340,49 @@ class GameController(QObject):
         taken = [s for s in ply.captures if s not in lost]
         return taken, lost
 
+    def _about(self, side: Side | int, text: str, **fields: Any) -> str:
+        """``text`` (a sentence whose subject is ``{side}``) with the side as a subject is
+        written ("The geese", "Der Fuchs", "ræven"), its first letter a capital."""
+        return sentence(text.format(side=self.variant.side_subject(side), **fields))
+
     def _move_sentence(self, side: Side, move: Move, ply) -> str:
         """The status line after a move, in the variant's side names: who played what, and what
-        it took (or what the mover lost, for a self-capture)."""
-        name = self.sides[int(side)]
+        it took (or what the mover lost, for a self-capture).  The side is the sentence's subject
+        and its verb agrees with it (``Variant.side_number``: the fox, one piece, or the geese)."""
+        one = self.variant.side_number(side)
         if move == END_TURN:
-            return _("{side} ended the turn.").format(side=name)
+            return self._about(side, ngettext("{side} ended the turn.", "{side} ended the turn.", one))
         g = self.variant.geometry
         taken, lost = self._split_captures(len(self.game.plies) - 1)
         text = self.rules.move_text(move)
         if lost and not taken and self.variant.family != "tafl":  # e.g. a huffed Asalto officer
-            return ngettext("{side} played {move}, and lost their own piece on {squares}.",
-                            "{side} played {move}, and lost their own pieces on {squares}.",
-                            len(lost)).format(side=name, move=text, squares=", ".join(g.name(s) for s in lost))
+            return self._about(side, ngettext("{side} played {move}, and lost their own piece on {squares}.",
+                                              "{side} played {move}, and lost their own pieces on {squares}.",
+                                              len(lost)), move=text, squares=", ".join(g.name(s) for s in lost))
         if lost and not taken:
-            return ngettext("{side} played {move}, and lost their own piece on {squares}: it stopped between "
-                            "two enemies.",
-                            "{side} played {move}, and lost their own pieces on {squares}: they stopped between "
-                            "enemies.",
-                            len(lost)).format(side=name, move=text, squares=", ".join(g.name(s) for s in lost))
+            return self._about(side, ngettext("{side} played {move}, and lost their own piece on {squares}: it "
+                                              "stopped between two enemies.",
+                                              "{side} played {move}, and lost their own pieces on {squares}: they "
+                                              "stopped between enemies.",
+                                              len(lost)), move=text, squares=", ".join(g.name(s) for s in lost))
         if taken and lost:
-            return _("{side} played {move}, capturing on {taken}, and lost their own piece on {lost}.").format(
-                side=name, move=text, taken=", ".join(g.name(s) for s in taken),
-                lost=", ".join(g.name(s) for s in lost))
+            return self._about(side, ngettext("{side} played {move}, capturing on {taken}, and lost their own piece "
+                                              "on {lost}.",
+                                              "{side} played {move}, capturing on {taken}, and lost their own piece "
+                                              "on {lost}.", one),
+                               move=text, taken=", ".join(g.name(s) for s in taken),
+                               lost=", ".join(g.name(s) for s in lost))
         if taken:
-            return _("{side} played {move}, capturing on {squares}.").format(
-                side=name, move=text, squares=", ".join(g.name(s) for s in taken))
-        return _("{side} played {move}.").format(side=name, move=text)
+            return self._about(side, ngettext("{side} played {move}, capturing on {squares}.",
+                                              "{side} played {move}, capturing on {squares}.", one),
+                               move=text, squares=", ".join(g.name(s) for s in taken))
+        return self._about(side, ngettext("{side} played {move}.", "{side} played {move}.", one), move=text)
 
     def play_move(self, move: Move) -> bool:
         """Play ``move`` if legal (for typed moves and tests); else say why and return False."""
         reason = self.game.check(move)
         if reason is not None:
-            self.message.emit(f"{self.rules.move_text(move)} is not allowed: {reason}.")
+            self.message.emit(_("{move} is not allowed: {why}.").format(move=self.rules.move_text(move), why=reason))
             return False
         self.goto(len(self.game.plies))
         self._play(move)
@@ -383,7 +396,7 @@ class GameController(QObject):
         game = self.play_game()
         reason = game.check(move)
         if reason is not None:
-            self.message.emit(f"{self.rules.move_text(move)} is not allowed: {reason}.")
+            self.message.emit(_("{move} is not allowed: {why}.").format(move=self.rules.move_text(move), why=reason))
             return False
         self._path = ()
         if self.is_live and self.human_to_move():
@@ -404,18 +417,20 @@ class GameController(QObject):
         base = self.viewed_node()
         known = base.child(move)
         side = self.rules.side_to_move(self.tree.position(base))
-        name, text = self.sides[int(side)], self.rules.move_text(move)
+        text, one = self.rules.move_text(move), self.variant.side_number(side)
         if known is None:
             if self._refused(base, move):
                 return
             game = Game.from_plies(self.rules, self.game.start, [n.ply for n in self.tree.path(base)])
             known = self.tree.add(base, game.play(move))
-            note = _("{side} played {move}: a new variation.")
+            note = ngettext("{side} played {move}: a new variation.", "{side} played {move}: a new variation.", one)
         elif self.tree.is_main(known):
-            note = _("{side} played {move}, as in the main line.")
+            note = ngettext("{side} played {move}, as in the main line.", "{side} played {move}, as in the main line.",
+                            one)
         else:
-            note = _("{side} played {move}, as in a variation.")
-        self._pending_message = note.format(side=name, move=text)
+            note = ngettext("{side} played {move}, as in a variation.", "{side} played {move}, as in a variation.",
+                            one)
+        self._pending_message = self._about(side, note, move=text)
         self.moved.emit(move)
         self.show_node(known)
 
@@ -524,7 +539,7 @@ class GameController(QObject):
             ancestor = ancestor.parent
         target = node.parent if ancestor is node else viewed
         count = self.tree.delete(node)
-        self.message.emit(ngettext("Deleted {n} move.", "Deleted {n} moves.", count).format(n=count))
+        self.message.emit(ngettext("Deleted {n} ply.", "Deleted {n} plies.", count).format(n=count))
         if id(node) in on_screen or self.game.redo_stack:
             self.show_node(target, rebuild=True)
         else:
@@ -831,6 +846,11 @@ class GameController(QObject):
             lost[side] = max(0, had - has)
         return lost[0], lost[1]
 
+    def _viewed_move_number(self) -> int:
+        """The move number (as the move list counts) of the ply viewed (0 at the start)."""
+        label = node_label(self.tree, self.viewed_node())
+        return int(label.rstrip(".")) if label else 0
+
     def describe_outcome(self, outcome: Outcome) -> str:
         return outcome.describe(self.rules.variant)
 
@@ -844,7 +864,10 @@ class GameController(QObject):
         text = (_("{side} to move") if self.players[int(side)].is_human
                 else _("{side} (computer) to move")).format(side=name)
         if not self.is_live:
-            text = _("Move {ply} of {n}: {side} to move").format(ply=self.view_ply, n=len(self.game.plies), side=name)
+            text = _("After {move} (move {number} of {total}): {side} to move").format(
+                move=node_move_text(self.tree, self.viewed_node()), number=self._viewed_move_number(),
+                total=moves_played(self.game), side=name) if self.view_ply else \
+                _("Start position: {side} to move").format(side=name)
         nodes = self.line_nodes()
         if nodes and not self.tree.is_main(nodes[-1]):
             text = _("{status} (in a variation)").format(status=text)

@@ -11,8 +11,10 @@ from dataclasses import replace
 
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout
 
+from tafl_desktop.core.marks import N_
 from tafl_desktop.gui.icons import piece_pixmap
 from tafl_desktop.gui.piece_labels import piece_ranks
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 
 
@@ -39,11 +41,12 @@ class DablotPanel(QFrame):
         self.window = window
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.actions = QLabel()
-        self.actions.setAccessibleName(_("Actions left"))
+        tr(self.actions, "setAccessibleName", "Actions left")
         font = self.actions.font()
         font.setBold(True)
         self.actions.setFont(font)
-        self.title = QLabel(_("Ranks: a piece captures only pieces of equal or lower rank"))
+        self.actions.setWordWrap(True)  # the panel is narrow: a long side name wraps, never clips
+        self.title = tr(QLabel(), "setText", "Ranks: a piece captures only pieces of equal or lower rank")
         self.title.setWordWrap(True)
         self.grid = QGridLayout()
         self.grid.setContentsMargins(0, 0, 0, 0)
@@ -66,10 +69,11 @@ class DablotPanel(QFrame):
         if per_turn and c.game.outcome is None:
             left = pos.actions
             side = c.sides[int(c.rules.side_to_move(pos))]
-            self.actions.setText(ngettext("Action Points: {side} have {n} action left this turn ({pips}).",
-                                          "Action Points: {side} have {n} actions left this turn ({pips}).",
+            self.actions.setText(ngettext("{side}: {n} action left this turn {pips}",
+                                          "{side}: {n} actions left this turn {pips}",
                                           left).format(side=side, n=left,
                                                        pips="\u25cf" * left + "\u25cb" * (per_turn - left)))
+            tr(self.actions, "setToolTip", "Action Points")
             self.actions.show()
         else:
             self.actions.hide()
@@ -101,8 +105,8 @@ def install(window) -> None:
     panel = DablotPanel(window)
     window.panel.layout().insertWidget(2, panel)
     window.dablot_panel = panel
-    act = window._action(_("Show &Ranks"), lambda on: window.apply_preferences(
-        replace(window.prefs, show_ranks=bool(on))), None, _("Rank numbers on the Dablot pieces"), checkable=True)
+    act = window._action(N_("Show &Ranks"), lambda on: window.apply_preferences(
+        replace(window.prefs, show_ranks=bool(on))), None, N_("Rank numbers on the Dablot pieces"), checkable=True)
     window.view_menu.insertAction(window.act_eval, act)
     window.act_show_ranks = act
 

@@ -15,13 +15,17 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog
 
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.move_numbers import moves_played
 from tafl_desktop.gui import dialogs
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 
-IMPORT_FILTER = ("Game records (*.otg *.pgn *.txt *.json);;OpenTafl games (*.otg);;PGN-like games (*.pgn);;"
-                 "Move lists (*.txt);;PlayTaflOnline or Tafl Desktop games (*.json);;All files (*)")
-EXPORT_FILTERS = {"otg": "OpenTafl game (*.otg)", "pgn": "PGN-like game, hnefatafl.org (*.pgn)",
-                  "moves": "Plain move list (*.txt)", "json": "Tafl Desktop game (*.tafl.json)"}
+IMPORT_FILTER = ";;".join([N_("Game records (*.otg *.pgn *.txt *.json)"), N_("OpenTafl games (*.otg)"),
+                          N_("PGN-like games (*.pgn)"), N_("Move lists (*.txt)"),
+                          N_("PlayTaflOnline or Tafl Desktop games (*.json)"), dialogs.ALL_FILES])
+EXPORT_FILTERS = {"otg": N_("OpenTafl game (*.otg)"), "pgn": N_("PGN-like game, hnefatafl.org (*.pgn)"),
+                  "moves": N_("Plain move list (*.txt)"), "json": N_("Tafl Desktop game (*.tafl.json)")}
 SUFFIX = {"otg": ".otg", "pgn": ".pgn", "moves": ".txt", "json": ".tafl.json"}
 
 
@@ -90,8 +94,9 @@ def import_game(window, path: str | None = None) -> bool:
     window.imported = transfer
     window.loaded_tags = dict(transfer.tags)
     window._orient()
-    n = len(game.plies)
-    text = _("Imported {name}: {n} moves of {variant}.").format(name=name, n=n, variant=game.rules.variant.title)
+    n = moves_played(game)
+    text = ngettext("Imported {name}: {n} move of {variant}.", "Imported {name}: {n} moves of {variant}.", n).format(
+        name=name, n=n, variant=game.rules.variant.title)
     if transfer.comments:
         text += " " + ngettext("It has {n} comment.", "It has {n} comments.", len(transfer.comments)).format(
             n=len(transfer.comments))
@@ -207,12 +212,12 @@ def install(window) -> None:
 
     register()
     window.imported = None
-    window.act_import = QAction(_("&Import Game..."), window)
-    window.act_import.setToolTip(_("Open a game from OpenTafl (.otg), hnefatafl.org (.pgn), a move list (.txt) "
-                                   "or PlayTaflOnline (.json)"))
+    window.act_import = tr(QAction(window), "setText", "&Import Game...")
+    tr(window.act_import, "setToolTip", "Open a game from OpenTafl (.otg), hnefatafl.org (.pgn), a move list (.txt) "
+                                   "or PlayTaflOnline (.json)")
     window.act_import.triggered.connect(lambda: import_game(window))
-    window.act_export = QAction(_("&Export Game..."), window)
-    window.act_export.setToolTip(_("Write this game for OpenTafl (.otg), hnefatafl.org (.pgn) or as a move list"))
+    window.act_export = tr(QAction(window), "setText", "&Export Game...")
+    tr(window.act_export, "setToolTip", "Write this game for OpenTafl (.otg), hnefatafl.org (.pgn) or as a move list")
     window.act_export.triggered.connect(lambda: export_game(window))
     menu = window.file_menu
     anchor = getattr(window, "act_open_variant", None)

@@ -8,6 +8,7 @@ say what the engine found.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
@@ -23,8 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.side_words import sentence
 from tafl_desktop.gui.puzzle_progress import PuzzleProgress
-from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.gui.texts import add_item, tr
+from tafl_desktop.i18n import _, ngettext, npgettext, pgettext
 
 #: Positions the window's own proofs may visit (a wrong move's refutation, a second winning line).
 GUI_NODE_BUDGET = 40_000
@@ -36,12 +40,12 @@ SOLUTION_STEP_MS = 700
 
 def install(window: Any) -> None:
     """Add the Learn menu (before Help) to ``window``."""
-    menu = QMenu(_("&Learn"), window)
+    menu = tr(QMenu(window), "setTitle", "&Learn")
     window.menuBar().insertMenu(window.help_menu.menuAction(), menu)
     window.learn_menu = menu
     window.learn_dialogs = []
     menu.aboutToShow.connect(lambda: _fill_menu(window, menu))
-    act = menu.addAction(_("&Puzzles..."))  # the lessons are read when the menu first opens
+    act = tr(menu.addAction(""), "setText", "&Puzzles...")  # the lessons are read when the menu first opens
     act.triggered.connect(lambda: open_puzzles(window))
     window.act_puzzles = act
 
@@ -76,7 +80,7 @@ def _fill_menu(window: Any, menu: QMenu) -> None:
     for lesson in lessons:
         families.setdefault(lesson.family, []).append(lesson)
     for family, items in families.items():
-        sub = menu.addMenu(_("{family} lessons").format(family=_family_label(family)))
+        sub = tr(menu.addMenu(""), "setTitle", "{family} lessons", family=lambda family=family: _family_label(family))
         sub.setObjectName(f"learn-{family}")
         for lesson in items:
             done = len(progress.done(lesson.id) & set(range(len(lesson.steps))))
@@ -89,7 +93,7 @@ def _fill_menu(window: Any, menu: QMenu) -> None:
             act.setData(lesson.id)
             act.triggered.connect(lambda _c=False, ls=lesson: open_lesson(window, ls))
     menu.addSeparator()
-    act = menu.addAction(_("&Puzzles..."))
+    act = tr(menu.addAction(""), "setText", "&Puzzles...")
     act.setObjectName("learn-puzzles")
     act.triggered.connect(lambda: open_puzzles(window))
     window.act_puzzles = act
@@ -98,7 +102,7 @@ def _fill_menu(window: Any, menu: QMenu) -> None:
     act.setToolTip(_("Find the forced wins in your own games and add them to your puzzles"))
     act.triggered.connect(lambda: mine_my_games(window))
     window.act_mine_games = act
-    act = menu.addAction(_("Open an OpenTafl &Puzzle..."))
+    act = menu.addAction(_("Open an &OpenTafl Puzzle..."))
     act.setObjectName("learn-opentafl-puzzle")
     act.triggered.connect(lambda: open_puzzle_file(window))
     window.act_open_puzzle_file = act
@@ -110,8 +114,8 @@ def open_puzzle_file(window: Any, path: str | None = None) -> Any:
     from tafl_desktop.gui.record_puzzle import open_record_puzzle
 
     if path is None:
-        path = dialogs.ask_open_path(window, _("Open an OpenTafl puzzle"), "OpenTafl puzzles (*.otg);;All files (*)",
-                                     window._last_dir())
+        file_filter = ";;".join([N_("OpenTafl puzzles (*.otg)"), dialogs.ALL_FILES])
+        path = dialogs.ask_open_path(window, _("Open an OpenTafl puzzle"), file_filter, window._last_dir())
         if not path:
             return None
     return open_record_puzzle(window, path)
@@ -174,10 +178,24 @@ def _wrap_label(text: str = "") -> QLabel:
     return label
 
 
-def _set_feedback(label: QLabel, text: str, good: bool | None) -> None:
+def _set_feedback(label: QLabel, text: str | Callable[[], str], good: bool | None) -> None:
+    """Say how a move went; ``text`` may be a function making it, called again after a
+    language switch (:func:`_redo_feedback`)."""
     color = {True: "#1b6e1b", False: "#a02020", None: "palette(text)"}[good]
     label.setStyleSheet(f"color: {color}; font-weight: bold;" if good is not None else "")
-    label.setText(text)
+    label.setText(text() if callable(text) else text)
+    label.setProperty("feedback-good", good)
+    _FEEDBACK[id(label)] = text
+
+
+def _redo_feedback(label: QLabel) -> None:
+    maker = _FEEDBACK.get(id(label))
+    if callable(maker):
+        label.setText(maker())
+
+
+#: The function behind each feedback label's text (id of the label -> maker or text).
+_FEEDBACK: dict[int, str | Callable[[], str]] = {}
 
 
 # ----------------------------------------------------------------------------------- lessons
@@ -193,16 +211,16 @@ class LessonDialog(QDialog):
         self.lesson = lesson
         self.index = self.progress.resume_at(lesson)
         self.step_done = False
-        self.setWindowTitle(_("Lesson: {title}").format(title=lesson.title_text()))
+        tr(self, "setWindowTitle", "Lesson: {title}", title=lesson.title_text)
         self.resize(620, 720)
         self.heading = QLabel()
         self.heading.setStyleSheet("font-size: 15px; font-weight: bold;")
         self.text = _wrap_label()
         self.board = StudyBoard(self)
         self.feedback = _wrap_label()
-        self.btn_solution = QPushButton(_("Show &solution"))
-        self.btn_retry = QPushButton(_("&Try again"))
-        self.btn_next = QPushButton(_("&Next step"))
+        self.btn_solution = tr(QPushButton(), "setText", "Show &solution")
+        self.btn_retry = tr(QPushButton(), "setText", "&Try again")
+        self.btn_next = tr(QPushButton(), "setText", "&Next step")
         row = QHBoxLayout()
         for b in (self.btn_solution, self.btn_retry, self.btn_next):
             row.addWidget(b)
@@ -230,25 +248,41 @@ class LessonDialog(QDialog):
             variant, rules, pos = self.step.start()
         except ValueError as exc:  # a hand-made lesson file with a position the rules cannot read
             self.board.interactive = False
-            _set_feedback(self.feedback, _("This step cannot be shown: {error}").format(error=exc), False)
+            _set_feedback(self.feedback, lambda exc=exc: _("This step cannot be shown: {error}").format(error=exc),
+                          False)
             self.btn_next.setEnabled(self.index + 1 < len(self.lesson.steps))
             return
-        self.variant, self.rules = variant, rules
-        self._show_heading()
-        side = variant.side_names[int(rules.side_to_move(pos))]
-        self.text.setText(self.step.instructions(variant) + "\n" +
-                          _("{side} to move · {variant}").format(side=side, variant=variant.title))
+        self.variant, self.rules, self._start = variant, rules, pos
+        self._show_texts()
         self.board.interactive = True
         self.board.show_position(rules, pos)
         _set_feedback(self.feedback, "", None)
-        self.btn_next.setText(_("&Next step") if self.index + 1 < len(self.lesson.steps) else
-                              _("&Next lesson") if self._next_lesson() is not None else _("&Finish"))
+
+    def _show_texts(self) -> None:
+        """The step's heading, instructions and buttons in the language in use."""
+        variant, rules = self.variant, self.rules
+        self._show_heading()
+        side = variant.side_names[int(rules.side_to_move(self._start))]
+        self.text.setText(self.step.instructions(variant) + "\n" +
+                          _("{side} to move · {variant}").format(side=side, variant=variant.title))
+        if self.index + 1 < len(self.lesson.steps):
+            tr(self.btn_next, "setText", "&Next step")
+        elif self._next_lesson() is not None:
+            tr(self.btn_next, "setText", "&Next lesson")
+        else:
+            tr(self.btn_next, "setText", "&Finish")
 
     def _show_heading(self) -> None:
         total = len(self.lesson.steps)
         done = len(self.progress.done(self.lesson.id) & set(range(total)))
-        self.heading.setText(_("{title}: step {n} of {total} ({done} done)").format(
-            title=self.lesson.title_text(), n=self.index + 1, total=total, done=done))
+        tr(self.heading, "setText", "{title}: step {n} of {total} ({done} done)",
+           title=self.lesson.title_text, n=self.index + 1, total=total, done=done)
+
+    def redisplay(self) -> None:
+        """After a language switch: the texts again, the board as the player left it."""
+        if getattr(self, "_start", None) is not None:
+            self._show_texts()
+        _redo_feedback(self.feedback)
 
     def on_move(self, move: tuple) -> None:
         from tafl_desktop.study.lessons import judge, translated
@@ -262,13 +296,13 @@ class LessonDialog(QDialog):
             self.board.interactive = False
             self.board.show_position(self.rules, verdict.position, move, verdict.captures, before)
             self.btn_next.setEnabled(True)
-            _set_feedback(self.feedback, translated(verdict.message), True)
+            _set_feedback(self.feedback, lambda: translated(verdict.message), True)
         else:
-            _set_feedback(self.feedback, translated(verdict.message) + " " + _("Try another move."), False)
+            _set_feedback(self.feedback, lambda: translated(verdict.message) + " " + _("Try another move."), False)
             self.board.refresh()
 
     def on_illegal(self, move: tuple, why: str) -> None:
-        _set_feedback(self.feedback, _("{move} is not allowed: {why}.").format(
+        _set_feedback(self.feedback, lambda: _("{move} is not allowed: {why}.").format(
             move=self.rules.move_text(move), why=_(why)), False)
 
     def show_solution(self) -> None:
@@ -276,10 +310,11 @@ class LessonDialog(QDialog):
             _variant, rules, pos = self.step.start()
             move = rules.parse_move(pos, self.step.solution)
         except ValueError as exc:
-            _set_feedback(self.feedback, _("This step cannot be shown: {error}").format(error=exc), False)
+            _set_feedback(self.feedback, lambda exc=exc: _("This step cannot be shown: {error}").format(error=exc),
+                          False)
             return
         self.board.show_hint(move[0], move)
-        _set_feedback(self.feedback, _("Solution: {move}").format(move=self.step.solution), None)
+        _set_feedback(self.feedback, lambda: _("Solution: {move}").format(move=self.step.solution), None)
 
     def _next_lesson(self) -> Any:
         from tafl_desktop.gui.lesson_progress import next_lesson
@@ -317,7 +352,10 @@ def puzzle_rules_text(variant: Any) -> str:
     changed = variant.changed_options()
     if changed:
         schema = variant.schema
-        text += ": " + "; ".join(f"{schema[k].label}: {schema[k].value_label(v)}" for k, v in changed.items())
+        changes = pgettext("list separator", "; ").join(
+            _("{name}: {value}").format(name=schema[k].label, value=schema[k].value_label(v))
+            for k, v in changed.items())
+        text = _("{name}: {value}").format(name=text, value=changes)
     return text
 
 
@@ -341,24 +379,24 @@ class PuzzleDialog(QDialog):
         self.all_puzzles = puzzles
         self.families = {vid: v.family for vid, v in presets().items()}
         self.progress = PuzzleProgress()
-        self.setWindowTitle(_("Puzzles"))
+        tr(self, "setWindowTitle", "Puzzles")
         self.resize(640, 780)
         self.family_box = QComboBox()
-        self.family_box.addItem(_("All families"), "")
+        add_item(self.family_box, "All families", "")
         for fam in sorted({self.families.get(p["variant"], "") for p in puzzles} - {""}):
             self.family_box.addItem(_family_label(fam), fam)
         if any(_is_mine(p) for p in puzzles):
             self.family_box.addItem(_("My games"), MY_GAMES)
         self.level_box = QComboBox()
-        self.level_box.addItem(_("Any difficulty"), 0)
+        add_item(self.level_box, "Any difficulty", 0)
         for n in range(1, 6):
-            self.level_box.addItem(_("Difficulty {n}").format(n=n), n)
+            add_item(self.level_box, "Difficulty {n}", n, n=n)
         self.theme_box = QComboBox()
         self.theme_box.setObjectName("puzzle-themes")
         self._fill_themes()
-        self.btn_prev = QPushButton(_("&Previous"))
-        self.btn_next = QPushButton(_("N&ext puzzle"))
-        self.btn_next.setToolTip(_("The next puzzle near your rating"))
+        self.btn_prev = tr(QPushButton(), "setText", "&Previous")
+        self.btn_next = tr(QPushButton(), "setText", "N&ext puzzle")
+        tr(self.btn_next, "setToolTip", "The next puzzle near your rating")
         top = QHBoxLayout()
         for w in (self.family_box, self.level_box, self.theme_box, self.btn_prev, self.btn_next):
             top.addWidget(w)
@@ -368,8 +406,8 @@ class PuzzleDialog(QDialog):
         self.heading.setStyleSheet("font-size: 15px; font-weight: bold;")
         # the rules the puzzle is proved under, shown before the first move (as the side panel does)
         self.rules_label = _wrap_label()
-        self.btn_rules = QPushButton(_("&Rules..."))
-        self.btn_rules.setToolTip(_("The full rules this puzzle is played under"))
+        self.btn_rules = tr(QPushButton(), "setText", "&Rules...")
+        tr(self.btn_rules, "setToolTip", "The full rules this puzzle is played under")
         rules_row = QHBoxLayout()
         rules_row.addWidget(self.rules_label, 1)
         rules_row.addWidget(self.btn_rules)
@@ -377,9 +415,9 @@ class PuzzleDialog(QDialog):
         self.board = StudyBoard(self)
         self.feedback = _wrap_label()
         self.progress_label = _wrap_label()
-        self.btn_hint = QPushButton(_("&Hint"))
-        self.btn_retry = QPushButton(_("&Try again"))
-        self.btn_solution = QPushButton(_("Show &solution"))
+        self.btn_hint = tr(QPushButton(), "setText", "&Hint")
+        self.btn_retry = tr(QPushButton(), "setText", "&Try again")
+        self.btn_solution = tr(QPushButton(), "setText", "Show &solution")
         row = QHBoxLayout()
         for b in (self.btn_hint, self.btn_retry, self.btn_solution):
             row.addWidget(b)
@@ -426,10 +464,10 @@ class PuzzleDialog(QDialog):
         for p in self.all_puzzles:
             for t in puzzle_themes(p):
                 counts[t] = counts.get(t, 0) + 1
-        self.theme_box.addItem(_("Any theme"), "")
+        add_item(self.theme_box, "Any theme", "")
         for theme, label in THEMES.items():
             if counts.get(theme):
-                self.theme_box.addItem(_("{theme} ({n})").format(theme=_(label), n=counts[theme]), theme)
+                add_item(self.theme_box, "{theme} ({n})", theme, theme=lambda label=label: _(label), n=counts[theme])
 
     # ---------------------------------------------------------------------------- choosing
     def apply_filter(self) -> None:
@@ -504,7 +542,7 @@ class PuzzleDialog(QDialog):
             b.setEnabled(pz is not None)
         self.rules_label.setText("")
         if pz is None:
-            self.heading.setText(_("No puzzle matches these filters."))
+            tr(self.heading, "setText", "No puzzle matches these filters.")
             self.task.setText("")
             _set_feedback(self.feedback, "", None)
             self.board.interactive = False
@@ -515,7 +553,7 @@ class PuzzleDialog(QDialog):
             self.variant, self.rules, self.start = puzzle_start(pz)
             tree = expand_tree(pz["tree"]) if pz.get("tree") else None
         except PuzzleError as exc:
-            self.heading.setText(_("This puzzle cannot be shown."))
+            tr(self.heading, "setText", "This puzzle cannot be shown.")
             _set_feedback(self.feedback, str(exc), False)
             return
         self.position = self.start
@@ -526,9 +564,9 @@ class PuzzleDialog(QDialog):
         self.hint_level = 0
         self.solved = False
         self.line: list[str] = []
-        self.heading.setText(_("Puzzle {id} · {variant} · difficulty {d} · rating {rating}").format(
-            id=pz["id"], variant=self.variant.title, d=pz["difficulty"],
-            rating=round(self.progress.puzzle_rating(pz).rating)))
+        tr(self.heading, "setText", "Puzzle {id} · {variant} · difficulty {d} · rating {rating}",
+           id=pz["id"], variant=lambda v=self.variant: v.title, d=pz["difficulty"],
+           rating=round(self.progress.puzzle_rating(pz).rating))
         self.heading.setToolTip(self._themes_text(pz))
         self.rules_label.setText(puzzle_rules_text(self.variant))
         self.show_task()
@@ -536,6 +574,16 @@ class PuzzleDialog(QDialog):
         self.board.show_position(self.rules, self.start)
         _set_feedback(self.feedback, "", None)
         self.update_progress()
+
+    def redisplay(self) -> None:
+        """After a language switch: the rules line, the task, the progress and the last word
+        on the move, in the language now in use (the board as the player left it)."""
+        if self.puzzle is not None and getattr(self, "variant", None) is not None:
+            self.rules_label.setText(puzzle_rules_text(self.variant))
+            self.heading.setToolTip(self._themes_text(self.puzzle))
+            self.show_task()
+        self.update_progress()
+        _redo_feedback(self.feedback)
 
     def show_rules(self) -> None:
         """The full rule sheet of the puzzle's rules (the preset, and any toggle the puzzle changes)."""
@@ -547,9 +595,14 @@ class PuzzleDialog(QDialog):
     def show_task(self) -> None:
         """What is left to do: the winner to move and the moves to the forced end."""
         moves = (self.plies_left + 1) // 2
-        side = self.variant.side_names[int(self.winner)]
-        self.task.setText(ngettext("{side} to move and win in {n} move.", "{side} to move and win in {n} moves.",
-                                   moves).format(side=side, n=moves))
+        one = self.variant.side_number(self.winner) == 1
+        if one:  # the verb agrees with the side: "Ходит лиса и выигрывает", "Gæssene trækker og vinder"
+            text = npgettext("puzzle, a side of one piece", "{side} to move and win in {n} move.",
+                             "{side} to move and win in {n} moves.", moves)
+        else:
+            text = npgettext("puzzle, a side of several pieces", "{side} to move and win in {n} move.",
+                             "{side} to move and win in {n} moves.", moves)
+        self.task.setText(sentence(text.format(side=self.variant.side_subject(self.winner), n=moves)))
 
     @staticmethod
     def _themes_text(pz: dict[str, Any]) -> str:
@@ -588,10 +641,9 @@ class PuzzleDialog(QDialog):
         in_set = [p for p in self.all_puzzles if p["variant"] == set_id]
         solved = len(self.progress.solved(set_id) & {p["id"] for p in in_set})
         streak, best = self.progress.streak(set_id)
-        self.progress_label.setText(_("{set}: solved {solved} of {total} · streak {streak} (best {best}) · "
-                                      "puzzle {n} of {shown} shown").format(
-            set=self.variant.title, solved=solved, total=len(in_set), streak=streak, best=best,
-            n=self.index + 1, shown=len(self.shown)))
+        tr(self.progress_label, "setText", "{set}: solved {solved} of {total} · streak {streak} (best {best}) · "
+           "puzzle {n} of {shown} shown", set=lambda v=self.variant: v.title, solved=solved, total=len(in_set),
+           streak=streak, best=best, n=self.index + 1, shown=len(self.shown))
 
     # ---------------------------------------------------------------------------- playing
     def _prover(self) -> Any:
@@ -626,7 +678,7 @@ class PuzzleDialog(QDialog):
                 self.finish(out)
             else:
                 self.board.interactive = False
-                _set_feedback(self.feedback, _("Good: {move}. The computer replies...").format(move=text), True)
+                _set_feedback(self.feedback, lambda: _("Good: {move}. The computer replies...").format(move=text), True)
                 self.reply_timer.start(REPLY_DELAY_MS)
             return
         # wrong: find the defence that refutes it, as the engine sees it
@@ -638,7 +690,7 @@ class PuzzleDialog(QDialog):
             why = _("{move} ends the game the wrong way: {result}").format(move=text, result=out.describe(self.variant))
         else:
             why = self._refutation(prover, text, after) or why
-        _set_feedback(self.feedback, why + " " + _("Try again."), False)
+        _set_feedback(self.feedback, lambda: why + " " + _("Try again."), False)
         self.board.refresh()
         self.update_progress()
 
@@ -668,9 +720,8 @@ class PuzzleDialog(QDialog):
                 nxt = rules.play(after, reply)[0]
                 reply_out = rules.outcome(nxt)
                 if reply_out is not None and reply_out.winner != self.winner:
-                    return _("{move} fails: {side} answer {reply}. {result}").format(
-                        move=text, side=self.variant.side_names[int(self.winner.other)], reply=rules.move_text(reply),
-                        result=reply_out.describe(self.variant))
+                    return _("{move} fails against the answer {reply}. {result}").format(
+                        move=text, reply=rules.move_text(reply), result=reply_out.describe(self.variant))
                 if not prover.wins(nxt, self.plies_left - 2):
                     n = max(1, (self.plies_left - 1) // 2)
                     return ngettext("{move} fails: after {reply} there is no win within {n} more move.",
@@ -681,7 +732,7 @@ class PuzzleDialog(QDialog):
         return None
 
     def on_illegal(self, move: tuple, why: str) -> None:
-        _set_feedback(self.feedback, _("{move} is not allowed: {why}.").format(
+        _set_feedback(self.feedback, lambda: _("{move} is not allowed: {why}.").format(
             move=self.rules.move_text(move), why=_(why)), False)
 
     def computer_reply(self) -> None:
@@ -702,18 +753,17 @@ class PuzzleDialog(QDialog):
         self.board.interactive = True
         self.board.show_position(rules, self.position, move, caps, before)
         self.show_task()
-        side = self.variant.side_names[int(self.winner.other)]
         moves = (self.plies_left + 1) // 2
-        _set_feedback(self.feedback, ngettext("{side} answer {reply}. Win in {n} more move.",
-                                              "{side} answer {reply}. Win in {n} more moves.", moves).format(
-            side=side, reply=reply_text, n=moves), None)
+        _set_feedback(self.feedback, lambda: ngettext("The answer: {reply}. Win in {n} more move.",
+                                              "The answer: {reply}. Win in {n} more moves.", moves).format(
+            reply=reply_text, n=moves), None)
 
     def finish(self, out: Any) -> None:
         self.solved = True
         self.board.interactive = False
         self.progress.record(self.puzzle["variant"], self.puzzle["id"], self.clean)
         self._rate(self.clean)
-        _set_feedback(self.feedback, _("Solved! {result}").format(result=out.describe(self.variant)), True)
+        _set_feedback(self.feedback, lambda: _("Solved! {result}").format(result=out.describe(self.variant)), True)
         self.update_progress()
 
     def restart(self) -> None:
@@ -739,10 +789,11 @@ class PuzzleDialog(QDialog):
         g = self.rules.geometry
         if self.hint_level == 1:
             self.board.show_hint(move[0])
-            _set_feedback(self.feedback, _("Hint: move the piece on {square}.").format(square=g.name(move[0])), None)
+            _set_feedback(self.feedback, lambda: _("Hint: move the piece on {square}.").format(
+                square=g.name(move[0])), None)
         else:
             self.board.show_hint(move[0], move)
-            _set_feedback(self.feedback, _("Hint: play {move}.").format(move=self.rules.move_text(move)), None)
+            _set_feedback(self.feedback, lambda: _("Hint: play {move}.").format(move=self.rules.move_text(move)), None)
 
     def show_solution(self) -> None:
         """Play the rest of the solution on the board, one move at a time, from where the player
@@ -807,3 +858,12 @@ class PuzzleDialog(QDialog):
             return prover.tree(self.position, self.plies_left)
         except SearchBudgetExceeded:
             return None
+
+
+def retranslate(window: Any) -> None:
+    """After a language switch: every open lesson and puzzle window says its texts again."""
+    from PySide6.QtWidgets import QApplication
+
+    for w in QApplication.topLevelWidgets():
+        if isinstance(w, (LessonDialog, PuzzleDialog)):
+            w.redisplay()

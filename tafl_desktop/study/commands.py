@@ -13,56 +13,64 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tafl_desktop.core.marks import integer
+from tafl_desktop.core.quoting import os_reason
+from tafl_desktop.i18n import _, ngettext
+
 
 def register(sub: Any) -> None:
     from tafl_desktop.cli import float_in, int_in
 
-    p = sub.add_parser("puzzles", help="generate, list and re-verify the puzzles")
+    p = sub.add_parser("puzzles", help=_("generate, list and re-verify the puzzles"))
     ps = p.add_subparsers(dest="puzzles_command", required=True)
 
-    g = ps.add_parser("generate", help="mine puzzles for a preset from real games or self-play (resumable)")
-    g.add_argument("variant", help="preset id (copenhagen, brandubh, tablut, fox_geese_13, dablot...)")
+    g = ps.add_parser("generate", help=_("mine puzzles for a preset from real games or self-play (resumable)"))
+    g.add_argument("variant", metavar="VARIANT",
+                   help=_("preset id (copenhagen, brandubh, tablut, fox_geese_13, dablot...)"))
     g.add_argument("--seconds", type=float_in(0.0, 7 * 86400.0), default=300.0,
-                   help="stop after about this long (default 300)")
-    g.add_argument("--limit", type=int_in(1, 1_000_000), default=None, help="stop when the set holds this many puzzles")
+                   help=_("stop after about this long (default 300)"))
+    g.add_argument("--limit", type=int_in(1, 1_000_000), default=None,
+                   help=_("stop when the set holds this many puzzles"))
     g.add_argument("--source", choices=("auto", "games", "selfplay"), default="auto",
-                   help="real games on record, the app's self-play, or auto (games where they exist)")
-    g.add_argument("--max-plies", type=int_in(1, 7), default=None, help="longest forced win searched, in plies (odd)")
-    g.add_argument("--out", default=None, help="the puzzle file to extend (default: the shipped set)")
-    g.add_argument("--games-dir", default=None, help="folder of the real-game files (copenhagen.csv, brandubh.csv)")
+                   help=_("real games on record, the app's self-play, or auto (games where they exist)"))
+    g.add_argument("--max-plies", type=int_in(1, 7), default=None,
+                   help=_("longest forced win searched, in plies (odd)"))
+    g.add_argument("--out", default=None, help=_("the puzzle file to extend (default: the shipped set)"))
+    g.add_argument("--games-dir", default=None, help=_("folder of the real-game files (copenhagen.csv, brandubh.csv)"))
     g.add_argument("--node-budget", type=int_in(1, 1_000_000_000), default=None,
-                   help="positions one proof may visit (default 30000; 150000 on 9x9 boards and up)")
+                   help=_("positions one proof may visit (default 30000; 150000 on 9x9 boards and up)"))
     g.add_argument("--balance", action="store_true",
-                   help="at the end keep at least half of the set three moves or longer (drops short puzzles)")
-    g.add_argument("--json", action="store_true", help="print the yield as JSON")
+                   help=_("at the end keep at least half of the set three moves or longer (drops short puzzles)"))
+    g.add_argument("--json", action="store_true", help=_("print the yield as JSON"))
     g.set_defaults(func=cmd_generate)
 
-    s = ps.add_parser("list", help="list the shipped puzzles")
-    s.add_argument("--variant", default=None, help="only this preset's puzzles")
-    s.add_argument("--theme", default=None, help="only puzzles with this theme id (escape, double_threat, ...)")
-    s.add_argument("--file", default=None, help="list this puzzle file instead of the shipped sets")
-    s.add_argument("--json", action="store_true")
+    s = ps.add_parser("list", help=_("list the shipped puzzles"))
+    s.add_argument("--variant", default=None, help=_("only this preset's puzzles"))
+    s.add_argument("--theme", default=None, help=_("only puzzles with this theme id (escape, double_threat, ...)"))
+    s.add_argument("--file", default=None, help=_("list this puzzle file instead of the shipped sets"))
+    s.add_argument("--json", action="store_true", help=_("print the puzzles as JSON"))
     s.set_defaults(func=cmd_list)
 
-    m = ps.add_parser("mine", help="puzzles from your own games (every position, or one reviewed move)")
-    m.add_argument("games", nargs="+", help="game files (.tafl.json, .otg, .pgn, .json)")
+    m = ps.add_parser("mine", help=_("puzzles from your own games (every position, or one reviewed move)"))
+    m.add_argument("games", nargs="+", metavar="GAME", help=_("game files (.tafl.json, .otg, .pgn, .json)"))
     m.add_argument("--out", default=None,
-                   help="the puzzle file to add to (default: your puzzles in the app's data folder)")
+                   help=_("the puzzle file to add to (default: your puzzles in the app's data folder)"))
     m.add_argument("--ply", type=int_in(1, 1_000_000), default=None,
-                   help="only the position before this move (1 = the first move)")
-    m.add_argument("--best", default=None, help="with --ply: the better move a review named (e.g. d4-d1)")
+                   help=_("only the position before this ply (1 = the first ply)"))
+    m.add_argument("--best", default=None, help=_("with --ply: the better move a review named (e.g. d4-d1)"))
     m.add_argument("--max-plies", type=int_in(1, 7), default=None,
-                   help="longest forced win searched, in plies (odd, default 5)")
-    m.add_argument("--json", action="store_true")
+                   help=_("longest forced win searched, in plies (odd, default 5)"))
+    m.add_argument("--json", action="store_true", help=_("print the yield as JSON"))
     m.set_defaults(func=cmd_mine)
 
-    c = ps.add_parser("check", help="re-prove every shipped puzzle by exhaustive search")
-    c.add_argument("--variant", default=None, help="only this preset's puzzles")
-    c.add_argument("--sample", type=int_in(0, 1_000_000), default=None, help="check this many puzzles picked at random")
-    c.add_argument("--seed", type=int_in(-(2**31), 2**31 - 1), default=1, help="seed of the --sample pick")
+    c = ps.add_parser("check", help=_("re-prove every shipped puzzle by exhaustive search"))
+    c.add_argument("--variant", default=None, help=_("only this preset's puzzles"))
+    c.add_argument("--sample", type=int_in(0, 1_000_000), default=None,
+                   help=_("check this many puzzles picked at random"))
+    c.add_argument("--seed", type=int_in(-(2**31), 2**31 - 1), default=1, help=_("seed of the --sample pick"))
     c.add_argument("--file", default=None,
-                   help="check this puzzle file instead of the shipped sets (a set, or an OpenTafl puzzle .otg)")
-    c.add_argument("--json", action="store_true")
+                   help=_("check this puzzle file instead of the shipped sets (a set, or an OpenTafl puzzle .otg)"))
+    c.add_argument("--json", action="store_true", help=_("print the verdict as JSON"))
     c.set_defaults(func=cmd_check)
 
 
@@ -97,10 +105,12 @@ def cmd_list(args: Any) -> int:
     else:
         for pz in puzzles:
             changed = " ".join(f"{k}={v}" for k, v in (pz.get("options") or {}).items())
-            print(f"{pz['id']:22} {pz['winner']:>9} {pz['goal']:16} {pz['plies']} plies  "
-                  f"difficulty {pz['difficulty']}  rating {round(pz['rating'])}  {' '.join(pz['solution'])}"
-                  f"  [{', '.join(pz['themes'])}]"
-                  + (f"  (rules changed from the preset: {changed})" if changed else ""))
+            plies = ngettext("{n} ply", "{n} plies", pz["plies"]).format(n=pz["plies"])
+            level = _("difficulty {d}").format(d=pz["difficulty"])
+            rating = _("rating {rating}").format(rating=round(pz["rating"]))
+            print(f"{pz['id']:22} {pz['winner']:>9} {pz['goal']:16} {plies}  {level}  {rating}  "
+                  f"{' '.join(pz['solution'])}  [{', '.join(pz['themes'])}]"
+                  + ("  " + _("(rules changed from the preset: {changes})").format(changes=changed) if changed else ""))
     return 0
 
 
@@ -151,7 +161,8 @@ def cmd_check(args: Any) -> int:
     else:
         for f in failures:
             print(f"{clip(str(f['id']), 60)}: {clip(str(f['reason']), 300)}", file=sys.stderr)
-        print(f"{len(puzzles) - len(failures)} of {len(puzzles)} puzzles verified")
+        print(ngettext("{n} of {total} puzzle verified", "{n} of {total} puzzles verified", len(puzzles)).format(
+            n=len(puzzles) - len(failures), total=len(puzzles)))
     return 1 if failures else 0
 
 
@@ -162,12 +173,13 @@ def cmd_generate(args: Any) -> int:
 
     vid = _variant(args.variant, None).id
     if args.max_plies is not None and (args.max_plies < 1 or args.max_plies > 7):
-        raise CliError("--max-plies must be from 1 to 7")
+        raise CliError(_("--max-plies must be from 1 to 7"))
     out = Path(args.out) if args.out else puzzles_dir() / f"{vid}.json"
 
     def progress(y: Any) -> None:
         if not args.json:
-            print(f"{y.games} games, {y.scanned} positions, {y.kept} puzzles, {y.seconds:.0f} s", flush=True)
+            print(_("{games} games, {positions} positions, {kept} puzzles, {seconds} s").format(
+                games=y.games, positions=y.scanned, kept=y.kept, seconds=integer(y.seconds)), flush=True)
 
     try:
         result = generate(vid, out, args.seconds, source=args.source, max_plies=args.max_plies, limit=args.limit,
@@ -176,15 +188,19 @@ def cmd_generate(args: Any) -> int:
     except (ValueError, PuzzleError) as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
-        raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise CliError(_("cannot write {path}: {why}").format(path=out, why=os_reason(exc))) from None
     if args.json:
         print(json.dumps(result.as_dict()))
     else:
         if result.reproved or result.dropped:
-            print(f"re-proved {result.reproved} puzzles of the set under the preset's rules, dropped {result.dropped}")
+            print(_("re-proved {n} puzzles of the set under the preset's rules, dropped {dropped}").format(
+                n=result.reproved, dropped=result.dropped))
         if result.trimmed:
-            print(f"dropped {result.trimmed} puzzles too close to a longer one of the same game or to balance the set")
-        print(f"kept {result.kept} puzzles from {result.scanned} positions in {result.seconds:.0f} s; set: {out}")
+            print(ngettext("dropped {n} puzzle too close to a longer one of the same game or to balance the set",
+                           "dropped {n} puzzles too close to a longer one of the same game or to balance the set",
+                           result.trimmed).format(n=result.trimmed))
+        print(_("kept {kept} puzzles from {positions} positions in {seconds} s; set: {path}").format(
+            kept=result.kept, positions=result.scanned, seconds=integer(result.seconds), path=out))
     return 0
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.study.prover import prove_unique
 from tafl_desktop.study.puzzles import PuzzleSet, puzzle_from_proof
 from tafl_desktop.study.sources import (
@@ -208,10 +209,11 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
         source = "games" if games_of in REAL_GAME_FILES else "selfplay"
     if source == "games":
         if games_of not in REAL_GAME_FILES:
-            raise ValueError(f"no real games on record for {variant_id}: use --source selfplay")
+            raise ValueError(_("no real games on record for {variant_id}: use --source selfplay").format(
+                variant_id=variant_id))
         folder = games_dir or default_games_dir()
         if folder is None or not (folder / REAL_GAME_FILES[games_of][0]).is_file():
-            raise ValueError("the real-game files are not found: pass --games-dir or set TAFL_GAMES_DIR")
+            raise ValueError(_("the real-game files are not found: pass --games-dir or set TAFL_GAMES_DIR"))
         toggles = REAL_GAME_FILES[games_of][1]
     variant = preset  # every puzzle is proved under the preset's rules, the rules the window names
     rules = variant.make_rules()

@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.game import Game, IllegalMove
+from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.study.prover import Proof, main_line, prove_unique
 
 FORMAT = 1
@@ -122,7 +124,7 @@ def expand_tree(node: Any, depth: int = 0) -> dict[str, Any]:
             for name in names:
                 replies[str(name)] = sub
     except (TypeError, ValueError):
-        raise PuzzleError("the solution tree is malformed") from None
+        raise PuzzleError(_("the solution tree is malformed")) from None
     return {"move": str(move), "then": {"replies": replies}}
 
 
@@ -141,7 +143,6 @@ class PuzzleSet:
 
     @classmethod
     def load(cls, path: str | Path) -> PuzzleSet:
-        from tafl_desktop.core.quoting import shown
         from tafl_desktop.core.safe_files import read_limited
         from tafl_desktop.i18n import _
 
@@ -149,30 +150,32 @@ class PuzzleSet:
         try:
             raw = read_limited(p, MAX_FILE_BYTES)
         except OSError as exc:
-            raise PuzzleError(_("cannot read {path}: {problem}").format(path=shown(str(p)),
-                                                                          problem=exc.strerror or exc)) from None
+            raise PuzzleError(_("cannot read {p}: {why}").format(p=shown(str(p)), why=os_reason(exc))) from None
         try:
             data = json.loads(raw.decode("utf-8"))
         except ValueError as exc:  # bad UTF-8, bad JSON, a number of more than 4,300 digits
-            raise PuzzleError(f"{shown(str(p))} is not a puzzle file: {str(exc)[:200]}") from None
+            raise PuzzleError(_("{p} is not a puzzle file: {exc}").format(p=shown(str(p)), exc=str(exc)[:200])) \
+                from None
         except RecursionError:
             raise PuzzleError(_("{path} is not a puzzle file: it is nested too deeply").format(
                 path=shown(str(p)))) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
-            raise PuzzleError(f"{shown(str(p))} is not a puzzle file (format {FORMAT} with a puzzles list)")
+            raise PuzzleError(_("{p} is not a puzzle file (format {format} with a puzzles list)").format(
+                p=shown(str(p)), format=FORMAT))
         for i, pz in enumerate(data["puzzles"]):
             if not isinstance(pz, dict) or any(k not in pz for k in LIST_KEYS):
-                raise PuzzleError(f"{shown(str(p))}: puzzle {i + 1} lacks one of {', '.join(LIST_KEYS)}")
+                raise PuzzleError(_("{p}: puzzle {n} lacks one of {keys}").format(
+                    p=shown(str(p)), n=i + 1, keys=", ".join(LIST_KEYS)))
             if not (_is_int(pz["plies"]) and _is_int(pz["difficulty"]) and isinstance(pz["options"], dict)
                     and all(isinstance(pz[k], str) for k in ("id", "variant", "position", "to_move", "goal", "winner"))
                     and isinstance(pz["solution"], list) and all(isinstance(m, str) for m in pz["solution"])):
-                raise PuzzleError(f"{shown(str(p))}: puzzle {i + 1} has a field of the wrong type")
+                raise PuzzleError(_("{p}: puzzle {n} has a field of the wrong type").format(p=shown(str(p)), n=i + 1))
             themes = pz.get("themes", [])
             if not (isinstance(themes, list) and all(isinstance(t, str) for t in themes)):
-                raise PuzzleError(f"{shown(str(p))}: puzzle {i + 1} has a field of the wrong type")
+                raise PuzzleError(_("{p}: puzzle {n} has a field of the wrong type").format(p=shown(str(p)), n=i + 1))
             if "rating" in pz and not (isinstance(pz["rating"], (int, float)) and not isinstance(pz["rating"], bool)
                                        and 400 <= pz["rating"] <= 4000):
-                raise PuzzleError(f"{shown(str(p))}: puzzle {i + 1} has a field of the wrong type")
+                raise PuzzleError(_("{p}: puzzle {n} has a field of the wrong type").format(p=shown(str(p)), n=i + 1))
         scanned = data.get("scanned") if isinstance(data.get("scanned"), dict) else {}
         base = cls.empty(str(data.get("variant", p.stem)))
         base.scanned.update(scanned)
@@ -243,7 +246,7 @@ def puzzle_variant(puzzle: dict[str, Any]) -> Any:
     try:
         return find_variant(str(puzzle["variant"])).with_options(puzzle.get("options") or {})
     except VariantError as exc:
-        raise PuzzleError(f"puzzle {_id(puzzle)}: {exc}") from None
+        raise PuzzleError(_("puzzle {id}: {exc}").format(id=_id(puzzle), exc=exc)) from None
 
 
 def _move(text: Any) -> str:
@@ -267,7 +270,7 @@ def puzzle_start(puzzle: dict[str, Any]) -> tuple[Any, Any, Any]:
     try:
         pos = rules.parse_position(str(puzzle["position"]), variant.parse_side(str(puzzle["to_move"])))
     except ValueError as exc:
-        raise PuzzleError(f"puzzle {_id(puzzle)}: {exc}") from None
+        raise PuzzleError(_("puzzle {id}: {exc}").format(id=_id(puzzle), exc=exc)) from None
     return variant, rules, pos
 
 
@@ -287,23 +290,23 @@ def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | No
         hint = None  # an unreadable key move: proved without a hint, and reported below
     proof = prove_unique(rules, pos, int(puzzle["plies"]), max_nodes=max_nodes, hint=hint)
     if proof is None:
-        return "no unique forced win within its plies"
+        return _("no unique forced win within its plies")
     if proof.plies != puzzle["plies"]:
-        return f"wins in {proof.plies} plies, not {puzzle['plies']}"
+        return _("wins in {plies} plies, not {stated}").format(plies=proof.plies, stated=puzzle["plies"])
     solution = list(puzzle["solution"])
     if not solution or rules.move_text(proof.first) != solution[0]:
-        return f"the only winning first move is {rules.move_text(proof.first)}"
+        return _("the only winning first move is {move}").format(move=rules.move_text(proof.first))
     game = Game(rules, pos)
     try:
         for text in solution:
             game.play_text(text)
     except IllegalMove as exc:
-        return f"the solution is not playable: {exc}"
+        return _("the solution is not playable: {why}").format(why=exc)
     out = game.outcome
     if out is None or out.reason != puzzle["goal"] or variant.side_key(out.winner) != puzzle["winner"]:
-        return "the solution does not end in its goal"
+        return _("the solution does not end in its goal")
     if variant.side_key(proof.winner) != puzzle["winner"]:
-        return "the winner is not the side to move"
+        return _("the winner is not the side to move")
     if "tree" in puzzle:
         try:
             tree = expand_tree(puzzle["tree"])
@@ -316,27 +319,28 @@ def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | No
 def _check_tree(rules: Any, pos: Any, node: dict[str, Any], winner: Any, plies: int) -> str | None:
     """The stored tree answers every defence with legal moves that win within the plies left."""
     if plies < 1:
-        return "the solution tree runs past its plies"
+        return _("the solution tree runs past its plies")
     try:
         move = rules.parse_move(pos, str(node.get("move")))
     except ValueError:
-        return f"the solution tree plays {_move(node.get('move'))}, which cannot be read here"
+        return _("the solution tree plays {move}, which cannot be read here").format(move=_move(node.get("move")))
     if move not in rules.legal_moves(pos):
-        return f"the solution tree plays {_move(node.get('move'))}, which is illegal here"
+        return _("the solution tree plays {move}, which is illegal here").format(move=_move(node.get("move")))
     after = rules.play(pos, move)[0]
     out = rules.outcome(after)
     if out is not None:
-        return None if out.winner == winner else f"the solution tree's {_move(node['move'])} does not win"
+        return None if out.winner == winner else _("the solution tree's {move} does not win").format(
+            move=_move(node["move"]))
     replies = node["then"].get("replies") or {}
     legal = {rules.move_text(m): m for m in rules.legal_moves(after)}
     if set(replies) != set(legal):
-        return f"the solution tree does not answer every defence after {_move(node['move'])}"
+        return _("the solution tree does not answer every defence after {move}").format(move=_move(node["move"]))
     for text, sub in replies.items():
         nxt = rules.play(after, legal[text])[0]
         reply_out = rules.outcome(nxt)
         if reply_out is not None:
             if reply_out.winner != winner:
-                return f"the defence {text} ends the game for the defender"
+                return _("the defence {move} ends the game for the defender").format(move=text)
             continue
         why = _check_tree(rules, nxt, sub, winner, plies - 2)
         if why:
