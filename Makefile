@@ -68,6 +68,12 @@ clean:
 test-slow: native
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m slow tests/test_native_perft.py tests/test_native_differential.py
 
+# Every shipped puzzle re-proved from scratch (a unique forced win under the rules it names, its
+# stored solution tree answering every defence): some ten minutes, most of it the 11x11 sets.
+.PHONY: test-puzzles
+test-puzzles: native
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m slow tests/test_study_puzzles.py
+
 # Build the Linux bundle and tarball with PyInstaller (installer/build_linux.sh) and start them as a
 # player would: --version, --self-test, install.sh/uninstall.sh in a temporary HOME.  Slow (~1 min).
 .PHONY: test-installer

@@ -15,10 +15,24 @@ re-extracts the texts and updates the catalogues.
 The language is chosen, first match wins, by :func:`set_language` (``--lang``, Preferences),
 ``$TAFL_LANG``, the saved preference, then the system locale (``LANGUAGE``, ``LC_ALL``,
 ``LC_MESSAGES``, ``LANG``); anything unknown falls back to English.
+
+Numbers follow the language too (:func:`format_number`, plugged into the core's
+:func:`tafl_desktop.core.marks.decimal` and friends).  Why Babel: its CLDR data knows each
+language's decimal comma, digit grouping (a narrow no-break space in French and Russian, a dot in
+German and Danish) and where the percent sign goes ("95 %" with a no-break space in four of our
+five languages), data we would otherwise copy by hand and get wrong at the edges; it is pure
+Python, and the catalogue tools use it already.
+
+A sixth, hidden language, the pseudo-locale ``en_XA`` (:data:`PSEUDO`), turns every catalogued
+text into accented, bracketed and lengthened English ("⟦Ŧĥé ķîñĝ éšçåþéð ·····⟧"): a text on
+screen without the brackets never passed through the catalogue.  ``python -m
+tafl_desktop.i18n_catalogue update`` generates it from the template; it is offered in Preferences
+only when ``TAFL_DEBUG_LANGUAGES=1`` is set, and ``--lang en_XA`` chooses it anywhere.
 """
 
 from __future__ import annotations
 
+import functools
 import gettext as _gettext_module
 import os
 from collections.abc import Callable
@@ -34,6 +48,13 @@ LANGUAGES: dict[str, str] = {
     "ru": "Русский",
 }
 DOMAIN = "tafl"
+#: The pseudo-locale: every catalogued text accented and bracketed (see the module's docstring).
+PSEUDO = "en_XA"
+#: Set to 1 to offer the pseudo-locale in Preferences.
+DEBUG_LANGUAGES_ENV = "TAFL_DEBUG_LANGUAGES"
+#: The locale whose number conventions each language uses (the pseudo-locale writes decimal
+#: commas and "95 %", so that a number formatted the English way stands out).
+NUMBER_LOCALE = {"en": "en", "da": "da", "de": "de", "fr": "fr", "ru": "ru", PSEUDO: "fr"}
 
 _catalogue: _gettext_module.NullTranslations = _gettext_module.NullTranslations()
 _language = "en"
@@ -42,8 +63,17 @@ _listeners: list[Callable[[str], None]] = []
 
 
 def available_languages() -> dict[str, str]:
-    """Language code -> its own name, English first."""
-    return dict(LANGUAGES)
+    """Language code -> its own name, English first (with the pseudo-locale last when
+    ``TAFL_DEBUG_LANGUAGES=1``)."""
+    out = dict(LANGUAGES)
+    if os.environ.get(DEBUG_LANGUAGES_ENV) == "1":
+        out[PSEUDO] = "Pseudo (⟦Ƥšéûðö⟧)"
+    return out
+
+
+def known_language(code: str) -> bool:
+    """A shipped language or the pseudo-locale."""
+    return code in LANGUAGES or code == PSEUDO
 
 
 def current_language() -> str:
@@ -62,6 +92,8 @@ def normalise(code: str | None) -> str | None:
     """"de_DE.UTF-8" -> "de"; None for a language we do not ship (or "C"/"POSIX")."""
     if not code:
         return None
+    if code.strip().replace("-", "_").lower().startswith(PSEUDO.lower()):
+        return PSEUDO
     short = code.strip().split(":")[0].split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
     if short in ("nb", "nn", "no"):  # a Norwegian reads Danish far more easily than English
         short = "da"
@@ -111,7 +143,8 @@ def set_language(code: str | None, explicit: bool | None = None) -> str:
     _catalogue = load_catalogue(chosen)
     _language = chosen
     _explicit = bool(normalise(code)) if explicit is None else explicit
-    marks.install(_, ngettext, chosen)
+    marks.install(_, ngettext, chosen, pgettext, npgettext, format_number)
+    _qt_locale()
     for listener in list(_listeners):
         listener(chosen)
     return chosen
@@ -147,6 +180,45 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return _catalogue.npgettext(context, singular, plural, n)
 
 
+def format_number(value: float, digits: int = 1, sign: bool = False, percent: bool = False,
+                  trim: bool = False) -> str:
+    """``value`` as the current language writes numbers: ``digits`` decimals (-1: a whole number
+    with digit grouping; ``trim``: at most that many, none for a whole number), ``sign`` a plus
+    before positive numbers, ``percent`` a fraction shown as a percentage with the language's
+    spacing."""
+    from babel.numbers import format_decimal, format_percent
+
+    locale = NUMBER_LOCALE.get(_language, "en")
+    pattern = _number_pattern(locale, digits, sign, percent, trim)
+    if percent:
+        return format_percent(value, format=pattern, locale=locale)
+    return format_decimal(value, format=pattern, locale=locale)
+
+
+@functools.cache
+def _number_pattern(locale: str, digits: int, sign: bool, percent: bool, trim: bool) -> str:
+    """The CLDR pattern for ``digits`` fixed (or, ``trim``, at most) decimals, the locale's percent
+    layout kept."""
+    from babel import Locale
+
+    body = "#,##0" + ("." + ("#" if trim else "0") * digits if digits > 0 else "")
+    if percent:
+        body = Locale.parse(locale).percent_formats[None].pattern.split(";")[0].replace("#,##0", body)
+    return f"+{body};-{body}" if sign else body
+
+
+def _qt_locale() -> None:
+    """Qt's default locale follows the language (spin boxes write "29,0 mm" in German), when Qt
+    is loaded already: the command line never loads it for this."""
+    import sys
+
+    if "PySide6.QtCore" not in sys.modules:
+        return
+    from PySide6.QtCore import QLocale
+
+    QLocale.setDefault(QLocale(NUMBER_LOCALE.get(_language, "en")))
+
+
 def install_qt_translator(app) -> None:
     """Load Qt's own catalogue (``qtbase_<lang>.qm`` from the PySide6 wheel) for the standard
     buttons of Qt's dialogs ("Cancel", "Save"...), replacing the one installed before."""
@@ -156,12 +228,58 @@ def install_qt_translator(app) -> None:
     if old is not None:
         app.removeTranslator(old)
         app._tafl_qt_translator = None
-    if _language == "en":
-        QLocale.setDefault(QLocale(QLocale.Language.English))
+    _qt_locale()
+    if _language in ("en", PSEUDO):
         return
     locale = QLocale(_language)
-    QLocale.setDefault(locale)
     tr = QTranslator(app)
     if tr.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(tr)
         app._tafl_qt_translator = tr
+
+
+# ------------------------------------------------------------------------ the pseudo-locale
+_ACCENTED = dict(zip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                     "åƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ", strict=True))
+#: Format fields ({n}, {d:+.0%}) and %-style fields (argparse's %(prog)s): the pseudo-locale
+#: brackets the words between them, never what is filled in.
+_FIELD = r"\{\{|\}\}|\{[^{}]*\}|%\([a-z_]+\)[sdr]|%[sdr%]"
+#: Kept unaccented inside a bracket: markup (<b>, &amp;), an accelerator's letter (&F), escapes.
+_MARKUP = r"<[^<>]*>|&[a-z]+;|&[A-Za-z0-9&]|\n"
+OPEN, CLOSE = "⟦", "⟧"
+
+
+def pseudo_text(text: str) -> str:
+    """``text`` in the pseudo-locale: letters accented, about a third longer, each run of words
+    between two format fields in its own ⟦brackets⟧ (so that what the program fills in, a
+    square's name or another translated text, stands outside them and is checked on its own),
+    fields, markup and accelerators kept as they are."""
+    import re
+
+    def accent(part: str) -> str:
+        out, last = [], 0
+        for m in re.finditer(_MARKUP, part):
+            out.append("".join(_ACCENTED.get(c, c) for c in part[last:m.start()]))
+            out.append(m.group(0))
+            last = m.end()
+        out.append("".join(_ACCENTED.get(c, c) for c in part[last:]))
+        return "".join(out)
+
+    def bracket(run: str) -> str:
+        if not re.search(r"[A-Za-z]", run):
+            return run
+        lead = len(run) - len(run.lstrip())
+        trail = len(run.rstrip())
+        pad = "·" * max(2, len(run.strip()) // 3)
+        return f"{run[:lead]}{OPEN}{accent(run[lead:trail])} {pad}{CLOSE}{run[trail:]}"
+
+    out = []
+    for paragraph in text.split("\n\n"):
+        pieces, last = [], 0
+        for m in re.finditer(_FIELD, paragraph):
+            pieces.append(bracket(paragraph[last:m.start()]))
+            pieces.append(m.group(0))
+            last = m.end()
+        pieces.append(bracket(paragraph[last:]))
+        out.append("".join(pieces))
+    return "\n\n".join(out)

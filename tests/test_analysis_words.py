@@ -11,11 +11,14 @@ from tafl_desktop.core.variants import find_variant
 
 
 def test_proven_results_read_as_sentences_in_the_sides_names():
-    assert result_words(find_variant("brandubh"), 1, 3) == "Defenders win in 3 moves"
-    assert result_words(find_variant("brandubh"), 0, 1) == "Attackers win in 1 move"
+    """Moves are counted as the move list counts them (the winner's turns), not plies (issue 28):
+    a win in 3 plies for the side to move is a win in 2 moves."""
+    assert result_words(find_variant("brandubh"), 1, 3) == "The defenders win in 2 moves"
+    assert result_words(find_variant("brandubh"), 0, 1) == "The attackers win in 1 move"
     fox = find_variant("fox_geese_13")
-    assert result_words(fox, 1, 5) == "Fox wins in 5 moves"  # one fox: the singular verb
-    assert result_words(fox, 0, 2) == "Geese win in 2 moves"
+    assert result_words(fox, 1, 5) == "The fox wins in 3 moves"  # one fox: the singular verb
+    assert result_words(fox, 0, 2, winner_moves_next=False) == "The geese win in 1 move"
+    assert result_words(fox, 0, 4, winner_moves_next=False) == "The geese win in 2 moves"
 
 
 def test_evaluations_read_as_a_signed_number_for_the_side_ahead():
@@ -25,9 +28,24 @@ def test_evaluations_read_as_a_signed_number_for_the_side_ahead():
     assert value_words(v, 5) == "Equal"
     # a line's score is from the side to move's view: attackers to move and +140 means attackers ahead
     assert line_words(v, 140, None, None, to_move=0) == "+1.4 attackers"
-    assert line_words(v, 99_997, 3, "defenders", to_move=1) == "Defenders win in 3 moves"
+    assert line_words(v, 99_997, 3, "defenders", to_move=1) == "The defenders win in 2 moves"
+    assert line_words(v, -99_996, 4, "attackers", to_move=1) == "The attackers win in 2 moves"
     dablot = find_variant("dablot")
-    assert line_words(dablot, 99_999, 1, "saami", to_move=0) == "Saami win in 1 move"
+    assert line_words(dablot, 99_999, 1, "saami", to_move=0) == "The Saami win in 1 move"
+
+
+def test_scores_in_german_keep_the_noun_and_the_decimal_comma():
+    from tafl_desktop import i18n
+
+    try:
+        i18n.set_language("de")
+        v = find_variant("brandubh")
+        assert value_words(v, 140) == "+1,4 Verteidiger"
+        assert line_words(v, 99_997, 3, "defenders", to_move=1) == "Die Verteidiger gewinnen in 2 Zügen"
+        i18n.set_language("ru")
+        assert value_words(v, -250) == "+2,5 нападающие"
+    finally:
+        i18n.set_language("en")
 
 
 @pytest.mark.parametrize("loss,engine_move,expected", [

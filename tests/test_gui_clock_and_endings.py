@@ -150,7 +150,7 @@ def test_draw_offer_between_two_people(qtbot, make_window, dialogs_recorder):
     dialogs_recorder.confirm_answer = False
     w.game_end.act_offer.trigger()
     assert w.controller.game.outcome is None
-    assert w.status_text() == "Draw declined on behalf of Defenders: the game goes on."
+    assert w.status_text() == "The defenders decline the draw: the game goes on."
     dialogs_recorder.confirm_answer = True
     w.game_end.act_offer.trigger()
     assert w.controller.game.outcome.reason == "draw_agreed"

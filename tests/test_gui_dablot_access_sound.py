@@ -41,12 +41,12 @@ def test_action_points_counter_shows_actions_left(make_window):
     w = make_window("dablot_mini", action_points=True)
     label = w.dablot_panel.actions_left
     assert label.isVisible()
-    assert label.text() == "Action Points: Saami have 3 actions left this turn (\u25cf\u25cf\u25cf)."
+    assert label.text() == "Saami: 3 actions left this turn \u25cf\u25cf\u25cf"
     c = w.controller
     _play(w, c.rules.move_text(next(m for m in c.game.legal_moves() if len(m) == 2)))
-    assert label.text() == "Action Points: Saami have 2 actions left this turn (\u25cf\u25cf\u25cb)."
+    assert label.text() == "Saami: 2 actions left this turn \u25cf\u25cf\u25cb"
     w.controller.end_turn()
-    assert label.text().startswith("Action Points: Swedes have 3 actions")
+    assert label.text().startswith("Swedes: 3 actions")
 
 
 def test_colour_blind_theme_is_offered_and_keeps_sides_apart(make_window):

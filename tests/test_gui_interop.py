@@ -38,7 +38,7 @@ def test_human_against_tafl_desktop_engine_as_an_external_engine(qtbot, make_win
     assert time.monotonic() - t0 < 0.5
     qtbot.waitUntil(lambda: len(c.game.plies) == 2, timeout=30000)
     assert not c.thinking and c.human_to_move()
-    assert "Defenders played" in w.status_text()
+    assert "The defenders played" in w.status_text()
 
 
 def test_two_external_engines_play_a_whole_game_in_the_window(qtbot, make_window, dialogs_recorder):

@@ -127,7 +127,11 @@ def test_puzzle_filters(make_window):
     dlg = w.learn_dialogs[-1]
     fams = [dlg.family_box.itemData(i) for i in range(dlg.family_box.count())]
     dlg.family_box.setCurrentIndex(fams.index("hunt"))
-    assert dlg.shown and all(p["variant"].startswith("fox") for p in dlg.shown)
+    from tafl_desktop.core.variants import presets
+
+    family = {vid: v.family for vid, v in presets().items()}
+    assert dlg.shown and all(family[p["variant"]] == "hunt" for p in dlg.shown)
+    assert {"fox_geese_13", "asalto", "halatafl", "fox_hounds"} <= {p["variant"] for p in dlg.shown}
     dlg.level_box.setCurrentIndex(1)
     assert all(p["difficulty"] == 1 for p in dlg.shown)
 
@@ -186,3 +190,249 @@ def test_a_puzzles_rules_are_shown_before_its_first_move(qtbot, make_window, tmp
     shot = tmp_path / "puzzle-rules.png"
     other.grab().save(str(shot))
     assert shot.stat().st_size > 0
+
+
+# ------------------------------------------------------------------- puzzles as a trainer (issue 29)
+def _open_puzzles(w):
+    w.act_puzzles.trigger()
+    return w.learn_dialogs[-1]
+
+
+def test_a_newcomer_starts_with_the_easiest_puzzle_and_the_rating_follows(qtbot, make_window):
+    w = make_window("brandubh")
+    dlg = _open_puzzles(w)
+    first = dlg.puzzle
+    assert first["plies"] == 1 and first["difficulty"] == 1
+    assert dlg.rating_label.text() == "Your puzzle rating: 1500?"
+    play(qtbot, dlg.board, first["solution"][0])
+    assert "Solved" in dlg.feedback.text()
+    after = dlg.progress.player_rating()
+    assert after.rating > 1500 and "(+" in dlg.rating_label.text()
+    dlg.btn_next.click()  # the next puzzle is the unattempted one nearest the new rating
+    nxt = dlg.puzzle
+    assert nxt["id"] != first["id"] and nxt["id"] not in dlg.progress.attempted()
+    # a wrong first move is a lost attempt: the rating drops at once, and only once
+    rules, pos = dlg.board.rules, dlg.board.position
+    wrong = next(rules.move_text(m) for m in rules.legal_moves(pos) if rules.move_text(m) != nxt["solution"][0])
+    play(qtbot, dlg.board, wrong)
+    dropped = dlg.progress.player_rating().rating
+    assert dropped < after.rating and "(−" in dlg.rating_label.text()
+    play(qtbot, dlg.board, wrong)
+    assert dlg.progress.player_rating().rating == dropped
+    dlg.btn_prev.click()
+    assert dlg.puzzle["id"] == first["id"]
+
+
+def test_theme_filter(make_window):
+    w = make_window("brandubh")
+    dlg = _open_puzzles(w)
+    themes = [dlg.theme_box.itemData(i) for i in range(dlg.theme_box.count())]
+    assert themes[0] == "" and {"escape", "capture_king", "double_threat", "long"} <= set(themes)
+    dlg.theme_box.setCurrentIndex(themes.index("double_threat"))
+    assert dlg.shown and all("double_threat" in p["themes"] for p in dlg.shown)
+    assert "Double threat" in dlg.theme_box.currentText()
+    assert "Double threat" in dlg.heading.toolTip()
+
+
+def test_show_solution_plays_the_line_on_the_board(qtbot, make_window, monkeypatch):
+    from tafl_desktop.gui import learn
+
+    monkeypatch.setattr(learn, "SOLUTION_STEP_MS", 30)
+    pz = _puzzle("brandubh", 5)
+    w = make_window("brandubh")
+    dlg = _open_puzzles(w)
+    dlg.select(pz["id"])
+    dlg.solution_timer.setInterval(30)
+    start = dlg.board.position
+    dlg.btn_solution.click()
+    assert not dlg.board.interactive and dlg.board.position == start  # nothing printed, nothing jumped
+    qtbot.waitUntil(lambda: len(dlg.line) == 1, timeout=5000)
+    assert dlg.board.view.state().last_move  # the first move lands on the board by itself
+    qtbot.waitUntil(lambda: dlg.solved, timeout=10000)
+    assert dlg.line == pz["solution"]
+    assert dlg.board.rules.outcome(dlg.board.position).reason == pz["goal"]
+    assert "Solution:" in dlg.feedback.text() and dlg.progress.player_rating().rating < 1500
+
+
+def test_puzzles_from_my_games_through_the_window(qtbot, make_window, tmp_path, monkeypatch):
+    from tafl_desktop.study import my_games
+    from tests.test_study_puzzle_training import _missed_win_game
+
+    out = tmp_path / "my_games.json"
+    monkeypatch.setattr(my_games, "default_path", lambda: out)
+    _pz, _game, path = _missed_win_game(tmp_path)
+    w = make_window("brandubh")
+    w.learn_menu.aboutToShow.emit()
+    assert w.act_mine_games.text() == "Puzzles from &My Games..."
+    from tafl_desktop.gui.learn import mine_my_games
+
+    dlg = mine_my_games(w, [str(path)])
+    qtbot.waitUntil(lambda: dlg.btn_puzzles.isEnabled(), timeout=60000)
+    assert "1 puzzle found, 1 new in your set." in dlg.status.text()
+    dlg.btn_puzzles.click()
+    puzzles = w.learn_dialogs[-1]
+    assert puzzles.puzzle["id"].startswith("my_games-")
+    fams = [puzzles.family_box.itemData(i) for i in range(puzzles.family_box.count())]
+    assert "my_games" in fams
+
+
+def test_an_opentafl_puzzle_opens_from_import_and_is_solved(qtbot, make_window, tmp_path, dialogs_recorder):
+    from tafl_desktop.gui.interop_menu import import_game
+    from tafl_desktop.gui.record_puzzle import RecordPuzzleDialog
+    from tests.test_study_puzzle_training import _otg_puzzle
+
+    pz, path = _otg_puzzle(tmp_path, mode="strict")
+    w = make_window("brandubh")
+    before = w.controller.game
+    assert import_game(w, str(path))
+    dlg = w.learn_dialogs[-1]
+    assert isinstance(dlg, RecordPuzzleDialog) and w.controller.game is before  # the game is untouched
+    assert "take the king in two" in dlg.intro.text() and "strict" in dlg.heading.text()
+    rules, start = dlg.puzzle.rules, dlg.board.position
+    wrong = next(rules.move_text(m) for m in rules.legal_moves(start) if rules.move_text(m) != pz["solution"][0])
+    play(qtbot, dlg.board, wrong)
+    assert "not in this puzzle" in dlg.feedback.text() and dlg.board.position == start
+    dlg.btn_hint.click()
+    assert "double threat" in dlg.feedback.text()
+    dlg.btn_hint.click()
+    assert dlg.board.view.state().suggested == rules.parse_move(start, pz["solution"][0])
+    play(qtbot, dlg.board, pz["solution"][0])
+    assert "in the author's line" in dlg.feedback.text() and "one way out" not in dlg.comment.text()
+    qtbot.waitUntil(lambda: dlg.board.interactive, timeout=5000)
+    play(qtbot, dlg.board, pz["solution"][2])
+    assert "Solved!" in dlg.feedback.text()
+    dlg.btn_back.click()
+    assert not dlg.over and dlg.board.interactive
+    dialogs_recorder.confirm_answer = False  # "open it as a game" instead
+    assert import_game(w, str(path)) and w.controller.game is not before
+    assert [w.controller.rules.move_text(p.move) for p in w.controller.game.plies] == pz["solution"]
+
+
+def test_a_loose_opentafl_puzzle_allows_other_moves(qtbot, make_window, tmp_path, dialogs_recorder):
+    from tafl_desktop.gui.record_puzzle import open_record_puzzle
+    from tests.test_study_puzzle_training import _otg_puzzle
+
+    pz, path = _otg_puzzle(tmp_path, mode="loose")
+    w = make_window("brandubh")
+    dlg = open_record_puzzle(w, str(path))
+    rules, start = dlg.puzzle.rules, dlg.board.position
+    wrong = next(m for m in rules.legal_moves(start) if rules.move_text(m) != pz["solution"][0]
+                 and rules.outcome(rules.play(start, m)[0]) is None)
+    play(qtbot, dlg.board, rules.move_text(wrong))
+    assert "not among the author's lines" in dlg.feedback.text() and dlg.board.position != start
+    dlg.btn_back.click()
+    assert dlg.board.position == start
+    dlg.btn_solution.click()
+    qtbot.waitUntil(lambda: dlg.over, timeout=10000)
+    assert "Solved!" in dlg.feedback.text()
+    bad = tmp_path / "bad.otg"
+    bad.write_bytes(b"\x00garbage")
+    assert open_record_puzzle(w, str(bad)) is None
+    assert dialogs_recorder.errors and "\n" not in dialogs_recorder.errors[-1][1]
+    # the Learn menu opens one too, through the file dialog
+    w.learn_menu.aboutToShow.emit()
+    dialogs_recorder.open_paths.append(str(path))
+    w.act_open_puzzle_file.trigger()
+    assert w.learn_dialogs[-1].puzzle.mode == "loose"
+
+
+def test_lesson_progress_is_kept_and_leads_to_the_next_lesson(qtbot, make_window):
+    w = make_window("brandubh")
+    acts = learn_actions(w)
+    acts["tafl-capture"].trigger()
+    dlg = w.learn_dialogs[-1]
+    play(qtbot, dlg.board, "d1-d5")
+    assert "Well done" in dlg.feedback.text() and "(1 done)" in dlg.heading.text()
+    dlg.close()
+    acts = learn_actions(w)
+    assert "1 of" in acts["tafl-capture"].text() and not acts["tafl-capture"].isChecked()
+    cont = next(a for a in w.learn_menu.actions() if a.objectName() == "learn-continue")
+    assert "Continue:" in cont.text()
+    cont.trigger()
+    again = w.learn_dialogs[-1]
+    assert again.lesson.id == "tafl-capture" and again.index == 1  # where it was left
+    lesson = again.lesson
+    while again.index + 1 < len(lesson.steps) or not again.step_done:
+        if not again.step_done:
+            again.show_solution()
+            play(qtbot, again.board, again.step.solution)
+            assert again.step_done, again.feedback.text()
+        if again.index + 1 < len(lesson.steps):
+            again.btn_next.click()
+    assert again.btn_next.text() == "&Next lesson"
+    again.btn_next.click()
+    assert again.lesson.id != "tafl-capture" and again.index == 0
+    assert learn_actions(w)["tafl-capture"].isChecked()
+
+
+def test_dablot_lesson_boards_show_ranks(make_window):
+    w = make_window("brandubh")
+    learn_actions(w)["dablot-ranks"].trigger()
+    dlg = w.learn_dialogs[-1]
+    ranks = dlg.board.view.state().ranks
+    assert ranks and ranks["s"] == 1 and ranks["k"] > ranks["p"] > ranks["s"]
+
+
+def test_puzzle_windows_of_every_kind_close_like_any_window(qtbot, make_window, tmp_path):
+    """A flag named like a QDialog method (done) crashed the program on closing; every study window
+    closes cleanly, mid-line too."""
+    from tafl_desktop.gui.record_puzzle import open_record_puzzle
+    from tests.test_study_puzzle_training import _otg_puzzle
+
+    pz, path = _otg_puzzle(tmp_path, mode="loose")
+    w = make_window("brandubh")
+    dlg = open_record_puzzle(w, str(path))
+    play(qtbot, dlg.board, pz["solution"][0])
+    dlg.close()
+    qtbot.keyClick(dlg, Qt.Key.Key_Escape)
+    assert not dlg.isVisible() and w.isVisible()
+
+
+def test_a_damaged_puzzle_set_of_my_own_is_named_and_never_overwritten(qtbot, make_window, tmp_path, monkeypatch):
+    from tafl_desktop.gui.learn import mine_my_games
+    from tafl_desktop.study import my_games
+    from tests.test_study_puzzle_training import _missed_win_game
+
+    out = tmp_path / "my_games.json"
+    out.write_bytes(b"{damaged")
+    monkeypatch.setattr(my_games, "default_path", lambda: out)
+    w = make_window("brandubh")
+    dlg = _open_puzzles(w)
+    assert dlg.shown and "Your puzzles are left out" in w.statusBar().currentMessage()
+    _pz, _game, path = _missed_win_game(tmp_path)
+    miner = mine_my_games(w, [str(path)])
+    qtbot.waitUntil(lambda: miner.btn_choose.isEnabled(), timeout=60000)
+    assert "Cannot write" in miner.status.text() and out.read_bytes() == b"{damaged"
+
+
+def test_puzzles_from_a_reviewed_game_through_the_window(qtbot, make_window, tmp_path, monkeypatch):
+    """A game where the defenders missed a forced win: the review marks the miss, and "Puzzles from
+    this review" proves the engine's better move and adds the position to the player's set."""
+    from tafl_desktop.ai.review import Budget
+    from tafl_desktop.study import my_games
+    from tafl_desktop.study.puzzles import PuzzleSet, check_puzzle
+    from tests.test_study_puzzle_training import _missed_win_game
+
+    out = tmp_path / "my_games.json"
+    monkeypatch.setattr(my_games, "default_path", lambda: out)
+    pz, game, _path = _missed_win_game(tmp_path)
+    w = make_window("brandubh", size=(1000, 760))
+    from tafl_desktop.session.source import GameSource, Origin
+
+    w.load(GameSource.of_game(game, Origin.OPEN))
+    w.refresh()
+    panel = w.review_panel
+    panel.start(Budget(depth=pz["plies"]))
+    qtbot.waitUntil(lambda: not panel.running, timeout=120_000)
+    missed = [ex for ex in panel.exercises() if ex.ply == 1]
+    assert missed and missed[0].best_text == pz["solution"][0], [(e.ply, e.best_text) for e in panel.exercises()]
+    assert panel.puzzles_button.isVisible()
+    qtbot.mouseClick(panel.puzzles_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.puzzle_thread is None, timeout=60_000)
+    assert "1 puzzle from this review, 1 new in your set" in w.statusBar().currentMessage()
+    made = PuzzleSet.load(out).puzzles
+    assert len(made) == 1 and made[0]["position"] == pz["position"] and made[0]["solution"][0] == pz["solution"][0]
+    assert check_puzzle(made[0]) is None
+    qtbot.mouseClick(panel.puzzles_button, Qt.MouseButton.LeftButton)  # again: nothing new, nothing lost
+    qtbot.waitUntil(lambda: panel.puzzle_thread is None, timeout=60_000)
+    assert "0 new in your set" in w.statusBar().currentMessage() and len(PuzzleSet.load(out).puzzles) == 1

@@ -37,7 +37,7 @@ def test_click_shows_targets_and_moves(qtbot, make_window):
     click(qtbot, w, "b6")
     assert w.controller.game.move_texts() == ["d6-b6"]
     assert w.board.state().last_move == (sq(w, "d6"), sq(w, "b6"))
-    assert "Attackers played d6-b6" in w.status_text()
+    assert "The attackers played d6-b6" in w.status_text()
     assert w.panel.turn_text.text() == "Defenders to move"
     assert w.panel.moves.model.rowCount() == 1
 
@@ -117,7 +117,7 @@ def test_navigation_keys_and_move_list(qtbot, make_window):
     assert w.board.state().pieces == c.rules.pieces(start)
     qtbot.keyClick(w.board, Qt.Key.Key_Right)
     assert c.view_ply == 1
-    assert "Move 1 of 3" in w.panel.turn_text.text()
+    assert "After 1. d6-b6 (move 1 of 2)" in w.panel.turn_text.text()  # 3 plies: moves 1 and 2
     click(qtbot, w, "d5")  # an earlier position: the piece is picked (a move here starts a variation)
     assert w.board.state().selected == sq(w, "d5") and len(c.game.plies) == 3
     click(qtbot, w, "d5", Qt.MouseButton.RightButton)

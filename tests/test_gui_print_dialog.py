@@ -212,13 +212,13 @@ def test_unwritable_path_shows_a_message_and_keeps_the_old_file(make_dialog, tmp
     assert sorted(os.listdir(tmp_path)) == ["set.pdf", "settings"]  # no temporary file left behind
     title, text = dialogs_recorder.errors[-1]
     assert title == "Cannot save the set"
-    assert str(target) in text and ("Permission denied" in text or "No space left" in text)
+    assert str(target) in text and ("permission denied" in text or "the disk is full" in text)
     assert dlg.result() != print_dialog.QDialog.DialogCode.Accepted
 
 
 def test_missing_folder_shows_a_message(make_dialog, tmp_path, dialogs_recorder):
     assert make_dialog("brandubh").save_to(str(tmp_path / "no such folder" / "set.pdf")) is False
-    assert "No such file or directory" in dialogs_recorder.errors[-1][1]
+    assert "there is no such file or folder" in dialogs_recorder.errors[-1][1]
 
 
 def test_preview_unavailable_still_saves(make_dialog, tmp_path, monkeypatch):

@@ -54,7 +54,7 @@ def test_strict_custodian_self_capture_is_not_reported_as_a_capture(make_window)
     assert w.controller.play_move((sq(w, "c4"), sq(w, "c2")))
     status = _status(w)
     assert "capturing" not in status
-    assert status.startswith("Attackers played c4-c2, and lost their own piece on c2")
+    assert status.startswith("The attackers played c4-c2, and lost their own piece on c2")
     assert w.controller.move_rows() == ["c4-c2 (lost c2)"]
 
 

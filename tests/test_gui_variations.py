@@ -90,11 +90,11 @@ def test_comment_promote_delete_save_and_reopen(qtbot, make_window, dialogs_reco
 
     monkeypatch.setattr(QInputDialog, "getMultiLineText",
                         staticmethod(lambda *_a, **_k: ("The defenders open the east side.", True)))
-    menu_action(w, variation, "Comment on move 2...")
+    menu_action(w, variation, "Comment on 1... e4-e6...")  # the defenders' half of move 1
     assert variation.comment == "The defenders open the east side."
     assert rows(w)[2] == (1, "“The defenders open the east side.”", "")
     monkeypatch.setattr(QInputDialog, "getMultiLineText", staticmethod(lambda *_a, **_k: ("Main idea", True)))
-    menu_action(w, first, "Comment on move 1...")
+    menu_action(w, first, "Comment on 1. d6-b6...")
 
     path = tmp_path / "study.tafl.json"
     dialogs_recorder.save_paths.append(str(path))

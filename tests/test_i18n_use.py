@@ -33,9 +33,9 @@ def test_rules_in_russian_and_german_from_lang_and_environment():
     assert "Центральная клетка f6 — трон" in ru.stdout  # square names stay as they are
     de = cli("rules", "fox_geese_13", env={"TAFL_LANG": "de"})
     assert de.returncode == 0, de.stderr
-    assert "Fuchs und Gänse (13 Gänse)" in de.stdout and "Gänse: 13 Figuren unten. Fuchs: auf d4." in de.stdout
+    assert "Fuchs und Gänse (13 Gänse)" in de.stdout and "Unten stehen 13 Gänse, der Fuchs auf d4." in de.stdout
     before = cli("--lang", "fr", "rules", "brandubh")  # before the command works too
-    assert "Le plateau a 7 x 7 cases." in before.stdout
+    assert "Le plateau a 7 × 7 cases." in before.stdout
 
 
 def test_errors_follow_the_language_and_contracts_do_not():
@@ -87,7 +87,7 @@ def test_window_switches_language_and_keeps_the_game(qtbot, make_window, english
     titles = [a.text() for a in w.menuBar().actions()]
     assert (w.file_menu.title(), w.game_menu.title()) == ("&File", "&Game")
     switch_language(w, "de")
-    assert (w.file_menu.title(), w.game_menu.title()) == ("&Datei", "&Spiel")
+    assert (w.file_menu.title(), w.game_menu.title()) == ("&Datei", "&Partie")
     assert not set(titles) & {a.text() for a in w.menuBar().actions()}  # every menu title changed
     assert w.act_undo.toolTip() == "Den letzten Zug zurücknehmen (Strg+Z)"
     assert w.controller.game.move_texts() == moves_before  # the game is untouched

@@ -62,4 +62,4 @@ def test_a_solution_tree_nested_deep_is_reported_not_a_traceback(tmp_path):
     path.write_text('{"format": 1, "variant": "brandubh", "puzzles": [' + puzzle + "]}")
     res = check(path, timeout=120)
     assert res.returncode == 1 and "Traceback" not in res.stderr, res.stderr
-    assert "malformed" in res.stderr and "0 of 1 puzzles verified" in res.stdout
+    assert "malformed" in res.stderr and "0 of 1 puzzle verified" in res.stdout

@@ -54,7 +54,7 @@ def test_record_with_illegal_move_is_rejected_naming_the_move(tmp_path):
     data["moves"] = ["d1-c1", "d5-d6"]
     f = tmp_path / "cheat.json"
     f.write_text(json.dumps(data))
-    with pytest.raises(RecordError, match=r"move 2 \(d5-d6\).*occupied"):
+    with pytest.raises(RecordError, match=r"ply 2 \(d5-d6\).*occupied"):
         load_game(f)
 
 

@@ -118,7 +118,7 @@ def test_new_lessons_load_solve_and_speak_five_languages(lessons, lesson_id):
     # source 000 variant 2b: with four ranks the officer (2) no longer takes the son (3)
     ("dablot-house-rules", 4, "c5xc9", "the piece on c7 outranks this piece"),
     # source 000 variant 4: three actions a turn, so a fourth jump is refused
-    ("dablot-house-rules", 5, "c5xc9xc13xe13xf11", "only 3 action(s) left this turn"),
+    ("dablot-house-rules", 5, "c5xc9xc13xe13xf11", "only 3 actions are left this turn"),
     # source 000 variant 3: a marked soldier reaching the far edge stays a soldier
     ("dablot-house-rules", 3, "c11-c13", "the task is to reach e13"),
     # four-sided capture: three attackers do not yet take the king

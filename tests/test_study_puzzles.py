@@ -82,11 +82,24 @@ def test_list_json_has_the_promised_keys(capsys):
     assert code == 0 and json.loads(out)["reason"] == row["goal"] and json.loads(out)["result"] == row["winner"]
 
 
-def test_check_reverifies_a_sample_through_the_real_cli():
-    out = subprocess.run([sys.executable, "-m", "tafl_desktop", "puzzles", "check", "--sample", "6", "--seed", "3",
-                          "--json"], capture_output=True, text=True, timeout=300)
+def test_check_reverifies_a_sample_through_the_real_cli(tmp_path):
+    """The fast sample of the default run: from every shipped set its two cheapest puzzles to prove
+    (by the positions their proof visited) and one three-move puzzle of a small board, re-proved by
+    the real CLI; every puzzle of every set is re-proved under the slow marker."""
+    from tafl_desktop.study.puzzles import shipped_sets
+
+    sample = []
+    for pset in shipped_sets():
+        cheap = sorted(pset.puzzles, key=lambda pz: (pz.get("search_nodes", 0), pz["id"]))
+        sample += cheap[:2]
+    small = [pz for pz in all_puzzles() if pz["variant"] in ("brandubh", "fox_geese_13") and pz["plies"] == 5]
+    sample.append(sorted(small, key=lambda pz: pz.get("search_nodes", 0))[0])
+    path = tmp_path / "sample.json"
+    path.write_text(json.dumps({"format": 1, "variant": "sample", "scanned": {}, "puzzles": sample}), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "tafl_desktop", "puzzles", "check", "--file", str(path), "--json"],
+                         capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout) == {"checked": 6, "failed": []}
+    assert json.loads(out.stdout) == {"checked": len(sample), "failed": []}
 
 
 def _small_puzzle(plies: int) -> dict:

@@ -55,10 +55,11 @@ from tafl_desktop.ai.search import MATE
 from tafl_desktop.core.marks import N_
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
-#: The classes' names as the command line (lower case) and the graph's legend (capitalised) show
-#: them, marked here so that the catalogue holds them.
-CLASS_WORDS = (N_("best"), N_("good"), N_("inaccuracy"), N_("mistake"), N_("blunder"),
-               N_("Inaccuracy"), N_("Mistake"), N_("Blunder"))
+#: Each class as a reader sees it (the keys above are the JSON's words, the same in every language).
+CLASS_WORDS = {"best": N_("best move"), "good": N_("good move"), "inaccuracy": N_("inaccuracy"),
+               "mistake": N_("mistake"), "blunder": N_("blunder")}
+#: The classes as the evaluation graph's legend names them (tafl_desktop.charts.review_graph).
+LEGEND_WORDS = (N_("Inaccuracy"), N_("Mistake"), N_("Blunder"))
 #: Upper bounds (exclusive) of the loss in winning-chance points for best, good, inaccuracy, mistake.
 THRESHOLDS = (2.0, 5.0, 10.0, 15.0)
 #: Classes a player may learn from (the review's exercises; the better move drawn as an arrow).

@@ -25,6 +25,7 @@ import json
 import sys
 from typing import Any
 
+from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.i18n import _
 from tafl_desktop.native.bridge import ENGINES
 
@@ -35,7 +36,7 @@ ANALYSE_TIME = 2.0
 def register(sub: Any) -> None:
     """Add ``analyse`` and ``review`` to the argparse sub-parsers ``sub``."""
     s = sub.add_parser("analyse", help=_("the best lines of a position, with scores and proven results"))
-    s.add_argument("variant")
+    s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
     s.add_argument("--position", help=_("a position in the variant's notation (default: the start)"))
     s.add_argument("--to-move", help=_("the side to move in --position"))
     s.add_argument("--set", action="append", metavar="K=V", help=_("change a rule toggle"))
@@ -46,11 +47,11 @@ def register(sub: Any) -> None:
     limit.add_argument("--depth", type=int, help=_("search to this depth in plies"))
     limit.add_argument("--nodes", type=int, help=_("search this many positions (the same answer on any machine)"))
     s.add_argument("--engine", choices=ENGINES, help=_("search engine (default: native where it is built)"))
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
     s.set_defaults(func=cmd_analyse)
 
     s = sub.add_parser("review", help=_("class every move of a saved game and draw its evaluation graph"))
-    s.add_argument("file")
+    s.add_argument("file", metavar="FILE", help=_("the game record"))
     budget = s.add_mutually_exclusive_group()
     budget.add_argument("--depth", type=int, help=_("search every position to this depth in plies (default: the "
                                                     "standard depth for the board and engine)"))
@@ -61,7 +62,7 @@ def register(sub: Any) -> None:
                                                       "from those already there"))
     s.add_argument("--plot", help=_("write the evaluation graph to FILE.png or FILE.pdf"))
     s.add_argument("--engine", choices=ENGINES, help=_("search engine (default: native where it is built)"))
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
     s.set_defaults(func=cmd_review)
 
 
@@ -72,6 +73,7 @@ def cmd_analyse(args: Any) -> int:
     from tafl_desktop.cli.common import start_position as _start
     from tafl_desktop.cli.common import variant_arg as _variant
     from tafl_desktop.core.game import Game, IllegalMove
+    from tafl_desktop.core.marks import integer
 
     if not 1 <= args.lines <= MAX_LINES:
         raise CliError(_("--lines must be from 1 to {n}").format(n=MAX_LINES))
@@ -80,17 +82,21 @@ def cmd_analyse(args: Any) -> int:
     if args.depth is not None and not 1 <= args.depth <= 64:
         raise CliError(_("--depth must be from 1 to 64"))
     if args.nodes is not None and not 1_000 <= args.nodes <= 10_000_000_000:
-        raise CliError(_("--nodes must be from 1,000 to 10,000,000,000"))
+        raise CliError(_("--nodes must be from {low} to {high}").format(low=integer(1_000),
+                                                                        high=integer(10_000_000_000)))
     if args.to_move and args.position is None:
         raise CliError(_("--to-move needs --position"))
     variant = _variant(args.variant, args.set)
     rules = variant.make_rules()
     game = Game(rules, _start(rules, args.position, args.to_move))
-    for i, text in enumerate(args.moves.split(), 1):
+    from tafl_desktop.core.move_numbers import next_move_number
+
+    for text in args.moves.split():
         try:
             game.play_text(text)
         except IllegalMove as exc:
-            raise CliError(_("move {i}: {why}").format(i=i, why=exc), EXIT_ILLEGAL) from None
+            raise CliError(_("move {number}: {error}").format(number=next_move_number(game), error=exc),
+                           EXIT_ILLEGAL) from None
     keys = [rules.position_key(game.position_at(i)) for i in range(len(game.plies) + 1)]
     try:
         searcher = make_searcher(rules, args.engine)
@@ -115,10 +121,13 @@ def cmd_analyse(args: Any) -> int:
     to_move = int(rules.side_to_move(game.position))
     if not report.lines:
         print(_("The game is over: there is nothing to analyse."))
+    from tafl_desktop.core.marks import decimal, integer
+
     for n, line in enumerate(report.lines, 1):
         words = line_words(variant, line.score, line.result_in, line.winner, to_move)
-        print(f"{n}. {words} ({line.score:+d}, {_('depth')} {line.depth}): {' '.join(line.moves)}")
-    print(_("{nodes} positions in {seconds:.2f} s").format(nodes=report.nodes, seconds=report.seconds))
+        print(_("{n}. {words} ({score}, depth {depth}): {moves}").format(
+            n=n, words=words, score=integer(line.score, sign=True), depth=line.depth, moves=" ".join(line.moves)))
+    print(_("{nodes} positions in {seconds} s").format(nodes=integer(report.nodes), seconds=decimal(report.seconds, 2)))
     return 0
 
 
@@ -126,6 +135,7 @@ def review_budget(args: Any, rules: Any, engine: str) -> Any:
     """The budget ``--depth``, ``--nodes`` or ``--time`` asks for, else the standard one."""
     from tafl_desktop.ai.review import MAX_DEPTH, MAX_NODES, MIN_NODES, Budget, default_budget
     from tafl_desktop.cli.common import CliError
+    from tafl_desktop.core.marks import integer
 
     if args.depth is not None:
         if not 1 <= args.depth <= MAX_DEPTH:
@@ -133,7 +143,8 @@ def review_budget(args: Any, rules: Any, engine: str) -> Any:
         return Budget(depth=args.depth)
     if args.nodes is not None:
         if not MIN_NODES <= args.nodes <= MAX_NODES:
-            raise CliError(_("--nodes must be from {low:,} to {high:,}").format(low=MIN_NODES, high=MAX_NODES))
+            raise CliError(_("--nodes must be from {low} to {high}").format(low=integer(MIN_NODES),
+                                                                            high=integer(MAX_NODES)))
         return Budget(nodes=args.nodes)
     if args.time is not None:
         if not 0 < args.time <= 600:
@@ -144,7 +155,7 @@ def review_budget(args: Any, rules: Any, engine: str) -> Any:
 
 def cmd_review(args: Any) -> int:
     from tafl_desktop.ai.engine import resolve
-    from tafl_desktop.ai.review import CLASSES, review_game
+    from tafl_desktop.ai.review import CLASS_WORDS, CLASSES, review_game
     from tafl_desktop.ai.review_store import ReviewStore, StoreError, fingerprint
     from tafl_desktop.cli.common import EXIT_ERROR, EXIT_ILLEGAL, CliError
     from tafl_desktop.core.quoting import shown
@@ -161,7 +172,7 @@ def cmd_review(args: Any) -> int:
             resolve_target(args.plot)
         except OSError as exc:
             raise CliError(_("--plot: cannot write {path}: {why}").format(path=shown(args.plot),
-                                                                          why=exc.strerror or exc)) from None
+                                                                          why=os_reason(exc))) from None
     try:
         game = load_game(args.file)
     except RecordError as exc:
@@ -207,17 +218,24 @@ def cmd_review(args: Any) -> int:
             save_review_graph(args.plot, result["plies"], game.rules.variant.sides)
         except OSError as exc:
             raise CliError(_("--plot: cannot write {path}: {why}").format(path=shown(args.plot),
-                                                                          why=exc.strerror or exc)) from None
+                                                                          why=os_reason(exc))) from None
     if args.json:
         print(json.dumps(result))
         return 0
+    from tafl_desktop.core.marks import decimal, integer, percent
+    from tafl_desktop.core.move_numbers import ply_labels
+
+    labels = ply_labels(game)
     for p in result["plies"]:
-        mark = "" if p["class"] in ("best", "good") else f"  {_(p['class'])} ({_('better')}: {p['best']})"
-        print(f"{p['ply']:4}. {p['move']:<14} {p['score']:+7d}{mark}")
-    names = dict(zip((game.rules.variant.side_key(s) for s in (0, 1)), game.rules.variant.side_names, strict=True))
-    for side, agg in result["summary"]["sides"].items():
-        counts = ", ".join(f"{_(c)} {agg[c]}" for c in CLASSES)
-        accuracy = "-" if agg["accuracy"] is None else f"{agg['accuracy']:.1f} %"
+        word = CLASS_WORDS[p["class"]]
+        mark = "" if p["class"] in ("best", "good") else "  " + _("{verdict} ({better} was better)").format(
+            verdict=_(word), better=p["best"])
+        print(f"{labels[p['ply'] - 1]:>7} {p['move']:<14} {integer(p['score'], sign=True):>7}{mark}")
+    variant = game.rules.variant
+    names = {variant.side_key(s): variant.side_names[s] for s in (0, 1)}
+    for side_key, agg in result["summary"]["sides"].items():
+        counts = ", ".join(f"{_(CLASS_WORDS[c])} {agg[c]}" for c in CLASSES)
+        accuracy = "-" if agg["accuracy"] is None else percent(agg["accuracy"] / 100, 1)
         print(_("{side}: accuracy {accuracy}; {counts}; average loss {loss} points").format(
-            side=names.get(side, side), accuracy=accuracy, counts=counts, loss=agg["average_loss"]))
+            side=names.get(side_key, side_key), accuracy=accuracy, counts=counts, loss=decimal(agg["average_loss"])))
     return 0

@@ -23,6 +23,7 @@ from tafl_desktop.cli.common import EXIT_ERROR, EXIT_ILLEGAL, CliError, sets_tex
 from tafl_desktop.cli.common import shown as _shown
 from tafl_desktop.cli.common import start_position as _start
 from tafl_desktop.cli.common import variant_arg as _variant
+from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.i18n import _
 from tafl_desktop.native.bridge import ENGINES as ENGINE_NAMES
 
@@ -54,13 +55,21 @@ def _game_json(game) -> dict[str, Any]:
 
 
 def _print_game_text(game) -> None:
+    """The game for a reader: position, side to move, result, and the moves numbered as the move
+    list numbers them (one number per turn of both sides)."""
+    from tafl_desktop.core.move_numbers import numbered_lines
+
     data = _game_json(game)
+    variant = game.rules.variant
     print(_("position: {position}").format(position=data["position"]))
-    print(_("to move:  {side}").format(side=data["to_move"]))
-    if data["result"]:
-        print(_("result:   {result} ({reason})").format(result=data["result"], reason=data["reason"]))
-    for i, (m, c) in enumerate(zip(data["moves"], data["captures"], strict=True), 1):
-        print(f"{i:4}. {m}" + (f"  x {' '.join(c)}" if c else ""))
+    print(_("to move:  {side}").format(side=variant.side_names[int(game.rules.side_to_move(game.position))]))
+    if game.outcome is not None:
+        print(_("result:   {result}").format(result=game.outcome.describe(variant)))
+    g = variant.geometry
+    texts = [m + (f" x{','.join(g.name(s) for s in p.captures)}" if p.captures else "")
+             for m, p in zip(data["moves"], game.plies, strict=True)]
+    for line in numbered_lines(game, texts):
+        print(line)
 
 
 # ----------------------------------------------------------------------------------- commands
@@ -125,11 +134,14 @@ def cmd_play(args) -> int:
     v = _variant(args.variant, args.set)
     rules = v.make_rules()
     game = Game(rules, _start(rules, args.position, args.to_move))
-    for i, text in enumerate(args.moves.split() if args.moves else [], 1):
+    from tafl_desktop.core.move_numbers import next_move_number
+
+    for text in args.moves.split() if args.moves else []:
         try:
             game.play_text(text)
         except IllegalMove as exc:
-            raise CliError(_("move {number}: {error}").format(number=i, error=exc), EXIT_ILLEGAL) from None
+            raise CliError(_("move {number}: {error}").format(number=next_move_number(game), error=exc),
+                           EXIT_ILLEGAL) from None
     if args.json:
         print(json.dumps(_game_json(game)))
     else:
@@ -200,7 +212,8 @@ def cmd_bench(args) -> int:
         print(json.dumps({"engine": engine, "variants": rows}, indent=1))
     else:
         print(_("engine: {engine}").format(engine=engine))
-        print(f"{'variant':16} {'depth':>5} {'perft nodes':>12} {'perft s':>8} {'playout moves/s':>16}")
+        print(f"{_('variant'):16} {_('depth'):>5} {_('perft nodes'):>12} {_('perft s'):>8} "
+              f"{_('playout moves/s'):>16}")
         for r in rows:
             print(f"{r['variant']:16} {r['perft_depth']:>5} {r['perft_nodes']:>12} {r['perft_seconds']:>8.3f} "
                   f"{r['playout_moves_per_second']:>16}")
@@ -215,7 +228,7 @@ def _check_out(path: str) -> None:
         resolve_target(path)
     except OSError as exc:
         raise CliError(_("cannot write {path}: {reason}").format(path=_shown(path) or "''",
-                                                                 reason=exc.strerror or exc)) from None
+                                                                 reason=os_reason(exc))) from None
 
 
 def cmd_gui(args) -> int:
@@ -238,7 +251,7 @@ def cmd_screenshot(args) -> int:
         render_screenshot(v, args.out, (w, h))
     except OSError as exc:
         raise CliError(_("cannot write {path}: {error}").format(path=_shown(args.out),
-                                                               error=exc.strerror or exc)) from None
+                                                               error=os_reason(exc))) from None
     return 0
 
 
@@ -259,9 +272,38 @@ def cmd_selfplay(args) -> int:
     if args.json:
         print(json.dumps(report))
     else:
-        for k, val in report.items():
-            print(f"{k}: {val}")
+        print_selfplay(v, report)
     return 0
+
+
+def print_selfplay(v: Any, report: dict[str, Any]) -> None:
+    """The self-play report for a reader: the variant's own side names, the language's numbers;
+    levels and ending keys as ``--attackers``/``--json`` spell them."""
+    from tafl_desktop.core.marks import decimal, integer
+
+    att, dfn = v.side_names
+    endings = ", ".join(f"{k} {integer(n)}" for k, n in report["reasons"].items())
+    lines = [
+        _("variant: {name} ({id})").format(name=v.title, id=v.id),
+        _("games: {n}, with {processes} processes, seed {seed}").format(
+            n=integer(report["games"]), processes=integer(report["jobs"]), seed=report["seed"]),
+        _("levels: {side} {level}").format(side=att, level=report["attackers"]),
+        _("levels: {side} {level}").format(side=dfn, level=report["defenders"]),
+        _("wins: {side} {n}").format(side=att, n=integer(report["attackers_wins"])),
+        _("wins: {side} {n}").format(side=dfn, n=integer(report["defenders_wins"])),
+        _("draws: {n}, of them stopped at the {limit}-ply limit: {capped}").format(
+            n=integer(report["draws"]), limit=integer(report["max_plies"]), capped=integer(report["capped"])),
+        _("endings: {endings}").format(endings=endings or "-"),
+        _("average length: {plies} plies").format(plies=decimal(report["average_length"], 1)),
+        _("average search depth: {side} {depth}").format(side=att, depth=decimal(report["average_depth_attackers"], 2)),
+        _("average search depth: {side} {depth}").format(side=dfn, depth=decimal(report["average_depth_defenders"], 2)),
+        _("speed: {nodes} positions searched and {plies} plies played per second").format(
+            nodes=integer(report["nodes_per_second"]), plies=decimal(report["plies_per_second"], 2)),
+        _("time: {seconds} s (time scale {scale})").format(
+            seconds=decimal(report["seconds"], 1), scale=decimal(report["time_scale"], 1)),
+    ]
+    for line in lines:
+        print(line)
 
 
 def _balance_report(folder: str) -> dict[str, Any]:
@@ -274,7 +316,7 @@ def _balance_report(folder: str) -> dict[str, Any]:
     try:
         store = ResultStore.open(folder)
     except StudyError as exc:
-        raise CliError(f"--balance: {exc}") from None
+        raise CliError(_("--balance: {error}").format(error=exc)) from None
     _warn(store)
     return summary(store)
 
@@ -302,7 +344,7 @@ def cmd_print(args) -> int:
         raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(_("cannot write {path}: {error}").format(path=_shown(args.out),
-                                                               error=exc.strerror or exc)) from None
+                                                               error=os_reason(exc))) from None
     return 0
 
 
@@ -358,10 +400,12 @@ def float_in(low: float, high: float):
     """An argparse type: a finite number from ``low`` to ``high``."""
 
     def parse(text: str) -> float:
+        from tafl_desktop.core.marks import Num
+
         value = float(_number_text(text, True))
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(_("{value} is out of range: use {low:g} to {high:g}").format(
-                value=_quote(text), low=low, high=high))
+                value=_quote(text), low=Num(low), high=Num(high)))
         return value
 
     return parse
@@ -402,108 +446,119 @@ QUICK_COMMANDS = ("rules", "perft", "play", "replay", "bench")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command line's parser; with ``command`` one of :data:`QUICK_COMMANDS`, only as much of
-    it as that command needs (the other commands' options may then be missing)."""
+    """The command line, its help in the language in use (choose it before building: the texts are
+    read here, and argparse reads its own headings here too); with ``command`` one of
+    :data:`QUICK_COMMANDS`, only as much of it as that command needs (the other commands' options
+    may then be missing)."""
     import importlib
 
+    localise_argparse()
     quick = command in QUICK_COMMANDS
-
     p = OneLineParser(
-        prog="tafl-desktop", description="Play and print the old Nordic hunt games.",
-        epilog="Without a command the window opens: 'tafl-desktop [FILE] [--variant ID]' is 'tafl-desktop gui "
-        "[FILE] [--variant ID]'.")
-    p.add_argument("--version", action="version", version=f"tafl-desktop {__version__}")
+        prog="tafl-desktop", description=_("Play and print the old Nordic hunt games."),
+        epilog=_("Without a command the window opens: 'tafl-desktop [FILE] [--variant ID]' is 'tafl-desktop gui "
+                 "[FILE] [--variant ID]'."))
+    p.add_argument("--version", action="version", version=f"tafl-desktop {__version__}",
+                   help=_("show the program's version number and exit"))
     p.add_argument("--self-test", action="store_true",
-                   help="open the window offscreen, play a move, export a one-page PDF, exit 0 if all worked")
-    sub = p.add_subparsers(dest="command")
+                   help=_("open the window offscreen, play a move, export a one-page PDF, exit 0 if all worked"))
+    sub = p.add_subparsers(dest="command", title=_("commands"), metavar="COMMAND")
+    json_help = _("print the result as JSON (keys and values in English)")
+    set_help = _("change a rule toggle (repeatable)")
 
-    g = sub.add_parser("gui", help="open the window (the default)")
-    g.add_argument("file", nargs="?", help="a saved game to open")
-    g.add_argument("--variant", help="start a new game of this preset")
+    g = sub.add_parser("gui", help=_("open the window (the default)"))
+    g.add_argument("file", nargs="?", metavar="FILE", help=_("a saved game to open"))
+    g.add_argument("--variant", help=_("start a new game of this preset"))
     g.set_defaults(func=cmd_gui)
 
-    s = sub.add_parser("variants", help="list the preset ids")
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("variants", help=_("list the preset ids"))
+    s.add_argument("--json", action="store_true", help=json_help)
     s.set_defaults(func=cmd_variants)
 
-    s = sub.add_parser("rules", help="print the rules in force for a variant and toggles")
-    s.add_argument("variant")
-    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
+    s = sub.add_parser("rules", help=_("print the rules in force for a variant and toggles"))
+    s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help=set_help)
     s.set_defaults(func=cmd_rules)
 
     def position_args(sp):
-        sp.add_argument("--position", help="start position in row notation, top row first")
-        sp.add_argument("--to-move", help="side to move in --position (attackers/defenders, or the variant's "
-                        "side names such as geese/fox)")
-        sp.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
+        sp.add_argument("--position", help=_("start position in row notation, top row first"))
+        sp.add_argument("--to-move", help=_("side to move in --position (attackers/defenders, or the variant's "
+                                            "side names such as geese/fox)"))
+        sp.add_argument("--set", action="append", metavar="KEY=VALUE", help=set_help)
 
-    s = sub.add_parser("perft", help="count the leaves of the move tree", description=(
+    s = sub.add_parser("perft", help=_("count the leaves of the move tree"), description=_(
         "Count the leaves of the legal-move tree to DEPTH plies from the start (or --position). Legality "
         "rules that depend on the game's history are honoured along each line (with repetition="
         "defenders_no_repeat a defenders' move that recreates a board of the line is not counted); results "
         "that need the history (repetition, moves without a capture) are left out, as in chess perft."))
-    s.add_argument("variant")
-    s.add_argument("depth", type=int_in(0, 8))
+    s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
+    s.add_argument("depth", type=int_in(0, 8), metavar="DEPTH", help=_("how many plies deep to count, 0 to 8"))
     position_args(s)
     engine_arg(s)
     s.set_defaults(func=cmd_perft)
 
-    s = sub.add_parser("play", help="apply moves and print the resulting game")
-    s.add_argument("variant")
-    s.add_argument("--moves", default="", help='space-separated moves, e.g. "e1-e5 f4-f2"')
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("play", help=_("apply moves and print the resulting game"))
+    s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
+    s.add_argument("--moves", default="", help=_('space-separated moves, e.g. "e1-e5 f4-f2"'))
+    s.add_argument("--json", action="store_true", help=json_help)
     position_args(s)
     s.set_defaults(func=cmd_play)
 
-    s = sub.add_parser("replay", help="replay a saved game record")
-    s.add_argument("file")
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("replay", help=_("replay a saved game record"))
+    s.add_argument("file", metavar="FILE", help=_("the game record"))
+    s.add_argument("--json", action="store_true", help=json_help)
     s.set_defaults(func=cmd_replay)
 
-    s = sub.add_parser("screenshot", help="render the window with a preset's start position to a PNG")
-    s.add_argument("--variant", required=True)
-    s.add_argument("--out", required=True)
-    s.add_argument("--size", default="1200x800", type=window_size, help="window size WxH (480x360 to 7680x4320)")
-    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
+    s = sub.add_parser("screenshot", help=_("render the window with a preset's start position to a PNG"))
+    s.add_argument("--variant", required=True, help=_("preset id or variant file"))
+    s.add_argument("--out", required=True, help=_("the PNG file to write"))
+    s.add_argument("--size", default="1200x800", type=window_size,
+                   help=_("window size WxH (480x360 to 7680x4320)"))
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help=set_help)
     s.set_defaults(func=cmd_screenshot)
 
-    s = sub.add_parser("selfplay", help="computer against computer: wins per side, draws, speed")
-    s.add_argument("variant")
-    s.add_argument("--games", type=int_in(1, MAX_GAMES), default=10)
-    s.add_argument("--attackers", default="medium", help="level of the attackers' computer player")
-    s.add_argument("--defenders", default="medium", help="level of the defenders' computer player")
+    s = sub.add_parser("selfplay", help=_("computer against computer: wins per side, draws, speed"))
+    s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
+    s.add_argument("--games", type=int_in(1, MAX_GAMES), default=10, help=_("how many games (default 10)"))
+    s.add_argument("--attackers", default="medium", help=_("level of the attackers' computer player"))
+    s.add_argument("--defenders", default="medium", help=_("level of the defenders' computer player"))
     s.add_argument("--jobs", type=int_in(1, _jobs_limit), default=1,
-                   help="games played in parallel processes (1 to the number of cores)")
-    s.add_argument("--seed", type=int_in(-MAX_SEED, MAX_SEED), default=1)
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
-    s.add_argument("--engine", choices=ENGINE_NAMES, help="search engine of both sides (default: native where built)")
-    s.add_argument("--attackers-engine", choices=ENGINE_NAMES, help="search engine of the attackers")
-    s.add_argument("--defenders-engine", choices=ENGINE_NAMES, help="search engine of the defenders")
+                   help=_("games played in parallel processes (1 to the number of cores)"))
+    s.add_argument("--seed", type=int_in(-MAX_SEED, MAX_SEED), default=1,
+                   help=_("seed of the computer players' random choices (default 1)"))
+    s.add_argument("--json", action="store_true", help=json_help)
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help=set_help)
+    s.add_argument("--engine", choices=ENGINE_NAMES,
+                   help=_("search engine of both sides (default: native where built)"))
+    s.add_argument("--attackers-engine", choices=ENGINE_NAMES, help=_("search engine of the attackers"))
+    s.add_argument("--defenders-engine", choices=ENGINE_NAMES, help=_("search engine of the defenders"))
     s.add_argument("--move-time", type=float_in(0.01, 600.0), default=None,
-                   help="seconds per move for both sides instead of the levels' node budgets")
+                   help=_("seconds per move for both sides instead of the levels' node budgets"))
     s.add_argument("--swap", action="store_true",
-                   help="swap the sides' engines every other game (an engine match, colours swapped)")
+                   help=_("swap the sides' engines every other game (an engine match, colours swapped)"))
     s.set_defaults(func=cmd_selfplay)
 
-    s = sub.add_parser("print", help="write a printable set (board, pieces, rules, markers) as PDF, or a maker's "
-                       "file: the board for a laser cutter (svg, dxf), pieces for a 3D printer (stl, 3mf)")
-    s.add_argument("variant")
-    s.add_argument("--out", required=True)
-    s.add_argument("--paper", choices=("a4", "letter"), default="a4")
-    s.add_argument("--orientation", choices=("portrait", "landscape"), default="portrait")
+    s = sub.add_parser("print", help=_("write a printable set (board, pieces, rules, markers) as PDF, or a maker's "
+                                       "file: the board for a laser cutter (svg, dxf), pieces for a 3D printer "
+                                       "(stl, 3mf)"))
+    s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
+    s.add_argument("--out", required=True, help=_("the file to write (.pdf, or .svg, .dxf, .stl, .3mf)"))
+    s.add_argument("--paper", choices=("a4", "letter"), default="a4", help=_("paper size (default a4)"))
+    s.add_argument("--orientation", choices=("portrait", "landscape"), default="portrait",
+                   help=_("page orientation (default portrait)"))
     s.add_argument("--square-mm", type=float_in(0.0, 1000.0), default=None,
-                   help="size of one board square in mm, 8 to 80 (default: the largest that fits one page, at "
-                   "most 30; 25 for a maker's file); on point-and-line boards it is the point spacing: the distance "
-                   "between neighbouring points on the Fox games' cross, between neighbouring grid lines on the "
-                   "Dablot lattice (its centre points lie half-way); pieces are sized to it")
-    s.add_argument("--parts", default=None, help="comma list of board,pieces,rules,standees,markers (default: all "
-                   "that apply); svg and dxf carry the board, stl and 3mf pieces, board (the peg board) and markers")
+                   help=_("size of one board square in mm, 8 to 80 (default: the largest that fits one page, at "
+                          "most 30; 25 for a maker's file); on point-and-line boards it is the point spacing: the "
+                          "distance between neighbouring points on the Fox games' cross, between neighbouring grid "
+                          "lines on the Dablot lattice (its centre points lie half-way); pieces are sized to it"))
+    s.add_argument("--parts", default=None,
+                   help=_("comma list of board,pieces,rules,standees,markers (default: all that apply); svg and dxf "
+                          "carry the board, stl and 3mf pieces, board (the peg board) and markers"))
     s.add_argument("--draught-mm", type=float_in(0.0, 1000.0), default=30.0,
-                   help="draught diameter for Dablot rank markers, 15 to 60 mm")
-    s.add_argument("--balance", metavar="DIR", help="add the chart of a Rules Lab study (its --out folder) to "
-                   "the rule sheet")
-    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
+                   help=_("draught diameter for Dablot rank markers, 15 to 60 mm"))
+    s.add_argument("--balance", metavar="DIR", help=_("add the chart of a Rules Lab study (its --out folder) to "
+                                                      "the rule sheet"))
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help=set_help)
     if not quick:
         from tafl_desktop.printing.maker import cli as maker_cli
 
@@ -550,14 +605,51 @@ def _ascii_numbers(parser: argparse.ArgumentParser) -> None:
 LANG_CODES = ("en", "da", "de", "fr", "ru")
 
 
+def _language_code(text: str) -> str:
+    """An argparse type: a shipped language, or the pseudo-locale a tester asks for by name."""
+    from tafl_desktop.i18n import PSEUDO
+
+    if text in LANG_CODES or text == PSEUDO:
+        return text
+    raise argparse.ArgumentTypeError(_("{value} is not a language: use {codes}").format(
+        value=_quote(text), codes=", ".join(LANG_CODES)))
+
+
 def _add_lang_option(parser: argparse.ArgumentParser, top: bool = False) -> None:
     """``--lang`` on the program and on every sub-command (a capability's too); the sub-command's
     copy must not overwrite a value given before the command, hence SUPPRESS."""
     if any("--lang" in a.option_strings for a in parser._actions):
         return
-    parser.add_argument("--lang", choices=LANG_CODES, default=None if top else argparse.SUPPRESS,
-                        help="language of the window, printed set and messages (default: $TAFL_LANG or the "
-                        "system's)")
+    parser.add_argument("--lang", type=_language_code, metavar="{" + ",".join(LANG_CODES) + "}",
+                        default=None if top else argparse.SUPPRESS,
+                        help=_("language of the window, printed set and messages (default: $TAFL_LANG or the "
+                               "system's)"))
+
+
+def language_asked(argv: Sequence[str]) -> str | None:
+    """The value of the first ``--lang`` in ``argv`` (before or after the command), read before
+    the parser is built so that ``--help`` and argparse's own messages speak that language."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
+def localise_argparse() -> None:
+    """Let argparse's own words ("usage:", "options", "the following arguments are required")
+    come from our catalogue.  argparse looks its texts up through the module-level names ``_``
+    and ``ngettext`` it imported from :mod:`gettext` (the system's "messages" domain, which we do
+    not ship); pointing those two names at our translation functions is the one documented hook
+    short of subclassing every formatter and action.  The texts themselves are listed in
+    :mod:`tafl_desktop.argparse_words` so that the catalogue holds them."""
+    from tafl_desktop import i18n
+
+    argparse._ = i18n._  # type: ignore[attr-defined]
+    argparse.ngettext = i18n.ngettext  # type: ignore[attr-defined]
 
 
 #: Options of the program itself (everything else before a command belongs to ``gui``).
@@ -597,14 +689,14 @@ def with_default_command(argv: Sequence[str], commands: Sequence[str]) -> list[s
 def engine_arg(sp) -> None:
     """``--engine native|python`` (a contract of ``perft`` and ``bench``)."""
     sp.add_argument("--engine", choices=("native", "python"), default=None,
-                    help="rules engine: native (Rust, the default where it is built) or python (the core)")
+                    help=_("rules engine: native (Rust, the default where it is built) or python (the core)"))
 
 
 def _add_bench(sub) -> None:
-    s = sub.add_parser("bench", help="perft and random-playout speed on four presets")
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("bench", help=_("perft and random-playout speed on four presets"))
+    s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
     s.add_argument("--seconds", type=float_in(0.01, MAX_SECONDS), default=2.0,
-                   help="playout time per variant (CPU seconds, at most 3600)")
+                   help=_("playout time per variant (CPU seconds, at most 3600)"))
     engine_arg(s)
     s.set_defaults(func=cmd_bench)
 
@@ -617,17 +709,19 @@ def _command_names(parser: argparse.ArgumentParser) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from tafl_desktop.i18n import normalise, set_language
+
     argv = list(argv if argv is not None else sys.argv[1:])
+    asked = language_asked(argv)
+    set_language(asked if asked and normalise(asked) else None)  # a bad value: argparse says so below
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(with_default_command(argv, _command_names(parser)))
-    from tafl_desktop.i18n import set_language
-
     set_language(getattr(args, "lang", None))
     if args.self_test:
         try:
             from tafl_desktop.selftest import run_self_test
         except ImportError as exc:
-            print(f"tafl-desktop: self-test unavailable: {exc}", file=sys.stderr)
+            print(_("tafl-desktop: the self-test is not available: {error}").format(error=exc), file=sys.stderr)
             return EXIT_ERROR
         return run_self_test()
     if args.command is None:
@@ -635,7 +729,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except CliError as exc:
-        print(f"tafl-desktop: {exc}", file=sys.stderr)
+        print(_("tafl-desktop: {error}").format(error=exc), file=sys.stderr)
         return exc.code
     except KeyboardInterrupt:
         return 130

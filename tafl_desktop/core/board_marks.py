@@ -44,7 +44,7 @@ def marks_in_force(variant: Variant, rules: Rules[Position] | None = None) -> Bo
     g = variant.geometry
     opts = (rules if rules is not None else variant.make_rules()).opts
     if isinstance(g, GraphGeometry):
-        extra: dict[str, Any] = {"pen": g.marked("pen"), "words": variant.words}
+        extra: dict[str, Any] = {"pen": g.marked("pen"), "words": variant.words, "sides": tuple(variant.sides)}
         if opts.get("breakthrough"):
             extra["home"] = g.marked("home")
         hunter = frozenset((a, b) for a, b, kind in g.lines if kind == "diag") \

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import gettext as _
 
 #: The fewest seconds the computer is given for a move, however short its clock.
 MIN_THINK = 0.05
@@ -42,11 +43,11 @@ class TimeControl:
 
     def __post_init__(self) -> None:
         if self.main_ms < 0 or self.increment_ms < 0 or self.overtime_ms < 0 or self.overtimes < 0:
-            raise ValueError("clock times cannot be negative")
+            raise ValueError(_("clock times cannot be negative"))
         if self.main_ms == 0 and not (self.overtime_ms and self.overtimes):
-            raise ValueError("a clock needs main time or overtime periods")
+            raise ValueError(_("a clock needs main time or overtime periods"))
         if bool(self.overtime_ms) != bool(self.overtimes):
-            raise ValueError("overtime needs both a number of periods and their length")
+            raise ValueError(_("overtime needs both a number of periods and their length"))
 
     @property
     def kind(self) -> str:
@@ -74,7 +75,7 @@ class TimeControl:
 
         tokens = str(text).split()
         if not tokens or not _SECONDS.fullmatch(tokens[0]):
-            raise ValueError(f"{quote(text)} is not a time control (expected e.g. \"300 30/3 5i\")")
+            raise ValueError(_('{text} is not a time control (expected e.g. "300 30/3 5i")').format(text=quote(text)))
         main = _ms(tokens[0], text)
         inc = period = periods = 0
         for tok in tokens[1:]:
@@ -83,10 +84,11 @@ class TimeControl:
             elif m := re.fullmatch(rf"({_SECONDS.pattern})/([0-9]{{1,9}})", tok, re.ASCII):
                 period, periods = _ms(m.group(1), text), int(m.group(2))
                 if periods > MAX_PERIODS:
-                    raise ValueError(f"{quote(text)}: more than {MAX_PERIODS} overtime periods")
+                    raise ValueError(_("{text}: more than {most} overtime periods").format(
+                        text=quote(text), most=MAX_PERIODS))
             else:
-                raise ValueError(f"{quote(text)}: {quote(tok)} is neither an increment (5i) nor overtime periods "
-                                 "(30/3)")
+                raise ValueError(_("{text}: {tok} is neither an increment (5i) nor overtime periods (30/3)").format(
+                    text=quote(text), tok=quote(tok)))
         return cls(main, inc, period, periods)
 
 
@@ -106,8 +108,8 @@ def _ms(seconds_text: str, whole: str = "") -> int:
 
     seconds = float(seconds_text)
     if seconds > MAX_SECONDS:
-        raise ValueError(f"{quote(whole or seconds_text)}: {quote(seconds_text)} seconds is more than the "
-                         f"{MAX_SECONDS} a clock may give")
+        raise ValueError(_("{value}: {seconds_text} seconds is more than the {most} a clock may give").format(
+            value=quote(whole or seconds_text), seconds_text=quote(seconds_text), most=MAX_SECONDS))
     return int(round(seconds * 1000))
 
 
@@ -144,7 +146,7 @@ class GameClock:
     def __init__(self, control: TimeControl, now: Callable[[], float] = time.monotonic) -> None:
         self.control = control
         self._now = now
-        self.sides = [SideTime(control.main_ms, control.overtimes, control.overtime_ms) for _ in (0, 1)]
+        self.sides = [SideTime(control.main_ms, control.overtimes, control.overtime_ms) for _side in (0, 1)]
         self.running: int | None = None   # the side whose time runs, None while stopped
         self._since = 0.0                 # when the running side's time was last charged
         self._flag: int | None = None
@@ -258,15 +260,16 @@ class GameClock:
 
         parts = str(text).split()
         if len(parts) != 7 or not all(re.fullmatch(r"-?[0-9]{1,12}", p, re.ASCII) for p in parts):
-            raise ValueError(f"{quote(text)} is not a saved clock state")
+            raise ValueError(_("{text} is not a saved clock state").format(text=quote(text)))
         nums = [int(p) for p in parts]
         if any(n < 0 for n in nums[:6]) or nums[6] not in (-1, 0, 1):
-            raise ValueError(f"{quote(text)} is not a saved clock state")
+            raise ValueError(_("{text} is not a saved clock state").format(text=quote(text)))
         clock = cls(control, now)
         for i in (0, 1):
             main, periods, period = nums[3 * i: 3 * i + 3]
             if periods > control.overtimes or period > control.overtime_ms:
-                raise ValueError(f"{quote(text)} does not fit the time control {control.text()}")
+                raise ValueError(_("{text} does not fit the time control {control}").format(
+                    text=quote(text), control=control.text()))
             clock.sides[i] = SideTime(main, periods, period)
         clock._flag = None if nums[6] < 0 else nums[6]
         return clock

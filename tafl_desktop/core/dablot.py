@@ -15,6 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tafl_desktop.core.game import Move, Outcome, Side
+from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import quote
 
 if TYPE_CHECKING:
@@ -347,72 +349,78 @@ class DablotRules:
             sep = "x" if "x" in seg else "-"
             names = seg.split(sep)
             if len(names) < 2 or not all(names):
-                raise ValueError(f"{quote(text)} is not a move (expected e.g. c3-c4, c3xc5xe5 or end)")
+                raise ValueError(_("{text} is not a move (expected e.g. c3-c4, c3xc5xe5 or end)").format(
+                    text=quote(text)))
             if i:
                 move.append(SEP)
             move += [self.geometry.parse_square(n) for n in names]
         return tuple(move)
 
     def explain_illegal(self, pos: DablotPosition, move: Move) -> str:
+        """A clause saying why ``move`` is not legal in ``pos``, one whole sentence of the
+        catalogue per case (only point names and numbers are filled in)."""
         g = self.geometry
         if pos.result is not None:
-            return f"the game is over ({pos.result.describe(self.variant)})"
+            return _("the game is over ({result})").format(result=pos.result.describe(self.variant))
         if move == END_TURN:
-            return "a turn ends only after at least one action" if self.actions_per_turn else \
-                "there are no action points in this game"
+            return _("a turn ends only after at least one action") if self.actions_per_turn else \
+                _("there are no action points in this game")
         segs = self.segments(move)
         if not segs or any(len(s) < 2 or not all(0 <= p < self.N for p in s) for s in segs):
-            return "that is not a move on this board"
+            return _("that is not a move on this board")
         a = segs[0][0]
         c = pos.cells[a]
         if not c:
-            return f"there is no piece on {g.name(a)}"
+            return _("there is no piece on {square}").format(square=g.name(a))
         if side_of(c) != pos.side:
-            return f"the piece on {g.name(a)} is not yours"
+            return _("the piece on {square} is not yours").format(square=g.name(a))
         if len(segs) == 1 and len(segs[0]) == 2 and segs[0][1] == a:
             return self._stay_reason(pos, a)
         if pos.cells[segs[0][-1]]:
-            return f"{g.name(segs[0][-1])} is occupied"
+            return _("{square} is occupied").format(square=g.name(segs[0][-1]))
         if len(segs) > 1:
-            return "that is not a possible ambush" if self.opts["ambush"] else "ambushes are not allowed"
+            return _("that is not a possible ambush") if self.opts["ambush"] else _("ambushes are not allowed")
         seg = segs[0]
         soldier_capture = self.is_jump(seg) and kind_of(c) == SOLDIER
         if self.opts["compulsory_capture"] == "soldiers" and not soldier_capture and \
                 any(kind_of(pos.cells[m[0]]) == SOLDIER for m in self._captures(pos, 10**6)):
-            return "a soldier can capture, and soldiers must capture"
+            return _("a soldier can capture, and soldiers must capture")
         if self.is_jump(seg):
             for x, y in zip(seg, seg[1:], strict=False):
                 over = self.over.get((x, y))
                 if over is None:
-                    return "a jump goes straight along a line over one neighbouring point"
+                    return _("a jump goes straight along a line over one neighbouring point")
                 v = pos.cells[over]
                 if not v or side_of(v) == pos.side:
-                    return f"there is no enemy on {g.name(over)} to jump"
+                    return _("there is no enemy on {square} to jump").format(square=g.name(over))
                 if self.rank(v) > self.rank(c):
-                    return f"the piece on {g.name(over)} outranks this piece"
+                    return _("the piece on {square} outranks this piece").format(square=g.name(over))
             if len(seg) > 2 and not self.opts["chain_jumps"]:
-                return "only one capture per turn is allowed"
+                return _("only one capture per turn is allowed")
             if self.actions_per_turn and len(seg) - 1 > pos.actions:
-                return f"only {pos.actions} action(s) left this turn"
-            return "the rules do not allow this jump"
+                return ngettext("only {n} action is left this turn", "only {n} actions are left this turn",
+                                pos.actions).format(n=pos.actions)
+            return _("the rules do not allow this jump")
         if seg[1] not in self.steps[a]:
-            return "a piece moves one point along a line"
+            return _("a piece moves one point along a line")
         if self.opts["ever_onward"] and kind_of(c) == SOLDIER and self._backward(pos.side, a, seg[1]):
-            return "soldiers may not move backwards (Ever Onward)"
+            return _("soldiers may not move backwards (Ever Onward)")
         if not any(m and m[0] == a for m in self.legal_moves(pos)):
             return self._stay_reason(pos, a)
-        return "the rules do not allow this move"
+        return _("the rules do not allow this move")
 
     def _stay_reason(self, pos: DablotPosition, a: int) -> str:
         """Why the piece on ``a`` cannot stay where it is, or cannot move at all (boxed in, or a
         soldier elsewhere must capture)."""
         name = self.geometry.name(a)
         if any(m and m[0] == a for m in self.legal_moves(pos)):
-            return f"a move must go to another point (the piece on {name} cannot stay where it is)"
+            return _("a move must go to another point (the piece on {square} cannot stay where it is)").format(
+                square=name)
         if self.opts["compulsory_capture"] == "soldiers" and \
                 any(kind_of(pos.cells[m[0]]) == SOLDIER for m in self._captures(pos, 10**6)):
-            return f"the piece on {name} cannot move now: a soldier can capture, and soldiers must capture"
-        return f"the piece on {name} cannot move: every point it may go to is taken"
+            return _("the piece on {square} cannot move now: a soldier can capture, and soldiers must "
+                     "capture").format(square=name)
+        return _("the piece on {square} cannot move: every point it may go to is taken").format(square=name)
 
     def pieces(self, pos: DablotPosition) -> dict[int, str]:
         """Point -> letter: s soldier, r marked soldier, o officer, p son, k leader; upper case for
@@ -444,27 +452,30 @@ class DablotRules:
         cells = [0] * self.N
         seen = set()
         for token in text.split():
-            key, _, items = token.partition("=")
+            key, _sep, items = token.partition("=")
             key = key.lower()
             if key not in ("south", "north") or key in seen:
-                raise ValueError(f"position part {quote(token)} must be south=... or north=..., once each")
+                raise ValueError(_("position part {token} must be south=... or north=..., once each").format(
+                    token=quote(token)))
             seen.add(key)
             side = SOUTH if key == "south" else NORTH
             leaders = 0
             for item in (i for i in items.split(",") if i):
                 letter, name = item[0].lower(), item[1:]
                 if letter not in KIND_LETTERS and letter != "r":
-                    raise ValueError(f"{quote(item)}: a piece is s, r, o, p or k followed by a point name")
+                    raise ValueError(_("{item}: a piece is s, r, o, p or k followed by a point name").format(
+                        item=quote(item)))
                 p = self.geometry.parse_square(name)
                 if cells[p]:
-                    raise ValueError(f"point {quote(name)} holds two pieces")
+                    raise ValueError(_("point {name} holds two pieces").format(name=quote(name)))
                 kind = SOLDIER if letter == "r" else KIND_LETTERS[letter]
                 leaders += kind == LEADER
                 cells[p] = cell(side, kind, letter == "r")
             if leaders > 1:
-                raise ValueError(f"the {key} army has {leaders} leaders")
+                raise ValueError((_("the south army has {n} leaders") if key == "south" else
+                                  _("the north army has {n} leaders")).format(n=leaders))
         if not any(cells):
-            raise ValueError("the position has no pieces")
+            raise ValueError(_("the position has no pieces"))
         pos = DablotPosition(tuple(cells), int(to_move), self.actions_per_turn)
         for mover in (SOUTH, NORTH):
             if not any(c and side_of(c) == 1 - mover for c in cells):

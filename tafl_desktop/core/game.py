@@ -25,10 +25,19 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast
 
 from tafl_desktop.core import marks
-from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import N_, N_pair, N_side
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import quote
-from tafl_desktop.core.side_words import agree, fill, side_words
+from tafl_desktop.core.side_words import (
+    agree,
+    fill,
+    sentence,
+    side_context,
+    side_name,
+    side_subject,
+    side_words,
+    sides_context,
+)
 
 if TYPE_CHECKING:
     from tafl_desktop.core.geometry import GraphGeometry, GridGeometry
@@ -59,7 +68,7 @@ class Side(IntEnum):
             return cls.ATTACKERS
         if t in ("defenders", "defender", "d", "white", "w"):
             return cls.DEFENDERS
-        raise ValueError(f"{quote(text)} is not a side: use attackers or defenders")
+        raise ValueError(_("{text} is not a side: use attackers or defenders").format(text=quote(text)))
 
 
 @dataclass(frozen=True)
@@ -89,28 +98,55 @@ class Outcome:
         name = variant.sides[int(self.winner)]
         return f"{name} {agree('win', variant.side_count(self.winner))}: {text}."
 
-    def _describe_translated(self, variant: Variant | None, reason: str) -> str:
-        """:meth:`describe` in a language other than English: whole sentences from the catalogue."""
-        words = variant.words if variant is not None else side_words(
-            (marks.gettext("Flock"), marks.gettext("Hunters")), 2)
+    def headline(self, variant: Variant | None = None) -> str:
+        """Who won, as a dialog's title reads it: "Attackers win", "Der Fuchs gewinnt", "Draw"."""
+        if self.winner is None:
+            return marks.gettext("Draw")
+        if marks.language() == "en":
+            if variant is None:
+                return f"{self.winner.key.capitalize()} win"
+            return f"{variant.sides[int(self.winner)]} {agree('win', variant.side_count(self.winner))}"
+        sides = (variant.sides[0], variant.sides[1]) if variant is not None else ("Attackers", "Defenders")
+        number = 1 if variant is not None and variant.side_count(self.winner) == 1 else 2
+        return sentence(marks.ngettext("{side} wins", "{side} win", number).format(
+            side=side_subject(sides, int(self.winner))))
+
+    def reason_text(self, variant: Variant | None = None) -> str:
+        """Why the game ended, as a sentence without its full stop: "The king escaped"."""
+        text = REASON_TEXT.get(self.reason, self.reason.replace("_", " "))
+        if marks.language() != "en":
+            return sentence(self._translated_reason(variant, marks.gettext(text)))
         if self.reason in OFF_BOARD_REASONS:
-            reason = marks.gettext(OFF_BOARD_TEXT[self.reason])
-            if self.winner is not None:
-                loser = self.winner.other
-                name = (variant.side_names[int(loser)] if variant is not None
-                        else marks.gettext("Attackers") if loser.key == "attackers" else marks.gettext("Defenders"))
-                reason = reason.replace("{loser}", name)
-        reason = fill(reason, words)
+            text = _off_board_text(self, variant)
+        return sentence(fill(text, variant.words if variant is not None else GENERIC_WORDS))
+
+    def _translated_reason(self, variant: Variant | None, reason: str) -> str:
+        sides = (variant.sides[0], variant.sides[1]) if variant is not None else ("Attackers", "Defenders")
+        words = variant.words if variant is not None else side_words(
+            (side_name(sides, 0), side_name(sides, 1)), 2, english=False)
+        if self.reason in OFF_BOARD_REASONS:
+            text = OFF_BOARD_TEXT[self.reason]
+            if self.winner is None:
+                reason = marks.gettext(text)
+            else:
+                loser = int(self.winner.other)
+                found = marks.pgettext(side_context(sides, loser), text)
+                reason = found.replace("{loser}", side_subject(sides, loser))
+        elif "{" in REASON_TEXT.get(self.reason, ""):
+            reason = marks.pgettext(sides_context(sides), REASON_TEXT[self.reason])
+        return fill(reason, words)
+
+    def _describe_translated(self, variant: Variant | None, reason: str) -> str:
+        """:meth:`describe` in a language other than English: whole sentences from the catalogue,
+        the reason written for the variant's sides where it names them (``N_pair``/``N_side``)
+        and the winner as the subject of the sentence, its verb agreeing with it."""
+        sides = (variant.sides[0], variant.sides[1]) if variant is not None else ("Attackers", "Defenders")
+        reason = self._translated_reason(variant, reason)
         if self.winner is None:
             return marks.gettext("Draw: {reason}.").format(reason=reason)
-        if variant is None:
-            name = marks.gettext("Attackers") if self.winner.key == "attackers" else marks.gettext("Defenders")
-            count = 2
-        else:
-            name = variant.side_names[int(self.winner)]
-            count = variant.side_count(self.winner)
-        return marks.ngettext("{side} wins: {reason}.", "{side} win: {reason}.", count).format(
-            side=name, reason=reason)
+        number = 1 if variant is not None and variant.side_count(self.winner) == 1 else 2
+        return sentence(marks.ngettext("{side} wins: {reason}.", "{side} win: {reason}.", number).format(
+            side=side_subject(sides, int(self.winner)), reason=reason))
 
 
 #: Side words of an outcome described without its variant.
@@ -124,11 +160,11 @@ REASON_TEXT = {
     "repetition": N_("a position was repeated"),
     "no_moves": N_("a side had no legal move"),
     "no_captures": N_("too many moves without a capture"),
-    "hunters_captured": N_("no {hunter} is left"),
-    "flock_depleted": N_("too few {many} are left to trap the {hunters}"),
-    "broke_through": N_("{a_hunter} broke through to the far side"),
+    "hunters_captured": N_pair("no {hunter} is left"),
+    "flock_depleted": N_pair("too few {many} are left to trap the {hunters}"),
+    "broke_through": N_pair("{a_hunter} broke through to the far side"),
     "pen_filled": N_("the pen is filled"),
-    "trapped": N_("the {hunters} cannot move"),
+    "trapped": N_pair("the {hunters} cannot move"),
     "all_captured": N_("every enemy piece is captured"),
     "leader_captured": N_("the enemy leader is captured"),
     "bare_leader": N_("the enemy leader stands alone"),
@@ -141,11 +177,11 @@ OFF_BOARD_REASONS = ("resigned", "time", "draw_agreed", "draw_claimed", "forfeit
 
 #: Their sentences; ``{loser}`` is the losing side as the variant names it ("the geese").
 OFF_BOARD_TEXT = {
-    "resigned": N_("{loser} resigned"),
-    "time": N_("{loser} ran out of time"),
+    "resigned": N_side("{loser} resigned"),
+    "time": N_side("{loser} ran out of time"),
     "draw_agreed": N_("both sides agreed to a draw"),
     "draw_claimed": N_("a draw was claimed after the same position occurred three times"),
-    "forfeit": N_("{loser} forfeited the game"),
+    "forfeit": N_side("{loser} forfeited the game"),
 }
 
 
@@ -323,14 +359,14 @@ class Game(Generic[P]):
         return self._repetition is not None and self._repetition.forbids_repetition(self.position)
 
     def _repeats(self, move: Move) -> bool:
-        pos, _ = self.rules.play(self.position, move)
+        pos, _caps = self.rules.play(self.position, move)
         return repeat_key(self.rules, pos) in self._boards
 
     # -- playing -------------------------------------------------------------------------------
     def check(self, move: Move) -> str | None:
         """None if ``move`` is legal now, else a sentence saying why not."""
         if self._outcome is not None:
-            return f"the game is over ({self._outcome.describe(self.rules.variant)})"
+            return _("the game is over ({result})").format(result=self._outcome.describe(self.rules.variant))
         if move in self.rules.legal_moves(self.position):
             if self._no_repeat() and self._repeats(move):
                 return _("this move would recreate an earlier position, which the defenders may not do")
@@ -341,7 +377,7 @@ class Game(Generic[P]):
         """Play a legal move (raises IllegalMove otherwise)."""
         why = self.check(move)
         if why is not None:
-            raise IllegalMove(f"{self.rules.move_text(move)} is illegal: {why}")
+            raise IllegalMove(_("{move} is illegal: {why}").format(move=self.rules.move_text(move), why=why))
         return self._push(move)
 
     def play_text(self, text: str) -> Ply[P]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import quote
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
@@ -45,7 +46,8 @@ class GridGeometry:
 
     def __post_init__(self) -> None:
         if not (3 <= self.width <= 19 and 3 <= self.height <= 19):
-            raise ValueError(f"board size {self.width}x{self.height} is outside 3..19")
+            raise ValueError(_("board size {width}x{height} is outside 3..19").format(
+                width=self.width, height=self.height))
 
     # -- points -----------------------------------------------------------------------------
     @property
@@ -73,12 +75,13 @@ class GridGeometry:
         """Square index from a name like ``e5``; raises ValueError naming the problem."""
         t = text.strip().lower()
         if not text.isascii() or len(t) < 2 or t[0] not in FILES or not t[1:].isdigit() or len(t) > 4:
-            raise ValueError(f"{quote(text)} is not a square name (expected e.g. e5)")
+            raise ValueError(_("{text} is not a square name (expected e.g. e5)").format(text=quote(text)))
         f = FILES.index(t[0])
         r = int(t[1:]) - 1
         if not self.on_board(f, r):
             last = f"{FILES[self.width - 1]}{self.height}"
-            raise ValueError(f"square {quote(text)} is off this {self.width}x{self.height} board (a1..{last})")
+            raise ValueError(_("square {text} is off this {width}x{height} board (a1..{last})").format(
+                text=quote(text), width=self.width, height=self.height, last=last))
         return self.index(f, r)
 
     def neighbours(self, index: int) -> list[int]:
@@ -196,7 +199,7 @@ class GraphGeometry:
                 raise ValueError
             return self.names.index(t)
         except ValueError:
-            raise ValueError(f"{quote(text)} is not a point of this board") from None
+            raise ValueError(_("{text} is not a point of this board").format(text=quote(text))) from None
 
     parse_point = parse_square
 
@@ -276,7 +279,8 @@ def cross_board(diagonals: str = "alternating", marks: dict[str, list[str]] | No
     diagonals in every square: the board with extra diagonals of source 000).
     """
     if diagonals not in ("none", "alternating", "full"):
-        raise ValueError(f"diagonals must be none, alternating or full, not {quote(diagonals)}")
+        raise ValueError(_("diagonals must be none, alternating or full, not {diagonals}").format(
+            diagonals=quote(diagonals)))
     pts = {}
     for x in range(7):
         for y in range(7):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from tafl_desktop.core.game import Move, Outcome, Side
 from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import quote
 
 if TYPE_CHECKING:
@@ -257,54 +258,58 @@ class HuntRules:
         sep = "x" if "x" in t else "-"
         parts = [p for p in t.split(sep)]
         if len(parts) < 2 or not all(parts):
-            raise ValueError(f"{quote(text)} is not a move (expected e.g. c3-c4 or c3xc5xe5)")
+            raise ValueError(_("{text} is not a move (expected e.g. c3-c4 or c3xc5xe5)").format(text=quote(text)))
         return tuple(self.geometry.parse_square(p) for p in parts)
 
     def explain_illegal(self, pos: HuntPosition, move: Move) -> str:
+        """A clause saying why ``move`` is not legal in ``pos``, one whole sentence of the
+        catalogue per case (only point names are filled in)."""
         g = self.geometry
         if pos.result is not None:
-            return f"the game is over ({pos.result.describe(self.variant)})"
+            return _("the game is over ({result})").format(result=pos.result.describe(self.variant))
         if len(move) < 2 or not all(0 <= p < self.N for p in move):
-            return "that is not a move on this board"
+            return _("that is not a move on this board")
         a = move[0]
         mine = pos.hunters if pos.side == HUNTERS else pos.flock
         if not (pos.flock | pos.hunters) >> a & 1:
-            return f"there is no piece on {g.name(a)}"
+            return _("there is no piece on {square}").format(square=g.name(a))
         if not mine >> a & 1:
-            return f"the piece on {g.name(a)} is not yours"
+            return _("the piece on {square} is not yours").format(square=g.name(a))
         if len(move) == 2 and move[1] == a:
             return self._stay_reason(pos, a)
         if ((pos.flock | pos.hunters) & ~self.bit[a]) >> move[-1] & 1:  # a chain may end where it began
-            return f"{g.name(move[-1])} is occupied"
+            return _("{square} is occupied").format(square=g.name(move[-1]))
         jump = self.is_jump(move)
         if pos.side == HUNTERS and not jump and self.opts["compulsory_capture"] == "enforce" \
                 and self.capture_moves(pos):
-            return "a capture is possible and capturing is compulsory"
+            return _("a capture is possible and capturing is compulsory")
         if jump:
             if pos.side == FLOCK or not self.opts["captures"]:
-                return "this piece cannot jump"
+                return _("this piece cannot jump")
             why = self._chain_problem(pos, move)
             if why:
                 return why
             caps = self.capture_moves(pos)
             if self.opts["max_capture"] and move in caps and len(move) < max(len(m) for m in caps):
                 longest = max(len(m) for m in caps) - 1
-                return (f"a capture taking {longest} pieces is possible, and of several captures one that "
-                        "takes the most pieces must be chosen")
+                return ngettext("a capture taking {n} piece is possible, and of several captures one that takes the "
+                                "most pieces must be chosen",
+                                "a capture taking {n} pieces is possible, and of several captures one that takes the "
+                                "most pieces must be chosen", longest).format(n=longest)
             if self.opts["multi_jump"] == "single" and len(move) > 2:
-                return "only one jump per turn is allowed"
+                return _("only one jump per turn is allowed")
             if self.opts["multi_jump"] == "compulsory":
                 return _("a jump must continue while another jump is possible")
-            return "the rules do not allow this move"
+            return _("the rules do not allow this move")
         if move[1] not in self.adjacent[a]:
-            return f"{g.name(a)} and {g.name(move[1])} are not joined by a line on this board"
+            return _("{a} and {b} are not joined by a line on this board").format(a=g.name(a), b=g.name(move[1]))
         if move[1] not in self.steps[pos.side][a]:
-            return "this piece may not move along that line or in that direction"
+            return _("this piece may not move along that line or in that direction")
         if self.opts["max_capture"] and self.capture_moves(pos):
-            return "a capture is possible and the longest capture must be taken"
+            return _("a capture is possible and the longest capture must be taken")
         if not any(m[0] == a for m in self.legal_moves(pos)):
             return self._stay_reason(pos, a)
-        return "the rules do not allow this move"
+        return _("the rules do not allow this move")
 
     def _chain_problem(self, pos: HuntPosition, move: Move) -> str | None:
         """The first leg of a jump chain that cannot be made, said plainly (None if every leg can)."""
@@ -334,12 +339,13 @@ class HuntRules:
         or facing only backward steps, a fox that must capture with another piece)."""
         name = self.geometry.name(a)
         if any(m[0] == a for m in self.legal_moves(pos)):
-            return f"a move must go to another point (the piece on {name} cannot stay where it is)"
+            return _("a move must go to another point (the piece on {square} cannot stay where it is)").format(
+                square=name)
         if pos.side == HUNTERS and self.capture_moves(pos) and (
                 self.opts["compulsory_capture"] == "enforce" or self.opts["max_capture"]):
-            return (f"the piece on {name} cannot move now: another capture is possible and capturing is "
-                    "compulsory")
-        return f"the piece on {name} cannot move: every point it may step to is taken"
+            return _("the piece on {square} cannot move now: another capture is possible and capturing is "
+                     "compulsory").format(square=name)
+        return _("the piece on {square} cannot move: every point it may step to is taken").format(square=name)
 
     def pieces(self, pos: HuntPosition) -> dict[int, str]:
         out = {p: "f" for p in _bits(pos.flock)}
@@ -360,25 +366,26 @@ class HuntRules:
         found: dict[str, int] = {}
         for token in text.split():
             if "=" not in token:
-                raise ValueError(f"position part {quote(token)} must look like hunters=d4 or flock=a3,b3")
-            key, _, names = token.partition("=")
+                raise ValueError(_("position part {token} must look like hunters=d4 or flock=a3,b3").format(
+                    token=quote(token)))
+            key, _sep, names = token.partition("=")
             key = key.strip().lower()
             if key not in ("hunters", "flock"):
-                raise ValueError(f"position part {quote(key)} is unknown: use hunters= and flock=")
+                raise ValueError(_("position part {key} is unknown: use hunters= and flock=").format(key=quote(key)))
             if key in found:
-                raise ValueError(f"position lists '{key}' twice")
+                raise ValueError(_("position lists '{key}' twice").format(key=key))
             m = 0
             for name in (n for n in names.split(",") if n):
                 p = self.geometry.parse_square(name)
                 if m >> p & 1:
-                    raise ValueError(f"point {quote(name)} is listed twice")
+                    raise ValueError(_("point {name} is listed twice").format(name=quote(name)))
                 m |= 1 << p
             found[key] = m
         flock, hunters = found.get("flock", 0), found.get("hunters", 0)
         if flock & hunters:
-            raise ValueError("a point holds two pieces")
+            raise ValueError(_("a point holds two pieces"))
         if not hunters:
-            raise ValueError("the position has no hunter")
+            raise ValueError(_("the position has no hunter"))
         pos = HuntPosition(flock, hunters, int(to_move))
         pos.result = self._decided(flock, hunters, 1 - int(to_move))
         return pos

@@ -13,14 +13,28 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tafl_desktop.core import marks
-from tafl_desktop.core.marks import N_
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import known, quote
 from tafl_desktop.core.side_words import fill
 
-#: How an error message names each kind of board mark.
-MARK_WORDS = {"corner": N_("corner"), "throne": N_("throne"), "camp": N_("camp"), "escape": N_("marked escape"),
-              "pen": N_("pen"), "diagonal_lines": N_("diagonal-line")}
+#: Why a toggle about a kind of special square means nothing on a board without it: one whole
+#: sentence per kind (a lambda each, looked up in the language in use when it is needed).
+UNFIT_TEXT = {
+    "corner": lambda: _("option '{key}' is about corner squares, and this board has none"),
+    "throne": lambda: _("option '{key}' is about the throne, and this board has none"),
+    "camp": lambda: _("option '{key}' is about camp squares, and this board has none"),
+    "escape": lambda: _("option '{key}' is about marked escape squares, and this board has none"),
+    "pen": lambda: _("option '{key}' is about the pen, and this board has none"),
+    "diagonal_lines": lambda: _("option '{key}' is about diagonal lines, and this board has none"),
+}
+UNFIT_CHOICE_TEXT = {
+    "corner": lambda: _("option '{key}' = '{value}' needs corner squares, and this board has none"),
+    "throne": lambda: _("option '{key}' = '{value}' needs a throne, and this board has none"),
+    "camp": lambda: _("option '{key}' = '{value}' needs camp squares, and this board has none"),
+    "escape": lambda: _("option '{key}' = '{value}' needs marked escape squares, and this board has none"),
+    "pen": lambda: _("option '{key}' = '{value}' needs a pen, and this board has none"),
+    "diagonal_lines": lambda: _("option '{key}' = '{value}' needs diagonal lines, and this board has none"),
+}
 
 OptionValue = bool | int | str
 
@@ -169,7 +183,9 @@ class OptionSchema:
     board_marks: frozenset[str] | None = None
     _by_key: dict[str, OptionSpec] = field(init=False, repr=False, compare=False)
     _boards: dict[frozenset[str], OptionSchema] = field(init=False, repr=False, compare=False)
-    _worded: dict[tuple[frozenset[tuple[str, str]], str], OptionSchema] = field(init=False, repr=False, compare=False)
+    #: (words, context, language) -> the schema in those words
+    _worded: dict[tuple[frozenset[tuple[str, str]], str, str], OptionSchema] = field(init=False, repr=False,
+                                                                                    compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_key", {s.key: s for s in self.specs})
@@ -190,18 +206,23 @@ class OptionSchema:
             self._boards[kinds] = bound
         return bound
 
-    def for_words(self, words: Mapping[str, str]) -> OptionSchema:
+    def for_words(self, words: Mapping[str, str], context: str = "") -> OptionSchema:
         """This schema speaking of one variant's sides: the side placeholders of every label,
         help text and sentence (see :mod:`tafl_desktop.core.side_words`) filled with ``words``.
 
         This is also where the schema's texts are put into the reader's language (through the
-        hook in :mod:`tafl_desktop.core.marks`), before the side names are filled in, so that a
-        translation places the side names where its own grammar wants them."""
-        key = (frozenset(words.items()), marks.language())
+        hook in :mod:`tafl_desktop.core.marks`), before the side names are filled in.  A text
+        naming the sides is looked up as written for the variant's pair of sides (``context``,
+        e.g. "sides: Geese, Fox"), so that German says "Der Fuchs gewinnt, wenn weniger als {n}
+        Gänse übrig sind" as one sentence; the family's sentence, with the names filled in where
+        the translation places them, serves side names the catalogue does not know."""
+        key = (frozenset(words.items()), context, marks.language())
         bound = self._worded.get(key)
         if bound is None:
             def say(text: str) -> str:
-                return fill(marks.gettext(text), words) if text else text
+                if not text:
+                    return text
+                return fill(marks.pgettext(context, text) if context and "{" in text else marks.gettext(text), words)
 
             specs = tuple(
                 replace(s, label=say(s.label), help=say(s.help), group=say(s.group),
@@ -233,7 +254,8 @@ class OptionSchema:
         out = self.defaults()
         for key, value in values.items():
             if key not in self._by_key:
-                raise ValueError(f"unknown option {quote(key)} in {where}; known options: {known(self.keys())}")
+                raise ValueError(_("unknown option {key} in {where}; known options: {known}").format(
+                    key=quote(key), where=where, known=known(self.keys())))
             out[key] = self._by_key[key].validate(value)
         return out
 
@@ -242,11 +264,12 @@ class OptionSchema:
         out: dict[str, OptionValue] = {}
         for item in items:
             if "=" not in item:
-                raise ValueError(f"--set expects KEY=VALUE, got {quote(item)}")
+                raise ValueError(_("--set expects KEY=VALUE, got {item}").format(item=quote(item)))
             key, text = item.split("=", 1)
             key = key.strip()
             if key not in self._by_key:
-                raise ValueError(f"unknown option {quote(key)}; known options: {known(self.keys())}")
+                raise ValueError(_("unknown option {key}; known options: {known}").format(
+                    key=quote(key), known=known(self.keys())))
             out[key] = self._by_key[key].parse_text(text)
         return out
 
@@ -268,13 +291,11 @@ class OptionSchema:
         changes nothing; any other value of it, or a choice about missing squares, is refused."""
         spec = self._by_key[key]
         if not self.fits_board(key) and value != neutral:
-            return _("option '{key}' is about {mark} squares, and this board has none").format(
-                key=key, mark=MARK_WORDS.get(spec.needs_mark, spec.needs_mark))
+            return UNFIT_TEXT[spec.needs_mark]().format(key=key)
         if not self.choice_fits(key, value):
             c = spec.choice(value)
-            mark = c.needs_mark if c is not None else ""
-            return _("option '{key}' = '{value}' needs {mark} squares, and this board has none").format(
-                key=key, value=value, mark=MARK_WORDS.get(mark, mark))
+            assert c is not None  # choice_fits is False only for a choice the option has
+            return UNFIT_CHOICE_TEXT[c.needs_mark]().format(key=key, value=value)
         return None
 
     def is_active(self, key: str, values: Mapping[str, OptionValue]) -> bool:
@@ -300,13 +321,18 @@ class OptionSchema:
             return None
         spec = self._by_key[key]
         if spec.needs_mark and self.board_marks is not None and spec.needs_mark not in self.board_marks:
-            return _("option '{key}' is about {mark} squares, and this board has none").format(
-                key=key, mark=MARK_WORDS.get(spec.needs_mark, spec.needs_mark))
+            unfit = UNFIT_TEXT.get(spec.needs_mark)
+            if unfit is None:
+                return _("the board has none of the squares option '{key}' is about").format(key=key)
+            return unfit().format(key=key)
         other, wanted = spec.depends_on  # type: ignore[misc]
         if not self.is_active(other, values):
             return self.inactive_reason(other, values)
-        return _("option '{key}' applies only when '{other}' is {values}").format(
-            key=key, other=other, values=" or ".join(_td(v) for v in wanted))
+        shown = [_td(v) for v in wanted]
+        listed = shown[0]
+        for more in shown[1:]:
+            listed = _("{first} or {second}").format(first=listed, second=more)
+        return _("option '{key}' applies only when '{other}' is {values}").format(key=key, other=other, values=listed)
 
     def groups(self) -> list[tuple[str, list[OptionSpec]]]:
         """Toggles grouped for the options panel and the rule sheet, in declaration order."""

@@ -20,6 +20,7 @@ LIMIT = 40
 #: Longest file name or path shown in a message (a path of 4,096 characters is cut).
 NAME_LIMIT = 260
 
+_SPACES = frozenset(" \xa0\u202f")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -36,8 +37,9 @@ def _escape_char(ch: str) -> str:
 
 def _unsafe(ch: str) -> bool:
     """Control, format (bidirectional marks and overrides are format characters), separator
-    other than a plain space, surrogate, private-use or unassigned: never shown raw."""
-    if ch == " ":
+    other than a plain or no-break space (French writes one before a colon), surrogate,
+    private-use or unassigned: never shown raw."""
+    if ch in _SPACES:
         return False
     return unicodedata.category(ch)[0] in "CZ"
 
@@ -125,3 +127,40 @@ def known(items: Iterable[Any]) -> str:
     """A list the program itself defines (allowed keys, option names, presets), for "known: ..."
     in a message: shown whole up to :data:`KNOWN_MOST` names, through :func:`listing`."""
     return listing(items, KNOWN_MOST)
+
+
+#: The reader's words for the operating system's commonest refusals (its own text, ``strerror``,
+#: is in the system's language, which need not be the reader's): a lambda each, so that the text
+#: is looked up in the language in use when it is needed.
+_OS_REASONS = {
+    "ENOENT": lambda: _("there is no such file or folder"),
+    "EACCES": lambda: _("permission denied"),
+    "EPERM": lambda: _("the operation is not permitted"),
+    "EISDIR": lambda: _("it is a folder, not a file"),
+    "ENOTDIR": lambda: _("a part of the path is not a folder"),
+    "ENOSPC": lambda: _("the disk is full"),
+    "EROFS": lambda: _("the disk can only be read"),
+    "EEXIST": lambda: _("the file exists already"),
+    "ENAMETOOLONG": lambda: _("the file name is too long"),
+    "EBUSY": lambda: _("the file is in use"),
+    "EINVAL": lambda: _("the name or value is not valid here"),
+    "EIO": lambda: _("the disk could not be read or written"),
+    "EMFILE": lambda: _("too many files are open"),
+    "EDQUOT": lambda: _("the disk quota is used up"),
+}
+
+
+def os_reason(exc: BaseException) -> str:
+    """Why a file operation failed, in the reader's language: our own refusal's sentence (see
+    :class:`~tafl_desktop.core.safe_files.FileRefused`, already translated), the commonest
+    operating-system errors in the catalogue's words, else the system's own text, shortened."""
+    import errno
+
+    if isinstance(exc, OSError):
+        if type(exc).__name__ == "FileRefused" and exc.strerror:
+            return shown(exc.strerror, 200)
+        name = errno.errorcode.get(exc.errno or -1, "")
+        if name in _OS_REASONS:
+            return _OS_REASONS[name]()
+        return shown(exc.strerror or exc, 200)
+    return shown(exc, 200)

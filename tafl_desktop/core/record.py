@@ -16,7 +16,7 @@ from tafl_desktop.core import progress
 from tafl_desktop.core.game import Game, IllegalMove, Position, Side
 from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.core.marks import gettext as _
-from tafl_desktop.core.quoting import known, quote, shown
+from tafl_desktop.core.quoting import known, os_reason, quote, shown
 from tafl_desktop.core.record_limits import MAX_MOVES, MAX_RECORD_BYTES, file_too_large, tags_problem, tree_problem
 from tafl_desktop.core.record_tree import TREE_KEYS, TreeFormatError, read_tree_extras, tree_extras
 from tafl_desktop.core.safe_files import read_limited, write_safely
@@ -102,10 +102,10 @@ def tree_from_data(data: Any, where: str = "game") -> GameTree[Position]:
     try:
         read_tree_extras(tree, data, MAX_MOVES)
     except TreeFormatError as exc:
-        raise RecordError(f"{where}: {exc}") from None
+        raise RecordError(_("{where}: {exc}").format(where=where, exc=exc)) from None
     problem = tree_problem(tree)
     if problem:
-        raise RecordError(f"{where}: {problem}")
+        raise RecordError(_("{where}: {problem}").format(where=where, problem=problem))
     tree.revision = 0
     return tree
 
@@ -113,14 +113,17 @@ def tree_from_data(data: Any, where: str = "game") -> GameTree[Position]:
 def game_from_data(data: Any, where: str = "game") -> Game[Position]:
     """Validate record data and replay its main line into a Game; RecordError explains any problem."""
     if not isinstance(data, dict):
-        raise RecordError(f"{where}: not a Tafl Desktop game record")
+        raise RecordError(_("{where}: not a Tafl Desktop game record").format(where=where))
     if data.get("format") != FORMAT:
-        raise RecordError(f"{where}: not a Tafl Desktop game record (format is {quote(data.get('format'))})")
+        raise RecordError(_("{where}: not a Tafl Desktop game record (format is {format})").format(
+            where=where, format=quote(data.get('format'))))
     if data.get("version") != VERSION:
-        raise RecordError(f"{where}: record version {quote(data.get('version'))} is not supported (expected {VERSION})")
+        raise RecordError(_("{where}: record version {version} is not supported (expected {expected})").format(
+            where=where, version=quote(data.get('version')), expected=VERSION))
     for k in data:
         if k not in RECORD_KEYS:
-            raise RecordError(f"{where}: unknown key {quote(k)}; allowed: {known(RECORD_KEYS)}")
+            raise RecordError(_("{where}: unknown key {key}; allowed: {known}").format(
+                where=where, key=quote(k), known=known(RECORD_KEYS)))
     try:
         variant = variant_from_data(data.get("variant"), f"{where} (variant)")
     except VariantError as exc:
@@ -129,28 +132,30 @@ def game_from_data(data: Any, where: str = "game") -> Game[Position]:
     start = rules.initial_position()
     if "start" in data:
         if not isinstance(data["start"], str) or not isinstance(data.get("to_move"), str):
-            raise RecordError(f"{where}: 'start' must be a position text and 'to_move' a side")
+            raise RecordError(_("{where}: 'start' must be a position text and 'to_move' a side").format(where=where))
         try:
             start = rules.parse_position(data["start"], Side.parse(data["to_move"]))
         except ValueError as exc:
-            raise RecordError(f"{where}: start position: {exc}") from None
+            raise RecordError(_("{where}: start position: {exc}").format(where=where, exc=exc)) from None
     moves = data.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise RecordError(f"{where}: 'moves' must be a list of move texts like \"e1-e5\"")
+        raise RecordError(_('{where}: \'moves\' must be a list of move texts like "e1-e5"').format(where=where))
     if len(moves) > MAX_MOVES:
-        raise RecordError(f"{where}: {len(moves)} moves is more than the {MAX_MOVES} a record may hold")
+        raise RecordError(_("{where}: {n} plies is more than the {most} a record may hold").format(
+            where=where, n=len(moves), most=MAX_MOVES))
     tags = data.get("tags", {})
     if not isinstance(tags, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tags.items()):
-        raise RecordError(f"{where}: 'tags' must be a table of texts")
+        raise RecordError(_("{where}: 'tags' must be a table of texts").format(where=where))
     problem = tags_problem(tags)
     if problem:
-        raise RecordError(f"{where}: {problem}")
+        raise RecordError(_("{where}: {problem}").format(where=where, problem=problem))
     game = Game(rules, start)
     for i, text in enumerate(moves, 1):
         try:
             game.play_text(text)
         except IllegalMove as exc:
-            raise RecordError(f"{where}: move {i} ({shown(text, 40)}) cannot be played: {exc}") from None
+            raise RecordError(_("{where}: ply {i} ({text}) cannot be played: {exc}").format(
+                where=where, i=i, text=shown(text, 40), exc=exc)) from None
         if not i % 256:
             progress.moves(i, len(moves))
     _restore_off_board_ending(game, data, where)
@@ -166,7 +171,8 @@ def _restore_off_board_ending(game: Game[Position], data: dict[str, Any], where:
         return
     winners = {"attackers": Side.ATTACKERS, "defenders": Side.DEFENDERS, "draw": None}
     if result not in winners or (result == "draw") != reason.startswith("draw"):
-        raise RecordError(f"{where}: result {shown(result, 40)} does not fit the ending {shown(reason, 40)}")
+        raise RecordError(_("{where}: result {result} does not fit the ending {reason}").format(
+            where=where, result=shown(result, 40), reason=shown(reason, 40)))
     game.finish(Outcome(winners[result], reason))
 
 
@@ -191,7 +197,8 @@ def _read_record(path: str | Path) -> tuple[Any, str]:
     try:
         raw = read_limited(p, MAX_RECORD_BYTES)
     except OSError as exc:
-        raise RecordError(f"{where}: cannot read the file ({shown(exc.strerror or exc, 200)})") from None
+        raise RecordError(_("{where}: cannot read the file ({reason})").format(where=where, reason=os_reason(exc))) \
+            from None
     return parse_record_text(raw, where), where
 
 

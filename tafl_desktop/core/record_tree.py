@@ -20,6 +20,7 @@ from typing import Any
 from tafl_desktop.core import progress
 from tafl_desktop.core.game import IllegalMove, Position
 from tafl_desktop.core.game_tree import GameTree, Node, TreeCursor
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import shown
 from tafl_desktop.core.record_limits import MAX_COMMENT, MAX_NESTING
 
@@ -97,7 +98,7 @@ def read_tree_extras(tree: GameTree[Position], data: dict[str, Any], limit: int)
     while stack:
         nodes, items, where, top = stack.pop()
         if not isinstance(items, list):
-            raise TreeFormatError(f"'{where}' must be a list of variations")
+            raise TreeFormatError(_("'{where}' must be a list of variations").format(where=where))
         by_ply = {n.depth: n for n in (nodes if top else nodes[1:])}
         checked = [_checked_variation(var, f"{where} {k}", by_ply) for k, var in enumerate(items, 1)]
         checked.sort(key=lambda c: c[1])  # by move number; variations at one move keep their order
@@ -105,7 +106,7 @@ def read_tree_extras(tree: GameTree[Position], data: dict[str, Any], limit: int)
         for here, ply, moves, var in checked:
             budget -= len(moves)
             if budget < 0:
-                raise TreeFormatError(f"{here}: the record holds more moves than a record may have")
+                raise TreeFormatError(_("{here}: the record holds more moves than a record may have").format(here=here))
             parent = by_ply[ply].parent
             assert parent is not None  # by_ply holds the moves of a line, never the root
             cursor.goto(parent)
@@ -114,8 +115,8 @@ def read_tree_extras(tree: GameTree[Position], data: dict[str, Any], limit: int)
                 try:
                     sub.append(cursor.play_text(text))
                 except IllegalMove as exc:
-                    raise TreeFormatError(f"{here} (from move {ply}): move {ply + i} ({shown(text, 40)}) cannot be "
-                                          f"played: {exc}") from None
+                    raise TreeFormatError(_("{here} (from ply {ply}): ply {n} ({text}) cannot be played: {exc}").format(
+                        here=here, ply=ply, n=ply + i, text=shown(text, 40), exc=exc)) from None
                 done += 1
                 if not done % 256:
                     progress.moves(done, total + len(line))
@@ -127,13 +128,13 @@ def read_tree_extras(tree: GameTree[Position], data: dict[str, Any], limit: int)
 def _checked_variation(var: Any, here: str, by_ply: dict[int, Node[Position]]
                        ) -> tuple[str, int, list[str], dict[str, Any]]:
     if not isinstance(var, dict) or set(var) - {"ply", "moves", "comments", "variations"}:
-        raise TreeFormatError(f"{here}: a variation has 'ply', 'moves' and optionally 'comments' and "
-                              "'variations'")
+        raise TreeFormatError(_("{here}: a variation has 'ply', 'moves' and optionally 'comments' and "
+                                "'variations'").format(here=here))
     ply, moves = var.get("ply"), var.get("moves")
     if not isinstance(ply, int) or isinstance(ply, bool) or ply not in by_ply:
-        raise TreeFormatError(f"{here}: 'ply' must be the number of a move of the line it replaces")
+        raise TreeFormatError(_("{here}: 'ply' must be the number of a ply of the line it replaces").format(here=here))
     if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
-        raise TreeFormatError(f"{here}: 'moves' must be a list of move texts like \"e1-e5\"")
+        raise TreeFormatError(_('{here}: \'moves\' must be a list of move texts like "e1-e5"').format(here=here))
     return here, ply, moves, var
 
 
@@ -147,7 +148,7 @@ def _check_nesting(variations: Any) -> int:
         if not isinstance(items, list) or not items:
             continue
         if depth > MAX_NESTING:
-            raise TreeFormatError(f"variations nest more than {MAX_NESTING} deep")
+            raise TreeFormatError(_("variations nest more than {n} deep").format(n=MAX_NESTING))
         for v in items:
             if isinstance(v, dict):
                 total += len(v["moves"]) if isinstance(v.get("moves"), list) else 0
@@ -158,17 +159,18 @@ def _check_nesting(variations: Any) -> int:
 def _read_comments(root: Node[Position], line: list[Node[Position]], comments: Any, where: str,
                    allow_start: bool) -> None:
     if not isinstance(comments, dict):
-        raise TreeFormatError(f"'{where}' must be a table of move numbers and texts")
+        raise TreeFormatError(_("'{where}' must be a table of ply numbers and texts").format(where=where))
     by_ply = {n.depth: n for n in line}
     if allow_start:
         by_ply[0] = root
     for key, text in comments.items():
         if not isinstance(text, str) or not isinstance(key, str) or not key.isascii() or not key.isdigit() \
                 or len(key) > 9:
-            raise TreeFormatError(f"'{where}' must map move numbers (like \"3\") to texts")
+            raise TreeFormatError(_('\'{where}\' must map ply numbers (like "3") to texts').format(where=where))
         if len(text) > MAX_COMMENT:
-            raise TreeFormatError(f"{where}: the comment on move {key} is longer than {MAX_COMMENT} characters")
+            raise TreeFormatError(_("{where}: the comment on ply {key} is longer than {n} characters").format(
+                where=where, key=key, n=MAX_COMMENT))
         node = by_ply.get(int(key))
         if node is None:
-            raise TreeFormatError(f"{where}: move {key} is not in this line")
+            raise TreeFormatError(_("{where}: ply {key} is not in this line").format(where=where, key=key))
         node.comment = text.strip()

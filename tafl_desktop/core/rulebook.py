@@ -34,8 +34,8 @@ def hunt_board_sentences(variant: Variant) -> list[str]:
                          "along a line.", "The game is played on a board of {n} points; pieces stand on the points "
                          "and move one step along a line.", g.size).format(n=g.size)
     out = [board,
-           ngettext("{many}: {n} piece at the bottom. {hunters}: on {where}.",
-                    "{many}: {n} pieces at the bottom. {hunters}: on {where}.", n_flock).format(
+           variant.pair_ntext("{many}: {n} piece at the bottom. {hunters}: on {where}.",
+                              "{many}: {n} pieces at the bottom. {hunters}: on {where}.", n_flock).format(
                many=many, n=n_flock, hunters=hunters, where=where)]
     if g.marked("pen"):
         out.append(gettext("The pen (fortress) is {points}.").format(
@@ -110,11 +110,12 @@ def board_sentences(variant: Variant) -> list[str]:
     att = sum(1 for p in pieces.values() if p == "t")
     dfn = sum(1 for p in pieces.values() if p == "T")
     king = g.name(next(s for s, p in pieces.items() if p == "K"))
-    out = [gettext("The board has {width} x {height} squares.").format(width=g.width, height=g.height) + " "
-           + ngettext("The attackers have {n} piece;", "The attackers have {n} pieces;", att).format(n=att) + " "
-           + ngettext("the defenders have a king and {n} soldier, the king starting on {square}.",
-                      "the defenders have a king and {n} soldiers, the king starting on {square}.", dfn).format(
-               n=dfn, square=king)]
+    out = [" ".join((
+        gettext("The board has {width} x {height} squares.").format(width=g.width, height=g.height),
+        ngettext("The attackers have {n} piece.", "The attackers have {n} pieces.", att).format(n=att),
+        ngettext("The defenders have a king and {n} soldier; the king starts on {square}.",
+                 "The defenders have a king and {n} soldiers; the king starts on {square}.", dfn).format(
+            n=dfn, square=king)))]
     if g.marked("throne"):
         out.append(gettext("The centre square {square} is the throne: only the king may stop on it.").format(
             square=g.name(min(g.marked("throne")))))
@@ -169,8 +170,8 @@ def rules_text(variant: Variant) -> str:
         lines += [f"- {s}" for s in sec.sentences]
     if variant.sources:
         head = gettext("Sources")
-        lines += ["", head, "-" * len(head)] + [f"- {s}" for s in variant.sources]
+        lines += ["", head, "-" * len(head)] + [f"- {s}" for s in variant.sources_text]
     if variant.notes.strip():
         head = gettext("Notes")
-        lines += ["", head, "-" * len(head), variant.notes.strip()]
+        lines += ["", head, "-" * len(head), variant.notes_text]
     return "\n".join(lines) + "\n"

@@ -195,7 +195,7 @@ def to_rules_string(v: Variant) -> Export:
     g = v.grid
     if g.width != g.height:
         raise RulesStringError(_("OpenTafl boards are square; {name} is {size}").format(name=v.name,
-                                                                                        size=v.size_text))
+                                                                                        size=v.size_words))
     entries = _ot_entries(v)
     decoded = _decode_options(dict(entries), g)
     warnings: list[str] = []

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from tafl_desktop.core.game import Move, Outcome, Side
 from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import listing, quote
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
@@ -1028,11 +1029,9 @@ class TaflRules:
         g = self.geometry
         out: list[str] = []
         for q in _bits(pos.att & self.never_stop[C_ATT]):
-            out.append(_("an attacker stands on {square}, {kind}, where no attacker may ever stop").format(
-                square=g.name(q), kind=self._square_kind(q)))
+            out.append(_NEVER_STOP_TEXT["attacker", self._square_kind(q)]().format(square=g.name(q)))
         for q in _bits(pos.dfn & self.never_stop[C_DEF]):
-            out.append(_("a defender stands on {square}, {kind}, where no defender may ever stop").format(
-                square=g.name(q), kind=self._square_kind(q)))
+            out.append(_NEVER_STOP_TEXT["defender", self._square_kind(q)]().format(square=g.name(q)))
         if pos.king >= 0 and pos.king in self.camps:
             out.append(_("the king stands on {square}, a camp square, where he may never stop").format(
                 square=g.name(pos.king)))
@@ -1074,7 +1073,7 @@ class TaflRules:
         out = []
         for m in self.legal_moves(probe):
             if m[1] in near or self.opts["shield_wall"] or self.opts["immobilisation"]:
-                nxt, _ = self.play(probe, m)
+                nxt, _caps = self.play(probe, m)
                 if nxt.king < 0:
                     out.append(m)
         return out
@@ -1087,39 +1086,43 @@ class TaflRules:
     def parse_move(self, pos: TaflPosition, text: str) -> Move:
         parts = (text.strip().lower() if text.isascii() else "").split("-")  # the Kelvin sign lower-cases to k
         if len(parts) != 2 or not parts[0] or not parts[1]:
-            raise ValueError(f"{quote(text)} is not a move (expected e.g. e1-e5)")
+            raise ValueError(_("{text} is not a move (expected e.g. e1-e5)").format(text=quote(text)))
         to = parts[1].split("x")[0]  # a record may append captures: e1-e5xe6
         return (self.geometry.parse_square(parts[0]), self.geometry.parse_square(to))
 
     def explain_illegal(self, pos: TaflPosition, move: Move) -> str:
-        """A sentence saying why ``move`` is not legal in ``pos`` (for the status bar and CLI)."""
+        """A clause saying why ``move`` is not legal in ``pos`` (for the status bar, lessons and
+        CLI), whole in the reader's language: each case is its own sentence in the catalogue,
+        with a square's name the only thing filled in."""
         g = self.geometry
         if pos.result is not None:
-            return f"the game is over ({pos.result.describe(self.variant)})"
+            return _("the game is over ({result})").format(result=pos.result.describe(self.variant))
         if len(move) != 2:
-            return "a Tafl move goes from one square to another"
+            return _("a Tafl move goes from one square to another")
         frm, to = move
         if not (0 <= frm < self.N and 0 <= to < self.N):
-            return "the square is off the board"
+            return _("the square is off the board")
         owner = self.piece_at(pos, frm)
-        side_name = "attackers" if pos.side == ATT else "defenders"
         if owner is None:
-            return f"there is no piece on {g.name(frm)}"
+            return _("there is no piece on {square}").format(square=g.name(frm))
         if (owner == ATTACKER_CHAR) != (pos.side == ATT):
-            return f"the piece on {g.name(frm)} is not yours: it is the {side_name}' turn"
+            if pos.side == ATT:
+                return _("the piece on {square} is not yours: it is the attackers' turn").format(square=g.name(frm))
+            return _("the piece on {square} is not yours: it is the defenders' turn").format(square=g.name(frm))
         piece = "king" if frm == pos.king else "attacker" if owner == ATTACKER_CHAR else "defender"
         if frm == to:
             if not self.moves_from(pos, frm):
-                return f"the {piece} on {g.name(frm)} cannot move: it is blocked on every side"
-            return f"a move must go to another square (the {piece} on {g.name(frm)} cannot stay where it is)"
+                return self._blocked_reason(piece, g.name(frm))
+            return _STAY_TEXT[piece]().format(square=g.name(frm))
         (f1, r1), (f2, r2) = g.file_rank(frm), g.file_rank(to)
         if f1 != f2 and r1 != r2:
-            return "pieces move in straight lines along a row or column"
+            return _("pieces move in straight lines along a row or column")
         dist = abs(f1 - f2) + abs(r1 - r2)
         c = C_KING if frm == pos.king else (C_ATT if owner == ATTACKER_CHAR else C_DEF)
         maxd = self.king_maxdist if c == C_KING else self.maxdist
         if dist > maxd:
-            return f"this piece may move at most {maxd} square{'s' if maxd > 1 else ''}"
+            return ngettext("this piece may move at most {n} square", "this piece may move at most {n} squares",
+                            maxd).format(n=maxd)
         step = (1 if f2 > f1 else -1 if f2 < f1 else 0) + (self.W if r2 > r1 else -self.W if r2 < r1 else 0)
         s = frm
         while s != to:
@@ -1130,26 +1133,32 @@ class TaflRules:
         s = frm + step
         while s != to:
             if self.piece_at(pos, s) is not None:
-                return f"the way is blocked at {g.name(s)}"
+                return _("the way is blocked at {square}").format(square=g.name(s))
             if s in self.block[c][frm] or s in self.endpoint[c][frm]:
-                return f"{self._square_kind(s)} {g.name(s)} may not be crossed by this piece"
+                return _CROSS_TEXT[self._square_kind(s)]().format(square=g.name(s))
             s += step
         if self.piece_at(pos, to) is not None:
-            return f"{g.name(to)} is occupied"
+            return _("{square} is occupied").format(square=g.name(to))
         if to in self.block[c][frm] or to in self.nostop[c][frm]:
-            return f"this piece may not stop on {self._square_kind(to)} {g.name(to)}"
+            return _STOP_TEXT[self._square_kind(to)]().format(square=g.name(to))
         if not self.moves_from(pos, frm):
-            return f"the {piece} on {g.name(frm)} cannot move: it is blocked on every side"
-        return "the rules do not allow this move"
+            return self._blocked_reason(piece, g.name(frm))
+        return _("the rules do not allow this move")
+
+    @staticmethod
+    def _blocked_reason(piece: str, square: str) -> str:
+        return _BLOCKED_TEXT[piece]().format(square=square)
 
     def _square_kind(self, s: int) -> str:
+        """Which kind of special square ``s`` is ("throne", "corner", "camp" or "square"): the
+        key of the whole sentence that names it."""
         if s == self.throne:
-            return _("the throne")
+            return "throne"
         if s in self.corners:
-            return _("the corner")
+            return "corner"
         if s in self.camps:
-            return _("the camp square")
-        return _("the square")
+            return "camp"
+        return "square"
 
     def piece_at(self, pos: TaflPosition, s: int) -> str | None:
         """'t' attacker, 'T' defender, 'K' king, or None."""
@@ -1185,7 +1194,8 @@ class TaflRules:
         rows = [r for r in text.strip().strip("/").split("/")]
         rows = [r.strip() for r in rows]
         if len(rows) != self.H:
-            raise ValueError(f"position has {len(rows)} rows, the board has {self.H}")
+            raise ValueError(_("position has {n} rows, the board has {height}").format(
+                n=len(rows), height=self.H))
         att = dfn = 0
         king = -1
         for i, row in enumerate(rows):
@@ -1199,8 +1209,8 @@ class TaflRules:
                     while j < len(row) and row[j] in ASCII_DIGITS:
                         j += 1
                     if j - k > 3:  # never convert a 5,000-digit run: no board is that wide
-                        raise ValueError(f"row {i + 1} of the position has an empty run of {quote(row[k:j])} squares, "
-                                         f"the board is {self.W} wide")
+                        raise ValueError(_("row {n} of the position has an empty run of {run} squares, the board "
+                                           "is {width} wide").format(n=i + 1, run=quote(row[k:j]), width=self.W))
                     f += int(row[k:j])
                     k = j
                 elif ch in (ATTACKER_CHAR, DEFENDER_CHAR, KING_CHAR):
@@ -1211,20 +1221,21 @@ class TaflRules:
                         elif ch == DEFENDER_CHAR:
                             dfn |= 1 << s
                         elif king >= 0:
-                            raise ValueError(f"row {i + 1} of the position makes two kings (K), on "
-                                             f"{self.geometry.name(king)} and {self.geometry.name(s)}")
+                            raise ValueError(_("row {n} of the position makes two kings (K), on {first} and "
+                                               "{second}").format(n=i + 1, first=self.geometry.name(king),
+                                                                  second=self.geometry.name(s)))
                         else:
                             king = s
                     f += 1
                     k += 1
                 else:
-                    raise ValueError(f"row {i + 1} of the position has {quote(ch)}: use t (attacker), T (defender), "
-                                     f"K (king) or digits for empty squares")
+                    raise ValueError(_("row {n} of the position has {char}: use t (attacker), T (defender), K "
+                                       "(king) or digits for empty squares").format(n=i + 1, char=quote(ch)))
             if f != self.W:
-                raise ValueError(f"row {i + 1} of the position ({quote(row)}) covers {f} squares, the board is "
-                                 f"{self.W} wide")
+                raise ValueError(_("row {n} of the position ({row}) covers {covered} squares, the board is "
+                                   "{width} wide").format(n=i + 1, row=quote(row), covered=f, width=self.W))
         if king < 0:
-            raise ValueError("position has no king (K)")
+            raise ValueError(_("position has no king (K)"))
         attT = dfnT = 0
         for s in _bits(att):
             attT |= self.tbit[s]
@@ -1244,3 +1255,43 @@ class TaflRules:
         if pos.king >= 0:
             out[pos.king] = KING_CHAR
         return out
+
+
+# Whole sentences for each case of an illegal move (a lambda each, so that the text is looked up in
+# the language in use when the sentence is needed, not when the module was imported).
+_STAY_TEXT = {
+    "king": lambda: _("a move must go to another square (the king on {square} cannot stay where it is)"),
+    "attacker": lambda: _("a move must go to another square (the attacker on {square} cannot stay where it is)"),
+    "defender": lambda: _("a move must go to another square (the defender on {square} cannot stay where it is)"),
+}
+_BLOCKED_TEXT = {
+    "king": lambda: _("the king on {square} cannot move: it is blocked on every side"),
+    "attacker": lambda: _("the attacker on {square} cannot move: it is blocked on every side"),
+    "defender": lambda: _("the defender on {square} cannot move: it is blocked on every side"),
+}
+_CROSS_TEXT = {
+    "throne": lambda: _("this piece may not pass over the throne {square}"),
+    "corner": lambda: _("this piece may not pass over the corner square {square}"),
+    "camp": lambda: _("this piece may not pass over the camp square {square}"),
+    "square": lambda: _("this piece may not pass over {square}"),
+}
+_STOP_TEXT = {
+    "throne": lambda: _("this piece may not stop on the throne {square}"),
+    "corner": lambda: _("this piece may not stop on the corner square {square}"),
+    "camp": lambda: _("this piece may not stop on the camp square {square}"),
+    "square": lambda: _("this piece may not stop on {square}"),
+}
+_NEVER_STOP_TEXT = {
+    ("attacker", "throne"): lambda: _("an attacker stands on the throne {square}, where no attacker may ever stop"),
+    ("attacker", "corner"): lambda: _("an attacker stands on the corner square {square}, where no attacker may "
+                                      "ever stop"),
+    ("attacker", "camp"): lambda: _("an attacker stands on the camp square {square}, where no attacker may ever "
+                                    "stop"),
+    ("attacker", "square"): lambda: _("an attacker stands on {square}, where no attacker may ever stop"),
+    ("defender", "throne"): lambda: _("a defender stands on the throne {square}, where no defender may ever stop"),
+    ("defender", "corner"): lambda: _("a defender stands on the corner square {square}, where no defender may "
+                                      "ever stop"),
+    ("defender", "camp"): lambda: _("a defender stands on the camp square {square}, where no defender may ever "
+                                    "stop"),
+    ("defender", "square"): lambda: _("a defender stands on {square}, where no defender may ever stop"),
+}

@@ -24,7 +24,7 @@ TAFL_OPTIONS = OptionSchema((
             Choice("attackers", "Attackers", "The attackers make the first move."),
             Choice("defenders", "Defenders (king's side)", "The king's side makes the first move."),
         ),
-        group="Movement", source=f"{S002}; {S004}"),
+        group="Movement", source=N_("source 002 (Winther's Tablut); source 004 (single-step Hnefatafl)")),
     OptionSpec(
         "movement", "Movement", "How far a piece may move in a straight line.", "choice", "rook",
         choices=(
@@ -33,11 +33,11 @@ TAFL_OPTIONS = OptionSchema((
             Choice("single_step", "One square",
                    "Every piece moves exactly one square along a row or column."),
         ),
-        group="Movement", source=f"{S001}; {S004}"),
+        group="Movement", source=N_("source 001 (Hnefatafl overview); source 004 (single-step Hnefatafl)")),
     OptionSpec(
         "king_speed", "King's range", "The most squares the king may move in one turn (0 = no limit).", "int", 0,
         minimum=0, maximum=18, sentence_on="The king moves at most {n} square(s) per turn.",
-        sentence_off="", group="Movement", source="tafl-rules.md 2.1 (per-piece speed)"),
+        sentence_off="", group="Movement", source=N_("tafl-rules.md 2.1 (per-piece speed)")),
     # -- winning ------------------------------------------------------------------------------
     OptionSpec(
         "escape", "King escapes to", "Where the king must get to for his side to win.", "choice", "corner",
@@ -48,34 +48,40 @@ TAFL_OPTIONS = OptionSchema((
             Choice("marked", "Marked escape squares",
                    "The king's side wins when the king reaches one of the marked escape squares.", needs_mark="escape"),
         ),
-        group="Winning", source=f"{S003}; {S001}; tafl-rules.md 1.3 (Tablut competition: 16 marked squares)"),
+        group="Winning", source=N_("source 003 (rules table); source 001 (Hnefatafl overview); tafl-rules.md 1.3 "
+                                   "(Tablut competition: 16 marked squares)")),
     OptionSpec(
         "escape_safe", N_("Escape must be safe"), N_("Reaching an escape square wins only if the attackers cannot "
         "capture the king with their next move; otherwise play goes on."), "bool", False,
         sentence_on=N_("The king wins only when he stands on an escape square at the end of his side's move and the "
                        "attackers cannot capture him with their next move; otherwise play goes on."),
         group="Winning", depends_on=("escape", ("edge", "marked")), omit_default=True,
-        source=f"{S000} ('full tablut': escape 'in such a way that does not allow his piece to be captured in his "
-        "next turn')"),
+        source=N_("source 000 (Military Strategy Games) ('full tablut': escape 'in such a way that does not allow his "
+                  "piece to be captured in his next turn')")),
     OptionSpec(
         "edge_forts", "Edge forts", N_("The defenders win if the king sits on the edge, can move, and is walled "
         "in by defenders the attackers can never break. Defenders further out count when they too can never be "
         "captured."), "bool", False,
         sentence_on=N_("The defenders also win with an edge fort: the king on the edge, able to move, in a space no "
         "attacker can enter, walled by defenders that no sequence of attacker moves could capture. Defenders "
-        "further out help only if they, too, could never be captured."), group="Winning", source=f"{S003}; {COPEN}"),
+        "further out help only if they, too, could never be captured."), group="Winning", source=N_("source 003 "
+                                                                                                    "(rules table); "
+                                                                                                    "Copenhagen "
+                                                                                                    "rules "
+                                                                                                    "(tafl-rules.md "
+                                                                                                    "2.2)")),
     OptionSpec(
         "encirclement", "Encirclement", "The attackers win if they enclose every defender so that none can "
         "reach the edge.", "bool", False,
         sentence_on="The attackers also win by enclosing the king and all his defenders so that none of them can "
-        "reach the edge.", group="Winning", source=COPEN),
+        "reach the edge.", group="Winning", source=N_("Copenhagen rules (tafl-rules.md 2.2)")),
     OptionSpec(
         "no_moves", "No legal move", "What happens to a side that cannot move on its turn.", "choice", "loses",
         choices=(
             Choice("loses", "That side loses", "A side that cannot move on its turn loses."),
             Choice("draw", "The game is drawn", "If a side cannot move on its turn, the game is drawn."),
         ),
-        group="Winning", source="tafl-rules.md 2.1 (Copenhagen: loses; Fetlar 2013: draw)"),
+        group="Winning", source=N_("tafl-rules.md 2.1 (Copenhagen: loses; Fetlar 2013: draw)")),
     OptionSpec(
         "repetition", "Repetition", "What happens when the same position comes round again and again.",
         "choice", "allowed",
@@ -90,8 +96,9 @@ TAFL_OPTIONS = OptionSchema((
             Choice("defenders_no_repeat", N_("Defenders may not repeat"),
                    N_("The defenders may not make a move that recreates an earlier position of the game.")),
         ),
-        group="Winning", source=f"{S002} (repetition loses); {COPEN}; tafl-rules.md 2.1 (OpenTafl tfr:l, the side "
-        "completing the repetition wins); tafl-rules.md 2.2 (hnefatafl.org: a defender may not repeat a position)"),
+        group="Winning", source=N_("source 002 (Winther's Tablut) (repetition loses); Copenhagen rules (tafl-rules.md "
+                                   "2.2); tafl-rules.md 2.1 (OpenTafl tfr:l, the side completing the repetition "
+                                   "wins); tafl-rules.md 2.2 (hnefatafl.org: a defender may not repeat a position)")),
     OptionSpec(
         "repetition_count", "Repetitions", "How many times a position must occur for the repetition rule.",
         "int", 3, minimum=2, maximum=5, sentence_on="(A position counts as repeated when it has occurred {n} times.)",
@@ -100,7 +107,7 @@ TAFL_OPTIONS = OptionSchema((
         "captureless_draw", "Draw without captures", "Draw after this many moves in a row without a capture "
         "(0 = never).", "int", 0, minimum=0, maximum=999,
         sentence_on="The game is drawn after {n} moves in a row without a capture.", group="Winning",
-        source="tafl-rules.md 2.1 (game length)"),
+        source=N_("tafl-rules.md 2.1 (game length)")),
     # -- captures ----------------------------------------------------------------------------
     OptionSpec(
         "strict_custodian", "Strict custodian", "A piece that stops between two enemies is captured at once, "
@@ -112,47 +119,48 @@ TAFL_OPTIONS = OptionSchema((
             Choice("everyone", "Everyone", "Any piece, the king too, that stops between two enemies is captured "
                    "at once."),
         ),
-        group="Capture", source=S000),
+        group="Capture", source=N_("source 000 (Military Strategy Games)")),
     OptionSpec(
         "immobilisation", "Immobilisation capture", "A piece left with no liberty (enemies, hostile squares "
         "or the rim on every side) is captured.", "bool", False,
         sentence_on="A piece is also captured when a move leaves it with no liberty: every neighbouring square is "
         "an enemy, a hostile square or off the board (friends do not take liberties).", group="Capture",
-        source=S000),
+        source=N_("source 000 (Military Strategy Games)")),
     OptionSpec(
         "edge_hostile", "Hostile rim", "The board's edge acts as a capturing partner, so a piece on the edge "
         "falls to one enemy.", "bool", False,
         sentence_on="The rim of the board acts as a capturing partner: a piece on the edge is captured by one "
-        "enemy on its inner side.", group="Capture", source=S002),
+        "enemy on its inner side.", group="Capture", source=N_("source 002 (Winther's Tablut)")),
     OptionSpec(
         "shield_wall", "Shield walls", "A row of pieces on the edge is captured at once by bracketing it, "
         "each one faced by an enemy.", "bool", False,
         sentence_on="A row of two or more pieces along the edge, each faced by an enemy on its inner side, is "
-        "captured at once by bracketing both ends.", group="Capture", source=f"{S003}; {COPEN}"),
+        "captured at once by bracketing both ends.", group="Capture", source=N_("source 003 (rules table); Copenhagen "
+                                                                                "rules (tafl-rules.md 2.2)")),
     OptionSpec(
         "shield_wall_flank", "Shield wall needs a flank move", "Only a move onto a bracketing square captures "
         "a shield wall.", "bool", True,
         sentence_on="Only a move onto an end of the row (a flanking move) captures a shield wall.",
         sentence_off="Any move that completes the shield-wall pattern captures it.", group="Capture",
-        depends_on=("shield_wall", (True,)), source="tafl-rules.md 5.9"),
+        depends_on=("shield_wall", (True,)), source=N_("tafl-rules.md 5.9")),
     OptionSpec(
         "shield_wall_corners", "Corner may close a shield wall", "A corner square may stand in for one "
         "bracketing piece.", "bool", True,
         sentence_on="A corner square may stand in for one of the bracketing pieces.", sentence_off="Both ends of a "
         "shield wall must be bracketed by pieces.", group="Capture", depends_on=("shield_wall", (True,)),
-        needs_mark="corner", source=COPEN),
+        needs_mark="corner", source=N_("Copenhagen rules (tafl-rules.md 2.2)")),
     OptionSpec(
         "shield_wall_king_spared", "King spared in a shield wall", "The king may stand in a shield wall "
         "without being captured with it.", "bool", True,
         sentence_on="The king may be part of a shield wall but is not captured with it.",
         sentence_off="A king in a captured shield wall is captured with it.", group="Capture",
-        depends_on=("shield_wall", (True,)), source=COPEN),
+        depends_on=("shield_wall", (True,)), source=N_("Copenhagen rules (tafl-rules.md 2.2)")),
     OptionSpec(
         "linnaean_capture", "Linnaean capture", "A defender beside the throned king, who is surrounded by "
         "attackers on his other three sides, can be captured against the throne.", "bool", False,
         sentence_on="A defender next to the king on the throne, when the king's other three sides are attackers, "
         "can be captured against the throne.", group="Capture", needs_mark="throne",
-        source="tafl-rules.md 2.1 (OpenTafl linc)"),
+        source=N_("tafl-rules.md 2.1 (OpenTafl linc)")),
     # -- the king ------------------------------------------------------------------------------
     OptionSpec(
         "king_armed", "King armed", "Whether the king helps to capture.", "choice", "yes",
@@ -163,7 +171,7 @@ TAFL_OPTIONS = OptionSchema((
             Choice("anvil", "Anvil only", "The king can be the standing partner of a capture, but cannot capture by "
                    "moving."),
         ),
-        group="King", source="tafl-rules.md 2.1 (OpenTafl ka)"),
+        group="King", source=N_("tafl-rules.md 2.1 (OpenTafl ka)")),
     OptionSpec(
         "king_capture", "King captured by", "How many attackers it takes to capture the king.", "choice", "strong",
         choices=(
@@ -177,12 +185,13 @@ TAFL_OPTIONS = OptionSchema((
             Choice("strong", "Four sides", "The king is captured only when surrounded on all four sides by "
                    "attackers or hostile squares."),
         ),
-        group="King", source=f"{S001}; {S002}; {S003}"),
+        group="King", source=N_("source 001 (Hnefatafl overview); source 002 (Winther's Tablut); source 003 (rules "
+                                "table)")),
     OptionSpec(
         "king_edge_capture", "Edge counts against the king", "With four-sided capture, the board edge counts as "
         "a side: three attackers capture the king on the edge, two beside a corner.", "bool", False,
         sentence_on="The board edge counts as an attacker against the king: three attackers capture him on the "
-        "edge, and two beside a hostile corner.", group="King", source=S001,
+        "edge, and two beside a hostile corner.", group="King", source=N_("source 001 (Hnefatafl overview)"),
         sentence_on_without=("corner", "The board edge counts as an attacker against the king: three attackers "
                              "capture him on the edge."),
         depends_on=("king_capture", ("strong", "weak_near_throne", "double_weak"))),
@@ -199,7 +208,8 @@ TAFL_OPTIONS = OptionSchema((
             Choice("always", "Always, to all",
                    "The throne acts as a capturing partner against everyone, even with the king on it."),
         ),
-        group="Special squares", needs_mark="throne", source=f"{S002}; {COPEN}"),
+        group="Special squares", needs_mark="throne", source=N_("source 002 (Winther's Tablut); Copenhagen rules "
+                                                                "(tafl-rules.md 2.2)")),
     OptionSpec(
         "throne_passable", "Pass the empty throne", "Who may move across the empty throne.", "choice", "everyone",
         choices=(
@@ -207,17 +217,18 @@ TAFL_OPTIONS = OptionSchema((
             Choice("king", "King only", "Only the king may pass over the empty throne."),
             Choice("everyone", "Everyone", "Any piece may pass over the empty throne (only the king may stop there)."),
         ),
-        group="Special squares", needs_mark="throne", source=S001),
+        group="Special squares", needs_mark="throne", source=N_("source 001 (Hnefatafl overview)")),
     OptionSpec(
         "throne_reentry", "King may return to the throne", "Whether the king may stop on the throne again "
         "after leaving it.", "bool", True,
         sentence_on="The king may return to the throne.", sentence_off="Once the king has left the throne, no piece "
-        "may stop on it again.", group="Special squares", needs_mark="throne", source=S000),
+        "may stop on it again.", group="Special squares", needs_mark="throne", source=N_("source 000 (Military "
+                                                                                         "Strategy Games)")),
     OptionSpec(
         "corners_hostile", "Corners hostile", "The corner squares act as capturing partners.", "bool", True,
         sentence_on="The corner squares act as capturing partners against any piece.",
         sentence_off="The corner squares do not take part in captures.", group="Special squares",
-        needs_mark="corner", source=f"{S001}; {S002}"),
+        needs_mark="corner", source=N_("source 001 (Hnefatafl overview); source 002 (Winther's Tablut)")),
     OptionSpec(
         "corner_entry", N_("Who may enter corners"), N_("Which pieces may stop on the corner squares."), "choice",
         "king",
@@ -227,14 +238,15 @@ TAFL_OPTIONS = OptionSchema((
             Choice("defenders", N_("Defenders and king"), ""),
         ),
         group="Special squares", needs_mark="corner", omit_default=True,
-        source=f"{COPEN} (king only); {S004} rule 5 ('Attacking pieces may not sit on a corner square'); a "
-        "hostile corner stays hostile while a defender stands on it, as OpenTafl's corh plays it (tafl-rules.md "
-        "2.3): no source ties a corner's hostility to its being empty, as Copenhagen does for the throne"),
+        source=N_("Copenhagen rules (tafl-rules.md 2.2) (king only); source 004 (single-step Hnefatafl) rule 5 "
+                  "('Attacking pieces may not sit on a corner square'); a hostile corner stays hostile while a "
+                  "defender stands on it, as OpenTafl's corh plays it (tafl-rules.md 2.3): no source ties a corner's "
+                  "hostility to its being empty, as Copenhagen does for the throne")),
     # -- camps ---------------------------------------------------------------------------------
     OptionSpec(
         "camps", "Camps", "The attackers' base camps (marked squares) are special squares.", "bool", False,
         sentence_on="The marked camp squares belong to the attackers: defenders and the king may not stop on them.",
-        group="Camps", needs_mark="camp", source=f"{S000}; tafl-rules.md 1.3"),
+        group="Camps", needs_mark="camp", source=N_("source 000 (Military Strategy Games); tafl-rules.md 1.3")),
     OptionSpec(
         "camps_hostile", "Camps hostile", N_("Whether camp squares act as capturing partners, and against whom."),
         "choice", "defenders",
@@ -248,23 +260,23 @@ TAFL_OPTIONS = OptionSchema((
                       "one.")),
         ),
         group="Camps", depends_on=("camps", (True,)),
-        source=f"{S000} (empty camps hostile: 'once vacated' ... 'count as hostile pieces'); tafl-rules.md 2.2 "
-        "(Ashton Tablut, AGalassi/TablutCompetition issue #4: camps are capturing partners whoever stands on them; "
-        "OpenTafl's aforh makes a camp hostile occupied or not)"),
+        source=N_("source 000 (Military Strategy Games) (empty camps hostile: 'once vacated' ... 'count as hostile "
+                  "pieces'); tafl-rules.md 2.2 (Ashton Tablut, AGalassi/TablutCompetition issue #4: camps are "
+                  "capturing partners whoever stands on them; OpenTafl's aforh makes a camp hostile occupied or not)")),
     OptionSpec(
         "camp_reentry", "Attackers may return to a camp", "Whether an attacker that left its camp may enter a "
         "camp again.", "bool", False,
         sentence_on="Attackers may move into any camp.",
         sentence_off="Attackers may move within their own camp and leave it, but never enter a camp from outside.",
-        group="Camps", depends_on=("camps", (True,)), source=S000),
+        group="Camps", depends_on=("camps", (True,)), source=N_("source 000 (Military Strategy Games)")),
     OptionSpec(
         "camp_to_camp", N_("From camp to camp"), N_("Whether an attacker standing in a camp may move straight into "
         "another camp (never from outside one)."), "bool", False,
         sentence_on=N_("An attacker standing in a camp may also move straight into another camp."),
         group="Camps", depends_on=("camp_reentry", (False,)), omit_default=True,
-        source="off: source 000 (camps 'once vacated' cannot be re-entered) and tafl-rules.md 2.2 (Ashton: black "
-        "moves within its camp and never re-enters one); on: OpenTafl (tafl-rules.md 2.3, aforre: a piece on a "
-        "camp square may reach any camp square, GenericRules.canTaflmanStopOn)"),
+        source=N_("off: source 000 (camps 'once vacated' cannot be re-entered) and tafl-rules.md 2.2 (Ashton: black "
+                  "moves within its camp and never re-enters one); on: OpenTafl (tafl-rules.md 2.3, aforre: a piece "
+                  "on a camp square may reach any camp square, GenericRules.canTaflmanStopOn)")),
     OptionSpec(
         "camp_crossing", "Cross camps", "Who may move across camp squares without stopping.", "choice", "nobody",
         choices=(
@@ -272,5 +284,5 @@ TAFL_OPTIONS = OptionSchema((
             Choice("attackers", "Attackers", "Attackers may pass over camps they may not stop in."),
             Choice("everyone", "Everyone", "Any piece may pass over camp squares without stopping."),
         ),
-        group="Camps", depends_on=("camps", (True,)), source=S000),
+        group="Camps", depends_on=("camps", (True,)), source=N_("source 000 (Military Strategy Games)")),
 ))

@@ -23,9 +23,21 @@ from tafl_desktop.core.game import Position, Rules, Side
 from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.options import OptionSchema, OptionValue
-from tafl_desktop.core.quoting import known, quote, shown
+from tafl_desktop.core.quoting import known, os_reason, quote, shown
 from tafl_desktop.core.safe_files import read_limited, write_safely
-from tafl_desktop.core.side_words import agree, side_words
+from tafl_desktop.core.side_words import (
+    agree,
+    fill,
+    nouns_keep_capitals,
+    pair_text,
+    paragraphs,
+    sentence,
+    side_context,
+    side_name,
+    side_subject,
+    side_words,
+    sides_context,
+)
 
 MAX_FILE_BYTES = 256 * 1024
 
@@ -78,7 +90,7 @@ class Variant:
         """The family's toggles on this board, in this variant's words: toggles about special
         squares the board lacks (corners, throne, camps) are inactive, so panel and rule sheet
         leave them out, and the texts name the sides as the variant does ("the fox")."""
-        return FAMILIES[self.family].schema.for_board(self.board_features).for_words(self.words)
+        return FAMILIES[self.family].schema.for_board(self.board_features).for_words(self.words, self.sides_context)
 
     @property
     def board_features(self) -> frozenset[str]:
@@ -94,10 +106,37 @@ class Variant:
         """The side names the rule texts use (see :mod:`tafl_desktop.core.side_words`), in the
         reader's language."""
         names = self.side_names
-        words = side_words(names, self.side_count(Side.DEFENDERS))
-        if marks.language() == "de":  # German nouns keep their capital inside a sentence
+        words = side_words(names, self.side_count(Side.DEFENDERS), english=marks.language() == "en")
+        if nouns_keep_capitals():  # German nouns keep their capital inside a sentence
             words.update(many=names[0], hunters=names[1])
         return words
+
+    @property
+    def sides_context(self) -> str:
+        """The catalogue context of texts about this variant's pair of sides ("sides: Geese,
+        Fox"): a Fox game's rule sentences are translated once per pair (see ``marks.N_pair``)."""
+        return sides_context(self.sides)
+
+    def side_context(self, side: Side | int) -> str:
+        """The catalogue context of a text about one side ("side: Fox (of Geese, Fox)")."""
+        return side_context(self.sides, int(side))
+
+    def pair_text(self, text: str) -> str:
+        """``text`` (marked ``N_pair``) in the reader's language as written for this pair of
+        sides, its side placeholders filled; the family's sentence where the catalogue has no
+        sentence for this pair (a variant file's own side names)."""
+        return pair_text(self.sides, text, self.words)
+
+    def pair_ntext(self, singular: str, plural: str, n: int) -> str:
+        """:meth:`pair_text` for a text with a count."""
+        return fill(marks.npgettext(self.sides_context, singular, plural, n), self.words)
+
+    def side_text(self, side: Side | int, text: str, field: str = "side") -> str:
+        """``text`` (marked ``N_side``) as written for ``side`` of this variant; ``{field}`` in
+        the family's sentence (for side names the catalogue does not know) is the side as a
+        sentence's subject (see :meth:`side_subject`)."""
+        found = marks.pgettext(self.side_context(side), text)
+        return fill(found, self.words).replace("{" + field + "}", self.side_subject(side))
 
     @property
     def title(self) -> str:
@@ -110,10 +149,33 @@ class Variant:
         return marks.gettext(self.description) if self.description else ""
 
     @property
+    def notes_text(self) -> str:
+        """The notes in the reader's language (paragraphs as blank lines separate them)."""
+        return marks.gettext(paragraphs(self.notes)) if self.notes.strip() else ""
+
+    @property
+    def sources_text(self) -> tuple[str, ...]:
+        """The sources in the reader's language."""
+        return tuple(marks.gettext(paragraphs(s)) for s in self.sources)
+
+    @property
     def side_names(self) -> tuple[str, str]:
-        """The two sides' names in the reader's language (``sides`` stays the file's own text,
-        which the ``--to-move`` words and the JSON keys use)."""
-        return (marks.gettext(self.sides[0]), marks.gettext(self.sides[1]))
+        """The two sides' names in the reader's language, as a heading or label shows them alone
+        (``sides`` stays the file's own text, which the ``--to-move`` words and the JSON keys
+        use).  Looked up for this pair of sides first: the German "Fox and Hounds" is "Wolf und
+        Schafe", so its "Fox" is a "Wolf"."""
+        return (side_name(self.sides, 0), side_name(self.sides, 1))
+
+    def side_subject(self, side: Side | int) -> str:
+        """The side as the subject of a sentence, with the article the language needs and in
+        lower case ("the geese": Danish "gæssene", French "les oies", German "die Gänse"); a
+        variant file's own side names, which the catalogue does not know, as they are.  A message puts it
+        where its grammar wants it; :func:`~tafl_desktop.core.side_words.sentence` gives a
+        sentence that starts with it its capital."""
+        if marks.language() == "en":  # a people keeps its capital: "the Saami"
+            name = self.sides[int(side)]
+            return f"the {name if self.family == 'dablot' else name.lower()}"
+        return side_subject(self.sides, int(side))
 
     def side_count(self, side: Side | int) -> int:
         """Pieces of ``side`` in the starting setup (read from the setup text, so asking costs no
@@ -123,17 +185,22 @@ class Variant:
         if traits.setup_form == "rows":
             return sum(self.setup.count(c) for c in traits.piece_kinds if traits.piece_side(c) == int(side))
         for part in self.setup.split():
-            name, _, squares = part.partition("=")
+            name, _sep, squares = part.partition("=")
             if name == traits.setup_labels[int(side)]:
                 return len([s for s in squares.split(",") if s])
         return 0
+
+    def side_number(self, side: Side | int) -> int:
+        """1 for a side of one piece (the fox), else 2: the count to give ``ngettext`` so that a
+        verb agrees with the side ("der Fuchs beginnt", "die Gänse beginnen")."""
+        return 1 if self.side_count(side) == 1 else 2
 
     def begins_text(self, side: Side | int) -> str:
         """"Geese begin" / "Fox begins": the side's name with a verb that agrees with it."""
         if marks.language() == "en":
             return f"{self.sides[int(side)]} {agree('begin', self.side_count(side))}"
-        return marks.ngettext("{side} begins", "{side} begin", self.side_count(side)).format(
-            side=self.side_names[int(side)])
+        return sentence(marks.ngettext("{side} begins", "{side} begin", self.side_number(side)).format(
+            side=self.side_subject(side)))
 
     def with_options(self, changes: Mapping[str, Any]) -> Variant:
         """The same variant with some toggles changed (validated); the preset values are kept for
@@ -142,7 +209,8 @@ class Variant:
         schema = self.schema
         for k, v in changes.items():
             if k not in schema:
-                raise VariantError(f"unknown option {quote(k)} for {self.family}; known: {known(schema.keys())}")
+                raise VariantError(_("unknown option {key} for {family}; known: {known}").format(
+                    key=quote(k), family=self.family, known=known(schema.keys())))
             try:
                 opts[k] = schema[k].validate(v)
             except ValueError as exc:
@@ -181,12 +249,19 @@ class Variant:
         try:
             return Side.parse(t)
         except ValueError:
-            names = " or ".join(n.lower() for n in self.sides)
-            raise ValueError(f"{quote(text)} is not a side of {self.name}: use {names}") from None
+            raise ValueError(_("{text} is not a side of {game}: use {first} or {second}").format(
+                text=quote(text), game=self.title, first=self.sides[0].lower(), second=self.sides[1].lower())) from None
 
     @property
     def size_text(self) -> str:
+        """The board's size as files and the command line's JSON write it ("11x11")."""
         return f"{self.geometry.width}x{self.geometry.height}"
+
+    @property
+    def size_words(self) -> str:
+        """The board's size as a reader's language writes it ("11x11", "11×11")."""
+        # TRANSLATORS: a board's size in columns and rows, e.g. 11x11; use your typography's sign.
+        return _("{width}x{height}").format(width=self.geometry.width, height=self.geometry.height)
 
     @property
     def board_text(self) -> str:
@@ -194,9 +269,9 @@ class Variant:
         "8x8 checkerboard", "32-point lattice")."""
         g = self.geometry
         if not isinstance(g, GraphGeometry):
-            return _("{size} board").format(size=self.size_text)
+            return _("{size} board").format(size=self.size_words)
         if g.style == "checker":
-            return _("{size} checkerboard").format(size=self.size_text)
+            return _("{size} checkerboard").format(size=self.size_words)
         if self.traits.board_style == "lattice":
             return _("{n}-point lattice").format(n=g.size)
         return _("{n}-point cross").format(n=g.size)
@@ -234,23 +309,24 @@ def _side_name_ok(name: Any) -> bool:
 # ------------------------------------------------------------------------------------- parsing
 def _square_list(g: GridGeometry | GraphGeometry, value: Any, where: str) -> frozenset[int]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise VariantError(f"{where} must be a list of square names like [\"a1\", \"k11\"]")
+        raise VariantError(_('{where} must be a list of square names like ["a1", "k11"]').format(where=where))
     out = set()
     for v in value:
         try:
             out.add(g.parse_square(v))
         except ValueError as exc:
-            raise VariantError(f"{where}: {exc}") from None
+            raise VariantError(_("{where}: {problem}").format(where=where, problem=exc)) from None
     return frozenset(out)
 
 
 def _dablot_geometry(board: Mapping[str, Any], where: str) -> GraphGeometry:
     if board.get("kind", "dablot") != "dablot":
-        raise VariantError(f"{where}: 'board.kind' must be \"dablot\" for the Dablot family")
+        raise VariantError(_('{where}: \'board.kind\' must be "dablot" for the Dablot family').format(where=where))
     cols, rows = board.get("cols", 6), board.get("rows", 7)
     for name, v in (("cols", cols), ("rows", rows)):
         if not isinstance(v, int) or isinstance(v, bool) or not 3 <= v <= 10:
-            raise VariantError(f"{where}: 'board.{name}' must be a whole number of lines from 3 to 10")
+            raise VariantError(_("{where}: 'board.{name}' must be a whole number of lines from 3 to 10").format(
+                where=where, name=name))
     return dablot_lattice(cols, rows)
 
 
@@ -259,15 +335,17 @@ def _graph_geometry(board: Mapping[str, Any], where: str) -> GraphGeometry:
     if kind == "cross33":
         diag = board.get("diagonals", "alternating")
         if diag not in ("none", "alternating", "full"):
-            raise VariantError(f"{where}: 'board.diagonals' must be \"none\", \"alternating\" or \"full\"")
+            raise VariantError(_('{where}: \'board.diagonals\' must be "none", "alternating" or "full"').format(
+                where=where))
         geo = cross_board(diag)
     elif kind == "checker":
         size = board.get("size", 8)
         if not isinstance(size, int) or isinstance(size, bool) or not 4 <= size <= 12 or size % 2:
-            raise VariantError(f"{where}: 'board.size' must be an even number from 4 to 12")
+            raise VariantError(_("{where}: 'board.size' must be an even number from 4 to 12").format(where=where))
         geo = checkerboard(size)
     else:
-        raise VariantError(f"{where}: 'board.kind' must be \"cross33\" or \"checker\", got {quote(kind)}")
+        raise VariantError(_('{where}: \'board.kind\' must be "cross33" or "checker", got {kind}').format(
+            where=where, kind=quote(kind)))
     marks = {}
     for key in ("pen", "home"):
         if key in board:
@@ -282,7 +360,8 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
     allowed = FAMILIES[family].board_keys
     for k in board:
         if k not in allowed:
-            raise VariantError(f"{where}: unknown key {quote('board.' + str(k))}; allowed: {known(allowed)}")
+            raise VariantError(_("{where}: unknown key {key}; allowed: {known}").format(
+                where=where, key=quote('board.' + str(k)), known=known(allowed)))
     style = FAMILIES[family].board_style
     if style == "lattice":
         return _dablot_geometry(board, where)
@@ -295,14 +374,15 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
     throne = board.get("throne", "centre")
     if throne == "centre":
         if w % 2 == 0 or h % 2 == 0:
-            raise VariantError(f"{where}: 'board.throne' = \"centre\" needs an odd board; use \"none\" or a square")
+            raise VariantError(_("{where}: 'board.throne' = \"centre\" needs an odd board; use \"none\" or a "
+                                 "square").format(where=where))
         marks["throne"] = frozenset({plain.centre})
     elif throne == "none":
         pass
     elif isinstance(throne, str):
         marks["throne"] = _square_list(plain, [throne], f"{where}: 'board.throne'")
     else:
-        raise VariantError(f"{where}: 'board.throne' must be \"centre\", \"none\" or a square name")
+        raise VariantError(_('{where}: \'board.throne\' must be "centre", "none" or a square name').format(where=where))
     corners = board.get("corners", "corners")
     if corners == "corners":
         marks["corner"] = plain.corner_squares
@@ -320,20 +400,23 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
 def _board_size(v: Any, name: str, where: str) -> int:
     """A grid board's width or height as the file gives it: a whole number from 5 to 19."""
     if not isinstance(v, int) or isinstance(v, bool) or not 5 <= v <= 19:
-        raise VariantError(f"{where}: 'board.{name}' must be a whole number from 5 to 19, got {quote(v)}")
+        raise VariantError(_("{where}: 'board.{name}' must be a whole number from 5 to 19, got {value}").format(
+            where=where, name=name, value=quote(v)))
     return v
 
 
 def _wall(g: GridGeometry, text: Any, where: str) -> tuple[int, int]:
     """One wall written ``"c5|c6"``: between two orthogonally adjacent squares."""
     if not isinstance(text, str) or text.count("|") != 1:
-        raise VariantError(f"{where} must be walls written like \"c5|c6\" (two adjacent squares), got {quote(text)}")
+        raise VariantError(_('{where} must be walls written like "c5|c6" (two adjacent squares), got {text}').format(
+            where=where, text=quote(text)))
     try:
         a, b = (g.parse_square(part) for part in text.split("|"))
     except ValueError as exc:
-        raise VariantError(f"{where}: {exc}") from None
+        raise VariantError(_("{where}: {problem}").format(where=where, problem=exc)) from None
     if b not in g.neighbours(a):
-        raise VariantError(f"{where}: {quote(text)} is not two side-by-side squares, so no wall can stand between them")
+        raise VariantError(_("{where}: {text} is not two side-by-side squares, so no wall can stand between "
+                             "them").format(where=where, text=quote(text)))
     return (min(a, b), max(a, b))
 
 
@@ -343,10 +426,10 @@ def _walls(g: GridGeometry, board: Mapping[str, Any], where: str) -> frozenset[t
     walls: set[tuple[int, int]] = set()
     listed = board.get("walls", [])
     if not isinstance(listed, list):
-        raise VariantError(f"{where}: 'board.walls' must be a list like [\"c5|c6\", \"e5|f5\"]")
+        raise VariantError(_('{where}: \'board.walls\' must be a list like ["c5|c6", "e5|f5"]').format(where=where))
     walls.update(_wall(g, w, f"{where}: 'board.walls'") for w in listed)
     if "doorways" in board and "room" not in board:
-        raise VariantError(f"{where}: 'board.doorways' needs a 'board.room' to open")
+        raise VariantError(_("{where}: 'board.doorways' needs a 'board.room' to open").format(where=where))
     if "room" in board:
         room = board["room"]
         parts = room.split(":") if isinstance(room, str) else []
@@ -355,7 +438,8 @@ def _walls(g: GridGeometry, board: Mapping[str, Any], where: str) -> frozenset[t
                 raise ValueError(room)
             (f1, r1), (f2, r2) = (g.file_rank(g.parse_square(p)) for p in parts)
         except ValueError:
-            raise VariantError(f"{where}: 'board.room' must be two opposite corner squares like \"c3:e5\"") from None
+            raise VariantError(_('{where}: \'board.room\' must be two opposite corner squares like "c3:e5"').format(
+                where=where)) from None
         lo_f, hi_f, lo_r, hi_r = min(f1, f2), max(f1, f2), min(r1, r2), max(r1, r2)
         ring: set[tuple[int, int]] = set()
         for f in range(lo_f, hi_f + 1):
@@ -368,12 +452,12 @@ def _walls(g: GridGeometry, board: Mapping[str, Any], where: str) -> frozenset[t
                         ring.add((min(inside, out), max(inside, out)))
         doors = board.get("doorways", [])
         if not isinstance(doors, list):
-            raise VariantError(f"{where}: 'board.doorways' must be a list like [\"d5|d6\"]")
+            raise VariantError(_('{where}: \'board.doorways\' must be a list like ["d5|d6"]').format(where=where))
         for d in doors:
             pair = _wall(g, d, f"{where}: 'board.doorways'")
             if pair not in ring:
-                raise VariantError(f"{where}: 'board.doorways': {quote(d)} is not in the wall of the room "
-                                   f"{quote(room)}")
+                raise VariantError(_("{where}: 'board.doorways': {doorway} is not in the wall of the room "
+                                     "{room}").format(where=where, doorway=quote(d), room=quote(room)))
             ring.discard(pair)
         walls |= ring
     return frozenset(walls)
@@ -384,44 +468,49 @@ def variant_from_data(data: object, where: str = "variant", overrides: Mapping[s
     """Validate plain data (from TOML or a saved game: anything, checked here) into a Variant;
     VariantError otherwise."""
     if not isinstance(data, Mapping):
-        raise VariantError(f"{where}: a variant must be a table of keys")
+        raise VariantError(_("{where}: a variant must be a table of keys").format(where=where))
     for k in data:
         if k not in TOP_KEYS:
-            raise VariantError(f"{where}: unknown key {quote(k)}; allowed: {known(TOP_KEYS)}")
+            raise VariantError(_("{where}: unknown key {key}; allowed: {known}").format(
+                where=where, key=quote(k), known=known(TOP_KEYS)))
     for k in ("id", "name"):
         if not isinstance(data.get(k), str) or not data[k].strip():
-            raise VariantError(f"{where}: '{k}' must be a non-empty text")
+            raise VariantError(_("{where}: '{key}' must be a non-empty text").format(where=where, key=k))
     if len(data["name"]) > MAX_NAME or any(ch != " " and unicodedata.category(ch)[0] in "CZ" for ch in data["name"]):
         # control, format (direction marks and overrides), separator: a name is shown in messages
         raise VariantError(_("{where}: 'name' must be one line of at most {n} characters").format(
             where=where, n=MAX_NAME))
     vid = data["id"]
     if not all(ch.isalnum() or ch in "_-" for ch in vid) or len(vid) > 64:
-        raise VariantError(f"{where}: 'id' may use only letters, digits, '_' and '-' (64 at most)")
+        raise VariantError(_("{where}: 'id' may use only letters, digits, '_' and '-' (64 at most)").format(
+            where=where))
     family = data.get("family", "tafl")
     if not isinstance(family, str) or family not in FAMILIES:
-        raise VariantError(f"{where}: 'family' = {quote(family)} is unknown; known: {known(FAMILIES)}")
+        raise VariantError(_("{where}: 'family' = {family} is unknown; known: {known}").format(
+            where=where, family=quote(family), known=known(FAMILIES)))
     for k in ("description", "notes"):
         if not isinstance(data.get(k, ""), str):
-            raise VariantError(f"{where}: '{k}' must be text")
+            raise VariantError(_("{where}: '{key}' must be text").format(where=where, key=k))
     sources = data.get("sources", [])
     if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
-        raise VariantError(f"{where}: 'sources' must be a list of texts")
+        raise VariantError(_("{where}: 'sources' must be a list of texts").format(where=where))
     board = data.get("board")
     if not isinstance(board, Mapping):
-        raise VariantError(f"{where}: the [board] table is missing")
+        raise VariantError(_("{where}: the [board] table is missing").format(where=where))
     geometry = _geometry(board, where, family)
     sides = data.get("sides", list(FAMILIES[family].sides))
     if (not isinstance(sides, list) or len(sides) != 2 or not all(_side_name_ok(x) for x in sides)
             or sides[0].lower() == sides[1].lower()):
-        raise VariantError(f"{where}: 'sides' must be two different names of up to {MAX_SIDE_NAME} letters, digits, "
-                           "spaces, hyphens or apostrophes, e.g. [\"Geese\", \"Fox\"]")
+        raise VariantError(_("{where}: 'sides' must be two different names of up to {n} letters, digits, "
+                             'spaces, hyphens or apostrophes, e.g. ["Geese", "Fox"]').format(
+            where=where, n=MAX_SIDE_NAME))
     setup = board.get("setup")
     if not isinstance(setup, str):
-        raise VariantError(f"{where}: 'board.setup' must be the starting position in row notation")
+        raise VariantError(_("{where}: 'board.setup' must be the starting position in row notation").format(
+            where=where))
     options = data.get("options", {})
     if not isinstance(options, Mapping):
-        raise VariantError(f"{where}: [options] must be a table")
+        raise VariantError(_("{where}: [options] must be a table").format(where=where))
     schema = FAMILIES[family].schema
     try:
         preset = schema.resolve(options, where=f"{where} [options]")
@@ -440,11 +529,11 @@ def variant_from_data(data: object, where: str = "variant", overrides: Mapping[s
         why = bound.unfit_reason(key, value, schema[key].default) if key in explicit else (
             None if bound.choice_fits(key, value) else bound.unfit_reason(key, value, value))
         if why:
-            raise VariantError(f"{where}: {why}")
+            raise VariantError(_("{where}: {why}").format(where=where, why=why))
     try:
         variant.make_rules()
     except ValueError as exc:
-        raise VariantError(f"{where}: 'board.setup': {exc}") from None
+        raise VariantError(_("{where}: 'board.setup': {problem}").format(where=where, problem=exc)) from None
     return variant
 
 
@@ -455,13 +544,15 @@ def load_variant(path: str | Path, overrides: Mapping[str, Any] | None = None) -
     try:
         raw = read_limited(p, MAX_FILE_BYTES)
     except OSError as exc:
-        raise VariantError(f"{where}: cannot read the file ({shown(exc.strerror or exc, 200)})") from None
+        raise VariantError(_("{where}: cannot read the file ({reason})").format(
+            where=where, reason=os_reason(exc))) from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise VariantError(f"{where}: not a UTF-8 text file") from None
+        raise VariantError(_("{where}: not a UTF-8 text file").format(where=where)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise VariantError(f"{where}: not valid TOML: {shown(exc, 160)}") from None
+        raise VariantError(_("{where}: not valid TOML: {problem}").format(
+            where=where, problem=shown(exc, 160))) from None
     except RecursionError:
         raise VariantError(_("{where}: not valid TOML: nested too deeply").format(where=where)) from None
     except ValueError as exc:  # a number with more digits than Python converts
@@ -580,6 +671,7 @@ def find_variant(name: str, overrides: Mapping[str, Any] | None = None) -> Varia
             return one.with_options(overrides) if overrides else one
     table = presets()
     if name not in table:
-        raise VariantError(f"unknown variant {quote(name)}; presets: {known(table)} (or give a .toml file)")
+        raise VariantError(_("unknown variant {name}; presets: {known} (or give a .toml file)").format(
+            name=quote(name), known=known(table)))
     v = table[name]
     return v.with_options(overrides) if overrides else v

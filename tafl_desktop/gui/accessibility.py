@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QWidget
 
+from tafl_desktop.core.marks import N_
 from tafl_desktop.gui import dialogs
 from tafl_desktop.i18n import _
 
@@ -76,12 +77,12 @@ def toggle_full_screen(window: QWidget, on: bool) -> None:
 
 def install(window: MainWindow) -> None:
     """View > Full Screen (F11) and Help > Keyboard Shortcuts (F1)."""
-    full = window.add_action(_("&Full Screen"), lambda on: toggle_full_screen(window, bool(on)),
-                          QKeySequence(Qt.Key.Key_F11), _("Fill the screen with the board (F11)"), checkable=True)
+    full = window.add_action(N_("Full &Screen"), lambda on: toggle_full_screen(window, bool(on)),
+                          QKeySequence(Qt.Key.Key_F11), N_("Fill the screen with the board (F11)"), checkable=True)
     window.view_menu.insertAction(window.act_prefs, full)
     window.act_full_screen = full
-    keys = window.add_action(_("Keyboard &Shortcuts..."), lambda: dialogs.show_html(
+    keys = window.add_action(N_("Keyboard &Shortcuts..."), lambda: dialogs.show_html(
         window, _("Keyboard shortcuts"), shortcuts_html(window)), QKeySequence(Qt.Key.Key_F1),
-        _("Every key that does something, from the menus (F1)"))
+        N_("Every key that does something, from the menus (F1)"))
     window.help_menu.insertAction(window.act_announce_help, keys)
     window.act_shortcuts = keys

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.gui.board_overlays import LINE_COLOUR, Arrow, Overlay
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
 
 if TYPE_CHECKING:
@@ -60,13 +61,15 @@ def heat_colour(loss: float) -> str:
 
 
 def _count(n: int) -> str:
-    """A node count as read at a glance: 950, 12.3k, 4.56M."""
+    """A node count as read at a glance, in the reader's numbers: 950, 12.3k, 4.56M ("4,56M")."""
+    from tafl_desktop.core.marks import decimal
+
     if n >= 1_000_000:
-        return f"{n / 1_000_000:.2f}M"
+        return f"{decimal(n / 1_000_000, 2)}M"
     if n >= 10_000:
-        return f"{n / 1000:.0f}k"
+        return f"{decimal(n / 1000, 0)}k"
     if n >= 1_000:
-        return f"{n / 1000:.1f}k"
+        return f"{decimal(n / 1000, 1)}k"
     return str(n)
 
 
@@ -74,7 +77,8 @@ class AnalysisBoard(QDockWidget):
     """The Analysis dock; ``set_active(True)`` starts the continuous search."""
 
     def __init__(self, window: MainWindow, client: AnalysisClient) -> None:
-        super().__init__(_("Analysis"), window)
+        super().__init__(window)
+        tr(self, "setWindowTitle", "Analysis")
         self.setObjectName("analysisDock")
         self.window_ = window
         self.controller = window.controller
@@ -92,22 +96,22 @@ class AnalysisBoard(QDockWidget):
 
         body = QWidget(self)
         top = QHBoxLayout()
-        top.addWidget(QLabel(_("Lines:")))
+        top.addWidget(tr(QLabel(), "setText", "Lines:"))
         self.lines_box = QSpinBox()
         self.lines_box.setRange(1, MAX_LINES)
         self.lines_box.setValue(3)
-        self.lines_box.setToolTip(_("How many of the best lines to show (1 to 5)"))
-        self.lines_box.setAccessibleName(_("Number of lines"))
+        tr(self.lines_box, "setToolTip", "How many of the best lines to show (1 to 5)")
+        tr(self.lines_box, "setAccessibleName", "Number of lines")
         self.lines_box.valueChanged.connect(lambda _n: self._restart())
         top.addWidget(self.lines_box)
-        self.heat_box = QCheckBox(_("Heat map"))
-        self.heat_box.setToolTip(_("Tint every square the side to move can reach by the best move that ends "
-                                   "there, after the best reply"))
+        self.heat_box = tr(QCheckBox(), "setText", "Heat map")
+        tr(self.heat_box, "setToolTip", "Tint every square the side to move can reach by the best move that ends "
+           "there, after the best reply")
         self.heat_box.toggled.connect(lambda _on: self._restart())
         top.addWidget(self.heat_box)
         top.addSpacing(12)
         self.status = QLabel()
-        self.status.setAccessibleName(_("Search depth and positions"))
+        tr(self.status, "setAccessibleName", "Search depth and positions")
         top.addWidget(self.status, 1)
 
         self.legend = QLabel()
@@ -150,6 +154,7 @@ class AnalysisBoard(QDockWidget):
         layout.addStretch(1)
         self.setWidget(body)
         self._pending: dict[str, Any] | None = None
+        self._finished = False
         self._flush = QTimer(self)
         self._flush.setSingleShot(True)
         self._flush.timeout.connect(self._show_pending)
@@ -197,15 +202,15 @@ class AnalysisBoard(QDockWidget):
         self._clear_marks()
         self._show_lines([])
         self.legend.setVisible(self.heat_box.isChecked())
-        self.legend.setText(_("Heat map: waiting for the search..."))
+        tr(self.legend, "setText", "Heat map: waiting for the search...")
         pos = c.viewed_position
         if c.rules.outcome(pos) is not None:
             if self.client.owner is self:
                 self.client.cancel()
-            self.status.setText(_("The game is over in this position: nothing to analyse."))
+            tr(self.status, "setText", "The game is over in this position: nothing to analyse.")
             self.legend.hide()
             return
-        self.status.setText(_("Thinking..."))
+        tr(self.status, "setText", "Thinking...")
         self.client.start(self, "analyse", c.game, c.view_ply, CONTINUOUS,
                           {"lines": self.lines_box.value(), "heat": self.heat_box.isChecked()},
                           self._info, self._done)
@@ -225,7 +230,7 @@ class AnalysisBoard(QDockWidget):
         if getattr(result, "error", ""):
             from tafl_desktop.gui.computer import first_line
 
-            self.status.setText(_("The analysis stopped: {why}").format(why=first_line(result.error)))
+            tr(self.status, "setText", "The analysis stopped: {why}", why=first_line(result.error))
             return
         if result.data.get("lines") is not None:
             self._flush.stop()
@@ -234,6 +239,7 @@ class AnalysisBoard(QDockWidget):
 
     # ------------------------------------------------------------------------------ display
     def _show_state(self, state: dict[str, Any], finished: bool = False) -> None:
+        self._finished = finished
         if state.get("heat") is not None and self.heat is None and self.heat_box.isChecked():
             self._show_heat(state["heat"])
         elif state.get("heat_done") and self.heat is None and self.heat_box.isChecked():
@@ -267,6 +273,12 @@ class AnalysisBoard(QDockWidget):
             return
         self.status.setText(text)
 
+    def redisplay(self) -> None:
+        """Show the last lines and the search's state again, in the language now in use."""
+        if self.report is not None:
+            self._show_lines(self.report["lines"])
+            self._show_status(self._finished)
+
     def _show_lines(self, lines: list[dict[str, Any]]) -> None:
         from tafl_desktop.analysis.words import line_words
 
@@ -284,13 +296,13 @@ class AnalysisBoard(QDockWidget):
                     b.hide()
                 continue
             words = line_words(variant, line["score"], line["result_in"], line["winner"], to_move)
-            label.setText(_("{score}, depth {depth}").format(score=words, depth=line["depth"]))
-            label.setToolTip(_("Score {score} from the view of the side to move").format(score=line["score"]))
+            tr(label, "setText", "{score}, depth {depth}", score=words, depth=line["depth"])
+            tr(label, "setToolTip", "Score {score} from the view of the side to move", score=line["score"])
             label.show()
             for k, b in enumerate(self.move_buttons[i]):
                 if k < len(line["moves"]):
                     b.setText(line["moves"][k])
-                    b.setToolTip(_("Open this line up to {move} on a board of its own").format(move=line["moves"][k]))
+                    tr(b, "setToolTip", "Open this line up to {move} on a board of its own", move=line["moves"][k])
                     b.show()
                 else:
                     b.hide()

@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
-from tafl_desktop.i18n import _
+from tafl_desktop.gui.texts import tr
 
 
 class _CloseWatcher(QObject):
@@ -42,16 +42,16 @@ def install(window: Any) -> None:
     window.review_panel = review = ReviewPanel(window, client)
     window.panel.layout().addWidget(review)
 
-    act = QAction(_("&Analysis Board"), window)
+    act = tr(QAction(window), "setText", "&Analysis Board")
     act.setCheckable(True)
     act.setShortcut(QKeySequence("Ctrl+Shift+A"))
-    act.setStatusTip(_("The computer's best lines for the position shown, updated as it thinks (Ctrl+Shift+A)"))
+    tr(act, "setStatusTip", "The computer's best lines for the position shown, updated as it thinks (Ctrl+Shift+A)")
     act.toggled.connect(board.set_active)
     board.visibilityChanged.connect(lambda shown: act.setChecked(shown) if not shown and board.active else None)
     window.act_analysis = act
-    rev = QAction(_("Re&view Game"), window)
+    rev = tr(QAction(window), "setText", "Re&view Game")
     rev.setShortcut(QKeySequence("Ctrl+Shift+R"))
-    rev.setStatusTip(_("Class every move of this game and draw who was better (Ctrl+Shift+R)"))
+    tr(rev, "setStatusTip", "Class every move of this game and draw who was better (Ctrl+Shift+R)")
     rev.triggered.connect(review.ask)
     window.act_review = rev
     window.addAction(act)
@@ -59,3 +59,9 @@ def install(window: Any) -> None:
     window.game_menu.addSeparator()
     window.game_menu.addActions([act, rev])
     window.installEventFilter(_CloseWatcher(window, client))
+
+
+def retranslate(window: Any) -> None:
+    """After a language switch: the analysis lines and the review's table and graph again."""
+    window.analysis_board.redisplay()
+    window.review_panel.redisplay()

@@ -132,7 +132,7 @@ def first_variant(name: str | None):
             from tafl_desktop.core.quoting import shown
             from tafl_desktop.gui.dialogs import describe_problem
 
-            problem = f"{shown(name)}: {describe_problem(exc)}"
+            problem = _("{where}: {problem}").format(where=shown(name), problem=describe_problem(exc))
     last = str(QSettings().value(LAST_VARIANT_KEY, DEFAULT_VARIANT) or DEFAULT_VARIANT)
     for candidate in (last, DEFAULT_VARIANT):
         try:
@@ -202,8 +202,10 @@ def offer_restore(window, autosave: str) -> bool:
                            _("{file}: unexpected problem ({error}).\n\nA new game starts instead.").format(
                                file=Path(autosave).name, error=dialogs.describe_problem(exc)))
         return False
+    from tafl_desktop.core.move_numbers import moves_played
+
     game = source.tree.main_game()
-    n = len(game.plies)
+    n = moves_played(game)
     side = game.rules.variant.side_names[int(game.rules.side_to_move(game.position))]
     closed_normally = source.tags.get(CLOSED_TAG) == CLOSED_NORMALLY
     if closed_normally:  # the player closed the window mid-game: no crash to speak of

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tafl_desktop.gui.board_overlays import Arrow, Circle, Overlay, brush_for, toggle
 from tafl_desktop.gui.board_painter import BoardPainting
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import BoardTheme, piece_name, theme
 from tafl_desktop.i18n import _
 
@@ -110,7 +111,7 @@ class BoardView(BoardPainting, QWidget):
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(220, 220)
-        self.setAccessibleName(_("Board"))
+        tr(self, "setAccessibleName", "Board")
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
 
     # ------------------------------------------------------------------------------- settings
@@ -506,13 +507,13 @@ class BoardView(BoardPainting, QWidget):
                 parts.append(on_label if kind else label)
         if square in st.targets:
             parts.append(_("legal target"))
-        return f"{g.name(square)}: " + (" ".join(parts) if parts else _("empty"))
+        return _("{name}: {value}").format(name=g.name(square), value=" ".join(parts) if parts else _("empty"))
 
     def _update_accessible_text(self) -> None:
         if self._state is None:
             return
         if self._cursor is not None:
-            self.setAccessibleDescription(_("Cursor on {square}").format(square=self.describe_square(self._cursor)))
+            tr(self, "setAccessibleDescription", "Cursor on {square}", square=self.describe_square(self._cursor))
         else:
-            self.setAccessibleDescription(_("Press Enter to play with the keyboard"))
+            tr(self, "setAccessibleDescription", "Press Enter to play with the keyboard")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from tafl_desktop.core.clock import PRESETS, TimeControl
+from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _
 
 CUSTOM = "custom"
@@ -26,11 +27,11 @@ class ClockChooser(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.combo = QComboBox()
-        self.combo.setAccessibleName(_("Clock"))
-        self.combo.addItem(_("No clock"), "")
+        tr(self.combo, "setAccessibleName", "Clock")
+        add_item(self.combo, "No clock", "")
         for label, text in PRESETS:
-            self.combo.addItem(_(label), text)
-        self.combo.addItem(_("Your own..."), CUSTOM)
+            add_item(self.combo, label, text)
+        add_item(self.combo, "Your own...", CUSTOM)
         self.main = _spin(0, 600, 10, _(" min"), _("Main time in minutes"))
         self.increment = _spin(0, 300, 0, _(" s a move"), _("Increment in seconds"))
         self.period = _spin(0, 600, 30, _(" s"), _("Length of an overtime period in seconds"))
@@ -41,12 +42,12 @@ class ClockChooser(QWidget):
         row.addWidget(self.main)
         row.addWidget(QLabel("+"))
         row.addWidget(self.increment)
-        row.addWidget(QLabel(_("then")))
+        row.addWidget(tr(QLabel(), "setText", "then"))
         row.addWidget(self.periods)
         row.addWidget(QLabel("x"))
         row.addWidget(self.period)
-        self.custom.setToolTip(_("Main time, an increment added after each move, then overtime periods: a move "
-                                 "made within a period keeps it; a period that runs out is used up."))
+        tr(self.custom, "setToolTip", "Main time, an increment added after each move, then overtime periods: a move "
+                                 "made within a period keeps it; a period that runs out is used up.")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.combo)

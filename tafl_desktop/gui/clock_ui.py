@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QWidget
 
 from tafl_desktop.core.clock import GameClock, format_ms
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.session.session import TAG_CONTROL, TAG_REMAINING
 
@@ -33,7 +34,7 @@ class ClockPanel(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setAccessibleName(_("Clocks"))
+        tr(self, "setAccessibleName", "Clocks")
         grid = QGridLayout(self)
         grid.setContentsMargins(8, 4, 8, 4)
         grid.setHorizontalSpacing(10)
@@ -77,7 +78,7 @@ class ClockPanel(QFrame):
             self.times[i].setStyleSheet("QLabel { background: #1f5fbf; color: white; border-radius: 4px; "
                                         "padding: 0 4px; }" if running else
                                         ("QLabel { color: #b3261e; }" if flag == i else ""))
-            self.times[i].setAccessibleName(_("{side}'s clock").format(side=sides[i]))
+            tr(self.times[i], "setAccessibleName", "{side}'s clock", side=sides[i])
 
 
 class ClockDriver:

@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Signal
 from tafl_desktop.core.board_marks import marks_in_force
 from tafl_desktop.core.game import Game, Outcome, Side
 from tafl_desktop.core.game_tree import GameTree, Node
+from tafl_desktop.core.move_numbers import moves_played, node_label, node_move_text
 from tafl_desktop.gui.board_view import BoardState
 from tafl_desktop.gui.piece_labels import piece_letters, piece_ranks
 from tafl_desktop.gui.themes import piece_name
@@ -461,6 +462,11 @@ class GameController(QObject):
             lost[side] = max(0, had - has)
         return lost[0], lost[1]
 
+    def _viewed_move_number(self) -> int:
+        """The move number (as the move list counts) of the ply viewed (0 at the start)."""
+        label = node_label(self.tree, self.viewed_node())
+        return int(label.rstrip(".")) if label else 0
+
     def describe_outcome(self, outcome: Outcome) -> str:
         return self.session.describe(outcome)
 
@@ -474,7 +480,10 @@ class GameController(QObject):
         text = (_("{side} to move") if self.session.players[int(side)].is_human
                 else _("{side} (computer) to move")).format(side=name)
         if not self.is_live:
-            text = _("Move {ply} of {n}: {side} to move").format(ply=self.view_ply, n=len(self.game.plies), side=name)
+            text = _("After {move} (move {number} of {total}): {side} to move").format(
+                move=node_move_text(self.tree, self.viewed_node()), number=self._viewed_move_number(),
+                total=moves_played(self.game), side=name) if self.view_ply else \
+                _("Start position: {side} to move").format(side=name)
         nodes = self.line_nodes()
         if nodes and not self.tree.is_main(nodes[-1]):
             text = _("{status} (in a variation)").format(status=text)

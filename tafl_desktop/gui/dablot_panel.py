@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout
 
+from tafl_desktop.core.marks import N_
 from tafl_desktop.gui.icons import piece_pixmap
 from tafl_desktop.gui.piece_labels import piece_ranks
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 
 if TYPE_CHECKING:
@@ -44,11 +46,12 @@ class DablotPanel(QFrame):
         self.main_window = window
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.actions_left = QLabel()
-        self.actions_left.setAccessibleName(_("Actions left"))
+        tr(self.actions_left, "setAccessibleName", "Actions left")
         font = self.actions_left.font()
         font.setBold(True)
         self.actions_left.setFont(font)
-        self.title = QLabel(_("Ranks: a piece captures only pieces of equal or lower rank"))
+        self.actions_left.setWordWrap(True)  # the panel is narrow: a long side name wraps, never clips
+        self.title = tr(QLabel(), "setText", "Ranks: a piece captures only pieces of equal or lower rank")
         self.title.setWordWrap(True)
         self.grid = QGridLayout()
         self.grid.setContentsMargins(0, 0, 0, 0)
@@ -75,10 +78,11 @@ class DablotPanel(QFrame):
         if per_turn and c.game.outcome is None:
             left = pos.actions
             side = c.sides[int(c.rules.side_to_move(pos))]
-            self.actions_left.setText(ngettext("Action Points: {side} have {n} action left this turn ({pips}).",
-                                          "Action Points: {side} have {n} actions left this turn ({pips}).",
-                                          left).format(side=side, n=left,
-                                                       pips="\u25cf" * left + "\u25cb" * (per_turn - left)))
+            self.actions_left.setText(ngettext("{side}: {n} action left this turn {pips}",
+                                               "{side}: {n} actions left this turn {pips}",
+                                               left).format(side=side, n=left,
+                                                            pips="\u25cf" * left + "\u25cb" * (per_turn - left)))
+            tr(self.actions_left, "setToolTip", "Action Points")
             self.actions_left.show()
         else:
             self.actions_left.hide()
@@ -110,8 +114,8 @@ def install(window: MainWindow) -> None:
     panel = DablotPanel(window)
     window.panel.layout().insertWidget(2, panel)
     window.dablot_panel = panel
-    act = window.add_action(_("Show &Ranks"), lambda on: window.apply_preferences(
-        replace(window.prefs, show_ranks=bool(on))), None, _("Rank numbers on the Dablot pieces"), checkable=True)
+    act = window.add_action(N_("Show &Ranks"), lambda on: window.apply_preferences(
+        replace(window.prefs, show_ranks=bool(on))), None, N_("Rank numbers on the Dablot pieces"), checkable=True)
     window.view_menu.insertAction(window.act_eval, act)
     window.act_show_ranks = act
 

@@ -22,10 +22,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.quoting import os_reason
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
 
-GAME_FILTER = "Tafl Desktop games (*.tafl.json *.json);;All files (*)"
-VARIANT_FILTER = "Variant files (*.toml);;All files (*)"
+#: File dialogs' filters: each part between ";;" is a catalogue text (see :func:`filter_words`).
+ALL_FILES = N_("All files (*)")
+GAME_FILTER = ";;".join([N_("Tafl Desktop games (*.tafl.json *.json)"), ALL_FILES])
+VARIANT_FILTER = ";;".join([N_("Variant files (*.toml)"), ALL_FILES])
 
 
 def show_error(parent: QWidget | None, title: str, text: str) -> None:
@@ -36,14 +41,13 @@ def show_error(parent: QWidget | None, title: str, text: str) -> None:
 def describe_problem(exc: BaseException) -> str:
     """The cause of an unexpected failure, in one short line for a dialog (never a traceback)."""
     from tafl_desktop.core.quoting import shown
-    from tafl_desktop.i18n import _
 
     if isinstance(exc, MemoryError):
         return _("there was not enough memory to read it")
     if isinstance(exc, RecursionError):
         return _("it is nested too deeply to read")
     if isinstance(exc, OSError):
-        return shown(exc.strerror or exc, 200)
+        return os_reason(exc)
     detail = shown(exc, 160)
     return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
 
@@ -77,13 +81,19 @@ def confirm(parent: QWidget | None, title: str, text: str, yes: str = "Yes") -> 
     return box.clickedButton() is ok
 
 
+def filter_words(file_filter: str) -> str:
+    """A file dialog's filter ("Variant files (*.toml);;All files (*)") in the reader's words,
+    part by part: each part is marked where it is defined, its patterns stay as they are."""
+    return ";;".join(_(part) for part in file_filter.split(";;"))
+
+
 def ask_open_path(parent: QWidget | None, title: str, file_filter: str, directory: str = "") -> str:
-    path, _ = QFileDialog.getOpenFileName(parent, title, directory, file_filter)
+    path, _chosen = QFileDialog.getOpenFileName(parent, title, directory, filter_words(file_filter))
     return path
 
 
 def ask_save_path(parent: QWidget | None, title: str, file_filter: str, suggested: str = "") -> str:
-    path, _ = QFileDialog.getSaveFileName(parent, title, suggested, file_filter)
+    path, _chosen = QFileDialog.getSaveFileName(parent, title, suggested, filter_words(file_filter))
     return path
 
 
@@ -95,7 +105,7 @@ def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: Q
     """The end-of-game dialog (``pixmap``: the winner's piece): :data:`REVIEW` when the player
     asks for the review, :data:`NEW_GAME` for a new game, "" when the dialog is closed."""
     dlg = QDialog(parent)
-    dlg.setWindowTitle(_("Game over"))
+    tr(dlg, "setWindowTitle", "Game over")
     icon = QLabel()
     if pixmap is not None:
         icon.setPixmap(pixmap)
@@ -104,8 +114,8 @@ def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: Q
     text.setWordWrap(True)
     text.setMinimumWidth(340)
     buttons = QDialogButtonBox()
-    review = buttons.addButton(_("Review the game"), QDialogButtonBox.ButtonRole.AcceptRole)
-    new = buttons.addButton(_("New game..."), QDialogButtonBox.ButtonRole.ActionRole)
+    review = tr(buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole), "setText", "Review the game")
+    new = tr(buttons.addButton("", QDialogButtonBox.ButtonRole.ActionRole), "setText", "New game...")
     review.setDefault(True)
     chosen: list[object] = []
 

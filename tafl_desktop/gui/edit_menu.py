@@ -16,7 +16,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QGuiApplication, QKeySequence
 
-from tafl_desktop.i18n import _
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.move_numbers import moves_played
+from tafl_desktop.gui.texts import tr
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.session.source import GameSource, Origin
 
 if TYPE_CHECKING:
@@ -47,8 +50,8 @@ def copy_moves(window: MainWindow) -> str:
     c = window.controller
     text = line_text(c.game)
     QGuiApplication.clipboard().setText(text)
-    n = len(c.game.plies)
-    window.show_message(_("Copied {n} moves.").format(n=n) if n != 1 else _("Copied 1 move."))
+    n = moves_played(c.game)
+    window.show_message(ngettext("Copied {n} move.", "Copied {n} moves.", n).format(n=n))
     return text
 
 
@@ -90,8 +93,10 @@ def paste(window: MainWindow, text: str | None = None) -> bool:
     if not window.may_discard():
         return False
     # pasted moves are not saved anywhere yet
+    n = moves_played(game)
     window.load(GameSource.of_game(game, Origin.PASTE, c.players, saved=False),
-                _("Pasted {n} moves of {game}.").format(n=len(game.plies), game=c.variant.title))
+                ngettext("Pasted {n} move of {game}.", "Pasted {n} moves of {game}.", n).format(
+                    n=n, game=c.variant.title))
     return True
 
 
@@ -104,30 +109,30 @@ def install(window: MainWindow) -> None:
     from tafl_desktop.gui.move_list import confirm_delete, edit_comment
 
     c = window.controller
-    menu = window.menuBar().addMenu(_("&Edit"))
+    menu = tr(window.menuBar().addMenu(""), "setTitle", "&Edit")
     window.menuBar().insertMenu(window.game_menu.menuAction(), menu)
     window.edit_menu = menu
     window.act_copy_position = window.add_action(
-        _("&Copy Position"), lambda: copy_position(window), QKeySequence.StandardKey.Copy,
-        _("Copy the position shown as text, with the side to move (Ctrl+C)"))
+        N_("&Copy Position"), lambda: copy_position(window), QKeySequence.StandardKey.Copy,
+        N_("Copy the position shown as text, with the side to move (Ctrl+C)"))
     window.act_copy_moves = window.add_action(
-        _("Copy &Moves"), lambda: copy_moves(window), "Ctrl+Shift+C",
-        _("Copy the moves of the line shown as numbered text (Ctrl+Shift+C)"))
+        N_("Copy &Moves"), lambda: copy_moves(window), "Ctrl+Shift+C",
+        N_("Copy the moves of the line shown as numbered text (Ctrl+Shift+C)"))
     window.act_paste = window.add_action(
-        _("&Paste"), lambda: paste(window), QKeySequence.StandardKey.Paste,
-        _("Paste a position (opens the editor) or a move list (a new game) (Ctrl+V)"))
+        N_("&Paste"), lambda: paste(window), QKeySequence.StandardKey.Paste,
+        N_("Paste a position (opens the editor) or a move list (a new game) (Ctrl+V)"))
     window.act_comment = window.add_action(
-        _("C&omment on Move..."), lambda: edit_comment(window, c, _viewed(window)), "Ctrl+;",
-        _("Write a comment on the move shown"))
+        N_("C&omment on Move..."), lambda: edit_comment(window, c, _viewed(window)), "Ctrl+;",
+        N_("Write a comment on the move shown"))
     window.act_promote = window.add_action(
-        _("P&romote Variation"), lambda: c.promote(_viewed(window)), None,
-        _("Move the variation shown up one level"))
+        N_("P&romote Variation"), lambda: c.promote(_viewed(window)), None,
+        N_("Move the variation shown up one level"))
     window.act_make_main = window.add_action(
-        _("Make Main &Line"), lambda: c.promote(_viewed(window), to_main=True), None,
-        _("Make the line shown the main line"))
+        N_("Make Main &Line"), lambda: c.promote(_viewed(window), to_main=True), None,
+        N_("Make the line shown the main line"))
     window.act_delete_variation = window.add_action(
-        _("&Delete Variation"), lambda: confirm_delete(window, c, c.tree.variation_start(_viewed(window))), None,
-        _("Delete the variation shown"))
+        N_("&Delete Variation"), lambda: confirm_delete(window, c, c.tree.variation_start(_viewed(window))), None,
+        N_("Delete the variation shown"))
     menu.addActions([window.act_copy_position, window.act_copy_moves, window.act_paste])
     menu.addSeparator()
     menu.addActions([window.act_comment, window.act_promote, window.act_make_main, window.act_delete_variation])

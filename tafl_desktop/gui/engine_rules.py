@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QV
 
 from tafl_desktop.core.rules_string import RulesStringError, to_rules_string, variant_from_rules_string
 from tafl_desktop.core.variants import Variant, VariantError
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
 from tafl_desktop.session.players import EXTERNAL, PlayerSpec, engine_name
 
@@ -69,27 +70,28 @@ class EngineRulesDialog(QDialog):
 
     def __init__(self, engine: str, found: EngineRules, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(_("Rules the engine cannot play"))
+        tr(self, "setWindowTitle", "Rules the engine cannot play")
         self.setMinimumWidth(460)
         self.choice = self.BACK
-        text = QLabel(_("{engine} is told the rules in OpenTafl's rules string, which cannot carry all of them. "
-                        "It will play:").format(engine=engine))
+        text = tr(QLabel(), "setText", "{engine} is told the rules in OpenTafl's rules string, which cannot carry "
+                  "all of them. It will play:", engine=engine)
         text.setWordWrap(True)
         listing = QLabel("\n".join(f"\u2022 {line}" for line in found.lines))
         listing.setWordWrap(True)
-        note = QLabel(_("These rules still referee every move: a move the engine makes under its own reading "
-                        "that they refuse ends the game as the engine's loss."))
+        note = tr(QLabel(), "setText", "These rules still referee every move: a move the engine makes under its own "
+                  "reading that they refuse ends the game as the engine's loss.")
         note.setWordWrap(True)
         buttons = QDialogButtonBox()
         self.fit_button: QPushButton | None = None
         if found.playable is not None:
-            self.fit_button = buttons.addButton(_("Use rules the engine can play"),
-                                                QDialogButtonBox.ButtonRole.AcceptRole)
+            self.fit_button = tr(buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole), "setText", "Use "
+                                 "rules the engine can play")
             self.fit_button.clicked.connect(lambda: self._choose(self.FIT))
-        self.keep_button = buttons.addButton(_("Keep these rules"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.keep_button = tr(buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole), "setText", "Keep these "
+                              "rules")
         self.keep_button.clicked.connect(lambda: self._choose(self.KEEP))
         self.keep_button.setEnabled(found.sendable)
-        self.back_button = buttons.addButton(_("Back"), QDialogButtonBox.ButtonRole.RejectRole)
+        self.back_button = tr(buttons.addButton("", QDialogButtonBox.ButtonRole.RejectRole), "setText", "Back")
         self.back_button.clicked.connect(self.reject)
         lay = QVBoxLayout(self)
         for w in (text, listing, note):

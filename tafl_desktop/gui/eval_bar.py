@@ -14,6 +14,7 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
 
 
@@ -46,7 +47,7 @@ class EvalBar(QWidget):
         self._text = _("Evaluating...")
         self._colours = (QColor("#2b2522"), QColor("#f4ecdc"))
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setAccessibleName(_("Evaluation bar"))
+        tr(self, "setAccessibleName", "Evaluation bar")
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(200, self.fontMetrics().height() + 10)
@@ -61,7 +62,7 @@ class EvalBar(QWidget):
         """Show an analysis (None: waiting for one)."""
         self._text = caption(result, sides, side_to_move)
         self._chance = None if result is None else float(result.defenders_win_chance)
-        self.setToolTip(_("The computer's view of the position: {text}").format(text=self._text))
+        tr(self, "setToolTip", "The computer's view of the position: {text}", text=self._text)
         self.update()
 
     @property

@@ -20,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QSettings, QTimer
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QInputDialog, QPushButton, QWidget
 
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
 from tafl_desktop.session.players import EngineForfeit, engine_name, register_external
 
@@ -46,8 +47,8 @@ class EnginePicker(QWidget):
     def __init__(self, current: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.combo = QComboBox()
-        self.combo.setToolTip(_("An engine speaking the OpenTafl Engine Protocol, started with this command"))
-        self.add_button = QPushButton(_("Add engine..."))
+        tr(self.combo, "setToolTip", "An engine speaking the OpenTafl Engine Protocol, started with this command")
+        self.add_button = tr(QPushButton(), "setText", "Add engine...")
         self.add_button.clicked.connect(self.ask_command)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)

@@ -14,8 +14,11 @@ from PySide6.QtGui import QAction
 
 from tafl_desktop.core.draws import computer_accepts, draw_claimable
 from tafl_desktop.core.game import Outcome, Side
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.side_words import sentence
 from tafl_desktop.gui import dialogs
-from tafl_desktop.i18n import _
+from tafl_desktop.gui.texts import tr
+from tafl_desktop.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from tafl_desktop.gui.main_window import MainWindow
@@ -27,10 +30,10 @@ class GameEndActions:
     def __init__(self, window: MainWindow) -> None:
         self.window = window
         self._asking = False
-        self.act_resign = self._action(_("Re&sign..."), self.resign, _("Give up this game"))
-        self.act_offer = self._action(_("Offer a &Draw..."), self.offer_draw, _("Propose to end the game as a draw"))
-        self.act_claim = self._action(_("&Claim a Draw"), self.claim_draw,
-                                      _("End the game as a draw: the same position has occurred three times "
+        self.act_resign = self._action(N_("Re&sign..."), self.resign, N_("Give up this game"))
+        self.act_offer = self._action(N_("Offer a &Draw..."), self.offer_draw, N_("Propose to end the game as a draw"))
+        self.act_claim = self._action(N_("&Claim a Draw"), self.claim_draw,
+                                      N_("End the game as a draw: the same position has occurred three times "
                                         "and these rules give repetitions no consequence"))
         menu = window.game_menu
         sep = QAction(window)
@@ -40,9 +43,9 @@ class GameEndActions:
         self.update()
 
     def _action(self, text: str, slot, tip: str) -> QAction:
-        a = QAction(text, self.window)
-        a.setStatusTip(tip)
-        a.setToolTip(tip)
+        a = tr(QAction(self.window), "setText", text)
+        tr(a, "setStatusTip", tip)
+        tr(a, "setToolTip", tip)
         a.triggered.connect(lambda _checked=False: slot())
         self.window.addAction(a)
         return a
@@ -89,13 +92,15 @@ class GameEndActions:
             return
         other = 1 - side
         if c.players[other].is_human:
-            question = _("Draw offered by {side}. Accept it on behalf of {other}?")
-            if dialogs.confirm(self.window, _("Draw offered"),
-                               question.format(side=c.sides[side], other=c.sides[other]), _("Accept the draw")):
+            v = c.variant
+            question = sentence(ngettext("{side} offers a draw. Accept it?", "{side} offer a draw. Accept it?",
+                                         v.side_number(side)).format(side=v.side_subject(side)))
+            if dialogs.confirm(self.window, _("Draw offered"), question, _("Accept the draw")):
                 c.finish_game(Outcome(None, "draw_agreed"))
             else:
-                self.window.show_message(_("Draw declined on behalf of {other}: the game goes on.").format(
-                    other=c.sides[other]))
+                self.window.show_message(sentence(ngettext(
+                    "{side} declines the draw: the game goes on.", "{side} decline the draw: the game goes on.",
+                    v.side_number(other)).format(side=v.side_subject(other))))
             return
         self._ask_computer(other)
 

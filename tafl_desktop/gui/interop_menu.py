@@ -12,23 +12,27 @@ the window host external engines (``gui.external_engine``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog
 
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.move_numbers import moves_played
 from tafl_desktop.gui import dialogs
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.session.source import GameSource, Origin
 
 if TYPE_CHECKING:
     from tafl_desktop.gui.main_window import MainWindow
 
-IMPORT_FILTER = ("Game records (*.otg *.pgn *.txt *.json);;OpenTafl games (*.otg);;PGN-like games (*.pgn);;"
-                 "Move lists (*.txt);;PlayTaflOnline or Tafl Desktop games (*.json);;All files (*)")
-EXPORT_FILTERS = {"otg": "OpenTafl game (*.otg)", "pgn": "PGN-like game, hnefatafl.org (*.pgn)",
-                  "moves": "Plain move list (*.txt)", "json": "Tafl Desktop game (*.tafl.json)"}
+IMPORT_FILTER = ";;".join([N_("Game records (*.otg *.pgn *.txt *.json)"), N_("OpenTafl games (*.otg)"),
+                          N_("PGN-like games (*.pgn)"), N_("Move lists (*.txt)"),
+                          N_("PlayTaflOnline or Tafl Desktop games (*.json)"), dialogs.ALL_FILES])
+EXPORT_FILTERS = {"otg": N_("OpenTafl game (*.otg)"), "pgn": N_("PGN-like game, hnefatafl.org (*.pgn)"),
+                  "moves": N_("Plain move list (*.txt)"), "json": N_("Tafl Desktop game (*.tafl.json)")}
 SUFFIX = {"otg": ".otg", "pgn": ".pgn", "moves": ".txt", "json": ".tafl.json"}
 
 
@@ -86,11 +90,14 @@ def import_game(window: MainWindow, path: str | None = None, origin: Origin = Or
                            _("{name}: unexpected problem ({problem}).\n\nThe current game is unchanged.")
                            .format(name=name, problem=dialogs.describe_problem(exc)))
         return False
+    if _opened_as_puzzle(window, path, transfer):
+        return True
     game = transfer.game
     transfer.tree = transfer.to_tree()
     window.imported = transfer
-    n = len(game.plies)
-    text = _("Imported {name}: {n} moves of {variant}.").format(name=name, n=n, variant=game.rules.variant.title)
+    n = moves_played(game)
+    text = ngettext("Imported {name}: {n} move of {variant}.", "Imported {name}: {n} moves of {variant}.", n).format(
+        name=name, n=n, variant=game.rules.variant.title)
     if transfer.comments:
         text += " " + ngettext("It has {n} comment.", "It has {n} comments.", len(transfer.comments)).format(
             n=len(transfer.comments))
@@ -98,6 +105,20 @@ def import_game(window: MainWindow, path: str | None = None, origin: Origin = Or
         text += " " + w + "."
     window.load(GameSource.of_tree(transfer.tree, origin, tags=transfer.tags), text)
     return True
+
+
+def _opened_as_puzzle(window: MainWindow, path: str, transfer: Any) -> bool:
+    """An OpenTafl record whose puzzle-mode tag makes it a puzzle is offered as one (as OpenTafl
+    asks); solved in the puzzle window, it leaves the current game as it was."""
+    from tafl_desktop.study.record_puzzles import is_puzzle_tags
+
+    if not is_puzzle_tags(transfer.tags) or not dialogs.confirm(
+            window, _("An OpenTafl puzzle"), _("{name} is a puzzle. Solve it as a puzzle, or cancel to open it as "
+                                               "a game.").format(name=Path(path).name), _("Solve the puzzle")):
+        return False
+    from tafl_desktop.gui.record_puzzle import open_record_puzzle
+
+    return open_record_puzzle(window, path) is not None
 
 
 def export_game(window: MainWindow, path: str | None = None, fmt: str | None = None) -> bool:
@@ -174,12 +195,13 @@ def install(window: MainWindow) -> None:
     from tafl_desktop.gui.external_engine import register
 
     register()
-    window.act_import = QAction(_("&Import Game..."), window)
-    window.act_import.setToolTip(_("Open a game from OpenTafl (.otg), hnefatafl.org (.pgn), a move list (.txt) "
-                                   "or PlayTaflOnline (.json)"))
+    window.imported = None
+    window.act_import = tr(QAction(window), "setText", "&Import Game...")
+    tr(window.act_import, "setToolTip", "Open a game from OpenTafl (.otg), hnefatafl.org (.pgn), a move list (.txt) "
+                                   "or PlayTaflOnline (.json)")
     window.act_import.triggered.connect(lambda: import_game(window))
-    window.act_export = QAction(_("&Export Game..."), window)
-    window.act_export.setToolTip(_("Write this game for OpenTafl (.otg), hnefatafl.org (.pgn) or as a move list"))
+    window.act_export = tr(QAction(window), "setText", "&Export Game...")
+    tr(window.act_export, "setToolTip", "Write this game for OpenTafl (.otg), hnefatafl.org (.pgn) or as a move list")
     window.act_export.triggered.connect(lambda: export_game(window))
     menu = window.file_menu
     anchor = window.act_open_variant

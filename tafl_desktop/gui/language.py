@@ -3,33 +3,25 @@
 Start-up order (first that applies): ``--lang``, ``$TAFL_LANG``, the language saved in
 Preferences, the system locale (see :func:`tafl_desktop.i18n.set_language`).
 
-Switching while a game is on: the texts already on screen were translated when they were set, so
-:func:`retranslate` walks the window's actions, menus, widgets and their tool tips, finds the
-English source of each text through the catalogue of the language being left, and sets the new
-language's text.  Texts built from a template (status line, side panel, move list) are rebuilt by
-the window's own ``refresh``.  This covers the texts a capability module added to the window too,
-without it having to know about languages; a capability with texts of its own making connects to
-the window's ``language_changed`` signal.
+Switching while a game is on: every static text was set with :func:`tafl_desktop.gui.texts.tr`,
+which keeps its English source on the widget, so :func:`retranslate` rebuilds each one from its
+source in the new language, in the window and in every open dialog; nothing is looked up from
+the text on screen.  Texts built from the game (status line, side panel, move list, analysis
+lines, the review's graph and table, an open lesson or puzzle) are rebuilt by the window's own
+``refresh`` and by the ``retranslate(window)`` hook a capability module may define.
 """
 
 from __future__ import annotations
 
-import gettext
+import importlib
 
 from PySide6.QtCore import QSettings
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QAbstractButton,
-    QComboBox,
-    QDockWidget,
-    QGroupBox,
-    QLabel,
-    QMenu,
-    QTabWidget,
     QWidget,
 )
 
 from tafl_desktop import i18n
+from tafl_desktop.gui import texts
 
 LANGUAGE_KEY = "preferences/language"
 
@@ -59,64 +51,20 @@ def startup_language(app) -> str:
     return i18n.current_language()
 
 
-def _reverse_catalogue(code: str) -> dict[str, str]:
-    """Displayed text in language ``code`` -> its English source, for every singular message."""
-    if code == "en":
-        # the English sources themselves: any shipped catalogue lists them
-        cat = i18n.load_catalogue("da")
-        return {k: k for k in _singulars(cat)}
-    cat = i18n.load_catalogue(code)
-    return {v: k for k, v in _singulars(cat).items() if v}
+def retranslate(window: QWidget) -> int:
+    """Rebuild every remembered text of ``window``, its dialogs and the other open windows from
+    its English source (:mod:`tafl_desktop.gui.texts`); returns how many texts were set."""
+    from PySide6.QtCore import QLocale
+    from PySide6.QtWidgets import QAbstractSpinBox, QApplication
 
-
-def _singulars(cat: gettext.NullTranslations) -> dict[str, str]:
-    table = getattr(cat, "_catalog", {})
-    return {k: v for k, v in table.items() if isinstance(k, str) and k and "\x04" not in k}
-
-
-def _swap(text: str, back: dict[str, str]) -> str | None:
-    source = back.get(text)
-    return i18n._(source) if source is not None else None
-
-
-def retranslate(window: QWidget, old_code: str) -> int:
-    """Put every static text of ``window`` into the current language; returns how many changed."""
-    back = _reverse_catalogue(old_code)
-    changed = 0
-
-    def apply(getter, setter) -> None:
-        nonlocal changed
-        text = getter()
-        if text:
-            new = _swap(text, back)
-            if new is not None and new != text:
-                setter(new)
-                changed += 1
-
-    for a in window.findChildren(QAction):
-        apply(a.text, a.setText)
-        apply(a.toolTip, a.setToolTip)
-        apply(a.statusTip, a.setStatusTip)
-        apply(a.iconText, a.setIconText)
-    for m in window.findChildren(QMenu):
-        apply(m.title, m.setTitle)
-    widgets = [window, *window.findChildren(QWidget)]
-    for w in widgets:
-        apply(w.toolTip, w.setToolTip)
-        apply(w.windowTitle, w.setWindowTitle)
-        apply(w.accessibleName, w.setAccessibleName)
-        if isinstance(w, (QLabel, QAbstractButton)):
-            apply(w.text, w.setText)
-        elif isinstance(w, (QGroupBox, QDockWidget)):
-            if isinstance(w, QGroupBox):
-                apply(w.title, w.setTitle)
-        if isinstance(w, QComboBox):
-            for i in range(w.count()):
-                apply(lambda i=i, w=w: w.itemText(i), lambda t, i=i, w=w: w.setItemText(i, t))
-        if isinstance(w, QTabWidget):
-            for i in range(w.count()):
-                apply(lambda i=i, w=w: w.tabText(i), lambda t, i=i, w=w: w.setTabText(i, t))
-    return changed
+    roots = [window]
+    app = QApplication.instance()
+    if app is not None:
+        roots += [w for w in QApplication.topLevelWidgets() if w is not window]
+    for root in roots:  # numbers in the new language's way ("29,0 mm")
+        for box in root.findChildren(QAbstractSpinBox):
+            box.setLocale(QLocale())
+    return texts.retranslate_all(roots)
 
 
 def switch_language(window, code: str) -> str:
@@ -130,7 +78,14 @@ def switch_language(window, code: str) -> str:
     if app is not None:
         i18n.install_qt_translator(app)
     if new != old:
-        retranslate(window, old)
+        retranslate(window)
+        from tafl_desktop.gui.capabilities import GUI_CAPABILITIES
+
+        for module_name in GUI_CAPABILITIES:
+            hook = getattr(importlib.import_module(module_name), "retranslate", None)
+            if hook is not None:
+                hook(window)
+        window.forget_message()  # a passing message was said in the old language: show the state instead
         if hasattr(window, "refresh"):
             window.refresh()
     return new

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -20,13 +20,22 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from tafl_desktop.core.game_tree import GameTree
-from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.side_words import sentence
+from tafl_desktop.gui.puzzle_progress import PuzzleProgress
+from tafl_desktop.gui.study_widgets import (  # noqa: F401 - puzzle_rules_text: learn's name for it too
+    _redo_feedback,
+    _set_feedback,
+    _wrap_label,
+    puzzle_rules_text,
+)
+from tafl_desktop.gui.texts import add_item, tr
+from tafl_desktop.i18n import _, ngettext, npgettext
 from tafl_desktop.session.session import GameSession
 from tafl_desktop.session.source import GameSource, Origin
 
@@ -37,6 +46,8 @@ if TYPE_CHECKING:
 GUI_NODE_BUDGET = 40_000
 #: Delay before the computer's reply in a puzzle, so the player sees their own move land first.
 REPLY_DELAY_MS = 350
+#: Time between the moves of a solution played on the board.
+SOLUTION_STEP_MS = 700
 
 
 def study_session(session: GameSession | None, rules: Any, start: Any, origin: Origin) -> GameSession:
@@ -50,12 +61,12 @@ def study_session(session: GameSession | None, rules: Any, start: Any, origin: O
 
 def install(window: MainWindow) -> None:
     """Add the Learn menu (before Help) to ``window``."""
-    menu = QMenu(_("&Learn"), window)
+    menu = tr(QMenu(window), "setTitle", "&Learn")
     window.menuBar().insertMenu(window.help_menu.menuAction(), menu)
     window.learn_menu = menu
     window.learn_dialogs = []
     menu.aboutToShow.connect(lambda: _fill_menu(window, menu))
-    act = menu.addAction(_("&Puzzles..."))  # the lessons are read when the menu first opens
+    act = tr(menu.addAction(""), "setText", "&Puzzles...")  # the lessons are read when the menu first opens
     act.triggered.connect(lambda: open_puzzles(window))
     window.act_puzzles = act
 
@@ -70,6 +81,7 @@ def _family_label(family: str) -> str:
 def _fill_menu(window: MainWindow, menu: QMenu) -> None:
     """(Re)build the menu: a sub-menu of lessons per family, then Puzzles...  A lesson file that
     cannot be read is left out and named in the status bar, never a traceback."""
+    from tafl_desktop.gui.lesson_progress import LessonProgress, first_unfinished
     from tafl_desktop.study.lessons import LessonError, load_lessons
 
     menu.clear()
@@ -78,21 +90,66 @@ def _fill_menu(window: MainWindow, menu: QMenu) -> None:
     except LessonError as exc:
         lessons = []
         window.statusBar().showMessage(_("Lessons unavailable: {error}").format(error=exc), 8000)
+    progress = LessonProgress()
+    upcoming = first_unfinished(lessons, progress)
+    if upcoming is not None:
+        act = menu.addAction(_("&Continue: {title}").format(title=upcoming.title_text()))
+        act.setObjectName("learn-continue")
+        act.triggered.connect(lambda _c=False, ls=upcoming: open_lesson(window, ls))
+        menu.addSeparator()
     families: dict[str, list[Any]] = {}
     for lesson in lessons:
         families.setdefault(lesson.family, []).append(lesson)
     for family, items in families.items():
-        sub = menu.addMenu(_("{family} lessons").format(family=_family_label(family)))
+        sub = tr(menu.addMenu(""), "setTitle", "{family} lessons", family=lambda family=family: _family_label(family))
         sub.setObjectName(f"learn-{family}")
         for lesson in items:
+            done = len(progress.done(lesson.id) & set(range(len(lesson.steps))))
             act = sub.addAction(lesson.title_text())
+            act.setCheckable(True)  # ticked when every step is done
+            act.setChecked(done == len(lesson.steps))
+            if 0 < done < len(lesson.steps):
+                act.setText(_("{title} ({done} of {total} steps)").format(
+                    title=lesson.title_text(), done=done, total=len(lesson.steps)))
             act.setData(lesson.id)
             act.triggered.connect(lambda _c=False, ls=lesson: open_lesson(window, ls))
     menu.addSeparator()
-    act = menu.addAction(_("&Puzzles..."))
+    act = tr(menu.addAction(""), "setText", "&Puzzles...")
     act.setObjectName("learn-puzzles")
     act.triggered.connect(lambda: open_puzzles(window))
     window.act_puzzles = act
+    act = menu.addAction(_("Puzzles from &My Games..."))
+    act.setObjectName("learn-my-games")
+    act.setToolTip(_("Find the forced wins in your own games and add them to your puzzles"))
+    act.triggered.connect(lambda: mine_my_games(window))
+    window.act_mine_games = act
+    act = menu.addAction(_("Open an &OpenTafl Puzzle..."))
+    act.setObjectName("learn-opentafl-puzzle")
+    act.triggered.connect(lambda: open_puzzle_file(window))
+    window.act_open_puzzle_file = act
+
+
+def open_puzzle_file(window: Any, path: str | None = None) -> Any:
+    """Learn > Open an OpenTafl Puzzle: an ``.otg`` puzzle file in its own window."""
+    from tafl_desktop.gui import dialogs
+    from tafl_desktop.gui.record_puzzle import open_record_puzzle
+
+    if path is None:
+        file_filter = ";;".join([N_("OpenTafl puzzles (*.otg)"), dialogs.ALL_FILES])
+        path = dialogs.ask_open_path(window, _("Open an OpenTafl puzzle"), file_filter, window.last_dir())
+        if not path:
+            return None
+    return open_record_puzzle(window, path)
+
+
+def mine_my_games(window: Any, paths: list[str] | None = None) -> Any:
+    """Learn > Puzzles from My Games: pick game files, mine them off the window's thread."""
+    from tafl_desktop.gui.my_games_dialog import MyGamesDialog
+
+    dlg = MyGamesDialog(window, paths, open_puzzles=open_puzzles)
+    window.learn_dialogs.append(dlg)
+    dlg.show()
+    return dlg
 
 
 def open_lesson(window: MainWindow, lesson: Any) -> LessonDialog:
@@ -111,24 +168,29 @@ def open_puzzles(window: MainWindow) -> PuzzleDialog | None:
     except PuzzleError as exc:
         dialogs.show_error(window, _("Puzzles"), str(exc))
         return None
+    puzzles += _my_puzzles(window)
     dlg = PuzzleDialog(puzzles, window)
     window.learn_dialogs.append(dlg)
     dlg.show()
     return dlg
 
 
-def _wrap_label(text: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-    return label
+def _my_puzzles(window: Any) -> list[dict[str, Any]]:
+    """The puzzles mined from the player's own games; a damaged file is named in the status bar
+    and left out (it is not overwritten: mining again refuses it the same way)."""
+    from tafl_desktop.study.my_games import default_path
+    from tafl_desktop.study.puzzles import PuzzleError, PuzzleSet
+
+    path = default_path()
+    if not path.exists():
+        return []
+    try:
+        return PuzzleSet.load(path).puzzles
+    except PuzzleError as exc:
+        window.statusBar().showMessage(_("Your puzzles are left out: {error}").format(error=exc), 8000)
+        return []
 
 
-def _set_feedback(label: QLabel, text: str, good: bool | None) -> None:
-    color = {True: "#1b6e1b", False: "#a02020", None: "palette(text)"}[good]
-    label.setStyleSheet(f"color: {color}; font-weight: bold;" if good is not None else "")
-    label.setText(text)
 
 
 # ----------------------------------------------------------------------------------- lessons
@@ -136,24 +198,26 @@ class LessonDialog(QDialog):
     """One lesson, step by step: the text, the board, what the engine says of each move."""
 
     def __init__(self, lesson: Any, parent: QWidget | None = None) -> None:
+        from tafl_desktop.gui.lesson_progress import LessonProgress
         from tafl_desktop.gui.study_board import StudyBoard
 
         super().__init__(parent)
+        self.progress = LessonProgress()
         self.lesson = lesson
-        self.index = 0
+        self.index = self.progress.resume_at(lesson)
         self.step_done = False
         #: The step's game: its start position and the move played on it.
         self.session: GameSession | None = None
-        self.setWindowTitle(_("Lesson: {title}").format(title=lesson.title_text()))
+        tr(self, "setWindowTitle", "Lesson: {title}", title=lesson.title_text)
         self.resize(620, 720)
         self.heading = QLabel()
         self.heading.setStyleSheet("font-size: 15px; font-weight: bold;")
         self.text = _wrap_label()
         self.board = StudyBoard(self)
         self.feedback = _wrap_label()
-        self.btn_solution = QPushButton(_("Show &solution"))
-        self.btn_retry = QPushButton(_("&Try again"))
-        self.btn_next = QPushButton(_("&Next step"))
+        self.btn_solution = tr(QPushButton(), "setText", "Show &solution")
+        self.btn_retry = tr(QPushButton(), "setText", "&Try again")
+        self.btn_next = tr(QPushButton(), "setText", "&Next step")
         row = QHBoxLayout()
         for b in (self.btn_solution, self.btn_retry, self.btn_next):
             row.addWidget(b)
@@ -181,20 +245,42 @@ class LessonDialog(QDialog):
             variant, rules, pos = self.step.start()
         except ValueError as exc:  # a hand-made lesson file with a position the rules cannot read
             self.board.interactive = False
-            _set_feedback(self.feedback, _("This step cannot be shown: {error}").format(error=exc), False)
+            _set_feedback(self.feedback, lambda exc=exc: _(  # type: ignore[misc]
+                "This step cannot be shown: {error}").format(error=exc), False)
             self.btn_next.setEnabled(self.index + 1 < len(self.lesson.steps))
             return
-        self.variant, self.rules = variant, rules
+        self.variant, self.rules, self._start = variant, rules, pos
         self.session = study_session(self.session, rules, pos, Origin.LESSON)
-        self.heading.setText(_("{title}: step {n} of {total}").format(
-            title=self.lesson.title_text(), n=self.index + 1, total=len(self.lesson.steps)))
-        side = variant.side_names[int(rules.side_to_move(pos))]
-        self.text.setText(self.step.instructions(variant) + "\n" +
-                          _("{side} to move · {variant}").format(side=side, variant=variant.title))
+        self._show_texts()
         self.board.interactive = True
         self.board.show_position(rules, pos)
         _set_feedback(self.feedback, "", None)
-        self.btn_next.setText(_("&Next step") if self.index + 1 < len(self.lesson.steps) else _("&Finish"))
+
+    def _show_texts(self) -> None:
+        """The step's heading, instructions and buttons in the language in use."""
+        variant, rules = self.variant, self.rules
+        self._show_heading()
+        side = variant.side_names[int(rules.side_to_move(self._start))]
+        self.text.setText(self.step.instructions(variant) + "\n" +
+                          _("{side} to move · {variant}").format(side=side, variant=variant.title))
+        if self.index + 1 < len(self.lesson.steps):
+            tr(self.btn_next, "setText", "&Next step")
+        elif self._next_lesson() is not None:
+            tr(self.btn_next, "setText", "&Next lesson")
+        else:
+            tr(self.btn_next, "setText", "&Finish")
+
+    def _show_heading(self) -> None:
+        total = len(self.lesson.steps)
+        done = len(self.progress.done(self.lesson.id) & set(range(total)))
+        tr(self.heading, "setText", "{title}: step {n} of {total} ({done} done)",
+           title=self.lesson.title_text, n=self.index + 1, total=total, done=done)
+
+    def redisplay(self) -> None:
+        """After a language switch: the texts again, the board as the player left it."""
+        if getattr(self, "_start", None) is not None:
+            self._show_texts()
+        _redo_feedback(self.feedback)
 
     def on_move(self, move: tuple) -> None:
         from tafl_desktop.study.lessons import judge, translated
@@ -204,17 +290,19 @@ class LessonDialog(QDialog):
             self.step_done = True
             if self.session is not None:
                 self.session.play_at_end(tuple(move))
+            self.progress.mark(self.lesson.id, self.index)
+            self._show_heading()
             before = self.board.position
             self.board.interactive = False
             self.board.show_position(self.rules, verdict.position, move, verdict.captures, before)
             self.btn_next.setEnabled(True)
-            _set_feedback(self.feedback, translated(verdict.message), True)
+            _set_feedback(self.feedback, lambda: translated(verdict.message), True)
         else:
-            _set_feedback(self.feedback, translated(verdict.message) + " " + _("Try another move."), False)
+            _set_feedback(self.feedback, lambda: translated(verdict.message) + " " + _("Try another move."), False)
             self.board.refresh()
 
     def on_illegal(self, move: tuple, why: str) -> None:
-        _set_feedback(self.feedback, _("{move} is not allowed: {why}.").format(
+        _set_feedback(self.feedback, lambda: _("{move} is not allowed: {why}.").format(
             move=self.rules.move_text(move), why=_(why)), False)
 
     def show_solution(self) -> None:
@@ -222,69 +310,44 @@ class LessonDialog(QDialog):
             _variant, rules, pos = self.step.start()
             move = rules.parse_move(pos, self.step.solution)
         except ValueError as exc:
-            _set_feedback(self.feedback, _("This step cannot be shown: {error}").format(error=exc), False)
+            _set_feedback(self.feedback, lambda exc=exc: _(  # type: ignore[misc]
+                "This step cannot be shown: {error}").format(error=exc), False)
             return
         self.board.show_hint(move[0], move)
-        _set_feedback(self.feedback, _("Solution: {move}").format(move=self.step.solution), None)
+        _set_feedback(self.feedback, lambda: _("Solution: {move}").format(move=self.step.solution), None)
+
+    def _next_lesson(self) -> Any:
+        from tafl_desktop.gui.lesson_progress import next_lesson
+        from tafl_desktop.study.lessons import LessonError, load_lessons
+
+        try:
+            return next_lesson(load_lessons(), self.lesson)
+        except LessonError:
+            return None
 
     def next_step(self) -> None:
+        """The next step; after the last, the next lesson (where it starts or was left)."""
         if self.index + 1 < len(self.lesson.steps):
             self.index += 1
             self.load_step()
-        else:
+            return
+        following = self._next_lesson()
+        if following is None:
             self.accept()
+            return
+        self.lesson = following
+        self.index = self.progress.resume_at(following)
+        self.setWindowTitle(_("Lesson: {title}").format(title=following.title_text()))
+        self.load_step()
 
 
 # ----------------------------------------------------------------------------------- puzzles
-class PuzzleProgress:
-    """Solved puzzles and the streak per puzzle set (the preset's file), kept in QSettings."""
-
-    def __init__(self) -> None:
-        self.settings = QSettings()
-
-    def _key(self, set_id: str, name: str) -> str:
-        return f"puzzles/{set_id}/{name}"
-
-    def solved(self, set_id: str) -> set[str]:
-        value = self.settings.value(self._key(set_id, "solved"), "")
-        return {s for s in str(value or "").split(",") if s}
-
-    def streak(self, set_id: str) -> tuple[int, int]:
-        def num(name: str) -> int:
-            try:
-                return int(str(self.settings.value(self._key(set_id, name), 0) or 0))
-            except (TypeError, ValueError):
-                return 0
-
-        return num("streak"), num("best")
-
-    def record(self, set_id: str, puzzle_id: str, clean: bool) -> None:
-        """A solved puzzle: ``clean`` (no wrong move, no solution shown) extends the streak, else resets it."""
-        solved = self.solved(set_id) | {puzzle_id}
-        self.settings.setValue(self._key(set_id, "solved"), ",".join(sorted(solved)))
-        streak, best = self.streak(set_id)
-        streak = streak + 1 if clean else 0
-        self.settings.setValue(self._key(set_id, "streak"), streak)
-        self.settings.setValue(self._key(set_id, "best"), max(best, streak))
-        self.settings.sync()
-
-    def broke(self, set_id: str) -> None:
-        self.settings.setValue(self._key(set_id, "streak"), 0)
-        self.settings.sync()
+#: The family filter's entry for the player's own puzzles.
+MY_GAMES = "my_games"
 
 
-def puzzle_rules_text(variant: Any) -> str:
-    """'Rules: Brandubh, rules as in the preset' or 'Rules: Brandubh, 2 rules changed (king captured
-    by, encirclement): King captured by: ...; Encirclement: yes', so a puzzle's rules are known
-    before its first move."""
-    from tafl_desktop.gui.variant_info import rules_summary
-
-    text = _("Rules: {variant}, {summary}").format(variant=variant.title, summary=rules_summary(variant))
-    changed = variant.changed_options()
-    if changed:
-        schema = variant.schema
-        text += ": " + "; ".join(f"{schema[k].label}: {schema[k].value_label(v)}" for k, v in changed.items())
-    return text
+def _is_mine(puzzle: dict[str, Any]) -> bool:
+    return str(puzzle.get("id", "")).startswith(MY_GAMES + "-")
 
 
 class PuzzleDialog(QDialog):
@@ -299,27 +362,35 @@ class PuzzleDialog(QDialog):
         self.all_puzzles = puzzles
         self.families = {vid: v.family for vid, v in presets().items()}
         self.progress = PuzzleProgress()
-        self.setWindowTitle(_("Puzzles"))
+        tr(self, "setWindowTitle", "Puzzles")
         self.resize(640, 780)
         self.family_box = QComboBox()
-        self.family_box.addItem(_("All families"), "")
+        add_item(self.family_box, "All families", "")
         for fam in sorted({self.families.get(p["variant"], "") for p in puzzles} - {""}):
             self.family_box.addItem(_family_label(fam), fam)
+        if any(_is_mine(p) for p in puzzles):
+            self.family_box.addItem(_("My games"), MY_GAMES)
         self.level_box = QComboBox()
-        self.level_box.addItem(_("Any difficulty"), 0)
+        add_item(self.level_box, "Any difficulty", 0)
         for n in range(1, 6):
-            self.level_box.addItem(_("Difficulty {n}").format(n=n), n)
-        self.btn_prev = QPushButton(_("&Previous"))
-        self.btn_next = QPushButton(_("N&ext puzzle"))
+            add_item(self.level_box, "Difficulty {n}", n, n=n)
+        self.theme_box = QComboBox()
+        self.theme_box.setObjectName("puzzle-themes")
+        self._fill_themes()
+        self.btn_prev = tr(QPushButton(), "setText", "&Previous")
+        self.btn_next = tr(QPushButton(), "setText", "N&ext puzzle")
+        tr(self.btn_next, "setToolTip", "The next puzzle near your rating")
         top = QHBoxLayout()
-        for w in (self.family_box, self.level_box, self.btn_prev, self.btn_next):
+        for w in (self.family_box, self.level_box, self.theme_box, self.btn_prev, self.btn_next):
             top.addWidget(w)
+        self.rating_label = QLabel()
+        self.rating_label.setObjectName("puzzle-rating")
         self.heading = QLabel()
         self.heading.setStyleSheet("font-size: 15px; font-weight: bold;")
         # the rules the puzzle is proved under, shown before the first move (as the side panel does)
         self.rules_label = _wrap_label()
-        self.btn_rules = QPushButton(_("&Rules..."))
-        self.btn_rules.setToolTip(_("The full rules this puzzle is played under"))
+        self.btn_rules = tr(QPushButton(), "setText", "&Rules...")
+        tr(self.btn_rules, "setToolTip", "The full rules this puzzle is played under")
         rules_row = QHBoxLayout()
         rules_row.addWidget(self.rules_label, 1)
         rules_row.addWidget(self.btn_rules)
@@ -327,14 +398,15 @@ class PuzzleDialog(QDialog):
         self.board = StudyBoard(self)
         self.feedback = _wrap_label()
         self.progress_label = _wrap_label()
-        self.btn_hint = QPushButton(_("&Hint"))
-        self.btn_retry = QPushButton(_("&Try again"))
-        self.btn_solution = QPushButton(_("Show &solution"))
+        self.btn_hint = tr(QPushButton(), "setText", "&Hint")
+        self.btn_retry = tr(QPushButton(), "setText", "&Try again")
+        self.btn_solution = tr(QPushButton(), "setText", "Show &solution")
         row = QHBoxLayout()
         for b in (self.btn_hint, self.btn_retry, self.btn_solution):
             row.addWidget(b)
         lay = QVBoxLayout(self)
         lay.addLayout(top)
+        lay.addWidget(self.rating_label)
         lay.addWidget(self.heading)
         lay.addLayout(rules_row)
         lay.addWidget(self.task)
@@ -344,6 +416,7 @@ class PuzzleDialog(QDialog):
         lay.addWidget(self.progress_label)
         self.family_box.currentIndexChanged.connect(self.apply_filter)
         self.level_box.currentIndexChanged.connect(self.apply_filter)
+        self.theme_box.currentIndexChanged.connect(self.apply_filter)
         self.btn_prev.clicked.connect(lambda: self.go(-1))
         self.btn_next.clicked.connect(lambda: self.go(1))
         self.btn_hint.clicked.connect(self.hint)
@@ -355,27 +428,73 @@ class PuzzleDialog(QDialog):
         self.reply_timer = QTimer(self)
         self.reply_timer.setSingleShot(True)
         self.reply_timer.timeout.connect(self.computer_reply)
+        self.solution_timer = QTimer(self)
+        self.solution_timer.setInterval(SOLUTION_STEP_MS)
+        self.solution_timer.timeout.connect(self.solution_step)
+        self.solution_line: list[str] = []
         self.shown: list[dict[str, Any]] = []
+        self.history: list[str] = []
         self.index = 0
         #: The puzzle's game: its start and the moves played so far (the player's and the replies).
         self.session: GameSession | None = None
+        self.rated_now: tuple[Any, Any] | None = None
         self.apply_filter()
+
+    def _fill_themes(self) -> None:
+        """Any theme, then each theme the puzzles have, in the themes' own order, with a count."""
+        from tafl_desktop.study.puzzles import puzzle_themes
+        from tafl_desktop.study.themes import THEMES
+
+        counts: dict[str, int] = {}
+        for p in self.all_puzzles:
+            for t in puzzle_themes(p):
+                counts[t] = counts.get(t, 0) + 1
+        add_item(self.theme_box, "Any theme", "")
+        for theme, label in THEMES.items():
+            if counts.get(theme):
+                add_item(self.theme_box, "{theme} ({n})", theme, theme=lambda label=label: _(label), n=counts[theme])
 
     # ---------------------------------------------------------------------------- choosing
     def apply_filter(self) -> None:
+        from tafl_desktop.study.puzzles import puzzle_themes
+
         fam = self.family_box.currentData() or ""
         level = int(self.level_box.currentData() or 0)
-        self.shown = [p for p in self.all_puzzles if (not fam or self.families.get(p["variant"]) == fam)
-                      and (not level or p["difficulty"] == level)]
-        # unsolved puzzles first, so the Next button moves the player on
+        theme = self.theme_box.currentData() or ""
+        self.shown = [p for p in self.all_puzzles if (not fam or self.families.get(p["variant"]) == fam
+                                                      or (fam == MY_GAMES and _is_mine(p)))
+                      and (not level or p["difficulty"] == level) and (not theme or theme in puzzle_themes(p))]
+        # unsolved puzzles first, so Previous and Next move the player on
         self.shown.sort(key=lambda p: p["id"] in self.progress.solved(p["variant"]))
-        self.index = 0
+        self.index = self._chosen_index()
         self.load()
 
+    def _chosen_index(self, exclude: str | None = None) -> int:
+        """The puzzle the player's rating asks for (a newcomer: the easiest), as an index into the
+        shown puzzles."""
+        from tafl_desktop.study.rating import choose_puzzle
+
+        pick = choose_puzzle(self.shown, self.progress.player_rating(), self.progress.attempted(),
+                             self.progress.puzzle_ratings(), exclude)
+        return self.shown.index(pick) if pick is not None else 0
+
     def go(self, step: int) -> None:
-        if self.shown:
-            self.index = (self.index + step) % len(self.shown)
-            self.load()
+        """Next: the unattempted puzzle nearest the player's rating; Previous: back through the
+        puzzles shown before (then backwards through the list)."""
+        if not self.shown:
+            return
+        current = self.puzzle["id"] if self.puzzle else None
+        if step > 0:
+            if current:
+                self.history.append(current)
+            self.index = self._chosen_index(exclude=current)
+        elif self.history:
+            wanted = self.history.pop()
+            ids = [p["id"] for p in self.shown]
+            self.index = ids.index(wanted) if wanted in ids else (self.index - 1) % len(self.shown)
+        else:
+            self.index = (self.index - 1) % len(self.shown)
+        self.load()
 
     def select(self, puzzle_id: str) -> bool:
         """Show the puzzle with this id (clearing the filters if it is filtered out)."""
@@ -386,8 +505,11 @@ class PuzzleDialog(QDialog):
                     self.load()
                     return True
             if attempt == 0:
-                self.family_box.setCurrentIndex(0)
-                self.level_box.setCurrentIndex(0)
+                for box in (self.family_box, self.level_box, self.theme_box):
+                    box.blockSignals(True)
+                    box.setCurrentIndex(0)
+                    box.blockSignals(False)
+                self.apply_filter()
         return False
 
     @property
@@ -398,12 +520,14 @@ class PuzzleDialog(QDialog):
         from tafl_desktop.study.puzzles import PuzzleError, expand_tree, puzzle_start
 
         self.reply_timer.stop()
+        self.solution_timer.stop()
+        self.rated_now = None
         pz = self.puzzle
         for b in (self.btn_hint, self.btn_retry, self.btn_solution, self.btn_prev, self.btn_next, self.btn_rules):
             b.setEnabled(pz is not None)
         self.rules_label.setText("")
         if pz is None:
-            self.heading.setText(_("No puzzle matches these filters."))
+            tr(self.heading, "setText", "No puzzle matches these filters.")
             self.task.setText("")
             _set_feedback(self.feedback, "", None)
             self.board.interactive = False
@@ -414,7 +538,7 @@ class PuzzleDialog(QDialog):
             self.variant, self.rules, self.start = puzzle_start(pz)
             tree = expand_tree(pz["tree"]) if pz.get("tree") else None
         except PuzzleError as exc:
-            self.heading.setText(_("This puzzle cannot be shown."))
+            tr(self.heading, "setText", "This puzzle cannot be shown.")
             _set_feedback(self.feedback, str(exc), False)
             return
         self.session = study_session(self.session, self.rules, self.start, Origin.PUZZLE)
@@ -425,14 +549,26 @@ class PuzzleDialog(QDialog):
         self.hint_level = 0
         self.solved = False
         self.line: list[str] = []
-        self.heading.setText(_("Puzzle {id} · {variant} · difficulty {d}").format(
-            id=pz["id"], variant=self.variant.title, d=pz["difficulty"]))
+        tr(self.heading, "setText", "Puzzle {id} · {variant} · difficulty {d} · rating {rating}",
+           id=pz["id"], variant=lambda v=self.variant: v.title, d=pz["difficulty"],
+           rating=round(self.progress.puzzle_rating(pz).rating))
+        self.heading.setToolTip(self._themes_text(pz))
         self.rules_label.setText(puzzle_rules_text(self.variant))
         self.show_task()
         self.board.interactive = True
         self.board.show_position(self.rules, self.start)
         _set_feedback(self.feedback, "", None)
         self.update_progress()
+
+    def redisplay(self) -> None:
+        """After a language switch: the rules line, the task, the progress and the last word
+        on the move, in the language now in use (the board as the player left it)."""
+        if self.puzzle is not None and getattr(self, "variant", None) is not None:
+            self.rules_label.setText(puzzle_rules_text(self.variant))
+            self.heading.setToolTip(self._themes_text(self.puzzle))
+            self.show_task()
+        self.update_progress()
+        _redo_feedback(self.feedback)
 
     def show_rules(self) -> None:
         """The full rule sheet of the puzzle's rules (the preset, and any toggle the puzzle changes)."""
@@ -444,11 +580,44 @@ class PuzzleDialog(QDialog):
     def show_task(self) -> None:
         """What is left to do: the winner to move and the moves to the forced end."""
         moves = (self.plies_left + 1) // 2
-        side = self.variant.side_names[int(self.winner)]
-        self.task.setText(ngettext("{side} to move and win in {n} move.", "{side} to move and win in {n} moves.",
-                                   moves).format(side=side, n=moves))
+        one = self.variant.side_number(self.winner) == 1
+        if one:  # the verb agrees with the side: "Ходит лиса и выигрывает", "Gæssene trækker og vinder"
+            text = npgettext("puzzle, a side of one piece", "{side} to move and win in {n} move.",
+                             "{side} to move and win in {n} moves.", moves)
+        else:
+            text = npgettext("puzzle, a side of several pieces", "{side} to move and win in {n} move.",
+                             "{side} to move and win in {n} moves.", moves)
+        self.task.setText(sentence(text.format(side=self.variant.side_subject(self.winner), n=moves)))
+
+    @staticmethod
+    def _themes_text(pz: dict[str, Any]) -> str:
+        from tafl_desktop.study.puzzles import puzzle_themes
+        from tafl_desktop.study.themes import THEMES
+
+        return _("Themes: {themes}").format(themes=", ".join(_(THEMES[t]) for t in puzzle_themes(pz)))
+
+    def update_rating(self) -> None:
+        """The player's rating, and how the last rated attempt moved it."""
+        player = self.progress.player_rating()
+        text = _("Your puzzle rating: {rating}").format(rating=player.shown())
+        if self.rated_now is not None:
+            before, after = self.rated_now
+            diff = round(after.rating) - round(before.rating)
+            text += " " + (_("(+{n})").format(n=diff) if diff >= 0 else _("(−{n})").format(n=-diff))
+        self.rating_label.setText(text)
+
+    def _rate(self, solved: bool) -> None:
+        """Rate the first attempt at the puzzle on the board (a later one changes nothing)."""
+        pz = self.puzzle
+        if pz is None:
+            return
+        change = self.progress.rate(pz, solved)
+        if change is not None:
+            self.rated_now = change
+        self.update_rating()
 
     def update_progress(self) -> None:
+        self.update_rating()
         pz = self.puzzle
         if pz is None:
             self.progress_label.setText("")
@@ -457,10 +626,9 @@ class PuzzleDialog(QDialog):
         in_set = [p for p in self.all_puzzles if p["variant"] == set_id]
         solved = len(self.progress.solved(set_id) & {p["id"] for p in in_set})
         streak, best = self.progress.streak(set_id)
-        self.progress_label.setText(_("{set}: solved {solved} of {total} · streak {streak} (best {best}) · "
-                                      "puzzle {n} of {shown} shown").format(
-            set=self.variant.title, solved=solved, total=len(in_set), streak=streak, best=best,
-            n=self.index + 1, shown=len(self.shown)))
+        tr(self.progress_label, "setText", "{set}: solved {solved} of {total} · streak {streak} (best {best}) · "
+           "puzzle {n} of {shown} shown", set=lambda v=self.variant: v.title, solved=solved, total=len(in_set),
+           streak=streak, best=best, n=self.index + 1, shown=len(self.shown))
 
     # ---------------------------------------------------------------------------- playing
     @property
@@ -507,18 +675,20 @@ class PuzzleDialog(QDialog):
                 self.finish(out)
             else:
                 self.board.interactive = False
-                _set_feedback(self.feedback, _("Good: {move}. The computer replies...").format(move=text), True)
+                _set_feedback(self.feedback, lambda: _("Good: {move}. The computer replies...").format(move=text), True)
                 self.reply_timer.start(REPLY_DELAY_MS)
             return
         # wrong: find the defence that refutes it, as the engine sees it
         self.clean = False
-        self.progress.broke(self.set_id)
+        assert self.puzzle is not None  # a puzzle is shown while it is being solved
+        self.progress.broke(self.puzzle["variant"])
+        self._rate(False)
         why = _("{move} does not force the win.").format(move=text)
         if out is not None:
             why = _("{move} ends the game the wrong way: {result}").format(move=text, result=out.describe(self.variant))
         else:
             why = self._refutation(prover, text, after) or why
-        _set_feedback(self.feedback, why + " " + _("Try again."), False)
+        _set_feedback(self.feedback, lambda: why + " " + _("Try again."), False)
         self.board.refresh()
         self.update_progress()
 
@@ -548,9 +718,8 @@ class PuzzleDialog(QDialog):
                 nxt = rules.play(after, reply)[0]
                 reply_out = rules.outcome(nxt)
                 if reply_out is not None and reply_out.winner != self.winner:
-                    return _("{move} fails: {side} answer {reply}. {result}").format(
-                        move=text, side=self.variant.side_names[int(self.winner.other)], reply=rules.move_text(reply),
-                        result=reply_out.describe(self.variant))
+                    return _("{move} fails against the answer {reply}. {result}").format(
+                        move=text, reply=rules.move_text(reply), result=reply_out.describe(self.variant))
                 if not prover.wins(nxt, self.plies_left - 2):
                     n = max(1, (self.plies_left - 1) // 2)
                     return ngettext("{move} fails: after {reply} there is no win within {n} more move.",
@@ -561,7 +730,7 @@ class PuzzleDialog(QDialog):
         return None
 
     def on_illegal(self, move: tuple, why: str) -> None:
-        _set_feedback(self.feedback, _("{move} is not allowed: {why}.").format(
+        _set_feedback(self.feedback, lambda: _("{move} is not allowed: {why}.").format(
             move=self.rules.move_text(move), why=_(why)), False)
 
     def computer_reply(self) -> None:
@@ -584,11 +753,10 @@ class PuzzleDialog(QDialog):
         self.board.interactive = True
         self.board.show_position(rules, self.position, move, caps, before)
         self.show_task()
-        side = self.variant.side_names[int(self.winner.other)]
         moves = (self.plies_left + 1) // 2
-        _set_feedback(self.feedback, ngettext("{side} answer {reply}. Win in {n} more move.",
-                                              "{side} answer {reply}. Win in {n} more moves.", moves).format(
-            side=side, reply=reply_text, n=moves), None)
+        _set_feedback(self.feedback, lambda: ngettext("The answer: {reply}. Win in {n} more move.",
+                                              "The answer: {reply}. Win in {n} more moves.", moves).format(
+            reply=reply_text, n=moves), None)
 
     def finish(self, out: Any) -> None:
         self.solved = True
@@ -596,7 +764,8 @@ class PuzzleDialog(QDialog):
         pz = self.puzzle
         assert pz is not None  # a puzzle is shown while it is being solved
         self.progress.record(pz["variant"], pz["id"], self.clean)
-        _set_feedback(self.feedback, _("Solved! {result}").format(result=out.describe(self.variant)), True)
+        self._rate(self.clean)
+        _set_feedback(self.feedback, lambda: _("Solved! {result}").format(result=out.describe(self.variant)), True)
         self.update_progress()
 
     def restart(self) -> None:
@@ -618,19 +787,87 @@ class PuzzleDialog(QDialog):
         if move is None:
             return
         self.hint_level = min(2, self.hint_level + 1)
+        self.clean = False  # a hinted solve is not a clean one: it neither rates as solved nor extends the streak
         g = self.rules.geometry
         if self.hint_level == 1:
             self.board.show_hint(move[0])
-            _set_feedback(self.feedback, _("Hint: move the piece on {square}.").format(square=g.name(move[0])), None)
+            _set_feedback(self.feedback, lambda: _("Hint: move the piece on {square}.").format(
+                square=g.name(move[0])), None)
         else:
             self.board.show_hint(move[0], move)
-            _set_feedback(self.feedback, _("Hint: play {move}.").format(move=self.rules.move_text(move)), None)
+            _set_feedback(self.feedback, lambda: _("Hint: play {move}.").format(move=self.rules.move_text(move)), None)
 
     def show_solution(self) -> None:
+        """Play the rest of the solution on the board, one move at a time, from where the player
+        is: the winner's moves and the defence that holds out longest."""
         pz = self.puzzle
-        if pz is None:
+        if pz is None or self.solved:
             return
+        if self.clean:
+            self.progress.broke(pz["variant"])
+            self._rate(False)
         self.clean = False
-        self.progress.broke(pz["variant"])
-        _set_feedback(self.feedback, _("Solution: {line}").format(line=" ".join(pz["solution"])), None)
+        self.reply_timer.stop()
+        self.board.interactive = False
+        self.solution_line = []
+        _set_feedback(self.feedback, _("The solution, played on the board:"), None)
         self.update_progress()
+        self.solution_timer.start()
+
+    def solution_step(self) -> None:
+        """One move of the solution (see :meth:`show_solution`); at the end the line is named."""
+        from tafl_desktop.study.prover import tree_depth
+
+        rules = self.rules
+        node = self.tree or {}
+        if rules.side_to_move(self.position) == self.winner:
+            if "move" not in node:
+                node = self._prover_tree() or {}
+            text, nxt = node.get("move"), node.get("then")
+        else:
+            replies = node.get("replies") or {}
+            text, nxt = max(replies.items(), key=lambda kv: tree_depth(kv[1])) if replies else (None, None)
+        if text is None:
+            self.solution_timer.stop()
+            return
+        move = rules.parse_move(self.position, text)
+        before = self.position
+        assert self.session is not None
+        self.session.play_at_end(tuple(move))
+        caps = self.session.game.plies[-1].captures
+        self.tree = nxt
+        self.plies_left -= 1
+        self.line.append(text)
+        self.solution_line.append(text)
+        self.board.show_position(rules, self.position, move, caps, before)
+        out = rules.outcome(self.position)
+        line = " ".join(self.solution_line)
+        if out is not None or self.plies_left <= 0:
+            self.solution_timer.stop()
+            self.solved = True
+            result = out.describe(self.variant) if out is not None else ""
+            _set_feedback(self.feedback, _("Solution: {line}. {result}").format(line=line, result=result), None)
+            return
+        _set_feedback(self.feedback, _("The solution, played on the board: {line}").format(line=line), None)
+
+    def _prover_tree(self) -> dict[str, Any] | None:
+        """The solution tree from the position on the board, when the player left the stored one."""
+        from tafl_desktop.study.prover import SearchBudgetExceeded, make_prover
+
+        try:
+            prover = make_prover(self.rules, self.winner, max_nodes=GUI_NODE_BUDGET)
+            if not prover.wins(self.position, self.plies_left):
+                return None
+            prover.max_nodes = 0
+            return prover.tree(self.position, self.plies_left)
+        except SearchBudgetExceeded:
+            return None
+
+
+def retranslate(window: Any) -> None:
+    """After a language switch: every open lesson and puzzle window says its texts again."""
+    from PySide6.QtWidgets import QApplication
+
+    for w in QApplication.topLevelWidgets():
+        if isinstance(w, (LessonDialog, PuzzleDialog)):
+            w.redisplay()

@@ -16,6 +16,7 @@ imported when first opened, to start quickly.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -26,10 +27,13 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QDialog, QMainWindow, QMenu, QSplitter, QToolBar, QWidget
 
 from tafl_desktop.core.game import Game, Outcome
-from tafl_desktop.core.quoting import shown
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.move_numbers import moves_played, node_move_text
+from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardView
+from tafl_desktop.gui.capabilities import GUI_CAPABILITIES
 from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.icons import app_icon, refresh_glyphs, set_glyph
 from tafl_desktop.gui.palette import apply_palette
@@ -42,6 +46,7 @@ from tafl_desktop.gui.preferences import (
     save_preferences,
 )
 from tafl_desktop.gui.side_panel import SidePanel
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import theme
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.session.players import HUMANS, PlayerSpec
@@ -66,22 +71,6 @@ DEFAULT_VARIANT = "copenhagen"
 #: The autosave's tag saying the window was closed normally (no crash) with this game unfinished.
 CLOSED_TAG, CLOSED_NORMALLY = EXIT_TAG, "normal"
 
-#: Modules that add a capability's menus, panels and dialogs to the window: each has
-#: ``install(window)``, called once the window's own menus exist (``window.file_menu``,
-#: ``game_menu``, ``view_menu``, ``help_menu``).  Each keeps its heavy imports inside its slots.
-GUI_CAPABILITIES: tuple[str, ...] = (
-    "tafl_desktop.gui.clock_ui",
-    "tafl_desktop.gui.game_end",
-    "tafl_desktop.gui.rules_lab",
-    "tafl_desktop.gui.edit_menu",
-    "tafl_desktop.gui.position_editor",
-    "tafl_desktop.gui.analysis_menu",
-    "tafl_desktop.gui.interop_menu",
-    "tafl_desktop.gui.learn",
-    "tafl_desktop.gui.dablot_panel",
-    "tafl_desktop.gui.accessibility",
-    "tafl_desktop.gui.sound",
-)
 
 
 class _Decided:
@@ -119,6 +108,8 @@ class MainWindow(QMainWindow):
     act_rules_lab: QAction
     act_setup: QAction
     act_puzzles: QAction
+    act_mine_games: QAction
+    act_open_puzzle_file: QAction
     act_show_ranks: QAction
     act_full_screen: QAction
     act_shortcuts: QAction
@@ -208,14 +199,16 @@ class MainWindow(QMainWindow):
     def add_action(self, text: str, slot: Callable[..., Any],
                    shortcut: QKeySequence | QKeySequence.StandardKey | str | list[Any] | None = None,
                    tip: str = "", icon: str | None = None, checkable: bool = False) -> QAction:
-        """An action of the window (its shortcut works anywhere in it), for a menu or toolbar."""
-        a = QAction(text, self)
+        """An action of the window (its shortcut works anywhere in it), for a menu or toolbar;
+        ``text`` and ``tip`` are English sources (marked ``N_``), shown in the language in use and
+        rebuilt after a switch (:mod:`tafl_desktop.gui.texts`)."""
+        a = tr(QAction(self), "setText", text)
         if shortcut is not None:
             keys = shortcut if isinstance(shortcut, list) else [shortcut]
             a.setShortcuts([k if isinstance(k, QKeySequence) else QKeySequence(k) for k in keys])
         if tip:
-            a.setStatusTip(tip)
-            a.setToolTip(tip)
+            tr(a, "setStatusTip", tip)
+            tr(a, "setToolTip", tip)
         if icon:
             set_glyph(a, icon)
         a.setCheckable(checkable)
@@ -225,58 +218,58 @@ class MainWindow(QMainWindow):
 
     def _make_actions(self) -> None:
         c = self.controller
-        self.act_new = self.add_action(_("&New Game..."), self.new_game, QKeySequence.StandardKey.New,
-                                    _("Choose a game, its players and its rules"), "new")
-        self.act_open = self.add_action(_("&Open Game..."), lambda: self.open_game(), QKeySequence.StandardKey.Open,
-                                     _("Open a saved game"))
-        self.act_save = self.add_action(_("&Save Game"), self.save_game, QKeySequence.StandardKey.Save,
-                                     _("Save this game"))
-        self.act_save_as = self.add_action(_("Save Game &As..."), self.save_game_as, QKeySequence.StandardKey.SaveAs,
-                                        _("Save this game under a new name"))
-        self.act_open_variant = self.add_action(_("Open &Variant..."), lambda: self.open_variant(), None,
-                                             _("Start a game with rules from a variant file (.toml)"))
-        self.act_print = self.add_action(_("&Print Set..."), self.print_set, QKeySequence.StandardKey.Print,
-                                      _("Board, pieces and rule sheet of this game's rules as a PDF (Ctrl+P)"))
-        self.act_quit = self.add_action(_("&Quit"), self.close, QKeySequence.StandardKey.Quit)
-        self.act_undo = self.add_action(_("&Undo Move"), c.undo, ["Ctrl+Z"], _("Take back the last move (Ctrl+Z)"),
+        self.act_new = self.add_action(N_("&New Game..."), self.new_game, QKeySequence.StandardKey.New,
+                                       N_("Choose a game, its players and its rules"), "new")
+        self.act_open = self.add_action(N_("&Open Game..."), lambda: self.open_game(), QKeySequence.StandardKey.Open,
+                                        N_("Open a saved game"))
+        self.act_save = self.add_action(N_("&Save Game"), self.save_game, QKeySequence.StandardKey.Save,
+                                        N_("Save this game"))
+        self.act_save_as = self.add_action(N_("Save Game &As..."), self.save_game_as, QKeySequence.StandardKey.SaveAs,
+                                           N_("Save this game under a new name"))
+        self.act_open_variant = self.add_action(N_("Open &Variant..."), lambda: self.open_variant(), None,
+                                                N_("Start a game with rules from a variant file (.toml)"))
+        self.act_print = self.add_action(N_("&Print Set..."), self.print_set, QKeySequence.StandardKey.Print,
+                                         N_("Board, pieces and rule sheet of this game's rules as a PDF (Ctrl+P)"))
+        self.act_quit = self.add_action(N_("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        self.act_undo = self.add_action(N_("&Undo Move"), c.undo, ["Ctrl+Z"], N_("Take back the last move (Ctrl+Z)"),
                                         "undo")
-        self.act_redo = self.add_action(_("&Redo Move"), c.redo, ["Ctrl+Y", "Ctrl+Shift+Z"],
-                                     _("Replay the move taken back (Ctrl+Y)"), "redo")
-        self.act_first = self.add_action(_("&First Position"), c.first, "Home", _("Show the start position"), "first")
-        self.act_back = self.add_action(_("&Back"), c.back, "Left", _("Show the position one move earlier"), "back")
-        self.act_forward = self.add_action(_("F&orward"), c.forward, "Right", _("Show the position one move later"),
-                                        "forward")
-        self.act_last = self.add_action(_("&Last Position"), c.last, "End", _("Back to the game"), "last")
-        self.act_flip = self.add_action(_("&Flip Board"), self.flip_board, "F", _("Turn the board round (F)"), "flip")
-        self.act_coords = self.add_action(_("Show &Coordinates"), self._toggle_coordinates, None,
-                                       _("Letters and numbers around the board"), checkable=True)
-        self.act_announce = self.add_action(_("&Announcements"), self._toggle_announcements, None,
-                                         _('Call out "Raichi", "Tuichi" and "Watch your king"'), checkable=True)
-        self.act_prefs = self.add_action(_("&Preferences..."), self.edit_preferences,
+        self.act_redo = self.add_action(N_("&Redo Move"), c.redo, ["Ctrl+Y", "Ctrl+Shift+Z"],
+                                        N_("Replay the move taken back (Ctrl+Y)"), "redo")
+        self.act_first = self.add_action(N_("&First Position"), c.first, "Home", N_("Show the start position"), "first")
+        self.act_back = self.add_action(N_("&Back"), c.back, "Left", N_("Show the position one move earlier"), "back")
+        self.act_forward = self.add_action(N_("F&orward"), c.forward, "Right", N_("Show the position one move later"),
+                                           "forward")
+        self.act_last = self.add_action(N_("&Last Position"), c.last, "End", N_("Back to the game"), "last")
+        self.act_flip = self.add_action(N_("&Flip Board"), self.flip_board, "F", N_("Turn the board round (F)"), "flip")
+        self.act_coords = self.add_action(N_("Show &Coordinates"), self._toggle_coordinates, None,
+                                          N_("Letters and numbers around the board"), checkable=True)
+        self.act_announce = self.add_action(N_("&Announcements"), self._toggle_announcements, None,
+                                            N_('Call out "Raichi", "Tuichi" and "Watch your king"'), checkable=True)
+        self.act_prefs = self.add_action(N_("&Preferences..."), self.edit_preferences,
                                          QKeySequence.StandardKey.Preferences,
-                                         _("Theme, pieces, announcements, animation"))
-        self.act_rules = self.add_action(_("&Rules in Force..."), self.show_rules, "Ctrl+R",
-                                      _("Every rule of this game, from its toggles (Ctrl+R)"), "rules")
-        self.act_keys = self.add_action(_("&Keyboard and Mouse..."), self.show_keyboard_help, None,
-                                     _("How to play with the mouse or the keyboard"))
-        self.act_announce_help = self.add_action(_("A&nnouncements..."), self.show_announcement_help, None,
-                                              _("What Raichi, Tuichi and Watch your king mean"))
-        self.act_about = self.add_action(_("&About Tafl Desktop"), self.show_about)
-        self.act_hint = self.add_action(_("&Hint"), self.ask_hint, ["H", "Ctrl+H"],
-                                     _("Show the move the computer would play for you (H)"), "hint")
-        self.act_pause = self.add_action(_("&Pause"), c.set_paused, "Ctrl+Space",
-                                      _("Stop or restart the computer players and the clocks (Ctrl+Space)"), "pause",
-                                      checkable=True)
-        self.act_move_now = self.add_action(_("Computer: &Move Now"), c.computer_move_now, "Ctrl+M",
-                                         _("Make the computer play its best move so far (Ctrl+M)"))
-        self.act_eval = self.add_action(_("&Evaluation Bar"), self._toggle_eval_bar, None,
-                                     _("Show who is better, in the computer's judgement"), checkable=True)
+                                         N_("Theme, pieces, announcements, animation"))
+        self.act_rules = self.add_action(N_("Rules &in Force..."), self.show_rules, "Ctrl+R",
+                                         N_("Every rule of this game, from its toggles (Ctrl+R)"), "rules")
+        self.act_keys = self.add_action(N_("&Keyboard and Mouse..."), self.show_keyboard_help, None,
+                                        N_("How to play with the mouse or the keyboard"))
+        self.act_announce_help = self.add_action(N_("A&nnouncements..."), self.show_announcement_help, None,
+                                                 N_("What Raichi, Tuichi and Watch your king mean"))
+        self.act_about = self.add_action(N_("&About Tafl Desktop"), self.show_about)
+        self.act_hint = self.add_action(N_("&Hint"), self.ask_hint, ["H", "Ctrl+H"],
+                                        N_("Show the move the computer would play for you (H)"), "hint")
+        self.act_pause = self.add_action(N_("&Pause"), c.set_paused, "Ctrl+Space",
+                                         N_("Stop or restart the computer players and the clocks (Ctrl+Space)"),
+                                         "pause", checkable=True)
+        self.act_move_now = self.add_action(N_("Computer: &Move Now"), c.computer_move_now, "Ctrl+M",
+                                            N_("Make the computer play its best move so far (Ctrl+M)"))
+        self.act_eval = self.add_action(N_("&Evaluation Bar"), self._toggle_eval_bar, None,
+                                        N_("Show who is better, in the computer's judgement"), checkable=True)
 
     def _make_menus(self) -> None:
         mb = self.menuBar()
-        self.file_menu = file_menu = mb.addMenu(_("&File"))
+        self.file_menu = file_menu = tr(mb.addMenu(""), "setTitle", "&File")
         file_menu.addActions([self.act_new, self.act_open])
-        self.recent_menu = QMenu(_("Open &Recent"), self)
+        self.recent_menu = tr(QMenu(self), "setTitle", "Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addMenu(self.recent_menu)
         file_menu.addActions([self.act_save, self.act_save_as])
@@ -285,7 +278,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.act_print)
         file_menu.addSeparator()
         file_menu.addAction(self.act_quit)
-        self.game_menu = game_menu = mb.addMenu(_("&Game"))
+        self.game_menu = game_menu = tr(mb.addMenu(""), "setTitle", "&Game")
         game_menu.addActions([self.act_undo, self.act_redo])
         game_menu.addSeparator()
         game_menu.addActions([self.act_first, self.act_back, self.act_forward, self.act_last])
@@ -293,49 +286,49 @@ class MainWindow(QMainWindow):
         game_menu.addActions([self.act_hint, self.act_pause, self.act_move_now])
         game_menu.addSeparator()
         game_menu.addAction(self.act_rules)
-        self.view_menu = view_menu = mb.addMenu(_("&View"))
+        self.view_menu = view_menu = tr(mb.addMenu(""), "setTitle", "&View")
         view_menu.addActions([self.act_flip, self.act_coords, self.act_announce, self.act_eval])
         view_menu.addSeparator()
         view_menu.addAction(self.act_prefs)
-        self.help_menu = help_menu = mb.addMenu(_("&Help"))
+        self.help_menu = help_menu = tr(mb.addMenu(""), "setTitle", "&Help")
         help_menu.addActions([self.act_keys, self.act_announce_help, self.act_rules])
         help_menu.addSeparator()
         help_menu.addAction(self.act_about)
 
     def _make_toolbar(self) -> None:
-        tb = QToolBar(_("Main toolbar"), self)
+        tb = tr(QToolBar(self), "setWindowTitle", "Main toolbar")
         tb.setObjectName("mainToolbar")
         tb.setMovable(False)
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        new = QAction(_("New Game"), self)
+        new = tr(QAction(self), "setText", "New Game")
         set_glyph(new, "new")
-        new.setToolTip(_("New game (Ctrl+N)"))
+        tr(new, "setToolTip", "New game (Ctrl+N)")
         new.triggered.connect(self.new_game)
         tb.addAction(new)
         tb.addSeparator()
-        for a, label, glyph in ((self.act_undo, _("Undo"), "undo"), (self.act_redo, _("Redo"), "redo")):
-            b = QAction(label, self)
+        for a, label, glyph in ((self.act_undo, N_("Undo"), "undo"), (self.act_redo, N_("Redo"), "redo")):
+            b = tr(QAction(self), "setText", label)
             set_glyph(b, glyph)
-            b.setToolTip(a.toolTip())
+            tr(b, "setToolTip", json.loads(a.property("tr:setToolTip"))[0])
             b.triggered.connect(a.trigger)
             a.changed.connect(lambda a=a, b=b: b.setEnabled(a.isEnabled()))
             tb.addAction(b)
         tb.addSeparator()
-        flip = QAction(_("Flip"), self)
+        flip = tr(QAction(self), "setText", "Flip")
         set_glyph(flip, "flip")
-        flip.setToolTip(_("Turn the board round (F)"))
+        tr(flip, "setToolTip", "Turn the board round (F)")
         flip.triggered.connect(self.flip_board)
         tb.addAction(flip)
-        rules = QAction(_("Rules"), self)
+        rules = tr(QAction(self), "setText", "Rules")
         set_glyph(rules, "rules")
-        rules.setToolTip(_("Rules in force (Ctrl+R)"))
+        tr(rules, "setToolTip", "Rules in force (Ctrl+R)")
         rules.triggered.connect(self.show_rules)
         tb.addAction(rules)
         tb.addSeparator()
-        for a, label, glyph in ((self.act_hint, _("Hint"), "hint"), (self.act_pause, _("Pause"), "pause")):
-            b = QAction(label, self)
+        for a, label, glyph in ((self.act_hint, N_("Hint"), "hint"), (self.act_pause, N_("Pause"), "pause")):
+            b = tr(QAction(self), "setText", label)
             set_glyph(b, glyph)
-            b.setToolTip(a.toolTip())
+            tr(b, "setToolTip", json.loads(a.property("tr:setToolTip"))[0])
             b.setCheckable(a.isCheckable())
             b.triggered.connect(a.trigger)
             a.changed.connect(lambda a=a, b=b: (b.setEnabled(a.isEnabled()), b.setChecked(a.isChecked())))
@@ -390,14 +383,20 @@ class MainWindow(QMainWindow):
         self._message = text
         self._update_status()
 
+    def forget_message(self) -> None:
+        """Drop the passing message (said in a language just left): the status bar shows the state."""
+        self._message = ""
+
     def _update_status(self) -> None:
         """The status bar always says something useful: the last message, else what to do now."""
         c = self.controller
         text = self._message
         if not text:
             if not c.is_live:
-                text = _("Viewing move {ply} of {n}. Press End to return to the game, or play a move here to start "
-                         "a variation.").format(ply=c.view_ply, n=len(c.game.plies))
+                text = (_("Viewing {move}. Press End to return to the game, or play a move here to start a "
+                          "variation.").format(move=node_move_text(c.tree, c.viewed_node())) if c.view_ply else
+                        _("Viewing the start position. Press End to return to the game, or play a move here to "
+                          "start a variation."))
             elif c.game.outcome is not None:
                 text = _("{outcome} Use the arrow keys or the move list to review.").format(
                     outcome=c.describe_outcome(c.game.outcome))
@@ -491,7 +490,7 @@ class MainWindow(QMainWindow):
                 "{name}: unexpected problem ({cause}).\n\nThe current game is unchanged.").format(
                 name=shown(Path(path).name), cause=dialogs.describe_problem(exc)))
             return False
-        n = len(source.tree.main_line())
+        n = moves_played(source.tree.main_game())
         self.load(source, ngettext("Opened {file}: {n} move of {game}.", "Opened {file}: {n} moves of {game}.",
                                    n).format(file=shown(Path(path).name), n=n, game=source.tree.rules.variant.title),
                   remember=remember)
@@ -518,7 +517,8 @@ class MainWindow(QMainWindow):
         try:
             self.session.save(path)
         except OSError as exc:
-            dialogs.show_error(self, _("Cannot save the game"), f"{shown(path)}: {shown(exc.strerror or exc, 200)}")
+            dialogs.show_error(self, _("Cannot save the game"), _("{where}: {problem}").format(
+                where=shown(path), problem=os_reason(exc)))
             return False
         except RecordError as exc:  # past the limits a record keeps: the file is left as it was
             dialogs.show_error(self, _("Cannot save the game"), str(exc))
@@ -568,13 +568,13 @@ class MainWindow(QMainWindow):
         c = self.controller
         if c.game.outcome != outcome:
             return  # taken back meanwhile
-        text = c.describe_outcome(outcome)
-        headline, _sep, reason = text.partition(": ")
-        reason = reason.rstrip(".")
-        n = len(c.game.plies)
-        detail = ngettext("{reason}. The game lasted {n} move.", "{reason}. The game lasted {n} moves.", n).format(
-            reason=f"{reason[:1].upper()}{reason[1:]}", n=n) + "\n\n" + _(
-            "The board stays as it is: step through the moves to review the game.")
+        variant = c.rules.variant
+        headline = outcome.headline(variant)
+        n = moves_played(c.game)
+        detail = ngettext("{reason}. The game lasted {n} move.\n\nThe board stays as it is: step through the "
+                          "moves to review the game.",
+                          "{reason}. The game lasted {n} moves.\n\nThe board stays as it is: step through the "
+                          "moves to review the game.", n).format(reason=outcome.reason_text(variant), n=n)
         choice = dialogs.show_game_over(self, headline, detail, self.panel.winner_pixmap(outcome))
         if choice == dialogs.NEW_GAME:
             self.new_game()
@@ -603,7 +603,7 @@ class MainWindow(QMainWindow):
         self.recent_menu.clear()
         files = recent_files() if self.persist else []
         if not files:
-            a = self.recent_menu.addAction(_("No recent games"))
+            a = tr(self.recent_menu.addAction(""), "setText", "No recent games")
             a.setEnabled(False)
             return
         for i, f in enumerate(files, 1):
@@ -645,7 +645,7 @@ class MainWindow(QMainWindow):
             elif os.path.lexists(self.autosave_path):
                 os.remove(self.autosave_path)
         except (OSError, ValueError) as exc:  # ValueError: a RecordError, a game past the record's limits
-            reason = shown(getattr(exc, "strerror", None) or exc, 200)
+            reason = os_reason(exc) if isinstance(exc, OSError) else shown(exc, 200)
             if isinstance(exc, (FileExistsError, NotADirectoryError)):
                 reason = _("a file stands where its folder should be")
             self.show_message(_("Autosave failed: {reason}").format(reason=reason))
@@ -864,6 +864,7 @@ class MainWindow(QMainWindow):
         self.save_window()
         self.autosave_now(closing=True)
         self.controller.shutdown()
+        self.review_panel.shutdown()
         if self.analyst is not None:
             self.analyst.shutdown()
         super().closeEvent(event)

@@ -25,11 +25,13 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
+    QLabel,
     QVBoxLayout,
     QWidget,
 )
 
 from tafl_desktop.core.marks import N_
+from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _
 from tafl_desktop.printing.maker.options import (
     CLEARANCE_RANGE,
@@ -52,8 +54,8 @@ FORMAT_LABELS = {
     "3mf": N_("3MF: 3D-printed pieces"),
 }
 FILTERS = {
-    "pdf": "PDF files (*.pdf)", "svg": "SVG files (*.svg)", "dxf": "DXF files (*.dxf)", "stl": "STL files (*.stl)",
-    "3mf": "3MF files (*.3mf)",
+    "pdf": N_("PDF files (*.pdf)"), "svg": N_("SVG files (*.svg)"), "dxf": N_("DXF files (*.dxf)"),
+    "stl": N_("STL files (*.stl)"), "3mf": N_("3MF files (*.3mf)"),
 }
 HOLE_LABELS = {"cut": N_("Cut holes for pegs"), "engrave": N_("Engrave dimples"), "none": N_("No holes")}
 PREVIEW_PIXELS = 1100  # the longer side of the preview picture
@@ -66,7 +68,7 @@ def _spin(low: float, high: float, value: float, step: float, decimals: int = 1)
     spin.setDecimals(decimals)
     spin.setSingleStep(step)
     spin.setValue(value)
-    spin.setSuffix(_(" mm"))
+    tr(spin, "setSuffix", " mm")
     return spin
 
 
@@ -94,30 +96,30 @@ class MakerSettings(QGroupBox):
         self.form = QFormLayout()
         layout.addLayout(self.form)
         self.kerf_spin = _spin(*KERF_RANGE, d.kerf_mm, 0.05, 2)
-        self.kerf_spin.setToolTip(_("Width your laser burns away: outlines grow and holes shrink by half of it, so "
-                                    "the parts come out at the drawn size"))
+        tr(self.kerf_spin, "setToolTip", "Width your laser burns away: outlines grow and holes shrink by half of it, "
+           "so the parts come out at the drawn size")
         self.corner_spin = _spin(*CORNER_RANGE, d.corner_mm, 0.5)
-        self.corner_spin.setToolTip(_("Radius of the board's corners; 0 for square corners"))
-        self.coordinates_box = QCheckBox(_("Coordinates in the rim"))
+        tr(self.corner_spin, "setToolTip", "Radius of the board's corners; 0 for square corners")
+        self.coordinates_box = tr(QCheckBox(), "setText", "Coordinates in the rim")
         self.coordinates_box.setChecked(d.coordinates)
         self.holes_combo = QComboBox()
         for key, label in HOLE_LABELS.items():
-            self.holes_combo.addItem(_(label), key)
-        self.holes_combo.setToolTip(_("At each point: a hole for a peg (the pieces get pegs), a shallow dimple for a "
-                                      "round-bottomed piece or a marble, or nothing"))
+            add_item(self.holes_combo, label, key)
+        tr(self.holes_combo, "setToolTip", "At each point: a hole for a peg (the pieces get pegs), a shallow dimple "
+           "for a round-bottomed piece or a marble, or nothing")
         self.hole_spin = _spin(*HOLE_RANGE, d.hole_mm, 0.5)
         self.clearance_spin = _spin(*CLEARANCE_RANGE, d.clearance_mm, 0.5)
-        self.clearance_spin.setToolTip(_("Gap between two pieces on neighbouring squares or points: a piece is the "
-                                         "square size less this"))
-        self.form.addRow(_("Kerf:"), self.kerf_spin)
-        self.form.addRow(_("Corner radius:"), self.corner_spin)
+        tr(self.clearance_spin, "setToolTip", "Gap between two pieces on neighbouring squares or points: a piece is "
+           "the square size less this")
+        self.form.addRow(tr(QLabel(), "setText", "Kerf:"), self.kerf_spin)
+        self.form.addRow(tr(QLabel(), "setText", "Corner radius:"), self.corner_spin)
         self.form.addRow(self.coordinates_box)
-        self.form.addRow(_("Points:"), self.holes_combo)
-        self.form.addRow(_("Hole diameter:"), self.hole_spin)
-        self.form.addRow(_("Clearance:"), self.clearance_spin)
+        self.form.addRow(tr(QLabel(), "setText", "Points:"), self.holes_combo)
+        self.form.addRow(tr(QLabel(), "setText", "Hole diameter:"), self.hole_spin)
+        self.form.addRow(tr(QLabel(), "setText", "Clearance:"), self.clearance_spin)
         self.draught_spin = _spin(*DRAUGHT_RANGE, d.draught_mm, 1.0)
-        self.draught_spin.setToolTip(_("Diameter of your draughts: the rank discs are printed to lie on them"))
-        self.form.addRow(_("Draught diameter:"), self.draught_spin)
+        tr(self.draught_spin, "setToolTip", "Diameter of your draughts: the rank discs are printed to lie on them")
+        self.form.addRow(tr(QLabel(), "setText", "Draught diameter:"), self.draught_spin)
         for spin in (self.kerf_spin, self.corner_spin, self.hole_spin, self.clearance_spin, self.draught_spin):
             spin.valueChanged.connect(self.changed)
         self.coordinates_box.toggled.connect(self.changed)

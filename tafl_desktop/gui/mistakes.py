@@ -94,7 +94,7 @@ class MistakesTrainer(QDialog):
         ex = self.exercise
         variant = self.rules.variant
         self.heading.setText(_("Exercise {n} of {total}: move {ply}, {side} to move").format(
-            n=n + 1, total=len(self.exercises), ply=ex.ply, side=variant.side_names[ex.side]))
+            n=n + 1, total=len(self.exercises), ply=_move_number(self.rules, ex), side=variant.side_names[ex.side]))
         self.prompt.setText(_prompt(ex.cls).format(move=ex.played_text))
         last = tuple(ex.moves_before[-1]) if ex.moves_before else ()
         self.board.interactive = True
@@ -218,3 +218,17 @@ class MistakesTrainer(QDialog):
     def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt API)
         self._abandon_check()
         super().closeEvent(event)
+
+
+def _move_number(rules: Any, ex: Any) -> int:
+    """The number of the exercise's move as the move list numbers it (a move is a turn of each
+    side: the 6th ply of a game is part of move 3), not the ply's index."""
+    from tafl_desktop.core.move_numbers import move_numbers
+
+    if ex.start is None:
+        return (ex.ply + 1) // 2
+    pos, sides = ex.start, []
+    for move in [*ex.moves_before, ex.played]:
+        sides.append(int(rules.side_to_move(pos)))
+        pos = rules.play(pos, move)[0]
+    return move_numbers(sides, int(rules.side_to_move(ex.start)))[-1]

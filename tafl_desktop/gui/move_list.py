@@ -30,8 +30,11 @@ from PySide6.QtWidgets import (
 
 from tafl_desktop.core.game import Position
 from tafl_desktop.core.game_tree import Node
+from tafl_desktop.core.marks import N_
+from tafl_desktop.core.move_numbers import node_move_text
 from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.icons import set_glyph
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.session.session import move_cell_text
 
@@ -237,9 +240,11 @@ class MoveListModel(QAbstractTableModel):
                 return font
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
-            where = _("variation") if row.depth else _("main line")
-            tip = _("Move {n} ({where}): click to see the position after it; right-click for comments and "
-                    "variations").format(n=last.depth, where=where)
+            move = node_move_text(self._controller.tree, last)
+            tip = (_("{move} (a variation): click to see the position after it; right-click for comments and "
+                     "variations") if row.depth else
+                   _("{move} (the main line): click to see the position after it; right-click for comments and "
+                     "variations")).format(move=move)
             return tip + (f"\n\n{last.comment}" if last.comment else "")
         return None
 
@@ -327,7 +332,7 @@ class MovePanel(QWidget):
         self.table.setShowGrid(False)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
-        self.table.setAccessibleName(_("Moves"))
+        tr(self.table, "setAccessibleName", "Moves")
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
@@ -340,15 +345,15 @@ class MovePanel(QWidget):
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         for name, tip, slot in (
-            ("first", _("First position (Home)"), controller.first),
-            ("back", _("Back one move (Left arrow)"), controller.back),
-            ("forward", _("Forward one move (Right arrow)"), controller.forward),
-            ("last", _("Last position, back to the game (End)"), controller.last),
+            ("first", N_("First position (Home)"), controller.first),
+            ("back", N_("Back one move (Left arrow)"), controller.back),
+            ("forward", N_("Forward one move (Right arrow)"), controller.forward),
+            ("last", N_("Last position, back to the game (End)"), controller.last),
         ):
             b = QToolButton(self)
             set_glyph(b, name)
-            b.setToolTip(tip)
-            b.setAccessibleName(tip)
+            tr(b, "setToolTip", tip)
+            tr(b, "setAccessibleName", tip)
             b.setAutoRaise(True)
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             b.clicked.connect(slot)
@@ -417,18 +422,19 @@ class MovePanel(QWidget):
         """The actions on one move: comment, promote, delete (built fresh for each right-click)."""
         c = self._controller
         menu = QMenu(self)
-        what = _("the start position") if node.ply is None else _("move {n}").format(n=node.depth)
-        menu.addAction(_("Comment on {what}...").format(what=what), lambda: edit_comment(self, c, node))
+        text = (_("Comment on the start position...") if node.ply is None else
+                _("Comment on {move}...").format(move=node_move_text(c.tree, node)))
+        menu.addAction(text, lambda: edit_comment(self, c, node))
         in_variation = c.tree.variation_start(node) is not None
-        a = menu.addAction(_("Promote Variation"), lambda: c.promote(node))
+        a = tr(menu.addAction("", lambda: c.promote(node)), "setText", "Promote Variation")
         a.setEnabled(in_variation)
-        a = menu.addAction(_("Make Main Line"), lambda: c.promote(node, to_main=True))
+        a = tr(menu.addAction("", lambda: c.promote(node, to_main=True)), "setText", "Make Main Line")
         a.setEnabled(in_variation)
         menu.addSeparator()
         start = c.tree.variation_start(node)
-        a = menu.addAction(_("Delete Variation"), lambda: confirm_delete(self, c, start))
+        a = tr(menu.addAction("", lambda: confirm_delete(self, c, start)), "setText", "Delete Variation")
         a.setEnabled(start is not None)
-        a = menu.addAction(_("Delete From Here"), lambda: confirm_delete(self, c, node))
+        a = tr(menu.addAction("", lambda: confirm_delete(self, c, node)), "setText", "Delete From Here")
         a.setEnabled(node.ply is not None)
         return menu
 
@@ -440,11 +446,11 @@ def edit_comment(parent: QWidget, controller: GameController, node: Node) -> Non
     from tafl_desktop.core.record_limits import comment_refusal
     from tafl_desktop.gui import dialogs
 
-    what = _("the start position") if node.ply is None else _("move {n}").format(n=node.depth)
+    label = (_("Comment on the start position:") if node.ply is None else
+             _("Comment on {move}:").format(move=node_move_text(controller.tree, node)))
     text = node.comment
     while True:
-        text, ok = QInputDialog.getMultiLineText(parent, _("Comment"), _("Comment on {what}:").format(what=what),
-                                                 text)
+        text, ok = QInputDialog.getMultiLineText(parent, _("Comment"), label, text)
         if not ok:
             return
         why = comment_refusal(controller.tree, node, text)
@@ -462,11 +468,12 @@ def confirm_delete(parent: QWidget, controller: GameController, node: Node | Non
     if node is None or node.ply is None:
         return
     count = 1 + sum(1 for _n in _below(node))
+    move = node_move_text(controller.tree, node)
     if count == 1:
-        text = _("Delete move {n}?").format(n=node.depth)
+        text = _("Delete {move}?").format(move=move)
     else:
-        text = ngettext("Delete move {n} and the move after it?", "Delete move {n} and the {count} moves after it "
-                        "(variations included)?", count - 1).format(n=node.depth, count=count - 1)
+        text = ngettext("Delete {move} and the ply after it?", "Delete {move} and the {count} plies after it "
+                        "(variations included)?", count - 1).format(move=move, count=count - 1)
     if dialogs.confirm(parent, _("Delete moves?"), text, _("Delete")):
         controller.delete_node(node)
 

@@ -31,14 +31,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tafl_desktop.core.quoting import shown
+from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import FAMILIES, Variant, VariantError, load_variant, presets, save_variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardState, BoardView
 from tafl_desktop.gui.options_panel import OptionsPanel
 from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
+from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.gui.variant_info import is_preset
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, pgettext
 from tafl_desktop.session.players import (
     COMPUTER,
     COMPUTER_LEVELS,
@@ -83,9 +84,10 @@ def custom_variant(base: Variant, values: dict, name: str, path: str) -> Variant
     description = base.description
     if changed:
         schema = base.schema
-        parts = [f"{schema[k].label}: {schema[k].value_label(v)}" for k, v in changed.items()]
+        parts = [_("{name}: {value}").format(name=schema[k].label, value=schema[k].value_label(v))
+                 for k, v in changed.items()]
         description = (description + " " if description else "") + _("House rules based on {game}: {changes}.").format(
-            game=base.name, changes="; ".join(parts))
+            game=base.name, changes=pgettext("list separator", "; ").join(parts))
     return replace(variant, id=vid, name=name.strip() or base.name, description=description)
 
 
@@ -95,8 +97,8 @@ class PlayerChooser(QWidget):
     def __init__(self, spec: PlayerSpec, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.kind = QComboBox()
-        self.kind.addItem(_("Human"), HUMAN)
-        self.kind.addItem(_("Computer"), COMPUTER)
+        add_item(self.kind, "Human", HUMAN)
+        add_item(self.kind, "Computer", COMPUTER)
         self.level = QComboBox()
         for value, label in COMPUTER_LEVELS:
             number, _dash, name = label.partition(" - ")
@@ -110,13 +112,13 @@ class PlayerChooser(QWidget):
         self.kind.setCurrentIndex(0 if spec.is_human or not computer_available() else 1)
         from tafl_desktop.gui.external_engine import EnginePicker
 
-        self.kind.addItem(_("External engine"), EXTERNAL)
+        add_item(self.kind, "External engine", EXTERNAL)
         self.engine = EnginePicker(spec.level if spec.kind == EXTERNAL else "")
         if spec.kind == EXTERNAL:
             self.kind.setCurrentIndex(2)
         self.level.setCurrentIndex(max(0, self.level.findData(spec.level or DEFAULT_LEVEL)))
-        self.level.setToolTip(_("Beginner blunders on purpose; each level above looks further ahead and thinks longer "
-                                "(Expert: about 5 seconds a move)"))
+        tr(self.level, "setToolTip", "Beginner blunders on purpose; each level above looks further ahead and thinks "
+           "longer (Expert: about 5 seconds a move)")
         self.kind.currentIndexChanged.connect(self._sync)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
@@ -144,13 +146,13 @@ class NewGameDialog(QDialog):
     def __init__(self, current: Variant | None = None, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(_("New Game"))
+        tr(self, "setWindowTitle", "New Game")
         self._base: Variant | None = None
         self._current = current
 
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
-        self.tree.setAccessibleName(_("Games"))
+        tr(self.tree, "setAccessibleName", "Games")
         self.tree.setMinimumWidth(240)
         self._fill_tree(current)
         from tafl_desktop.gui.fit_text import fit_tree_to_items
@@ -169,7 +171,7 @@ class NewGameDialog(QDialog):
         self.preview.setFixedSize(210, 210)
         self.preview.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.preview.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
-        self.players_box = QGroupBox(_("Players"))
+        self.players_box = tr(QGroupBox(), "setTitle", "Players")
         self.player_form = QFormLayout(self.players_box)
         self.choosers = (PlayerChooser(players[0]), PlayerChooser(players[1]))
         self.player_labels = (QLabel(), QLabel())
@@ -178,7 +180,7 @@ class NewGameDialog(QDialog):
         from tafl_desktop.gui.clock_chooser import ClockChooser
 
         self.clock_chooser = ClockChooser()
-        self.player_form.addRow(_("Clock:"), self.clock_chooser)
+        self.player_form.addRow(tr(QLabel(), "setText", "Clock:"), self.clock_chooser)
         info = QVBoxLayout()
         info.addWidget(self.name)
         info.addWidget(self.description)
@@ -189,7 +191,7 @@ class NewGameDialog(QDialog):
         head.addWidget(self.preview, 0, Qt.AlignmentFlag.AlignTop)
 
         self.options = OptionsPanel()
-        rules_box = QGroupBox(_("Rules"))
+        rules_box = tr(QGroupBox(), "setTitle", "Rules")
         rl = QVBoxLayout(rules_box)
         rl.addWidget(self.options)
         right = QWidget()
@@ -205,15 +207,16 @@ class NewGameDialog(QDialog):
         split.setChildrenCollapsible(False)
         split.setSizes([285, 755])
 
-        self.save_variant_button = QPushButton(_("Save as variant..."))
-        self.save_variant_button.setToolTip(_("Write these rules to a variant file you can open again "
-                                              "(File > Open Variant)"))
+        self.save_variant_button = tr(QPushButton(), "setText", "Save as variant...")
+        tr(self.save_variant_button, "setToolTip", "Write these rules to a variant file you can open again "
+                                              "(File > Open Variant)")
         self.save_variant_button.clicked.connect(self.save_as_variant)
-        self.balance_button = QPushButton(_("How does this change the balance?"))
-        self.balance_button.setToolTip(_("Open the Rules Lab: computer games with these rules, one toggle varied"))
+        self.balance_button = tr(QPushButton(), "setText", "How does this change the balance?")
+        tr(self.balance_button, "setToolTip", "Open the Rules Lab: computer games with these rules, one toggle varied")
         self.balance_button.clicked.connect(self.open_rules_lab)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.start_button = self.buttons.addButton(_("Start game"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.start_button = tr(self.buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole), "setText", "Start "
+                               "game")
         self.start_button.setDefault(True)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -240,7 +243,7 @@ class NewGameDialog(QDialog):
             groups[family.name] = item
         for v in presets().values():
             # the Tafl family's games differ most by their board's size: it goes beside their names
-            child = QTreeWidgetItem([f"{v.title}  ({v.size_text})" if v.traits.opentafl else v.title])
+            child = QTreeWidgetItem([f"{v.title}  ({v.size_words})" if v.traits.opentafl else v.title])
             child.setData(0, VARIANT_ROLE, v)
             child.setToolTip(0, v.blurb)
             groups.setdefault(v.family, QTreeWidgetItem([v.family])).addChild(child)
@@ -312,7 +315,7 @@ class NewGameDialog(QDialog):
         self.name.setText(v.title)
         self.description.setText(v.blurb)
         for i in (0, 1):
-            self.player_labels[i].setText(f"{v.side_names[i]}:")
+            self.player_labels[i].setText(_("{side}:").format(side=v.side_names[i]))
         self.options.set_schema(v.schema, dict(v.options), dict(v.preset_options or v.options))
         self._show_preview(v)
 
@@ -375,8 +378,9 @@ class NewGameDialog(QDialog):
             save_variant(variant, path)
             load_variant(path)  # prove it opens again before telling the player it is saved
         except (OSError, VariantError) as exc:
-            text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            dialogs.show_error(self, _("Cannot save the variant"), f"{shown(path)}: {text}")
+            text = os_reason(exc) if isinstance(exc, OSError) else str(exc)
+            dialogs.show_error(self, _("Cannot save the variant"), _("{where}: {problem}").format(
+                where=shown(path), problem=text))
             return ""
         remember_user_variant(str(Path(path).resolve()))
         dialogs.show_info(self, _("Variant saved"), _(

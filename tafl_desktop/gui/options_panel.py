@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.core.options import OptionSchema, OptionSpec, OptionValue
-from tafl_desktop.i18n import _
+from tafl_desktop.gui.texts import tr
+from tafl_desktop.i18n import _, ngettext
 
 CHANGED_MARK = "\u25cf "  # a dot before the label of a changed toggle
 
@@ -72,9 +73,9 @@ class ToggleRow:
         self.editor.setToolTip(self._tooltip())
         self.editor.setAccessibleName(spec.label)
         self.reset = QToolButton()
-        self.reset.setText(_("\u21ba"))
+        tr(self.reset, "setText", "\u21ba")
         self.reset.setAutoRaise(True)
-        self.reset.setToolTip(_("Back to the preset's value"))
+        tr(self.reset, "setToolTip", "Back to the preset's value")
         self.help = QLabel(spec.help)
         self.help.setWordWrap(True)
         self.help.setToolTip(self._tooltip())
@@ -91,12 +92,12 @@ class ToggleRow:
                 item = model.item(i) if hasattr(model, "item") else None
                 if item is not None:
                     item.setEnabled(False)
-                    item.setToolTip(_("This board has no squares for this choice."))
+                    tr(item, "setToolTip", "This board has no squares for this choice.")
 
     def _tooltip(self) -> str:
         text = self.spec.help
         if self.spec.source:
-            text += "\n" + _("Source: {source}").format(source=self.spec.source)
+            text += "\n" + _("Source: {source}").format(source=_(self.spec.source))
         return text
 
     def value(self) -> OptionValue:
@@ -145,7 +146,7 @@ class OptionsPanel(QWidget):
         self._rows: dict[str, ToggleRow] = {}
         self._loading = False
         self.summary = QLabel()
-        self.reset_all = QPushButton(_("Reset all to preset"))
+        self.reset_all = tr(QPushButton(), "setText", "Reset all to preset")
         self.reset_all.clicked.connect(self.reset_to_preset)
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
@@ -243,5 +244,6 @@ class OptionsPanel(QWidget):
             row.show_state(self._schema.is_active(key, values), values[key] != preset_value, preset_value)
         n = len(self.changed_keys())
         self.summary.setText(_("Rules as in the preset.") if n == 0 else
-                             f"{n} rule{'s' if n > 1 else ''} changed from the preset (marked \u25cf).")
+                             ngettext("{n} rule changed from the preset (marked \u25cf).",
+                                      "{n} rules changed from the preset (marked \u25cf).", n).format(n=n))
         self.reset_all.setEnabled(n > 0)

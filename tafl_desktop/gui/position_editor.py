@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.core.game import Game, Side
+from tafl_desktop.core.marks import N_
 from tafl_desktop.core.position_setup import (
     SetupError,
     board_text,
@@ -39,8 +40,10 @@ from tafl_desktop.core.position_setup import (
     position_from_text,
     split_side,
 )
+from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.gui.board_view import BoardState, BoardView
 from tafl_desktop.gui.icons import piece_pixmap
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import piece_name, piece_side, theme
 from tafl_desktop.i18n import _
 from tafl_desktop.session.players import HUMANS, PlayerSpec
@@ -80,7 +83,7 @@ class PositionEditor(QDialog):
     def __init__(self, window: MainWindow, variant: Any, pieces: dict[int, str], side: Side,
                  players: tuple[PlayerSpec, PlayerSpec] = HUMANS) -> None:
         super().__init__(window)
-        self.setWindowTitle(_("Set Up Position"))
+        tr(self, "setWindowTitle", "Set Up Position")
         self.window_ = window
         self.players = players
         self.tool = ERASER
@@ -98,11 +101,11 @@ class PositionEditor(QDialog):
         self.board.set_coordinates(True)
         self.board.set_animation(False)
         self.board.square_pressed.connect(self.press)
-        self.board.setAccessibleName(_("Board to set up"))
+        tr(self.board, "setAccessibleName", "Board to set up")
 
         self.rules_label = QLabel()
         self.rules_label.setWordWrap(True)
-        change = QPushButton(_("Game, Rules and Players..."))
+        change = tr(QPushButton(), "setText", "Game, Rules and Players...")
         change.clicked.connect(self.change_rules)
 
         self.palette_box = QWidget()
@@ -114,16 +117,16 @@ class PositionEditor(QDialog):
 
         self.side_box = QComboBox()
         self.side_box.currentIndexChanged.connect(self._side_chosen)
-        clear = QPushButton(_("Clear Board"))
+        clear = tr(QPushButton(), "setText", "Clear Board")
         clear.clicked.connect(self.clear)
-        start = QPushButton(_("Start Position"))
+        start = tr(QPushButton(), "setText", "Start Position")
         start.clicked.connect(self.start_position)
 
         self.text = QLineEdit()
-        self.text.setAccessibleName(_("Position text"))
-        self.text.setToolTip(_("The position in the notation --position reads; edit it and press Enter"))
+        tr(self.text, "setAccessibleName", "Position text")
+        tr(self.text, "setToolTip", "The position in the notation --position reads; edit it and press Enter")
         self.text.returnPressed.connect(self.apply_text)
-        apply_text = QPushButton(_("Apply Text"))
+        apply_text = tr(QPushButton(), "setText", "Apply Text")
         apply_text.clicked.connect(self.apply_text)
         text_row = QHBoxLayout()
         text_row.addWidget(self.text, 1)
@@ -131,22 +134,22 @@ class PositionEditor(QDialog):
 
         self.status = QLabel()
         self.status.setWordWrap(True)
-        self.status.setAccessibleName(_("Set-up status"))
+        tr(self.status, "setAccessibleName", "Set-up status")
 
-        self.play_button = QPushButton(_("Play from Here"))
+        self.play_button = tr(QPushButton(), "setText", "Play from Here")
         self.play_button.setDefault(True)
         self.play_button.clicked.connect(self.play_from_here)
-        self.analyse_button = QPushButton(_("Analyse"))
+        self.analyse_button = tr(QPushButton(), "setText", "Analyse")
         self.analyse_button.clicked.connect(self.analyse)
-        self.save_button = QPushButton(_("Save as Record..."))
+        self.save_button = tr(QPushButton(), "setText", "Save as Record...")
         self.save_button.clicked.connect(self.save_record)
-        close = QPushButton(_("Close"))
+        close = tr(QPushButton(), "setText", "Close")
         close.clicked.connect(self.reject)
 
         from tafl_desktop.gui.new_game_dialog import PlayerChooser
 
         self.side_form = side_form = QFormLayout()
-        side_form.addRow(_("To move:"), self.side_box)
+        side_form.addRow(tr(QLabel(), "setText", "To move:"), self.side_box)
         self.choosers = [PlayerChooser(p) for p in self.players]
         self.chooser_labels = [QLabel(), QLabel()]
         for label, chooser in zip(self.chooser_labels, self.choosers, strict=True):
@@ -155,7 +158,7 @@ class PositionEditor(QDialog):
         right.addWidget(self.rules_label)
         right.addWidget(change)
         right.addSpacing(6)
-        right.addWidget(QLabel(_("Click a square to place the chosen piece there (again to remove it):")))
+        right.addWidget(tr(QLabel(), "setText", "Click a square to place the chosen piece there (again to remove it):"))
         right.addWidget(self.palette_box)
         right.addLayout(side_form)
         buttons = QHBoxLayout()
@@ -174,7 +177,7 @@ class PositionEditor(QDialog):
         actions.addWidget(close)
         layout = QVBoxLayout(self)
         layout.addLayout(top, 1)
-        layout.addWidget(QLabel(_("Position text:")))
+        layout.addWidget(tr(QLabel(), "setText", "Position text:"))
         layout.addLayout(text_row)
         layout.addWidget(self.status)
         layout.addLayout(actions)
@@ -189,7 +192,7 @@ class PositionEditor(QDialog):
     def _build_for_variant(self) -> None:
         """Palette, side names and labels for the editor's variant."""
         v = self._variant
-        self.rules_label.setText(_("{game}: {board}").format(game=v.name, board=v.board_text))
+        tr(self.rules_label, "setText", "{game}: {board}", game=lambda v=v: v.title, board=lambda v=v: v.board_text)
         for b in self.tools.buttons():
             self.tools.removeButton(b)
             b.deleteLater()
@@ -202,8 +205,8 @@ class PositionEditor(QDialog):
             b.setCheckable(True)
             b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
             if kind == ERASER:
-                b.setText(_("Remove"))
-                b.setToolTip(_("Click a piece to take it off the board"))
+                tr(b, "setText", "Remove")
+                tr(b, "setToolTip", "Click a piece to take it off the board")
             else:
                 from PySide6.QtGui import QIcon
 
@@ -223,7 +226,7 @@ class PositionEditor(QDialog):
         self.side_box.setCurrentIndex(int(self.side))
         self.side_box.blockSignals(False)
         for i, label in enumerate(self.chooser_labels):
-            label.setText(_("{side}:").format(side=v.side_names[i]))
+            tr(label, "setText", "{side}:", side=lambda v=v, i=i: v.side_names[i])
         self._update()
 
     def kind_label(self, kind: str) -> str:
@@ -342,8 +345,8 @@ class PositionEditor(QDialog):
             b.setEnabled(ok)
         can = analyser_for(self.window_) is not None
         self.analyse_button.setEnabled(ok and can)
-        self.analyse_button.setToolTip(_("Analyse this position") if can else
-                                       _("The analysis board is not part of this version"))
+        tr(self.analyse_button, "setToolTip", N_("Analyse this position") if can else
+           N_("The analysis board is not part of this version"))
         if self.problem:
             self._show(" ".join(filter(None, (note, _("Not playable yet: {reason}.").format(reason=self.problem)))),
                        problem=True)
@@ -402,7 +405,7 @@ class PositionEditor(QDialog):
         try:
             save_game(Game(self.rules, self.position()), path, tags)
         except OSError as exc:
-            dialogs.show_error(self, _("Cannot save the position"), f"{path}: {exc.strerror or exc}")
+            dialogs.show_error(self, _("Cannot save the position"), f"{path}: {os_reason(exc)}")
             return False
         self._show(_("Saved {name}.").format(name=os.path.basename(path)))
         return True
@@ -435,8 +438,8 @@ def open_editor(window: MainWindow, variant: Any = None, pieces: dict[int, str] 
 def install(window: MainWindow) -> None:
     """Game > Set Up Position... (Ctrl+E)."""
     window.position_editor = None
-    act = window.add_action(_("Set &Up Position..."), lambda: open_editor(window), "Ctrl+E",
-                         _("Place pieces to make any position, then play, analyse or save it (Ctrl+E)"))
+    act = window.add_action(N_("Se&t Up Position..."), lambda: open_editor(window), "Ctrl+E",
+                            N_("Place pieces to make any position, then play, analyse or save it (Ctrl+E)"))
     window.act_setup = act
     window.game_menu.addSeparator()
     window.game_menu.addAction(act)

@@ -16,11 +16,13 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QLabel,
     QSlider,
     QVBoxLayout,
     QWidget,
 )
 
+from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.gui.themes import DEFAULT_PIECE_STYLE, DEFAULT_THEME, PIECE_STYLES, THEMES
 from tafl_desktop.i18n import LANGUAGES, _
 
@@ -102,7 +104,6 @@ def save_preferences(prefs: Preferences, settings: QSettings | None = None) -> s
 def settings_problem(settings: QSettings) -> str:
     """'' if ``settings`` were written (or read) without trouble, else what went wrong, naming the file."""
     from tafl_desktop.core.quoting import shown
-    from tafl_desktop.i18n import _
 
     status = settings.status()
     if status == QSettings.Status.NoError:
@@ -137,50 +138,50 @@ class PreferencesDialog(QDialog):
 
     def __init__(self, prefs: Preferences, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(_("Preferences"))
+        tr(self, "setWindowTitle", "Preferences")
         self.theme = QComboBox()
         for key, t in THEMES.items():
-            self.theme.addItem(_(t.label), key)
+            add_item(self.theme, t.label, key)
         self.theme.setCurrentIndex(max(0, self.theme.findData(prefs.theme)))
         self.piece_style = QComboBox()
         for key, label in PIECE_STYLES.items():
-            self.piece_style.addItem(_(label), key)
+            add_item(self.piece_style, label, key)
         self.piece_style.setCurrentIndex(max(0, self.piece_style.findData(prefs.piece_style)))
-        self.coordinates = QCheckBox(_("Show coordinates around the board"))
+        self.coordinates = tr(QCheckBox(), "setText", "Show coordinates around the board")
         self.coordinates.setChecked(prefs.coordinates)
-        self.targets = QCheckBox(_("Show the legal targets of the picked piece"))
+        self.targets = tr(QCheckBox(), "setText", "Show the legal targets of the picked piece")
         self.targets.setChecked(prefs.show_targets)
-        self.announcements = QCheckBox(_('Announce "Raichi", "Tuichi" and "Watch your king"'))
+        self.announcements = tr(QCheckBox(), "setText", 'Announce "Raichi", "Tuichi" and "Watch your king"')
         self.announcements.setChecked(prefs.announcements)
-        self.announcements.setToolTip(_("Raichi: the king has an open path to escape; Tuichi: two paths; "
-                                        "Watch your king: the king can be captured next move."))
-        self.animation = QCheckBox(_("Animate moves"))
+        tr(self.announcements, "setToolTip", "Raichi: the king has an open path to escape; Tuichi: two paths; "
+                                        "Watch your king: the king can be captured next move.")
+        self.animation = tr(QCheckBox(), "setText", "Animate moves")
         self.animation.setChecked(prefs.animation)
-        self.eval_bar = QCheckBox(_("Show the computer's evaluation bar"))
-        self.eval_bar.setToolTip(_("After every move the computer judges who is better; the bar shows it"))
+        self.eval_bar = tr(QCheckBox(), "setText", "Show the computer's evaluation bar")
+        tr(self.eval_bar, "setToolTip", "After every move the computer judges who is better; the bar shows it")
         self.eval_bar.setChecked(prefs.eval_bar)
         self.language = QComboBox()
-        self.language.addItem(_("System default"), "")
+        add_item(self.language, "System default", "")
         for code, name in LANGUAGES.items():
             self.language.addItem(name, code)
         self.language.setCurrentIndex(max(0, self.language.findData(prefs.language)))
-        self.language.setToolTip(_("The language of the window, the rules and the printed sets; the game on the "
-                                   "board stays as it is"))
+        tr(self.language, "setToolTip", "The language of the window, the rules and the printed sets; the game on the "
+                                   "board stays as it is")
 
-        self.show_ranks = QCheckBox(_("Show rank numbers on Dablot pieces"))
+        self.show_ranks = tr(QCheckBox(), "setText", "Show rank numbers on Dablot pieces")
         self.show_ranks.setChecked(prefs.show_ranks)
-        self.sound = QCheckBox(_("Play sounds (moves, captures, announcements, end of game)"))
+        self.sound = tr(QCheckBox(), "setText", "Play sounds (moves, captures, announcements, end of game)")
         self.sound.setChecked(prefs.sound)
         self.volume = QSlider(Qt.Orientation.Horizontal)
         self.volume.setRange(0, 100)
         self.volume.setValue(prefs.volume)
-        self.volume.setAccessibleName(_("Sound volume"))
+        tr(self.volume, "setAccessibleName", "Sound volume")
         self.volume.setEnabled(prefs.sound)
         self.sound.toggled.connect(self.volume.setEnabled)
         form = QFormLayout()
-        form.addRow(_("Language:"), self.language)
-        form.addRow(_("Board theme:"), self.theme)
-        form.addRow(_("Pieces:"), self.piece_style)
+        form.addRow(tr(QLabel(), "setText", "Language:"), self.language)
+        form.addRow(tr(QLabel(), "setText", "Board theme:"), self.theme)
+        form.addRow(tr(QLabel(), "setText", "Pieces:"), self.piece_style)
         form.addRow("", self.coordinates)
         form.addRow("", self.targets)
         form.addRow("", self.announcements)
@@ -188,7 +189,7 @@ class PreferencesDialog(QDialog):
         form.addRow("", self.eval_bar)
         form.addRow("", self.show_ranks)
         form.addRow("", self.sound)
-        form.addRow(_("Volume:"), self.volume)
+        form.addRow(tr(QLabel(), "setText", "Volume:"), self.volume)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)

@@ -55,11 +55,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tafl_desktop.core.marks import N_
-from tafl_desktop.core.quoting import shown
+from tafl_desktop.core.marks import N_, Num, number
+from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.maker_panel import FILTERS, FORMAT_LABELS, MakerBuilder, MakerResult, MakerSettings
+from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
 from tafl_desktop.printing.board_sheet import (
@@ -81,7 +82,7 @@ __all__ = ["PrintSetDialog", "PrintOptions", "open_print_dialog"]
 PREVIEW_DELAY_MS = 300
 THUMB_BOX = 112  # logical pixels: a thumbnail fits in a square of this side
 LAST_FOLDER_KEY = "print/last_folder"
-PDF_FILTER = "PDF files (*.pdf);;All files (*)"
+PDF_FILTER = ";;".join([FILTERS["pdf"], dialogs.ALL_FILES])
 PT_MM = 25.4 / 72
 
 PAPER_LABELS = {"a4": N_("A4 (210 x 297 mm)"), "letter": N_("Letter (8.5 x 11 in)")}
@@ -296,7 +297,7 @@ class PrintSetDialog(QDialog):
         self.maker: MakerResult | None = None
         self._builder = MakerBuilder(self)
         self._builder.finished.connect(self._maker_built)
-        self.setWindowTitle(_("Print set: {game}").format(game=variant.title))
+        tr(self, "setWindowTitle", "Print set: {game}", game=lambda: variant.title)
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -313,10 +314,10 @@ class PrintSetDialog(QDialog):
         body.addWidget(options, 0)
         body.addWidget(preview, 1)
 
-        self.save_button = QPushButton(_("Save as PDF..."))
+        self.save_button = tr(QPushButton(), "setText", "Save as PDF...")
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.save_pdf)
-        close = QPushButton(_("Close"))
+        close = tr(QPushButton(), "setText", "Close")
         close.clicked.connect(self.reject)
         #: Shown while a build runs: first busy (drawing the set), then counting the thumbnails.
         self.build_progress = QProgressBar()
@@ -347,22 +348,22 @@ class PrintSetDialog(QDialog):
 
         self.paper_combo = QComboBox()
         for key, label in PAPER_LABELS.items():
-            self.paper_combo.addItem(_(label), key)
+            add_item(self.paper_combo, label, key)
         self.orientation_combo = QComboBox()
         for key, label in ORIENTATION_LABELS.items():
-            self.orientation_combo.addItem(_(label), key)
+            add_item(self.orientation_combo, label, key)
 
         self.square_spin = QDoubleSpinBox()
         self.square_spin.setRange(MIN_SQUARE, MAX_SQUARE)
         self.square_spin.setDecimals(1)
         self.square_spin.setSingleStep(0.5)
-        self.square_spin.setSuffix(_(" mm"))
+        tr(self.square_spin, "setSuffix", " mm")
         self.square_spin.setKeyboardTracking(True)
-        self.square_default = QCheckBox(_("Default size"))
-        self.square_default.setToolTip(_("The largest size, up to 30 mm, at which the board fits on one page, "
+        self.square_default = tr(QCheckBox(), "setText", "Default size")
+        tr(self.square_default, "setToolTip", "The largest size, up to 30 mm, at which the board fits on one page, "
                                          "but never below {mm:g} mm: a larger board is tiled over several "
                                          "pages at {tiled:g} mm.\nUntick it, or type a size, to print larger or "
-                                         "smaller").format(mm=PLAYABLE_SQUARE, tiled=TILED_SQUARE))
+                                         "smaller", mm=Num(PLAYABLE_SQUARE), tiled=Num(TILED_SQUARE))
         #: Says when the default size tiles the board (it does not fit one page at a playable size).
         self.square_note = QLabel()
         self.square_note.setWordWrap(True)
@@ -372,37 +373,38 @@ class PrintSetDialog(QDialog):
         square_row.setContentsMargins(0, 0, 0, 0)
         square_row.addWidget(self.square_spin, 1)
         square_row.addWidget(self.square_default)
-        self.square_label = QLabel(_("Point spacing:") if uses_point_spacing(v) else _("Square size:"))
-        self.square_spin.setToolTip(_("Distance between neighbouring points of the board, as printed")
-                                    if uses_point_spacing(v) else _("Side of one board square, as printed"))
+        self.square_label = tr(QLabel(), "setText",
+                               N_("Point spacing:") if uses_point_spacing(v) else N_("Square size:"))
+        tr(self.square_spin, "setToolTip", N_("Distance between neighbouring points of the board, as printed")
+           if uses_point_spacing(v) else N_("Side of one board square, as printed"))
 
         self.format_combo = QComboBox()
         for key, label in FORMAT_LABELS.items():
-            self.format_combo.addItem(_(label), key)
-        self.format_combo.setToolTip(_("Paper, the board as a laser cutter's file (true scale in mm; layers cut, "
-                                       "score, engrave), or pieces as a 3D printer's file"))
+            add_item(self.format_combo, label, key)
+        tr(self.format_combo, "setToolTip", "Paper, the board as a laser cutter's file (true scale in mm; layers cut, "
+                                       "score, engrave), or pieces as a 3D printer's file")
         self.format_combo.currentIndexChanged.connect(self._format_changed)
-        page_box = QGroupBox(_("Paper"))
+        page_box = tr(QGroupBox(), "setTitle", "Paper")
         form = QFormLayout(page_box)
         self.page_form = form
         self.page_box = page_box
-        form.addRow(_("Format:"), self.format_combo)
-        form.addRow(_("Paper:"), self.paper_combo)
-        form.addRow(_("Orientation:"), self.orientation_combo)
+        form.addRow(tr(QLabel(), "setText", "Format:"), self.format_combo)
+        form.addRow(tr(QLabel(), "setText", "Paper:"), self.paper_combo)
+        form.addRow(tr(QLabel(), "setText", "Orientation:"), self.orientation_combo)
         form.addRow(self.square_label, square_row)
         form.addRow(self.square_note)
         self.maker_settings = MakerSettings(v)
         self.maker_settings.changed.connect(self._options_changed)
         self.maker_settings.hide()
 
-        parts_box = QGroupBox(_("Print"))
+        parts_box = tr(QGroupBox(), "setTitle", "Print")
         parts_layout = QVBoxLayout(parts_box)
         self.part_boxes: dict[str, QCheckBox] = {}
         offered = ["rules", "board", "pieces", "standees"] + (["markers"] if v.traits.ranked_pieces else [])
         for key in offered:
             text, tip = PART_TEXT[key]
-            box = QCheckBox(_(text))
-            box.setToolTip(_(tip))
+            box = tr(QCheckBox(), "setText", text)
+            tr(box, "setToolTip", tip)
             box.setChecked(key != "standees")
             box.toggled.connect(self._options_changed)
             parts_layout.addWidget(box)
@@ -414,10 +416,10 @@ class PrintSetDialog(QDialog):
         self.draught_spin.setRange(MIN_DRAUGHT, MAX_DRAUGHT)
         self.draught_spin.setDecimals(1)
         self.draught_spin.setSingleStep(1.0)
-        self.draught_spin.setSuffix(_(" mm"))
+        tr(self.draught_spin, "setSuffix", " mm")
         self.draught_spin.setValue(30.0)
-        self.draught_spin.setToolTip(_("Diameter of your draughts: the markers are cut to sit under them"))
-        self.draught_label = QLabel(_("Draught diameter:"))
+        tr(self.draught_spin, "setToolTip", "Diameter of your draughts: the markers are cut to sit under them")
+        self.draught_label = tr(QLabel(), "setText", "Draught diameter:")
         if v.traits.ranked_pieces:
             row = QFormLayout()
             row.setContentsMargins(20, 0, 0, 0)
@@ -430,7 +432,7 @@ class PrintSetDialog(QDialog):
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        hint = QLabel(_("Print at 100% (\u201cactual size\u201d): every board page has a 100 mm ruler to check."))
+        hint = tr(QLabel(), "setText", "Print at 100% (“actual size”): every board page has a 100 mm ruler to check.")
         hint.setWordWrap(True)
         hint.setStyleSheet("color: palette(placeholder-text);")
         self.hint = hint
@@ -455,8 +457,27 @@ class PrintSetDialog(QDialog):
         col.addWidget(self.summary_label)
         col.addStretch(1)
         col.addWidget(hint)
-        column.setFixedWidth(300)
-        return column
+        # wide enough for the longest label or check box in the language in use (Russian and French
+        # run a third longer than English), and scrolled rather than squeezed when the maker's
+        # summary is long: no text is ever cut off
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        width = min(460, max(320, column.sizeHint().width()))
+        column.setFixedWidth(width)
+        self._column_width = width
+        scroll = QScrollArea()
+        scroll.setWidget(column)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setFixedWidth(width + scroll.verticalScrollBar().sizeHint().width())
+        return scroll
+
+    def _set_summary(self, text: str) -> None:
+        """The parts' (or the maker's) summary, given the height its wrapped lines need: the
+        settings column scrolls rather than squeezing it (no line is ever cut off)."""
+        self.summary_label.setText(text)
+        width = self.summary_label.width() if self.summary_label.width() > 50 else self._column_width
+        self.summary_label.setMinimumHeight(self.summary_label.heightForWidth(width) if text else 0)
 
     def _build_preview(self) -> QWidget:
         self.thumbs = QListWidget()
@@ -467,7 +488,7 @@ class PrintSetDialog(QDialog):
         self.thumbs.setResizeMode(QListView.ResizeMode.Adjust)
         self.thumbs.setIconSize(QSize(THUMB_BOX, THUMB_BOX))
         self.thumbs.setSpacing(4)
-        self.thumbs.setUniformItemSizes(True)
+        self.thumbs.setWordWrap(True)  # "4 · Pièces (jetons plats)" wraps rather than being cut
         self.thumbs.setFixedWidth(THUMB_BOX + 40)
         self.thumbs.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.thumbs.currentRowChanged.connect(self._page_selected)
@@ -496,7 +517,7 @@ class PrintSetDialog(QDialog):
         right.setContentsMargins(0, 0, 0, 0)
         right.addLayout(top)
         right.addWidget(self.scroll_area, 1)
-        box = QGroupBox(_("Preview"))
+        box = tr(QGroupBox(), "setTitle", "Preview")
         row = QHBoxLayout(box)
         row.addWidget(self.thumbs)
         row.addLayout(right, 1)
@@ -525,7 +546,6 @@ class PrintSetDialog(QDialog):
     # -------------------------------------------------------------------------- options
     def _balance_choice(self) -> tuple[QCheckBox | None, dict[str, Any] | None]:
         """A box offering the newest finished Rules Lab study of this game for the rule sheet."""
-        from tafl_desktop.i18n import _
 
         try:
             from tafl_desktop.gui.rules_lab import studies_folder
@@ -539,8 +559,8 @@ class PrintSetDialog(QDialog):
         if report is None:
             return None, None
         games = sum(c["games"] for c in report["cells"])
-        box = QCheckBox(_("Balance chart ({games} games, Rules Lab)").format(games=games))
-        box.setToolTip(_("Add the chart of your latest finished Rules Lab study of this game to the rule sheet"))
+        box = tr(QCheckBox(), "setText", "Balance chart ({games} games, Rules Lab)", games=games)
+        tr(box, "setToolTip", "Add the chart of your latest finished Rules Lab study of this game to the rule sheet")
         box.toggled.connect(self._options_changed)
         return box, report
 
@@ -578,13 +598,13 @@ class PrintSetDialog(QDialog):
         self.maker_settings.set_format(self.format)
         self.thumbs.setVisible(paper)
         self.hint.setVisible(paper)
-        self.save_button.setText(_("Save as {format}...").format(format=self.format.upper()))
+        tr(self.save_button, "setText", "Save as {format}...", format=self.format.upper())
         self._set_heading()
         self._update_square_default()
         self._options_changed()
 
     def page_box_title(self) -> None:
-        self.page_box.setTitle(_("Paper") if self.format == "pdf" else _("Board and pieces"))
+        tr(self.page_box, "setTitle", N_("Paper") if self.format == "pdf" else N_("Board and pieces"))
 
     def _paper_changed(self) -> None:
         self._update_square_default()
@@ -611,9 +631,9 @@ class PrintSetDialog(QDialog):
         tiled = self._square_auto and default_is_tiled(self.variant.geometry, page)
         self.square_note.setVisible(tiled)
         if tiled:
-            self.square_note.setText(_("{game} does not fit one page at a playable size: the board is printed "
+            tr(self.square_note, "setText", "{game} does not fit one page at a playable size: the board is printed "
                                        "with {mm:g} mm squares and tiled over several pages (see the page "
-                                       "list below).").format(game=self.variant.title, mm=TILED_SQUARE))
+                                       "list below).", game=self.variant.title, mm=Num(TILED_SQUARE))
         if self.format != "pdf":
             self.square_note.hide()
         if not self._square_auto:
@@ -732,7 +752,7 @@ class PrintSetDialog(QDialog):
         self.maker = None
         self.thumbs.clear()
         self.save_button.setEnabled(False)
-        self.status_label.setText(_("Building the {format} file...").format(format=self.format.upper()))
+        tr(self.status_label, "setText", "Building the {format} file...", format=self.format.upper())
         self._builder.start(self.variant, self.maker_options())
 
     def _maker_built(self, result: MakerResult) -> None:
@@ -741,14 +761,14 @@ class PrintSetDialog(QDialog):
         self.save_button.setEnabled(result.data is not None)
         self.count_label.setText("")
         if result.data is None:
-            self.summary_label.setText("")
+            self._set_summary("")
             self.page_label.setText("")
             self.page_view.setPixmap(QPixmap())
             self.page_view.setText(self.error)
             self.status_label.setText(f"<span style='color:#b00020'>{self.error}</span>")
         else:
-            self.summary_label.setText("\n".join(result.report.lines))
-            self.page_label.setText(_(FORMAT_LABELS[result.options.format]))
+            self._set_summary("\n".join(result.report.lines))
+            tr(self.page_label, "setText", FORMAT_LABELS[result.options.format])
             self.status_label.setText("")
             self._show_maker_image()
         self.preview_updated.emit()
@@ -757,7 +777,7 @@ class PrintSetDialog(QDialog):
         if self.maker is None or self.maker.image is None:
             if self.maker is not None and self.maker.data is not None:
                 self.page_view.setPixmap(QPixmap())
-                self.page_view.setText(_("No preview; the file can still be saved."))
+                tr(self.page_view, "setText", "No preview; the file can still be saved.")
             return
         ratio = self.devicePixelRatioF()
         area = self.scroll_area.viewport().size() - QSize(16, 16)
@@ -787,18 +807,18 @@ class PrintSetDialog(QDialog):
         for i, image in enumerate(images):
             pix = QPixmap.fromImage(image)
             pix.setDevicePixelRatio(ratio)
-            item = QListWidgetItem(QIcon(pix), f"{i + 1} \u00b7 {self.part_of_page(i + 1)}")
+            item = QListWidgetItem(QIcon(pix), _("{page} · {part}").format(page=i + 1, part=self.part_of_page(i + 1)))
             item.setTextAlignment(Qt.AlignmentFlag.AlignHCenter)
             self.thumbs.addItem(item)
         self.thumbs.blockSignals(False)
         self.thumbs.setCurrentRow(0)
 
     def part_of_page(self, number: int) -> str:
-        """Which part a page (1-based) belongs to, as the thumbnails caption it."""
+        """Which part a page (1-based) belongs to, as the thumbnails caption it ("Rule sheet")."""
         if self.report is not None:
             for part, (first, last) in self.report.part_pages.items():
                 if first <= number <= last:
-                    return part
+                    return _(PART_TEXT[part][0])
         return ""
 
     def _show_state(self) -> None:
@@ -807,20 +827,20 @@ class PrintSetDialog(QDialog):
         if self.report is None:
             self.count_label.setText("")
             self.page_label.setText("")
-            self.summary_label.setText("")
+            self._set_summary("")
             self.page_view.setPixmap(QPixmap())
             self.page_view.setText(self.error)
             self.status_label.setText(f"<span style='color:#b00020'>{self.error}</span>")
             return
         n = self.report.pages
         self.count_label.setText(ngettext("{n} page", "{n} pages", n).format(n=n))
-        self.summary_label.setText(self._summary())
+        self._set_summary(self._summary())
         if self.preview_error:
             self.page_label.setText("")
             self.page_view.setPixmap(QPixmap())
-            self.page_view.setText(_("Preview unavailable: {error}.\n\nSaving the PDF still works.").format(
-                error=self.preview_error))
-            self.status_label.setText(_("Preview unavailable; the PDF can still be saved."))
+            tr(self.page_view, "setText", "Preview unavailable: {error}.\n\nSaving the PDF still works.",
+               error=self.preview_error)
+            tr(self.status_label, "setText", "Preview unavailable; the PDF can still be saved.")
         else:
             self.status_label.setText("")
             self._show_current_page()
@@ -836,12 +856,12 @@ class PrintSetDialog(QDialog):
             line = f"{_(PART_TEXT[part][0])}: {pages}"
             if part == "board" and r.board is not None:
                 # the playing area, as the board page's own size line gives it (the rim is extra)
-                size = f"{r.board.frame.w:g} x {r.board.frame.h:g} mm"
+                size = _("{w} x {h} mm").format(w=number(r.board.frame.w, 1), h=number(r.board.frame.h, 1))
                 if uses_point_spacing(self.variant):
                     text = _("points {mm} mm apart, board {size}")
                 else:
                     text = _("squares of {mm} mm, playing area {size}")
-                line += "; " + text.format(mm=f"{r.square_mm:g}", size=size)
+                line += "; " + text.format(mm=number(r.square_mm, 1), size=size)
                 if r.board.tiled:
                     grid = _("{rows} x {cols}").format(
                         rows=ngettext("{n} row", "{n} rows", r.board.rows).format(n=r.board.rows),
@@ -863,8 +883,8 @@ class PrintSetDialog(QDialog):
         row = max(0, self.thumbs.currentRow())
         if row >= len(self._pages):
             return
-        self.page_label.setText(_("Page {page} of {n} · {part}").format(page=row + 1, n=len(self._pages),
-                                                                       part=self.part_of_page(row + 1)))
+        tr(self.page_label, "setText", "Page {page} of {n} · {part}",
+           page=row + 1, n=len(self._pages), part=self.part_of_page(row + 1))
         ratio = self.devicePixelRatioF()
         area = self.scroll_area.viewport().size() - QSize(16, 16)
         box = QSize(max(120, round(area.width() * ratio)), max(120, round(area.height() * ratio)))
@@ -934,7 +954,7 @@ class PrintSetDialog(QDialog):
         if self.current_bytes() is None:
             dialogs.show_error(self, _("Cannot save the set"), self.error or _("The set could not be built."))
             return False
-        file_filter = PDF_FILTER if self.format == "pdf" else f"{FILTERS[self.format]};;All files (*)"
+        file_filter = PDF_FILTER if self.format == "pdf" else ";;".join([FILTERS[self.format], dialogs.ALL_FILES])
         path = dialogs.ask_save_path(self, _("Save the printable set"), file_filter,
                                      os.path.join(self._folder(), self.suggested_name()))
         if not path:
@@ -957,7 +977,7 @@ class PrintSetDialog(QDialog):
         try:
             write_atomic(path, data)
         except OSError as exc:
-            reason = exc.strerror or str(exc)
+            reason = os_reason(exc)
             dialogs.show_error(self, _("Cannot save the set"), _(
                 "The PDF could not be written to\n{path}\n\n{reason}.\n\nNothing was changed there; choose "
                 "another folder.").format(path=shown(path), reason=reason) if self.format == "pdf" else _(
@@ -966,7 +986,7 @@ class PrintSetDialog(QDialog):
             return False
         if self._persist:
             QSettings().setValue(LAST_FOLDER_KEY, str(Path(path).resolve().parent))
-        self.status_label.setText(_("Saved {path}").format(path=path))
+        tr(self.status_label, "setText", "Saved {path}", path=path)
         return True
 
 

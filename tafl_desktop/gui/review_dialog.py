@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tafl_desktop.i18n import _
+from tafl_desktop.gui.texts import tr
 
 
 class ReviewDialog(QDialog):
@@ -36,32 +36,35 @@ class ReviewDialog(QDialog):
 
         super().__init__(parent)
         self.setObjectName("reviewDialog")
-        self.setWindowTitle(_("Review Game"))
+        tr(self, "setWindowTitle", "Review Game")
         self.standard = default_budget(rules, engine)
-        intro = QLabel(_("Every position of the game is searched with the same effort, so the same game always "
-                         "gets the same review. Deeper is better and slower."))
+        intro = tr(QLabel(), "setText", "Every position of the game is searched with the same effort, so the same "
+                   "game always gets the same review. Deeper is better and slower.")
         intro.setWordWrap(True)
-        self.standard_button = QRadioButton(_("Standard (depth {depth})").format(depth=self.standard.depth))
-        self.depth_button = QRadioButton(_("Depth:"))
-        self.nodes_button = QRadioButton(_("Positions per move:"))
+        self.standard_button = tr(QRadioButton(), "setText", "Standard (depth {depth})", depth=self.standard.depth)
+        self.depth_button = tr(QRadioButton(), "setText", "Depth:")
+        self.nodes_button = tr(QRadioButton(), "setText", "Positions per move:")
         self.group = QButtonGroup(self)
         for b in (self.standard_button, self.depth_button, self.nodes_button):
             self.group.addButton(b)
         self.depth_box = QSpinBox()
         self.depth_box.setRange(1, MAX_DEPTH)
         self.depth_box.setValue(self.standard.depth)
-        self.depth_box.setSuffix(_(" plies"))
-        self.depth_box.setAccessibleName(_("Search depth"))
+        tr(self.depth_box, "setSuffix", " plies")
+        tr(self.depth_box, "setAccessibleName", "Search depth")
         self.nodes_box = QSpinBox()
         self.nodes_box.setRange(MIN_NODES, MAX_NODES)
         self.nodes_box.setSingleStep(10_000)
         self.nodes_box.setValue(50_000 if engine == "python" else 2_000_000)
         self.nodes_box.setGroupSeparatorShown(True)
-        self.nodes_box.setAccessibleName(_("Positions per move"))
+        tr(self.nodes_box, "setAccessibleName", "Positions per move")
         self.depth_box.valueChanged.connect(lambda _v: self.depth_button.setChecked(True))
         self.nodes_box.valueChanged.connect(lambda _v: self.nodes_button.setChecked(True))
-        engine_note = QLabel(_("Engine: native (fast)") if engine == "native" else
-                             _("Engine: Python (slower: prefer small depths)"))
+        engine_note = QLabel()
+        if engine == "native":
+            tr(engine_note, "setText", "Engine: native (fast)")
+        else:
+            tr(engine_note, "setText", "Engine: Python (slower: prefer small depths)")
         grid = QGridLayout()
         grid.addWidget(self.standard_button, 0, 0, 1, 2)
         grid.addWidget(self.depth_button, 1, 0)
@@ -69,7 +72,7 @@ class ReviewDialog(QDialog):
         grid.addWidget(self.nodes_button, 2, 0)
         grid.addWidget(self.nodes_box, 2, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(_("Review"))
+        tr(buttons.button(QDialogButtonBox.StandardButton.Ok), "setText", "Review")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         self.buttons = buttons

@@ -22,7 +22,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from tafl_desktop.gui.board_overlays import BETTER_COLOUR, Arrow, Overlay
-from tafl_desktop.i18n import _
+from tafl_desktop.gui.texts import tr
+from tafl_desktop.i18n import _, pgettext
 
 #: The graph is redrawn at most this often while the review runs (s): drawing costs milliseconds.
 REDRAW_EVERY = 1.0
@@ -67,36 +68,45 @@ class ReviewPanel(QWidget):
         self._cursor: Any = None
 
         self.progress = QProgressBar()
-        self.progress.setAccessibleName(_("Review progress"))
-        self.progress.setFormat(_("%v of %m positions"))
-        self.cancel_button = QPushButton(_("Cancel"))
-        self.cancel_button.setToolTip(_("Stop the review; what it found so far is kept"))
+        tr(self.progress, "setAccessibleName", "Review progress")
+        tr(self.progress, "setFormat", "%v of %m positions")
+        self.cancel_button = tr(QPushButton(), "setText", "Cancel")
+        tr(self.cancel_button, "setToolTip", "Stop the review; what it found so far is kept")
         self.cancel_button.clicked.connect(self.cancel)
-        self.resume_button = QPushButton(_("Resume Review"))
+        self.resume_button = tr(QPushButton(), "setText", "Resume Review")
         self.resume_button.clicked.connect(lambda: self.start(self.budget))
         self.resume_button.hide()
-        self.learn_button = QPushButton(_("Learn from your mistakes"))
-        self.learn_button.setToolTip(_("Your inaccuracies, mistakes and blunders as exercises: find a better move"))
+        self.learn_button = tr(QPushButton(), "setText", "Learn from your mistakes")
+        tr(self.learn_button, "setToolTip", "Your inaccuracies, mistakes and blunders as exercises: find a better move")
         self.learn_button.clicked.connect(self.learn)
         self.learn_button.hide()
-        row = QHBoxLayout()
+        self.puzzles_button = tr(QPushButton(), "setText", "Puzzles from this review")
+        tr(self.puzzles_button, "setToolTip", "Where the engine's better move is the only start of a forced win, the "
+           "position becomes a puzzle in your set (Puzzles, \"My games\")")
+        self.puzzles_button.clicked.connect(self.make_puzzles)
+        self.puzzles_button.hide()
+        #: The proofs of "Puzzles from this review" while they run.
+        self.puzzle_thread: Any = None
+        row = QHBoxLayout()  # the bar has the panel's whole width for "12 von 34 Stellungen"
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.progress, 1)
+        row.addStretch(1)
         row.addWidget(self.cancel_button)
         row.addWidget(self.resume_button)
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setWordWrap(True)
-        self.summary.setAccessibleName(_("Review summary"))
+        tr(self.summary, "setAccessibleName", "Review summary")
         self.graph_box = QVBoxLayout()
         self.graph_box.setContentsMargins(0, 0, 0, 0)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
+        layout.addWidget(self.progress)
         layout.addLayout(row)
         layout.addLayout(self.graph_box)
         layout.addWidget(self.summary)
         layout.addWidget(self.learn_button)
+        layout.addWidget(self.puzzles_button)  # one above the other: the panel is narrow
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.hide()
         self.controller.changed.connect(self._controller_changed)
@@ -151,6 +161,7 @@ class ReviewPanel(QWidget):
         self.cancel_button.show()
         self.resume_button.hide()
         self.learn_button.hide()
+        self.puzzles_button.hide()
         self.show()
         self.client.start(self, "review", game, 0, 3600.0 + 60.0 * total,
                           {"moves": [list(m) for m in moves], "budget": budget.to_json(),
@@ -173,7 +184,9 @@ class ReviewPanel(QWidget):
         self.running = False
         self.cancel_button.hide()
         self.resume_button.setVisible(len(self.evals) < len(self._moves) + 1)
-        self.learn_button.setVisible(bool(self.exercises()))
+        missed = bool(self.exercises())
+        self.learn_button.setVisible(missed)
+        self.puzzles_button.setVisible(missed)
         self.window_.statusBar().showMessage(text, 8000)
 
     def _info(self, info: dict[str, Any]) -> None:
@@ -218,29 +231,38 @@ class ReviewPanel(QWidget):
 
     def _show_summary(self) -> None:
         from tafl_desktop.ai.review import CLASSES
+        from tafl_desktop.core.marks import integer
 
         assert self.review is not None
         variant = self._rules.variant
-        heads = {"best": _("Best"), "good": _("Good"), **SUMMARY_SIGNS}
-        head = "".join(f"<th>&nbsp;{heads[c]}&nbsp;</th>" for c in CLASSES)
+        heads = {"best": pgettext("review table heading, short", "Best"),
+                 "good": pgettext("review table heading, short", "Good"), **SUMMARY_SIGNS}
+        head = "".join(f"<th>{heads[c]}</th>" for c in CLASSES)
         rows = ""
         accuracies = []
         for side in (0, 1):
             agg = self.review["summary"]["sides"][variant.side_key(side)]
-            cells = "".join(f"<td align='center'>{agg[c]}</td>" for c in CLASSES)
+            cells = "".join(f"<td align='center'>{integer(agg[c])}</td>" for c in CLASSES)
             rows += f"<tr><td>{variant.side_names[side]}</td>{cells}</tr>"
             if agg.get("accuracy") is not None:
                 accuracies.append(_("{side} {value} %").format(side=variant.side_names[side],
-                                                               value=f"{agg['accuracy']:.0f}"))
-        self.summary.setToolTip(_("Moves of each side by class: best, good, inaccuracies (?!), mistakes (?) "
+                                                               value=integer(round(agg["accuracy"]))))
+        tr(self.summary, "setToolTip", "Moves of each side by class: best, good, inaccuracies (?!), mistakes (?) "
                                   "and blunders (??); accuracy as lichess computes it from the winning chance "
-                                  "each move gave away"))
+                                  "each move gave away")
         depth = self._evals_budget.to_json() if self._evals_budget is not None else {}
-        quality = (_("Depth {n}").format(n=depth["depth"]) if "depth" in depth else
-                   _("{n} positions per move").format(n=f"{depth['nodes']:,}") if "nodes" in depth else "")
+        quality = (_("Depth {n}").format(n=integer(depth["depth"])) if "depth" in depth else
+                   _("{n} positions per move").format(n=integer(depth["nodes"])) if "nodes" in depth else "")
         accuracy = _("Accuracy: {sides}").format(sides=" \u00b7 ".join(accuracies)) if accuracies else ""
+        # the side panel is narrow: the table fits it in every language (the ?/?? columns stay)
         self.summary.setText(f"<table cellspacing='0' cellpadding='2'><tr><th>{quality}</th>{head}</tr>{rows}"
                              f"</table><b>{accuracy}</b>")
+
+    def redisplay(self) -> None:
+        """Show the finished review's table and graph again, in the language now in use."""
+        if self.review is not None and not self.running:
+            self._show_summary()
+            self._draw()
 
     def _colours(self) -> tuple[str, str]:
         from tafl_desktop.analysis.charts.review_graph import DEFAULT_COLOURS
@@ -263,8 +285,8 @@ class ReviewPanel(QWidget):
         self._canvas = FigureCanvasQTAgg(self._figure)
         self._canvas.setMinimumHeight(120)
         self._canvas.setMaximumHeight(150)
-        self._canvas.setToolTip(_("Who was better after each move; click to see that position"))
-        self._canvas.setAccessibleName(_("Evaluation graph"))
+        tr(self._canvas, "setToolTip", "Who was better after each move; click to see that position")
+        tr(self._canvas, "setAccessibleName", "Evaluation graph")
         self._canvas.mpl_connect("button_press_event", self._graph_clicked)
         self.graph_box.addWidget(self._canvas)
 
@@ -379,6 +401,19 @@ class ReviewPanel(QWidget):
         self.trainer = MistakesTrainer(self.window_, self.client, self._rules, found, self._evals_budget)
         self.trainer.show()
 
+    def make_puzzles(self) -> None:
+        """Turn this review's missed wins into puzzles of the player's set (off the window's thread)."""
+        from tafl_desktop.gui.review_puzzles import make_review_puzzles
+
+        if self.puzzle_thread is None:
+            make_review_puzzles(self)
+
+    def shutdown(self) -> None:
+        """The window closes: end the puzzle proofs under way."""
+        from tafl_desktop.gui.review_puzzles import stop_review_puzzles
+
+        stop_review_puzzles(self)
+
     def _forget(self) -> None:
         """The game changed under the review: drop its marks and graph."""
         if self.running and self.client.owner is self:
@@ -389,6 +424,7 @@ class ReviewPanel(QWidget):
         self.window_.panel.moves.model.set_annotations({})
         self.window_.board.set_overlay("review", None)
         self.learn_button.hide()
+        self.puzzles_button.hide()
         self.hide()
 
 

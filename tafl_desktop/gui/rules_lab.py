@@ -48,9 +48,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.marks import N_, integer, percent
+from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
-from tafl_desktop.i18n import _
+from tafl_desktop.gui.texts import add_item, tr
+from tafl_desktop.i18n import _, pgettext
 from tafl_desktop.session.source import GameSource, Origin
 
 if TYPE_CHECKING:
@@ -64,8 +67,8 @@ def install(window: MainWindow) -> None:
     """Game > Rules Lab... on the window's menu."""
     from PySide6.QtGui import QAction
 
-    act = QAction(_("Rules &Lab..."), window)
-    act.setStatusTip(_("Play many computer games to see how a rule changes who wins"))
+    act = tr(QAction(window), "setText", "Rul&es Lab...")
+    tr(act, "setStatusTip", "Play many computer games to see how a rule changes who wins")
     act.triggered.connect(lambda: RulesLabDialog.open_for(window, window.controller.variant))
     window.game_menu.addAction(act)
     window.act_rules_lab = act
@@ -193,19 +196,18 @@ class RulesLabDialog(QDialog):
         self.study_thread: StudyThread | None = None
         self.store: Any = None
         self.report: dict[str, Any] | None = None
-        self.setWindowTitle(_("Rules Lab: {name}").format(name=variant.title))
+        tr(self, "setWindowTitle", "Rules Lab: {name}", name=lambda: variant.title)
 
-        intro = QLabel(_("Choose a rule and the values to compare. The computer plays the {first} and the "
-                         "{second} against each other with each value, and the chart shows who won, with "
-                         "95% intervals: the more games, the narrower they get.").format(
-                             first=variant.side_names[0], second=variant.side_names[1]))
+        intro = tr(QLabel(), "setText", "Choose a rule and the values to compare. The computer plays both sides "
+                   "against each other with each value, and the chart shows who won, with 95% intervals: the more "
+                   "games, the narrower they get.")
         intro.setWordWrap(True)
 
         self.keys = [s.key for s in variant.schema if variant.schema.fits_board(s.key)
                      and len(s.values()) >= 2]
         self.first_key = QComboBox()
         self.second_key = QComboBox()
-        self.second_key.addItem(_("(none)"), "")
+        add_item(self.second_key, "(none)", "")
         for key in self.keys:
             label = variant.schema[key].label
             self.first_key.addItem(label, key)
@@ -224,7 +226,7 @@ class RulesLabDialog(QDialog):
         self.levels = (QComboBox(), QComboBox())
         for combo in self.levels:
             for name in PLAYER_LEVELS:
-                combo.addItem(_(LEVELS[name].label), name)
+                add_item(combo, LEVELS[name].label, name)
             combo.setCurrentIndex(PLAYER_LEVELS.index("easy"))
         self.games = QSpinBox()
         self.games.setRange(1, 10_000)
@@ -236,33 +238,33 @@ class RulesLabDialog(QDialog):
         self.workers.setRange(1, 64)
         self.workers.setValue(default_workers())
 
-        setup = QGroupBox(_("Study"))
+        setup = tr(QGroupBox(), "setTitle", "Study")
         grid = QGridLayout(setup)
-        grid.addWidget(QLabel(_("Rule to vary:")), 0, 0)
+        grid.addWidget(tr(QLabel(), "setText", "Rule to vary:"), 0, 0)
         grid.addWidget(self.first_key, 0, 1)
         grid.addWidget(self.first_values, 1, 1)
-        grid.addWidget(QLabel(_("Second rule:")), 0, 2)
+        grid.addWidget(tr(QLabel(), "setText", "Second rule:"), 0, 2)
         grid.addWidget(self.second_key, 0, 3)
         grid.addWidget(self.second_values, 1, 3)
         form = QFormLayout()
-        form.addRow(_("{side}, level:").format(side=variant.side_names[0]), self.levels[0])
-        form.addRow(_("{side}, level:").format(side=variant.side_names[1]), self.levels[1])
+        form.addRow(tr(QLabel(), "setText", "{side}, level:", side=lambda: variant.side_names[0]), self.levels[0])
+        form.addRow(tr(QLabel(), "setText", "{side}, level:", side=lambda: variant.side_names[1]), self.levels[1])
         form2 = QFormLayout()
-        form2.addRow(_("Games per value:"), self.games)
-        form2.addRow(_("Seed:"), self.seed)
-        form2.addRow(_("Processes:"), self.workers)
+        form2.addRow(tr(QLabel(), "setText", "Games per value:"), self.games)
+        form2.addRow(tr(QLabel(), "setText", "Seed:"), self.seed)
+        form2.addRow(tr(QLabel(), "setText", "Processes:"), self.workers)
         grid.addLayout(form, 2, 1)
         grid.addLayout(form2, 2, 3)
 
-        self.run_button = QPushButton(_("Run"))
+        self.run_button = tr(QPushButton(), "setText", "Run")
         self.run_button.setDefault(True)
         self.run_button.clicked.connect(self.start)
-        self.stop_button = QPushButton(_("Stop"))
+        self.stop_button = tr(QPushButton(), "setText", "Stop")
         self.stop_button.setEnabled(False)
         self.stop_button.clicked.connect(self.stop)
         self.progress = QProgressBar()
         self.progress.setFormat(_("%v of %m games"))
-        self.status = QLabel(_("Not started."))
+        self.status = tr(QLabel(), "setText", "Not started.")
         #: What the study's folder held that was not counted (poisoned or torn lines), kept in view.
         self.warnings = QLabel()
         self.warnings.setWordWrap(True)
@@ -274,15 +276,15 @@ class RulesLabDialog(QDialog):
         run_row.addWidget(self.progress, 1)
 
         self.table = QTableWidget(0, 7)
-        self.table.setHorizontalHeaderLabels([_("Rules"), _("Games"), variant.side_names[0], variant.side_names[1],
-                                              _("Draws"), _("Capped"), _("Mean length")])
+        self.table.setHorizontalHeaderLabels([_("Rules"), pgettext("games played", "Games"), variant.side_names[0],
+                                              variant.side_names[1], _("Draws"), _("Capped"), _("Mean length")])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.chart = QLabel(_("The chart appears as games finish."))
+        self.chart = tr(QLabel(), "setText", "The chart appears as games finish.")
         self.chart.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.chart.setMinimumSize(420, 260)
         self.chart.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -292,10 +294,10 @@ class RulesLabDialog(QDialog):
         split.addWidget(self.chart)
         split.setStretchFactor(1, 3)
 
-        self.open_button = QPushButton(_("Open a game..."))
-        self.open_button.setToolTip(_("Show one game of the selected row in the main window"))
+        self.open_button = tr(QPushButton(), "setText", "Open a game...")
+        tr(self.open_button, "setToolTip", "Show one game of the selected row in the main window")
         self.open_button.clicked.connect(self.open_game)
-        self.export_button = QPushButton(_("Export chart..."))
+        self.export_button = tr(QPushButton(), "setText", "Export chart...")
         self.export_button.clicked.connect(self.export_chart)
         for b in (self.open_button, self.export_button):
             b.setEnabled(False)
@@ -385,7 +387,7 @@ class RulesLabDialog(QDialog):
         total = len(study.cells()) * study.games
         self.progress.setRange(0, total)
         self.progress.setValue(0)
-        self.status.setText(_("Starting {n} computer players...").format(n=self.workers.value()))
+        tr(self.status, "setText", "Starting {n} computer players...", n=self.workers.value())
         self.study_thread.start()
 
     def _opened(self, store: Any) -> None:
@@ -398,15 +400,15 @@ class RulesLabDialog(QDialog):
     def stop(self) -> None:
         if self.study_thread is not None:
             self.study_thread.stop_flag.set()
-            self.status.setText(_("Stopping; every finished game is kept."))
+            tr(self.status, "setText", "Stopping; every finished game is kept.")
 
     def _progressed(self, p: Any) -> None:
         self.progress.setRange(0, p.total)
         self.progress.setValue(p.done)
         if p.seconds_left is not None:
             minutes, seconds = divmod(int(p.seconds_left), 60)
-            self.status.setText(_("{done} of {total} games played; about {m} min {s} s left.").format(
-                done=p.done, total=p.total, m=minutes, s=seconds))
+            tr(self.status, "setText", "{done} of {total} games played; about {m} min {s} s left.",
+               done=p.done, total=p.total, m=minutes, s=seconds)
 
     def _failed(self, text: str) -> None:
         self.status.setText(text)
@@ -420,11 +422,11 @@ class RulesLabDialog(QDialog):
             return
         total = len(self.store.study.cells()) * self.store.study.games
         if thread.complete:
-            self.status.setText(_("Finished: {n} games. Run again with more games to narrow the intervals.").format(
-                n=total))
+            tr(self.status, "setText", "Finished: {n} games. Run again with more games to narrow the intervals.",
+               n=total)
         else:
-            self.status.setText(_("Stopped after {done} of {total} games; Run continues the study.").format(
-                done=self.store.finished, total=total))
+            tr(self.status, "setText", "Stopped after {done} of {total} games; Run continues the study.",
+               done=self.store.finished, total=total)
 
     def _show_results(self, report: dict[str, Any], png: bytes) -> None:
         from tafl_desktop.lab.report import key_label, value_label
@@ -442,7 +444,7 @@ class RulesLabDialog(QDialog):
                 if not n:
                     return "-"
                 lo, hi = c[f"{key}_ci"]
-                return f"{c[key]}  ({c[key] / n:.0%}, {lo:.0%}-{hi:.0%})"
+                return f"{integer(c[key])}  ({percent(c[key] / n)}, {percent(lo)}–{percent(hi)})"
 
             cells = [words, str(n), share(first), share(second), str(c["draws"]), str(c["capped"]),
                      f"{c['mean_plies']:.0f}"]
@@ -465,7 +467,7 @@ class RulesLabDialog(QDialog):
 
         if self.report is None:
             return ""
-        path = dialogs.ask_save_path(self, _("Export the chart"), _("Images (*.png);;PDF (*.pdf)"),
+        path = dialogs.ask_save_path(self, _("Export the chart"), ";;".join([N_("Images (*.png)"), N_("PDF (*.pdf)")]),
                                      f"{self.variant.id}-balance.png")
         if not path:
             return ""
@@ -474,7 +476,7 @@ class RulesLabDialog(QDialog):
         try:
             save_chart(self.report, path)
         except (OSError, ValueError) as exc:
-            text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            text = os_reason(exc) if isinstance(exc, OSError) else str(exc)
             dialogs.show_error(self, _("Cannot export the chart"), f"{Path(path).name}: {text}")
             return ""
         return path

@@ -9,6 +9,7 @@ from html import escape
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from tafl_desktop.core.variants import Variant
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 
 
@@ -19,7 +20,7 @@ def _board_sentences(variant: Variant) -> list[str]:
         return list(board_sentences(variant))
     except Exception:  # noqa: BLE001 - a family the rulebook does not describe yet
         g = variant.geometry
-        return [_("The board has {n} points ({size}).").format(n=g.size, size=variant.size_text)]
+        return [_("The board has {n} points ({size}).").format(n=g.size, size=variant.size_words)]
 
 
 def rules_html(variant: Variant) -> str:
@@ -55,9 +56,9 @@ def rules_html(variant: Variant) -> str:
             out.append(f"<h3>{escape(group)}</h3><ul>" + "".join(items) + "</ul>")
     if variant.sources:
         out.append("<h3>" + escape(_("Sources")) + "</h3><ul>"
-                   + "".join(f"<li>{escape(s)}</li>" for s in variant.sources) + "</ul>")
+                   + "".join(f"<li>{escape(s)}</li>" for s in variant.sources_text) + "</ul>")
     if variant.notes.strip():
-        paragraphs = [p.strip() for p in variant.notes.strip().split("\n\n") if p.strip()]
+        paragraphs = [p for p in variant.notes_text.split("\n\n") if p.strip()]
         out.append("<h3>" + escape(_("Notes")) + "</h3>"
                    + "".join(f"<p>{escape(' '.join(p.split()))}</p>" for p in paragraphs))
     return "\n".join(out)
@@ -68,7 +69,7 @@ class RulesViewer(QDialog):
 
     def __init__(self, variant: Variant, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(_("Rules in force - {game}").format(game=variant.title))
+        tr(self, "setWindowTitle", "Rules in force - {game}", game=lambda: variant.title)
         self.browser = QTextBrowser()
         self.browser.setOpenExternalLinks(False)
         self.browser.setHtml(rules_html(variant))

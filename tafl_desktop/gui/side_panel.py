@@ -12,6 +12,7 @@ from tafl_desktop.gui.icons import piece_pixmap
 from tafl_desktop.gui.move_list import MovePanel
 from tafl_desktop.gui.piece_labels import piece_letters
 from tafl_desktop.gui.piece_painter import face_colour
+from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import BoardTheme
 from tafl_desktop.gui.variant_info import rules_summary
 from tafl_desktop.i18n import _
@@ -33,8 +34,8 @@ class SidePanel(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.25)
         font.setBold(True)
         self.title.setFont(font)
-        self.rules_button = QPushButton(_("Rules in force..."))
-        self.rules_button.setToolTip(_("Every rule of this game, from its toggles (Ctrl+R)"))
+        self.rules_button = tr(QPushButton(), "setText", "Rules in force...")
+        tr(self.rules_button, "setToolTip", "Every rule of this game, from its toggles (Ctrl+R)")
         self.rules_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.rules_button.clicked.connect(self.rules_requested)
         self.subtitle = QLabel()
@@ -57,7 +58,7 @@ class SidePanel(QWidget):
         self.turn_icon.setFixedSize(30, 30)
         self.turn_text = QLabel()
         self.turn_text.setWordWrap(True)
-        self.turn_text.setAccessibleName(_("Side to move"))
+        tr(self.turn_text, "setAccessibleName", "Side to move")
         tf = self.turn_text.font()
         tf.setPointSizeF(tf.pointSizeF() * 1.15)
         tf.setBold(True)
@@ -73,13 +74,13 @@ class SidePanel(QWidget):
         self.announcement = QLabel()
         self.announcement.setWordWrap(True)
         self.announcement.setTextFormat(Qt.TextFormat.RichText)
-        self.announcement.setAccessibleName(_("Announcement"))
+        tr(self.announcement, "setAccessibleName", "Announcement")
         self.announcement.hide()
 
         self.lost_icons = (QLabel(), QLabel())
         self.lost_text = (QLabel(), QLabel())
         lost = QHBoxLayout()
-        lost.addWidget(QLabel(_("Captured:")))
+        lost.addWidget(tr(QLabel(), "setText", "Captured:"))
         for i in (0, 1):
             lost.addSpacing(6)
             lost.addWidget(self.lost_icons[i])
@@ -94,13 +95,13 @@ class SidePanel(QWidget):
         # two lines kept while the computer thinks: its line changes many times a second between
         # one and two lines, and the move list below would jump up and down with it
         self.thinking.setMinimumHeight(2 * self.thinking.fontMetrics().lineSpacing())
-        self.thinking.setAccessibleName(_("Computer player"))
+        tr(self.thinking, "setAccessibleName", "Computer player")
         self.thinking.hide()
         self.eval_bar = EvalBar()
         self.eval_bar.hide()
 
-        self.end_turn = QPushButton(_("End turn"))
-        self.end_turn.setToolTip(_("Finish this turn without using the remaining actions"))
+        self.end_turn = tr(QPushButton(), "setText", "End turn")
+        tr(self.end_turn, "setToolTip", "Finish this turn without using the remaining actions")
         self.end_turn.clicked.connect(controller.end_turn)
         self.end_turn.hide()
 
@@ -163,7 +164,8 @@ class SidePanel(QWidget):
             tip = _("{side} lost {n}").format(side=c.sides[i], n=lost[i])
             self.lost_icons[i].setToolTip(tip)
             self.lost_text[i].setToolTip(tip)
-        self.players.setText(f"{c.sides[0]}: {c.players[0].label()}   ·   {c.sides[1]}: {c.players[1].label()}")
+        self.players.setText(_("{first}: {first_player}   ·   {second}: {second_player}").format(
+            first=c.sides[0], first_player=c.players[0].label(), second=c.sides[1], second_player=c.players[1].label()))
         notes = c.announcements()
         if notes:
             parts = []

@@ -57,12 +57,16 @@ class StudyBoard(QWidget):
     def refresh(self) -> None:
         if self.rules is None:
             return
+        from tafl_desktop.gui.piece_labels import piece_letters, piece_ranks
+
         sel = self.path[0] if self.path else self.highlight
+        variant = getattr(self.rules, "variant", None)
         self.view.set_state(BoardState(
             geometry=self.rules.geometry, pieces=self.rules.pieces(self.position), selected=sel,
             path=self.path, targets=frozenset(self._next_points()) if self.path else frozenset(),
             last_move=self.last_move, captured=self.captured, interactive=self.interactive,
-            suggested=self.arrow))
+            suggested=self.arrow, letters=piece_letters(variant) if variant is not None else {},
+            ranks=piece_ranks(self.rules)))  # Dablot's pieces carry their rank, as on the main board
 
     def show_hint(self, piece: int | None = None, move: tuple[int, ...] = ()) -> None:
         """Mark a piece (the first hint) or draw a move as an arrow (the second)."""

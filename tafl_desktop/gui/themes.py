@@ -73,7 +73,7 @@ THEMES: dict[str, BoardTheme] = {
     # blue, yellow and red stay apart for every kind of colour blindness and differ in lightness
     # too, so the board still reads in grey; the shape marks stay as in every theme.
     "tol": BoardTheme(
-        key="tol", label="Colour-blind safe (Paul Tol)", window="#f4f4f4", frame="#004488", frame_text="#ffffff",
+        key="tol", label=N_("Colour-blind safe (Paul Tol)"), window="#f4f4f4", frame="#004488", frame_text="#ffffff",
         square="#eeeeee", square_alt="#bbbbbb", line="#555555", special="#bbbbbb", special_mark="#000000",
         camp="#ffaabb", escape="#99ddff", pen="#eedd88", last_move="#90ddaa33", selected="#80004488",
         target="#c0004488", capture="#bb5566", threat="#bb5566", route="#004488", cursor="#ddaa33",

@@ -3,6 +3,7 @@ rules differ from that preset."""
 
 from __future__ import annotations
 
+from tafl_desktop.core.side_words import in_sentence
 from tafl_desktop.core.variants import Variant, presets
 from tafl_desktop.i18n import _, ngettext
 
@@ -17,7 +18,8 @@ def rules_summary(variant: Variant) -> str:
     """'rules as in the preset', '2 rules changed (escape, king armed)' or 'your own rules'."""
     changed = variant.changed_options()
     if changed:
-        names = ", ".join(variant.schema[k].label.lower() for k in changed)
+        # a name inside the sentence as the language writes it there (German nouns keep their capital)
+        names = ", ".join(in_sentence(variant.schema[k].label) for k in changed)
         return ngettext("{n} rule changed ({names})", "{n} rules changed ({names})", len(changed)).format(
             n=len(changed), names=names)
     return _("rules as in the preset") if is_preset(variant) else _("your own rules")

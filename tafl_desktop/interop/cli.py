@@ -60,22 +60,24 @@ def _variants_with_rules_string(previous):
 
 def register(sub) -> None:
     """Add ``convert`` and ``engine``, and ``--rules-string`` to ``variants``."""
-    s = sub.add_parser("convert", help="convert a game record between formats (otg, pgn, json, moves)")
-    s.add_argument("input", metavar="IN")
-    s.add_argument("output", metavar="OUT")
+    from tafl_desktop.i18n import _
+
+    s = sub.add_parser("convert", help=_("convert a game record between formats (otg, pgn, json, moves)"))
+    s.add_argument("input", metavar="IN", help=_("the game record to read"))
+    s.add_argument("output", metavar="OUT", help=_("the file to write"))
     s.add_argument("--format", choices=("otg", "pgn", "json", "moves"),
-                   help="format of OUT (default: from its extension: .otg, .pgn, .tafl.json, .txt)")
+                   help=_("format of OUT (default: from its extension: .otg, .pgn, .tafl.json, .txt)"))
     s.add_argument("--from-format", choices=("otg", "pgn", "json", "moves"),
-                   help="format of IN (default: from its extension)")
-    s.add_argument("--variant", help="variant of a plain move list (a preset id or an OpenTafl rules string)")
+                   help=_("format of IN (default: from its extension)"))
+    s.add_argument("--variant", help=_("variant of a plain move list (a preset id or an OpenTafl rules string)"))
     s.set_defaults(func=cmd_convert)
 
-    s = sub.add_parser("engine", help="speak the OpenTafl Engine Protocol on stdin/stdout")
-    s.add_argument("--level", default="medium", help="computer level (beginner, easy, medium, hard, expert)")
+    s = sub.add_parser("engine", help=_("speak the OpenTafl Engine Protocol on stdin/stdout"))
+    s.add_argument("--level", default="medium", help=_("computer level (beginner, easy, medium, hard, expert)"))
     s.set_defaults(func=cmd_engine)
 
     variants = sub.choices.get("variants")
     if variants is not None:
         variants.add_argument("--rules-string", metavar="ID",
-                              help="print the OpenTafl rules string of a preset (warnings on stderr)")
+                              help=_("print the OpenTafl rules string of a preset (warnings on stderr)"))
         variants.set_defaults(func=_variants_with_rules_string(variants.get_default("func")))

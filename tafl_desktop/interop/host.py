@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tafl_desktop.core.game import Game, Side
+from tafl_desktop.core.marks import Num
 from tafl_desktop.core.rules_string import to_rules_string
 from tafl_desktop.i18n import _
 from tafl_desktop.interop.engine import position_record
@@ -213,7 +214,7 @@ class HostedEngine:
             return self._fail(_("the engine '{engine}' closed its output").format(engine=self.label))
         if not self.hello and now - self.started > HELLO_TIMEOUT and self._deadline is not None:
             return self._fail(_("the engine '{engine}' did not say hello within {seconds:g} seconds").format(
-                engine=self.label, seconds=HELLO_TIMEOUT))
+                engine=self.label, seconds=Num(HELLO_TIMEOUT)))
         if self._deadline is not None and now > self._deadline:
             return self._fail(_("the engine '{engine}' did not answer within its time").format(engine=self.label))
         return None

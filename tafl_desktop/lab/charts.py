@@ -12,6 +12,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+from tafl_desktop.core.marks import integer, percent
 from tafl_desktop.core.safe_files import write_safely
 from tafl_desktop.i18n import _
 
@@ -67,7 +68,7 @@ def _bars(ax, report: dict[str, Any], keys: list[str]) -> None:
             shares.append(s)
             low.append(max(0.0, s - lo))
             high.append(max(0.0, hi - s))
-        label = _("draws and capped") if key == "draws" else _("{side} won").format(side=names[key])
+        label = _("draws and capped") if key == "draws" else _("{side}: wins").format(side=names[key])
         ax.bar([x + dx for x in xs], shares, width, yerr=[low, high], capsize=3, color=colour, label=label,
                ecolor="#333333")
     import textwrap
@@ -79,6 +80,7 @@ def _bars(ax, report: dict[str, Any], keys: list[str]) -> None:
     ax.set_xlabel(", ".join(key_label(report, k) for k in keys))
     ax.set_ylabel(_("share of games"))
     ax.set_ylim(0, 1)
+    _percent_ticks(ax.yaxis)
     ax.axhline(0.5, color="#555555", linewidth=0.6, linestyle=":")
     ax.figure.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
 
@@ -98,7 +100,7 @@ def _heat_map(fig, ax, report: dict[str, Any], keys: list[str]) -> None:
         if n:
             lo, hi = c[f"{first}_ci"]
             grid[i][j] = c[first] / n
-            labels[i][j] = f"{c[first] / n:.0%}\n[{lo:.0%}-{hi:.0%}]\nn={n}"
+            labels[i][j] = f"{percent(c[first] / n)}\n[{percent(lo)}–{percent(hi)}]\nn = {integer(n)}"
     im = ax.imshow(grid, cmap="RdBu_r", vmin=0, vmax=1, aspect="auto")
     for i in range(len(rows)):
         for j in range(len(cols)):
@@ -109,7 +111,15 @@ def _heat_map(fig, ax, report: dict[str, Any], keys: list[str]) -> None:
     ax.set_ylabel(key_label(report, keys[0]))
     ax.set_xlabel(key_label(report, keys[1]))
     bar = fig.colorbar(im, ax=ax)
-    bar.set_label(_("share won by the {side}").format(side=report.get("side_names", report["sides"])[0]))
+    _percent_ticks(bar.ax.yaxis)
+    bar.set_label(_("share of wins: {side}").format(side=report.get("side_names", report["sides"])[0]))
+
+
+def _percent_ticks(axis) -> None:
+    """Shares on ``axis`` written as percentages in the reader's language ("50 %", not "0.5")."""
+    from matplotlib.ticker import FuncFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _pos: percent(value)))
 
 
 def save_chart(report: dict[str, Any], path: str | Path, title: str | None = None) -> None:

@@ -12,20 +12,21 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tafl_desktop.core.marks import decimal, percent
 from tafl_desktop.i18n import _
 from tafl_desktop.native.bridge import ENGINES
 
 
 def register(sub: Any) -> None:
     s = sub.add_parser("lab", help=_("rule-balance study: who wins as a toggle changes (computer against computer)"))
-    s.add_argument("variant", help=_("preset id or variant file"))
+    s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
     s.add_argument("--vary", action="append", default=[], metavar="KEY=V1,V2",
                    help=_("a toggle and its values (once or twice); 'preset=ID1,ID2' compares whole presets"))
     s.add_argument("--level", default="easy", help=_("level of both computer players (default easy)"))
     s.add_argument("--attackers", help=_("level of the attackers' player (default: --level)"))
     s.add_argument("--defenders", help=_("level of the defenders' player (default: --level)"))
     s.add_argument("--games", type=int, default=20, help=_("games per cell (default 20)"))
-    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--seed", type=int, default=1, help=_("seed of the computer players' random choices (default 1)"))
     s.add_argument("--max-plies", type=int, default=300, help=_("plies after which a game counts as capped"))
     s.add_argument("--workers", type=int, default=None, help=_("local processes (default: cores minus one)"))
     s.add_argument("--scheduler", default=None, help=_("address of a Dask scheduler, e.g. tcp://host:8786"))
@@ -33,20 +34,20 @@ def register(sub: Any) -> None:
     s.add_argument("--engine", choices=ENGINES,
                    help=_("search engine of the players (default: native where it is built; a folder's study keeps "
                           "its own)"))
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
     s.set_defaults(func=cmd_lab)
 
     s = sub.add_parser("lab-compare", help=_("compare two studies cell by cell"))
-    s.add_argument("first")
-    s.add_argument("second")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("first", metavar="FIRST", help=_("the folder of the first study"))
+    s.add_argument("second", metavar="SECOND", help=_("the folder of the second study"))
+    s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
     s.set_defaults(func=cmd_lab_compare)
 
     s = sub.add_parser("lab-game", help=_("save one game of a study as a game record"))
-    s.add_argument("folder")
-    s.add_argument("cell", type=int)
-    s.add_argument("game", type=int)
-    s.add_argument("out")
+    s.add_argument("folder", metavar="FOLDER", help=_("the study's folder"))
+    s.add_argument("cell", type=int, metavar="CELL", help=_("the cell's number, as the summary counts them"))
+    s.add_argument("game", type=int, metavar="GAME", help=_("the game's number in that cell"))
+    s.add_argument("out", metavar="OUT", help=_("the game record to write"))
     s.set_defaults(func=cmd_lab_game)
 
 
@@ -159,9 +160,9 @@ def cmd_lab_compare(args: Any) -> int:
         print(json.dumps({"rows": rows}))
     else:
         for r in rows:
-            print(_("{cell}: {side} won {a} of {na} and {b} of {nb} (difference {d:+.0%}, p = {p:.3f})").format(
+            print(_("{cell}: wins of {side}: {a} of {na} and {b} of {nb} (difference {d}, p = {p})").format(
                 cell=cell_label(r["options"]), side=side, a=r["first"][0], na=r["first"][1], b=r["second"][0],
-                nb=r["second"][1], d=r["difference"], p=r["p_value"]))
+                nb=r["second"][1], d=percent(r["difference"], sign=True), p=decimal(r["p_value"], 3)))
     return 0
 
 

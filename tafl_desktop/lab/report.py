@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tafl_desktop.core.marks import decimal, percent
 from tafl_desktop.i18n import _
 from tafl_desktop.lab.stats import CONFIDENCE, games_to_tell, summarise_cell
 from tafl_desktop.lab.store import ResultStore
@@ -83,12 +84,12 @@ def table_text(report: dict[str, Any]) -> str:
     for c in report["cells"]:
         n = c["games"]
         lo, hi = c[f"{first}_ci"]
-        share = f"{c[first] / n:.0%} [{lo:.0%}-{hi:.0%}]" if n else "-"
+        share = f"{percent(c[first] / n)} [{percent(lo)}–{percent(hi)}]" if n else "-"
         lo2, hi2 = c[f"{second}_ci"]
-        share2 = f"{c[second] / n:.0%} [{lo2:.0%}-{hi2:.0%}]" if n else "-"
+        share2 = f"{percent(c[second] / n)} [{percent(lo2)}–{percent(hi2)}]" if n else "-"
         rows.append([cell_label(c["options"]), str(n), f"{c[first]} {share}", f"{c[second]} {share2}",
                      str(c["draws"]), str(c["capped"]), f"{c['mean_plies']:.0f}",
-                     "-" if c["balance"] is None else f"{c['balance']:.2f}"])
+                     "-" if c["balance"] is None else decimal(c["balance"], 2)])
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in [head, *rows]]
     note = _("Brackets are 95% Wilson intervals. Telling a {a}% win share from {b}% needs about {n} decisive "

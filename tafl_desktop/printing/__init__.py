@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tafl_desktop.core.marks import number
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.safe_files import write_safely
 from tafl_desktop.i18n import _
@@ -60,9 +61,10 @@ def _check(variant: Any, paper: str, orientation: str, square_mm: float | None, 
     from tafl_desktop.printing.paper import ORIENTATIONS, PAPERS
 
     if paper not in PAPERS:
-        raise PrintError(f"paper {quote(paper)} is not known: use a4 or letter")
+        raise PrintError(_("paper {paper} is not known: use a4 or letter").format(paper=quote(paper)))
     if orientation not in ORIENTATIONS:
-        raise PrintError(f"orientation {quote(orientation)} is not known: use portrait or landscape")
+        raise PrintError(_("orientation {orientation} is not known: use portrait or landscape").format(
+            orientation=quote(orientation)))
     if parts is None:
         chosen = default_parts(variant)
     else:
@@ -70,22 +72,24 @@ def _check(variant: Any, paper: str, orientation: str, square_mm: float | None, 
         for p in parts:
             key = str(p).strip().lower()
             if key not in PARTS:
-                raise PrintError(f"unknown part {quote(p)}: choose from {', '.join(PARTS)}")
+                raise PrintError(_("unknown part {part}: choose from {parts}").format(
+                    part=quote(p), parts=", ".join(PARTS)))
             if key not in chosen:
                 chosen.append(key)
         if not chosen:
-            raise PrintError(f"no part to print: choose from {', '.join(PARTS)}")
+            raise PrintError(_("no part to print: choose from {parts}").format(parts=", ".join(PARTS)))
     if square_mm is not None:
         if not isinstance(square_mm, (int, float)) or square_mm != square_mm:
-            raise PrintError("the square size must be a number of millimetres")
+            raise PrintError(_("the square size must be a number of millimetres"))
         if square_mm < MIN_SQUARE:
-            raise PrintError(f"a square of {square_mm:g} mm is too small to print pieces on: use at least "
-                             f"{MIN_SQUARE:g} mm")
+            raise PrintError(_("a square of {size} mm is too small to print pieces on: use at least {least} "
+                               "mm").format(size=number(square_mm), least=number(MIN_SQUARE)))
         if square_mm > MAX_SQUARE:
-            raise PrintError(f"a square of {square_mm:g} mm is too large: use at most {MAX_SQUARE:g} mm")
+            raise PrintError(_("a square of {size} mm is too large: use at most {most} mm").format(
+                size=number(square_mm), most=number(MAX_SQUARE)))
     if not (MIN_DRAUGHT <= draught_mm <= MAX_DRAUGHT):
-        raise PrintError(f"a draught of {draught_mm:g} mm is out of range: use {MIN_DRAUGHT:g} to "
-                         f"{MAX_DRAUGHT:g} mm")
+        raise PrintError(_("a draught of {size} mm is out of range: use {least} to {most} mm").format(
+            size=number(draught_mm), least=number(MIN_DRAUGHT), most=number(MAX_DRAUGHT)))
     return [p for p in PARTS if p in chosen]
 
 
@@ -140,7 +144,8 @@ def render_set(variant: Any, paper: str = "a4", orientation: str = "portrait", s
     except BoardDrawError as exc:
         raise PrintError(str(exc)) from None
     except ValueError as exc:  # a layout that cannot fit (e.g. a piece larger than the page)
-        raise PrintError(f"cannot lay out the {paper} {orientation} pages: {exc}") from None
+        raise PrintError(_("cannot lay out the pages ({paper}, {orientation}): {problem}").format(
+            paper=paper, orientation=orientation, problem=exc)) from None
     doc.save()
     report.pages = doc.count
     return buf.getvalue(), report

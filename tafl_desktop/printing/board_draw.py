@@ -20,7 +20,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from tafl_desktop.core.board_marks import BoardMarks, marks_in_force
-from tafl_desktop.core.side_words import fill
+from tafl_desktop.core.marks import N_pair
+from tafl_desktop.core.side_words import pair_text
 from tafl_desktop.i18n import _
 from tafl_desktop.printing.fonts import FONT
 from tafl_desktop.printing.paper import PT, Rect
@@ -58,7 +59,7 @@ def draw_board(c: Canvas, geometry: Any, square: float, rim: float, marks: Board
     kind = getattr(geometry, "kind", "grid")
     drawer = _DRAWERS.get(kind)
     if drawer is None:
-        raise BoardDrawError(f"boards of kind '{kind}' cannot be printed yet")
+        raise BoardDrawError(_("boards of kind '{kind}' cannot be printed yet").format(kind=kind))
     return drawer(c, geometry, square, rim, marks, x0, y0, labels)
 
 
@@ -217,7 +218,8 @@ def legend(marks: BoardMarks) -> list[tuple[str, str]]:
         out.append(("pen", _("Shaded area: the pen (fortress).")))
     if marks.extra.get("home"):
         words = marks.extra.get("words") or {"hunters": "hunters", "hs": ""}
-        out.append(("home", fill(_("Ringed points: the {hunters} win{hs} by reaching one of them."), words)))
+        out.append(("home", pair_text(marks.extra.get("sides", ("", "")),
+                                      N_pair("Ringed points: the {hunters} win{hs} by reaching one of them."), words)))
     if marks.throne:
         out.append(("throne", _("Throne (centre): only the king may stop on it.")))
     defenders_too = marks.extra.get("corners_open_to_defenders")
@@ -239,7 +241,9 @@ def legend(marks: BoardMarks) -> list[tuple[str, str]]:
         out.append(("hostile", _("Double outer line: the rim acts as a capturing partner.")))
     if marks.hunter_lines:
         words = marks.extra.get("words") or {"hunters": "hunters"}
-        out.append(("hunter_lines", fill(_("Thin red dashed lines: only the {hunters} may move along them."), words)))
+        out.append(("hunter_lines", pair_text(marks.extra.get("sides", ("", "")),
+                                              N_pair("Thin red dashed lines: only the {hunters} may move along them."),
+                                              words)))
     if marks.extra.get("walls"):
         out.append(("walls", _("Thick lines: walls; no piece moves or captures across them.")))
     return out

@@ -17,7 +17,8 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.core.marks import number
+from tafl_desktop.i18n import _, ngettext, pgettext
 from tafl_desktop.printing.board_draw import (
     BoardMarks,
     board_extent,
@@ -158,10 +159,10 @@ def _size_line(variant: Any, plan: BoardPlan) -> str:
     w, h = g.extent
     if getattr(g, "kind", "grid") == "grid":
         return _("{width}x{height} board, squares {square} mm: playing area {w} x {h} mm").format(
-            width=g.width, height=g.height, square=f"{plan.square:g}", w=f"{w * plan.square:g}",
-            h=f"{h * plan.square:g}")
+            width=g.width, height=g.height, square=number(plan.square), w=number(w * plan.square),
+            h=number(h * plan.square))
     return _("{n} points, lines {square} mm apart: board {w} x {h} mm").format(
-        n=g.size, square=f"{plan.square:g}", w=f"{w * plan.square:g}", h=f"{h * plan.square:g}")
+        n=g.size, square=number(plan.square), w=number(w * plan.square), h=number(h * plan.square))
 
 
 def _single_page(doc: Document, variant: Any, plan: BoardPlan, marks: BoardMarks) -> None:
@@ -284,6 +285,12 @@ def _strip_label(c: Canvas, strip: Rect, text: str, vertical: bool) -> None:
     c.restoreState()
 
 
+def trim_word() -> str:
+    """The word printed beside the cut ticks, the same word the assembly note names."""
+    # TRANSLATORS: a short word printed beside the cut ticks of a tiled board: cut here.
+    return pgettext("print mark", "trim")
+
+
 def _trim_marks(c: Canvas, plan: BoardPlan, tile: Tile, r: Rect) -> None:
     """Cut ticks outside the tile for the edges that must be trimmed (the ones laid over a
     neighbour's glue strip): left edge unless in column 1, top edge unless in row 1."""
@@ -296,11 +303,11 @@ def _trim_marks(c: Canvas, plan: BoardPlan, tile: Tile, r: Rect) -> None:
     if tile.col > 1:
         for y, sign in ((r.top, 1), (r.y, -1)):
             c.line(r.x * mm, (y + sign * gap) * mm, r.x * mm, (y + sign * (gap + length)) * mm)
-        c.drawString((r.x + 0.8) * mm, (r.top + 2.0) * mm, "trim")
+        c.drawString((r.x + 0.8) * mm, (r.top + 2.0) * mm, trim_word())
     if tile.row > 1:
         for x, sign in ((r.x, -1), (r.right, 1)):
             c.line((x + sign * gap) * mm, r.top * mm, (x + sign * (gap + length)) * mm, r.top * mm)
-        c.drawRightString((r.right + 5.0) * mm, (r.top + 1.0) * mm, "trim")
+        c.drawRightString((r.right + 5.0) * mm, (r.top + 1.0) * mm, trim_word())
     c.restoreState()
 
 
@@ -341,16 +348,21 @@ def _map_page(doc: Document, variant: Any, plan: BoardPlan, marks: BoardMarks) -
                      "reduced (not to scale).", len(plan.tiles)).format(n=len(plan.tiles), rows=plan.rows,
                                                                         cols=plan.cols),
             _("1. Print every page at 100% / actual size and check the 100 mm ruler on each page."),
-            _("2. Trim each tile along the edges marked 'trim' (left edge, and top edge below row 1)."),
+            _("2. Trim each tile along the edges marked '{mark}' (left edge, and top edge below row 1).").format(
+                mark=trim_word()),
             _("3. Lay each tile over the hatched {mm} mm strip of its left and upper neighbours so the "
-              "⊕ marks coincide, then glue.").format(mm=f"{plan.overlap:g}"),
+              "⊕ marks coincide, then glue.").format(mm=number(plan.overlap)),
         ]
         c.setFillColor(INK)
         y = y0 - 6.0
         for i, line in enumerate(lines):
-            c.setFont(FONT_BOLD if i == 0 else FONT, 8)
-            c.drawString(body.x * mm, y * mm, line)
-            y -= 4.6
+            font = FONT_BOLD if i == 0 else FONT
+            c.setFont(font, 8)
+            # a language's longer sentence wraps within the page instead of running off its edge
+            for part in simpleSplit(line, font, 8, body.w * mm):
+                c.drawString(body.x * mm, y * mm, part)
+                y -= 3.6
+            y -= 1.0
         _legend(c, marks, body.x, y - 1.0, body.w)
         draw_ruler(c, *ruler_position(page))
 

@@ -16,6 +16,8 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.core.marks import Num
+from tafl_desktop.i18n import _
 from tafl_desktop.printing.fonts import FONT, FONT_BOLD
 from tafl_desktop.printing.paper import GREY, INK, Document, Rect
 
@@ -68,7 +70,8 @@ def flow_cells(doc: Document, part: str, detail: str, groups: list[Group], layou
     area = Rect(full.x + inset, full.y + inset, full.w - 2 * inset, full.h - 2 * inset)
     cols = layout.columns(area.w)
     if cols < 1 or layout.h > area.h - TITLE_H:
-        raise ValueError(f"a {layout.w:g} x {layout.h:g} mm piece does not fit on the page")
+        raise ValueError(_("a {w:g} x {h:g} mm piece does not fit on the page").format(
+            w=Num(layout.w), h=Num(layout.h)))
     sheet = CutSheet(layout, [], [])
     queue = [(g, k) for g in groups for k in range(g.count)]
     first = True
@@ -97,7 +100,7 @@ def flow_cells(doc: Document, part: str, detail: str, groups: list[Group], layou
                     if row_top - need < area.y:
                         break
                     if new_group:
-                        title = group.title if k == 0 else f"{group.title} (continued)"
+                        title = group.title if k == 0 else _("{title} (continued)").format(title=group.title)
                         c.setFont(FONT_BOLD, 8.5)
                         c.setFillColor(INK)
                         c.drawString(area.x * mm, (row_top - 4.2) * mm, title)
@@ -114,7 +117,7 @@ def flow_cells(doc: Document, part: str, detail: str, groups: list[Group], layou
             sheet.ticks += [(doc.count, *t) for t in _crop_ticks(c, page_rects, layout)]
             sheet.rects += [(doc.count, r) for r in page_rects]
             if not page_rects:
-                raise ValueError("nothing fits on the page")
+                raise ValueError(_("nothing fits on the page"))
     return sheet
 
 

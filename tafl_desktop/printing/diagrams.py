@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from tafl_desktop.core.game import Side
-from tafl_desktop.core.side_words import fill
-from tafl_desktop.i18n import _, current_language
+from tafl_desktop.core.marks import N_pair
+from tafl_desktop.core.side_words import in_sentence, sentence
+from tafl_desktop.i18n import _, ngettext
 
 Square = tuple[int, int]  # (file, rank), 0-based from the bottom-left
 
@@ -189,7 +190,8 @@ def tafl_diagrams(variant: Any) -> list[RuleDiagram]:
     # custodial capture of a soldier: attacker moves down next to a defender held by another
     out.append(b.find(lazy(lambda f, r: b.make(
         _("Custodial capture"),
-        "A piece moved so that an enemy stands between it and a friend (in a row or column) captures that enemy.",
+        _("A piece moved so that an enemy stands between it and a friend (in a row or column) captures that "
+          "enemy."),
         {(f, r): "t", (f + 1, r): "T", (f + 2, r + 1): "t"}, ((f + 2, r + 1), (f + 2, r)), A, [(f + 1, r)]))))
 
     out += _king_diagrams(b)
@@ -361,11 +363,11 @@ def hunt_diagrams(variant: Any) -> list[RuleDiagram]:
         for m in moves:
             by_piece.setdefault(m[0], []).append(tuple(m))
         origin = max(sorted(by_piece), key=lambda p: len(by_piece[p]))
-        title = _("How the {side} moves") if variant.side_count(side) == 1 else _("How the {side} move")
-        name = who if current_language() == "de" else who.lower()  # German nouns keep their capital
-        out.append(RuleDiagram(title.format(side=name),
+        title = sentence(ngettext("How {side} moves", "How {side} move", variant.side_number(side)).format(
+            side=variant.side_subject(side)))
+        out.append(RuleDiagram(title,
                                _("Every move open to this piece at the start ({side} to move).").format(
-                                   side=name), None,
+                                   side=in_sentence(who)), None,
                                dict(pieces), tuple(by_piece[origin]), side, frozenset()))
     if rules.opts.get("captures", True):
         jump = _hunt_jump(rules, g, start, pieces)
@@ -404,8 +406,9 @@ def _hunt_jump(rules: Any, g: Any, start: Any, pieces: dict[int, str]) -> RuleDi
         _after, taken = rules.play(pos, (p, land))
         if set(taken) != {over}:
             continue
-        text = fill(_("{A_hunter} captures by a short jump along a line over an adjacent piece of the {many} "
-                      "onto the empty point beyond; the jumped piece is removed."), rules.variant.words)
+        text = rules.variant.pair_text(N_pair("{A_hunter} captures by a short jump along a line over an adjacent "
+                                              "piece of the {many} onto the empty point beyond; the jumped piece is "
+                                              "removed."))
         return RuleDiagram(_("Capture"), text, None, placed, ((p, land),),
                            Side(1), frozenset({over}))
     return None
@@ -436,7 +439,7 @@ def dablot_diagrams(variant: Any) -> list[RuleDiagram]:
     if steps:
         origin = max(sorted(steps), key=lambda p: len(steps[p]))
         caption = _("A piece steps to a neighbouring empty point along any line: every step open to this piece at "
-                    "the start ({south} to move).").format(south=south)
+                    "the start ({south} to move).").format(south=in_sentence(south))
         out.append(RuleDiagram(_("Moving"), caption, None, dict(pieces), tuple(steps[origin]), Side(0), frozenset()))
     soldier = _dablot_capture(rules, g, pieces, Side(0), "s", "S")
     if soldier is not None:
@@ -448,10 +451,10 @@ def dablot_diagrams(variant: Any) -> list[RuleDiagram]:
         if variant.options.get("ambush"):  # lower ranks may gang up: the plain rank rule is no longer the whole truth
             caption = _("The leader's son outranks a soldier and may take him; a single soldier cannot take the "
                         "son, but with Ambush lower-ranked pieces that jump one enemy in the same turn take it "
-                        "when their ranks add up to its own ({north} to move).").format(north=north)
+                        "when their ranks add up to its own ({north} to move).").format(north=in_sentence(north))
         else:
             caption = _("The leader's son outranks a soldier and may take him; a soldier can never take the son, "
-                        "and only a leader takes a leader ({north} to move).").format(north=north)
+                        "and only a leader takes a leader ({north} to move).").format(north=in_sentence(north))
         out.append(RuleDiagram(_("Rank"), caption, None, *son))
     return out
 

@@ -22,6 +22,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
+from tafl_desktop.core.marks import number
 from tafl_desktop.i18n import _
 from tafl_desktop.printing.cells import CutLayout, CutSheet, Group, flow_cells, intro_text
 from tafl_desktop.printing.fonts import FONT, FONT_BOLD
@@ -233,7 +234,7 @@ def marker_pages(doc: Document, armies: list[Army], draught_mm: float, heading: 
         pages += 1
         if pages > 10:
             raise ValueError("the draughts chart does not fit on the page")
-        with doc.sheet(_("rank markers, chart"), _("draughts {d} mm").format(d=f"{draught_mm:g}")) as c:
+        with doc.sheet(_("rank markers, chart"), _("draughts {d} mm").format(d=number(draught_mm))) as c:
             fill_frame(Frame(body.x * mm, body.y * mm, body.w * mm, body.h * mm, leftPadding=0, rightPadding=0,
                              topPadding=0, bottomPadding=0), story, c)
     groups: list[Group] = []
@@ -254,11 +255,11 @@ def marker_pages(doc: Document, armies: list[Army], draught_mm: float, heading: 
     bleed = 1.0
     layout = CutLayout(draught_mm, draught_mm, gutter=4.0, bleed=bleed)
     intro = intro_text([
-        _("Rank markers, {d} mm across (one draught)").format(d=f"{draught_mm:g}"),
+        _("Rank markers, {d} mm across (one draught)").format(d=number(draught_mm)),
         _("Cut along the crop marks and round off the corners (or use a circle punch); lay a marker on top of each "
           "stack, or glue it to the top draught. Glue the sheet to thin card first for sturdier markers."),
     ])
-    return flow_cells(doc, _("rank markers"), f"{draught_mm:g} mm", groups, layout, intro)
+    return flow_cells(doc, _("rank markers"), _("{d} mm").format(d=number(draught_mm)), groups, layout, intro)
 
 
 def _marker(face: RankFace):
@@ -272,9 +273,11 @@ def generic_marker_pages(doc: Document, draught_mm: float) -> CutSheet:
     mini game too): what ``--parts markers`` prints for a game that is not Dablot."""
     mini = reference_armies("mini")
     full = reference_armies("full")
-    notes = [f"Mini game (source 000): {mini[0].pieces} pieces a side need {mini[0].draughts()} draughts each "
-             f"({MINI_SOLDIERS} singles, one double, one triple). Full game (72 points): {full[0].pieces} pieces "
-             f"need {full[0].draughts()} draughts a side. The markers below are for the full armies; "
-             "the mini game uses 11 of each army's soldier markers."]
-    return marker_pages(doc, mini + full, draught_mm, "Dablot Prejjesne with stacked draughts", notes,
+    notes = [_("Mini game (source 000): {mini} pieces a side need {mini_draughts} draughts each ({singles} "
+               "singles, one double, one triple). Full game (72 points): {full} pieces need {full_draughts} "
+               "draughts a side. The markers below are for the full armies; the mini game uses 11 of each army's "
+               "soldier markers.").format(mini=mini[0].pieces, mini_draughts=mini[0].draughts(),
+                                          singles=MINI_SOLDIERS, full=full[0].pieces,
+                                          full_draughts=full[0].draughts())]
+    return marker_pages(doc, mini + full, draught_mm, _("Dablot Prejjesne with stacked draughts"), notes,
                         marker_armies=full)

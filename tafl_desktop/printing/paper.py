@@ -105,7 +105,7 @@ def even_split(length: float, avail: float, overlap: float) -> tuple[int, float]
     if length <= avail + 1e-9:
         return 1, length
     if avail <= overlap:
-        raise ValueError("tile area is smaller than the overlap")
+        raise ValueError(_("tile area is smaller than the overlap"))
     n = math.ceil((length - overlap) / (avail - overlap) - 1e-9)
     return n, (length - overlap) / n
 
@@ -265,5 +265,5 @@ def fill_frame(frame: Any, story: list[Any], c: Canvas) -> None:
             story[0:1] = parts
             continue
         if frame._atTop:
-            raise ValueError(f"a {type(f).__name__} block is taller than a page")
+            raise ValueError(_("a block of the page ({kind}) is taller than a page").format(kind=type(f).__name__))
         return

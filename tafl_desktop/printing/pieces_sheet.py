@@ -15,7 +15,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from tafl_desktop.core import marks
+from tafl_desktop.core.marks import N_pair, number
 from tafl_desktop.i18n import _
 from tafl_desktop.printing.board_draw import piece_room
 from tafl_desktop.printing.cells import CutLayout, CutSheet, Group, flow_cells, intro_text
@@ -122,12 +122,12 @@ def token_pages(doc: Document, variant: Any, square: float) -> CutSheet:
 
     intro = intro_text([
         _("Tokens for {game}: {d} mm across, for {square} mm squares").format(
-            game=variant.title, d=f"{d:g}", square=f"{square:g}"),
+            game=variant.title, d=number(d), square=number(square)),
         _("Cut along the grey crop marks, then round off the corners (or use a {d} mm circle punch). The faces are "
-          "printed a little beyond the cut so no white edge shows.").format(d=f"{d:g}"),
+          "printed a little beyond the cut so no white edge shows.").format(d=number(d)),
         _faces_sentence(variant) + " " + _("Glue the sheet to thin card first for sturdier pieces."),
     ])
-    return flow_cells(doc, _("pieces"), _("tokens {d} mm").format(d=f"{d:g}"), _groups(variant, draw_kind), layout,
+    return flow_cells(doc, _("pieces"), _("tokens {d} mm").format(d=number(d)), _groups(variant, draw_kind), layout,
                       intro)
 
 
@@ -148,12 +148,10 @@ def _tafl_faces(variant: Any) -> str:
 def _hunt_faces(variant: Any) -> str:
     many, hunters = variant.side_names
     if variant.side_count(1) == 1:
-        text = _("The {hunters} is dark with a star, the {many} light: distinct in black and white too.")
-    else:
-        text = _("The {hunters} are dark with a star, the {many} light: distinct in black and white too.")
-    if marks.language() == "de":  # German nouns keep their capital
-        return text.format(hunters=hunters, many=many)
-    return text.format(hunters=hunters.lower(), many=many.lower())
+        return variant.pair_text(N_pair("The {hunters} is dark with a star, the {many} light: distinct in black and "
+                                        "white too."))
+    return variant.pair_text(N_pair("The {hunters} are dark with a star, the {many} light: distinct in black and "
+                                    "white too."))
 
 
 #: How the printed faces tell the sides apart, per family.
@@ -185,12 +183,12 @@ def standee_pages(doc: Document, variant: Any, square: float) -> CutSheet:
 
     intro = intro_text([
         _("Standing pieces for {game}: {w} mm wide, for {square} mm squares").format(
-            game=variant.title, w=f"{w:g}", square=f"{square:g}"),
+            game=variant.title, w=number(w), square=number(square)),
         _("Cut along the crop marks. Fold along the middle dashed line (the top of the piece) and glue front "
           "to back; then fold the two base tabs outwards, one each way, so the piece stands."),
         _("Folding one sheet keeps front and back aligned better than printing on both sides."),
     ])
-    return flow_cells(doc, _("standing pieces"), _("{w} mm wide").format(w=f"{w:g}"), _groups(variant, draw_kind),
+    return flow_cells(doc, _("standing pieces"), _("{w} mm wide").format(w=number(w)), _groups(variant, draw_kind),
                       layout, intro)
 
 

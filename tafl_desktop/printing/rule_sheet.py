@@ -204,10 +204,11 @@ def rule_story(variant: Any, marks: BoardMarks, sizes: dict[str, float], width: 
     if variant.sources:
         block = [_p(_("Sources"), H2)]
         block += [Paragraph(escape(s), ParagraphStyle("src", parent=SMALL, leftIndent=9, bulletIndent=1),
-                            bulletText="•") for s in variant.sources]
+                            bulletText="•") for s in variant.sources_text]
         story.append(KeepTogether(block))
     if variant.notes.strip():
-        story.append(KeepTogether([_p(_("Notes"), H2), _p(" ".join(variant.notes.split()), SMALL)]))
+        story.append(KeepTogether([_p(_("Notes"), H2)]
+                                  + [_p(" ".join(p.split()), SMALL) for p in variant.notes_text.split("\n\n")]))
     return story
 
 
@@ -220,7 +221,7 @@ def _start_table(variant: Any, marks: BoardMarks, sizes: dict[str, float], width
     rows: list[list[Any]] = [[_p(_("Starting position"), CAPTION_TITLE), ""]]
     for kind, title, _label in piece_kinds(variant):
         if counts.get(kind):
-            rows.append([Swatch(face(kind)), _p(f"{title}: {counts[kind]}", SMALL)])
+            rows.append([Swatch(face(kind)), _p(_("{name}: {value}").format(name=title, value=counts[kind]), SMALL)])
     for kind, text in legend(marks):
         rows.append([Swatch(kind, piece=False), _p(text, SMALL)])
     key = Table(rows, colWidths=[7 * mm, None], hAlign="LEFT")

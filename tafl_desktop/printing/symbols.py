@@ -15,6 +15,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from tafl_desktop.i18n import _
 from tafl_desktop.printing.fonts import FONT, FONT_BOLD
 
 PT = 25.4 / 72  # one typographic point in mm (font sizes are given in points)
@@ -258,14 +259,21 @@ def draw_rank_face(c: Canvas, f: RankFace, cx: float, cy: float, r: float, bleed
         c.clipPath(p, stroke=0, fill=0)
         c.rect((cx - r) * mm, (cy - r * 0.22) * mm, 2 * r * mm, r * 0.44 * mm, stroke=0, fill=1)
         c.setFillColor(face)
+        # TRANSLATORS: printed in capitals across the underside of a Dablot soldier that moved backwards
+        word = _("retreated").upper()
         size = r * 0.26
-        width = c.stringWidth("RETREATED", FONT_BOLD, size / PT) / mm
+        width = c.stringWidth(word, FONT_BOLD, size / PT) / mm
         size *= min(1.0, r * 1.45 / width)
         c.setFont(FONT_BOLD, size / PT)
-        c.drawCentredString(cx * mm, (cy - size * 0.36) * mm, "RETREATED")
+        c.drawCentredString(cx * mm, (cy - size * 0.36) * mm, word)
         c.setFillColor(ink)
-        c.setFont(FONT, r * 0.17 / PT)
-        c.drawCentredString(cx * mm, (cy - r * 0.55) * mm, "no promotion")
+        # TRANSLATORS: printed under "retreated" on a Dablot marker: this soldier can no longer be promoted
+        note = _("no promotion")
+        size = r * 0.17
+        # the disc is narrower down there: the note keeps inside its inner ring
+        size *= min(1.0, r * 1.05 / (c.stringWidth(note, FONT, size / PT) / mm))
+        c.setFont(FONT, size / PT)
+        c.drawCentredString(cx * mm, (cy - r * 0.55) * mm, note)
         c.restoreState()
         return
     big = r >= 6.0

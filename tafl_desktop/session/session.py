@@ -25,6 +25,7 @@ from tafl_desktop.core.clock import GameClock, TimeControl
 from tafl_desktop.core.game import Game, Move, Outcome, Ply, Position, Rules, Side
 from tafl_desktop.core.game_tree import Node
 from tafl_desktop.core.record_limits import comment_refusal, move_refusal, promotion_refusal
+from tafl_desktop.core.side_words import sentence
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.session.events import Event, Signal0
 from tafl_desktop.session.player import ClockReport, EngineHub, Player, make_player
@@ -340,45 +341,57 @@ class GameSession:
         base = self._shown
         known = base.child(move)
         side = self.rules.side_to_move(self.tree.position(base))
-        name, text = self.sides[int(side)], self.rules.move_text(move)
+        text, one = self.rules.move_text(move), self.variant.side_number(side)
         if known is None:
             known = self.tree.add(base, self.tree.game_at(base).play(move))
-            note = _("{side} played {move}: a new variation.")
+            note = ngettext("{side} played {move}: a new variation.", "{side} played {move}: a new variation.", one)
         elif self.tree.is_main(known):
-            note = _("{side} played {move}, as in the main line.")
+            note = ngettext("{side} played {move}, as in the main line.", "{side} played {move}, as in the main line.",
+                            one)
         else:
-            note = _("{side} played {move}, as in a variation.")
-        self._pending_message = note.format(side=name, move=text)
+            note = ngettext("{side} played {move}, as in a variation.", "{side} played {move}, as in a variation.",
+                            one)
+        self._pending_message = self._about(side, note, move=text)
         self.moved.emit(move)
         self.show_node(known)
 
+    def _about(self, side: Side | int, text: str, **fields: Any) -> str:
+        """``text`` (a sentence whose subject is ``{side}``) with the side written as a subject
+        ("The geese", "Der Fuchs", "ræven"), its first letter a capital."""
+        return sentence(text.format(side=self.variant.side_subject(side), **fields))
+
     def _move_sentence(self, side: Side, move: Move, before: Position, ply: Ply[Position]) -> str:
         """The status line after a move, in the variant's side names: who played what, and what
-        it took (or what the mover lost, for a self-capture)."""
-        name = self.sides[int(side)]
+        it took (or what the mover lost, for a self-capture).  The side is the sentence's subject
+        and its verb agrees with it (``Variant.side_number``: the fox, one piece, or the geese)."""
+        one = self.variant.side_number(side)
         if move == END_TURN:
-            return _("{side} ended the turn.").format(side=name)
+            return self._about(side, ngettext("{side} ended the turn.", "{side} ended the turn.", one))
         g = self.variant.geometry
         taken, lost = split_captures(self.rules, before, ply)
         text = self.rules.move_text(move)
+        squares = ", ".join(g.name(s) for s in lost)
         if lost and not taken and not self.variant.traits.custodial:  # e.g. a huffed Asalto officer
-            return ngettext("{side} played {move}, and lost their own piece on {squares}.",
-                            "{side} played {move}, and lost their own pieces on {squares}.",
-                            len(lost)).format(side=name, move=text, squares=", ".join(g.name(s) for s in lost))
+            return self._about(side, ngettext("{side} played {move}, and lost their own piece on {squares}.",
+                                              "{side} played {move}, and lost their own pieces on {squares}.",
+                                              len(lost)), move=text, squares=squares)
         if lost and not taken:
-            return ngettext("{side} played {move}, and lost their own piece on {squares}: it stopped between "
-                            "two enemies.",
-                            "{side} played {move}, and lost their own pieces on {squares}: they stopped between "
-                            "enemies.",
-                            len(lost)).format(side=name, move=text, squares=", ".join(g.name(s) for s in lost))
+            return self._about(side, ngettext("{side} played {move}, and lost their own piece on {squares}: it "
+                                              "stopped between two enemies.",
+                                              "{side} played {move}, and lost their own pieces on {squares}: they "
+                                              "stopped between enemies.",
+                                              len(lost)), move=text, squares=squares)
         if taken and lost:
-            return _("{side} played {move}, capturing on {taken}, and lost their own piece on {lost}.").format(
-                side=name, move=text, taken=", ".join(g.name(s) for s in taken),
-                lost=", ".join(g.name(s) for s in lost))
+            return self._about(side, ngettext("{side} played {move}, capturing on {taken}, and lost their own piece "
+                                              "on {lost}.",
+                                              "{side} played {move}, capturing on {taken}, and lost their own piece "
+                                              "on {lost}.", one),
+                               move=text, taken=", ".join(g.name(s) for s in taken), lost=squares)
         if taken:
-            return _("{side} played {move}, capturing on {squares}.").format(
-                side=name, move=text, squares=", ".join(g.name(s) for s in taken))
-        return _("{side} played {move}.").format(side=name, move=text)
+            return self._about(side, ngettext("{side} played {move}, capturing on {squares}.",
+                                              "{side} played {move}, capturing on {squares}.", one),
+                               move=text, squares=", ".join(g.name(s) for s in taken))
+        return self._about(side, ngettext("{side} played {move}.", "{side} played {move}.", one), move=text)
 
     def describe(self, outcome: Outcome) -> str:
         return outcome.describe(self.variant)

@@ -13,34 +13,64 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tafl_desktop.core.marks import integer
+from tafl_desktop.core.quoting import os_reason
+from tafl_desktop.i18n import _, ngettext
+
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("puzzles", help="generate, list and re-verify the puzzles")
+    from tafl_desktop.cli import float_in, int_in
+
+    p = sub.add_parser("puzzles", help=_("generate, list and re-verify the puzzles"))
     ps = p.add_subparsers(dest="puzzles_command", required=True)
 
-    g = ps.add_parser("generate", help="mine puzzles for a preset from real games or self-play (resumable)")
-    g.add_argument("variant", help="preset id (copenhagen, brandubh, tablut, fox_geese_13, dablot...)")
-    g.add_argument("--seconds", type=float, default=300.0, help="stop after about this long (default 300)")
-    g.add_argument("--limit", type=int, default=None, help="stop when the set holds this many puzzles")
+    g = ps.add_parser("generate", help=_("mine puzzles for a preset from real games or self-play (resumable)"))
+    g.add_argument("variant", metavar="VARIANT",
+                   help=_("preset id (copenhagen, brandubh, tablut, fox_geese_13, dablot...)"))
+    g.add_argument("--seconds", type=float_in(0.0, 7 * 86400.0), default=300.0,
+                   help=_("stop after about this long (default 300)"))
+    g.add_argument("--limit", type=int_in(1, 1_000_000), default=None,
+                   help=_("stop when the set holds this many puzzles"))
     g.add_argument("--source", choices=("auto", "games", "selfplay"), default="auto",
-                   help="real games on record, the app's self-play, or auto (games where they exist)")
-    g.add_argument("--max-plies", type=int, default=None, help="longest forced win searched, in plies (odd)")
-    g.add_argument("--out", default=None, help="the puzzle file to extend (default: the shipped set)")
-    g.add_argument("--games-dir", default=None, help="folder of the real-game files (copenhagen.csv, brandubh.csv)")
-    g.add_argument("--json", action="store_true", help="print the yield as JSON")
+                   help=_("real games on record, the app's self-play, or auto (games where they exist)"))
+    g.add_argument("--max-plies", type=int_in(1, 7), default=None,
+                   help=_("longest forced win searched, in plies (odd)"))
+    g.add_argument("--out", default=None, help=_("the puzzle file to extend (default: the shipped set)"))
+    g.add_argument("--games-dir", default=None, help=_("folder of the real-game files (copenhagen.csv, brandubh.csv)"))
+    g.add_argument("--node-budget", type=int_in(1, 1_000_000_000), default=None,
+                   help=_("positions one proof may visit (default 30000; 150000 on 9x9 boards and up)"))
+    g.add_argument("--balance", action="store_true",
+                   help=_("at the end keep at least half of the set three moves or longer (drops short puzzles)"))
+    g.add_argument("--json", action="store_true", help=_("print the yield as JSON"))
     g.set_defaults(func=cmd_generate)
 
-    s = ps.add_parser("list", help="list the shipped puzzles")
-    s.add_argument("--variant", default=None, help="only this preset's puzzles")
-    s.add_argument("--json", action="store_true")
+    s = ps.add_parser("list", help=_("list the shipped puzzles"))
+    s.add_argument("--variant", default=None, help=_("only this preset's puzzles"))
+    s.add_argument("--theme", default=None, help=_("only puzzles with this theme id (escape, double_threat, ...)"))
+    s.add_argument("--file", default=None, help=_("list this puzzle file instead of the shipped sets"))
+    s.add_argument("--json", action="store_true", help=_("print the puzzles as JSON"))
     s.set_defaults(func=cmd_list)
 
-    c = ps.add_parser("check", help="re-prove every shipped puzzle by exhaustive search")
-    c.add_argument("--variant", default=None, help="only this preset's puzzles")
-    c.add_argument("--sample", type=int, default=None, help="check this many puzzles picked at random")
-    c.add_argument("--seed", type=int, default=1, help="seed of the --sample pick")
-    c.add_argument("--file", default=None, help="check this puzzle file instead of the shipped sets")
-    c.add_argument("--json", action="store_true")
+    m = ps.add_parser("mine", help=_("puzzles from your own games (every position, or one reviewed move)"))
+    m.add_argument("games", nargs="+", metavar="GAME", help=_("game files (.tafl.json, .otg, .pgn, .json)"))
+    m.add_argument("--out", default=None,
+                   help=_("the puzzle file to add to (default: your puzzles in the app's data folder)"))
+    m.add_argument("--ply", type=int_in(1, 1_000_000), default=None,
+                   help=_("only the position before this ply (1 = the first ply)"))
+    m.add_argument("--best", default=None, help=_("with --ply: the better move a review named (e.g. d4-d1)"))
+    m.add_argument("--max-plies", type=int_in(1, 7), default=None,
+                   help=_("longest forced win searched, in plies (odd, default 5)"))
+    m.add_argument("--json", action="store_true", help=_("print the yield as JSON"))
+    m.set_defaults(func=cmd_mine)
+
+    c = ps.add_parser("check", help=_("re-prove every shipped puzzle by exhaustive search"))
+    c.add_argument("--variant", default=None, help=_("only this preset's puzzles"))
+    c.add_argument("--sample", type=int_in(0, 1_000_000), default=None,
+                   help=_("check this many puzzles picked at random"))
+    c.add_argument("--seed", type=int_in(-(2**31), 2**31 - 1), default=1, help=_("seed of the --sample pick"))
+    c.add_argument("--file", default=None,
+                   help=_("check this puzzle file instead of the shipped sets (a set, or an OpenTafl puzzle .otg)"))
+    c.add_argument("--json", action="store_true", help=_("print the verdict as JSON"))
     c.set_defaults(func=cmd_check)
 
 
@@ -61,18 +91,54 @@ def _load(args: Any) -> list[dict[str, Any]]:
 
 
 def cmd_list(args: Any) -> int:
-    from tafl_desktop.study.puzzles import LIST_KEYS
+    from tafl_desktop.study.puzzles import LIST_KEYS, LISTED_EXTRAS, puzzle_rating, puzzle_themes
 
     puzzles = _load(args)
+    for pz in puzzles:
+        pz["themes"] = puzzle_themes(pz)
+        pz["rating"] = puzzle_rating(pz)
+    if args.theme:
+        puzzles = [pz for pz in puzzles if args.theme in pz["themes"]]
     if args.json:
-        keys = (*LIST_KEYS, "source", "weak_search", "search_nodes")
+        keys = (*LIST_KEYS, *LISTED_EXTRAS)
         print(json.dumps([{k: pz[k] for k in keys if k in pz} for pz in puzzles]))
     else:
         for pz in puzzles:
             changed = " ".join(f"{k}={v}" for k, v in (pz.get("options") or {}).items())
-            print(f"{pz['id']:22} {pz['winner']:>9} {pz['goal']:16} {pz['plies']} plies  "
-                  f"difficulty {pz['difficulty']}  {' '.join(pz['solution'])}"
-                  + (f"  (rules changed from the preset: {changed})" if changed else ""))
+            plies = ngettext("{n} ply", "{n} plies", pz["plies"]).format(n=pz["plies"])
+            level = _("difficulty {d}").format(d=pz["difficulty"])
+            rating = _("rating {rating}").format(rating=round(pz["rating"]))
+            print(f"{pz['id']:22} {pz['winner']:>9} {pz['goal']:16} {plies}  {level}  {rating}  "
+                  f"{' '.join(pz['solution'])}  [{', '.join(pz['themes'])}]"
+                  + ("  " + _("(rules changed from the preset: {changes})").format(changes=changed) if changed else ""))
+    return 0
+
+
+def cmd_check_record(args: Any) -> int:
+    """``puzzles check --file PUZZLE.otg``: an OpenTafl puzzle file read, and its claim proved."""
+    from tafl_desktop.cli import CliError
+    from tafl_desktop.study.puzzles import PuzzleError
+    from tafl_desktop.study.record_puzzles import check_record_puzzle
+
+    try:
+        report = check_record_puzzle(args.file)
+    except PuzzleError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    proof = report["proof"]
+    print(f"{Path(args.file).name}: an OpenTafl puzzle ({report['mode']}), {report['to_move']} to move after "
+          f"{report['start']} plies, {report['lines']} lines; main line: {' '.join(report['main_line'])}")
+    if proof["status"] == "proved":
+        print(f"proved: a forced win in {proof['plies']} plies, "
+              + ("only by " if proof["unique"] else "by more than one first move, e.g. ") + proof["first"][0])
+    elif proof["status"] == "refuted":
+        print(f"not a forced win within {proof['plies']} plies: the defence can hold out longer than the main line")
+    elif proof["status"] == "open":
+        print(f"not settled: proving a win within {proof['plies']} plies needs more positions than allowed")
+    else:
+        print("no forced win claimed (the main line does not end in a win for the side to move within 7 plies)")
     return 0
 
 
@@ -80,6 +146,8 @@ def cmd_check(args: Any) -> int:
     from tafl_desktop.core.quoting import clip
     from tafl_desktop.study.puzzles import check_puzzle
 
+    if args.file and str(args.file).lower().endswith(".otg"):
+        return cmd_check_record(args)
     puzzles = _load(args)
     if args.sample is not None and args.sample < len(puzzles):
         puzzles = random.Random(args.seed).sample(puzzles, max(0, args.sample))
@@ -93,7 +161,8 @@ def cmd_check(args: Any) -> int:
     else:
         for f in failures:
             print(f"{clip(str(f['id']), 60)}: {clip(str(f['reason']), 300)}", file=sys.stderr)
-        print(f"{len(puzzles) - len(failures)} of {len(puzzles)} puzzles verified")
+        print(ngettext("{n} of {total} puzzle verified", "{n} of {total} puzzles verified", len(puzzles)).format(
+            n=len(puzzles) - len(failures), total=len(puzzles)))
     return 1 if failures else 0
 
 
@@ -105,24 +174,75 @@ def cmd_generate(args: Any) -> int:
 
     vid = _variant(args.variant, None).id
     if args.max_plies is not None and (args.max_plies < 1 or args.max_plies > 7):
-        raise CliError("--max-plies must be from 1 to 7")
+        raise CliError(_("--max-plies must be from 1 to 7"))
     out = Path(args.out) if args.out else puzzles_dir() / f"{vid}.json"
 
     def progress(y: Any) -> None:
         if not args.json:
-            print(f"{y.games} games, {y.scanned} positions, {y.kept} puzzles, {y.seconds:.0f} s", flush=True)
+            print(_("{games} games, {positions} positions, {kept} puzzles, {seconds} s").format(
+                games=y.games, positions=y.scanned, kept=y.kept, seconds=integer(y.seconds)), flush=True)
 
     try:
         result = generate(vid, out, args.seconds, source=args.source, max_plies=args.max_plies, limit=args.limit,
-                          games_dir=Path(args.games_dir) if args.games_dir else None, progress=progress)
+                          games_dir=Path(args.games_dir) if args.games_dir else None, progress=progress,
+                          balance_set=args.balance, **({"node_budget": args.node_budget} if args.node_budget else {}))
     except (ValueError, PuzzleError) as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
-        raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise CliError(_("cannot write {path}: {why}").format(path=out, why=os_reason(exc))) from None
     if args.json:
         print(json.dumps(result.as_dict()))
     else:
         if result.reproved or result.dropped:
-            print(f"re-proved {result.reproved} puzzles of the set under the preset's rules, dropped {result.dropped}")
-        print(f"kept {result.kept} puzzles from {result.scanned} positions in {result.seconds:.0f} s; set: {out}")
+            print(_("re-proved {n} puzzles of the set under the preset's rules, dropped {dropped}").format(
+                n=result.reproved, dropped=result.dropped))
+        if result.trimmed:
+            print(ngettext("dropped {n} puzzle too close to a longer one of the same game or to balance the set",
+                           "dropped {n} puzzles too close to a longer one of the same game or to balance the set",
+                           result.trimmed).format(n=result.trimmed))
+        print(_("kept {kept} puzzles from {positions} positions in {seconds} s; set: {path}").format(
+            kept=result.kept, positions=result.scanned, seconds=integer(int(result.seconds)), path=out))
+    return 0
+
+
+def cmd_mine(args: Any) -> int:
+    """Mine the player's own games (see :mod:`tafl_desktop.study.my_games`) into their puzzle set."""
+    from tafl_desktop.cli import CliError
+    from tafl_desktop.interop.formats import read_game
+    from tafl_desktop.interop.transfer import InteropError
+    from tafl_desktop.study.my_games import MAX_PLIES, add_to_set, default_path, mine_game, puzzle_from_mistake
+    from tafl_desktop.study.puzzles import PuzzleError
+
+    plies = args.max_plies or MAX_PLIES
+    if plies < 1 or plies > 7:
+        raise CliError("--max-plies must be from 1 to 7")
+    if (args.ply is None) != (args.best is None):
+        raise CliError("--ply and --best go together: the move number and the better move there")
+    out = Path(args.out) if args.out else default_path()
+    found: list[dict[str, Any]] = []
+    per_game = []
+    for name in args.games:
+        try:
+            game = read_game(name).game
+            if args.ply is not None:
+                pz = puzzle_from_mistake(game, args.ply, args.best, max_plies=plies, source=Path(name).name)
+                got = [pz] if pz is not None else []
+            else:
+                got = mine_game(game, Path(name).name, max_plies=plies)
+        except (InteropError, PuzzleError) as exc:
+            raise CliError(str(exc)) from None
+        found.extend(got)
+        per_game.append({"game": name, "puzzles": [pz["id"] for pz in got]})
+    try:
+        added = add_to_set(found, out)
+    except PuzzleError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
+    if args.json:
+        print(json.dumps({"games": per_game, "found": len(found), "added": added, "out": str(out)}))
+    else:
+        for g in per_game:
+            print(f"{g['game']}: {len(g['puzzles'])} puzzles")
+        print(f"added {added} new puzzles to {out}")
     return 0

@@ -23,6 +23,7 @@ from typing import Any
 from tafl_desktop.core.game import Move
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.core.side_words import fill
 
 #: Task kinds a lesson step may set.
@@ -106,6 +107,10 @@ def _in_language(table: Any, language: str | None) -> str:
     lang = language or chosen_language()
     if lang != "en" and isinstance(table, dict) and table.get(lang):
         return str(table[lang])
+    from tafl_desktop.i18n import PSEUDO, current_language, pseudo_text
+
+    if lang == PSEUDO or (language is None and current_language() == PSEUDO):
+        return pseudo_text(localized(table, "en"))  # the pseudo-locale: the lesson's text went through us
     return _(localized(table, "en"))
 
 
@@ -145,16 +150,17 @@ class Verdict:
 
 def _step(data: Any, where: str) -> Step:
     if not isinstance(data, dict):
-        raise LessonError(f"{where}: a step must be a table")
+        raise LessonError(_("{where}: a step must be a table").format(where=where))
     try:
         task = data["task"]
         t = Task(str(task["kind"]), tuple(str(s) for s in task.get("squares", ())), str(task.get("reason", "")))
         if t.kind not in TASK_KINDS:
-            raise LessonError(f"{where}: task kind '{t.kind}' is not one of {', '.join(TASK_KINDS)}")
+            raise LessonError(_("{where}: task kind '{kind}' is not one of {kinds}").format(
+                where=where, kind=t.kind, kinds=", ".join(TASK_KINDS)))
         return Step(str(data["variant"]), str(data["position"]), str(data["to_move"]), dict(data["text"]), t,
                     str(data["solution"]), dict(data.get("options", {})))
     except (KeyError, TypeError, AttributeError) as exc:
-        raise LessonError(f"{where}: missing or malformed {exc}") from None
+        raise LessonError(_("{where}: missing or malformed {exc}").format(where=where, exc=exc)) from None
 
 
 def load_lesson(path: str | Path) -> Lesson:
@@ -162,9 +168,9 @@ def load_lesson(path: str | Path) -> Lesson:
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise LessonError(f"cannot read {p}: {exc.strerror or exc}") from None
+        raise LessonError(_("cannot read {p}: {why}").format(p=p, why=os_reason(exc))) from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise LessonError(f"{p.name} is not a lesson file: {exc}") from None
+        raise LessonError(_("{name} is not a lesson file: {exc}").format(name=p.name, exc=exc)) from None
     try:
         steps = tuple(_step(s, f"{p.name} step {i + 1}") for i, s in enumerate(data["steps"]))
         return Lesson(str(data["id"]), str(data["family"]), int(data.get("order", 0)), dict(data["title"]), steps,
@@ -172,7 +178,7 @@ def load_lesson(path: str | Path) -> Lesson:
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, LessonError):
             raise
-        raise LessonError(f"{p.name}: missing or malformed {exc}") from None
+        raise LessonError(_("{name}: missing or malformed {exc}").format(name=p.name, exc=exc)) from None
 
 
 def lessons_dir() -> Path:
@@ -247,14 +253,12 @@ def judge(step: Step, move: Move) -> Verdict:
         nxt, taken = rules.play(after, reply)
         reply_out = rules.outcome(nxt)
         if reply_out is not None and reply_out.winner is not None and reply_out.winner != mover:
-            return Verdict(False, say(N_("Not safe: {side} would answer {reply}. {result}"),
-                side=variant.sides[int(mover.other)], reply=rules.move_text(reply),
-                result=reply_out.describe(variant)), True, after, caps)
+            return Verdict(False, say(N_("Not safe: the answer {reply} would end the game. {result}"),
+                reply=rules.move_text(reply), result=reply_out.describe(variant)), True, after, caps)
         lost = guard & set(taken)
         if lost:
-            return Verdict(False, say(N_("Not safe: {side} would answer {reply} and capture {squares}."),
-                side=variant.sides[int(mover.other)], reply=rules.move_text(reply),
-                squares=_names(rules, sorted(lost))), True, after, caps)
+            return Verdict(False, say(N_("Not safe: the answer {reply} would capture {squares}."),
+                reply=rules.move_text(reply), squares=_names(rules, sorted(lost))), True, after, caps)
     return Verdict(True, _("Well done: nothing can be taken and the game cannot be lost next move."), True, after,
                    caps)
 

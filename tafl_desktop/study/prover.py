@@ -28,67 +28,141 @@ class SearchBudgetExceeded(RuntimeError):
 
 @dataclass
 class Prover:
-    """Proves forced wins for ``winner`` with a node budget (``max_nodes``, 0 = none)."""
+    """Proves forced wins for ``winner`` with a node budget (``max_nodes``, 0 = none).
+
+    Exhaustive, but ordered so that the answers come early: at the defender's turn the replies
+    that refuted a sibling before (killer replies) are tried first, since one refutation settles
+    the node; at the winner's turn the moves that won a sibling before are tried first.  The
+    table keeps, per position, the longest depth known *not* to win and the shortest known to
+    win, so a result found at one depth settles every shallower or deeper question it implies
+    (iterative deepening 1, 3, 5 ... reuses all of it)."""
 
     rules: Any
     winner: Side
     max_nodes: int = 0
     nodes: int = 0
-    _table: dict[tuple[Any, int], bool] = field(default_factory=dict)
+    _table: dict[Any, list[int]] = field(default_factory=dict)
+    _killers: dict[tuple[bool, int], list[Move]] = field(default_factory=dict)
 
     def _count(self) -> None:
         self.nodes += 1
         if self.max_nodes and self.nodes > self.max_nodes:
             raise SearchBudgetExceeded(f"more than {self.max_nodes} positions")
 
+    def _ordered(self, moves: list[Move], winner_turn: bool, plies: int) -> list[Move]:
+        killers = self._killers.get((winner_turn, plies))
+        if not killers:
+            return moves
+        first = [k for k in killers if k in moves]
+        if not first:
+            return moves
+        return first + [m for m in moves if m not in first]
+
+    def _remember(self, move: Move, winner_turn: bool, plies: int) -> None:
+        killers = self._killers.setdefault((winner_turn, plies), [])
+        if killers[:1] != [move]:
+            if move in killers:
+                killers.remove(move)
+            killers.insert(0, move)
+            del killers[3:]
+
     def wins(self, pos: Any, plies: int) -> bool:
         """True when ``winner`` wins from ``pos`` within ``plies`` plies whatever the other side does."""
-        out = self.rules.outcome(pos)
+        rules = self.rules
+        out = rules.outcome(pos)
         if out is not None:
             return out.winner == self.winner
         if plies <= 0:
             return False
-        key = (self.rules.position_key(pos), plies)
-        known = self._table.get(key)
+        key = rules.position_key(pos)
+        known = self._table.get(key)  # [deepest depth known lost, shallowest depth known won]
         if known is not None:
-            return known
+            if plies <= known[0]:
+                return False
+            if plies >= known[1]:
+                return True
         self._count()
-        rules = self.rules
         moves = rules.legal_moves(pos)
         if rules.side_to_move(pos) == self.winner:
-            children = [rules.play(pos, m)[0] for m in moves]
-            # the quick wins first: a move that ends the game at once settles the node
-            result = any(self._ends_won(c) for c in children) or (
-                plies > 1 and any(self.wins(c, plies - 1) for c in children))
+            result = self._or_node(pos, moves, plies)
         else:
-            result = bool(moves) and all(self.wins(rules.play(pos, m)[0], plies - 1) for m in moves)
-        self._table[key] = result
+            result = bool(moves) and self._and_node(pos, moves, plies)
+        entry = self._table.setdefault(key, [0, 1 << 30])
+        if result:
+            entry[1] = min(entry[1], plies)
+        else:
+            entry[0] = max(entry[0], plies)
         return result
+
+    def _or_node(self, pos: Any, moves: list[Move], plies: int) -> bool:
+        rules = self.rules
+        play = rules.play
+        ordered = self._ordered(moves, True, plies)
+        children = []
+        for m in ordered:  # the quick wins first: a move that ends the game at once settles the node
+            child = play(pos, m)[0]
+            if self._ends_won(child):
+                self._remember(m, True, plies)
+                return True
+            children.append((m, child))
+        if plies > 1:
+            for m, child in children:
+                if self.wins(child, plies - 1):
+                    self._remember(m, True, plies)
+                    return True
+        return False
+
+    def _and_node(self, pos: Any, moves: list[Move], plies: int) -> bool:
+        play = self.rules.play
+        for m in self._ordered(moves, False, plies):
+            if not self.wins(play(pos, m)[0], plies - 1):
+                self._remember(m, False, plies)
+                return False
+        return True
 
     def _ends_won(self, pos: Any) -> bool:
         out = self.rules.outcome(pos)
         return out is not None and out.winner == self.winner
 
-    def winning_moves(self, pos: Any, plies: int) -> list[Move]:
-        """Every first move of ``winner`` (to move in ``pos``) that wins within ``plies`` plies."""
-        return [m for m in self.rules.legal_moves(pos) if self.wins(self.rules.play(pos, m)[0], plies - 1)]
+    def winning_moves(self, pos: Any, plies: int, stop_at: int = 0, first: Move | None = None) -> list[Move]:
+        """Every first move of ``winner`` (to move in ``pos``) that wins within ``plies`` plies
+        (or the first ``stop_at`` of them, when that is all the caller needs to know); ``first``
+        is tried before the others."""
+        found = []
+        moves = self.rules.legal_moves(pos)
+        if first is not None and first in moves:
+            moves = [first] + [m for m in moves if m != first]
+        for m in moves:
+            if self.wins(self.rules.play(pos, m)[0], plies - 1):
+                found.append(m)
+                if stop_at and len(found) >= stop_at:
+                    break
+        return found
 
     def tree(self, pos: Any, plies: int) -> dict[str, Any]:
         """The solution tree of a proven win: the winner's move at each of its turns and, for each
-        defence, the subtree that answers it.  Only call on a position :meth:`wins` has proven."""
+        defence, the subtree that answers it.  Only call on a position :meth:`wins` has proven.
+        At each turn the winner's move is the fastest win (a move that ends the game first, then
+        one winning in the fewest plies), so the main line is as short as the defence allows."""
         rules = self.rules
         out = rules.outcome(pos)
         if out is not None:
             return {"end": out.reason}
         if rules.side_to_move(pos) == self.winner:
-            moves = rules.legal_moves(pos)
-            children = [(m, rules.play(pos, m)[0]) for m in moves]
-            for m, child in children:  # the shortest win first, so the line ends as soon as it can
+            # the moves that ended or won a sibling's line first: the same final blow usually
+            # serves every defence, so most nodes settle after a play or two
+            children = []
+            for m in self._ordered(rules.legal_moves(pos), True, plies):
+                child = rules.play(pos, m)[0]
                 if self._ends_won(child):
+                    self._remember(m, True, plies)
                     return {"move": rules.move_text(m), "then": self.tree(child, 0)}
-            for m, child in children:
-                if self.wins(child, plies - 1):
-                    return {"move": rules.move_text(m), "then": self.tree(child, plies - 1)}
+                children.append((m, child))
+            for depth in range(2, plies, 2):  # the fastest win first
+                for m, child in children:
+                    if self.wins(child, depth):
+                        self._remember(m, True, plies)
+                        return {"move": rules.move_text(m), "then": self.tree(child, depth)}
             raise ValueError("tree() asked for a position that is not won")
         return {"replies": {rules.move_text(m): self.tree(rules.play(pos, m)[0], plies - 1)
                             for m in rules.legal_moves(pos)}}
@@ -164,17 +238,40 @@ class Proof:
     nodes: int
 
 
-def prove_unique(rules: Any, pos: Any, max_plies: int, max_nodes: int = 0, engine: str | None = None) -> Proof | None:
+def prove_unique(rules: Any, pos: Any, max_plies: int, max_nodes: int = 0, engine: str | None = None, *,
+                 hint: Move | None = None, hint_only: bool = False) -> Proof | None:
     """The shortest forced win for the side to move within ``max_plies`` (odd: 1, 3, 5 ...), if
     exactly one first move achieves it; None otherwise (no forced win, several first moves, or the
-    budget ran out).  The shortest N is taken: a puzzle's N is what the solver must find."""
+    budget ran out).  The shortest N is taken: a puzzle's N is what the solver must find.
+
+    ``hint`` (a legal move, e.g. the move played in the game) is tried first at every depth;
+    with ``hint_only`` a position whose hint does not win within ``max_plies`` is given up at
+    once, without proving that no other move wins: a miner's shortcut on big boards, where that
+    proof is the dearest part and the move the winner really played is the likeliest key.  A
+    puzzle is still only ever returned with its uniqueness proved."""
     if rules.outcome(pos) is not None:
         return None
     side = rules.side_to_move(pos)
     prover = make_prover(rules, side, max_nodes, engine)
+    if hint is not None and hint not in rules.legal_moves(pos):
+        if hint_only:
+            return None
+        hint = None
+    top = max_plies if max_plies % 2 else max_plies - 1
     try:
-        for plies in range(1, max_plies + 1, 2):
-            winners = prover.winning_moves(pos, plies)
+        if hint is not None and hint_only and not prover.wins(rules.play(pos, hint)[0], top - 1):
+            return None
+        # the deepest question first: when one first move alone wins within ``top``, no other wins
+        # sooner either, so its own shortest win is the puzzle (no pass over every move per depth)
+        winners = prover.winning_moves(pos, top, stop_at=2, first=hint) if top >= 1 else []
+        if not winners:
+            return None
+        if len(winners) == 1:
+            child = rules.play(pos, winners[0])[0]
+            plies = next(p for p in range(1, top + 1, 2) if prover.wins(child, p - 1))
+            return Proof(side, plies, winners[0], prover.tree(pos, plies), prover.nodes)
+        for plies in range(1, top, 2):  # several win within top: is one alone faster?
+            winners = prover.winning_moves(pos, plies, stop_at=2, first=hint)
             if len(winners) > 1:
                 return None
             if winners:

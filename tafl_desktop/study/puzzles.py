@@ -6,9 +6,12 @@ the command line promises (``puzzles list --json``): ``id``, ``variant``, ``opti
 that differ from the preset), ``position`` and ``to_move`` (as ``play --position`` reads them),
 ``goal`` (the outcome reason, as in ``play``'s ``reason``), ``winner``, ``plies``, ``solution``
 (the main line, ending in the goal) and ``difficulty`` (1 to 5, see
-:mod:`tafl_desktop.study.difficulty`); plus ``tree`` (the winner's answer to every defence, in the
-compact form of :func:`compact_tree`), ``source`` (the game it came from), ``weak_search`` (depth and
-nodes the weak search needed) and ``search_nodes`` (positions the exhaustive proof visited).
+:mod:`tafl_desktop.study.difficulty`), and ``themes`` (theme ids, :mod:`tafl_desktop.study.themes`,
+detected from the solution; computed on loading where a file lacks them); plus ``rating`` (the
+puzzle's starting Glicko-2 rating, :mod:`tafl_desktop.study.rating`), ``tree`` (the winner's answer
+to every defence, in the compact form of :func:`compact_tree`), ``source`` (the game it came from),
+``weak_search`` (depth and nodes the weak search needed) and ``search_nodes`` (positions the
+exhaustive proof visited).
 """
 
 from __future__ import annotations
@@ -20,11 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.game import Game, IllegalMove
+from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.study.prover import Proof, main_line, prove_unique
 
 FORMAT = 1
-#: Largest puzzle file read (the biggest shipped set is about 0.5 MB); a FIFO, device or a 3 GB
-#: file is refused before it is read (``core.safe_files.read_limited``).
+#: Largest puzzle file read (the biggest shipped sets, 11x11 with whole solution trees, are about 4 MB);
+#: a FIFO, device or a 3 GB file is refused before it is read (``core.safe_files.read_limited``).
 MAX_FILE_BYTES = 64 * 1024 * 1024
 #: Deepest solution tree followed: a puzzle is at most 99 plies, so a tree has at most 50 levels.
 MAX_TREE_DEPTH = 64
@@ -43,8 +48,14 @@ class PuzzleError(ValueError):
     """A puzzle file or entry that cannot be used; the message says which and why."""
 
 
+#: Keys ``puzzles list --json`` adds to :data:`LIST_KEYS`.
+LISTED_EXTRAS = ("themes", "rating", "source", "weak_search", "search_nodes")
+
+
 def puzzle_from_proof(variant: Any, pos: Any, proof: Proof, source: str, number: int) -> dict[str, Any]:
     from tafl_desktop.study.difficulty import rating, weak_search_effort
+    from tafl_desktop.study.rating import initial_puzzle_rating
+    from tafl_desktop.study.themes import detect_themes
 
     rules = variant.make_rules()
     line = main_line(rules, pos, proof.tree)
@@ -53,6 +64,7 @@ def puzzle_from_proof(variant: Any, pos: Any, proof: Proof, source: str, number:
     for text in line:
         end.play_text(text)
     assert end.outcome is not None and end.outcome.winner == proof.winner
+    difficulty = rating(proof.plies, effort)
     return {
         "id": f"{variant.id}-{number:04d}",
         "variant": variant.id,
@@ -63,7 +75,9 @@ def puzzle_from_proof(variant: Any, pos: Any, proof: Proof, source: str, number:
         "winner": variant.side_key(proof.winner),
         "plies": proof.plies,
         "solution": line,
-        "difficulty": rating(proof.plies, effort),
+        "difficulty": difficulty,
+        "themes": detect_themes(rules, pos, line, proof.tree, end.outcome.reason),
+        "rating": initial_puzzle_rating(difficulty, effort.nodes, proof.plies),
         "weak_search": effort.as_dict(),
         "search_nodes": proof.nodes,
         "source": source,
@@ -110,7 +124,7 @@ def expand_tree(node: Any, depth: int = 0) -> dict[str, Any]:
             for name in names:
                 replies[str(name)] = sub
     except (TypeError, ValueError):
-        raise PuzzleError("the solution tree is malformed") from None
+        raise PuzzleError(_("the solution tree is malformed")) from None
     return {"move": str(move), "then": {"replies": replies}}
 
 
@@ -129,7 +143,6 @@ class PuzzleSet:
 
     @classmethod
     def load(cls, path: str | Path) -> PuzzleSet:
-        from tafl_desktop.core.quoting import shown
         from tafl_desktop.core.safe_files import read_limited
         from tafl_desktop.i18n import _
 
@@ -137,24 +150,32 @@ class PuzzleSet:
         try:
             raw = read_limited(p, MAX_FILE_BYTES)
         except OSError as exc:
-            raise PuzzleError(_("cannot read {path}: {problem}").format(path=shown(str(p)),
-                                                                          problem=exc.strerror or exc)) from None
+            raise PuzzleError(_("cannot read {p}: {why}").format(p=shown(str(p)), why=os_reason(exc))) from None
         try:
             data = json.loads(raw.decode("utf-8"))
         except ValueError as exc:  # bad UTF-8, bad JSON, a number of more than 4,300 digits
-            raise PuzzleError(f"{shown(str(p))} is not a puzzle file: {str(exc)[:200]}") from None
+            raise PuzzleError(_("{p} is not a puzzle file: {exc}").format(p=shown(str(p)), exc=str(exc)[:200])) \
+                from None
         except RecursionError:
             raise PuzzleError(_("{path} is not a puzzle file: it is nested too deeply").format(
                 path=shown(str(p)))) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
-            raise PuzzleError(f"{shown(str(p))} is not a puzzle file (format {FORMAT} with a puzzles list)")
+            raise PuzzleError(_("{p} is not a puzzle file (format {format} with a puzzles list)").format(
+                p=shown(str(p)), format=FORMAT))
         for i, pz in enumerate(data["puzzles"]):
             if not isinstance(pz, dict) or any(k not in pz for k in LIST_KEYS):
-                raise PuzzleError(f"{shown(str(p))}: puzzle {i + 1} lacks one of {', '.join(LIST_KEYS)}")
+                raise PuzzleError(_("{p}: puzzle {n} lacks one of {keys}").format(
+                    p=shown(str(p)), n=i + 1, keys=", ".join(LIST_KEYS)))
             if not (_is_int(pz["plies"]) and _is_int(pz["difficulty"]) and isinstance(pz["options"], dict)
                     and all(isinstance(pz[k], str) for k in ("id", "variant", "position", "to_move", "goal", "winner"))
                     and isinstance(pz["solution"], list) and all(isinstance(m, str) for m in pz["solution"])):
-                raise PuzzleError(f"{shown(str(p))}: puzzle {i + 1} has a field of the wrong type")
+                raise PuzzleError(_("{p}: puzzle {n} has a field of the wrong type").format(p=shown(str(p)), n=i + 1))
+            themes = pz.get("themes", [])
+            if not (isinstance(themes, list) and all(isinstance(t, str) for t in themes)):
+                raise PuzzleError(_("{p}: puzzle {n} has a field of the wrong type").format(p=shown(str(p)), n=i + 1))
+            if "rating" in pz and not (isinstance(pz["rating"], (int, float)) and not isinstance(pz["rating"], bool)
+                                       and 400 <= pz["rating"] <= 4000):
+                raise PuzzleError(_("{p}: puzzle {n} has a field of the wrong type").format(p=shown(str(p)), n=i + 1))
         found = data.get("scanned")
         scanned: dict[str, Any] = found if isinstance(found, dict) else {}
         base = cls.empty(str(data.get("variant", p.stem)))
@@ -190,6 +211,35 @@ def all_puzzles(folder: Path | None = None) -> list[dict[str, Any]]:
     return [pz for s in shipped_sets(folder) for pz in s.puzzles]
 
 
+def puzzle_themes(puzzle: dict[str, Any]) -> list[str]:
+    """The puzzle's theme ids: as stored, or detected from its solution (a file made before
+    themes, or by hand); an unreadable solution has only its length theme."""
+    from tafl_desktop.study.themes import THEMES, detect_themes, length_theme
+
+    stored = puzzle.get("themes")
+    if isinstance(stored, list):
+        return [t for t in stored if t in THEMES]
+    try:
+        _variant, rules, pos = puzzle_start(puzzle)
+        tree = expand_tree(puzzle["tree"]) if puzzle.get("tree") is not None else {}
+        found = detect_themes(rules, pos, list(puzzle["solution"]), tree, str(puzzle["goal"]))
+    except (PuzzleError, ValueError, KeyError, IllegalMove):
+        found = [length_theme(int(puzzle.get("plies", 1)))]
+    puzzle["themes"] = found
+    return found
+
+
+def puzzle_rating(puzzle: dict[str, Any]) -> float:
+    """The puzzle's starting rating: as stored, or from its difficulty."""
+    from tafl_desktop.study.rating import initial_puzzle_rating
+
+    value = puzzle.get("rating")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    nodes = (puzzle.get("weak_search") or {}).get("nodes", 0) if isinstance(puzzle.get("weak_search"), dict) else 0
+    return initial_puzzle_rating(int(puzzle["difficulty"]), int(nodes or 0), int(puzzle["plies"]))
+
+
 def puzzle_variant(puzzle: dict[str, Any]) -> Any:
     """The preset with the puzzle's toggles (PuzzleError if either is unknown)."""
     from tafl_desktop.core.variants import VariantError, find_variant
@@ -197,7 +247,7 @@ def puzzle_variant(puzzle: dict[str, Any]) -> Any:
     try:
         return find_variant(str(puzzle["variant"])).with_options(puzzle.get("options") or {})
     except VariantError as exc:
-        raise PuzzleError(f"puzzle {_id(puzzle)}: {exc}") from None
+        raise PuzzleError(_("puzzle {id}: {exc}").format(id=_id(puzzle), exc=exc)) from None
 
 
 def _move(text: Any) -> str:
@@ -221,7 +271,7 @@ def puzzle_start(puzzle: dict[str, Any]) -> tuple[Any, Any, Any]:
     try:
         pos = rules.parse_position(str(puzzle["position"]), variant.parse_side(str(puzzle["to_move"])))
     except ValueError as exc:
-        raise PuzzleError(f"puzzle {_id(puzzle)}: {exc}") from None
+        raise PuzzleError(_("puzzle {id}: {exc}").format(id=_id(puzzle), exc=exc)) from None
     return variant, rules, pos
 
 
@@ -235,25 +285,29 @@ def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | No
         variant, rules, pos = puzzle_start(puzzle)
     except PuzzleError as exc:
         return str(exc)
-    proof = prove_unique(rules, pos, int(puzzle["plies"]), max_nodes=max_nodes)
+    try:
+        hint = rules.parse_move(pos, str(puzzle["solution"][0])) if puzzle["solution"] else None
+    except ValueError:
+        hint = None  # an unreadable key move: proved without a hint, and reported below
+    proof = prove_unique(rules, pos, int(puzzle["plies"]), max_nodes=max_nodes, hint=hint)
     if proof is None:
-        return "no unique forced win within its plies"
+        return _("no unique forced win within its plies")
     if proof.plies != puzzle["plies"]:
-        return f"wins in {proof.plies} plies, not {puzzle['plies']}"
+        return _("wins in {plies} plies, not {stated}").format(plies=proof.plies, stated=puzzle["plies"])
     solution = list(puzzle["solution"])
     if not solution or rules.move_text(proof.first) != solution[0]:
-        return f"the only winning first move is {rules.move_text(proof.first)}"
+        return _("the only winning first move is {move}").format(move=rules.move_text(proof.first))
     game = Game(rules, pos)
     try:
         for text in solution:
             game.play_text(text)
     except IllegalMove as exc:
-        return f"the solution is not playable: {exc}"
+        return _("the solution is not playable: {why}").format(why=exc)
     out = game.outcome
     if out is None or out.reason != puzzle["goal"] or variant.side_key(out.winner) != puzzle["winner"]:
-        return "the solution does not end in its goal"
+        return _("the solution does not end in its goal")
     if variant.side_key(proof.winner) != puzzle["winner"]:
-        return "the winner is not the side to move"
+        return _("the winner is not the side to move")
     if "tree" in puzzle:
         try:
             tree = expand_tree(puzzle["tree"])
@@ -266,27 +320,28 @@ def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | No
 def _check_tree(rules: Any, pos: Any, node: dict[str, Any], winner: Any, plies: int) -> str | None:
     """The stored tree answers every defence with legal moves that win within the plies left."""
     if plies < 1:
-        return "the solution tree runs past its plies"
+        return _("the solution tree runs past its plies")
     try:
         move = rules.parse_move(pos, str(node.get("move")))
     except ValueError:
-        return f"the solution tree plays {_move(node.get('move'))}, which cannot be read here"
+        return _("the solution tree plays {move}, which cannot be read here").format(move=_move(node.get("move")))
     if move not in rules.legal_moves(pos):
-        return f"the solution tree plays {_move(node.get('move'))}, which is illegal here"
+        return _("the solution tree plays {move}, which is illegal here").format(move=_move(node.get("move")))
     after = rules.play(pos, move)[0]
     out = rules.outcome(after)
     if out is not None:
-        return None if out.winner == winner else f"the solution tree's {_move(node['move'])} does not win"
+        return None if out.winner == winner else _("the solution tree's {move} does not win").format(
+            move=_move(node["move"]))
     replies = node["then"].get("replies") or {}
     legal = {rules.move_text(m): m for m in rules.legal_moves(after)}
     if set(replies) != set(legal):
-        return f"the solution tree does not answer every defence after {_move(node['move'])}"
+        return _("the solution tree does not answer every defence after {move}").format(move=_move(node["move"]))
     for text, sub in replies.items():
         nxt = rules.play(after, legal[text])[0]
         reply_out = rules.outcome(nxt)
         if reply_out is not None:
             if reply_out.winner != winner:
-                return f"the defence {text} ends the game for the defender"
+                return _("the defence {move} ends the game for the defender").format(move=text)
             continue
         why = _check_tree(rules, nxt, sub, winner, plies - 2)
         if why:

@@ -38,6 +38,13 @@ class Candidate:
     position: Any
     game: str
     ply: int
+    played: Any = None  # the move the game went on with (the likeliest key of a puzzle), if any
+    length: int = 0  # plies in the whole game
+
+    @property
+    def winner_to_move(self) -> bool:
+        """Is the side to move the side that made the game's last (deciding) move?"""
+        return (self.length - self.ply) % 2 == 1
 
 
 def default_games_dir() -> Path | None:
@@ -69,8 +76,10 @@ def read_record_lines(path: Path) -> Iterator[tuple[int, list[str], str]]:
 
 
 def _tail(game: Game, name: str, back: int) -> list[Candidate]:
+    """The last ``back`` positions of a game, the furthest from its end first (where the longest
+    forced wins are), each with the move played there."""
     n = len(game.plies)
-    return [Candidate(game.position_at(k), name, k) for k in range(max(0, n - back), n)]
+    return [Candidate(game.position_at(k), name, k, game.plies[k].move, n) for k in range(max(0, n - back), n)]
 
 
 def real_game_candidates(rules: Any, path: Path, back: int) -> Iterator[Candidate]:

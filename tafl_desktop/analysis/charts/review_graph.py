@@ -56,11 +56,28 @@ def draw_review(fig: Any, plies: Sequence[dict[str, Any]], sides: Sequence[str],
             color="#111111")
     ax.text(0.01, 0.04, _("{side} better").format(side=sides[0]), transform=ax.transAxes, va="bottom",
             fontsize=8, color="#f6f2ea")
+    _move_ticks(ax, plies)
     ax.set_xlabel(_("Move"), fontsize=7, labelpad=1)
     ax.tick_params(labelsize=7)
     if legend and any(p.get("class") in MARKS for p in plies):
         ax.legend(loc="upper right", fontsize=7, framealpha=0.8)
     return ax
+
+
+def _move_ticks(ax: Any, plies: Sequence[dict[str, Any]]) -> None:
+    """Ticks where a move begins, labelled with its number as the move list numbers it (the
+    x axis counts plies, so that a click maps to one; its labels count moves)."""
+    from tafl_desktop.core.move_numbers import move_numbers
+
+    found = [p.get("side") for p in plies]
+    if not found or None in found:
+        return
+    sides: list[int] = [int(s) for s in found if s is not None]
+    numbers = move_numbers(sides, sides[0])
+    starts = [(int(p["ply"]), n) for p, n, side in zip(plies, numbers, sides, strict=True) if side == sides[0]]
+    step = max(1, -(-len(starts) // 8))  # at most about eight labels
+    shown = starts[::step]
+    ax.set_xticks([ply - 1 for ply, _n in shown], [str(n) for _ply, n in shown])
 
 
 def save_review_graph(path: str, plies: Sequence[dict[str, Any]], sides: Sequence[str],
@@ -71,7 +88,7 @@ def save_review_graph(path: str, plies: Sequence[dict[str, Any]], sides: Sequenc
 
     fmt = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     if fmt not in FORMATS:
-        raise ValueError(f"--plot: {quote(str(path))} must end in .png or .pdf")
+        raise ValueError(_("--plot: {path} must end in .png or .pdf").format(path=quote(str(path))))
     import io
 
     from tafl_desktop.core.safe_files import write_safely

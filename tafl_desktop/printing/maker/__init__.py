@@ -16,8 +16,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from tafl_desktop.core.marks import Num
 from tafl_desktop.core.safe_files import write_safely
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, pgettext
 from tafl_desktop.printing.maker.options import (
     FORMATS,
     LASER_FORMATS,
@@ -78,14 +79,14 @@ def render_maker(variant: Any, opts: MakerOptions) -> tuple[bytes, MakerReport]:
 def _laser(variant: Any, plan: Any, report: MakerReport) -> bytes:
     opts = report.options
     report.lines.append(_("Board {w} x {h} mm; cut {cut}, score {score}, engrave {engrave}.").format(
-        w=f"{plan.width:g}", h=f"{plan.height:g}", cut=_("red"), score=_("blue"), engrave=_("black")))
+        w=Num(plan.width), h=Num(plan.height), cut=_("red"), score=_("blue"), engrave=_("black")))
     if plan.holes:
-        report.lines.append(_("{n} holes of {d} mm cut for pegs.").format(n=len(plan.holes), d=f"{opts.hole_mm:g}"))
+        report.lines.append(_("{n} holes of {d} mm cut for pegs.").format(n=len(plan.holes), d=Num(opts.hole_mm)))
     elif has_points(variant) and opts.holes == "engrave":
-        report.lines.append(_("{n} dimples of {d} mm engraved.").format(n=len(plan.points), d=f"{opts.hole_mm:g}"))
+        report.lines.append(_("{n} dimples of {d} mm engraved.").format(n=len(plan.points), d=Num(opts.hole_mm)))
     if opts.kerf_mm:
         report.lines.append(_("Kerf {k} mm: outlines grow and holes shrink by half of it.").format(
-            k=f"{opts.kerf_mm:g}"))
+            k=Num(opts.kerf_mm)))
     description = _("{game}: laser board at true scale in mm; layers cut (red), score (blue), engrave (black)"
                     ).format(game=variant.title)
     if report.format == "svg":
@@ -109,31 +110,32 @@ def _meshes(variant: Any, plan: Any, report: MakerReport) -> bytes:
         objects.append(mesh_files.PrintObject(_("Peg board"), board.vertices, board.triangles,
                                               parts_3d.BOARD_COLOUR, [(0.0, 0.0)]))
         x, depth = plan.width + 10.0, plan.height
-        report.lines.append(_("Peg board {w} x {h} x {t} mm.").format(w=f"{plan.width:g}", h=f"{plan.height:g}",
-                                                                      t=f"{solids.BOARD_THICKNESS:g}"))
+        report.lines.append(_("Peg board {w} x {h} x {t} mm.").format(w=Num(plan.width), h=Num(plan.height),
+                                                                      t=Num(solids.BOARD_THICKNESS)))
     groups = []
     if "pieces" in report.parts:
         groups += parts_3d.piece_groups(variant, opts)
         report.piece_mm = parts_3d.piece_diameter(variant, opts)
         report.peg_mm = parts_3d.peg_diameter(variant, opts)
-        line = _("Pieces {d} mm across").format(d=f"{report.piece_mm:g}")
+        line = _("Pieces {d} mm across").format(d=Num(report.piece_mm))
         if report.peg_mm:
             line += ", " + _("with {p} mm pegs for {h} mm holes (printed top down)").format(
-                p=f"{report.peg_mm:g}", h=f"{opts.hole_mm:g}")
-        report.lines.append(line + ": " + "; ".join(f"{g.count} \u00d7 {g.name}" for g in groups) + ".")
+                p=Num(report.peg_mm), h=Num(opts.hole_mm))
+        report.lines.append(_("{pieces}: {counts}.").format(
+            pieces=line, counts=pgettext("list separator", "; ").join(f"{g.count} \u00d7 {g.name}" for g in groups)))
     if "markers" in report.parts:
         markers = parts_3d.marker_groups(variant, opts)
         groups += markers
         report.lines.append(_("Rank markers {d} mm across: {n} discs.").format(
-            d=f"{opts.draught_mm:g}", n=sum(g.count for g in markers)))
+            d=Num(opts.draught_mm), n=sum(g.count for g in markers)))
     laid, width, block = parts_3d.lay_out(groups, x, max(150.0, plan.width if x else 200.0))
     objects += laid
     height = max([0.0] + [float(o.vertices[:, 2].max()) for o in objects])
     report.objects = objects
     report.plate = (round(x + width, 1), round(max(depth, block), 1), round(height, 1))
     report.lines.append(_("Everything laid out: {x} x {y} mm, {z} mm high at most; a slicer can split it over "
-                          "several plates.").format(x=f"{report.plate[0]:g}", y=f"{report.plate[1]:g}",
-                                                    z=f"{report.plate[2]:g}"))
+                          "several plates.").format(x=Num(report.plate[0]), y=Num(report.plate[1]),
+                                                    z=Num(report.plate[2])))
     title = f"{variant.title} ({', '.join(report.parts)})"
     if report.format == "stl":
         return mesh_files.write_stl(objects, title)

@@ -29,28 +29,34 @@ MAKER_ONLY = (("kerf_mm", "--kerf-mm"), ("corner_mm", "--corner-mm"), ("holes", 
 
 def add_arguments(parser: argparse.ArgumentParser, number: Any) -> None:
     """The makers' options on ``print``; ``number(low, high)`` is the command line's number type."""
+    from tafl_desktop.core.marks import number as n
+
     defaults = MakerOptions()
     parser.add_argument("--format", choices=FORMATS, default="pdf",
-                        help="pdf: the paper set (default); svg or dxf: the board for a laser cutter, true scale in "
-                        "mm, layers cut (red), score (blue), engrave (black); stl or 3mf: pieces for a 3D printer, and "
-                        "the peg board of the Fox games and Dablot")
+                        help=_("pdf: the paper set (default); svg or dxf: the board for a laser cutter, true scale in "
+                               "mm, layers cut (red), score (blue), engrave (black); stl or 3mf: pieces for a 3D "
+                               "printer, and the peg board of the Fox games and Dablot"))
     parser.add_argument("--kerf-mm", type=number(-1e6, 1e6), default=None,
-                        help=f"laser: width the beam burns away, {KERF_RANGE[0]:g} to {KERF_RANGE[1]:g} (default "
-                        f"{defaults.kerf_mm:g}); outlines grow and holes shrink by half of it")
+                        help=_("laser: width the beam burns away, {low} to {high} (default {default}); outlines grow "
+                               "and holes shrink by half of it").format(
+                            low=n(KERF_RANGE[0]), high=n(KERF_RANGE[1]), default=n(defaults.kerf_mm)))
     parser.add_argument("--corner-mm", type=number(-1e6, 1e6), default=None,
-                        help=f"board corner radius, {CORNER_RANGE[0]:g} (square) to {CORNER_RANGE[1]:g} (default "
-                        f"{defaults.corner_mm:g}; never into the playing area)")
+                        help=_("board corner radius, {low} (square) to {high} (default {default}; never into the "
+                               "playing area)").format(
+                            low=n(CORNER_RANGE[0]), high=n(CORNER_RANGE[1]), default=n(defaults.corner_mm)))
     parser.add_argument("--holes", choices=HOLE_MODES, default=None,
-                        help="point-and-line boards: cut a hole for a peg at each point, engrave a dimple, or none "
-                        f"(default {defaults.holes}); pieces get pegs for cut holes")
+                        help=_("point-and-line boards: cut a hole for a peg at each point, engrave a dimple, or none "
+                               "(default {default}); pieces get pegs for cut holes").format(default=defaults.holes))
     parser.add_argument("--hole-mm", type=number(-1e6, 1e6), default=None,
-                        help=f"diameter of the holes or dimples, {HOLE_RANGE[0]:g} to {HOLE_RANGE[1]:g} (default "
-                        f"{defaults.hole_mm:g}, and less than the point spacing)")
+                        help=_("diameter of the holes or dimples, {low} to {high} (default {default}, and less than "
+                               "the point spacing)").format(
+                            low=n(HOLE_RANGE[0]), high=n(HOLE_RANGE[1]), default=n(defaults.hole_mm)))
     parser.add_argument("--clearance-mm", type=number(-1e6, 1e6), default=None,
-                        help=f"3D pieces: gap between two pieces on neighbouring squares or points, "
-                        f"{CLEARANCE_RANGE[0]:g} to {CLEARANCE_RANGE[1]:g} (default {defaults.clearance_mm:g})")
+                        help=_("3D pieces: gap between two pieces on neighbouring squares or points, {low} to {high} "
+                               "(default {default})").format(
+                            low=n(CLEARANCE_RANGE[0]), high=n(CLEARANCE_RANGE[1]), default=n(defaults.clearance_mm)))
     parser.add_argument("--coordinates", action=argparse.BooleanOptionalAction, default=None,
-                        help="engrave (or recess) the file letters and rank numbers in the rim (default: on)")
+                        help=_("engrave (or recess) the file letters and rank numbers in the rim (default: on)"))
 
 
 def check_pdf_arguments(args: argparse.Namespace) -> str | None:

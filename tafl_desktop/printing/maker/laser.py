@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tafl_desktop.core.board_marks import BoardMarks, marks_in_force
+from tafl_desktop.core.marks import Num
 from tafl_desktop.i18n import _
 from tafl_desktop.printing.board_draw import rim_for
 from tafl_desktop.printing.maker import regions as rg
@@ -111,7 +112,7 @@ def plan_board(variant: Any, opts: MakerOptions) -> LaserPlan:
     b = _Board(variant, opts.square_mm)
     if opts.corner_mm > max_corner(b.rim) + 1e-9:
         raise MakerError(_("a corner radius of {r:g} mm would cut into the playing area: use at most {most:g} "
-                           "mm").format(r=opts.corner_mm, most=math.floor(max_corner(b.rim) * 10) / 10))
+                           "mm").format(r=Num(opts.corner_mm), most=Num(math.floor(max_corner(b.rim) * 10) / 10)))
     marks = marks_in_force(variant)
     half = opts.kerf_mm / 2
     r = opts.corner_mm + half if opts.corner_mm > 0 else 0.0

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tafl_desktop.core.marks import Num
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.i18n import _
 
@@ -78,7 +79,7 @@ def _number(value: Any, what: str, low: float, high: float) -> float:
                                                                                           value=quote(value)))
     if not low <= value <= high:
         raise MakerError(_("{what} of {value:g} mm is out of range: use {low:g} to {high:g} mm").format(
-            what=what, value=value, low=low, high=high))
+            what=what, value=Num(value), low=Num(low), high=Num(high)))
     return float(value)
 
 
@@ -139,15 +140,15 @@ def check_options(variant: Any, opts: MakerOptions) -> MakerOptions:
     pitch = square * piece_room(variant.geometry)  # the distance between two neighbouring pieces
     if has_points(variant) and opts.holes != "none" and hole > pitch - MIN_WALL:
         raise MakerError(_("holes of {hole:g} mm do not fit points {pitch:g} mm apart: use at most {most:g} mm, or "
-                           "larger spacing").format(hole=hole, pitch=round(pitch, 1),
-                                                    most=math.floor((pitch - MIN_WALL) * 10) / 10))
+                           "larger spacing").format(hole=Num(hole), pitch=Num(round(pitch, 1)),
+                                                    most=Num(math.floor((pitch - MIN_WALL) * 10) / 10)))
     if pitch - clearance < 5.0:
         raise MakerError(_("a clearance of {clearance:g} mm leaves pieces under 5 mm across on this board: use at "
-                           "most {most:g} mm").format(clearance=clearance,
-                                                      most=max(0.0, math.floor((pitch - 5.0) * 10) / 10)))
+                           "most {most:g} mm").format(clearance=Num(clearance),
+                                                      most=Num(max(0.0, math.floor((pitch - 5.0) * 10) / 10))))
     if has_points(variant) and opts.holes == "cut" and opts.format in MESH_FORMATS and "pieces" in parts:
         if hole > pitch - clearance - 2 * MIN_WALL:
             raise MakerError(_("pegs of {hole:g} mm are too thick for pieces {piece:g} mm across: use smaller holes "
-                               "or less clearance").format(hole=hole, piece=round(pitch - clearance, 1)))
+                               "or less clearance").format(hole=Num(hole), piece=Num(round(pitch - clearance, 1))))
     return replace(opts, parts=parts, square_mm=square, kerf_mm=kerf, corner_mm=corner, hole_mm=hole,
                    clearance_mm=clearance, draught_mm=draught)
