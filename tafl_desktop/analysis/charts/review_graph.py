@@ -69,10 +69,9 @@ def _move_ticks(ax: Any, plies: Sequence[dict[str, Any]]) -> None:
     x axis counts plies, so that a click maps to one; its labels count moves)."""
     from tafl_desktop.core.move_numbers import move_numbers
 
-    found = [p.get("side") for p in plies]
-    if not found or None in found:
+    sides = [p.get("side") for p in plies]
+    if not sides or None in sides:
         return
-    sides: list[int] = [int(s) for s in found if s is not None]
     numbers = move_numbers(sides, sides[0])
     starts = [(int(p["ply"]), n) for p, n, side in zip(plies, numbers, sides, strict=True) if side == sides[0]]
     step = max(1, -(-len(starts) // 8))  # at most about eight labels
