@@ -834,6 +834,8 @@ class PrintSetDialog(QDialog):
             return
         n = self.report.pages
         self.count_label.setText(ngettext("{n} page", "{n} pages", n).format(n=n))
+        # the page line beside it may be long (a build's progress in German): the count keeps its room
+        self.count_label.setMinimumWidth(self.count_label.sizeHint().width())
         self._set_summary(self._summary())
         if self.preview_error:
             self.page_label.setText("")
