@@ -40,6 +40,10 @@ def native_module() -> ModuleType | None:
         return None
     from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
+    if not all(hasattr(tafl_native, name) for name in ("cpu_missing", "option_keys", "TaflRules")):
+        _import_error = _("the native engine is older than the rules (it lacks {options})").format(
+            options="cpu_missing")
+        return None
     lacking = list(tafl_native.cpu_missing())
     if lacking:  # built for a newer processor (a module carried over from another machine)
         _import_error = _("this processor lacks {features}, which the native engine was built for").format(
