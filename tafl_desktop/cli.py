@@ -552,7 +552,34 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     _add_lang_option(p, top=True)
     for sp in sub.choices.values():
         _add_lang_option(sp)
+    _ascii_numbers(p)
     return p
+
+
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number in ASCII digits."""
+    return int(_number_text(text, False))
+
+
+def finite_number(text: str) -> float:
+    """An argparse type: a finite number in ASCII digits (no 'inf', 'nan' or '1e400')."""
+    return float(_number_text(text, True))
+
+
+def _ascii_numbers(parser: argparse.ArgumentParser) -> None:
+    """Every number any command reads from its arguments, a capability's too, is read in ASCII
+    digits: argparse's own ``int`` and ``float`` would take '٣' (``--games ٣`` playing 3 games),
+    '1_000', 'inf' or 'nan'.  Walks the parser and its sub-commands (a loop, not recursion)."""
+    stack = [parser]
+    while stack:
+        current = stack.pop()
+        for action in current._actions:  # argparse keeps the options here (see _command_names)
+            if action.type is int:
+                action.type = whole_number
+            elif action.type is float:
+                action.type = finite_number
+            if isinstance(action, argparse._SubParsersAction):
+                stack.extend(action.choices.values())
 
 
 LANG_CODES = ("en", "da", "de", "fr", "ru")

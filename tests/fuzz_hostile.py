@@ -20,6 +20,13 @@ files.  Every input must end, within 10 s, in either
 
 and no input may change a game held meanwhile or the cached presets.  Anything else is counted
 as a failure and reported with the input that caused it.
+
+More surfaces plug in as modules beside this one (``tests/fuzz_records.py``...): each defines
+``generators(fuzzer) -> list[(category, make_one_input)]``, where ``make_one_input()`` builds one
+input and runs it through ``fuzzer.timed`` (and ``fuzzer.rejected`` / ``fuzzer.fail``).  Run
+them with ``--plugin NAME`` (repeatable): the ``--count`` inputs are then theirs, shared equally::
+
+    .venv/bin/python tests/fuzz_hostile.py --plugin fuzz_records --count 50000 --seed 26
 """
 
 from __future__ import annotations
@@ -600,6 +607,27 @@ class Fuzzer:
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         }
 
+    def run_plugins(self, names: list[str], count: int) -> dict[str, Any]:
+        """``count`` inputs from the generators of the plugin modules ``names`` (see the module's
+        docstring), shared equally and shuffled, with the same checks and report as :meth:`run`."""
+        import importlib
+
+        t0 = time.monotonic()
+        makers = [maker for name in names for maker in importlib.import_module(name).generators(self)]
+        plan = [makers[i % len(makers)][1] for i in range(count)]
+        self.rng.shuffle(plan)
+        for i, fn in enumerate(plan, 1):
+            fn()
+            if i % 1000 == 0:
+                self._check_untouched()
+        self._check_untouched()
+        return {
+            "inputs": sum(self.counts.values()), "by_category": dict(self.counts), "outcomes": dict(self.outcomes),
+            "failures": self.failures, "slowest_input_seconds": round(self.slowest, 3),
+            "seconds": round(time.monotonic() - t0, 1),
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        }
+
     def _check_untouched(self) -> None:
         now = json.dumps([v.to_data() for v in presets().values()], sort_keys=True, default=str)
         if now != self.fingerprint or presets() is not self.table:
@@ -614,11 +642,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--count", type=int, default=10_000, help="generated positions, variants and records")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--position-share", type=float, default=0.5, help="share of positions (the cheapest inputs)")
+    ap.add_argument("--plugin", action="append", default=[], help="a module of more generators (tests/NAME.py)")
     args = ap.parse_args(argv)
     resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))  # a runaway read fails here, not the machine
     signal.signal(signal.SIGALRM, _alarm)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
     with tempfile.TemporaryDirectory(prefix="tafl-fuzz-") as d:
-        report = Fuzzer(args.seed, Path(d)).run(args.count, args.position_share)
+        fuzzer = Fuzzer(args.seed, Path(d))
+        report = fuzzer.run_plugins(args.plugin, args.count) if args.plugin else \
+            fuzzer.run(args.count, args.position_share)
     print(json.dumps(report))
     return 0 if not report["failures"] else 1
 

@@ -138,8 +138,10 @@ def test_playtaflonline_json():
                      {"MoveX": -1, "MoveY": -1, "MoveXTo": -1, "MoveYTo": -1}]}
     t = parse(json.dumps(data), "json", "pto.json")
     assert t.game.move_texts() == ["d2-c2", "c4-c6"]
-    assert t.tags == {"attackers": "ann", "defenders": "bob", "date": "2015.01.01", "result": "-1",
-                      "termination": "the attackers resigned"}
+    assert t.tags == {"attackers": "ann", "defenders": "bob", "date": "2015.01.01"}
+    # the resignation (end state 5) ends the game itself (issue 26), so it is kept in every format
+    assert t.game.outcome is not None and t.game.outcome.winner == Side.DEFENDERS
+    assert t.game.outcome.reason == "resigned"
     assert t.game.rules.variant.options["king_capture"] == "custodial"
     with pytest.raises(InteropError, match="coppergate1"):
         parse(json.dumps({**data, "Layout": "coppergate1"}), "json", "pto.json")

@@ -67,28 +67,48 @@ class TimeControl:
     @classmethod
     def parse(cls, text: str) -> TimeControl:
         """Read OpenTafl's string (``"300"``, ``"300 5i"``, ``"600 30/3"``, ``"3600 30/3 3i"``);
-        ValueError names what is wrong."""
+        ValueError names what is wrong.  Numbers are ASCII digits (no '٣'), times at most
+        :data:`MAX_SECONDS` and periods at most :data:`MAX_PERIODS`, so a tag of 400 nines is
+        refused instead of overflowing."""
+        from tafl_desktop.core.quoting import quote
+
         tokens = str(text).split()
-        if not tokens or not re.fullmatch(r"\d+(\.\d+)?", tokens[0]):
-            raise ValueError(f"'{text}' is not a time control (expected e.g. \"300 30/3 5i\")")
-        main = _ms(tokens[0])
+        if not tokens or not _SECONDS.fullmatch(tokens[0]):
+            raise ValueError(f"{quote(text)} is not a time control (expected e.g. \"300 30/3 5i\")")
+        main = _ms(tokens[0], text)
         inc = period = periods = 0
         for tok in tokens[1:]:
-            if m := re.fullmatch(r"(\d+(?:\.\d+)?)i", tok):
-                inc = _ms(m.group(1))
-            elif m := re.fullmatch(r"(\d+(?:\.\d+)?)/(\d+)", tok):
-                period, periods = _ms(m.group(1)), int(m.group(2))
+            if m := re.fullmatch(rf"({_SECONDS.pattern})i", tok, re.ASCII):
+                inc = _ms(m.group(1), text)
+            elif m := re.fullmatch(rf"({_SECONDS.pattern})/([0-9]{{1,9}})", tok, re.ASCII):
+                period, periods = _ms(m.group(1), text), int(m.group(2))
+                if periods > MAX_PERIODS:
+                    raise ValueError(f"{quote(text)}: more than {MAX_PERIODS} overtime periods")
             else:
-                raise ValueError(f"'{text}': '{tok}' is neither an increment (5i) nor overtime periods (30/3)")
+                raise ValueError(f"{quote(text)}: {quote(tok)} is neither an increment (5i) nor overtime periods "
+                                 "(30/3)")
         return cls(main, inc, period, periods)
+
+
+#: The longest time a clock setting may give, in seconds (a week: no game is longer).
+MAX_SECONDS = 7 * 24 * 3600
+#: The most overtime periods a clock may give.
+MAX_PERIODS = 1000
+_SECONDS = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?", re.ASCII)
 
 
 def _seconds(ms: int) -> str:
     return f"{ms // 1000}" if ms % 1000 == 0 else f"{ms / 1000:g}"
 
 
-def _ms(seconds_text: str) -> int:
-    return int(round(float(seconds_text) * 1000))
+def _ms(seconds_text: str, whole: str = "") -> int:
+    from tafl_desktop.core.quoting import quote
+
+    seconds = float(seconds_text)
+    if seconds > MAX_SECONDS:
+        raise ValueError(f"{quote(whole or seconds_text)}: {quote(seconds_text)} seconds is more than the "
+                         f"{MAX_SECONDS} a clock may give")
+    return int(round(seconds * 1000))
 
 
 #: Ready-made controls offered in New Game (label marked for translation, OpenTafl string).
@@ -234,17 +254,19 @@ class GameClock:
     @classmethod
     def restore(cls, control: TimeControl, text: str, now: Callable[[], float] = time.monotonic) -> GameClock:
         """A stopped clock in the state :meth:`state_text` wrote; ValueError if it is not one."""
+        from tafl_desktop.core.quoting import quote
+
         parts = str(text).split()
-        if len(parts) != 7 or not all(re.fullmatch(r"-?\d+", p) for p in parts):
-            raise ValueError(f"'{text}' is not a saved clock state")
+        if len(parts) != 7 or not all(re.fullmatch(r"-?[0-9]{1,12}", p, re.ASCII) for p in parts):
+            raise ValueError(f"{quote(text)} is not a saved clock state")
         nums = [int(p) for p in parts]
         if any(n < 0 for n in nums[:6]) or nums[6] not in (-1, 0, 1):
-            raise ValueError(f"'{text}' is not a saved clock state")
+            raise ValueError(f"{quote(text)} is not a saved clock state")
         clock = cls(control, now)
         for i in (0, 1):
             main, periods, period = nums[3 * i: 3 * i + 3]
             if periods > control.overtimes or period > control.overtime_ms:
-                raise ValueError(f"'{text}' does not fit the time control {control.text()}")
+                raise ValueError(f"{quote(text)} does not fit the time control {control.text()}")
             clock.sides[i] = SideTime(main, periods, period)
         clock._flag = None if nums[6] < 0 else nums[6]
         return clock

@@ -339,6 +339,28 @@ class Game:
         self._recompute_outcome()
         return ply
 
+    def rewind(self, count: int) -> None:
+        """Keep only the first ``count`` moves (and no redo tail): a long walk back in one step,
+        costing the moves dropped, for readers that walk one game around a variation tree."""
+        self._ended = None
+        self.redo_stack.clear()
+        while len(self.plies) > count:
+            key = self.rules.position_key(self.plies.pop().position)
+            self._counts[key] -= 1
+            if not self._counts[key]:
+                del self._counts[key]
+        self._recompute_outcome()
+
+    def extend_played(self, plies: list[Ply]) -> None:
+        """Append moves played before from this position (a tree's nodes): their positions are
+        taken as they are, as :meth:`from_plies` does."""
+        self.redo_stack.clear()
+        for ply in plies:
+            self.plies.append(ply)
+            key = self.rules.position_key(ply.position)
+            self._counts[key] = self._counts.get(key, 0) + 1
+        self._recompute_outcome()
+
     def redo(self) -> Ply | None:
         if not self.redo_stack:
             return None

@@ -57,7 +57,8 @@ class GameTree:
     """The root (start position) and every line played from it.
 
     ``revision`` grows with every change to the tree (a new move, a deletion, a promotion, a
-    comment), so a window can tell whether the tree holds anything not yet saved.
+    comment), so a window can tell whether the tree holds anything not yet saved; ``count`` is
+    the number of moves in it (kept as it changes, so a limit is checked without a walk).
     """
 
     def __init__(self, rules: Any, start: Any | None = None) -> None:
@@ -65,6 +66,7 @@ class GameTree:
         self.start = rules.initial_position() if start is None else start
         self.root = Node(None, None)
         self.revision = 0
+        self.count = 0
 
     # -- building -----------------------------------------------------------------------------
     @classmethod
@@ -92,6 +94,7 @@ class GameTree:
         node = Node(ply, parent)
         parent.children.append(node)
         self.revision += 1
+        self.count += 1
         return node
 
     def play(self, parent: Node, move: Move) -> Node:
@@ -210,6 +213,7 @@ class GameTree:
         count = 1 + sum(1 for _ in _below(node))
         node.parent.children.remove(node)
         self.revision += 1
+        self.count -= count
         return count
 
     def set_ending(self, node: Node, outcome: Outcome | None) -> None:
@@ -225,6 +229,46 @@ class GameTree:
         node.comment = text
         self.revision += 1
         return True
+
+
+class TreeCursor:
+    """One game walked around a tree, for readers that add many lines: going from one node to
+    another costs only the moves between them (back to where the two paths meet, then forward),
+    so reading a tree costs about its number of moves, however its variations branch, instead of
+    replaying the path to every variation from the start."""
+
+    def __init__(self, tree: GameTree) -> None:
+        self.tree = tree
+        self.game = Game(tree.rules, tree.start)
+        self.path: list[Node] = []  # the nodes of the game's moves
+        self.walked = 0  # moves taken back and forth so far (a reader may cap it)
+
+    @property
+    def node(self) -> Node:
+        return self.path[-1] if self.path else self.tree.root
+
+    def goto(self, node: Node) -> Game:
+        """Make the game the one at ``node`` (a node of the tree) and return it."""
+        climb: list[Node] = []
+        while node.parent is not None and not (node.depth <= len(self.path) and self.path[node.depth - 1] is node):
+            climb.append(node)
+            node = node.parent
+        if node.depth < len(self.path):
+            self.walked += len(self.path) - node.depth
+            self.game.rewind(node.depth)
+            del self.path[node.depth:]
+        climb.reverse()
+        self.walked += len(climb)
+        if climb:
+            self.game.extend_played([n.ply for n in climb])
+            self.path.extend(climb)
+        return self.game
+
+    def play_text(self, text: str) -> Node:
+        """Play ``text`` at the cursor (IllegalMove says why not) and add it to the tree."""
+        node = self.tree.add(self.node, self.game.play_text(text))
+        self.path.append(node)
+        return node
 
 
 def _below(node: Node) -> Iterator[Node]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Game, IllegalMove
 
-_NUMBER = re.compile(r"^\d+\s*(\.\.\.|\.|…)")
+_NUMBER = re.compile(r"^[0-9]+\s*(\.\.\.|\.|…)")
 
 
 def line_text(game: Game) -> str:
@@ -44,13 +44,18 @@ def move_tokens(text: str) -> list[str]:
 
 def replay(rules: Any, start: Any, text: str) -> Game:
     """A game from ``start`` with the moves of ``text``; IllegalMove names the first that fails."""
+    from tafl_desktop.core.quoting import shown
+    from tafl_desktop.core.record_limits import MAX_MOVES, too_many_moves
+
     game = Game(rules, start)
     tokens = move_tokens(text)
     if not tokens:
         raise IllegalMove("the text holds no moves")
+    if len(tokens) > MAX_MOVES:
+        raise IllegalMove(too_many_moves(len(tokens)))
     for i, token in enumerate(tokens, 1):
         try:
             game.play_text(token)
         except IllegalMove as exc:
-            raise IllegalMove(f"move {i} ({token[:30]}) cannot be played: {exc}") from None
+            raise IllegalMove(f"move {i} ({shown(token, 30)}) cannot be played: {exc}") from None
     return game

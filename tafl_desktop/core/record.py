@@ -8,21 +8,23 @@ message naming the move number and why, never half-loaded.  Writes are atomic.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+from tafl_desktop.core import progress
 from tafl_desktop.core.game import Game, IllegalMove, Side
 from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import known, quote, shown
+from tafl_desktop.core.record_limits import MAX_MOVES, MAX_RECORD_BYTES, file_too_large, tags_problem, tree_problem
 from tafl_desktop.core.record_tree import TREE_KEYS, TreeFormatError, read_tree_extras, tree_extras
 from tafl_desktop.core.safe_files import read_limited, write_safely
 from tafl_desktop.core.variants import Variant, VariantError, variant_from_data
 
 FORMAT = "tafl-desktop-game"
 VERSION = 1
-MAX_RECORD_BYTES = 2 * 1024 * 1024
-MAX_MOVES = 20_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
 RECORD_KEYS = ("format", "version", "variant", "start", "to_move", "moves", "result", "reason", "tags", *TREE_KEYS)
 
 
@@ -58,9 +60,38 @@ def game_to_data(game: Game, tags: dict[str, str] | None = None, tree: GameTree 
     }
 
 
+def record_text(game: Game, tags: dict[str, str] | None = None, tree: GameTree | None = None) -> str:
+    """The text of a record file for ``game`` (and ``tree``), checked against the same limits
+    that reading applies (``core.record_limits``), so a file written is a file that opens.
+    RecordError (one sentence) for a game past them; the window refuses to build one.
+
+    Indented for people to read; written compactly when indenting alone would pass the size
+    limit (deeply nested variations indent every move deeply)."""
+    problem = tree_problem(tree if tree is not None else GameTree.from_game(game)) or tags_problem(tags or {})
+    if problem:
+        raise RecordError(_("This game cannot be saved: {problem}.").format(problem=problem))
+    data = game_to_data(game, tags, tree)
+    text = _encodable(json.dumps(data, indent=1, ensure_ascii=False)) + "\n"
+    if len(text) * 4 > MAX_RECORD_BYTES and len(text.encode("utf-8")) > MAX_RECORD_BYTES:
+        text = _encodable(json.dumps(data, separators=(",", ":"), ensure_ascii=False)) + "\n"
+        size = len(text.encode("utf-8"))
+        if size > MAX_RECORD_BYTES:
+            raise RecordError(_("This game cannot be saved: {problem}.").format(problem=file_too_large(size)))
+    return text
+
+
+def _encodable(text: str) -> str:
+    """JSON text whose lone surrogates (a comment pasted from a broken file) are written as
+    ``\\udXXX`` escapes, which read back as the same characters; everything else stays as it
+    is (UTF-8 needs at most 4 bytes a character, an escape 12 for characters beyond U+FFFF)."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def save_game(game: Game, path: str | Path, tags: dict[str, str] | None = None,
               tree: GameTree | None = None) -> None:
-    atomic_write_text(Path(path), json.dumps(game_to_data(game, tags, tree), indent=1) + "\n")
+    """Write the record atomically; RecordError for a game past the limits, OSError for a path
+    that cannot be written (nothing is changed in either case)."""
+    atomic_write_text(Path(path), record_text(game, tags, tree))
 
 
 def tree_from_data(data: Any, where: str = "game") -> GameTree:
@@ -70,6 +101,9 @@ def tree_from_data(data: Any, where: str = "game") -> GameTree:
         read_tree_extras(tree, data, MAX_MOVES)
     except TreeFormatError as exc:
         raise RecordError(f"{where}: {exc}") from None
+    problem = tree_problem(tree)
+    if problem:
+        raise RecordError(f"{where}: {problem}")
     tree.revision = 0
     return tree
 
@@ -106,12 +140,17 @@ def game_from_data(data: Any, where: str = "game") -> Game:
     tags = data.get("tags", {})
     if not isinstance(tags, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tags.items()):
         raise RecordError(f"{where}: 'tags' must be a table of texts")
+    problem = tags_problem(tags)
+    if problem:
+        raise RecordError(f"{where}: {problem}")
     game = Game(rules, start)
     for i, text in enumerate(moves, 1):
         try:
             game.play_text(text)
         except IllegalMove as exc:
             raise RecordError(f"{where}: move {i} ({shown(text, 40)}) cannot be played: {exc}") from None
+        if not i % 256:
+            progress.moves(i, len(moves))
     _restore_off_board_ending(game, data, where)
     return game
 

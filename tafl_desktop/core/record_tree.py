@@ -17,14 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from tafl_desktop.core import progress
 from tafl_desktop.core.game import IllegalMove
-from tafl_desktop.core.game_tree import GameTree, Node
+from tafl_desktop.core.game_tree import GameTree, Node, TreeCursor
 from tafl_desktop.core.quoting import shown
+from tafl_desktop.core.record_limits import MAX_COMMENT, MAX_NESTING
 
-#: How deep variations may nest in a record (a hostile file must not exhaust the stack).
-MAX_NESTING = 64
-#: The longest comment a record may hold, in characters.
-MAX_COMMENT = 10_000
 TREE_KEYS = ("comments", "variations")
 
 
@@ -53,45 +51,104 @@ def _line_comments(line: list[Node]) -> dict[str, str]:
 
 
 def _line_variations(tree: GameTree, line: list[Node]) -> list[dict[str, Any]]:
-    out = []
-    for node in line:
-        if not node.is_main_child:
-            continue  # the alternatives to a variation's first move belong to the line above
-        for alt in node.parent.children[1:]:
-            sub = [alt, *tree.continuation(alt)]
-            entry: dict[str, Any] = {"ply": alt.depth, "moves": [tree.rules.move_text(n.move) for n in sub]}
-            comments = _line_comments(sub)
-            if comments:
-                entry["comments"] = comments
-            nested = _line_variations(tree, sub)
-            if nested:
-                entry["variations"] = nested
-            out.append(entry)
-    return out
+    """The variations hanging from ``line``, each with its own nested ones: a loop over a stack of
+    lines still to write, never recursion (a tree may nest as deep as the limits allow)."""
+    top: list[dict[str, Any]] = []
+    stack: list[tuple[list[Node], list[dict[str, Any]]]] = [(line, top)]
+    nested_of: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    while stack:
+        nodes, out = stack.pop()
+        for node in nodes:
+            if not node.is_main_child:
+                continue  # the alternatives to a variation's first move belong to the line above
+            for alt in node.parent.children[1:]:
+                sub = [alt, *tree.continuation(alt)]
+                entry: dict[str, Any] = {"ply": alt.depth, "moves": [tree.rules.move_text(n.move) for n in sub]}
+                comments = _line_comments(sub)
+                if comments:
+                    entry["comments"] = comments
+                out.append(entry)
+                nested: list[dict[str, Any]] = []
+                nested_of.append((entry, nested))
+                stack.append((sub, nested))
+    for entry, nested in nested_of:  # filled by now; only lines that have variations say so
+        if nested:
+            entry["variations"] = nested
+    return top
 
 
 # ------------------------------------------------------------------------------------ reading
 def read_tree_extras(tree: GameTree, data: dict[str, Any], limit: int) -> None:
     """Add the record's comments and variations to ``tree`` (which holds its main line).
-    ``limit`` is the most moves the whole tree may hold.  TreeFormatError says what is wrong."""
-    _check_nesting(data.get("variations", []))
+    ``limit`` is the most moves the whole tree may hold.  TreeFormatError says what is wrong.
+
+    One game walks the tree (:class:`TreeCursor`), variations of a line in the order of their
+    move numbers and each one's own variations right after it, so reading costs about the number
+    of moves in the record however its variations branch."""
+    variations = data.get("variations", [])
+    total = _check_nesting(variations)
     line = tree.main_line()
     _read_comments(tree.root, line, data.get("comments", {}), "comments", allow_start=True)
-    budget = [limit - len(line)]
-    _read_variations(tree, line, data.get("variations", []), "variations", 1, budget, top=True)
+    budget = limit - len(line)
+    done = len(line)
+    cursor = TreeCursor(tree)
+    stack: list[tuple[list[Node], Any, str, bool]] = [(line, variations, "variations", True)]
+    while stack:
+        nodes, items, where, top = stack.pop()
+        if not isinstance(items, list):
+            raise TreeFormatError(f"'{where}' must be a list of variations")
+        by_ply = {n.depth: n for n in (nodes if top else nodes[1:])}
+        checked = [_checked_variation(var, f"{where} {k}", by_ply) for k, var in enumerate(items, 1)]
+        checked.sort(key=lambda c: c[1])  # by move number; variations at one move keep their order
+        pending = []
+        for here, ply, moves, var in checked:
+            budget -= len(moves)
+            if budget < 0:
+                raise TreeFormatError(f"{here}: the record holds more moves than a record may have")
+            cursor.goto(by_ply[ply].parent)
+            sub: list[Node] = []
+            for i, text in enumerate(moves):
+                try:
+                    sub.append(cursor.play_text(text))
+                except IllegalMove as exc:
+                    raise TreeFormatError(f"{here} (from move {ply}): move {ply + i} ({shown(text, 40)}) cannot be "
+                                          f"played: {exc}") from None
+                done += 1
+                if not done % 256:
+                    progress.moves(done, total + len(line))
+            _read_comments(tree.root, sub, var.get("comments", {}), f"{here} comments", allow_start=False)
+            pending.append((sub, var.get("variations", []), f"{here} variations", False))
+        stack.extend(reversed(pending))  # the first variation (and its own) is read first
 
 
-def _check_nesting(variations: Any) -> None:
+def _checked_variation(var: Any, here: str, by_ply: dict[int, Node]) -> tuple[str, int, list[str], dict]:
+    if not isinstance(var, dict) or set(var) - {"ply", "moves", "comments", "variations"}:
+        raise TreeFormatError(f"{here}: a variation has 'ply', 'moves' and optionally 'comments' and "
+                              "'variations'")
+    ply, moves = var.get("ply"), var.get("moves")
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply not in by_ply:
+        raise TreeFormatError(f"{here}: 'ply' must be the number of a move of the line it replaces")
+    if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
+        raise TreeFormatError(f"{here}: 'moves' must be a list of move texts like \"e1-e5\"")
+    return here, ply, moves, var
+
+
+def _check_nesting(variations: Any) -> int:
     """Refuse variations nested deeper than MAX_NESTING before anything is replayed (a loop,
-    not recursion: the check itself must not exhaust the stack)."""
+    not recursion: the check itself must not exhaust the stack); the number of moves they list."""
     stack = [(variations, 1)]
+    total = 0
     while stack:
         items, depth = stack.pop()
         if not isinstance(items, list) or not items:
             continue
         if depth > MAX_NESTING:
             raise TreeFormatError(f"variations nest more than {MAX_NESTING} deep")
-        stack.extend((v.get("variations"), depth + 1) for v in items if isinstance(v, dict))
+        for v in items:
+            if isinstance(v, dict):
+                total += len(v["moves"]) if isinstance(v.get("moves"), list) else 0
+                stack.append((v.get("variations"), depth + 1))
+    return total
 
 
 def _read_comments(root: Node, line: list[Node], comments: Any, where: str, allow_start: bool) -> None:
@@ -101,7 +158,8 @@ def _read_comments(root: Node, line: list[Node], comments: Any, where: str, allo
     if allow_start:
         by_ply[0] = root
     for key, text in comments.items():
-        if not isinstance(text, str) or not isinstance(key, str) or not key.isascii() or not key.isdigit():
+        if not isinstance(text, str) or not isinstance(key, str) or not key.isascii() or not key.isdigit() \
+                or len(key) > 9:
             raise TreeFormatError(f"'{where}' must map move numbers (like \"3\") to texts")
         if len(text) > MAX_COMMENT:
             raise TreeFormatError(f"{where}: the comment on move {key} is longer than {MAX_COMMENT} characters")
@@ -109,36 +167,3 @@ def _read_comments(root: Node, line: list[Node], comments: Any, where: str, allo
         if node is None:
             raise TreeFormatError(f"{where}: move {key} is not in this line")
         node.comment = text.strip()
-
-
-def _read_variations(tree: GameTree, line: list[Node], variations: Any, where: str, nesting: int,
-                     budget: list[int], top: bool) -> None:
-    if not isinstance(variations, list):
-        raise TreeFormatError(f"'{where}' must be a list of variations")
-    by_ply = {n.depth: n for n in (line if top else line[1:])}
-    for k, var in enumerate(variations, 1):
-        here = f"{where} {k}"
-        if not isinstance(var, dict) or set(var) - {"ply", "moves", "comments", "variations"}:
-            raise TreeFormatError(f"{here}: a variation has 'ply', 'moves' and optionally 'comments' and "
-                                  "'variations'")
-        ply, moves = var.get("ply"), var.get("moves")
-        if not isinstance(ply, int) or isinstance(ply, bool) or ply not in by_ply:
-            raise TreeFormatError(f"{here}: 'ply' must be the number of a move of the line it replaces")
-        if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
-            raise TreeFormatError(f"{here}: 'moves' must be a list of move texts like \"e1-e5\"")
-        node = by_ply[ply].parent
-        game = tree.game_at(node)
-        sub: list[Node] = []
-        for i, text in enumerate(moves):
-            budget[0] -= 1
-            if budget[0] < 0:
-                raise TreeFormatError(f"{here}: the record holds more moves than a record may have")
-            try:
-                node = tree.add(node, game.play_text(text))
-            except IllegalMove as exc:
-                raise TreeFormatError(f"{here} (from move {ply}): move {ply + i} ({shown(text, 40)}) cannot be played: "
-                                      f"{exc}") from None
-            sub.append(node)
-        _read_comments(tree.root, sub, var.get("comments", {}), f"{here} comments", allow_start=False)
-        _read_variations(tree, sub, var.get("variations", []), f"{here} variations", nesting + 1, budget,
-                         top=False)

@@ -16,6 +16,7 @@ exporting to OpenTafl is told exactly which rule OpenTafl will play differently.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,6 +46,9 @@ TD_BOARD = ("td-id", "td-escapes")
 #: key of a board (walls, a throne room...) travels as ``td-board-KEY`` with its value as compact JSON.
 OT_BOARD_KEYS = ("width", "height", "throne", "corners", "camps", "escape_squares", "setup")
 TD_BOARD_PREFIX = "td-board-"
+#: Brackets a ``td-board-`` value may hold: the board's walls are one list of texts, so a value
+#: nested deeper is no board at all (and JSON nested 3,000 deep would exhaust the parser's stack).
+MAX_BOARD_BRACKETS = 64
 
 ALL_TYPES = "tcnkmTCNKM"
 ATT_TYPES = "tcnkm"
@@ -248,7 +252,7 @@ def _speed(cfg: Mapping[str, str]) -> tuple[str, int]:
     """(movement, king_speed) from ``spd``."""
     text = cfg.get("spd", "-1").strip(",")
     try:
-        values = [int(x) for x in text.split(",")]
+        values = [_whole(x) for x in text.split(",")]
     except ValueError:
         problem = _("rules string: spd:{value} is not a list of numbers").format(value=_v(text))
         raise RulesStringError(problem) from None
@@ -410,19 +414,37 @@ def _decode_throne(cfg: Mapping[str, str]) -> dict[str, OptionValue]:
     return o
 
 
+def _whole(text: str) -> int:
+    """A whole number written in ASCII digits (``int`` would also take '٣' or ' 7'); ValueError otherwise."""
+    if not re.fullmatch(r"-?[0-9]{1,9}", text):
+        raise ValueError(text)
+    return int(text)
+
+
 def _board_squares(g: GridGeometry, text: str, key: str) -> list[str]:
     names = [s for s in text.split(",") if s]
+    seen: set[int] = set()
     for name in names:
         try:
-            g.parse_square(name)
+            square = g.parse_square(name)
         except ValueError as exc:
             raise RulesStringError(_("rules string: {key}: {problem}").format(key=_v(key), problem=exc)) from None
+        if square in seen:
+            raise RulesStringError(_("rules string: {key} names the square {square} twice").format(
+                key=_v(key), square=_v(name)))
+        seen.add(square)
     return names
 
 
 def _check_keys(entries: list[tuple[str, str]]) -> dict[str, str]:
     cfg: dict[str, str] = {}
     for key, value in entries:
+        if key in cfg:  # OpenTafl keeps the last; a string that says two things is refused, not guessed at
+            raise RulesStringError(_("rules string: the key '{key}' is given twice").format(key=_v(key)))
+        if key.startswith(TD_BOARD_PREFIX) and key[len(TD_BOARD_PREFIX):] in OT_BOARD_KEYS:
+            raise RulesStringError(_("rules string: '{key}' is not an entry: the board's {what} is given by OpenTafl's "
+                                     "own entries (dim, cen, cor, afor, start)").format(
+                key=_v(key), what=_v(key[len(TD_BOARD_PREFIX):])))
         if key not in OT_KEYS and not key.startswith(TD):
             raise RulesStringError(_("rules string: the key '{key}' is not one Tafl Desktop supports")
                                    .format(key=_v(key)))
@@ -435,6 +457,8 @@ def _check_keys(entries: list[tuple[str, str]]) -> dict[str, str]:
         raise RulesStringError(_("rules string: 'dim' (the board size) is missing"))
     if "start" not in cfg and "starti" not in cfg:
         raise RulesStringError(_("rules string: the starting position ('start' or 'starti') is missing"))
+    if "start" in cfg and "starti" in cfg:
+        raise RulesStringError(_("rules string: give the starting position once, as 'start' or as 'starti'"))
     for key in ("kj", "ber"):
         if cfg.get(key, "n") != "n":
             raise _unsupported(key, cfg[key], "Tafl Desktop has no jumping kings or berserk moves")
@@ -448,7 +472,7 @@ def variant_from_rules_string(text: str) -> Variant:
     board, otherwise a new variant named after its ``name``.  RulesStringError names the key at fault."""
     cfg = _check_keys(split_entries(text))
     try:
-        size = int(cfg["dim"])
+        size = _whole(cfg["dim"])
     except ValueError:
         raise RulesStringError(_("rules string: dim:{value} is not a number").format(value=_v(cfg["dim"]))) from None
     if not 5 <= size <= 19:
@@ -479,9 +503,11 @@ def variant_from_rules_string(text: str) -> Variant:
         if key.startswith(TD_BOARD_PREFIX):
             import json
 
+            if value.count("[") + value.count("{") > MAX_BOARD_BRACKETS:
+                raise RulesStringError(_("rules string: {key} is nested too deeply").format(key=_v(key)))
             try:
                 board[key[len(TD_BOARD_PREFIX):]] = json.loads(value)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise RulesStringError(_("rules string: {key} is not readable").format(key=_v(key))) from None
     board["setup"] = setup
     options = _decode_options(cfg, g)
@@ -496,7 +522,12 @@ def variant_from_rules_string(text: str) -> Variant:
     slug = "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_")[:48] or "opentafl"
     data = {"id": f"ot_{slug}", "name": name[:80], "family": "tafl", "board": board, "options": options,
             "sources": ["OpenTafl rules string"]}
-    variant = variant_from_data(data, where=_("rules string"))
+    try:
+        variant = variant_from_data(data, where=_("rules string"))
+    except RulesStringError:
+        raise
+    except VariantError as exc:  # a string that parses but describes no playable board: one kind of error
+        raise RulesStringError(str(exc)) from None
     base = presets().get(cfg.get("td-id", ""))
     if base is not None and base.family == "tafl" and _same_board(base, variant):
         return base.with_options(options)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -404,7 +405,8 @@ def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides
     for k in ("id", "name"):
         if not isinstance(data.get(k), str) or not data[k].strip():
             raise VariantError(f"{where}: '{k}' must be a non-empty text")
-    if len(data["name"]) > MAX_NAME or any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in data["name"]):
+    if len(data["name"]) > MAX_NAME or any(ch != " " and unicodedata.category(ch)[0] in "CZ" for ch in data["name"]):
+        # control, format (direction marks and overrides), separator: a name is shown in messages
         raise VariantError(_("{where}: 'name' must be one line of at most {n} characters").format(
             where=where, n=MAX_NAME))
     vid = data["id"]

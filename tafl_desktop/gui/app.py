@@ -178,13 +178,18 @@ def offer_restore(window, autosave: str) -> bool:
     """Ask whether to go on with the game the last run left unfinished.  The words say what
     happened: a record tagged ``exit = "normal"`` was kept by a normal close of the window; any
     other ended without one (a crash, a kill, a power cut).  True if the game was restored."""
+    from tafl_desktop.core.progress import Cancelled
     from tafl_desktop.core.record import RecordError, load_game, read_record_tags
     from tafl_desktop.gui import dialogs
+    from tafl_desktop.gui.background_read import read_in_background
     from tafl_desktop.gui.main_window import CLOSED_NORMALLY, CLOSED_TAG
     from tafl_desktop.i18n import _
 
     try:
-        game = load_game(autosave)
+        game = read_in_background(window, _("Reading the unfinished game..."), lambda: load_game(autosave),
+                                  autosave)
+    except Cancelled:
+        return False
     except RecordError as exc:
         dialogs.show_error(window, _("Cannot restore the unfinished game"),
                            _("{error}\n\nA new game starts instead.").format(error=exc))

@@ -15,6 +15,7 @@ from PySide6.QtGui import QUndoStack
 
 from tafl_desktop.core.game import Game, Outcome, Side
 from tafl_desktop.core.game_tree import GameTree, Node
+from tafl_desktop.core.record_limits import comment_refusal, move_refusal, promotion_refusal
 from tafl_desktop.gui.board_view import BoardState
 from tafl_desktop.gui.commands import MoveCommand
 from tafl_desktop.gui.piece_labels import piece_letters, piece_ranks
@@ -303,6 +304,8 @@ class GameController(QObject):
             return
         side = self.rules.side_to_move(self.game.position)
         node = self.line_nodes()[-1] if self.game.plies else self.tree.root
+        if self._refused(node, move):
+            return
         ply = self.game.play(move)
         node = self.tree.add(node, ply)
         self._path = ()
@@ -401,6 +404,8 @@ class GameController(QObject):
         side = self.rules.side_to_move(self.tree.position(base))
         name, text = self.sides[int(side)], self.rules.move_text(move)
         if known is None:
+            if self._refused(base, move):
+                return
             game = Game.from_plies(self.rules, self.game.start, [n.ply for n in self.tree.path(base)])
             known = self.tree.add(base, game.play(move))
             note = _("{side} played {move}: a new variation.")
@@ -411,6 +416,18 @@ class GameController(QObject):
         self._pending_message = note.format(side=name, move=text)
         self.moved.emit(move)
         self.show_node(known)
+
+    def _refused(self, parent: Node, move: Move) -> bool:
+        """True (and a sentence in the status line) when the game may not keep ``move`` after
+        ``parent``: every game must stay one that can be saved and opened again, so the limits of
+        ``core.record_limits`` are kept as the game grows, not found out when it is saved."""
+        why = move_refusal(self.tree, parent, move)
+        if why is None:
+            return False
+        self._path = ()
+        self.message.emit(_("{move} is not played: {reason}.").format(move=self.rules.move_text(move), reason=why))
+        self.changed.emit()
+        return True
 
     def line_nodes(self) -> list[Node]:
         """The tree's nodes for the moves of ``game`` (the line on screen, up to its live end)."""
@@ -473,12 +490,20 @@ class GameController(QObject):
         self.undo_stack.setClean()
 
     def set_comment(self, node: Node, text: str) -> None:
+        why = comment_refusal(self.tree, node, text)
+        if why is not None:
+            self.message.emit(_("The comment is not saved: {reason}.").format(reason=why))
+            return
         if self.tree.set_comment(node, text):
             self.message.emit(_("Comment removed.") if not node.comment else _("Comment saved."))
             self.changed.emit()
 
     def promote(self, node: Node, to_main: bool = False) -> bool:
         """Move the variation holding ``node`` up one level (or all the way to the main line)."""
+        why = promotion_refusal(self.tree, node, to_main)
+        if why is not None:
+            self.message.emit(_("The variation stays where it is: {reason}.").format(reason=why))
+            return False
         done = self.tree.make_main(node) if to_main else self.tree.promote(node)
         if done:
             self.message.emit(_("The variation is now the main line.") if self.tree.is_main(node)

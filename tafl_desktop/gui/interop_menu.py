@@ -41,25 +41,36 @@ def _ask_variant(window):
 
 
 def import_game(window, path: str | None = None) -> bool:
-    """Read a game in a foreign format into the window; the current game stays if it fails."""
+    """Read a game in a foreign format into the window; the current game stays if it fails.
+    The file is read in a thread with a progress dialog (``gui.background_read``): a large or
+    hostile file never freezes the window, and Cancel leaves everything as it was."""
+    from tafl_desktop.core.progress import Cancelled
+    from tafl_desktop.core.quoting import shown
+    from tafl_desktop.gui.background_read import is_reading, read_in_background
     from tafl_desktop.gui.players import HUMANS
     from tafl_desktop.interop.formats import format_of, read_game
     from tafl_desktop.interop.transfer import InteropError
 
+    if is_reading(window):
+        return False
     if path is None:
         path = dialogs.ask_open_path(window, _("Import a game"), IMPORT_FILTER, window._last_dir())
         if not path:
             return False
     if not window._may_discard():
         return False
-    name = Path(path).name
+    name = shown(Path(path).name)
     try:
         variant = None
         if format_of(path) == "moves":
             variant = _ask_variant(window)
             if variant is None:
                 return False
-        transfer = read_game(path, variant=variant)
+        transfer = read_in_background(window, _("Importing {name}...").format(name=name),
+                                      lambda: read_game(path, variant=variant), path)
+    except Cancelled:
+        window._show_message(_("Import cancelled: the current game is unchanged."))
+        return False
     except InteropError as exc:
         dialogs.show_error(window, _("Cannot import the game"),
                            _("{problem}\n\nThe current game is unchanged.").format(problem=exc))
@@ -67,7 +78,7 @@ def import_game(window, path: str | None = None) -> bool:
     except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
         dialogs.show_error(window, _("Cannot import the game"),
                            _("{name}: unexpected problem ({problem}).\n\nThe current game is unchanged.")
-                           .format(name=name, problem=exc))
+                           .format(name=name, problem=dialogs.describe_problem(exc)))
         return False
     game = transfer.game
     window._message = ""
@@ -91,6 +102,7 @@ def import_game(window, path: str | None = None) -> bool:
 
 def export_game(window, path: str | None = None, fmt: str | None = None) -> bool:
     """Write the current game in a foreign format; warnings name what the format cannot hold."""
+    from tafl_desktop.core.quoting import shown
     from tafl_desktop.interop.formats import format_of, write_game
     from tafl_desktop.interop.transfer import GameTransfer, InteropError
 
@@ -118,7 +130,7 @@ def export_game(window, path: str | None = None, fmt: str | None = None) -> bool
     except InteropError as exc:
         dialogs.show_error(window, _("Cannot export the game"), str(exc))
         return False
-    name = Path(path).name
+    name = shown(Path(path).name)
     if warnings:
         dialogs.show_info(window, _("Exported with warnings"),
                           _("{name} was written, but:\n\n{lines}").format(name=name, lines="\n".join(

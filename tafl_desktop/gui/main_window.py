@@ -400,11 +400,17 @@ class MainWindow(QMainWindow):
                 return False
         if not self._may_discard():
             return False
+        from tafl_desktop.core.progress import Cancelled
         from tafl_desktop.core.record import RecordError, load_tree
+        from tafl_desktop.gui.background_read import read_in_background
 
-        try:
-            tree = load_tree(path)
+        try:  # in a thread, with progress and Cancel: a game of 20,000 moves replays for seconds
+            tree = read_in_background(self, _("Opening {name}...").format(name=shown(Path(path).name)),
+                                      lambda: load_tree(path), path)
             game = tree.main_game()
+        except Cancelled:
+            self._show_message(_("Opening cancelled: the current game is unchanged."))
+            return False
         except RecordError as exc:
             dialogs.show_error(self, _("Cannot open the game"),
                                _("{error}\n\nThe current game is unchanged.").format(error=exc))
@@ -428,7 +434,7 @@ class MainWindow(QMainWindow):
             self._remember_recent(path)
         n = len(game.plies)
         self._show_message(ngettext("Opened {file}: {n} move of {game}.", "Opened {file}: {n} moves of {game}.",
-                                    n).format(file=Path(path).name, n=n, game=game.rules.variant.title))
+                                    n).format(file=shown(Path(path).name), n=n, game=game.rules.variant.title))
         self.refresh()
         return True
 
@@ -461,17 +467,20 @@ class MainWindow(QMainWindow):
         return self._write_game(path)
 
     def _write_game(self, path: str) -> bool:
-        from tafl_desktop.core.record import save_game
+        from tafl_desktop.core.record import RecordError, save_game
 
         try:
             save_game(self.controller.game, path, self._tags(), tree=self.controller.tree)
         except OSError as exc:
             dialogs.show_error(self, _("Cannot save the game"), f"{shown(path)}: {shown(exc.strerror or exc, 200)}")
             return False
+        except RecordError as exc:  # past the limits a record keeps: the file is left as it was
+            dialogs.show_error(self, _("Cannot save the game"), str(exc))
+            return False
         self.file_path = path
         self.controller.mark_saved()
         self._remember_recent(path)
-        self._show_message(_("Saved {name}.").format(name=Path(path).name))
+        self._show_message(_("Saved {name}.").format(name=shown(Path(path).name)))
         self._update_title()
         return True
 
@@ -497,7 +506,7 @@ class MainWindow(QMainWindow):
                 name=shown(Path(path).name), cause=dialogs.describe_problem(exc)))
             return False
         self.start_game(variant, HUMANS)
-        self._show_message(_("Playing {game} from {file}.").format(game=variant.title, file=Path(path).name))
+        self._show_message(_("Playing {game} from {file}.").format(game=variant.title, file=shown(Path(path).name)))
         return True
 
     def print_set(self) -> None:
@@ -579,8 +588,8 @@ class MainWindow(QMainWindow):
                 save_game(self.controller.game, self.autosave_path, tags, tree=self.controller.tree)
             elif os.path.lexists(self.autosave_path):
                 os.remove(self.autosave_path)
-        except OSError as exc:
-            reason = shown(exc.strerror or exc, 200)
+        except (OSError, ValueError) as exc:  # ValueError: a RecordError, a game past the record's limits
+            reason = shown(getattr(exc, "strerror", None) or exc, 200)
             if isinstance(exc, (FileExistsError, NotADirectoryError)):
                 reason = _("a file stands where its folder should be")
             self._show_message(_("Autosave failed: {reason}").format(reason=reason))

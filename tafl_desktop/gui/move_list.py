@@ -40,6 +40,9 @@ ANNOTATION_TINTS = {"inaccuracy": "#f3e6a0", "mistake": "#f6c28b", "blunder": "#
 #: Item role carrying a row's nesting level (0 = main line) for the indenting delegate.
 DEPTH_ROLE = Qt.ItemDataRole.UserRole + 1
 INDENT_PX = 14
+#: Levels of variations drawn as steps of indentation; deeper ones stay at this step, so a move
+#: 64 variations deep still shows its text beside the guide lines.
+MAX_INDENT_LEVELS = 8
 
 
 @dataclass
@@ -105,7 +108,7 @@ class MoveListModel(QAbstractTableModel):
                 t += " x" + ",".join(g.name(s) for s in node.ply.captures)
             return t
 
-        def lay(line: list[Node], depth: int, turn: int) -> None:
+        def rows_of(line: list[Node], depth: int, turn: int) -> list[_Row]:
             rows: list[_Row] = []
             prev_col = -1
             for node in line:
@@ -117,22 +120,32 @@ class MoveListModel(QAbstractTableModel):
                 rows[-1].cells[col].append(node)
                 self._texts[id(node)] = text(node)
                 prev_col = col
-            for row in rows:
-                self._rows.append(row)
-                r = len(self._rows) - 1
-                for col in (0, 1):
-                    for node in row.cells[col]:
-                        self._where[id(node)] = (r, col)
-                for node in (*row.cells[0], *row.cells[1]):
-                    if node.comment:
-                        self._rows.append(_Row(depth, comment=node))
-                    if node.is_main_child:
-                        for alt in node.parent.children[1:]:
-                            lay([alt, *tree.continuation(alt)], depth + 1, row.number)
+            return rows
 
         if tree.root.comment:
             self._rows.append(_Row(0, comment=tree.root))
-        lay(tree.main_line(), 0, 1)
+        # A stack of rows still to place, not recursion (variations may nest as deep as a record
+        # allows): after each row come its comments and then each variation played instead of one
+        # of its moves, laid out whole, before the next row of the same line.
+        pending: list[list[_Row]] = [list(reversed(rows_of(tree.main_line(), 0, 1)))]
+        while pending:
+            if not pending[-1]:
+                pending.pop()
+                continue
+            row = pending[-1].pop()
+            self._rows.append(row)
+            r = len(self._rows) - 1
+            for col in (0, 1):
+                for node in row.cells[col]:
+                    self._where[id(node)] = (r, col)
+            after: list[list[_Row]] = []  # each move's comment, then the variations played instead of it
+            for node in (*row.cells[0], *row.cells[1]):
+                if node.comment:
+                    after.append([_Row(row.depth, comment=node)])
+                if node.is_main_child:
+                    for alt in node.parent.children[1:]:
+                        after.append(rows_of([alt, *tree.continuation(alt)], row.depth + 1, row.number))
+            pending.extend(list(reversed(rows)) for rows in reversed(after))
 
     # ------------------------------------------------------------------------------- lookups
     def node_index(self, node: Node | None) -> QModelIndex:
@@ -269,11 +282,12 @@ class _IndentDelegate(QStyledItemDelegate):
             super().paint(painter, option, index)
             return
         opt = QStyleOptionViewItem(option)
-        indent = depth * INDENT_PX
+        shown = min(depth, MAX_INDENT_LEVELS)
+        indent = shown * INDENT_PX
         painter.save()
         painter.setPen(option.palette.color(QPalette.ColorRole.Mid))
         r = option.rect
-        for level in range(depth):
+        for level in range(shown):
             x = r.left() + level * INDENT_PX + INDENT_PX // 2
             painter.drawLine(x, r.top() + 1, x, r.bottom() - 1)
         painter.restore()
@@ -423,11 +437,22 @@ def edit_comment(parent: QWidget, controller: GameController, node: Node) -> Non
     """Ask for the comment on ``node`` (empty removes it)."""
     from PySide6.QtWidgets import QInputDialog
 
+    from tafl_desktop.core.record_limits import comment_refusal
+    from tafl_desktop.gui import dialogs
+
     what = _("the start position") if node.ply is None else _("move {n}").format(n=node.depth)
-    text, ok = QInputDialog.getMultiLineText(parent, _("Comment"), _("Comment on {what}:").format(what=what),
-                                             node.comment)
-    if ok:
-        controller.set_comment(node, text)
+    text = node.comment
+    while True:
+        text, ok = QInputDialog.getMultiLineText(parent, _("Comment"), _("Comment on {what}:").format(what=what),
+                                                 text)
+        if not ok:
+            return
+        why = comment_refusal(controller.tree, node, text)
+        if why is None:
+            break
+        # refused as it is written, not when the game is saved; the text comes back to be shortened
+        dialogs.show_error(parent, _("Comment too long"), _("The comment is not saved: {reason}.").format(reason=why))
+    controller.set_comment(node, text)
 
 
 def confirm_delete(parent: QWidget, controller: GameController, node: Node | None) -> None:

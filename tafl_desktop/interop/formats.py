@@ -7,16 +7,19 @@ the caller).  Writing is atomic, so a failed export never leaves half a file beh
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from tafl_desktop.core.game import OFF_BOARD_REASONS
+from tafl_desktop.core.quoting import listing, shown
+from tafl_desktop.core.record_limits import MAX_RECORD_BYTES
 from tafl_desktop.i18n import _
-from tafl_desktop.interop.transfer import GameTransfer, InteropError
+from tafl_desktop.interop.transfer import GameTransfer, InteropError, fit_to_limits
 
 FORMATS = ("otg", "pgn", "json", "moves")
 #: File-name endings -> format, longest first.
 SUFFIXES = ((".tafl.json", "json"), (".json", "json"), (".otg", "otg"), (".pgn", "pgn"), (".txt", "moves"))
-MAX_BYTES = 4 * 1024 * 1024
+#: The largest file read, of any format (``core.record_limits`` says why).
+MAX_BYTES = MAX_RECORD_BYTES
 
 
 def format_of(path: str | Path, given: str | None = None) -> str:
@@ -31,11 +34,10 @@ def format_of(path: str | Path, given: str | None = None) -> str:
         if name.endswith(suffix):
             return fmt
     raise InteropError(_("{name}: cannot tell the format from the name; give --format ({formats}) or use .otg, .pgn, "
-                         ".tafl.json or .txt").format(name=Path(path).name, formats=', '.join(FORMATS)))
+                         ".tafl.json or .txt").format(name=shown(Path(path).name), formats=', '.join(FORMATS)))
 
 
 def read_text(path: str | Path) -> str:
-    from tafl_desktop.core.quoting import shown
     from tafl_desktop.core.safe_files import read_limited
 
     p = Path(path)
@@ -43,15 +45,23 @@ def read_text(path: str | Path) -> str:
         raw = read_limited(p, MAX_BYTES)
     except OSError as exc:
         raise InteropError(_("{name}: cannot read the file ({problem})").format(
-            name=shown(p.name), problem=exc.strerror or exc)) from None
+            name=shown(p.name), problem=shown(exc.strerror or exc, 200))) from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InteropError(_("{name}: not a UTF-8 text file").format(name=p.name)) from None
+        raise InteropError(_("{name}: not a UTF-8 text file").format(name=shown(p.name))) from None
 
 
 def parse(text: str, fmt: str, where: str, variant=None) -> GameTransfer:
-    """A game from text in ``fmt``; ``variant`` is needed by plain move lists (and used by PGN)."""
+    """A game from text in ``fmt``; ``variant`` is needed by plain move lists (and used by PGN).
+    The game is fitted to the limits every record keeps (``transfer.fit_to_limits``), so an
+    imported game can be saved and opened again."""
+    t = _parse(text, fmt, shown(where), variant)
+    fit_to_limits(t, shown(where))
+    return t
+
+
+def _parse(text: str, fmt: str, where: str, variant=None) -> GameTransfer:
     if fmt == "otg":
         from tafl_desktop.interop.otg import read_otg
 
@@ -68,19 +78,30 @@ def parse(text: str, fmt: str, where: str, variant=None) -> GameTransfer:
                 where=where))
         return read_move_list(text, variant, where)
     from tafl_desktop.core.record import RecordError, tree_from_data
-    from tafl_desktop.interop.pto import looks_like_pto, read_pto
+    from tafl_desktop.interop.pto import looks_like_pto, pto_game
 
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InteropError(_("{where}: not JSON ({problem})").format(where=where, problem=exc)) from None
+    data = json_data(text, where)
     if looks_like_pto(data):
-        return read_pto(text, where)
+        return pto_game(data, where)
     try:
         tree = tree_from_data(data, where)
     except RecordError as exc:
         raise InteropError(str(exc)) from None
     return GameTransfer.from_tree(tree, dict(data.get("tags") or {}))
+
+
+def json_data(text: str, where: str):
+    """The JSON document in ``text``; InteropError (one line) for text that is none, or one past the
+    parser's limits (nested 100,000 deep, a number of 5,000 digits)."""
+    from tafl_desktop.core.record import RecordError, parse_record_text
+
+    if len(text) > MAX_BYTES:
+        raise InteropError(_("{where}: larger than the {limit} bytes a game record may have").format(
+            where=where, limit=MAX_BYTES))
+    try:
+        return parse_record_text(text.encode("utf-8", "surrogatepass"), where)
+    except RecordError as exc:
+        raise InteropError(str(exc)) from None
 
 
 def read_game(path: str | Path, fmt: str | None = None, variant=None) -> GameTransfer:
@@ -93,13 +114,14 @@ def render(t: GameTransfer, fmt: str) -> tuple[str, list[str]]:
     if t.game.rules.variant.family != "tafl" and fmt != "json":
         raise InteropError(_("{variant} is not a Tafl game: only Tafl Desktop's own format (.tafl.json) can "
                              "hold it").format(variant=t.game.rules.variant.name))
-    if fmt == "pgn":
-        from tafl_desktop.interop.pgn import write_pgn
-
-        return write_pgn(t)
     warnings: list[str] = []
     if fmt not in ("json", "otg") and t.has_variations():
         warnings.append(_("the variations were left out: only the main line is written"))
+    if fmt == "pgn":
+        from tafl_desktop.interop.pgn import write_pgn
+
+        text, more = write_pgn(t)
+        return text, warnings + more
     if fmt == "otg":
         from tafl_desktop.interop.otg import write_otg
 
@@ -108,12 +130,24 @@ def render(t: GameTransfer, fmt: str) -> tuple[str, list[str]]:
     if fmt == "moves":
         from tafl_desktop.interop.move_list import write_move_list
 
-        if t.comments:
+        if t.comments or (t.tree is not None and any(n.comment for n in t.tree.main_line())):
             warnings.append(_("a plain move list has no place for comments; they were left out"))
+        if t.tags:
+            warnings.append(_("a plain move list has no place for tags; they were left out: {names}").format(
+                names=listing(t.tags)))
+        if t.game.start != t.game.rules.initial_position():
+            warnings.append(_("the game starts from a set-up position, which a plain move list cannot hold"))
+        out = t.game.outcome
+        if out is not None and out.reason in OFF_BOARD_REASONS:
+            warnings.append(_("a plain move list cannot say how the game ended ({outcome})").format(
+                outcome=out.describe(t.game.rules.variant)))
         return write_move_list(t), warnings
-    from tafl_desktop.core.record import game_to_data
+    from tafl_desktop.core.record import RecordError, record_text
 
-    return json.dumps(game_to_data(t.game, t.tags, t.to_tree()), indent=1) + "\n", warnings
+    try:
+        return record_text(t.game, t.tags, t.to_tree()), warnings
+    except RecordError as exc:
+        raise InteropError(str(exc)) from None
 
 
 def write_game(t: GameTransfer, path: str | Path, fmt: str | None = None) -> list[str]:
@@ -130,5 +164,5 @@ def write_game(t: GameTransfer, path: str | Path, fmt: str | None = None) -> lis
         atomic_write_text(p, text)
     except OSError as exc:
         raise InteropError(_("cannot write {name}: {problem}").format(
-            name=p.name, problem=exc.strerror or exc)) from None
+            name=shown(p.name), problem=shown(exc.strerror or exc, 200))) from None
     return warnings

@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 
 from tafl_desktop.core.game import Game
+from tafl_desktop.core.quoting import shown
+from tafl_desktop.core.record_limits import MAX_MOVES, MAX_RECORD_BYTES, too_many_moves
 from tafl_desktop.i18n import _
 from tafl_desktop.interop.transfer import GameTransfer, InteropError, play_listed
 
-MAX_BYTES = 1024 * 1024
-_NUMBER = re.compile(r"^\d+\.+$")
-_MOVE = re.compile(r"^K?([a-s]\d{1,2})-?([a-s]\d{1,2})(?:x([a-s0-9/]*))?[+-]{0,2}$")
+MAX_BYTES = MAX_RECORD_BYTES
+_NUMBER = re.compile(r"^\d+\.+$", re.ASCII)
+_MOVE = re.compile(r"^K?([a-s]\d{1,2})-?([a-s]\d{1,2})(?:x([a-s0-9/]*))?[+-]{0,2}$", re.ASCII)
 
 
 def parse_moves(text: str, where: str = "moves") -> list[tuple[str, tuple[str, ...] | None]]:
@@ -29,9 +31,10 @@ def parse_moves(text: str, where: str = "moves") -> list[tuple[str, tuple[str, .
             continue
         m = _MOVE.match(tok)
         if m is None:
-            shown = tok if len(tok) <= 20 else tok[:20] + "..."
             raise InteropError(_("{where}: '{shown}' (move {number}) is not a move like d1-d3 or d1-d3xe3").format(
-                where=where, shown=shown, number=len(out) + 1))
+                where=where, shown=shown(tok, 20), number=len(out) + 1))
+        if len(out) == MAX_MOVES:
+            raise InteropError(_("{where}: {problem}").format(where=where, problem=too_many_moves()))
         caps = tuple(c for c in (m.group(3) or "").split("/") if c) if m.group(3) is not None else None
         out.append((f"{m.group(1)}-{m.group(2)}", caps))
     return out

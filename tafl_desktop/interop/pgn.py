@@ -5,28 +5,63 @@ As their reader has it (``dcampbell24/hnefatafl`` ``portable_game_notation.rs``,
 ``1. h1h3 g5g2 2. h3h2`` with no hyphen and no captures; 11x11 Copenhagen is assumed, attackers
 first.  We write that form, plus a ``[Rules "..."]`` tag (an OpenTafl rules string) when the
 game is not Copenhagen, which their reader skips and ours uses.
+
+Tag values are written with PGN's own escapes (``\\"`` and ``\\\\``) and ours for what a
+line cannot hold (``\\n``, ``\\r``, control characters: :mod:`tafl_desktop.interop.escapes`),
+and read back the same way.  An ending decided off the board travels in ``Result`` (OpenTafl's
+1, -1 or 0), ``Termination`` and ``Ending`` (our reason) tags.  What a PGN-like file cannot hold
+(variations, comments, a set-up position, tag names that are not letters and digits) is named
+in a warning.
 """
 
 from __future__ import annotations
 
 import re
 
-from tafl_desktop.core.game import Game
+from tafl_desktop.core.game import OFF_BOARD_REASONS, Game
+from tafl_desktop.core.quoting import listing, quote, shown
+from tafl_desktop.core.record_limits import MAX_RECORD_BYTES
 from tafl_desktop.core.rules_string import RulesStringError, to_rules_string, variant_from_rules_string
 from tafl_desktop.i18n import _
+from tafl_desktop.interop.escapes import escape, unescape
 from tafl_desktop.interop.move_list import parse_moves
-from tafl_desktop.interop.transfer import MAX_TEXT, GameTransfer, InteropError, play_listed
+from tafl_desktop.interop.transfer import (
+    GameTransfer,
+    InteropError,
+    finish_from_tags,
+    play_listed,
+    result_code,
+    termination_text,
+)
 
-MAX_BYTES = 2 * 1024 * 1024
+MAX_BYTES = MAX_RECORD_BYTES
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
 DEFAULT_VARIANT = "copenhagen"
+
+
+def _pgn_key(key: str) -> str:
+    return key[:1].upper() + key[1:]
+
+
+def _our_key(key: str) -> str:
+    return key[:1].lower() + key[1:]
 
 
 def write_pgn(t: GameTransfer) -> tuple[str, list[str]]:
     game = t.game
     variant = game.rules.variant
     warnings: list[str] = []
-    tags = {k.capitalize(): v for k, v in t.tags.items()}
+    # the ending's tags are written from the game; a copy of them would be read as an ending
+    reserved = ("rules", "result", "ending", *(("termination",) if game.outcome is not None else ()))
+    tags = {_pgn_key(k): v for k, v in t.tags.items() if k not in reserved and k.isalnum() and k.isascii()}
+    left_out = [k for k in t.tags if k not in reserved and not (k.isalnum() and k.isascii())]
+    if left_out:
+        warnings.append(_("PGN-like tag names hold only letters and digits; these tags were left out: {names}").format(
+            names=listing(quote(k) for k in left_out)))
+    own = [k for k in t.tags if k in reserved]
+    if own:
+        warnings.append(_("these tags were left out, as the file writes them from the game itself: {names}").format(
+            names=listing(quote(k) for k in own)))
     if variant.id != DEFAULT_VARIANT or variant.changed_options():
         exported = to_rules_string(variant)
         tags["Rules"] = exported.text
@@ -35,7 +70,13 @@ def write_pgn(t: GameTransfer) -> tuple[str, list[str]]:
             variant=variant.name))
     if game.start != game.rules.initial_position():
         warnings.append(_("the game starts from a set-up position, which PGN-like files cannot hold"))
-    lines = [f'[{k} "{v[:MAX_TEXT]}"]'.replace("\n", " ") for k, v in tags.items() if k.isalnum()]
+    tree = t.to_tree()
+    if tree.root.comment or any(n.comment for n in tree.nodes()):
+        warnings.append(_("PGN-like files have no place for comments; they were left out"))
+    out = game.outcome
+    if out is not None and out.reason in OFF_BOARD_REASONS:
+        tags.update({"Result": result_code(out), "Termination": termination_text(out), "Ending": out.reason})
+    lines = [f'[{k} "{escape(v, quote_char=chr(34))}"]' for k, v in tags.items()]
     n = len(game.plies)
     turns = []
     for turn, i in enumerate(range(0, n, 2), 1):
@@ -51,13 +92,14 @@ def read_pgn(text: str, where: str = "game", variant=None) -> GameTransfer:
             where=where, limit=MAX_BYTES))
     tags: dict[str, str] = {}
     body = []
-    for raw in text.splitlines():
+    for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
         line = raw.strip()
         if line.startswith("["):
             m = _TAG.match(line)
             if m is None:
-                raise InteropError(_("{where}: cannot read the tag line '{line}'").format(where=where, line=line[:60]))
-            tags[m.group(1).lower()] = m.group(2).replace('\\"', '"')[:MAX_TEXT]
+                raise InteropError(_("{where}: cannot read the tag line '{line}'").format(
+                    where=where, line=shown(line, 60)))
+            tags[_our_key(m.group(1))] = unescape(m.group(2))
         elif line:
             body.append(line)
     if "rules" in tags:
@@ -74,4 +116,9 @@ def read_pgn(text: str, where: str = "game", variant=None) -> GameTransfer:
         moves = moves.replace(f" {result}", " ") if moves.endswith(result) else moves
     game = Game(variant.make_rules())
     play_listed(game, parse_moves(moves, where), where)
+    exact = tags.pop("ending", None)
+    finish_from_tags(game, {**tags, "td-ending": exact} if exact else tags)
+    if game.outcome is not None:
+        for key in ("result", "termination"):
+            tags.pop(key, None)
     return GameTransfer(game, tags)

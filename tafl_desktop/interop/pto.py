@@ -7,20 +7,25 @@ and ``ShieldWall`` are numbers that map onto OpenTafl rules-string entries, and 
 the moves newest first as ``MoveX/MoveY -> MoveXTo/MoveYTo`` (x = file from a, y = rank from 1,
 as OpenTafl's ``Coord.get(x, y)``).  We build the rules string and read it like any other.
 Layouts whose positions the notes do not give are refused by name.
+
+Values are taken only of the type the schema gives them (a number for a number, a text for a
+name): a list, ``Infinity``, ``true`` or a number of 5,000 digits where a coordinate belongs is
+refused with one line, like any other value the schema does not know.
 """
 
 from __future__ import annotations
 
-import json
+import math
 from typing import Any
 
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.quoting import quote, shown
+from tafl_desktop.core.record_limits import MAX_MOVES, MAX_RECORD_BYTES, MAX_TAG_TEXT, too_many_moves
 from tafl_desktop.core.rules_string import RulesStringError, variant_from_rules_string
 from tafl_desktop.i18n import _
-from tafl_desktop.interop.transfer import GameTransfer, InteropError, play_listed
+from tafl_desktop.interop.transfer import GameTransfer, InteropError, finish_from_tags, play_listed
 
-MAX_BYTES = 2 * 1024 * 1024
+MAX_BYTES = MAX_RECORD_BYTES
 _BRANDUBH = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"
 _TABLUT = "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
 _HNEFATAFL = "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/"
@@ -48,16 +53,34 @@ END_STATE = {1: ("1", "attackers win"), 2: ("-1", "defenders win"), 3: ("0", "dr
              4: ("1", "the defenders resigned"), 5: ("-1", "the attackers resigned"),
              6: ("1", "the defenders ran out of time"), 7: ("-1", "the attackers ran out of time"),
              8: ("?", "the game was declined")}
+#: End states decided off the board (resignations and flag falls).
+OFF_BOARD_STATES = (4, 5, 6, 7)
+
+
+def _number(value: Any) -> int | None:
+    """A whole number from the JSON (an integer, or a float without a fraction, as OpenTafl's
+    ``getInt`` takes it; a text of ASCII digits, as PlayTaflOnline's API sometimes sends); None
+    for anything else (a list, ``true``, ``Infinity``, ``NaN``, '٣', a 5,000-digit number)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if abs(value) < 1 << 31 else None
+    if isinstance(value, float):
+        return int(value) if math.isfinite(value) and value.is_integer() and abs(value) < 1 << 31 else None
+    if isinstance(value, str):
+        t = value.strip()
+        digits = t[1:] if t.startswith("-") else t
+        return int(t) if digits.isascii() and digits.isdigit() and len(digits) < 10 else None
+    return None
 
 
 def _field(data: dict[str, Any], key: str, table: dict[int, Any], where: str, default: int | None = 0) -> Any:
     value = data.get(key, default)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
-    if value not in table:
+    number = _number(value)
+    if number not in table:
         raise InteropError(_("{where}: {key} = {value} is not a PlayTaflOnline value Tafl Desktop knows").format(
             where=where, key=shown(key), value=quote(value)))
-    return table[value]
+    return table[number]
 
 
 def looks_like_pto(data: Any) -> bool:
@@ -65,10 +88,11 @@ def looks_like_pto(data: Any) -> bool:
 
 
 def rules_string_of(data: dict[str, Any], where: str = "game") -> str:
-    layout = str(data.get("Layout", "")).strip().lower()
+    raw = data.get("Layout", "")
+    layout = raw.strip().lower() if isinstance(raw, str) else None
     if layout not in LAYOUTS:
-        raise InteropError(_("{where}: the PlayTaflOnline layout '{layout}' is not one Tafl Desktop knows (known: "
-                             "{known})").format(where=where, layout=layout, known=', '.join(sorted(LAYOUTS))))
+        raise InteropError(_("{where}: the PlayTaflOnline layout {layout} is not one Tafl Desktop knows (known: "
+                             "{known})").format(where=where, layout=quote(raw), known=', '.join(sorted(LAYOUTS))))
     size, position = LAYOUTS[layout]
     parts = [f"dim:{size}", f"name:PlayTaflOnline_{layout}", "atkf:y"]
     for key, table in (("Objective", OBJECTIVE), ("KingCapture", KING_CAPTURE), ("KingStrength", KING_STRENGTH),
@@ -80,15 +104,17 @@ def rules_string_of(data: dict[str, Any], where: str = "game") -> str:
 
 
 def read_pto(text: str, where: str = "game") -> GameTransfer:
-    if len(text) > MAX_BYTES:
-        raise InteropError(_("{where}: larger than the {limit} bytes a game record may have").format(
-            where=where, limit=MAX_BYTES))
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InteropError(_("{where}: not JSON ({problem})").format(where=where, problem=exc)) from None
+    """A PlayTaflOnline game from its JSON text; InteropError (one line) otherwise."""
+    from tafl_desktop.interop.formats import json_data
+
+    data = json_data(text, where)
     if not looks_like_pto(data):
         raise InteropError(_("{where}: not a PlayTaflOnline game (no Layout and Move)").format(where=where))
+    return pto_game(data, where)
+
+
+def pto_game(data: dict[str, Any], where: str = "game") -> GameTransfer:
+    """The game of a PlayTaflOnline game object (parsed JSON)."""
     try:
         variant = variant_from_rules_string(rules_string_of(data, where))
     except RulesStringError as exc:
@@ -96,16 +122,18 @@ def read_pto(text: str, where: str = "game") -> GameTransfer:
     raw_moves = data["Move"]
     if not isinstance(raw_moves, list):
         raise InteropError(_("{where}: Move must be a list").format(where=where))
+    if len(raw_moves) > MAX_MOVES:
+        raise InteropError(_("{where}: {problem}").format(where=where, problem=too_many_moves(len(raw_moves))))
     g = variant.geometry
     moves: list[tuple[str, tuple[str, ...] | None]] = []
     for i, m in enumerate(reversed(raw_moves), 1):
         if not isinstance(m, dict):
             raise InteropError(_("{where}: move {i} is not an object").format(where=where, i=i))
-        try:
-            x, y, x2, y2 = (int(m[k]) for k in ("MoveX", "MoveY", "MoveXTo", "MoveYTo"))
-        except (KeyError, TypeError, ValueError):
+        coords = [_number(m.get(k)) for k in ("MoveX", "MoveY", "MoveXTo", "MoveYTo")]
+        if None in coords:
             raise InteropError(_("{where}: move {i} lacks MoveX, MoveY, MoveXTo or MoveYTo").format(
                 where=where, i=i)) from None
+        x, y, x2, y2 = coords
         if -1 in (x, y, x2, y2):
             continue
         if not all(0 <= c < g.width for c in (x, y, x2, y2)):
@@ -116,17 +144,24 @@ def read_pto(text: str, where: str = "game") -> GameTransfer:
     play_listed(game, moves, where)
     tags = {}
     for key, tag in (("Attacker", "attackers"), ("Defender", "defenders")):
-        if isinstance(data.get(key), str | int):
-            tags[tag] = str(data[key])[:200]
-    if isinstance(data.get("StartDate"), int | float):
+        name = data.get(key)
+        if isinstance(name, str):
+            tags[tag] = name[:MAX_TAG_TEXT]
+        elif _number(name) is not None:
+            tags[tag] = str(_number(name))
+    start = _number(data.get("StartDate"))
+    if start is not None:
         import datetime
 
         try:
-            tags["date"] = datetime.datetime.fromtimestamp(data["StartDate"], datetime.UTC).strftime("%Y.%m.%d")
+            tags["date"] = datetime.datetime.fromtimestamp(start, datetime.UTC).strftime("%Y.%m.%d")
         except (OverflowError, OSError, ValueError):
             pass
     if raw_moves and isinstance(raw_moves[0], dict) and game.outcome is None:
-        end = raw_moves[0].get("EndState")
-        if end in END_STATE:
+        end = _number(raw_moves[0].get("EndState"))
+        if end in OFF_BOARD_STATES:  # a resignation or a flag fall: the moves cannot show it
             tags["result"], tags["termination"] = END_STATE[end]
+            finish_from_tags(game, tags)
+        elif end in END_STATE:  # an ending our rules do not see in the moves: said, not claimed
+            tags["termination"] = END_STATE[end][1]
     return GameTransfer(game, tags)

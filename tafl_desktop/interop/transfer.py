@@ -9,12 +9,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tafl_desktop.core.game import Game, IllegalMove
+from tafl_desktop.core import progress
+from tafl_desktop.core.game import OFF_BOARD_REASONS, Game, IllegalMove, Outcome, Side
 from tafl_desktop.core.game_tree import GameTree
+from tafl_desktop.core.quoting import quote, shown
+from tafl_desktop.core.record_limits import (
+    MAX_COMMENT,
+    MAX_MOVES,
+    MAX_TAG_NAME,
+    MAX_TAG_TEXT,
+    MAX_TAGS,
+    too_many_moves,
+    tree_problem,
+)
 from tafl_desktop.i18n import _
 
-#: Longest text accepted in one tag or comment of an imported file.
-MAX_TEXT = 4000
+#: Longest text kept in one tag of an imported file (``core.record_limits`` says why).
+MAX_TEXT = MAX_TAG_TEXT
 
 
 class InteropError(ValueError):
@@ -56,25 +67,124 @@ class GameTransfer:
         return tree
 
 
-def play_listed(game: Game, moves: list[tuple[str, tuple[str, ...] | None]], where: str) -> None:
+def play_listed(game: Game, moves: list[tuple[str, tuple[str, ...] | None]], where: str, done: int = 0,
+                total: int = 0) -> None:
     """Play ``(move text, captures or None)`` pairs; the captures a record lists must be the ones
     our rules make (otherwise the record was played under other rules, and saying so beats
-    showing a different game)."""
+    showing a different game).  ``done`` of ``total`` moves were read before (for the progress
+    a background read reports); no game holds more than ``MAX_MOVES``."""
+    if len(game.plies) + len(moves) > MAX_MOVES:
+        raise InteropError(_("{where}: {problem}").format(
+            where=where, problem=too_many_moves(len(game.plies) + len(moves))))
     g = game.rules.variant.geometry
+    total = max(total, done + len(moves))
     for i, (text, listed) in enumerate(moves, 1):
+        if not i % 256:
+            progress.moves(done + i, total)
         if game.over:
             raise InteropError(_("{where}: move {i} ({text}) comes after the end of the game ({outcome})").format(
-                where=where, i=i, text=text, outcome=game.outcome.describe(game.rules.variant)))
+                where=where, i=i, text=shown(text, 40), outcome=game.outcome.describe(game.rules.variant)))
         try:
             ply = game.play_text(text)
         except IllegalMove as exc:
             raise InteropError(_("{where}: move {i} ({text}) cannot be played: {problem}").format(
-                where=where, i=i, text=text, problem=exc)) from None
+                where=where, i=i, text=shown(text, 40), problem=exc)) from None
         if listed is not None:
             ours = sorted(g.name(s) for s in ply.captures)
             if sorted(listed) != ours:
                 nothing = _("nothing")
                 raise InteropError(_("{where}: move {i} ({text}) captures {listed} in the record but {ours} under "
-                                     "these rules").format(where=where, i=i, text=text,
-                                                           listed=", ".join(listed) or nothing,
+                                     "these rules").format(where=where, i=i, text=shown(text, 40),
+                                                           listed=shown(", ".join(listed), 80) or nothing,
                                                            ours=", ".join(ours) or nothing))
+
+
+# ------------------------------------------------------------------------------------ endings
+#: OpenTafl's ``[result:...]`` values: 1 the attackers won, -1 the defenders, 0 a draw.
+RESULT_WINNER = {"1": Side.ATTACKERS, "-1": Side.DEFENDERS, "0": None}
+#: Our own tag naming an ending decided off the board exactly (OpenTafl ignores it).
+ENDING_TAG = "td-ending"
+
+
+def result_code(outcome: Outcome | None) -> str:
+    """OpenTafl's result value of an outcome (``?`` while the game goes on)."""
+    if outcome is None:
+        return "?"
+    return "0" if outcome.winner is None else "1" if outcome.winner == Side.ATTACKERS else "-1"
+
+
+def termination_text(outcome: Outcome) -> str:
+    """How OpenTafl words an ending decided off the board (PlayTaflOnline games it imports say
+    "Attacker resigns", "Defender times out"): English, as OpenTafl itself writes it."""
+    loser = "" if outcome.winner is None else "Defender" if outcome.winner == Side.ATTACKERS else "Attacker"
+    return {"resigned": f"{loser} resigns", "time": f"{loser} times out", "forfeit": f"{loser} forfeits",
+            "draw_agreed": "Draw agreed", "draw_claimed": "Draw claimed after a threefold repetition"}.get(
+        outcome.reason, outcome.reason)
+
+
+def off_board_ending(result: str | None, termination: str | None, exact: str | None = None) -> Outcome | None:
+    """The ending a record's tags state when its moves do not end the game: OpenTafl writes a
+    resignation as ``[result:-1]`` (and, for games it imported, ``[termination:Attacker resigns]``);
+    ``exact`` is our own ``td-ending`` tag.  None when the tags state no ending."""
+    result = (result or "").strip()
+    if result not in RESULT_WINNER:
+        return None
+    winner = RESULT_WINNER[result]
+    if exact in OFF_BOARD_REASONS and (winner is None) == exact.startswith("draw"):
+        return Outcome(winner, exact)
+    words = (termination or "").lower()
+    if winner is None:
+        return Outcome(None, "draw_claimed" if "claim" in words or "repetition" in words else "draw_agreed")
+    if "time" in words or "flag" in words:
+        return Outcome(winner, "time")
+    if "forfeit" in words:
+        return Outcome(winner, "forfeit")
+    return Outcome(winner, "resigned")
+
+
+def finish_from_tags(game: Game, tags: dict[str, str]) -> None:
+    """End ``game`` as its ``result``/``termination`` (and ``td-ending``) tags say when its moves
+    leave it going on, and drop those tags: the ending now lives in the game."""
+    if game.outcome is None:
+        outcome = off_board_ending(tags.get("result"), tags.get("termination"), tags.get(ENDING_TAG))
+        if outcome is not None:
+            game.finish(outcome)
+    if game.outcome is not None:
+        for key in ("result", "termination", ENDING_TAG):
+            tags.pop(key, None)
+
+
+# ------------------------------------------------------------------------------------ limits
+def fit_to_limits(t: GameTransfer, where: str) -> None:
+    """Make an imported game one the app can keep (``core.record_limits``): over-long comments
+    and tags are shortened and extra tags left out, each said in a warning; a game still too
+    large (too many moves, comments too long in all) is refused with InteropError."""
+    tree = t.to_tree()
+    t.tree = tree
+    shortened = 0
+    for node in [tree.root, *tree.nodes()]:
+        if len(node.comment) > MAX_COMMENT:
+            node.comment = node.comment[:MAX_COMMENT]
+            shortened += 1
+    if shortened:
+        t.warnings.append(_("{n} comments were longer than {limit} characters and were shortened").format(
+            n=shortened, limit=MAX_COMMENT))
+        t.comments = {k: (v[:MAX_COMMENT]) for k, v in t.comments.items()}
+    tags: dict[str, str] = {}
+    for key, value in t.tags.items():
+        if not key or len(key) > MAX_TAG_NAME:
+            t.warnings.append(_("the tag {name} was left out: its name is longer than {n} characters").format(
+                name=quote(key), n=MAX_TAG_NAME))
+            continue
+        if len(tags) == MAX_TAGS:
+            t.warnings.append(_("only the first {n} tags were kept").format(n=MAX_TAGS))
+            break
+        if len(value) > MAX_TAG_TEXT:
+            t.warnings.append(_("the tag {name} was shortened to {n} characters").format(
+                name=quote(key), n=MAX_TAG_TEXT))
+            value = value[:MAX_TAG_TEXT]
+        tags[key] = value
+    t.tags = tags
+    problem = tree_problem(tree)
+    if problem:
+        raise InteropError(_("{where}: {problem}").format(where=where, problem=problem))
