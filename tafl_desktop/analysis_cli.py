@@ -3,14 +3,18 @@
 Contracts (names and keys are fixed):
 
 * ``tafl-desktop analyse VARIANT [--position POS --to-move SIDE] [--set K=V ...] [--moves "..."]
-  [--lines N] [--time S | --depth D] --json`` prints ``{"lines": [{"moves", "score", "result_in",
-  "winner", "depth"}], "nodes", "seconds"}``, best line first; ``score`` is from the side to
-  move's view; ``result_in`` counts plies to a forced end the search proved (else null) and
+  [--lines N] [--time S | --depth D | --nodes N] --json`` prints ``{"lines": [{"moves", "score",
+  "result_in", "winner", "depth"}], "nodes", "seconds"}``, best line first, N lines whenever the
+  position has N legal moves (a proven result or a short clock included); ``score`` is from the
+  side to move's view; ``result_in`` counts plies to a forced end the search proved (else null) and
   ``winner`` names the side that gets it.
-* ``tafl-desktop review GAME.tafl.json [--time S] [--plot FILE.png|FILE.pdf] --json`` prints
-  ``{"plies": [{"ply", "move", "score", "best", "class", ...}], "summary": {...}}``, one entry per
-  move; ``score`` is from the view of ``summary["score_for"]``.  The classes and their thresholds
-  are described in :mod:`tafl_desktop.ai.review`.
+* ``tafl-desktop review GAME.tafl.json [--depth D | --nodes N | --time S] [--resume FILE]
+  [--plot FILE.png|FILE.pdf] --json`` prints ``{"plies": [{"ply", "move", "score", "best", "class",
+  "side", "loss", "accuracy", "line"}], "summary": {...}}``, one entry per move; ``score`` is from
+  the view of ``summary["score_for"]``.  The same game at the same depth (or node budget) gives the
+  same ``class`` for every ply on every run; ``--resume FILE`` keeps the evaluations as they are
+  made (:mod:`tafl_desktop.ai.review_store`).  The classes, their thresholds and the accuracy are
+  described in :mod:`tafl_desktop.ai.review`.
 
 The window calls the same functions (through the worker process).
 """
@@ -22,6 +26,7 @@ import sys
 from typing import Any
 
 from tafl_desktop.i18n import _
+from tafl_desktop.native.bridge import ENGINES
 
 #: Think time of ``analyse`` when neither --time nor --depth is given (s).
 ANALYSE_TIME = 2.0
@@ -39,18 +44,29 @@ def register(sub: Any) -> None:
     limit = s.add_mutually_exclusive_group()
     limit.add_argument("--time", type=float, help=_("seconds to think (default 2)"))
     limit.add_argument("--depth", type=int, help=_("search to this depth in plies"))
+    limit.add_argument("--nodes", type=int, help=_("search this many positions (the same answer on any machine)"))
+    s.add_argument("--engine", choices=ENGINES, help=_("search engine (default: native where it is built)"))
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_analyse)
 
     s = sub.add_parser("review", help=_("class every move of a saved game and draw its evaluation graph"))
     s.add_argument("file")
-    s.add_argument("--time", type=float, default=None, help=_("seconds per position (default 0.5)"))
+    budget = s.add_mutually_exclusive_group()
+    budget.add_argument("--depth", type=int, help=_("search every position to this depth in plies (default: the "
+                                                    "standard depth for the board and engine)"))
+    budget.add_argument("--nodes", type=int, help=_("search this many positions for every position of the game"))
+    budget.add_argument("--time", type=float, help=_("seconds per position (depends on the machine: not "
+                                                     "reproducible)"))
+    s.add_argument("--resume", metavar="FILE", help=_("keep the evaluations in FILE as they are made and go on "
+                                                      "from those already there"))
     s.add_argument("--plot", help=_("write the evaluation graph to FILE.png or FILE.pdf"))
+    s.add_argument("--engine", choices=ENGINES, help=_("search engine (default: native where it is built)"))
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_review)
 
 
 def cmd_analyse(args: Any) -> int:
+    from tafl_desktop.ai.engine import make_searcher
     from tafl_desktop.ai.multipv import MAX_LINES, analyse
     from tafl_desktop.cli import EXIT_ILLEGAL, CliError, _start, _variant
     from tafl_desktop.core.game import Game, IllegalMove
@@ -61,6 +77,8 @@ def cmd_analyse(args: Any) -> int:
         raise CliError(_("--time must be more than 0 and at most 3600 seconds"))
     if args.depth is not None and not 1 <= args.depth <= 64:
         raise CliError(_("--depth must be from 1 to 64"))
+    if args.nodes is not None and not 1_000 <= args.nodes <= 10_000_000_000:
+        raise CliError(_("--nodes must be from 1,000 to 10,000,000,000"))
     if args.to_move and args.position is None:
         raise CliError(_("--to-move needs --position"))
     variant = _variant(args.variant, args.set)
@@ -72,12 +90,23 @@ def cmd_analyse(args: Any) -> int:
         except IllegalMove as exc:
             raise CliError(_("move {i}: {why}").format(i=i, why=exc), EXIT_ILLEGAL) from None
     keys = [rules.position_key(game.position_at(i)) for i in range(len(game.plies) + 1)]
+    try:
+        searcher = make_searcher(rules, args.engine)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     if args.depth is not None:
-        report = analyse(rules, game.position, args.lines, time_limit=0, depth=args.depth, history_keys=keys)
+        report = analyse(rules, game.position, args.lines, time_limit=0, depth=args.depth, history_keys=keys,
+                         searcher=searcher)
+    elif args.nodes is not None:
+        report = analyse(rules, game.position, args.lines, time_limit=0, nodes=args.nodes, history_keys=keys,
+                         searcher=searcher)
     else:
-        report = analyse(rules, game.position, args.lines, time_limit=args.time or ANALYSE_TIME, history_keys=keys)
+        report = analyse(rules, game.position, args.lines, time_limit=args.time or ANALYSE_TIME, history_keys=keys,
+                         searcher=searcher)
     if args.json:
-        print(json.dumps(report.to_json()))
+        out = report.to_json()
+        out["engine"] = searcher.engine
+        print(json.dumps(out))
         return 0
     from tafl_desktop.analysis_words import line_words
 
@@ -91,47 +120,102 @@ def cmd_analyse(args: Any) -> int:
     return 0
 
 
+def review_budget(args: Any, rules: Any, engine: str) -> Any:
+    """The budget ``--depth``, ``--nodes`` or ``--time`` asks for, else the standard one."""
+    from tafl_desktop.ai.review import MAX_DEPTH, MAX_NODES, MIN_NODES, Budget, default_budget
+    from tafl_desktop.cli import CliError
+
+    if args.depth is not None:
+        if not 1 <= args.depth <= MAX_DEPTH:
+            raise CliError(_("--depth must be from 1 to {n}").format(n=MAX_DEPTH))
+        return Budget(depth=args.depth)
+    if args.nodes is not None:
+        if not MIN_NODES <= args.nodes <= MAX_NODES:
+            raise CliError(_("--nodes must be from {low:,} to {high:,}").format(low=MIN_NODES, high=MAX_NODES))
+        return Budget(nodes=args.nodes)
+    if args.time is not None:
+        if not 0 < args.time <= 600:
+            raise CliError(_("--time must be more than 0 and at most 600 seconds per position"))
+        return Budget(time=args.time)
+    return default_budget(rules, engine)
+
+
 def cmd_review(args: Any) -> int:
-    from tafl_desktop.ai.review import CLASSES, REVIEW_TIME, review_game
+    from tafl_desktop.ai.engine import resolve
+    from tafl_desktop.ai.review import CLASSES, review_game
+    from tafl_desktop.ai.review_store import ReviewStore, StoreError, fingerprint
     from tafl_desktop.cli import EXIT_ERROR, EXIT_ILLEGAL, CliError
+    from tafl_desktop.core.quoting import shown
     from tafl_desktop.core.record import RecordError, load_game
 
-    per = REVIEW_TIME if args.time is None else args.time
-    if not 0 < per <= 600:
-        raise CliError(_("--time must be more than 0 and at most 600 seconds per position"))
     if args.plot:
         from tafl_desktop.charts.review_graph import FORMATS
 
         if args.plot.rsplit(".", 1)[-1].lower() not in FORMATS:
-            raise CliError(_("--plot: {path} must end in .png or .pdf").format(path=args.plot))
+            raise CliError(_("--plot: {path} must end in .png or .pdf").format(path=shown(args.plot)))
+        from tafl_desktop.core.safe_files import resolve_target
+
+        try:  # refused before the review's minutes are spent: a device, FIFO, folder, looping link
+            resolve_target(args.plot)
+        except OSError as exc:
+            raise CliError(_("--plot: cannot write {path}: {why}").format(path=shown(args.plot),
+                                                                          why=exc.strerror or exc)) from None
     try:
         game = load_game(args.file)
     except RecordError as exc:
         raise CliError(str(exc), EXIT_ILLEGAL if "cannot be played" in str(exc) else EXIT_ERROR) from None
     if not game.plies:
         raise CliError(_("{file}: the game has no moves to review").format(file=args.file))
+    try:
+        engine = resolve(game.rules, args.engine)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    budget = review_budget(args, game.rules, engine)
+    total = len(game.plies) + 1
+
+    store, known = None, {}
+    if args.resume:
+        moves = [tuple(p.move) for p in game.plies]
+        header = {"game": fingerprint(game.rules, game.start, moves), "budget": budget.to_json(), "engine": engine}
+        store = ReviewStore(args.resume, header, total)
+        try:
+            known = store.load()
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
+        if known and not args.json:
+            print(_("Resuming: {done} of {total} positions already evaluated in {file}.").format(
+                done=len(known), total=total, file=args.resume), file=sys.stderr)
 
     def progress(done: int, _evals: Any) -> None:
         if not args.json and sys.stderr.isatty():
-            print(f"\r{done}/{len(game.plies) + 1}", end="", file=sys.stderr, flush=True)
+            print(f"\r{done}/{total}", end="", file=sys.stderr, flush=True)
 
-    result = review_game(game, per, on_progress=progress)
+    try:
+        result = review_game(game, budget, on_progress=progress, engine=engine, known=known,
+                             on_position=store.add if store is not None else None)
+    finally:
+        if store is not None:
+            store.close()
+    result["summary"]["budget"] = budget.to_json()
+    result["summary"]["engine"] = engine
     if args.plot:
         from tafl_desktop.charts.review_graph import save_review_graph
 
         try:
             save_review_graph(args.plot, result["plies"], game.rules.variant.sides)
         except OSError as exc:
-            raise CliError(_("--plot: cannot write {path}: {why}").format(path=args.plot, why=exc.strerror or exc)) \
-                from None
+            raise CliError(_("--plot: cannot write {path}: {why}").format(path=shown(args.plot),
+                                                                          why=exc.strerror or exc)) from None
     if args.json:
         print(json.dumps(result))
         return 0
     for p in result["plies"]:
         mark = "" if p["class"] in ("best", "good") else f"  {_(p['class'])} ({_('better')}: {p['best']})"
         print(f"{p['ply']:4}. {p['move']:<14} {p['score']:+7d}{mark}")
+    names = dict(zip((game.rules.variant.side_key(s) for s in (0, 1)), game.rules.variant.side_names, strict=True))
     for side, agg in result["summary"]["sides"].items():
         counts = ", ".join(f"{_(c)} {agg[c]}" for c in CLASSES)
-        print(_("{side}: {counts}; average loss {loss} points").format(side=side, counts=counts,
-                                                                       loss=agg["average_loss"]))
+        accuracy = "-" if agg["accuracy"] is None else f"{agg['accuracy']:.1f} %"
+        print(_("{side}: accuracy {accuracy}; {counts}; average loss {loss} points").format(
+            side=names.get(side, side), accuracy=accuracy, counts=counts, loss=agg["average_loss"]))
     return 0

@@ -40,3 +40,44 @@ def line_words(variant: Any, score: int, result_in: int | None, winner_key: str 
         winner = next(s for s in (0, 1) if variant.side_key(s) == winner_key)
         return result_words(variant, winner, result_in)
     return value_words(variant, score if to_move == 1 else -score)
+
+
+def _taken(variant: Any, squares: list[str], by_side: int) -> str:
+    """"Attackers take 1 piece (b4)" in the variant's side names (a one-piece side in the singular)."""
+    if variant.side_count(by_side) == 1:
+        text = ngettext("{side} takes {n} piece ({squares})", "{side} takes {n} pieces ({squares})", len(squares))
+    else:
+        text = ngettext("{side} take {n} piece ({squares})", "{side} take {n} pieces ({squares})", len(squares))
+    return text.format(side=variant.side_names[by_side], n=len(squares), squares=", ".join(squares))
+
+
+def explain_exercise(variant: Any, ex: Any, facts: dict[str, Any]) -> list[str]:
+    """The engine's answer to an exercise of "Learn from your mistakes", in whole sentences: what
+    the move played allowed, what the better move does, and the winning chances of both
+    (``facts`` from :func:`tafl_desktop.ai.mistakes.explain`)."""
+    out = []
+    me, them = ex.side, 1 - ex.side
+    reply = facts["reply"]
+    if reply.result is not None and reply.result[0] == them:
+        out.append(_("After {move}: {result} ({line}).").format(
+            move=ex.played_text, result=result_words(variant, them, reply.result[1]),
+            line=" ".join(reply.moves[:reply.result[1]])))
+    elif reply.taken_by[them]:
+        out.append(_("After {move}, the engine answers {line}: {taken}.").format(
+            move=ex.played_text, line=" ".join(reply.moves[:4]), taken=_taken(variant, reply.taken_by[them], them)))
+    elif reply.moves:
+        out.append(_("After {move}, the engine answers {line}.").format(move=ex.played_text,
+                                                                       line=" ".join(reply.moves[:4])))
+    best = facts["best"]
+    if best.result is not None and best.result[0] == me:
+        out.append(_("{move} wins: {result} ({line}).").format(
+            move=ex.best_text, result=result_words(variant, me, best.result[1]), line=" ".join(best.moves[:6])))
+    elif best.taken_by[me] and len(best.taken_by[me]) > len(best.taken_by[them]):
+        out.append(_("{move} is better: in the line {line}, {taken}.").format(
+            move=ex.best_text, line=" ".join(best.moves[:4]), taken=_taken(variant, best.taken_by[me], me)))
+    else:
+        out.append(_("{move} is better: the engine's line is {line}.").format(
+            move=ex.best_text, line=" ".join(best.moves[:4])))
+    out.append(_("Your winning chance: {best} % with {better}, {played} % after {move}.").format(
+        best=facts["best_chance"], better=ex.best_text, played=facts["played_chance"], move=ex.played_text))
+    return out

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from tafl_desktop import __version__
 from tafl_desktop.i18n import _
+from tafl_desktop.native.bridge import ENGINES as ENGINE_NAMES
 
 EXIT_ERROR = 1
 EXIT_ILLEGAL = 2
@@ -297,8 +298,11 @@ def cmd_selfplay(args) -> int:
     except ImportError as exc:
         raise CliError(_("the computer player is not available: {error}").format(error=exc)) from None
     try:
+        engine = getattr(args, "engine", None)
+        engines = (args.attackers_engine or engine, args.defenders_engine or engine)
         report = run_selfplay(v, games=args.games, attackers=args.attackers, defenders=args.defenders,
-                              jobs=args.jobs, seed=args.seed)
+                              jobs=args.jobs, seed=args.seed, engines=engines, move_time=args.move_time,
+                              swap=args.swap)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     if args.json:
@@ -311,14 +315,17 @@ def cmd_selfplay(args) -> int:
 
 def _balance_report(folder: str) -> dict[str, Any]:
     """The report of the Rules Lab study in ``folder``, for the rule sheet's balance chart."""
+    from tafl_desktop.lab.cli import _warn
     from tafl_desktop.lab.report import summary
     from tafl_desktop.lab.store import ResultStore
     from tafl_desktop.lab.study import StudyError
 
     try:
-        return summary(ResultStore.open(folder))
+        store = ResultStore.open(folder)
     except StudyError as exc:
         raise CliError(f"--balance: {exc}") from None
+    _warn(store)
+    return summary(store)
 
 
 def cmd_print(args) -> int:
@@ -519,6 +526,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int_in(-MAX_SEED, MAX_SEED), default=1)
     s.add_argument("--json", action="store_true")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a rule toggle (repeatable)")
+    s.add_argument("--engine", choices=ENGINE_NAMES, help="search engine of both sides (default: native where built)")
+    s.add_argument("--attackers-engine", choices=ENGINE_NAMES, help="search engine of the attackers")
+    s.add_argument("--defenders-engine", choices=ENGINE_NAMES, help="search engine of the defenders")
+    s.add_argument("--move-time", type=float_in(0.01, 600.0), default=None,
+                   help="seconds per move for both sides instead of the levels' node budgets")
+    s.add_argument("--swap", action="store_true",
+                   help="swap the sides' engines every other game (an engine match, colours swapped)")
     s.set_defaults(func=cmd_selfplay)
 
     s = sub.add_parser("print", help="write a printable set (board, pieces, rules, markers) as PDF, or a maker's "

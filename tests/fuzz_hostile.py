@@ -23,7 +23,9 @@ as a failure and reported with the input that caused it.
 
 More surfaces plug in as modules beside this one (``tests/fuzz_records.py``...): each defines
 ``generators(fuzzer) -> list[(category, make_one_input)]``, where ``make_one_input()`` builds one
-input and runs it through ``fuzzer.timed`` (and ``fuzzer.rejected`` / ``fuzzer.fail``).  Run
+input and runs it through ``fuzzer.timed`` (and ``fuzzer.rejected`` / ``fuzzer.fail``), and may
+define ``finish(fuzzer)``, called after the last input (``tests/fuzz_processes.py`` ends the
+processes it keeps between inputs there).  Run
 them with ``--plugin NAME`` (repeatable): the ``--count`` inputs are then theirs, shared equally::
 
     .venv/bin/python tests/fuzz_hostile.py --plugin fuzz_records --count 50000 --seed 26
@@ -613,15 +615,19 @@ class Fuzzer:
         import importlib
 
         t0 = time.monotonic()
-        makers = [maker for name in names for maker in importlib.import_module(name).generators(self)]
+        modules = [importlib.import_module(name) for name in names]
+        makers = [maker for module in modules for maker in module.generators(self)]
         plan = [makers[i % len(makers)][1] for i in range(count)]
         self.rng.shuffle(plan)
         for i, fn in enumerate(plan, 1):
             fn()
             if i % 1000 == 0:
                 self._check_untouched()
+        for module in modules:  # a plugin may keep processes open between inputs: it ends them here
+            getattr(module, "finish", lambda _fuzzer: None)(self)
         self._check_untouched()
         return {
+            "children_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
             "inputs": sum(self.counts.values()), "by_category": dict(self.counts), "outcomes": dict(self.outcomes),
             "failures": self.failures, "slowest_input_seconds": round(self.slowest, 3),
             "seconds": round(time.monotonic() - t0, 1),

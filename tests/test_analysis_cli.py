@@ -33,9 +33,12 @@ def analyse_json(*args: str) -> dict:
 
 
 def check_analysis_schema(data: dict, lines: int) -> None:
-    assert set(data) == {"lines", "nodes", "seconds"}
+    """The contract's keys (``engine``: which search ran, issue 31), and exactly ``lines`` lines:
+    every position these tests analyse has at least that many legal moves."""
+    assert set(data) == {"lines", "nodes", "seconds", "engine"}
+    assert data["engine"] in ("native", "python")
     assert isinstance(data["nodes"], int) and isinstance(data["seconds"], float)
-    assert 1 <= len(data["lines"]) <= lines
+    assert len(data["lines"]) == lines
     for line in data["lines"]:
         assert set(line) == {"moves", "score", "result_in", "winner", "depth"}
         assert line["moves"] and all(isinstance(m, str) for m in line["moves"])
@@ -134,6 +137,7 @@ def test_analyse_after_moves_and_text_output():
     (["brandubh", "--position", "/7/xx/"], 1, "--position"),
     (["no_such_game"], 1, "no_such_game"),
     (["brandubh", "--time", "0"], 1, "--time"),
+    (["brandubh", "--nodes", "5"], 1, "--nodes"),
 ])
 def test_analyse_bad_input_is_one_line(args, code, words):
     res = cli("analyse", *args, "--json")

@@ -32,8 +32,8 @@ def test_evaluations_read_as_a_signed_number_for_the_side_ahead():
 
 @pytest.mark.parametrize("loss,engine_move,expected", [
     (0.0, True, "best"), (45.0, True, "best"), (1.9, False, "best"), (2.0, False, "good"),
-    (9.9, False, "good"), (10.0, False, "inaccuracy"), (19.9, False, "inaccuracy"), (20.0, False, "mistake"),
-    (29.9, False, "mistake"), (30.0, False, "blunder"), (100.0, False, "blunder"),
+    (4.9, False, "good"), (5.0, False, "inaccuracy"), (9.9, False, "inaccuracy"), (10.0, False, "mistake"),
+    (14.9, False, "mistake"), (15.0, False, "blunder"), (100.0, False, "blunder"),
 ])
 def test_review_classes_follow_the_readme_thresholds(loss, engine_move, expected):
     assert class_of(loss, engine_move) == expected

@@ -1,9 +1,14 @@
-"""The Analysis board and Review Game in the real window (offscreen), with the real worker process:
-lines appear and a click plays the move, analysis follows the move list without stalling the event
-loop, a review marks the moves, draws the graph (a click on it jumps to that ply), shows the better
-move as an arrow at a mistake, and can be cancelled and resumed (issue 19)."""
+"""The Analysis board, Review Game and Learn from your mistakes in the real window (offscreen), with
+the real worker process (issues 19 and 29): the lines appear as text and as arrows (the best the
+strongest) while a node and depth counter moves, the heat map tints the squares the side to move can
+reach, the player draws arrows and circles with the right button, a click on a line opens a scratch
+board and never changes the game, a review asks for its quality, marks the moves, shows each side's
+accuracy and the better move as an arrow, can be cancelled and resumed, and its mistakes become
+exercises solved on a board of their own."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -36,61 +41,155 @@ def _lines_shown(board, n: int) -> bool:
     return board.report is not None and len(board.report["lines"]) >= n and board.move_buttons[n - 1][0].isVisible()
 
 
-@pytest.mark.parametrize("variant", ["brandubh", "fox_geese_13", "dablot_mini"])
-def test_analysis_lines_appear_and_a_click_plays_the_move(qtbot, make_window, variant):
+def _main_line(c) -> list[str]:
+    return [c.rules.move_text(n.move) for n in c.tree.main_line()]
+
+
+@pytest.mark.parametrize("variant", ["copenhagen", "fox_geese_13"])
+def test_analysis_lines_arrows_live_counters_and_a_scratch_board(qtbot, make_window, variant):
     w = make_window(variant)
     board = w.analysis_board
     qtbot.keyClick(w, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert board.active and board.isVisible() and w.act_analysis.isChecked()
-    qtbot.waitUntil(lambda: _lines_shown(board, 3), timeout=30_000)
+    qtbot.waitUntil(lambda: _lines_shown(board, 3), timeout=60_000)
     legal = _legal_texts(w)
     lines = board.report["lines"]
-    assert all(line["moves"][0] in legal for line in lines)
-    for i, line in enumerate(lines[:3]):
-        assert board.score_labels[i].text() and "depth" in board.score_labels[i].text()
-        assert board.move_buttons[i][0].text() == line["moves"][0]
-    assert "positions per second" in board.status.text()
+    assert len(lines) == 3 and all(line["moves"][0] in legal for line in lines)
+    for i, line in enumerate(lines):
+        assert "depth" in board.score_labels[i].text() and board.move_buttons[i][0].text() == line["moves"][0]
 
-    # the event loop keeps ticking while the worker searches (target: under 50 ms; bound generous for CI)
+    # the lines as arrows on the board: one per line, the best the strongest
+    arrows = w.board.overlay("analysis").arrows
+    assert [a.squares for a in arrows] == [tuple(line["move"]) for line in lines]
+    assert arrows[0].weight == max(a.weight for a in arrows) and arrows[0].weight > arrows[-1].weight
+
+    # the node counter moves while a depth is being searched, and the event loop keeps ticking
+    seen: set[str] = set()
     probe = LoopGapProbe()
     probe.start()
-    qtbot.wait(1500)
+    for _ in range(20):
+        qtbot.wait(100)
+        seen.add(board.status.text())
     probe.stop()
-    print(f"\n{variant}: analysis running, {probe.ticks} ticks, longest event-loop gap {probe.max_gap_ms:.1f} ms")
-    assert probe.ticks > 50 and probe.max_gap_ms < 250
+    counts = {m.group(1) for t in seen if (m := re.search(r"([\d.]+[kM]?) positions", t))}
+    print(f"\n{variant}: {len(counts)} different counts in 2 s, event-loop gaps: median {probe.median_gap_ms:.1f} ms, "
+          f"longest {probe.max_gap_ms:.1f} ms")
+    assert len(counts) >= 4 and "searching" in board.status.text()
+    # the loop ticks freely (5 ms timer); a single stall on this shared 2-core box can be the system's
+    assert probe.ticks > 50 and probe.median_gap_ms < 20 and probe.max_gap_ms < 500
 
-    first = board.move_buttons[0][0].text()
-    qtbot.mouseClick(board.move_buttons[0][0], Qt.MouseButton.LeftButton)
+    # a click on a line's second move opens it on a scratch board; the game is not changed
+    line = board.report["lines"][0]
+    qtbot.mouseClick(board.move_buttons[0][1], Qt.MouseButton.LeftButton)
+    scratch = board.line_board
+    assert scratch.isVisible() and scratch.shown == 2 and scratch.texts[:2] == line["moves"][:2]
     c = w.controller
-    assert [c.rules.move_text(p.move) for p in c.game.plies] == [first]
-    # the analysis follows: new lines for the new position
-    qtbot.waitUntil(lambda: _lines_shown(board, 1) and board.report["lines"][0]["moves"][0] in _legal_texts(w),
-                    timeout=30_000)
+    assert c.game.plies == [] and c.view_ply == 0
+    assert not scratch.add_button.isEnabled()  # at the live end a line would become the game's moves
+    rules = c.rules
+    pos = c.viewed_position
+    for t in line["moves"][:2]:
+        pos = rules.play(pos, rules.parse_move(pos, t))[0]
+    assert rules.position_key(scratch.position()) == rules.position_key(pos)
+    qtbot.mouseClick(scratch.back_button, Qt.MouseButton.LeftButton)
+    assert scratch.shown == 1 and c.game.plies == []
+    scratch.close()
     w.act_analysis.trigger()
-    assert not board.active and not board.isVisible()
+    assert not board.active and not board.isVisible() and w.board.overlay("analysis") is None
 
 
-def test_analysis_follows_the_move_list_and_stops_at_a_finished_position(qtbot, make_window):
+def test_a_line_becomes_a_variation_only_where_the_game_goes_on(qtbot, make_window):
     w = make_window("brandubh")
     _open(w, SHORT_GAME)
     board = w.analysis_board
     w.act_analysis.trigger()
     assert "over" in board.status.text()  # the last position is decided: nothing to search
     w.panel.moves.buttons["first"].click()
-    assert w.controller.view_ply == 0
-    qtbot.waitUntil(lambda: _lines_shown(board, 3), timeout=30_000)
-    assert all(line["moves"][0] in _legal_texts(w) for line in board.report["lines"])
-    # a click on a line's second move at the start plays both moves as a variation: the game is kept
-    qtbot.waitUntil(lambda: board.move_buttons[1][1].isVisible(), timeout=30_000)
+    c = w.controller
+    assert c.view_ply == 0
+    qtbot.waitUntil(lambda: _lines_shown(board, 3) and board.move_buttons[1][1].isVisible(), timeout=60_000)
     line = board.report["lines"][1]
     qtbot.mouseClick(board.move_buttons[1][1], Qt.MouseButton.LeftButton)
-    c = w.controller
-    assert c.view_ply == 2
-    assert [c.rules.move_text(n.move) for n in c.tree.path(c.viewed_node())] == line["moves"][:2]
-    assert [c.rules.move_text(n.move) for n in c.tree.main_line()] == SHORT_GAME.split()
+    scratch = board.line_board
+    assert scratch.isVisible() and c.view_ply == 0 and _main_line(c) == SHORT_GAME.split()
+    # a move tried on the scratch board stays there
+    other = rules_moves(scratch)[0]
+    scratch.board.move_picked.emit(other)
+    assert scratch.tried == [other] and _main_line(c) == SHORT_GAME.split() and c.view_ply == 0
+    assert scratch.add_button.isEnabled()
+    qtbot.mouseClick(scratch.add_button, Qt.MouseButton.LeftButton)
+    assert c.view_ply == 2 and [c.rules.move_text(n.move) for n in c.tree.path(c.viewed_node())] == line["moves"][:2]
+    assert _main_line(c) == SHORT_GAME.split()  # a variation beside the game, the game kept
     board.lines_box.setValue(1)
     qtbot.waitUntil(lambda: board.report is not None and len(board.report["lines"]) == 1, timeout=30_000)
-    assert not board.score_labels[1].isVisible()
+    assert not board.score_labels[1].isVisible() and len(w.board.overlay("analysis").arrows) == 1
+
+
+def rules_moves(scratch) -> list[tuple[int, ...]]:
+    return [tuple(m) for m in scratch.rules.legal_moves(scratch.position())]
+
+
+def test_heat_map_tints_every_reachable_square_by_its_best_move(qtbot, make_window):
+    # Source 002 (Winther): the king wins on reaching a corner.  King on b7: a7 and g7 win at once.
+    from tafl_desktop.core.game import Side
+    from tafl_desktop.gui.analysis_board import HEAT_STEPS
+
+    w = make_window("brandubh", position="/1K5/7/2t4/2t4/7/7/1t5/", to_move=Side.DEFENDERS)
+    board = w.analysis_board
+    board.heat_box.setChecked(True)
+    w.act_analysis.trigger()
+    qtbot.waitUntil(lambda: board.heat is not None and w.board.overlay("heat") is not None, timeout=60_000)
+    c = w.controller
+    g = c.variant.geometry
+    tints = w.board.overlay("heat").heat
+    targets = {m[-1] for m in c.rules.legal_moves(c.viewed_position)}
+    assert set(tints) == targets
+    best_colour = HEAT_STEPS[0][1]
+    for corner in ("a7", "g7"):
+        square = g.parse_square(corner)
+        assert tints[square][0] == best_colour and board.heat["squares"][str(square)] == 1.0
+    # exactly what ai/heatmap.py computes (every move's reply searched on its own: the same anywhere),
+    # coloured by the review's classes of how far each square falls short of the best
+    from tafl_desktop.ai.engine import engine_name, make_searcher
+    from tafl_desktop.ai.heatmap import heat_depth, heat_map
+    from tafl_desktop.gui.analysis_board import heat_colour
+
+    engine = engine_name(c.rules)
+    mine = heat_map(c.rules, c.viewed_position, make_searcher(c.rules, engine), heat_depth(c.rules, engine),
+                    [c.rules.position_key(c.viewed_position)])
+    assert {str(k): v for k, v in mine["squares"].items()} == board.heat["squares"]
+    for square, (colour, _alpha) in tints.items():
+        assert colour == heat_colour(100 * (mine["best"] - mine["squares"][square]))
+    assert "Defenders to move" in board.legend.text() and board.legend.isVisible()
+    board.heat_box.setChecked(False)
+    assert w.board.overlay("heat") is None
+
+
+def test_the_player_draws_arrows_and_circles_with_the_right_button(qtbot, make_window):
+    from tafl_desktop.gui.board_overlays import BRUSHES, Arrow, Circle
+
+    w = make_window("brandubh")
+    view = w.board
+    g = w.controller.variant.geometry
+
+    def at(name: str) -> QPoint:
+        return view.square_center(g.parse_square(name)).toPoint()
+
+    qtbot.mousePress(view, Qt.MouseButton.RightButton, pos=at("d2"))
+    qtbot.mouseMove(view, at("d3"))
+    qtbot.mouseRelease(view, Qt.MouseButton.RightButton, pos=at("f2"))
+    qtbot.mousePress(view, Qt.MouseButton.RightButton, Qt.KeyboardModifier.ShiftModifier, pos=at("d4"))
+    qtbot.mouseRelease(view, Qt.MouseButton.RightButton, Qt.KeyboardModifier.ShiftModifier, pos=at("d4"))
+    assert view.drawings() == [Arrow((g.parse_square("d2"), g.parse_square("f2")), BRUSHES["green"], 0.8),
+                               Circle(g.parse_square("d4"), BRUSHES["red"])]
+    # the same gesture again takes the mark away
+    qtbot.mousePress(view, Qt.MouseButton.RightButton, Qt.KeyboardModifier.ShiftModifier, pos=at("d4"))
+    qtbot.mouseRelease(view, Qt.MouseButton.RightButton, Qt.KeyboardModifier.ShiftModifier, pos=at("d4"))
+    assert view.drawings() == [Arrow((g.parse_square("d2"), g.parse_square("f2")), BRUSHES["green"], 0.8)]
+    assert w.controller.game.plies == []  # drawing never moves a piece
+    # a left click clears them, as on lichess
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=at("b2"))
+    assert view.drawings() == []
 
 
 def _graph_point(panel, ply: int) -> QPoint:
@@ -100,82 +199,173 @@ def _graph_point(panel, ply: int) -> QPoint:
     return QPoint(round(x / ratio), round(canvas.height() - y / ratio))
 
 
-def test_review_marks_moves_draws_a_graph_and_shows_the_better_move(qtbot, make_window):
+def _answer_review_dialog(qtbot, panel, depth: int) -> None:
+    qtbot.waitUntil(lambda: panel.dialog is not None and panel.dialog.isVisible(), timeout=5_000)
+    dialog = panel.dialog
+    assert "Standard" in dialog.standard_button.text() and dialog.standard_button.isChecked()
+    dialog.depth_box.setValue(depth)
+    assert dialog.depth_button.isChecked()
+    qtbot.mouseClick(dialog.buttons.buttons()[0], Qt.MouseButton.LeftButton)
+
+
+def test_review_asks_its_quality_marks_moves_and_shows_the_better_move(qtbot, make_window):
+    from tafl_desktop.ai.review import Budget
+
     w = make_window("brandubh", size=(1000, 760))
     _open(w, SHORT_GAME)
     panel = w.review_panel
-    panel.per_position = 0.15
     qtbot.keyClick(w, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    assert panel.running and panel.isVisible()
-    qtbot.waitUntil(lambda: not panel.running, timeout=60_000)
+    _answer_review_dialog(qtbot, panel, 3)
+    assert panel.running and panel.isVisible() and panel.budget == Budget(depth=3)
+    qtbot.waitUntil(lambda: not panel.running, timeout=120_000)
     assert panel.progress.value() == panel.progress.maximum() == 8
     review = panel.review
     assert review["summary"]["complete"] and len(review["plies"]) == 7
     model = w.panel.moves.model
     # the defenders' d4-f4 (ply 6) walks into a king capture: a blunder, marked ?? in the move list
-    assert model.annotation(6) == "blunder"
-    assert model.data(model.ply_index(6)).endswith("??")
+    assert model.annotation(6) == "blunder" and model.data(model.ply_index(6)).endswith("??")
     assert model.annotation(7) == "best"
-    assert "Attackers" in panel.summary.text() and "Defenders" in panel.summary.text()
+    text = panel.summary.text()
+    assert "Attackers" in text and "Defenders" in text and "Depth 3" in text
+    for side in ("attackers", "defenders"):
+        acc = review["summary"]["sides"][side]["accuracy"]
+        assert f"{acc:.0f} %" in text
     canvas = panel._canvas
     assert canvas is not None and canvas.isVisible()
-
     qtbot.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=_graph_point(panel, 2))
-    assert w.controller.view_ply == 2
+    assert w.controller.view_ply == 2 and w.board.overlay("review") is None
 
     w.controller.goto(6)
     best = tuple(s for s in panel.evals[5]["best_move"] if s >= 0)
-    qtbot.waitUntil(lambda: w.board.state().suggested == best, timeout=5_000)
+    qtbot.waitUntil(lambda: w.board.overlay("review") is not None, timeout=5_000)
+    assert w.board.overlay("review").arrows[0].squares == best
     assert "blunder" in w.statusBar().currentMessage()
 
-    # a variation on screen: the marks stay with the reviewed moves, a graph click goes back to them
-    c = w.controller
-    c.goto(1)
-    other = next(m for m in c.legal_moves() if c.rules.move_text(m) != SHORT_GAME.split()[1])
-    assert c.play_variation(other)
-    assert c.line_nodes()[1].move == other
-    qtbot.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=_graph_point(panel, 6))
-    assert [c.rules.move_text(p.move) for p in c.game.plies] == SHORT_GAME.split() and c.view_ply == 6
-    assert model.annotation(6) == "blunder"
+    # the same game at the same depth: the same classes again
+    first = [p["class"] for p in review["plies"]]
+    panel.evals = {}
+    panel.start(Budget(depth=3))
+    qtbot.waitUntil(lambda: not panel.running, timeout=120_000)
+    assert [p["class"] for p in panel.review["plies"]] == first
 
     # a new game drops the marks
     w.controller.set_game(Game(w.controller.rules))
-    assert model.annotation(6) == "" and not panel.isVisible()
+    assert model.annotation(6) == "" and not panel.isVisible() and w.board.overlay("review") is None
+
+
+def at_first_position(panel, act) -> None:
+    """Do ``act`` (once) as soon as the review has evaluated its first position: a fast engine
+    reviews the whole short game between two looks of a test that waits and then clicks."""
+    fired = []
+
+    def changed(value: int) -> None:
+        if value >= 1 and panel.running and not fired:
+            fired.append(value)
+            act()
+
+    panel.progress.valueChanged.connect(changed)
 
 
 def test_review_can_be_cancelled_and_resumed(qtbot, make_window):
+    from tafl_desktop.ai.review import Budget
+
     w = make_window("brandubh")
     _open(w, SHORT_GAME)
     panel = w.review_panel
-    panel.per_position = 1.0
-    w.act_review.trigger()
-    qtbot.waitUntil(lambda: 1 <= panel.progress.value(), timeout=30_000)
-    qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
-    assert not panel.running and not panel.cancel_button.isVisible()
+    at_first_position(panel, lambda: qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton))
+    panel.start(Budget(depth=5))
+    qtbot.waitUntil(lambda: not panel.running, timeout=60_000)
+    assert not panel.cancel_button.isVisible()
     kept = len(panel.evals)
     assert 1 <= kept < 8 and panel.resume_button.isVisible()
     assert "stopped" in w.statusBar().currentMessage()
     qtbot.wait(300)
     assert len(panel.evals) == kept  # nothing arrives after a cancel
-
-    panel.per_position = 0.1
     qtbot.mouseClick(panel.resume_button, Qt.MouseButton.LeftButton)
-    assert panel.running and panel.progress.value() == kept  # resumes from what it had
+    assert panel.running and panel.progress.value() == kept  # resumes from what it had, same budget
+    assert panel.budget == Budget(depth=5)
+    panel.cancel()
+    panel.start(Budget(depth=2))  # another budget: its own review from the start
+    assert panel.progress.value() == 0
     qtbot.waitUntil(lambda: not panel.running, timeout=60_000)
     assert len(panel.evals) == 8 and panel.review["summary"]["complete"]
 
 
 def test_analysis_and_review_take_turns_with_the_worker(qtbot, make_window):
+    from tafl_desktop.ai.review import Budget
+
     w = make_window("brandubh")
     _open(w, SHORT_GAME)
     w.controller.goto(2)
     board, panel = w.analysis_board, w.review_panel
-    panel.per_position = 0.5
     w.act_analysis.trigger()
     qtbot.waitUntil(lambda: _lines_shown(board, 1), timeout=30_000)
-    w.act_review.trigger()  # the review takes the worker: analysis mode ends
+    at_first_position(panel, w.act_analysis.trigger)  # and back: the review pauses, keeping what it found
+    panel.start(Budget(depth=5))  # the review takes the worker: analysis mode ends
     assert panel.running and not board.active and not w.act_analysis.isChecked() and not board.isVisible()
-    qtbot.waitUntil(lambda: panel.progress.value() >= 1, timeout=30_000)
-    w.act_analysis.trigger()  # and back: the review pauses, keeping what it found
+    qtbot.waitUntil(lambda: not panel.running, timeout=30_000)
     assert board.active and not panel.running and panel.resume_button.isVisible()
     qtbot.waitUntil(lambda: _lines_shown(board, 1), timeout=30_000)
+
+
+def test_learn_from_your_mistakes(qtbot, make_window):
+    from tafl_desktop.ai.engine import make_searcher
+    from tafl_desktop.ai.mistakes import judge
+    from tafl_desktop.ai.review import Budget, evaluate_position
+
+    w = make_window("brandubh", size=(1000, 760))
+    _open(w, SHORT_GAME)
+    panel = w.review_panel
+    panel.start(Budget(depth=3))
+    qtbot.waitUntil(lambda: not panel.running, timeout=120_000)
+    assert panel.learn_button.isVisible()
+    qtbot.mouseClick(panel.learn_button, Qt.MouseButton.LeftButton)
+    trainer = panel.trainer
+    assert trainer.isVisible()
+    plies = [ex.ply for ex in trainer.exercises]
+    assert 6 in plies and all(panel.review["plies"][p - 1]["class"] in ("inaccuracy", "mistake", "blunder")
+                              for p in plies)
+    trainer.show_exercise(plies.index(6))
+    ex = trainer.exercise
+    assert ex.played_text == "d4-f4" and "d4-f4 was a blunder" in trainer.prompt.text()
+    rules = w.controller.rules
+    board = trainer.board
+
+    # the move played is not an answer
+    board.move_picked.emit(ex.played)
+    assert "played in the game" in trainer.feedback.text()
+    # judge every other move here as the window will (the review's budget, this process)
+    searcher = make_searcher(rules, "python")
+    keys = [rules.position_key(Game_pos) for Game_pos in _positions(rules, ex)]
+    verdicts = {}
+    for m in rules.legal_moves(ex.position):
+        if tuple(m) in (tuple(ex.played), tuple(ex.best)):
+            continue
+        child = rules.play(ex.position, m)[0]
+        after = evaluate_position(rules, child, Budget(depth=3), [*keys, rules.position_key(child)], searcher=searcher)
+        verdicts[tuple(m)] = judge(ex, m, after)[0]
+    wrong = next(m for m, ok in verdicts.items() if not ok)
+    board.move_picked.emit(wrong)
+    assert "Checking" in trainer.feedback.text()
+    qtbot.waitUntil(lambda: trainer.checking is None, timeout=60_000)
+    assert "is not better" in trainer.feedback.text() and board.interactive
+    right = next((m for m, ok in verdicts.items() if ok), tuple(ex.best))
+    board.move_picked.emit(right)
+    qtbot.waitUntil(lambda: trainer.results.get(trainer.index) == "solved", timeout=60_000)
+    assert trainer.feedback.text().startswith("<b>Right:")
+    assert any("Attackers win in 1 move" in s for s in trainer.explanation)  # what d4-f4 allowed
+    # the next one: the answer shown on the board as an arrow, explained
+    if len(trainer.exercises) > 1:
+        trainer.show_exercise((trainer.index + 1) % len(trainer.exercises))
+        qtbot.mouseClick(trainer.answer_button, Qt.MouseButton.LeftButton)
+        assert board.arrow == tuple(s for s in trainer.exercise.best if s >= 0)
+        assert len(trainer.explanation) >= 3 and trainer.exercise.best_text in trainer.explanation[0]
+    assert [w.controller.rules.move_text(p.move) for p in w.controller.game.plies] == SHORT_GAME.split()
+
+
+def _positions(rules, ex) -> list:
+    out, pos = [ex.start], ex.start
+    for m in ex.moves_before:
+        pos = rules.play(pos, m)[0]
+        out.append(pos)
+    return out

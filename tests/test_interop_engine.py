@@ -113,7 +113,7 @@ def test_whole_games_between_two_engine_processes(variant_id, attackers, defende
     for text in game.move_texts():
         replay.play_text(text)
     assert replay.outcome == game.outcome
-    assert a.process.proc.poll() is not None and d.process.proc.poll() is not None
+    assert a.process.wait(10) and d.process.wait(10)  # each left after goodbye (closing never blocks)
 
 
 BAD_ENGINES = {

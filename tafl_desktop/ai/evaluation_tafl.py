@@ -17,10 +17,12 @@ the defenders' view (what an evaluation bar wants).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
+from functools import lru_cache
 from typing import Any
 
 from tafl_desktop.core.game import Move, Outcome
+from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.tafl import C_KING
 
 ATT, DEF = 0, 1
@@ -30,33 +32,82 @@ ATT, DEF = 0, 1
 QUIET, WIN_NOW, FORCED, TERMINAL = 0, 1, 2, 3
 
 
+#: The evaluation's weights as data, shared with the native engine (see the file's header).
+WEIGHTS_FILE = "ai/tafl_evaluation.toml"
+
+
+@lru_cache(maxsize=1)
+def file_weights() -> dict[str, int]:
+    """The weights of :data:`WEIGHTS_FILE` in the resources folder (read once)."""
+    from tafl_desktop.paths import resources_dir
+
+    return load_weights(resources_dir() / WEIGHTS_FILE)
+
+
+def load_weights(path: Any) -> dict[str, int]:
+    """A weights file, checked: every term of :class:`TaflWeights` present, no other key, every
+    value a whole number.  ValueError in one line otherwise."""
+    import tomllib
+    from pathlib import Path
+
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"the evaluation weights {path.name} cannot be read: {exc}") from None
+    return check_weights(data.get("weights", {}), path.name)
+
+
+def check_weights(table: Any, where: str) -> dict[str, int]:
+    """``table`` as term -> int, refusing unknown terms and values that are not integers."""
+    if not isinstance(table, dict):
+        raise ValueError(f"{where}: [weights] must be a table of terms")
+    names = {f.name for f in fields(TaflWeights)}
+    out: dict[str, int] = {}
+    for key, value in table.items():
+        if key not in names:
+            raise ValueError(f"{where}: {quote(key)} is not a term of the Tafl evaluation")
+        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 1_000_000:
+            raise ValueError(f"{where}: the weight {key} must be a whole number of at most a million")
+        out[key] = value
+    missing = sorted(names - set(out))
+    if missing:
+        raise ValueError(f"{where}: the weights {', '.join(missing)} are missing")
+    return out
+
+
+def _default(name: str) -> Any:
+    return field(default_factory=lambda: file_weights()[name])
+
+
 @dataclass
 class TaflWeights:
-    """Evaluation weights, defenders' view.  Defaults come from self-play tuning (tune.py)."""
+    """Evaluation weights, defenders' view.  Defaults: ``resources/ai/tafl_evaluation.toml``,
+    where each term is explained (tuned by self-play: tune.py)."""
 
-    attacker: int = 100          # each attacker (counts against the defenders)
-    defender: int = 150          # each defender soldier
-    king_mobility: int = 6       # each square the king can move to
-    king_distance: int = 14      # each step (Manhattan) between the king and the nearest escape square
-    route_two: int = 70          # each king move after which the king would see an escape square
-    fork_threat: int = 250       # defenders could move the king to see two escape squares (attackers to move)
-    fork_to_move: int = 2500     # the same with the defenders to move: nearly a won game
-    raichi: int = 300            # one open escape route, attackers to move (they must block it)
-    tuichi: int = 5000           # two or more open routes, attackers to move
-    king_hostile: int = 18       # each side of the king held by an attacker or hostile square
-    king_hostile3: int = 120     # extra when three sides are held (four-sided capture is one move away)
-    king_near: int = 8           # each attacker within two squares (Chebyshev) of the king
-    king_ring: int = 4           # each attacker within four squares (Chebyshev) of the king
-    king_path: int = 12          # each one-square step of the king's shortest walk to an escape square
-    king_enclosed: int = 250     # no walk to any escape square through empty squares at all
-    hunt: int = 40               # each attacker within two squares of the king, scaled by the share of
-    #                              defenders already captured: with his guard gone, run the king down
-    king_space: int = 6          # when enclosed: each square of the king's pen (the attackers tighten it)
-    king_guard: int = 6          # each defender next to the king
-    guard1: int = -10            # each attacker next to an escape square (often capturable there)
-    guard2: int = 35             # each attacker two steps from an escape square (the blockade squares)
-    guard3: int = 15             # each attacker three steps from an escape square
-    tempo: int = 15              # the side to move's bonus
+    attacker: int = _default("attacker")
+    defender: int = _default("defender")
+    king_mobility: int = _default("king_mobility")
+    king_distance: int = _default("king_distance")
+    route_two: int = _default("route_two")
+    fork_threat: int = _default("fork_threat")
+    fork_to_move: int = _default("fork_to_move")
+    raichi: int = _default("raichi")
+    tuichi: int = _default("tuichi")
+    king_hostile: int = _default("king_hostile")
+    king_hostile3: int = _default("king_hostile3")
+    king_near: int = _default("king_near")
+    king_ring: int = _default("king_ring")
+    king_path: int = _default("king_path")
+    king_enclosed: int = _default("king_enclosed")
+    hunt: int = _default("hunt")
+    king_space: int = _default("king_space")
+    king_guard: int = _default("king_guard")
+    guard1: int = _default("guard1")
+    guard2: int = _default("guard2")
+    guard3: int = _default("guard3")
+    tempo: int = _default("tempo")
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -371,28 +422,9 @@ class TaflEvaluator:
         Predicts captures without playing the move: a target square next to an enemy with an anvil
         (friend, hostile square, armed king, hostile rim) straight beyond it.
         """
-        att, dfn, king = pos.att, pos.dfn, pos.king
+        cap = self.capture_targets(pos)
+        king = pos.king
         bit = self.bit
-        kb = bit[king] if king >= 0 else 0
-        occ = att | dfn | kb
-        empty = self.full & ~occ
-        W = self.W
-        if pos.side == ATT:
-            enemies = dfn
-            anvils = att | self.host_always[DEF] | (self.host_empty[DEF] & empty)
-        else:
-            enemies = att
-            anvils = dfn | self.host_always[ATT] | (self.host_empty[ATT] & empty)
-            if self.king_anvil:
-                anvils |= kb
-        cap = (((enemies >> 1) & (anvils >> 2) & self.m_east)
-               | ((enemies << 1) & (anvils << 2) & self.m_west)
-               | ((enemies >> W) & (anvils >> (2 * W)))
-               | ((enemies << W) & (anvils << (2 * W))))
-        if self.edge_hostile:
-            cap |= (((enemies >> 1) & self.m_east_edge) | ((enemies << 1) & self.m_west_edge)
-                    | ((enemies >> W) & self.m_north_edge) | ((enemies << W) & self.m_south_edge))
-        cap &= empty
         if king < 0:
             return lambda m: 1000 if cap >> m[1] & 1 else 0
         kadj = self.adj_mask[king]
@@ -417,3 +449,38 @@ class TaflEvaluator:
                 return 300 + 60 * (kd[f] - kd[t]) + (1000 if cap >> t & 1 else 0)
             return (1000 if cap >> t & 1 else 0) + (100 if kadj >> f & 1 else 0)
         return def_key
+
+    def capture_targets(self, pos: Any) -> int:
+        """The empty squares where a piece of the side to move would capture by the ordinary
+        custodial rule (an enemy soldier next to it with an anvil straight beyond: a friend, a
+        hostile square, an armed king, a hostile rim), as a bit mask; no move is generated."""
+        att, dfn, king = pos.att, pos.dfn, pos.king
+        bit = self.bit
+        kb = bit[king] if king >= 0 else 0
+        occ = att | dfn | kb
+        empty = self.full & ~occ
+        W = self.W
+        if pos.side == ATT:
+            enemies = dfn
+            anvils = att | self.host_always[DEF] | (self.host_empty[DEF] & empty)
+        else:
+            enemies = att
+            anvils = dfn | self.host_always[ATT] | (self.host_empty[ATT] & empty)
+            if self.king_anvil:
+                anvils |= kb
+        cap = (((enemies >> 1) & (anvils >> 2) & self.m_east)
+               | ((enemies << 1) & (anvils << 2) & self.m_west)
+               | ((enemies >> W) & (anvils >> (2 * W)))
+               | ((enemies << W) & (anvils << (2 * W))))
+        if self.edge_hostile:
+            cap |= (((enemies >> 1) & self.m_east_edge) | ((enemies << 1) & self.m_west_edge)
+                    | ((enemies >> W) & self.m_north_edge) | ((enemies << W) & self.m_south_edge))
+        return cap & empty
+
+    def capture_moves(self, pos: Any) -> list[Move]:
+        """The moves of the side to move that land where they capture (:meth:`capture_targets`):
+        what the quiescence search follows past the horizon when asked to (analysis, review)."""
+        cap = self.capture_targets(pos)
+        if not cap:
+            return []
+        return [m for m in self.rules.legal_moves(pos) if cap >> m[1] & 1]

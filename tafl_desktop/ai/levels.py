@@ -30,6 +30,11 @@ around him; there the fox drifts a quarter.  In every Fox game the flock plays i
 best move: a drifting flock loses such games or takes too long to close the net, while its
 levels still differ in how far they see.
 
+With the native search (``tafl_native``, see :mod:`tafl_desktop.ai.engine`) Beginner, Easy and
+Medium search exactly the positions they did (Beginner and Easy score even against their Python
+selves: they must stay beatable by a newcomer), while Hard and Expert get native budgets
+(``native_nodes``, ``native_depth``): about fifty times the positions in the same think time.
+
 ``random`` is not a playing level for people: it is the uniform random mover that the
 benchmarks use as a floor.
 """
@@ -70,6 +75,14 @@ class Level:
     random_mover: bool = False
     #: Past depth 4, search late quiet moves a ply shallower first (deeper iterations, same time).
     selective: bool = False
+    #: Follow captures past the horizon too (the native search; the Python one follows only the
+    #: forcing lines).  Off for the weak levels, whose short sight is part of their character.
+    captures: bool = True
+    #: The node budget and depth cap with the native engine (0: the same as ``nodes``/``depth``).
+    #: Only the strong levels get more: a native Hard or Expert thinks as long as the Python one
+    #: did but sees much further, while Beginner, Easy and Medium search exactly as before.
+    native_nodes: int = 0
+    native_depth: int = 0
 
 
 #: Ordered weakest first; the GUI shows them in this order.
@@ -77,10 +90,11 @@ LEVELS: dict[str, Level] = {lv.name: lv for lv in (
     Level("random", N_("Random mover"), time=0.0, depth=0, random_mover=True),
     Level("beginner", N_("Beginner"), time=0.3, depth=1, nodes=400, margin=150, blunder=0.25, quiescence=False,
           ranked_drift=False),
-    Level("easy", N_("Easy"), time=1.0, depth=3, nodes=3_000, margin=100, blunder=0.1, blunder_margin=300),
+    Level("easy", N_("Easy"), time=1.0, depth=3, nodes=3_000, margin=100, blunder=0.1, blunder_margin=300,
+          captures=False),
     Level("medium", N_("Medium"), time=4.0, depth=4, nodes=20_000, margin=25),
-    Level("hard", N_("Hard"), time=8.0, depth=5, nodes=150_000),
-    Level("expert", N_("Expert"), time=15.0, depth=64, nodes=450_000, selective=True),
+    Level("hard", N_("Hard"), time=8.0, depth=5, nodes=150_000, native_nodes=1_500_000, native_depth=9),
+    Level("expert", N_("Expert"), time=15.0, depth=64, nodes=450_000, selective=True, native_nodes=5_000_000),
 )}
 
 #: Levels offered to players (the random mover is for benchmarks).

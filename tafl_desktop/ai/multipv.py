@@ -12,8 +12,8 @@ beyond :data:`~tafl_desktop.ai.search.MATE_BOUND` is a result the search *proved
 escapes or is captured, the fox is trapped, the leader is taken...): it is reported as
 ``result_in`` plies and the ``winner`` side, never guessed from a large evaluation.
 
-Limits: when a move wins at once (the evaluator's ``WIN_NOW``), the searcher answers with that
-single line without searching the others.
+Every legal move up to ``lines`` gets a line, a move that wins at once included (one line only
+when a single line is asked for: then the winning move is answered without a search).
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from tafl_desktop.ai.engine import make_searcher
 from tafl_desktop.ai.levels import HINT_LEVEL, get_level
-from tafl_desktop.ai.search import INF, MATE, MATE_BOUND, Searcher, SearchLimits, SearchResult
+from tafl_desktop.ai.search import MATE, MATE_BOUND, Searcher, SearchLimits, SearchResult
 from tafl_desktop.core.game import Move
 
 MAX_LINES = 5
@@ -75,45 +76,11 @@ def proven(score: int) -> int | None:
 
 
 class MultiPVSearcher(Searcher):
-    """A searcher whose root scores the best ``lines`` moves exactly (see the module docstring)."""
-
-    lines = 1
-
-    def __init__(self, rules: Any, evaluator: Any | None = None, tt_entries: int = 400_000) -> None:
-        super().__init__(rules, evaluator, tt_entries)
-        #: Root moves and scores of the last finished iteration, best first.
-        self.finished: list[tuple[Move, int]] = []
-        self.finished_depth = 0
-
-    def _root(self, pos: Any, moves: list[Move], depth: int, margin: int) -> list[tuple[Move, int]]:
-        play = self.rules.play
-        n = max(1, self.lines)
-        scored: list[tuple[Move, int]] = []
-        self._partial = scored
-        top: list[int] = []  # the best n scores so far, ascending
-        for m in moves:
-            child, _ = play(pos, m)
-            ck = self.hash(child)
-            if len(top) < n:
-                score = -self._negamax(child, ck, depth - 1, -INF, INF, 1)
-            else:
-                a = top[0]  # the n-th best: a move must beat it to be one of the lines
-                score = -self._negamax(child, ck, depth - 1, -a - 1, -a, 1)
-                if score > a:
-                    score = -self._negamax(child, ck, depth - 1, -INF, -a, 1)
-            scored.append((m, score))
-            top.append(score)
-            top.sort()
-            if len(top) > n:
-                top.pop(0)
-        best = max(scored, key=lambda ms: ms[1])
-        self._store(self.hash(pos), depth, 0, best[1], best[0], 0)
-        self.finished = sorted(scored, key=lambda ms: -ms[1])
-        self.finished_depth = depth
-        return scored
+    """The Python searcher as analysis uses it (kept for callers that name it; the root of
+    :class:`~tafl_desktop.ai.search.Searcher` scores the best ``lines`` moves exactly)."""
 
 
-def _lines(rules: Any, pos: Any, searcher: MultiPVSearcher, scored: list[tuple[Move, int]], depth: int,
+def _lines(rules: Any, pos: Any, searcher: Any, scored: list[tuple[Move, int]], depth: int,
            n: int) -> list[Line]:
     side = rules.side_to_move(pos)
     variant = rules.variant
@@ -123,27 +90,56 @@ def _lines(rules: Any, pos: Any, searcher: MultiPVSearcher, scored: list[tuple[M
         winner = None
         if plies is not None:
             winner = variant.side_key(side if plies > 0 else side.other)
-        pv = searcher._pv(pos, move)
+        pv = searcher.pv(pos, move)
         out.append(Line(moves=[rules.move_text(m) for m in pv], score=int(score),
                         result_in=abs(plies) if plies is not None else None, winner=winner,
                         depth=depth, move=tuple(move)))
     return out
 
 
-def analyse(rules: Any, pos: Any, lines: int = 3, time_limit: float = 2.0, depth: int = 64,
+def analysis_limits(time_limit: float = 0.0, depth: int = 64, nodes: int = 0,
+                    reproducible: bool = False) -> SearchLimits:
+    """The search settings of analysis and review: the strongest level's, with captures followed
+    past the horizon in either engine (a piece left hanging at the horizon is seen), and one
+    thread when a node budget or ``reproducible`` asks for the same answer on any machine."""
+    level = get_level(HINT_LEVEL)
+    return SearchLimits(time=time_limit, depth=depth, nodes=nodes, quiescence=level.quiescence,
+                        selective=getattr(level, "selective", False),
+                        threads=1 if nodes or reproducible else 0, captures=True, follow_captures=True)
+
+
+def playable_moves(rules: Any, pos: Any, history_keys: Iterable[Any] = ()) -> list[Move]:
+    """The moves the side to move may play here (a no-repeat rule honoured): the most lines
+    a position can have."""
+    from tafl_desktop.core.game import unrepeated
+
+    if rules.outcome(pos) is not None:
+        return []
+    return unrepeated(rules, pos, rules.legal_moves(pos), list(history_keys))
+
+
+def analyse(rules: Any, pos: Any, lines: int = 3, time_limit: float = 2.0, depth: int = 64, nodes: int = 0,
             history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
             on_iteration: Callable[[Report], None] | None = None,
-            searcher: MultiPVSearcher | None = None) -> Report:
+            searcher: Any | None = None, engine: str | None = None,
+            on_progress: Callable[[int, int], None] | None = None, reproducible: bool = False) -> Report:
     """The best ``lines`` (1..5) lines of ``pos`` for the side to move, searched for ``time_limit``
     seconds (0: no limit) or to ``depth``.  ``on_iteration`` gets a :class:`Report` after every
-    finished depth (the window's live display).  An ended position has no lines."""
+    finished depth (the window's live display), ``on_progress(nodes, depth)`` the running counts
+    in between.  An ended position has no lines.  With ``nodes`` the search stops after that many
+    positions on one thread: the same answer on any machine (``reproducible`` asks for one thread
+    with a depth too).
+
+    The report always holds ``min(lines, playable moves)`` lines unless the caller stopped it
+    first: a proven result or a clock that runs out before the first depth is finished still
+    gets every line asked for (that depth is then finished without the clock)."""
     n = max(1, min(MAX_LINES, int(lines)))
-    s = searcher if searcher is not None else MultiPVSearcher(rules)
+    s = searcher if searcher is not None else make_searcher(rules, engine)
+    history_keys = list(history_keys)
+    want = min(n, len(playable_moves(rules, pos, history_keys)))
     s.lines = n
     s.finished, s.finished_depth = [], 0
-    level = get_level(HINT_LEVEL)
-    limits = SearchLimits(time=time_limit, depth=depth, quiescence=level.quiescence,
-                          selective=getattr(level, "selective", False))
+    limits = analysis_limits(time_limit, depth, nodes, reproducible)
     t0 = time.perf_counter()
 
     def iteration(res: SearchResult) -> None:
@@ -151,14 +147,20 @@ def analyse(rules: Any, pos: Any, lines: int = 3, time_limit: float = 2.0, depth
             on_iteration(Report(_lines(rules, pos, s, s.finished, s.finished_depth, n), s.nodes,
                                 time.perf_counter() - t0, s.finished_depth, ""))
 
-    res = s.search(pos, limits, history_keys, should_stop, on_iteration=iteration)
-    seconds = time.perf_counter() - t0
+    res = s.search(pos, limits, history_keys, should_stop, on_iteration=iteration, on_progress=on_progress)
+    nodes_used = res.nodes
     if res.move is None:
-        return Report([], res.nodes, seconds, 0, res.stopped)
-    if s.finished and res.stopped != "forced":
+        return Report([], nodes_used, time.perf_counter() - t0, 0, res.stopped)
+    if len(s.finished) < want and res.stopped != "cancelled":
+        # the clock or the node budget ran out inside the first depth: finish that depth alone
+        first = analysis_limits(0.0, 1, 0, reproducible)
+        again = s.search(pos, first, history_keys, should_stop, on_iteration=iteration)
+        nodes_used += again.nodes
+    seconds = time.perf_counter() - t0
+    if s.finished:
         # the lines of the last finished depth: all N scored exactly against each other
-        return Report(_lines(rules, pos, s, s.finished, s.finished_depth, n), res.nodes, seconds,
+        return Report(_lines(rules, pos, s, s.finished, s.finished_depth, n), nodes_used, seconds,
                       s.finished_depth, res.stopped)
-    # a move that wins at once (or the search stopped before its first depth): the search's answer
-    return Report(_lines(rules, pos, s, [(res.move, res.score)], max(1, res.depth), 1), res.nodes, seconds,
+    # stopped by the caller before its first depth: the search's answer alone
+    return Report(_lines(rules, pos, s, [(res.move, res.score)], max(1, res.depth), 1), nodes_used, seconds,
                   max(1, res.depth), res.stopped)

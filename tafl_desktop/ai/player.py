@@ -11,8 +11,9 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from tafl_desktop.ai.engine import make_searcher
 from tafl_desktop.ai.levels import Level, get_level
-from tafl_desktop.ai.search import Searcher, SearchLimits, SearchResult
+from tafl_desktop.ai.search import SearchLimits, SearchResult
 from tafl_desktop.core.game import unrepeated
 
 #: The depth limit of a search that only its node budget (and time) bounds.
@@ -23,7 +24,7 @@ class ComputerPlayer:
     """Chooses moves at one level; keeps its searcher (and transposition table) between moves."""
 
     def __init__(self, rules: Any, level: str | Level, seed: int | None = None, evaluator: Any | None = None,
-                 time_scale: float = 1.0, searcher: Searcher | None = None) -> None:
+                 time_scale: float = 1.0, searcher: Any | None = None, engine: str | None = None) -> None:
         self.rules = rules
         self.level = level if isinstance(level, Level) else get_level(level)
         self.rng = random.Random(seed)
@@ -31,13 +32,15 @@ class ComputerPlayer:
         if self.level.random_mover:
             self.searcher = None
         else:
-            self.searcher = searcher if searcher is not None else Searcher(rules, evaluator)
+            self.searcher = searcher if searcher is not None else make_searcher(rules, engine, evaluator)
         #: The part of the level's error margins that applies in this game (see evaluation.py).
         self.drift_scale = self.searcher.ev.drift_scale if self.searcher else 1.0
         #: ... per side (an evaluator may say a side's errors cost more: ``side_drift_scales``).
         self.drift_scales: tuple[float, ...] = tuple(
             getattr(self.searcher.ev, "side_drift_scales", None) or (self.drift_scale,) * 2
             if self.searcher else (1.0, 1.0))
+        #: The search engine that plays ("native" or "python"; see tafl_desktop.ai.engine).
+        self.engine = getattr(self.searcher, "engine", "python") if self.searcher else "python"
         #: Whether the level's node budget alone bounds its search here (see evaluation.py).
         self.uncapped = bool(self.searcher and getattr(self.searcher.ev, "uncapped_depth", False))
 
@@ -49,10 +52,14 @@ class ComputerPlayer:
         """The search settings of a move for ``side`` (None: the game's default margins)."""
         lv = self.level
         own = round(lv.margin * self.scale(side))
-        depth = MAX_DEPTH if self.uncapped and lv.depth > 1 and lv.nodes else lv.depth
-        return SearchLimits(time=lv.time * self.time_scale, depth=depth, nodes=lv.nodes,
+        native = self.engine == "native"
+        nodes = lv.native_nodes if native and lv.native_nodes else lv.nodes
+        depth = lv.native_depth if native and lv.native_depth else lv.depth
+        depth = MAX_DEPTH if self.uncapped and lv.depth > 1 and lv.nodes else depth
+        return SearchLimits(time=lv.time * self.time_scale, depth=depth, nodes=nodes,
                             quiescence=lv.quiescence, margin=own if margin is None else margin,
-                            ranked_drift=lv.ranked_drift if ranked is None else ranked, selective=lv.selective)
+                            ranked_drift=lv.ranked_drift if ranked is None else ranked, selective=lv.selective,
+                            captures=lv.captures, threads=1)
 
     def choose(self, pos: Any, history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
                margin: int | None = None, on_iteration: Callable[[SearchResult], None] | None = None,

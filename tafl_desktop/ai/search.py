@@ -43,6 +43,8 @@ FULL_WIDTH_DEPTH = 4
 #: Moves searched at full depth before late-move reductions start.
 LMR_AFTER = 3
 REPETITION_LEAN = 150
+#: How often (s) a running search reports its node count and depth to ``on_progress``.
+PROGRESS_EVERY = 0.1
 
 
 class SearchAborted(Exception):
@@ -63,6 +65,15 @@ class SearchLimits:
     ranked_drift: bool = True
     #: Beyond FULL_WIDTH_DEPTH, reduce late quiet moves by a ply (re-searched if they look good).
     selective: bool = False
+    #: Follow captures in the quiescence search (the native engine; the Python one never does).
+    captures: bool = True
+    #: Search threads for an engine that has them (the native one: Lazy SMP); 0 = the searcher's
+    #: own setting.  More than one is faster but not reproducible.  The Python search has one.
+    threads: int = 0
+    #: Follow captures past the horizon in the Python search too (analysis and review ask for it,
+    #: so that a piece left hanging at the horizon is seen; the levels, tuned without it, do not).
+    #: The native search follows captures wherever ``captures`` is set.
+    follow_captures: bool = False
 
 
 @dataclass
@@ -115,7 +126,14 @@ def drift_pick(candidates: list[tuple[Move, int]], rng: Any) -> Move:
 
 
 class Searcher:
-    """A reusable searcher for one rules object; keeps its transposition table between moves."""
+    """The Python search engine: a reusable searcher for one rules object, keeping its
+    transposition table between moves.  It is one of the two implementations of the interface in
+    :mod:`tafl_desktop.ai.engine` (the other is the native one): ``search``, ``pv``, ``lines``,
+    ``finished`` and ``finished_depth``, ``ev`` and ``engine``."""
+
+    engine = "python"
+    #: How many best root moves get exact scores (multi-PV; 1 for play).
+    lines = 1
 
     def __init__(self, rules: Any, evaluator: Any | None = None, tt_entries: int = 400_000) -> None:
         self.rules = rules
@@ -128,16 +146,21 @@ class Searcher:
         self.history: list[dict[Move, int]] = [{}, {}]
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 8)]
         self.nodes = 0
+        #: Root moves and scores of the last finished iteration, best first, and its depth.
+        self.finished: list[tuple[Move, int]] = []
+        self.finished_depth = 0
 
     # ------------------------------------------------------------------------------ public
     def search(self, pos: Any, limits: SearchLimits | None = None, history_keys: Iterable[Any] = (),
                should_stop: Callable[[], bool] | None = None, rng: random.Random | None = None,
-               on_iteration: Callable[[SearchResult], None] | None = None) -> SearchResult:
+               on_iteration: Callable[[SearchResult], None] | None = None,
+               on_progress: Callable[[int, int], None] | None = None) -> SearchResult:
         """Best move for the side to move in ``pos``.
 
         ``history_keys`` are the ``rules.position_key`` values of the game so far (the current
         position included or not: it is counted once either way), so that the repetition rule in
-        force is applied to positions the search reaches.
+        force is applied to positions the search reaches.  ``on_progress(nodes, depth)`` is called
+        about every :data:`PROGRESS_EVERY` seconds while a depth is searched (live counters).
         """
         lim = limits or SearchLimits()
         self.limits = lim
@@ -145,13 +168,19 @@ class Searcher:
         self.deadline = self.t0 + lim.time if lim.time > 0 else float("inf")
         self.max_nodes = lim.nodes
         self.should_stop = should_stop
+        self.on_progress = on_progress
+        self._progress_at = self.t0 + PROGRESS_EVERY
+        self._depth_now = 0
         self.nodes = 0
         self.stop_reason = ""
         self.qmax = QUIESCENCE_PLIES if lim.quiescence else 0
+        self.captures_q = bool(lim.follow_captures and lim.captures and lim.quiescence
+                               and hasattr(self.ev, "capture_moves"))
         self.reduce = False
         full_width = 0
         rng = rng or random.Random()
         self._age_tables()
+        self.finished, self.finished_depth = [], 0
 
         rules = self.rules
         root_key = self.hash(pos)
@@ -176,7 +205,7 @@ class Searcher:
                                 [(moves[0], static)], stopped="forced")
 
         kind, payload = self.ev.tactics(pos, moves)
-        if kind == WIN_NOW:
+        if kind == WIN_NOW and self.lines <= 1:  # analysis of several lines scores the others too
             return SearchResult(payload, MATE - 1, 1, 1, time.perf_counter() - self.t0, [payload],
                                 [(payload, MATE - 1)], stopped="forced")
 
@@ -191,6 +220,7 @@ class Searcher:
         best = SearchResult(root[0], 0, 0, 0, 0.0, [root[0]], [(root[0], 0)])
         for depth in range(1, max(1, lim.depth) + 1):
             self.reduce = lim.selective and depth > FULL_WIDTH_DEPTH
+            self._depth_now = depth
             try:
                 scored = self._root(pos, root, depth, lim.margin)
             except SearchAborted:
@@ -245,8 +275,19 @@ class Searcher:
         if len(self.tt) > self.tt_entries:
             self.tt.clear()
 
+    def clear(self) -> None:
+        """Forget everything learnt in earlier searches (table, history, killers), so that the
+        next search depends on its position and limits only: a review's reproducibility."""
+        self.tt.clear()
+        self.history = [{}, {}]
+        self.killers = [[None, None] for _ in range(MAX_PLY + 8)]
+
     def _check(self) -> None:
-        if time.perf_counter() >= self.deadline:
+        now = time.perf_counter()
+        if self.on_progress is not None and now >= self._progress_at:
+            self._progress_at = now + PROGRESS_EVERY
+            self.on_progress(self.nodes, self._depth_now)
+        if now >= self.deadline:
             self.stop_reason = "time"
             raise SearchAborted
         if self.max_nodes and self.nodes >= self.max_nodes:
@@ -310,29 +351,38 @@ class Searcher:
         return pv
 
     def _root(self, pos: Any, moves: list[Move], depth: int, margin: int) -> list[tuple[Move, int]]:
-        """One iteration at the root: every root move scored (exactly if within the margin)."""
+        """One iteration at the root: every root move scored; the best ``lines`` and those within
+        ``margin`` of the best exactly, the others proven worse by a null window against the
+        ``lines``-th best score found so far (less the margin), sharing one table and clock."""
         play = self.rules.play
+        n = max(1, self.lines)
         scored: list[tuple[Move, int]] = []
         self._partial = scored
-        best = -INF
-        for i, m in enumerate(moves):
+        top: list[int] = []  # the best n scores so far, ascending
+        for m in moves:
             child, _ = play(pos, m)
             ck = self.hash(child)
-            floor = best - margin if best > -INF else -INF
-            if i == 0:
+            if len(top) < n:
                 score = -self._negamax(child, ck, depth - 1, -INF, INF, 1)
             else:
-                a = floor
+                a = top[0] - margin
                 score = -self._negamax(child, ck, depth - 1, -a - 1, -a, 1)
                 if score > a:
                     score = -self._negamax(child, ck, depth - 1, -INF, -a, 1)
             scored.append((m, score))
-            if score > best:
-                best = score
-        root_key = self.hash(pos)
-        top = max(scored, key=lambda ms: ms[1])
-        self._store(root_key, depth, EXACT, top[1], top[0], 0)
+            top.append(score)
+            top.sort()
+            if len(top) > n:
+                top.pop(0)
+        best = max(scored, key=lambda ms: ms[1])
+        self._store(self.hash(pos), depth, EXACT, best[1], best[0], 0)
+        self.finished = sorted(scored, key=lambda ms: -ms[1])
+        self.finished_depth = depth
         return scored
+
+    def pv(self, pos: Any, first: Move) -> list[Move]:
+        """The principal variation starting with ``first``, from the transposition table."""
+        return self._pv(pos, first)
 
     def _store(self, key: int, depth: int, flag: int, score: int, move: Move | None, ply: int) -> None:
         if score >= MATE_BOUND:
@@ -484,8 +534,13 @@ class Searcher:
             return self._terminal(pos, payload, ply)
         if kind != FORCED:
             stand = ev.evaluate(pos)
+            if stand >= beta:
+                return stand
             noisy = ev.noisy_moves(pos) if self.noisy else None
-            if not noisy or stand >= beta:
+            if self.captures_q:
+                caps = ev.capture_moves(pos)
+                noisy = caps if not noisy else list(dict.fromkeys([*caps, *noisy]))
+            if not noisy:
                 return stand
             return self._qmoves(pos, noisy, stand, max(alpha, stand), beta, ply, qd)
         if not payload:

@@ -40,14 +40,19 @@ def _variant(variant: Any) -> Any:
 
 
 def play_game(variant: Any, attackers: str, defenders: str, seed: int, max_plies: int = MAX_PLIES,
-              time_scale: float = 1.0) -> dict[str, Any]:
-    """Play one game; returns winner ("attackers"/"defenders"/None), reason, plies and search figures."""
+              time_scale: float = 1.0, engines: tuple[str | None, str | None] = (None, None),
+              move_time: float | None = None) -> dict[str, Any]:
+    """Play one game; returns winner ("attackers"/"defenders"/None), reason, plies and search figures.
+
+    ``engines``: the search engine of each side (attackers, defenders; None: native where built);
+    ``move_time``: seconds per move for both sides instead of the levels' node budgets (a match
+    at equal time)."""
     v = _variant(variant)
     rules = v.make_rules()
     game = Game(rules)
     players = {
-        Side.ATTACKERS: ComputerPlayer(rules, attackers, seed=seed * 2 + 1, time_scale=time_scale),
-        Side.DEFENDERS: ComputerPlayer(rules, defenders, seed=seed * 2 + 2, time_scale=time_scale),
+        Side.ATTACKERS: ComputerPlayer(rules, attackers, seed=seed * 2 + 1, time_scale=time_scale, engine=engines[0]),
+        Side.DEFENDERS: ComputerPlayer(rules, defenders, seed=seed * 2 + 2, time_scale=time_scale, engine=engines[1]),
     }
     keys = [rules.position_key(game.position)]
     nodes = 0
@@ -61,7 +66,7 @@ def play_game(variant: Any, attackers: str, defenders: str, seed: int, max_plies
         opening = len(game.plies) < OPENING_PLIES and not player.level.random_mover
         margin = (max(player.limits(side=int(side)).margin, round(OPENING_MARGIN * player.scale(int(side))))
                   if opening else None)
-        res = player.choose(pos, keys, margin=margin)
+        res = player.choose(pos, keys, margin=margin, time_limit=move_time)
         if res.move is None:
             break
         nodes += res.nodes
@@ -81,6 +86,7 @@ def play_game(variant: Any, attackers: str, defenders: str, seed: int, max_plies
         "depth_attackers": sum(depths["attackers"]) / len(depths["attackers"]) if depths["attackers"] else 0.0,
         "depth_defenders": sum(depths["defenders"]) / len(depths["defenders"]) if depths["defenders"] else 0.0,
         "moves": game.move_texts(),
+        "engines": [players[Side.ATTACKERS].engine, players[Side.DEFENDERS].engine],
     }
 
 
@@ -90,11 +96,14 @@ def _play_task(args: tuple) -> dict[str, Any]:
 
 def run_selfplay(variant: Any, games: int = 10, attackers: str = "medium", defenders: str = "medium",
                  jobs: int = 1, seed: int = 1, max_plies: int = MAX_PLIES, time_scale: float = 1.0,
-                 keep_moves: bool = False) -> dict[str, Any]:
+                 keep_moves: bool = False, engines: tuple[str | None, str | None] = (None, None),
+                 move_time: float | None = None, swap: bool = False) -> dict[str, Any]:
     """Play ``games`` games between two levels and summarise them.
 
     Returns ``attackers_wins``, ``defenders_wins``, ``draws``, ``capped`` (draws by the ply cap),
     ``average_length`` (plies), ``nodes_per_second`` (search nodes per second of search time),
+    ``engines`` (the engine of each side), ``engine_wins`` (games won by each engine, when the
+    two differ and ``swap`` plays every other game with the engines' sides swapped),
     ``moves_per_second`` (plies played per second of wall time), ``reasons`` (result reason ->
     games), average search depth per side, and the settings.  ValueError for an unknown level.
     """
@@ -103,7 +112,13 @@ def run_selfplay(variant: Any, games: int = 10, attackers: str = "medium", defen
         raise ValueError("games must be at least 1")
     v = _variant(variant)
     data = v.to_data()
-    tasks = [(data, att_level.name, def_level.name, seed * 1000 + i, max_plies, time_scale) for i in range(games)]
+    rules = v.make_rules()
+    from tafl_desktop.ai.engine import resolve
+
+    named = (resolve(rules, engines[0]), resolve(rules, engines[1]))  # errors here, not in a worker
+    pairs = [named[::-1] if swap and i % 2 else named for i in range(games)]
+    tasks = [(data, att_level.name, def_level.name, seed * 1000 + i, max_plies, time_scale, pairs[i], move_time)
+             for i in range(games)]
     t0 = time.perf_counter()
     if jobs > 1 and games > 1:
         ctx = mp.get_context("spawn")
@@ -141,6 +156,16 @@ def run_selfplay(variant: Any, games: int = 10, attackers: str = "medium", defen
         "seed": seed,
         "time_scale": time_scale,
     }
+    report["engines"] = list(named)
+    report["move_time"] = move_time
+    if swap:
+        report["swap"] = True
+        wins: dict[str, int] = {name: 0 for name in named}
+        for r, pair in zip(results, pairs, strict=True):
+            if r["winner"] is not None:
+                winner_engine = pair[0] if r["winner"] == "attackers" else pair[1]
+                wins[winner_engine] = wins.get(winner_engine, 0) + 1
+        report["engine_wins"] = wins
     if keep_moves:
         report["games_detail"] = [{k: r[k] for k in ("winner", "reason", "plies", "moves")} for r in results]
     return report

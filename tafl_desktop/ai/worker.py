@@ -87,6 +87,8 @@ class AIResult:
     error: str = ""
     #: An analysis request's answer (see :mod:`tafl_desktop.ai.analysis_service`).
     data: dict[str, Any] = field(default_factory=dict)
+    #: The search engine that answered ("native" or "python"; see :mod:`tafl_desktop.ai.engine`).
+    engine: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -102,7 +104,7 @@ class _Engine:
         self.cache: dict[str, tuple[Any, Any]] = {}
 
     def rules_for(self, variant_data: dict[str, Any]) -> tuple[Any, Any]:
-        from tafl_desktop.ai.search import Searcher
+        from tafl_desktop.ai.engine import make_searcher
         from tafl_desktop.core.variants import variant_from_data
 
         key = json.dumps(variant_data, sort_keys=True, default=str)
@@ -111,7 +113,7 @@ class _Engine:
             if len(self.cache) >= 3:
                 self.cache.pop(next(iter(self.cache)))
             rules = variant_from_data(variant_data).make_rules()
-            hit = (rules, Searcher(rules))
+            hit = (rules, make_searcher(rules))
             self.cache[key] = hit
         return hit
 
@@ -147,7 +149,7 @@ class _Engine:
             from tafl_desktop.ai import analysis_service
 
             data = analysis_service.handle(self, rid, req, rules, pos, history, should_stop)
-            return AIResult(request_id=rid, mode=mode, level=level, data=data)
+            return AIResult(request_id=rid, mode=mode, level=level, data=data, engine=data.get("engine", ""))
         t = req.get("time")
         if mode == "move":
             a = analysis.best_move(rules, pos, level, history, should_stop, seed=req.get("seed"),
@@ -157,7 +159,7 @@ class _Engine:
         else:
             a = analysis.evaluate(rules, pos, history, should_stop,
                                   time_limit=t if t is not None else analysis.EVAL_TIME, searcher=searcher)
-        return AIResult(request_id=rid, mode=mode, level=level, **asdict(a))
+        return AIResult(request_id=rid, mode=mode, level=level, engine=searcher.engine, **asdict(a))
 
 
 def _beat(counter: Any) -> None:

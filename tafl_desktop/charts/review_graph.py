@@ -73,21 +73,13 @@ def save_review_graph(path: str, plies: Sequence[dict[str, Any]], sides: Sequenc
     if fmt not in FORMATS:
         raise ValueError(f"--plot: {quote(str(path))} must end in .png or .pdf")
     import io
-    import os
-    import tempfile
+
+    from tafl_desktop.core.safe_files import write_safely
 
     fig = Figure(figsize=(8, 2.6), dpi=100, layout="constrained")
     draw_review(fig, plies, sides, colours)
     buf = io.BytesIO()
     fig.savefig(buf, format=fmt)
-    # written beside the target and renamed over it: a failed write never leaves half a file
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".review-", suffix="." + fmt, dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(buf.getvalue())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    # the writer of every other output: a link is followed to its file (and stays a link), a
+    # device, FIFO or folder is refused, a regular file is replaced atomically keeping its mode
+    write_safely(path, buf.getvalue())

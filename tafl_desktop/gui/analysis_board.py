@@ -2,13 +2,17 @@
 
 A dock under the board lists the best N lines (1..5, the player's choice), each with its score in
 words and numbers ("Defenders win in 3 moves", "+1.4 attackers"), its depth, and its moves as
-buttons; the search's depth and speed head the list.  The search runs continuously in the analysis
-worker process (:mod:`tafl_desktop.gui.analysis_client`) and restarts whenever the position shown
-changes (a move, undo, navigation in the move list), so it follows the move list.
+buttons; a counter of the depth searched and the positions seen heads the list and moves while
+the engine thinks.  The lines are drawn on the board as arrows, the best one the strongest.  With
+**Heat map** on, every square the side to move can reach is tinted by the value of the best move
+that ends there (:mod:`tafl_desktop.ai.heatmap` says exactly what is computed), in the review's
+colours, with a legend.  The search runs continuously in the analysis worker process
+(:mod:`tafl_desktop.gui.analysis_client`) and restarts whenever the position shown changes (a
+move, undo, navigation in the move list), so it follows the move list.
 
-Clicking a move of a line plays the line up to that move: at the live end of the game as moves of
-the game, at an earlier position as a variation (``GameController.play_variation``), so the rest of
-the game is kept.
+Clicking a move of a line never changes the game: it opens the line on a scratch board of its own
+(:class:`~tafl_desktop.gui.line_board.LineBoard`), from where it can be added as a variation where
+the game already goes on.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDockWidget,
     QGridLayout,
     QHBoxLayout,
@@ -27,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.gui.board_overlays import LINE_COLOUR, Arrow, Overlay
 from tafl_desktop.i18n import _
 
 MAX_LINES = 5
@@ -36,6 +42,28 @@ SHOWN_MOVES = 8
 UPDATE_MS = 150
 #: A continuous analysis' budget (s): it stops by itself after this, or at a proven result.
 CONTINUOUS = 3600.0
+#: The heat map's colours by how far a square's best move falls short of the best move, in
+#: winning-chance points (the review's classes): best, good, inaccuracy, mistake, blunder.
+HEAT_STEPS = ((2.0, "#1a9641"), (5.0, "#a6d96a"), (10.0, "#ffd92f"), (15.0, "#fd8d3c"), (float("inf"), "#d7191c"))
+HEAT_ALPHA = 0.55
+#: Arrow weights of the lines, best first.
+LINE_WEIGHTS = (1.0, 0.55, 0.35, 0.22, 0.12)
+
+
+def heat_colour(loss: float) -> str:
+    """The heat-map colour of a square whose best move loses ``loss`` points against the best."""
+    return next(colour for bound, colour in HEAT_STEPS if loss < bound)
+
+
+def _count(n: int) -> str:
+    """A node count as read at a glance: 950, 12.3k, 4.56M."""
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.2f}M"
+    if n >= 10_000:
+        return f"{n / 1000:.0f}k"
+    if n >= 1_000:
+        return f"{n / 1000:.1f}k"
+    return str(n)
 
 
 class AnalysisBoard(QDockWidget):
@@ -50,8 +78,13 @@ class AnalysisBoard(QDockWidget):
         self.active = False
         self._key: Any = None
         self._lines: list[dict[str, Any]] = []
-        #: The last report shown: {"lines", "depth", "nodes", "seconds", "nps"} (tests read it).
+        self._line_board: Any = None
+        #: The last report shown: {"lines", "depth", "nodes", "seconds", "nps", ...} (tests read it).
         self.report: dict[str, Any] | None = None
+        #: The heat map shown (the worker's dict), None when off or not ready.
+        self.heat: dict[str, Any] | None = None
+        #: The running counters last shown: {"nodes", "depth", "seconds", "nps"}.
+        self.live: dict[str, Any] = {}
 
         body = QWidget(self)
         top = QHBoxLayout()
@@ -63,10 +96,20 @@ class AnalysisBoard(QDockWidget):
         self.lines_box.setAccessibleName(_("Number of lines"))
         self.lines_box.valueChanged.connect(lambda _n: self._restart())
         top.addWidget(self.lines_box)
+        self.heat_box = QCheckBox(_("Heat map"))
+        self.heat_box.setToolTip(_("Tint every square the side to move can reach by the best move that ends "
+                                   "there, after the best reply"))
+        self.heat_box.toggled.connect(lambda _on: self._restart())
+        top.addWidget(self.heat_box)
         top.addSpacing(12)
         self.status = QLabel()
-        self.status.setAccessibleName(_("Search depth and speed"))
+        self.status.setAccessibleName(_("Search depth and positions"))
         top.addWidget(self.status, 1)
+
+        self.legend = QLabel()
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setWordWrap(True)
+        self.legend.hide()
 
         grid = QGridLayout()
         grid.setHorizontalSpacing(8)
@@ -87,7 +130,7 @@ class AnalysisBoard(QDockWidget):
                 b = QToolButton()
                 b.setAutoRaise(True)
                 b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-                b.clicked.connect(lambda _c=False, i=i, k=k: self.play_line(i, k))
+                b.clicked.connect(lambda _c=False, i=i, k=k: self.open_line(i, k))
                 row.addWidget(b)
                 buttons.append(b)
             row.addStretch(1)
@@ -98,6 +141,7 @@ class AnalysisBoard(QDockWidget):
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addLayout(top)
+        layout.addWidget(self.legend)
         layout.addLayout(grid)
         layout.addStretch(1)
         self.setWidget(body)
@@ -119,6 +163,7 @@ class AnalysisBoard(QDockWidget):
             if self.client.owner is self:
                 self.client.cancel()
             self._key = None
+            self._clear_marks()
 
     def preempted(self) -> None:
         """Another analysis request (a review) took the worker: analysis mode ends."""
@@ -132,7 +177,7 @@ class AnalysisBoard(QDockWidget):
     def _position_key(self) -> Any:
         c = self.controller
         return (id(c.game), c.view_ply, len(c.game.plies), c.rules.position_key(c.viewed_position),
-                self.lines_box.value())
+                self.lines_box.value(), self.heat_box.isChecked())
 
     def _position_changed(self) -> None:
         if self.active and self._position_key() != self._key:
@@ -143,22 +188,25 @@ class AnalysisBoard(QDockWidget):
             return
         c = self.controller
         self._key = self._position_key()
-        self._pending, self.report = None, None
+        self._pending, self.report, self.heat, self.live = None, None, None, {}
         self._flush.stop()
+        self._clear_marks()
         self._show_lines([])
+        self.legend.setVisible(self.heat_box.isChecked())
+        self.legend.setText(_("Heat map: waiting for the search..."))
         pos = c.viewed_position
         if c.rules.outcome(pos) is not None:
             if self.client.owner is self:
                 self.client.cancel()
             self.status.setText(_("The game is over in this position: nothing to analyse."))
+            self.legend.hide()
             return
         self.status.setText(_("Thinking..."))
-        self.client.start(self, "analyse", c.game, c.view_ply, CONTINUOUS, {"lines": self.lines_box.value()},
+        self.client.start(self, "analyse", c.game, c.view_ply, CONTINUOUS,
+                          {"lines": self.lines_box.value(), "heat": self.heat_box.isChecked()},
                           self._info, self._done)
 
     def _info(self, info: dict[str, Any]) -> None:
-        if "lines" not in info:
-            return
         # shallow depths finish many times a second: show the latest at most every UPDATE_MS
         self._pending = info
         if not self._flush.isActive():
@@ -166,7 +214,7 @@ class AnalysisBoard(QDockWidget):
 
     def _show_pending(self) -> None:
         if self._pending is not None and self.active:
-            self._show_report(self._pending)
+            self._show_state(self._pending)
         self._pending = None
 
     def _done(self, result: Any) -> None:
@@ -178,18 +226,42 @@ class AnalysisBoard(QDockWidget):
         if result.data.get("lines") is not None:
             self._flush.stop()
             self._pending = None
-            self._show_report(result.data, finished=True)
+            self._show_state(result.data, finished=True)
 
     # ------------------------------------------------------------------------------ display
-    def _show_report(self, report: dict[str, Any], finished: bool = False) -> None:
-        self.report = report
-        nps = int(report.get("nps", 0))
-        speed = f"{nps / 1000:.0f}k" if nps >= 10_000 else str(nps)
-        text = _("Depth {depth}, {speed} positions per second").format(depth=report.get("depth", 0), speed=speed)
+    def _show_state(self, state: dict[str, Any], finished: bool = False) -> None:
+        if state.get("heat") is not None and self.heat is None and self.heat_box.isChecked():
+            self._show_heat(state["heat"])
+        elif state.get("heat_done") and self.heat is None and self.heat_box.isChecked():
+            done, total = state["heat_done"]
+            self.legend.setText(_("Heat map: {done} of {total} moves searched...").format(done=done, total=total))
+        if state.get("lines") and (self.report is None or state["depth"] != self.report.get("depth")
+                                   or state["lines"] != self.report.get("lines")):
+            self.report = state
+            self._show_lines(state["lines"])
+        live = state.get("live") or {}
+        if live:
+            self.live = live
+        self._show_status(finished)
+
+    def _show_status(self, finished: bool) -> None:
+        live = self.live
+        done = int(self.report.get("depth", 0)) if self.report else 0
+        nodes = int(live.get("nodes", self.report.get("nodes", 0) if self.report else 0))
+        nps = live.get("nps", self.report.get("nps", 0) if self.report else 0)
+        speed = _count(int(nps or 0))
         if finished:
-            text = _("{figures}: finished").format(figures=text)
+            text = _("Depth {depth} finished: {nodes} positions, {speed} per second").format(
+                depth=done, nodes=_count(nodes), speed=speed)
+        elif done:
+            text = _("Depth {depth}, searching {next}: {nodes} positions, {speed} per second").format(
+                depth=done, next=max(done + 1, int(live.get("depth", 0))), nodes=_count(nodes), speed=speed)
+        elif nodes:
+            text = _("Searching depth {next}: {nodes} positions, {speed} per second").format(
+                next=max(1, int(live.get("depth", 1))), nodes=_count(nodes), speed=speed)
+        else:
+            return
         self.status.setText(text)
-        self._show_lines(report.get("lines", []))
 
     def _show_lines(self, lines: list[dict[str, Any]]) -> None:
         from tafl_desktop.analysis_words import line_words
@@ -214,30 +286,61 @@ class AnalysisBoard(QDockWidget):
             for k, b in enumerate(self.move_buttons[i]):
                 if k < len(line["moves"]):
                     b.setText(line["moves"][k])
-                    b.setToolTip(_("Play this line up to {move}").format(move=line["moves"][k]))
+                    b.setToolTip(_("Open this line up to {move} on a board of its own").format(move=line["moves"][k]))
                     b.show()
                 else:
                     b.hide()
+        self._show_arrows()
 
-    # ------------------------------------------------------------------------------ playing
-    def play_line(self, i: int, k: int) -> None:
-        """Play moves 0..k of line ``i`` from the position shown: at the live end of the game as
-        moves of the game, earlier as a variation (the controller keeps the rest of the game)."""
+    def _show_arrows(self) -> None:
+        """The lines' first moves as arrows on the board, the best the strongest."""
+        arrows = tuple(Arrow(tuple(line["move"]), LINE_COLOUR, LINE_WEIGHTS[min(i, len(LINE_WEIGHTS) - 1)])
+                       for i, line in enumerate(self._lines) if line.get("move"))
+        layer = Overlay(arrows=arrows) if arrows else None
+        if layer != self.window_.board.overlay("analysis"):  # unchanged lines: no repaint
+            self.window_.board.set_overlay("analysis", layer)
+
+    def _show_heat(self, heat: dict[str, Any]) -> None:
+        self.heat = heat
+        best = float(heat["best"])
+        tints = {int(sq): (heat_colour(100.0 * (best - float(v))), HEAT_ALPHA) for sq, v in heat["squares"].items()}
+        self.window_.board.set_overlay("heat", Overlay(heat=tints))
+        names = (_("best"), _("good"), "?!", "?", "??")
+        boxes = "".join(f"<span style='background:{colour}'>&nbsp;&nbsp;&nbsp;</span>&nbsp;{name}&nbsp;&nbsp;"
+                        for (_bound, colour), name in zip(HEAT_STEPS, names, strict=True))
+        side = self.controller.variant.side_names[int(heat["side"])]
+        self.legend.setText(_("Heat map, {side} to move: each square they can reach, by the best move that ends "
+                              "there after the best reply (depth {depth}); a square's colour is how much winning "
+                              "chance that move gives away against the best: {legend}").format(
+                                  side=side, depth=heat["depth"], legend=boxes))
+        self.legend.show()
+
+    def _clear_marks(self) -> None:
+        board = getattr(self.window_, "board", None)
+        if board is not None:
+            board.set_overlay("analysis", None)
+            board.set_overlay("heat", None)
+
+    # ------------------------------------------------------------------------------ lines
+    def open_line(self, i: int, k: int) -> None:
+        """Open line ``i`` up to its move ``k`` on the scratch board (the game is not changed)."""
         if i >= len(self._lines):
             return
+        from tafl_desktop.analysis_words import line_words
+        from tafl_desktop.gui.line_board import LineBoard
+
         c = self.controller
-        rules = c.rules
         pos = c.viewed_position
-        moves = []
-        try:
-            for t in self._lines[i]["moves"][: k + 1]:
-                m = rules.parse_move(pos, t)
-                moves.append(m)
-                pos, _caps = rules.play(pos, m)
-        except ValueError:
-            return  # the line belongs to a position no longer shown
-        if c.is_live and not all(p.is_human for p in c.players):
-            moves = moves[:1]  # a computer side answers the first move itself
-        for m in moves:
-            if not c.play_variation(m):
-                break
+        line = self._lines[i]
+        keys = [c.rules.position_key(c.game.position_at(n)) for n in range(c.view_ply + 1)]
+        if self._line_board is None:
+            self._line_board = LineBoard(self.window_, c)
+        words = line_words(c.variant, line["score"], line["result_in"], line["winner"],
+                           int(c.rules.side_to_move(pos)))
+        heading = _("Line {n}: {score} (depth {depth})").format(n=i + 1, score=words, depth=line["depth"])
+        self._line_board.open_line(c.rules, pos, keys, list(line["moves"]), k, heading)
+
+    @property
+    def line_board(self) -> Any:
+        """The scratch board (None until a line was opened)."""
+        return self._line_board

@@ -52,7 +52,7 @@ def install(window: Any) -> None:
     rev = QAction(_("Re&view Game"), window)
     rev.setShortcut(QKeySequence("Ctrl+Shift+R"))
     rev.setStatusTip(_("Class every move of this game and draw who was better (Ctrl+Shift+R)"))
-    rev.triggered.connect(review.start)
+    rev.triggered.connect(review.ask)
     window.act_review = rev
     window.addAction(act)
     window.addAction(rev)

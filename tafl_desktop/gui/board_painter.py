@@ -13,6 +13,7 @@ import math
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 
+from tafl_desktop.gui.board_overlays import paint_heat, paint_marks
 from tafl_desktop.gui.piece_painter import draw_piece
 
 
@@ -38,10 +39,14 @@ class BoardPainting:
             self._paint_grid(p, cell)
         else:
             self._paint_graph(p, cell)
+        arrows, circles, heat = self._marks()
+        if heat:
+            paint_heat(self, p, heat)
         if self._coordinates:
             self._paint_coordinates(p, cell)
         self._paint_pieces(p, cell)
         self._paint_overlays(p, cell)
+        paint_marks(self, p, cell, arrows, circles)
 
     def _paint_grid(self, p: QPainter, cell: float) -> None:
         g, t = self._state.geometry, self._theme

@@ -4,8 +4,11 @@ It follows chessground's contract: the view holds no rules.  The controller hand
 pieces, the selected square, the legal targets, the last move and the marks; the view emits
 ``square_pressed`` (a click or Enter on the keyboard cursor), ``drop_requested`` (a drag ended
 on another square) and ``cancel_requested`` (Esc, right click, or a second click on the
-selected piece).  Every square is placed with the core geometry's ``cell_rect``, so the screen
-draws exactly the board the rules walk, scaled to the widget in device-independent units.
+selected piece).  Study tools lay arrows, circles and a heat map over the board in named layers
+(:meth:`BoardView.set_overlay`, :mod:`tafl_desktop.gui.board_overlays`), and the player draws
+their own arrows and circles with the right button, as on lichess (a left click clears them).
+Every square is placed with the core geometry's ``cell_rect``, so the screen draws exactly the
+board the rules walk, scaled to the widget in device-independent units.
 
 Keyboard play: with the board focused, Enter (or Space) shows a cursor; while it is shown the
 arrow keys move it, Enter picks up and drops, Esc cancels and then hides it.  While the cursor is
@@ -23,6 +26,7 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QVariantAnimation, Signa
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from tafl_desktop.gui.board_overlays import Arrow, Circle, Overlay, brush_for, toggle
 from tafl_desktop.gui.board_painter import BoardPainting
 from tafl_desktop.gui.themes import BoardTheme, piece_name, theme
 from tafl_desktop.i18n import _
@@ -72,6 +76,8 @@ class BoardView(BoardPainting, QWidget):
     drop_requested = Signal(int, int)
     cancel_requested = Signal()
     hint = Signal(str)
+    #: The player's own arrows and circles changed (drawn, removed or cleared).
+    drawings_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -92,6 +98,13 @@ class BoardView(BoardPainting, QWidget):
         self._drag_pos: QPointF | None = None
         self._hover: int | None = None
         self._cursor: int | None = None
+        #: Study tools' marks, one layer per tool (see board_overlays).
+        self._overlays: dict[str, Overlay] = {}
+        #: The player's own marks, and the right-button gesture drawing one.
+        self._drawings: list[Arrow | Circle] = []
+        self._draw_from: int | None = None
+        self._draw_to: int | None = None
+        self._draw_colour = ""
         self.painted = False
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
@@ -105,6 +118,8 @@ class BoardView(BoardPainting, QWidget):
         """Show ``state``; if ``animate_move`` is given (and animation is on) slide that piece."""
         old = self._state
         self._state = state
+        if self._drawings and (old is None or dict(old.pieces) != dict(state.pieces)):
+            self.clear_drawings()  # another position: the player's marks were about the last one
         if self._cursor is not None and self._cursor >= state.geometry.size:
             self._cursor = None
         if old is None or old.geometry is not state.geometry:
@@ -121,6 +136,46 @@ class BoardView(BoardPainting, QWidget):
 
     def state(self) -> BoardState | None:
         return self._state
+
+    # ------------------------------------------------------------------------------- marks
+    def set_overlay(self, name: str, overlay: Overlay | None) -> None:
+        """Show ``overlay`` as the layer ``name`` (None removes the layer)."""
+        if overlay is None:
+            self._overlays.pop(name, None)
+        else:
+            self._overlays[name] = overlay
+        self.update()
+
+    def overlay(self, name: str) -> Overlay | None:
+        return self._overlays.get(name)
+
+    def drawings(self) -> list[Arrow | Circle]:
+        """The player's own arrows and circles, in the order drawn."""
+        return list(self._drawings)
+
+    def clear_drawings(self) -> None:
+        if self._drawings:
+            self._drawings.clear()
+            self.drawings_changed.emit()
+            self.update()
+
+    def _marks(self) -> tuple[list[Arrow], list[Circle], dict[int, tuple[str, float]]]:
+        """Everything to paint: the layers' marks, then the player's (and the one being drawn)."""
+        arrows: list[Arrow] = []
+        circles: list[Circle] = []
+        heat: dict[int, tuple[str, float]] = {}
+        for layer in self._overlays.values():
+            arrows += layer.arrows
+            circles += layer.circles
+            heat.update(layer.heat)
+        for mark in self._drawings:
+            if isinstance(mark, Arrow):
+                arrows.append(mark)
+            else:
+                circles.append(mark)
+        if self._draw_from is not None and self._draw_to is not None and self._draw_to != self._draw_from:
+            arrows.append(Arrow((self._draw_from, self._draw_to), self._draw_colour, 0.8))
+        return arrows, circles, heat
 
     def set_theme(self, board_theme: BoardTheme) -> None:
         self._theme = board_theme
@@ -273,9 +328,15 @@ class BoardView(BoardPainting, QWidget):
             return
         if event.button() == Qt.MouseButton.RightButton:
             self.cancel_requested.emit()
+            mods = event.modifiers()
+            self._draw_from = self._draw_to = self.square_at(event.position())
+            self._draw_colour = brush_for(bool(mods & Qt.KeyboardModifier.ShiftModifier),
+                                          bool(mods & (Qt.KeyboardModifier.AltModifier
+                                                       | Qt.KeyboardModifier.ControlModifier)))
             return
         if event.button() != Qt.MouseButton.LeftButton:
             return
+        self.clear_drawings()
         pos = event.position()
         square = self.square_at(pos)
         if square is None:
@@ -299,6 +360,11 @@ class BoardView(BoardPainting, QWidget):
         if hover != self._hover:
             self._hover = hover
             self.update()
+        if self._draw_from is not None and event.buttons() & Qt.MouseButton.RightButton:
+            if hover is not None and hover != self._draw_to:
+                self._draw_to = hover
+                self.update()
+            return
         if self._drag_origin is None or not event.buttons() & Qt.MouseButton.LeftButton:
             return
         if self._drag_pos is None:
@@ -309,6 +375,16 @@ class BoardView(BoardPainting, QWidget):
         self.update()
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.RightButton and self._draw_from is not None:
+            start, end = self._draw_from, self.square_at(event.position())
+            self._draw_from = self._draw_to = None
+            if end is None or end == start:
+                toggle(self._drawings, Circle(start, self._draw_colour))
+            else:
+                toggle(self._drawings, Arrow((start, end), self._draw_colour, 0.8))
+            self.drawings_changed.emit()
+            self.update()
+            return
         if event.button() != Qt.MouseButton.LeftButton or self._state is None:
             return
         origin, dragged = self._drag_origin, self._drag_pos is not None

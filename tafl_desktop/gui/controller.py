@@ -106,6 +106,8 @@ class GameController(QObject):
         """Start showing ``game`` (new or opened; with ``tree``, one line of that tree, usually its
         main line); its moves become undoable steps."""
         self._cancel_engine()
+        if self._external is not None:  # the last game's external engines leave (never waits)
+            self._external.shutdown()
         self.game = game
         self.tree = tree if tree is not None else GameTree.from_game(game)
         self._saved_revision = self.tree.revision

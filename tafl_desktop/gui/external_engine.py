@@ -1,16 +1,19 @@
 """External engines as players in the window: the Qt side of :mod:`tafl_desktop.interop.host`.
 
-The engine runs in its own process and a reader thread queues its lines (see ``interop.host``);
-here a QTimer polls that queue every few milliseconds, so the window never waits on an engine.
-Our rules referee every move: an illegal move, a crash or silence past the engine's clock ends
-the game (``EngineForfeit``) with a sentence naming the engine and what went wrong.
+Everything about the engine's process lives headless in ``interop.host`` and
+``interop.engine_process`` (its own process group; writer, reader and exit-watcher threads;
+closing that never waits); here a QTimer polls it every few milliseconds, each poll bounded in
+lines and time, so the window never waits on an engine.  Our rules referee every move: an illegal
+move, a crash (noticed by the process's exit) or silence past the engine's clock (without a game
+clock, a minute per move) ends the game (``EngineForfeit``) with a sentence naming the engine and
+what went wrong, and the failed engine's processes are ended at once.  A new game, and quitting,
+end every engine of the old one (``shutdown``).
 
 The engines a player has added are remembered in QSettings (``engines/commands``).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -87,9 +90,8 @@ class ExternalEngines(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._hosted: dict[tuple[int, str], Any] = {}
-        self._pending: tuple[Any, int, float, Callable, Callable | None] | None = None
+        self._pending: tuple[Any, Callable, Callable | None] | None = None
         self._game: Any = None
-        self._clock_ms = [0, 0]
         #: The game's clock for the engines, when the window has one (see ``interop_menu``):
         #: ``() -> ((att ms, def ms), (period s, att periods, def periods), (att in overtime, def ...))``.
         self.clock_source: Callable[[], Any] | None = None
@@ -99,43 +101,44 @@ class ExternalEngines(QObject):
 
     def start(self, game: Any, level: str, on_move: Callable[[tuple[int, ...]], None],
               on_error: Callable[[str], None] | None = None) -> None:
-        from tafl_desktop.interop.host import DEFAULT_CLOCK_MS, EngineFailure, HostedEngine
+        from tafl_desktop.interop.host import EngineFailure, HostedEngine
 
         self.cancel()
-        if game is not self._game:  # a new game: fresh clocks
+        if game is not self._game:  # another game: the last game's engines leave
+            self._close_all()
             self._game = game
-            self._clock_ms = [DEFAULT_CLOCK_MS, DEFAULT_CLOCK_MS]
         side = int(game.rules.side_to_move(game.position))
         key = (side, level)
         try:
             hosted = self._hosted.get(key)
             if hosted is None or hosted.dead:
+                if hosted is not None:
+                    hosted.close()  # a failed engine is ended before another takes its place
                 hosted = HostedEngine(level, engine_name(level))
                 self._hosted[key] = hosted
             shared = self.clock_source() if self.clock_source is not None else None
             if shared is not None:
                 hosted.request_move(game, *shared)
             else:
-                hosted.request_move(game, (self._clock_ms[0], self._clock_ms[1]))
+                hosted.request_move(game)  # no clock: a minute per move (interop.host)
         except EngineFailure as exc:
             if on_error is not None:
                 text = EngineForfeit(str(exc))
                 QTimer.singleShot(0, lambda: on_error(text))
             return
-        self._pending = (hosted, side, time.monotonic(), on_move, on_error)
+        self._pending = (hosted, on_move, on_error)
         self._timer.start()
 
     def _poll(self) -> None:
         if self._pending is None:
             self._timer.stop()
             return
-        hosted, side, t0, on_move, on_error = self._pending
+        hosted, on_move, on_error = self._pending
         event = hosted.poll()
         if event is None:
             return
         self._pending = None
         self._timer.stop()
-        self._clock_ms[side] -= int((time.monotonic() - t0) * 1000)
         if event.kind == "move":
             on_move(event.move)
         elif on_error is not None:
@@ -157,11 +160,20 @@ class ExternalEngines(QObject):
     def move_now(self) -> None:
         """The protocol has no "move now": the engine answers within its clock."""
 
-    def shutdown(self) -> None:
-        self.cancel()
+    def processes(self) -> list[Any]:
+        """The engine processes of the current game (``interop.engine_process.EngineProcess``)."""
+        return [hosted.process for hosted in self._hosted.values()]
+
+    def _close_all(self) -> None:
         for hosted in self._hosted.values():
-            hosted.close()
+            hosted.close()  # never waits: each engine's group is ended by its own closer thread
         self._hosted.clear()
+
+    def shutdown(self) -> None:
+        """End every engine (a new game or the window closing)."""
+        self.cancel()
+        self._close_all()
+        self._game = None
 
 
 def register() -> None:

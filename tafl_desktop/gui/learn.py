@@ -440,10 +440,10 @@ class PuzzleDialog(QDialog):
 
     # ---------------------------------------------------------------------------- playing
     def _prover(self) -> Any:
-        from tafl_desktop.study.prover import Prover
+        from tafl_desktop.study.prover import make_prover
 
         # bounded: an answer the window cannot find quickly is left unsaid rather than freezing it
-        return Prover(self.rules, self.winner, max_nodes=GUI_NODE_BUDGET)
+        return make_prover(self.rules, self.winner, max_nodes=GUI_NODE_BUDGET)
 
     def _subtree(self, move_text: str) -> dict[str, Any] | None:
         """The stored solution tree's node after the winner's ``move_text``, if the tree has it."""

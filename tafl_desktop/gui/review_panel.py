@@ -1,33 +1,35 @@
 """Game review in the window: every position searched in the study worker, each move classed.
 
-"Review Game" sends the game to the worker process (:mod:`tafl_desktop.ai.analysis_service`), which
-evaluates its positions one by one; a progress bar under the move list counts them and a Cancel
-button stops the review, keeping the evaluations made so far, so "Resume Review" goes on from
-there.  At the end (and as it goes) the moves are classed (:mod:`tafl_desktop.ai.review`), marked
-in the move list, summed up per side, and drawn as an evaluation graph (the same chart function as
-``tafl-desktop review --plot``) in the sides' names and colours; clicking the graph shows that
-ply, and at a mistake or blunder the board draws the better move as an arrow.
+"Review Game" first asks how hard to search (:class:`~tafl_desktop.gui.review_dialog.ReviewDialog`:
+the standard depth, a depth, or a number of positions per move: a fixed quality, so the same game
+always gets the same review), then sends the game to the worker process
+(:mod:`tafl_desktop.ai.analysis_service`), which evaluates its positions one by one; a progress bar
+under the move list counts them and a Cancel button stops the review, keeping the evaluations made
+so far, so "Resume Review" goes on from there.  At the end (and as it goes) the moves are classed
+(:mod:`tafl_desktop.ai.review`), marked in the move list, summed up per side with each side's
+accuracy, and drawn as an evaluation graph (the same chart function as ``tafl-desktop review
+--plot``) in the sides' names and colours; clicking the graph shows that ply, and at an inaccuracy,
+a mistake or a blunder the board draws the better move as an arrow.  **Learn from your mistakes**
+then turns the player's own such moves into exercises (:mod:`tafl_desktop.gui.mistakes`).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
+from tafl_desktop.gui.board_overlays import BETTER_COLOUR, Arrow, Overlay
 from tafl_desktop.i18n import _
 
-#: Think time per position (s) in the window.
-REVIEW_TIME = 0.5
 #: The graph is redrawn at most this often while the review runs (s): drawing costs milliseconds.
 REDRAW_EVERY = 1.0
 #: The summary table's column heads: the classes' usual signs (the tooltip spells them out).
 SUMMARY_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 #: Classes whose better move the board shows as an arrow.
-ARROW_CLASSES = ("mistake", "blunder")
+ARROW_CLASSES = ("inaccuracy", "mistake", "blunder")
 
 
 class ReviewPanel(QWidget):
@@ -38,7 +40,14 @@ class ReviewPanel(QWidget):
         self.window_ = window
         self.controller = window.controller
         self.client = client
-        self.per_position = REVIEW_TIME
+        #: The budget of the review shown (None until one is chosen); tests may set it to skip the
+        #: dialog's question.
+        self.budget: Any = None
+        #: The budget of the evaluations in ``evals`` (a review resumes only with the same one).
+        self._evals_budget: Any = None
+        #: The question asked before a review (kept while it is open: tests answer it).
+        self.dialog: Any = None
+        self.trainer: Any = None
         #: What is reviewed: the controller's tree, the nodes of the line reviewed, and that line's
         #: rules, start position and moves (a snapshot: the line on screen may change meanwhile).
         self._tree: Any = None
@@ -64,8 +73,12 @@ class ReviewPanel(QWidget):
         self.cancel_button.setToolTip(_("Stop the review; what it found so far is kept"))
         self.cancel_button.clicked.connect(self.cancel)
         self.resume_button = QPushButton(_("Resume Review"))
-        self.resume_button.clicked.connect(self.start)
+        self.resume_button.clicked.connect(lambda: self.start(self.budget))
         self.resume_button.hide()
+        self.learn_button = QPushButton(_("Learn from your mistakes"))
+        self.learn_button.setToolTip(_("Your inaccuracies, mistakes and blunders as exercises: find a better move"))
+        self.learn_button.clicked.connect(self.learn)
+        self.learn_button.hide()
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.progress, 1)
@@ -73,6 +86,7 @@ class ReviewPanel(QWidget):
         row.addWidget(self.resume_button)
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setWordWrap(True)
         self.summary.setAccessibleName(_("Review summary"))
         self.graph_box = QVBoxLayout()
         self.graph_box.setContentsMargins(0, 0, 0, 0)
@@ -82,23 +96,53 @@ class ReviewPanel(QWidget):
         layout.addLayout(row)
         layout.addLayout(self.graph_box)
         layout.addWidget(self.summary)
+        layout.addWidget(self.learn_button)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.hide()
         self.controller.changed.connect(self._controller_changed)
 
     # ------------------------------------------------------------------------------ running
-    def start(self) -> None:
-        """Review the line on screen (the game, or a variation shown), resuming a stopped review
-        of the same moves."""
+    def ask(self) -> None:
+        """Game > Review Game: ask how hard to search, then review (the question is window-modal
+        but does not block: its answer starts the review)."""
+        from tafl_desktop.ai.engine import engine_name
+        from tafl_desktop.gui.review_dialog import ReviewDialog
+
+        c = self.controller
+        if not c.game.plies:
+            self.window_.statusBar().showMessage(_("There is no move to review yet."), 5000)
+            return
+        if self.dialog is not None:
+            self.dialog.raise_()
+            return
+        dialog = ReviewDialog(self.window_, c.rules, engine_name(c.rules), self.budget)
+        self.dialog = dialog
+
+        def answered(code: int) -> None:
+            self.dialog = None
+            if code == dialog.DialogCode.Accepted:
+                self.start(dialog.budget())
+            dialog.deleteLater()
+        dialog.finished.connect(answered)
+        dialog.open()
+
+    def start(self, budget: Any = None) -> None:
+        """Review the line on screen (the game, or a variation shown) with ``budget`` (the last
+        one, else the standard one), resuming a stopped review of the same moves and budget."""
+        from tafl_desktop.ai.engine import engine_name
+        from tafl_desktop.ai.review import default_budget
+
         c = self.controller
         game = c.game
         moves = [tuple(p.move) for p in game.plies]
         if not moves:
             self.window_.statusBar().showMessage(_("There is no move to review yet."), 5000)
             return
+        budget = budget or self.budget or default_budget(game.rules, engine_name(game.rules))
         nodes = c.line_nodes()
-        if not (self._intact() and _same(nodes[: len(self._nodes)], self._nodes)):
-            self.evals = {}  # another game or line, or moves taken back: start afresh
+        if not (self._intact() and _same(nodes[: len(self._nodes)], self._nodes)) or budget != self._evals_budget:
+            self.evals = {}  # another game, line or budget, or moves taken back: start afresh
+        self.budget = self._evals_budget = budget
         self._tree, self._nodes, self._rules, self._start, self._moves = c.tree, nodes, game.rules, game.start, moves
         total = len(moves) + 1
         self.progress.setRange(0, total)
@@ -106,10 +150,10 @@ class ReviewPanel(QWidget):
         self.running = True
         self.cancel_button.show()
         self.resume_button.hide()
+        self.learn_button.hide()
         self.show()
-        budget = self.per_position * (total - len(self.evals)) * 1.5 + 10
-        self.client.start(self, "review", game, 0, budget,
-                          {"moves": [list(m) for m in moves], "per_position": self.per_position,
+        self.client.start(self, "review", game, 0, 3600.0 + 60.0 * total,
+                          {"moves": [list(m) for m in moves], "budget": budget.to_json(),
                            "known": {str(k): v for k, v in self.evals.items()}},
                           self._info, self._done)
 
@@ -129,6 +173,7 @@ class ReviewPanel(QWidget):
         self.running = False
         self.cancel_button.hide()
         self.resume_button.setVisible(len(self.evals) < len(self._moves) + 1)
+        self.learn_button.setVisible(bool(self.exercises()))
         self.window_.statusBar().showMessage(text, 8000)
 
     def _info(self, info: dict[str, Any]) -> None:
@@ -179,13 +224,23 @@ class ReviewPanel(QWidget):
         heads = {"best": _("Best"), "good": _("Good"), **SUMMARY_SIGNS}
         head = "".join(f"<th>&nbsp;{heads[c]}&nbsp;</th>" for c in CLASSES)
         rows = ""
+        accuracies = []
         for side in (0, 1):
             agg = self.review["summary"]["sides"][variant.side_key(side)]
             cells = "".join(f"<td align='center'>{agg[c]}</td>" for c in CLASSES)
             rows += f"<tr><td>{variant.side_names[side]}</td>{cells}</tr>"
+            if agg.get("accuracy") is not None:
+                accuracies.append(_("{side} {value} %").format(side=variant.side_names[side],
+                                                               value=f"{agg['accuracy']:.0f}"))
         self.summary.setToolTip(_("Moves of each side by class: best, good, inaccuracies (?!), mistakes (?) "
-                                  "and blunders (??)"))
-        self.summary.setText(f"<table cellspacing='0' cellpadding='2'><tr><th></th>{head}</tr>{rows}</table>")
+                                  "and blunders (??); accuracy as lichess computes it from the winning chance "
+                                  "each move gave away"))
+        depth = self._evals_budget.to_json() if self._evals_budget is not None else {}
+        quality = (_("Depth {n}").format(n=depth["depth"]) if "depth" in depth else
+                   _("{n} positions per move").format(n=f"{depth['nodes']:,}") if "nodes" in depth else "")
+        accuracy = _("Accuracy: {sides}").format(sides=" \u00b7 ".join(accuracies)) if accuracies else ""
+        self.summary.setText(f"<table cellspacing='0' cellpadding='2'><tr><th>{quality}</th>{head}</tr>{rows}"
+                             f"</table><b>{accuracy}</b>")
 
     def _colours(self) -> tuple[str, str]:
         from tafl_desktop.charts.review_graph import DEFAULT_COLOURS
@@ -276,7 +331,8 @@ class ReviewPanel(QWidget):
         QTimer.singleShot(0, self._show_better_move)
 
     def better_move(self, ply: int) -> tuple[tuple[int, ...], str] | None:
-        """The engine's move instead of ``ply`` (as move and text) if ``ply`` was a mistake or blunder."""
+        """The engine's move instead of ``ply`` (as move and text) if ``ply`` was an inaccuracy,
+        a mistake or a blunder."""
         if self.review is None:
             return None
         entry = next((p for p in self.review["plies"] if p["ply"] == ply), None)
@@ -286,22 +342,44 @@ class ReviewPanel(QWidget):
         return (tuple(best), entry["best"]) if best else None
 
     def _show_better_move(self) -> None:
+        board = self.window_.board
         ply = self.reviewed_ply()
-        if ply is None or not self._intact():
+        better = self.better_move(ply) if ply is not None and self._intact() else None
+        arrow = tuple(s for s in better[0] if s >= 0) if better is not None else ()
+        if better is None or self.review is None or len(arrow) < 2:
+            board.set_overlay("review", None)
             return
-        better = self.better_move(ply)
-        state = self.window_.board.state()
-        if better is None or state is None:
-            return
-        move, text = better
-        arrow = tuple(s for s in move if s >= 0)
-        if not arrow:
-            return
-        self.window_.board.set_state(replace(state, suggested=arrow))
+        board.set_overlay("review", Overlay(arrows=(Arrow(arrow, BETTER_COLOUR, 1.0),)))
         entry = next(p for p in self.review["plies"] if p["ply"] == ply)
-        sentence = {"mistake": _("{move} was a mistake: {better} was better (the arrow)."),
-                    "blunder": _("{move} was a blunder: {better} was better (the arrow).")}[entry["class"]]
-        self.window_.statusBar().showMessage(sentence.format(move=entry["move"], better=text), 8000)
+        sentence = {"inaccuracy": _("{move} was an inaccuracy: {better} was better (the green arrow)."),
+                    "mistake": _("{move} was a mistake: {better} was better (the green arrow)."),
+                    "blunder": _("{move} was a blunder: {better} was better (the green arrow).")}[entry["class"]]
+        self.window_.statusBar().showMessage(sentence.format(move=entry["move"], better=better[1]), 8000)
+
+    # ------------------------------------------------------------------------------ exercises
+    def exercises(self) -> list[Any]:
+        """The player's own inaccuracies, mistakes and blunders of the review shown, as exercises
+        (the sides played by people; both when both or neither are)."""
+        from tafl_desktop.ai.mistakes import exercises_from_review
+
+        if self.review is None or self._rules is None:
+            return []
+        humans = [i for i, p in enumerate(self.controller.players) if getattr(p, "is_human", True)]
+        sides = humans if len(humans) == 1 else [0, 1]
+        return exercises_from_review(self._rules, self._start, self._moves, self.evals, self.review, sides)
+
+    def learn(self) -> None:
+        """Open "Learn from your mistakes" on this review's exercises."""
+        from tafl_desktop.gui.mistakes import MistakesTrainer
+
+        found = self.exercises()
+        if not found:
+            self.window_.statusBar().showMessage(_("No inaccuracy, mistake or blunder to learn from."), 5000)
+            return
+        if self.trainer is not None:
+            self.trainer.close()
+        self.trainer = MistakesTrainer(self.window_, self.client, self._rules, found, self._evals_budget)
+        self.trainer.show()
 
     def _forget(self) -> None:
         """The game changed under the review: drop its marks and graph."""
@@ -311,6 +389,8 @@ class ReviewPanel(QWidget):
         self._tree, self._nodes, self._rules, self._start, self._moves = None, [], None, None, []
         self.evals, self.review, self._marks_pending = {}, None, False
         self.window_.panel.moves.model.set_annotations({})
+        self.window_.board.set_overlay("review", None)
+        self.learn_button.hide()
         self.hide()
 
 

@@ -67,18 +67,22 @@ def studies_folder() -> Path:
 
 
 class StudyThread(QThread):
-    """Runs one study to its end or until stopped.  It also computes the report and draws the
-    chart (SciPy and Matplotlib take a while to load and draw), so the window only shows them."""
+    """Opens a study's folder (every stored game is replayed to check it, which takes a while
+    for a large study), runs the study to its end or until stopped, computes the report and draws
+    the chart (SciPy and Matplotlib take a while to load and draw): the window only shows them."""
 
+    opened = Signal(object)  # the ResultStore, before any progress
     progressed = Signal(object)  # lab.runner.Progress
     rendered = Signal(object, bytes)  # the report and its chart as PNG
     failed = Signal(str)
     #: Least time between two redraws of the chart while games come in (seconds).
     REDRAW = 0.7
 
-    def __init__(self, store: Any, workers: int, parent: QWidget | None = None) -> None:
+    def __init__(self, folder: Path, study: Any, workers: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.store = store
+        self.folder = folder
+        self.study = study
+        self.store: Any = None
         self.workers = workers
         self.stop_flag = threading.Event()
         self.complete = False
@@ -107,8 +111,11 @@ class StudyThread(QThread):
         from tafl_desktop.lab.executors import ProcessPoolBackend
         from tafl_desktop.lab.files import write_outputs
         from tafl_desktop.lab.runner import run_study
+        from tafl_desktop.lab.store import ResultStore
 
         try:
+            self.store = ResultStore.open(self.folder, self.study)
+            self.opened.emit(self.store)
             self.render(force=True)
             self.complete = run_study(self.store, ProcessPoolBackend(self.workers), self._progress,
                                       self.stop_flag.is_set)
@@ -217,6 +224,11 @@ class RulesLabDialog(QDialog):
         self.progress = QProgressBar()
         self.progress.setFormat(_("%v of %m games"))
         self.status = QLabel(_("Not started."))
+        #: What the study's folder held that was not counted (poisoned or torn lines), kept in view.
+        self.warnings = QLabel()
+        self.warnings.setWordWrap(True)
+        self.warnings.setStyleSheet("color: #8a4b00;")
+        self.warnings.hide()
         run_row = QHBoxLayout()
         run_row.addWidget(self.run_button)
         run_row.addWidget(self.stop_button)
@@ -261,6 +273,7 @@ class RulesLabDialog(QDialog):
         layout.addWidget(setup)
         layout.addLayout(run_row)
         layout.addWidget(self.status)
+        layout.addWidget(self.warnings)
         layout.addWidget(split, 1)
         layout.addLayout(bottom)
         self.resize(900, 900)
@@ -312,19 +325,18 @@ class RulesLabDialog(QDialog):
 
     # ---------------------------------------------------------------------------- running
     def start(self) -> None:
-        from tafl_desktop.lab.store import ResultStore
         from tafl_desktop.lab.study import StudyError
 
         if self.thread is not None:
             return
         try:
             study = self.study()
-            self.store = ResultStore.open(studies_folder() / study.fingerprint(), study)
         except StudyError as exc:
             self.status.setText(str(exc))
             dialogs.show_error(self, _("Cannot run this study"), str(exc))
             return
-        self.thread = StudyThread(self.store, self.workers.value(), self)
+        self.thread = StudyThread(studies_folder() / study.fingerprint(), study, self.workers.value(), self)
+        self.thread.opened.connect(self._opened)
         self.thread.progressed.connect(self._progressed)
         self.thread.rendered.connect(self._show_results)
         self.thread.failed.connect(self._failed)
@@ -333,9 +345,16 @@ class RulesLabDialog(QDialog):
         self.stop_button.setEnabled(True)
         total = len(study.cells()) * study.games
         self.progress.setRange(0, total)
-        self.progress.setValue(self.store.finished)
+        self.progress.setValue(0)
         self.status.setText(_("Starting {n} computer players...").format(n=self.workers.value()))
         self.thread.start()
+
+    def _opened(self, store: Any) -> None:
+        """The study's folder is open (in the background): its games checked, any problem said."""
+        self.store = store
+        self.progress.setValue(store.finished)
+        self.warnings.setText("\n".join(store.problems[:4]))
+        self.warnings.setVisible(bool(store.problems))
 
     def stop(self) -> None:
         if self.thread is not None:

@@ -10,13 +10,24 @@ follows the moves and is re-synchronised from every position record the host sen
 A reader thread drains stdin while the search runs, so ``finish`` or ``goodbye`` stop a search
 at once and the host never blocks writing to us.  The think time is the level's, cut to what
 the clock leaves: a twentieth of the main time left, half an overtime period.
+
+A host is distrusted like any file: stdin is read as bytes and decoded with replacement (one
+invalid byte under a strict UTF-8 locale must not end the reader), a line is at most
+:data:`MAX_LINE` bytes, a rules string that cannot be read (nested JSON 3,000 deep included) is
+one ``error -1`` line, and what we send is one line of plain ASCII, as the protocol asks.  Parsed
+rules are kept (the last :data:`RULES_CACHE` strings), so a host repeating ``rules`` costs a
+lookup, not a parse.  After the host refuses our move with ``error`` (it then sends
+``opponent-move`` and ``play`` again, tafl-rules.md 2.5), the refused move is never offered again
+in that position: the next best is, and when the host has refused every legal move we send
+``error -1`` (critical: the game ends) instead of playing on.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
-from typing import IO
+from collections import OrderedDict
+from typing import IO, Any
 
 from tafl_desktop.ai.levels import get_level
 from tafl_desktop.core.game import Game, IllegalMove, Side
@@ -29,6 +40,16 @@ MAIN_TIME_SHARE = 1 / 20
 OVERTIME_SHARE = 0.5
 #: Shortest think time (s): the reply itself takes a few milliseconds more.
 MIN_THINK = 0.02
+#: Longest think time a host may ask of ``analyze`` (s).
+MAX_ANALYSE = 3600.0
+#: Longest protocol line read (bytes): a rules string of the largest board is a few kilobytes.
+MAX_LINE = 64 * 1024
+#: Lines read ahead of the one being handled (the host blocks beyond it, as on any full pipe).
+MAX_QUEUED = 4096
+#: Rules strings whose parsed variant and rules are kept.
+RULES_CACHE = 8
+#: Longest line we send (characters), an error quoting a host's text included.
+MAX_SENT = 400
 
 
 def position_from_record(rules, record: str, side: Side):
@@ -73,10 +94,18 @@ class EngineSession:
         self.clock: tuple[str, ...] | None = None
         self.stop = threading.Event()
         self._lock = threading.Lock()
+        self._rules_cache: OrderedDict[str, Any] = OrderedDict()
+        #: Moves the host refused, by (position key, side): never offered there again.
+        self._refused: dict[Any, set[Any]] = {}
+        #: (position key, side, move) of the move we sent last, until the host accepts or refuses it.
+        self._last_sent: tuple[Any, Any, Any] | None = None
 
     def send(self, line: str) -> None:
+        """One protocol line: plain ASCII (anything else escaped), no line break, shortened."""
+        text = line.encode("ascii", "backslashreplace").decode("ascii")
+        text = "".join(ch if " " <= ch < "\x7f" else f"\\x{ord(ch):02x}" for ch in text)[:MAX_SENT]
         with self._lock:
-            self.out.write(line + "\n")
+            self.out.write(text + "\n")
             self.out.flush()
 
     # ------------------------------------------------------------------------------ commands
@@ -99,17 +128,33 @@ class EngineSession:
         self.stop.set()
 
     def on_rules(self, rest: str) -> None:
-        try:
-            variant = variant_from_rules_string(rest)
-        except RulesStringError as exc:
-            self.game = None
-            self.send(f"error -1 {exc}")
-            return
+        cached = self._rules_cache.get(rest)
+        if cached is None:
+            try:
+                variant = variant_from_rules_string(rest)
+                cached = (variant, variant.make_rules())
+            except RulesStringError as exc:
+                self.game = None
+                self.send(f"error -1 {exc}")
+                return
+            except (ValueError, TypeError, KeyError, RecursionError, OverflowError, MemoryError) as exc:
+                # a string our parser should have refused in words: still one line, never a traceback
+                self.game = None
+                self.send(f"error -1 rules string not understood: {shown(str(exc) or type(exc).__name__, 120)}")
+                return
+            self._rules_cache[rest] = cached
+            while len(self._rules_cache) > RULES_CACHE:
+                self._rules_cache.popitem(last=False)
+        else:
+            self._rules_cache.move_to_end(rest)
+        _variant, rules = cached
         from tafl_desktop.ai.player import ComputerPlayer
 
-        rules = variant.make_rules()
+        if self.player is None or self.player.rules is not rules:
+            self.player = ComputerPlayer(rules, self.level)
         self.game = Game(rules)
-        self.player = ComputerPlayer(rules, self.level)
+        self._refused.clear()
+        self._last_sent = None
 
     def _need_game(self) -> Game | None:
         if self.game is None:
@@ -175,13 +220,19 @@ class EngineSession:
 
     def on_move(self, rest: str) -> None:
         """The host accepted our move and tells the position after it."""
+        self._last_sent = None
         if self.game is not None:
             self._resync(rest.strip())
 
     def on_error(self, rest: str) -> None:
-        """The host refused our move: take it back; its opponent-move and play follow."""
-        if self.game is not None and self.game.plies:
-            self.game.undo()
+        """The host refused our move: take it back and never offer it in that position again;
+        its opponent-move and play follow."""
+        if self._last_sent is not None:
+            key, side, move = self._last_sent
+            self._refused.setdefault((key, side), set()).add(move)
+            self._last_sent = None
+            if self.game is not None and self.game.plies and self.game.plies[-1].move == move:
+                self.game.undo()
 
     def _search(self, side: Side, seconds: float | None):
         from tafl_desktop.ai.player import ComputerPlayer
@@ -210,7 +261,12 @@ class EngineSession:
         if result.move is None:
             self.send("error -1 no legal move")
             return
-        move = tuple(result.move)
+        key = (game.rules.position_key(pos), side)
+        move = self._unrefused(pos, key, result)
+        if move is None:
+            self.send("error -1 the host refused every legal move in this position")
+            return
+        self._last_sent = (key[0], side, move)
         self.send(f"move {game.rules.move_text(move)}")
         if pos is not game.position:
             self.game = Game(game.rules, pos)
@@ -218,6 +274,19 @@ class EngineSession:
             self.game.play(move)
         except IllegalMove:  # the game is over by our rules but not the host's: follow the host
             self.game = Game(game.rules, game.rules.play(pos, move)[0])
+
+    def _unrefused(self, pos: Any, key: Any, result: Any) -> Any:
+        """The search's move, or when the host refused it here, the best move it has not refused
+        (the search's other candidates first, then the legal moves in order); None if none is left."""
+        refused = self._refused.get(key, set())
+        move = tuple(result.move)
+        if move not in refused:
+            return move
+        rules = self.game.rules if self.game is not None else None
+        ranked = [tuple(m) for m, _score in (result.candidates or []) if m is not None]
+        legal = [tuple(m) for m in rules.legal_moves(pos)] if rules is not None else []
+        allowed = set(legal)
+        return next((m for m in (*ranked, *legal) if m not in refused and m in allowed), None)
 
     def on_analyze(self, rest: str) -> None:
         game = self._need_game()
@@ -229,8 +298,10 @@ class EngineSession:
         except (IndexError, ValueError):
             self.send("error 0 analyze needs a count and seconds")
             return
+        if not seconds == seconds:  # NaN
+            seconds = 0.0
         side = game.rules.side_to_move(game.position)
-        _pos, result = self._search(side, max(MIN_THINK, seconds * 0.9))
+        _pos, result = self._search(side, min(MAX_ANALYSE, max(MIN_THINK, seconds * 0.9)))
         lines = []
         for move, score in (result.candidates or [(result.move, result.score)])[:max(1, count)]:
             if move is None:
@@ -250,30 +321,80 @@ def _plain(text: str) -> str:
     return text.split("x")[0]
 
 
+#: What the reader queues for a line longer than MAX_LINE (its bytes are read past, never kept).
+TOO_LONG = "\x00too-long"
+
+
+def read_protocol_lines(stream: Any, limit: int = MAX_LINE):
+    """The lines of ``stream`` as text without their line ends: bytes are read (from
+    ``stream.buffer`` when it is a text stream) and decoded as UTF-8 with replacement, so no byte
+    can end the reader; a line over ``limit`` bytes comes out as :data:`TOO_LONG`."""
+    binary = getattr(stream, "buffer", stream)
+
+    def read(size: int) -> bytes:
+        chunk = binary.readline(size)
+        return chunk.encode("utf-8", "surrogatepass") if isinstance(chunk, str) else chunk
+
+    while True:
+        line = read(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # read past the rest of it, keeping nothing
+                line = read(limit)
+            yield TOO_LONG
+            continue
+        yield line.decode("utf-8", "replace").rstrip("\r\n")
+
+
 def run_engine(stdin: IO[str], stdout: IO[str], level: str = "medium") -> int:
     """Speak OTEP until ``goodbye`` or the end of input; the exit code."""
     session = EngineSession(stdout, level)
-    lines: queue.Queue[str | None] = queue.Queue()
+    lines: queue.Queue[str | None] = queue.Queue(MAX_QUEUED)
 
     def reader() -> None:
-        for line in stdin:
-            word = line.split(" ", 1)[0].strip()
-            if word in ("finish", "goodbye"):
-                session.stop.set()  # a search running now ends at its next check
-            lines.put(line)
+        try:
+            for line in read_protocol_lines(stdin):
+                word = line.split(" ", 1)[0].strip()
+                if word in ("finish", "goodbye"):
+                    session.stop.set()  # a search running now ends at its next check
+                lines.put(line)
+        except (OSError, ValueError):
+            pass  # stdin closed or unreadable: the same as its end
         session.stop.set()
         lines.put(None)
 
     threading.Thread(target=reader, name="otep-reader", daemon=True).start()
-    session.send("hello")
-    while True:
-        line = lines.get()
-        if line is None:
-            return 0
-        try:
-            if not session.handle(line):
+    try:
+        session.send("hello")
+        while True:
+            line = lines.get()
+            if line is None:
                 return 0
-        except (ValueError, IllegalMove) as exc:
-            session.send(f"error 0 {str(exc).splitlines()[0] if str(exc) else 'bad command'}")
-        except BrokenPipeError:
-            return 0
+            if line == TOO_LONG:
+                session.send(f"error 0 line longer than {MAX_LINE} bytes ignored")
+                continue
+            try:
+                if not session.handle(line):
+                    return 0
+            except (ValueError, IllegalMove) as exc:
+                session.send(f"error 0 {str(exc).splitlines()[0] if str(exc) else 'bad command'}")
+            except (BrokenPipeError, ConnectionResetError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - a host's line must never end the engine
+                session.send(f"error 0 cannot follow that line: {type(exc).__name__}")
+    except (BrokenPipeError, ConnectionResetError):
+        _quiet_stdout(stdout)
+        return 0
+
+
+def _quiet_stdout(stdout: Any) -> None:
+    """The host closed our output: point it at the null device so the exit's flush is silent."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass

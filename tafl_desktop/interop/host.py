@@ -6,6 +6,18 @@ it directly.  As OpenTafl does (turn2-research.md 4.1): ``rules`` goes out at on
 the engine last moved, and the position) and ``clock`` (milliseconds).  Every move an engine
 sends is checked by our rules: an illegal one, garbage, a crash or silence past its clock ends
 the game with a sentence saying which engine failed and how.
+
+The process itself is run by :class:`~tafl_desktop.interop.engine_process.EngineProcess`: its own
+process group, a writer thread behind a bounded queue, a reader thread, and a watcher that
+notices its exit (not the end of its output) at once.  So no call here writes to a pipe or waits:
+:meth:`HostedEngine.poll` handles at most :data:`LINES_PER_POLL` lines in at most
+:data:`POLL_BUDGET` seconds, and an engine that stops reading, floods us with requests, crashes
+or falls silent is failed with one sentence and its whole process group ended.
+
+Without a game clock, each move has :data:`NO_CLOCK_MOVE_SECONDS` seconds, told to the engine in
+OpenTafl's own terms as one overtime period per move (``clock 60000* 60000* 60 1 1``: main time
+used up, 60 s left in the current period, one period each, which a move made in time keeps), so a
+silent engine is found within a minute and a well-behaved one knows its budget.
 """
 
 from __future__ import annotations
@@ -13,8 +25,6 @@ from __future__ import annotations
 import os
 import queue
 import shlex
-import subprocess
-import threading
 import time
 from dataclasses import dataclass
 
@@ -22,15 +32,22 @@ from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.rules_string import to_rules_string
 from tafl_desktop.i18n import _
 from tafl_desktop.interop.engine import position_record
+from tafl_desktop.interop.engine_process import TOO_LONG, EngineProcess
 
 #: Seconds an engine has to say ``hello`` (OpenTafl's 20 tries of 250 ms).
 HELLO_TIMEOUT = 5.0
 #: Seconds past its clock before a silent engine counts as hung (pipes and start-up).
 GRACE = 2.0
-#: Main time per side when the game has no clock of its own (ms).
-DEFAULT_CLOCK_MS = 5 * 60 * 1000
-#: Longest protocol line we keep (a hostile engine may print megabytes without a newline).
-MAX_LINE = 64 * 1024
+#: Seconds each move may take when the game has no clock (told as one overtime period).
+NO_CLOCK_MOVE_SECONDS = 60
+#: Seconds after its process exits within which an engine's last lines are still read.
+LATE_LINES = 0.2
+#: Most lines one poll handles, and the longest it spends on them (s): the window's frame.
+LINES_PER_POLL = 64
+POLL_BUDGET = 0.008
+#: Requests (``rules``, ``position``, ``side``) an engine may make per move before it counts as
+#: flooding: OpenTafl's own engine asks at most once or twice.
+MAX_REQUESTS_PER_MOVE = 200
 
 
 class EngineFailure(Exception):
@@ -57,95 +74,59 @@ def split_command(command: str) -> list[str]:
     return args
 
 
-class EngineProcess:
-    """An engine's process with a reader thread: lines arrive in a queue, nothing ever blocks."""
-
-    def __init__(self, command: str | list[str], cwd: str | None = None) -> None:
-        args = split_command(command) if isinstance(command, str) else list(command)
-        self.name = os.path.basename(args[0])
-        try:
-            self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, cwd=cwd, text=True, encoding="utf-8",
-                                         errors="replace", bufsize=1)
-        except OSError as exc:
-            raise EngineFailure(_("the engine '{engine}' cannot be started: {problem}").format(
-                engine=self.name, problem=exc.strerror or exc)) from None
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, name=f"engine-{self.name}", daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        try:
-            while True:
-                line = self.proc.stdout.readline(MAX_LINE)
-                if not line:
-                    break
-                self.lines.put(line.rstrip("\r\n"))
-        except (OSError, ValueError):
-            pass
-        self.lines.put(None)
-
-    def send(self, line: str) -> None:
-        try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (OSError, ValueError):
-            pass  # a dead engine is noticed by its reader reaching the end of its output
-
-    def close(self, wait: float = 1.0) -> None:
-        """``goodbye``, then the process is ended if it does not leave by itself."""
-        if self.proc.poll() is None:
-            self.send("goodbye")
-            try:
-                self.proc.wait(wait)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                try:
-                    self.proc.wait(wait)
-                except subprocess.TimeoutExpired:
-                    pass
-        for stream in (self.proc.stdin, self.proc.stdout):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
-
-
 class HostedEngine:
     """One external engine playing one game through our referee."""
 
     def __init__(self, command: str, label: str = "") -> None:
         self.command = command
-        self.process = EngineProcess(command)
-        self.label = label or self.process.name
+        args = split_command(command)
+        name = os.path.basename(args[0])
+        try:
+            self.process = EngineProcess(args)
+        except OSError as exc:
+            raise EngineFailure(_("the engine '{engine}' cannot be started: {problem}").format(
+                engine=name, problem=exc.strerror or exc)) from None
+        self.label = label or name
         self.started = time.monotonic()
         self.hello = False
         self.dead = ""
         self.status = ""
         self._known: list[tuple[int, ...]] = []
         self._variant = None
+        self._rules_text = ""
         self._deadline: float | None = None
         self._game: Game | None = None
         self._side: Side | None = None
+        self._requests = 0
+        self._output_ended_at: float | None = None
 
     # ---------------------------------------------------------------------------- sending
+    def _send(self, line: str) -> None:
+        """Queue a line (never blocks); an engine that leaves too much unread is failed."""
+        if not self.process.send(line) and self.process.not_reading and not self.dead:
+            self._fail(_("the engine '{engine}' does not read what it is sent").format(engine=self.label))
+
     def _send_rules(self, game: Game) -> None:
         rules = game.rules
-        self.process.send(f"rules {to_rules_string(rules.variant).text}")
+        if self._variant is not rules.variant:
+            self._rules_text = to_rules_string(rules.variant).text
+        self._send(f"rules {self._rules_text}")
         self._variant = rules.variant
         self._known = []
         if game.start != rules.initial_position():
-            self.process.send(f"position {position_record(rules, game.start)}")
-            self.process.send(f"side {rules.side_to_move(game.start).key}")
+            self._send(f"position {position_record(rules, game.start)}")
+            self._send(f"side {rules.side_to_move(game.start).key}")
 
     def request_move(self, game: Game, clock_ms: tuple[int, int] | None = None,
                      overtime: tuple[int, int, int] = (0, 0, 0),
                      in_overtime: tuple[bool, bool] = (False, False)) -> None:
         """Ask for a move in ``game``'s live position (the engine's side is the side to move).
         ``clock_ms`` is each side's main time left (or, ``in_overtime``, the current period's);
-        ``overtime`` is (period seconds, attackers' periods left, defenders' periods left)."""
+        ``overtime`` is (period seconds, attackers' periods left, defenders' periods left).
+        Without ``clock_ms`` (a game without a clock) each move has NO_CLOCK_MOVE_SECONDS.
+        Never blocks; EngineFailure when the engine has already failed or exited."""
+        if not self.dead and self.process.exited:
+            self._exit_failure()
         if self.dead:
             raise EngineFailure(self.dead)
         rules = game.rules
@@ -154,18 +135,26 @@ class HostedEngine:
             self._send_rules(game)
         new = moves[len(self._known):]
         if new:
-            self.process.send("opponent-move " + "|".join(rules.move_text(m) for m in new) + " "
-                              + position_record(rules, game.position))
-        clocks = clock_ms or (DEFAULT_CLOCK_MS, DEFAULT_CLOCK_MS)
+            self._send("opponent-move " + "|".join(rules.move_text(m) for m in new) + " "
+                       + position_record(rules, game.position))
+        if clock_ms is None:
+            per_move = NO_CLOCK_MOVE_SECONDS * 1000
+            clock_ms, overtime, in_overtime = (per_move, per_move), (NO_CLOCK_MOVE_SECONDS, 1, 1), (True, True)
         star = ["*" if o else "" for o in in_overtime]
         period_s, att_periods, def_periods = overtime
-        self.process.send(f"clock {clocks[0]}{star[0]} {clocks[1]}{star[1]} {period_s} {att_periods} {def_periods} ")
+        self._send(f"clock {clock_ms[0]}{star[0]} {clock_ms[1]}{star[1]} {period_s} {att_periods} {def_periods} ")
         side = rules.side_to_move(game.position)
-        self.process.send(f"play {side.key}")
+        self._send(f"play {side.key}")
+        if self.dead:
+            raise EngineFailure(self.dead)
         self._known = moves
         self._game, self._side = game, side
-        periods_left = (att_periods, def_periods)[int(side)] - (1 if in_overtime[int(side)] else 0)
-        allowed_s = clocks[int(side)] / 1000.0 + max(0, periods_left) * period_s
+        self._requests = 0
+        i = int(side)
+        if in_overtime[i]:  # the current period's time left, and the periods after it
+            allowed_s = clock_ms[i] / 1000.0 + max(0, (att_periods, def_periods)[i] - 1) * period_s
+        else:
+            allowed_s = clock_ms[i] / 1000.0 + max(0, (att_periods, def_periods)[i]) * period_s
         self._deadline = time.monotonic() + allowed_s + GRACE
 
     def cancel(self) -> None:
@@ -175,27 +164,49 @@ class HostedEngine:
 
     # ---------------------------------------------------------------------------- receiving
     def _fail(self, text: str) -> EngineEvent:
-        self.dead = text
+        """The engine cannot go on: remember why and end its process group (without waiting)."""
+        if not self.dead:
+            self.dead = text
         self._deadline = None
-        return EngineEvent("failed", text=text)
+        self.process.close(grace=0.0)
+        return EngineEvent("failed", text=self.dead)
+
+    def _exit_failure(self) -> EngineEvent:
+        if self.process.start_error:
+            return self._fail(_("the engine '{engine}' cannot be started: {problem}").format(
+                engine=self.label, problem=self.process.start_error))
+        code = self.process.exit_code
+        text = _("the engine '{engine}' stopped running").format(engine=self.label)
+        if code not in (None, 0):
+            text += " " + _("(exit code {code})").format(code=code)
+        return self._fail(text)
 
     def poll(self) -> EngineEvent | None:
-        """The engine's answer if it has one (never blocks)."""
+        """The engine's answer if it has one.  Never blocks, and returns within about
+        POLL_BUDGET seconds however much the engine has written."""
         if self.dead:
             return None
-        while True:
+        t0 = time.monotonic()
+        for _i in range(LINES_PER_POLL):
             try:
                 line = self.process.lines.get_nowait()
             except queue.Empty:
                 break
             if line is None:
-                code = self.process.proc.poll()
-                return self._fail(f"the engine '{self.label}' stopped running"
-                                  + (f" (exit code {code})" if code not in (None, 0) else ""))
-            event = self._line(line.strip())
-            if event is not None:
-                return event
+                self._output_ended_at = self._output_ended_at or time.monotonic()
+                break
+            event = self._line(line.strip()) if line != TOO_LONG else None
+            if event is not None or self.dead:
+                return event or EngineEvent("failed", text=self.dead)
+            if time.monotonic() - t0 > POLL_BUDGET:
+                break
         now = time.monotonic()
+        if self.process.exited:  # noticed by the exit, even if a helper holds the output open
+            since = now - (self.process.exit_time or now)
+            if (since > LATE_LINES and self.process.lines.empty()) or since > 4 * LATE_LINES:
+                return self._exit_failure()
+        elif self._output_ended_at is not None and now - self._output_ended_at > 1.0:
+            return self._fail(_("the engine '{engine}' closed its output").format(engine=self.label))
         if not self.hello and now - self.started > HELLO_TIMEOUT and self._deadline is not None:
             return self._fail(_("the engine '{engine}' did not say hello within {seconds:g} seconds").format(
                 engine=self.label, seconds=HELLO_TIMEOUT))
@@ -203,21 +214,31 @@ class HostedEngine:
             return self._fail(_("the engine '{engine}' did not answer within its time").format(engine=self.label))
         return None
 
+    def _request(self) -> bool:
+        """Count an engine's request; False (and the engine failed) when it floods us."""
+        self._requests += 1
+        if self._requests > MAX_REQUESTS_PER_MOVE:
+            self._fail(_("the engine '{engine}' sent more than {n} requests for one move").format(
+                engine=self.label, n=MAX_REQUESTS_PER_MOVE))
+            return False
+        return True
+
     def _line(self, line: str) -> EngineEvent | None:
         word, _sep, rest = line.partition(" ")
         if word == "hello":
             self.hello = True
         elif word == "status":
             self.status = rest[:200]
-        elif word == "rules" and self._game is not None:
-            self.process.send(f"rules {to_rules_string(self._game.rules.variant).text}")
-        elif word == "position" and self._game is not None:
-            self.process.send(f"position {position_record(self._game.rules, self._game.position)}")
-        elif word == "side" and self._side is not None:
-            self.process.send(f"side {self._side.key}")
+        elif word in ("rules", "position", "side") and self._game is not None and self._request():
+            if word == "rules":
+                self._send(f"rules {self._rules_text}")
+            elif word == "position":
+                self._send(f"position {position_record(self._game.rules, self._game.position)}")
+            elif self._side is not None:
+                self._send(f"side {self._side.key}")
         elif word == "error" and rest.split(" ", 1)[0] == "-1":
             return self._fail(_("the engine '{engine}' reported an error: {text}").format(
-                engine=self.label, text=rest.partition(' ')[2][:200]))
+                engine=self.label, text=_quoted(rest.partition(" ")[2], 200)))
         elif word == "move" and self._game is not None:
             return self._move(rest.strip())
         return None
@@ -227,22 +248,22 @@ class HostedEngine:
         assert game is not None
         from tafl_desktop.interop.engine import _plain
 
-        shown = text[:40]
+        shown = _quoted(text, 40)
         try:
             move = game.rules.parse_move(game.position, _plain(text))
         except ValueError:
-            self.process.send("error 2")
+            self._send("error 2")
             return self._fail(_("the engine '{engine}' sent '{shown}', which is not a move").format(
                 engine=self.label, shown=shown))
         why = game.check(move)
         if why is not None:
-            self.process.send("error 2")
+            self._send("error 2")
             return self._fail(_("the engine '{engine}' played {shown}, which is illegal: {why}").format(
                 engine=self.label, shown=shown, why=why))
         self._deadline = None
         self._known = self._known + [move]
         after, _captures = game.rules.play(game.position, move)
-        self.process.send(f"move {position_record(game.rules, after)}")
+        self._send(f"move {position_record(game.rules, after)}")
         self._game = None
         return EngineEvent("move", move=move)
 
@@ -253,23 +274,32 @@ class HostedEngine:
         self.process.send(f"finish {code}")
 
     def close(self) -> None:
+        """``goodbye``; the engine's process group is ended if it does not leave.  Never blocks."""
         self.process.close()
 
 
-def referee(game: Game, engines: dict[Side, HostedEngine], clock_ms: int = DEFAULT_CLOCK_MS,
+def _quoted(text: str, limit: int) -> str:
+    """An engine's words in a message: shortened, control and bidirectional characters escaped."""
+    from tafl_desktop.core.quoting import clip
+
+    return clip(text, limit)
+
+
+def referee(game: Game, engines: dict[Side, HostedEngine], clock_ms: int | None = None,
             max_plies: int = 2000, timeout: float = 600.0) -> str:
     """Let engines play ``game`` to its end under our rules; the sentence saying how it ended.
 
-    Each side's clock starts at ``clock_ms`` and loses the time its engine takes; a side whose
-    engine fails loses (the game is ended with :meth:`Game.resign`)."""
-    clocks = [clock_ms, clock_ms]
+    Each side's clock starts at ``clock_ms`` and loses the time its engine takes (None: no
+    clock, each move has NO_CLOCK_MOVE_SECONDS); a side whose engine fails loses (the game is
+    ended with :meth:`Game.resign`)."""
+    clocks = [clock_ms or 0, clock_ms or 0]
     stop_at = time.monotonic() + timeout
     while not game.over and len(game.plies) < max_plies and time.monotonic() < stop_at:
         side = game.rules.side_to_move(game.position)
         engine = engines[side]
         t0 = time.monotonic()
         try:
-            engine.request_move(game, (clocks[0], clocks[1]))
+            engine.request_move(game, (clocks[0], clocks[1]) if clock_ms is not None else None)
         except EngineFailure as exc:
             game.resign(side, "forfeit")
             return str(exc)

@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from tafl_desktop.i18n import _
+from tafl_desktop.native.bridge import ENGINES
 
 
 def register(sub: Any) -> None:
@@ -28,6 +30,9 @@ def register(sub: Any) -> None:
     s.add_argument("--workers", type=int, default=None, help=_("local processes (default: cores minus one)"))
     s.add_argument("--scheduler", default=None, help=_("address of a Dask scheduler, e.g. tcp://host:8786"))
     s.add_argument("--out", default=None, help=_("folder for the records, summary and chart (resumable)"))
+    s.add_argument("--engine", choices=ENGINES,
+                   help=_("search engine of the players (default: native where it is built; a folder's study keeps "
+                          "its own)"))
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_lab)
 
@@ -51,9 +56,30 @@ def _fail(exc: Exception):
     return CliError(str(exc))
 
 
+def _warn(store: Any) -> None:
+    """Say on stderr, one line each, what the store did not count or had to repair."""
+    for text in store.problems:
+        print(_("tafl-desktop: warning: {text}").format(text=text), file=sys.stderr)
+
+
+def _stored_engine(out: str | None) -> str | None:
+    """The engine of the study already in ``out`` (so that running the same command again goes
+    on with the engine its games were played with), or None."""
+    if not out:
+        return None
+    from tafl_desktop.core.safe_files import read_limited
+    from tafl_desktop.lab.store import MAX_STUDY_BYTES, STUDY_FILE
+
+    try:  # read as the store reads it: a FIFO or /dev/zero in its place is refused, not waited on
+        data = json.loads(read_limited(Path(out) / STUDY_FILE, MAX_STUDY_BYTES).decode("utf-8"))
+        return str(data.get("engine", "python")) if isinstance(data, dict) else None
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
 def cmd_lab(args: Any) -> int:
     from tafl_desktop.lab.executors import make_backend
-    from tafl_desktop.lab.files import write_outputs
+    from tafl_desktop.lab.files import output_paths, write_outputs
     from tafl_desktop.lab.report import summary, table_text
     from tafl_desktop.lab.runner import run_study
     from tafl_desktop.lab.store import ResultStore
@@ -62,13 +88,21 @@ def cmd_lab(args: Any) -> int:
     if args.workers is not None and args.scheduler:
         raise _fail(ValueError(_("give --workers or --scheduler, not both")))
     try:
+        engine = args.engine or _stored_engine(args.out)
         study = Study.create(args.variant, args.vary, args.attackers or args.level, args.defenders or args.level,
-                             args.games, args.seed, args.max_plies)
+                             args.games, args.seed, args.max_plies, engine)
         backend = make_backend(args.workers, args.scheduler)
         out = args.out or f"lab-{study.fingerprint()}"
+        if hasattr(backend, "check"):
+            backend.check()  # a scheduler that does not answer is said before the folder is made
         store = ResultStore.open(out, study)
+        output_paths(store.folder)
     except StudyError as exc:
         raise _fail(exc) from None
+    except OSError as exc:
+        raise _fail(OSError(_("cannot write into {folder}: {problem}").format(
+            folder=out, problem=exc.strerror or exc))) from None
+    _warn(store)
     bar = _ProgressLine()
     try:
         complete = run_study(store, backend, bar.update)
@@ -76,6 +110,9 @@ def cmd_lab(args: Any) -> int:
         complete = False
     except StudyError as exc:
         raise _fail(exc) from None
+    except OSError as exc:
+        raise _fail(OSError(_("cannot write into {folder}: {problem}").format(
+            folder=store.folder, problem=exc.strerror or exc))) from None
     bar.close()
     report = summary(store)
     try:
@@ -102,9 +139,12 @@ def cmd_lab_compare(args: Any) -> int:
     from tafl_desktop.lab.study import StudyError
 
     try:
-        a, b = summary(ResultStore.open(args.first)), summary(ResultStore.open(args.second))
+        first, second = ResultStore.open(args.first), ResultStore.open(args.second)
     except StudyError as exc:
         raise _fail(exc) from None
+    _warn(first)
+    _warn(second)
+    a, b = summary(first), summary(second)
     side = a["sides"][0]
     rows = []
     for ca in a["cells"]:
@@ -133,6 +173,7 @@ def cmd_lab_game(args: Any) -> int:
 
     try:
         store = ResultStore.open(args.folder)
+        _warn(store)
         game = game_of(store, args.cell, args.game)
     except StudyError as exc:
         raise _fail(exc) from None

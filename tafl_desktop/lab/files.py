@@ -18,12 +18,24 @@ def write_bytes(path: Path, data: bytes) -> None:
     write_safely(path, data)
 
 
+#: The files a study writes besides its store.
+OUTPUTS = ("summary.json", "chart.png", "chart.pdf")
+
+
+def output_paths(folder: Path) -> list[Path]:
+    """Where :func:`write_outputs` writes; OSError (one sentence) for a link there to a file
+    outside the folder, so ``lab`` can refuse it before the games are played."""
+    from tafl_desktop.lab.store import _inside
+
+    return [_inside(folder, name) for name in OUTPUTS]
+
+
 def write_outputs(store: Any, report: dict[str, Any]) -> list[Path]:
-    """``summary.json``, ``chart.png`` and ``chart.pdf`` in the study's folder."""
+    """``summary.json``, ``chart.png`` and ``chart.pdf`` in the study's folder (a link there may
+    name a file in the folder, never one outside it: ``lab.store``)."""
     from tafl_desktop.lab.charts import save_chart
 
-    folder = store.folder
-    out = [folder / "summary.json", folder / "chart.png", folder / "chart.pdf"]
+    out = output_paths(store.folder)
     write_bytes(out[0], json.dumps(report, indent=1).encode())
     if any(c["games"] for c in report["cells"]):
         save_chart(report, out[1])
@@ -34,14 +46,13 @@ def write_outputs(store: Any, report: dict[str, Any]) -> list[Path]:
 def game_of(store: Any, cell: int, game: int):
     """A stored study game as a :class:`~tafl_desktop.core.game.Game` (to save or show)."""
     from tafl_desktop.core.game import Game, IllegalMove
-    from tafl_desktop.core.variants import variant_from_data
+    from tafl_desktop.lab.study import rules_of
 
     study = store.study
     cells = study.cells()
     if not 0 <= cell < len(cells) or not store.done(cell, game):
         raise StudyError(_("the study holds no game {game} in cell {cell}").format(game=game, cell=cell))
-    variant = variant_from_data(study.cell_variant_data(cells[cell]))
-    g = Game(variant.make_rules())
+    g = Game(rules_of(study.cell_variant_data(cells[cell])))
     try:
         for text in store.results[(cell, game)]["moves"]:
             g.play_text(text)

@@ -25,8 +25,9 @@ def play_job(job: Job) -> dict[str, Any]:
 
     variant = variant_from_data(job.variant)
     cpu = time.process_time()
+    engine = getattr(job, "engine", "python")
     r = play_game(variant, job.attackers, job.defenders, job.seed, max_plies=job.max_plies,
-                  time_scale=TIME_SCALE)
+                  time_scale=TIME_SCALE, engines=(engine, engine))
     winner = None if r["winner"] is None else variant.side_key(Side.parse(r["winner"]))
     return {
         "cell": job.cell,
@@ -40,4 +41,5 @@ def play_job(job: Job) -> dict[str, Any]:
         "seconds": round(r["seconds"], 3),
         # the worker's own processor time: a machine-independent cost figure on a busy machine
         "cpu_seconds": round(time.process_time() - cpu, 3),
+        "engine": r["engines"][0],
     }

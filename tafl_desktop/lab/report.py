@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tafl_desktop.core.variants import variant_from_data
 from tafl_desktop.i18n import _
 from tafl_desktop.lab.stats import CONFIDENCE, games_to_tell, summarise_cell
 from tafl_desktop.lab.store import ResultStore
+from tafl_desktop.lab.study import variant_of
 
 #: The question the report answers about sample size: how many games tell 55 % from 50 %.
 TELL_FROM, TELL_TO = 0.50, 0.55
@@ -30,12 +30,13 @@ def summary(store: ResultStore) -> dict[str, Any]:
     games = [r for i in range(len(cells)) for r in store.cell_results(i)]
     return {
         "variant": study.variant,
-        "variant_name": variant_from_data(study.base).title,
-        "side_names": list(variant_from_data(study.base).side_names),
+        "variant_name": variant_of(study.base).title,
+        "side_names": list(variant_of(study.base).side_names),
         "labels": axis_labels(study),
         "cells": cells,
         "seed": study.seed,
         "levels": {"attackers": study.attackers, "defenders": study.defenders},
+        "engine": study.engine,
         "games_per_cell": study.games,
         "max_plies": study.max_plies,
         "sides": list(keys),
@@ -53,7 +54,7 @@ def axis_labels(study: Any) -> dict[str, dict[str, Any]]:
     from tafl_desktop.core.variants import find_variant
     from tafl_desktop.lab.study import PRESET_AXIS
 
-    schema = variant_from_data(study.base).schema
+    schema = variant_of(study.base).schema
     out: dict[str, dict[str, Any]] = {}
     for axis in study.axes:
         if axis.key == PRESET_AXIS:

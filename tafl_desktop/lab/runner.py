@@ -7,12 +7,13 @@ still has every cell's first games, and a live chart fills in evenly.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from tafl_desktop.lab.executors import Backend
 from tafl_desktop.lab.store import ResultStore
+from tafl_desktop.lab.study import Job
 
 
 @dataclass(frozen=True)
@@ -25,9 +26,9 @@ class Progress:
     last: dict[str, Any] | None
 
 
-def pending_jobs(store: ResultStore) -> list:
-    jobs = [j for j in store.study.jobs() if not store.done(j.cell, j.game)]
-    return sorted(jobs, key=lambda j: (j.game, j.cell))
+def pending_jobs(store: ResultStore) -> Iterator[Job]:
+    """The games the store lacks, game-major, made as the back-end asks for them."""
+    return (j for j in store.study.jobs() if not store.done(j.cell, j.game))
 
 
 def run_study(store: ResultStore, backend: Backend, on_progress: Callable[[Progress], None] | None = None,

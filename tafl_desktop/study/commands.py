@@ -77,6 +77,7 @@ def cmd_list(args: Any) -> int:
 
 
 def cmd_check(args: Any) -> int:
+    from tafl_desktop.core.quoting import clip
     from tafl_desktop.study.puzzles import check_puzzle
 
     puzzles = _load(args)
@@ -91,7 +92,7 @@ def cmd_check(args: Any) -> int:
         print(json.dumps({"checked": len(puzzles), "failed": failures}))
     else:
         for f in failures:
-            print(f"{f['id']}: {f['reason']}", file=sys.stderr)
+            print(f"{clip(str(f['id']), 60)}: {clip(str(f['reason']), 300)}", file=sys.stderr)
         print(f"{len(puzzles) - len(failures)} of {len(puzzles)} puzzles verified")
     return 1 if failures else 0
 

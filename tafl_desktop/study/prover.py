@@ -8,6 +8,10 @@ whichever rules are in force.  Positions are values, so no unmake is needed; a t
 
 Repetition is not consulted: a puzzle starts from a fresh game, and within the five plies the
 puzzles use no position can occur the three times the repetition rules need.
+
+:func:`make_prover` gives the Tafl games a :class:`NativeProver` where the native engine is built:
+the same questions settled by the same rules in ``tafl_native`` (about a hundred times faster),
+so the miner can afford deeper puzzles; the solution tree is still walked here.
 """
 
 from __future__ import annotations
@@ -90,6 +94,40 @@ class Prover:
                             for m in rules.legal_moves(pos)}}
 
 
+class NativeProver(Prover):
+    """A :class:`Prover` whose :meth:`wins` runs natively (same rules, same budget meaning)."""
+
+    def __init__(self, rules: Any, winner: Side, max_nodes: int = 0) -> None:
+        super().__init__(rules, winner, max_nodes)
+        from tafl_desktop.native.search import prover_core
+
+        self._core = prover_core(rules)
+        self._core.forget_proofs()  # a fresh table per prover, as the Python one has
+
+    def wins(self, pos: Any, plies: int) -> bool:
+        from tafl_desktop.native.bridge import position_tuple
+
+        left = 0
+        if self.max_nodes:
+            left = self.max_nodes - self.nodes
+            if left <= 0:
+                raise SearchBudgetExceeded(f"more than {self.max_nodes} positions")
+        result, used = self._core.wins(position_tuple(pos), int(self.winner), int(plies), left)
+        self.nodes += used
+        if result is None:
+            raise SearchBudgetExceeded(f"more than {self.max_nodes} positions")
+        return bool(result)
+
+
+def make_prover(rules: Any, winner: Side, max_nodes: int = 0, engine: str | None = None) -> Prover:
+    """The prover for ``rules``: native for the Tafl games where it is built, else Python."""
+    from tafl_desktop.ai.engine import resolve
+
+    if resolve(rules, engine) == "native":
+        return NativeProver(rules, winner, max_nodes)
+    return Prover(rules, winner, max_nodes)
+
+
 def main_line(rules: Any, pos: Any, tree: dict[str, Any]) -> list[str]:
     """The solution's main line: the winner's moves and, at each defence, the reply that holds out
     longest (the one with the deepest subtree), ending with the winning move."""
@@ -126,14 +164,14 @@ class Proof:
     nodes: int
 
 
-def prove_unique(rules: Any, pos: Any, max_plies: int, max_nodes: int = 0) -> Proof | None:
+def prove_unique(rules: Any, pos: Any, max_plies: int, max_nodes: int = 0, engine: str | None = None) -> Proof | None:
     """The shortest forced win for the side to move within ``max_plies`` (odd: 1, 3, 5 ...), if
     exactly one first move achieves it; None otherwise (no forced win, several first moves, or the
     budget ran out).  The shortest N is taken: a puzzle's N is what the solver must find."""
     if rules.outcome(pos) is not None:
         return None
     side = rules.side_to_move(pos)
-    prover = Prover(rules, side, max_nodes)
+    prover = make_prover(rules, side, max_nodes, engine)
     try:
         for plies in range(1, max_plies + 1, 2):
             winners = prover.winning_moves(pos, plies)

@@ -14,8 +14,6 @@ nodes the weak search needed) and ``search_nodes`` (positions the exhaustive pro
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +23,11 @@ from tafl_desktop.core.game import Game, IllegalMove
 from tafl_desktop.study.prover import Proof, main_line, prove_unique
 
 FORMAT = 1
+#: Largest puzzle file read (the biggest shipped set is about 0.5 MB); a FIFO, device or a 3 GB
+#: file is refused before it is read (``core.safe_files.read_limited``).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Deepest solution tree followed: a puzzle is at most 99 plies, so a tree has at most 50 levels.
+MAX_TREE_DEPTH = 64
 
 #: Keys every listed puzzle has (the ``puzzles list --json`` contract).
 LIST_KEYS = ("id", "variant", "options", "position", "to_move", "goal", "winner", "plies", "solution",
@@ -88,8 +91,11 @@ def compact_tree(node: dict[str, Any]) -> Any:
     return [node["move"], [[replies, answer] for replies, answer in groups.values()]]
 
 
-def expand_tree(node: Any) -> dict[str, Any]:
-    """The compact tree of a file back as ``{"move", "then": {"replies": {...}} | {"end"}}``."""
+def expand_tree(node: Any, depth: int = 0) -> dict[str, Any]:
+    """The compact tree of a file back as ``{"move", "then": {"replies": {...}} | {"end"}}``
+    (PuzzleError for a malformed tree or one deeper than any puzzle's plies allow)."""
+    if depth > MAX_TREE_DEPTH:
+        raise PuzzleError("the solution tree is malformed")
     if isinstance(node, dict):
         return node
     if node is None:
@@ -100,7 +106,7 @@ def expand_tree(node: Any) -> dict[str, Any]:
         move, groups = node
         replies = {}
         for names, answer in groups:
-            sub = expand_tree(answer)
+            sub = expand_tree(answer, depth + 1)
             for name in names:
                 replies[str(name)] = sub
     except (TypeError, ValueError):
@@ -123,40 +129,49 @@ class PuzzleSet:
 
     @classmethod
     def load(cls, path: str | Path) -> PuzzleSet:
+        from tafl_desktop.core.quoting import shown
+        from tafl_desktop.core.safe_files import read_limited
+        from tafl_desktop.i18n import _
+
         p = Path(path)
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
+            raw = read_limited(p, MAX_FILE_BYTES)
         except OSError as exc:
-            raise PuzzleError(f"cannot read {p}: {exc.strerror or exc}") from None
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise PuzzleError(f"{p} is not a puzzle file: {exc}") from None
+            raise PuzzleError(_("cannot read {path}: {problem}").format(path=shown(str(p)),
+                                                                          problem=exc.strerror or exc)) from None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except ValueError as exc:  # bad UTF-8, bad JSON, a number of more than 4,300 digits
+            raise PuzzleError(f"{shown(str(p))} is not a puzzle file: {str(exc)[:200]}") from None
+        except RecursionError:
+            raise PuzzleError(_("{path} is not a puzzle file: it is nested too deeply").format(
+                path=shown(str(p)))) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
-            raise PuzzleError(f"{p} is not a puzzle file (format {FORMAT} with a puzzles list)")
+            raise PuzzleError(f"{shown(str(p))} is not a puzzle file (format {FORMAT} with a puzzles list)")
         for i, pz in enumerate(data["puzzles"]):
             if not isinstance(pz, dict) or any(k not in pz for k in LIST_KEYS):
-                raise PuzzleError(f"{p}: puzzle {i + 1} lacks one of {', '.join(LIST_KEYS)}")
+                raise PuzzleError(f"{shown(str(p))}: puzzle {i + 1} lacks one of {', '.join(LIST_KEYS)}")
             if not (_is_int(pz["plies"]) and _is_int(pz["difficulty"]) and isinstance(pz["options"], dict)
                     and all(isinstance(pz[k], str) for k in ("id", "variant", "position", "to_move", "goal", "winner"))
                     and isinstance(pz["solution"], list) and all(isinstance(m, str) for m in pz["solution"])):
-                raise PuzzleError(f"{p}: puzzle {i + 1} has a field of the wrong type")
+                raise PuzzleError(f"{shown(str(p))}: puzzle {i + 1} has a field of the wrong type")
         scanned = data.get("scanned") if isinstance(data.get("scanned"), dict) else {}
         base = cls.empty(str(data.get("variant", p.stem)))
         base.scanned.update(scanned)
         return cls(base.variant, data["puzzles"], base.scanned, p)
 
     def save(self, path: str | Path | None = None) -> None:
-        """Write atomically (a temporary file renamed over the old one), so a stopped run loses nothing."""
+        """Write atomically through the app's one safe writer (a temporary file renamed over the old
+        one; a link followed, a device or FIFO refused), so a stopped run loses nothing."""
+        from tafl_desktop.core.safe_files import write_safely
+
         target = Path(path or self.path or f"{self.variant}.json")
         target.parent.mkdir(parents=True, exist_ok=True)
         for pz in self.puzzles:
             if "tree" in pz:
                 pz["tree"] = compact_tree(pz["tree"])
         data = {"format": FORMAT, "variant": self.variant, "scanned": self.scanned, "puzzles": self.puzzles}
-        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, separators=(",", ":"))
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; a shipped resource is readable by all
-        os.replace(tmp, target)
+        write_safely(target, json.dumps(data, separators=(",", ":")))
         self.path = target
 
 
@@ -181,7 +196,21 @@ def puzzle_variant(puzzle: dict[str, Any]) -> Any:
     try:
         return find_variant(str(puzzle["variant"])).with_options(puzzle.get("options") or {})
     except VariantError as exc:
-        raise PuzzleError(f"puzzle {puzzle.get('id')}: {exc}") from None
+        raise PuzzleError(f"puzzle {_id(puzzle)}: {exc}") from None
+
+
+def _move(text: Any) -> str:
+    """A move from a puzzle file for a message, escaped and shortened."""
+    from tafl_desktop.core.quoting import clip
+
+    return clip(str(text), 40)
+
+
+def _id(puzzle: dict[str, Any]) -> str:
+    """A puzzle's id for a message (escaped and shortened: a file may hold any text there)."""
+    from tafl_desktop.core.quoting import clip
+
+    return clip(str(puzzle.get("id")), 60)
 
 
 def puzzle_start(puzzle: dict[str, Any]) -> tuple[Any, Any, Any]:
@@ -191,7 +220,7 @@ def puzzle_start(puzzle: dict[str, Any]) -> tuple[Any, Any, Any]:
     try:
         pos = rules.parse_position(str(puzzle["position"]), variant.parse_side(str(puzzle["to_move"])))
     except ValueError as exc:
-        raise PuzzleError(f"puzzle {puzzle.get('id')}: {exc}") from None
+        raise PuzzleError(f"puzzle {_id(puzzle)}: {exc}") from None
     return variant, rules, pos
 
 
@@ -240,17 +269,17 @@ def _check_tree(rules: Any, pos: Any, node: dict[str, Any], winner: Any, plies: 
     try:
         move = rules.parse_move(pos, str(node.get("move")))
     except ValueError:
-        return f"the solution tree plays {node.get('move')}, which cannot be read here"
+        return f"the solution tree plays {_move(node.get('move'))}, which cannot be read here"
     if move not in rules.legal_moves(pos):
-        return f"the solution tree plays {node.get('move')}, which is illegal here"
+        return f"the solution tree plays {_move(node.get('move'))}, which is illegal here"
     after = rules.play(pos, move)[0]
     out = rules.outcome(after)
     if out is not None:
-        return None if out.winner == winner else f"the solution tree's {node['move']} does not win"
+        return None if out.winner == winner else f"the solution tree's {_move(node['move'])} does not win"
     replies = node["then"].get("replies") or {}
     legal = {rules.move_text(m): m for m in rules.legal_moves(after)}
     if set(replies) != set(legal):
-        return f"the solution tree does not answer every defence after {node['move']}"
+        return f"the solution tree does not answer every defence after {_move(node['move'])}"
     for text, sub in replies.items():
         nxt = rules.play(after, legal[text])[0]
         reply_out = rules.outcome(nxt)

@@ -10,12 +10,16 @@
 //! `board/`, and its own `py_*.rs`.
 
 pub mod board;
+pub mod eval;
 pub mod perft;
 pub mod playout;
 pub mod rules;
+pub mod search;
 
 #[cfg(feature = "python")]
 pub mod py_rules;
+#[cfg(feature = "python")]
+pub mod py_search;
 
 #[cfg(feature = "python")]
 use pyo3::prelude::*;
@@ -27,5 +31,6 @@ fn tafl_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     py_rules::install_panic_hook();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     py_rules::register(m)?;
+    py_search::register(m)?;
     Ok(())
 }

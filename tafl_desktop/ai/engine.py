@@ -1,0 +1,80 @@
+"""One search-engine interface, two implementations: the native (Rust) search and the Python one.
+
+Everything in the app that thinks (the computer player, hints, the evaluation bar, the analysis
+board, game review, puzzle mining and proving, the Rules Lab, the ``engine`` command) asks
+:func:`make_searcher` for a searcher and never learns which one it got.  Both offer:
+
+* ``search(pos, limits, history_keys=(), should_stop=None, rng=None, on_iteration=None)`` ->
+  :class:`~tafl_desktop.ai.search.SearchResult` (``limits`` a
+  :class:`~tafl_desktop.ai.search.SearchLimits`; ``should_stop()`` polled while searching;
+  ``on_iteration(result)`` after every finished depth);
+* ``pv(pos, move)``: the principal variation starting with ``move`` after a search;
+* ``lines`` (how many best root moves get exact scores), ``finished`` and ``finished_depth``
+  (the root moves of the last finished iteration, best first, and its depth);
+* ``ev`` (the family's Python evaluator: its drift scales and hooks), ``rules`` and ``engine``
+  (``"native"`` or ``"python"``, for reports such as ``bench --json``).
+
+The native engine serves the Tafl family wherever its module is built (``tafl_native``, see
+:mod:`tafl_desktop.native`); the Fox games and Dablot, a machine without a Rust toolchain, or a
+rules set the native engine refuses get the Python search, slower but the same in kind.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+#: An environment variable that picks the engine for a whole process tree (tests, benchmarks).
+ENGINE_ENV = "TAFL_ENGINE"
+
+
+def native_search_available() -> bool:
+    """Is the native search built and importable here?"""
+    try:
+        from tafl_desktop.native import search as native_search
+    except ImportError:
+        return False
+    return native_search.available() and native_search.unsupported_reason() is None
+
+
+def resolve(rules: Any, engine: str | None = None) -> str:
+    """The engine that will search ``rules``: ``engine`` if given (else ``$TAFL_ENGINE``, else
+    native where built).  The Fox games and Dablot always get the Python search (the native
+    engine plays Tafl only so far), whatever was asked.  ValueError (one line) for an unknown
+    name, or for ``native`` asked for explicitly on a machine where it is not built."""
+    from tafl_desktop.native.bridge import ENGINES
+
+    name = engine if engine is not None else (os.environ.get(ENGINE_ENV) or None)
+    if name is not None and name not in ENGINES:
+        raise ValueError(f"--engine must be native or python, not {name[:20]!r}")
+    if name == "python" or getattr(rules, "family", "") != "tafl":
+        return "python"
+    if native_search_available():
+        return "native"
+    if engine == "native":
+        from tafl_desktop.native.search import unsupported_reason
+
+        raise ValueError(f"--engine native: {unsupported_reason()}")
+    return "python"
+
+
+def engine_name(rules: Any, engine: str | None = None) -> str:
+    """The engine that searches ``rules`` (for reports), never raising: python if in doubt."""
+    try:
+        return resolve(rules, engine)
+    except ValueError:
+        return "python"
+
+
+def make_searcher(rules: Any, engine: str | None = None, evaluator: Any | None = None) -> Any:
+    """A searcher for ``rules`` (see the module docstring for the interface).  A custom
+    ``evaluator`` (tuning experiments) keeps the Python search, whose hooks it replaces."""
+    from tafl_desktop.ai.search import Searcher
+
+    if evaluator is not None:
+        return Searcher(rules, evaluator)
+    if resolve(rules, engine) == "native":
+        from tafl_desktop.native.search import NativeSearcher
+
+        return NativeSearcher(rules)
+    return Searcher(rules)

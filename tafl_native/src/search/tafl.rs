@@ -1,0 +1,220 @@
+//! The Tafl family for the search: the native rules' moves and make, and the evaluation's hooks
+//! (`evaluate`, `quick_outcome`, `tactics`, `order_key` of `tafl_desktop/ai/evaluation_tafl.py`).
+
+use std::cell::RefCell;
+
+use super::{make_move, move_from, move_to, Family, Move, Outcome, Tactic};
+use crate::board::{Bits, NO_SQ};
+use crate::eval::tafl::{Orderer, Tables, DEF};
+use crate::rules::{self, Position, Rules};
+
+/// The rules and the evaluation tables of one Tafl variant.
+pub struct TaflFamily<B: Bits> {
+    pub rules: Rules<B>,
+    pub tables: Tables<B>,
+}
+
+thread_local! {
+    /// Scratch space for the rules' move lists (one per thread: the helpers of a search too).
+    static SCRATCH: RefCell<Vec<rules::Move>> = const { RefCell::new(Vec::new()) };
+}
+
+fn outcome(o: rules::Outcome) -> Outcome {
+    match o.winner {
+        Some(s) => Outcome::Win(s.index() as u8),
+        None => Outcome::Draw,
+    }
+}
+
+impl<B: Bits> TaflFamily<B> {
+    /// The legal moves of `movers` (pieces of the side to move) onto `targets`, found by walking
+    /// back from each target to the first piece in each direction: only that one can get there.
+    fn moves_to(&self, p: &Position<B>, targets: B, movers: B, out: &mut Vec<Move>) {
+        let occ = p.occupied();
+        let nbr = &self.rules.grid.nbr;
+        for t in targets.squares() {
+            if occ.has(t) {
+                continue;
+            }
+            for (dir, &first) in nbr[t].iter().enumerate() {
+                let mut q = first;
+                while q != NO_SQ && !occ.has(q as usize) {
+                    q = nbr[q as usize][dir];
+                }
+                if q != NO_SQ && movers.has(q as usize) && self.rules.is_legal(p, rules::Move::new(q as usize, t)) {
+                    out.push(make_move(q as usize, t));
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn king(p: &Position<B>) -> i32 {
+        if p.king == NO_SQ {
+            -1
+        } else {
+            p.king as i32
+        }
+    }
+
+    #[inline]
+    fn occupancy(p: &Position<B>) -> B {
+        p.occupied()
+    }
+}
+
+impl<B: Bits> Family for TaflFamily<B> {
+    type Pos = Position<B>;
+    type Order = Orderer<B>;
+
+    #[inline]
+    fn side(&self, p: &Position<B>) -> u8 {
+        p.side.index() as u8
+    }
+
+    #[inline]
+    fn hash(&self, p: &Position<B>) -> u64 {
+        p.hash
+    }
+
+    #[inline]
+    fn quick_outcome(&self, p: &Position<B>) -> Option<Outcome> {
+        if let Some(r) = p.result {
+            return Some(outcome(r));
+        }
+        let n = self.tables.captureless;
+        if n > 0 && p.quiet >= n {
+            return Some(Outcome::Draw);
+        }
+        None
+    }
+
+    #[inline]
+    fn moves(&self, p: &Position<B>, out: &mut Vec<Move>) {
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            s.clear();
+            self.rules.generate_moves(p, &mut s);
+            out.extend(s.iter().map(|m| make_move(m.from as usize, m.to as usize)));
+        });
+    }
+
+    #[inline]
+    fn play(&self, p: &Position<B>, m: Move) -> (Position<B>, bool) {
+        let mut c = *p;
+        let undo = self.rules.make(&mut c, rules::Move::new(move_from(m), move_to(m)));
+        (c, undo.is_capture())
+    }
+
+    fn no_moves_outcome(&self, p: &Position<B>) -> Outcome {
+        outcome(self.rules.no_moves_outcome(p.side))
+    }
+
+    fn repetition_outcome(&self, p: &Position<B>, count: u32) -> Option<Outcome> {
+        self.rules.repetition_outcome(p.side, count).map(outcome)
+    }
+
+    #[inline]
+    fn evaluate(&self, p: &Position<B>) -> i32 {
+        self.tables.evaluate(p.att, p.dfn, Self::king(p), self.side(p))
+    }
+
+    fn tactics(&self, p: &Position<B>, moves: Option<&[Move]>, forced: &mut Vec<Move>) -> Tactic {
+        let t = &self.tables;
+        if !p.has_king() {
+            return Tactic::Quiet;
+        }
+        let king = p.king as usize;
+        let occ = Self::occupancy(p);
+        if self.side(p) == DEF {
+            return match t.escape_move(king, occ) {
+                Some(to) => Tactic::WinNow(make_move(king, to)),
+                None => Tactic::Quiet,
+            };
+        }
+        let hostile = t.king_hostility(p.att, king);
+        let sight = t.king_sight(king, occ);
+        if hostile == 0 && sight.routes == 0 && !t.king_wall_risk {
+            return Tactic::Quiet;
+        }
+        let mut own = Vec::new();
+        let moves: &[Move] = match moves {
+            Some(m) => m,
+            None => {
+                // only moves that land next to the king (or on the rim, for a shield wall) can
+                // take him, and only moves onto his routes can block them: no full generation
+                if !self.rules.has_moves(p) {
+                    return Tactic::Terminal(self.no_moves_outcome(p));
+                }
+                let mut targets = B::ZERO;
+                if hostile > 0 || t.king_wall_risk {
+                    targets = t.adj[king];
+                    if t.king_wall_risk && t.edge.has(king) {
+                        targets |= t.edge;
+                    }
+                }
+                if sight.routes > 0 {
+                    targets |= sight.ray;
+                }
+                self.moves_to(p, targets, p.att, &mut own);
+                &own
+            }
+        };
+        if hostile > 0 || t.king_wall_risk {
+            let mut targets = t.adj[king];
+            if t.king_wall_risk && t.edge.has(king) {
+                targets |= t.edge;
+            }
+            for &m in moves {
+                if targets.has(move_to(m)) {
+                    let (next, _) = self.play(p, m);
+                    if !next.has_king() {
+                        return Tactic::WinNow(m);
+                    }
+                }
+            }
+        }
+        if sight.routes > 0 {
+            forced.extend(moves.iter().copied().filter(|&m| sight.ray.has(move_to(m))));
+            return Tactic::Forced;
+        }
+        Tactic::Quiet
+    }
+
+    #[inline]
+    fn orderer(&self, p: &Position<B>) -> Orderer<B> {
+        Orderer::new(&self.tables, p.att, p.dfn, Self::king(p), self.side(p))
+    }
+
+    #[inline]
+    fn order_key(&self, o: &Orderer<B>, m: Move) -> i32 {
+        o.key(&self.tables, move_from(m), move_to(m))
+    }
+
+    fn capture_moves(&self, p: &Position<B>, o: &Orderer<B>, out: &mut Vec<Move>) {
+        out.clear();
+        let side = p.side.index() as u8;
+        let mut movers = if side == DEF { p.dfn } else { p.att };
+        if side == DEF && p.has_king() && self.rules.king_hammer {
+            movers |= B::bit(p.king as usize);
+        }
+        self.moves_to(p, o.targets(), movers, out);
+    }
+
+    fn null_move(&self, p: &Position<B>) -> Option<Position<B>> {
+        // not once the side to move is down to a few pieces: there passing may really help
+        let own = if p.side.index() == DEF as usize { p.dfn.count() + 1 } else { p.att.count() };
+        if p.result.is_some() || own < 4 {
+            return None;
+        }
+        let mut c = *p;
+        c.side = c.side.other();
+        c.hash ^= self.rules.zobrist.side;
+        Some(c)
+    }
+
+    #[inline]
+    fn predicts_capture(&self, o: &Orderer<B>, m: Move) -> bool {
+        o.captures(move_to(m))
+    }
+}

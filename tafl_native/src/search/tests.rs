@@ -1,0 +1,110 @@
+//! The search on a game small enough to know by heart: take 1, 2 or 3 stones, taking the last
+//! one wins.  A heap that is a multiple of four is lost for the side to move; otherwise taking
+//! the remainder modulo four wins, in as many plies as it takes to empty the heap.
+
+use super::*;
+
+struct Stones;
+
+#[derive(Clone)]
+struct Heap {
+    n: u32,
+    side: u8,
+}
+
+impl Family for Stones {
+    type Pos = Heap;
+    type Order = ();
+    fn side(&self, p: &Heap) -> u8 {
+        p.side
+    }
+    fn hash(&self, p: &Heap) -> u64 {
+        (p.n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ p.side as u64
+    }
+    fn quick_outcome(&self, p: &Heap) -> Option<Outcome> {
+        (p.n == 0).then_some(Outcome::Win(1 - p.side))
+    }
+    fn moves(&self, p: &Heap, out: &mut Vec<Move>) {
+        for k in 1..=3.min(p.n) {
+            out.push(make_move(p.n as usize, (p.n - k) as usize));
+        }
+    }
+    fn play(&self, p: &Heap, m: Move) -> (Heap, bool) {
+        (Heap { n: move_to(m) as u32, side: 1 - p.side }, false)
+    }
+    fn no_moves_outcome(&self, p: &Heap) -> Outcome {
+        Outcome::Win(1 - p.side)
+    }
+    fn repetition_outcome(&self, _p: &Heap, _count: u32) -> Option<Outcome> {
+        None
+    }
+    fn evaluate(&self, _p: &Heap) -> i32 {
+        0
+    }
+    fn tactics(&self, _p: &Heap, _m: Option<&[Move]>, _f: &mut Vec<Move>) -> Tactic {
+        Tactic::Quiet
+    }
+    fn orderer(&self, _p: &Heap) {}
+    fn order_key(&self, _o: &(), m: Move) -> i32 {
+        move_to(m) as i32 // take few stones first: the winning move must be found anyway
+    }
+    fn predicts_capture(&self, _o: &(), _m: Move) -> bool {
+        false
+    }
+    fn null_move(&self, _p: &Heap) -> Option<Heap> {
+        None
+    }
+}
+
+fn search(n: u32, limits: Limits) -> Report {
+    let mut s = Searcher::new(Stones, 512, 12);
+    s.search(&Heap { n, side: 0 }, &limits, &[], None, None, None)
+}
+
+#[test]
+fn proves_wins_and_losses_with_their_distance() {
+    for n in 2..=13u32 {
+        let r = search(n, Limits { time: 0.0, depth: 16, ..Default::default() });
+        if n % 4 == 0 {
+            assert!(r.score <= -MATE_BOUND, "heap {n} is lost, got {}", r.score);
+        } else {
+            assert!(r.score >= MATE_BOUND, "heap {n} is won, got {}", r.score);
+            assert_eq!(move_to(r.mv.unwrap()) % 4, 0, "heap {n}: leave a multiple of four");
+            // the winner empties the heap in the fewest plies the loser allows
+            let plies = MATE - r.score;
+            assert_eq!(plies as u32 % 2, 1);
+        }
+    }
+}
+
+#[test]
+fn multipv_scores_every_line_exactly() {
+    let r = search(9, Limits { time: 0.0, depth: 12, lines: 3, ..Default::default() });
+    assert_eq!(r.scored.len(), 3);
+    assert!(r.scored[0].1 >= MATE_BOUND);
+    assert!(r.scored[1].1 <= -MATE_BOUND && r.scored[2].1 <= -MATE_BOUND);
+}
+
+#[test]
+fn node_limit_is_reproducible_and_stops() {
+    let lim = Limits { time: 0.0, depth: 60, nodes: 500, ..Default::default() };
+    let a = search(401, lim.clone());
+    let b = search(401, lim);
+    assert_eq!(a.stopped, "nodes");
+    assert_eq!((a.mv, a.score, a.nodes), (b.mv, b.score, b.nodes));
+    assert!(a.nodes <= 500);
+}
+
+#[test]
+fn a_poll_that_says_stop_cancels() {
+    let mut s = Searcher::new(Stones, 512, 12);
+    let mut calls = 0;
+    let mut poll = || {
+        calls += 1;
+        true
+    };
+    let r = s.search(&Heap { n: 401, side: 0 }, &Limits { time: 0.0, depth: 60, ..Default::default() }, &[],
+                     None, Some(&mut poll), None);
+    assert_eq!(r.stopped, "cancelled");
+    assert!(r.mv.is_some());
+}

@@ -1,0 +1,111 @@
+//! The transposition table, shared by every thread of a search (Lazy SMP).
+//!
+//! Each entry is two atomic words: the position's key XORed with the data, and the data.  A
+//! thread that reads an entry another thread is halfway through writing sees a key that does not
+//! match and ignores it, so no lock is needed and no `unsafe`.  The size is fixed (not taken
+//! from the machine), so a one-thread search at a node limit fills it the same way everywhere.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use super::{Move, NO_MOVE};
+
+pub const EXACT: u8 = 0;
+pub const LOWER: u8 = 1;
+pub const UPPER: u8 = 2;
+
+const MOVE_BITS: u32 = 18;
+const MOVE_NONE: u64 = (1 << MOVE_BITS) - 1;
+const SCORE_BIAS: i64 = 1 << 21;
+
+/// What one entry says about a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub depth: i32,
+    pub flag: u8,
+    pub score: i32,
+    pub mv: Move,
+}
+
+pub struct Table {
+    slots: Vec<[AtomicU64; 2]>,
+    mask: usize,
+}
+
+fn pack(e: Entry) -> u64 {
+    let mv = if e.mv == NO_MOVE {
+        MOVE_NONE
+    } else {
+        ((((e.mv >> 16) & 0x1ff) << 9) | (e.mv & 0x1ff)) as u64
+    };
+    let score = (e.score as i64 + SCORE_BIAS).clamp(0, (1 << 22) - 1) as u64;
+    let depth = e.depth.clamp(0, 255) as u64;
+    mv | score << MOVE_BITS | depth << 40 | (e.flag as u64 & 3) << 48 | 1 << 50
+}
+
+fn unpack(d: u64) -> Entry {
+    let m = d & MOVE_NONE;
+    let mv = if m == MOVE_NONE { NO_MOVE } else { (((m >> 9) as u32) << 16) | (m & 0x1ff) as u32 };
+    Entry {
+        mv,
+        score: (((d >> MOVE_BITS) & ((1 << 22) - 1)) as i64 - SCORE_BIAS) as i32,
+        depth: ((d >> 40) & 0xff) as i32,
+        flag: ((d >> 48) & 3) as u8,
+    }
+}
+
+impl Table {
+    /// A table of `2^bits` entries (16 bytes each).
+    pub fn new(bits: u32) -> Self {
+        let n = 1usize << bits;
+        Table { slots: (0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(), mask: n - 1 }
+    }
+
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s[0].store(0, Relaxed);
+            s[1].store(0, Relaxed);
+        }
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let s = &self.slots[key as usize & self.mask];
+        let data = s[1].load(Relaxed);
+        if data == 0 || s[0].load(Relaxed) ^ data != key {
+            return None;
+        }
+        Some(unpack(data))
+    }
+
+    /// Store, unless the slot holds the same position searched deeper with a move.
+    #[inline]
+    pub fn store(&self, key: u64, e: Entry) {
+        let s = &self.slots[key as usize & self.mask];
+        let old = s[1].load(Relaxed);
+        if old != 0 && s[0].load(Relaxed) ^ old == key {
+            let o = unpack(old);
+            if o.depth > e.depth && o.mv != NO_MOVE {
+                return;
+            }
+        }
+        let data = pack(e);
+        s[0].store(key ^ data, Relaxed);
+        s[1].store(data, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip() {
+        let t = Table::new(4);
+        for (score, mv) in [(0, NO_MOVE), (-99_990, (360 << 16) | 359), (1_000_000, 5 << 16 | 7), (-1_000_000, 1)] {
+            let e = Entry { depth: 7, flag: LOWER, score, mv };
+            t.store(12345, e);
+            assert_eq!(t.probe(12345), Some(e));
+            assert_eq!(t.probe(12345 + 16), None);
+        }
+    }
+}
