@@ -97,6 +97,14 @@ def test_a_module_that_lacks_a_value_of_the_schema_is_out_of_date_and_the_python
     assert not ok and "king_speed=0..18" in reason
     ok, reason, _engine = _with_module_changed(monkeypatch, "option_values", None)
     assert not ok and reason == "the native engine is older than the rules (it lacks option_values)"
+    ok, reason, _engine = _with_module_changed(monkeypatch, "option_values", lambda: "garbage")
+    assert not ok and reason.endswith("(it lacks first_move, movement, king_speed)")
+
+    def broken():
+        raise RuntimeError("broken build")
+
+    ok, reason, _engine = _with_module_changed(monkeypatch, "option_values", broken)
+    assert not ok and reason == "the native engine cannot say what it supports (broken build)"
     assert native.available()
 
 

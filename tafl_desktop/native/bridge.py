@@ -48,12 +48,17 @@ def native_module() -> ModuleType | None:
         _import_error = _("the native engine is older than the rules (it lacks {options})").format(
             options=", ".join(missing))
         return None
-    lacking = list(tafl_native.cpu_missing())
+    try:
+        lacking = [str(f) for f in tafl_native.cpu_missing()]
+        known = tafl_native.option_values()
+    except Exception as exc:  # a broken build: the Python engine plays
+        _import_error = _("the native engine cannot say what it supports ({error})").format(error=str(exc)[:200])
+        return None
     if lacking:  # built for a newer processor (a module carried over from another machine)
         _import_error = _("this processor lacks {features}, which the native engine was built for").format(
             features=", ".join(lacking[:4]))
         return None
-    gaps = schema_gaps(tafl_native.option_values())
+    gaps = schema_gaps(known)
     if gaps:
         _import_error = _("the native engine is older than the rules (it lacks {options})").format(
             options=", ".join(gaps[:3]))
