@@ -91,12 +91,12 @@ def random_sparse_position(rng: random.Random, rules, kind: str = "any"):
         king = rng.choice(inside)
         dfn = rng.sample([s for s in inside if s != king], min(len(inside) - 1, rng.randint(0, 4)))
     elif kind == "fort":
-        king = rng.choice([s for s in range(n) if g.is_edge(s)])
+        king = rng.choice([s for s in range(n) if g.is_edge(s) and s not in g.corner_squares])
         kf, kr = g.file_rank(king)
         near = [s for s in range(n) if s != king and abs(g.file_rank(s)[0] - kf) + abs(g.file_rank(s)[1] - kr) <= 2]
-        dfn = rng.sample(near, min(len(near), rng.randint(2, 7)))
+        dfn = rng.sample(near, min(len(near), rng.randint(3, 7)))
         far = [s for s in range(n) if s != king and s not in dfn]
-        att = rng.sample(far, rng.randint(1, 8))
+        att = rng.sample(far, rng.randint(1, 5))  # few attackers: forts that only material decides too
     else:
         squares = rng.sample(range(n), min(n, 1 + rng.randint(1, 14) + rng.randint(0, 10)))
         king, rest = squares[0], squares[1:]
@@ -193,10 +193,13 @@ def run(plies: int, seed: int, sparse_share: float = 0.35, max_game: int = 250) 
         native = NativeTaflRules(variant)
         start = core.initial_position()
         if rng.random() < sparse_share:
-            kind = rng.choice(["any", "fort", "ring"])
+            kind = rng.choice(["any", "fort", "fort", "ring"])  # forts end a game seldom: twice as many
             if kind != "any":
+                wanted = {"edge_forts": True, "encirclement": True}
+                if kind == "fort":  # a king on the edge has escaped where the whole edge is an escape
+                    wanted["escape"] = "corner"
                 try:
-                    variant = variant.with_options({"edge_forts": True, "encirclement": True})
+                    variant = variant.with_options(wanted)
                     core, native = variant.make_rules(), NativeTaflRules(variant)
                 except VariantError:
                     pass
