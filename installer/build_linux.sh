@@ -32,7 +32,9 @@ say() { echo "build_linux: $*"; }
 # ---- 1. build venv with the runtime dependencies and PyInstaller --------------------------------------
 requirements=$("$PYTHON" -c '
 import sys, tomllib
-deps = tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]
+project = tomllib.load(open("pyproject.toml", "rb"))["project"]
+# the runtime dependencies and the makers extra (DXF for laser cutters): the bundle writes every format
+deps = project["dependencies"] + project["optional-dependencies"]["maker"]
 print("\n".join(deps))')
 stamp_text=$(printf '%s\n%s\n' "$requirements" "$PYINSTALLER_SPEC")
 if [ ! -x "$BUILD_VENV/bin/python" ] || [ "$(cat "$BUILD_VENV/.deps" 2>/dev/null)" != "$stamp_text" ]; then

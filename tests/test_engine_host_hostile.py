@@ -30,6 +30,12 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="process groups are checked through /proc")
 
 
+#: The longest a call into the host may take.  A call that blocks on the engine (a write into a full
+#: pipe, a wait for a child that keeps the output open) takes the scenario's whole life, seconds;
+#: one that does not has been seen at 0.14 s on a 2-core machine with other work running (the
+#: window's own promise, no event-loop gap over 100 ms, is tested through the window below).
+CALL_LIMIT = 0.25
+
 def engine_command(tmp_path: Path, script: dict, name: str = "hostile") -> str:
     path = tmp_path / f"{name}.json"
     path.write_text(json.dumps(script))
@@ -99,8 +105,8 @@ def test_an_engine_that_floods_requests_and_never_reads_blocks_nothing(tmp_path)
     cmd = engine_command(tmp_path, {"read": False, "start": [["say", "hello"], ["flood", "rules", 200_000]]})
     r = scenario(cmd, clock=((30_000, 30_000),))
     assert r["kind"] == "failed" and "requests" in r["text"], r
-    assert r["slowest_call"] < 0.05, r
-    assert r["close_took"] < 0.05 and r["group_gone_after"] is not None, r
+    assert r["slowest_call"] < CALL_LIMIT, r
+    assert r["close_took"] < CALL_LIMIT and r["group_gone_after"] is not None, r
 
 
 def test_an_engine_that_never_reads_is_failed_not_waited_for(tmp_path):
@@ -108,7 +114,7 @@ def test_an_engine_that_never_reads_is_failed_not_waited_for(tmp_path):
     cmd = engine_command(tmp_path, {"read": False, "start": [["say", "hello"], ["flood", "rules", 200_000]]})
     r = scenario(cmd, clock=((30_000, 30_000),), patch={"MAX_REQUESTS_PER_MOVE": 10**9})
     assert r["kind"] == "failed" and "does not read" in r["text"], r
-    assert r["slowest_call"] < 0.05, r
+    assert r["slowest_call"] < CALL_LIMIT, r
     assert r["group_gone_after"] is not None, r
 
 
@@ -119,7 +125,7 @@ def test_a_crash_is_noticed_by_the_exit_though_a_helper_keeps_the_output_open(tm
     assert r["kind"] == "failed" and "exit code 3" in r["text"] and "hostile" in r["text"], r
     assert r["found_after"] < 0.3 + 1.0, r  # it exits 0.3 s after play: found within a second of that
     assert r["processes"] == 3, r
-    assert r["slowest_call"] < 0.05, r
+    assert r["slowest_call"] < CALL_LIMIT, r
     assert r["group_gone_after"] is not None and r["group_gone_after"] < 3, r  # the helpers went too
 
 
@@ -129,7 +135,7 @@ def test_close_never_blocks_and_ends_an_engine_that_ignores_goodbye_and_sigterm(
     r = scenario(cmd, limit=0.3)
     assert r["kind"] is None  # it was thinking, as far as anyone could tell
     assert r["processes"] == 3, r
-    assert r["close_took"] < 0.05, r
+    assert r["close_took"] < CALL_LIMIT, r
     assert r["group_gone_after"] is not None and r["group_gone_after"] < 4, r
 
 
@@ -149,7 +155,7 @@ def test_floods_of_long_lines_and_status_cost_each_poll_little(tmp_path):
                                     "per_play": [[["say", "move d2-b2"]]]})
     r = scenario(cmd, clock=((30_000, 30_000),), settle=2.0)
     assert r["kind"] == "move", r
-    assert r["slowest_call"] < 0.05, r
+    assert r["slowest_call"] < CALL_LIMIT, r
 
 
 # ------------------------------------------------------------------------------ in the window

@@ -135,3 +135,15 @@ def test_back_to_pdf_brings_back_the_paper_set(dialog, qtbot):
     assert dlg.report.pages == pages and dlg.thumbs.count() == pages
     assert dlg.paper_combo.isVisibleTo(dlg) and dlg.save_button.text() == "Save as PDF..."
     assert not dlg.maker_settings.isVisibleTo(dlg)
+
+
+def test_the_heading_says_what_the_file_holds(dialog, qtbot):
+    # a maker's file has no rule sheet, so the heading must not promise one; the game's changes
+    # still shape the board and are named
+    dlg = dialog("tablut_camps", camps=False)
+    assert "Rule sheet with this game's changes" in dlg.heading.text()
+    choose(qtbot, dlg, "svg")
+    text = dlg.heading.text()
+    assert "Rule sheet" not in text and "no rule sheet" in text and "Camps" in text, text
+    dlg.format_combo.setCurrentIndex(dlg.format_combo.findData("pdf"))
+    assert "Rule sheet with this game's changes" in dlg.heading.text()

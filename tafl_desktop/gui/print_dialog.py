@@ -19,6 +19,7 @@ build the set for "2" (too small, an error) and then again for "25".
 
 from __future__ import annotations
 
+import html
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -245,9 +246,10 @@ class PrintSetDialog(QDialog):
     # ---------------------------------------------------------------------------- widgets
     def _build_options(self) -> QWidget:
         v = self.variant
-        heading = QLabel(f"<b>{v.title}</b><br>{self._toggles_text()}")
+        self.heading = heading = QLabel()
         heading.setWordWrap(True)
         heading.setTextFormat(Qt.TextFormat.RichText)
+        self._set_heading()
 
         self.paper_combo = QComboBox()
         for key, label in PAPER_LABELS.items():
@@ -406,14 +408,25 @@ class PrintSetDialog(QDialog):
         row.addLayout(right, 1)
         return box
 
-    def _toggles_text(self) -> str:
-        """Which rules the sheet will print: the preset's, or which toggles differ from it."""
+    def _set_heading(self) -> None:
+        """The game's name over what the file will hold: the rule sheet's rules on paper; a maker's
+        file has no rule sheet, but the game's changes still shape its board (camps, walls...)."""
+        title, text = (html.escape(t, quote=False) for t in (self.variant.title, self._contents_text()))
+        self.heading.setText(f"<b>{title}</b><br>{text}")
+
+    def _contents_text(self) -> str:
+        """Which rules the file follows: the preset's, or which toggles differ from it."""
         changed = self.variant.changed_options()
+        schema = self.variant.schema
+        changes = "; ".join(f"{schema[k].label}: {schema[k].value_label(val)}" for k, val in changed.items())
+        if getattr(self, "format", "pdf") != "pdf":
+            if not changed:
+                return _("A maker's file: the board and its pieces at true scale (no rule sheet).")
+            return _("A maker's file: the board and its pieces at true scale, with this game's changes: "
+                     "{changes} (no rule sheet).").format(changes=changes)
         if not changed:
             return _("Rule sheet: the preset rules of this game.")
-        schema = self.variant.schema
-        items = [f"{schema[k].label}: {schema[k].value_label(val)}" for k, val in changed.items()]
-        return _("Rule sheet with this game's changes: {changes}.").format(changes="; ".join(items))
+        return _("Rule sheet with this game's changes: {changes}.").format(changes=changes)
 
     # -------------------------------------------------------------------------- options
     def _balance_choice(self) -> tuple[QCheckBox | None, dict[str, Any] | None]:
@@ -472,6 +485,7 @@ class PrintSetDialog(QDialog):
         self.thumbs.setVisible(paper)
         self.hint.setVisible(paper)
         self.save_button.setText(_("Save as {format}...").format(format=self.format.upper()))
+        self._set_heading()
         self._update_square_default()
         self._options_changed()
 
