@@ -151,6 +151,36 @@ def test_perft_5_from_a_defenders_move_leaves_out_only_board_repeats_on_both_eng
     assert rule[0] < allowed[0]
 
 
+def test_random_games_under_the_no_repeat_rule_offer_the_same_moves_on_both_engines():
+    """Games under defenders_no_repeat played through :class:`Game` (which keeps the boards of the game) on
+    both engines from sparse positions, where boards recur: the same allowed moves at every ply, the same
+    outcome, and defenders' moves refused as repeats do occur."""
+    import native_differential
+
+    rng = random.Random(3202)
+    refused = plies = 0
+    for i in range(40):
+        variant = presets()[("brandubh", "copenhagen")[i % 2]].with_options({"repetition": "defenders_no_repeat"})
+        core, nat = engines(variant)
+        start = native_differential.random_sparse_position(rng, core)
+        if start is None or core.outcome(start) is not None:
+            continue
+        games = Game(core, start), Game(nat, start)
+        for _ in range(150):
+            allowed = sorted(games[0].legal_moves())
+            assert sorted(games[1].legal_moves()) == allowed, core.position_text(games[0].position)
+            assert games[1].outcome == games[0].outcome
+            if games[0].outcome is not None or not allowed:
+                break
+            refused += len(core.legal_moves(games[0].position)) - len(allowed)
+            move = rng.choice(allowed)
+            for game in games:
+                game.play(move)
+            plies += 1
+    assert plies > 1_500, plies
+    assert refused > 20, refused
+
+
 # -- item 4: camps as OpenTafl plays them --------------------------------------------------------------
 #: OpenTafl's built-in Foteviken Tablut as its RulesSerializer dumps it (tafl-rules.md 2.2; the same string
 #: as tests/test_interop_rules_string.py): camps crossed by nobody, camp to camp allowed (aforre empty).
