@@ -85,7 +85,7 @@ def schema_gaps(known: Any) -> list[str]:
             if not (isinstance(lo, int) and isinstance(hi, int) and lo <= spec.minimum and spec.maximum <= hi):
                 gaps.append(f"{spec.key}={spec.minimum}..{spec.maximum}")
         else:
-            values = set(domain) if isinstance(domain, list) else set()
+            values = {v for v in domain if isinstance(v, str)} if isinstance(domain, list) else set()
             gaps.extend(f"{spec.key}={v}" for v in spec.values() if v not in values)
     return gaps
 
