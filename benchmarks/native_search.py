@@ -1,12 +1,15 @@
 """Native search against the Python search, side by side in one run (issue 31's benchmarks).
 
-    .venv/bin/python benchmarks/native_search.py [--positions 12] [--seconds 1.0] [--json]
+    .venv/bin/python benchmarks/native_search.py [--positions 12] [--seconds 1.0] [--json] [--speed-only]
 
 * Search speed: nodes per second of one search of ``--seconds`` on each of ``--positions``
   Copenhagen middle-game positions (ply 24 of the longest real games in
   ``shared/reference/games/copenhagen.csv``), native with one and with two threads, Python with
   one; medians, per second of wall time (and, for one thread, per second of processor time,
-  which a busy machine disturbs less).
+  which a busy machine disturbs less).  Two threads are also given per processor second: their
+  ratio to one thread's says how much of each core's work the second thread keeps (Lazy SMP's
+  shared table and duplicated work), which a machine busy with other work cannot show in wall time.
+  ``--speed-only`` stops here.
 * Analysis board: the seconds the analysis needs to finish depth 8 on the same positions, with
   one line and with three (the window's default), native (all cores) and Python (capped at
   ``--cap`` seconds, three positions).
@@ -92,13 +95,29 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=1.0)
     p.add_argument("--cap", type=float, default=20.0, help="Python's time cap for depth 8 (s)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--speed-only", action="store_true", help="search speed only (no analysis-board timings)")
     a = p.parse_args()
     from tafl_desktop.native.search import NativeSearcher, default_threads
 
     rules, positions = middle_games(a.positions)
     native1, native1_cpu = speed(lambda: NativeSearcher(rules), positions, a.seconds, 1)
-    native2, _ = speed(lambda: NativeSearcher(rules), positions, a.seconds, 2)
+    native2, native2_cpu = speed(lambda: NativeSearcher(rules), positions, a.seconds, 2)
     python1, python1_cpu = speed(lambda: Searcher(rules), positions[: max(3, a.positions // 4)], a.seconds)
+    out = {
+        "positions": len(positions),
+        "native_nodes_per_second_1_thread": round(native1),
+        "native_nodes_per_cpu_second_1_thread": round(native1_cpu),
+        "native_nodes_per_second_2_threads": round(native2),
+        "native_nodes_per_cpu_second_2_threads": round(native2_cpu),
+        "two_threads_speedup": round(native2 / native1, 2),
+        "two_threads_cpu_efficiency": round(native2_cpu / native1_cpu, 2),
+        "python_nodes_per_second": round(python1),
+        "python_nodes_per_cpu_second": round(python1_cpu),
+        "native_over_python": round(native1 / python1, 1),
+    }
+    if a.speed_only:
+        print(json.dumps(out, indent=None if a.json else 2))
+        return
 
     def native_make():
         s = NativeSearcher(rules)
@@ -111,15 +130,7 @@ def main() -> None:
     _, cpu1, _ = time_to_depth(rules, positions, lambda: NativeSearcher(rules), 8, 60.0, lines=1)
     _, cpu3, _ = time_to_depth(rules, positions, lambda: NativeSearcher(rules), 8, 60.0, lines=3)
     py_t, _, py_n = time_to_depth(rules, positions[:3], lambda: Searcher(rules), 8, a.cap)
-    out = {
-        "positions": len(positions),
-        "native_nodes_per_second_1_thread": round(native1),
-        "native_nodes_per_cpu_second_1_thread": round(native1_cpu),
-        "native_nodes_per_second_2_threads": round(native2),
-        "two_threads_speedup": round(native2 / native1, 2),
-        "python_nodes_per_second": round(python1),
-        "python_nodes_per_cpu_second": round(python1_cpu),
-        "native_over_python": round(native1 / python1, 1),
+    out |= {
         "analysis_threads": default_threads(),
         "analysis_depth8_seconds_native_1_line": round(nat1_t, 2),
         "analysis_depth8_reached_native_1_line": f"{nat1_n}/{len(positions)}",

@@ -16,7 +16,9 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
@@ -62,20 +64,9 @@ def random_board(rng: random.Random):
     for s in rng.sample(range(w * h), min(w * h - 1, rng.randint(4, 30))):
         if s != king and s not in g.corner_squares:
             cells[s] = rng.choice("tttT")
-    rows = []
-    for r in range(h - 1, -1, -1):
-        row, run = "", 0
-        for f in range(w):
-            ch = cells.get(r * w + f)
-            if ch is None:
-                run += 1
-                continue
-            row += (str(run) if run else "") + ch
-            run = 0
-        rows.append(row + (str(run) if run else ""))
     data = {"id": "made_up", "name": f"Made-up {w}x{h}", "family": "tafl",
             "board": {"width": w, "height": h, "throne": "centre" if w % 2 and h % 2 else "none",
-                      "walls": sorted(set(walls)), "setup": "/" + "/".join(rows) + "/"},
+                      "walls": sorted(set(walls)), "setup": setup_text(w, h, cells)},
             "options": {"escape": rng.choice(["corner", "edge"])}}
     try:
         return variant_from_data(data)
@@ -100,33 +91,38 @@ def random_sparse_position(rng: random.Random, rules, kind: str = "any"):
         king = rng.choice(inside)
         dfn = rng.sample([s for s in inside if s != king], min(len(inside) - 1, rng.randint(0, 4)))
     elif kind == "fort":
-        king = rng.choice([s for s in range(n) if g.is_edge(s)])
+        king = rng.choice([s for s in range(n) if g.is_edge(s) and s not in g.corner_squares])
         kf, kr = g.file_rank(king)
         near = [s for s in range(n) if s != king and abs(g.file_rank(s)[0] - kf) + abs(g.file_rank(s)[1] - kr) <= 2]
-        dfn = rng.sample(near, min(len(near), rng.randint(2, 7)))
+        dfn = rng.sample(near, min(len(near), rng.randint(3, 7)))
         far = [s for s in range(n) if s != king and s not in dfn]
-        att = rng.sample(far, rng.randint(1, 8))
+        att = rng.sample(far, rng.randint(1, 5))  # few attackers: forts that only material decides too
     else:
         squares = rng.sample(range(n), min(n, 1 + rng.randint(1, 14) + rng.randint(0, 10)))
         king, rest = squares[0], squares[1:]
         cut = rng.randint(1, max(1, len(rest) - 1))
         att, dfn = rest[:cut], rest[cut:]
     cells = {s: "t" for s in att} | {s: "T" for s in dfn} | {king: "K"}
+    try:
+        return rules.parse_position(setup_text(rules.W, rules.H, cells), rng.choice([Side.ATTACKERS, Side.DEFENDERS]))
+    except ValueError:
+        return None
+
+
+def setup_text(w: int, h: int, cells: dict[int, str]) -> str:
+    """The position text of a ``w`` x ``h`` board with ``cells`` (square -> "t", "T" or "K")."""
     rows = []
-    for r in range(rules.H - 1, -1, -1):
+    for r in range(h - 1, -1, -1):
         row, run = "", 0
-        for f in range(rules.W):
-            ch = cells.get(r * rules.W + f)
+        for f in range(w):
+            ch = cells.get(r * w + f)
             if ch is None:
                 run += 1
                 continue
             row += (str(run) if run else "") + ch
             run = 0
         rows.append(row + (str(run) if run else ""))
-    try:
-        return rules.parse_position("/" + "/".join(rows) + "/", rng.choice([Side.ATTACKERS, Side.DEFENDERS]))
-    except ValueError:
-        return None
+    return "/" + "/".join(rows) + "/"
 
 
 def state(pos) -> tuple:
@@ -141,8 +137,11 @@ class Tally:
     endings: Counter = field(default_factory=Counter)
 
 
-def compare_game(core, native, pos, rng: random.Random, max_plies: int, tally: Tally) -> None:
-    """Play random moves from ``pos`` on both engines, asserting agreement after every ply."""
+def compare_game(core, native, pos, rng: random.Random, max_plies: int, tally: Tally,
+                 observe: Callable[[Any, list, Any, tuple], None] | None = None) -> None:
+    """Play random moves from ``pos`` on both engines, asserting agreement after every ply.
+    ``observe(pos, legal_moves, move, captures)`` sees every compared ply (to count what a test
+    wants exercised)."""
     where = f"{core.variant.id} {core.variant.changed_options()}"
     for count in range(1, 6):
         assert core.repetition_outcome(pos, count) == native.repetition_outcome(pos, count), where
@@ -162,6 +161,8 @@ def compare_game(core, native, pos, rng: random.Random, max_plies: int, tally: T
         what = f"{where}: {core.move_text(move)} in {text} ({pos.side})"
         assert sorted(n_caps) == sorted(caps), f"{what}: captures {n_caps} != {caps}"
         assert state(n_after) == state(after), f"{what}: positions differ"
+        if observe is not None:
+            observe(pos, moves, move, caps)
         tally.plies += 1
         tally.captures += bool(caps)
         pos = after
@@ -192,10 +193,13 @@ def run(plies: int, seed: int, sparse_share: float = 0.35, max_game: int = 250) 
         native = NativeTaflRules(variant)
         start = core.initial_position()
         if rng.random() < sparse_share:
-            kind = rng.choice(["any", "fort", "ring"])
+            kind = rng.choice(["any", "fort", "fort", "ring"])  # forts end a game seldom: twice as many
             if kind != "any":
+                wanted = {"edge_forts": True, "encirclement": True}
+                if kind == "fort":  # a king on the edge has escaped where the whole edge is an escape
+                    wanted["escape"] = "corner"
                 try:
-                    variant = variant.with_options({"edge_forts": True, "encirclement": True})
+                    variant = variant.with_options(wanted)
                     core, native = variant.make_rules(), NativeTaflRules(variant)
                 except VariantError:
                     pass

@@ -53,6 +53,62 @@ def test_the_native_engine_knows_exactly_the_cores_option_keys():
 
 
 @needs_native
+def test_the_native_engine_knows_every_value_of_every_option():
+    """Value by value, not only key by key: issue 32 added camps_hostile=always to a key the
+    native rules already knew; a module without it must not be handed the value."""
+    known = native.native_module().option_values()
+    assert native.bridge.schema_gaps(known) == []
+    for spec in TAFL_OPTIONS:
+        if spec.kind == "choice":
+            assert known[spec.key] == spec.values(), spec.key
+        elif spec.kind == "int":
+            assert known[spec.key] == (spec.minimum, spec.maximum), spec.key
+        else:
+            assert known[spec.key] == "bool", spec.key
+
+
+def _with_module_changed(monkeypatch, name, value):
+    """The bridge's verdict on the built module with one attribute replaced (or removed)."""
+    module = native.native_module()
+    if value is None:
+        monkeypatch.delattr(module, name)
+    else:
+        monkeypatch.setattr(module, name, value)
+    native.bridge.native_module.cache_clear()
+    try:
+        return native.available(), native.unavailable_reason(), native.resolve_engine(None)
+    finally:
+        monkeypatch.undo()
+        native.bridge.native_module.cache_clear()
+
+
+@needs_native
+def test_a_module_that_lacks_a_value_of_the_schema_is_out_of_date_and_the_python_engine_plays(monkeypatch):
+    """A module built before issue 32 knew camps_hostile but not its value "always", nor the key
+    camp_to_camp: the app must play such variants on the Python rules, never misread them."""
+    known = dict(native.native_module().option_values())
+    before_32 = dict(known, camps_hostile=["none", "defenders", "all"])
+    del before_32["camp_to_camp"]
+    ok, reason, engine = _with_module_changed(monkeypatch, "option_values", lambda: before_32)
+    assert (ok, engine) == (False, "python")
+    assert reason == "the native engine is older than the rules (it lacks camps_hostile=always, camp_to_camp)"
+    narrow = dict(known, king_speed=(0, 10))
+    ok, reason, _engine = _with_module_changed(monkeypatch, "option_values", lambda: narrow)
+    assert not ok and "king_speed=0..18" in reason
+    ok, reason, _engine = _with_module_changed(monkeypatch, "option_values", None)
+    assert not ok and reason == "the native engine is older than the rules (it lacks option_values)"
+    ok, reason, _engine = _with_module_changed(monkeypatch, "option_values", lambda: "garbage")
+    assert not ok and reason.endswith("(it lacks first_move, movement, king_speed)")
+
+    def broken():
+        raise RuntimeError("broken build")
+
+    ok, reason, _engine = _with_module_changed(monkeypatch, "option_values", broken)
+    assert not ok and reason == "the native engine cannot say what it supports (broken build)"
+    assert native.available()
+
+
+@needs_native
 @pytest.mark.parametrize("board", ["brandubh", "copenhagen", "tablut_camps", "tablut_competition", "mini_tablut"])
 def test_every_value_of_every_option_builds_native_rules(board):
     module = native.native_module()

@@ -121,12 +121,12 @@ def _record(**extra) -> dict:
 
 
 @pytest.mark.parametrize(("extra", "words"), [
-    ({"variations": [{"ply": 2, "moves": ["e4-e6", "d6-d5"]}]}, "variations 1 (from move 2): move 3 (d6-d5)"),
-    ({"variations": [{"ply": 9, "moves": ["e4-e6"]}]}, "'ply' must be the number of a move"),
+    ({"variations": [{"ply": 2, "moves": ["e4-e6", "d6-d5"]}]}, "variations 1 (from ply 2): ply 3 (d6-d5)"),
+    ({"variations": [{"ply": 9, "moves": ["e4-e6"]}]}, "'ply' must be the number of a ply of the line"),
     ({"variations": [{"ply": 2, "moves": []}]}, "'moves' must be a list"),
     ({"variations": {"ply": 2}}, "must be a list of variations"),
-    ({"comments": {"7": "late"}}, "move 7 is not in this line"),
-    ({"comments": {"x": "?"}}, "must map move numbers"),
+    ({"comments": {"7": "late"}}, "ply 7 is not in this line"),
+    ({"comments": {"x": "?"}}, "must map ply numbers"),
     ({"comments": ["no"]}, "must be a table"),
 ])
 def test_bad_variations_are_one_clear_line(tmp_path, extra, words):

@@ -28,29 +28,66 @@ ENGINES = ("native", "python")
 _import_error: str | None = None
 
 
+#: What the bridge needs of the module: a module without one of these is older than the bridge.
+REQUIRED = ("cpu_missing", "option_values", "TaflRules")
+
+
 @functools.cache
 def native_module() -> ModuleType | None:
-    """The ``tafl_native`` module, or None when it is not built (or does not know the core's
-    option schema: then it is out of date, and the Python engine is the safe choice)."""
+    """The ``tafl_native`` module, or None when it is not built, or when it does not know every
+    key and value of the core's option schema (then it is out of date, and the Python engine is
+    the safe choice: the native rules never play a value they would misread)."""
     global _import_error
     try:
         import tafl_native
     except ImportError as exc:
         _import_error = _("the native engine is not built ({error})").format(error=str(exc)[:200])
         return None
-    from tafl_desktop.core.tafl_options import TAFL_OPTIONS
-
-    lacking = list(tafl_native.cpu_missing())
+    missing = [name for name in REQUIRED if not hasattr(tafl_native, name)]
+    if missing:
+        _import_error = _("the native engine is older than the rules (it lacks {options})").format(
+            options=", ".join(missing))
+        return None
+    try:
+        lacking = [str(f) for f in tafl_native.cpu_missing()]
+        known = tafl_native.option_values()
+    except Exception as exc:  # a broken build: the Python engine plays
+        _import_error = _("the native engine cannot say what it supports ({error})").format(error=str(exc)[:200])
+        return None
     if lacking:  # built for a newer processor (a module carried over from another machine)
         _import_error = _("this processor lacks {features}, which the native engine was built for").format(
             features=", ".join(lacking[:4]))
         return None
-    missing = [k for k in TAFL_OPTIONS.keys() if k not in set(tafl_native.option_keys())]
-    if missing:
+    gaps = schema_gaps(known)
+    if gaps:
         _import_error = _("the native engine is older than the rules (it lacks {options})").format(
-            options=", ".join(missing[:3]))
+            options=", ".join(gaps[:3]))
         return None
     return tafl_native
+
+
+def schema_gaps(known: Any) -> list[str]:
+    """Every key or value of the core's Tafl option schema that ``known`` (the module's
+    ``option_values()``: ``{key: "bool" | (lo, hi) | [choices]}``) lacks, as ``key`` or
+    ``key=value``; empty when the native rules can take every validated variant."""
+    from tafl_desktop.core.tafl_options import TAFL_OPTIONS
+
+    gaps: list[str] = []
+    for spec in TAFL_OPTIONS:
+        domain = known.get(spec.key) if isinstance(known, dict) else None
+        if domain is None:
+            gaps.append(spec.key)
+        elif spec.kind == "bool":
+            if domain != "bool":
+                gaps.append(spec.key)
+        elif spec.kind == "int":
+            lo, hi = domain if isinstance(domain, tuple) and len(domain) == 2 else (1, 0)
+            if not (isinstance(lo, int) and isinstance(hi, int) and lo <= spec.minimum and spec.maximum <= hi):
+                gaps.append(f"{spec.key}={spec.minimum}..{spec.maximum}")
+        else:
+            values = {v for v in domain if isinstance(v, str)} if isinstance(domain, list) else set()
+            gaps.extend(f"{spec.key}={v}" for v in spec.values() if v not in values)
+    return gaps
 
 
 def available() -> bool:

@@ -22,7 +22,7 @@ use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
 use crate::board::{Bits, NO_SQ};
 use crate::perft::{perft, perft_divide};
 use crate::playout::random_playouts;
-use crate::rules::config::{OptionValue, TaflConfig, OPTION_KEYS};
+use crate::rules::config::{option_domain, Domain, OptionValue, TaflConfig, OPTION_KEYS};
 use crate::rules::{AnyRules, Move, Outcome, Position, Reason, Rules, Side};
 use crate::with_rules;
 
@@ -499,6 +499,23 @@ fn option_keys() -> Vec<&'static str> {
     OPTION_KEYS.to_vec()
 }
 
+/// The values every option takes as the native rules know them: `{key: "bool" | (lo, hi) |
+/// [choices]}`.  The bridge compares the core's schema with it, value by value, so that a module
+/// built before a value was added is out of date (the app then plays on the Python rules).
+#[pyfunction]
+fn option_values<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for key in OPTION_KEYS {
+        match option_domain(key) {
+            Some(Domain::Bool) => d.set_item(key, "bool")?,
+            Some(Domain::Int(lo, hi)) => d.set_item(key, (lo, hi))?,
+            Some(Domain::Choice(values)) => d.set_item(key, values)?,
+            None => {}
+        }
+    }
+    Ok(d)
+}
+
 /// Processor features this build was compiled to use that the processor running it lacks
 /// (empty: the engine may run here).  Built with `target-cpu=native` on the machine that runs it,
 /// this is empty; a module carried to an older processor would otherwise die of an illegal
@@ -531,6 +548,7 @@ fn _panic_for_test() -> PyResult<()> {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTaflRules>()?;
     m.add_function(wrap_pyfunction!(option_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(option_values, m)?)?;
     m.add_function(wrap_pyfunction!(cpu_missing, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;

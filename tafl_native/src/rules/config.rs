@@ -212,6 +212,64 @@ pub const OPTION_KEYS: &[&str] = &[
     "camp_crossing",
 ];
 
+/// The whole numbers an int option takes (the schema's ranges).
+pub const KING_SPEED: (i64, i64) = (0, 18);
+pub const REPETITION_COUNT: (i64, i64) = (2, 5);
+pub const CAPTURELESS_DRAW: (i64, i64) = (0, 999);
+
+/// The values one option takes, as the native rules know them: what the bridge compares with the
+/// core's schema, so that a module built before a new value was added counts as out of date and
+/// the app plays on the Python rules instead of misreading the value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Domain {
+    Bool,
+    Int(i64, i64),
+    Choice(Vec<&'static str>),
+}
+
+fn choices<T>(all: &[(&'static str, T)]) -> Domain {
+    Domain::Choice(all.iter().map(|(t, _)| *t).collect())
+}
+
+/// The values option `key` takes ([`None`] for a key the native rules do not know).
+pub fn option_domain(key: &str) -> Option<Domain> {
+    Some(match key {
+        "first_move" => choices(FirstMove::ALL),
+        "movement" => choices(Movement::ALL),
+        "king_speed" => Domain::Int(KING_SPEED.0, KING_SPEED.1),
+        "escape" => choices(Escape::ALL),
+        "no_moves" => choices(NoMoves::ALL),
+        "repetition" => choices(Repetition::ALL),
+        "repetition_count" => Domain::Int(REPETITION_COUNT.0, REPETITION_COUNT.1),
+        "captureless_draw" => Domain::Int(CAPTURELESS_DRAW.0, CAPTURELESS_DRAW.1),
+        "strict_custodian" => choices(StrictCustodian::ALL),
+        "king_armed" => choices(KingArmed::ALL),
+        "king_capture" => choices(KingCapture::ALL),
+        "throne_hostile" => choices(ThroneHostile::ALL),
+        "throne_passable" => choices(ThronePassable::ALL),
+        "corner_entry" => choices(CornerEntry::ALL),
+        "camps_hostile" => choices(CampsHostile::ALL),
+        "camp_crossing" => choices(CampCrossing::ALL),
+        "escape_safe"
+        | "edge_forts"
+        | "encirclement"
+        | "immobilisation"
+        | "edge_hostile"
+        | "shield_wall"
+        | "shield_wall_flank"
+        | "shield_wall_corners"
+        | "shield_wall_king_spared"
+        | "linnaean_capture"
+        | "king_edge_capture"
+        | "throne_reentry"
+        | "corners_hostile"
+        | "camps"
+        | "camp_reentry"
+        | "camp_to_camp" => Domain::Bool,
+        _ => return None,
+    })
+}
+
 fn want_bool(key: &str, v: &OptionValue) -> Result<bool, ConfigError> {
     match v {
         OptionValue::Bool(b) => Ok(*b),
@@ -219,7 +277,7 @@ fn want_bool(key: &str, v: &OptionValue) -> Result<bool, ConfigError> {
     }
 }
 
-fn want_int(key: &str, v: &OptionValue, lo: i64, hi: i64) -> Result<u32, ConfigError> {
+fn want_int(key: &str, v: &OptionValue, (lo, hi): (i64, i64)) -> Result<u32, ConfigError> {
     match v {
         OptionValue::Int(i) if (lo..=hi).contains(i) => Ok(*i as u32),
         _ => err(format!(
@@ -246,15 +304,15 @@ impl TaflOptions {
         match key {
             "first_move" => self.first_move = want_choice(key, v, FirstMove::parse)?,
             "movement" => self.movement = want_choice(key, v, Movement::parse)?,
-            "king_speed" => self.king_speed = want_int(key, v, 0, 18)?,
+            "king_speed" => self.king_speed = want_int(key, v, KING_SPEED)?,
             "escape" => self.escape = want_choice(key, v, Escape::parse)?,
             "escape_safe" => self.escape_safe = want_bool(key, v)?,
             "edge_forts" => self.edge_forts = want_bool(key, v)?,
             "encirclement" => self.encirclement = want_bool(key, v)?,
             "no_moves" => self.no_moves = want_choice(key, v, NoMoves::parse)?,
             "repetition" => self.repetition = want_choice(key, v, Repetition::parse)?,
-            "repetition_count" => self.repetition_count = want_int(key, v, 2, 5)?,
-            "captureless_draw" => self.captureless_draw = want_int(key, v, 0, 999)?,
+            "repetition_count" => self.repetition_count = want_int(key, v, REPETITION_COUNT)?,
+            "captureless_draw" => self.captureless_draw = want_int(key, v, CAPTURELESS_DRAW)?,
             "strict_custodian" => self.strict_custodian = want_choice(key, v, StrictCustodian::parse)?,
             "immobilisation" => self.immobilisation = want_bool(key, v)?,
             "edge_hostile" => self.edge_hostile = want_bool(key, v)?,
@@ -361,7 +419,11 @@ impl TaflConfig {
         if o.escape == Escape::Marked && self.escape_squares.is_empty() {
             return err("native rules: marked escape on a board without escape squares");
         }
-        if o.king_speed > 18 || o.captureless_draw > 999 || !(2..=5).contains(&o.repetition_count) {
+        let within = |v: u32, (lo, hi): (i64, i64)| (lo..=hi).contains(&(v as i64));
+        if !within(o.king_speed, KING_SPEED)
+            || !within(o.captureless_draw, CAPTURELESS_DRAW)
+            || !within(o.repetition_count, REPETITION_COUNT)
+        {
             return err("native rules: a number option is out of range");
         }
         Ok(())
@@ -404,6 +466,39 @@ mod tests {
                 .any(|t| TaflOptions::default().set(key, &OptionValue::Str((*t).into())).is_ok());
             assert!(known, "{key} accepts no value");
         }
+    }
+
+    #[test]
+    fn every_key_has_a_domain_and_set_takes_exactly_its_values() {
+        for key in OPTION_KEYS {
+            let domain = option_domain(key).unwrap_or_else(|| panic!("{key} has no domain"));
+            let mut o = TaflOptions::default();
+            match domain {
+                Domain::Bool => {
+                    assert!(o.set(key, &OptionValue::Bool(true)).is_ok(), "{key}");
+                    assert!(o.set(key, &OptionValue::Int(1)).is_err(), "{key}");
+                }
+                Domain::Int(lo, hi) => {
+                    assert!(o.set(key, &OptionValue::Int(lo)).is_ok() && o.set(key, &OptionValue::Int(hi)).is_ok());
+                    assert!(
+                        o.set(key, &OptionValue::Int(lo - 1)).is_err()
+                            && o.set(key, &OptionValue::Int(hi + 1)).is_err()
+                    );
+                }
+                Domain::Choice(values) => {
+                    assert!(values.len() >= 2, "{key}");
+                    for v in values {
+                        assert!(o.set(key, &OptionValue::Str(v.into())).is_ok(), "{key}={v}");
+                    }
+                    assert!(o.set(key, &OptionValue::Str("no_such_value".into())).is_err(), "{key}");
+                }
+            }
+        }
+        assert_eq!(option_domain("no_such_key"), None);
+        assert_eq!(
+            option_domain("camps_hostile"),
+            Some(Domain::Choice(vec!["none", "defenders", "all", "always"]))
+        );
     }
 
     #[test]

@@ -590,6 +590,57 @@ mod tests {
         assert!(r.host_always[0].has(60) && r.host_empty[1].has(60));
     }
 
+    /// Tablut's 9x9 board with its four camps (source 000; `resources/variants/tablut_camps.toml`).
+    fn camp_board(hostile: &str, to_camp: bool) -> Rules<u128> {
+        let mut c = TaflConfig::plain(9, 9);
+        let sq = |name: &str| {
+            let b = name.as_bytes();
+            (b[1] - b'1') as u16 * 9 + (b[0] - b'a') as u16
+        };
+        c.camp_groups = [
+            ["a4", "a5", "a6", "b5"],
+            ["d1", "e1", "f1", "e2"],
+            ["i4", "i5", "i6", "h5"],
+            ["d9", "e9", "f9", "e8"],
+        ]
+        .iter()
+        .map(|g| g.iter().map(|s| sq(s)).collect())
+        .collect();
+        set(&mut c, "escape", OptionValue::Str("edge".into()));
+        set(&mut c, "camps", OptionValue::Bool(true));
+        set(&mut c, "camps_hostile", OptionValue::Str(hostile.into()));
+        set(&mut c, "camp_to_camp", OptionValue::Bool(to_camp));
+        Rules::new(&c).unwrap()
+    }
+
+    /// Issue 32 item 4: camps_hostile = "always" (Ashton Tablut, tafl-rules.md 2.2: camps take "occupied or
+    /// not"; OpenTafl's aforh with t) takes the attacker on c5 against the camp b5 an attacker holds; "all"
+    /// (source 000: empty camps only) does not.
+    #[test]
+    fn an_occupied_camp_captures_only_under_always() {
+        let d7_d5 = Move::new(6 * 9 + 3, 4 * 9 + 3);
+        for (hostile, taken) in [("all", false), ("always", true)] {
+            let r = camp_board(hostile, false);
+            let mut p = r.parse_position("/9/9/3T5/9/1tt1K4/9/9/9/9/", Side::Defenders).unwrap();
+            let undo = r.make(&mut p, d7_d5);
+            assert_eq!(undo.captured.count() == 1, taken, "{hostile}");
+        }
+    }
+
+    /// Issue 32 item 4: with camp_to_camp (OpenTafl's aforre: a piece on a camp square may reach any camp
+    /// square) the attacker on d1 may go up the empty d-file into the camp d9; without it only into its own.
+    #[test]
+    fn camp_to_camp_lets_a_camp_piece_reach_another_camp() {
+        for to_camp in [false, true] {
+            let r = camp_board("defenders", to_camp);
+            let p = r.parse_position("/9/9/9/9/9/9/4K4/9/3t5/", Side::Attackers).unwrap();
+            let mut moves = Vec::new();
+            r.generate_moves(&p, &mut moves);
+            assert_eq!(moves.contains(&Move::new(3, 8 * 9 + 3)), to_camp);
+            assert!(moves.contains(&Move::new(3, 7 * 9 + 3)));
+        }
+    }
+
     #[test]
     fn position_text_round_trips() {
         let r: Rules<u128> = Rules::new(&copenhagen()).unwrap();

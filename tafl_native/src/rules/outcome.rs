@@ -362,6 +362,25 @@ mod tests {
         );
     }
 
+    /// Issue 32 item 1 (Copenhagen rules, 'Exit forts': a fort wins when "it is impossible for the
+    /// attackers to break" it): i7 is the only attacker, so i6 cannot be taken between i7 and i5 and
+    /// j6-k6 wins; one more attacker on b2 makes the same fort breakable.
+    #[test]
+    fn a_fort_against_a_lone_attacker_wins_and_two_attackers_break_it() {
+        let r: Rules<u128> = Rules::new(&copenhagen()).unwrap();
+        let j6_k6 = Move::new(5 * 11 + 9, 5 * 11 + 10);
+        let mut lone = r
+            .parse_position("/11/11/11/11/8tTT/8TK1/9TT/11/11/11/11/", Side::Defenders)
+            .unwrap();
+        r.make(&mut lone, j6_k6);
+        assert_eq!(lone.result, Some(Outcome::win(Side::Defenders, Reason::EdgeFort)));
+        let mut two = r
+            .parse_position("/11/11/11/11/8tTT/8TK1/9TT/11/11/1t9/11/", Side::Defenders)
+            .unwrap();
+        r.make(&mut two, j6_k6);
+        assert_eq!(two.result, None);
+    }
+
     #[test]
     fn an_enclosed_army_is_encircled() {
         let r: Rules<u128> = Rules::new(&copenhagen()).unwrap();
