@@ -47,9 +47,11 @@ else
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
 endif
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 ifneq ($(CARGO),)
 	cd tafl_native && cargo clippy -q --all-targets -- -D warnings
 endif

@@ -9,7 +9,7 @@ core without Qt at all), so the catalogues are gettext ``.po`` files (``resource
 tafl_<lang>.po``, editable in Poedit or any text editor), compiled to ``.mo`` beside them and read
 with the standard library's :mod:`gettext` (no dependency at run time, ~1 ms to load).  The
 window adds Qt's own ``qtbase_<lang>.qm`` from the PySide6 wheel only for Qt's standard dialog
-buttons (:func:`install_qt_translator`).  ``python -m tafl_desktop.i18n_catalogue update``
+buttons (:func:`install_qt_translator`).  ``python -m tafl_desktop.tools.i18n_catalogue update``
 re-extracts the texts and updates the catalogues.
 
 The language is chosen, first match wins, by :func:`set_language` (``--lang``, Preferences),
@@ -83,7 +83,7 @@ def current_language() -> str:
 
 def translations_dir():
     """The folder of the ``.po``/``.mo`` catalogues."""
-    from tafl_desktop.paths import resources_dir
+    from tafl_desktop.core.paths import resources_dir
 
     return resources_dir() / "translations"
 

@@ -56,7 +56,7 @@ class Context:
     app: Any = None
     window: Any = None
     worker: Any = None
-    cleanups: list[Callable[[], None]] = field(default_factory=list)
+    cleanups: list[Callable[[], object]] = field(default_factory=list)
 
     def close(self) -> None:
         for fn in reversed(self.cleanups):
@@ -79,7 +79,7 @@ def check_program(ctx: Context) -> str:
 
 
 def check_resources(ctx: Context) -> str:
-    from tafl_desktop.paths import resources_dir
+    from tafl_desktop.core.paths import resources_dir
 
     folder = resources_dir()
     variants = sorted((folder / "variants").glob("*.toml"))
@@ -127,7 +127,8 @@ def check_native(ctx: Context) -> str:
     got, want = rules.perft(start, 3), perft(core, start, 3)
     if got != want:
         raise CheckFailed(f"native perft 3 of {ctx.variant.name} is {got}, the core counts {want}")
-    library = Path(getattr(module, "tafl_native", module).__file__)  # the compiled extension inside the package
+    assert module is not None  # make_rules(..., "native") above raised otherwise
+    library = Path(str(getattr(module, "tafl_native", module).__file__))  # the compiled extension inside the package
     return (f"tafl_native {module.__version__} loaded from {library.name}; "
             f"{ctx.variant.name} perft 3 = {got}, as the core counts")
 
@@ -224,7 +225,7 @@ def check_move(ctx: Context) -> str:
     plies = len(controller.game.plies)
     if plies != 1:
         raise CheckFailed(f"after playing {text} the game has {plies} moves, not 1")
-    if not controller.undo_stack.canUndo():
+    if not controller.session.can_undo:
         raise CheckFailed(f"{text} was played but cannot be undone")
     return f"played {text} through the window's controller; {controller.status_text()}"
 

@@ -26,7 +26,7 @@ def _computer_player_reset():
     yield
     import sys
 
-    players = sys.modules.get("tafl_desktop.gui.players")
+    players = sys.modules.get("tafl_desktop.session.players")
     if players is not None:
         players.register_engine(None)
 
@@ -70,7 +70,7 @@ class DialogRecorder:
 
     def end(self, _parent, headline: str, detail: str, _pixmap=None) -> bool:
         self.game_over.append((headline, detail))
-        return self.new_game_after_end
+        return "new" if self.new_game_after_end else ""
 
     def ask_open(self, *_args) -> str:
         return self.open_paths.pop(0) if self.open_paths else ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tafl_desktop.ai.review import class_of
-from tafl_desktop.analysis_words import line_words, result_words, value_words
+from tafl_desktop.analysis.words import line_words, result_words, value_words
 from tafl_desktop.core.variants import find_variant
 
 

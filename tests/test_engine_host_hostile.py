@@ -191,15 +191,14 @@ def _gaps(qtbot, until, timeout_ms: int) -> list[int]:
 
 def test_the_window_never_stalls_over_a_tenth_of_a_second_with_a_hostile_engine(qtbot, make_window, tmp_path,
                                                                                dialogs_recorder):
-    from tafl_desktop.core.game import Game
-    from tafl_desktop.gui.players import EXTERNAL, PlayerSpec
+    from tafl_desktop.session.players import EXTERNAL, PlayerSpec
 
     script = {"helpers": 1, "start": [["say", "hello"]],
               "per_play": [[["flood", "rules", 150], ["flood", "position", 40], ["flood", "x" * 70_000, 20],
                             ["flood", "status " + "z" * 3000, 2000], ["sleep", 1.0], ["exit", 9]]]}
     w = make_window("brandubh")
     c = w.controller
-    c.set_game(Game(c.rules), (PlayerSpec(EXTERNAL, engine_command(tmp_path, script)), PlayerSpec()))
+    w.start_game(c.variant, (PlayerSpec(EXTERNAL, engine_command(tmp_path, script)), PlayerSpec()))
     w.refresh()
     gaps = _gaps(qtbot, lambda: c.game.outcome is not None, 30_000)
     assert c.game.outcome.reason == "forfeit"
@@ -210,17 +209,17 @@ def test_the_window_never_stalls_over_a_tenth_of_a_second_with_a_hostile_engine(
 
 def test_a_failed_engine_is_ended_before_the_next_game_and_a_new_game_ends_live_ones(qtbot, make_window,
                                                                                     tmp_path, dialogs_recorder):
-    from tafl_desktop.core.game import Game
     from tafl_desktop.core.variants import find_variant
-    from tafl_desktop.gui.players import EXTERNAL, PlayerSpec
+    from tafl_desktop.session.players import EXTERNAL, PlayerSpec
 
     cheat = engine_command(tmp_path, {"helpers": 1, "start": [["say", "hello"]],
                                       "per_play": [[["sleep", 2.0], ["say", "move a1-a3"]]]}, "cheat")
     quiet = engine_command(tmp_path, {"helpers": 1, "ignore_term": True, "start": [["say", "hello"]]}, "quiet")
     w = make_window("brandubh")
     c = w.controller
-    c.set_game(Game(c.rules), (PlayerSpec(EXTERNAL, cheat), PlayerSpec()))
-    external = c._external
+    w.start_game(c.variant, (PlayerSpec(EXTERNAL, cheat), PlayerSpec()))
+    qtbot.waitUntil(lambda: c.session.engines.external is not None, timeout=10_000)
+    external = c.session.engines.external
     qtbot.waitUntil(lambda: len(engine_family(external)) == 2, timeout=10_000)
     failed = engine_family(external)  # the engine and its helper, seen while it thinks
     qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=15_000)
@@ -237,16 +236,17 @@ def test_a_failed_engine_is_ended_before_the_next_game_and_a_new_game_ends_live_
 
 
 def test_quitting_the_window_ends_every_engine_group(qtbot, make_window, tmp_path):
-    from tafl_desktop.core.game import Game
-    from tafl_desktop.gui.players import EXTERNAL, PlayerSpec
+    from tafl_desktop.session.players import EXTERNAL, PlayerSpec
 
     quiet = engine_command(tmp_path, {"helpers": 2, "ignore_term": True, "ignore_goodbye": True,
                                       "start": [["say", "hello"]]})
     w = make_window("brandubh")
     c = w.controller
-    c.set_game(Game(c.rules), (PlayerSpec(EXTERNAL, quiet), PlayerSpec()))
-    qtbot.waitUntil(lambda: c._external is not None and len(engine_family(c._external)) == 3, timeout=10_000)
-    processes = engine_family(c._external)
+    w.start_game(c.variant, (PlayerSpec(EXTERNAL, quiet), PlayerSpec()))
+    engines = c.session.engines
+    qtbot.waitUntil(lambda: engines.external is not None and len(engine_family(engines.external)) == 3,
+                    timeout=10_000)
+    processes = engine_family(engines.external)
     t0 = time.monotonic()
     w.close()
     assert time.monotonic() - t0 < 0.5

@@ -87,8 +87,9 @@ def test_random_playouts_keep_invariants(vo, seed):
         lost = len(rules.pieces(before)) - len(rules.pieces(after))
         assert lost == len(ply.captures) >= 0
         assert len(set(ply.captures)) == len(ply.captures)
-    # undo everything, step by step, and redo it
-    positions = [p.position for p in game.plies]
+    # undo everything, step by step, and play it again (redo walks the session's tree, not a Game)
+    plies = list(game.plies)
+    positions = [p.position for p in plies]
     keys = [rules.position_key(p) for p in positions]
     n = len(positions)
     for i in range(n - 1, -1, -1):
@@ -97,7 +98,7 @@ def test_random_playouts_keep_invariants(vo, seed):
         assert game.position == expect
         assert rules.position_key(game.position) == (keys[i - 1] if i else rules.position_key(game.start))
     for i in range(n):
-        game.redo()
+        game.play(plies[i].move)
         assert game.position == positions[i]
 
 

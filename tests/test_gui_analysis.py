@@ -15,6 +15,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from tafl_desktop.core.game import Game
 from tafl_desktop.gui.analysis_client import LoopGapProbe
+from tafl_desktop.session.source import GameSource, Origin
 
 #: A real Brandubh game (shared/reference/games/brandubh.csv) the attackers win by capturing the king
 #: after the defenders' d4-f4.
@@ -26,8 +27,7 @@ def _open(window, moves: str) -> Game:
     game = Game(c.rules)
     for m in moves.split():
         game.play_text(m)
-    c.set_game(game)
-    window.refresh()
+    window.load(GameSource.of_game(game, Origin.NEW))
     return game
 
 
@@ -249,7 +249,7 @@ def test_review_asks_its_quality_marks_moves_and_shows_the_better_move(qtbot, ma
     assert [p["class"] for p in panel.review["plies"]] == first
 
     # a new game drops the marks
-    w.controller.set_game(Game(w.controller.rules))
+    w.load(GameSource.of_game(Game(w.controller.rules), Origin.NEW))
     assert model.annotation(6) == "" and not panel.isVisible() and w.board.overlay("review") is None
 
 

@@ -12,7 +12,7 @@ from tafl_desktop.core.clock import TimeControl
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.record import load_game
 from tafl_desktop.core.variants import find_variant
-from tafl_desktop.gui.players import COMPUTER, HUMANS, PlayerSpec, register_engine
+from tafl_desktop.session.players import COMPUTER, HUMANS, PlayerSpec, register_engine
 
 
 class FakeTime:
@@ -75,7 +75,7 @@ def test_clocks_are_saved_in_the_record_and_restored(qtbot, make_window, tmp_pat
     _play(w, "d6-b6")
     t.t += 7
     path = tmp_path / "clocked.tafl.json"
-    assert w._write_game(str(path))
+    assert w.save_game_to(str(path))
     tags = json.loads(path.read_text())["tags"]
     assert tags["time-control"] == "300 30/3 2i"
     assert tags["time-remaining"] == "292000 3 30000 293000 3 30000 -1"
@@ -95,7 +95,7 @@ def test_a_damaged_clock_tag_opens_the_game_without_clocks(qtbot, make_window, t
     w = make_window("brandubh")
     _clocked(w, "60")
     path = tmp_path / "bad.tafl.json"
-    assert w._write_game(str(path))
+    assert w.save_game_to(str(path))
     data = json.loads(path.read_text())
     data["tags"]["time-remaining"] = "lots of time"
     path.write_text(json.dumps(data))
@@ -138,7 +138,7 @@ def test_resign_is_in_the_menu_and_the_record(qtbot, make_window, dialogs_record
     assert w.controller.describe_outcome(out) == "Fox wins: the geese resigned."
     assert not w.game_end.act_resign.isEnabled()
     path = tmp_path / "resigned.tafl.json"
-    assert w._write_game(str(path))
+    assert w.save_game_to(str(path))
     back = load_game(path)
     assert back.outcome == out
     w.controller.undo()  # nothing to take back: the resignation stays
@@ -180,11 +180,11 @@ def test_the_computer_accepts_a_draw_only_when_its_evaluation_says_so(qtbot, mak
     try:
         w = make_window("brandubh")
         w.start_game(find_variant("brandubh"), (PlayerSpec(), PlayerSpec(COMPUTER, "easy")))
-        monkeypatch.setattr(w, "_get_analyst", lambda: FakeAnalyst(0.8))  # the defenders (computer) are better
+        monkeypatch.setattr(w, "ensure_analyst", lambda: FakeAnalyst(0.8))  # the defenders (computer) are better
         w.game_end.act_offer.trigger()
         assert w.controller.game.outcome is None
         assert "declines the draw" in w.status_text()
-        monkeypatch.setattr(w, "_get_analyst", lambda: FakeAnalyst(0.3))
+        monkeypatch.setattr(w, "ensure_analyst", lambda: FakeAnalyst(0.3))
         w.game_end.act_offer.trigger()
         assert w.controller.game.outcome.reason == "draw_agreed"
     finally:

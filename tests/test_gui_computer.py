@@ -12,7 +12,8 @@ import time
 import pytest
 
 from tafl_desktop.core.game import Game
-from tafl_desktop.gui.players import COMPUTER, PlayerSpec, register_engine
+from tafl_desktop.session.players import COMPUTER, PlayerSpec, register_engine
+from tafl_desktop.session.source import GameSource, Origin
 
 
 @pytest.fixture
@@ -27,13 +28,18 @@ def computer():
 
 def _start(window, players, variant_start=None):
     c = window.controller
-    c.set_game(Game(c.rules, variant_start), players)
-    window.refresh()
+    window.load(GameSource.of_game(Game(c.rules, variant_start), Origin.NEW, players))
     return c
 
 
+def _searching(controller) -> bool:
+    """Has the computer player's search process reported progress yet?"""
+    engine = controller.session.engines.computer
+    return engine is not None and engine.worker.info is not None
+
+
 def _worker_pid(controller) -> int | None:
-    engine = controller._engine
+    engine = controller.session.engines.computer
     worker = getattr(engine, "_worker", None)
     return worker.pid if worker is not None else None
 
@@ -110,7 +116,7 @@ def test_computer_against_computer_pauses_and_resumes(qtbot, make_window, comput
 def test_move_now_plays_at_once(qtbot, make_window, computer):
     w = make_window("copenhagen")
     c = _start(w, (PlayerSpec(COMPUTER, "expert"), PlayerSpec()))
-    qtbot.waitUntil(lambda: c._engine is not None and c._engine.worker.info is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: _searching(c), timeout=30_000)
     t = time.monotonic()
     w.act_move_now.trigger()
     qtbot.waitUntil(lambda: len(c.game.plies) == 1, timeout=10_000)
@@ -165,11 +171,11 @@ def test_killed_search_process_is_replaced_and_the_computer_still_moves(qtbot, m
     """Issue 8: the AI worker dies mid-search; a new one takes over and the move still comes."""
     w = make_window("copenhagen")
     c = _start(w, (PlayerSpec(COMPUTER, "expert"), PlayerSpec()))
-    qtbot.waitUntil(lambda: c._engine is not None and c._engine.worker.info is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: _searching(c), timeout=30_000)
     pid = _worker_pid(c)
     os.kill(pid, signal.SIGKILL)
     qtbot.waitUntil(lambda: len(c.game.plies) == 1, timeout=60_000)
-    assert _worker_pid(c) != pid and c._engine.worker.restarts >= 1
+    assert _worker_pid(c) != pid and c.session.engines.computer.worker.restarts >= 1
     c.shutdown()
 
 

@@ -39,7 +39,7 @@ def test_dablot_pieces_carry_the_rules_ranks(make_window):
 
 def test_action_points_counter_shows_actions_left(make_window):
     w = make_window("dablot_mini", action_points=True)
-    label = w.dablot_panel.actions
+    label = w.dablot_panel.actions_left
     assert label.isVisible()
     assert label.text() == "Saami: 3 actions left this turn \u25cf\u25cf\u25cf"
     c = w.controller
@@ -123,7 +123,7 @@ def test_sound_off_or_silent_plays_nothing_and_volume_scales(make_window, tmp_pa
     assert p.play("capture")
     with wave.open(str(rec.paths[-1])) as half:
         frames = half.readframes(half.getnframes())
-    from tafl_desktop.paths import resources_dir
+    from tafl_desktop.core.paths import resources_dir
 
     with wave.open(str(resources_dir() / "sounds" / "capture.wav")) as full:
         original = full.readframes(full.getnframes())
@@ -140,8 +140,8 @@ def test_sound_off_or_silent_plays_nothing_and_volume_scales(make_window, tmp_pa
 
 
 def test_sound_files_are_the_synthesised_ones(tmp_path):
+    from tafl_desktop.core.paths import resources_dir
     from tafl_desktop.gui.sound_synth import NAMES, write_all
-    from tafl_desktop.paths import resources_dir
 
     for path in write_all(tmp_path):
         assert path.read_bytes() == (resources_dir() / "sounds" / path.name).read_bytes(), path.name

@@ -7,7 +7,8 @@ import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QLabel, QSpinBox
 
 from tafl_desktop.core.variants import FAMILIES, find_variant, load_variant, presets
-from tafl_desktop.gui.players import COMPUTER, PlayerSpec, register_engine
+from tafl_desktop.session.players import COMPUTER, PlayerSpec, register_engine
+from tafl_desktop.session.source import GameSource, Origin
 
 
 @pytest.fixture
@@ -125,7 +126,7 @@ def test_computer_player_hook_plays_and_undo_returns_to_the_human(qtbot, make_wi
     try:
         w = make_window("brandubh")
         c = w.controller
-        c.set_game(Game(c.rules), (PlayerSpec(), PlayerSpec(COMPUTER, "beginner")))
+        w.load(GameSource.of_game(Game(c.rules), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "beginner"))))
         move = c.rules.parse_move(c.game.position, "d6-b6")
         c.play_move(move)
         qtbot.waitUntil(lambda: len(c.game.plies) == 2)
@@ -215,7 +216,7 @@ def test_preferences_persist_and_apply(qtbot, make_window):
 
 
 def test_game_over_dialog_answers(qtbot):
-    """The real end-of-game dialog: "New game..." asks for one, "Review the game" does not."""
+    """The real end-of-game dialog: "New game..." asks for one, "Review the game" for the review."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QPushButton
 
@@ -233,9 +234,9 @@ def test_game_over_dialog_answers(qtbot):
         modal.reject()
 
     QTimer.singleShot(20, lambda: press("New game..."))
-    assert dialogs.show_game_over(None, "Attackers win", "The king was captured.") is True
+    assert dialogs.show_game_over(None, "Attackers win", "The king was captured.") == dialogs.NEW_GAME
     QTimer.singleShot(20, lambda: press("Review the game"))
-    assert dialogs.show_game_over(None, "Draw", "A position was repeated.") is False
+    assert dialogs.show_game_over(None, "Draw", "A position was repeated.") == dialogs.REVIEW
 
 
 def test_toggles_about_squares_the_board_lacks_are_not_shown(dialog):

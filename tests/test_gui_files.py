@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.variants import find_variant, load_variant
+from tafl_desktop.session.source import GameSource, Origin
 
 
 def play(window, *moves: str) -> None:
@@ -25,7 +26,7 @@ def test_save_and_reopen_a_game(qtbot, make_window, dialogs_recorder, tmp_path):
     dialogs_recorder.save_paths.append(str(path))
     qtbot.keyClick(w, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert path.is_file() and w.file_path == str(path)
-    assert w.controller.undo_stack.isClean() and "*" not in w.windowTitle()
+    assert not w.session.modified and "*" not in w.windowTitle()
     data = json.loads(path.read_text())
     assert data["moves"] == ["d6-b6", "c4-c6", "b6-b5"] and data["variant"]["options"]["escape"] == "edge"
 
@@ -81,9 +82,9 @@ def test_missing_recent_file_is_reported_and_forgotten(qtbot, make_window, dialo
 def test_save_failure_is_a_dialog(qtbot, make_window, dialogs_recorder, tmp_path):
     w = make_window("brandubh")
     play(w, "d6-b6")
-    assert w._write_game(str(tmp_path / "no-such-folder" / "g.tafl.json")) is False
+    assert w.save_game_to(str(tmp_path / "no-such-folder" / "g.tafl.json")) is False
     assert dialogs_recorder.errors and dialogs_recorder.errors[0][0] == "Cannot save the game"
-    assert not w.controller.undo_stack.isClean()
+    assert w.session.modified
 
 
 def test_save_into_a_read_only_folder_is_a_clear_message_and_the_old_file_stays(
@@ -129,7 +130,7 @@ def test_save_into_a_read_only_folder_is_a_clear_message_and_the_old_file_stays(
     assert "\n" not in text.strip() and "Traceback" not in text
     assert target.read_bytes() == before
     assert sorted(p.name for p in folder.iterdir()) == ["game.tafl.json"]
-    assert w.file_path is None and not w.controller.undo_stack.isClean() and "*" in w.windowTitle()
+    assert w.file_path is None and w.session.modified and "*" in w.windowTitle()
 
 
 def test_open_variant_file_and_a_bad_one(qtbot, make_window, dialogs_recorder, tmp_path):
@@ -157,7 +158,7 @@ def test_autosave_keeps_an_unfinished_game(qtbot, make_window, tmp_path):
     from tafl_desktop.core.record import load_game
 
     assert load_game(w.autosave_path).move_texts() == ["d6-b6", "c4-c6"]
-    w.controller.set_game(Game(find_variant("brandubh").make_rules()))
+    w.load(GameSource.of_game(Game(find_variant("brandubh").make_rules()), Origin.NEW))
     w.autosave_now()
     assert not (tmp_path / "auto" / "autosave.tafl.json").exists()
 

@@ -14,15 +14,15 @@ from PySide6.QtWidgets import QApplication
 from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.record import save_game
 from tafl_desktop.core.variants import find_variant
-from tafl_desktop.gui.players import EXTERNAL, HUMAN, PlayerSpec
+from tafl_desktop.session.players import EXTERNAL, HUMAN, PlayerSpec
+from tafl_desktop.session.source import GameSource, Origin
 
 ENGINE = f"{sys.executable} -m tafl_desktop engine --level beginner"
 
 
 def _start(window, players):
     c = window.controller
-    c.set_game(Game(c.rules), players)
-    window.refresh()
+    window.load(GameSource.of_game(Game(c.rules), Origin.NEW, players))
     return c
 
 
@@ -48,7 +48,7 @@ def test_two_external_engines_play_a_whole_game_in_the_window(qtbot, make_window
     qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=90000)
     assert c.game.outcome.reason != "forfeit"
     qtbot.waitUntil(lambda: bool(dialogs_recorder.game_over), timeout=5000)
-    processes = [h.process.proc for h in c._external._hosted.values()]
+    processes = [h.process.proc for h in c.session.engines.external._hosted.values()]
     assert len(processes) == 2  # one engine process per side
     w.close()
     for p in processes:
@@ -119,7 +119,7 @@ def test_import_and_export_through_the_file_menu(qtbot, make_window, dialogs_rec
     other.act_import.trigger()
     assert other.imported.comments == {1: "good start", 2: "bold"}
     saved = tmp_path / "notes.tafl.json"
-    assert other._write_game(str(saved))
+    assert other.save_game_to(str(saved))
     data = json.loads(saved.read_text())
     assert data["comments"] == {"1": "good start", "2": "bold"} and data["tags"]["attackers"]
     again = tmp_path / "again.otg"
@@ -264,7 +264,7 @@ def test_the_window_warns_before_a_game_against_an_engine_and_offers_rules_it_ca
 def test_an_engine_is_named_by_what_it_runs_not_its_class_path():
     """The side panel's label for OpenTafl started as its own engines/opentafl-debug.ini starts it (java
     with options and a class path, then the main class) is 'OpenTafl', not the class path."""
-    from tafl_desktop.gui.players import engine_name
+    from tafl_desktop.session.players import engine_name
 
     opentafl = ("java -server -XX:+UseCompressedOops -XX:+TieredCompilation -Xms256m -Xmx4096m "
                 "-cp out/production/TaflEngine:lib/* com/manywords/softworks/tafl/OpenTafl --debug --engine")

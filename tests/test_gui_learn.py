@@ -417,7 +417,9 @@ def test_puzzles_from_a_reviewed_game_through_the_window(qtbot, make_window, tmp
     monkeypatch.setattr(my_games, "default_path", lambda: out)
     pz, game, _path = _missed_win_game(tmp_path)
     w = make_window("brandubh", size=(1000, 760))
-    w.controller.set_game(game)
+    from tafl_desktop.session.source import GameSource, Origin
+
+    w.load(GameSource.of_game(game, Origin.OPEN))
     w.refresh()
     panel = w.review_panel
     panel.start(Budget(depth=pz["plies"]))

@@ -24,6 +24,7 @@ def dialog(qtbot, gui_settings, dialogs_recorder):
         dlg = PrintSetDialog(find_variant(variant_id, options or None), persist=False)
         qtbot.addWidget(dlg)
         dlg.show()
+        qtbot.waitUntil(lambda: not dlg.building, timeout=60_000)  # the PDF set is built on a thread too
         return dlg
 
     return open_dialog

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 
 from tafl_desktop.ai.engine import native_search_available
 from tafl_desktop.core.game import Game
+from tafl_desktop.session.source import GameSource, Origin
 
 pytestmark = pytest.mark.skipif(not native_search_available(), reason="the native engine is not built")
 
@@ -26,8 +27,7 @@ def test_native_analysis_board_goes_deep_on_a_copenhagen_middle_game(qtbot, make
     game = Game(c.rules)
     for m in MIDDLE_GAME.split():
         game.play_text(m)
-    c.set_game(game)
-    w.refresh()
+    w.load(GameSource.of_game(game, Origin.NEW))
     board = w.analysis_board
     qtbot.keyClick(w, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     qtbot.waitUntil(lambda: board.report is not None and board.report["depth"] >= 6

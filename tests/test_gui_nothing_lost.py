@@ -172,7 +172,7 @@ def test_unexpected_problems_name_their_cause(qtbot, make_window, dialogs_record
 
     w = make_window("brandubh")
     play(w, "d6-b6")
-    w.controller.undo_stack.setClean()
+    w.session.mark_saved()
     before = snapshot(w)
 
     def fail(*_a, **_k):
@@ -265,7 +265,7 @@ def test_hostile_files_through_the_window_never_change_the_game(qtbot, make_wind
     fuzzer = fuzz_hostile.Fuzzer(seed=11, workdir=tmp_path)
     w = make_window("brandubh")
     play(w, "d6-b6", "c4-c6")
-    w.controller.undo_stack.setClean()
+    w.session.mark_saved()
     opened = rejected = 0
     specials = [Path("/dev/zero"), tmp_path / "fifo"]
     os.mkfifo(specials[1])
@@ -285,10 +285,10 @@ def test_hostile_files_through_the_window_never_change_the_game(qtbot, make_wind
         if ok:
             opened += 1
             assert len(dialogs_recorder.errors) == errors
-            w.controller.undo_stack.setClean()
+            w.session.mark_saved()
             w.start_game(find_variant("brandubh"))
             play(w, "d6-b6", "c4-c6")
-            w.controller.undo_stack.setClean()
+            w.session.mark_saved()
         else:
             rejected += 1
             assert snapshot(w) == before, path

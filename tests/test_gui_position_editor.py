@@ -163,7 +163,7 @@ def test_copy_and_paste_positions_and_move_lists(qtbot, make_window, dialogs_rec
 
 def test_play_from_here_against_the_computer(qtbot, make_window):
     """The editor's players: the computer side answers from the set-up position at once."""
-    from tafl_desktop.gui.players import COMPUTER, register_engine
+    from tafl_desktop.session.players import COMPUTER, register_engine
 
     class FirstMove:  # a stand-in for the worker: plays the first legal move
         def start(self, game, level, on_move, on_error=None):

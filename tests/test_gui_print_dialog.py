@@ -27,6 +27,7 @@ def make_dialog(qtbot, gui_settings, dialogs_recorder):
         dlg = PrintSetDialog(find_variant(variant_id, options or None))
         qtbot.addWidget(dlg)
         dlg.show()
+        qtbot.waitUntil(lambda: not dlg.building, timeout=60_000)  # the set is built on a thread
         return dlg
 
     return make
@@ -245,7 +246,7 @@ def test_open_print_dialog_prints_the_windows_variant(qtbot, gui_settings, dialo
     qtbot.addWidget(window)
     window.controller = SimpleNamespace(variant=find_variant("fox_geese_13", {"first_move": "hunters"}))
     window.persist = False
-    window._last_dir = lambda: str(tmp_path)
+    window.last_dir = lambda: str(tmp_path)
     seen = []
 
     def fake_exec(dlg):

@@ -54,8 +54,8 @@ def test_a_study_runs_in_the_background_and_fills_table_and_chart(make_window, q
     probe.timeout.connect(tick)
     probe.start(10)
     lab.start()
-    assert lab.thread is not None and not lab.run_button.isEnabled()
-    qtbot.waitUntil(lambda: lab.thread is None, timeout=120_000)
+    assert lab.study_thread is not None and not lab.run_button.isEnabled()
+    qtbot.waitUntil(lambda: lab.study_thread is None, timeout=120_000)
     probe.stop()
     assert lab.table.rowCount() == 2
     assert lab.table.item(0, 1).text() == "3" and lab.table.item(1, 1).text() == "3"
@@ -86,12 +86,12 @@ def test_stop_keeps_the_games_and_run_continues(make_window, qtbot, lab_folder) 
     lab.start()
     qtbot.waitUntil(lambda: lab.store is not None and lab.store.finished >= 1, timeout=120_000)
     lab.stop()
-    qtbot.waitUntil(lambda: lab.thread is None, timeout=30_000)
+    qtbot.waitUntil(lambda: lab.study_thread is None, timeout=30_000)
     kept = dict(lab.store.results)
     assert 1 <= len(kept) < 60 and "Stopped after" in lab.status.text()
     lab.games.setValue(1)  # a smaller study of the same games: nothing to play, nothing lost
     lab.start()
-    qtbot.waitUntil(lambda: lab.thread is None, timeout=60_000)
+    qtbot.waitUntil(lambda: lab.study_thread is None, timeout=60_000)
     assert all(lab.store.results[k] == v for k, v in kept.items())
     lab.close()
 
@@ -101,7 +101,7 @@ def test_a_study_that_cannot_run_says_why(make_window, qtbot, lab_folder, dialog
     lab = _study_dialog(window, qtbot)
     lab.choose("king_capture", ["strong"])  # one value: nothing to compare
     lab.start()
-    assert lab.thread is None
+    assert lab.study_thread is None
     assert dialogs_recorder.errors and "at least two values" in dialogs_recorder.errors[-1][1]
     lab.close()
 
@@ -117,7 +117,7 @@ def test_the_print_dialog_offers_a_finished_study_s_chart(make_window, qtbot, la
     lab = _study_dialog(window, qtbot)
     lab.games.setValue(2)
     lab.start()
-    qtbot.waitUntil(lambda: lab.thread is None, timeout=120_000)
+    qtbot.waitUntil(lambda: lab.study_thread is None, timeout=120_000)
     assert isinstance(lab.store.study, Study)
     dlg = PrintDialog(brandubh)
     qtbot.addWidget(dlg)

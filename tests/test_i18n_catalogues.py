@@ -2,7 +2,7 @@
 character printable in the embedded font.
 
 When one of these fails after new texts were added, run
-``python -m tafl_desktop.i18n_catalogue update``, translate the new entries of
+``python -m tafl_desktop.tools.i18n_catalogue update``, translate the new entries of
 ``resources/translations/tafl_<lang>.po`` (Poedit or a text editor) and run ``update`` again (it
 compiles the ``.mo`` files).  The issue this pins: every word a player reads in English, Danish,
 German, French and Russian (issue 18).
@@ -21,7 +21,7 @@ babel = pytest.importorskip("babel")
 
 from babel.messages.pofile import read_po  # noqa: E402
 
-from tafl_desktop import i18n_catalogue as C  # noqa: E402
+from tafl_desktop.tools import i18n_catalogue as C  # noqa: E402
 
 #: Side-name placeholders (tafl_desktop.core.side_words): a translation may use any of them, and
 #: need not use the English-only grammar helpers ({hs}, {a_hunter}...).
@@ -42,7 +42,7 @@ def fields(text: str) -> set[str]:
 
 def test_catalogues_are_up_to_date_with_the_sources():
     stale = C.stale_files()
-    assert stale == [], f"out of date: {stale}; run: python -m tafl_desktop.i18n_catalogue update"
+    assert stale == [], f"out of date: {stale}; run: python -m tafl_desktop.tools.i18n_catalogue update"
 
 
 @pytest.mark.parametrize("lang", C.SHIPPED)
@@ -216,7 +216,7 @@ def test_every_rule_sentence_renders_in_every_language(lang):
 def font_characters(name: str) -> frozenset[str]:
     from fontTools.ttLib import TTFont
 
-    from tafl_desktop.paths import resources_dir
+    from tafl_desktop.core.paths import resources_dir
 
     with TTFont(resources_dir() / "fonts" / name) as font:
         return frozenset(chr(c) for c in font.getBestCmap())

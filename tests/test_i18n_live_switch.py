@@ -17,6 +17,7 @@ SHORT_GAME = "d2-c2 e4-e2 d6-e6 d3-g3"
 def _setup(qtbot, make_window):
     from tafl_desktop.core.game import Game
     from tafl_desktop.gui.learn import LessonDialog, PuzzleDialog
+    from tafl_desktop.session.source import GameSource, Origin
     from tafl_desktop.study.lessons import load_lessons
     from tafl_desktop.study.puzzles import all_puzzles
 
@@ -25,7 +26,7 @@ def _setup(qtbot, make_window):
     game = Game(c.rules)
     for m in SHORT_GAME.split():
         game.play_text(m)
-    c.set_game(game)
+    w.load(GameSource.of_game(game, Origin.OPEN))
     w.controller.back()  # the status bar says which move is shown
     w.refresh()
     # a review, finished: the graph and the table of classes

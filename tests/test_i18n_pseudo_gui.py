@@ -181,8 +181,8 @@ def test_makers_formats_clocks_and_the_engine_rules_dialog(pseudo, qtbot):
     from tafl_desktop.core.clock import TimeControl
     from tafl_desktop.core.variants import find_variant
     from tafl_desktop.gui.engine_rules import EngineRulesDialog, engine_rules
-    from tafl_desktop.gui.players import HUMANS
     from tafl_desktop.gui.print_dialog import PrintSetDialog
+    from tafl_desktop.session.players import HUMANS
 
     w = pseudo("fox_geese_13", size=(1280, 800))
     w.start_game(find_variant("brandubh"), HUMANS, time_control=TimeControl.parse("300 30/3 2i"))
@@ -218,5 +218,5 @@ def test_a_rules_lab_study_table_and_chart(pseudo, qtbot, tmp_path, monkeypatch)
     lab.workers.setValue(1)
     lab.games.setValue(2)
     lab.start()
-    qtbot.waitUntil(lambda: lab.thread is None, timeout=120_000)
+    qtbot.waitUntil(lambda: lab.study_thread is None, timeout=120_000)
     _check(visible_texts(lab, include_others=False))

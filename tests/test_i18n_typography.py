@@ -18,7 +18,7 @@ babel = pytest.importorskip("babel")
 
 from babel.messages.pofile import read_po  # noqa: E402
 
-from tafl_desktop import i18n_catalogue as C  # noqa: E402
+from tafl_desktop.tools import i18n_catalogue as C  # noqa: E402
 
 NBSP = "\u00a0"
 NNBSP = "\u202f"

@@ -110,7 +110,7 @@ def test_spec_bundles_resources_where_paths_looks():
     assert _spec_constant("APP_NAME") == "tafl-desktop"
     for unused in ("QtQml", "QtQuick", "QtNetwork", "QtWebEngineCore"):
         assert unused in _spec_constant("QT_UNUSED")
-    paths_src = (ROOT / "tafl_desktop" / "paths.py").read_text()
+    paths_src = (ROOT / "tafl_desktop" / "core" / "paths.py").read_text()
     assert 'Path(bundle) / "resources"' in paths_src
 
 

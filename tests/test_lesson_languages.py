@@ -12,8 +12,8 @@ import pytest
 from reportlab.pdfbase.ttfonts import TTFontFile
 
 from tafl_desktop import i18n
+from tafl_desktop.core.paths import resources_dir
 from tafl_desktop.core.side_words import fill
-from tafl_desktop.paths import resources_dir
 from tafl_desktop.study.lessons import load_lesson, load_lessons
 
 #: The shipped languages (issue 18); English is the source and the fallback.

@@ -270,7 +270,7 @@ def test_the_worker_plays_hints_and_analyses_with_the_native_engine():
 def test_native_and_python_provers_settle_the_same_puzzles(variant):
     """The shipped puzzles' positions and positions a few plies before them: both provers find the
     same unique win (or none) with the same first move, length and solution tree."""
-    from tafl_desktop.paths import resources_dir
+    from tafl_desktop.core.paths import resources_dir
     from tafl_desktop.study.prover import NativeProver, Prover, prove_unique
     from tafl_desktop.study.puzzles import PuzzleSet
 
@@ -301,8 +301,8 @@ def test_the_rust_tests_fixture_is_current(variant):
     ``python -m tafl_desktop.native.search_tables``)."""
     import json
 
+    from tafl_desktop.core.paths import resources_dir
     from tafl_desktop.native.search_tables import FIXTURE_VARIANTS, fixture
-    from tafl_desktop.paths import resources_dir
 
     assert variant in FIXTURE_VARIANTS
     path = resources_dir().parent / "tafl_native" / "tests" / "data" / f"eval_{variant}.json"

@@ -31,6 +31,7 @@ from tafl_desktop.core.record_limits import (
     nesting,
 )
 from tafl_desktop.core.variants import find_variant
+from tafl_desktop.session.source import GameSource, Origin
 from tests.test_gui_play import click
 
 
@@ -66,7 +67,6 @@ def quiet_moves(game: Game, rng: random.Random) -> list:
         game.undo()
         if len(out) == 3:
             break
-    game.redo_stack.clear()
     return out
 
 
@@ -91,8 +91,7 @@ def wide_tree(count: int, seed: int = 1) -> GameTree:
 def show(window, tree: GameTree, node) -> None:
     """Put ``tree`` in the window and show ``node``'s position at the live end of its line."""
     c = window.controller
-    c.set_game(tree.game_of(tree.path(node)), c.players, tree=tree)
-    window.refresh()
+    window.load(GameSource.of_tree(tree, Origin.NEW, c.players, end=node))
 
 
 # ------------------------------------------------------------------------------ the window
@@ -118,7 +117,7 @@ def test_variations_64_deep_are_kept_and_the_65th_level_is_refused_where_it_is_m
     assert c.tree.size() == size and "may nest at most 64 deep" in w.status_text()
     # Save and Open keep all of it, and the move list lays it out
     path = tmp_path / "deep.tafl.json"
-    assert w._write_game(str(path)) and dialogs_recorder.errors == []
+    assert w.save_game_to(str(path)) and dialogs_recorder.errors == []
     again = make_window("brandubh")
     assert again.open_game(str(path)) and dialogs_recorder.errors == []
     assert again.controller.tree.size() == c.tree.size()
@@ -173,7 +172,7 @@ def test_a_comment_over_the_limit_is_refused_in_its_dialog_and_one_at_the_limit_
     assert asked[1] == long_text  # the refused text came back to be shortened
     assert node.comment == long_text[:-1]
     path = tmp_path / "commented.tafl.json"
-    assert w._write_game(str(path))
+    assert w.save_game_to(str(path))
     assert load_tree(path).main_line()[0].comment == long_text[:-1]
     # the autosave and crash recovery keep it too
     w.autosave_path = str(tmp_path / "autosave.tafl.json")
@@ -196,7 +195,7 @@ def test_the_20001st_move_is_refused_and_20000_moves_save_and_open(qtbot, make_w
     c.play_variation(move)  # the 20,001st move, in a new variation
     assert c.tree.size() == MAX_MOVES and "at most 20000 moves" in w.status_text()
     path = tmp_path / "big.tafl.json"
-    assert w._write_game(str(path)) and dialogs_recorder.errors == []
+    assert w.save_game_to(str(path)) and dialogs_recorder.errors == []
     again = make_window("tablut")
     assert again.open_game(str(path)) and dialogs_recorder.errors == []
     assert again.controller.tree.size() == MAX_MOVES

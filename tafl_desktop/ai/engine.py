@@ -24,6 +24,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from tafl_desktop.core.families import FAMILIES
+
 #: An environment variable that picks the engine for a whole process tree (tests, benchmarks).
 ENGINE_ENV = "TAFL_ENGINE"
 
@@ -47,7 +49,8 @@ def resolve(rules: Any, engine: str | None = None) -> str:
     name = engine if engine is not None else (os.environ.get(ENGINE_ENV) or None)
     if name is not None and name not in ENGINES:
         raise ValueError(f"--engine must be native or python, not {name[:20]!r}")
-    if name == "python" or getattr(rules, "family", "") != "tafl":
+    family = FAMILIES.get(getattr(rules, "family", ""))
+    if name == "python" or family is None or not family.native_engine:
         return "python"
     if native_search_available():
         return "native"

@@ -23,6 +23,7 @@ mobility, which plays legal and sees wins within its horizon, but knows no strat
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from tafl_desktop.ai.evaluation_tafl import QUIET
@@ -58,14 +59,16 @@ class GenericEvaluator:
 
 def make_evaluator(rules: Any, weights: Any | None = None) -> Any:
     """The evaluator for ``rules.family`` (the generic one for families without their own)."""
-    family = getattr(rules, "family", "")
-    if family == "tafl":
-        from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
-        return TaflEvaluator(rules, weights)
-    if family == "hunt":
-        from tafl_desktop.ai.evaluation_hunt import HuntEvaluator
-        return HuntEvaluator(rules, weights)
-    if family == "dablot":
-        from tafl_desktop.ai.evaluation_dablot import DablotEvaluator
-        return DablotEvaluator(rules, weights)
-    return GenericEvaluator(rules)
+    where = EVALUATORS.get(getattr(rules, "family", ""))
+    if where is None:
+        return GenericEvaluator(rules)
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)(rules, weights)
+
+
+#: Each family's evaluator, ``"module:Class"``, imported when a game of that family is searched.
+EVALUATORS: dict[str, str] = {
+    "tafl": "tafl_desktop.ai.evaluation_tafl:TaflEvaluator",
+    "hunt": "tafl_desktop.ai.evaluation_hunt:HuntEvaluator",
+    "dablot": "tafl_desktop.ai.evaluation_dablot:DablotEvaluator",
+}

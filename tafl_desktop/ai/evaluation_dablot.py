@@ -254,7 +254,7 @@ class DablotEvaluator:
         segs = self.rules.segments(move)
         if len(segs) > 1:
             return [self.over[(segs[0][0], segs[0][1])]]
-        seg = segs[0] if segs else ()
+        seg: tuple[int, ...] = segs[0] if segs else ()
         if len(seg) < 2 or (len(seg) == 2 and seg[1] in self.steps[seg[0]]):
             return []
         return [self.over[(x, y)] for x, y in zip(seg, seg[1:], strict=False)]

@@ -272,7 +272,7 @@ class HuntEvaluator:
         within one step, within two steps, and all of them (``H`` included in each)."""
         R = H
         steps = self.hsteps
-        layers = []
+        layers: list[int] = []
         while True:
             grow = R
             for s, m in steps:

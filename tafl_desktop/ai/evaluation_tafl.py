@@ -39,7 +39,7 @@ WEIGHTS_FILE = "ai/tafl_evaluation.toml"
 @lru_cache(maxsize=1)
 def file_weights() -> dict[str, int]:
     """The weights of :data:`WEIGHTS_FILE` in the resources folder (read once)."""
-    from tafl_desktop.paths import resources_dir
+    from tafl_desktop.core.paths import resources_dir
 
     return load_weights(resources_dir() / WEIGHTS_FILE)
 

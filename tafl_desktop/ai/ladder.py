@@ -59,7 +59,9 @@ def depth_report(variant_id: str, level: str, positions: int, seed: int) -> dict
     mover = ComputerPlayer(rules, "medium", seed=seed)
     sample = [game.position]
     while len(sample) < positions and not game.over and len(game.plies) < 300:
-        game.play(mover.choose(game.position, [rules.position_key(p.position) for p in game.plies]).move)
+        chosen = mover.choose(game.position, [rules.position_key(p.position) for p in game.plies]).move
+        assert chosen is not None  # the game is not over
+        game.play(chosen)
         if len(game.plies) % 10 == 0 and not game.over:
             sample.append(game.position)
     rows = []
@@ -93,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-plies", type=int, default=300)
     a = p.parse_args(argv)
     if a.variants in ("all", "everything"):
-        variants = [k for k, v in presets().items() if a.variants == "everything" or v.family == "tafl"]
+        variants = [k for k, v in presets().items() if a.variants == "everything" or v.traits.opentafl]
     else:
         variants = a.variants.split(",")
     levels = a.levels.split(",")

@@ -9,7 +9,7 @@ right when it is the engine's move or gives away less than the review's "good" b
 the classes best and good.
 
 The explanation is made of facts, not words (the words are the window's, in the player's language:
-:func:`tafl_desktop.analysis_words.explain_exercise`): what the engine's line does (a proven
+:func:`tafl_desktop.analysis.words.explain_exercise`): what the engine's line does (a proven
 result, the pieces it takes in its first moves), what the reply to the move played does, and the
 winning chances of both moves.
 """

@@ -270,8 +270,8 @@ class Searcher:
                     h[k] = v
                 else:
                     del h[k]
-        for k in self.killers:
-            k[0] = k[1] = None
+        for pair in self.killers:
+            pair[0] = pair[1] = None
         if len(self.tt) > self.tt_entries:
             self.tt.clear()
 

@@ -67,6 +67,7 @@ def play(variant_id: str, att_weights: dict[str, int], def_weights: dict[str, in
             move = opener.search(pos, SearchLimits(time=60.0, depth=1, margin=OPENING_MARGIN), keys, rng=rng).move
         else:
             move = searchers[rules.side_to_move(pos)].search(pos, limits, keys).move
+        assert move is not None  # a position still going on always has a move
         game.play(move)
         keys.append(rules.position_key(game.position))
     out = game.outcome

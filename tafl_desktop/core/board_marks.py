@@ -11,7 +11,13 @@ both draw from :func:`marks_in_force`, so they cannot disagree.  Walls are geome
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from tafl_desktop.core.geometry import GraphGeometry
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.game import Position, Rules
+    from tafl_desktop.core.variants import Variant
 
 
 @dataclass(frozen=True)
@@ -32,12 +38,12 @@ class BoardMarks:
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
-def marks_in_force(variant: Any, rules: Any = None) -> BoardMarks:
+def marks_in_force(variant: Variant, rules: Rules[Position] | None = None) -> BoardMarks:
     """Special squares of ``variant`` under its current toggles (read from its rules object;
     pass ``rules`` when one is at hand, to save building another)."""
     g = variant.geometry
     opts = (rules if rules is not None else variant.make_rules()).opts
-    if getattr(g, "kind", "grid") != "grid":
+    if isinstance(g, GraphGeometry):
         extra: dict[str, Any] = {"pen": g.marked("pen"), "words": variant.words, "sides": tuple(variant.sides)}
         if opts.get("breakthrough"):
             extra["home"] = g.marked("home")

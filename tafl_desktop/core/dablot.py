@@ -12,13 +12,15 @@ same side) and ``()`` ends the turn early.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tafl_desktop.core.game import Move, Outcome, Side
-from tafl_desktop.core.geometry import GraphGeometry
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import quote
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
 
 SOUTH, NORTH = 0, 1
 SOLDIER, OFFICER, SON, LEADER = 0, 1, 2, 3
@@ -59,7 +61,7 @@ class DablotPosition:
         self.quiet = quiet
         self.result = result
 
-    def key(self):
+    def key(self) -> tuple[tuple[int, ...], int, int]:
         return (self.cells, self.side, self.actions)
 
     def __eq__(self, other: object) -> bool:
@@ -74,11 +76,13 @@ class DablotRules:
 
     family = "dablot"
 
-    def __init__(self, variant: Any) -> None:
+    def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        g: GraphGeometry = variant.geometry
+        g = variant.graph
         self.geometry = g
         self.opts = dict(variant.options)
+        #: moves without a capture that end the game in a draw (0: never), read once
+        self.captureless = int(self.opts["captureless_draw"])
         self.N = g.size
         index = {c: i for i, c in enumerate(g.coords)}
         nbrs: list[list[int]] = [[] for _ in range(self.N)]
@@ -123,7 +127,7 @@ class DablotRules:
     def side_to_move(self, pos: DablotPosition) -> Side:
         return Side(pos.side)
 
-    def position_key(self, pos: DablotPosition):
+    def position_key(self, pos: DablotPosition) -> tuple[tuple[int, ...], int, int]:
         return pos.key()
 
     def _chains(self, cells: list[int], a: int, mover: int, path: list[int], budget: int, out: list[Move]) -> None:
@@ -316,7 +320,7 @@ class DablotRules:
             return pos.result
         if not self.legal_moves(pos):
             return Outcome(Side(1 - pos.side), "no_moves")
-        n = self.opts["captureless_draw"]
+        n = self.captureless
         if n and pos.quiet >= n:
             return Outcome(None, "no_captures")
         return None

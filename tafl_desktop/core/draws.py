@@ -10,7 +10,7 @@ written in the game record as ``draw_claimed``.
 
 from __future__ import annotations
 
-from typing import Any
+from tafl_desktop.core.game import Game, Position
 
 #: Occurrences of one position that allow a claim.
 CLAIM_COUNT = 3
@@ -18,14 +18,14 @@ CLAIM_COUNT = 3
 ACCEPT_CHANCE = 0.5
 
 
-def repetitions(game: Any) -> int:
+def repetitions(game: Game[Position]) -> int:
     """How many times the live position has occurred in the game (the start counts)."""
     rules = game.rules
     key = rules.position_key(game.position)
     return sum(1 for i in range(len(game.plies) + 1) if rules.position_key(game.position_at(i)) == key)
 
 
-def draw_claimable(game: Any) -> bool:
+def draw_claimable(game: Game[Position]) -> bool:
     """True when the player to move may claim a draw now (see the module text)."""
     if game.outcome is not None:
         return False

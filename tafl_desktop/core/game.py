@@ -12,14 +12,17 @@ A family's rules object (``TaflRules``, later the Fox games and Dablot) is built
 A move is a tuple of point indices: ``(from, to)`` for a Tafl move, longer for chained jumps.
 Positions are immutable values, so history, undo and the AI need no unmake logic.
 
-:class:`Game` adds what needs history: repetition, undo/redo, and the record of captures.
+:class:`Game` adds what needs history along one line of play: repetition, taking back the last
+move, and the record of captures.  The tree of every line tried (variations, redo) is
+:class:`~tafl_desktop.core.game_tree.GameTree`; a Game is one path through it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast
 
 from tafl_desktop.core import marks
 from tafl_desktop.core.marks import N_, N_pair, N_side
@@ -35,6 +38,11 @@ from tafl_desktop.core.side_words import (
     side_words,
     sides_context,
 )
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.geometry import GraphGeometry, GridGeometry
+    from tafl_desktop.core.options import OptionValue
+    from tafl_desktop.core.variants import Variant
 
 Move = tuple[int, ...]
 
@@ -74,7 +82,7 @@ class Outcome:
     def result_key(self) -> str:
         return "draw" if self.winner is None else self.winner.key
 
-    def describe(self, variant: Any = None) -> str:
+    def describe(self, variant: Variant | None = None) -> str:
         """One sentence for the user, in the variant's own side names when a variant is given
         ("Fox wins: too few geese are left to trap the fox."); Tafl's names otherwise."""
         text = REASON_TEXT.get(self.reason, self.reason.replace("_", " "))
@@ -90,7 +98,7 @@ class Outcome:
         name = variant.sides[int(self.winner)]
         return f"{name} {agree('win', variant.side_count(self.winner))}: {text}."
 
-    def headline(self, variant: Any = None) -> str:
+    def headline(self, variant: Variant | None = None) -> str:
         """Who won, as a dialog's title reads it: "Attackers win", "Der Fuchs gewinnt", "Draw"."""
         if self.winner is None:
             return marks.gettext("Draw")
@@ -98,12 +106,12 @@ class Outcome:
             if variant is None:
                 return f"{self.winner.key.capitalize()} win"
             return f"{variant.sides[int(self.winner)]} {agree('win', variant.side_count(self.winner))}"
-        sides = tuple(variant.sides) if variant is not None else ("Attackers", "Defenders")
+        sides = (variant.sides[0], variant.sides[1]) if variant is not None else ("Attackers", "Defenders")
         number = 1 if variant is not None and variant.side_count(self.winner) == 1 else 2
         return sentence(marks.ngettext("{side} wins", "{side} win", number).format(
             side=side_subject(sides, int(self.winner))))
 
-    def reason_text(self, variant: Any = None) -> str:
+    def reason_text(self, variant: Variant | None = None) -> str:
         """Why the game ended, as a sentence without its full stop: "The king escaped"."""
         text = REASON_TEXT.get(self.reason, self.reason.replace("_", " "))
         if marks.language() != "en":
@@ -112,8 +120,8 @@ class Outcome:
             text = _off_board_text(self, variant)
         return sentence(fill(text, variant.words if variant is not None else GENERIC_WORDS))
 
-    def _translated_reason(self, variant: Any, reason: str) -> str:
-        sides = tuple(variant.sides) if variant is not None else ("Attackers", "Defenders")
+    def _translated_reason(self, variant: Variant | None, reason: str) -> str:
+        sides = (variant.sides[0], variant.sides[1]) if variant is not None else ("Attackers", "Defenders")
         words = variant.words if variant is not None else side_words(
             (side_name(sides, 0), side_name(sides, 1)), 2, english=False)
         if self.reason in OFF_BOARD_REASONS:
@@ -128,11 +136,11 @@ class Outcome:
             reason = marks.pgettext(sides_context(sides), REASON_TEXT[self.reason])
         return fill(reason, words)
 
-    def _describe_translated(self, variant: Any, reason: str) -> str:
+    def _describe_translated(self, variant: Variant | None, reason: str) -> str:
         """:meth:`describe` in a language other than English: whole sentences from the catalogue,
         the reason written for the variant's sides where it names them (``N_pair``/``N_side``)
         and the winner as the subject of the sentence, its verb agreeing with it."""
-        sides = tuple(variant.sides) if variant is not None else ("Attackers", "Defenders")
+        sides = (variant.sides[0], variant.sides[1]) if variant is not None else ("Attackers", "Defenders")
         reason = self._translated_reason(variant, reason)
         if self.winner is None:
             return marks.gettext("Draw: {reason}.").format(reason=reason)
@@ -177,7 +185,7 @@ OFF_BOARD_TEXT = {
 }
 
 
-def _off_board_text(outcome: Outcome, variant: Any) -> str:
+def _off_board_text(outcome: Outcome, variant: Variant | None) -> str:
     """The sentence of an off-board ending, naming the side that lost."""
     text = OFF_BOARD_TEXT[outcome.reason]
     if outcome.winner is None:
@@ -188,25 +196,25 @@ def _off_board_text(outcome: Outcome, variant: Any) -> str:
     else:
         name = variant.sides[int(loser)]
         # a proper name (Saami, Swedes) keeps its capital; a common noun reads "the geese"
-        name = name if variant.family == "dablot" else f"the {name.lower()}"
+        name = name if variant.traits.proper_side_names else f"the {name.lower()}"
     return text.replace("{loser}", name)
 
 
-def repeat_key(rules: Any, pos: Any) -> Any:
+def repeat_key(rules: Rules[P], pos: P) -> Hashable:
     """What a no-repeat rule compares: the board alone where the rules say so (``board_key``:
     hnefatafl.org's rule is about board positions), else the whole position key."""
-    board = getattr(rules, "board_key", None)
+    board: Callable[[P], Hashable] | None = getattr(rules, "board_key", None)
     return board(pos) if board is not None else rules.position_key(pos)
 
 
-def unrepeated(rules: Any, pos: Any, moves: list[Move], history_keys: Any) -> list[Move]:
+def unrepeated(rules: Rules[P], pos: P, moves: list[Move], history_keys: Iterable[Hashable]) -> list[Move]:
     """``moves`` less those a no-repeat rule forbids in ``pos`` (``rules.forbids_repetition``),
     given the position keys of the game so far (``rules.position_key`` of every position); the
     computer players and perft use it where they hold the history as keys."""
-    forbids = getattr(rules, "forbids_repetition", None)
+    forbids: Callable[[P], bool] | None = getattr(rules, "forbids_repetition", None)
     if forbids is None or not forbids(pos):
         return moves
-    part = getattr(rules, "board_of_key", None)
+    part: Callable[[Hashable], Hashable] | None = getattr(rules, "board_of_key", None)
     seen = {part(k) if part is not None and isinstance(k, (tuple, list)) else k for k in history_keys}
     return [m for m in moves if repeat_key(rules, rules.play(pos, m)[0]) not in seen]
 
@@ -215,71 +223,120 @@ class IllegalMove(ValueError):
     """A move that the rules do not allow here; the message says why."""
 
 
-class Rules(Protocol):
-    """What the window, the AI, the printer and the CLI may ask of any game family."""
+class Position(Protocol):
+    """What every family's position is (``TaflPosition``, ``HuntPosition``, ``DablotPosition``):
+    an immutable, hashable value that knows the side to move, the moves since the last capture
+    and the outcome its last move decided.  Everything else about it is its family's business,
+    reached only through the family's :class:`Rules`."""
 
-    variant: Any
+    @property
+    def side(self) -> int: ...
+    @property
+    def quiet(self) -> int: ...
+    @property
+    def result(self) -> Outcome | None: ...
+    def __hash__(self) -> int: ...
 
-    def initial_position(self) -> Any: ...
-    def legal_moves(self, pos: Any) -> list[Move]: ...
-    def play(self, pos: Any, move: Move) -> tuple[Any, tuple[int, ...]]: ...
-    def outcome(self, pos: Any) -> Outcome | None: ...
-    def position_key(self, pos: Any) -> Any: ...
-    def side_to_move(self, pos: Any) -> Side: ...
+
+#: A family's own position type; the Rules, Game and GameTree of a family all use the same one.
+P = TypeVar("P", bound=Position)
+
+
+class Rules(Protocol[P]):
+    """What the window, the AI, the printer and the CLI may ask of any game family (generic in
+    the family's position type, so a Tafl position is never handed to the Fox games' rules)."""
+
+    @property
+    def variant(self) -> Variant: ...
+    @property
+    def geometry(self) -> GridGeometry | GraphGeometry: ...
+    @property
+    def family(self) -> str: ...
+    @property
+    def opts(self) -> Mapping[str, OptionValue]: ...
+
+    def initial_position(self) -> P: ...
+    def legal_moves(self, pos: P) -> list[Move]: ...
+    def play(self, pos: P, move: Move) -> tuple[P, tuple[int, ...]]: ...
+    def outcome(self, pos: P) -> Outcome | None: ...
+    def position_key(self, pos: P) -> Hashable: ...
+    def side_to_move(self, pos: P) -> Side: ...
     def move_text(self, move: Move) -> str: ...
-    def parse_move(self, pos: Any, text: str) -> Move: ...
-    def explain_illegal(self, pos: Any, move: Move) -> str: ...
-    def position_text(self, pos: Any) -> str: ...
-    def repetition_outcome(self, pos: Any, count: int) -> Outcome | None: ...
+    def parse_move(self, pos: P, text: str) -> Move: ...
+    def explain_illegal(self, pos: P, move: Move) -> str: ...
+    def position_text(self, pos: P) -> str: ...
+    def parse_position(self, text: str, to_move: Side) -> P: ...
+    def repetition_outcome(self, pos: P, count: int) -> Outcome | None: ...
+    def pieces(self, pos: P) -> dict[int, str]: ...
+
+
+class RepetitionRules(Rules[P], Protocol[P]):
+    """A family with rules about repeating positions beyond a repetition's outcome (Tafl's
+    "the defenders may not repeat"): a Game asks these when the rules have them."""
+
+    def forbids_repetition(self, pos: P) -> bool: ...
+    def no_moves_outcome(self, pos: P) -> Outcome | None: ...
 
 
 @dataclass(frozen=True)
-class Ply:
+class Ply(Generic[P]):
     """One move played in a game: the move, what it captured, and the position after it."""
 
     move: Move
     captures: tuple[int, ...]
-    position: Any
+    position: P
 
 
-class Game:
-    """A game in progress: start position, the moves played, and a redo tail after undo.
+class Game(Generic[P]):
+    """A game in progress: start position and the moves played (one line; redo lives in the tree).
 
     Repetition is counted here because it needs the history; everything else the rules object
     decides from the position alone.
     """
 
-    def __init__(self, rules: Rules, start: Any | None = None) -> None:
+    def __init__(self, rules: Rules[P], start: P | None = None) -> None:
         self.rules = rules
-        self.start = rules.initial_position() if start is None else start
-        self.plies: list[Ply] = []
-        self.redo_stack: list[Ply] = []
-        self._counts: dict[Any, int] = {rules.position_key(self.start): 1}
-        self._boards: dict[Any, int] = {repeat_key(rules, self.start): 1}  # for a no-repeat rule
+        self.start: P = rules.initial_position() if start is None else start
+        self.plies: list[Ply[P]] = []
+        self._counts: dict[Hashable, int] = {rules.position_key(self.start): 1}
+        self._boards: dict[Hashable, int] = {repeat_key(rules, self.start): 1}  # for a no-repeat rule
+        #: The rules again when they forbid repeating positions (asked once: it is asked per move).
+        self._repetition: RepetitionRules[P] | None = \
+            cast("RepetitionRules[P]", rules) if hasattr(rules, "forbids_repetition") else None
         self._outcome: Outcome | None = None
         self._ended: Outcome | None = None  # an ending decided off the board (see finish)
         self._recompute_outcome()
 
     @classmethod
-    def from_plies(cls, rules: Rules, start: Any, plies: list[Ply]) -> Game:
+    def from_plies(cls, rules: Rules[P], start: P, plies: list[Ply[P]]) -> Game[P]:
         """A game whose history is ``plies``, played before (a line of a variation tree): the
         positions are taken as they are, only the repetition counts and the outcome are rebuilt."""
         game = cls(rules, start)
         for ply in plies:
-            game.plies.append(ply)
-            key = rules.position_key(ply.position)
-            game._counts[key] = game._counts.get(key, 0) + 1
-            board = repeat_key(rules, ply.position)
-            game._boards[board] = game._boards.get(board, 0) + 1
+            game._append(ply)
         game._recompute_outcome()
         return game
 
+    def append(self, ply: Ply[P]) -> None:
+        """Continue with ``ply``, a move played before from this very position (a node of the
+        tree): its position is taken as it is, the rules are not asked again."""
+        self._ended = None
+        self._append(ply)
+        self._recompute_outcome()
+
+    def _append(self, ply: Ply[P]) -> None:
+        self.plies.append(ply)
+        key = self.rules.position_key(ply.position)
+        self._counts[key] = self._counts.get(key, 0) + 1
+        board = repeat_key(self.rules, ply.position)
+        self._boards[board] = self._boards.get(board, 0) + 1
+
     # -- state ---------------------------------------------------------------------------------
     @property
-    def position(self) -> Any:
+    def position(self) -> P:
         return self.plies[-1].position if self.plies else self.start
 
-    def position_at(self, ply_count: int) -> Any:
+    def position_at(self, ply_count: int) -> P:
         """Position after ``ply_count`` moves (0 = start)."""
         return self.plies[ply_count - 1].position if ply_count else self.start
 
@@ -299,8 +356,7 @@ class Game:
 
     def _no_repeat(self) -> bool:
         """Does a rule forbid the side to move to recreate an earlier position?"""
-        forbids = getattr(self.rules, "forbids_repetition", None)
-        return bool(forbids and forbids(self.position))
+        return self._repetition is not None and self._repetition.forbids_repetition(self.position)
 
     def _repeats(self, move: Move) -> bool:
         pos, _caps = self.rules.play(self.position, move)
@@ -317,30 +373,24 @@ class Game:
             return None
         return self.rules.explain_illegal(self.position, move)
 
-    def play(self, move: Move) -> Ply:
-        """Play a legal move (raises IllegalMove otherwise); clears the redo tail."""
+    def play(self, move: Move) -> Ply[P]:
+        """Play a legal move (raises IllegalMove otherwise)."""
         why = self.check(move)
         if why is not None:
             raise IllegalMove(_("{move} is illegal: {why}").format(move=self.rules.move_text(move), why=why))
-        ply = self._push(move)
-        self.redo_stack.clear()
-        return ply
+        return self._push(move)
 
-    def play_text(self, text: str) -> Ply:
+    def play_text(self, text: str) -> Ply[P]:
         try:
             move = self.rules.parse_move(self.position, text)
         except ValueError as exc:
             raise IllegalMove(str(exc)) from None
         return self.play(move)
 
-    def _push(self, move: Move) -> Ply:
+    def _push(self, move: Move) -> Ply[P]:
         pos, captures = self.rules.play(self.position, move)
         ply = Ply(move, captures, pos)
-        self.plies.append(ply)
-        key = self.rules.position_key(pos)
-        self._counts[key] = self._counts.get(key, 0) + 1
-        board = repeat_key(self.rules, pos)
-        self._boards[board] = self._boards.get(board, 0) + 1
+        self._append(ply)
         self._recompute_outcome()
         return ply
 
@@ -358,7 +408,8 @@ class Game:
         self._ended = outcome
         self._outcome = outcome
 
-    def undo(self) -> Ply | None:
+    def undo(self) -> Ply[P] | None:
+        """Take back the last move (the tree keeps it, for redo and variations)."""
         if not self.plies:
             return None  # nothing to take back: an ending off the board at the start stays
         self._ended = None
@@ -371,38 +422,31 @@ class Game:
         self._boards[board] -= 1
         if not self._boards[board]:
             del self._boards[board]
-        self.redo_stack.append(ply)
         self._recompute_outcome()
         return ply
 
     def rewind(self, count: int) -> None:
-        """Keep only the first ``count`` moves (and no redo tail): a long walk back in one step,
-        costing the moves dropped, for readers that walk one game around a variation tree."""
+        """Keep only the first ``count`` moves: a long walk back in one step, costing the moves
+        dropped, for readers that walk one game around a variation tree."""
         self._ended = None
-        self.redo_stack.clear()
         while len(self.plies) > count:
-            key = self.rules.position_key(self.plies.pop().position)
+            ply = self.plies.pop()
+            key = self.rules.position_key(ply.position)
             self._counts[key] -= 1
             if not self._counts[key]:
                 del self._counts[key]
+            board = repeat_key(self.rules, ply.position)
+            self._boards[board] -= 1
+            if not self._boards[board]:
+                del self._boards[board]
         self._recompute_outcome()
 
-    def extend_played(self, plies: list[Ply]) -> None:
+    def extend_played(self, plies: list[Ply[P]]) -> None:
         """Append moves played before from this position (a tree's nodes): their positions are
         taken as they are, as :meth:`from_plies` does."""
-        self.redo_stack.clear()
         for ply in plies:
-            self.plies.append(ply)
-            key = self.rules.position_key(ply.position)
-            self._counts[key] = self._counts.get(key, 0) + 1
+            self._append(ply)
         self._recompute_outcome()
-
-    def redo(self) -> Ply | None:
-        if not self.redo_stack:
-            return None
-        ply = self.redo_stack.pop()
-        self._push(ply.move)
-        return self.plies[-1]
 
     def _recompute_outcome(self) -> None:
         if self._ended is not None:
@@ -415,8 +459,8 @@ class Game:
             out = self.rules.repetition_outcome(pos, count)
         if out is None and self._no_repeat():
             self._outcome = None
-            if not self.legal_moves():  # every move would repeat: as if the side had none
-                out = self.rules.no_moves_outcome(pos)
+            if not self.legal_moves() and self._repetition is not None:
+                out = self._repetition.no_moves_outcome(pos)  # every move would repeat: as if the side had none
         self._outcome = out
 
     # -- text ------------------------------------------------------------------------------------

@@ -253,7 +253,11 @@ class GraphGeometry:
         return int((y1 - y0) * self.unit) + 1
 
 
-def _graph(points: dict[tuple[int, int], str], edges: set[tuple[tuple[int, int], tuple[int, int]]],
+#: A line of a point-and-line board: its two ends (drawing coordinates), in sorted order.
+Line = tuple[tuple[int, int], tuple[int, int]]
+
+
+def _graph(points: dict[tuple[int, int], str], edges: set[Line],
            unit: float = 1.0, marks: dict[str, set[tuple[int, int]]] | None = None,
            style: str = "points") -> GraphGeometry:
     order = sorted(points, key=lambda p: (p[1], p[0]))
@@ -282,7 +286,7 @@ def cross_board(diagonals: str = "alternating", marks: dict[str, list[str]] | No
         for y in range(7):
             if 2 <= x <= 4 or 2 <= y <= 4:
                 pts[(x, y)] = f"{FILES[x]}{y + 1}"
-    edges: set = set()
+    edges: set[Line] = set()
     for (x, y) in pts:
         for dx, dy in ((1, 0), (0, 1)):
             if (x + dx, y + dy) in pts:
@@ -296,7 +300,7 @@ def cross_board(diagonals: str = "alternating", marks: dict[str, list[str]] | No
             if diagonals == "full" or (x + y) % 2 == 0:
                 edges.add(((x, y), (x + 1, y + 1)))
             if diagonals == "full" or (x + y) % 2 == 1:
-                edges.add(tuple(sorted(((x + 1, y), (x, y + 1)))))
+                edges.add(_line((x + 1, y), (x, y + 1)))
     named = {k: {p for p, n in pts.items() if n in v} for k, v in (marks or {}).items()}
     return _graph(pts, edges, marks=named)
 
@@ -304,11 +308,11 @@ def cross_board(diagonals: str = "alternating", marks: dict[str, list[str]] | No
 def checkerboard(size: int = 8) -> GraphGeometry:
     """The dark squares of a size x size board (a1 dark), joined diagonally."""
     pts = {(x, y): f"{FILES[x]}{y + 1}" for x in range(size) for y in range(size) if (x + y) % 2 == 0}
-    edges = set()
+    edges: set[Line] = set()
     for (x, y) in pts:
         for dx in (1, -1):
             if (x + dx, y + 1) in pts:
-                edges.add(tuple(sorted(((x, y), (x + dx, y + 1)))))
+                edges.add(_line((x, y), (x + dx, y + 1)))
     return _graph(pts, edges, style="checker")
 
 
@@ -323,7 +327,7 @@ def dablot_lattice(cols: int = 6, rows: int = 7) -> GraphGeometry:
         for Y in range(0, 2 * rows - 1):
             if X % 2 == Y % 2 and (X % 2 == 0 or (X < 2 * cols - 2 and Y < 2 * rows - 2)):
                 pts[(X, Y)] = f"{FILES[X // 2]}{Y + 1}"
-    edges = set()
+    edges: set[Line] = set()
     for (X, Y) in pts:
         if X % 2 == 0 and Y % 2 == 0:
             for dx, dy in ((2, 0), (0, 2)):
@@ -331,5 +335,10 @@ def dablot_lattice(cols: int = 6, rows: int = 7) -> GraphGeometry:
                     edges.add(((X, Y), (X + dx, Y + dy)))
         else:
             for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-                edges.add(tuple(sorted(((X, Y), (X + dx, Y + dy)))))
+                edges.add(_line((X, Y), (X + dx, Y + dy)))
     return _graph(pts, edges, unit=0.5)
+
+
+def _line(a: tuple[int, int], b: tuple[int, int]) -> Line:
+    """The line between two points, its ends in sorted order (so each line is stored once)."""
+    return (a, b) if a <= b else (b, a)

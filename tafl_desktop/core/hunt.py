@@ -11,13 +11,16 @@ for a chain of two jumps (the jumped pieces are the points in between).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from tafl_desktop.core.game import Move, Outcome, Side
-from tafl_desktop.core.geometry import GraphGeometry
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import quote
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
 
 FLOCK, HUNTERS = 0, 1
 
@@ -45,7 +48,7 @@ class HuntPosition:
         return hash(self.key())
 
 
-def _bits(x: int):
+def _bits(x: int) -> Iterator[int]:
     while x:
         low = x & -x
         yield low.bit_length() - 1
@@ -58,11 +61,13 @@ class HuntRules:
     family = "hunt"
     piece_letters = {"flock": "f", "hunters": "h"}
 
-    def __init__(self, variant: Any) -> None:
+    def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        g: GraphGeometry = variant.geometry
+        g = variant.graph
         self.geometry = g
         self.opts = dict(variant.options)
+        #: moves without a capture that end the game in a draw (0: never), read once
+        self.captureless = int(self.opts["captureless_draw"])
         o = self.opts
         self.N = g.size
         diag = o["diagonals"]
@@ -111,7 +116,7 @@ class HuntRules:
         self.start = self.parse_position(variant.setup, Side(0 if o["first_move"] == "flock" else 1))
 
     @staticmethod
-    def _mask(points) -> int:
+    def _mask(points: Iterable[int]) -> int:
         m = 0
         for p in points:
             m |= 1 << p
@@ -124,7 +129,7 @@ class HuntRules:
     def side_to_move(self, pos: HuntPosition) -> Side:
         return Side(pos.side)
 
-    def position_key(self, pos: HuntPosition):
+    def position_key(self, pos: HuntPosition) -> tuple[int, int, int]:
         return pos.key()
 
     def _chains(self, p: int, flock: int, occ: int, path: list[int], out: list[Move]) -> None:
@@ -216,7 +221,7 @@ class HuntRules:
         o = self.opts
         if not hunters:
             return Outcome(Side(FLOCK), "hunters_captured")
-        if o["captures"] and bin(flock).count("1") < o["hunter_win_below"]:
+        if o["captures"] and bin(flock).count("1") < int(o["hunter_win_below"]):
             return Outcome(Side(HUNTERS), "flock_depleted")
         if o["breakthrough"] and hunters & self.home_mask:
             return Outcome(Side(HUNTERS), "broke_through")
@@ -233,7 +238,7 @@ class HuntRules:
             if self.opts["no_moves"] == "draw":
                 return Outcome(None, "no_moves")
             return Outcome(Side(HUNTERS), "no_moves")
-        n = self.opts["captureless_draw"]
+        n = self.captureless
         if n and pos.quiet >= n:
             return Outcome(None, "no_captures")
         return None

@@ -12,7 +12,7 @@ Numbers a reader sees go through :func:`decimal`, :func:`percent` and :func:`int
 German or Russian reader gets "1,4" and a French one "95 %" (the edge plugs a locale-aware
 formatter in; plain English formatting before that).
 
-The catalogue extractor (``python -m tafl_desktop.i18n_catalogue``) collects ``N_``, ``gettext``,
+The catalogue extractor (``python -m tafl_desktop.tools.i18n_catalogue``) collects ``N_``, ``gettext``,
 ``ngettext``, ``_``, ``pgettext`` calls and every text of the option schemas and preset files.
 """
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 
-def move_numbers(movers: Sequence[int], first: int) -> list[int]:
+def move_numbers(movers: Sequence[object], first: object) -> list[int]:
     """The move number of each ply, given the side that made it (``movers``) and the side that
     moves first in the game (the left column of the move list): a new move begins whenever the
     first side plays after the other side did."""

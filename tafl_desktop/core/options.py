@@ -8,7 +8,7 @@ touches the schema, the engine and a test, nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -89,7 +89,7 @@ class OptionSpec:
     source: str = ""
     depends_on: tuple[str, tuple[OptionValue, ...]] | None = None
     needs_mark: str = ""
-    sentence_on_without: tuple[str, str] = ()
+    sentence_on_without: tuple[str, str] | None = None
     #: A toggle added after files were first written: saved only when it differs from the
     #: default, so a file that does not use it reads exactly as before (and an older app opens it).
     omit_default: bool = False
@@ -183,7 +183,9 @@ class OptionSchema:
     board_marks: frozenset[str] | None = None
     _by_key: dict[str, OptionSpec] = field(init=False, repr=False, compare=False)
     _boards: dict[frozenset[str], OptionSchema] = field(init=False, repr=False, compare=False)
-    _worded: dict[tuple[frozenset[tuple[str, str]], str], OptionSchema] = field(init=False, repr=False, compare=False)
+    #: (words, context, language) -> the schema in those words
+    _worded: dict[tuple[frozenset[tuple[str, str]], str, str], OptionSchema] = field(init=False, repr=False,
+                                                                                    compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_key", {s.key: s for s in self.specs})
@@ -232,7 +234,7 @@ class OptionSchema:
             self._worded[key] = bound
         return bound
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[OptionSpec]:
         return iter(self.specs)
 
     def __contains__(self, key: object) -> bool:
@@ -292,6 +294,7 @@ class OptionSchema:
             return UNFIT_TEXT[spec.needs_mark]().format(key=key)
         if not self.choice_fits(key, value):
             c = spec.choice(value)
+            assert c is not None  # choice_fits is False only for a choice the option has
             return UNFIT_CHOICE_TEXT[c.needs_mark]().format(key=key, value=value)
         return None
 
@@ -326,10 +329,10 @@ class OptionSchema:
         if not self.is_active(other, values):
             return self.inactive_reason(other, values)
         shown = [_td(v) for v in wanted]
-        values = shown[0]
+        listed = shown[0]
         for more in shown[1:]:
-            values = _("{first} or {second}").format(first=values, second=more)
-        return _("option '{key}' applies only when '{other}' is {values}").format(key=key, other=other, values=values)
+            listed = _("{first} or {second}").format(first=listed, second=more)
+        return _("option '{key}' applies only when '{other}' is {values}").format(key=key, other=other, values=listed)
 
     def groups(self) -> list[tuple[str, list[OptionSpec]]]:
         """Toggles grouped for the options panel and the rule sheet, in declaration order."""

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import cast
 
-from tafl_desktop.core.game import Outcome, repeat_key
+from tafl_desktop.core.game import Outcome, P, RepetitionRules, Rules, repeat_key
 
 
 def random_playout(
-    rules: Any, pos: Any, rng: random.Random, max_plies: int = 10_000
-) -> tuple[Any, int, Outcome | None]:
+    rules: Rules[P], pos: P, rng: random.Random, max_plies: int = 10_000
+) -> tuple[P, int, Outcome | None]:
     """Play uniformly random legal moves until the game ends or ``max_plies`` pass.
 
     Every ply generates the full legal-move list, plays one move and checks for the end of the
@@ -36,7 +37,7 @@ def random_playout(
     return pos, plies, outcome
 
 
-def perft(rules: Any, pos: Any, depth: int) -> int:
+def perft(rules: Rules[P], pos: P, depth: int) -> int:
     """Leaf count of the legal-move tree to ``depth`` plies.
 
     Uses the family's bulk ``count_moves`` at the last ply when it has one (as every fast perft
@@ -51,7 +52,7 @@ def perft(rules: Any, pos: Any, depth: int) -> int:
     if depth <= 0:
         return 1
     if depth == 1:
-        counter = getattr(rules, "count_moves", None)
+        counter: Callable[[P], int] | None = getattr(rules, "count_moves", None)
         return counter(pos) if counter else len(rules.legal_moves(pos))
     total = 0
     play = rules.play
@@ -61,12 +62,12 @@ def perft(rules: Any, pos: Any, depth: int) -> int:
     return total
 
 
-def _perft_no_repeat(rules: Any, pos: Any, depth: int, line: set[Any]) -> int:
+def _perft_no_repeat(rules: Rules[P], pos: P, depth: int, line: set[Hashable]) -> int:
     """:func:`perft` with the boards of the line so far in ``line`` (a move may not recreate one
     where ``rules.forbids_repetition`` says so)."""
     if depth <= 0:
         return 1
-    forbids = rules.forbids_repetition(pos)
+    forbids = cast("RepetitionRules[P]", rules).forbids_repetition(pos)  # perft asked rules.no_repeat
     total = 0
     for m in rules.legal_moves(pos):
         nxt, _ = rules.play(pos, m)

@@ -10,40 +10,49 @@ where the rules say no piece may stand) with the rules' own reason.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
-from tafl_desktop.core.game import Side
+from tafl_desktop.core.game import Position, Rules, Side
 from tafl_desktop.core.marks import gettext as _
 
-#: The piece letters of each family, in the order a palette shows them (the letters the rules'
-#: ``pieces()`` and the board painter use).  Dablot: lower case is the South army, upper case North.
-PIECE_KINDS: dict[str, tuple[str, ...]] = {
-    "tafl": ("t", "T", "K"),
-    "hunt": ("f", "h"),
-    "dablot": ("s", "r", "o", "p", "k", "S", "R", "O", "P", "K"),
-}
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
 
 
 class SetupError(ValueError):
     """A set-up that is not a position of this game; the message is the rules' one-line reason."""
 
 
-def piece_kinds(variant: Any) -> tuple[str, ...]:
-    return PIECE_KINDS.get(variant.family, PIECE_KINDS["tafl"])
+def piece_kinds(variant: Variant) -> tuple[str, ...]:
+    """The piece letters of ``variant``'s family, in the order a palette shows them (the letters
+    the rules' ``pieces()`` and the board painter use)."""
+    return tuple(variant.traits.piece_kinds)
 
 
-def board_text(variant: Any, pieces: Mapping[int, str]) -> str:
+def board_text(variant: Variant, pieces: Mapping[int, str]) -> str:
     """``pieces`` (point -> letter) as the family's position text, the form ``--position`` reads."""
-    g = variant.geometry
-    family = variant.family
-    if family == "hunt":
-        hunters = ",".join(g.name(p) for p in sorted(pieces) if pieces[p] == "h")
-        flock = ",".join(g.name(p) for p in sorted(pieces) if pieces[p] == "f")
-        return f"hunters={hunters} flock={flock}"
-    if family == "dablot":
-        south = ",".join(pieces[p] + g.name(p) for p in sorted(pieces) if pieces[p].islower())
-        north = ",".join(pieces[p].lower() + g.name(p) for p in sorted(pieces) if pieces[p].isupper())
-        return f"south={south} north={north}"
+    return _WRITERS[variant.traits.setup_form](variant, pieces)
+
+
+def _points_text(variant: Variant, pieces: Mapping[int, str]) -> str:
+    """Each side's points, the second side first: ``hunters=d4 flock=a3,b3`` (the Fox games)."""
+    g, traits = variant.geometry, variant.traits
+    lists = [f"{traits.setup_labels[side]}=" + ",".join(g.name(p) for p in sorted(pieces)
+                                                      if traits.piece_side(pieces[p]) == side) for side in (1, 0)]
+    return " ".join(lists)
+
+
+def _lettered_text(variant: Variant, pieces: Mapping[int, str]) -> str:
+    """Each side's pieces, letter and point: ``south=sa1,pe6 north=kf7`` (Dablot)."""
+    g, traits = variant.geometry, variant.traits
+    lists = [f"{traits.setup_labels[side]}=" + ",".join(pieces[p].lower() + g.name(p) for p in sorted(pieces)
+                                                      if traits.piece_side(pieces[p]) == side) for side in (0, 1)]
+    return " ".join(lists)
+
+
+def _rows_text(variant: Variant, pieces: Mapping[int, str]) -> str:
+    """OpenTafl's rows of letters, top row first: ``/3t3/.../`` (Tafl)."""
+    g = variant.grid
     rows = []
     for rank in range(g.height - 1, -1, -1):
         row, run = "", 0
@@ -58,7 +67,11 @@ def board_text(variant: Any, pieces: Mapping[int, str]) -> str:
     return "/" + "/".join(rows) + "/"
 
 
-def position_from_text(rules: Any, text: str, to_move: Side) -> Any:
+#: The position text of each kind of set-up (``Family.setup_form``).
+_WRITERS = {"rows": _rows_text, "points": _points_text, "lettered": _lettered_text}
+
+
+def position_from_text(rules: Rules[Position], text: str, to_move: Side) -> Position:
     """The rules' position for ``text`` (SetupError with their reason if they refuse it)."""
     if not text.strip():
         raise SetupError(_("the position text is empty"))
@@ -68,11 +81,11 @@ def position_from_text(rules: Any, text: str, to_move: Side) -> Any:
         raise SetupError(str(exc) or type(exc).__name__) from None
 
 
-def position_from_pieces(rules: Any, pieces: Mapping[int, str], to_move: Side) -> Any:
+def position_from_pieces(rules: Rules[Position], pieces: Mapping[int, str], to_move: Side) -> Position:
     return position_from_text(rules, board_text(rules.variant, pieces), to_move)
 
 
-def split_side(variant: Any, text: str) -> tuple[str, Side | None]:
+def split_side(variant: Variant, text: str) -> tuple[str, Side | None]:
     """A copied position may end with the side to move (``/3t3/.../ defenders``, ``hunters=d4
     flock=... geese``): the position text and that side (None when the text names none)."""
     head, _, last = text.strip().rpartition(" ")
@@ -84,7 +97,7 @@ def split_side(variant: Any, text: str) -> tuple[str, Side | None]:
     return text.strip(), None
 
 
-def position_with_side(rules: Any, pos: Any) -> str:
+def position_with_side(rules: Rules[Position], pos: Position) -> str:
     """The text Copy puts on the clipboard: the position and the side to move."""
     variant = rules.variant
     return f"{rules.position_text(pos)} {variant.side_key(rules.side_to_move(pos))}"

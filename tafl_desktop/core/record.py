@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core import progress
-from tafl_desktop.core.game import Game, IllegalMove, Side
+from tafl_desktop.core.game import Game, IllegalMove, Position, Side
 from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import known, os_reason, quote, shown
@@ -38,7 +38,8 @@ def atomic_write_text(path: Path, text: str) -> None:
     write_safely(path, text)
 
 
-def game_to_data(game: Game, tags: dict[str, str] | None = None, tree: GameTree | None = None) -> dict[str, Any]:
+def game_to_data(game: Game[Position], tags: dict[str, str] | None = None,
+                 tree: GameTree[Position] | None = None) -> dict[str, Any]:
     """The record of ``game``; with ``tree``, of the tree's main line, variations and comments
     (``game`` is then only the line on screen, which may be a variation)."""
     if tree is not None:
@@ -60,7 +61,8 @@ def game_to_data(game: Game, tags: dict[str, str] | None = None, tree: GameTree 
     }
 
 
-def record_text(game: Game, tags: dict[str, str] | None = None, tree: GameTree | None = None) -> str:
+def record_text(game: Game[Position], tags: dict[str, str] | None = None,
+                tree: GameTree[Position] | None = None) -> str:
     """The text of a record file for ``game`` (and ``tree``), checked against the same limits
     that reading applies (``core.record_limits``), so a file written is a file that opens.
     RecordError (one sentence) for a game past them; the window refuses to build one.
@@ -87,14 +89,14 @@ def _encodable(text: str) -> str:
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def save_game(game: Game, path: str | Path, tags: dict[str, str] | None = None,
-              tree: GameTree | None = None) -> None:
+def save_game(game: Game[Position], path: str | Path, tags: dict[str, str] | None = None,
+              tree: GameTree[Position] | None = None) -> None:
     """Write the record atomically; RecordError for a game past the limits, OSError for a path
     that cannot be written (nothing is changed in either case)."""
     atomic_write_text(Path(path), record_text(game, tags, tree))
 
 
-def tree_from_data(data: Any, where: str = "game") -> GameTree:
+def tree_from_data(data: Any, where: str = "game") -> GameTree[Position]:
     """Validate record data and replay it, variations included, into a GameTree."""
     tree = GameTree.from_game(game_from_data(data, where))
     try:
@@ -108,7 +110,7 @@ def tree_from_data(data: Any, where: str = "game") -> GameTree:
     return tree
 
 
-def game_from_data(data: Any, where: str = "game") -> Game:
+def game_from_data(data: Any, where: str = "game") -> Game[Position]:
     """Validate record data and replay its main line into a Game; RecordError explains any problem."""
     if not isinstance(data, dict):
         raise RecordError(_("{where}: not a Tafl Desktop game record").format(where=where))
@@ -160,7 +162,7 @@ def game_from_data(data: Any, where: str = "game") -> Game:
     return game
 
 
-def _restore_off_board_ending(game: Game, data: dict[str, Any], where: str) -> None:
+def _restore_off_board_ending(game: Game[Position], data: dict[str, Any], where: str) -> None:
     """A resignation, draw or flag fall is not in the moves: take it from 'result' and 'reason'."""
     from tafl_desktop.core.game import OFF_BOARD_REASONS, Outcome
 
@@ -174,7 +176,7 @@ def _restore_off_board_ending(game: Game, data: dict[str, Any], where: str) -> N
     game.finish(Outcome(winners[result], reason))
 
 
-def load_game(path: str | Path) -> Game:
+def load_game(path: str | Path) -> Game[Position]:
     """The main line of a saved game (variations are checked but left out); RecordError (one
     line) for anything that is not a record.
 
@@ -184,7 +186,7 @@ def load_game(path: str | Path) -> Game:
     return tree_from_data(data, where).main_game()
 
 
-def load_tree(path: str | Path) -> GameTree:
+def load_tree(path: str | Path) -> GameTree[Position]:
     """A saved game with its variations and comments."""
     return tree_from_data(*_read_record(path))
 

@@ -29,10 +29,14 @@ Pure Python: the core, the interop readers and the window all import it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import quote
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.game import Move, Position
+    from tafl_desktop.core.game_tree import GameTree, Node
 
 #: Moves a game may hold, main line and variations together.
 MAX_MOVES = 20_000
@@ -82,7 +86,7 @@ def file_too_large(size: int) -> str:
 
 
 # ------------------------------------------------------------------------------------ nesting
-def nesting(node: Any, first: Mapping[int, Any] | None = None) -> int:
+def nesting(node: Node[Position], first: Mapping[int, Node[Position]] | None = None) -> int:
     """How many variations deep ``node`` lies (0 on the main line): the number of moves on its
     path that are not their parent's first child.  ``first`` overrides a parent's first child
     (``id(parent) -> child``), to ask how deep a node would lie after a promotion."""
@@ -96,7 +100,7 @@ def nesting(node: Any, first: Mapping[int, Any] | None = None) -> int:
     return depth
 
 
-def deepest(node: Any, base: int) -> int:
+def deepest(node: Node[Position], base: int) -> int:
     """The deepest nesting in ``node``'s subtree, ``node`` itself lying ``base`` deep (a loop,
     never recursion: a tree may be 20,000 moves deep)."""
     worst = base
@@ -110,7 +114,7 @@ def deepest(node: Any, base: int) -> int:
 
 
 # ------------------------------------------------------------------------------------ refusals
-def move_refusal(tree: Any, parent: Any, move: Any) -> str | None:
+def move_refusal(tree: GameTree[Position], parent: Node[Position], move: Move) -> str | None:
     """Why ``move`` may not be added after ``parent`` (None: it may; a move already in the tree
     always may, as it adds nothing)."""
     if parent.child(move) is not None:
@@ -122,7 +126,7 @@ def move_refusal(tree: Any, parent: Any, move: Any) -> str | None:
     return None
 
 
-def comment_refusal(tree: Any, node: Any, text: str) -> str | None:
+def comment_refusal(tree: GameTree[Position], node: Node[Position], text: str) -> str | None:
     """Why ``text`` may not become the comment on ``node`` (None: it may)."""
     text = text.strip()
     if len(text) > MAX_COMMENT:
@@ -133,7 +137,7 @@ def comment_refusal(tree: Any, node: Any, text: str) -> str | None:
     return None
 
 
-def promotion_refusal(tree: Any, node: Any, to_main: bool = False) -> str | None:
+def promotion_refusal(tree: GameTree[Position], node: Node[Position], to_main: bool = False) -> str | None:
     """Why the variation holding ``node`` may not be promoted (one level, or ``to_main``): a
     promotion pushes the line it replaces one level deeper."""
     starts = []
@@ -148,6 +152,7 @@ def promotion_refusal(tree: Any, node: Any, to_main: bool = False) -> str | None
         return None
     first = {id(s.parent): s for s in starts}
     for s in starts:
+        assert s.parent is not None  # a variation's first move has a parent
         demoted = s.parent.children[0]
         if deepest(demoted, nesting(demoted, first)) > MAX_NESTING:
             return too_deep()
@@ -155,11 +160,11 @@ def promotion_refusal(tree: Any, node: Any, to_main: bool = False) -> str | None
 
 
 # ------------------------------------------------------------------------------------ checks
-def comment_total(tree: Any) -> int:
+def comment_total(tree: GameTree[Position]) -> int:
     return len(tree.root.comment) + sum(len(n.comment) for n in tree.nodes())
 
 
-def tree_problem(tree: Any) -> str | None:
+def tree_problem(tree: GameTree[Position]) -> str | None:
     """What makes ``tree`` too large to keep (None: nothing).  Writers and readers ask the same."""
     count = 0
     total = len(tree.root.comment)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from tafl_desktop.core import progress
-from tafl_desktop.core.game import IllegalMove
+from tafl_desktop.core.game import IllegalMove, Position
 from tafl_desktop.core.game_tree import GameTree, Node, TreeCursor
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import shown
@@ -32,7 +32,7 @@ class TreeFormatError(ValueError):
 
 
 # ------------------------------------------------------------------------------------ writing
-def tree_extras(tree: GameTree) -> dict[str, Any]:
+def tree_extras(tree: GameTree[Position]) -> dict[str, Any]:
     """The ``comments`` and ``variations`` keys for ``tree`` (only those that are not empty)."""
     out: dict[str, Any] = {}
     line = tree.main_line()
@@ -47,24 +47,25 @@ def tree_extras(tree: GameTree) -> dict[str, Any]:
     return out
 
 
-def _line_comments(line: list[Node]) -> dict[str, str]:
+def _line_comments(line: list[Node[Position]]) -> dict[str, str]:
     return {str(n.depth): n.comment for n in line if n.comment}
 
 
-def _line_variations(tree: GameTree, line: list[Node]) -> list[dict[str, Any]]:
+def _line_variations(tree: GameTree[Position], line: list[Node[Position]]) -> list[dict[str, Any]]:
     """The variations hanging from ``line``, each with its own nested ones: a loop over a stack of
     lines still to write, never recursion (a tree may nest as deep as the limits allow)."""
     top: list[dict[str, Any]] = []
-    stack: list[tuple[list[Node], list[dict[str, Any]]]] = [(line, top)]
+    stack: list[tuple[list[Node[Position]], list[dict[str, Any]]]] = [(line, top)]
     nested_of: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
     while stack:
         nodes, out = stack.pop()
         for node in nodes:
-            if not node.is_main_child:
+            if not node.is_main_child or node.parent is None:
                 continue  # the alternatives to a variation's first move belong to the line above
             for alt in node.parent.children[1:]:
                 sub = [alt, *tree.continuation(alt)]
-                entry: dict[str, Any] = {"ply": alt.depth, "moves": [tree.rules.move_text(n.move) for n in sub]}
+                moves = [tree.rules.move_text(n.ply.move) for n in sub if n.ply is not None]
+                entry: dict[str, Any] = {"ply": alt.depth, "moves": moves}
                 comments = _line_comments(sub)
                 if comments:
                     entry["comments"] = comments
@@ -79,7 +80,7 @@ def _line_variations(tree: GameTree, line: list[Node]) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------------------------ reading
-def read_tree_extras(tree: GameTree, data: dict[str, Any], limit: int) -> None:
+def read_tree_extras(tree: GameTree[Position], data: dict[str, Any], limit: int) -> None:
     """Add the record's comments and variations to ``tree`` (which holds its main line).
     ``limit`` is the most moves the whole tree may hold.  TreeFormatError says what is wrong.
 
@@ -93,7 +94,7 @@ def read_tree_extras(tree: GameTree, data: dict[str, Any], limit: int) -> None:
     budget = limit - len(line)
     done = len(line)
     cursor = TreeCursor(tree)
-    stack: list[tuple[list[Node], Any, str, bool]] = [(line, variations, "variations", True)]
+    stack: list[tuple[list[Node[Position]], Any, str, bool]] = [(line, variations, "variations", True)]
     while stack:
         nodes, items, where, top = stack.pop()
         if not isinstance(items, list):
@@ -106,8 +107,10 @@ def read_tree_extras(tree: GameTree, data: dict[str, Any], limit: int) -> None:
             budget -= len(moves)
             if budget < 0:
                 raise TreeFormatError(_("{here}: the record holds more moves than a record may have").format(here=here))
-            cursor.goto(by_ply[ply].parent)
-            sub: list[Node] = []
+            parent = by_ply[ply].parent
+            assert parent is not None  # by_ply holds the moves of a line, never the root
+            cursor.goto(parent)
+            sub: list[Node[Position]] = []
             for i, text in enumerate(moves):
                 try:
                     sub.append(cursor.play_text(text))
@@ -122,7 +125,8 @@ def read_tree_extras(tree: GameTree, data: dict[str, Any], limit: int) -> None:
         stack.extend(reversed(pending))  # the first variation (and its own) is read first
 
 
-def _checked_variation(var: Any, here: str, by_ply: dict[int, Node]) -> tuple[str, int, list[str], dict]:
+def _checked_variation(var: Any, here: str, by_ply: dict[int, Node[Position]]
+                       ) -> tuple[str, int, list[str], dict[str, Any]]:
     if not isinstance(var, dict) or set(var) - {"ply", "moves", "comments", "variations"}:
         raise TreeFormatError(_("{here}: a variation has 'ply', 'moves' and optionally 'comments' and "
                                 "'variations'").format(here=here))
@@ -152,7 +156,8 @@ def _check_nesting(variations: Any) -> int:
     return total
 
 
-def _read_comments(root: Node, line: list[Node], comments: Any, where: str, allow_start: bool) -> None:
+def _read_comments(root: Node[Position], line: list[Node[Position]], comments: Any, where: str,
+                   allow_start: bool) -> None:
     if not isinstance(comments, dict):
         raise TreeFormatError(_("'{where}' must be a table of ply numbers and texts").format(where=where))
     by_ply = {n.depth: n for n in line}

@@ -20,7 +20,7 @@ class RuleSection:
 
 def hunt_board_sentences(variant: Variant) -> list[str]:
     """The board and armies of a Fox game."""
-    g = variant.geometry
+    g = variant.graph
     rules = variant.make_rules()
     pieces = rules.pieces(rules.initial_position())
     many, hunters = variant.side_names
@@ -76,7 +76,7 @@ def dablot_board_sentences(variant: Variant) -> list[str]:
 def wall_sentences(variant: Variant) -> list[str]:
     """The walls of a grid board (thick lines): where they stand and what they do."""
     g = variant.geometry
-    walls = getattr(g, "walls", frozenset())
+    walls: frozenset[tuple[int, int]] = getattr(g, "walls", frozenset())
     if not walls:
         return []
     rule = gettext("No piece moves across a wall, and no piece is captured across one: for the pieces beside it, a "
@@ -95,12 +95,15 @@ def wall_sentences(variant: Variant) -> list[str]:
     return [gettext("Thick lines are walls, between the squares {pairs}.").format(pairs=names), rule]
 
 
+#: The board sentences of the families whose boards are not Tafl's squares.
+_BOARD_SENTENCES = {"hunt": hunt_board_sentences, "dablot": dablot_board_sentences}
+
+
 def board_sentences(variant: Variant) -> list[str]:
     """What is on the board: size, pieces, special squares."""
-    if variant.family == "dablot":
-        return dablot_board_sentences(variant)
-    if variant.family != "tafl":
-        return hunt_board_sentences(variant)
+    other = _BOARD_SENTENCES.get(variant.family)
+    if other is not None:
+        return other(variant)
     g = variant.geometry
     rules = variant.make_rules()
     pieces = rules.pieces(rules.initial_position())

@@ -17,7 +17,7 @@ exporting to OpenTafl is told exactly which rule OpenTafl will play differently.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,7 @@ from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.options import OptionValue
 from tafl_desktop.core.quoting import LIMIT, clip, known
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
-from tafl_desktop.core.variants import Variant, VariantError, presets, variant_from_data
+from tafl_desktop.core.variants import Variant, VariantError, preset, register_name_reader, variant_from_data
 
 
 def _v(text: object) -> str:
@@ -75,7 +75,7 @@ def _yn(value: bool) -> str:
     return "y" if value else "n"
 
 
-def _squares(g: GridGeometry, squares) -> str:
+def _squares(g: GridGeometry, squares: Iterable[int]) -> str:
     return "".join(g.name(s) + "," for s in sorted(squares))
 
 
@@ -101,7 +101,7 @@ def _ot_entries(v: Variant) -> list[tuple[str, str]]:
     """OpenTafl's keys for this variant: every toggle as close as OpenTafl can say it (values
     equal to OpenTafl's defaults are left out, as OpenTafl's own serializer does)."""
     o = v.options
-    g: GridGeometry = v.geometry
+    g = v.grid
     board = v.board_data
     out: list[tuple[str, str]] = [("dim", str(g.width)), ("name", v.name.replace(" ", "_"))]
     if o["escape"] == "edge":
@@ -189,10 +189,10 @@ def to_rules_string(v: Variant) -> Export:
     """The variant as an OpenTafl rules string, with a warning per active toggle OpenTafl cannot
     express (that toggle is also kept as a ``td-`` entry, so we read our own strings back exactly).
     RulesStringError if the board itself cannot be written (not Tafl, not square)."""
-    if v.family != "tafl":
+    if not v.traits.opentafl:
         raise RulesStringError(_("{name} is not a Tafl game: OpenTafl rules strings hold only Tafl variants")
                                .format(name=v.name))
-    g = v.geometry
+    g = v.grid
     if g.width != g.height:
         raise RulesStringError(_("OpenTafl boards are square; {name} is {size}").format(name=v.name,
                                                                                         size=v.size_words))
@@ -200,7 +200,8 @@ def to_rules_string(v: Variant) -> Export:
     decoded = _decode_options(dict(entries), g)
     warnings: list[str] = []
     extra: list[tuple[str, str]] = []
-    if v.id in presets() and presets()[v.id].board_data == v.board_data:
+    shipped = preset(v.id)
+    if shipped is not None and shipped.board_data == v.board_data:
         extra.append(("td-id", v.id))
     escape = g.marked("escape")
     if escape:
@@ -528,8 +529,9 @@ def variant_from_rules_string(text: str) -> Variant:
         raise
     except VariantError as exc:  # a string that parses but describes no playable board: one kind of error
         raise RulesStringError(str(exc)) from None
-    base = presets().get(cfg.get("td-id", ""))
-    if base is not None and base.family == "tafl" and _same_board(base, variant):
+    td_id = cfg.get("td-id", "")
+    base = preset(td_id) if td_id else None
+    if base is not None and base.traits.opentafl and _same_board(base, variant):
         return base.with_options(options)
     return variant
 
@@ -545,3 +547,6 @@ def _same_board(a: Variant, b: Variant) -> bool:
 def looks_like_rules_string(text: str) -> bool:
     """A rules string starts with its board size (``dim:``)."""
     return text.lstrip().startswith("dim:")
+
+
+register_name_reader("dim:", variant_from_rules_string)  # find_variant("dim:11 ...") reads rules strings

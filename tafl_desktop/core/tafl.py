@@ -18,14 +18,17 @@ here is documented (with its source) there.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from tafl_desktop.core.game import Move, Outcome, Side
-from tafl_desktop.core.geometry import GridGeometry
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import listing, quote
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
 
 ATT, DEF = 0, 1
 #: Piece classes for movement: attacker soldier, defender soldier, king.
@@ -76,7 +79,7 @@ class TaflPosition:
         return f"TaflPosition(att={self.att:#x}, dfn={self.dfn:#x}, king={self.king}, side={self.side})"
 
 
-def _bits(x: int):
+def _bits(x: int) -> Iterator[int]:
     """Yield the indices of the set bits of ``x``, lowest first."""
     while x:
         low = x & -x
@@ -84,7 +87,7 @@ def _bits(x: int):
         x ^= low
 
 
-class _LineMemo(dict):
+class _LineMemo(dict[int, tuple[Move, ...]]):
     """Moves of one piece class on one line, keyed by (line occupancy | movers << length).
 
     A miss computes the entry from the line's move rays (``TaflRules._rays``), so the move
@@ -129,9 +132,9 @@ class TaflRules:
 
     family = "tafl"
 
-    def __init__(self, variant: Any) -> None:
+    def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        g: GridGeometry = variant.geometry
+        g = variant.grid
         self.geometry = g
         # a toggle that does not apply under the others (the panel greys it, the rule sheet leaves it
         # out) plays as its default, so no rule is in force that the player cannot see
@@ -171,11 +174,13 @@ class TaflRules:
         self.throne_bit = self.bit[self.throne] if self.throne >= 0 else 0
 
         self.maxdist = 1 if o["movement"] == "single_step" else max(W, H)
-        self.king_maxdist = self.maxdist if not o["king_speed"] else min(self.maxdist, o["king_speed"])
+        king_speed = int(o["king_speed"])
+        self.king_maxdist = self.maxdist if not king_speed else min(self.maxdist, king_speed)
         armed = o["king_armed"]
         self.king_hammer = armed in ("yes", "hammer")
         self.king_anvil = armed in ("yes", "anvil")
-        self.edge_hostile = o["edge_hostile"]
+        self.edge_hostile = bool(o["edge_hostile"])
+        self.king_edge_capture = bool(o["king_edge_capture"])
         #: a legality rule that needs the game's history (see forbids_repetition)
         self.no_repeat = o["repetition"] == "defenders_no_repeat"
 
@@ -189,13 +194,13 @@ class TaflRules:
         self._build_lines()
         self._build_neighbours()
         self._fort_cache: dict[tuple[int, int, int], bool] = {}
-        self.start = self.parse_position(variant.setup, Side.parse(o["first_move"]))
+        self.start = self.parse_position(variant.setup, Side.parse(str(o["first_move"])))
 
     # ---------------------------------------------------------------------------------- set-up
     def _wall(self, a: int, b: int) -> bool:
         return (min(a, b), max(a, b)) in self.walls
 
-    def _mask(self, squares) -> int:
+    def _mask(self, squares: Iterable[int]) -> int:
         m = 0
         for s in squares:
             m |= 1 << s
@@ -350,7 +355,7 @@ class TaflRules:
 
     def board_of_key(self, key: tuple[int, int, int, int]) -> tuple[int, int, int]:
         """The board part of a :meth:`position_key` (for a history kept as position keys)."""
-        return tuple(key[:3])
+        return (key[0], key[1], key[2])
 
     # ------------------------------------------------------------------------- move generation
     def _rays(self, c: int, li: int, i: int) -> tuple[list[tuple[Move, ...]], list[tuple[Move, ...]]]:
@@ -396,7 +401,7 @@ class TaflRules:
         memo = self.memo[c][li]
         return memo[occ | (1 << i) << memo.n]
 
-    def _line_tables(self, pos: TaflPosition):
+    def _line_tables(self, pos: TaflPosition) -> tuple[int, int, int, int]:
         """(occupancy, occupancy transposed, king bit, king bit transposed) of a position."""
         king = pos.king
         if king >= 0:
@@ -613,7 +618,7 @@ class TaflRules:
     def _king_side_hostile(self, att: int, dfn: int, king: int, n: int | None) -> bool:
         """One side of the king for a four-sided capture: attacker, hostile square or (maybe) the edge."""
         if n is None:
-            return self.opts["king_edge_capture"] or self.edge_hostile
+            return self.king_edge_capture or self.edge_hostile
         return self._hostile_to(DEF, n, att, dfn, king)
 
     def _king_captured(self, att: int, dfn: int, king: int, mover: int) -> bool:
@@ -878,7 +883,7 @@ class TaflRules:
         defender of the fort: 0 for a square (or rim) hostile by itself, 1 for a square an
         attacker could stand on, :data:`NEVER` when nothing there can ever act."""
         if n is None:
-            return 0 if self.edge_hostile or (king and self.opts["king_edge_capture"]) else NEVER
+            return 0 if self.edge_hostile or (king and self.king_edge_capture) else NEVER
         b = 1 << n
         if self.def_hostile & b:
             return 0
@@ -984,7 +989,7 @@ class TaflRules:
             if self.opts["no_moves"] == "draw":
                 return Outcome(None, "no_moves")
             return Outcome(Side(1 - pos.side), "no_moves")
-        n = self.opts["captureless_draw"]
+        n = int(self.opts["captureless_draw"])
         if n and pos.quiet >= n:
             return Outcome(None, "no_captures")
         return None
@@ -995,7 +1000,7 @@ class TaflRules:
             # :class:`Game` refuses such a move (see forbids_repetition); a search that reaches
             # one anyway scores it as lost for the defenders, which keeps it off their choices
             return Outcome(Side.ATTACKERS, "repetition") if count >= 2 and pos.side == ATT else None
-        if mode == "allowed" or count < self.opts["repetition_count"]:
+        if mode == "allowed" or count < int(self.opts["repetition_count"]):
             return None
         if mode == "mover_wins":
             return Outcome(Side(1 - pos.side), "repetition")  # OpenTafl tfr:l: the side completing it wins

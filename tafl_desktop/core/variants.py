@@ -11,17 +11,16 @@ from __future__ import annotations
 import copy
 import tomllib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core import marks
-from tafl_desktop.core.dablot_options import DABLOT_OPTIONS
-from tafl_desktop.core.game import Side
+from tafl_desktop.core.families import FAMILIES as FAMILIES  # re-exported: the registry of families
+from tafl_desktop.core.families import Family
+from tafl_desktop.core.game import Position, Rules, Side
 from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
-from tafl_desktop.core.hunt_options import HUNT_OPTIONS
-from tafl_desktop.core.marks import N_
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.options import OptionSchema, OptionValue
 from tafl_desktop.core.quoting import known, os_reason, quote, shown
@@ -39,52 +38,14 @@ from tafl_desktop.core.side_words import (
     side_words,
     sides_context,
 )
-from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
 MAX_FILE_BYTES = 256 * 1024
 
 TOP_KEYS = ("id", "name", "family", "description", "sources", "notes", "sides", "board", "options")
-GRID_BOARD_KEYS = ("width", "height", "throne", "corners", "camps", "escape_squares", "walls", "room", "doorways",
-                   "setup")
-GRAPH_BOARD_KEYS = ("kind", "diagonals", "size", "pen", "home", "setup")
-DABLOT_BOARD_KEYS = ("kind", "cols", "rows", "setup")
 
 
 class VariantError(ValueError):
     """A variant that cannot be used; the message is one clear line for the user."""
-
-
-@dataclass(frozen=True)
-class Family:
-    """A game family: its option schema and how to build its rules object."""
-
-    name: str
-    label: str
-    schema: OptionSchema
-    sides: tuple[str, str]
-    board_keys: tuple[str, ...]
-
-    def make_rules(self, variant: Variant):
-        if self.name == "tafl":
-            from tafl_desktop.core.tafl import TaflRules
-
-            return TaflRules(variant)
-        if self.name == "hunt":
-            from tafl_desktop.core.hunt import HuntRules
-
-            return HuntRules(variant)
-        if self.name == "dablot":
-            from tafl_desktop.core.dablot import DablotRules
-
-            return DablotRules(variant)
-        raise VariantError(_("family '{name}' has no rules engine yet").format(name=self.name))
-
-
-FAMILIES: dict[str, Family] = {
-    "tafl": Family("tafl", N_("Tafl"), TAFL_OPTIONS, (N_("Attackers"), N_("Defenders")), GRID_BOARD_KEYS),
-    "hunt": Family("hunt", N_("Fox games"), HUNT_OPTIONS, (N_("Flock"), N_("Hunters")), GRAPH_BOARD_KEYS),
-    "dablot": Family("dablot", N_("Dablot"), DABLOT_OPTIONS, (N_("South"), N_("North")), DABLOT_BOARD_KEYS),
-}
 
 
 @dataclass(frozen=True)
@@ -106,6 +67,25 @@ class Variant:
     sides: tuple[str, str] = ("Attackers", "Defenders")
 
     @property
+    def grid(self) -> GridGeometry:
+        """The board as squares (Tafl's boards); VariantError for a point-and-line board."""
+        if isinstance(self.geometry, GraphGeometry):
+            raise VariantError(f"{self.name} has no board of squares")
+        return self.geometry
+
+    @property
+    def graph(self) -> GraphGeometry:
+        """The board as points and lines (the Fox games, Dablot); VariantError for squares."""
+        if not isinstance(self.geometry, GraphGeometry):
+            raise VariantError(f"{self.name} has no board of points and lines")
+        return self.geometry
+
+    @property
+    def traits(self) -> Family:
+        """The family this variant belongs to, with what is true of every game in it."""
+        return FAMILIES[self.family]
+
+    @property
     def schema(self) -> OptionSchema:
         """The family's toggles on this board, in this variant's words: toggles about special
         squares the board lacks (corners, throne, camps) are inactive, so panel and rule sheet
@@ -118,7 +98,7 @@ class Variant:
         ``"diagonal_lines"`` on a point-and-line board that draws diagonals: what a toggle's
         ``needs_mark`` asks for."""
         g = self.geometry
-        diagonal = g.kind == "graph" and any(kind == "diag" for _a, _b, kind in g.lines)
+        diagonal = isinstance(g, GraphGeometry) and any(kind == "diag" for _a, _b, kind in g.lines)
         return frozenset(g.marks) | ({"diagonal_lines"} if diagonal else frozenset())
 
     @property
@@ -201,12 +181,12 @@ class Variant:
         """Pieces of ``side`` in the starting setup (read from the setup text, so asking costs no
         rules object): Tafl rows count ``t`` against ``T`` and ``K``; the other families list
         each side's points after ``flock=``/``hunters=`` or ``south=``/``north=``."""
-        if self.family == "tafl":
-            return sum(self.setup.count(c) for c in (("t",) if int(side) == 0 else ("T", "K")))
-        label = {"hunt": ("flock", "hunters"), "dablot": ("south", "north")}.get(self.family, ("", ""))
+        traits = self.traits
+        if traits.setup_form == "rows":
+            return sum(self.setup.count(c) for c in traits.piece_kinds if traits.piece_side(c) == int(side))
         for part in self.setup.split():
             name, _sep, squares = part.partition("=")
-            if name == label[int(side)]:
+            if name == traits.setup_labels[int(side)]:
                 return len([s for s in squares.split(",") if s])
         return 0
 
@@ -244,20 +224,20 @@ class Variant:
         """Toggles whose value differs from the preset this variant was loaded from."""
         return {k: v for k, v in self.options.items() if self.preset_options.get(k, v) != v}
 
-    def make_rules(self):
-        return FAMILIES[self.family].make_rules(self)
+    def make_rules(self) -> Rules[Position]:
+        """The rules of this variant (its family's rules object, built from its toggles)."""
+        return self.traits.make_rules(self)
 
     @property
     def first_side(self) -> Side:
-        first = str(self.options.get("first_move", "attackers"))
-        if self.family == "tafl":
-            return Side.parse(first)
-        return Side(0 if first in ("flock", "south") else 1)
+        values = self.traits.side_values
+        first = str(self.options.get("first_move", values[0]))
+        return Side(values.index(first)) if first in values else Side.parse(first)
 
     def side_key(self, side: Side | int) -> str:
         """Name of a side in JSON and the CLI: attackers/defenders for Tafl, else the variant's
         own side names in lower case (e.g. geese/fox)."""
-        if self.family == "tafl":
+        if self.traits.generic_side_keys:
             return Side(side).key
         return self.sides[int(side)].lower()
 
@@ -288,11 +268,11 @@ class Variant:
         """The board in a few words for the window ("11x11 board", "33-point cross",
         "8x8 checkerboard", "32-point lattice")."""
         g = self.geometry
-        if g.kind == "grid":
+        if not isinstance(g, GraphGeometry):
             return _("{size} board").format(size=self.size_words)
         if g.style == "checker":
             return _("{size} checkerboard").format(size=self.size_words)
-        if self.family == "dablot":
+        if self.traits.board_style == "lattice":
             return _("{n}-point lattice").format(n=g.size)
         return _("{n}-point cross").format(n=g.size)
 
@@ -382,16 +362,13 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
         if k not in allowed:
             raise VariantError(_("{where}: unknown key {key}; allowed: {known}").format(
                 where=where, key=quote('board.' + str(k)), known=known(allowed)))
-    if family == "dablot":
+    style = FAMILIES[family].board_style
+    if style == "lattice":
         return _dablot_geometry(board, where)
-    if family != "tafl":
+    if style == "graph":
         return _graph_geometry(board, where)
-    w = board.get("width")
-    h = board.get("height", w)
-    for name, v in (("width", w), ("height", h)):
-        if not isinstance(v, int) or isinstance(v, bool) or not 5 <= v <= 19:
-            raise VariantError(_("{where}: 'board.{name}' must be a whole number from 5 to 19, got {value}").format(
-                where=where, name=name, value=quote(v)))
+    w = _board_size(board.get("width"), "width", where)
+    h = _board_size(board.get("height", w), "height", where)
     plain = GridGeometry(w, h)
     marks: dict[str, frozenset[int]] = {}
     throne = board.get("throne", "centre")
@@ -418,6 +395,14 @@ def _geometry(board: Mapping[str, Any], where: str, family: str = "tafl") -> Gri
     if "escape_squares" in board:
         marks["escape"] = _square_list(plain, board["escape_squares"], f"{where}: 'board.escape_squares'")
     return GridGeometry(w, h, {k: v for k, v in marks.items() if v}, _walls(plain, board, where))
+
+
+def _board_size(v: Any, name: str, where: str) -> int:
+    """A grid board's width or height as the file gives it: a whole number from 5 to 19."""
+    if not isinstance(v, int) or isinstance(v, bool) or not 5 <= v <= 19:
+        raise VariantError(_("{where}: 'board.{name}' must be a whole number from 5 to 19, got {value}").format(
+            where=where, name=name, value=quote(v)))
+    return v
 
 
 def _wall(g: GridGeometry, text: Any, where: str) -> tuple[int, int]:
@@ -478,9 +463,10 @@ def _walls(g: GridGeometry, board: Mapping[str, Any], where: str) -> frozenset[t
     return frozenset(walls)
 
 
-def variant_from_data(data: Mapping[str, Any], where: str = "variant", overrides: Mapping[str, Any] | None = None,
+def variant_from_data(data: object, where: str = "variant", overrides: Mapping[str, Any] | None = None,
                       path: str = "") -> Variant:
-    """Validate plain data (from TOML or a saved game) into a Variant; VariantError otherwise."""
+    """Validate plain data (from TOML or a saved game: anything, checked here) into a Variant;
+    VariantError otherwise."""
     if not isinstance(data, Mapping):
         raise VariantError(_("{where}: a variant must be a table of keys").format(where=where))
     for k in data:
@@ -615,7 +601,7 @@ def presets() -> dict[str, Variant]:
     """All shipped presets by id, in file-name order."""
     global _PRESETS
     if _PRESETS is None:
-        from tafl_desktop.paths import variants_dir
+        from tafl_desktop.core.paths import variants_dir
 
         out: dict[str, Variant] = {}
         for p in sorted(variants_dir().glob("*.toml")):
@@ -625,7 +611,30 @@ def presets() -> dict[str, Variant]:
     return _PRESETS
 
 
+#: Readers of variant names written in another notation, by the prefix that marks them: ``dim:``,
+#: an OpenTafl rules string, is registered by :mod:`tafl_desktop.core.rules_string` (which the core
+#: package imports first).  A registry rather than an import, because the rules-string reader
+#: builds its variants with this module: importing it from here made an import cycle.
+_NAME_READERS: dict[str, Callable[[str], Variant]] = {}
+
+
+def register_name_reader(prefix: str, reader: Callable[[str], Variant]) -> None:
+    """Let :func:`find_variant` read names that start with ``prefix`` with ``reader``."""
+    _NAME_READERS[prefix] = reader
+
+
 _ONE_PRESET: dict[str, Variant] = {}
+
+
+def preset(name: str) -> Variant | None:
+    """The shipped preset ``name``, or None.  Reads only that preset's own file while the whole
+    set has not been read: an engine host asking whether its variant is a preset (the rules
+    string's ``td-id``) must not pay for reading and checking every preset (~0.3 s)."""
+    if _PRESETS is None:
+        one = _one_preset(name)
+        if one is not None:
+            return one
+    return presets().get(name)
 
 
 def _one_preset(name: str) -> Variant | None:
@@ -635,7 +644,7 @@ def _one_preset(name: str) -> Variant | None:
         return _ONE_PRESET[name]
     if not name or not all(ch.isalnum() or ch in "_-" for ch in name) or len(name) > 64:
         return None
-    from tafl_desktop.paths import variants_dir
+    from tafl_desktop.core.paths import variants_dir
 
     path = variants_dir() / f"{name}.toml"
     if not path.is_file():
@@ -650,17 +659,16 @@ def _one_preset(name: str) -> Variant | None:
 def find_variant(name: str, overrides: Mapping[str, Any] | None = None) -> Variant:
     """A preset by id, a variant file by path, or an OpenTafl rules string (``dim:...``);
     VariantError with the known ids otherwise."""
-    if name.lstrip().startswith("dim:"):
-        from tafl_desktop.core.rules_string import variant_from_rules_string
-
-        v = variant_from_rules_string(name)
-        return v.with_options(overrides) if overrides else v
+    for prefix, reader in _NAME_READERS.items():
+        if name.lstrip().startswith(prefix):
+            v = reader(name)
+            return v.with_options(overrides) if overrides else v
     if name.endswith(".toml") or "/" in name or "\\" in name:
         return load_variant(name, overrides)
     if _PRESETS is None:  # a command naming one preset need not read and check all of them
-        v = _one_preset(name)
-        if v is not None:
-            return v.with_options(overrides) if overrides else v
+        one = _one_preset(name)
+        if one is not None:
+            return one.with_options(overrides) if overrides else one
     table = presets()
     if name not in table:
         raise VariantError(_("unknown variant {name}; presets: {known} (or give a .toml file)").format(

@@ -8,13 +8,21 @@ followed by the board's own keys.  (The colour-blind-safe board theme is in ``gu
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QWidget
 
 from tafl_desktop.core.marks import N_
 from tafl_desktop.gui import dialogs
 from tafl_desktop.i18n import _
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.main_window import MainWindow
+
+#: The window property remembering whether it was maximised before going full screen.
+_WAS_MAXIMISED = "taflWasMaximised"
 
 #: Keys the board handles itself (not menu actions).
 BOARD_KEYS: tuple[tuple[str, str], ...] = (
@@ -28,7 +36,7 @@ def _label(text: str) -> str:
     return text.replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip(".").rstrip("\u2026")
 
 
-def shortcut_rows(window) -> list[tuple[str, list[tuple[str, str]]]]:
+def shortcut_rows(window: MainWindow) -> list[tuple[str, list[tuple[str, str]]]]:
     """(menu title, [(action, keys)]) for every menu action with a shortcut, in menu order."""
     out = []
     for menu in (window.file_menu, window.game_menu, window.view_menu, window.help_menu):
@@ -43,7 +51,7 @@ def shortcut_rows(window) -> list[tuple[str, list[tuple[str, str]]]]:
     return out
 
 
-def shortcuts_html(window) -> str:
+def shortcuts_html(window: MainWindow) -> str:
     parts = [f"<h3>{escape(_('Keyboard shortcuts'))}</h3>"]
     for title, rows in shortcut_rows(window):
         parts.append(f"<h4>{escape(title)}</h4><table cellspacing='4'>")
@@ -55,24 +63,25 @@ def shortcuts_html(window) -> str:
     return "".join(parts)
 
 
-def toggle_full_screen(window, on: bool) -> None:
-    """Fill the screen with the window (F11), or go back to how it was."""
+def toggle_full_screen(window: QWidget, on: bool) -> None:
+    """Fill the screen with the window (F11), or go back to how it was (maximised or not, as
+    the window's own ``windowState`` remembered it before going full screen)."""
     if on:
-        window._was_maximised = window.isMaximized()
+        window.setProperty(_WAS_MAXIMISED, window.isMaximized())
         window.showFullScreen()
-    elif getattr(window, "_was_maximised", False):
+    elif window.property(_WAS_MAXIMISED):
         window.showMaximized()
     else:
         window.showNormal()
 
 
-def install(window) -> None:
+def install(window: MainWindow) -> None:
     """View > Full Screen (F11) and Help > Keyboard Shortcuts (F1)."""
-    full = window._action(N_("Full &Screen"), lambda on: toggle_full_screen(window, bool(on)),
+    full = window.add_action(N_("Full &Screen"), lambda on: toggle_full_screen(window, bool(on)),
                           QKeySequence(Qt.Key.Key_F11), N_("Fill the screen with the board (F11)"), checkable=True)
     window.view_menu.insertAction(window.act_prefs, full)
     window.act_full_screen = full
-    keys = window._action(N_("Keyboard &Shortcuts..."), lambda: dialogs.show_html(
+    keys = window.add_action(N_("Keyboard &Shortcuts..."), lambda: dialogs.show_html(
         window, _("Keyboard shortcuts"), shortcuts_html(window)), QKeySequence(Qt.Key.Key_F1),
         N_("Every key that does something, from the menus (F1)"))
     window.help_menu.insertAction(window.act_announce_help, keys)

@@ -17,7 +17,7 @@ the game already goes on.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
@@ -35,6 +35,10 @@ from PySide6.QtWidgets import (
 from tafl_desktop.gui.board_overlays import LINE_COLOUR, Arrow, Overlay
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.analysis_client import AnalysisClient
+    from tafl_desktop.gui.main_window import MainWindow
 
 MAX_LINES = 5
 #: Moves of a line shown as buttons.
@@ -72,7 +76,7 @@ def _count(n: int) -> str:
 class AnalysisBoard(QDockWidget):
     """The Analysis dock; ``set_active(True)`` starts the continuous search."""
 
-    def __init__(self, window: Any, client: Any) -> None:
+    def __init__(self, window: MainWindow, client: AnalysisClient) -> None:
         super().__init__(window)
         tr(self, "setWindowTitle", "Analysis")
         self.setObjectName("analysisDock")
@@ -276,7 +280,7 @@ class AnalysisBoard(QDockWidget):
             self._show_status(self._finished)
 
     def _show_lines(self, lines: list[dict[str, Any]]) -> None:
-        from tafl_desktop.analysis_words import line_words
+        from tafl_desktop.analysis.words import line_words
 
         self._lines = lines
         c = self.controller
@@ -338,7 +342,7 @@ class AnalysisBoard(QDockWidget):
         """Open line ``i`` up to its move ``k`` on the scratch board (the game is not changed)."""
         if i >= len(self._lines):
             return
-        from tafl_desktop.analysis_words import line_words
+        from tafl_desktop.analysis.words import line_words
         from tafl_desktop.gui.line_board import LineBoard
 
         c = self.controller

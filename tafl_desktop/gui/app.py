@@ -34,24 +34,25 @@ def _qt_message(mode, context, message: str) -> None:
 
 def make_app(argv: list[str] | None = None) -> QApplication:
     """The QApplication, created once, with our names (for QSettings), style and font."""
-    app = QApplication.instance()
-    if app is None:
-        qInstallMessageHandler(_qt_message)
-        app = QApplication(argv if argv is not None else sys.argv[:1])
-        app.setOrganizationName(ORGANISATION)
-        app.setApplicationName(APPLICATION)
-        app.setStyle("Fusion")
-        _load_fonts(app)
-        from tafl_desktop.gui.language import startup_language
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    qInstallMessageHandler(_qt_message)
+    app = QApplication(argv if argv is not None else sys.argv[:1])
+    app.setOrganizationName(ORGANISATION)
+    app.setApplicationName(APPLICATION)
+    app.setStyle("Fusion")
+    _load_fonts(app)
+    from tafl_desktop.gui.language import startup_language
 
-        startup_language(app)
+    startup_language(app)
     return app
 
 
 def _load_fonts(app: QApplication) -> None:
     """Use the shipped DejaVu Sans, so screen, screenshots and paper all look the same."""
     try:
-        from tafl_desktop.paths import resources_dir
+        from tafl_desktop.core.paths import resources_dir
 
         folder = resources_dir() / "fonts"
     except FileNotFoundError:
@@ -179,15 +180,17 @@ def offer_restore(window, autosave: str) -> bool:
     happened: a record tagged ``exit = "normal"`` was kept by a normal close of the window; any
     other ended without one (a crash, a kill, a power cut).  True if the game was restored."""
     from tafl_desktop.core.progress import Cancelled
-    from tafl_desktop.core.record import RecordError, load_game, read_record_tags
+    from tafl_desktop.core.record import RecordError
     from tafl_desktop.gui import dialogs
     from tafl_desktop.gui.background_read import read_in_background
     from tafl_desktop.gui.main_window import CLOSED_NORMALLY, CLOSED_TAG
     from tafl_desktop.i18n import _
+    from tafl_desktop.session.source import GameSource, Origin
 
     try:
-        game = read_in_background(window, _("Reading the unfinished game..."), lambda: load_game(autosave),
-                                  autosave)
+        # restored, not opened: it lives in no file of the player's, and is not saved anywhere yet
+        source = read_in_background(window, _("Reading the unfinished game..."), lambda: GameSource.from_record(
+            autosave, Origin.RESTORE, keep_path=False, saved=False), autosave)
     except Cancelled:
         return False
     except RecordError as exc:
@@ -201,9 +204,10 @@ def offer_restore(window, autosave: str) -> bool:
         return False
     from tafl_desktop.core.move_numbers import moves_played
 
+    game = source.tree.main_game()
     n = moves_played(game)
     side = game.rules.variant.side_names[int(game.rules.side_to_move(game.position))]
-    closed_normally = read_record_tags(autosave).get(CLOSED_TAG) == CLOSED_NORMALLY
+    closed_normally = source.tags.get(CLOSED_TAG) == CLOSED_NORMALLY
     if closed_normally:  # the player closed the window mid-game: no crash to speak of
         question = ngettext(
             "Your game of {variant} ({n} move, {side} to move) was not finished when you closed Tafl Desktop "
@@ -221,12 +225,7 @@ def offer_restore(window, autosave: str) -> bool:
     question = question.format(variant=game.rules.variant.title, n=n, side=side)
     if not dialogs.confirm(window, title, question, yes):
         return False
-    if not window.open_game(autosave, remember=False):
-        return False
-    window.file_path = None
-    window.controller.undo_stack.resetClean()
-    window._show_message(_("Your unfinished game from last time is back. Ctrl+N starts a new one."))
-    window.refresh()
+    window.load(source, _("Your unfinished game from last time is back. Ctrl+N starts a new one."))
     return True
 
 

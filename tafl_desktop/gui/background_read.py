@@ -92,7 +92,7 @@ def read_in_background(parent: QWidget, label: str, work: Callable[[], T], path:
     dialog.setAutoReset(False)
     dialog.canceled.connect(job.cancel)
 
-    closed = []
+    closed: list[bool] = []
 
     def progressed(done: int, total: int) -> None:
         if closed:  # news posted by the thread just before it ended, delivered after the dialog went

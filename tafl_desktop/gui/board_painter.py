@@ -9,6 +9,7 @@ view's geometry mapping (``square_rect``, ``piece_rect``), in vectors, so it is 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
@@ -16,13 +17,43 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 from tafl_desktop.gui.board_overlays import paint_heat, paint_marks
 from tafl_desktop.gui.piece_painter import draw_piece
 
+if TYPE_CHECKING:
+    from tafl_desktop.gui.board_overlays import Arrow, Circle
+    from tafl_desktop.gui.board_view import BoardState
+    from tafl_desktop.gui.themes import BoardTheme
+
 
 def _qc(text: str) -> QColor:
     return QColor(text)
 
 
 class BoardPainting:
-    """Painting methods; expects the attributes and mapping helpers BoardView defines."""
+    """Painting methods; expects the attributes and mapping helpers BoardView defines (declared
+    here, so both halves of the board agree on them)."""
+
+    _state: BoardState | None
+    _theme: BoardTheme
+    _piece_style: str
+    _coordinates: bool
+    _show_targets: bool
+    _anim_move: tuple[int, ...]
+    _anim_t: float
+    _drag_origin: int | None
+    _drag_pos: QPointF | None
+    _hover: int | None
+    _cursor: int | None
+
+    if TYPE_CHECKING:  # BoardView's mapping helpers and QWidget's font (not defined here)
+        def _cell(self) -> tuple[float, float, float]: ...
+        def _margin(self) -> float: ...
+        def _map_rect(self, x: float, y: float, w: float, h: float) -> QRectF: ...
+        def square_rect(self, square: int) -> QRectF: ...
+        def piece_rect(self, square: int) -> QRectF: ...
+        def square_center(self, square: int) -> QPointF: ...
+        def _square_cells(self) -> bool: ...
+        def _marks(self) -> tuple[list[Arrow], list[Circle], dict[int, tuple[str, float]]]: ...
+        def font(self) -> QFont: ...
+        def hasFocus(self) -> bool: ...  # noqa: N802 - Qt's name
 
     def paint_board(self, p: QPainter) -> None:
         st = self._state

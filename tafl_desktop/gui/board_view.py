@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtGui import QColor, QHelpEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tafl_desktop.gui.board_overlays import Arrow, Circle, Overlay, brush_for, toggle
@@ -418,6 +418,8 @@ class BoardView(BoardPainting, QWidget):
 
     def _step_cursor(self, dx: int, dy: int) -> None:
         """Move the cursor to the nearest square in the screen direction (dx, dy)."""
+        if self._cursor is None or self._state is None:
+            return
         c = self.square_center(self._cursor)
         cell = self._cell()[0]
         best, best_score = None, math.inf
@@ -437,12 +439,12 @@ class BoardView(BoardPainting, QWidget):
             self.update()
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride:
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
             key = event.key()
             if key in PICK_KEYS or key == Qt.Key.Key_Escape or (self._cursor is not None and key in CURSOR_KEYS):
                 event.accept()
                 return True
-        if event.type() == QEvent.Type.ToolTip and self._state is not None:
+        if event.type() == QEvent.Type.ToolTip and self._state is not None and isinstance(event, QHelpEvent):
             square = self.square_at(QPointF(event.pos()))
             text = self.describe_square(square) if square is not None else ""
             if text:
@@ -475,7 +477,7 @@ class BoardView(BoardPainting, QWidget):
                 self.update()
             return
         if self._cursor is not None and key in CURSOR_KEYS:
-            self._step_cursor(*CURSOR_KEYS[key])
+            self._step_cursor(*CURSOR_KEYS[Qt.Key(key)])
             return
         super().keyPressEvent(event)
 

@@ -1,28 +1,31 @@
 """The clocks in the window: two readings beside the board, the flag fall, pause, the computer's
 think budget, and the clocks' place in the saved record.
 
-The rules of time live in :mod:`tafl_desktop.core.clock` (pure, tested with a fake time source);
-this module only drives a :class:`~tafl_desktop.core.clock.GameClock` from the controller's
-signals and a 100 ms timer.  Record tags follow OpenTafl's names: ``time-control`` ("600 30/3 5i")
-and ``time-remaining`` (our clock state, milliseconds).
+The rules of time live in :mod:`tafl_desktop.core.clock` (pure, tested with a fake time source)
+and the game's :class:`~tafl_desktop.core.clock.GameClock` belongs to the game session, which sets
+it up for every game loaded (a new clock, the record's own, or none), presses it after each move
+and writes it into the record (OpenTafl's tags ``time-control``, "600 30/3 5i", and
+``time-remaining``).  This module only shows it and runs a 100 ms timer while it runs.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QWidget
 
-from tafl_desktop.core.clock import GameClock, TimeControl, format_ms
-from tafl_desktop.core.game import Outcome, Side
+from tafl_desktop.core.clock import GameClock, format_ms
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.session.session import TAG_CONTROL, TAG_REMAINING
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.main_window import MainWindow
 
 TICK_MS = 100
-TAG_CONTROL = "time-control"
-TAG_REMAINING = "time-remaining"
+__all__ = ["ClockDriver", "ClockPanel", "TAG_CONTROL", "TAG_REMAINING", "install"]
 
 
 class ClockPanel(QFrame):
@@ -79,14 +82,13 @@ class ClockPanel(QFrame):
 
 
 class ClockDriver:
-    """Runs the window's clock from the controller's signals: starts the side to move, presses
-    the clock after each move, stops it on pause and at the end, ends the game on a flag fall."""
+    """The clock as the window shows it.  The clock itself belongs to the game session (it is
+    set up by ``load``, pressed by each new move and paused with the game); this view runs a
+    timer while a clock runs, so a fallen flag is seen, and shows both readings."""
 
-    def __init__(self, window, now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, window: MainWindow) -> None:
         self.window = window
-        self.now = now
-        self.clock: GameClock | None = None
-        self._plies = 0
+        self.session = window.session
         self._paused = False
         self.panel = ClockPanel()
         layout = window.panel.layout()
@@ -95,97 +97,53 @@ class ClockDriver:
         self.timer = QTimer(window)
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self.tick)
-        c = window.controller
-        c.moved.connect(self._moved)
-        c.changed.connect(self.sync)
-        c.think_limit = self.think_limit
-        window.game_starting.connect(self.set_up)
-        window.tag_providers.append(self.tags)
-        window.pause_reasons.append(lambda: self.clock is not None)
+        window.controller.changed.connect(self.sync)
 
-    # ------------------------------------------------------------------------------ set-up
-    def set_up(self) -> None:
-        """A new game (with ``window.time_control``) or an opened one (clock from its tags)."""
-        w = self.window
-        self.clock = None
-        if w.time_control is not None:
-            self.clock = GameClock(w.time_control, self.now)
-        elif w.loaded_tags.get(TAG_CONTROL):
-            try:
-                control = TimeControl.parse(w.loaded_tags[TAG_CONTROL])
-                remaining = w.loaded_tags.get(TAG_REMAINING)
-                self.clock = GameClock.restore(control, remaining, self.now) if remaining else \
-                    GameClock(control, self.now)
-            except ValueError as exc:
-                self.clock = None
-                text = _("The saved clocks could not be read ({problem}): this game goes on without "
-                         "clocks.").format(problem=exc)
-                QTimer.singleShot(0, lambda: w._show_message(text))  # after the "Opened ..." line
-        self._plies = -1  # set on the first sync, once the game is in the controller
+    @property
+    def clock(self) -> GameClock | None:
+        """The game's clock (None in an untimed game)."""
+        return self.session.clock
 
-    def tags(self) -> dict[str, str]:
-        if self.clock is None:
-            return {}
-        return {TAG_CONTROL: self.clock.control.text(), TAG_REMAINING: self.clock.state_text()}
+    @property
+    def now(self) -> Callable[[], float]:
+        """The clocks' time source (the session's; tests hand in a fake one)."""
+        return self.session.now
+
+    @now.setter
+    def now(self, source: Callable[[], float]) -> None:
+        self.session.now = source
 
     # ------------------------------------------------------------------------------ running
-    def _moved(self, _move) -> None:
-        c = self.window.controller
-        game = c.game
-        n = len(game.plies)
-        if self.clock is None or n <= self._plies or self._plies < 0:
-            return  # undo, redo and opening move the history, not the clock
-        mover = int(c.rules.side_to_move(game.position_at(n - 1)))
-        self.clock.pressed(mover, int(c.rules.side_to_move(game.position)))
-        self._plies = n
-
     def sync(self) -> None:
-        """Run the side to move's clock while the game goes on; stop it when paused or over."""
-        c = self.window.controller
-        if self._plies < 0:
-            self._plies = len(c.game.plies)
-        else:
-            self._plies = min(self._plies, len(c.game.plies))
-        clock = self.clock
+        """Keep the timer running while a clock runs; say so when Pause stops the clocks."""
+        s = self.session
+        clock = s.clock
         if clock is None:
             self.timer.stop()
             self.panel.hide()
             return
-        if c.paused != self._paused and c.game.outcome is None:
-            self._paused = c.paused
-            self.window._show_message(_("Paused: the clocks are stopped. Press Pause (Ctrl+Space) to go on.")
-                                      if c.paused else _("The clocks run again."))
-        if c.game.outcome is not None or c.paused:
-            clock.pause()
+        over = s.game.outcome is not None
+        if s.paused != self._paused and not over:
+            self._paused = s.paused
+            self.window.show_message(_("Paused: the clocks are stopped. Press Pause (Ctrl+Space) to go on.")
+                                     if s.paused else _("The clocks run again."))
+        if clock.running is None:
             self.timer.stop()
-        else:
-            side = int(c.rules.side_to_move(c.game.position))
-            if clock.running != side:
-                clock.start(side)
-            if not self.timer.isActive():
-                self.timer.start()
-        self.panel.show_clock(clock, c.sides, c.paused)
+        elif not self.timer.isActive():
+            self.timer.start()
+        self.panel.show_clock(clock, s.sides, s.paused)
 
     def tick(self) -> None:
-        c = self.window.controller
-        clock = self.clock
+        """The timer's beat: the session looks at the flags, the panel shows the readings."""
+        clock = self.session.clock
         if clock is None:
             return
-        flag = clock.flagged()
-        if flag is not None and c.game.outcome is None:
+        self.session.tick()
+        if self.session.game.outcome is not None:
             self.timer.stop()
-            c.finish_game(Outcome(Side(1 - flag), "time"))
-        self.panel.show_clock(clock, c.sides, c.paused)
-
-    def think_limit(self, side: int, level: str) -> float | None:
-        """The computer's think time under this clock (None: no clock, the level decides)."""
-        if self.clock is None:
-            return None
-        from tafl_desktop.ai.levels import get_level
-
-        return self.clock.think_budget(side, get_level(level).time)
+        self.panel.show_clock(clock, self.session.sides, self.session.paused)
 
 
-def install(window) -> None:
+def install(window: MainWindow) -> None:
     """Add the clocks to the side panel and keep them running with the game."""
     window.clock_driver = ClockDriver(window)

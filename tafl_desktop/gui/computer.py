@@ -129,7 +129,7 @@ def first_line(text: str) -> str:
 
 
 class WorkerEngine(_WorkerClient):
-    """A computer opponent: the ``ComputerEngine`` the controller drives (see ``gui.players``)."""
+    """A computer opponent: the ``ComputerEngine`` the controller drives (see ``session.players``)."""
 
     def start(self, game: Game, level: str, on_move: Callable[[Move], None],
               on_error: Callable[[str], None] | None = None, time_limit: float | None = None) -> None:
@@ -164,6 +164,6 @@ class Analyst(_WorkerClient):
 
 def register() -> None:
     """Make the computer player available to the window (New Game dialog, saved games)."""
-    from tafl_desktop.gui.players import register_engine
+    from tafl_desktop.session.players import register_engine
 
     register_engine(WorkerEngine)

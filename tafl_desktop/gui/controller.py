@@ -1,7 +1,11 @@
-"""The game controller: owns the core Game, the undo stack and what the player has picked so far.
+"""The window's controller: the Qt edge of the game session, and the board's gestures.
 
-It turns the board's gestures into moves by asking the Game (``legal_moves``, ``check``) and
-hands the board a :class:`BoardState` to draw, so neither the board nor the window holds a rule.
+The game itself (tree, players, clock, tags, file, undo and redo) is the headless
+:class:`~tafl_desktop.session.session.GameSession`; this object turns its events into Qt signals,
+so widgets connect as usual, and it keeps what belongs to the board on screen: the piece picked
+so far, the hint arrow, and the :class:`BoardState` the board draws.  It asks the session's Game
+(``legal_moves``, ``check``), so neither the board nor the window holds a rule.
+
 A move may have more than two points (chained jumps in the Fox games): the player picks it one
 point at a time, and a move that could stop or go on is finished by clicking its last point again.
 """
@@ -11,35 +15,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
-from PySide6.QtGui import QUndoStack
+from PySide6.QtCore import QObject, Signal
 
+from tafl_desktop.core.board_marks import marks_in_force
 from tafl_desktop.core.game import Game, Outcome, Side
 from tafl_desktop.core.game_tree import GameTree, Node
 from tafl_desktop.core.move_numbers import moves_played, node_label, node_move_text
-from tafl_desktop.core.record_limits import comment_refusal, move_refusal, promotion_refusal
-from tafl_desktop.core.side_words import sentence
 from tafl_desktop.gui.board_view import BoardState
-from tafl_desktop.gui.commands import MoveCommand
 from tafl_desktop.gui.piece_labels import piece_letters, piece_ranks
-from tafl_desktop.gui.players import (
-    EXTERNAL,
-    HUMANS,
-    ComputerEngine,
-    EngineForfeit,
-    PlayerSpec,
-    make_engine,
-    make_external_engine,
-    player_available,
-)
-from tafl_desktop.gui.themes import piece_name, piece_side
+from tafl_desktop.gui.themes import piece_name
 from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.session.players import PlayerSpec
+from tafl_desktop.session.session import END_TURN, SEP, GameSession, capitalised, move_cell_text
 
 Move = tuple[int, ...]
-#: Separator between the parts of a move made by several pieces (Dablot's ambush).
-SEP = -1
-#: The move that ends a turn early (Dablot's action points).
-END_TURN: Move = ()
+
+__all__ = ["Announcement", "GameController", "END_TURN", "SEP", "capitalised", "possessive"]
 
 
 @dataclass(frozen=True)
@@ -55,104 +46,118 @@ def possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
-def capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 class GameController(QObject):
-    """One game being played or studied.  ``tree`` holds every line played (variations and
-    comments); ``game`` is the line on screen, whose end is the live position where the game goes
-    on; ``view_ply`` is the position shown (0 = start).  A move made at an earlier position starts
-    a variation there (or follows the line or variation that already has that move)."""
+    """The session as the window sees it.  ``game`` is the line on screen (its end is the live
+    position where the game goes on) and ``view_ply`` the position shown (0 = start); every
+    change of the game goes through :attr:`session`."""
 
     changed = Signal()
     message = Signal(str)
-    moved = Signal(object)            # the move just played (for the board's animation)
-    game_finished = Signal(object)    # Outcome, once, when a move ends the game
+    moved = Signal(object)            # a move to animate (played, replayed or stepped to)
+    played = Signal(object)           # a new move (Ply) at the live end: clocks and sounds react
+    loaded = Signal(object)           # a GameSource was loaded (new, open, import, paste...)
+    game_finished = Signal(object)    # Outcome, once, when the game ends
     computer_to_move = Signal(int)    # Side about to be played by the computer
     thinking_changed = Signal(bool)   # the computer started (True) or stopped (False) thinking
     computer_failed = Signal(str)     # the computer could not answer (one sentence)
     computer_progress = Signal(object)  # the search's latest iteration: {"depth", "score", "pv", ...}
 
-    def __init__(self, game: Game, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
-                 parent: QObject | None = None) -> None:
+    def __init__(self, session: GameSession, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.undo_stack = QUndoStack(self)
+        self.session = session
         self.announce = True
         #: Draw each piece's rank on it (Dablot); the window sets it from the preferences.
         self.show_ranks = True
-        #: ``(side, level) -> seconds or None``: the computer's think time for this move when a
-        #: clock limits it (set by the clock; None: the level's own time).
-        self.think_limit = None
-        self._engine: ComputerEngine | None = None
-        self._external: ComputerEngine | None = None  # external engines' host (OpenTafl protocol)
-        self._generation = 0
-        #: The computer waits while paused (computer-against-computer demos, or to look around).
-        self.paused = False
-        #: True while a computer side's search is out.
-        self.thinking = False
         #: A suggested move to draw on the board (the player's "Hint"); cleared by any change.
         self._hint: tuple[int, object, Move] | None = None
-        self.game = game
-        self.players = players
-        self.view_ply = 0
         self._path: Move = ()
+        self._picked_at: tuple[Node, Node] | None = None
         self._legal_cache: tuple[int, int, int, list[Move]] | None = None
-        self._view_cache: tuple[tuple, Game] | None = None
-        self.tree = GameTree.from_game(game)
-        self._saved_revision = 0
-        self.set_game(game, players)
+        self._marks_cache: tuple[Any, Any] | None = None
+        session.changed.connect(self._session_changed)
+        session.message.connect(self.message.emit)
+        session.moved.connect(self.moved.emit)
+        session.played.connect(self.played.emit)
+        session.loaded.connect(self.loaded.emit)
+        session.finished.connect(self.game_finished.emit)
+        session.computer_to_move.connect(self.computer_to_move.emit)
+        session.thinking_changed.connect(self.thinking_changed.emit)
+        session.computer_failed.connect(self.computer_failed.emit)
+        session.computer_progress.connect(self.computer_progress.emit)
 
-    # ------------------------------------------------------------------------------- set-up
-    def set_game(self, game: Game, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
-                 tree: GameTree | None = None) -> None:
-        """Start showing ``game`` (new or opened; with ``tree``, one line of that tree, usually its
-        main line); its moves become undoable steps."""
-        self._cancel_engine()
-        if self._external is not None:  # the last game's external engines leave (never waits)
-            self._external.shutdown()
-        self.game = game
-        self.tree = tree if tree is not None else GameTree.from_game(game)
-        self._saved_revision = self.tree.revision
-        self._view_cache = None
-        # a record may name a computer player that this installation does not have: a human plays it
-        self.players = tuple(p if player_available(p) else PlayerSpec() for p in players)
-        self._path = ()
-        self._legal_cache = None
-        self.undo_stack.clear()
-        moves = [p.move for p in game.plies]
-        for move in moves:
-            self.undo_stack.push(MoveCommand(self, move, self.rules.move_text(move)))
-        self.undo_stack.setClean()
-        self.view_ply = len(game.plies)
+    def _session_changed(self) -> None:
+        """A pick belongs to the position it was made in: another position drops it."""
+        if self._path and self._picked_at != (self.session.end_node, self.session.viewed_node()):
+            self._path = ()
         self.changed.emit()
-        self._maybe_start_computer()
+
+    # ------------------------------------------------------------------------------- reading
+    @property
+    def game(self) -> Game:
+        return self.session.game
 
     @property
-    def rules(self):
-        return self.game.rules
+    def tree(self) -> GameTree:
+        return self.session.tree
 
     @property
-    def variant(self):
-        return self.game.rules.variant
+    def rules(self) -> Any:
+        return self.session.rules
+
+    @property
+    def variant(self) -> Any:
+        return self.session.variant
+
+    @property
+    def players(self) -> tuple[PlayerSpec, PlayerSpec]:
+        """Who plays each side, as the New Game dialog and the records name them."""
+        return self.session.specs
 
     @property
     def sides(self) -> tuple[str, str]:
-        return tuple(self.variant.side_names)
+        return self.session.sides
+
+    @property
+    def view_ply(self) -> int:
+        return self.session.view_ply
 
     @property
     def is_live(self) -> bool:
-        return self.view_ply == len(self.game.plies)
+        return self.session.is_live
 
     @property
-    def viewed_position(self):
-        return self.game.position_at(self.view_ply)
+    def viewed_position(self) -> Any:
+        return self.session.viewed_position
+
+    @property
+    def paused(self) -> bool:
+        return self.session.paused
+
+    @property
+    def thinking(self) -> bool:
+        return self.session.thinking
+
+    @property
+    def modified(self) -> bool:
+        return self.session.modified
 
     def side_to_move(self) -> Side:
-        return self.rules.side_to_move(self.viewed_position)
+        return self.session.side_to_move()
 
     def human_to_move(self) -> bool:
-        return self.players[int(self.rules.side_to_move(self.game.position))].is_human
+        return self.session.human_to_move()
+
+    def computer_to_play(self) -> bool:
+        return self.session.computer_to_play()
+
+    def play_game(self) -> Game:
+        return self.session.play_game()
+
+    def line_nodes(self) -> list[Node]:
+        return self.session.line_nodes()
+
+    def viewed_node(self) -> Node:
+        return self.session.viewed_node()
 
     def legal_moves(self) -> list[Move]:
         """Legal moves at the position shown, cached per position."""
@@ -161,16 +166,6 @@ class GameController(QObject):
         if self._legal_cache is None or self._legal_cache[:3] != key:
             self._legal_cache = (*key, game.legal_moves())
         return self._legal_cache[3]
-
-    def play_game(self) -> Game:
-        """The game a move made now continues: the live game, or (at an earlier position) the
-        line up to the position shown, with its own history for repetition."""
-        if self.is_live:
-            return self.game
-        key = (id(self.game), self.view_ply, id(self.game.plies[self.view_ply - 1]) if self.view_ply else 0)
-        if self._view_cache is None or self._view_cache[0] != key:
-            self._view_cache = (key, Game.from_plies(self.rules, self.game.start, self.game.plies[:self.view_ply]))
-        return self._view_cache[1]
 
     # ------------------------------------------------------------------------------- gestures
     def press(self, square: int) -> None:
@@ -195,23 +190,28 @@ class GameController(QObject):
             return
         attempt = (path[0], square) if len(path) == 1 else path + (square,)
         reason = self.play_game().check(attempt) or _("that square cannot be reached from here")
-        self._path = ()
-        self.message.emit(f"{self.rules.move_text(attempt)} is not allowed: {reason}.")
+        self._set_path(())
+        self.message.emit(_("{move} is not allowed: {reason}.").format(move=self.rules.move_text(attempt),
+                                                                      reason=reason))
         self.changed.emit()
 
     def drop(self, origin: int, target: int) -> None:
         """A drag from ``origin`` ended on ``target``."""
         if self._path[:1] != (origin,):
-            self._path = ()
+            self._set_path(())
             self.press(origin)
         if self._path == (origin,):
             self.press(target)
 
     def cancel(self) -> None:
         if self._path:
-            self._path = ()
+            self._set_path(())
             self.message.emit("")
             self.changed.emit()
+
+    def _set_path(self, path: Move) -> None:
+        self._path = path
+        self._picked_at = (self.session.end_node, self.session.viewed_node()) if path else None
 
     def _may_play(self) -> bool:
         if not self.is_live:
@@ -221,8 +221,8 @@ class GameController(QObject):
                     outcome=self.describe_outcome(over)))
             return over is None
         if self.game.outcome is not None:
-            self.message.emit(f"{self.describe_outcome(self.game.outcome)} Step through the moves to review the "
-                              "game, or start a new one with Ctrl+N.")
+            self.message.emit(_("{outcome} Step through the moves to review the game, or start a new one with "
+                                "Ctrl+N.").format(outcome=self.describe_outcome(self.game.outcome)))
             return False
         if not self.human_to_move():
             self.message.emit(_("The computer is thinking..."))
@@ -269,7 +269,7 @@ class GameController(QObject):
     def _pick(self, square: int) -> None:
         pos = self.play_game().position
         if self._movable(square):
-            self._path = (square,)
+            self._set_path((square,))
             self.message.emit("")
             self.changed.emit()
             return
@@ -279,13 +279,13 @@ class GameController(QObject):
         if kind is None:
             text = _("{square} is empty: pick a piece of the side to move ({side}).").format(
                 square=self.variant.geometry.name(square), side=name)
-        elif piece_side(kind) == int(side):
+        elif self.variant.traits.piece_side(kind) == int(side):
             text = _("The {piece} on {square} has no legal move.").format(
                 piece=piece_name(kind), square=self.variant.geometry.name(square))
         else:
             text = capitalised(self.play_game().check((square, square))
                                or _("it is the turn of the side to move ({side})").format(side=name)) + "."
-        self._path = ()
+        self._set_path(())
         self.message.emit(text)
         self.changed.emit()
 
@@ -295,421 +295,78 @@ class GameController(QObject):
         if complete and not more:
             self._play(path)
             return
-        self._path = path
+        self._set_path(path)
         if complete:
             self.message.emit(_("Jump on, or click the piece where it stands to stop here."))
         else:
             self.message.emit(_("Go on with the jump: every leg of this move must be played."))
         self.changed.emit()
 
-    # ------------------------------------------------------------------------------- playing
     def _play(self, move: Move) -> None:
-        if not self.is_live:
-            self._play_from_view(move)
-            return
-        side = self.rules.side_to_move(self.game.position)
-        node = self.line_nodes()[-1] if self.game.plies else self.tree.root
-        if self._refused(node, move):
-            return
-        ply = self.game.play(move)
-        node = self.tree.add(node, ply)
-        self._path = ()
-        self.undo_stack.push(MoveCommand(self, move, self.rules.move_text(move)))
-        self.view_ply = len(self.game.plies)
-        self.message.emit(self._move_sentence(side, move, ply))
-        self.moved.emit(move)
-        self.changed.emit()
-        if self.game.outcome is not None:
-            if self.tree.is_main(node):
-                self.game_finished.emit(self.game.outcome)
-            else:
-                self.message.emit(_("This variation ends: {outcome}").format(
-                    outcome=self.describe_outcome(self.game.outcome)))
-        else:
-            self._maybe_start_computer()
+        self._set_path(())
+        self.session.play(move)
 
-    def _split_captures(self, ply_index: int) -> tuple[list[int], list[int]]:
-        """(enemy pieces taken, the mover's own pieces lost) by ply ``ply_index`` (0-based): under
-        strict custodian a piece that stops between two enemies dies by its own move."""
-        game = self.game
-        ply = game.plies[ply_index]
-        before = self.rules.pieces(game.position_at(ply_index))
-        mover = int(self.rules.side_to_move(game.position_at(ply_index)))
-        # a captured square that was empty before the move is where the moving piece stopped
-        lost = [s for s in ply.captures if s not in before or piece_side(before[s]) == mover]
-        taken = [s for s in ply.captures if s not in lost]
-        return taken, lost
-
-    def _about(self, side: Side | int, text: str, **fields: Any) -> str:
-        """``text`` (a sentence whose subject is ``{side}``) with the side as a subject is
-        written ("The geese", "Der Fuchs", "ræven"), its first letter a capital."""
-        return sentence(text.format(side=self.variant.side_subject(side), **fields))
-
-    def _move_sentence(self, side: Side, move: Move, ply) -> str:
-        """The status line after a move, in the variant's side names: who played what, and what
-        it took (or what the mover lost, for a self-capture).  The side is the sentence's subject
-        and its verb agrees with it (``Variant.side_number``: the fox, one piece, or the geese)."""
-        one = self.variant.side_number(side)
-        if move == END_TURN:
-            return self._about(side, ngettext("{side} ended the turn.", "{side} ended the turn.", one))
-        g = self.variant.geometry
-        taken, lost = self._split_captures(len(self.game.plies) - 1)
-        text = self.rules.move_text(move)
-        if lost and not taken and self.variant.family != "tafl":  # e.g. a huffed Asalto officer
-            return self._about(side, ngettext("{side} played {move}, and lost their own piece on {squares}.",
-                                              "{side} played {move}, and lost their own pieces on {squares}.",
-                                              len(lost)), move=text, squares=", ".join(g.name(s) for s in lost))
-        if lost and not taken:
-            return self._about(side, ngettext("{side} played {move}, and lost their own piece on {squares}: it "
-                                              "stopped between two enemies.",
-                                              "{side} played {move}, and lost their own pieces on {squares}: they "
-                                              "stopped between enemies.",
-                                              len(lost)), move=text, squares=", ".join(g.name(s) for s in lost))
-        if taken and lost:
-            return self._about(side, ngettext("{side} played {move}, capturing on {taken}, and lost their own piece "
-                                              "on {lost}.",
-                                              "{side} played {move}, capturing on {taken}, and lost their own piece "
-                                              "on {lost}.", one),
-                               move=text, taken=", ".join(g.name(s) for s in taken),
-                               lost=", ".join(g.name(s) for s in lost))
-        if taken:
-            return self._about(side, ngettext("{side} played {move}, capturing on {squares}.",
-                                              "{side} played {move}, capturing on {squares}.", one),
-                               move=text, squares=", ".join(g.name(s) for s in taken))
-        return self._about(side, ngettext("{side} played {move}.", "{side} played {move}.", one), move=text)
-
+    # ------------------------------------------------------------------------------- actions
     def play_move(self, move: Move) -> bool:
-        """Play ``move`` if legal (for typed moves and tests); else say why and return False."""
-        reason = self.game.check(move)
-        if reason is not None:
-            self.message.emit(_("{move} is not allowed: {why}.").format(move=self.rules.move_text(move), why=reason))
-            return False
-        self.goto(len(self.game.plies))
-        self._play(move)
-        return True
+        """Play ``move`` at the live end if legal (typed moves and tests); else say why, False."""
+        self._set_path(())
+        return self.session.play_at_end(move)
 
     def play_variation(self, move: Move) -> bool:
-        """Play ``move`` from the position shown (analysis lines, typed moves at an earlier
-        position): the next move of the line just steps forward, a move tried there before shows
-        that variation, any other legal move starts a new variation.  False (and a message saying
-        why) when the move is not legal there."""
-        game = self.play_game()
-        reason = game.check(move)
-        if reason is not None:
-            self.message.emit(_("{move} is not allowed: {why}.").format(move=self.rules.move_text(move), why=reason))
-            return False
-        self._path = ()
-        if self.is_live and self.human_to_move():
-            self._play(move)
-        else:
-            self._play_from_view(move)
-        return True
-
-    def _play_from_view(self, move: Move) -> None:
-        """A move made at the position shown when that is not the live end (or not the human's
-        turn there): follow the line, show the variation that has it, or start a new one."""
-        if self.view_ply < len(self.game.plies) and self.game.plies[self.view_ply].move == move:
-            self._path = ()
-            self.view_ply += 1
-            self.moved.emit(move)
-            self.changed.emit()
-            return
-        base = self.viewed_node()
-        known = base.child(move)
-        side = self.rules.side_to_move(self.tree.position(base))
-        text, one = self.rules.move_text(move), self.variant.side_number(side)
-        if known is None:
-            if self._refused(base, move):
-                return
-            game = Game.from_plies(self.rules, self.game.start, [n.ply for n in self.tree.path(base)])
-            known = self.tree.add(base, game.play(move))
-            note = ngettext("{side} played {move}: a new variation.", "{side} played {move}: a new variation.", one)
-        elif self.tree.is_main(known):
-            note = ngettext("{side} played {move}, as in the main line.", "{side} played {move}, as in the main line.",
-                            one)
-        else:
-            note = ngettext("{side} played {move}, as in a variation.", "{side} played {move}, as in a variation.",
-                            one)
-        self._pending_message = self._about(side, note, move=text)
-        self.moved.emit(move)
-        self.show_node(known)
-
-    def _refused(self, parent: Node, move: Move) -> bool:
-        """True (and a sentence in the status line) when the game may not keep ``move`` after
-        ``parent``: every game must stay one that can be saved and opened again, so the limits of
-        ``core.record_limits`` are kept as the game grows, not found out when it is saved."""
-        why = move_refusal(self.tree, parent, move)
-        if why is None:
-            return False
-        self._path = ()
-        self.message.emit(_("{move} is not played: {reason}.").format(move=self.rules.move_text(move), reason=why))
-        self.changed.emit()
-        return True
-
-    def line_nodes(self) -> list[Node]:
-        """The tree's nodes for the moves of ``game`` (the line on screen, up to its live end)."""
-        node, out = self.tree.root, []
-        for ply in self.game.plies:
-            node = node.child(ply.move)
-            if node is None:  # never expected: every move played is added to the tree
-                break
-            out.append(node)
-        return out
-
-    def viewed_node(self) -> Node:
-        """The tree node of the position shown."""
-        nodes = self.line_nodes()
-        return nodes[self.view_ply - 1] if 0 < self.view_ply <= len(nodes) else self.tree.root
-
-    def show_node(self, node: Node, rebuild: bool = False) -> None:
-        """Show ``node``'s position: within the line on screen this is navigation; elsewhere in the
-        tree the line through ``node`` (with its main continuation) becomes the line on screen."""
-        nodes = self.line_nodes()
-        if not rebuild and (node.depth == 0 or (node.depth <= len(nodes) and nodes[node.depth - 1] is node)):
-            self._flush_message()
-            self.goto(node.depth)
-            return
-        self._cancel_engine()
-        self.game = self.tree.game_of(self.tree.line_through(node))
-        self._rebuild_undo_stack()
-        self.view_ply = node.depth
-        self._path = ()
-        self._legal_cache = None
-        self._view_cache = None
-        self._flush_message()
-        self.changed.emit()
-        self._maybe_start_computer()
-
-    _pending_message = ""
-
-    def _flush_message(self) -> None:
-        if self._pending_message:
-            self.message.emit(self._pending_message)
-            self._pending_message = ""
-
-    def _rebuild_undo_stack(self) -> None:
-        self.undo_stack.clear()
-        for ply in self.game.plies:
-            self.undo_stack.push(MoveCommand(self, ply.move, self.rules.move_text(ply.move)))
-        if self.modified:
-            self.undo_stack.resetClean()
-        else:
-            self.undo_stack.setClean()
-
-    # ------------------------------------------------------------------------------- the tree
-    @property
-    def modified(self) -> bool:
-        """Does the game hold moves, variations or comments that are not saved?"""
-        return self.tree.revision != self._saved_revision or not self.undo_stack.isClean()
-
-    def mark_saved(self) -> None:
-        self._saved_revision = self.tree.revision
-        self.undo_stack.setClean()
-
-    def set_comment(self, node: Node, text: str) -> None:
-        why = comment_refusal(self.tree, node, text)
-        if why is not None:
-            self.message.emit(_("The comment is not saved: {reason}.").format(reason=why))
-            return
-        if self.tree.set_comment(node, text):
-            self.message.emit(_("Comment removed.") if not node.comment else _("Comment saved."))
-            self.changed.emit()
-
-    def promote(self, node: Node, to_main: bool = False) -> bool:
-        """Move the variation holding ``node`` up one level (or all the way to the main line)."""
-        why = promotion_refusal(self.tree, node, to_main)
-        if why is not None:
-            self.message.emit(_("The variation stays where it is: {reason}.").format(reason=why))
-            return False
-        done = self.tree.make_main(node) if to_main else self.tree.promote(node)
-        if done:
-            self.message.emit(_("The variation is now the main line.") if self.tree.is_main(node)
-                              else _("The variation moved up one level."))
-            self.changed.emit()
-        return done
-
-    def delete_node(self, node: Node) -> int:
-        """Delete ``node`` and every move after it (its variation, or the rest of its line)."""
-        if node.parent is None:
-            return 0
-        viewed = self.viewed_node()
-        on_screen = set(map(id, self.line_nodes())) | {id(n) for n in self.tree.line_through(viewed)}
-        ancestor = viewed
-        while ancestor is not None and ancestor is not node:
-            ancestor = ancestor.parent
-        target = node.parent if ancestor is node else viewed
-        count = self.tree.delete(node)
-        self.message.emit(ngettext("Deleted {n} ply.", "Deleted {n} plies.", count).format(n=count))
-        if id(node) in on_screen or self.game.redo_stack:
-            self.show_node(target, rebuild=True)
-        else:
-            self.changed.emit()
-        return count
-
-    def history_changed(self, move: Move) -> None:
-        """Called by MoveCommand after the stack moved the game back or forward."""
-        self._path = ()
-        self.view_ply = len(self.game.plies)
-        self._legal_cache = None
-        self._view_cache = None
-        if move:
-            self.moved.emit(move)
-        self.changed.emit()
+        """Play ``move`` from the position shown: the next move of the line just steps forward, a
+        move tried there before shows that variation, any other legal move starts a new variation
+        (at the live end it continues the game).  False (and why) when it is not legal there."""
+        self._set_path(())
+        return self.session.play(move)
 
     def undo(self) -> None:
-        """Take back a move; against the computer, back to the human's last decision."""
-        self._cancel_engine()
-        if not self.undo_stack.canUndo():
-            self.message.emit(_("There is no move to take back."))
-            return
-        nodes = self.line_nodes()
-        if nodes and nodes[-1].ending is not None:
-            self.tree.set_ending(nodes[-1], None)  # taking back reopens a resigned or agreed game
-        self.undo_stack.undo()
-        while self.undo_stack.canUndo() and not self.human_to_move():
-            self.undo_stack.undo()
-        self.message.emit(_("Move taken back."))
+        self.session.undo()
 
     def redo(self) -> None:
-        self._cancel_engine()
-        if not self.undo_stack.canRedo():
-            self.message.emit(_("There is no move to replay."))
-            return
-        self.undo_stack.redo()
-        while self.undo_stack.canRedo() and not self.human_to_move() and self.game.outcome is None:
-            self.undo_stack.redo()
-        self.message.emit(_("Move replayed: {move}.").format(move=self.rules.move_text(self.game.plies[-1].move))
-                          if self.game.plies and self.game.plies[-1].move != END_TURN else _("Move replayed."))
-        if self.game.outcome is None:
-            self._maybe_start_computer()
+        self.session.redo()
 
-    # ------------------------------------------------------------------------------- computer
-    def computer_to_play(self) -> bool:
-        """Is it a computer side's turn in a game still going on?"""
-        return self.game.outcome is None and not self.human_to_move()
+    def goto(self, ply: int) -> None:
+        self.session.goto(ply)
 
-    def _maybe_start_computer(self) -> None:
-        if not self.computer_to_play():
-            return
-        side = self.rules.side_to_move(self.game.position)
-        self.computer_to_move.emit(int(side))
-        if self.paused:
-            self.message.emit(_("The computer is paused: press Pause again (Ctrl+Space) to let it play."))
-            return
-        if self._engine is None:
-            self._engine = make_engine()
-            progress = getattr(self._engine, "progress", None)
-            if progress is not None:
-                progress.connect(self.computer_progress)
-        engine = self._engine
-        if self.players[int(side)].kind == EXTERNAL:
-            if self._external is None:
-                self._external = make_external_engine()
-                if self._external is not None and hasattr(self._external, "clock_source"):
-                    self._external.clock_source = getattr(self, "external_clock", None)
-            engine = self._external
-        if engine is None:
-            return
-        self._generation += 1
-        generation = self._generation
-        level = self.players[int(side)].level
-        self._set_thinking(True)
-        limit = self.think_limit(int(side), level) if self.think_limit is not None and engine is self._engine \
-            else None
-        # the clock's budget goes to our own computer; an external engine is told the clock by its host
-        extra = {"time_limit": limit} if limit is not None and engine is self._engine else {}
-        engine.start(self.game, level, lambda move: self._computer_moved(generation, move),
-                     on_error=lambda why: self._computer_error(generation, why), **extra)
+    def first(self) -> None:
+        self.session.first()
 
-    def _set_thinking(self, on: bool) -> None:
-        if on != self.thinking:
-            self.thinking = on
-            self.thinking_changed.emit(on)
+    def back(self) -> None:
+        self.session.back()
 
-    def _computer_moved(self, generation: int, move: Move) -> None:
-        if generation != self._generation:
-            return  # stale: an undo or a new game came in between
-        QTimer.singleShot(0, lambda: self._apply_computer_move(generation, tuple(move)))
+    def forward(self) -> None:
+        self.session.forward()
 
-    def _apply_computer_move(self, generation: int, move: Move) -> None:
-        if generation != self._generation:
-            return
-        self._set_thinking(False)
-        reason = self.game.check(move)
-        if reason is not None:  # never expected: the worker searched this very position
-            self._computer_error(generation, _("it proposed {move}, which is not allowed ({reason})").format(
-                move=self.rules.move_text(move), reason=reason))
-            return
-        self.goto(len(self.game.plies))
-        self._play(move)
+    def last(self) -> None:
+        self.session.last()
 
-    def _computer_error(self, generation: int, why: str) -> None:
-        """The computer could not move: say so and wait; the game stays as it is and playable."""
-        if generation != self._generation:
-            return
-        self._set_thinking(False)
-        if isinstance(why, EngineForfeit):  # an external engine failed: its side loses the game
-            side = self.rules.side_to_move(self.game.position)
-            self.game.resign(side, "forfeit")
-            text = f"{capitalised(str(why))}. {self.describe_outcome(self.game.outcome)}"
-            self.message.emit(text)
-            self.computer_failed.emit(text)
-            self.changed.emit()
-            self.game_finished.emit(self.game.outcome)
-            return
-        text = _("The computer player could not move: {why}. Choose Game > Computer: Move Now to try again, or start "
-                 "a new game with a human for that side.").format(why=why)
-        self.message.emit(text)
-        self.computer_failed.emit(text)
+    def show_node(self, node: Node, rebuild: bool = False) -> None:
+        self.session.show_node(node, rebuild)
 
-    def _cancel_engine(self) -> None:
-        self._generation += 1
-        self._set_thinking(False)
-        if self._engine is not None:
-            self._engine.cancel()
-        if self._external is not None:
-            self._external.cancel()
+    def set_comment(self, node: Node, text: str) -> None:
+        self.session.set_comment(node, text)
 
-    def set_paused(self, paused: bool) -> None:
-        """Pause or resume the computer (the pause button of computer-against-computer games)."""
-        self.paused = bool(paused)
-        if self.paused:
-            if self.thinking:
-                self._cancel_engine()
-            self.message.emit(_("Computer paused."))
-        else:
-            self.message.emit(_("Computer resumed."))
-            if not self.thinking:
-                self._maybe_start_computer()
-        self.changed.emit()
+    def promote(self, node: Node, to_main: bool = False) -> bool:
+        return self.session.promote(node, to_main)
 
-    def computer_move_now(self) -> None:
-        """Make the computer play at once: its best move so far, or (after a failure or a pause
-        for this turn) a fresh search."""
-        if not self.computer_to_play():
-            self.message.emit(_("It is not the computer's turn."))
-            return
-        if self.thinking and self._engine is not None and hasattr(self._engine, "move_now"):
-            self._engine.move_now()
-        elif not self.thinking:
-            paused, self.paused = self.paused, False
-            self._maybe_start_computer()
-            self.paused = paused
+    def delete_node(self, node: Node) -> int:
+        return self.session.delete_node(node)
 
     def finish_game(self, outcome: Outcome) -> None:
-        """End the game off the board (resignation, draw, flag fall): the computer stops, the
-        board freezes and the end is announced like any other."""
-        if self.game.outcome is not None:
-            return
-        self._cancel_engine()
-        self._path = ()
-        self.game.finish(outcome)
-        nodes = self.line_nodes()
-        self.tree.set_ending(nodes[-1] if nodes else self.tree.root, outcome)
-        self.message.emit(self.describe_outcome(outcome))
-        self.changed.emit()
-        self.game_finished.emit(outcome)
+        """End the game off the board (resignation, draw, flag fall)."""
+        self._set_path(())
+        self.session.finish(outcome)
 
+    def set_paused(self, paused: bool) -> None:
+        self.session.set_paused(paused)
+
+    def computer_move_now(self) -> None:
+        self.session.computer_move_now()
+
+    def shutdown(self) -> None:
+        self.session.shutdown()
+
+    # ------------------------------------------------------------------------------- the hint
     def show_hint(self, move: Move) -> None:
         """Draw ``move`` as a suggestion on the live position until the position changes."""
         self._hint = (len(self.game.plies), self.rules.position_key(self.game.position), tuple(move))
@@ -724,40 +381,10 @@ class GameController(QObject):
             return ()
         return tuple(s for s in move if s != SEP)
 
-    def shutdown(self) -> None:
-        """Stop the computer's process (the window is closing)."""
-        self._cancel_engine()
-        if self._engine is not None and hasattr(self._engine, "shutdown"):
-            self._engine.shutdown()
-        self._engine = None
-        if self._external is not None:
-            self._external.shutdown()
-            self._external = None
-
-    # ------------------------------------------------------------------------------- navigation
-    def goto(self, ply: int) -> None:
-        ply = max(0, min(len(self.game.plies), ply))
-        if ply != self.view_ply:
-            self.view_ply = ply
-            self._path = ()
-            self.changed.emit()
-
-    def first(self) -> None:
-        self.goto(0)
-
-    def back(self) -> None:
-        self.goto(self.view_ply - 1)
-
-    def forward(self) -> None:
-        self.goto(self.view_ply + 1)
-
-    def last(self) -> None:
-        self.goto(len(self.game.plies))
-
     # ------------------------------------------------------------------------------- views
     def announcements(self) -> list[Announcement]:
         """Raichi / Tuichi / Watch your king for the viewed position (empty when switched off)."""
-        if not self.announce or self.variant.family != "tafl":
+        if not self.announce or not self.variant.traits.king_announcements:
             return []
         pos = self.viewed_position
         if self.rules.outcome(pos) is not None:
@@ -779,16 +406,16 @@ class GameController(QObject):
         return out
 
     def board_state(self) -> BoardState:
-        game, rules = self.game, self.rules
+        rules = self.rules
+        node = self.viewed_node()
         pos = self.viewed_position
         pieces = rules.pieces(pos)
         last_move: Move = ()
         captured: dict[int, str] = {}
-        if self.view_ply:
-            ply = game.plies[self.view_ply - 1]
-            last_move = tuple(s for s in ply.move if s != SEP)
-            before = rules.pieces(game.position_at(self.view_ply - 1))
-            captured = {s: before[s] for s in ply.captures if s in before}
+        if node.ply is not None and node.parent is not None:
+            last_move = tuple(s for s in node.ply.move if s != SEP)
+            before = rules.pieces(self.tree.position(node.parent))
+            captured = {s: before[s] for s in node.ply.captures if s in before}
         threatened: frozenset[int] = frozenset()
         routes: frozenset[int] = frozenset()
         for a in self.announcements():
@@ -806,29 +433,17 @@ class GameController(QObject):
             suggested=self.current_hint(), letters=piece_letters(self.variant),
             ranks=piece_ranks(rules) if self.show_ranks else {}, marks=self._board_marks())
 
-    def _board_marks(self):
+    def _board_marks(self) -> Any:
         """The marks of the rules in force, worked out once per rules object."""
-        from tafl_desktop.core.board_marks import marks_in_force
-
-        cached = getattr(self, "_marks_cache", None)
+        cached = self._marks_cache
         if cached is None or cached[0] is not self.rules:
             cached = self._marks_cache = (self.rules, marks_in_force(self.variant, self.rules))
         return cached[1]
 
     def move_rows(self) -> list[str]:
-        """Each ply's text, with the squares it captured on (``e1-e5 x e6``)."""
-        g = self.variant.geometry
-        out = []
-        for i, ply in enumerate(self.game.plies):
-            text = self.rules.move_text(ply.move)
-            if ply.captures and self.variant.family == "tafl":
-                taken, lost = self._split_captures(i)
-                if taken:
-                    text += " x" + ",".join(g.name(s) for s in taken)
-                if lost:  # the mover's own piece, lost by strict custodian: not a capture it made
-                    text = _("{move} (lost {squares})").format(move=text, squares=",".join(g.name(s) for s in lost))
-            out.append(text)
-        return out
+        """Each move of the line on screen as the move list shows it (``e1-e5 x e6``)."""
+        return [move_cell_text(self.rules, self.tree.position(n.parent), n.ply)
+                for n in self.line_nodes() if n.parent is not None and n.ply is not None]
 
     def ply_sides(self) -> list[int]:
         """Which side made each ply (a side may make several in a row with action points)."""
@@ -837,12 +452,13 @@ class GameController(QObject):
 
     def lost_counts(self) -> tuple[int, int]:
         """Pieces each side has lost by the viewed position (counted against the start)."""
+        side_of = self.variant.traits.piece_side
         start = self.rules.pieces(self.game.start).values()
         now = self.rules.pieces(self.viewed_position).values()
         lost = [0, 0]
         for side in (0, 1):
-            had = sum(1 for k in start if piece_side(k) == side)
-            has = sum(1 for k in now if piece_side(k) == side)
+            had = sum(1 for k in start if side_of(k) == side)
+            has = sum(1 for k in now if side_of(k) == side)
             lost[side] = max(0, had - has)
         return lost[0], lost[1]
 
@@ -852,7 +468,7 @@ class GameController(QObject):
         return int(label.rstrip(".")) if label else 0
 
     def describe_outcome(self, outcome: Outcome) -> str:
-        return outcome.describe(self.rules.variant)
+        return self.session.describe(outcome)
 
     def status_text(self) -> str:
         """The headline of the side panel: whose turn, or how the game ended."""
@@ -861,7 +477,7 @@ class GameController(QObject):
         if self.is_live and self.game.outcome is not None:
             return self.describe_outcome(self.game.outcome)
         name = self.sides[int(side)]
-        text = (_("{side} to move") if self.players[int(side)].is_human
+        text = (_("{side} to move") if self.session.players[int(side)].is_human
                 else _("{side} (computer) to move")).format(side=name)
         if not self.is_live:
             text = _("After {move} (move {number} of {total}): {side} to move").format(

@@ -97,8 +97,13 @@ def ask_save_path(parent: QWidget | None, title: str, file_filter: str, suggeste
     return path
 
 
-def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: QPixmap | None = None) -> bool:
-    """The end-of-game dialog (``pixmap``: the winner's piece).  True if the player asks for a new game."""
+#: The answers of the end-of-game dialog (:func:`show_game_over`); "" when it is closed.
+NEW_GAME, REVIEW = "new", "review"
+
+
+def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: QPixmap | None = None) -> str:
+    """The end-of-game dialog (``pixmap``: the winner's piece): :data:`REVIEW` when the player
+    asks for the review, :data:`NEW_GAME` for a new game, "" when the dialog is closed."""
     dlg = QDialog(parent)
     tr(dlg, "setWindowTitle", "Game over")
     icon = QLabel()
@@ -113,8 +118,13 @@ def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: Q
     new = tr(buttons.addButton("", QDialogButtonBox.ButtonRole.ActionRole), "setText", "New game...")
     review.setDefault(True)
     chosen: list[object] = []
-    review.clicked.connect(lambda: (chosen.append(review), dlg.accept()))
-    new.clicked.connect(lambda: (chosen.append(new), dlg.accept()))
+
+    def choose(button: object) -> None:
+        chosen.append(button)
+        dlg.accept()
+
+    review.clicked.connect(lambda: choose(review))
+    new.clicked.connect(lambda: choose(new))
     body = QVBoxLayout()
     body.addWidget(title)
     body.addWidget(text)
@@ -126,4 +136,6 @@ def show_game_over(parent: QWidget | None, headline: str, detail: str, pixmap: Q
     layout.addLayout(row)
     layout.addWidget(buttons)
     dlg.exec()
-    return bool(chosen) and chosen[0] is new
+    if not chosen:
+        return ""
+    return NEW_GAME if chosen[0] is new else REVIEW

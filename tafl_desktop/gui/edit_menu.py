@@ -4,7 +4,10 @@ actions on the move shown (comment, promote, delete).
 Copy (Ctrl+C) puts the position shown on the clipboard in the notation ``--position`` reads,
 followed by the side to move; Copy Moves (Ctrl+Shift+C) the line on screen as numbered moves.
 Paste (Ctrl+V) reads either back: a position opens the position editor on it, a move list is
-replayed from the game's start position as a new game.  Text that is neither gets one line.
+replayed from the game's start position as a new game, loaded like any other (so it gets no clock
+but its own, and the players of the game it replaces).  Move lists are read by the one reader
+the Import of move-list files uses too (:mod:`tafl_desktop.core.move_list_text`).  Text that is
+neither gets one line.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from tafl_desktop.core.marks import N_
 from tafl_desktop.core.move_numbers import moves_played
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.session.source import GameSource, Origin
 
 if TYPE_CHECKING:
     from tafl_desktop.gui.main_window import MainWindow
@@ -36,7 +40,7 @@ def copy_position(window: MainWindow) -> str:
     c = window.controller
     text = position_with_side(c.rules, c.viewed_position)
     QGuiApplication.clipboard().setText(text)
-    window._show_message(_("Copied the position: {text}").format(text=text))
+    window.show_message(_("Copied the position: {text}").format(text=text))
     return text
 
 
@@ -47,7 +51,7 @@ def copy_moves(window: MainWindow) -> str:
     text = line_text(c.game)
     QGuiApplication.clipboard().setText(text)
     n = moves_played(c.game)
-    window._show_message(ngettext("Copied {n} move.", "Copied {n} moves.", n).format(n=n))
+    window.show_message(ngettext("Copied {n} move.", "Copied {n} moves.", n).format(n=n))
     return text
 
 
@@ -78,7 +82,7 @@ def paste(window: MainWindow, text: str | None = None) -> bool:
         from tafl_desktop.gui.position_editor import open_editor
 
         open_editor(window, c.variant, dict(c.rules.pieces(pos)), c.rules.side_to_move(pos))
-        window._show_message(_("Pasted a position: set it up further, then play, analyse or save it."))
+        window.show_message(_("Pasted a position: set it up further, then play, analyse or save it."))
         return True
     try:
         game = replay(c.rules, c.game.start, text)
@@ -86,15 +90,13 @@ def paste(window: MainWindow, text: str | None = None) -> bool:
         dialogs.show_error(window, title, _("\"{text}\" is not a move list of {game}: {reason}.").format(
             text=_quote(text), game=c.variant.title, reason=exc))
         return False
-    if not window._may_discard():
+    if not window.may_discard():
         return False
-    window.controller.set_game(game, c.players)
-    window.file_path = None
-    window.controller.undo_stack.resetClean()  # pasted moves are not saved anywhere yet
+    # pasted moves are not saved anywhere yet
     n = moves_played(game)
-    window._show_message(ngettext("Pasted {n} move of {game}.", "Pasted {n} moves of {game}.", n).format(
-        n=n, game=c.variant.title))
-    window.refresh()
+    window.load(GameSource.of_game(game, Origin.PASTE, c.players, saved=False),
+                ngettext("Pasted {n} move of {game}.", "Pasted {n} moves of {game}.", n).format(
+                    n=n, game=c.variant.title))
     return True
 
 
@@ -110,25 +112,25 @@ def install(window: MainWindow) -> None:
     menu = tr(window.menuBar().addMenu(""), "setTitle", "&Edit")
     window.menuBar().insertMenu(window.game_menu.menuAction(), menu)
     window.edit_menu = menu
-    window.act_copy_position = window._action(
+    window.act_copy_position = window.add_action(
         N_("&Copy Position"), lambda: copy_position(window), QKeySequence.StandardKey.Copy,
         N_("Copy the position shown as text, with the side to move (Ctrl+C)"))
-    window.act_copy_moves = window._action(
+    window.act_copy_moves = window.add_action(
         N_("Copy &Moves"), lambda: copy_moves(window), "Ctrl+Shift+C",
         N_("Copy the moves of the line shown as numbered text (Ctrl+Shift+C)"))
-    window.act_paste = window._action(
+    window.act_paste = window.add_action(
         N_("&Paste"), lambda: paste(window), QKeySequence.StandardKey.Paste,
         N_("Paste a position (opens the editor) or a move list (a new game) (Ctrl+V)"))
-    window.act_comment = window._action(
+    window.act_comment = window.add_action(
         N_("C&omment on Move..."), lambda: edit_comment(window, c, _viewed(window)), "Ctrl+;",
         N_("Write a comment on the move shown"))
-    window.act_promote = window._action(
+    window.act_promote = window.add_action(
         N_("P&romote Variation"), lambda: c.promote(_viewed(window)), None,
         N_("Move the variation shown up one level"))
-    window.act_make_main = window._action(
+    window.act_make_main = window.add_action(
         N_("Make Main &Line"), lambda: c.promote(_viewed(window), to_main=True), None,
         N_("Make the line shown the main line"))
-    window.act_delete_variation = window._action(
+    window.act_delete_variation = window.add_action(
         N_("&Delete Variation"), lambda: confirm_delete(window, c, c.tree.variation_start(_viewed(window))), None,
         N_("Delete the variation shown"))
     menu.addActions([window.act_copy_position, window.act_copy_moves, window.act_paste])

@@ -19,9 +19,9 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QV
 
 from tafl_desktop.core.rules_string import RulesStringError, to_rules_string, variant_from_rules_string
 from tafl_desktop.core.variants import Variant, VariantError
-from tafl_desktop.gui.players import EXTERNAL, PlayerSpec, engine_name
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
+from tafl_desktop.session.players import EXTERNAL, PlayerSpec, engine_name
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,9 @@ from typing import Any
 from PySide6.QtCore import QObject, QSettings, QTimer
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QInputDialog, QPushButton, QWidget
 
-from tafl_desktop.gui.players import EngineForfeit, engine_name, register_external
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
+from tafl_desktop.session.players import EngineForfeit, engine_name, register_external
 
 ENGINES_KEY = "engines/commands"
 MAX_ENGINES = 12
@@ -32,9 +32,8 @@ POLL_MS = 15
 def known_engines() -> list[str]:
     """Engine command lines the player has added, most recent first."""
     raw = QSettings().value(ENGINES_KEY, [])
-    if isinstance(raw, str):
-        raw = [raw]
-    return [str(x) for x in (raw or []) if str(x).strip()]
+    items = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    return [str(x) for x in items if str(x).strip()]
 
 
 def remember_engine(command: str) -> None:

@@ -8,6 +8,8 @@ people the other side is asked.  Every sentence names the sides as the variant d
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtGui import QAction
 
 from tafl_desktop.core.draws import computer_accepts, draw_claimable
@@ -18,11 +20,14 @@ from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 
+if TYPE_CHECKING:
+    from tafl_desktop.gui.main_window import MainWindow
+
 
 class GameEndActions:
     """The three actions and what they do."""
 
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         self.window = window
         self._asking = False
         self.act_resign = self._action(N_("Re&sign..."), self.resign, N_("Give up this game"))
@@ -93,7 +98,7 @@ class GameEndActions:
             if dialogs.confirm(self.window, _("Draw offered"), question, _("Accept the draw")):
                 c.finish_game(Outcome(None, "draw_agreed"))
             else:
-                self.window._show_message(sentence(ngettext(
+                self.window.show_message(sentence(ngettext(
                     "{side} declines the draw: the game goes on.", "{side} decline the draw: the game goes on.",
                     v.side_number(other)).format(side=v.side_subject(other))))
             return
@@ -105,7 +110,7 @@ class GameEndActions:
         game, plies = c.game, len(c.game.plies)
         self._asking = True
         self.update()
-        self.window._show_message(_("The computer ({side}) is considering the draw offer...").format(
+        self.window.show_message(_("The computer ({side}) is considering the draw offer...").format(
             side=c.sides[computer]))
 
         def answered(result) -> None:
@@ -114,25 +119,25 @@ class GameEndActions:
                 self.update()
                 return
             if getattr(result, "error", None):
-                self.window._show_message(_("The computer could not weigh the offer: the game goes on."))
+                self.window.show_message(_("The computer could not weigh the offer: the game goes on."))
             elif computer_accepts(float(result.defenders_win_chance), computer):
                 c.finish_game(Outcome(None, "draw_agreed"))
             else:
-                self.window._show_message(_("The computer ({side}) declines the draw: it judges its position "
+                self.window.show_message(_("The computer ({side}) declines the draw: it judges its position "
                                             "the better one.").format(side=c.sides[computer]))
             self.update()
 
-        self.window._get_analyst().evaluate(game, answered)
+        self.window.ensure_analyst().evaluate(game, answered)
 
     def claim_draw(self) -> None:
         c = self.window.controller
         if self._acting_side() is None or not draw_claimable(c.game):
-            self.window._show_message(_("A draw can be claimed only when the same position has occurred three "
+            self.window.show_message(_("A draw can be claimed only when the same position has occurred three "
                                         "times and these rules give repetitions no consequence."))
             return
         c.finish_game(Outcome(None, "draw_claimed"))
 
 
-def install(window) -> None:
+def install(window: MainWindow) -> None:
     """Add Resign, Offer a Draw and Claim a Draw to the Game menu."""
     window.game_end = GameEndActions(window)

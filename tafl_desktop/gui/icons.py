@@ -22,7 +22,7 @@ def _canvas(size: int, ratio: float) -> QPixmap:
 
 def _ratio() -> float:
     app = QApplication.instance()
-    return app.devicePixelRatio() if app is not None else 1.0
+    return app.devicePixelRatio() if isinstance(app, QApplication) else 1.0
 
 
 def piece_pixmap(kind: str, board_theme: BoardTheme, style: str, size: int = 22,
@@ -60,7 +60,7 @@ def glyph_icon(name: str, colour: QColor | None = None) -> QIcon:
     """Navigation and toolbar glyphs: first, back, forward, last, flip, undo, redo, rules, hint, pause."""
     if colour is None:
         app = QApplication.instance()
-        colour = app.palette().buttonText().color() if app is not None else QColor("#202020")
+        colour = app.palette().buttonText().color() if isinstance(app, QApplication) else QColor("#202020")
     ratio = _ratio()
     pm = _canvas(ICON_PX, ratio)
     p = QPainter(pm)

@@ -3,13 +3,16 @@
 Formats come from :mod:`tafl_desktop.interop.formats` (OpenTafl ``.otg``, hnefatafl.org ``.pgn``,
 plain move lists ``.txt``, PlayTaflOnline or our own ``.json``).  A file that cannot be read
 shows one sentence in a dialog and leaves the current game as it was; an export names every
-rule the format cannot hold.  ``install(window)`` is listed in ``GUI_CAPABILITIES``; it also lets
+rule the format cannot hold.  An imported game is loaded like any other (``window.load``): it
+keeps its own tags (saved with it, and written back by an export), gets no clock but its own,
+and its players are people.  ``install(window)`` is listed in ``GUI_CAPABILITIES``; it also lets
 the window host external engines (``gui.external_engine``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction
@@ -20,6 +23,10 @@ from tafl_desktop.core.move_numbers import moves_played
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.session.source import GameSource, Origin
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.main_window import MainWindow
 
 IMPORT_FILTER = ";;".join([N_("Game records (*.otg *.pgn *.txt *.json)"), N_("OpenTafl games (*.otg)"),
                           N_("PGN-like games (*.pgn)"), N_("Move lists (*.txt)"),
@@ -29,11 +36,11 @@ EXPORT_FILTERS = {"otg": N_("OpenTafl game (*.otg)"), "pgn": N_("PGN-like game, 
 SUFFIX = {"otg": ".otg", "pgn": ".pgn", "moves": ".txt", "json": ".tafl.json"}
 
 
-def _ask_variant(window):
+def _ask_variant(window: MainWindow):
     """The variant of a plain move list: asked, the current game's offered first."""
     from tafl_desktop.core.variants import presets
 
-    tafl = [v for v in presets().values() if v.family == "tafl"]
+    tafl = [v for v in presets().values() if v.traits.opentafl]
     current = window.controller.variant
     names = [v.name for v in tafl]
     first = names.index(current.name) if current.name in names else 0
@@ -44,24 +51,23 @@ def _ask_variant(window):
     return tafl[names.index(name)]
 
 
-def import_game(window, path: str | None = None) -> bool:
+def import_game(window: MainWindow, path: str | None = None, origin: Origin = Origin.IMPORT) -> bool:
     """Read a game in a foreign format into the window; the current game stays if it fails.
     The file is read in a thread with a progress dialog (``gui.background_read``): a large or
     hostile file never freezes the window, and Cancel leaves everything as it was."""
     from tafl_desktop.core.progress import Cancelled
     from tafl_desktop.core.quoting import shown
     from tafl_desktop.gui.background_read import is_reading, read_in_background
-    from tafl_desktop.gui.players import HUMANS
     from tafl_desktop.interop.formats import format_of, read_game
     from tafl_desktop.interop.transfer import InteropError
 
     if is_reading(window):
         return False
     if path is None:
-        path = dialogs.ask_open_path(window, _("Import a game"), IMPORT_FILTER, window._last_dir())
+        path = dialogs.ask_open_path(window, _("Import a game"), IMPORT_FILTER, window.last_dir())
         if not path:
             return False
-    if not window._may_discard():
+    if not window.may_discard():
         return False
     name = shown(Path(path).name)
     try:
@@ -73,7 +79,7 @@ def import_game(window, path: str | None = None) -> bool:
         transfer = read_in_background(window, _("Importing {name}...").format(name=name),
                                       lambda: read_game(path, variant=variant), path)
     except Cancelled:
-        window._show_message(_("Import cancelled: the current game is unchanged."))
+        window.show_message(_("Import cancelled: the current game is unchanged."))
         return False
     except InteropError as exc:
         dialogs.show_error(window, _("Cannot import the game"),
@@ -87,13 +93,8 @@ def import_game(window, path: str | None = None) -> bool:
     if _opened_as_puzzle(window, path, transfer):
         return True
     game = transfer.game
-    window._message = ""
     transfer.tree = transfer.to_tree()
-    window.controller.set_game(game, HUMANS, tree=transfer.tree)
-    window.file_path = None
     window.imported = transfer
-    window.loaded_tags = dict(transfer.tags)
-    window._orient()
     n = moves_played(game)
     text = ngettext("Imported {name}: {n} move of {variant}.", "Imported {name}: {n} moves of {variant}.", n).format(
         name=name, n=n, variant=game.rules.variant.title)
@@ -102,12 +103,11 @@ def import_game(window, path: str | None = None) -> bool:
             n=len(transfer.comments))
     for w in transfer.warnings:
         text += " " + w + "."
-    window._show_message(text)
-    window.refresh()
+    window.load(GameSource.of_tree(transfer.tree, origin, tags=transfer.tags), text)
     return True
 
 
-def _opened_as_puzzle(window, path: str, transfer) -> bool:
+def _opened_as_puzzle(window: MainWindow, path: str, transfer: Any) -> bool:
     """An OpenTafl record whose puzzle-mode tag makes it a puzzle is offered as one (as OpenTafl
     asks); solved in the puzzle window, it leaves the current game as it was."""
     from tafl_desktop.study.record_puzzles import is_puzzle_tags
@@ -121,7 +121,7 @@ def _opened_as_puzzle(window, path: str, transfer) -> bool:
     return open_record_puzzle(window, path) is not None
 
 
-def export_game(window, path: str | None = None, fmt: str | None = None) -> bool:
+def export_game(window: MainWindow, path: str | None = None, fmt: str | None = None) -> bool:
     """Write the current game in a foreign format; warnings name what the format cannot hold."""
     from tafl_desktop.core.quoting import shown
     from tafl_desktop.interop.formats import format_of, write_game
@@ -132,7 +132,7 @@ def export_game(window, path: str | None = None, fmt: str | None = None) -> bool
         chosen = fmt or "otg"
         import os
 
-        suggested = os.path.join(window._last_dir(), f"{c.variant.id}{SUFFIX[chosen]}")
+        suggested = os.path.join(window.last_dir(), f"{c.variant.id}{SUFFIX[chosen]}")
         filters = ";;".join([EXPORT_FILTERS[chosen]] + [f for k, f in EXPORT_FILTERS.items() if k != chosen])
         path = dialogs.ask_save_path(window, _("Export the game"), filters, suggested)
         if not path:
@@ -141,10 +141,11 @@ def export_game(window, path: str | None = None, fmt: str | None = None) -> bool
             format_of(path)
         except InteropError:
             path += SUFFIX[chosen]
-    imported = getattr(window, "imported", None)
-    same = imported is not None and imported.tree is c.tree
-    # the players as OpenTafl's record names them (our player1/player2 tags mean nothing there)
-    tags = dict(imported.tags) if same else {"attackers": c.players[0].label(), "defenders": c.players[1].label()}
+    session = window.session
+    # an imported game's own tags; else the players as OpenTafl's record names them (our
+    # player1/player2 tags mean nothing there)
+    tags = dict(session.tags) if session.origin in (Origin.IMPORT, Origin.DROP) else {
+        "attackers": c.players[0].label(), "defenders": c.players[1].label()}
     transfer = GameTransfer.from_tree(c.tree, tags)
     try:
         warnings = write_game(transfer, path, fmt or format_of(path))
@@ -156,21 +157,21 @@ def export_game(window, path: str | None = None, fmt: str | None = None) -> bool
         dialogs.show_info(window, _("Exported with warnings"),
                           _("{name} was written, but:\n\n{lines}").format(name=name, lines="\n".join(
                               f"- {w}" for w in warnings)))
-    window._show_message(_("Exported {name}.").format(name=name))
+    window.show_message(_("Exported {name}.").format(name=name))
     return True
 
 
-def open_dropped(window, path: str) -> bool:
+def open_dropped(window: MainWindow, path: str) -> bool:
     """A file dropped on the window: our own games open, the others are imported."""
     if path.lower().endswith(".tafl.json"):
         return window.open_game(path)
-    return import_game(window, path)
+    return import_game(window, path, Origin.DROP)
 
 
 class _DropFilter(QObject):
     """Accepts game files dragged onto the window and opens the first one dropped."""
 
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
 
@@ -189,24 +190,7 @@ class _DropFilter(QObject):
         return False
 
 
-def _engine_clock(window):
-    """The window's game clock as the external engines' host reports it, or None without one."""
-    driver = getattr(window, "clock_driver", None)
-    clock = getattr(driver, "clock", None)
-    if clock is None:
-        return None
-    shown = [clock.shown(side) for side in (0, 1)]  # (ms, periods left, in overtime)
-    return ((shown[0][0], shown[1][0]), (clock.control.overtime_ms // 1000, shown[0][1], shown[1][1]),
-            (shown[0][2], shown[1][2]))
-
-
-def _tell_engines(window) -> None:
-    external = getattr(window.controller, "_external", None)
-    if external is not None and hasattr(external, "finish"):
-        external.finish(window.controller.game)
-
-
-def install(window) -> None:
+def install(window: MainWindow) -> None:
     """Add Import/Export to the File menu, accept dropped files, and host external engines."""
     from tafl_desktop.gui.external_engine import register
 
@@ -220,21 +204,8 @@ def install(window) -> None:
     tr(window.act_export, "setToolTip", "Write this game for OpenTafl (.otg), hnefatafl.org (.pgn) or as a move list")
     window.act_export.triggered.connect(lambda: export_game(window))
     menu = window.file_menu
-    anchor = getattr(window, "act_open_variant", None)
-    if anchor is not None:
-        menu.insertActions(anchor, [window.act_import, window.act_export])
-        menu.insertSeparator(anchor)
-    else:
-        menu.addActions([window.act_import, window.act_export])
-    window.controller.game_finished.connect(lambda _outcome: _tell_engines(window))
-
-    def imported_tags() -> dict[str, str]:
-        """An imported game's own tags (event, players, date) go into the saved record too."""
-        imported = window.imported
-        return dict(imported.tags) if imported is not None and imported.tree is window.controller.tree else {}
-
-    window.tag_providers.insert(0, imported_tags)
-    window.controller.external_clock = lambda: _engine_clock(window)
+    anchor = window.act_open_variant
+    menu.insertActions(anchor, [window.act_import, window.act_export])
+    menu.insertSeparator(anchor)
     window.setAcceptDrops(True)
-    window._drop_filter = _DropFilter(window)
-    window.installEventFilter(window._drop_filter)
+    window.installEventFilter(_DropFilter(window))  # parented to the window, which keeps it

@@ -13,6 +13,8 @@ lines, the review's graph and table, an open lesson or puzzle) are rebuilt by th
 
 from __future__ import annotations
 
+import importlib
+
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
     QWidget,
@@ -58,7 +60,7 @@ def retranslate(window: QWidget) -> int:
     roots = [window]
     app = QApplication.instance()
     if app is not None:
-        roots += [w for w in app.topLevelWidgets() if w is not window]
+        roots += [w for w in QApplication.topLevelWidgets() if w is not window]
     for root in roots:  # numbers in the new language's way ("29,0 mm")
         for box in root.findChildren(QAbstractSpinBox):
             box.setLocale(QLocale())
@@ -68,8 +70,6 @@ def retranslate(window: QWidget) -> int:
 def switch_language(window, code: str) -> str:
     """Use ``code`` ("" = the system's) from now on, in the open window too; the game, its
     moves and the players stay as they are.  Returns the language now in use."""
-    import importlib
-
     from PySide6.QtWidgets import QApplication
 
     old = i18n.current_language()
@@ -79,14 +79,13 @@ def switch_language(window, code: str) -> str:
         i18n.install_qt_translator(app)
     if new != old:
         retranslate(window)
-        from tafl_desktop.gui import main_window
+        from tafl_desktop.gui.capabilities import GUI_CAPABILITIES
 
-        for module_name in main_window.GUI_CAPABILITIES:
+        for module_name in GUI_CAPABILITIES:
             hook = getattr(importlib.import_module(module_name), "retranslate", None)
             if hook is not None:
                 hook(window)
-        if hasattr(window, "_message"):
-            window._message = ""  # a passing message was said in the old language: show the state instead
+        window.forget_message()  # a passing message was said in the old language: show the state instead
         if hasattr(window, "refresh"):
             window.refresh()
     return new

@@ -3,15 +3,16 @@
 ``install(window)`` adds the menu; the lessons and puzzle sets are read only when the menu opens,
 so start-up pays nothing for them.  Lessons and puzzles are judged by the rules engine
 (:mod:`tafl_desktop.study`); these dialogs only show positions, pass on the player's moves and
-say what the engine found.
+say what the engine found.  Each keeps its game in a session of its own
+(:class:`~tafl_desktop.session.session.GameSession`), loaded like every game (a lesson step or a
+puzzle is a ``GameSource``), never in the window's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -19,16 +20,27 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
+from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.side_words import sentence
 from tafl_desktop.gui.puzzle_progress import PuzzleProgress
+from tafl_desktop.gui.study_widgets import (  # noqa: F401 - puzzle_rules_text: learn's name for it too
+    _redo_feedback,
+    _set_feedback,
+    _wrap_label,
+    puzzle_rules_text,
+)
 from tafl_desktop.gui.texts import add_item, tr
-from tafl_desktop.i18n import _, ngettext, npgettext, pgettext
+from tafl_desktop.i18n import _, ngettext, npgettext
+from tafl_desktop.session.session import GameSession
+from tafl_desktop.session.source import GameSource, Origin
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.main_window import MainWindow
 
 #: Positions the window's own proofs may visit (a wrong move's refutation, a second winning line).
 GUI_NODE_BUDGET = 40_000
@@ -38,7 +50,16 @@ REPLY_DELAY_MS = 350
 SOLUTION_STEP_MS = 700
 
 
-def install(window: Any) -> None:
+def study_session(session: GameSession | None, rules: Any, start: Any, origin: Origin) -> GameSession:
+    """``session`` loaded with a game of ``rules`` from ``start`` (a new session if None)."""
+    source = GameSource.of_tree(GameTree(rules, start), origin)
+    if session is None:
+        return GameSession(source)
+    session.load(source)
+    return session
+
+
+def install(window: MainWindow) -> None:
     """Add the Learn menu (before Help) to ``window``."""
     menu = tr(QMenu(window), "setTitle", "&Learn")
     window.menuBar().insertMenu(window.help_menu.menuAction(), menu)
@@ -51,13 +72,13 @@ def install(window: Any) -> None:
 
 
 def _family_label(family: str) -> str:
-    from tafl_desktop.core.variants import FAMILIES
+    from tafl_desktop.core.families import FAMILIES
 
     fam = FAMILIES.get(family)
     return _(fam.label) if fam is not None else family
 
 
-def _fill_menu(window: Any, menu: QMenu) -> None:
+def _fill_menu(window: MainWindow, menu: QMenu) -> None:
     """(Re)build the menu: a sub-menu of lessons per family, then Puzzles...  A lesson file that
     cannot be read is left out and named in the status bar, never a traceback."""
     from tafl_desktop.gui.lesson_progress import LessonProgress, first_unfinished
@@ -115,7 +136,7 @@ def open_puzzle_file(window: Any, path: str | None = None) -> Any:
 
     if path is None:
         file_filter = ";;".join([N_("OpenTafl puzzles (*.otg)"), dialogs.ALL_FILES])
-        path = dialogs.ask_open_path(window, _("Open an OpenTafl puzzle"), file_filter, window._last_dir())
+        path = dialogs.ask_open_path(window, _("Open an OpenTafl puzzle"), file_filter, window.last_dir())
         if not path:
             return None
     return open_record_puzzle(window, path)
@@ -125,20 +146,20 @@ def mine_my_games(window: Any, paths: list[str] | None = None) -> Any:
     """Learn > Puzzles from My Games: pick game files, mine them off the window's thread."""
     from tafl_desktop.gui.my_games_dialog import MyGamesDialog
 
-    dlg = MyGamesDialog(window, paths)
+    dlg = MyGamesDialog(window, paths, open_puzzles=open_puzzles)
     window.learn_dialogs.append(dlg)
     dlg.show()
     return dlg
 
 
-def open_lesson(window: Any, lesson: Any) -> LessonDialog:
+def open_lesson(window: MainWindow, lesson: Any) -> LessonDialog:
     dlg = LessonDialog(lesson, window)
     window.learn_dialogs.append(dlg)
     dlg.show()
     return dlg
 
 
-def open_puzzles(window: Any) -> PuzzleDialog | None:
+def open_puzzles(window: MainWindow) -> PuzzleDialog | None:
     from tafl_desktop.gui import dialogs
     from tafl_desktop.study.puzzles import PuzzleError, all_puzzles
 
@@ -170,32 +191,6 @@ def _my_puzzles(window: Any) -> list[dict[str, Any]]:
         return []
 
 
-def _wrap_label(text: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-    return label
-
-
-def _set_feedback(label: QLabel, text: str | Callable[[], str], good: bool | None) -> None:
-    """Say how a move went; ``text`` may be a function making it, called again after a
-    language switch (:func:`_redo_feedback`)."""
-    color = {True: "#1b6e1b", False: "#a02020", None: "palette(text)"}[good]
-    label.setStyleSheet(f"color: {color}; font-weight: bold;" if good is not None else "")
-    label.setText(text() if callable(text) else text)
-    label.setProperty("feedback-good", good)
-    _FEEDBACK[id(label)] = text
-
-
-def _redo_feedback(label: QLabel) -> None:
-    maker = _FEEDBACK.get(id(label))
-    if callable(maker):
-        label.setText(maker())
-
-
-#: The function behind each feedback label's text (id of the label -> maker or text).
-_FEEDBACK: dict[int, str | Callable[[], str]] = {}
 
 
 # ----------------------------------------------------------------------------------- lessons
@@ -211,6 +206,8 @@ class LessonDialog(QDialog):
         self.lesson = lesson
         self.index = self.progress.resume_at(lesson)
         self.step_done = False
+        #: The step's game: its start position and the move played on it.
+        self.session: GameSession | None = None
         tr(self, "setWindowTitle", "Lesson: {title}", title=lesson.title_text)
         self.resize(620, 720)
         self.heading = QLabel()
@@ -248,11 +245,12 @@ class LessonDialog(QDialog):
             variant, rules, pos = self.step.start()
         except ValueError as exc:  # a hand-made lesson file with a position the rules cannot read
             self.board.interactive = False
-            _set_feedback(self.feedback, lambda exc=exc: _("This step cannot be shown: {error}").format(error=exc),
-                          False)
+            _set_feedback(self.feedback, lambda exc=exc: _(  # type: ignore[misc]
+                "This step cannot be shown: {error}").format(error=exc), False)
             self.btn_next.setEnabled(self.index + 1 < len(self.lesson.steps))
             return
         self.variant, self.rules, self._start = variant, rules, pos
+        self.session = study_session(self.session, rules, pos, Origin.LESSON)
         self._show_texts()
         self.board.interactive = True
         self.board.show_position(rules, pos)
@@ -290,6 +288,8 @@ class LessonDialog(QDialog):
         verdict = judge(self.step, move)
         if verdict.ok:
             self.step_done = True
+            if self.session is not None:
+                self.session.play_at_end(tuple(move))
             self.progress.mark(self.lesson.id, self.index)
             self._show_heading()
             before = self.board.position
@@ -310,8 +310,8 @@ class LessonDialog(QDialog):
             _variant, rules, pos = self.step.start()
             move = rules.parse_move(pos, self.step.solution)
         except ValueError as exc:
-            _set_feedback(self.feedback, lambda exc=exc: _("This step cannot be shown: {error}").format(error=exc),
-                          False)
+            _set_feedback(self.feedback, lambda exc=exc: _(  # type: ignore[misc]
+                "This step cannot be shown: {error}").format(error=exc), False)
             return
         self.board.show_hint(move[0], move)
         _set_feedback(self.feedback, lambda: _("Solution: {move}").format(move=self.step.solution), None)
@@ -342,23 +342,6 @@ class LessonDialog(QDialog):
 
 
 # ----------------------------------------------------------------------------------- puzzles
-def puzzle_rules_text(variant: Any) -> str:
-    """'Rules: Brandubh, rules as in the preset' or 'Rules: Brandubh, 2 rules changed (king captured
-    by, encirclement): King captured by: ...; Encirclement: yes', so a puzzle's rules are known
-    before its first move."""
-    from tafl_desktop.gui.variant_info import rules_summary
-
-    text = _("Rules: {variant}, {summary}").format(variant=variant.title, summary=rules_summary(variant))
-    changed = variant.changed_options()
-    if changed:
-        schema = variant.schema
-        changes = pgettext("list separator", "; ").join(
-            _("{name}: {value}").format(name=schema[k].label, value=schema[k].value_label(v))
-            for k, v in changed.items())
-        text = _("{name}: {value}").format(name=text, value=changes)
-    return text
-
-
 #: The family filter's entry for the player's own puzzles.
 MY_GAMES = "my_games"
 
@@ -452,6 +435,8 @@ class PuzzleDialog(QDialog):
         self.shown: list[dict[str, Any]] = []
         self.history: list[str] = []
         self.index = 0
+        #: The puzzle's game: its start and the moves played so far (the player's and the replies).
+        self.session: GameSession | None = None
         self.rated_now: tuple[Any, Any] | None = None
         self.apply_filter()
 
@@ -556,7 +541,7 @@ class PuzzleDialog(QDialog):
             tr(self.heading, "setText", "This puzzle cannot be shown.")
             _set_feedback(self.feedback, str(exc), False)
             return
-        self.position = self.start
+        self.session = study_session(self.session, self.rules, self.start, Origin.PUZZLE)
         self.plies_left = int(pz["plies"])
         self.winner = self.rules.side_to_move(self.start)
         self.tree: dict[str, Any] | None = tree
@@ -646,6 +631,17 @@ class PuzzleDialog(QDialog):
            streak=streak, best=best, n=self.index + 1, shown=len(self.shown))
 
     # ---------------------------------------------------------------------------- playing
+    @property
+    def position(self) -> Any:
+        """The puzzle's position now (after the moves played so far)."""
+        assert self.session is not None
+        return self.session.game.position
+
+    @property
+    def set_id(self) -> str:
+        """The puzzle set (the preset's file) of the puzzle shown."""
+        return str(self.puzzle["variant"]) if self.puzzle is not None else ""
+
     def _prover(self) -> Any:
         from tafl_desktop.study.prover import make_prover
 
@@ -671,7 +667,8 @@ class PuzzleDialog(QDialog):
             self.line.append(text)
             prover.max_nodes = 0  # the win is proven: walking its tree only revisits the proof
             self.tree = self._subtree(text) or (prover.tree(after, self.plies_left - 1) if out is None else None)
-            self.position = after
+            assert self.session is not None
+            self.session.play_at_end(tuple(move))
             self.plies_left -= 1
             self.board.show_position(rules, after, move, caps, before)
             if out is not None:
@@ -683,6 +680,7 @@ class PuzzleDialog(QDialog):
             return
         # wrong: find the defence that refutes it, as the engine sees it
         self.clean = False
+        assert self.puzzle is not None  # a puzzle is shown while it is being solved
         self.progress.broke(self.puzzle["variant"])
         self._rate(False)
         why = _("{move} does not force the win.").format(move=text)
@@ -747,7 +745,9 @@ class PuzzleDialog(QDialog):
         rules = self.rules
         move = rules.parse_move(self.position, reply_text)
         before = self.position
-        self.position, caps = rules.play(before, move)
+        assert self.session is not None
+        self.session.play_at_end(move)
+        caps = self.session.game.plies[-1].captures
         self.plies_left -= 1
         self.line.append(reply_text)
         self.board.interactive = True
@@ -761,7 +761,9 @@ class PuzzleDialog(QDialog):
     def finish(self, out: Any) -> None:
         self.solved = True
         self.board.interactive = False
-        self.progress.record(self.puzzle["variant"], self.puzzle["id"], self.clean)
+        pz = self.puzzle
+        assert pz is not None  # a puzzle is shown while it is being solved
+        self.progress.record(pz["variant"], pz["id"], self.clean)
         self._rate(self.clean)
         _set_feedback(self.feedback, lambda: _("Solved! {result}").format(result=out.describe(self.variant)), True)
         self.update_progress()
@@ -830,7 +832,9 @@ class PuzzleDialog(QDialog):
             return
         move = rules.parse_move(self.position, text)
         before = self.position
-        self.position, caps = rules.play(before, move)
+        assert self.session is not None
+        self.session.play_at_end(tuple(move))
+        caps = self.session.game.plies[-1].captures
         self.tree = nxt
         self.plies_left -= 1
         self.line.append(text)

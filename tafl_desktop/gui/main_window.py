@@ -1,31 +1,42 @@
 """The main window: board, side panel, menus, toolbar, status bar, files and preferences.
 
-It wires the controller to the widgets and turns every file problem into a message box: a bad
-file never changes the game on screen and never shows a traceback.  Dialogs that are not needed
-at start-up (new game, rules, preferences) are imported when first opened, to start quickly.
+The window is a view of one :class:`~tafl_desktop.session.session.GameSession` (through its Qt
+edge, the controller): every way a game arrives ends in :meth:`MainWindow.load`, which hands a
+:class:`~tafl_desktop.session.source.GameSource` to the session's one ``load``.  Capabilities
+(clocks, import/export, the analysis board...) are modules that ``install(window)`` themselves and
+then talk to the window only through its public API below (``session``, ``controller``,
+``show_message``, ``add_action``, ``may_discard``, ``last_dir``, ``load``...) and the attributes it
+declares for them; none of them reaches into the window's private members.
+
+Every file problem becomes a message box: a bad file never changes the game on screen and never
+shows a traceback.  Dialogs that are not needed at start-up (new game, rules, preferences) are
+imported when first opened, to start quickly.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenu, QSplitter, QToolBar, QWidget
+from PySide6.QtWidgets import QDialog, QMainWindow, QMenu, QSplitter, QToolBar, QWidget
 
-from tafl_desktop.core.game import Game
+from tafl_desktop.core.game import Game, Outcome
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.move_numbers import moves_played, node_move_text
 from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardView
+from tafl_desktop.gui.capabilities import GUI_CAPABILITIES
 from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.icons import app_icon, refresh_glyphs, set_glyph
 from tafl_desktop.gui.palette import apply_palette
-from tafl_desktop.gui.players import HUMANS, PlayerSpec
 from tafl_desktop.gui.preferences import (
     Preferences,
     add_recent_file,
@@ -38,29 +49,28 @@ from tafl_desktop.gui.side_panel import SidePanel
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import theme
 from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.session.players import HUMANS, PlayerSpec
+from tafl_desktop.session.session import GameSession
+from tafl_desktop.session.source import EXIT_TAG, GAME_SUFFIX, GameSource, Origin
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.analysis_board import AnalysisBoard
+    from tafl_desktop.gui.analysis_client import AnalysisClient
+    from tafl_desktop.gui.clock_ui import ClockDriver
+    from tafl_desktop.gui.computer import Analyst
+    from tafl_desktop.gui.dablot_panel import DablotPanel
+    from tafl_desktop.gui.game_end import GameEndActions
+    from tafl_desktop.gui.learn import LessonDialog, PuzzleDialog
+    from tafl_desktop.gui.position_editor import PositionEditor
+    from tafl_desktop.gui.review_panel import ReviewPanel
+    from tafl_desktop.gui.sound import GameSounds
+    from tafl_desktop.interop.transfer import GameTransfer
 
 APP_NAME = "Tafl Desktop"
-GAME_SUFFIX = ".tafl.json"
 DEFAULT_VARIANT = "copenhagen"
 #: The autosave's tag saying the window was closed normally (no crash) with this game unfinished.
-CLOSED_TAG, CLOSED_NORMALLY = "exit", "normal"
+CLOSED_TAG, CLOSED_NORMALLY = EXIT_TAG, "normal"
 
-#: Modules that add a capability's menus, panels and dialogs to the window: each has
-#: ``install(window)``, called once the window's own menus exist (``window.file_menu``,
-#: ``game_menu``, ``view_menu``, ``help_menu``).  Each keeps its heavy imports inside its slots.
-GUI_CAPABILITIES: tuple[str, ...] = (
-    "tafl_desktop.gui.clock_ui",
-    "tafl_desktop.gui.game_end",
-    "tafl_desktop.gui.rules_lab",
-    "tafl_desktop.gui.edit_menu",
-    "tafl_desktop.gui.position_editor",
-    "tafl_desktop.gui.analysis_menu",
-    "tafl_desktop.gui.interop_menu",
-    "tafl_desktop.gui.learn",
-    "tafl_desktop.gui.dablot_panel",
-    "tafl_desktop.gui.accessibility",
-    "tafl_desktop.gui.sound",
-)
 
 
 class _Decided:
@@ -81,12 +91,50 @@ class _Decided:
 
 
 class MainWindow(QMainWindow):
-    """One window, one game.  ``persist`` False keeps settings untouched (screenshots);
+    """One window, one game session.  ``persist`` False keeps settings untouched (screenshots);
     ``autosave_path`` (None: off) is rewritten after every move so a crash loses nothing."""
 
-    #: A new game is about to start or a game to open (``time_control`` and ``loaded_tags`` are
-    #: set): capabilities such as the clock set up again before the computer's first search.
-    game_starting = Signal()
+    #: The preferences were applied (capabilities that follow them connect here).
+    preferences_changed = Signal(object)
+    #: The window switched to another language (its code); the texts of Qt widgets are already
+    #: translated, a capability with texts of its own making connects here.
+    language_changed = Signal(str)
+
+    # -- what the capability modules add (declared here, set by their ``install``) ---------------
+    act_import: QAction
+    act_export: QAction
+    act_analysis: QAction
+    act_review: QAction
+    act_rules_lab: QAction
+    act_setup: QAction
+    act_puzzles: QAction
+    act_mine_games: QAction
+    act_open_puzzle_file: QAction
+    act_show_ranks: QAction
+    act_full_screen: QAction
+    act_shortcuts: QAction
+    act_copy_position: QAction
+    act_copy_moves: QAction
+    act_paste: QAction
+    act_comment: QAction
+    act_promote: QAction
+    act_make_main: QAction
+    act_delete_variation: QAction
+    edit_menu: QMenu
+    learn_menu: QMenu
+    #: The lesson and puzzle windows opened from the Learn menu.
+    learn_dialogs: list[LessonDialog | PuzzleDialog]
+    analysis_client: AnalysisClient
+    analysis_board: AnalysisBoard
+    review_panel: ReviewPanel
+    clock_driver: ClockDriver
+    dablot_panel: DablotPanel
+    game_end: GameEndActions
+    sounds: GameSounds
+    #: The open position editor, if any (one at a time).
+    position_editor: PositionEditor | None = None
+    #: The last game imported from a foreign format (its comments and warnings), if any.
+    imported: GameTransfer | None = None
 
     def __init__(self, game: Game, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
                  prefs: Preferences | None = None, persist: bool = True, autosave_path: str | None = None,
@@ -95,21 +143,14 @@ class MainWindow(QMainWindow):
         self.persist = persist
         self.autosave_path = autosave_path
         self.prefs = prefs if prefs is not None else (load_preferences() if persist else Preferences())
-        self.file_path: str | None = None
-        #: The clock chosen in New Game (a core.clock.TimeControl) and the tags of the game opened:
-        #: read by the capabilities when ``game_starting`` fires.
-        self.time_control = None
-        self.loaded_tags: dict[str, str] = {}
-        #: Capabilities add record tags (``() -> dict``) and reasons to offer Pause (``() -> bool``).
-        self.tag_providers: list = []
-        self.pause_reasons: list = []
-        #: Capabilities that follow the preferences: each is called with the Preferences applied.
-        self.preference_hooks: list = []
         self._pending_move: tuple[int, ...] = ()
         self._message = ""
         self.setWindowIcon(app_icon())
 
-        self.controller = GameController(game, players, self)
+        #: The game: tree, players, clock, tags, file and saved state (headless).
+        self.session = GameSession(GameSource.of_game(game, Origin.NEW, players),
+                                   defer=lambda fn: QTimer.singleShot(0, fn))
+        self.controller = GameController(self.session, self)
         self.board = BoardView()
         self.panel = SidePanel(self.controller)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -124,26 +165,23 @@ class MainWindow(QMainWindow):
         self._make_menus()
         self._make_toolbar()
         self.statusBar().setSizeGripEnabled(True)
-        import importlib
-
         for module_name in GUI_CAPABILITIES:
             importlib.import_module(module_name).install(self)
 
         self.board.square_pressed.connect(self.controller.press)
         self.board.drop_requested.connect(self.controller.drop)
         self.board.cancel_requested.connect(self.controller.cancel)
-        self.board.hint.connect(self._show_message)
+        self.board.hint.connect(self.show_message)
         self.controller.changed.connect(self.refresh)
-        self.controller.message.connect(self._show_message)
+        self.controller.message.connect(self.show_message)
         self.controller.moved.connect(self._remember_move)
         self.controller.game_finished.connect(self._game_finished)
-        self.controller.undo_stack.cleanChanged.connect(self._update_title)
-        self.controller.undo_stack.indexChanged.connect(self._update_actions)
         self.panel.rules_requested.connect(self.show_rules)
         self.controller.thinking_changed.connect(self._thinking_changed)
         self.controller.computer_progress.connect(self._computer_progress)
         self.controller.computer_failed.connect(self._computer_failed)
-        self.analyst = None  # tafl_desktop.gui.computer.Analyst, made on the first hint or evaluation
+        #: Hints and the evaluation bar's searches, made on the first hint or evaluation.
+        self.analyst: Analyst | None = None
         self._evaluated: object = None  # the position the evaluation bar shows
 
         self._autosaved: tuple | None = None  # (game, plies, outcome) last written to the autosave
@@ -158,10 +196,12 @@ class MainWindow(QMainWindow):
         self.board.setFocus()
 
     # ------------------------------------------------------------------------------- building
-    def _action(self, text: str, slot, shortcut: QKeySequence | str | list | None = None, tip: str = "",
-                icon: str | None = None, checkable: bool = False) -> QAction:
-        """An action of the window; ``text`` and ``tip`` are English sources (marked ``N_``), shown
-        in the language in use and rebuilt after a switch (:mod:`tafl_desktop.gui.texts`)."""
+    def add_action(self, text: str, slot: Callable[..., Any],
+                   shortcut: QKeySequence | QKeySequence.StandardKey | str | list[Any] | None = None,
+                   tip: str = "", icon: str | None = None, checkable: bool = False) -> QAction:
+        """An action of the window (its shortcut works anywhere in it), for a menu or toolbar;
+        ``text`` and ``tip`` are English sources (marked ``N_``), shown in the language in use and
+        rebuilt after a switch (:mod:`tafl_desktop.gui.texts`)."""
         a = tr(QAction(self), "setText", text)
         if shortcut is not None:
             keys = shortcut if isinstance(shortcut, list) else [shortcut]
@@ -178,52 +218,52 @@ class MainWindow(QMainWindow):
 
     def _make_actions(self) -> None:
         c = self.controller
-        self.act_new = self._action(N_("&New Game..."), self.new_game, QKeySequence.StandardKey.New,
-                                    N_("Choose a game, its players and its rules"), "new")
-        self.act_open = self._action(N_("&Open Game..."), lambda: self.open_game(), QKeySequence.StandardKey.Open,
-                                     N_("Open a saved game"))
-        self.act_save = self._action(N_("&Save Game"), self.save_game, QKeySequence.StandardKey.Save,
-                                     N_("Save this game"))
-        self.act_save_as = self._action(N_("Save Game &As..."), self.save_game_as, QKeySequence.StandardKey.SaveAs,
-                                        N_("Save this game under a new name"))
-        self.act_open_variant = self._action(N_("Open &Variant..."), lambda: self.open_variant(), None,
-                                             N_("Start a game with rules from a variant file (.toml)"))
-        self.act_print = self._action(N_("&Print Set..."), self.print_set, QKeySequence.StandardKey.Print,
-                                      N_("Board, pieces and rule sheet of this game's rules as a PDF (Ctrl+P)"))
-        self.act_quit = self._action(N_("&Quit"), self.close, QKeySequence.StandardKey.Quit)
-        self.act_undo = self._action(N_("&Undo Move"), c.undo, ["Ctrl+Z"], N_("Take back the last move (Ctrl+Z)"),
-                                     "undo")
-        self.act_redo = self._action(N_("&Redo Move"), c.redo, ["Ctrl+Y", "Ctrl+Shift+Z"],
-                                     N_("Replay the move taken back (Ctrl+Y)"), "redo")
-        self.act_first = self._action(N_("&First Position"), c.first, "Home", N_("Show the start position"), "first")
-        self.act_back = self._action(N_("&Back"), c.back, "Left", N_("Show the position one move earlier"), "back")
-        self.act_forward = self._action(N_("F&orward"), c.forward, "Right", N_("Show the position one move later"),
-                                        "forward")
-        self.act_last = self._action(N_("&Last Position"), c.last, "End", N_("Back to the game"), "last")
-        self.act_flip = self._action(N_("&Flip Board"), self.flip_board, "F", N_("Turn the board round (F)"), "flip")
-        self.act_coords = self._action(N_("Show &Coordinates"), self._toggle_coordinates, None,
-                                       N_("Letters and numbers around the board"), checkable=True)
-        self.act_announce = self._action(N_("&Announcements"), self._toggle_announcements, None,
-                                         N_('Call out "Raichi", "Tuichi" and "Watch your king"'), checkable=True)
-        self.act_prefs = self._action(N_("&Preferences..."), self.edit_preferences,
-                                      QKeySequence.StandardKey.Preferences,
-                                      N_("Theme, pieces, announcements, animation"))
-        self.act_rules = self._action(N_("Rules &in Force..."), self.show_rules, "Ctrl+R",
-                                      N_("Every rule of this game, from its toggles (Ctrl+R)"), "rules")
-        self.act_keys = self._action(N_("&Keyboard and Mouse..."), self.show_keyboard_help, None,
-                                     N_("How to play with the mouse or the keyboard"))
-        self.act_announce_help = self._action(N_("A&nnouncements..."), self.show_announcement_help, None,
-                                              N_("What Raichi, Tuichi and Watch your king mean"))
-        self.act_about = self._action(N_("&About Tafl Desktop"), self.show_about)
-        self.act_hint = self._action(N_("&Hint"), self.ask_hint, ["H", "Ctrl+H"],
-                                     N_("Show the move the computer would play for you (H)"), "hint")
-        self.act_pause = self._action(N_("&Pause"), c.set_paused, "Ctrl+Space",
-                                      N_("Stop or restart the computer players and the clocks (Ctrl+Space)"), "pause",
-                                      checkable=True)
-        self.act_move_now = self._action(N_("Computer: &Move Now"), c.computer_move_now, "Ctrl+M",
-                                         N_("Make the computer play its best move so far (Ctrl+M)"))
-        self.act_eval = self._action(N_("&Evaluation Bar"), self._toggle_eval_bar, None,
-                                     N_("Show who is better, in the computer's judgement"), checkable=True)
+        self.act_new = self.add_action(N_("&New Game..."), self.new_game, QKeySequence.StandardKey.New,
+                                       N_("Choose a game, its players and its rules"), "new")
+        self.act_open = self.add_action(N_("&Open Game..."), lambda: self.open_game(), QKeySequence.StandardKey.Open,
+                                        N_("Open a saved game"))
+        self.act_save = self.add_action(N_("&Save Game"), self.save_game, QKeySequence.StandardKey.Save,
+                                        N_("Save this game"))
+        self.act_save_as = self.add_action(N_("Save Game &As..."), self.save_game_as, QKeySequence.StandardKey.SaveAs,
+                                           N_("Save this game under a new name"))
+        self.act_open_variant = self.add_action(N_("Open &Variant..."), lambda: self.open_variant(), None,
+                                                N_("Start a game with rules from a variant file (.toml)"))
+        self.act_print = self.add_action(N_("&Print Set..."), self.print_set, QKeySequence.StandardKey.Print,
+                                         N_("Board, pieces and rule sheet of this game's rules as a PDF (Ctrl+P)"))
+        self.act_quit = self.add_action(N_("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        self.act_undo = self.add_action(N_("&Undo Move"), c.undo, ["Ctrl+Z"], N_("Take back the last move (Ctrl+Z)"),
+                                        "undo")
+        self.act_redo = self.add_action(N_("&Redo Move"), c.redo, ["Ctrl+Y", "Ctrl+Shift+Z"],
+                                        N_("Replay the move taken back (Ctrl+Y)"), "redo")
+        self.act_first = self.add_action(N_("&First Position"), c.first, "Home", N_("Show the start position"), "first")
+        self.act_back = self.add_action(N_("&Back"), c.back, "Left", N_("Show the position one move earlier"), "back")
+        self.act_forward = self.add_action(N_("F&orward"), c.forward, "Right", N_("Show the position one move later"),
+                                           "forward")
+        self.act_last = self.add_action(N_("&Last Position"), c.last, "End", N_("Back to the game"), "last")
+        self.act_flip = self.add_action(N_("&Flip Board"), self.flip_board, "F", N_("Turn the board round (F)"), "flip")
+        self.act_coords = self.add_action(N_("Show &Coordinates"), self._toggle_coordinates, None,
+                                          N_("Letters and numbers around the board"), checkable=True)
+        self.act_announce = self.add_action(N_("&Announcements"), self._toggle_announcements, None,
+                                            N_('Call out "Raichi", "Tuichi" and "Watch your king"'), checkable=True)
+        self.act_prefs = self.add_action(N_("&Preferences..."), self.edit_preferences,
+                                         QKeySequence.StandardKey.Preferences,
+                                         N_("Theme, pieces, announcements, animation"))
+        self.act_rules = self.add_action(N_("Rules &in Force..."), self.show_rules, "Ctrl+R",
+                                         N_("Every rule of this game, from its toggles (Ctrl+R)"), "rules")
+        self.act_keys = self.add_action(N_("&Keyboard and Mouse..."), self.show_keyboard_help, None,
+                                        N_("How to play with the mouse or the keyboard"))
+        self.act_announce_help = self.add_action(N_("A&nnouncements..."), self.show_announcement_help, None,
+                                                 N_("What Raichi, Tuichi and Watch your king mean"))
+        self.act_about = self.add_action(N_("&About Tafl Desktop"), self.show_about)
+        self.act_hint = self.add_action(N_("&Hint"), self.ask_hint, ["H", "Ctrl+H"],
+                                        N_("Show the move the computer would play for you (H)"), "hint")
+        self.act_pause = self.add_action(N_("&Pause"), c.set_paused, "Ctrl+Space",
+                                         N_("Stop or restart the computer players and the clocks (Ctrl+Space)"),
+                                         "pause", checkable=True)
+        self.act_move_now = self.add_action(N_("Computer: &Move Now"), c.computer_move_now, "Ctrl+M",
+                                            N_("Make the computer play its best move so far (Ctrl+M)"))
+        self.act_eval = self.add_action(N_("&Evaluation Bar"), self._toggle_eval_bar, None,
+                                        N_("Show who is better, in the computer's judgement"), checkable=True)
 
     def _make_menus(self) -> None:
         mb = self.menuBar()
@@ -315,8 +355,8 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self, *_args) -> None:
         c = self.controller
-        self.act_undo.setEnabled(c.undo_stack.canUndo())
-        self.act_redo.setEnabled(c.undo_stack.canRedo())
+        self.act_undo.setEnabled(self.session.can_undo)
+        self.act_redo.setEnabled(self.session.can_redo)
         n = len(c.game.plies)
         self.act_first.setEnabled(c.view_ply > 0)
         self.act_back.setEnabled(c.view_ply > 0)
@@ -324,18 +364,28 @@ class MainWindow(QMainWindow):
         self.act_last.setEnabled(c.view_ply < n)
         playing = c.game.outcome is None
         self.act_hint.setEnabled(playing and c.human_to_move())
-        has_computer = not all(p.is_human for p in c.players)
-        self.act_pause.setEnabled((has_computer or any(r() for r in self.pause_reasons)) and playing)
+        has_computer = self.session.has_computer()
+        self.act_pause.setEnabled(self.session.can_pause() and playing)
         self.act_move_now.setEnabled(has_computer and playing and c.computer_to_play())
+
+    @property
+    def file_path(self) -> str | None:
+        """The file the game is saved in (None: not saved anywhere yet)."""
+        return self.session.path
 
     def _update_title(self, *_args) -> None:
         name = Path(self.file_path).name if self.file_path else _("unsaved game")
         dirty = "*" if self.controller.modified else ""
         self.setWindowTitle(f"{name}{dirty} - {self.controller.variant.title} - {APP_NAME}")
 
-    def _show_message(self, text: str) -> None:
+    def show_message(self, text: str) -> None:
+        """Say ``text`` in the status bar until the next message (empty: the default guidance)."""
         self._message = text
         self._update_status()
+
+    def forget_message(self) -> None:
+        """Drop the passing message (said in a language just left): the status bar shows the state."""
+        self._message = ""
 
     def _update_status(self) -> None:
         """The status bar always says something useful: the last message, else what to do now."""
@@ -363,30 +413,40 @@ class MainWindow(QMainWindow):
         return self.statusBar().currentMessage()
 
     # ------------------------------------------------------------------------------- games
-    def start_game(self, variant: Variant, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
-                   start=None, time_control=None) -> None:
-        """Replace the current game with a new one of ``variant`` (with a clock if ``time_control``)."""
-        rules = variant.make_rules()
+    def load(self, source: GameSource, message: str = "", remember: bool = False) -> None:
+        """Make ``source`` the game on screen (the one way every game arrives): the session loads
+        it (tree, players, clock, tags, file), the board faces the human, the status bar says
+        ``message``.  ``remember`` puts its file in the recent list."""
         self._message = ""
-        self.time_control, self.loaded_tags = time_control, {}
-        self.game_starting.emit()
-        self.controller.set_game(Game(rules, start), players)
-        self.file_path = None
-        self.controller.mark_saved()
+        self.session.load(source)
         self._orient()
-        self._show_message(_("New game: {game}. {status}.").format(game=variant.title,
-                                                                   status=self.controller.status_text()))
+        if remember and source.path:
+            self._remember_recent(source.path)
+        if self.session.clock_problem:
+            message = f"{message} {self.session.clock_problem}".strip()
+        self.show_message(message)
+        self.refresh()
+
+    def start_game(self, variant: Variant, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
+                   start: Any = None, time_control: Any = None, origin: Origin = Origin.NEW) -> None:
+        """Replace the current game with a new one of ``variant`` (with a clock if ``time_control``)."""
+        self._message = ""
+        self.session.load(GameSource.new(variant, players, start, time_control, origin))
+        self._orient()
+        self.show_message(_("New game: {game}. {status}.").format(game=variant.title,
+                                                                  status=self.controller.status_text()))
         self.refresh()
 
     def _orient(self) -> None:
         """Face the human: in games with a bottom and a top side (Fox games, Dablot), a lone human
         player of the top side sees the board turned round.  Tafl boards have no top side."""
         players = self.controller.players
-        if self.controller.variant.family == "tafl" or players[0].is_human == players[1].is_human:
+        if not self.controller.variant.traits.has_top_side or players[0].is_human == players[1].is_human:
             return
         self.board.set_flipped(players[1].is_human)
 
-    def _may_discard(self) -> bool:
+    def may_discard(self) -> bool:
+        """May the game on screen be replaced?  Asks when it holds moves that are not saved."""
         c = self.controller
         if not c.modified or not c.tree.root.children or c.game.outcome is not None:
             return True
@@ -394,7 +454,7 @@ class MainWindow(QMainWindow):
                                                                "Leave it and start a new one?"), _("Leave it"))
 
     def new_game(self) -> None:
-        if not self._may_discard():
+        if not self.may_discard():
             return
         from tafl_desktop.gui.new_game_dialog import NewGameDialog
 
@@ -406,21 +466,20 @@ class MainWindow(QMainWindow):
         """Open a saved game; a file that cannot be read leaves the current game as it was.
         ``remember`` False keeps the file out of the recent list (the autosave)."""
         if path is None:
-            path = dialogs.ask_open_path(self, _("Open a game"), dialogs.GAME_FILTER, self._last_dir())
+            path = dialogs.ask_open_path(self, _("Open a game"), dialogs.GAME_FILTER, self.last_dir())
             if not path:
                 return False
-        if not self._may_discard():
+        if not self.may_discard():
             return False
         from tafl_desktop.core.progress import Cancelled
-        from tafl_desktop.core.record import RecordError, load_tree
+        from tafl_desktop.core.record import RecordError
         from tafl_desktop.gui.background_read import read_in_background
 
         try:  # in a thread, with progress and Cancel: a game of 20,000 moves replays for seconds
-            tree = read_in_background(self, _("Opening {name}...").format(name=shown(Path(path).name)),
-                                      lambda: load_tree(path), path)
-            game = tree.main_game()
+            source = read_in_background(self, _("Opening {name}...").format(name=shown(Path(path).name)),
+                                        lambda: GameSource.from_record(path, Origin.OPEN), path)
         except Cancelled:
-            self._show_message(_("Opening cancelled: the current game is unchanged."))
+            self.show_message(_("Opening cancelled: the current game is unchanged."))
             return False
         except RecordError as exc:
             dialogs.show_error(self, _("Cannot open the game"),
@@ -431,57 +490,32 @@ class MainWindow(QMainWindow):
                 "{name}: unexpected problem ({cause}).\n\nThe current game is unchanged.").format(
                 name=shown(Path(path).name), cause=dialogs.describe_problem(exc)))
             return False
-        tags = self._loaded_tags(path)
-        players = (PlayerSpec.from_text(tags.get("player1", "human")),
-                   PlayerSpec.from_text(tags.get("player2", "human")))
-        self._message = ""
-        self.time_control, self.loaded_tags = None, tags
-        self.game_starting.emit()
-        self.controller.set_game(game, players, tree=tree)
-        self.file_path = path
-        self.controller.mark_saved()
-        self._orient()
-        if remember:
-            self._remember_recent(path)
-        n = moves_played(game)
-        self._show_message(ngettext("Opened {file}: {n} move of {game}.", "Opened {file}: {n} moves of {game}.",
-                                    n).format(file=shown(Path(path).name), n=n, game=game.rules.variant.title))
-        self.refresh()
+        n = moves_played(source.tree.main_game())
+        self.load(source, ngettext("Opened {file}: {n} move of {game}.", "Opened {file}: {n} moves of {game}.",
+                                   n).format(file=shown(Path(path).name), n=n, game=source.tree.rules.variant.title),
+                  remember=remember)
         return True
-
-    @staticmethod
-    def _loaded_tags(path: str) -> dict[str, str]:
-        """The record's tags (who played), read again because load_game returns only the Game."""
-        from tafl_desktop.core.record import read_record_tags
-
-        return read_record_tags(path)
-
-    def _tags(self) -> dict[str, str]:
-        p = self.controller.players
-        tags = {"player1": p[0].to_text(), "player2": p[1].to_text()}
-        for provide in self.tag_providers:
-            tags.update(provide())
-        return tags
 
     def save_game(self) -> bool:
         if not self.file_path:
             return self.save_game_as()
-        return self._write_game(self.file_path)
+        return self.save_game_to(self.file_path)
 
     def save_game_as(self) -> bool:
-        suggested = os.path.join(self._last_dir(), f"{self.controller.variant.id}{GAME_SUFFIX}")
+        suggested = os.path.join(self.last_dir(), f"{self.controller.variant.id}{GAME_SUFFIX}")
         path = dialogs.ask_save_path(self, _("Save the game"), dialogs.GAME_FILTER, suggested)
         if not path:
             return False
         if not path.endswith(".json"):
             path += GAME_SUFFIX
-        return self._write_game(path)
+        return self.save_game_to(path)
 
-    def _write_game(self, path: str) -> bool:
-        from tafl_desktop.core.record import RecordError, save_game
+    def save_game_to(self, path: str) -> bool:
+        """Write the game to ``path``; a dialog says why when it cannot be written."""
+        from tafl_desktop.core.record import RecordError
 
         try:
-            save_game(self.controller.game, path, self._tags(), tree=self.controller.tree)
+            self.session.save(path)
         except OSError as exc:
             dialogs.show_error(self, _("Cannot save the game"), _("{where}: {problem}").format(
                 where=shown(path), problem=os_reason(exc)))
@@ -489,20 +523,18 @@ class MainWindow(QMainWindow):
         except RecordError as exc:  # past the limits a record keeps: the file is left as it was
             dialogs.show_error(self, _("Cannot save the game"), str(exc))
             return False
-        self.file_path = path
-        self.controller.mark_saved()
         self._remember_recent(path)
-        self._show_message(_("Saved {name}.").format(name=shown(Path(path).name)))
+        self.show_message(_("Saved {name}.").format(name=shown(Path(path).name)))
         self._update_title()
         return True
 
     def open_variant(self, path: str | None = None) -> bool:
         """Start a game with the rules of a variant file (made with "Save as variant...")."""
         if path is None:
-            path = dialogs.ask_open_path(self, _("Open a variant"), dialogs.VARIANT_FILTER, self._last_dir())
+            path = dialogs.ask_open_path(self, _("Open a variant"), dialogs.VARIANT_FILTER, self.last_dir())
             if not path:
                 return False
-        if not self._may_discard():
+        if not self.may_discard():
             return False
         from tafl_desktop.core.variants import VariantError, load_variant
 
@@ -518,7 +550,7 @@ class MainWindow(QMainWindow):
                 name=shown(Path(path).name), cause=dialogs.describe_problem(exc)))
             return False
         self.start_game(variant, HUMANS)
-        self._show_message(_("Playing {game} from {file}.").format(game=variant.title, file=shown(Path(path).name)))
+        self.show_message(_("Playing {game} from {file}.").format(game=variant.title, file=shown(Path(path).name)))
         return True
 
     def print_set(self) -> None:
@@ -527,10 +559,12 @@ class MainWindow(QMainWindow):
 
         open_print_dialog(self)
 
-    def _game_finished(self, outcome) -> None:
+    def _game_finished(self, outcome: Outcome) -> None:
         QTimer.singleShot(0, lambda: self._announce_end(outcome))
 
-    def _announce_end(self, outcome) -> None:
+    def _announce_end(self, outcome: Outcome) -> None:
+        """The end-of-game dialog: its answer starts a new game, starts the review, or just
+        leaves the board as it is."""
         c = self.controller
         if c.game.outcome != outcome:
             return  # taken back meanwhile
@@ -541,11 +575,21 @@ class MainWindow(QMainWindow):
                           "moves to review the game.",
                           "{reason}. The game lasted {n} moves.\n\nThe board stays as it is: step through the "
                           "moves to review the game.", n).format(reason=outcome.reason_text(variant), n=n)
-        if dialogs.show_game_over(self, headline, detail, self.panel.winner_pixmap(outcome)):
+        choice = dialogs.show_game_over(self, headline, detail, self.panel.winner_pixmap(outcome))
+        if choice == dialogs.NEW_GAME:
             self.new_game()
+        elif choice == dialogs.REVIEW:
+            self.review_game()
+
+    def review_game(self) -> None:
+        """Start the review of the game (Game > Review Game), if this window has one."""
+        review = getattr(self, "act_review", None)
+        if review is not None:
+            review.trigger()
 
     # ------------------------------------------------------------------------------- files: misc
-    def _last_dir(self) -> str:
+    def last_dir(self) -> str:
+        """The folder a file dialog opens in: the game's own, else the last one used."""
         if self.file_path:
             return str(Path(self.file_path).parent)
         files = recent_files() if self.persist else []
@@ -578,10 +622,12 @@ class MainWindow(QMainWindow):
     def _autosave_if_changed(self) -> None:
         """Write the autosave right after every move (and undo), not later: a crash one second
         after a move must not lose it.  A record is a few kilobytes, written in about a millisecond."""
-        g = self.controller.game
-        state = (id(g), len(g.plies), g.outcome, self.controller.tree.revision)
-        if state != self._autosaved:
+        if self._autosave_state() != self._autosaved:
             self.autosave_now()
+
+    def _autosave_state(self) -> tuple:
+        g = self.session.game
+        return (id(g), len(g.plies), g.outcome, self.session.tree.revision)
 
     def autosave_now(self, closing: bool = False) -> None:
         """Keep the current game in the autosave file (or remove it when there is nothing to keep).
@@ -590,22 +636,19 @@ class MainWindow(QMainWindow):
         A failure is told once in a dialog (and every time in the status bar)."""
         if not self.autosave_path:
             return
-        from tafl_desktop.core.record import save_game
-
-        g = self.controller.game
-        self._autosaved = (id(g), len(g.plies), g.outcome, self.controller.tree.revision)
+        g = self.session.game
+        self._autosaved = self._autosave_state()
         try:
-            if self.controller.game.plies and self.controller.game.outcome is None:
+            if g.plies and g.outcome is None:
                 Path(self.autosave_path).parent.mkdir(parents=True, exist_ok=True)
-                tags = {**self._tags(), **({CLOSED_TAG: CLOSED_NORMALLY} if closing else {})}
-                save_game(self.controller.game, self.autosave_path, tags, tree=self.controller.tree)
+                self.session.save(self.autosave_path, {CLOSED_TAG: CLOSED_NORMALLY} if closing else {}, mark=False)
             elif os.path.lexists(self.autosave_path):
                 os.remove(self.autosave_path)
         except (OSError, ValueError) as exc:  # ValueError: a RecordError, a game past the record's limits
             reason = os_reason(exc) if isinstance(exc, OSError) else shown(exc, 200)
             if isinstance(exc, (FileExistsError, NotADirectoryError)):
                 reason = _("a file stands where its folder should be")
-            self._show_message(_("Autosave failed: {reason}").format(reason=reason))
+            self.show_message(_("Autosave failed: {reason}").format(reason=reason))
             if not self._autosave_failure_told and not closing:
                 self._autosave_failure_told = True
                 dialogs.show_error(self, _("The game cannot be autosaved"), _(
@@ -646,7 +689,8 @@ class MainWindow(QMainWindow):
         self.panel.show_thinking(text, problem=True)
         self._update_actions()
 
-    def _get_analyst(self):
+    def ensure_analyst(self) -> Analyst:
+        """The analyst (hints, the evaluation bar, weighing a draw offer), started on first use."""
         if self.analyst is None:
             from tafl_desktop.gui.computer import Analyst
 
@@ -657,11 +701,11 @@ class MainWindow(QMainWindow):
         """Ask the computer for the move it would play for the human to move, then draw it."""
         c = self.controller
         if c.game.outcome is not None or not c.human_to_move():
-            self._show_message(_("A hint is for your own turn."))
+            self.show_message(_("A hint is for your own turn."))
             return
         c.last()
         game, plies = c.game, len(c.game.plies)
-        self._show_message(_("Looking for a good move..."))
+        self.show_message(_("Looking for a good move..."))
 
         def got(result) -> None:
             if c.game is not game or len(game.plies) != plies:
@@ -669,16 +713,16 @@ class MainWindow(QMainWindow):
             if result.error or result.move is None:
                 from tafl_desktop.gui.computer import first_line
 
-                self._show_message(_("No hint this time: {reason}.").format(
+                self.show_message(_("No hint this time: {reason}.").format(
                     reason=first_line(result.error) or _("no move found")))
                 return
             c.show_hint(tuple(result.move))
-            self._show_message(_("Hint: {move_text}.").format(move_text=result.move_text))
+            self.show_message(_("Hint: {move_text}.").format(move_text=result.move_text))
             if self.prefs.eval_bar:  # a hint is also a fresh, deeper evaluation
                 self._evaluated = (id(game), plies)
                 self.panel.eval_bar.set_result(result, c.sides, int(c.rules.side_to_move(game.position)))
 
-        self._get_analyst().hint(game, got)
+        self.ensure_analyst().hint(game, got)
 
     def _toggle_eval_bar(self, on: bool) -> None:
         from dataclasses import replace
@@ -700,7 +744,7 @@ class MainWindow(QMainWindow):
             if self.analyst is not None and self.analyst.busy:
                 self.analyst.cancel()  # an evaluation of an older position would only slow it down
             return  # the computer opponent is about to search: its progress feeds the bar instead
-        analyst = self._get_analyst()
+        analyst = self.ensure_analyst()
         if analyst.busy:
             analyst.cancel()
         side = int(c.rules.side_to_move(c.game.position))
@@ -723,7 +767,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------------------- view
     def flip_board(self) -> None:
         self.board.set_flipped(not self.board.flipped())
-        self._show_message(_("Board flipped.") if self.board.flipped() else _("Board the right way up."))
+        self.show_message(_("Board flipped.") if self.board.flipped() else _("Board the right way up."))
 
     def apply_preferences(self, prefs: Preferences, save: bool = True) -> None:
         language_changed = prefs.language != self.prefs.language
@@ -731,7 +775,7 @@ class MainWindow(QMainWindow):
         if language_changed:
             from tafl_desktop.gui.language import switch_language
 
-            switch_language(self, prefs.language)
+            self.language_changed.emit(switch_language(self, prefs.language))
         t = theme(prefs.theme)
         apply_palette(t.key)
         refresh_glyphs(self)
@@ -745,8 +789,7 @@ class MainWindow(QMainWindow):
         self.act_coords.setChecked(prefs.coordinates)
         self.act_announce.setChecked(prefs.announcements)
         self.act_eval.setChecked(prefs.eval_bar)
-        for hook in self.preference_hooks:
-            hook(prefs)
+        self.preferences_changed.emit(prefs)
         if save and self.persist:
             problem = save_preferences(prefs)
             if problem and not self._settings_failure_told:
@@ -814,6 +857,10 @@ class MainWindow(QMainWindow):
         s.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        # the window's own dialogs go first: a Rules Lab study stops and waits for its thread
+        for dialog in self.findChildren(QDialog):
+            if dialog.isVisible():
+                dialog.close()
         self.save_window()
         self.autosave_now(closing=True)
         self.controller.shutdown()

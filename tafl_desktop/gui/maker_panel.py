@@ -85,7 +85,7 @@ class MakerSettings(QGroupBox):
         layout = QVBoxLayout(self)
         self.part_boxes: dict[str, QCheckBox] = {}
         parts = [("pieces", _("Pieces")), ("board", _("Peg board"))] if self.points else [("pieces", _("Pieces"))]
-        if variant.family == "dablot":
+        if variant.traits.ranked_pieces:
             parts.append(("markers", _("Rank markers (discs for stacked draughts)")))
         for key, text in parts:
             box = QCheckBox(text)

@@ -202,7 +202,7 @@ class MistakesTrainer(QDialog):
 
     def _explain(self, head: str) -> None:
         from tafl_desktop.ai.mistakes import explain
-        from tafl_desktop.analysis_words import explain_exercise
+        from tafl_desktop.analysis.words import explain_exercise
 
         sentences = explain_exercise(self.rules.variant, self.exercise, explain(self.rules, self.exercise))
         self.explanation = [head, *sentences]

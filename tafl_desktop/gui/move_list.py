@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.core.game import Position
 from tafl_desktop.core.game_tree import Node
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.move_numbers import node_move_text
@@ -35,6 +36,7 @@ from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.icons import set_glyph
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.session.session import move_cell_text
 
 Index = QModelIndex | QPersistentModelIndex
 #: The signs and cell tints of review classes (:meth:`MoveListModel.set_annotations`).
@@ -101,20 +103,18 @@ class MoveListModel(QAbstractTableModel):
     def _layout(self, first: int) -> None:
         c = self._controller
         tree, rules = c.tree, c.rules
-        g = c.variant.geometry
-        tafl = c.variant.family == "tafl"
         self._rows, self._where, self._texts = [], {}, {}
 
         def text(node: Node) -> str:
-            t = rules.move_text(node.move)
-            if tafl and node.ply.captures:
-                t += " x" + ",".join(g.name(s) for s in node.ply.captures)
-            return t
+            # the session's one wording of a move: a piece lost by its own move is not a capture
+            assert node.parent is not None and node.ply is not None
+            return move_cell_text(rules, tree.position(node.parent), node.ply)
 
-        def rows_of(line: list[Node], depth: int, turn: int) -> list[_Row]:
+        def rows_of(line: list[Node[Position]], depth: int, turn: int) -> list[_Row]:
             rows: list[_Row] = []
             prev_col = -1
             for node in line:
+                assert node.parent is not None  # a line holds moves, never the root
                 col = 0 if int(rules.side_to_move(tree.position(node.parent))) == first else 1
                 if not rows or (col == 0 and prev_col == 1):
                     if rows:
@@ -145,7 +145,7 @@ class MoveListModel(QAbstractTableModel):
             for node in (*row.cells[0], *row.cells[1]):
                 if node.comment:
                     after.append([_Row(row.depth, comment=node)])
-                if node.is_main_child:
+                if node.is_main_child and node.parent is not None:
                     for alt in node.parent.children[1:]:
                         after.append(rows_of([alt, *tree.continuation(alt)], row.depth + 1, row.number))
             pending.extend(list(reversed(rows)) for rows in reversed(after))
@@ -281,7 +281,7 @@ class MoveListModel(QAbstractTableModel):
 class _IndentDelegate(QStyledItemDelegate):
     """Indents the first column of variation rows, one step per level, with a guide line."""
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         depth = index.data(DEPTH_ROLE) or 0
         if not depth or index.column() != 0:
             super().paint(painter, option, index)

@@ -4,6 +4,7 @@ goes into the player's puzzle set, which the Puzzles window shows under "My game
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ class MineThread(QThread):
             try:
                 game = read_game(path).game
                 found += mine_game(game, name, should_stop=lambda: self.stop,
-                                   progress=lambda done, total, i=i: self.progressed.emit(i, done, total))
+                                   progress=lambda done, total, i=i: self.progressed.emit(i, done, total))  # type: ignore[misc]
             except (InteropError, PuzzleError) as exc:
                 problems.append(str(exc))
             except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
@@ -53,9 +54,12 @@ class MineThread(QThread):
 class MyGamesDialog(QDialog):
     """Choose games, watch them mined, see how many puzzles they gave."""
 
-    def __init__(self, window: Any, paths: list[str] | None = None, out: Path | None = None) -> None:
+    def __init__(self, window: Any, paths: list[str] | None = None, out: Path | None = None,
+                 open_puzzles: Callable[[Any], Any] | None = None) -> None:
         super().__init__(window)
         self.window_ = window
+        #: Opens the puzzle window (passed in by the Learn menu, which this dialog must not import).
+        self.opener = open_puzzles
         self.out = out
         self.setWindowTitle(_("Puzzles from My Games"))
         self.resize(520, 220)
@@ -88,7 +92,7 @@ class MyGamesDialog(QDialog):
     def choose(self) -> None:
         from PySide6.QtWidgets import QFileDialog
 
-        paths, _filter = QFileDialog.getOpenFileNames(self, _("Your games"), self.window_._last_dir(), GAME_FILTER)
+        paths, _filter = QFileDialog.getOpenFileNames(self, _("Your games"), self.window_.last_dir(), GAME_FILTER)
         if paths:
             self.start(paths)
 
@@ -138,9 +142,8 @@ class MyGamesDialog(QDialog):
         self.btn_puzzles.setEnabled(added > 0 or bool(found))
 
     def open_puzzles(self) -> None:
-        from tafl_desktop.gui.learn import open_puzzles
-
-        dlg = open_puzzles(self.window_)
+        """Open the puzzles (``open_puzzles``: the Learn menu's own opener, given by it) at the first found."""
+        dlg = self.opener(self.window_) if self.opener is not None else None
         if dlg is not None and self.found:
             dlg.select(self.found[0]["id"])
 

@@ -1,7 +1,7 @@
 """The New Game dialog: pick a game (presets grouped by family, plus the player's own variant
 files), who plays each side, and the rule toggles; save the toggles as a variant file.
 
-The player types come from :mod:`tafl_desktop.gui.players`; "Computer" is listed with its levels
+The player types come from :mod:`tafl_desktop.session.players`; "Computer" is listed with its levels
 and enabled as soon as an engine is registered.
 """
 
@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -35,7 +36,11 @@ from tafl_desktop.core.variants import FAMILIES, Variant, VariantError, load_var
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardState, BoardView
 from tafl_desktop.gui.options_panel import OptionsPanel
-from tafl_desktop.gui.players import (
+from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
+from tafl_desktop.gui.texts import add_item, tr
+from tafl_desktop.gui.variant_info import is_preset
+from tafl_desktop.i18n import _, pgettext
+from tafl_desktop.session.players import (
     COMPUTER,
     COMPUTER_LEVELS,
     DEFAULT_LEVEL,
@@ -45,10 +50,6 @@ from tafl_desktop.gui.players import (
     PlayerSpec,
     computer_available,
 )
-from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
-from tafl_desktop.gui.texts import add_item, tr
-from tafl_desktop.gui.variant_info import is_preset
-from tafl_desktop.i18n import _, pgettext
 
 USER_VARIANTS_KEY = "variants/files"
 MAX_USER_VARIANTS = 12
@@ -66,9 +67,8 @@ class NewGameChoice:
 
 def user_variant_files() -> list[str]:
     raw = QSettings().value(USER_VARIANTS_KEY, [])
-    if isinstance(raw, str):
-        raw = [raw]
-    return [str(x) for x in (raw or []) if str(x)]
+    items = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    return [str(x) for x in items if str(x)]
 
 
 def remember_user_variant(path: str) -> None:
@@ -105,7 +105,8 @@ class PlayerChooser(QWidget):
             self.level.addItem(f"{number} - {_(name)}" if name else _(label), value)
         if not computer_available():
             model = self.kind.model()
-            model.item(1).setEnabled(False)
+            if isinstance(model, QStandardItemModel):  # a combo box's own model
+                model.item(1).setEnabled(False)
             self.kind.setItemData(1, _("The computer player is not installed in this version yet."),
                                   Qt.ItemDataRole.ToolTipRole)
         self.kind.setCurrentIndex(0 if spec.is_human or not computer_available() else 1)
@@ -241,7 +242,8 @@ class NewGameDialog(QDialog):
             item.setFont(0, f)
             groups[family.name] = item
         for v in presets().values():
-            child = QTreeWidgetItem([f"{v.title}  ({v.size_words})" if v.family == "tafl" else v.title])
+            # the Tafl family's games differ most by their board's size: it goes beside their names
+            child = QTreeWidgetItem([f"{v.title}  ({v.size_words})" if v.traits.opentafl else v.title])
             child.setData(0, VARIANT_ROLE, v)
             child.setToolTip(0, v.blurb)
             groups.setdefault(v.family, QTreeWidgetItem([v.family])).addChild(child)

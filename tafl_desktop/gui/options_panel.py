@@ -151,13 +151,13 @@ class OptionsPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
         top.addWidget(self.reset_all)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QScrollArea.Shape.NoFrame)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
-        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.scroll_area, 1)
 
     def set_schema(self, schema: OptionSchema, values: dict[str, OptionValue], preset: dict[str, OptionValue]) -> None:
         """Build the widgets for ``schema`` showing ``values``; ``preset`` is what "changed" compares to."""
@@ -194,7 +194,7 @@ class OptionsPanel(QWidget):
                 r += 3
             outer.addWidget(box)
         outer.addStretch(1)
-        self.scroll.setWidget(body)
+        self.scroll_area.setWidget(body)
         self.set_values(values)
 
     def set_values(self, values: dict[str, OptionValue]) -> None:

@@ -32,6 +32,6 @@ def dark_palette() -> QPalette:
 def apply_palette(theme_key: str) -> None:
     """Dark panels for a dark board theme, the style's own palette otherwise."""
     app = QApplication.instance()
-    if app is None:
+    if not isinstance(app, QApplication):
         return
     app.setPalette(dark_palette() if theme_key in DARK_THEMES else app.style().standardPalette())

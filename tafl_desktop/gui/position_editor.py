@@ -43,10 +43,11 @@ from tafl_desktop.core.position_setup import (
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.gui.board_view import BoardState, BoardView
 from tafl_desktop.gui.icons import piece_pixmap
-from tafl_desktop.gui.players import HUMANS, PlayerSpec
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import piece_name, piece_side, theme
 from tafl_desktop.i18n import _
+from tafl_desktop.session.players import HUMANS, PlayerSpec
+from tafl_desktop.session.source import GAME_SUFFIX, Origin
 
 if TYPE_CHECKING:
     from tafl_desktop.gui.main_window import MainWindow
@@ -229,13 +230,14 @@ class PositionEditor(QDialog):
         self._update()
 
     def kind_label(self, kind: str) -> str:
-        """What the palette calls a piece: in Dablot its army and rank ("Swedes: leader's son"),
-        in the Fox games its side ("Geese"), in Tafl its name ("King")."""
-        family = self._variant.family
+        """What the palette calls a piece: its army and rank where pieces have ranks ("Swedes:
+        leader's son"), its side where a side has one kind of piece ("Geese"), else its name
+        ("King")."""
+        traits = self._variant.traits
         side = self._variant.side_names[piece_side(kind)]
-        if family == "dablot":
+        if traits.ranked_pieces:
             return _("{side}: {piece}").format(side=side, piece=_(piece_name(kind.lower())))
-        if family == "hunt":
+        if len(traits.piece_kinds) == 2:  # one kind of piece a side: the side's name says it
             return side
         name = _(piece_name(kind))
         return name[:1].upper() + name[1:]
@@ -367,10 +369,10 @@ class PositionEditor(QDialog):
 
     # ------------------------------------------------------------------------------- leaving
     def play_from_here(self) -> bool:
-        if self.problem or not self.window_._may_discard():
+        if self.problem or not self.window_.may_discard():
             return False
         self.players = self.chosen_players()
-        self.window_.start_game(self._variant, self.players, start=self.position())
+        self.window_.start_game(self._variant, self.players, start=self.position(), origin=Origin.EDITOR)
         self.accept()
         return True
 
@@ -379,9 +381,9 @@ class PositionEditor(QDialog):
 
     def analyse(self) -> bool:
         start = analyser_for(self.window_)
-        if start is None or self.problem or not self.window_._may_discard():
+        if start is None or self.problem or not self.window_.may_discard():
             return False
-        self.window_.start_game(self._variant, HUMANS, start=self.position())
+        self.window_.start_game(self._variant, HUMANS, start=self.position(), origin=Origin.EDITOR)
         self.accept()
         start(self.window_)
         return True
@@ -389,11 +391,10 @@ class PositionEditor(QDialog):
     def save_record(self) -> bool:
         from tafl_desktop.core.record import save_game
         from tafl_desktop.gui import dialogs
-        from tafl_desktop.gui.main_window import GAME_SUFFIX
 
         if self.problem:
             return False
-        suggested = os.path.join(self.window_._last_dir(), f"{self._variant.id}-position{GAME_SUFFIX}")
+        suggested = os.path.join(self.window_.last_dir(), f"{self._variant.id}-position{GAME_SUFFIX}")
         path = dialogs.ask_save_path(self, _("Save the position as a game record"), dialogs.GAME_FILTER, suggested)
         if not path:
             return False
@@ -415,7 +416,7 @@ def open_editor(window: MainWindow, variant: Any = None, pieces: dict[int, str] 
     """Show the editor (not modal: the window stays usable) on the given set-up, by default the
     position shown in the window."""
     c = window.controller
-    old = getattr(window, "position_editor", None)
+    old = window.position_editor
     if old is not None:
         try:
             old.close()  # one editor at a time: a paste replaces the set-up being edited
@@ -437,8 +438,8 @@ def open_editor(window: MainWindow, variant: Any = None, pieces: dict[int, str] 
 def install(window: MainWindow) -> None:
     """Game > Set Up Position... (Ctrl+E)."""
     window.position_editor = None
-    act = window._action(N_("Se&t Up Position..."), lambda: open_editor(window), "Ctrl+E",
-                         N_("Place pieces to make any position, then play, analyse or save it (Ctrl+E)"))
+    act = window.add_action(N_("Se&t Up Position..."), lambda: open_editor(window), "Ctrl+E",
+                            N_("Place pieces to make any position, then play, analyse or save it (Ctrl+E)"))
     window.act_setup = act
     window.game_menu.addSeparator()
     window.game_menu.addAction(act)

@@ -7,6 +7,7 @@ and name (set in :mod:`tafl_desktop.gui.app`); tests point it at a temporary fol
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
@@ -64,7 +65,7 @@ def load_preferences(settings: QSettings | None = None) -> Preferences:
     d = Preferences()
     s.beginGroup(GROUP)
     try:
-        values = {}
+        values: dict[str, Any] = {}
         for f in fields(Preferences):
             raw = s.value(f.name, getattr(d, f.name))
             default = getattr(d, f.name)
@@ -116,9 +117,8 @@ def settings_problem(settings: QSettings) -> str:
 def recent_files(settings: QSettings | None = None) -> list[str]:
     s = settings or QSettings()
     raw = s.value(RECENT_KEY, [])
-    if isinstance(raw, str):
-        raw = [raw]
-    return [str(x) for x in (raw or []) if str(x)][:MAX_RECENT]
+    items = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    return [str(x) for x in items if str(x)][:MAX_RECENT]
 
 
 def add_recent_file(path: str, settings: QSettings | None = None) -> list[str]:

@@ -15,17 +15,25 @@ command line's own function, and previewed as one picture of what is saved.
 
 Why the rebuild waits ~300 ms after the last change: typing "25" in the size box would otherwise
 build the set for "2" (too small, an error) and then again for "25".
+
+Why the set is built on a thread: a large board tiled over many pages takes seconds to draw and
+to render as thumbnails, and the window must not stop answering meanwhile.  The thread builds the
+PDF and renders the thumbnails as QImages (which any thread may make); a progress bar says how far
+it is; the GUI thread only turns the images into pixmaps.  A build that a newer one overtook is
+thrown away when it ends.  pdfium is not thread-safe, so every call into it holds one lock.
 """
 
 from __future__ import annotations
 
 import html
 import os
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -39,6 +47,7 @@ from PySide6.QtWidgets import (
     QListView,
     QListWidget,
     QListWidgetItem,
+    QProgressBar,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -64,6 +73,9 @@ from tafl_desktop.printing.board_sheet import (
 )
 from tafl_desktop.printing.maker.options import DEFAULT_SQUARE
 from tafl_desktop.printing.paper import make_page
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.main_window import MainWindow
 
 __all__ = ["PrintSetDialog", "PrintOptions", "open_print_dialog"]
 
@@ -116,6 +128,11 @@ class PreviewUnavailable(RuntimeError):
     """pdfium could not be loaded or could not render; the message says why, in one line."""
 
 
+#: pdfium may be used by one thread at a time (a build's thread renders thumbnails while the GUI
+#: thread may still render a page of the previous set).
+_PDFIUM = threading.RLock()
+
+
 def _load_pdfium() -> Any:
     """Import pypdfium2 on first use (its native library loads then, not when the app starts)."""
     try:
@@ -131,14 +148,15 @@ class PdfPages:
     def __init__(self, data: bytes) -> None:
         pdfium = _load_pdfium()
         try:
-            self._pdf = pdfium.PdfDocument(data)
-            self._sizes = []
-            for i in range(len(self._pdf)):
-                page = self._pdf[i]
-                try:
-                    self._sizes.append(tuple(page.get_size()))
-                finally:
-                    page.close()
+            with _PDFIUM:
+                self._pdf = pdfium.PdfDocument(data)
+                self._sizes = []
+                for i in range(len(self._pdf)):
+                    page = self._pdf[i]
+                    try:
+                        self._sizes.append(tuple(page.get_size()))
+                    finally:
+                        page.close()
         except Exception as exc:
             raise PreviewUnavailable(f"the PDF renderer could not open the set: {exc}") from None
 
@@ -154,11 +172,12 @@ class PdfPages:
         w, h = self._sizes[index]
         scale = min(box.width() / w, box.height() / h)
         try:
-            page = self._pdf[index]
-            try:
-                image = page.render(scale=max(scale, 0.01)).to_pil().convert("RGB")
-            finally:
-                page.close()
+            with _PDFIUM:
+                page = self._pdf[index]
+                try:
+                    image = page.render(scale=max(scale, 0.01)).to_pil().convert("RGB")
+                finally:
+                    page.close()
         except Exception as exc:
             raise PreviewUnavailable(f"the PDF renderer failed on page {index + 1}: {exc}") from None
         data = image.tobytes("raw", "RGB")
@@ -166,10 +185,73 @@ class PdfPages:
         return QImage(data, image.width, image.height, 3 * image.width, QImage.Format.Format_RGB888).copy()
 
     def close(self) -> None:
+        pdf, self._pdf = getattr(self, "_pdf", None), None
+        if pdf is None:
+            return
         try:
-            self._pdf.close()
+            with _PDFIUM:
+                pdf.close()
         except Exception:
             pass
+
+    def __del__(self) -> None:
+        # a set thrown away (a build overtaken, a dialog gone) is closed here, under the lock, so
+        # pdfium's own finaliser never runs beside a render on another thread
+        self.close()
+
+
+@dataclass
+class BuiltSet:
+    """What one build made: the PDF and its report, or why not; the pages for the preview and
+    their thumbnails (or why the preview is unavailable)."""
+
+    pdf_bytes: bytes | None = None
+    report: SetReport | None = None
+    error: str = ""
+    preview_error: str = ""
+    pages: PdfPages | None = None
+    thumbs: list[QImage] = field(default_factory=list)
+
+
+def build_set(variant: Variant, opts: PrintOptions, thumb_px: int,
+              progress: Callable[[int, int], None] = lambda _done, _total: None) -> BuiltSet:
+    """Build the set for ``opts`` and its thumbnails (``thumb_px`` device pixels square); any
+    thread may call this.  ``progress(done, total)`` counts the thumbnails drawn."""
+    out = BuiltSet()
+    if not opts.parts:
+        out.error = _("Tick at least one part to print.")
+        return out
+    try:
+        out.pdf_bytes, out.report = opts.render(variant)
+    except PrintError as exc:
+        out.error = _("Cannot print this: {error}.").format(error=exc)
+    except Exception as exc:  # a printer bug must not take the dialog down with it
+        out.error = _("The set could not be built: {error}").format(error=exc)
+    if out.pdf_bytes is None:
+        return out
+    try:
+        out.pages = PdfPages(out.pdf_bytes)
+        box = QSize(thumb_px, thumb_px)
+        total = len(out.pages)
+        for i in range(total):
+            progress(i, total)
+            out.thumbs.append(_framed(out.pages.render(i, box)))
+        progress(total, total)
+    except PreviewUnavailable as exc:
+        if out.pages is not None:
+            out.pages.close()
+        out.pages, out.thumbs, out.preview_error = None, [], str(exc)
+    return out
+
+
+class _BuildSignals(QObject):
+    """Carries a build's news from its thread to the dialog (queued across threads).  It is the
+    dialog's child: a build still running when the dialog is gone finds it deleted and stops
+    reporting (the thread never holds the dialog itself, whose last reference must not be
+    dropped, and so the widget deleted, outside the GUI thread)."""
+
+    progressed = Signal(int, int, int)  # build number, thumbnails drawn, pages
+    built = Signal(int, object)  # build number, BuiltSet
 
 
 def _framed(image: QImage) -> QImage:
@@ -204,6 +286,12 @@ class PrintSetDialog(QDialog):
         self.preview_error: str = ""
         self._pages: PdfPages | None = None
         self._square_auto = True
+        #: The newest PDF build asked for, and the newest one shown (they differ while building).
+        self._asked = 0
+        self._shown_build = 0
+        self._signals = _BuildSignals(self)
+        self._signals.progressed.connect(self._build_progressed)
+        self._signals.built.connect(self._build_done)
         #: the chosen file format ("pdf", or a maker's file: "svg", "dxf", "stl", "3mf")
         self.format = "pdf"
         self.maker: MakerResult | None = None
@@ -214,7 +302,7 @@ class PrintSetDialog(QDialog):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(PREVIEW_DELAY_MS)
-        self._timer.timeout.connect(self.rebuild_now)
+        self._timer.timeout.connect(self.rebuild)
         self._view_timer = QTimer(self)  # re-fit the big page after a resize, once the resizing stops
         self._view_timer.setSingleShot(True)
         self._view_timer.setInterval(60)
@@ -231,8 +319,14 @@ class PrintSetDialog(QDialog):
         self.save_button.clicked.connect(self.save_pdf)
         close = tr(QPushButton(), "setText", "Close")
         close.clicked.connect(self.reject)
+        #: Shown while a build runs: first busy (drawing the set), then counting the thumbnails.
+        self.build_progress = QProgressBar()
+        self.build_progress.setMaximumWidth(220)
+        self.build_progress.setAccessibleName(_("Building the set"))
+        self.build_progress.hide()
         buttons = QHBoxLayout()
         buttons.addWidget(self.status_label, 1)
+        buttons.addWidget(self.build_progress)
         buttons.addWidget(self.save_button)
         buttons.addWidget(close)
 
@@ -242,7 +336,7 @@ class PrintSetDialog(QDialog):
         self.resize(980, 700)
         self._update_square_default()
         self._sync_enabled()
-        self.rebuild_now()
+        self.rebuild()
 
     # ---------------------------------------------------------------------------- widgets
     def _build_options(self) -> QWidget:
@@ -306,7 +400,7 @@ class PrintSetDialog(QDialog):
         parts_box = tr(QGroupBox(), "setTitle", "Print")
         parts_layout = QVBoxLayout(parts_box)
         self.part_boxes: dict[str, QCheckBox] = {}
-        offered = ["rules", "board", "pieces", "standees"] + (["markers"] if v.family == "dablot" else [])
+        offered = ["rules", "board", "pieces", "standees"] + (["markers"] if v.traits.ranked_pieces else [])
         for key in offered:
             text, tip = PART_TEXT[key]
             box = tr(QCheckBox(), "setText", text)
@@ -326,7 +420,7 @@ class PrintSetDialog(QDialog):
         self.draught_spin.setValue(30.0)
         tr(self.draught_spin, "setToolTip", "Diameter of your draughts: the markers are cut to sit under them")
         self.draught_label = tr(QLabel(), "setText", "Draught diameter:")
-        if v.family == "dablot":
+        if v.traits.ranked_pieces:
             row = QFormLayout()
             row.setContentsMargins(20, 0, 0, 0)
             row.addRow(self.draught_label, self.draught_spin)
@@ -406,12 +500,12 @@ class PrintSetDialog(QDialog):
         self.page_view.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.page_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.page_view.setWordWrap(True)
-        self.scroll = QScrollArea()
-        self.scroll.setWidget(self.page_view)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.scroll.setMinimumSize(360, 360)
-        self.scroll.viewport().setStyleSheet("background: #8a8a8a;")  # paper shows as paper
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidget(self.page_view)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.scroll_area.setMinimumSize(360, 360)
+        self.scroll_area.viewport().setStyleSheet("background: #8a8a8a;")  # paper shows as paper
 
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
@@ -422,7 +516,7 @@ class PrintSetDialog(QDialog):
         right = QVBoxLayout()
         right.setContentsMargins(0, 0, 0, 0)
         right.addLayout(top)
-        right.addWidget(self.scroll, 1)
+        right.addWidget(self.scroll_area, 1)
         box = tr(QGroupBox(), "setTitle", "Preview")
         row = QHBoxLayout(box)
         row.addWidget(self.thumbs)
@@ -565,39 +659,94 @@ class PrintSetDialog(QDialog):
         self.draught_label.setEnabled("markers" in parts)
 
     # -------------------------------------------------------------------------- rebuild
-    def rebuild_now(self) -> None:
-        """Build the set in memory for the current options and refresh the preview."""
+    @property
+    def building(self) -> bool:
+        """True while the newest build asked for has not been shown yet."""
+        return self._asked != self._shown_build
+
+    def rebuild(self) -> None:
+        """Build the set for the current options on a thread; the preview follows when it is done."""
         self._timer.stop()
         if self.format != "pdf":
             self._start_maker()
             return
-        opts = self.options()
+        self._asked += 1
+        number, opts, thumb_px, variant = self._asked, self.options(), self._thumb_px(), self.variant
+        signals = self._signals
+        self.build_progress.setRange(0, 0)  # busy until the thumbnails are counted
+        self.build_progress.show()
+        self.save_button.setEnabled(False)
+        self.status_label.setText(_("Building the set..."))
+        if self._pages is None:  # nothing shown yet: the preview says what is coming
+            self.page_view.setPixmap(QPixmap())
+            self.page_view.setText(_("Building the set..."))
+
+        def tell(emit: Callable[[], None]) -> None:
+            try:
+                emit()
+            except RuntimeError:
+                pass  # the dialog (and its signals) went away meanwhile
+
+        def work() -> None:  # holds no reference to the dialog (see _BuildSignals)
+            result = build_set(variant, opts, thumb_px,
+                               lambda done, total: tell(lambda: signals.progressed.emit(number, done, total)))
+            tell(lambda: signals.built.emit(number, result))
+
+        threading.Thread(target=work, name=f"print-set-{number}", daemon=True).start()
+
+    def rebuild_now(self) -> None:
+        """Build the set for the current options at once, on the calling thread (scripts and
+        tests that need the result; the dialog itself builds with :meth:`rebuild`)."""
+        self._timer.stop()
+        if self.format != "pdf":
+            self._start_maker()
+            return
+        self._asked += 1
+        self._show_built(self._asked, build_set(self.variant, self.options(), self._thumb_px()))
+
+    def wait_for_build(self) -> None:
+        """Let the build running finish (the window keeps answering meanwhile)."""
+        from PySide6.QtCore import QEventLoop
+
+        loop = QEventLoop()
+        while self.building:
+            loop.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+
+    def _thumb_px(self) -> int:
+        return round(THUMB_BOX * self.devicePixelRatioF())
+
+    def _build_progressed(self, number: int, done: int, total: int) -> None:
+        if number == self._asked and total:
+            self.build_progress.setRange(0, total)
+            self.build_progress.setValue(done)
+            self.status_label.setText(_("Drawing the preview: page {done} of {total}...").format(
+                done=min(done + 1, total), total=total))
+
+    def _build_done(self, number: int, result: BuiltSet) -> None:
+        if number != self._asked or self.format != "pdf":  # a newer build, or another format: out of date
+            if result.pages is not None:
+                result.pages.close()
+            return
+        self._show_built(number, result)
+
+    def _show_built(self, number: int, result: BuiltSet) -> None:
         self._close_pages()
-        self.pdf_bytes, self.report, self.error, self.preview_error = None, None, "", ""
         self.thumbs.clear()
-        if not opts.parts:
-            self.error = _("Tick at least one part to print.")
-        else:
-            try:
-                self.pdf_bytes, self.report = opts.render(self.variant)
-            except PrintError as exc:
-                self.error = _("Cannot print this: {error}.").format(error=exc)
-            except Exception as exc:  # a printer bug must not take the dialog down with it
-                self.error = _("The set could not be built: {error}").format(error=exc)
-        if self.pdf_bytes is not None:
-            try:
-                self._pages = PdfPages(self.pdf_bytes)
-                self._fill_thumbnails()
-            except PreviewUnavailable as exc:
-                self._close_pages()
-                self.thumbs.clear()
-                self.preview_error = str(exc)
+        self.pdf_bytes, self.report, self.error = result.pdf_bytes, result.report, result.error
+        self.preview_error, self._pages = result.preview_error, result.pages
+        self._shown_build = number
+        self.build_progress.hide()
+        if self._pages is not None:
+            self._fill_thumbnails(result.thumbs)
         self._show_state()
         self.preview_updated.emit()
 
     # -------------------------------------------------------------------- makers' files
     def _start_maker(self) -> None:
         """Build the maker's file in the background; the preview says so until it is done."""
+        self._asked += 1  # a PDF build still running is out of date now
+        self._shown_build = self._asked
+        self.build_progress.hide()
         self._close_pages()
         self.pdf_bytes, self.report, self.error, self.preview_error = None, None, "", ""
         self.maker = None
@@ -631,7 +780,7 @@ class PrintSetDialog(QDialog):
                 tr(self.page_view, "setText", "No preview; the file can still be saved.")
             return
         ratio = self.devicePixelRatioF()
-        area = self.scroll.viewport().size() - QSize(16, 16)
+        area = self.scroll_area.viewport().size() - QSize(16, 16)
         pix = QPixmap.fromImage(self.maker.image).scaled(
             QSize(max(120, round(area.width() * ratio)), max(120, round(area.height() * ratio))),
             Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
@@ -651,13 +800,12 @@ class PrintSetDialog(QDialog):
                 self._maker_built(result)
         return self.maker.data if self.maker is not None else None
 
-    def _fill_thumbnails(self) -> None:
+    def _fill_thumbnails(self, images: list[QImage]) -> None:
         assert self._pages is not None and self.report is not None
         ratio = self.devicePixelRatioF()
-        box = QSize(round(THUMB_BOX * ratio), round(THUMB_BOX * ratio))
         self.thumbs.blockSignals(True)
-        for i in range(len(self._pages)):
-            pix = QPixmap.fromImage(_framed(self._pages.render(i, box)))
+        for i, image in enumerate(images):
+            pix = QPixmap.fromImage(image)
             pix.setDevicePixelRatio(ratio)
             item = QListWidgetItem(QIcon(pix), _("{page} · {part}").format(page=i + 1, part=self.part_of_page(i + 1)))
             item.setTextAlignment(Qt.AlignmentFlag.AlignHCenter)
@@ -686,6 +834,8 @@ class PrintSetDialog(QDialog):
             return
         n = self.report.pages
         self.count_label.setText(ngettext("{n} page", "{n} pages", n).format(n=n))
+        # the page line beside it may be long (a build's progress in German): the count keeps its room
+        self.count_label.setMinimumWidth(self.count_label.sizeHint().width())
         self._set_summary(self._summary())
         if self.preview_error:
             self.page_label.setText("")
@@ -738,7 +888,7 @@ class PrintSetDialog(QDialog):
         tr(self.page_label, "setText", "Page {page} of {n} · {part}",
            page=row + 1, n=len(self._pages), part=self.part_of_page(row + 1))
         ratio = self.devicePixelRatioF()
-        area = self.scroll.viewport().size() - QSize(16, 16)
+        area = self.scroll_area.viewport().size() - QSize(16, 16)
         box = QSize(max(120, round(area.width() * ratio)), max(120, round(area.height() * ratio)))
         try:
             image = self._pages.render(row, box)
@@ -768,6 +918,8 @@ class PrintSetDialog(QDialog):
         self._builder.shutdown()
         self._timer.stop()
         self._view_timer.stop()
+        self._asked += 1  # a build still running is thrown away when it ends
+        self._shown_build = self._asked
         self._close_pages()
         super().done(result)
 
@@ -788,10 +940,19 @@ class PrintSetDialog(QDialog):
         opts = self.options()
         return f"{self.variant.id}-{opts.paper}{'-landscape' if opts.orientation == 'landscape' else ''}.pdf"
 
+    def _ready(self) -> None:
+        """The set for the current options, built (the preview may still wait for its debounce
+        or be building)."""
+        if self._timer.isActive():
+            self.rebuild()
+        self.wait_for_build()
+        if self.pdf_bytes is None and not self.error:
+            self.rebuild_now()
+
     def save_pdf(self) -> bool:
         """Ask for a file and write the set (or the maker's file) there; True if it was written."""
-        if self.format == "pdf" and (self._timer.isActive() or self.pdf_bytes is None):
-            self.rebuild_now()  # the preview may still be waiting for its debounce
+        if self.format == "pdf":
+            self._ready()  # the preview may still be waiting for its debounce, or building
         if self.current_bytes() is None:
             dialogs.show_error(self, _("Cannot save the set"), self.error or _("The set could not be built."))
             return False
@@ -809,8 +970,8 @@ class PrintSetDialog(QDialog):
 
     def save_to(self, path: str) -> bool:
         """Write the current set to ``path`` atomically; on failure say so and keep the old file."""
-        if self.format == "pdf" and (self._timer.isActive() or self.pdf_bytes is None):
-            self.rebuild_now()
+        if self.format == "pdf":
+            self._ready()
         data = self.current_bytes()
         if data is None:
             dialogs.show_error(self, _("Cannot save the set"), self.error or _("The set could not be built."))
@@ -831,22 +992,14 @@ class PrintSetDialog(QDialog):
         return True
 
 
-def open_print_dialog(window: Any) -> int:
+def open_print_dialog(window: MainWindow) -> int:
     """File > Print set...: the dialog for the variant (with its toggles) of ``window``'s game.
 
     ``window`` is the main window: ``window.controller.variant`` is printed, the save folder
     starts from the window's own last folder, and a window with ``persist`` False leaves
     QSettings alone.  Returns the dialog's result code.
     """
-    start = ""
-    last_dir = getattr(window, "_last_dir", None)
-    if callable(last_dir):
-        try:
-            start = str(last_dir())
-        except Exception:
-            start = ""
-    dlg = PrintSetDialog(window.controller.variant, window, start_folder=start,
-                         persist=bool(getattr(window, "persist", True)))
+    dlg = PrintSetDialog(window.controller.variant, window, start_folder=window.last_dir(), persist=window.persist)
     try:
         return dlg.exec()
     finally:

@@ -37,7 +37,7 @@ class PuzzleProgress:
     def streak(self, set_id: str) -> tuple[int, int]:
         def num(name: str) -> int:
             try:
-                return int(self.settings.value(self._key(set_id, name), 0) or 0)
+                return int(str(self.settings.value(self._key(set_id, name), 0) or 0))
             except (TypeError, ValueError):
                 return 0
 

@@ -24,8 +24,8 @@ class RecordPuzzleDialog(QDialog):
     """One OpenTafl puzzle: introduction, board, the author's comments, hints and solution."""
 
     def __init__(self, puzzle: Any, parent: QWidget | None = None) -> None:
-        from tafl_desktop.gui.learn import _set_feedback, _wrap_label, puzzle_rules_text
         from tafl_desktop.gui.study_board import StudyBoard
+        from tafl_desktop.gui.study_widgets import _set_feedback, _wrap_label, puzzle_rules_text
 
         super().__init__(parent)
         self._feedback = _set_feedback

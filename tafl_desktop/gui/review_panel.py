@@ -265,16 +265,14 @@ class ReviewPanel(QWidget):
             self._draw()
 
     def _colours(self) -> tuple[str, str]:
-        from tafl_desktop.charts.review_graph import DEFAULT_COLOURS
+        from tafl_desktop.analysis.charts.review_graph import DEFAULT_COLOURS
 
         theme = getattr(self.window_.panel, "_theme", None)
         if theme is None:
             return DEFAULT_COLOURS
         from tafl_desktop.gui.piece_painter import face_colour
-        from tafl_desktop.gui.side_panel import SIDE_PIECE
 
-        family = self._rules.variant.family
-        kinds = SIDE_PIECE.get(family, SIDE_PIECE["tafl"])
+        kinds = self._rules.variant.traits.emblems
         return tuple(face_colour(k, theme).name() for k in kinds)  # type: ignore[return-value]
 
     def _ensure_canvas(self) -> None:
@@ -293,7 +291,7 @@ class ReviewPanel(QWidget):
         self.graph_box.addWidget(self._canvas)
 
     def _draw(self) -> None:
-        from tafl_desktop.charts.review_graph import draw_review
+        from tafl_desktop.analysis.charts.review_graph import draw_review
 
         assert self.review is not None
         self._ensure_canvas()

@@ -5,6 +5,13 @@ player has chosen, runs it on a thread that only waits on the lab's process pool
 played in other processes, so the window never stalls), and redraws its table and chart as each
 game is stored.  Studies live under the app's data folder, one folder per study, so running the
 same study again continues it; Stop keeps every finished game.
+
+Closing the dialog (or the main window, which closes its dialogs) stops the study; the games
+already finished are kept.  Its thread may take a while to wind down (the pool's processes end,
+the last chart is drawn), so the dialog does not wait for it: the thread is kept alive apart from
+the dialog until it ends, and quitting the application waits for every such thread.  A QThread
+destroyed while it runs aborts the program ("QThread: Destroyed while thread is still running",
+exit 134), as quitting mid-study once did when winding down took longer than the dialog waited.
 """
 
 from __future__ import annotations
@@ -12,9 +19,9 @@ from __future__ import annotations
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QStandardPaths, Qt, QThread, Signal
+from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, QThread, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -47,12 +54,16 @@ from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _, pgettext
+from tafl_desktop.session.source import GameSource, Origin
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.main_window import MainWindow
 
 #: Values offered for an integer toggle (the whole range could be dozens).
 MAX_INT_VALUES = 12
 
 
-def install(window: Any) -> None:
+def install(window: MainWindow) -> None:
     """Game > Rules Lab... on the window's menu."""
     from PySide6.QtGui import QAction
 
@@ -61,6 +72,33 @@ def install(window: Any) -> None:
     act.triggered.connect(lambda: RulesLabDialog.open_for(window, window.controller.variant))
     window.game_menu.addAction(act)
     window.act_rules_lab = act
+
+
+#: Study threads still winding down after their dialog closed (kept alive until they end).
+_WINDING_DOWN: set[QThread] = set()
+#: The application property saying it waits for them before quitting.
+_WAITS = "taflWaitsForStudies"
+
+
+def _wait_for_studies() -> None:
+    """Before the application quits: let every study thread end (stopped already)."""
+    for thread in list(_WINDING_DOWN):
+        thread.wait()
+    _WINDING_DOWN.clear()
+
+
+def _let_wind_down(thread: StudyThread) -> None:
+    """Stop ``thread`` and keep it alive (apart from its dialog) until it has ended."""
+    thread.stop_flag.set()
+    if thread.isFinished():
+        return
+    thread.setParent(None)
+    _WINDING_DOWN.add(thread)
+    thread.finished.connect(lambda: _WINDING_DOWN.discard(thread))
+    app = QCoreApplication.instance()
+    if app is not None and not app.property(_WAITS):
+        app.aboutToQuit.connect(_wait_for_studies)
+        app.setProperty(_WAITS, True)
 
 
 def studies_folder() -> Path:
@@ -123,7 +161,8 @@ class StudyThread(QThread):
             self.complete = run_study(self.store, ProcessPoolBackend(self.workers), self._progress,
                                       self.stop_flag.is_set)
             self.render(force=True)
-            write_outputs(self.store, self.report)
+            if self.report is not None:
+                write_outputs(self.store, self.report)
         except OSError:
             pass  # the store holds every game; the summary and chart are written again next time
         except Exception as exc:  # noqa: BLE001 - shown as one line in the dialog, never a traceback
@@ -154,7 +193,7 @@ class RulesLabDialog(QDialog):
         super().__init__(parent)
         self.variant = variant
         self.window_ = window
-        self.thread: StudyThread | None = None
+        self.study_thread: StudyThread | None = None
         self.store: Any = None
         self.report: dict[str, Any] | None = None
         tr(self, "setWindowTitle", "Rules Lab: {name}", name=lambda: variant.title)
@@ -329,7 +368,7 @@ class RulesLabDialog(QDialog):
     def start(self) -> None:
         from tafl_desktop.lab.study import StudyError
 
-        if self.thread is not None:
+        if self.study_thread is not None:
             return
         try:
             study = self.study()
@@ -337,19 +376,19 @@ class RulesLabDialog(QDialog):
             self.status.setText(str(exc))
             dialogs.show_error(self, _("Cannot run this study"), str(exc))
             return
-        self.thread = StudyThread(studies_folder() / study.fingerprint(), study, self.workers.value(), self)
-        self.thread.opened.connect(self._opened)
-        self.thread.progressed.connect(self._progressed)
-        self.thread.rendered.connect(self._show_results)
-        self.thread.failed.connect(self._failed)
-        self.thread.finished.connect(self._finished)
+        self.study_thread = StudyThread(studies_folder() / study.fingerprint(), study, self.workers.value(), self)
+        self.study_thread.opened.connect(self._opened)
+        self.study_thread.progressed.connect(self._progressed)
+        self.study_thread.rendered.connect(self._show_results)
+        self.study_thread.failed.connect(self._failed)
+        self.study_thread.finished.connect(self._finished)
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
         total = len(study.cells()) * study.games
         self.progress.setRange(0, total)
         self.progress.setValue(0)
         tr(self.status, "setText", "Starting {n} computer players...", n=self.workers.value())
-        self.thread.start()
+        self.study_thread.start()
 
     def _opened(self, store: Any) -> None:
         """The study's folder is open (in the background): its games checked, any problem said."""
@@ -359,8 +398,8 @@ class RulesLabDialog(QDialog):
         self.warnings.setVisible(bool(store.problems))
 
     def stop(self) -> None:
-        if self.thread is not None:
-            self.thread.stop_flag.set()
+        if self.study_thread is not None:
+            self.study_thread.stop_flag.set()
             tr(self.status, "setText", "Stopping; every finished game is kept.")
 
     def _progressed(self, p: Any) -> None:
@@ -376,7 +415,7 @@ class RulesLabDialog(QDialog):
         dialogs.show_error(self, _("The study stopped"), text)
 
     def _finished(self) -> None:
-        thread, self.thread = self.thread, None
+        thread, self.study_thread = self.study_thread, None
         self.run_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         if thread is None or self.store is None:
@@ -464,13 +503,10 @@ class RulesLabDialog(QDialog):
         except StudyError as exc:
             dialogs.show_error(self, _("Cannot open the game"), str(exc))
             return False
-        from tafl_desktop.core.record import save_game
-
-        path = Path(tempfile.mkdtemp(prefix="tafl-lab-")) / f"lab-{row}-{game_number}.tafl.json"
-        save_game(game, path)
-        if not self.window_.open_game(str(path), remember=False):
+        if not self.window_.may_discard():
             return False
-        self.window_.file_path = None  # Save asks for a name: the file above is a scratch copy
+        self.window_.load(GameSource.of_game(game, Origin.LAB), _("Game {n} of the Rules Lab study: {rules}.").format(
+            n=game_number + 1, rules=self.table.item(row, 0).text() if self.table.item(row, 0) else ""))
         return True
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
@@ -481,7 +517,7 @@ class RulesLabDialog(QDialog):
                                             Qt.TransformationMode.SmoothTransformation))
 
     def done(self, result: int) -> None:  # noqa: D102 - closing stops the study (its games are kept)
-        if self.thread is not None:
-            self.thread.stop_flag.set()
-            self.thread.wait(10_000)
+        thread, self.study_thread = self.study_thread, None
+        if thread is not None:
+            _let_wind_down(thread)
         super().done(result)

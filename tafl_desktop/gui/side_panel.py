@@ -17,10 +17,6 @@ from tafl_desktop.gui.themes import BoardTheme
 from tafl_desktop.gui.variant_info import rules_summary
 from tafl_desktop.i18n import _
 
-#: The piece that stands for each side in the panel, per family.
-SIDE_PIECE = {"tafl": ("t", "K"), "hunt": ("f", "h"), "dablot": ("k", "K")}
-LOST_PIECE = {"tafl": ("t", "T"), "hunt": ("f", "h"), "dablot": ("s", "S")}
-
 
 class SidePanel(QWidget):
     """Turn badge, announcement banner, captured counts, players and moves."""
@@ -140,14 +136,13 @@ class SidePanel(QWidget):
         """The winning side's piece (the end-of-game dialog's icon); None for a draw."""
         if outcome.winner is None or self._theme is None:
             return None
-        family = self._controller.variant.family
-        kind = SIDE_PIECE.get(family, SIDE_PIECE["tafl"])[int(outcome.winner)]
+        kind = self._controller.variant.traits.emblems[int(outcome.winner)]
         return piece_pixmap(kind, self._theme, self._style, size, piece_letters(self._controller.variant))
 
     def refresh(self) -> None:
         c = self._controller
         v = c.variant
-        family = v.family if v.family in SIDE_PIECE else "tafl"
+        emblems, lost_emblems = v.traits.emblems, v.traits.lost_emblems
         self.title.setText(v.title)
         self.title.setToolTip(v.blurb)
         self.subtitle.setText(f"{v.board_text}, {rules_summary(v)}")
@@ -155,13 +150,13 @@ class SidePanel(QWidget):
         over = c.is_live and c.game.outcome is not None
         self.turn_text.setText(c.status_text())
         if self._theme is not None:
-            kind = SIDE_PIECE[family][side]
+            kind = emblems[side]
             if over and c.game.outcome.winner is not None:
-                kind = SIDE_PIECE[family][int(c.game.outcome.winner)]
+                kind = emblems[int(c.game.outcome.winner)]
             self.turn_icon.setPixmap(piece_pixmap(kind, self._theme, self._style, 28, piece_letters(v)))
-            self.eval_bar.set_colours(*(face_colour(k, self._theme) for k in SIDE_PIECE[family]))
+            self.eval_bar.set_colours(*(face_colour(k, self._theme) for k in emblems))
             for i in (0, 1):
-                self.lost_icons[i].setPixmap(piece_pixmap(LOST_PIECE[family][i], self._theme, self._style, 16,
+                self.lost_icons[i].setPixmap(piece_pixmap(lost_emblems[i], self._theme, self._style, 16,
                                                                  piece_letters(v)))
         lost = c.lost_counts()
         for i in (0, 1):

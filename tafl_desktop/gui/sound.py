@@ -20,8 +20,12 @@ import tempfile
 import wave
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tafl_desktop.paths import resources_dir
+from tafl_desktop.core.paths import resources_dir
+
+if TYPE_CHECKING:
+    from tafl_desktop.gui.main_window import MainWindow
 
 #: Linux players, first found wins (PipeWire, PulseAudio, ALSA).
 LINUX_PLAYERS = (("pw-play",), ("paplay",), ("aplay", "-q"))
@@ -89,7 +93,8 @@ class SoundPlayer:
 
     def __init__(self, backend: Callable[[Path], None] | None | str = "detect",
                  folder: Path | None = None) -> None:
-        self.backend = detect_backend() if backend == "detect" else backend
+        self.backend: Callable[[Path], None] | None = (
+            detect_backend() if backend == "detect" else None if isinstance(backend, str) else backend)
         self.enabled = True
         self.volume = 70
         user = os.getuid() if hasattr(os, "getuid") else 0
@@ -114,38 +119,35 @@ class GameSounds:
     """Connects the window's game to the player: a move or a capture after each new move, a chime
     when an announcement appears, a phrase when the game ends."""
 
-    def __init__(self, window, player: SoundPlayer | None = None) -> None:
+    def __init__(self, window: MainWindow, player: SoundPlayer | None = None) -> None:
         self.window = window
         self.player = player or SoundPlayer()
-        self._plies = len(window.controller.game.plies)
         self._calls: tuple[str, ...] = ()
         c = window.controller
-        c.moved.connect(self._moved)
+        c.played.connect(self._played)
         c.game_finished.connect(lambda _outcome: self.player.play("game_end"))
         c.changed.connect(self._changed)
-        window.preference_hooks.append(self.follow)
+        window.preferences_changed.connect(self.follow)
         self.follow(window.prefs)
 
     def follow(self, prefs) -> None:
         self.player.enabled = bool(prefs.sound)
         self.player.volume = int(prefs.volume)
 
-    def _moved(self, _move) -> None:
-        game = self.window.controller.game
-        n = len(game.plies)
-        if n > self._plies and n and game.outcome is None:
-            self.player.play("capture" if game.plies[-1].captures else "move")
-        self._plies = n
+    def _played(self, ply) -> None:
+        """A new move (not undo, redo or a step through the moves): its sound, unless it ended the
+        game (the end has its own)."""
+        if self.window.controller.game.outcome is None:
+            self.player.play("capture" if ply.captures else "move")
 
     def _changed(self) -> None:
         c = self.window.controller
-        self._plies = min(self._plies, len(c.game.plies)) if c.is_live else self._plies
         calls = tuple(a.title for a in c.announcements()) if c.is_live else ()
         if calls and calls != self._calls:
             self.player.play("announcement")
         self._calls = calls
 
 
-def install(window) -> None:
+def install(window: MainWindow) -> None:
     """Sounds follow Preferences > Play sounds and Volume."""
     window.sounds = GameSounds(window)

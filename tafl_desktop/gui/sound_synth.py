@@ -89,7 +89,7 @@ def write_all(folder: Path) -> list[Path]:
 
 
 def main() -> None:
-    from tafl_desktop.paths import resources_dir
+    from tafl_desktop.core.paths import resources_dir
 
     paths = write_all(resources_dir() / "sounds")
     print(f"wrote {len(paths)} sounds to {paths[0].parent}")

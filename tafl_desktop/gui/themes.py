@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tafl_desktop.core.families import FAMILIES
 from tafl_desktop.core.marks import N_
 from tafl_desktop.i18n import _
 
@@ -96,8 +97,9 @@ PIECE_NAMES = {"t": N_("attacker"), "T": N_("defender"), "K": N_("king"), "f": N
                "s": N_("soldier"), "r": N_("soldier (marked)"), "o": N_("officer"), "p": N_("leader's son"),
                "k": N_("leader")}
 
-#: Which side owns each piece letter (0 = first side of the family, 1 = second).
-PIECE_SIDE = {"t": 0, "T": 1, "K": 1, "f": 0, "h": 1}
+#: Which side owns each piece letter (0 = first side of the family, 1 = second), from the family
+#: registry (the letters mean the same side in every family).
+PIECE_SIDE = {k: v for fam in FAMILIES.values() for k, v in fam.piece_sides.items()}
 
 
 def piece_side(kind: str) -> int:

@@ -27,12 +27,15 @@ from __future__ import annotations
 import queue
 import threading
 from collections import OrderedDict
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from tafl_desktop.ai.levels import get_level
 from tafl_desktop.core.game import Game, IllegalMove, Side
 from tafl_desktop.core.quoting import shown
 from tafl_desktop.core.rules_string import RulesStringError, variant_from_rules_string
+
+if TYPE_CHECKING:
+    from tafl_desktop.ai.player import ComputerPlayer
 
 #: Share of the main time left that one move may use.
 MAIN_TIME_SHARE = 1 / 20
@@ -90,7 +93,7 @@ class EngineSession:
         self.level = get_level(level)
         self.level_name = level
         self.game: Game | None = None
-        self.player = None
+        self.player: ComputerPlayer | None = None
         self.clock: tuple[str, ...] | None = None
         self.stop = threading.Event()
         self._lock = threading.Lock()
@@ -235,8 +238,6 @@ class EngineSession:
                 self.game.undo()
 
     def _search(self, side: Side, seconds: float | None):
-        from tafl_desktop.ai.player import ComputerPlayer
-
         game = self.game
         assert game is not None and self.player is not None
         pos = game.position
@@ -269,9 +270,9 @@ class EngineSession:
         self._last_sent = (key[0], side, move)
         self.send(f"move {game.rules.move_text(move)}")
         if pos is not game.position:
-            self.game = Game(game.rules, pos)
+            game = self.game = Game(game.rules, pos)
         try:
-            self.game.play(move)
+            game.play(move)
         except IllegalMove:  # the game is over by our rules but not the host's: follow the host
             self.game = Game(game.rules, game.rules.play(pos, move)[0])
 

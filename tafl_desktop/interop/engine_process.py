@@ -247,17 +247,20 @@ class EngineProcess:
         if not _POSIX:
             self._signal_group(0)
             return
-        if _LINUX and not live_group_members(self.pid):
+        pid = self.pid
+        if pid is None:
+            return  # never started: no group
+        if _LINUX and not live_group_members(pid):
             return  # it left alone, with no helper behind
         self._signal_group(signal.SIGTERM)
         deadline = time.monotonic() + KILL_GRACE
         while time.monotonic() < deadline:
             time.sleep(0.02)
-            if _LINUX and not live_group_members(self.pid):
+            if _LINUX and not live_group_members(pid):
                 return
         self._signal_group(signal.SIGKILL)
         deadline = time.monotonic() + 2.0  # SIGKILL is delivered at once, the exit takes a moment
-        while _LINUX and live_group_members(self.pid) and time.monotonic() < deadline:
+        while _LINUX and live_group_members(pid) and time.monotonic() < deadline:
             time.sleep(0.02)
             self._signal_group(signal.SIGKILL)  # a helper forked meanwhile is killed too
 

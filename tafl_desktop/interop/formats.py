@@ -13,7 +13,7 @@ from tafl_desktop.core.game import OFF_BOARD_REASONS
 from tafl_desktop.core.quoting import listing, shown
 from tafl_desktop.core.record_limits import MAX_RECORD_BYTES
 from tafl_desktop.i18n import _
-from tafl_desktop.interop.transfer import GameTransfer, InteropError, fit_to_limits
+from tafl_desktop.interop.transfer import GameTransfer, InteropError, fit_to_limits, json_data
 
 FORMATS = ("otg", "pgn", "json", "moves")
 #: File-name endings -> format, longest first.
@@ -90,20 +90,6 @@ def _parse(text: str, fmt: str, where: str, variant=None) -> GameTransfer:
     return GameTransfer.from_tree(tree, dict(data.get("tags") or {}))
 
 
-def json_data(text: str, where: str):
-    """The JSON document in ``text``; InteropError (one line) for text that is none, or one past the
-    parser's limits (nested 100,000 deep, a number of 5,000 digits)."""
-    from tafl_desktop.core.record import RecordError, parse_record_text
-
-    if len(text) > MAX_BYTES:
-        raise InteropError(_("{where}: larger than the {limit} bytes a game record may have").format(
-            where=where, limit=MAX_BYTES))
-    try:
-        return parse_record_text(text.encode("utf-8", "surrogatepass"), where)
-    except RecordError as exc:
-        raise InteropError(str(exc)) from None
-
-
 def read_game(path: str | Path, fmt: str | None = None, variant=None) -> GameTransfer:
     fmt = format_of(path, fmt)
     return parse(read_text(path), fmt, Path(path).name, variant)
@@ -111,7 +97,7 @@ def read_game(path: str | Path, fmt: str | None = None, variant=None) -> GameTra
 
 def render(t: GameTransfer, fmt: str) -> tuple[str, list[str]]:
     """The text of ``t`` in ``fmt`` and the warnings about what that format cannot hold."""
-    if t.game.rules.variant.family != "tafl" and fmt != "json":
+    if not t.game.rules.variant.traits.opentafl and fmt != "json":
         raise InteropError(_("{variant} is not a Tafl game: only Tafl Desktop's own format (.tafl.json) can "
                              "hold it").format(variant=t.game.rules.variant.name))
     warnings: list[str] = []

@@ -27,6 +27,7 @@ import queue
 import shlex
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.marks import Num
@@ -34,6 +35,9 @@ from tafl_desktop.core.rules_string import to_rules_string
 from tafl_desktop.i18n import _
 from tafl_desktop.interop.engine import position_record
 from tafl_desktop.interop.engine_process import TOO_LONG, EngineProcess
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
 
 #: Seconds an engine has to say ``hello`` (OpenTafl's 20 tries of 250 ms).
 HELLO_TIMEOUT = 5.0
@@ -93,7 +97,7 @@ class HostedEngine:
         self.dead = ""
         self.status = ""
         self._known: list[tuple[int, ...]] = []
-        self._variant = None
+        self._variant: Variant | None = None
         self._rules_text = ""
         self._deadline: float | None = None
         self._game: Game | None = None

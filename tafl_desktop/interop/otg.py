@@ -240,7 +240,7 @@ def read_otg(text: str, where: str = "game") -> GameTransfer:
         tokens = body.split()
         address = split_address(tokens[0])
         if address is not None:
-            found = []
+            found: list[tuple[str, tuple[str, ...] | None]] = []
             for tok in tokens[1:]:
                 if tok == "---":
                     break

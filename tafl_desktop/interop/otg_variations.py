@@ -175,6 +175,7 @@ def _branch(main: list[Node], known: dict[tuple[str, ...], _Known], anchor: tupl
             raise InteropError(_("{here}: the main line has no move {move} for this variation to replace").format(
                 here=here, move=shown(anchor[0], 20)))
         start = main[depth - 1].parent
+        assert start is not None  # a move of the main line has a parent
         return start, depth
     owner = known.get(anchor[:-1])
     node = None
@@ -220,7 +221,7 @@ def write_lines(tree: GameTree, main: list[Node], record: Callable[[Node], str],
         children = []
         for node in turn:
             parent = node.parent
-            if (key and node is nodes[0]) or parent.children[0] is not node:
+            if parent is None or (key and node is nodes[0]) or parent.children[0] is not node:
                 continue  # a variation's own first move: its siblings belong to the line above
             anchor = (*key, name(parent.depth)) if key else (name(node.depth),)
             for i, alt in enumerate(parent.children[1:], 1):

@@ -23,7 +23,7 @@ from tafl_desktop.core.quoting import quote, shown
 from tafl_desktop.core.record_limits import MAX_MOVES, MAX_RECORD_BYTES, MAX_TAG_TEXT, too_many_moves
 from tafl_desktop.core.rules_string import RulesStringError, variant_from_rules_string
 from tafl_desktop.i18n import _
-from tafl_desktop.interop.transfer import GameTransfer, InteropError, finish_from_tags, play_listed
+from tafl_desktop.interop.transfer import GameTransfer, InteropError, finish_from_tags, json_data, play_listed
 
 MAX_BYTES = MAX_RECORD_BYTES
 _BRANDUBH = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"
@@ -105,8 +105,6 @@ def rules_string_of(data: dict[str, Any], where: str = "game") -> str:
 
 def read_pto(text: str, where: str = "game") -> GameTransfer:
     """A PlayTaflOnline game from its JSON text; InteropError (one line) otherwise."""
-    from tafl_desktop.interop.formats import json_data
-
     data = json_data(text, where)
     if not looks_like_pto(data):
         raise InteropError(_("{where}: not a PlayTaflOnline game (no Layout and Move)").format(where=where))
@@ -124,13 +122,14 @@ def pto_game(data: dict[str, Any], where: str = "game") -> GameTransfer:
         raise InteropError(_("{where}: Move must be a list").format(where=where))
     if len(raw_moves) > MAX_MOVES:
         raise InteropError(_("{where}: {problem}").format(where=where, problem=too_many_moves(len(raw_moves))))
-    g = variant.geometry
+    g = grid = variant.grid  # PlayTaflOnline plays Tafl only: a board of squares
     moves: list[tuple[str, tuple[str, ...] | None]] = []
     for i, m in enumerate(reversed(raw_moves), 1):
         if not isinstance(m, dict):
             raise InteropError(_("{where}: move {i} is not an object").format(where=where, i=i))
-        coords = [_number(m.get(k)) for k in ("MoveX", "MoveY", "MoveXTo", "MoveYTo")]
-        if None in coords:
+        read = [_number(m.get(k)) for k in ("MoveX", "MoveY", "MoveXTo", "MoveYTo")]
+        coords = [c for c in read if c is not None]
+        if len(coords) < 4:
             raise InteropError(_("{where}: move {i} lacks MoveX, MoveY, MoveXTo or MoveYTo").format(
                 where=where, i=i)) from None
         x, y, x2, y2 = coords
@@ -139,7 +138,7 @@ def pto_game(data: dict[str, Any], where: str = "game") -> GameTransfer:
         if not all(0 <= c < g.width for c in (x, y, x2, y2)):
             raise InteropError(_("{where}: move {i} leaves the {size}x{size} board").format(
                 where=where, i=i, size=g.width))
-        moves.append((f"{g.name(g.index(x, y))}-{g.name(g.index(x2, y2))}", None))
+        moves.append((f"{g.name(grid.index(x, y))}-{g.name(grid.index(x2, y2))}", None))
     game = Game(variant.make_rules())
     play_listed(game, moves, where)
     tags = {}

@@ -8,18 +8,19 @@ keeps them.  Foreign formats without variations get the main line and its commen
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from tafl_desktop.core import progress
-from tafl_desktop.core.game import OFF_BOARD_REASONS, Game, IllegalMove, Outcome, Side
+from tafl_desktop.core.game import OFF_BOARD_REASONS, Game, Outcome, Position, Side
 from tafl_desktop.core.game_tree import GameTree
-from tafl_desktop.core.quoting import quote, shown
+from tafl_desktop.core.move_list_text import ListedMove, MoveListError
+from tafl_desktop.core.move_list_text import play_listed as core_play_listed
+from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.record_limits import (
     MAX_COMMENT,
-    MAX_MOVES,
+    MAX_RECORD_BYTES,
     MAX_TAG_NAME,
     MAX_TAG_TEXT,
     MAX_TAGS,
-    too_many_moves,
     tree_problem,
 )
 from tafl_desktop.i18n import _
@@ -67,36 +68,18 @@ class GameTransfer:
         return tree
 
 
-def play_listed(game: Game, moves: list[tuple[str, tuple[str, ...] | None]], where: str, done: int = 0,
+def play_listed(game: Game[Position], moves: list[tuple[str, tuple[str, ...] | None]], where: str, done: int = 0,
                 total: int = 0) -> None:
     """Play ``(move text, captures or None)`` pairs; the captures a record lists must be the ones
     our rules make (otherwise the record was played under other rules, and saying so beats
     showing a different game).  ``done`` of ``total`` moves were read before (for the progress
-    a background read reports); no game holds more than ``MAX_MOVES``."""
-    if len(game.plies) + len(moves) > MAX_MOVES:
-        raise InteropError(_("{where}: {problem}").format(
-            where=where, problem=too_many_moves(len(game.plies) + len(moves))))
-    g = game.rules.variant.geometry
-    total = max(total, done + len(moves))
-    for i, (text, listed) in enumerate(moves, 1):
-        if not i % 256:
-            progress.moves(done + i, total)
-        if game.over:
-            raise InteropError(_("{where}: move {i} ({text}) comes after the end of the game ({outcome})").format(
-                where=where, i=i, text=shown(text, 40), outcome=game.outcome.describe(game.rules.variant)))
-        try:
-            ply = game.play_text(text)
-        except IllegalMove as exc:
-            raise InteropError(_("{where}: move {i} ({text}) cannot be played: {problem}").format(
-                where=where, i=i, text=shown(text, 40), problem=exc)) from None
-        if listed is not None:
-            ours = sorted(g.name(s) for s in ply.captures)
-            if sorted(listed) != ours:
-                nothing = _("nothing")
-                raise InteropError(_("{where}: move {i} ({text}) captures {listed} in the record but {ours} under "
-                                     "these rules").format(where=where, i=i, text=shown(text, 40),
-                                                           listed=shown(", ".join(listed), 80) or nothing,
-                                                           ours=", ".join(ours) or nothing))
+    a background read reports); no game holds more than ``MAX_MOVES``.  The checks are the
+    move-list reader's own (:func:`tafl_desktop.core.move_list_text.play_listed`), shared with
+    the window's Paste."""
+    try:
+        core_play_listed(game, [ListedMove(text, text, caps) for text, caps in moves], done, total)
+    except MoveListError as exc:
+        raise InteropError(_("{where}: {problem}").format(where=where, problem=exc)) from None
 
 
 # ------------------------------------------------------------------------------------ endings
@@ -188,3 +171,18 @@ def fit_to_limits(t: GameTransfer, where: str) -> None:
     problem = tree_problem(tree)
     if problem:
         raise InteropError(_("{where}: {problem}").format(where=where, problem=problem))
+
+
+# ------------------------------------------------------------------------------------ JSON
+def json_data(text: str, where: str) -> Any:
+    """The JSON document in ``text``; InteropError (one line) for text that is none, or one past the
+    parser's limits (nested 100,000 deep, a number of 5,000 digits)."""
+    from tafl_desktop.core.record import RecordError, parse_record_text
+
+    if len(text) > MAX_RECORD_BYTES:
+        raise InteropError(_("{where}: larger than the {limit} bytes a game record may have").format(
+            where=where, limit=MAX_RECORD_BYTES))
+    try:
+        return parse_record_text(text.encode("utf-8", "surrogatepass"), where)
+    except RecordError as exc:
+        raise InteropError(str(exc)) from None

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.marks import integer, percent
+from tafl_desktop.core.safe_files import write_safely
 from tafl_desktop.i18n import _
 
 #: Colours of the two sides and the draws (Paul Tol's bright scheme: readable for colour-blind eyes).
@@ -128,9 +129,7 @@ def save_chart(report: dict[str, Any], path: str | Path, title: str | None = Non
     if fmt not in ("png", "pdf"):
         raise ValueError(_("a chart is written as .png or .pdf, not '{suffix}'").format(suffix=path.suffix[:20]))
     data = chart_bytes(report, fmt, title)
-    from tafl_desktop.lab.files import write_bytes
-
-    write_bytes(path, data)
+    write_safely(path, data)  # atomic, never over a device, folder or pipe (as lab.files writes)
 
 
 def chart_bytes(report: dict[str, Any], fmt: str = "png", title: str | None = None) -> bytes:

@@ -52,7 +52,7 @@ def register(sub: Any) -> None:
 
 
 def _fail(exc: Exception):
-    from tafl_desktop.cli import CliError
+    from tafl_desktop.cli.common import CliError
 
     return CliError(str(exc))
 

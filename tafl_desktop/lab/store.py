@@ -221,8 +221,9 @@ class _Replayer:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e9:
                 return "format"
         cell, game, plies, moves = r.get("cell"), r.get("game"), r.get("plies"), r.get("moves")
-        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (cell, game, plies)) \
-                or not isinstance(moves, list) or not isinstance(r.get("capped"), bool) \
+        if not (isinstance(cell, int) and isinstance(game, int) and isinstance(plies, int)) \
+                or any(isinstance(x, bool) for x in (cell, game, plies)) or not isinstance(moves, list) \
+                or not isinstance(r.get("capped"), bool) \
                 or r.get("winner") not in (*self.keys, None) or not all(isinstance(m, str) for m in moves):
             return "format"
         if not 0 <= cell < self._cells or game < 0:
@@ -275,9 +276,11 @@ def _read_games(path: Path, study: Study, problems: list[str]) -> dict[tuple[int
             except (ValueError, RecursionError):
                 bad["format" if ended else "torn"].append(number)
                 continue
-            key = (r.get("cell"), r.get("game")) if isinstance(r, dict) else None
-            if not (key and all(isinstance(k, int) and not isinstance(k, bool) for k in key)):
-                key = None
+            cell, game = (r.get("cell"), r.get("game")) if isinstance(r, dict) else (None, None)
+            key: tuple[int, int] | None = None
+            if isinstance(cell, int) and isinstance(game, int) and not isinstance(cell, bool) \
+                    and not isinstance(game, bool):
+                key = (cell, game)
             if key is not None and key in results:
                 if r != results[key]:  # the same game twice is harmless; two different ones are not
                     bad["twice"].append(number)

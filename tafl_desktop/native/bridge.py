@@ -102,7 +102,7 @@ def unavailable_reason() -> str | None:
 
 def supports(variant: Any) -> bool:
     """Can the native engine play this variant?  (The Tafl family, when the module is built.)"""
-    return variant.family == "tafl" and available()
+    return bool(variant.traits.native_engine) and available()
 
 
 def resolve_engine(requested: str | None, variant: Any = None) -> str:
@@ -111,7 +111,7 @@ def resolve_engine(requested: str | None, variant: Any = None) -> str:
     Raises ValueError with one line when ``native`` is asked for and cannot run."""
     if requested not in (None, *ENGINES):
         raise ValueError(_("--engine must be native or python, not {engine}").format(engine=quote(requested)))
-    fits = available() and (variant is None or variant.family == "tafl")
+    fits = available() and (variant is None or variant.traits.native_engine)
     if requested is None:
         return "native" if fits else "python"
     if requested == "native" and not fits:
@@ -147,7 +147,7 @@ def config_for(variant: Any, rules: Any = None) -> dict[str, Any]:
     The option values are those the core's rules object plays (``rules.opts``; one is built when
     none is given), so whatever the core makes of the variant's values is what the native engine
     plays too."""
-    if variant.family != "tafl":
+    if not variant.traits.native_engine:
         raise ValueError(_("--engine native: the native engine plays only the Tafl games so far"))
     if rules is None:
         from tafl_desktop.core.tafl import TaflRules

@@ -97,7 +97,7 @@ def fixture(variant_id: str, positions: int = 60, seed: int = 1) -> dict[str, An
     rules = find_variant(variant_id).make_rules()
     ev = TaflEvaluator(rules)
     rng = random.Random(seed)
-    samples = []
+    samples: list[Any] = []
     while len(samples) < positions:
         pos = rules.initial_position()
         for _ in range(rng.randrange(1, 80)):

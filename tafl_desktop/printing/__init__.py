@@ -50,7 +50,7 @@ class SetReport:
 
 def default_parts(variant: Any) -> list[str]:
     parts = ["rules", "board", "pieces"]
-    if variant.family == "dablot":
+    if variant.traits.ranked_pieces:
         parts.append("markers")
     return parts
 
@@ -154,7 +154,7 @@ def render_set(variant: Any, paper: str = "a4", orientation: str = "portrait", s
 def _markers(doc: Document, variant: Any, draught_mm: float) -> Any:
     from tafl_desktop.printing import markers
 
-    if variant.family == "dablot":
+    if variant.traits.ranked_pieces:
         armies = markers.armies_for_variant(variant)
         heading = _("{game} with stacked draughts").format(game=variant.title)
         return markers.marker_pages(doc, armies, draught_mm, heading)

@@ -11,6 +11,7 @@ Pure Python (no ReportLab), so the tests can check every diagram against the eng
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -172,13 +173,8 @@ class DiagramBuilder:
 # ------------------------------------------------------------------------------------- catalogue
 def rule_diagrams(variant: Any) -> list[RuleDiagram]:
     """The diagrams for the rules in force of any family."""
-    if variant.family == "tafl":
-        return tafl_diagrams(variant)
-    if variant.family == "hunt":
-        return hunt_diagrams(variant)
-    if variant.family == "dablot":
-        return dablot_diagrams(variant)
-    return []
+    draw = _DIAGRAMS.get(variant.family)
+    return draw(variant) if draw is not None else []
 
 
 def tafl_diagrams(variant: Any) -> list[RuleDiagram]:
@@ -488,3 +484,8 @@ def _dablot_capture(rules: Any, g: Any, pieces: dict[int, str], mover: Side, hun
                     if set(taken) == {spot}:
                         return trial, (tuple(m),), mover, frozenset({spot})
     return None
+
+
+#: The rule diagrams of each family (keyed by ``Family.name``).
+_DIAGRAMS: dict[str, Callable[[Any], list[RuleDiagram]]] = {
+    "tafl": tafl_diagrams, "hunt": hunt_diagrams, "dablot": dablot_diagrams}

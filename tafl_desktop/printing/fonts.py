@@ -12,7 +12,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from tafl_desktop.paths import resources_dir
+from tafl_desktop.core.paths import resources_dir
 
 FONT = "DejaVuSans"
 FONT_BOLD = "DejaVuSans-Bold"

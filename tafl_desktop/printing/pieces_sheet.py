@@ -28,21 +28,34 @@ TOKEN_SHARE = 0.8  # token diameter / square size
 
 def piece_kinds(variant: Any) -> list[tuple[str, str, str]]:
     """(piece letter, group title, label on a standing piece) in printing order."""
-    if variant.family == "tafl":
-        return [("K", _("King"), _("king")), ("T", _("Defenders (the king's side)"), _("defender")),
-                ("t", _("Attackers"), _("attacker"))]
-    if variant.family == "dablot":
-        out = []
-        for i, side in enumerate(variant.side_names):
-            case = str.upper if i == 1 else str.lower
-            out += [(case("k"), _("{side}: leader").format(side=side), _("leader")),
-                    (case("p"), _("{side}: leader's son").format(side=side), _("son")),
-                    (case("s"), _("{side}: soldiers").format(side=side), _("soldier"))]
-            if variant.options.get("promotion"):
-                out.append((case("o"), _("{side}: officers, by promotion").format(side=side), _("officer")))
-        return out
+    return _KINDS[variant.family](variant)
+
+
+def _tafl_kinds(variant: Any) -> list[tuple[str, str, str]]:
+    return [("K", _("King"), _("king")), ("T", _("Defenders (the king's side)"), _("defender")),
+            ("t", _("Attackers"), _("attacker"))]
+
+
+def _dablot_kinds(variant: Any) -> list[tuple[str, str, str]]:
+    out = []
+    for i, side in enumerate(variant.side_names):
+        case = str.upper if i == 1 else str.lower
+        out += [(case("k"), _("{side}: leader").format(side=side), _("leader")),
+                (case("p"), _("{side}: leader's son").format(side=side), _("son")),
+                (case("s"), _("{side}: soldiers").format(side=side), _("soldier"))]
+        if variant.options.get("promotion"):
+            out.append((case("o"), _("{side}: officers, by promotion").format(side=side), _("officer")))
+    return out
+
+
+def _hunt_kinds(variant: Any) -> list[tuple[str, str, str]]:
     many, hunters = variant.side_names
     return [("h", hunters, hunters.lower()), ("f", many, many.lower())]
+
+
+#: The printed pieces of each family (keyed by ``Family.name``).
+_KINDS: dict[str, Callable[[Any], list[tuple[str, str, str]]]] = {
+    "tafl": _tafl_kinds, "dablot": _dablot_kinds, "hunt": _hunt_kinds}
 
 
 def piece_counts(variant: Any) -> dict[str, int]:
@@ -52,7 +65,7 @@ def piece_counts(variant: Any) -> dict[str, int]:
     out: dict[str, int] = {}
     for p in rules.pieces(rules.initial_position()).values():
         out[p] = out.get(p, 0) + 1
-    if variant.family == "dablot" and variant.options.get("promotion"):
+    if variant.traits.ranked_pieces and variant.options.get("promotion"):
         for s, o in (("s", "o"), ("S", "O")):
             out[o] = out.get(o, 0) or out.get(s, 0)
     return out
@@ -61,7 +74,7 @@ def piece_counts(variant: Any) -> dict[str, int]:
 def piece_face(variant: Any) -> Callable[[str], str | RankFace]:
     """Maps a piece letter to what :func:`draw_piece` draws: the letter itself for Tafl and the
     Fox games, a ranked face (army symbol, points) for Dablot."""
-    if variant.family != "dablot":
+    if not variant.traits.ranked_pieces:
         return lambda letter: letter
     from tafl_desktop.printing.markers import armies_for_variant, face_for_letter
 
@@ -90,7 +103,7 @@ def _groups(variant: Any, draw_kind) -> list[Group]:
         n = counts.get(kind, 0)
         if not n:
             continue
-        extra = 0 if kind in "oO" and variant.family == "dablot" else spares(n)
+        extra = 0 if kind in "oO" and variant.traits.ranked_pieces else spares(n)
         out.append(Group(_("{pieces}: {n} + {extra} spare").format(pieces=title, n=n, extra=extra), n + extra,
                          draw_kind(face(kind), label)))
     return out
@@ -119,17 +132,30 @@ def token_pages(doc: Document, variant: Any, square: float) -> CutSheet:
 
 
 def _faces_sentence(variant: Any) -> str:
-    if variant.family == "dablot":
-        return _("{bottom} dark, {top} light; each piece shows its points, the leaders their army's symbol (the "
-                 "Swedes' crown, the Saami four-pointed hat).").format(bottom=variant.side_names[0],
-                                                                       top=variant.side_names[1])
-    if variant.family == "tafl":
-        return _("Attackers are dark, defenders light, the king light with a crown: distinct in black and white too.")
+    return _FACES[variant.family](variant)
+
+
+def _dablot_faces(variant: Any) -> str:
+    return _("{bottom} dark, {top} light; each piece shows its points, the leaders their army's symbol (the "
+             "Swedes' crown, the Saami four-pointed hat).").format(bottom=variant.side_names[0],
+                                                                   top=variant.side_names[1])
+
+
+def _tafl_faces(variant: Any) -> str:
+    return _("Attackers are dark, defenders light, the king light with a crown: distinct in black and white too.")
+
+
+def _hunt_faces(variant: Any) -> str:
+    many, hunters = variant.side_names
     if variant.side_count(1) == 1:
         return variant.pair_text(N_pair("The {hunters} is dark with a star, the {many} light: distinct in black and "
                                         "white too."))
     return variant.pair_text(N_pair("The {hunters} are dark with a star, the {many} light: distinct in black and "
                                     "white too."))
+
+
+#: How the printed faces tell the sides apart, per family.
+_FACES: dict[str, Callable[[Any], str]] = {"tafl": _tafl_faces, "dablot": _dablot_faces, "hunt": _hunt_faces}
 
 
 def standee_size(square: float, body: Rect) -> tuple[float, float, float]:

@@ -187,7 +187,7 @@ def rule_story(variant: Any, marks: BoardMarks, sizes: dict[str, float], width: 
     story.append(Spacer(1, 2 * mm))
     story.append(_start_table(variant, marks, sizes, width))
     for sec in rule_sections(variant):
-        block = [_p(sec.title, H2)]
+        block: list[Flowable] = [_p(sec.title, H2)]
         block += [Paragraph(escape(sentence), BULLET, bulletText="•") for sentence in sec.sentences]
         story.append(KeepTogether(block))
     diagrams = rule_diagrams(variant)
@@ -202,7 +202,7 @@ def rule_story(variant: Any, marks: BoardMarks, sizes: dict[str, float], width: 
     if balance is not None:
         story.append(_balance_block(balance, width))
     if variant.sources:
-        block: list[Flowable] = [_p(_("Sources"), H2)]
+        block = [_p(_("Sources"), H2)]
         block += [Paragraph(escape(s), ParagraphStyle("src", parent=SMALL, leftIndent=9, bulletIndent=1),
                             bulletText="•") for s in variant.sources_text]
         story.append(KeepTogether(block))

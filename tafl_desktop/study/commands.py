@@ -75,7 +75,7 @@ def register(sub: Any) -> None:
 
 
 def _load(args: Any) -> list[dict[str, Any]]:
-    from tafl_desktop.cli import CliError
+    from tafl_desktop.cli.common import CliError
     from tafl_desktop.study.puzzles import PuzzleError, PuzzleSet, all_puzzles
 
     try:
@@ -83,7 +83,7 @@ def _load(args: Any) -> list[dict[str, Any]]:
     except PuzzleError as exc:
         raise CliError(str(exc)) from None
     if args.variant:
-        from tafl_desktop.cli import _variant
+        from tafl_desktop.cli.common import variant_arg as _variant
 
         vid = _variant(args.variant, None).id
         puzzles = [pz for pz in puzzles if pz["variant"] == vid]
@@ -167,7 +167,8 @@ def cmd_check(args: Any) -> int:
 
 
 def cmd_generate(args: Any) -> int:
-    from tafl_desktop.cli import CliError, _variant
+    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.cli.common import variant_arg as _variant
     from tafl_desktop.study.generator import generate
     from tafl_desktop.study.puzzles import PuzzleError, puzzles_dir
 
@@ -200,7 +201,7 @@ def cmd_generate(args: Any) -> int:
                            "dropped {n} puzzles too close to a longer one of the same game or to balance the set",
                            result.trimmed).format(n=result.trimmed))
         print(_("kept {kept} puzzles from {positions} positions in {seconds} s; set: {path}").format(
-            kept=result.kept, positions=result.scanned, seconds=integer(result.seconds), path=out))
+            kept=result.kept, positions=result.scanned, seconds=integer(int(result.seconds)), path=out))
     return 0
 
 

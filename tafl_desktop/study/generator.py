@@ -244,6 +244,7 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
     if source == "games":
         played = find_variant(games_of).with_options(toggles)  # replayed as played, only to reach positions
         replay = played.with_options({"repetition": "allowed"}) if "repetition" in played.options else played
+        assert folder is not None  # checked above, with the other real-game conditions
         cands = real_game_candidates(replay.make_rules(), folder / REAL_GAME_FILES[games_of][0], back)
     else:
         cands = selfplay_candidates(variant, int(pset.scanned.get("selfplay_seed", 0)) + 1, back)

@@ -182,7 +182,7 @@ def load_lesson(path: str | Path) -> Lesson:
 
 
 def lessons_dir() -> Path:
-    from tafl_desktop.paths import resources_dir
+    from tafl_desktop.core.paths import resources_dir
 
     return resources_dir() / "lessons"
 

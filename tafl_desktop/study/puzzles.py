@@ -39,7 +39,7 @@ LIST_KEYS = ("id", "variant", "options", "position", "to_move", "goal", "winner"
              "difficulty")
 
 def puzzles_dir() -> Path:
-    from tafl_desktop.paths import resources_dir
+    from tafl_desktop.core.paths import resources_dir
 
     return resources_dir() / "puzzles"
 
@@ -176,7 +176,8 @@ class PuzzleSet:
             if "rating" in pz and not (isinstance(pz["rating"], (int, float)) and not isinstance(pz["rating"], bool)
                                        and 400 <= pz["rating"] <= 4000):
                 raise PuzzleError(_("{p}: puzzle {n} has a field of the wrong type").format(p=shown(str(p)), n=i + 1))
-        scanned = data.get("scanned") if isinstance(data.get("scanned"), dict) else {}
+        found = data.get("scanned")
+        scanned: dict[str, Any] = found if isinstance(found, dict) else {}
         base = cls.empty(str(data.get("variant", p.stem)))
         base.scanned.update(scanned)
         return cls(base.variant, data["puzzles"], base.scanned, p)

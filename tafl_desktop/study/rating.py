@@ -75,7 +75,7 @@ class Glicko:
         """A rating kept as ``[rating, deviation, volatility, at]``; ``default`` (or a new
         player's) when the stored value is missing or malformed."""
         try:
-            r, d, v, at = (float(x) for x in value)  # type: ignore[union-attr]
+            r, d, v, at = (float(x) for x in value)  # type: ignore[attr-defined]
             if not (MIN_RATING <= r <= MAX_RATING and 0 < d <= MAX_DEVIATION and 0 < v <= 1 and at >= 0):
                 raise ValueError
         except (TypeError, ValueError):

@@ -133,10 +133,10 @@ def _grid(plan: LaserPlan, b: _Board, marks: BoardMarks) -> list[Any]:
     g, s = b.g, b.s
     W, H = g.width, g.height
     x0, y0 = b.rim, b.rim
-    for k in range(1, W):
-        plan.score_lines.append([(x0 + k * s, y0), (x0 + k * s, y0 + b.fh)])
-    for k in range(1, H):
-        plan.score_lines.append([(x0, y0 + k * s), (x0 + b.fw, y0 + k * s)])
+    for f in range(1, W):
+        plan.score_lines.append([(x0 + f * s, y0), (x0 + f * s, y0 + b.fh)])
+    for r in range(1, H):
+        plan.score_lines.append([(x0, y0 + r * s), (x0 + b.fw, y0 + r * s)])
     plan.score_loops.append(_rect_loop(x0, y0, b.fw, b.fh))
     if marks.edge_hostile:  # the second line outside the frame: the rim itself captures
         gap = min(b.rim * 0.25, 1.5)

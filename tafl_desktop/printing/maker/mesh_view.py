@@ -73,6 +73,6 @@ def render(parts: Sequence[tuple[np.ndarray, np.ndarray, tuple[int, int, int]]],
     draw = ImageDraw.Draw(image)
     for k in order:
         pts = [(xs[k, 0], ys[k, 0]), (xs[k, 1], ys[k, 1]), (xs[k, 2], ys[k, 2])]
-        colour = tuple(int(x) for x in c[k])
+        colour = (int(c[k][0]), int(c[k][1]), int(c[k][2]))
         draw.polygon(pts, fill=colour, outline=colour)
     return image

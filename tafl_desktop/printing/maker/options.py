@@ -121,7 +121,7 @@ def check_options(variant: Any, opts: MakerOptions) -> MakerOptions:
         if opts.format in MESH_FORMATS and "board" in parts and not has_points(variant):
             raise MakerError(_("{game} has no peg board to print: its board is a laser file (--format svg or dxf) "
                                "or paper (--format pdf)").format(game=variant.title))
-        if "markers" in parts and variant.family != "dablot":
+        if "markers" in parts and not variant.traits.ranked_pieces:
             raise MakerError(_("rank markers are for Dablot with stacked draughts; {game} has none").format(
                 game=variant.title))
         parts = tuple(p for p in allowed if p in parts)

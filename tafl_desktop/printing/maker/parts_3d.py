@@ -9,6 +9,7 @@ a variant file with another army prints the right pieces in every medium.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,31 +59,49 @@ def piece_groups(variant: Any, opts: MakerOptions) -> list[PartGroup]:
     peg = peg_diameter(variant, opts)
     counts = piece_counts(variant)
     out = []
-    if variant.family == "dablot":
-        from tafl_desktop.printing.markers import armies_for_variant
-
-        armies = armies_for_variant(variant)
+    solid_of = _SOLIDS[variant.family](variant, d, peg)
     for letter, title, _label in piece_kinds(variant):
         n = counts.get(letter, 0)
         if not n:
             continue
-        extra = 0 if letter in "oO" and variant.family == "dablot" else spares(n)
-        if variant.family == "tafl":
-            make = {"t": solids.tafl_attacker, "T": solids.tafl_defender, "K": solids.tafl_king}[letter]
-            solid, colour = make(d), DARK if letter == "t" else LIGHT
-        elif variant.family == "dablot":
-            army = armies[1 if letter.isupper() else 0]
-            key = {"s": "soldier", "o": "officer", "p": "son", "k": "leader"}[letter.lower()]
-            rank = army.rank(key)
-            points = rank.points if rank is not None else (2 if key == "officer" else 1)
-            symbol = army.symbol if key == "leader" else None
-            solid = solids.dablot_piece(d, points, symbol, points, peg)
-            colour = _rgb((DARK_ARMY if army.dark else LIGHT_ARMY)[0])
-        else:
-            solid = solids.hunter_piece(d, peg) if letter == "h" else solids.flock_piece(d, peg)
-            colour = DARK if letter == "h" else LIGHT
+        extra = 0 if letter in "oO" and variant.traits.ranked_pieces else spares(n)
+        solid, colour = solid_of(letter)
         out.append(PartGroup(title, solid, n + extra, colour))
     return out
+
+
+def _tafl_solids(variant: Any, d: float, peg: float | None) -> Callable[[str], tuple[Any, Any]]:
+    """Tafl's pieces: attacker, defender, king."""
+    makers = {"t": solids.tafl_attacker, "T": solids.tafl_defender, "K": solids.tafl_king}
+    return lambda letter: (makers[letter](d), DARK if letter == "t" else LIGHT)
+
+
+def _dablot_solids(variant: Any, d: float, peg: float | None) -> Callable[[str], tuple[Any, Any]]:
+    """Dablot's pieces: each army's ranks as points, its leader with the army's symbol."""
+    from tafl_desktop.printing.markers import armies_for_variant
+
+    armies = armies_for_variant(variant)
+
+    def make(letter: str) -> tuple[Any, Any]:
+        army = armies[1 if letter.isupper() else 0]
+        key = {"s": "soldier", "o": "officer", "p": "son", "k": "leader"}[letter.lower()]
+        rank = army.rank(key)
+        points = rank.points if rank is not None else (2 if key == "officer" else 1)
+        symbol = army.symbol if key == "leader" else None
+        return solids.dablot_piece(d, points, symbol, points, peg), _rgb((DARK_ARMY if army.dark else LIGHT_ARMY)[0])
+
+    return make
+
+
+def _hunt_solids(variant: Any, d: float, peg: float | None) -> Callable[[str], tuple[Any, Any]]:
+    """The Fox games' pieces: the hunters dark, the flock light."""
+    return lambda letter: ((solids.hunter_piece(d, peg), DARK) if letter == "h"
+                           else (solids.flock_piece(d, peg), LIGHT))
+
+
+#: How each family's pieces are made as solids (keyed by ``Family.name``).
+_SOLIDS: dict[str, Callable[[Any, float, float | None], Callable[[str], tuple[Any, Any]]]] = {
+    "tafl": _tafl_solids, "dablot": _dablot_solids, "hunt": _hunt_solids}
 
 
 def marker_groups(variant: Any, opts: MakerOptions) -> list[PartGroup]:

@@ -1,7 +1,11 @@
 """One argparse front door: the window (default) and the command-line tools.
 
 Every error is one line on stderr and a non-zero exit code; no tracebacks reach the user.
-The command names and JSON keys here are contracts that tests and scripts rely on.
+The command names and JSON keys here are contracts that tests and scripts rely on.  The helpers
+every capability's sub-commands share (a variant from ``NAME --set K=V``, a start position from
+``--position``/``--to-move``, the one-line error and the exit codes) are public in
+:mod:`tafl_desktop.cli.common`; the capabilities' own commands (``lab``, ``analyse``, ``convert``,
+``puzzles``...) are registered from the modules in :data:`CAPABILITY_COMMANDS`.
 """
 
 from __future__ import annotations
@@ -11,79 +15,26 @@ import json
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from tafl_desktop import __version__
+from tafl_desktop.cli.common import EXIT_ERROR, EXIT_ILLEGAL, CliError, sets_text
+from tafl_desktop.cli.common import shown as _shown
+from tafl_desktop.cli.common import start_position as _start
+from tafl_desktop.cli.common import variant_arg as _variant
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.i18n import _
 from tafl_desktop.native.bridge import ENGINES as ENGINE_NAMES
 
-EXIT_ERROR = 1
-EXIT_ILLEGAL = 2
+__all__ = ["CAPABILITY_COMMANDS", "EXIT_ERROR", "EXIT_ILLEGAL", "CliError", "build_parser", "main", "sets_text"]
 
 BENCH_VARIANTS = (("brandubh", 4), ("tablut", 3), ("copenhagen", 3), ("alea_evangelii", 2))
 
 #: Modules that add a capability's sub-commands: each has ``register(sub)`` taking the argparse
 #: sub-parsers object.  They keep heavy imports inside their command functions, so start-up stays fast.
-CAPABILITY_COMMANDS: tuple[str, ...] = ("tafl_desktop.lab.cli", "tafl_desktop.analysis_cli",
+CAPABILITY_COMMANDS: tuple[str, ...] = ("tafl_desktop.lab.cli", "tafl_desktop.analysis.cli",
                                         "tafl_desktop.interop.cli", "tafl_desktop.study.commands")
-
-
-class CliError(Exception):
-    """A user-facing failure: printed as one line, exits with ``code``."""
-
-    def __init__(self, message: str, code: int = EXIT_ERROR) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-# ------------------------------------------------------------------------------------ helpers
-def _shown(text: object) -> str:
-    """A path or value from the command line, as a message repeats it (shortened, escaped)."""
-    from tafl_desktop.core.quoting import shown
-
-    return shown(text)
-
-
-def _variant(name: str, sets: Sequence[str] | None):
-    from tafl_desktop.core.variants import VariantError, find_variant
-
-    try:
-        v = find_variant(name)
-        if sets:
-            changes = v.schema.parse_assignments(sets)
-            v = v.with_options(changes)
-            for key, value in changes.items():
-                # a toggle that would not apply is refused, not silently ignored (the panel greys it)
-                why = v.schema.inactive_reason(key, v.options)
-                if why and value != v.schema[key].default:
-                    raise CliError(_("--set {key}={value}: {why}").format(key=key, value=sets_text(value), why=why))
-        return v
-    except (VariantError, ValueError) as exc:
-        raise CliError(str(exc)) from None
-
-
-def sets_text(value: object) -> str:
-    """A toggle's value as ``--set`` writes it."""
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
-
-def _start(rules, position: str | None, to_move: str | None):
-    variant = rules.variant
-    if position is None:
-        if to_move is not None:
-            pos = rules.initial_position()
-            try:
-                return rules.parse_position(rules.position_text(pos), variant.parse_side(to_move))
-            except ValueError as exc:
-                raise CliError(str(exc)) from None
-        return rules.initial_position()
-    try:
-        side = variant.parse_side(to_move) if to_move else variant.first_side
-        return rules.parse_position(position, side)
-    except ValueError as exc:
-        raise CliError(_("--position: {error}").format(error=exc)) from None
 
 
 def _game_json(game) -> dict[str, Any]:
@@ -430,7 +381,7 @@ def _quote(value: object) -> str:
     return quote(value)
 
 
-def int_in(low: int, high: int | None = None):
+def int_in(low: int, high: int | Callable[[], int] | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high`` (``high`` may be a function, read
     when the argument is checked)."""
 
@@ -697,8 +648,8 @@ def localise_argparse() -> None:
     :mod:`tafl_desktop.argparse_words` so that the catalogue holds them."""
     from tafl_desktop import i18n
 
-    argparse._ = i18n._
-    argparse.ngettext = i18n.ngettext
+    argparse._ = i18n._  # type: ignore[attr-defined]
+    argparse.ngettext = i18n.ngettext  # type: ignore[attr-defined]
 
 
 #: Options of the program itself (everything else before a command belongs to ``gui``).

@@ -69,7 +69,9 @@ def register(sub: Any) -> None:
 def cmd_analyse(args: Any) -> int:
     from tafl_desktop.ai.engine import make_searcher
     from tafl_desktop.ai.multipv import MAX_LINES, analyse
-    from tafl_desktop.cli import EXIT_ILLEGAL, CliError, _start, _variant
+    from tafl_desktop.cli.common import EXIT_ILLEGAL, CliError
+    from tafl_desktop.cli.common import start_position as _start
+    from tafl_desktop.cli.common import variant_arg as _variant
     from tafl_desktop.core.game import Game, IllegalMove
     from tafl_desktop.core.marks import integer
 
@@ -114,7 +116,7 @@ def cmd_analyse(args: Any) -> int:
         out["engine"] = searcher.engine
         print(json.dumps(out))
         return 0
-    from tafl_desktop.analysis_words import line_words
+    from tafl_desktop.analysis.words import line_words
 
     to_move = int(rules.side_to_move(game.position))
     if not report.lines:
@@ -132,7 +134,7 @@ def cmd_analyse(args: Any) -> int:
 def review_budget(args: Any, rules: Any, engine: str) -> Any:
     """The budget ``--depth``, ``--nodes`` or ``--time`` asks for, else the standard one."""
     from tafl_desktop.ai.review import MAX_DEPTH, MAX_NODES, MIN_NODES, Budget, default_budget
-    from tafl_desktop.cli import CliError
+    from tafl_desktop.cli.common import CliError
     from tafl_desktop.core.marks import integer
 
     if args.depth is not None:
@@ -155,12 +157,12 @@ def cmd_review(args: Any) -> int:
     from tafl_desktop.ai.engine import resolve
     from tafl_desktop.ai.review import CLASS_WORDS, CLASSES, review_game
     from tafl_desktop.ai.review_store import ReviewStore, StoreError, fingerprint
-    from tafl_desktop.cli import EXIT_ERROR, EXIT_ILLEGAL, CliError
+    from tafl_desktop.cli.common import EXIT_ERROR, EXIT_ILLEGAL, CliError
     from tafl_desktop.core.quoting import shown
     from tafl_desktop.core.record import RecordError, load_game
 
     if args.plot:
-        from tafl_desktop.charts.review_graph import FORMATS
+        from tafl_desktop.analysis.charts.review_graph import FORMATS
 
         if args.plot.rsplit(".", 1)[-1].lower() not in FORMATS:
             raise CliError(_("--plot: {path} must end in .png or .pdf").format(path=shown(args.plot)))
@@ -210,7 +212,7 @@ def cmd_review(args: Any) -> int:
     result["summary"]["budget"] = budget.to_json()
     result["summary"]["engine"] = engine
     if args.plot:
-        from tafl_desktop.charts.review_graph import save_review_graph
+        from tafl_desktop.analysis.charts.review_graph import save_review_graph
 
         try:
             save_review_graph(args.plot, result["plies"], game.rules.variant.sides)

@@ -1,10 +1,12 @@
-"""Who plays each side: a small data model, so adding the computer player later is configuration.
+"""Who plays each side, as data: a :class:`PlayerSpec` (human, computer at a level, external
+engine by its command line), which records and the New Game dialog read and write.
 
-The window only ever asks a :class:`PlayerSpec` whether it is human.  The computer player plugs in
-through :func:`register_engine`: ``gui.computer`` (the client of the AI's search process)
-registers a factory of :class:`ComputerEngine` objects at start-up; the controller then calls
-``engine.start(...)`` whenever a computer side is to move and ``engine.cancel()`` on undo or a
-new game.  Without an engine (some tests) the New Game dialog shows "Computer" greyed out.
+The players as objects that play (one interface for all three) are in
+:mod:`tafl_desktop.session.player`; their search back-ends plug in here.  The window registers
+them at start-up: ``gui.computer`` (the client of the AI's search process) through
+:func:`register_engine`, ``gui.external_engine`` through :func:`register_external`.  Without an
+engine (some tests) the New Game dialog shows "Computer" greyed out and a record naming a computer
+player is played by a person.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 Order: ``$TAFL_DESKTOP_RESOURCES``, a PyInstaller bundle (``sys._MEIPASS/resources``), the source
 tree (``resources/`` beside the package), then ``resources/`` shipped inside the package.
+
+It lives in the core because the core reads resources itself (the presets), and the core imports
+nothing outside it.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ def resources_dir() -> Path:
     bundle = getattr(sys, "_MEIPASS", None)
     if bundle:
         candidates.append(Path(bundle) / "resources")
-    here = Path(__file__).resolve().parent
-    candidates += [here.parent / "resources", here / "resources"]
+    package = Path(__file__).resolve().parent.parent  # tafl_desktop/
+    candidates += [package.parent / "resources", package / "resources"]
     for c in candidates:
         if (c / "variants").is_dir():
             return c

@@ -1,0 +1,81 @@
+"""What every command of the command line shares: the one-line error and its exit codes, a
+variant named on the command line (a preset id, a variant file or an OpenTafl rules string, with
+``--set KEY=VALUE`` toggles), and a start position from ``--position``/``--to-move``.
+
+Public, so the capability modules that add sub-commands (``lab.cli``, ``analysis.cli``,
+``interop.cli``, ``study.commands``) import them from here and never from the front door
+(:mod:`tafl_desktop.cli`), which imports them in turn by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tafl_desktop.i18n import _
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.game import Position, Rules
+    from tafl_desktop.core.variants import Variant
+
+EXIT_ERROR = 1
+EXIT_ILLEGAL = 2
+
+
+class CliError(Exception):
+    """A user-facing failure: printed as one line, exits with ``code``."""
+
+    def __init__(self, message: str, code: int = EXIT_ERROR) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# ------------------------------------------------------------------------------------ helpers
+def shown(text: object) -> str:
+    """A path or value from the command line, as a message repeats it (shortened, escaped)."""
+    from tafl_desktop.core.quoting import shown as quoted
+
+    return quoted(text)
+
+
+def variant_arg(name: str, sets: Sequence[str] | None) -> Variant:
+    """The variant ``NAME`` names, with the ``--set`` toggles; CliError (one line) otherwise."""
+    from tafl_desktop.core.variants import VariantError, find_variant
+
+    try:
+        v = find_variant(name)
+        if sets:
+            changes = v.schema.parse_assignments(sets)
+            v = v.with_options(changes)
+            for key, value in changes.items():
+                # a toggle that would not apply is refused, not silently ignored (the panel greys it)
+                why = v.schema.inactive_reason(key, v.options)
+                if why and value != v.schema[key].default:
+                    raise CliError(_("--set {key}={value}: {why}").format(key=key, value=sets_text(value), why=why))
+        return v
+    except (VariantError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def sets_text(value: object) -> str:
+    """A toggle's value as ``--set`` writes it."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def start_position(rules: Rules[Position], position: str | None, to_move: str | None) -> Position:
+    """The start position ``--position`` and ``--to-move`` ask for (the variant's own without
+    them); CliError (one line) for one the rules refuse."""
+    variant = rules.variant
+    if position is None:
+        if to_move is not None:
+            pos = rules.initial_position()
+            try:
+                return rules.parse_position(rules.position_text(pos), variant.parse_side(to_move))
+            except ValueError as exc:
+                raise CliError(str(exc)) from None
+        return rules.initial_position()
+    try:
+        side = variant.parse_side(to_move) if to_move else variant.first_side
+        return rules.parse_position(position, side)
+    except ValueError as exc:
+        raise CliError(_("--position: {error}").format(error=exc)) from None

@@ -1,0 +1,129 @@
+"""The package's layers, read from the source (issue 27): no import cycles, the core imports
+nothing outside itself, the game session runs without Qt.
+
+Every import counts, the ones inside functions too (that is where cycles used to hide:
+variants <-> rules_string, language <-> main_window, lab.charts <-> lab.files, commands <->
+controller); imports under ``if TYPE_CHECKING:`` do not, since they never run.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "tafl_desktop"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _runtime_imports(tree: ast.AST) -> list[str]:
+    """Modules imported by code that runs (anywhere in the file but under TYPE_CHECKING)."""
+    out: list[str] = []
+
+    def visit(node: ast.AST, guarded: bool) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                visit(child, guarded)
+            return
+        if isinstance(node, ast.Import):
+            out.extend(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append(node.module)
+            out.extend(f"{node.module}.{a.name}" for a in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child, guarded)
+
+    visit(tree, False)
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports.  ``from pkg import sub`` of a submodule counts
+    as importing ``pkg.sub``; a module's own parent packages are not counted (Python runs them
+    first for every submodule, and a package's ``__init__`` may use its submodules)."""
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        imported = [t for t in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))) if t in modules]
+        submodules = {t for t in imported if "." in t and t.rsplit(".", 1)[0] in imported}
+        parents = {t.rsplit(".", 1)[0] for t in submodules}
+        direct = {t for t in imported if t not in parents or t in _named_imports(path, t)}
+        graph[name] = {t for t in direct if t != name and not name.startswith(t + ".")}
+    return graph
+
+
+def _named_imports(path: Path, package: str) -> set[str]:
+    """``package`` when the file imports a name from it that is not a submodule."""
+    modules = {_module_name(p) for p in PACKAGE.rglob("*.py")}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module == package and node.level == 0:
+            if any(f"{package}.{a.name}" not in modules for a in node.names):
+                return {package}
+    return set()
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    counter = [0]
+
+    def strong(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in graph:
+        if v not in index:
+            strong(v)
+    return out
+
+
+def test_no_module_imports_itself_back():
+    assert _cycles(_graph()) == []
+
+
+@pytest.mark.parametrize(("package", "allowed"), [
+    ("tafl_desktop.core", ("tafl_desktop.core",)),
+    ("tafl_desktop.session", ("tafl_desktop.core", "tafl_desktop.session", "tafl_desktop.i18n",
+                              "tafl_desktop.ai.levels")),
+])
+def test_a_layer_imports_only_what_is_below_it(package, allowed):
+    graph = _graph()
+    outside = {(m, t) for m, targets in graph.items() if m.startswith(package)
+               for t in targets if t.startswith("tafl_desktop") and not t.startswith(allowed)}
+    assert outside == set()
+
+
+@pytest.mark.parametrize("package", ["core", "session"])
+def test_the_core_and_the_session_run_without_qt(package):
+    for path in (PACKAGE / package).rglob("*.py"):
+        imported = _runtime_imports(ast.parse(path.read_text(encoding="utf-8")))
+        assert not [m for m in imported if m.split(".")[0] in ("PySide6", "reportlab")], path.name
