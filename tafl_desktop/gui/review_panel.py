@@ -289,6 +289,7 @@ class ReviewPanel(QWidget):
         tr(self._canvas, "setAccessibleName", "Evaluation graph")
         self._canvas.mpl_connect("button_press_event", self._graph_clicked)
         self.graph_box.addWidget(self._canvas)
+        self._canvas.show()  # at once: a layout shows a new child only at the next turn of the event loop
 
     def _draw(self) -> None:
         from tafl_desktop.analysis.charts.review_graph import draw_review
