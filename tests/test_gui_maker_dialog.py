@@ -148,3 +148,33 @@ def test_the_heading_says_what_the_file_holds(dialog, qtbot):
     assert "Rule sheet" not in text and "no rule sheet" in text and "Camps" in text, text
     dlg.format_combo.setCurrentIndex(dlg.format_combo.findData("pdf"))
     assert "Rule sheet with this game's changes" in dlg.heading.text()
+
+
+def test_saving_during_a_build_keeps_the_window_answering(dialog, qtbot, tmp_path, monkeypatch):
+    # Save pressed right after a change, before the new file is built: the save waits for the
+    # build, but the window goes on answering (its timers fire) and the file written is the new one
+    import time
+
+    from PySide6.QtCore import QTimer
+
+    dlg = dialog("brandubh")
+    choose(qtbot, dlg, "svg")
+    real = maker_panel.build
+
+    def slow(variant, opts):
+        time.sleep(1.0)
+        return real(variant, opts)
+
+    monkeypatch.setattr(maker_panel, "build", slow)
+    dlg.maker_settings.kerf_spin.setValue(0.2)  # a change: the file must be built again
+    ticks = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start(20)
+    out = tmp_path / "board.svg"
+    t0 = time.monotonic()
+    assert dlg.save_to(str(out))
+    took = time.monotonic() - t0
+    timer.stop()
+    assert took >= 1.0 and len(ticks) >= 10, (took, len(ticks))
+    assert dlg.maker.options.kerf_mm == 0.2 and out.read_bytes() == dlg.maker.data

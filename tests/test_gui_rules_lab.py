@@ -128,3 +128,35 @@ def test_the_print_dialog_offers_a_finished_study_s_chart(make_window, qtbot, la
     data, report = dlg.options().render(brandubh)
     assert report.pages >= 2 and b"%PDF" in data[:8]
     lab.close()
+
+
+def test_a_game_that_cannot_be_stored_stops_the_study_with_the_reason(make_window, qtbot, lab_folder,
+                                                                     dialogs_recorder, monkeypatch) -> None:
+    # the disk fills up after the first stored game: the study stops, the player is told why, and
+    # the game stored before stays in the folder
+    import errno
+
+    from tafl_desktop.lab.store import ResultStore
+
+    real_add = ResultStore.add
+    calls = []
+
+    def add(self, result):
+        calls.append(result)
+        if len(calls) > 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_add(self, result)
+
+    monkeypatch.setattr(ResultStore, "add", add)
+    window = make_window("brandubh")
+    lab = _study_dialog(window, qtbot)
+    lab.games.setValue(3)
+    lab.start()
+    qtbot.waitUntil(lambda: lab.study_thread is None, timeout=120_000)
+    assert dialogs_recorder.errors, "the study stopped without a word"
+    title, text = dialogs_recorder.errors[-1][:2]
+    assert title == "The study stopped" and "the disk is full" in text, dialogs_recorder.errors
+    assert "the disk is full" in lab.status.text()
+    assert len(lab.store.results) == 1
+    assert len((lab.store.folder / "games.jsonl").read_text().splitlines()) == 1
+    lab.close()

@@ -36,8 +36,8 @@ def game_file(tmp_path):
     return path
 
 
-def review(game_file, plot, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tafl_desktop", "review", str(game_file), "--time", "0.05",
+def review(game_file, plot, timeout: float = 60, seconds: float = 0.05) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tafl_desktop", "review", str(game_file), "--time", str(seconds),
                            "--plot", str(plot)], capture_output=True, text=True, timeout=timeout)
 
 
@@ -69,11 +69,12 @@ def test_a_fifo_is_refused_at_once_and_stays_a_fifo(game_file, tmp_path):
     fifo = tmp_path / "graph.png"
     os.mkfifo(fifo)
     t0 = time.monotonic()
-    res = review(game_file, fifo, timeout=30)
+    # at 5 s a position the review itself would take a minute or more: refused before it starts
+    res = review(game_file, fifo, timeout=60, seconds=5.0)
     assert res.returncode == 1 and len(res.stderr.strip().splitlines()) == 1, res.stderr
     assert "pipe" in res.stderr and "Traceback" not in res.stderr
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
-    assert time.monotonic() - t0 < 20
+    assert time.monotonic() - t0 < 15
 
 
 def test_a_link_to_a_fifo_is_refused_and_both_stay(game_file, tmp_path):

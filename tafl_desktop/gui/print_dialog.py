@@ -793,10 +793,15 @@ class PrintSetDialog(QDialog):
         if self.format == "pdf":
             return self.pdf_bytes
         if self._timer.isActive() or self.maker is None or self.maker.options != self.maker_options():
+            from PySide6.QtCore import QEventLoop
+
             self._timer.stop()
-            self._builder.start(self.variant, self.maker_options())
-            result = self._builder.wait()
-            if result is not None:
+            self._start_maker()  # says "Building..." and greys Save until the file is there
+            loop = QEventLoop()
+            while self._builder.busy():  # the window keeps answering while a 3D set is built
+                loop.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+            result = self._builder.wait()  # finished: no wait left
+            if result is not None and (self.maker is None or self.maker.options != result.options):
                 self._maker_built(result)
         return self.maker.data if self.maker is not None else None
 

@@ -162,9 +162,15 @@ class StudyThread(QThread):
                                       self.stop_flag.is_set)
             self.render(force=True)
             if self.report is not None:
-                write_outputs(self.store, self.report)
-        except OSError:
-            pass  # the store holds every game; the summary and chart are written again next time
+                try:
+                    write_outputs(self.store, self.report)
+                except OSError:
+                    pass  # the store holds every game; the summary and chart are written again next time
+        except OSError as exc:
+            # a game could not be stored (disk full, folder gone): the games stored so far stay,
+            # and the player is told why the study stopped rather than only that it did
+            self.failed.emit(_("A game could not be stored in the study's folder: {why}.").format(
+                why=os_reason(exc)))
         except Exception as exc:  # noqa: BLE001 - shown as one line in the dialog, never a traceback
             self.failed.emit(str(exc)[:300])
 
@@ -411,6 +417,7 @@ class RulesLabDialog(QDialog):
                done=p.done, total=p.total, m=minutes, s=seconds)
 
     def _failed(self, text: str) -> None:
+        self._failure = text
         self.status.setText(text)
         dialogs.show_error(self, _("The study stopped"), text)
 
@@ -418,8 +425,9 @@ class RulesLabDialog(QDialog):
         thread, self.study_thread = self.study_thread, None
         self.run_button.setEnabled(True)
         self.stop_button.setEnabled(False)
-        if thread is None or self.store is None:
-            return
+        failure, self._failure = getattr(self, "_failure", ""), ""
+        if thread is None or self.store is None or failure:
+            return  # a failed study's status line keeps its reason
         total = len(self.store.study.cells()) * self.store.study.games
         if thread.complete:
             tr(self.status, "setText", "Finished: {n} games. Run again with more games to narrow the intervals.",
