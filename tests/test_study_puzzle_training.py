@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -239,6 +240,39 @@ def test_puzzles_mine_through_the_real_cli(tmp_path):
                           timeout=120)
     assert fail.returncode == 1 and fail.stderr.count("\n") == 1 and "Traceback" not in fail.stderr
     assert json.loads(out.read_text())["puzzles"]  # nothing lost
+
+
+#: Runs the command line with Qt made unimportable (``import PySide6`` raises ImportError).
+NO_QT = [sys.executable, "-c", "import sys; sys.modules['PySide6'] = None; from tafl_desktop.cli import main; "
+         "sys.exit(main(sys.argv[1:]))"]
+
+
+@pytest.mark.parametrize("xdg", [True, False])
+def test_puzzles_mine_runs_without_qt_into_the_windows_folder(tmp_path, xdg):
+    """``puzzles mine`` without ``--out`` needs no Qt, and writes the set into the folder where the
+    window reads it: Qt's AppDataLocation under the app's names (asked of Qt in another process)."""
+    import os
+
+    _pz, _game, path = _missed_win_game(tmp_path)
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items() if k != "XDG_DATA_HOME"}
+    env.update(HOME=str(home), QT_QPA_PLATFORM="offscreen", TAFL_LANG="en")
+    if xdg:
+        env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    run = subprocess.run([*NO_QT, "puzzles", "mine", str(path)], capture_output=True, text=True, timeout=300, env=env)
+    assert run.returncode == 0, run.stderr
+    qt = subprocess.run([sys.executable, "-c", (
+        "from PySide6.QtCore import QCoreApplication, QStandardPaths\n"
+        "from tafl_desktop.gui.app import APPLICATION, ORGANISATION\n"
+        "QCoreApplication.setOrganizationName(ORGANISATION); QCoreApplication.setApplicationName(APPLICATION)\n"
+        "print(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))")],
+        capture_output=True, text=True, timeout=120, env=env)
+    assert qt.returncode == 0, qt.stderr
+    folder = Path(qt.stdout.strip())
+    assert folder.is_relative_to(tmp_path / ("data" if xdg else "home"))
+    written = folder / "puzzles" / "my_games.json"
+    assert json.loads(written.read_text(encoding="utf-8"))["puzzles"]
+    assert str(written) in run.stdout
 
 
 # ----------------------------------------------------------------------- OpenTafl puzzle files

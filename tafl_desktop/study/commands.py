@@ -19,7 +19,7 @@ from tafl_desktop.i18n import _, ngettext
 
 
 def register(sub: Any) -> None:
-    from tafl_desktop.cli import float_in, int_in
+    from tafl_desktop.cli.common import float_in, int_in
 
     p = sub.add_parser("puzzles", help=_("generate, list and re-verify the puzzles"))
     ps = p.add_subparsers(dest="puzzles_command", required=True)
@@ -116,7 +116,7 @@ def cmd_list(args: Any) -> int:
 
 def cmd_check_record(args: Any) -> int:
     """``puzzles check --file PUZZLE.otg``: an OpenTafl puzzle file read, and its claim proved."""
-    from tafl_desktop.cli import CliError
+    from tafl_desktop.cli.common import CliError
     from tafl_desktop.study.puzzles import PuzzleError
     from tafl_desktop.study.record_puzzles import check_record_puzzle
 
@@ -207,7 +207,7 @@ def cmd_generate(args: Any) -> int:
 
 def cmd_mine(args: Any) -> int:
     """Mine the player's own games (see :mod:`tafl_desktop.study.my_games`) into their puzzle set."""
-    from tafl_desktop.cli import CliError
+    from tafl_desktop.cli.common import CliError
     from tafl_desktop.interop.formats import read_game
     from tafl_desktop.interop.transfer import InteropError
     from tafl_desktop.study.my_games import MAX_PLIES, add_to_set, default_path, mine_game, puzzle_from_mistake

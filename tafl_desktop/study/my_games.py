@@ -34,16 +34,12 @@ MIN_GAP = 8
 
 
 def default_path() -> Path:
-    """``puzzles/my_games.json`` in the app's data folder (where the window keeps its data)."""
-    from PySide6.QtCore import QCoreApplication, QStandardPaths
+    """``puzzles/my_games.json`` in the app's data folder, where the window reads it
+    (:func:`tafl_desktop.core.paths.app_data_dir`: found without Qt, so the command line runs
+    headless)."""
+    from tafl_desktop.core.paths import app_data_dir
 
-    if not QCoreApplication.applicationName() or QCoreApplication.applicationName() == "python":
-        from tafl_desktop.gui.app import APPLICATION, ORGANISATION
-
-        QCoreApplication.setOrganizationName(ORGANISATION)
-        QCoreApplication.setApplicationName(APPLICATION)
-    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    return Path(base or Path.home() / ".tafl-desktop") / "puzzles" / f"{SET_NAME}.json"
+    return app_data_dir() / "puzzles" / f"{SET_NAME}.json"
 
 
 def _preset_variant(game: Game) -> Any:
