@@ -242,6 +242,32 @@ def test_puzzles_mine_through_the_real_cli(tmp_path):
     assert json.loads(out.read_text())["puzzles"]  # nothing lost
 
 
+def test_puzzles_mine_keeps_what_the_readable_games_gave(tmp_path):
+    """One unreadable game among several is named in one line; the puzzles of the others are still
+    added (exit 1 says not every game was mined), and an even --max-plies is refused in one line."""
+    _pz, _game, good = _missed_win_game(tmp_path)
+    bad = tmp_path / "broken.tafl.json"
+    bad.write_text("{not json", encoding="utf-8")
+    out = tmp_path / "my.json"
+    run = subprocess.run([*CLI, "puzzles", "mine", str(bad), str(good), "--out", str(out)], capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 1 and run.stderr.count("\n") == 1 and "broken.tafl.json" in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr and "mine.tafl.json: " in run.stdout
+    assert json.loads(out.read_text(encoding="utf-8"))["puzzles"]  # the good game's puzzles were kept
+    as_json = subprocess.run([*CLI, "puzzles", "mine", str(good), str(bad), "--out", str(out), "--json"],
+                             capture_output=True, text=True, timeout=300)
+    got = json.loads(as_json.stdout)
+    assert as_json.returncode == 1 and [g.get("error") is None for g in got["games"]] == [True, False]
+    assert got["found"] >= 1 and got["added"] == 0  # the same game adds nothing twice
+    for plies in ("4", "2"):
+        even = subprocess.run([*CLI, "puzzles", "mine", str(good), "--out", str(out), "--max-plies", plies],
+                              capture_output=True, text=True, timeout=120)
+        assert even.returncode == 1 and even.stderr.count("\n") == 1 and "odd" in even.stderr, even.stderr
+    alone = subprocess.run([*CLI, "puzzles", "mine", str(bad), "--out", str(tmp_path / "none.json")],
+                           capture_output=True, text=True, timeout=120)
+    assert alone.returncode == 1 and not (tmp_path / "none.json").exists()  # a run that only failed makes nothing
+
+
 #: Runs the command line with Qt made unimportable (``import PySide6`` raises ImportError).
 NO_QT = [sys.executable, "-c", "import sys; sys.modules['PySide6'] = None; from tafl_desktop.cli import main; "
          "sys.exit(main(sys.argv[1:]))"]
