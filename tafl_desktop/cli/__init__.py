@@ -524,8 +524,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for module_name in () if quick else CAPABILITY_COMMANDS:
         importlib.import_module(module_name).register(sub)
     _add_lang_option(p, top=True)
-    for sp in sub.choices.values():
-        _add_lang_option(sp)
+    _add_lang_to_commands(p)
     _ascii_numbers(p)
     return p
 
@@ -578,6 +577,16 @@ def _add_lang_option(parser: argparse.ArgumentParser, top: bool = False) -> None
                         default=None if top else argparse.SUPPRESS,
                         help=_("language of the window, printed set and messages (default: $TAFL_LANG or the "
                                "system's)"))
+
+
+def _add_lang_to_commands(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` on every command and on the commands of commands (``puzzles mine``, ``lab run``),
+    so that it may follow their own arguments too."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sp in action.choices.values():
+                _add_lang_option(sp)
+                _add_lang_to_commands(sp)
 
 
 def language_asked(argv: Sequence[str]) -> str | None:
