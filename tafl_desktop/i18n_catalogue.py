@@ -1,5 +1,6 @@
-"""``python -m tafl_desktop.i18n_catalogue update|check``: the command the team's notes name, kept
-working; the tool itself is :mod:`tafl_desktop.tools.i18n_catalogue`."""
+"""``python -m tafl_desktop.i18n_catalogue update|check``: a short name for the catalogue tool, so
+the command stays the same wherever the tool lives; the tool itself is
+:mod:`tafl_desktop.tools.i18n_catalogue`."""
 
 from __future__ import annotations
 

@@ -75,6 +75,11 @@ class DialogRecorder:
     def ask_open(self, *_args) -> str:
         return self.open_paths.pop(0) if self.open_paths else ""
 
+    def ask_open_many(self, *_args) -> list[str]:
+        """Every path queued in :attr:`open_paths`, picked at once."""
+        paths, self.open_paths = self.open_paths, []
+        return paths
+
     def ask_save(self, *_args) -> str:
         return self.save_paths.pop(0) if self.save_paths else ""
 
@@ -93,6 +98,7 @@ def dialogs_recorder(monkeypatch):
     monkeypatch.setattr(dialogs, "show_game_over", rec.end)
     monkeypatch.setattr(dialogs, "confirm", lambda *_a, **_k: rec.confirm_answer)
     monkeypatch.setattr(dialogs, "ask_open_path", rec.ask_open)
+    monkeypatch.setattr(dialogs, "ask_open_paths", rec.ask_open_many)
     monkeypatch.setattr(dialogs, "ask_save_path", rec.ask_save)
     for name in ("critical", "warning", "information"):
         monkeypatch.setattr(QMessageBox, name, staticmethod(lambda _p, title, text, *_a, **_k: rec.errors.append(

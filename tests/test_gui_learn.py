@@ -276,6 +276,31 @@ def test_puzzles_from_my_games_through_the_window(qtbot, make_window, tmp_path, 
     assert "my_games" in fams
 
 
+def test_my_games_are_chosen_through_the_windows_file_dialog(qtbot, make_window, tmp_path, monkeypatch,
+                                                             dialogs_recorder):
+    """"Choose games..." asks through the window's file dialog (its filter in the reader's words)
+    for several games at once; a broken one is named in the status line, the other still mined."""
+    from tafl_desktop.gui.learn import mine_my_games
+    from tafl_desktop.study import my_games
+    from tests.test_study_puzzle_training import _missed_win_game
+
+    out = tmp_path / "my_games.json"
+    monkeypatch.setattr(my_games, "default_path", lambda: out)
+    _pz, _game, path = _missed_win_game(tmp_path)
+    broken = tmp_path / "broken.tafl.json"
+    broken.write_text("{not json", encoding="utf-8")
+    w = make_window("brandubh")
+    dlg = mine_my_games(w)
+    dialogs_recorder.open_paths = [str(broken), str(path)]
+    qtbot.mouseClick(dlg.btn_choose, Qt.MouseButton.LeftButton)
+    assert dialogs_recorder.open_paths == []  # both were picked in one dialog
+    qtbot.waitUntil(lambda: dlg.btn_choose.isEnabled() and dlg.thread_ is not None and dlg.thread_.isFinished(),
+                    timeout=60000)
+    lines = dlg.status.text().split("\n")
+    assert lines[0] == "1 puzzle found, 1 new in your set." and len(lines) == 2 and "broken.tafl.json" in lines[1]
+    dlg.close()
+
+
 def test_an_opentafl_puzzle_opens_from_import_and_is_solved(qtbot, make_window, tmp_path, dialogs_recorder):
     from tafl_desktop.gui.interop_menu import import_game
     from tafl_desktop.gui.record_puzzle import RecordPuzzleDialog

@@ -154,3 +154,31 @@ def test_printed_set_text(capsys, tmp_path):
         assert code == 0, text
         pdf = "\n".join(page.extract_text() for page in PdfReader(str(out)).pages)
         assert_catalogued(pdf, f"print {vid} {' '.join(extra)}", paper=True)
+
+
+def test_puzzles_mine_and_an_opentafl_puzzle_check_print_words_of_the_catalogue(capsys, tmp_path):
+    """``puzzles mine`` (its lines, a game it cannot read, its refusals) and ``puzzles check`` of an
+    OpenTafl puzzle file (its report and each broken puzzle tag) speak the reader's language."""
+    from tests.test_study_puzzle_training import _missed_win_game, _otg_puzzle
+
+    _pz, _game, good = _missed_win_game(tmp_path)
+    missing = tmp_path / "gone.tafl.json"
+    out = tmp_path / "mine.json"
+    code, text = run(capsys, "puzzles", "mine", str(good), str(missing), "--out", str(out))
+    assert code == 1 and text.count("\n") == 3  # the game's line, the missing one's, the total
+    assert_catalogued(text, "puzzles mine", allowed={"No", "such", "file", "or", "directory"})
+    for argv in (["--max-plies", "4"], ["--ply", "1"]):
+        code, text = run(capsys, "puzzles", "mine", str(good), "--out", str(out), *argv)
+        assert code == 1
+        assert_catalogued(text, "puzzles mine " + " ".join(argv))
+    _pz, path = _otg_puzzle(tmp_path)
+    code, text = run(capsys, "puzzles", "check", "--file", str(path))
+    assert code == 0 and text.count("\n") == 2
+    assert_catalogued(text, "puzzles check --file")
+    for i, tags in enumerate([{"puzzle-start": "9a"}, {"puzzle-start": "2a"}, {"puzzle-start": "x"},
+                              {"puzzle-start": "3c"}, {"puzzle-prestart": "1b", "puzzle-start": "1a"},
+                              {"puzzle-mode": "maybe"}]):
+        _pz, path = _otg_puzzle(tmp_path, extra_tags=tags, name=f"bad{i}.otg")
+        code, text = run(capsys, "puzzles", "check", "--file", str(path))
+        assert code == 1 and text.count("\n") == 1
+        assert_catalogued(text, f"puzzles check --file with {tags}")

@@ -220,3 +220,18 @@ def test_a_rules_lab_study_table_and_chart(pseudo, qtbot, tmp_path, monkeypatch)
     lab.start()
     qtbot.waitUntil(lambda: lab.study_thread is None, timeout=120_000)
     _check(visible_texts(lab, include_others=False))
+
+
+def test_the_side_panels_calls(pseudo, qtbot):
+    """Raichi, Tuichi and Watch your king in the side panel come from the catalogue, as
+    Preferences names them (their words stay the same in every language, by the glossary)."""
+    from tafl_desktop.core.game import Side
+
+    for position, options, call in [("/7/7/7/1t1K1t1/7/7/3t3/", {"escape": "edge"}, "Raichi"),
+                                    ("/7/7/7/3K3/7/2ttt2/7/", {"escape": "edge"}, "Tuichi"),
+                                    ("/7/7/3t3/7/3K3/7/1t1t3/", {"king_capture": "custodial"}, "Watch your king")]:
+        w = pseudo("brandubh", position, Side.ATTACKERS, **options)
+        w.refresh()
+        text = w.panel.announcement.text()
+        assert w.panel.announcement.isVisibleTo(w) and call not in text, text  # accented, so looked up
+        _check([("side panel announcement", text)])

@@ -1,5 +1,6 @@
 """The package's layers, read from the source (issue 27): no import cycles, the core imports
-nothing outside itself, the game session runs without Qt.
+nothing outside itself, the game session runs without Qt, and ``study/``, ``interop/`` and ``lab/``
+reach no Qt through anything they import (the team's rule: they run headless).
 
 Every import counts, the ones inside functions too (that is where cycles used to hide:
 variants <-> rules_string, language <-> main_window, lab.charts <-> lab.files, commands <->
@@ -127,3 +128,66 @@ def test_the_core_and_the_session_run_without_qt(package):
     for path in (PACKAGE / package).rglob("*.py"):
         imported = _runtime_imports(ast.parse(path.read_text(encoding="utf-8")))
         assert not [m for m in imported if m.split(".")[0] in ("PySide6", "reportlab")], path.name
+
+
+#: Qt imports that a headless package may reach and that never run without a window: the
+#: translation layer hands Qt the language only when the window has loaded Qt already
+#: (``_qt_locale`` returns unless ``PySide6.QtCore`` is imported) and installs Qt's own
+#: catalogue into the window's QApplication (``install_qt_translator(app)``).
+WINDOW_ONLY_HOOKS = {"tafl_desktop.i18n": {"_qt_locale", "install_qt_translator"}}
+
+
+def _qt_imports(path: Path, module: str) -> list[tuple[str, str]]:
+    """(function, module) of every Qt import that runs, but those in :data:`WINDOW_ONLY_HOOKS`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    hooks = WINDOW_ONLY_HOOKS.get(module, set())
+    out: list[tuple[str, str]] = []
+
+    def visit(node: ast.AST, function: str) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                visit(child, function)
+            return
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not function:
+            function = node.name
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                 else [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+        out.extend((function, n) for n in names if n.split(".")[0] == "PySide6" and function not in hooks)
+        for child in ast.iter_child_nodes(node):
+            visit(child, function)
+
+    visit(tree, "")
+    return out
+
+
+def test_the_window_only_hooks_are_still_there():
+    """The exemptions name functions that exist and do import Qt (a stale list would hide nothing)."""
+    for module, functions in WINDOW_ONLY_HOOKS.items():
+        tree = ast.parse((PACKAGE.parent / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8"))
+        found = {f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
+                 and any(isinstance(n, ast.ImportFrom) and (n.module or "").startswith("PySide6") for n in ast.walk(f))}
+        assert found == functions
+
+
+@pytest.mark.parametrize("package", ["study", "interop", "lab"])
+def test_the_headless_packages_reach_no_qt(package):
+    """``study/``, ``interop/`` and ``lab/`` run without Qt: none of their modules imports Qt, nor
+    does any module they import, directly or further down (imports inside functions count)."""
+    graph = _graph()
+    paths = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    problems = []
+    for start in sorted(m for m in graph if m.startswith(f"tafl_desktop.{package}")):
+        via: dict[str, str | None] = {start: None}
+        todo = [start]
+        while todo:
+            module = todo.pop()
+            for found in _qt_imports(paths[module], module):
+                chain = [module]
+                while via[chain[-1]] is not None:
+                    chain.append(via[chain[-1]])  # type: ignore[arg-type]
+                problems.append(f"{' <- '.join(chain)} imports {found[1]} (in {found[0] or 'the module'})")
+            for target in graph[module]:
+                if target not in via:
+                    via[target] = module
+                    todo.append(target)
+    assert problems == []

@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -239,6 +240,65 @@ def test_puzzles_mine_through_the_real_cli(tmp_path):
                           timeout=120)
     assert fail.returncode == 1 and fail.stderr.count("\n") == 1 and "Traceback" not in fail.stderr
     assert json.loads(out.read_text())["puzzles"]  # nothing lost
+
+
+def test_puzzles_mine_keeps_what_the_readable_games_gave(tmp_path):
+    """One unreadable game among several is named in one line; the puzzles of the others are still
+    added (exit 1 says not every game was mined), and an even --max-plies is refused in one line."""
+    _pz, _game, good = _missed_win_game(tmp_path)
+    bad = tmp_path / "broken.tafl.json"
+    bad.write_text("{not json", encoding="utf-8")
+    out = tmp_path / "my.json"
+    run = subprocess.run([*CLI, "puzzles", "mine", str(bad), str(good), "--out", str(out)], capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 1 and run.stderr.count("\n") == 1 and "broken.tafl.json" in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr and "mine.tafl.json: " in run.stdout
+    assert json.loads(out.read_text(encoding="utf-8"))["puzzles"]  # the good game's puzzles were kept
+    as_json = subprocess.run([*CLI, "puzzles", "mine", str(good), str(bad), "--out", str(out), "--json"],
+                             capture_output=True, text=True, timeout=300)
+    got = json.loads(as_json.stdout)
+    assert as_json.returncode == 1 and [g.get("error") is None for g in got["games"]] == [True, False]
+    assert got["found"] >= 1 and got["added"] == 0  # the same game adds nothing twice
+    for plies in ("4", "2"):
+        even = subprocess.run([*CLI, "puzzles", "mine", str(good), "--out", str(out), "--max-plies", plies],
+                              capture_output=True, text=True, timeout=120)
+        assert even.returncode == 1 and even.stderr.count("\n") == 1 and "odd" in even.stderr, even.stderr
+    alone = subprocess.run([*CLI, "puzzles", "mine", str(bad), "--out", str(tmp_path / "none.json")],
+                           capture_output=True, text=True, timeout=120)
+    assert alone.returncode == 1 and not (tmp_path / "none.json").exists()  # a run that only failed makes nothing
+
+
+#: Runs the command line with Qt made unimportable (``import PySide6`` raises ImportError).
+NO_QT = [sys.executable, "-c", "import sys; sys.modules['PySide6'] = None; from tafl_desktop.cli import main; "
+         "sys.exit(main(sys.argv[1:]))"]
+
+
+@pytest.mark.parametrize("xdg", [True, False])
+def test_puzzles_mine_runs_without_qt_into_the_windows_folder(tmp_path, xdg):
+    """``puzzles mine`` without ``--out`` needs no Qt, and writes the set into the folder where the
+    window reads it: Qt's AppDataLocation under the app's names (asked of Qt in another process)."""
+    import os
+
+    _pz, _game, path = _missed_win_game(tmp_path)
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items() if k != "XDG_DATA_HOME"}
+    env.update(HOME=str(home), QT_QPA_PLATFORM="offscreen", TAFL_LANG="en")
+    if xdg:
+        env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    run = subprocess.run([*NO_QT, "puzzles", "mine", str(path)], capture_output=True, text=True, timeout=300, env=env)
+    assert run.returncode == 0, run.stderr
+    qt = subprocess.run([sys.executable, "-c", (
+        "from PySide6.QtCore import QCoreApplication, QStandardPaths\n"
+        "from tafl_desktop.gui.app import APPLICATION, ORGANISATION\n"
+        "QCoreApplication.setOrganizationName(ORGANISATION); QCoreApplication.setApplicationName(APPLICATION)\n"
+        "print(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))")],
+        capture_output=True, text=True, timeout=120, env=env)
+    assert qt.returncode == 0, qt.stderr
+    folder = Path(qt.stdout.strip())
+    assert folder.is_relative_to(tmp_path / ("data" if xdg else "home"))
+    written = folder / "puzzles" / "my_games.json"
+    assert json.loads(written.read_text(encoding="utf-8"))["puzzles"]
+    assert str(written) in run.stdout
 
 
 # ----------------------------------------------------------------------- OpenTafl puzzle files

@@ -15,11 +15,13 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from tafl_desktop import __version__
-from tafl_desktop.cli.common import EXIT_ERROR, EXIT_ILLEGAL, CliError, sets_text
+from tafl_desktop.cli.common import EXIT_ERROR, EXIT_ILLEGAL, CliError, float_in, int_in, sets_text
+from tafl_desktop.cli.common import number_text as _number_text
+from tafl_desktop.cli.common import quote_value as _quote
 from tafl_desktop.cli.common import shown as _shown
 from tafl_desktop.cli.common import start_position as _start
 from tafl_desktop.cli.common import variant_arg as _variant
@@ -363,54 +365,6 @@ def _jobs_limit() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def _number_text(text: str, allow_fraction: bool) -> str:
-    """``text`` if it is a plain ASCII number (no '٣', no '1_000', no 'inf' or 'nan'); else an error."""
-    import re
-
-    pattern = r"-?\d{1,18}(\.\d{1,9})?" if allow_fraction else r"-?\d{1,19}"
-    t = text.strip()
-    if not re.fullmatch(pattern, t, flags=re.ASCII):
-        message = _("{value} is not a number") if allow_fraction else _("{value} is not a whole number")
-        raise argparse.ArgumentTypeError(message.format(value=_quote(text)))
-    return t
-
-
-def _quote(value: object) -> str:
-    from tafl_desktop.core.quoting import quote
-
-    return quote(value)
-
-
-def int_in(low: int, high: int | Callable[[], int] | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high`` (``high`` may be a function, read
-    when the argument is checked)."""
-
-    def parse(text: str) -> int:
-        value = int(_number_text(text, False))
-        top = high() if callable(high) else high
-        if value < low or (top is not None and value > top):
-            raise argparse.ArgumentTypeError(_("{value} is out of range: use {low} to {high}").format(
-                value=value, low=low, high=top))
-        return value
-
-    return parse
-
-
-def float_in(low: float, high: float):
-    """An argparse type: a finite number from ``low`` to ``high``."""
-
-    def parse(text: str) -> float:
-        from tafl_desktop.core.marks import Num
-
-        value = float(_number_text(text, True))
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(_("{value} is out of range: use {low:g} to {high:g}").format(
-                value=_quote(text), low=Num(low), high=Num(high)))
-        return value
-
-    return parse
-
-
 def window_size(text: str) -> tuple[int, int]:
     """An argparse type: ``WxH`` in pixels, each within :data:`SIZE_RANGE`."""
     import re
@@ -570,8 +524,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for module_name in () if quick else CAPABILITY_COMMANDS:
         importlib.import_module(module_name).register(sub)
     _add_lang_option(p, top=True)
-    for sp in sub.choices.values():
-        _add_lang_option(sp)
+    _add_lang_to_commands(p)
     _ascii_numbers(p)
     return p
 
@@ -624,6 +577,16 @@ def _add_lang_option(parser: argparse.ArgumentParser, top: bool = False) -> None
                         default=None if top else argparse.SUPPRESS,
                         help=_("language of the window, printed set and messages (default: $TAFL_LANG or the "
                                "system's)"))
+
+
+def _add_lang_to_commands(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` on every command and on the commands of commands (``puzzles mine``, ``lab run``),
+    so that it may follow their own arguments too."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sp in action.choices.values():
+                _add_lang_option(sp)
+                _add_lang_to_commands(sp)
 
 
 def language_asked(argv: Sequence[str]) -> str | None:

@@ -1,6 +1,7 @@
 """What every command of the command line shares: the one-line error and its exit codes, a
 variant named on the command line (a preset id, a variant file or an OpenTafl rules string, with
-``--set KEY=VALUE`` toggles), and a start position from ``--position``/``--to-move``.
+``--set KEY=VALUE`` toggles), a start position from ``--position``/``--to-move``, and the argument
+types that check a number's range (:func:`int_in`, :func:`float_in`).
 
 Public, so the capability modules that add sub-commands (``lab.cli``, ``analysis.cli``,
 ``interop.cli``, ``study.commands``) import them from here and never from the front door
@@ -9,7 +10,8 @@ Public, so the capability modules that add sub-commands (``lab.cli``, ``analysis
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import argparse
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from tafl_desktop.i18n import _
@@ -79,3 +81,52 @@ def start_position(rules: Rules[Position], position: str | None, to_move: str | 
         return rules.parse_position(position, side)
     except ValueError as exc:
         raise CliError(_("--position: {error}").format(error=exc)) from None
+
+
+# ------------------------------------------------------------------------------ argument types
+def number_text(text: str, allow_fraction: bool) -> str:
+    """``text`` if it is a plain ASCII number (no '٣', no '1_000', no 'inf' or 'nan'); else an error."""
+    import re
+
+    pattern = r"-?\d{1,18}(\.\d{1,9})?" if allow_fraction else r"-?\d{1,19}"
+    t = text.strip()
+    if not re.fullmatch(pattern, t, flags=re.ASCII):
+        message = _("{value} is not a number") if allow_fraction else _("{value} is not a whole number")
+        raise argparse.ArgumentTypeError(message.format(value=quote_value(text)))
+    return t
+
+
+def quote_value(value: object) -> str:
+    from tafl_desktop.core.quoting import quote
+
+    return quote(value)
+
+
+def int_in(low: int, high: int | Callable[[], int] | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (``high`` may be a function, read
+    when the argument is checked)."""
+
+    def parse(text: str) -> int:
+        value = int(number_text(text, False))
+        top = high() if callable(high) else high
+        if value < low or (top is not None and value > top):
+            raise argparse.ArgumentTypeError(_("{value} is out of range: use {low} to {high}").format(
+                value=value, low=low, high=top))
+        return value
+
+    return parse
+
+
+def float_in(low: float, high: float):
+    """An argparse type: a finite number from ``low`` to ``high``."""
+
+    def parse(text: str) -> float:
+        from tafl_desktop.core.marks import Num
+
+        value = float(number_text(text, True))
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(_("{value} is out of range: use {low:g} to {high:g}").format(
+                value=quote_value(text), low=Num(low), high=Num(high)))
+        return value
+
+    return parse

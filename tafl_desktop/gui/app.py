@@ -15,10 +15,9 @@ from PySide6.QtCore import QStandardPaths, qInstallMessageHandler
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
+from tafl_desktop.core.paths import APPLICATION, ORGANISATION  # the names Qt gets (one copy, in the core)
 from tafl_desktop.i18n import _, ngettext
 
-ORGANISATION = "TaflDesktop"
-APPLICATION = "Tafl Desktop"
 AUTOSAVE_NAME = "autosave.tafl.json"
 
 

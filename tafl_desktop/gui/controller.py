@@ -393,16 +393,19 @@ class GameController(QObject):
         routes = self.rules.escape_routes(pos)
         g = self.variant.geometry
         if len(routes) == 1:
-            out.append(Announcement("Raichi", _("The king has an open path to escape ({square}).").format(
+            out.append(Announcement(_("Raichi"), _("The king has an open path to escape ({square}).").format(
                 square=g.name(routes[0])), "route"))
         elif len(routes) > 1:
             names = ", ".join(g.name(s) for s in sorted(routes))
-            out.append(Announcement("Tuichi", ngettext(
+            out.append(Announcement(_("Tuichi"), ngettext(
                 "The king has {n} open path to escape ({squares}): they cannot all be blocked in one move.",
                 "The king has {n} open paths to escape ({squares}): they cannot all be blocked in one move.",
                 len(routes)).format(n=len(routes), squares=names), "route"))
         if self.rules.king_threats(pos):
-            out.append(Announcement("Watch your king", _("The king can be captured with the next move."), "threat"))
+            # the calls keep their words in every catalogue (the glossary: Raichi and Tuichi are names,
+            # and Watch your king is said in English as Preferences names it), but are looked up
+            out.append(Announcement(_("Watch your king"), _("The king can be captured with the next move."),
+                                    "threat"))
         return out
 
     def board_state(self) -> BoardState:

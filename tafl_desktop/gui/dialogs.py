@@ -92,6 +92,12 @@ def ask_open_path(parent: QWidget | None, title: str, file_filter: str, director
     return path
 
 
+def ask_open_paths(parent: QWidget | None, title: str, file_filter: str, directory: str = "") -> list[str]:
+    """Several files to open at once (the filter in the reader's words, as :func:`ask_open_path`)."""
+    paths, _chosen = QFileDialog.getOpenFileNames(parent, title, directory, filter_words(file_filter))
+    return list(paths)
+
+
 def ask_save_path(parent: QWidget | None, title: str, file_filter: str, suggested: str = "") -> str:
     path, _chosen = QFileDialog.getSaveFileName(parent, title, suggested, filter_words(file_filter))
     return path

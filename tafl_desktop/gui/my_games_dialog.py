@@ -13,8 +13,6 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushB
 
 from tafl_desktop.i18n import _, ngettext
 
-GAME_FILTER = "Game records (*.tafl.json *.otg *.pgn *.json);;All files (*)"
-
 
 class MineThread(QThread):
     """Mines the files one after the other; ``progressed(file index, done, total)``, then
@@ -90,9 +88,11 @@ class MyGamesDialog(QDialog):
             self.start(paths)
 
     def choose(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
+        """Pick the games: every record the window can import (Game > Import's filter, translated)."""
+        from tafl_desktop.gui import dialogs
+        from tafl_desktop.gui.interop_menu import IMPORT_FILTER
 
-        paths, _filter = QFileDialog.getOpenFileNames(self, _("Your games"), self.window_.last_dir(), GAME_FILTER)
+        paths = dialogs.ask_open_paths(self, _("Your games"), IMPORT_FILTER, self.window_.last_dir())
         if paths:
             self.start(paths)
 

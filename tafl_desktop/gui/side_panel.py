@@ -3,6 +3,8 @@ the players and the move list.  It only reads the controller; all play goes thro
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
@@ -171,7 +173,8 @@ class SidePanel(QWidget):
             parts = []
             colour = "#b3261e" if any(a.kind == "threat" for a in notes) else "#1f7a3a"
             for a in notes:
-                parts.append(f"<b>{a.title}!</b> {a.detail}")
+                # the call and its "!" in the reader's typography (French puts a space before it)
+                parts.append(_("<b>{call}!</b> {meaning}").format(call=escape(a.title), meaning=escape(a.detail)))
             self.announcement.setText("<br>".join(parts))
             self.announcement.setStyleSheet(
                 f"QLabel {{ background: {colour}; color: white; border-radius: 6px; padding: 6px; }}")

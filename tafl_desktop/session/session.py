@@ -716,7 +716,9 @@ class GameSession:
             outcome = Outcome(side.other, "forfeit")
             self._game.finish(outcome)
             self.tree.set_ending(self._end, outcome)
-            text = f"{capitalised(str(why))}. {self.describe(outcome)}"
+            # one sentence for translators: the engine's failure is a clause ("the engine 'x' did not
+            # answer within its time") and the result a whole sentence of its own
+            text = _("The game ends: {why}. {result}").format(why=why, result=self.describe(outcome))
             self.message.emit(text)
             self.computer_failed.emit(text)
             self._after_change()

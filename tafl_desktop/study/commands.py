@@ -19,7 +19,7 @@ from tafl_desktop.i18n import _, ngettext
 
 
 def register(sub: Any) -> None:
-    from tafl_desktop.cli import float_in, int_in
+    from tafl_desktop.cli.common import float_in, int_in
 
     p = sub.add_parser("puzzles", help=_("generate, list and re-verify the puzzles"))
     ps = p.add_subparsers(dest="puzzles_command", required=True)
@@ -116,9 +116,9 @@ def cmd_list(args: Any) -> int:
 
 def cmd_check_record(args: Any) -> int:
     """``puzzles check --file PUZZLE.otg``: an OpenTafl puzzle file read, and its claim proved."""
-    from tafl_desktop.cli import CliError
+    from tafl_desktop.cli.common import CliError
     from tafl_desktop.study.puzzles import PuzzleError
-    from tafl_desktop.study.record_puzzles import check_record_puzzle
+    from tafl_desktop.study.record_puzzles import CHECK_MAX_PLIES, check_record_puzzle
 
     try:
         report = check_record_puzzle(args.file)
@@ -128,17 +128,33 @@ def cmd_check_record(args: Any) -> int:
         print(json.dumps(report))
         return 0
     proof = report["proof"]
-    print(f"{Path(args.file).name}: an OpenTafl puzzle ({report['mode']}), {report['to_move']} to move after "
-          f"{report['start']} plies, {report['lines']} lines; main line: {' '.join(report['main_line'])}")
+    print(_("{file}: an OpenTafl puzzle ({mode}), {side} to move after {plies}, {lines}; main line: {moves}").format(
+        file=Path(args.file).name, mode=report["mode"], side=report["to_move"],
+        plies=ngettext("{n} ply", "{n} plies", report["start"]).format(n=report["start"]),
+        lines=ngettext("{n} line", "{n} lines", report["lines"]).format(n=report["lines"]),
+        moves=" ".join(report["main_line"])))
     if proof["status"] == "proved":
-        print(f"proved: a forced win in {proof['plies']} plies, "
-              + ("only by " if proof["unique"] else "by more than one first move, e.g. ") + proof["first"][0])
+        n = proof["plies"]
+        if proof["unique"]:
+            text = ngettext("proved: a forced win in {n} ply, only by {move}",
+                            "proved: a forced win in {n} plies, only by {move}", n)
+        else:
+            text = ngettext("proved: a forced win in {n} ply, by more than one first move, e.g. {move}",
+                            "proved: a forced win in {n} plies, by more than one first move, e.g. {move}", n)
+        print(text.format(n=n, move=proof["first"][0]))
     elif proof["status"] == "refuted":
-        print(f"not a forced win within {proof['plies']} plies: the defence can hold out longer than the main line")
+        print(ngettext("not a forced win within {n} ply: the defence can hold out longer than the main line",
+                       "not a forced win within {n} plies: the defence can hold out longer than the main line",
+                       proof["plies"]).format(n=proof["plies"]))
     elif proof["status"] == "open":
-        print(f"not settled: proving a win within {proof['plies']} plies needs more positions than allowed")
+        print(ngettext("not settled: proving a win within {n} ply needs more positions than allowed",
+                       "not settled: proving a win within {n} plies needs more positions than allowed",
+                       proof["plies"]).format(n=proof["plies"]))
     else:
-        print("no forced win claimed (the main line does not end in a win for the side to move within 7 plies)")
+        print(ngettext("no forced win claimed (the main line does not end in a win for the side to move within "
+                       "{n} ply)",
+                       "no forced win claimed (the main line does not end in a win for the side to move within "
+                       "{n} plies)", CHECK_MAX_PLIES).format(n=CHECK_MAX_PLIES))
     return 0
 
 
@@ -173,8 +189,8 @@ def cmd_generate(args: Any) -> int:
     from tafl_desktop.study.puzzles import PuzzleError, puzzles_dir
 
     vid = _variant(args.variant, None).id
-    if args.max_plies is not None and (args.max_plies < 1 or args.max_plies > 7):
-        raise CliError(_("--max-plies must be from 1 to 7"))
+    if args.max_plies is not None:
+        _check_max_plies(args.max_plies)
     out = Path(args.out) if args.out else puzzles_dir() / f"{vid}.json"
 
     def progress(y: Any) -> None:
@@ -205,22 +221,37 @@ def cmd_generate(args: Any) -> int:
     return 0
 
 
+def _check_max_plies(plies: int) -> None:
+    """``--max-plies`` as its help says: 1 to 7, and odd (the side to move plays a win's first and
+    last ply, so a forced win is 1, 3, 5 or 7 plies long; the prover would take an even limit as
+    the odd one below it, so it is refused rather than silently lowered)."""
+    from tafl_desktop.cli.common import CliError
+
+    if plies < 1 or plies > 7:
+        raise CliError(_("--max-plies must be from 1 to 7"))
+    if plies % 2 == 0:
+        raise CliError(_("--max-plies must be odd: a forced win takes 1, 3, 5 or 7 plies"))
+
+
 def cmd_mine(args: Any) -> int:
-    """Mine the player's own games (see :mod:`tafl_desktop.study.my_games`) into their puzzle set."""
-    from tafl_desktop.cli import CliError
+    """Mine the player's own games (see :mod:`tafl_desktop.study.my_games`) into their puzzle set.
+
+    A game that cannot be read or mined is named in one line on stderr and the others go on: what
+    they gave is still added, and the exit code is 1."""
+    from tafl_desktop.cli.common import CliError
     from tafl_desktop.interop.formats import read_game
     from tafl_desktop.interop.transfer import InteropError
     from tafl_desktop.study.my_games import MAX_PLIES, add_to_set, default_path, mine_game, puzzle_from_mistake
     from tafl_desktop.study.puzzles import PuzzleError
 
     plies = args.max_plies or MAX_PLIES
-    if plies < 1 or plies > 7:
-        raise CliError("--max-plies must be from 1 to 7")
+    _check_max_plies(plies)
     if (args.ply is None) != (args.best is None):
-        raise CliError("--ply and --best go together: the move number and the better move there")
+        raise CliError(_("--ply and --best go together: the ply and the better move there"))
     out = Path(args.out) if args.out else default_path()
     found: list[dict[str, Any]] = []
-    per_game = []
+    per_game: list[dict[str, Any]] = []
+    problems = 0
     for name in args.games:
         try:
             game = read_game(name).game
@@ -230,19 +261,30 @@ def cmd_mine(args: Any) -> int:
             else:
                 got = mine_game(game, Path(name).name, max_plies=plies)
         except (InteropError, PuzzleError) as exc:
-            raise CliError(str(exc)) from None
+            # an InteropError names the file already; a PuzzleError speaks of the game's rules or moves
+            why = str(exc) if isinstance(exc, InteropError) else _("{where}: {problem}").format(
+                where=Path(name).name, problem=exc)
+            print(_("tafl-desktop: {error}").format(error=why), file=sys.stderr)
+            per_game.append({"game": name, "puzzles": [], "error": why})
+            problems += 1
+            continue
         found.extend(got)
         per_game.append({"game": name, "puzzles": [pz["id"] for pz in got]})
-    try:
-        added = add_to_set(found, out)
-    except PuzzleError as exc:
-        raise CliError(str(exc)) from None
-    except OSError as exc:
-        raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
+    added = 0
+    if found or not problems:  # a run that only failed leaves the set as it was (not even made)
+        try:
+            added = add_to_set(found, out)
+        except PuzzleError as exc:
+            raise CliError(str(exc)) from None
+        except OSError as exc:
+            raise CliError(_("cannot write {path}: {why}").format(path=out, why=os_reason(exc))) from None
     if args.json:
         print(json.dumps({"games": per_game, "found": len(found), "added": added, "out": str(out)}))
     else:
         for g in per_game:
-            print(f"{g['game']}: {len(g['puzzles'])} puzzles")
-        print(f"added {added} new puzzles to {out}")
-    return 0
+            if "error" not in g:
+                print(ngettext("{game}: {n} puzzle", "{game}: {n} puzzles", len(g["puzzles"])).format(
+                    game=g["game"], n=len(g["puzzles"])))
+        print(ngettext("added {n} new puzzle to {path}", "added {n} new puzzles to {path}", added).format(
+            n=added, path=out))
+    return 1 if problems else 0

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.game import Game
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.study.prover import prove_unique
 from tafl_desktop.study.puzzles import PuzzleError, PuzzleSet, puzzle_from_proof
 
@@ -34,16 +35,12 @@ MIN_GAP = 8
 
 
 def default_path() -> Path:
-    """``puzzles/my_games.json`` in the app's data folder (where the window keeps its data)."""
-    from PySide6.QtCore import QCoreApplication, QStandardPaths
+    """``puzzles/my_games.json`` in the app's data folder, where the window reads it
+    (:func:`tafl_desktop.core.paths.app_data_dir`: found without Qt, so the command line runs
+    headless)."""
+    from tafl_desktop.core.paths import app_data_dir
 
-    if not QCoreApplication.applicationName() or QCoreApplication.applicationName() == "python":
-        from tafl_desktop.gui.app import APPLICATION, ORGANISATION
-
-        QCoreApplication.setOrganizationName(ORGANISATION)
-        QCoreApplication.setApplicationName(APPLICATION)
-    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    return Path(base or Path.home() / ".tafl-desktop") / "puzzles" / f"{SET_NAME}.json"
+    return app_data_dir() / "puzzles" / f"{SET_NAME}.json"
 
 
 def _preset_variant(game: Game) -> Any:
@@ -52,12 +49,13 @@ def _preset_variant(game: Game) -> Any:
     from tafl_desktop.core.variants import VariantError, find_variant
 
     variant = game.rules.variant
+    not_a_preset = _("{variant}: puzzles need the rules of a preset").format(variant=variant.title)
     try:
         preset = find_variant(variant.id)
     except VariantError:
-        raise PuzzleError(f"{variant.title}: puzzles need the rules of a preset") from None
+        raise PuzzleError(not_a_preset) from None
     if preset.geometry.size != variant.geometry.size or preset.setup != variant.setup:
-        raise PuzzleError(f"{variant.title}: puzzles need the rules of a preset") from None
+        raise PuzzleError(not_a_preset) from None
     return preset.with_options(dict(variant.changed_options()))
 
 
@@ -76,7 +74,7 @@ def puzzle_from_mistake(game: Game, ply: int, best: Any, *, max_plies: int = MAX
     ``max_plies`` there; None otherwise (no forced win, another move wins too, or the proof ran
     past its budget).  PuzzleError when the ply is not in the game or the rules are no preset's."""
     if not 1 <= ply <= len(game.plies) + 1:
-        raise PuzzleError(f"the game has no move {ply}")
+        raise PuzzleError(_("the game has no ply {ply}").format(ply=ply))
     variant = _preset_variant(game)
     rules = variant.make_rules()
     before = game.position_at(ply - 1)
@@ -84,9 +82,9 @@ def puzzle_from_mistake(game: Game, ply: int, best: Any, *, max_plies: int = MAX
     try:
         move = rules.parse_move(pos, best) if isinstance(best, str) else tuple(best)
     except ValueError as exc:
-        raise PuzzleError(f"move {ply}: {exc}") from None
+        raise PuzzleError(_("ply {ply}: {error}").format(ply=ply, error=exc)) from None
     if move not in rules.legal_moves(pos):
-        raise PuzzleError(f"move {ply}: {rules.move_text(move)} is not legal there")
+        raise PuzzleError(_("ply {ply}: {move} is not legal there").format(ply=ply, move=rules.move_text(move)))
     proof = prove_unique(rules, pos, max_plies, max_nodes=node_budget, hint=move, hint_only=True)
     if proof is None or proof.first != move:
         return None

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.game_tree import GameTree, Node
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.study.puzzles import PuzzleError
 
 MODES = ("loose", "strict")
@@ -43,18 +44,20 @@ def main_line_depth(address: str, length: int) -> int:
     """The main-line position an address names (``0a`` the start, ``1a`` after the first move,
     ``1b`` after the second); PuzzleError for anything else or past the record's end."""
     m = _ADDRESS.fullmatch(address.strip())
+    not_an_address = _("'{address}' is not a move address of the main line such as 6a")
     if not m:
-        raise PuzzleError(f"'{address[:20]}' is not a move address of the main line such as 6a")
+        raise PuzzleError(not_an_address.format(address=address[:20]))
     turn, half = int(m.group(1)), ord(m.group(2)) - ord("a")
     if turn == 0:
         if half:
-            raise PuzzleError(f"'{address[:20]}' is not a move address of the main line such as 6a")
+            raise PuzzleError(not_an_address.format(address=address[:20]))
         return 0
     if half > 1:
-        raise PuzzleError(f"'{address[:20]}': only two moves a turn are played here")
+        raise PuzzleError(_("'{address}': only two moves a turn are played here").format(address=address[:20]))
     depth = 2 * (turn - 1) + half + 1
     if depth > length:
-        raise PuzzleError(f"'{address[:20]}' is past the record's last move ({length})")
+        raise PuzzleError(_("'{address}' is past the record's last move ({last})").format(
+            address=address[:20], last=length))
     return depth
 
 
@@ -128,18 +131,19 @@ def record_puzzle_from_transfer(transfer: Any, name: str) -> RecordPuzzle:
     tags = dict(transfer.tags)
     mode = str(tags.get("puzzle-mode", "")).strip().lower()
     if mode not in MODES:
-        raise PuzzleError(f"{name} is not an OpenTafl puzzle (its puzzle-mode tag is not loose or strict)")
+        raise PuzzleError(_("{name} is not an OpenTafl puzzle (its puzzle-mode tag is not loose or strict)").format(
+            name=name))
     tree = transfer.to_tree()
     main = tree.main_line()
     start_depth = main_line_depth(tags.get("puzzle-start", "0a") or "0a", len(main))
     pre = tags.get("puzzle-prestart")
     pre_depth = main_line_depth(pre, len(main)) if pre else start_depth
     if pre_depth > start_depth:
-        raise PuzzleError(f"{name}: puzzle-prestart comes after puzzle-start")
+        raise PuzzleError(_("{name}: puzzle-prestart comes after puzzle-start").format(name=name))
     nodes = [tree.root, *main]
     start = nodes[start_depth]
     if tree.rules.outcome(tree.position(start)) is not None:
-        raise PuzzleError(f"{name}: the puzzle starts where the game is already over")
+        raise PuzzleError(_("{name}: the puzzle starts where the game is already over").format(name=name))
     return RecordPuzzle(name, mode, tree, start, nodes[pre_depth + 1:start_depth + 1], tags)
 
 
