@@ -61,7 +61,7 @@ from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.maker_panel import FILTERS, FORMAT_LABELS, MakerBuilder, MakerResult, MakerSettings
 from tafl_desktop.gui.texts import add_item, tr
-from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.i18n import _, ngettext, pgettext
 from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
 from tafl_desktop.printing.board_sheet import (
     MAX_SQUARE,
@@ -533,7 +533,9 @@ class PrintSetDialog(QDialog):
         """Which rules the file follows: the preset's, or which toggles differ from it."""
         changed = self.variant.changed_options()
         schema = self.variant.schema
-        changes = "; ".join(f"{schema[k].label}: {schema[k].value_label(val)}" for k, val in changed.items())
+        changes = pgettext("list separator", "; ").join(
+            _("{name}: {value}").format(name=schema[k].label, value=schema[k].value_label(val))
+            for k, val in changed.items())
         if getattr(self, "format", "pdf") != "pdf":
             if not changed:
                 return _("A maker's file: the board and its pieces at true scale (no rule sheet).")
