@@ -266,6 +266,7 @@ def test_puzzles_mine_keeps_what_the_readable_games_gave(tmp_path):
     alone = subprocess.run([*CLI, "puzzles", "mine", str(bad), "--out", str(tmp_path / "none.json")],
                            capture_output=True, text=True, timeout=120)
     assert alone.returncode == 1 and not (tmp_path / "none.json").exists()  # a run that only failed makes nothing
+    assert "added" not in alone.stdout, alone.stdout  # and does not claim to have added to it
 
 
 #: Runs the command line with Qt made unimportable (``import PySide6`` raises ImportError).

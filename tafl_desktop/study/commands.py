@@ -271,7 +271,8 @@ def cmd_mine(args: Any) -> int:
         found.extend(got)
         per_game.append({"game": name, "puzzles": [pz["id"] for pz in got]})
     added = 0
-    if found or not problems:  # a run that only failed leaves the set as it was (not even made)
+    wrote = bool(found or not problems)  # a run that only failed leaves the set as it was (not even made)
+    if wrote:
         try:
             added = add_to_set(found, out)
         except PuzzleError as exc:
@@ -285,6 +286,7 @@ def cmd_mine(args: Any) -> int:
             if "error" not in g:
                 print(ngettext("{game}: {n} puzzle", "{game}: {n} puzzles", len(g["puzzles"])).format(
                     game=g["game"], n=len(g["puzzles"])))
-        print(ngettext("added {n} new puzzle to {path}", "added {n} new puzzles to {path}", added).format(
-            n=added, path=out))
+        if wrote:
+            print(ngettext("added {n} new puzzle to {path}", "added {n} new puzzles to {path}", added).format(
+                n=added, path=out))
     return 1 if problems else 0
