@@ -45,6 +45,26 @@ def test_catalogues_are_up_to_date_with_the_sources():
     assert stale == [], f"out of date: {stale}; run: python -m tafl_desktop.tools.i18n_catalogue update"
 
 
+def test_the_catalogues_do_not_depend_on_the_installed_babel(monkeypatch):
+    """A Babel release alone must not make the committed catalogues stale: Babel writes its own
+    version into each header, which once failed a clean install's suite after Babel 2.19 came out
+    (nothing else in the files had changed)."""
+    import babel.messages.catalog as babel_catalog
+    from babel.messages.catalog import Catalog
+
+    def written(version: str) -> tuple[bytes, bytes]:
+        monkeypatch.setattr(babel_catalog, "VERSION", version)
+        cat = Catalog(locale="de", project="Tafl Desktop", creation_date=C._FIXED_DATE,
+                      revision_date=C._FIXED_DATE)
+        cat.add("Undo", "Rückgängig")
+        return C.po_bytes(cat), C.mo_bytes(read_po(io.BytesIO(C.po_bytes(cat)), locale="de"))
+
+    older, newer = written("2.18.0"), written("9.99.0")
+    assert older == newer
+    assert b"Generated-By: " + C.GENERATED_BY.encode() in older[0]
+    assert b"Babel" not in older[0] + older[1]
+
+
 @pytest.mark.parametrize("lang", C.SHIPPED)
 def test_every_message_is_translated(lang):
     missing = C.untranslated(catalogue(lang))

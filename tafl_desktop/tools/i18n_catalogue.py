@@ -25,6 +25,7 @@ that editing code elsewhere in a file does not make the catalogues stale.
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import sys
 from collections.abc import Iterator
@@ -242,11 +243,41 @@ def _fixed_date():
 _FIXED_DATE = _fixed_date()
 
 
+#: The ``Generated-By`` header the catalogues carry: this tool, not Babel's version (see :func:`_stable`).
+GENERATED_BY = "Tafl Desktop (python -m tafl_desktop.i18n_catalogue)"
+
+
+@functools.cache
+def _stable_catalog_class() -> type:
+    """A Babel ``Catalog`` whose ``Generated-By`` header is :data:`GENERATED_BY` (made on first use:
+    Babel is a development tool, imported only here)."""
+    from babel.messages.catalog import Catalog
+
+    class StableHeaderCatalog(Catalog):
+        def _fixed_headers(self) -> list[tuple[str, str]]:
+            return [(k, f"{GENERATED_BY}\n" if k == "Generated-By" else v) for k, v in self._get_mime_headers()]
+
+        mime_headers = property(_fixed_headers, Catalog._set_mime_headers)  # type: ignore[assignment]
+
+    return StableHeaderCatalog
+
+
+def _stable(cat):
+    """``cat`` with a header that does not depend on the installed Babel.
+
+    Babel writes its own version into every catalogue (``Generated-By: Babel 2.18.0``), so a new
+    Babel release made every committed catalogue "out of date" on a fresh install, though not one
+    text had changed.  The header names this tool instead; everything else stays Babel's.
+    """
+    cat.__class__ = _stable_catalog_class()
+    return cat
+
+
 def po_bytes(cat) -> bytes:
     from babel.messages.pofile import write_po
 
     buf = io.BytesIO()
-    write_po(buf, cat, width=100, include_lineno=False, sort_output=True, ignore_obsolete=True)
+    write_po(buf, _stable(cat), width=100, include_lineno=False, sort_output=True, ignore_obsolete=True)
     return buf.getvalue()
 
 
@@ -254,7 +285,7 @@ def mo_bytes(cat) -> bytes:
     from babel.messages.mofile import write_mo
 
     buf = io.BytesIO()
-    write_mo(buf, cat, use_fuzzy=False)
+    write_mo(buf, _stable(cat), use_fuzzy=False)
     return buf.getvalue()
 
 
