@@ -257,7 +257,7 @@ def _stable_catalog_class() -> type:
         def _fixed_headers(self) -> list[tuple[str, str]]:
             return [(k, f"{GENERATED_BY}\n" if k == "Generated-By" else v) for k, v in self._get_mime_headers()]
 
-        mime_headers = property(_fixed_headers, Catalog._set_mime_headers)  # type: ignore[assignment]
+        mime_headers = property(_fixed_headers, Catalog._set_mime_headers)
 
     return StableHeaderCatalog
 
