@@ -54,17 +54,31 @@ def middle_games(count: int, ply: int = 24) -> tuple:
     return rules, out
 
 
+def one_speed(make, pos, seconds: float, threads: int = 1) -> tuple[float, float]:
+    """Nodes per wall second and per processor second of one search (Expert's selective search)."""
+    lim = SearchLimits(time=seconds, depth=64, threads=threads, selective=True)
+    cpu = time.process_time()
+    res = make().search(pos, lim)
+    cpu = time.process_time() - cpu
+    return res.nodes / max(res.seconds, 1e-9), res.nodes / max(cpu, 1e-9)
+
+
 def speed(make, positions, seconds: float, threads: int = 1) -> tuple[float, float]:
-    """Median nodes per wall second and per processor second (Expert's selective search)."""
-    rates, cpu_rates = [], []
+    """Median nodes per wall second and per processor second over ``positions``."""
+    rates = [one_speed(make, pos, seconds, threads) for pos in positions]
+    return statistics.median(r[0] for r in rates), statistics.median(r[1] for r in rates)
+
+
+def thread_speeds(make, positions, seconds: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """:func:`speed` with one and with two threads, the two searched one after the other on each
+    position: a machine whose speed drifts (a virtual machine's neighbours on the same memory)
+    then disturbs both alike, where two separate passes measured them at different moments."""
+    one, two = [], []
     for pos in positions:
-        lim = SearchLimits(time=seconds, depth=64, threads=threads, selective=True)
-        cpu = time.process_time()
-        res = make().search(pos, lim)
-        cpu = time.process_time() - cpu
-        rates.append(res.nodes / max(res.seconds, 1e-9))
-        cpu_rates.append(res.nodes / max(cpu, 1e-9))
-    return statistics.median(rates), statistics.median(cpu_rates)
+        one.append(one_speed(make, pos, seconds, 1))
+        two.append(one_speed(make, pos, seconds, 2))
+    med = statistics.median
+    return (med(r[0] for r in one), med(r[1] for r in one)), (med(r[0] for r in two), med(r[1] for r in two))
 
 
 def time_to_depth(rules, positions, make, depth: int, cap: float, lines: int = 3) -> tuple[float, float, int]:
@@ -100,8 +114,7 @@ def main() -> None:
     from tafl_desktop.native.search import NativeSearcher, default_threads
 
     rules, positions = middle_games(a.positions)
-    native1, native1_cpu = speed(lambda: NativeSearcher(rules), positions, a.seconds, 1)
-    native2, native2_cpu = speed(lambda: NativeSearcher(rules), positions, a.seconds, 2)
+    (native1, native1_cpu), (native2, native2_cpu) = thread_speeds(lambda: NativeSearcher(rules), positions, a.seconds)
     python1, python1_cpu = speed(lambda: Searcher(rules), positions[: max(3, a.positions // 4)], a.seconds)
     out = {
         "positions": len(positions),

@@ -36,10 +36,13 @@ def _searcher(engine: Any, rules: Any) -> Any:
     if s is None or s.rules is not rules:
         cache.clear()  # one at a time: the table is big
         s = cache[id(rules)] = make_searcher(rules)
-        if s.engine == "native":  # analysis need not be reproducible: every core but one (the window's)
+        if s.engine == "native":
+            # analysis need not be reproducible: every core.  The worker process runs niced
+            # (tafl_desktop.ai.worker), so the window's process still gets a core the moment it
+            # needs one; keeping a core idle for it halved the board's speed on two cores.
             from tafl_desktop.native.search import default_threads
 
-            s.threads = max(1, default_threads() - 1)
+            s.threads = default_threads()
     return s
 
 

@@ -344,7 +344,7 @@ impl TaflSearch {
     /// `config`: the bridge's rules configuration (as for `tafl_native.TaflRules`); `tables`: the
     /// evaluation's tables and weights; `table_bits`: the table holds 2^table_bits entries.
     #[new]
-    #[pyo3(signature = (config, tables, table_bits = 21))]
+    #[pyo3(signature = (config, tables, table_bits = 20))]
     fn new(config: &Bound<'_, PyDict>, tables: &Bound<'_, PyDict>, table_bits: u32) -> PyResult<Self> {
         guarded(|| {
             let cfg = config_from(config)?;

@@ -2,7 +2,8 @@
 //!
 //! It is the algorithm of `tafl_desktop/ai/search.py` (and `multipv.py`), compiled: negamax with
 //! PVS, a transposition table, move ordering (table move, killers, history, the family's static
-//! hints, captures and king moves first), late-move reductions for the selective levels, a
+//! hints, captures and king moves first), late-move reductions for the selective levels (at the
+//! root too, which the Python search does not do: it never reaches the depths where that pays), a
 //! quiescence search along forcing lines (a king route to block, a king capture) and along
 //! captures, multi-PV roots, proven results as mate scores, and limits by time, depth or nodes.
 //!
@@ -63,6 +64,9 @@ pub const CAPTURE_DELTA: i32 = 350;
 pub const FULL_WIDTH_DEPTH: i32 = 2;
 /// Moves searched at full depth before late-move reductions start.
 pub const LMR_AFTER: usize = 3;
+/// Moves the family's ordering rates this high or higher (captures, king moves, threats) are
+/// never reduced.
+pub const LMR_QUIET_KEY: i32 = 200;
 pub const REPETITION_LEAN: i32 = 150;
 /// How often (in nodes) the clock and the caller's stop request are looked at.
 const CHECK_EVERY: u64 = 2048;
@@ -506,7 +510,7 @@ impl<F: Family> Worker<'_, '_, F> {
                     && !caps
                     && m != tt_move
                     && !killers.contains(&m)
-                    && fam.order_key(&order, m) < 200;
+                    && fam.order_key(&order, m) < LMR_QUIET_KEY;
                 if late {
                     let r = lmr(depth, idx);
                     score = -self.negamax(&child, ck, depth - 1 - r, -alpha - 1, -alpha, ply + 1)?;
@@ -676,14 +680,25 @@ impl<F: Family> Worker<'_, '_, F> {
         let root_key = fam.hash(p);
         self.path.push(root_key);
         let mut result = Ok(());
-        for &m in moves {
-            let (child, _) = fam.play(p, m);
+        let order = fam.orderer(p);
+        for (idx, &m) in moves.iter().enumerate() {
+            let (child, caps) = fam.play(p, m);
             let ck = fam.hash(&child);
             let r = (|| -> Result<i32, Abort> {
                 if top.len() < n {
                     return Ok(-self.negamax(&child, ck, depth - 1, -INF, INF, 1)?);
                 }
                 let a = top[0] - margin;
+                // late quiet root moves first get a reduced look, as inside the tree: most of
+                // them fail low there and are done (a third of the nodes to a depth, more with
+                // several lines, whose bar is the last line's lower score)
+                if self.reduce && depth >= 3 && idx > n && !caps && fam.order_key(&order, m) < LMR_QUIET_KEY {
+                    let r = lmr(depth, idx - n);
+                    let reduced = -self.negamax(&child, ck, depth - 1 - r, -a - 1, -a, 1)?;
+                    if reduced <= a {
+                        return Ok(reduced);
+                    }
+                }
                 let mut score = -self.negamax(&child, ck, depth - 1, -a - 1, -a, 1)?;
                 if score > a {
                     score = -self.negamax(&child, ck, depth - 1, -INF, -a, 1)?;

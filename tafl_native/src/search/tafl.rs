@@ -17,6 +17,8 @@ pub struct TaflFamily<B: Bits> {
 thread_local! {
     /// Scratch space for the rules' move lists (one per thread: the helpers of a search too).
     static SCRATCH: RefCell<Vec<rules::Move>> = const { RefCell::new(Vec::new()) };
+    /// Scratch space for the moves `tactics` generates itself (no allocation per node).
+    static OWN_MOVES: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
 }
 
 fn outcome(o: rules::Outcome) -> Outcome {
@@ -46,6 +48,68 @@ impl<B: Bits> TaflFamily<B> {
                 }
             }
         }
+    }
+
+    /// The body of [`Family::tactics`]; `own` is scratch space for the moves it generates itself.
+    fn tactics_into(&self, p: &Position<B>, moves: Option<&[Move]>, forced: &mut Vec<Move>, own: &mut Vec<Move>) -> Tactic {
+        let t = &self.tables;
+        if !p.has_king() {
+            return Tactic::Quiet;
+        }
+        let king = p.king as usize;
+        let occ = Self::occupancy(p);
+        if self.side(p) == DEF {
+            return match t.escape_move(king, occ) {
+                Some(to) => Tactic::WinNow(make_move(king, to)),
+                None => Tactic::Quiet,
+            };
+        }
+        let hostile = t.king_hostility(p.att, king);
+        let sight = t.king_sight(king, occ);
+        if hostile == 0 && sight.routes == 0 && !t.king_wall_risk {
+            return Tactic::Quiet;
+        }
+        let moves: &[Move] = match moves {
+            Some(m) => m,
+            None => {
+                // only moves that land next to the king (or on the rim, for a shield wall) can
+                // take him, and only moves onto his routes can block them: no full generation
+                if !self.rules.has_moves(p) {
+                    return Tactic::Terminal(self.no_moves_outcome(p));
+                }
+                let mut targets = B::ZERO;
+                if hostile > 0 || t.king_wall_risk {
+                    targets = t.adj[king];
+                    if t.king_wall_risk && t.edge.has(king) {
+                        targets |= t.edge;
+                    }
+                }
+                if sight.routes > 0 {
+                    targets |= sight.ray;
+                }
+                self.moves_to(p, targets, p.att, own);
+                own
+            }
+        };
+        if hostile > 0 || t.king_wall_risk {
+            let mut targets = t.adj[king];
+            if t.king_wall_risk && t.edge.has(king) {
+                targets |= t.edge;
+            }
+            for &m in moves {
+                if targets.has(move_to(m)) {
+                    let (next, _) = self.play(p, m);
+                    if !next.has_king() {
+                        return Tactic::WinNow(m);
+                    }
+                }
+            }
+        }
+        if sight.routes > 0 {
+            forced.extend(moves.iter().copied().filter(|&m| sight.ray.has(move_to(m))));
+            return Tactic::Forced;
+        }
+        Tactic::Quiet
     }
 
     #[inline]
@@ -120,65 +184,11 @@ impl<B: Bits> Family for TaflFamily<B> {
     }
 
     fn tactics(&self, p: &Position<B>, moves: Option<&[Move]>, forced: &mut Vec<Move>) -> Tactic {
-        let t = &self.tables;
-        if !p.has_king() {
-            return Tactic::Quiet;
-        }
-        let king = p.king as usize;
-        let occ = Self::occupancy(p);
-        if self.side(p) == DEF {
-            return match t.escape_move(king, occ) {
-                Some(to) => Tactic::WinNow(make_move(king, to)),
-                None => Tactic::Quiet,
-            };
-        }
-        let hostile = t.king_hostility(p.att, king);
-        let sight = t.king_sight(king, occ);
-        if hostile == 0 && sight.routes == 0 && !t.king_wall_risk {
-            return Tactic::Quiet;
-        }
-        let mut own = Vec::new();
-        let moves: &[Move] = match moves {
-            Some(m) => m,
-            None => {
-                // only moves that land next to the king (or on the rim, for a shield wall) can
-                // take him, and only moves onto his routes can block them: no full generation
-                if !self.rules.has_moves(p) {
-                    return Tactic::Terminal(self.no_moves_outcome(p));
-                }
-                let mut targets = B::ZERO;
-                if hostile > 0 || t.king_wall_risk {
-                    targets = t.adj[king];
-                    if t.king_wall_risk && t.edge.has(king) {
-                        targets |= t.edge;
-                    }
-                }
-                if sight.routes > 0 {
-                    targets |= sight.ray;
-                }
-                self.moves_to(p, targets, p.att, &mut own);
-                &own
-            }
-        };
-        if hostile > 0 || t.king_wall_risk {
-            let mut targets = t.adj[king];
-            if t.king_wall_risk && t.edge.has(king) {
-                targets |= t.edge;
-            }
-            for &m in moves {
-                if targets.has(move_to(m)) {
-                    let (next, _) = self.play(p, m);
-                    if !next.has_king() {
-                        return Tactic::WinNow(m);
-                    }
-                }
-            }
-        }
-        if sight.routes > 0 {
-            forced.extend(moves.iter().copied().filter(|&m| sight.ray.has(move_to(m))));
-            return Tactic::Forced;
-        }
-        Tactic::Quiet
+        OWN_MOVES.with(|own| {
+            let mut own = own.borrow_mut();
+            own.clear();
+            self.tactics_into(p, moves, forced, &mut own)
+        })
     }
 
     #[inline]

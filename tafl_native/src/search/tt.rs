@@ -77,18 +77,23 @@ impl Table {
         Some(unpack(data))
     }
 
-    /// Store, unless the slot holds the same position searched deeper with a move.
+    /// Store, unless the slot holds the same position searched deeper with a move, or holds
+    /// this very entry already (threads share the table: a write, even of the same words, takes
+    /// the memory line away from the other cores' caches).
     #[inline]
     pub fn store(&self, key: u64, e: Entry) {
         let s = &self.slots[key as usize & self.mask];
         let old = s[1].load(Relaxed);
+        let data = pack(e);
         if old != 0 && s[0].load(Relaxed) ^ old == key {
+            if old == data {
+                return;
+            }
             let o = unpack(old);
             if o.depth > e.depth && o.mv != NO_MOVE {
                 return;
             }
         }
-        let data = pack(e);
         s[0].store(key ^ data, Relaxed);
         s[1].store(data, Relaxed);
     }
