@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QPushButton
+from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QLabel, QPushButton
 
 from tafl_desktop.core.clock import TimeControl
 from tafl_desktop.core.game import Side
@@ -152,12 +152,14 @@ def test_review_the_game_in_the_end_dialog_starts_the_review(qtbot, make_window,
     w = make_window("brandubh")
     w.review_panel.per_position = 0.05
     clicked: list[str] = []
+    texts: list[str] = []
 
     def press_review() -> None:
         for top in QApplication.topLevelWidgets():
             if isinstance(top, QDialog) and top.isVisible() and top.windowTitle() == "Game over":
                 button = next(b for b in top.findChildren(QPushButton) if b.text() == "Review the game")
                 clicked.append(button.text())
+                texts.extend(label.text() for label in top.findChildren(QLabel))
                 button.click()
                 return
         QTimer.singleShot(20, press_review)
@@ -168,6 +170,10 @@ def test_review_the_game_in_the_end_dialog_starts_the_review(qtbot, make_window,
         assert c.play_move(c.rules.parse_move(c.game.position, text))
     qtbot.waitUntil(lambda: bool(clicked), timeout=10_000)
     assert c.game.outcome is not None and c.game.outcome.reason == "king_captured"
+    # the text says what the button does (it once told the player to review the game by hand)
+    detail = next(t for t in texts if "The game lasted" in t)
+    assert "“Review the game” has the computer judge every move" in detail, detail
+    assert "to review the game" not in detail
     # the review asks how hard to search first (window-modal, not blocking); its default answer
     qtbot.waitUntil(lambda: w.review_panel.dialog is not None and w.review_panel.dialog.isVisible(), timeout=5_000)
     w.review_panel.dialog.accept()

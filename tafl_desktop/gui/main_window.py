@@ -571,10 +571,13 @@ class MainWindow(QMainWindow):
         variant = c.rules.variant
         headline = outcome.headline(variant)
         n = moves_played(c.game)
-        detail = ngettext("{reason}. The game lasted {n} move.\n\nThe board stays as it is: step through the "
-                          "moves to review the game.",
-                          "{reason}. The game lasted {n} moves.\n\nThe board stays as it is: step through the "
-                          "moves to review the game.", n).format(reason=outcome.reason_text(variant), n=n)
+        # the dialog's default button starts the computer's review: the text says what it does
+        # and what closing the dialog leaves (it once told the player to review by hand)
+        detail = ngettext("{reason}. The game lasted {n} move.\n\n“Review the game” has the computer judge every "
+                          "move. Close this window to step through the moves yourself: the board stays as it is.",
+                          "{reason}. The game lasted {n} moves.\n\n“Review the game” has the computer judge every "
+                          "move. Close this window to step through the moves yourself: the board stays as it is.",
+                          n).format(reason=outcome.reason_text(variant), n=n)
         choice = dialogs.show_game_over(self, headline, detail, self.panel.winner_pixmap(outcome))
         if choice == dialogs.NEW_GAME:
             self.new_game()
