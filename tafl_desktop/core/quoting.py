@@ -164,3 +164,17 @@ def os_reason(exc: BaseException) -> str:
             return _OS_REASONS[name]()
         return shown(exc.strerror or exc, 200)
     return shown(exc, 200)
+
+
+def json_problem(exc: ValueError) -> str:
+    """What is wrong with a text that ``json.loads`` refused, in the reader's language (the
+    parser's own message is English: "Expecting ',' delimiter: line 3 column 5 (char 40)")."""
+    import json
+
+    if isinstance(exc, json.JSONDecodeError):
+        return _("not valid JSON at line {line}, column {column}").format(line=exc.lineno, column=exc.colno)
+    if isinstance(exc, UnicodeDecodeError):
+        return _("not UTF-8 text")
+    # the one other ValueError of json.loads: an integer longer than Python converts
+    return _("a number too long to read")
+

@@ -16,7 +16,7 @@ from tafl_desktop.core import progress
 from tafl_desktop.core.game import Game, IllegalMove, Position, Side
 from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.core.marks import gettext as _
-from tafl_desktop.core.quoting import known, os_reason, quote, shown
+from tafl_desktop.core.quoting import json_problem, known, os_reason, quote, shown
 from tafl_desktop.core.record_limits import MAX_MOVES, MAX_RECORD_BYTES, file_too_large, tags_problem, tree_problem
 from tafl_desktop.core.record_tree import TREE_KEYS, TreeFormatError, read_tree_extras, tree_extras
 from tafl_desktop.core.safe_files import read_limited, write_safely
@@ -213,7 +213,7 @@ def parse_record_text(raw: bytes, where: str) -> Any:
         raise RecordError(_("{where}: not a readable game record (nested too deeply)").format(where=where)) from None
     except ValueError as exc:  # JSONDecodeError, and a number with more digits than Python converts
         raise RecordError(_("{where}: not a readable game record ({problem})").format(
-            where=where, problem=shown(exc, 120))) from None
+            where=where, problem=json_problem(exc))) from None
 
 
 def read_record_tags(path: str | Path) -> dict[str, str]:

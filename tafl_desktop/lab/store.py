@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from tafl_desktop.core.quoting import json_problem
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.lab.study import Study, StudyError
 
@@ -178,7 +179,7 @@ def _read_study(folder: Path, spec: Path) -> Study | None:
             folder=_shown(folder), problem=_("it is nested too deeply"))) from None
     except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         raise StudyError(_("{folder} holds no readable study: {problem}").format(
-            folder=_shown(folder), problem=str(exc)[:200])) from None
+            folder=_shown(folder), problem=json_problem(exc))) from None
     return Study.from_data(data)
 
 

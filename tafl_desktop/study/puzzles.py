@@ -24,7 +24,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Game, IllegalMove
 from tafl_desktop.core.marks import gettext as _
-from tafl_desktop.core.quoting import os_reason, shown
+from tafl_desktop.core.quoting import json_problem, os_reason, shown
 from tafl_desktop.study.prover import Proof, main_line, prove_unique
 
 FORMAT = 1
@@ -154,7 +154,7 @@ class PuzzleSet:
         try:
             data = json.loads(raw.decode("utf-8"))
         except ValueError as exc:  # bad UTF-8, bad JSON, a number of more than 4,300 digits
-            raise PuzzleError(_("{p} is not a puzzle file: {exc}").format(p=shown(str(p)), exc=str(exc)[:200])) \
+            raise PuzzleError(_("{p} is not a puzzle file: {exc}").format(p=shown(str(p)), exc=json_problem(exc))) \
                 from None
         except RecursionError:
             raise PuzzleError(_("{path} is not a puzzle file: it is nested too deeply").format(
