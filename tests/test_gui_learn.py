@@ -276,6 +276,48 @@ def test_puzzles_from_my_games_through_the_window(qtbot, make_window, tmp_path, 
     assert "my_games" in fams
 
 
+def test_closing_puzzles_from_my_games_never_waits_and_keeps_what_it_found(qtbot, make_window, tmp_path,
+                                                                           monkeypatch):
+    """Closing the dialog while it searches returns at once (it used to wait up to 10 s for the
+    proof under way); the search then stops, and the puzzle it had found is still in the set."""
+    import threading
+    import time
+
+    from tafl_desktop.gui.learn import mine_my_games
+    from tafl_desktop.study import my_games
+    from tafl_desktop.study.puzzles import PuzzleSet
+    from tests.test_study_puzzle_training import _missed_win_game
+
+    out = tmp_path / "my_games.json"
+    monkeypatch.setattr(my_games, "default_path", lambda: out)
+    _pz, _game, path = _missed_win_game(tmp_path)
+    real = my_games.mine_game
+    searching = threading.Event()
+    asked_to_stop: list[bool] = []
+
+    def slow_mine(game, source="", *, should_stop=None, progress=None, **kw):
+        found = real(game, source)  # the game's real puzzle
+        searching.set()
+        t0 = time.monotonic()
+        while not should_stop() and time.monotonic() - t0 < 30:
+            time.sleep(0.01)
+        asked_to_stop.append(should_stop())
+        time.sleep(1.0)  # a proof that runs on for a second after the request to stop
+        return found
+
+    monkeypatch.setattr(my_games, "mine_game", slow_mine)
+    w = make_window("brandubh")
+    dlg = mine_my_games(w, [str(path)])
+    qtbot.waitUntil(searching.is_set, timeout=60000)
+    thread = dlg.thread_
+    t0 = time.monotonic()
+    dlg.close()
+    assert time.monotonic() - t0 < 0.5 and not dlg.isVisible()
+    qtbot.waitUntil(thread.isFinished, timeout=30000)
+    assert asked_to_stop == [True]
+    assert len(PuzzleSet.load(out).puzzles) == 1
+
+
 def test_my_games_are_chosen_through_the_windows_file_dialog(qtbot, make_window, tmp_path, monkeypatch,
                                                              dialogs_recorder):
     """"Choose games..." asks through the window's file dialog (its filter in the reader's words)

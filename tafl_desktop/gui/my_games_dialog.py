@@ -1,6 +1,11 @@
 """Learn > Puzzles from My Games: the player's own game files mined for puzzles off the window's
 thread (:func:`tafl_desktop.study.my_games.mine_game`), with progress and Cancel; what is found
-goes into the player's puzzle set, which the Puzzles window shows under "My games"."""
+goes into the player's puzzle set, which the Puzzles window shows under "My games".
+
+Closing the dialog never waits for the search: the thread is asked to stop, ends after the position
+it is on, and itself adds what it found to the set, so nothing found is lost even when the dialog is
+gone by then.  Running threads are held here (not by the dialog) until they end, and the
+application waits for them when it quits."""
 
 from __future__ import annotations
 
@@ -8,28 +13,54 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QCoreApplication, QThread, Signal
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout
 
 from tafl_desktop.i18n import _, ngettext
 
+#: Mining threads still running, held here so that a closed (and deleted) dialog never destroys
+#: one that runs; each leaves when it ends.
+_RUNNING: set[MineThread] = set()
+#: Whether the application's quit waits for :data:`_RUNNING` yet (connected once).
+_QUIT_HOOKED = False
+
+
+def _wait_for_mining() -> None:
+    """At quit: stop every mining thread and wait for it (the proof it is on is capped)."""
+    for thread in list(_RUNNING):
+        thread.stop = True
+        thread.wait()
+
 
 class MineThread(QThread):
-    """Mines the files one after the other; ``progressed(file index, done, total)``, then
-    ``finished_mining(puzzles, problems)`` (a problem is one line naming the file)."""
+    """Mines the files one after the other; ``progressed(file index, done, total)``, then adds
+    what it found to the set at ``out`` and says ``finished_mining(puzzles, problems, added)``
+    (a problem is one line naming the file)."""
 
     progressed = Signal(int, int, int)
-    finished_mining = Signal(list, list)
+    finished_mining = Signal(list, list, int)
 
-    def __init__(self, paths: list[str]) -> None:
+    def __init__(self, paths: list[str], out: Path | None = None) -> None:
         super().__init__()
         self.paths = paths
+        self.out = out
         self.stop = False
+
+    def start_held(self) -> None:
+        """Start, held by this module until the thread ends (see :data:`_RUNNING`)."""
+        global _QUIT_HOOKED
+        app = QCoreApplication.instance()
+        if app is not None and not _QUIT_HOOKED:
+            app.aboutToQuit.connect(_wait_for_mining)
+            _QUIT_HOOKED = True
+        _RUNNING.add(self)
+        self.finished.connect(lambda: _RUNNING.discard(self))
+        self.start()
 
     def run(self) -> None:
         from tafl_desktop.interop.formats import read_game
         from tafl_desktop.interop.transfer import InteropError
-        from tafl_desktop.study.my_games import mine_game
+        from tafl_desktop.study.my_games import add_to_set, default_path, mine_game
         from tafl_desktop.study.puzzles import PuzzleError
 
         found: list[dict[str, Any]] = []
@@ -46,7 +77,13 @@ class MineThread(QThread):
                 problems.append(str(exc))
             except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
                 problems.append(f"{name}: {exc}")
-        self.finished_mining.emit(found, problems)
+        out = self.out or default_path()
+        try:
+            added = add_to_set(found, out)
+        except (PuzzleError, OSError) as exc:
+            problems.append(_("Cannot write {path}: {problem}").format(path=out, problem=exc))
+            added = 0
+        self.finished_mining.emit(found, problems, added)
 
 
 class MyGamesDialog(QDialog):
@@ -103,10 +140,10 @@ class MyGamesDialog(QDialog):
         self.bar.setRange(0, 0)
         self.status.setText(ngettext("Searching {n} game...", "Searching {n} games...", len(paths)).format(
             n=len(paths)))
-        self.thread_ = MineThread(self.paths)
+        self.thread_ = MineThread(self.paths, self.out)
         self.thread_.progressed.connect(self.on_progress)
         self.thread_.finished_mining.connect(self.on_done)
-        self.thread_.start()
+        self.thread_.start_held()
 
     def on_progress(self, index: int, done: int, total: int) -> None:
         self.bar.setRange(0, max(1, total))
@@ -119,21 +156,12 @@ class MyGamesDialog(QDialog):
             self.thread_.stop = True
             self.status.setText(_("Stopping; the puzzles found so far are kept..."))
 
-    def on_done(self, found: list, problems: list) -> None:
-        from tafl_desktop.study.my_games import add_to_set, default_path
-        from tafl_desktop.study.puzzles import PuzzleError
-
+    def on_done(self, found: list, problems: list, added: int) -> None:
         self.btn_cancel.setEnabled(False)
         self.btn_choose.setEnabled(True)
         self.bar.setRange(0, 1)
         self.bar.setValue(1)
         self.found = found
-        out = self.out or default_path()
-        try:
-            added = add_to_set(found, out)
-        except (PuzzleError, OSError) as exc:
-            problems = [*problems, _("Cannot write {path}: {problem}").format(path=out, problem=exc)]
-            added = 0
         text = ngettext("{n} puzzle found, {added} new in your set.", "{n} puzzles found, {added} new in your set.",
                         len(found)).format(n=len(found), added=added)
         if problems:
@@ -148,7 +176,8 @@ class MyGamesDialog(QDialog):
             dlg.select(self.found[0]["id"])
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        # never waits (it once waited up to 10 s): the thread stops after the position it is on
+        # and adds what it found to the set itself
         if self.thread_ is not None and self.thread_.isRunning():
             self.thread_.stop = True
-            self.thread_.wait(10_000)
         super().closeEvent(event)
