@@ -343,6 +343,33 @@ def test_my_games_are_chosen_through_the_windows_file_dialog(qtbot, make_window,
     dlg.close()
 
 
+def test_an_opentafl_puzzle_file_is_read_off_the_windows_thread(qtbot, make_window, tmp_path, monkeypatch):
+    """Learn > Open an OpenTafl Puzzle reads a large file as File > Import does: in a thread (it was
+    read on the window's thread), and the puzzle opens as before."""
+    import threading
+
+    from tafl_desktop.gui import background_read
+    from tafl_desktop.gui.learn import open_puzzle_file
+    from tafl_desktop.gui.record_puzzle import RecordPuzzleDialog
+    from tafl_desktop.study import record_puzzles
+    from tests.test_study_puzzle_training import _otg_puzzle
+
+    _pz, path = _otg_puzzle(tmp_path, mode="strict")
+    monkeypatch.setattr(background_read, "SMALL_BYTES", 0)  # this small file stands in for a large one
+    real = record_puzzles.read_record_puzzle
+    readers: list[threading.Thread] = []
+
+    def read(p):
+        readers.append(threading.current_thread())
+        return real(p)
+
+    monkeypatch.setattr(record_puzzles, "read_record_puzzle", read)
+    w = make_window("brandubh")
+    dlg = open_puzzle_file(w, str(path))
+    assert isinstance(dlg, RecordPuzzleDialog) and dlg.isVisible()
+    assert readers and all(t is not threading.main_thread() for t in readers)
+
+
 def test_an_opentafl_puzzle_opens_from_import_and_is_solved(qtbot, make_window, tmp_path, dialogs_recorder):
     from tafl_desktop.gui.interop_menu import import_game
     from tafl_desktop.gui.record_puzzle import RecordPuzzleDialog

@@ -9,6 +9,7 @@ record's move as an arrow; Show solution plays the author's main line on the boa
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QTimer
@@ -210,12 +211,18 @@ class RecordPuzzleDialog(QDialog):
 
 def open_record_puzzle(window: Any, path: str) -> RecordPuzzleDialog | None:
     """Open an OpenTafl puzzle file in its own window; a file that cannot be one is one line."""
+    from tafl_desktop.core.progress import Cancelled
+    from tafl_desktop.core.quoting import shown
     from tafl_desktop.gui import dialogs
+    from tafl_desktop.gui.background_read import read_in_background
     from tafl_desktop.study.puzzles import PuzzleError
     from tafl_desktop.study.record_puzzles import read_record_puzzle
 
-    try:
-        puzzle = read_record_puzzle(path)
+    try:  # read as File > Import reads: in a thread, with progress and Cancel for a large file
+        puzzle = read_in_background(window, _("Opening {name}...").format(name=shown(Path(path).name)),
+                                    lambda: read_record_puzzle(path), path)
+    except Cancelled:
+        return None
     except PuzzleError as exc:
         dialogs.show_error(window, _("Cannot open the puzzle"), str(exc))
         return None
