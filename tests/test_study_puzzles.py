@@ -165,6 +165,62 @@ def test_generator_mines_real_games_and_resumes(tmp_path):
     assert check.returncode == 0, check.stderr
 
 
+def _soldiers(pz):
+    """Each army's soldiers in a Dablot puzzle's position: (side to move, the other side)."""
+    armies = dict(part.split("=", 1) for part in pz["position"].split())
+    counts = {side: sum(1 for t in armies.get(side, "").split(",") if t[:1] in "sr" and t) for side in armies}
+    mover = "south" if pz["to_move"] == "saami" else "north"
+    return counts[mover], counts["north" if mover == "south" else "south"], armies
+
+
+def test_generator_composes_endgames_through_the_cli(tmp_path):
+    """``puzzles generate --source endgames``: self-play positions thinned to at most W soldiers for
+    the side to move and L for the other (leaders and sons kept), each puzzle a proved unique win
+    whose ``source`` says it was composed and from which game and ply; the run resumes where it
+    stopped, and the same seeds give the same candidates."""
+    out = tmp_path / "set.json"
+    cmd = [sys.executable, "-m", "tafl_desktop", "puzzles", "generate", "dablot_mini", "--source", "endgames",
+           "--keep", "3,1", "--out", str(out), "--seconds", "25", "--json"]
+    first = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stderr
+    got = json.loads(first.stdout)
+    data = json.loads(out.read_text())
+    assert got["puzzles_kept"] == len(data["puzzles"]) > 0 and got["positions_scanned"] > 0
+    for pz in data["puzzles"]:
+        assert pz["source"].startswith("endgame:") and " ply " in pz["source"]
+        mine, theirs, armies = _soldiers(pz)
+        assert mine <= 3 and theirs <= 1 and all("k" in army for army in armies.values()), pz["position"]
+    seed = data["scanned"]["endgame_seed"]
+    assert seed >= 1 and data["scanned"]["games"]
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    later = json.loads(out.read_text())
+    assert later["scanned"]["endgame_seed"] >= seed
+    assert {pz["id"] for pz in data["puzzles"]} <= {pz["id"] for pz in later["puzzles"]}  # kept, not redone
+    check = subprocess.run([sys.executable, "-m", "tafl_desktop", "puzzles", "check", "--file", str(out)],
+                           capture_output=True, text=True, timeout=300)
+    assert check.returncode == 0, check.stderr
+    for bad in ("0,2", "6", "a,b", "3,1,1"):
+        refused = subprocess.run([*cmd[:9], bad, "--out", str(out), "--seconds", "1"], capture_output=True,
+                                 text=True, timeout=120)
+        assert refused.returncode == 2 and "--keep" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_composed_endgames_replay_from_their_seed():
+    from itertools import islice
+
+    from tafl_desktop.study.sources import endgame_candidates
+
+    variant = find_variant("dablot_mini")
+    rules = variant.make_rules()
+
+    def draw():
+        return [(c.game, c.ply, rules.position_text(c.position)) for c in islice(endgame_candidates(variant, 7), 40)]
+
+    first = draw()
+    assert first == draw() and len({text for _g, _k, text in first}) > 10
+
+
 OLD_RULES = {"encirclement": True, "king_capture": "weak_near_throne"}  # the rules the real games were played under
 HOLDS_UNDER_PRESET = {"id": "brandubh-0001", "variant": "brandubh", "options": OLD_RULES, "goal": "king_escaped",
                       "position": "/2t4/5t1/2T4/2tKt2/1t3T1/2T4/4T2/", "to_move": "defenders", "winner": "defenders",

@@ -31,8 +31,12 @@ def register(sub: Any) -> None:
                    help=_("stop after about this long (default 300)"))
     g.add_argument("--limit", type=int_in(1, 1_000_000), default=None,
                    help=_("stop when the set holds this many puzzles"))
-    g.add_argument("--source", choices=("auto", "games", "selfplay"), default="auto",
-                   help=_("real games on record, the app's self-play, or auto (games where they exist)"))
+    g.add_argument("--source", choices=("auto", "games", "selfplay", "endgames"), default="auto",
+                   help=_("real games on record, the app's self-play, composed endgames (self-play positions "
+                          "thinned to a few pieces a side), or auto (games where they exist)"))
+    g.add_argument("--keep", type=_keep_pair, default=None, metavar="W,L",
+                   help=_("with --source endgames: the most soldiers the side to move and the other side keep "
+                          "(default 6,2)"))
     g.add_argument("--max-plies", type=int_in(1, 7), default=None,
                    help=_("longest forced win searched, in plies (odd)"))
     g.add_argument("--out", default=None, help=_("the puzzle file to extend (default: the shipped set)"))
@@ -72,6 +76,19 @@ def register(sub: Any) -> None:
                    help=_("check this puzzle file instead of the shipped sets (a set, or an OpenTafl puzzle .otg)"))
     c.add_argument("--json", action="store_true", help=_("print the verdict as JSON"))
     c.set_defaults(func=cmd_check)
+
+
+def _keep_pair(text: str) -> tuple[int, int]:
+    """``--keep W,L``: two whole numbers from 1 to 99."""
+    import argparse
+
+    from tafl_desktop.cli.common import quote_value
+
+    parts = text.split(",")
+    if len(parts) == 2 and all(p.strip().isdigit() and 1 <= int(p) <= 99 for p in parts):
+        return int(parts[0]), int(parts[1])
+    raise argparse.ArgumentTypeError(_("{value} is not two whole numbers from 1 to 99, such as 6,2").format(
+        value=quote_value(text)))
 
 
 def _load(args: Any) -> list[dict[str, Any]]:
@@ -201,7 +218,8 @@ def cmd_generate(args: Any) -> int:
     try:
         result = generate(vid, out, args.seconds, source=args.source, max_plies=args.max_plies, limit=args.limit,
                           games_dir=Path(args.games_dir) if args.games_dir else None, progress=progress,
-                          balance_set=args.balance, **({"node_budget": args.node_budget} if args.node_budget else {}))
+                          balance_set=args.balance, **({"node_budget": args.node_budget} if args.node_budget else {}),
+                          **({"keep": args.keep} if args.keep else {}))
     except (ValueError, PuzzleError) as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:

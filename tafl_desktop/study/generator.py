@@ -6,7 +6,10 @@ the variant's puzzle set (if any), re-proves the puzzles it holds under the pres
 game with :func:`~tafl_desktop.study.prover.prove_unique`, and saves the set after every game, so
 stopping it loses at most one game's work.  Sources: the real games on record for Copenhagen and
 Brandubh (Fetlar's puzzles come from the Copenhagen games: the same board and start), the app's
-self-play for every preset.
+self-play for every preset, and composed endgames (``--source endgames``: self-play positions
+thinned to a few pieces a side, see :func:`~tafl_desktop.study.sources.endgame_candidates`), for
+a game whose self-play rarely reaches a forced win of three moves (full Dablot); their puzzles'
+``source`` begins ``endgame:``, so a set says which of its puzzles were composed.
 
 Depth first: a game's positions are tried from the furthest back (``back`` plies before its end)
 towards the end, and once a puzzle is kept no other position of that game within
@@ -31,9 +34,11 @@ from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.study.prover import prove_unique
 from tafl_desktop.study.puzzles import PuzzleSet, puzzle_from_proof
 from tafl_desktop.study.sources import (
+    DEFAULT_KEEP,
     REAL_GAME_FILES,
     Candidate,
     default_games_dir,
+    endgame_candidates,
     real_game_candidates,
     selfplay_candidates,
 )
@@ -45,6 +50,8 @@ DEFAULT_MAX_PLIES = 5
 #: few, and a three-move puzzle of 11x11 needs some 50,000 to prove unique.
 DEFAULT_NODE_BUDGET = 30_000
 HINTED_NODE_BUDGET = 150_000
+#: ... and for composed endgames (few pieces, so a proof that needs more is seldom a puzzle).
+ENDGAME_NODE_BUDGET = 10_000
 #: ... and with the native prover (the Tafl games where it is built; the same meaning: positions
 #: expanded by the proof), which settles about a hundred times as many positions per second.
 NATIVE_NODE_BUDGET = 500_000
@@ -192,14 +199,17 @@ def balance(puzzles: list[dict[str, Any]], newcomer: int = 3) -> list[dict[str, 
 def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", back: int = DEFAULT_BACK,
              max_plies: int | None = None, node_budget: int | None = None, limit: int | None = None,
              games_dir: Path | None = None, progress: Callable[[Yield], None] | None = None,
-             should_stop: Callable[[], bool] | None = None, balance_set: bool = False) -> Yield:
+             should_stop: Callable[[], bool] | None = None, balance_set: bool = False,
+             keep: tuple[int, int] = DEFAULT_KEEP) -> Yield:
     """Run one bounded pass for ``variant_id`` into the set at ``out``; returns this run's yield.
 
-    ``source``: ``games`` (the record files), ``selfplay``, or ``auto`` (games where the preset has
-    them, self-play otherwise).  Stops after ``seconds``, after ``limit`` puzzles in the set, or
-    when ``should_stop()`` says so; with no ``seconds`` it mines nothing (the set is only re-proved,
-    spaced out and balanced).  The set is spaced out (:func:`space_out`) at the end, and with
-    ``balance_set`` also balanced by :func:`balance` (that drops short puzzles: best once mining is done)."""
+    ``source``: ``games`` (the record files), ``selfplay``, ``endgames`` (self-play positions
+    thinned to at most ``keep`` common pieces for the side to move and the other side), or ``auto``
+    (games where the preset has them, self-play otherwise).  Stops after ``seconds``, after
+    ``limit`` puzzles in the set, or when ``should_stop()`` says so; with no ``seconds`` it mines
+    nothing (the set is only re-proved, spaced out and balanced).  The set is spaced out
+    (:func:`space_out`) at the end, and with ``balance_set`` also balanced by :func:`balance`
+    (that drops short puzzles: best once mining is done)."""
     from tafl_desktop.core.variants import find_variant
 
     preset = find_variant(variant_id)
@@ -237,21 +247,40 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
     from tafl_desktop.ai.engine import engine_name
 
     plies = max_plies or DEFAULT_MAX_PLIES
-    hint_only = rules.geometry.size >= HINT_ONLY_FROM
+    hint_only = rules.geometry.size >= HINT_ONLY_FROM and source != "endgames"  # a composed position has no move played
     if node_budget is None:
         native = engine_name(rules) == "native"
-        node_budget = NATIVE_NODE_BUDGET if native else HINTED_NODE_BUDGET if hint_only else DEFAULT_NODE_BUDGET
+        node_budget = (NATIVE_NODE_BUDGET if native else ENDGAME_NODE_BUDGET if source == "endgames"
+                       else HINTED_NODE_BUDGET if hint_only else DEFAULT_NODE_BUDGET)
     if source == "games":
         played = find_variant(games_of).with_options(toggles)  # replayed as played, only to reach positions
         replay = played.with_options({"repetition": "allowed"}) if "repetition" in played.options else played
         assert folder is not None  # checked above, with the other real-game conditions
         cands = real_game_candidates(replay.make_rules(), folder / REAL_GAME_FILES[games_of][0], back)
+    elif source == "endgames":
+        cands = endgame_candidates(variant, int(pset.scanned.get("endgame_seed", 0)) + 1, keep)
     else:
         cands = selfplay_candidates(variant, int(pset.scanned.get("selfplay_seed", 0)) + 1, back)
+    def out_of_time() -> bool:
+        return (time.monotonic() - t0 >= seconds or (limit is not None and len(pset.puzzles) >= limit)
+                or (should_stop is not None and should_stop()))
+
+    def account() -> None:  # this run's seconds so far into the set's total
+        elapsed = time.monotonic() - t0
+        pset.scanned["seconds"] = round(float(pset.scanned.get("seconds", 0.0)) + elapsed - result.seconds, 1)
+        result.seconds = elapsed
+
+    # a composed game gives hundreds of positions: the limits are checked after each, and a game
+    # left halfway is not marked scanned (the next run takes it again, skipping what it kept)
+    stop_within_game = source == "endgames"
+    stopped = False
     for batch in _by_game(cands) if seconds > 0 else ():  # no time: only re-prove, space out, balance
         if batch[0].game in done:
             continue
         for cand in batch:
+            if stop_within_game and result.scanned and out_of_time():
+                stopped = True
+                break
             if any(abs(cand.ply - other) < MIN_GAP for other in taken.get(cand.game, [])):
                 continue  # a puzzle of this game is already close by
             if hint_only and not cand.winner_to_move:
@@ -274,20 +303,22 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
             pset.puzzles.append(puzzle_from_proof(variant, pos, proof, f"{cand.game} ply {cand.ply}", next_number))
             next_number += 1
             result.kept += 1
+        if stopped:
+            account()
+            pset.save(out)
+            break
         done.add(batch[0].game)
         result.games += 1
         pset.scanned["games"] = sorted(done)
         pset.scanned["positions"] = int(pset.scanned.get("positions", 0)) + len(batch)
-        if batch[0].game.startswith("selfplay:"):
-            pset.scanned["selfplay_seed"] = int(batch[0].game.rsplit("seed", 1)[1])
-        elapsed = time.monotonic() - t0
-        pset.scanned["seconds"] = round(float(pset.scanned.get("seconds", 0.0)) + elapsed - result.seconds, 1)
-        result.seconds = elapsed
+        for kind in ("selfplay", "endgame"):
+            if batch[0].game.startswith(kind + ":"):
+                pset.scanned[kind + "_seed"] = int(batch[0].game.rsplit("seed", 1)[1])
+        account()
         pset.save(out)
         if progress:
             progress(result)
-        if (elapsed >= seconds or (limit is not None and len(pset.puzzles) >= limit)
-                or (should_stop is not None and should_stop())):
+        if out_of_time():
             break
     result.seconds = time.monotonic() - t0
     before = len(pset.puzzles)

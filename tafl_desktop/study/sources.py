@@ -1,8 +1,10 @@
 """Where puzzle positions come from: real games on record, and the app's own self-play.
 
 Each source yields ``(position, source_text)`` pairs for the last few positions of a decided game,
-where a forced win is most likely to be found.  A source text names the game exactly (the file
-and line, or the self-play levels and seed) so a puzzle can be traced back, and the generator
+where a forced win is most likely to be found; the endgame source (:func:`endgame_candidates`)
+yields composed positions instead: self-play positions thinned to a few pieces a side.  A source
+text names the game exactly (the file and line, or the self-play levels and seed) so a puzzle can
+be traced back, and the generator
 remembers which games it has scanned, so a run can be stopped and resumed.
 
 The real games (``shared/reference/games``, see its README) are Copenhagen and Brandubh games,
@@ -12,6 +14,7 @@ replayed under the rules their README states; that is why Brandubh's puzzles car
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,4 +115,69 @@ def selfplay_candidates(variant: Any, first_seed: int, back: int, time_scale: fl
             for text in record["moves"]:
                 game.play_text(text)
             yield from _tail(game, f"selfplay:{a}-{d}:seed{seed}", back)
+        seed += 1
+
+
+#: The most common pieces (the family's rank and file: Tafl's soldiers, Dablot's soldiers) a
+#: thinned position keeps: the side to move, then the other side (see :func:`thinned`).
+DEFAULT_KEEP = (6, 2)
+#: Thinned copies drawn from each position of a game, and every how many plies one is taken.
+ENDGAME_DRAWS = 8
+ENDGAME_STEP = 2
+#: Self-play time scale of the endgame source: the levels' node budgets bind before their time
+#: ceilings on a slow machine, so a seed replays the same game (the same positions to thin).
+ENDGAME_TIME_SCALE = 10.0
+
+
+def thinned(rules: Any, pos: Any, keep: tuple[int, int], rng: random.Random) -> Any | None:
+    """A composed position: ``pos`` with every piece but the family's common ones (the pieces a
+    side loses in numbers: soldiers; kings, leaders and sons stay), of which the side to move
+    keeps 1 to ``keep[0]`` and the other side 1 to ``keep[1]``, picked by ``rng``.  None when the
+    rules refuse the result or it is already decided.  Why: a forced win of three moves needs a
+    board where a few pieces meet, which a game of many pieces between careful players rarely
+    reaches (full Dablot's self-play: about one in 90 games)."""
+    from tafl_desktop.core.position_setup import SetupError, position_from_pieces
+
+    traits = rules.variant.traits
+    common = set(traits.lost_emblems)
+    pieces = rules.pieces(pos)
+    kept = {p: k for p, k in pieces.items() if k not in common}
+    me = int(rules.side_to_move(pos))
+    for side, most in ((me, keep[0]), (1 - me, keep[1])):
+        own = sorted(p for p, k in pieces.items() if k in common and traits.piece_side(k) == side)
+        for p in rng.sample(own, min(len(own), rng.randint(1, max(1, most)))):
+            kept[p] = pieces[p]
+    try:
+        out = position_from_pieces(rules, kept, rules.side_to_move(pos))
+    except SetupError:
+        return None
+    return None if rules.outcome(out) is not None else out
+
+
+def endgame_candidates(variant: Any, first_seed: int, keep: tuple[int, int] = DEFAULT_KEEP,
+                       draws: int = ENDGAME_DRAWS, step: int = ENDGAME_STEP) -> Iterator[Candidate]:
+    """Composed endgames: for self-play games from ``first_seed`` on (the pairings of
+    :data:`SELFPLAY_PAIRS`), every ``step``-th position of the game thinned ``draws`` times by
+    :func:`thinned`.  The game is named ``endgame:LEVELS:seedN`` and the position's ply kept, so a
+    puzzle says it was composed and from which game; the draws are seeded by that name and ply,
+    so a run replays the same candidates."""
+    from tafl_desktop.ai.selfplay import play_game
+
+    rules = variant.make_rules()
+    seed = first_seed
+    while True:
+        a, d = SELFPLAY_PAIRS[seed % len(SELFPLAY_PAIRS)]
+        record = play_game(variant, a, d, seed=seed, time_scale=ENDGAME_TIME_SCALE)
+        game = Game(rules)
+        for text in record["moves"]:
+            game.play_text(text)
+        name = f"endgame:{a}-{d}:seed{seed}"
+        n = len(game.plies)
+        for k in range(step, n + 1, step):
+            rng = random.Random(f"{name} ply {k}")
+            base = game.position_at(k)
+            for _draw in range(draws):
+                pos = thinned(rules, base, keep, rng)
+                if pos is not None:
+                    yield Candidate(pos, name, k, None, n)
         seed += 1
