@@ -331,3 +331,31 @@ def test_the_native_search_keeps_the_defenders_no_repeat_rule():
     keys = [rules.position_key(freer.position_at(i)) for i in range(len(freer.plies) + 1)]
     res = make_searcher(rules, "native").search(freer.position, SearchLimits(time=0, depth=4), keys)
     assert res.move is not None and res.move in freer.legal_moves()
+
+
+@native
+@pytest.mark.parametrize("variant", ["copenhagen", "brandubh"])
+def test_analysis_lines_are_as_long_as_the_depth_searched(variant):
+    """Each line the analysis board shows goes as deep as its depth (or to the end of the game,
+    or to a repeated position): with two threads sharing the table, a line read from the table
+    alone used to break off after one or two moves at depth 8, leaving nothing to click."""
+    from tafl_desktop.ai.multipv import analyse
+
+    rules = find_variant(variant).make_rules()
+    rng = random.Random(11)
+    pos = rules.initial_position()
+    for _ in range(6):
+        pos, _ = rules.play(pos, rng.choice(rules.legal_moves(pos)))
+    reports = []
+    analyse(rules, pos, lines=3, time_limit=1.5, engine="native", on_iteration=reports.append)
+    assert reports and reports[-1].depth >= 5
+    for rep in reports:
+        for line in rep.lines:
+            if line.result_in is not None or len(line.moves) >= rep.depth:
+                continue
+            # shorter only where the line comes back to a position it passed
+            p, keys = pos, [rules.position_key(pos)]
+            for t in line.moves:
+                p = rules.play(p, rules.parse_move(p, t))[0]
+                keys.append(rules.position_key(p))
+            assert len(set(keys)) < len(keys), (rep.depth, line.moves)

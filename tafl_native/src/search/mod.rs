@@ -225,6 +225,14 @@ struct Worker<'a, 'p, F: Family> {
     /// Bit `hash % 64` set for every position of the game so far: most nodes skip the lookup.
     game_bloom: u64,
     partial: Vec<(Move, i32)>,
+    /// Per ply: the principal variation below the node (a triangle: a node's line is its best
+    /// move and its child's line), written only where a move raises alpha on a full window.
+    lines: Vec<Vec<Move>>,
+    /// The line under each root move of the iteration under way, and of the last finished one:
+    /// the lines shown come from these, not from the table alone, whose entries another
+    /// thread's stores may have replaced by the time they are read.
+    partial_lines: Vec<(Move, Vec<Move>)>,
+    root_lines: Vec<(Move, Vec<Move>)>,
 }
 
 /// History counters per side and (from, to), kept (halved) between searches.
@@ -359,6 +367,7 @@ impl<F: Family> Worker<'_, '_, F> {
     }
 
     fn negamax(&mut self, p: &F::Pos, key: u64, depth: i32, alpha: i32, beta: i32, ply: i32) -> Result<i32, Abort> {
+        self.lines[ply as usize].clear();
         self.count_node()?;
         let fam = self.fam;
         if let Some(out) = fam.quick_outcome(p) {
@@ -383,7 +392,12 @@ impl<F: Family> Worker<'_, '_, F> {
                 } else if score <= -MATE_BOUND {
                     score += ply;
                 }
-                if e.flag == EXACT || (e.flag == LOWER && score >= beta) || (e.flag == UPPER && score <= alpha) {
+                // not on a full window: the line below would be lost with the cut (the table
+                // may have replaced its entries by the time the line is read)
+                let full_window = beta - alpha > 1;
+                if !full_window
+                    && (e.flag == EXACT || (e.flag == LOWER && score >= beta) || (e.flag == UPPER && score <= alpha))
+                {
                     return Ok(score);
                 }
             }
@@ -418,8 +432,9 @@ impl<F: Family> Worker<'_, '_, F> {
         forced.clear();
         let kind = fam.tactics(p, Some(moves), &mut forced);
         match kind {
-            Tactic::WinNow(_) => {
+            Tactic::WinNow(m) => {
                 self.forced[pl] = forced;
+                self.lines[pl].push(m);
                 return Ok(MATE - ply - 1);
             }
             Tactic::Terminal(out) => {
@@ -473,6 +488,7 @@ impl<F: Family> Worker<'_, '_, F> {
         let killers = self.killers[pl];
         self.path.push(key);
         let orig_alpha = alpha;
+        let full_window = beta - alpha > 1;
         let mut best = -INF;
         let mut best_move = moves[0];
         let mut outcome: Result<(), Abort> = Ok(());
@@ -537,6 +553,12 @@ impl<F: Family> Worker<'_, '_, F> {
                 best_move = m;
                 if score > alpha {
                     alpha = score;
+                    if full_window {
+                        let (here, below) = self.lines.split_at_mut(pl + 1);
+                        here[pl].clear();
+                        here[pl].push(m);
+                        here[pl].extend_from_slice(&below[0]);
+                    }
                     if alpha >= beta {
                         if !caps {
                             let kl = &mut self.killers[pl];
@@ -676,6 +698,7 @@ impl<F: Family> Worker<'_, '_, F> {
         let n = self.limits.lines.max(1);
         let margin = self.limits.margin;
         self.partial.clear();
+        self.partial_lines.clear();
         let mut top: Vec<i32> = Vec::new(); // the best n scores, ascending
         let root_key = fam.hash(p);
         self.path.push(root_key);
@@ -708,6 +731,9 @@ impl<F: Family> Worker<'_, '_, F> {
             match r {
                 Ok(score) => {
                     self.partial.push((m, score));
+                    let mut line = vec![m];
+                    line.extend_from_slice(&self.lines[1]);
+                    self.partial_lines.push((m, line));
                     top.push(score);
                     top.sort_unstable();
                     if top.len() > n {
@@ -722,6 +748,7 @@ impl<F: Family> Worker<'_, '_, F> {
         }
         self.path.pop();
         result?;
+        std::mem::swap(&mut self.root_lines, &mut self.partial_lines);
         let scored = self.partial.clone();
         if let Some(&(bm, bs)) = scored.iter().max_by_key(|&&(_, s)| s) {
             // the first of equal bests, as Python's max() takes it
@@ -742,27 +769,40 @@ fn lmr(depth: i32, idx: usize) -> i32 {
 
 /// The principal variation from the table, checked move by move against the legal moves.
 pub fn table_pv<F: Family>(fam: &F, table: &Table, p: &F::Pos, first: Move, max: usize) -> Vec<Move> {
-    let mut pv = vec![first];
-    let (mut pos, _) = fam.play(p, first);
-    let mut seen = Vec::new();
+    extend_pv(fam, table, p, &[first], max)
+}
+
+/// A line that starts with `known` (as far as its moves are legal) and goes on with the
+/// table's moves, up to `max` moves, stopping at a decided or repeated position.
+pub fn extend_pv<F: Family>(fam: &F, table: &Table, p: &F::Pos, known: &[Move], max: usize) -> Vec<Move> {
+    let mut pv = Vec::new();
+    let mut pos = p.clone();
+    let mut seen = vec![fam.hash(p)];
     let mut moves = Vec::new();
+    let mut known = known.iter();
     while pv.len() < max {
+        if fam.quick_outcome(&pos).is_some() {
+            break;
+        }
+        let next = match known.next() {
+            Some(&m) => m,
+            None => match table.probe(fam.hash(&pos)) {
+                Some(e) if e.mv != NO_MOVE => e.mv,
+                _ => break,
+            },
+        };
+        moves.clear();
+        fam.moves(&pos, &mut moves);
+        if !moves.contains(&next) {
+            break;
+        }
+        pv.push(next);
+        pos = fam.play(&pos, next).0;
         let k = fam.hash(&pos);
-        if seen.contains(&k) || fam.quick_outcome(&pos).is_some() {
+        if seen.contains(&k) {
             break;
         }
         seen.push(k);
-        let Some(e) = table.probe(k) else { break };
-        if e.mv == NO_MOVE {
-            break;
-        }
-        moves.clear();
-        fam.moves(&pos, &mut moves);
-        if !moves.contains(&e.mv) {
-            break;
-        }
-        pv.push(e.mv);
-        pos = fam.play(&pos, e.mv).0;
     }
     pv
 }
@@ -897,7 +937,13 @@ impl<F: Family> Searcher<F> {
             }
             report.nodes = w.nodes + shared.nodes.load(Relaxed);
             report.seconds = elapsed(t0);
-            report.pv = if let Some(m) = report.mv { table_pv(fam, &self.table, p, m, 24) } else { Vec::new() };
+            report.pv = match report.mv {
+                Some(m) => match report.pvs.iter().find(|l| l.first() == Some(&m)) {
+                    Some(line) => line.clone(),
+                    None => table_pv(fam, &self.table, p, m, 24),
+                },
+                None => Vec::new(),
+            };
             report
         })
     }
@@ -938,6 +984,9 @@ fn new_worker<'a, 'p, F: Family>(
         unsorted: vec![Vec::new(); MAX_PLY + 24],
         game_bloom: counts.iter().fold(0u64, |b, (k, _)| b | 1u64 << (k % 64)),
         partial: Vec::new(),
+        lines: vec![Vec::new(); MAX_PLY + 25],
+        partial_lines: Vec::new(),
+        root_lines: Vec::new(),
     }
 }
 
@@ -1035,6 +1084,16 @@ fn run_main<F: Family>(
     best
 }
 
+/// The lines of the best `lines` root moves: each as the last finished iteration searched it,
+/// carried on from the table where the search cut it short (a table hit on the way).
 fn line_pvs<F: Family>(w: &Worker<'_, '_, F>, p: &F::Pos, scored: &[(Move, i32)], lines: usize) -> Vec<Vec<Move>> {
-    scored.iter().take(lines.max(1)).map(|&(m, _)| table_pv(w.fam, w.shared.table, p, m, 24)).collect()
+    scored
+        .iter()
+        .take(lines.max(1))
+        .map(|&(m, _)| {
+            let first = [m];
+            let known = w.root_lines.iter().find(|(r, _)| *r == m).map_or(&first[..], |(_, l)| &l[..]);
+            extend_pv(w.fam, w.shared.table, p, known, 24)
+        })
+        .collect()
 }

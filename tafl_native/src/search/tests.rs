@@ -108,3 +108,23 @@ fn a_poll_that_says_stop_cancels() {
     assert_eq!(r.stopped, "cancelled");
     assert!(r.mv.is_some());
 }
+
+#[test]
+fn lines_reach_the_end_even_when_the_table_forgets() {
+    // one slot: every store replaces the last, so a line read back from the table alone breaks
+    // off after a move or two; the lines shown must still be whole
+    for lines in [1, 3] {
+        let mut s = Searcher::new(Stones, 512, 0);
+        let r = s.search(&Heap { n: 9, side: 0 }, &Limits { time: 0.0, depth: 12, lines, ..Default::default() },
+                         &[], None, None, None);
+        let plies = (MATE - r.score) as usize;
+        assert_eq!(r.pvs[0].len(), plies, "lines {lines}: {:?}", r.pvs[0]);
+        assert_eq!(r.pv, r.pvs[0]);
+        let mut n = 9;
+        for &m in &r.pv {
+            assert_eq!(move_from(m), n);
+            n = move_to(m);
+        }
+        assert_eq!(n, 0, "the line ends on the empty heap");
+    }
+}
