@@ -9,9 +9,9 @@ whichever rules are in force.  Positions are values, so no unmake is needed; a t
 Repetition is not consulted: a puzzle starts from a fresh game, and within the five plies the
 puzzles use no position can occur the three times the repetition rules need.
 
-:func:`make_prover` gives the Tafl games a :class:`NativeProver` where the native engine is built:
-the same questions settled by the same rules in ``tafl_native`` (about a hundred times faster),
-so the miner can afford deeper puzzles; the solution tree is still walked here.
+:func:`make_prover` gives the Tafl games and Dablot a :class:`NativeProver` where the native
+engine is built: the same questions settled by the same rules in ``tafl_native`` (about a hundred
+times faster), so the miner can afford deeper puzzles; the solution tree is still walked here.
 """
 
 from __future__ import annotations
@@ -169,24 +169,27 @@ class Prover:
 
 
 class NativeProver(Prover):
-    """A :class:`Prover` whose :meth:`wins` runs natively (same rules, same budget meaning)."""
+    """A :class:`Prover` whose :meth:`wins` runs natively (same rules, same budget meaning):
+    the Tafl games through the native rules, Dablot through :mod:`tafl_desktop.native.dablot`."""
 
     def __init__(self, rules: Any, winner: Side, max_nodes: int = 0) -> None:
         super().__init__(rules, winner, max_nodes)
-        from tafl_desktop.native.search import prover_core
-
+        if rules.family == "dablot":
+            from tafl_desktop.native.dablot import position_tuple, prover_core
+        else:
+            from tafl_desktop.native.bridge import position_tuple
+            from tafl_desktop.native.search import prover_core
         self._core = prover_core(rules)
+        self._crossing = position_tuple
         self._core.forget_proofs()  # a fresh table per prover, as the Python one has
 
     def wins(self, pos: Any, plies: int) -> bool:
-        from tafl_desktop.native.bridge import position_tuple
-
         left = 0
         if self.max_nodes:
             left = self.max_nodes - self.nodes
             if left <= 0:
                 raise SearchBudgetExceeded(f"more than {self.max_nodes} positions")
-        result, used = self._core.wins(position_tuple(pos), int(self.winner), int(plies), left)
+        result, used = self._core.wins(self._crossing(pos), int(self.winner), int(plies), left)
         self.nodes += used
         if result is None:
             raise SearchBudgetExceeded(f"more than {self.max_nodes} positions")
@@ -194,12 +197,30 @@ class NativeProver(Prover):
 
 
 def make_prover(rules: Any, winner: Side, max_nodes: int = 0, engine: str | None = None) -> Prover:
-    """The prover for ``rules``: native for the Tafl games where it is built, else Python."""
+    """The prover for ``rules``: native for the Tafl games and for Dablot (all but its Ambush,
+    Action Points and captureless-draw settings) where it is built, else Python."""
     from tafl_desktop.ai.engine import resolve
 
+    if getattr(rules, "family", "") == "dablot":
+        from tafl_desktop.native.dablot import unsupported
+
+        if resolve_prover_engine(engine) == "native" and unsupported(rules) is None:
+            return NativeProver(rules, winner, max_nodes)
+        return Prover(rules, winner, max_nodes)
     if resolve(rules, engine) == "native":
         return NativeProver(rules, winner, max_nodes)
     return Prover(rules, winner, max_nodes)
+
+
+def resolve_prover_engine(engine: str | None) -> str:
+    """The engine asked for (``engine``, else ``$TAFL_ENGINE``, else native), as the search's
+    :func:`~tafl_desktop.ai.engine.resolve` reads it, for a family it does not search natively."""
+    import os
+
+    from tafl_desktop.ai.engine import ENGINE_ENV
+
+    name = engine if engine is not None else (os.environ.get(ENGINE_ENV) or None)
+    return "python" if name == "python" else "native"
 
 
 def main_line(rules: Any, pos: Any, tree: dict[str, Any]) -> list[str]:

@@ -5,17 +5,20 @@
 //! perft and differential play (`tests/test_native_*.py`).  See `API.md` for the interface.
 //!
 //! Layout: `board/` bitboards and the grid; `rules/` the Tafl rules; `perft.rs`, `playout.rs`;
-//! `py_rules.rs` their Python bindings (feature `python`, which maturin turns on).  A later
-//! family (the Fox games, Dablot) gets its own `rules`-like module beside `rules/` on the same
-//! `board/`, and its own `py_*.rs`.
+//! `py_rules.rs` their Python bindings (feature `python`, which maturin turns on).  Dablot's
+//! moves for the puzzle prover are in `dablot.rs` (on the Python rules' own lattice, so no
+//! bitboards), bound by `py_dablot.rs`; the Fox games have no native code yet.
 
 pub mod board;
+pub mod dablot;
 pub mod eval;
 pub mod perft;
 pub mod playout;
 pub mod rules;
 pub mod search;
 
+#[cfg(feature = "python")]
+pub mod py_dablot;
 #[cfg(feature = "python")]
 pub mod py_rules;
 #[cfg(feature = "python")]
@@ -32,5 +35,6 @@ fn tafl_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     py_rules::register(m)?;
     py_search::register(m)?;
+    py_dablot::register(m)?;
     Ok(())
 }

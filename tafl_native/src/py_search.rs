@@ -18,7 +18,7 @@ use crate::board::{Bits, Wide};
 use crate::eval::tafl::{Step, Tables, Weights, WEIGHT_NAMES};
 use crate::py_rules::{config_from, guarded, position_from};
 use crate::rules::{AnyRules, Rules};
-use crate::search::prove::Prover;
+use crate::search::prove::{ByMoves, Prover};
 use crate::search::tafl::TaflFamily;
 use crate::search::{make_move, move_from, move_to, Family, Limits, Move, Report, Searcher};
 
@@ -28,7 +28,9 @@ fn bad(msg: impl Into<String>) -> PyErr {
 
 fn get<'py, T: FromPyObjectOwned<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
     match d.get_item(key)? {
-        Some(v) => v.extract::<T>().map_err(|_| bad(format!("evaluation tables: {key} has the wrong type"))),
+        Some(v) => v
+            .extract::<T>()
+            .map_err(|_| bad(format!("evaluation tables: {key} has the wrong type"))),
         None => Err(bad(format!("evaluation tables: {key} is missing"))),
     }
 }
@@ -141,12 +143,24 @@ fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>>
     d.set_item("nodes", r.nodes)?;
     d.set_item("seconds", r.seconds)?;
     d.set_item("pv", r.pv.iter().map(|&m| move_tuple(m)).collect::<Vec<_>>())?;
-    d.set_item("candidates", r.candidates.iter().map(|&(m, s)| (move_tuple(m), s)).collect::<Vec<_>>())?;
-    d.set_item("scored", r.scored.iter().map(|&(m, s)| (move_tuple(m), s)).collect::<Vec<_>>())?;
+    d.set_item(
+        "candidates",
+        r.candidates
+            .iter()
+            .map(|&(m, s)| (move_tuple(m), s))
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item(
+        "scored",
+        r.scored.iter().map(|&(m, s)| (move_tuple(m), s)).collect::<Vec<_>>(),
+    )?;
     d.set_item("finished_depth", r.finished_depth)?;
     d.set_item(
         "pvs",
-        r.pvs.iter().map(|pv| pv.iter().map(|&m| move_tuple(m)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        r.pvs
+            .iter()
+            .map(|pv| pv.iter().map(|&m| move_tuple(m)).collect::<Vec<_>>())
+            .collect::<Vec<_>>(),
     )?;
     d.set_item("full_width_depth", r.full_width_depth)?;
     d.set_item("stopped", r.stopped)?;
@@ -193,7 +207,10 @@ fn panic_line(e: Box<dyn std::any::Any + Send>) -> PyErr {
         .map(|s| s.to_string())
         .or_else(|| e.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown error".into());
-    PyRuntimeError::new_err(format!("the native search failed: {}", msg.lines().next().unwrap_or("")))
+    PyRuntimeError::new_err(format!(
+        "the native search failed: {}",
+        msg.lines().next().unwrap_or("")
+    ))
 }
 
 /// The searcher for one board width, and the proof tables (per winner) of its prover.
@@ -205,11 +222,20 @@ struct Typed<B: Bits> {
 impl<B: Bits> Typed<B> {
     fn new(rules: Rules<B>, tables: Tables<B>, table_bits: u32) -> Self {
         let n = rules.size();
-        Typed { searcher: Searcher::new(TaflFamily { rules, tables }, n, table_bits), proofs: Default::default() }
+        Typed {
+            searcher: Searcher::new(TaflFamily { rules, tables }, n, table_bits),
+            proofs: Default::default(),
+        }
     }
 
-    fn wins(&mut self, py: Python<'_>, pos: &Bound<'_, PyAny>, winner: u8, plies: i32, max_nodes: u64)
-            -> PyResult<(Option<bool>, u64)> {
+    fn wins(
+        &mut self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        winner: u8,
+        plies: i32,
+        max_nodes: u64,
+    ) -> PyResult<(Option<bool>, u64)> {
         let p = position_from(&self.searcher.fam.rules, pos)?;
         let fam = &self.searcher.fam;
         let table = &mut self.proofs[winner.min(1) as usize];
@@ -218,7 +244,8 @@ impl<B: Bits> Typed<B> {
         }
         py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
-                let mut prover = Prover::new(fam, winner, max_nodes, table);
+                let game = ByMoves(fam);
+                let mut prover = Prover::new(&game, winner, max_nodes, table);
                 let r = prover.wins(&p, plies);
                 (r.ok(), prover.nodes)
             }))
@@ -404,8 +431,14 @@ impl TaflSearch {
     /// `max_nodes` positions (0: no limit) were needed; positions expanded).  Settled questions
     /// are remembered until `forget_proofs`.
     #[pyo3(signature = (position, winner, plies, max_nodes = 0))]
-    fn wins(&mut self, py: Python<'_>, position: &Bound<'_, PyAny>, winner: u8, plies: i32, max_nodes: u64)
-            -> PyResult<(Option<bool>, u64)> {
+    fn wins(
+        &mut self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        winner: u8,
+        plies: i32,
+        max_nodes: u64,
+    ) -> PyResult<(Option<bool>, u64)> {
         if winner > 1 {
             return Err(bad("winner must be 0 (attackers) or 1 (defenders)"));
         }

@@ -41,9 +41,28 @@ pub struct Weights {
 
 /// The names of the weights, in field order (what the Python side must hand over).
 pub const WEIGHT_NAMES: [&str; 22] = [
-    "attacker", "defender", "king_mobility", "king_distance", "route_two", "fork_threat", "fork_to_move",
-    "raichi", "tuichi", "king_hostile", "king_hostile3", "king_near", "king_ring", "king_path",
-    "king_enclosed", "hunt", "king_space", "king_guard", "guard1", "guard2", "guard3", "tempo",
+    "attacker",
+    "defender",
+    "king_mobility",
+    "king_distance",
+    "route_two",
+    "fork_threat",
+    "fork_to_move",
+    "raichi",
+    "tuichi",
+    "king_hostile",
+    "king_hostile3",
+    "king_near",
+    "king_ring",
+    "king_path",
+    "king_enclosed",
+    "hunt",
+    "king_space",
+    "king_guard",
+    "guard1",
+    "guard2",
+    "guard3",
+    "tempo",
 ];
 
 impl Weights {
@@ -141,7 +160,12 @@ impl<B: Bits> Tables<B> {
     /// The king's moves from `from` with `occ` occupied (the king's own square is ignored).
     #[inline]
     pub fn king_sight(&self, from: usize, occ: B) -> KingSight<B> {
-        let mut sight = KingSight { mobility: 0, routes: 0, ray: B::ZERO, targets: B::ZERO };
+        let mut sight = KingSight {
+            mobility: 0,
+            routes: 0,
+            ray: B::ZERO,
+            targets: B::ZERO,
+        };
         for dir in &self.walks[from] {
             let mut passed = B::ZERO;
             for st in dir {
@@ -328,7 +352,10 @@ impl<B: Bits> Tables<B> {
         let empty = self.full & !occ;
         let w = self.w as u32;
         let (enemies, anvils) = if side == ATT {
-            (dfn, att | self.host_always[DEF as usize] | (self.host_empty[DEF as usize] & empty))
+            (
+                dfn,
+                att | self.host_always[DEF as usize] | (self.host_empty[DEF as usize] & empty),
+            )
         } else {
             let mut a = dfn | self.host_always[ATT as usize] | (self.host_empty[ATT as usize] & empty);
             if self.king_anvil {
@@ -363,7 +390,13 @@ impl<B: Bits> Orderer<B> {
     pub fn new(t: &Tables<B>, att: B, dfn: B, king: i32, side: u8) -> Self {
         let cap = t.capture_targets(att, dfn, king, side);
         if king < 0 {
-            return Orderer { side, king, cap, kadj: B::ZERO, reach: B::ZERO };
+            return Orderer {
+                side,
+                king,
+                cap,
+                kadj: B::ZERO,
+                reach: B::ZERO,
+            };
         }
         let k = king as usize;
         let kadj = t.adj[k];
@@ -372,7 +405,13 @@ impl<B: Bits> Orderer<B> {
             let s = t.king_sight(k, att | dfn | B::bit(k));
             reach = s.ray | s.targets;
         }
-        Orderer { side, king, cap, kadj, reach }
+        Orderer {
+            side,
+            king,
+            cap,
+            kadj,
+            reach,
+        }
     }
 
     /// The squares where a move is predicted to capture.

@@ -18,11 +18,11 @@
 
 pub mod prove;
 pub mod tafl;
-pub mod tt;
 #[cfg(test)]
 mod tafl_tests;
 #[cfg(test)]
 mod tests;
+pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -101,6 +101,12 @@ pub trait Family: Sync {
     /// The position after a legal move, and whether it captured.
     fn play(&self, p: &Self::Pos, m: Move) -> (Self::Pos, bool);
     fn no_moves_outcome(&self, p: &Self::Pos) -> Outcome;
+    /// Whether the side to move has a legal move (the prover asks it of every child).
+    fn has_moves(&self, p: &Self::Pos) -> bool {
+        let mut moves = Vec::new();
+        self.moves(p, &mut moves);
+        !moves.is_empty()
+    }
     /// The repetition rule's verdict when `p` occurs for the `count`-th time.
     fn repetition_outcome(&self, p: &Self::Pos, count: u32) -> Option<Outcome>;
     fn evaluate(&self, p: &Self::Pos) -> i32;
@@ -243,7 +249,10 @@ pub struct History {
 
 impl History {
     pub fn new(squares: usize) -> Self {
-        History { squares, v: vec![0; 2 * squares * squares] }
+        History {
+            squares,
+            v: vec![0; 2 * squares * squares],
+        }
     }
     #[inline]
     fn idx(&self, side: u8, m: Move) -> usize {
@@ -655,7 +664,16 @@ impl<F: Family> Worker<'_, '_, F> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn qcaptures(&mut self, p: &F::Pos, stand: i32, mut alpha: i32, beta: i32, ply: i32, qd: i32, caps: i32) -> Result<i32, Abort> {
+    fn qcaptures(
+        &mut self,
+        p: &F::Pos,
+        stand: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        qd: i32,
+        caps: i32,
+    ) -> Result<i32, Abort> {
         let fam = self.fam;
         let pl = ply as usize;
         let mut moves = std::mem::take(&mut self.buffers[pl]);
@@ -821,7 +839,11 @@ fn sort_scored(v: &mut [(Move, i32)]) {
 
 impl<F: Family> Searcher<F> {
     pub fn new(fam: F, squares: usize, table_bits: u32) -> Self {
-        Searcher { fam, table: Table::new(table_bits), history: History::new(squares) }
+        Searcher {
+            fam,
+            table: Table::new(table_bits),
+            history: History::new(squares),
+        }
     }
 
     /// Search `p`; `game` holds (hash, count) of the game's earlier positions (the repetition
@@ -858,7 +880,11 @@ impl<F: Family> Searcher<F> {
                 Some(o) => terminal_score(fam, p, o, 0),
                 None => terminal_score(fam, p, fam.no_moves_outcome(p), 0),
             };
-            return Report { score, stopped: "depth", ..Default::default() };
+            return Report {
+                score,
+                stopped: "depth",
+                ..Default::default()
+            };
         }
         if moves.len() == 1 && limits.margin == 0 && on_iteration.is_none() && limits.lines <= 1 {
             let s = fam.evaluate(p);
@@ -874,7 +900,11 @@ impl<F: Family> Searcher<F> {
             };
         }
         let mut forced = Vec::new();
-        let win_now = if limits.lines <= 1 { fam.tactics(p, Some(&moves), &mut forced) } else { Tactic::Quiet };
+        let win_now = if limits.lines <= 1 {
+            fam.tactics(p, Some(&moves), &mut forced)
+        } else {
+            Tactic::Quiet
+        };
         if let Tactic::WinNow(m) = win_now {
             return Report {
                 mv: Some(m),
@@ -899,9 +929,17 @@ impl<F: Family> Searcher<F> {
                 moves[..=i].rotate_right(1);
             }
         }
-        let shared = Shared { table: &self.table, stop: AtomicBool::new(false), nodes: AtomicU64::new(0) };
+        let shared = Shared {
+            table: &self.table,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        };
         let threads = limits.threads.max(1);
-        let deadline = if limits.time > 0.0 { Some(t0 + std::time::Duration::from_secs_f64(limits.time)) } else { None };
+        let deadline = if limits.time > 0.0 {
+            Some(t0 + std::time::Duration::from_secs_f64(limits.time))
+        } else {
+            None
+        };
         let history = &mut self.history;
         let mut helper_histories: Vec<History> = (1..threads).map(|_| History::new(history.squares)).collect();
         std::thread::scope(|scope| {
@@ -1005,7 +1043,15 @@ fn make_report(scored: &[(Move, i32)], depth: i32, margin: i32) -> Report {
     } else {
         vec![(bm, bs)]
     };
-    Report { mv: Some(bm), score: bs, depth, candidates, scored: scored.to_vec(), finished_depth: depth, ..Default::default() }
+    Report {
+        mv: Some(bm),
+        score: bs,
+        depth,
+        candidates,
+        scored: scored.to_vec(),
+        finished_depth: depth,
+        ..Default::default()
+    }
 }
 
 fn run_main<F: Family>(
@@ -1092,7 +1138,11 @@ fn line_pvs<F: Family>(w: &Worker<'_, '_, F>, p: &F::Pos, scored: &[(Move, i32)]
         .take(lines.max(1))
         .map(|&(m, _)| {
             let first = [m];
-            let known = w.root_lines.iter().find(|(r, _)| *r == m).map_or(&first[..], |(_, l)| &l[..]);
+            let known = w
+                .root_lines
+                .iter()
+                .find(|(r, _)| *r == m)
+                .map_or(&first[..], |(_, l)| &l[..]);
             extend_pv(w.fam, w.shared.table, p, known, 24)
         })
         .collect()

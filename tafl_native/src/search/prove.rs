@@ -12,11 +12,55 @@ use std::collections::HashMap;
 
 use super::{Family, Move, Outcome};
 
+/// What the prover needs of a game: less than the search's [`Family`] (no evaluation, no move
+/// identity), so a family whose moves do not fit a `Move` (Dablot's jump chains) is proved
+/// through its positions alone.
+pub trait ProofGame {
+    type Pos;
+    fn side(&self, p: &Self::Pos) -> u8;
+    fn hash(&self, p: &Self::Pos) -> u64;
+    /// The result decided by the last move, without generating moves.
+    fn quick_outcome(&self, p: &Self::Pos) -> Option<Outcome>;
+    /// The positions after each legal move (cleared first); empty when there is no move.
+    fn children(&self, p: &Self::Pos, out: &mut Vec<Self::Pos>);
+    fn no_moves_outcome(&self, p: &Self::Pos) -> Outcome;
+    /// Whether the side to move has a legal move (cheaper than `children` where it can be).
+    fn has_moves(&self, p: &Self::Pos) -> bool;
+}
+
+/// A search family proves through its moves.
+pub struct ByMoves<'a, F: Family>(pub &'a F);
+
+impl<F: Family> ProofGame for ByMoves<'_, F> {
+    type Pos = F::Pos;
+    fn side(&self, p: &F::Pos) -> u8 {
+        self.0.side(p)
+    }
+    fn hash(&self, p: &F::Pos) -> u64 {
+        self.0.hash(p)
+    }
+    fn quick_outcome(&self, p: &F::Pos) -> Option<Outcome> {
+        self.0.quick_outcome(p)
+    }
+    fn children(&self, p: &F::Pos, out: &mut Vec<F::Pos>) {
+        let mut moves: Vec<Move> = Vec::new();
+        self.0.moves(p, &mut moves);
+        out.clear();
+        out.extend(moves.iter().map(|&m| self.0.play(p, m).0));
+    }
+    fn no_moves_outcome(&self, p: &F::Pos) -> Outcome {
+        self.0.no_moves_outcome(p)
+    }
+    fn has_moves(&self, p: &F::Pos) -> bool {
+        self.0.has_moves(p)
+    }
+}
+
 /// The node budget ran out: the question stays open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BudgetExceeded;
 
-pub struct Prover<'a, F: Family> {
+pub struct Prover<'a, F: ProofGame> {
     fam: &'a F,
     pub winner: u8,
     pub max_nodes: u64,
@@ -24,19 +68,23 @@ pub struct Prover<'a, F: Family> {
     table: &'a mut HashMap<(u64, i32), bool>,
 }
 
-impl<'a, F: Family> Prover<'a, F> {
+impl<'a, F: ProofGame> Prover<'a, F> {
     pub fn new(fam: &'a F, winner: u8, max_nodes: u64, table: &'a mut HashMap<(u64, i32), bool>) -> Self {
-        Prover { fam, winner, max_nodes, nodes: 0, table }
+        Prover {
+            fam,
+            winner,
+            max_nodes,
+            nodes: 0,
+            table,
+        }
     }
 
-    /// The game's result in `p` without looking ahead: decided, no move, or a draw rule.
-    fn outcome(&self, p: &F::Pos, moves: &mut Vec<Move>) -> Option<Outcome> {
+    /// The game's result in `p` without looking ahead: decided by the last move, or no move.
+    fn outcome(&self, p: &F::Pos) -> Option<Outcome> {
         if let Some(o) = self.fam.quick_outcome(p) {
             return Some(o);
         }
-        moves.clear();
-        self.fam.moves(p, moves);
-        if moves.is_empty() {
+        if !self.fam.has_moves(p) {
             return Some(self.fam.no_moves_outcome(p));
         }
         None
@@ -48,8 +96,7 @@ impl<'a, F: Family> Prover<'a, F> {
 
     /// Does the winner win from `p` within `plies` plies whatever the other side does?
     pub fn wins(&mut self, p: &F::Pos, plies: i32) -> Result<bool, BudgetExceeded> {
-        let mut moves = Vec::new();
-        if let Some(o) = self.outcome(p, &mut moves) {
+        if let Some(o) = self.outcome(p) {
             return Ok(self.won(o));
         }
         if plies <= 0 {
@@ -63,10 +110,10 @@ impl<'a, F: Family> Prover<'a, F> {
         if self.max_nodes > 0 && self.nodes > self.max_nodes {
             return Err(BudgetExceeded);
         }
-        let children: Vec<F::Pos> = moves.iter().map(|&m| self.fam.play(p, m).0).collect();
+        let mut children = Vec::new();
+        self.fam.children(p, &mut children);
         let result = if self.fam.side(p) == self.winner {
-            let mut scratch = Vec::new();
-            let mut found = children.iter().any(|c| self.outcome(c, &mut scratch).is_some_and(|o| self.won(o)));
+            let mut found = children.iter().any(|c| self.outcome(c).is_some_and(|o| self.won(o)));
             if !found && plies > 1 {
                 for c in &children {
                     if self.wins(c, plies - 1)? {

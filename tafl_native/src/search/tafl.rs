@@ -51,7 +51,13 @@ impl<B: Bits> TaflFamily<B> {
     }
 
     /// The body of [`Family::tactics`]; `own` is scratch space for the moves it generates itself.
-    fn tactics_into(&self, p: &Position<B>, moves: Option<&[Move]>, forced: &mut Vec<Move>, own: &mut Vec<Move>) -> Tactic {
+    fn tactics_into(
+        &self,
+        p: &Position<B>,
+        moves: Option<&[Move]>,
+        forced: &mut Vec<Move>,
+        own: &mut Vec<Move>,
+    ) -> Tactic {
         let t = &self.tables;
         if !p.has_king() {
             return Tactic::Quiet;
@@ -174,6 +180,10 @@ impl<B: Bits> Family for TaflFamily<B> {
         outcome(self.rules.no_moves_outcome(p.side))
     }
 
+    fn has_moves(&self, p: &Position<B>) -> bool {
+        self.rules.has_moves(p)
+    }
+
     fn repetition_outcome(&self, p: &Position<B>, count: u32) -> Option<Outcome> {
         self.rules.repetition_outcome(p.side, count).map(outcome)
     }
@@ -213,7 +223,11 @@ impl<B: Bits> Family for TaflFamily<B> {
 
     fn null_move(&self, p: &Position<B>) -> Option<Position<B>> {
         // not once the side to move is down to a few pieces: there passing may really help
-        let own = if p.side.index() == DEF as usize { p.dfn.count() + 1 } else { p.att.count() };
+        let own = if p.side.index() == DEF as usize {
+            p.dfn.count() + 1
+        } else {
+            p.att.count()
+        };
         if p.result.is_some() || own < 4 {
             return None;
         }

@@ -23,8 +23,17 @@ fn bits<B: Bits>(v: &Value) -> B {
 
 fn tables<B: Bits>(t: &Value) -> Tables<B> {
     let list = |k: &str| -> Vec<B> { t[k].as_array().unwrap().iter().map(bits::<B>).collect() };
-    let ints = |k: &str| -> Vec<i32> { t[k].as_array().unwrap().iter().map(|x| x.as_i64().unwrap() as i32).collect() };
-    let (w, h) = (t["width"].as_u64().unwrap() as usize, t["height"].as_u64().unwrap() as usize);
+    let ints = |k: &str| -> Vec<i32> {
+        t[k].as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_i64().unwrap() as i32)
+            .collect()
+    };
+    let (w, h) = (
+        t["width"].as_u64().unwrap() as usize,
+        t["height"].as_u64().unwrap() as usize,
+    );
     let walks = t["walks"]
         .as_array()
         .unwrap()
@@ -95,7 +104,13 @@ fn tables<B: Bits>(t: &Value) -> Tables<B> {
 fn family(name: &str, config: TaflConfig) -> (TaflFamily<u128>, Value) {
     let f = fixture(name);
     let rules: Rules<u128> = Rules::new(&config).unwrap();
-    (TaflFamily { tables: tables(&f["tables"]), rules }, f)
+    (
+        TaflFamily {
+            tables: tables(&f["tables"]),
+            rules,
+        },
+        f,
+    )
 }
 
 fn side(i: u64) -> Side {
@@ -113,8 +128,16 @@ fn evaluation_equals_the_python_evaluators_scores() {
         let samples = f["samples"].as_array().unwrap();
         assert!(samples.len() >= 50);
         for s in samples {
-            let p = fam.rules.parse_position(s["position"].as_str().unwrap(), side(s["side"].as_u64().unwrap())).unwrap();
-            assert_eq!(fam.evaluate(&p) as i64, s["score"].as_i64().unwrap(), "{name} {}", s["position"]);
+            let p = fam
+                .rules
+                .parse_position(s["position"].as_str().unwrap(), side(s["side"].as_u64().unwrap()))
+                .unwrap();
+            assert_eq!(
+                fam.evaluate(&p) as i64,
+                s["score"].as_i64().unwrap(),
+                "{name} {}",
+                s["position"]
+            );
         }
     }
 }
@@ -129,7 +152,11 @@ fn search(fam: TaflFamily<u128>, text: &str, to_move: Side, limits: Limits) -> (
 
 #[test]
 fn escapes_blocks_and_tuichi() {
-    let quick = Limits { time: 0.0, depth: 5, ..Default::default() };
+    let quick = Limits {
+        time: 0.0,
+        depth: 5,
+        ..Default::default()
+    };
     // brandubh: the king on b7 steps into a corner, a7 or g7
     let (fam, _) = family("brandubh", brandubh());
     let (r, _) = search(fam, "/1K5/7/2t4/4t2/7/7/1t5/", Side::Defenders, quick.clone());
@@ -137,10 +164,20 @@ fn escapes_blocks_and_tuichi() {
     assert!([42, 48].contains(&move_to(r.mv.unwrap())));
     // copenhagen: only b6-b11 closes the king's path to a11
     let (fam, _) = family("copenhagen", copenhagen());
-    let (r, fam) = search(fam, "/2K1t6/2T8/11/11/11/1t9/11/11/6T4/tt9/11/", Side::Attackers, quick.clone());
+    let (r, fam) = search(
+        fam,
+        "/2K1t6/2T8/11/11/11/1t9/11/11/6T4/tt9/11/",
+        Side::Attackers,
+        quick.clone(),
+    );
     assert_eq!(r.mv, Some(make_move(5 * 11 + 1, 10 * 11 + 1)));
     // two paths at once cannot both be closed: lost for the attackers, won in 3 for the king
-    let (r, fam) = search(fam, "/4K6/11/11/5t5/11/11/11/11/t10/t10/11/", Side::Attackers, quick.clone());
+    let (r, fam) = search(
+        fam,
+        "/4K6/11/11/5t5/11/11/11/11/t10/t10/11/",
+        Side::Attackers,
+        quick.clone(),
+    );
     assert!(r.score <= -MATE_BOUND);
     let (r, _) = search(fam, "/11/11/11/11/11/1t9/4K6/11/11/t10/1T9/", Side::Defenders, quick);
     assert_eq!(super::MATE - r.score, 3);
@@ -148,14 +185,29 @@ fn escapes_blocks_and_tuichi() {
 
 #[test]
 fn node_limited_searches_repeat_exactly_and_threads_agree_on_legality() {
-    let lim = Limits { time: 0.0, depth: 64, nodes: 50_000, selective: true, ..Default::default() };
+    let lim = Limits {
+        time: 0.0,
+        depth: 64,
+        nodes: 50_000,
+        selective: true,
+        ..Default::default()
+    };
     let start = crate::rules::testing::COPENHAGEN;
     let (fam, _) = family("copenhagen", copenhagen());
     let (a, fam) = search(fam, start, Side::Attackers, lim.clone());
     let (b, fam) = search(fam, start, Side::Attackers, lim.clone());
-    assert_eq!((a.mv, a.score, a.nodes, a.pv.clone()), (b.mv, b.score, b.nodes, b.pv.clone()));
+    assert_eq!(
+        (a.mv, a.score, a.nodes, a.pv.clone()),
+        (b.mv, b.score, b.nodes, b.pv.clone())
+    );
     assert_eq!(a.stopped, "nodes");
-    let two = Limits { threads: 2, time: 0.3, nodes: 0, lines: 3, ..lim };
+    let two = Limits {
+        threads: 2,
+        time: 0.3,
+        nodes: 0,
+        lines: 3,
+        ..lim
+    };
     let (c, fam) = search(fam, start, Side::Attackers, two);
     let p = fam.rules.parse_position(start, Side::Attackers).unwrap();
     let mut legal = Vec::new();

@@ -30,7 +30,13 @@ impl Family for Stones {
         }
     }
     fn play(&self, p: &Heap, m: Move) -> (Heap, bool) {
-        (Heap { n: move_to(m) as u32, side: 1 - p.side }, false)
+        (
+            Heap {
+                n: move_to(m) as u32,
+                side: 1 - p.side,
+            },
+            false,
+        )
     }
     fn no_moves_outcome(&self, p: &Heap) -> Outcome {
         Outcome::Win(1 - p.side)
@@ -64,7 +70,14 @@ fn search(n: u32, limits: Limits) -> Report {
 #[test]
 fn proves_wins_and_losses_with_their_distance() {
     for n in 2..=13u32 {
-        let r = search(n, Limits { time: 0.0, depth: 16, ..Default::default() });
+        let r = search(
+            n,
+            Limits {
+                time: 0.0,
+                depth: 16,
+                ..Default::default()
+            },
+        );
         if n % 4 == 0 {
             assert!(r.score <= -MATE_BOUND, "heap {n} is lost, got {}", r.score);
         } else {
@@ -79,7 +92,15 @@ fn proves_wins_and_losses_with_their_distance() {
 
 #[test]
 fn multipv_scores_every_line_exactly() {
-    let r = search(9, Limits { time: 0.0, depth: 12, lines: 3, ..Default::default() });
+    let r = search(
+        9,
+        Limits {
+            time: 0.0,
+            depth: 12,
+            lines: 3,
+            ..Default::default()
+        },
+    );
     assert_eq!(r.scored.len(), 3);
     assert!(r.scored[0].1 >= MATE_BOUND);
     assert!(r.scored[1].1 <= -MATE_BOUND && r.scored[2].1 <= -MATE_BOUND);
@@ -87,7 +108,12 @@ fn multipv_scores_every_line_exactly() {
 
 #[test]
 fn node_limit_is_reproducible_and_stops() {
-    let lim = Limits { time: 0.0, depth: 60, nodes: 500, ..Default::default() };
+    let lim = Limits {
+        time: 0.0,
+        depth: 60,
+        nodes: 500,
+        ..Default::default()
+    };
     let a = search(401, lim.clone());
     let b = search(401, lim);
     assert_eq!(a.stopped, "nodes");
@@ -103,8 +129,18 @@ fn a_poll_that_says_stop_cancels() {
         calls += 1;
         true
     };
-    let r = s.search(&Heap { n: 401, side: 0 }, &Limits { time: 0.0, depth: 60, ..Default::default() }, &[],
-                     None, Some(&mut poll), None);
+    let r = s.search(
+        &Heap { n: 401, side: 0 },
+        &Limits {
+            time: 0.0,
+            depth: 60,
+            ..Default::default()
+        },
+        &[],
+        None,
+        Some(&mut poll),
+        None,
+    );
     assert_eq!(r.stopped, "cancelled");
     assert!(r.mv.is_some());
 }
@@ -115,8 +151,19 @@ fn lines_reach_the_end_even_when_the_table_forgets() {
     // off after a move or two; the lines shown must still be whole
     for lines in [1, 3] {
         let mut s = Searcher::new(Stones, 512, 0);
-        let r = s.search(&Heap { n: 9, side: 0 }, &Limits { time: 0.0, depth: 12, lines, ..Default::default() },
-                         &[], None, None, None);
+        let r = s.search(
+            &Heap { n: 9, side: 0 },
+            &Limits {
+                time: 0.0,
+                depth: 12,
+                lines,
+                ..Default::default()
+            },
+            &[],
+            None,
+            None,
+            None,
+        );
         let plies = (MATE - r.score) as usize;
         assert_eq!(r.pvs[0].len(), plies, "lines {lines}: {:?}", r.pvs[0]);
         assert_eq!(r.pv, r.pvs[0]);

@@ -44,7 +44,11 @@ fn pack(e: Entry) -> u64 {
 
 fn unpack(d: u64) -> Entry {
     let m = d & MOVE_NONE;
-    let mv = if m == MOVE_NONE { NO_MOVE } else { (((m >> 9) as u32) << 16) | (m & 0x1ff) as u32 };
+    let mv = if m == MOVE_NONE {
+        NO_MOVE
+    } else {
+        (((m >> 9) as u32) << 16) | (m & 0x1ff) as u32
+    };
     Entry {
         mv,
         score: (((d >> MOVE_BITS) & ((1 << 22) - 1)) as i64 - SCORE_BIAS) as i32,
@@ -57,7 +61,10 @@ impl Table {
     /// A table of `2^bits` entries (16 bytes each).
     pub fn new(bits: u32) -> Self {
         let n = 1usize << bits;
-        Table { slots: (0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(), mask: n - 1 }
+        Table {
+            slots: (0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(),
+            mask: n - 1,
+        }
     }
 
     pub fn clear(&self) {
@@ -106,8 +113,18 @@ mod tests {
     #[test]
     fn entries_round_trip() {
         let t = Table::new(4);
-        for (score, mv) in [(0, NO_MOVE), (-99_990, (360 << 16) | 359), (1_000_000, 5 << 16 | 7), (-1_000_000, 1)] {
-            let e = Entry { depth: 7, flag: LOWER, score, mv };
+        for (score, mv) in [
+            (0, NO_MOVE),
+            (-99_990, (360 << 16) | 359),
+            (1_000_000, 5 << 16 | 7),
+            (-1_000_000, 1),
+        ] {
+            let e = Entry {
+                depth: 7,
+                flag: LOWER,
+                score,
+                mv,
+            };
             t.store(12345, e);
             assert_eq!(t.probe(12345), Some(e));
             assert_eq!(t.probe(12345 + 16), None);

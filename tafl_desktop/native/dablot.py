@@ -1,0 +1,77 @@
+"""The native Dablot prover: the puzzle miner's forced-win questions settled in ``tafl_native``.
+
+The Python prover settles about 1,500 Dablot positions a second, too few to find the rare
+three-move wins among composed endgames; the native one walks the same moves (built from the
+Python rules' own lattice, ranks and toggles, so there is one geometry and one rule book) and
+is checked against them move for move (``tests/test_native_dablot.py``).
+
+Only rule settings whose every move is one step or one piece's jump chain are played natively:
+Ambush (several pieces in one move), Action Points (several moves in one turn) and the draw after
+a count of moves without a capture (a counter the proof table does not key on) stay with the
+Python prover, as does a board of more than 128 points.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from tafl_desktop.core.dablot import LEADER, OFFICER, SOLDIER, SON, cell
+
+try:  # built by `make` (maturin); without a Rust toolchain it is simply absent
+    import tafl_native as _native
+except ImportError:  # pragma: no cover - exercised on machines without the module
+    _native = None
+
+#: The most points a board may have natively (the crate's limit).
+MAX_POINTS = 128
+
+_CORES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def unsupported(rules: Any) -> str | None:
+    """Why ``rules`` (a Dablot rules object) cannot be proved natively here (None: it can)."""
+    if _native is None or not hasattr(_native, "DablotProver"):
+        return "the native engine is not built"
+    opts = rules.opts
+    for name in ("ambush", "action_points"):
+        if opts.get(name):
+            return f"{name} is on"
+    if int(opts.get("captureless_draw") or 0):
+        return "the draw without captures is on"
+    if rules.N > MAX_POINTS:
+        return f"the board has more than {MAX_POINTS} points"
+    return None
+
+
+def prover_core(rules: Any) -> Any:
+    """The native prover for ``rules`` (one per rules object, kept while the rules live)."""
+    core = _CORES.get(rules)
+    if core is None:
+        reason = unsupported(rules)
+        if reason is not None:
+            raise ValueError(f"the native Dablot prover cannot play these rules: {reason}")
+        opts = rules.opts
+        rows = [int(y) for _x, y in rules.geometry.coords]
+        far = [[p in rules.far_row[side] for p in range(rules.N)] for side in (0, 1)]
+        ranks = [rules.rank(cell(0, kind)) for kind in (SOLDIER, OFFICER, SON, LEADER)]
+        settings = {
+            "chain_jumps": bool(opts["chain_jumps"]),
+            "soldiers_must_capture": opts["compulsory_capture"] == "soldiers",
+            "ever_onward": bool(opts["ever_onward"]),
+            "promotion": bool(opts["promotion"]),
+            "officer_material": bool(opts["officer_material"]),
+            "leader_captured_loses": bool(opts["leader_captured_loses"]),
+            "bare_leader_loses": bool(opts["bare_leader_loses"]),
+        }
+        core = _CORES[rules] = _native.DablotProver(
+            [list(s) for s in rules.steps], [list(j) for j in rules.jumps], rows, ranks, far, settings)
+    return core
+
+
+def position_tuple(pos: Any) -> tuple[list[int], int, int | None]:
+    """A core DablotPosition as it crosses: cells, side to move, and the result when decided
+    (the winner, -1 for a draw)."""
+    result = pos.result
+    decided = None if result is None else (-1 if result.winner is None else int(result.winner))
+    return list(pos.cells), int(pos.side), decided
