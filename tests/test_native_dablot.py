@@ -50,7 +50,8 @@ def _python_successors(rules, pos):
 
 
 def _native_successors(core, pos):
-    return sorted((tuple(c), s, r if r is not None else -2) for c, s, r in core.successors(native_dablot.position_tuple(pos)))
+    crossing = native_dablot.position_tuple(pos)
+    return sorted((tuple(c), s, r if r is not None else -2) for c, s, r in core.successors(crossing))
 
 
 def _composed(rules, rng: random.Random) -> DablotPosition:
