@@ -15,6 +15,7 @@ import pytest
 from tafl_desktop.cli import main
 from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.variants import find_variant
+from tafl_desktop.study.generator import MIN_GAP, game_and_ply
 from tafl_desktop.study.prover import main_line, prove_unique
 from tafl_desktop.study.puzzles import LIST_KEYS, all_puzzles, check_puzzle, compact_tree
 from tafl_desktop.study.sources import default_games_dir
@@ -154,7 +155,7 @@ def test_generator_mines_real_games_and_resumes(tmp_path):
     assert first.returncode == 0, first.stderr
     got = json.loads(first.stdout)
     data = json.loads(out.read_text())
-    assert got["puzzles_kept"] == len(data["puzzles"]) > 0 and got["positions_scanned"] > 0
+    assert got["puzzles_kept"] - got["puzzles_trimmed"] == len(data["puzzles"]) > 0 and got["positions_scanned"] > 0
     # the games were played with a weaker king (their README); the puzzles are proved under the preset
     assert all(pz["options"] == {} for pz in data["puzzles"])
     assert data["puzzles"][0]["source"].startswith("brandubh.csv:")
@@ -176,9 +177,10 @@ def _soldiers(pz):
 @pytest.mark.slow  # two 25-second mining runs: `make test-slow` (the refusals below run by default)
 def test_generator_composes_endgames_through_the_cli(tmp_path):
     """``puzzles generate --source endgames``: self-play positions thinned to at most W soldiers for
-    the side to move and L for the other (leaders and sons kept), each puzzle a proved unique win
-    whose ``source`` says it was composed and from which game and ply; the run resumes where it
-    stopped, and the same seeds give the same candidates."""
+    the side to move and L for the other (leaders kept), each puzzle a proved unique win whose
+    ``source`` says it was composed and from which game and ply; the run resumes where it stopped
+    (a puzzle leaves only for a longer one of the same game close by), and the same seeds give
+    the same candidates."""
     out = tmp_path / "set.json"
     cmd = [sys.executable, "-m", "tafl_desktop", "puzzles", "generate", "dablot_mini", "--source", "endgames",
            "--keep", "3,1", "--out", str(out), "--seconds", "25", "--json"]
@@ -186,7 +188,7 @@ def test_generator_composes_endgames_through_the_cli(tmp_path):
     assert first.returncode == 0, first.stderr
     got = json.loads(first.stdout)
     data = json.loads(out.read_text())
-    assert got["puzzles_kept"] == len(data["puzzles"]) > 0 and got["positions_scanned"] > 0
+    assert got["puzzles_kept"] - got["puzzles_trimmed"] == len(data["puzzles"]) > 0 and got["positions_scanned"] > 0
     for pz in data["puzzles"]:
         assert pz["source"].startswith("endgame:") and " ply " in pz["source"]
         mine, theirs, armies = _soldiers(pz)
@@ -197,7 +199,12 @@ def test_generator_composes_endgames_through_the_cli(tmp_path):
     assert again.returncode == 0, again.stderr
     later = json.loads(out.read_text())
     assert later["scanned"]["endgame_seed"] >= seed
-    assert {pz["id"] for pz in data["puzzles"]} <= {pz["id"] for pz in later["puzzles"]}  # kept, not redone
+    now = {pz["id"]: pz for pz in later["puzzles"]}
+    for pz in data["puzzles"]:  # kept, not redone; or replaced by a longer one close by
+        game, ply = game_and_ply(pz["source"])
+        assert pz["id"] in now or any(
+            game_and_ply(other["source"])[0] == game and abs(game_and_ply(other["source"])[1] - ply) < MIN_GAP
+            and other["plies"] > pz["plies"] for other in now.values()), pz["id"]
     check = subprocess.run([sys.executable, "-m", "tafl_desktop", "puzzles", "check", "--file", str(out)],
                            capture_output=True, text=True, timeout=300)
     assert check.returncode == 0, check.stderr
@@ -294,3 +301,31 @@ def test_difficulty_by_n_and_the_weak_search():
     assert rating(5, Effort(3, 900)) == 4 and rating(5, Effort(6, 9000)) == 5
     levels = {pz["difficulty"] for pz in all_puzzles()}
     assert {1, 2, 3, 4} <= levels  # the filter has something to offer at each level
+
+
+def test_a_composed_endgame_near_a_shorter_puzzle_is_tried_and_the_longer_stays(tmp_path, monkeypatch):
+    """Composed endgames are unrelated positions, so a puzzle of one of them does not close its
+    neighbours as a game's line does: a later position close by is proved, kept only when longer,
+    and the set keeps the longer of the two (a one-move find used to shut out the three-move one
+    eight plies around it: no three-move Dablot puzzle in 12,000 composed positions)."""
+    import tafl_desktop.study.generator as generator
+    from tafl_desktop.study.sources import Candidate
+
+    variant = find_variant("dablot_mini")
+    rules = variant.make_rules()
+    shipped = json.loads((generator.Path(generator.__file__).parents[2] / "resources" / "puzzles"
+                          / "dablot_mini.json").read_text(encoding="utf-8"))["puzzles"]
+    one = next(pz for pz in shipped if pz["plies"] == 1)
+    three = next(pz for pz in shipped if pz["plies"] == 5)
+
+    def at(pz):
+        return rules.parse_position(pz["position"], variant.parse_side(pz["to_move"]))
+
+    game = "endgame:easy-easy:seed1"
+    stream = [Candidate(at(one), game, 10), Candidate(at(three), game, 12), Candidate(at(one), game, 14)]
+    monkeypatch.setattr(generator, "endgame_candidates", lambda *a, **k: iter(stream))
+    out = tmp_path / "set.json"
+    got = generator.generate("dablot_mini", out, seconds=60, source="endgames")
+    kept = json.loads(out.read_text(encoding="utf-8"))["puzzles"]
+    assert got.kept == 2 and got.trimmed == 1  # the one-move puzzle found first, then the longer one
+    assert [(pz["position"], pz["plies"], pz["source"]) for pz in kept] == [(three["position"], 5, f"{game} ply 12")]

@@ -13,7 +13,8 @@ a game whose self-play rarely reaches a forced win of three moves (full Dablot);
 
 Depth first: a game's positions are tried from the furthest back (``back`` plies before its end)
 towards the end, and once a puzzle is kept no other position of that game within
-:data:`MIN_GAP` plies of it is tried, so one winning line gives one puzzle, its longest.  At the
+:data:`MIN_GAP` plies of it is tried, so one winning line gives one puzzle, its longest (a composed
+endgame near a puzzle is another position: it is tried, and kept only when it is longer).  At the
 end of a pass :func:`balance` keeps at least half of the set three moves of the winner or longer
 (the easiest short puzzles stay, for newcomers) when asked (``--balance``).
 
@@ -31,10 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.marks import gettext as _
-from tafl_desktop.study.prover import prove_unique
+from tafl_desktop.study.prover import prove_unique, prover_engine
 from tafl_desktop.study.puzzles import PuzzleSet, puzzle_from_proof
 from tafl_desktop.study.sources import (
     DEFAULT_KEEP,
+    ENDGAME_DRAWS,
+    ENDGAME_DRAWS_NATIVE,
     REAL_GAME_FILES,
     Candidate,
     default_games_dir,
@@ -52,8 +55,8 @@ DEFAULT_NODE_BUDGET = 30_000
 HINTED_NODE_BUDGET = 150_000
 #: ... and for composed endgames (few pieces, so a proof that needs more is seldom a puzzle).
 ENDGAME_NODE_BUDGET = 10_000
-#: ... and with the native prover (the Tafl games where it is built; the same meaning: positions
-#: expanded by the proof), which settles about a hundred times as many positions per second.
+#: ... and with the native prover (the Tafl games and Dablot where it is built; the same meaning:
+#: positions expanded by the proof), which settles about a hundred times as many positions per second.
 NATIVE_NODE_BUDGET = 500_000
 #: Boards of at least this many squares or points try only the move played in the game as the
 #: key (see ``hint_only`` in :func:`~tafl_desktop.study.prover.prove_unique`): 9x9 and up, full Dablot.
@@ -237,20 +240,21 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
     pset.save(out)
     done = set(pset.scanned.get("games", []))
     seen = {pz["position"] + "|" + pz["to_move"] for pz in pset.puzzles}
-    taken: dict[str, list[int]] = {}
+    taken: dict[str, list[tuple[int, int]]] = {}  # game -> (ply, plies of the puzzle kept there)
     for pz in pset.puzzles:
         game, ply = game_and_ply(pz.get("source", ""))
         if ply is not None:
-            taken.setdefault(game, []).append(ply)
+            taken.setdefault(game, []).append((ply, int(pz["plies"])))
     numbers = [int(pz["id"].rsplit("-", 1)[-1]) for pz in pset.puzzles if pz["id"].rsplit("-", 1)[-1].isdigit()]
     next_number = max(numbers, default=0) + 1
-    from tafl_desktop.ai.engine import engine_name
-
     plies = max_plies or DEFAULT_MAX_PLIES
-    hint_only = rules.geometry.size >= HINT_ONLY_FROM and source != "endgames"  # a composed position has no move played
+    # composed endgames: no move was played in them (no hint), a game gives hundreds of unrelated
+    # positions (the limits are checked after each, and a longer puzzle may stand near a shorter)
+    composed = source == "endgames"
+    hint_only = rules.geometry.size >= HINT_ONLY_FROM and not composed
+    native = prover_engine(rules) == "native"
     if node_budget is None:
-        native = engine_name(rules) == "native"
-        node_budget = (NATIVE_NODE_BUDGET if native else ENDGAME_NODE_BUDGET if source == "endgames"
+        node_budget = (NATIVE_NODE_BUDGET if native else ENDGAME_NODE_BUDGET if composed
                        else HINTED_NODE_BUDGET if hint_only else DEFAULT_NODE_BUDGET)
     if source == "games":
         played = find_variant(games_of).with_options(toggles)  # replayed as played, only to reach positions
@@ -258,7 +262,8 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
         assert folder is not None  # checked above, with the other real-game conditions
         cands = real_game_candidates(replay.make_rules(), folder / REAL_GAME_FILES[games_of][0], back)
     elif source == "endgames":
-        cands = endgame_candidates(variant, int(pset.scanned.get("endgame_seed", 0)) + 1, keep)
+        cands = endgame_candidates(variant, int(pset.scanned.get("endgame_seed", 0)) + 1, keep,
+                                   draws=ENDGAME_DRAWS_NATIVE if native else ENDGAME_DRAWS)
     else:
         cands = selfplay_candidates(variant, int(pset.scanned.get("selfplay_seed", 0)) + 1, back)
     def out_of_time() -> bool:
@@ -270,19 +275,20 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
         pset.scanned["seconds"] = round(float(pset.scanned.get("seconds", 0.0)) + elapsed - result.seconds, 1)
         result.seconds = elapsed
 
-    # a composed game gives hundreds of positions: the limits are checked after each, and a game
-    # left halfway is not marked scanned (the next run takes it again, skipping what it kept)
-    stop_within_game = source == "endgames"
+    # a game left halfway is not marked scanned (the next run takes it again, skipping what it kept)
     stopped = False
     for batch in _by_game(cands) if seconds > 0 else ():  # no time: only re-prove, space out, balance
         if batch[0].game in done:
             continue
         for cand in batch:
-            if stop_within_game and result.scanned and out_of_time():
+            if composed and result.scanned and out_of_time():
                 stopped = True
                 break
-            if any(abs(cand.ply - other) < MIN_GAP for other in taken.get(cand.game, [])):
-                continue  # a puzzle of this game is already close by
+            near = [n for ply, n in taken.get(cand.game, []) if abs(cand.ply - ply) < MIN_GAP]
+            # a puzzle of this game is already close by; a composed position is another position,
+            # so it is still tried where it could be longer (space_out keeps the longer at the end)
+            if near and not (composed and max(near) < plies):
+                continue
             if hint_only and not cand.winner_to_move:
                 continue  # only the move played is tried, and the loser's move rarely wins
             # the replay's rules may differ from the preset's: rebuild the position under the puzzle's rules
@@ -296,10 +302,10 @@ def generate(variant_id: str, out: Path, seconds: float, source: str = "auto", b
                 continue
             proof = prove_unique(rules, pos, plies, max_nodes=node_budget, hint=cand.played,
                                  hint_only=hint_only)
-            if proof is None:
+            if proof is None or (near and proof.plies <= max(near)):
                 continue
             seen.add(key)
-            taken.setdefault(cand.game, []).append(cand.ply)
+            taken.setdefault(cand.game, []).append((cand.ply, proof.plies))
             pset.puzzles.append(puzzle_from_proof(variant, pos, proof, f"{cand.game} ply {cand.ply}", next_number))
             next_number += 1
             result.kept += 1

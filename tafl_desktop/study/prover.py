@@ -197,30 +197,27 @@ class NativeProver(Prover):
 
 
 def make_prover(rules: Any, winner: Side, max_nodes: int = 0, engine: str | None = None) -> Prover:
-    """The prover for ``rules``: native for the Tafl games and for Dablot (all but its Ambush,
-    Action Points and captureless-draw settings) where it is built, else Python."""
-    from tafl_desktop.ai.engine import resolve
-
-    if getattr(rules, "family", "") == "dablot":
-        from tafl_desktop.native.dablot import unsupported
-
-        if resolve_prover_engine(engine) == "native" and unsupported(rules) is None:
-            return NativeProver(rules, winner, max_nodes)
-        return Prover(rules, winner, max_nodes)
-    if resolve(rules, engine) == "native":
+    """The prover for ``rules``: native where :func:`prover_engine` says so, else Python."""
+    if prover_engine(rules, engine) == "native":
         return NativeProver(rules, winner, max_nodes)
     return Prover(rules, winner, max_nodes)
 
 
-def resolve_prover_engine(engine: str | None) -> str:
-    """The engine asked for (``engine``, else ``$TAFL_ENGINE``, else native), as the search's
-    :func:`~tafl_desktop.ai.engine.resolve` reads it, for a family it does not search natively."""
+def prover_engine(rules: Any, engine: str | None = None) -> str:
+    """Which prover settles ``rules``: ``native`` for the Tafl games (as the search resolves
+    ``engine``, ``$TAFL_ENGINE`` or the build) and for Dablot where the native engine is built
+    and plays its settings (all but Ambush, Action Points and the captureless draw), unless
+    ``python`` is asked for; ``python`` otherwise."""
     import os
 
-    from tafl_desktop.ai.engine import ENGINE_ENV
+    from tafl_desktop.ai.engine import ENGINE_ENV, resolve
+
+    if getattr(rules, "family", "") != "dablot":
+        return resolve(rules, engine)
+    from tafl_desktop.native.dablot import unsupported
 
     name = engine if engine is not None else (os.environ.get(ENGINE_ENV) or None)
-    return "python" if name == "python" else "native"
+    return "native" if name != "python" and unsupported(rules) is None else "python"
 
 
 def main_line(rules: Any, pos: Any, tree: dict[str, Any]) -> list[str]:

@@ -121,8 +121,11 @@ def selfplay_candidates(variant: Any, first_seed: int, back: int, time_scale: fl
 #: The most common pieces (the family's rank and file: Tafl's soldiers, Dablot's soldiers) a
 #: thinned position keeps: the side to move, then the other side (see :func:`thinned`).
 DEFAULT_KEEP = (6, 2)
-#: Thinned copies drawn from each position of a game, and every how many plies one is taken.
+#: Thinned copies drawn from each position of a game, and every how many plies one is taken;
+#: with the native prover more copies (a proof costs about a millisecond there, so the self-play
+#: that gives the positions is the dear part).
 ENDGAME_DRAWS = 8
+ENDGAME_DRAWS_NATIVE = 32
 ENDGAME_STEP = 2
 #: Self-play time scale of the endgame source: the levels' node budgets bind before their time
 #: ceilings on a slow machine, so a seed replays the same game (the same positions to thin).
@@ -131,18 +134,24 @@ ENDGAME_TIME_SCALE = 10.0
 
 def thinned(rules: Any, pos: Any, keep: tuple[int, int], rng: random.Random) -> Any | None:
     """A composed position: ``pos`` with every piece but the family's common ones (the pieces a
-    side loses in numbers: soldiers; kings, leaders and sons stay), of which the side to move
-    keeps 1 to ``keep[0]`` and the other side 1 to ``keep[1]``, picked by ``rng``.  None when the
-    rules refuse the result or it is already decided.  Why: a forced win of three moves needs a
-    board where a few pieces meet, which a game of many pieces between careful players rarely
-    reaches (full Dablot's self-play: about one in 90 games)."""
+    side loses in numbers: soldiers) and its emblems (kings, leaders), of which the side to move
+    keeps 1 to ``keep[0]`` and the other side 1 to ``keep[1]``, picked by ``rng``; the other
+    ranked pieces (Dablot's sons and officers) stay on the side to move's side and each stays
+    with even chance on the other.  None when the rules refuse the result or it is already
+    decided.  Why: a forced win of three moves needs a board where a few pieces meet, which a
+    game of many pieces between careful players rarely reaches (full Dablot's self-play: about
+    one in 90 games); and in Dablot a defender whose son still guards the leader is seldom
+    beaten by force within three moves (with the son always kept, no three-move win in 12,000
+    composed positions; with even chance, about one in 600)."""
     from tafl_desktop.core.position_setup import SetupError, position_from_pieces
 
     traits = rules.variant.traits
     common = set(traits.lost_emblems)
+    emblems = set(traits.emblems)
     pieces = rules.pieces(pos)
-    kept = {p: k for p, k in pieces.items() if k not in common}
     me = int(rules.side_to_move(pos))
+    kept = {p: k for p, k in pieces.items()
+            if k not in common and (k in emblems or traits.piece_side(k) == me or rng.random() < 0.5)}
     for side, most in ((me, keep[0]), (1 - me, keep[1])):
         own = sorted(p for p, k in pieces.items() if k in common and traits.piece_side(k) == side)
         for p in rng.sample(own, min(len(own), rng.randint(1, max(1, most)))):
