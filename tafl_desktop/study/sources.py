@@ -185,6 +185,8 @@ def endgame_candidates(variant: Any, first_seed: int, keep: tuple[int, int] = DE
         for k in range(step, n + 1, step):
             rng = random.Random(f"{name} ply {k}")
             base = game.position_at(k)
+            if rules.outcome(base) is not None:
+                continue  # the game's end: a king or leader may be gone, which no puzzle starts from
             for _draw in range(draws):
                 pos = thinned(rules, base, keep, rng)
                 if pos is not None:
