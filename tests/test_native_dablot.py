@@ -144,3 +144,26 @@ def test_a_bad_position_is_one_line_not_a_crash():
             core.wins(bad, 0, 3)
     with pytest.raises(ValueError):
         core.wins(good, 5, 3)
+
+
+@needs_native
+def test_a_bad_board_is_refused_in_one_line():
+    import tafl_native
+
+    ok = {"chain_jumps": True, "soldiers_must_capture": False, "ever_onward": False, "promotion": False,
+          "officer_material": False, "leader_captured_loses": True, "bare_leader_loses": True}
+    two = ([[1], [0]], [[], []], [0, 1], [1, 2, 2, 3], [[False, True], [True, False]])
+    assert tafl_native.DablotProver(*two, ok).has_moves(([1, 0], 0, None))
+    bad_boards = [
+        ([[5], [0]], *two[1:]),  # a step off the board
+        (two[0], [[(1, 9)], []], *two[2:]),  # a jump landing off the board
+        (two[0], two[1], [0], *two[3:]),  # a row missing
+        ([], [], [], [1, 2, 2, 3], [[], []]),  # no points
+        ([[]] * 200, [[]] * 200, [0] * 200, [1, 2, 2, 3], [[False] * 200] * 2),  # too many points
+    ]
+    for board in bad_boards:
+        with pytest.raises(ValueError):
+            tafl_native.DablotProver(*board, ok)
+    for settings in ({k: v for k, v in ok.items() if k != "promotion"}, dict(ok, promotion="yes")):
+        with pytest.raises(ValueError, match="promotion"):
+            tafl_native.DablotProver(*two, settings)
