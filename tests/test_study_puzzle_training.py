@@ -123,21 +123,13 @@ def test_list_json_keeps_its_keys_and_gains_themes_through_the_real_cli():
 
 
 # ----------------------------------------------------------------------------- the sets' shape
-#: Sets that do not reach half long yet, and why (a known gap, reported; see the strict xfail below).
-KNOWN_SHORT = {
-    "dablot": "full Dablot's self-play gave 1 three-move forced win in 176 games (2,169 positions, 49 min mined): "
-              "they arise only in the endgames of long games",
-}
-
-
 def test_every_set_is_half_long_and_spaced_out():
     """At least half of each set three moves of the winner or longer, and no two puzzles of one
     game within a few plies."""
     for pset in shipped_sets():
         long_ = sum(1 for pz in pset.puzzles if is_long(pz))
         assert pset.puzzles, pset.variant
-        if pset.variant not in KNOWN_SHORT:
-            assert 2 * long_ >= len(pset.puzzles), (pset.variant, long_, len(pset.puzzles))
+        assert 2 * long_ >= len(pset.puzzles), (pset.variant, long_, len(pset.puzzles))
         plies: dict[str, list[int]] = {}
         for pz in pset.puzzles:
             game, ply = game_and_ply(pz["source"])
@@ -145,13 +137,6 @@ def test_every_set_is_half_long_and_spaced_out():
         for game, ks in plies.items():
             ks.sort()
             assert all(b - a >= MIN_GAP for a, b in zip(ks, ks[1:], strict=False)), (pset.variant, game, ks)
-
-
-@pytest.mark.parametrize("variant", [pytest.param(v, marks=pytest.mark.xfail(strict=True, reason=why))
-                                     for v, why in KNOWN_SHORT.items()])
-def test_the_dablot_sets_are_half_long(variant):
-    pset = next(p for p in shipped_sets() if p.variant == variant)
-    assert 2 * sum(1 for pz in pset.puzzles if is_long(pz)) >= len(pset.puzzles)
 
 
 def test_every_set_was_proved_under_the_rules_in_force():
