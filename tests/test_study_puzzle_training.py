@@ -151,17 +151,12 @@ def test_every_set_was_proved_under_the_rules_in_force():
     assert stale == {}
 
 
-#: Presets without a set, and why (a known gap, reported).
-NO_SET = {"alea_evangelii": "19x19 self-play is too slow to mine in a bounded run",
-          "large_hnefatafl": "13x13 self-play gave 5 games and no three-move puzzle in 250 s of mining"}
-
-
 def test_sets_cover_the_presets_with_games_or_self_play():
-    """Every preset has a set (from its real games, or the app's self-play) except the known gaps."""
+    """Every preset has a set (from its real games, or the app's self-play or composed endgames)."""
     from tafl_desktop.core.variants import presets
 
     have = {pset.variant for pset in shipped_sets()}
-    assert set(presets()) - have == set(NO_SET)
+    assert set(presets()) - have == set()
 
 
 def test_spacing_and_balance_keep_the_longest_and_the_newcomers():

@@ -317,6 +317,8 @@ impl Dablot {
 
 impl ProofGame for Dablot {
     type Pos = DablotPos;
+    /// A jump chain is no `Move`: the step is the position it leads to.
+    type Step = DablotPos;
 
     fn side(&self, p: &DablotPos) -> u8 {
         p.side
@@ -330,7 +332,7 @@ impl ProofGame for Dablot {
         p.result
     }
 
-    fn children(&self, p: &DablotPos, out: &mut Vec<DablotPos>) {
+    fn steps(&self, p: &DablotPos, out: &mut Vec<DablotPos>) {
         out.clear();
         if p.result.is_some() {
             return;
@@ -356,6 +358,10 @@ impl ProofGame for Dablot {
             }
         }
         self.captures(p, false, out);
+    }
+
+    fn child(&self, _p: &DablotPos, s: &DablotPos) -> DablotPos {
+        s.clone()
     }
 
     fn no_moves_outcome(&self, p: &DablotPos) -> Outcome {
@@ -444,7 +450,7 @@ mod tests {
         cells[3] = code(1, SOLDIER, false);
         let p = d.position(&cells, 0, None).unwrap();
         let mut out = Vec::new();
-        d.children(&p, &mut out);
+        d.steps(&p, &mut out);
         // no step (1 is taken), jump to 2, then on to 4 taking both: two moves
         assert_eq!(out.len(), 2);
         let long = out.iter().find(|c| c.cells[4] != 0).unwrap();

@@ -137,7 +137,7 @@ impl DablotProver {
         let p = self.pos(position)?;
         guarded(|| {
             let mut out = Vec::new();
-            self.game.children(&p, &mut out);
+            self.game.steps(&p, &mut out);
             let n = self.game.points();
             Ok(out
                 .iter()

@@ -12,19 +12,25 @@ use std::collections::HashMap;
 
 use super::{Family, Move, Outcome};
 
-/// What the prover needs of a game: less than the search's [`Family`] (no evaluation, no move
-/// identity), so a family whose moves do not fit a `Move` (Dablot's jump chains) is proved
-/// through its positions alone.
+/// What the prover needs of a game: less than the search's [`Family`] (no evaluation), so a
+/// family whose moves do not fit a `Move` (Dablot's jump chains) is proved with its successor
+/// positions as its "moves".
 pub trait ProofGame {
     type Pos;
+    /// What leads from a position to a child: a move played when the child is needed (most
+    /// defences are refuted by their first reply, so on a big board most moves are never
+    /// played), or the child itself.
+    type Step;
     fn side(&self, p: &Self::Pos) -> u8;
     fn hash(&self, p: &Self::Pos) -> u64;
     /// The result decided by the last move, without generating moves.
     fn quick_outcome(&self, p: &Self::Pos) -> Option<Outcome>;
-    /// The positions after each legal move (cleared first); empty when there is no move.
-    fn children(&self, p: &Self::Pos, out: &mut Vec<Self::Pos>);
+    /// One step per legal move (cleared first); empty when there is no move.
+    fn steps(&self, p: &Self::Pos, out: &mut Vec<Self::Step>);
+    /// The position a step leads to.
+    fn child(&self, p: &Self::Pos, s: &Self::Step) -> Self::Pos;
     fn no_moves_outcome(&self, p: &Self::Pos) -> Outcome;
-    /// Whether the side to move has a legal move (cheaper than `children` where it can be).
+    /// Whether the side to move has a legal move (cheaper than `steps` where it can be).
     fn has_moves(&self, p: &Self::Pos) -> bool;
 }
 
@@ -33,6 +39,7 @@ pub struct ByMoves<'a, F: Family>(pub &'a F);
 
 impl<F: Family> ProofGame for ByMoves<'_, F> {
     type Pos = F::Pos;
+    type Step = Move;
     fn side(&self, p: &F::Pos) -> u8 {
         self.0.side(p)
     }
@@ -42,11 +49,12 @@ impl<F: Family> ProofGame for ByMoves<'_, F> {
     fn quick_outcome(&self, p: &F::Pos) -> Option<Outcome> {
         self.0.quick_outcome(p)
     }
-    fn children(&self, p: &F::Pos, out: &mut Vec<F::Pos>) {
-        let mut moves: Vec<Move> = Vec::new();
-        self.0.moves(p, &mut moves);
+    fn steps(&self, p: &F::Pos, out: &mut Vec<Move>) {
         out.clear();
-        out.extend(moves.iter().map(|&m| self.0.play(p, m).0));
+        self.0.moves(p, out);
+    }
+    fn child(&self, p: &F::Pos, m: &Move) -> F::Pos {
+        self.0.play(p, *m).0
     }
     fn no_moves_outcome(&self, p: &F::Pos) -> Outcome {
         self.0.no_moves_outcome(p)
@@ -110,13 +118,20 @@ impl<'a, F: ProofGame> Prover<'a, F> {
         if self.max_nodes > 0 && self.nodes > self.max_nodes {
             return Err(BudgetExceeded);
         }
-        let mut children = Vec::new();
-        self.fam.children(p, &mut children);
+        let mut steps = Vec::new();
+        self.fam.steps(p, &mut steps);
         let result = if self.fam.side(p) == self.winner {
-            let mut found = children.iter().any(|c| self.outcome(c).is_some_and(|o| self.won(o)));
+            // the quick wins first: a move that ends the game won settles the node; with plies
+            // left the search below sees a reply-less loser at once, so only the last ply asks
+            // every child whether the loser can move (the dear question on a big board)
+            let mut found = steps.iter().any(|s| {
+                let c = self.fam.child(p, s);
+                let ended = if plies > 1 { self.fam.quick_outcome(&c) } else { self.outcome(&c) };
+                ended.is_some_and(|o| self.won(o))
+            });
             if !found && plies > 1 {
-                for c in &children {
-                    if self.wins(c, plies - 1)? {
+                for s in &steps {
+                    if self.wins(&self.fam.child(p, s), plies - 1)? {
                         found = true;
                         break;
                     }
@@ -125,8 +140,8 @@ impl<'a, F: ProofGame> Prover<'a, F> {
             found
         } else {
             let mut all = true;
-            for c in &children {
-                if !self.wins(c, plies - 1)? {
+            for s in &steps {
+                if !self.wins(&self.fam.child(p, s), plies - 1)? {
                     all = false;
                     break;
                 }
