@@ -126,7 +126,11 @@ impl<'a, F: ProofGame> Prover<'a, F> {
             // every child whether the loser can move (the dear question on a big board)
             let mut found = steps.iter().any(|s| {
                 let c = self.fam.child(p, s);
-                let ended = if plies > 1 { self.fam.quick_outcome(&c) } else { self.outcome(&c) };
+                let ended = if plies > 1 {
+                    self.fam.quick_outcome(&c)
+                } else {
+                    self.outcome(&c)
+                };
                 ended.is_some_and(|o| self.won(o))
             });
             if !found && plies > 1 {
