@@ -440,15 +440,20 @@ mod tests {
         }
     }
 
+    /// South to move on the line with `pieces` as (point, side, kind).
+    fn on_line(d: &Dablot, pieces: &[(usize, u8, u8)]) -> DablotPos {
+        let mut cells = [0u8; 5];
+        for &(at, side, kind) in pieces {
+            cells[at] = code(side, kind, false);
+        }
+        d.position(&cells, 0, None).unwrap()
+    }
+
     #[test]
     fn a_chain_takes_every_piece_it_jumps_and_each_prefix_is_a_move() {
         let d = line(all_rules());
-        // south soldier on 0, north soldiers on 1 and 3, a north leader on 4 keeps the game going
-        let mut cells = [0u8; 5];
-        cells[0] = code(0, SOLDIER, false);
-        cells[1] = code(1, SOLDIER, false);
-        cells[3] = code(1, SOLDIER, false);
-        let p = d.position(&cells, 0, None).unwrap();
+        // a south soldier on 0, north soldiers on 1 and 3
+        let p = on_line(&d, &[(0, 0, SOLDIER), (1, 1, SOLDIER), (3, 1, SOLDIER)]);
         let mut out = Vec::new();
         d.steps(&p, &mut out);
         // no step (1 is taken), jump to 2, then on to 4 taking both: two moves
@@ -461,11 +466,7 @@ mod tests {
     #[test]
     fn a_soldier_cannot_take_a_higher_rank_and_the_prover_sees_it() {
         let d = line(all_rules());
-        let mut cells = [0u8; 5];
-        cells[0] = code(0, SOLDIER, false);
-        cells[1] = code(1, LEADER, false);
-        cells[4] = code(1, SOLDIER, false);
-        let p = d.position(&cells, 0, None).unwrap();
+        let p = on_line(&d, &[(0, 0, SOLDIER), (1, 1, LEADER), (4, 1, SOLDIER)]);
         let mut table = HashMap::new();
         let mut prover = Prover::new(&d, 0, 0, &mut table);
         // south cannot move at all (blocked, and the leader outranks the soldier): south loses
