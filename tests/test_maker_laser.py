@@ -2,7 +2,7 @@
 the rule toggles on the wood, read back with svgelements and ezdxf (libraries that did not write
 them) from files the real command line wrote.
 
-Sizes follow the paper board (DESIGN.md §5): the playing area is exactly the board's squares (or
+Sizes follow the paper board (docs/ARCHITECTURE.md §5): the playing area is exactly the board's squares (or
 point spacing) times the square size, with the paper's rim (``rim_for``) around it for the
 coordinates.  The marks are the rules' marks in force (``core/board_marks.py``): camps only with
 the camp rule (source 000's Tablut camps), exits per ``escape``, walls from the variant file

@@ -2,7 +2,7 @@
 lib3mf (the 3MF Consortium's library, strict mode): watertight, manifold, in mm, with the sizes,
 counts and heights the set promises.
 
-Counts are the paper set's (DESIGN.md §5: "the count comes from the preset's setup, plus spares"),
+Counts are the paper set's (docs/ARCHITECTURE.md §5: "the count comes from the preset's setup, plus spares"),
 taken here from each variant's own starting position; a piece is the distance between
 neighbouring squares or points less the clearance; Dablot's ranks stand one draught high per
 point (source 000: a single for a soldier, a double for the leader's son, a triple for the leader).

@@ -105,7 +105,7 @@ ISSUE_POSITION = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/7tttt/"  # the issue's example: r
 ])
 def test_every_bad_tafl_row_is_named(capsys, position, words):
     """OpenTafl's row notation: each row, top first, covers exactly the board's width
-    (DESIGN.md §3; shared/reference/tafl-rules.md §1)."""
+    (docs/ARCHITECTURE.md §4; shared/reference/tafl-rules.md §1)."""
     rules = find_variant("brandubh").make_rules()
     with pytest.raises(ValueError) as err:
         rules.parse_position(position, Side.ATTACKERS)

@@ -73,7 +73,7 @@ RING = """
 
 @pytest.mark.parametrize("on", [True, False])
 def test_encirclement_closing_the_ring_wins_for_the_attackers(on):
-    """Copenhagen (tafl-rules.md 2.2 'encirclement: attackers win'; DESIGN.md section 3: 'attackers win by
+    """Copenhagen (tafl-rules.md 2.2 'encirclement: attackers win'; docs/ARCHITECTURE.md §4: 'attackers win by
     enclosing all defenders')."""
     rules = rules_for("brandubh", encirclement=on)
     new, _ = move(rules, position(rules, RING), "e1-e2")
@@ -111,7 +111,7 @@ def _shuttle(rules, first: str, plies: int) -> Game:
 
 
 def test_repetition_allowed():
-    """DESIGN.md section 3: repetition 'allowed' -- nothing happens however often a position recurs."""
+    """docs/ARCHITECTURE.md §4: repetition 'allowed' -- nothing happens however often a position recurs."""
     rules = rules_for("copenhagen", repetition="allowed")
     assert _shuttle(rules, "attackers", 16).outcome is None
 

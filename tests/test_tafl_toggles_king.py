@@ -1,7 +1,7 @@
 """Tafl toggles of the king: escape, king_armed, king_capture, king_edge_capture.
 
 Hand-made positions; each test cites the rule source it pins (shared/reference/sources 000..004,
-tafl-rules.md, DESIGN.md section 3).
+tafl-rules.md, docs/ARCHITECTURE.md §4).
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def test_king_capture(mode, case):
     King, except when it is positioned on the centre square, when it must be surrounded on all four sides.
     If the King is positioned on any of the four squares adjacent to the centre, it must be surrounded on
     three sides, plus the centre square'; source 003: strong / weak / double weak king ('Under double weak
-    king rules ... captured custodially ... one step from the throne'); DESIGN.md section 3."""
+    king rules ... captured custodially ... one step from the throne'); docs/ARCHITECTURE.md §4."""
     rules = rules_for("tablut", king_capture=mode)
     board, mv = KING_CASES[case]
     new, caps = move(rules, position(rules, board), mv)

@@ -2,7 +2,7 @@
 camps (camps_hostile, camp_reentry, camp_crossing).
 
 Hand-made positions; each test cites the rule source it pins (shared/reference/sources 000..004,
-tafl-rules.md, DESIGN.md section 3).
+tafl-rules.md, docs/ARCHITECTURE.md §4).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def test_throne_passable_for_soldiers(mode, soldier_up):
     ("nobody", {"e4"}),
 ])
 def test_throne_passable_for_the_king_without_reentry(mode, king_up):
-    """DESIGN.md section 3 'empty throne passable: nobody / king only / everyone' (LU Tablut: nobody passes
+    """docs/ARCHITECTURE.md §4 'empty throne passable: nobody / king only / everyone' (LU Tablut: nobody passes
     the castle; DC Brandubh: only the king may pass), with throne_reentry off so he cannot stop there."""
     rules = rules_for("tablut", throne_passable=mode, throne_reentry=False)
     assert _up_the_file(rules, "Ke3 Tb2 ta1") == king_up

@@ -1,4 +1,4 @@
-"""The Tafl rule toggles (DESIGN.md section 3), declared once for engine, panel, files and print.
+"""The Tafl rule toggles (docs/ARCHITECTURE.md §4), declared once for engine, panel, files and print.
 
 Sources are cited by the file names of ``shared/reference/sources`` (000..004) and the research
 notes ``tafl-rules.md``; every toggle's behaviour is pinned by tests in ``tests/test_tafl_*.py``.
