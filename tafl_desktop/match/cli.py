@@ -1,0 +1,184 @@
+"""``tafl-desktop match``: two players, N games, the figures engine testers use.
+
+Registered through ``CAPABILITY_COMMANDS``; its imports stay inside the command, so the program
+starts as fast with it.  The command's names and JSON keys are a contract (see the README).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+MAX_GAMES = 100_000
+
+
+def _sprt_arg(text: str) -> tuple[float, float]:
+    import argparse
+
+    from tafl_desktop.cli.common import number_text
+    from tafl_desktop.core.quoting import quote
+    from tafl_desktop.i18n import _
+
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(_("must look like 0,10 (ELO0,ELO1), got {value}").format(value=quote(text)))
+    elo0, elo1 = (float(number_text(p, True)) for p in parts)
+    if not (-1000 <= elo0 < elo1 <= 1000):
+        raise argparse.ArgumentTypeError(_("ELO0 must be below ELO1, both from -1000 to 1000"))
+    return elo0, elo1
+
+
+def _tc_arg(text: str) -> tuple[float, float]:
+    import argparse
+    import re
+
+    from tafl_desktop.core.quoting import quote
+    from tafl_desktop.i18n import _
+
+    m = re.fullmatch(r"\s*(\d{1,5}(?:\.\d{1,3})?)(?:\+(\d{1,4}(?:\.\d{1,3})?))?\s*", text, flags=re.ASCII)
+    if not m or float(m.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(_("must look like 60+0.5 (seconds, plus seconds a move), got {value}")
+                                         .format(value=quote(text)))
+    return float(m.group(1)), float(m.group(2) or 0)
+
+
+def _line(entry: dict[str, Any], report: dict[str, Any]) -> str:
+    """One progress line: the game just finished and the match so far."""
+    from tafl_desktop.i18n import _
+
+    result = "1/2" if entry["winner"] is None else "1-0" if entry["winner"] == entry["first_side"] else "0-1"
+    text = _("game {n}/{total}: {result} for {player} ({ending}); {wins} wins, {draws} draws, {losses} losses").format(
+        n=entry["game"] + 1, total=report["games_planned"], result=result, player=report["players"][0],
+        ending=entry["ending"], wins=report["wins"], draws=report["draws"], losses=report["losses"])
+    if report["elo"] is not None:
+        text += "; " + _("Elo {elo:+.0f}").format(elo=report["elo"])
+    if "llr" in report:
+        text += "; " + _("LLR {llr:.2f} ({lower:.2f}, {upper:.2f})").format(
+            llr=report["llr"], lower=report["lower"], upper=report["upper"])
+    return text
+
+
+def _text_report(report: dict[str, Any]) -> list[str]:
+    from tafl_desktop.i18n import _
+
+    a, b = report["players"]
+
+    def elo(x: float | None) -> str:
+        return "-" if x is None else f"{x:+.1f}"
+
+    lines = [
+        _("{a} against {b}: {games} games").format(a=a, b=b, games=report["games"]),
+        _("{player}: {wins} wins, {draws} draws, {losses} losses (score {score})").format(
+            player=a, wins=report["wins"], draws=report["draws"], losses=report["losses"],
+            score="-" if report["score"] is None else f"{report['score']:.3f}"),
+    ]
+    for side, c in report["per_colour"].items():
+        lines.append(_("  as {side}: {wins} wins, {draws} draws, {losses} losses").format(
+            side=side, wins=c["wins"], draws=c["draws"], losses=c["losses"]))
+    lines.append(_("Elo difference: {elo} (95 %: {low} to {high})").format(
+        elo=elo(report["elo"]), low=elo(report["elo_low"]), high=elo(report["elo_high"])))
+    if "llr" in report:
+        lines.append(_("SPRT [{elo0}, {elo1}]: LLR {llr:.2f} ({lower:.2f}, {upper:.2f}): {verdict}").format(
+            elo0=report["elo0"], elo1=report["elo1"], llr=report["llr"], lower=report["lower"],
+            upper=report["upper"], verdict=report["verdict"]))
+    for f in report["failures"]:
+        lines.append(_("game {n}: {player} lost by {kind}: {text}").format(
+            n=f["game"], player=f["player"], kind=f["kind"], text=f["text"]))
+    return lines
+
+
+def cmd_match(args) -> int:
+    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.cli.common import variant_arg as _variant
+    from tafl_desktop.i18n import _
+    from tafl_desktop.match.loop import Adjudication, TimeControl
+    from tafl_desktop.match.players import PlayerError
+    from tafl_desktop.match.runner import (
+        MatchError,
+        MatchSettings,
+        Sprt,
+        check_players,
+        random_openings,
+        read_openings,
+        run_match,
+        seeded_order,
+    )
+
+    if len(args.player or []) != 2:
+        raise CliError(_("give two players: --player A --player B"))
+    v = _variant(args.variant, args.set)
+    rules = v.make_rules()
+    tc = TimeControl(move=args.time or 0.0, base=args.tc[0] if args.tc else 0.0,
+                     increment=args.tc[1] if args.tc else 0.0)
+    try:
+        check_players(args.player, rules, tc, args.nodes or 0)
+        pairs = (args.games + 1) // 2
+        if args.openings:
+            openings = seeded_order(read_openings(args.openings, rules), args.seed)
+        else:
+            openings = random_openings(rules, pairs, args.opening_plies, args.seed)
+        sprt = None
+        if args.sprt:
+            sprt = Sprt(args.sprt[0], args.sprt[1], args.sprt_alpha, args.sprt_beta, args.sprt_model)
+        settings = MatchSettings(
+            variant=v.to_data(), players=list(args.player), games=args.games, seed=args.seed, time_control=tc,
+            nodes=args.nodes or 0,
+            adjudication=Adjudication(max_plies=args.max_plies, proven=not args.no_proven_adjudication,
+                                      resign_score=args.resign_score, resign_moves=args.resign_moves),
+            openings=openings, sprt=sprt)
+
+        def progress(entry: dict[str, Any], report: dict[str, Any]) -> None:
+            print(_line(entry, report), file=sys.stderr, flush=True)
+
+        report = run_match(settings, args.out, args.concurrency, progress)
+    except (MatchError, PlayerError) as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        for line in _text_report(report):
+            print(line)
+    return 0
+
+
+def register(sub) -> None:
+    """Add ``match``."""
+    from tafl_desktop.cli.common import float_in, int_in
+    from tafl_desktop.i18n import _
+
+    s = sub.add_parser("match", help=_("play a match between two players: W-D-L, Elo with a 95 % interval, SPRT"))
+    s.add_argument("variant", metavar="VARIANT", help=_("a preset id, a variant file or an OpenTafl rules string"))
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help=_("change a rule toggle (repeatable)"))
+    s.add_argument("--player", action="append", metavar="SPEC",
+                   help=_("a level (beginner ... expert), native:time=S / python:nodes=N[,depth=D], or "
+                          "engine:COMMAND; give two"))
+    s.add_argument("--games", type=int_in(1, MAX_GAMES), default=2, help=_("games to play (default 2)"))
+    budget = s.add_mutually_exclusive_group()
+    budget.add_argument("--time", type=float_in(0.01, 3600), help=_("seconds per move"))
+    budget.add_argument("--nodes", type=int_in(1, 10**9), help=_("node budget per move of native/python players"))
+    budget.add_argument("--tc", type=_tc_arg, metavar="BASE+INC",
+                        help=_("a clock: seconds per game plus seconds per move (60+0.5)"))
+    s.add_argument("--concurrency", type=int_in(1, 64), default=1, help=_("games played at once, in processes"))
+    s.add_argument("--sprt", type=_sprt_arg, metavar="ELO0,ELO1", help=_("stop when an SPRT decides (fastchess's)"))
+    s.add_argument("--sprt-alpha", type=float_in(0.001, 0.5), default=0.05, help=_("SPRT alpha (default 0.05)"))
+    s.add_argument("--sprt-beta", type=float_in(0.001, 0.5), default=0.05, help=_("SPRT beta (default 0.05)"))
+    s.add_argument("--sprt-model", choices=("normalized", "logistic"), default="normalized",
+                   help=_("SPRT Elo model (default normalized)"))
+    s.add_argument("--openings", metavar="FILE", help=_("openings, one move list a line; each played with both "
+                                                        "colours"))
+    s.add_argument("--opening-plies", type=int_in(0, 20), default=2,
+                   help=_("random plies of each opening without --openings (default 2)"))
+    s.add_argument("--seed", type=int_in(0, 2**63 - 1), default=1, help=_("the same seed, the same openings"))
+    s.add_argument("--out", metavar="FOLDER", help=_("save every game and the results here; a match resumes "
+                                                     "from its folder"))
+    s.add_argument("--max-plies", type=int_in(0, 100_000), default=200,
+                   help=_("adjudicate a draw after this many plies (0: never; default 200)"))
+    s.add_argument("--no-proven-adjudication", action="store_true",
+                   help=_("play on when the search proves the result"))
+    s.add_argument("--resign-score", type=int_in(0, 1_000_000), default=600,
+                   help=_("resign a player whose score stays at or below minus this (default 600)"))
+    s.add_argument("--resign-moves", type=int_in(0, 1000), default=0,
+                   help=_("... for this many of its moves in a row (default 0: never)"))
+    s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
+    s.set_defaults(func=cmd_match)

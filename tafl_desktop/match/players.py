@@ -1,0 +1,237 @@
+"""The players of a match: what a ``--player`` text names, and the agents that play its moves.
+
+A player spec is text, so it travels to worker processes and into a match's file unchanged:
+
+* a level name (``beginner`` ... ``expert``, or ``random``): the computer at that level, as in a
+  game in the window (its node budget and deliberate errors);
+* ``native`` or ``python``, optionally ``:time=S``, ``:nodes=N``, ``:depth=D`` (comma-separated,
+  e.g. ``native:nodes=5000,depth=6``): that search engine at full strength with that budget (the
+  match's ``--time``/``--nodes`` when the spec gives none);
+* ``engine:COMMAND``: an external engine hosted over the OpenTafl Engine Protocol
+  (:mod:`tafl_desktop.interop.host`), refereed by our rules.
+
+Every agent answers :meth:`Agent.think` with a :class:`Reply`: a move (and the search's score
+and proof, when it has them) or a failure of a kind the match records (``crash``, ``timeout``,
+``illegal``).  The match loop (:mod:`tafl_desktop.match.loop`) knows nothing else of them, so a
+new kind of player is a new agent here.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tafl_desktop.core.game import Game
+from tafl_desktop.core.quoting import quote
+from tafl_desktop.i18n import _
+
+#: Failure kinds a match records (an agent's own words go with them).
+FAILURES = ("crash", "timeout", "illegal")
+#: Seconds an in-process search may overrun its budget before it counts as out of time.
+SEARCH_GRACE = 2.0
+
+
+class PlayerError(ValueError):
+    """A player spec that names no player; the message is one line."""
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A parsed ``--player`` text: ``kind`` is "level", "search" or "engine"."""
+
+    text: str
+    kind: str
+    level: str = ""
+    engine: str = ""
+    time: float = 0.0
+    nodes: int = 0
+    depth: int = 0
+    command: str = ""
+
+    @property
+    def label(self) -> str:
+        """The player's name in reports and game files."""
+        return self.text
+
+
+@dataclass
+class Budget:
+    """What one move may take: ``seconds`` (0: the player's own budget), and the clocks in
+    milliseconds as a hosted engine is told them (None: per-move time only)."""
+
+    seconds: float = 0.0
+    clock_ms: tuple[int, int] | None = None
+
+
+@dataclass
+class Reply:
+    """An agent's answer: ``move``, or ``failure`` (one of FAILURES) with ``text``.
+
+    ``score`` is the search's score from the mover's view (None if it has none); ``mate_in``
+    the plies to a result the search proved (positive: the mover wins)."""
+
+    move: tuple[int, ...] | None = None
+    score: int | None = None
+    mate_in: int | None = None
+    failure: str = ""
+    text: str = ""
+
+
+class Agent(Protocol):
+    """One player in one game (see the module docstring)."""
+
+    label: str
+
+    def think(self, game: Game, budget: Budget) -> Reply: ...
+
+    def finish(self, game: Game) -> None: ...
+
+    def close(self) -> None: ...
+
+
+_ENGINE_KEYS = {"time": float, "nodes": int, "depth": int}
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """The player ``text`` names; PlayerError (one line) otherwise."""
+    from tafl_desktop.ai.levels import LEVELS
+
+    raw = (text or "").strip()
+    head, sep, rest = raw.partition(":")
+    name = head.strip().lower()
+    if not sep and name in LEVELS:
+        return PlayerSpec(raw, "level", level=name)
+    if name == "engine":
+        if not rest.strip():
+            raise PlayerError(_("player {spec}: give the engine's command after 'engine:'").format(spec=quote(raw)))
+        return PlayerSpec(raw, "engine", command=rest.strip())
+    if name in ("native", "python"):
+        values: dict[str, Any] = {}
+        for item in filter(None, (p.strip() for p in rest.split(","))):
+            key, eq, value = item.partition("=")
+            key = key.strip().lower()
+            if not eq or key not in _ENGINE_KEYS:
+                raise PlayerError(_("player {spec}: use time=S, nodes=N or depth=D").format(spec=quote(raw)))
+            try:
+                number = _ENGINE_KEYS[key](value.strip())
+            except ValueError:
+                number = -1
+            if not 0 < number <= (3600 if key == "time" else 64 if key == "depth" else 10**9):
+                raise PlayerError(_("player {spec}: {key} is out of range").format(spec=quote(raw), key=key))
+            values[key] = number
+        return PlayerSpec(raw, "search", engine=name, **values)
+    raise PlayerError(_("player {spec} is not a level ({levels}), native:..., python:... or engine:COMMAND").format(
+        spec=quote(raw[:60]), levels=", ".join(LEVELS)))
+
+
+def history_keys(game: Game) -> list[Any]:
+    """The position keys of the game so far (repetition rules need them)."""
+    rules = game.rules
+    return [rules.position_key(game.start)] + [rules.position_key(p.position) for p in game.plies]
+
+
+class SearchAgent:
+    """Our own search: a level (its errors included) or an engine at a fixed budget."""
+
+    def __init__(self, spec: PlayerSpec, rules: Any, seed: int, move_time: float = 0.0, nodes: int = 0) -> None:
+        from tafl_desktop.ai.player import ComputerPlayer
+
+        self.label = spec.label
+        self.spec = spec
+        if spec.kind == "level":
+            self.player = ComputerPlayer(rules, spec.level, seed=seed)
+            self.move_time = move_time
+        else:
+            level = "expert"
+            self.player = ComputerPlayer(rules, level, seed=seed, engine=spec.engine)
+            self.move_time = spec.time or (0.0 if spec.nodes else move_time)
+        self.nodes = spec.nodes or (0 if spec.time else nodes)
+
+    def think(self, game: Game, budget: Budget) -> Reply:
+        from tafl_desktop.ai.search import SearchLimits
+
+        seconds = budget.seconds or self.move_time
+        keys = history_keys(game)
+        if self.spec.kind == "level":  # the level as it plays, its errors included
+            res = self.player.choose(game.position, keys, time_limit=seconds or None)
+        else:
+            assert self.player.searcher is not None
+            limits = SearchLimits(time=seconds, depth=self.spec.depth or 64, nodes=self.nodes, threads=1)
+            res = self.player.searcher.search(game.position, limits, keys, None, self.player.rng)
+        if res.move is None:
+            return Reply(failure="illegal", text=_("{player} found no move").format(player=self.label))
+        return Reply(res.move, score=res.score if res.depth else None, mate_in=res.mate_in if res.depth else None)
+
+    def finish(self, game: Game) -> None:
+        """Nothing to tell: our searchers keep no state between games that matters."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class HostedAgent:
+    """An external engine over the OpenTafl Engine Protocol, its moves checked by our rules."""
+
+    def __init__(self, spec: PlayerSpec, label: str) -> None:
+        from tafl_desktop.interop.host import EngineFailure, HostedEngine
+
+        self.label = label
+        self.spec = spec
+        try:
+            self.engine: Any = HostedEngine(spec.command, label=label)
+            self.start_error = ""
+        except EngineFailure as exc:
+            self.engine = None
+            self.start_error = str(exc)
+
+    def think(self, game: Game, budget: Budget) -> Reply:
+        from tafl_desktop.interop.host import EngineFailure
+
+        if self.engine is None:
+            return Reply(failure="crash", text=self.start_error)
+        per_move = max(1, int((budget.seconds or 60.0) * 1000))
+        try:
+            if budget.clock_ms is not None:
+                self.engine.request_move(game, budget.clock_ms)
+            else:  # per-move time, told as one overtime period a move (the host's convention)
+                self.engine.request_move(game, (per_move, per_move), (per_move // 1000 or 1, 1, 1), (True, True))
+        except EngineFailure as exc:
+            return Reply(failure="crash", text=str(exc))
+        deadline = self.engine._deadline
+        while True:
+            event = self.engine.poll()
+            if event is not None:
+                break
+            time.sleep(0.002)
+        if event.kind == "move":
+            return Reply(tuple(event.move))
+        now = time.monotonic()
+        if deadline is not None and now >= deadline:
+            kind = "timeout"
+        elif self.engine.process.exited:
+            kind = "crash"
+        else:
+            kind = "illegal"
+        return Reply(failure=kind, text=event.text)
+
+    def finish(self, game: Game) -> None:
+        if self.engine is not None and not self.engine.dead:
+            self.engine.finish(game)
+
+    def close(self) -> None:
+        if self.engine is not None:
+            self.engine.close()
+
+
+def make_agent(spec: PlayerSpec, rules: Any, seed: int, move_time: float = 0.0, nodes: int = 0) -> Agent:
+    """The agent that plays ``spec`` in one game of ``rules``."""
+    if spec.kind == "engine":
+        return HostedAgent(spec, spec.label[:60])
+    return SearchAgent(spec, rules, seed, move_time, nodes)
+
+
+def seed_for(base: int, game_index: int, side: int) -> int:
+    """A game's seed for one side's player: the same match seed replays the same choices."""
+    return random.Random(f"{base}:{game_index}:{side}").randrange(2**31)
