@@ -95,6 +95,8 @@ class HostedEngine:
         self.started = time.monotonic()
         self.hello = False
         self.dead = ""
+        #: What kind of failure ``dead`` is (see :meth:`_fail`).
+        self.failure_kind = ""
         self.status = ""
         self._known: list[tuple[int, ...]] = []
         self._variant: Variant | None = None
@@ -168,10 +170,12 @@ class HostedEngine:
         self._game = None
 
     # ---------------------------------------------------------------------------- receiving
-    def _fail(self, text: str) -> EngineEvent:
-        """The engine cannot go on: remember why and end its process group (without waiting)."""
+    def _fail(self, text: str, kind: str = "protocol") -> EngineEvent:
+        """The engine cannot go on: remember why (and the kind of failure: "crash", "timeout",
+        "illegal" or "protocol", for a match's records) and end its process group (without waiting)."""
         if not self.dead:
             self.dead = text
+            self.failure_kind = kind
         self._deadline = None
         self.process.close(grace=0.0)
         return EngineEvent("failed", text=self.dead)
@@ -179,12 +183,12 @@ class HostedEngine:
     def _exit_failure(self) -> EngineEvent:
         if self.process.start_error:
             return self._fail(_("the engine '{engine}' cannot be started: {problem}").format(
-                engine=self.label, problem=self.process.start_error))
+                engine=self.label, problem=self.process.start_error), "crash")
         code = self.process.exit_code
         text = _("the engine '{engine}' stopped running").format(engine=self.label)
         if code not in (None, 0):
             text += " " + _("(exit code {code})").format(code=code)
-        return self._fail(text)
+        return self._fail(text, "crash")
 
     def poll(self) -> EngineEvent | None:
         """The engine's answer if it has one.  Never blocks, and returns within about
@@ -211,12 +215,13 @@ class HostedEngine:
             if (since > LATE_LINES and self.process.lines.empty()) or since > 4 * LATE_LINES:
                 return self._exit_failure()
         elif self._output_ended_at is not None and now - self._output_ended_at > 1.0:
-            return self._fail(_("the engine '{engine}' closed its output").format(engine=self.label))
+            return self._fail(_("the engine '{engine}' closed its output").format(engine=self.label), "crash")
         if not self.hello and now - self.started > HELLO_TIMEOUT and self._deadline is not None:
             return self._fail(_("the engine '{engine}' did not say hello within {seconds:g} seconds").format(
-                engine=self.label, seconds=Num(HELLO_TIMEOUT)))
+                engine=self.label, seconds=Num(HELLO_TIMEOUT)), "timeout")
         if self._deadline is not None and now > self._deadline:
-            return self._fail(_("the engine '{engine}' did not answer within its time").format(engine=self.label))
+            return self._fail(_("the engine '{engine}' did not answer within its time").format(engine=self.label),
+                              "timeout")
         return None
 
     def _request(self) -> bool:
@@ -259,12 +264,12 @@ class HostedEngine:
         except ValueError:
             self._send("error 2")
             return self._fail(_("the engine '{engine}' sent '{shown}', which is not a move").format(
-                engine=self.label, shown=shown))
+                engine=self.label, shown=shown), "illegal")
         why = game.check(move)
         if why is not None:
             self._send("error 2")
             return self._fail(_("the engine '{engine}' played {shown}, which is illegal: {why}").format(
-                engine=self.label, shown=shown, why=why))
+                engine=self.label, shown=shown, why=why), "illegal")
         self._deadline = None
         self._known = self._known + [move]
         after, _captures = game.rules.play(game.position, move)

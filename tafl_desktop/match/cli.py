@@ -48,7 +48,7 @@ def _line(entry: dict[str, Any], report: dict[str, Any]) -> str:
     from tafl_desktop.i18n import _
 
     result = "1/2" if entry["winner"] is None else "1-0" if entry["winner"] == entry["first_side"] else "0-1"
-    text = _("game {n}/{total}: {result} for {player} ({ending}); {wins} wins, {draws} draws, {losses} losses").format(
+    text = _("game {n}/{total}: {result} for {player} ({ending}); wins {wins}, draws {draws}, losses {losses}").format(
         n=entry["game"] + 1, total=report["games_planned"], result=result, player=report["players"][0],
         ending=entry["ending"], wins=report["wins"], draws=report["draws"], losses=report["losses"])
     if report["elo"] is not None:
@@ -69,12 +69,12 @@ def _text_report(report: dict[str, Any]) -> list[str]:
 
     lines = [
         _("{a} against {b}: {games} games").format(a=a, b=b, games=report["games"]),
-        _("{player}: {wins} wins, {draws} draws, {losses} losses (score {score})").format(
+        _("{player}: wins {wins}, draws {draws}, losses {losses} (score {score})").format(
             player=a, wins=report["wins"], draws=report["draws"], losses=report["losses"],
             score="-" if report["score"] is None else f"{report['score']:.3f}"),
     ]
     for side, c in report["per_colour"].items():
-        lines.append(_("  as {side}: {wins} wins, {draws} draws, {losses} losses").format(
+        lines.append(_("  as {side}: wins {wins}, draws {draws}, losses {losses}").format(
             side=side, wins=c["wins"], draws=c["draws"], losses=c["losses"]))
     lines.append(_("Elo difference: {elo} (95 %: {low} to {high})").format(
         elo=elo(report["elo"]), low=elo(report["elo_low"]), high=elo(report["elo_high"])))

@@ -8,7 +8,7 @@ our rules, and ends the game when
 * the rules end it (a capture of the king, an escape, no moves, a repetition...);
 * an agent fails: a crash, a timeout (past its clock, or past its per-move time plus
   :data:`~tafl_desktop.match.players.SEARCH_GRACE`) or an illegal move is a loss for that side,
-  recorded as such (the game's reason ``forfeit``, or ``time`` for a flag fall);
+  recorded as such (the game's reason ``time`` for a timeout, else ``forfeit``);
 * it is adjudicated: the ply cap (a draw, ``ply_cap``), a result the search proves (``proven``:
   the proving side wins, as a tablebase adjudication would), or a side whose own score stays at
   or below ``-resign_score`` for ``resign_moves`` of its moves in a row resigns (``resigned``,
@@ -120,7 +120,7 @@ def play_game(game: Game, agents: dict[Side, Agent], tc: TimeControl | None = No
             ending = reply.failure or "timeout"
             failed = side.key
             text = reply.text or _("{player} ran out of time").format(player=agents[side].label)
-            game.resign(side, "time" if ending == "timeout" and not reply.failure else "forfeit")
+            game.resign(side, "time" if ending == "timeout" else "forfeit")
             break
         assert reply.move is not None
         why = game.check(reply.move)

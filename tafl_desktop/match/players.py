@@ -12,7 +12,7 @@ A player spec is text, so it travels to worker processes and into a match's file
 
 Every agent answers :meth:`Agent.think` with a :class:`Reply`: a move (and the search's score
 and proof, when it has them) or a failure of a kind the match records (``crash``, ``timeout``,
-``illegal``).  The match loop (:mod:`tafl_desktop.match.loop`) knows nothing else of them, so a
+``illegal``, ``protocol``).  The match loop (:mod:`tafl_desktop.match.loop`) knows nothing else of them, so a
 new kind of player is a new agent here.
 """
 
@@ -27,8 +27,9 @@ from tafl_desktop.core.game import Game
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.i18n import _
 
-#: Failure kinds a match records (an agent's own words go with them).
-FAILURES = ("crash", "timeout", "illegal")
+#: Failure kinds a match records (an agent's own words go with them); "protocol" is an engine
+#: that breaks the protocol otherwise (floods us, stops reading, reports an error).
+FAILURES = ("crash", "timeout", "illegal", "protocol")
 #: Seconds an in-process search may overrun its budget before it counts as out of time.
 SEARCH_GRACE = 2.0
 
@@ -198,8 +199,7 @@ class HostedAgent:
             else:  # per-move time, told as one overtime period a move (the host's convention)
                 self.engine.request_move(game, (per_move, per_move), (per_move // 1000 or 1, 1, 1), (True, True))
         except EngineFailure as exc:
-            return Reply(failure="crash", text=str(exc))
-        deadline = self.engine._deadline
+            return Reply(failure=self.engine.failure_kind or "crash", text=str(exc))
         while True:
             event = self.engine.poll()
             if event is not None:
@@ -207,13 +207,7 @@ class HostedAgent:
             time.sleep(0.002)
         if event.kind == "move":
             return Reply(tuple(event.move))
-        now = time.monotonic()
-        if deadline is not None and now >= deadline:
-            kind = "timeout"
-        elif self.engine.process.exited:
-            kind = "crash"
-        else:
-            kind = "illegal"
+        kind = self.engine.failure_kind if self.engine.failure_kind in FAILURES else "protocol"
         return Reply(failure=kind, text=event.text)
 
     def finish(self, game: Game) -> None:
