@@ -60,7 +60,7 @@ def _line(entry: dict[str, Any], report: dict[str, Any]) -> str:
 
 
 def _text_report(report: dict[str, Any]) -> list[str]:
-    from tafl_desktop.i18n import _
+    from tafl_desktop.i18n import _, ngettext
 
     a, b = report["players"]
 
@@ -68,7 +68,8 @@ def _text_report(report: dict[str, Any]) -> list[str]:
         return "-" if x is None else f"{x:+.1f}"
 
     lines = [
-        _("{a} against {b}: {games} games").format(a=a, b=b, games=report["games"]),
+        ngettext("{a} against {b}: {games} game", "{a} against {b}: {games} games", report["games"]).format(
+            a=a, b=b, games=report["games"]),
         _("{player}: wins {wins}, draws {draws}, losses {losses} (score {score})").format(
             player=a, wins=report["wins"], draws=report["draws"], losses=report["losses"],
             score="-" if report["score"] is None else f"{report['score']:.3f}"),
@@ -147,7 +148,7 @@ def register(sub) -> None:
     from tafl_desktop.cli.common import float_in, int_in
     from tafl_desktop.i18n import _
 
-    s = sub.add_parser("match", help=_("play a match between two players: W-D-L, Elo with a 95 % interval, SPRT"))
+    s = sub.add_parser("match", help=_("play a match between two players: wins, draws, losses, Elo and SPRT"))
     s.add_argument("variant", metavar="VARIANT", help=_("a preset id, a variant file or an OpenTafl rules string"))
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help=_("change a rule toggle (repeatable)"))
     s.add_argument("--player", action="append", metavar="SPEC",

@@ -92,7 +92,7 @@ def _budget(tc: TimeControl, clocks: list[float], side: int) -> Budget:
 def play_game(game: Game, agents: dict[Side, Agent], tc: TimeControl | None = None,
               adjudication: Adjudication | None = None) -> GameResult:
     """Play ``game`` (already holding its opening moves) to its end between ``agents``."""
-    from tafl_desktop.i18n import _
+    from tafl_desktop.i18n import _, ngettext
 
     tc = tc or TimeControl()
     adj = adjudication or Adjudication()
@@ -138,14 +138,17 @@ def play_game(game: Game, agents: dict[Side, Agent], tc: TimeControl | None = No
             ending = "proven"
             loser = side.other if reply.mate_in > 0 else side
             game.resign(loser, "resigned")
-            text = _("adjudicated: the search proves the result in {n} plies").format(n=abs(reply.mate_in))
+            n = abs(reply.mate_in)
+            text = ngettext("adjudicated: the search proves the result in {n} ply",
+                            "adjudicated: the search proves the result in {n} plies", n).format(n=n)
             break
         if adj.resign_moves and reply.score is not None:
             low_scores[s] = low_scores[s] + 1 if reply.score <= -adj.resign_score else 0
             if low_scores[s] >= adj.resign_moves:
                 ending = "resigned"
                 game.resign(side, "resigned")
-                text = _("{player} resigned: its score stayed lost for {n} moves").format(
+                text = ngettext("{player} resigned: its score stayed lost for {n} move",
+                                "{player} resigned: its score stayed lost for {n} moves", adj.resign_moves).format(
                     player=agents[side].label, n=adj.resign_moves)
                 break
     for agent in {id(a): a for a in agents.values()}.values():
