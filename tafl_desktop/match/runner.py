@@ -332,7 +332,7 @@ def summary(settings: MatchSettings, entries: list[dict[str, Any]]) -> dict[str,
 
 
 def _round(x: float | None) -> float | None:
-    return None if x is None or not math.isfinite(x) else round(x, 1)
+    return None if x is None or not math.isfinite(x) else round(x, 1) + 0.0  # no -0.0
 
 
 # ------------------------------------------------------------------------------------ running
