@@ -183,3 +183,135 @@ def register(sub) -> None:
                    help=_("... for this many of its moves in a row (default 0: never)"))
     s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
     s.set_defaults(func=cmd_match)
+    register_tournament(sub)
+
+
+# ------------------------------------------------------------------------------------ tournament
+def _player_arg(text: str) -> tuple[str, int]:
+    import argparse
+
+    from tafl_desktop.core.quoting import quote
+    from tafl_desktop.i18n import _
+
+    name, eq, rating = text.rpartition("=") if "=" in text else (text, "", "0")
+    name = name.strip()
+    if not name or len(name) > 80 or not rating.strip().isdigit() or int(rating) > 4000:
+        raise argparse.ArgumentTypeError(_("must look like 'Name=1850' (a rating from 0 to 4000), got {value}")
+                                         .format(value=quote(text)))
+    del eq
+    return name, int(rating)
+
+
+def _print_round(t: Any, rnd: Any) -> None:
+    from tafl_desktop.i18n import _
+
+    print(_("round {n}").format(n=rnd.number))
+    for table, p in enumerate(rnd.pairings, 1):
+        for k, g in enumerate(p.games, 1):
+            result = "-" if g.result is None else g.result
+            print(_("  table {table}, game {game}: {attackers} (attackers) - {defenders} (defenders): {result}").format(
+                table=table, game=k, attackers=t.players[g.attackers].name, defenders=t.players[g.defenders].name,
+                result=result))
+    if rnd.bye is not None:
+        print(_("  bye: {name}").format(name=t.players[rnd.bye].name))
+
+
+def cmd_tournament(args) -> int:
+    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.core.quoting import os_reason, shown
+    from tafl_desktop.i18n import _
+    from tafl_desktop.match import tournament as tm
+
+    path = args.file
+    try:
+        if args.action == "new":
+            if len(args.player or []) < 2:
+                raise CliError(_("give at least two players: --player NAME=RATING"))
+            names = [n.casefold() for n, _r in args.player]
+            if len(set(names)) != len(names):
+                raise CliError(_("two players have the same name"))
+            if args.variant:
+                from tafl_desktop.cli.common import variant_arg
+
+                variant_arg(args.variant, None)
+            if __import__("os").path.exists(path):
+                raise CliError(_("{path} exists: a new tournament never replaces a file").format(path=shown(path)))
+            t = tm.Tournament(args.name, args.system, [tm.Player(n, r) for n, r in args.player],
+                              tm.rounds_for(args.system, len(args.player), args.rounds), args.games_per_pairing,
+                              args.variant or "")
+        else:
+            t = tm.load(path)
+        if args.action == "pair":
+            _print_round(t, t.pair_next())
+        elif args.action == "result":
+            if args.game_file:
+                from tafl_desktop.interop.formats import read_game
+                from tafl_desktop.interop.transfer import InteropError
+
+                try:
+                    transfer = read_game(args.game_file, None, None)
+                except InteropError as exc:
+                    raise CliError(str(exc)) from None
+                tags = {k.lower(): v for k, v in transfer.tags.items()}
+                out = transfer.game.outcome
+                if out is None:
+                    raise CliError(_("{path}: the game is not finished").format(path=shown(args.game_file)))
+                if "attackers" not in tags or "defenders" not in tags:
+                    raise CliError(_("{path} does not name its players (tags attackers and defenders)").format(
+                        path=shown(args.game_file)))
+                where = t.find_game(tags["attackers"], tags["defenders"])
+                result = "draw" if out.winner is None else out.winner.key
+                t.enter(*where, result, len(transfer.game.plies))
+            else:
+                if args.round is None or args.table is None or args.result is None:
+                    raise CliError(_("give --round, --table and --result, or --game-file"))
+                t.enter(args.round, args.table, args.game, args.result, args.plies or 0)
+        if args.action in ("new", "pair", "result"):
+            tm.save(t, path)
+        if args.action == "standings" or args.json:
+            table = t.standings()
+            if args.json:
+                print(json.dumps({"name": t.name, "system": t.system, "rounds": len(t.rounds),
+                                  "rounds_planned": t.rounds_planned, "standings": table}, ensure_ascii=False))
+            else:
+                for row in table:
+                    win = "-" if row["shortest_win"] is None else row["shortest_win"]
+                    print(_("{place}. {name} ({rating}): {points} points; direct {direct}, Sonneborn-Berger {sb}, "
+                            "shortest win {win}").format(place=row["place"], name=row["name"], rating=row["rating"],
+                                                         points=row["points"], direct=row["direct"],
+                                                         sb=row["sonneborn_berger"],
+                                                         win=win))
+    except tm.TournamentError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(_("cannot write {path}: {reason}").format(path=shown(path), reason=os_reason(exc))) from None
+    return 0
+
+
+def register_tournament(sub) -> None:
+    """Add ``tournament``."""
+    from tafl_desktop.cli.common import int_in
+    from tafl_desktop.i18n import _
+
+    s = sub.add_parser("tournament", help=_("run a club tournament: pairings, results, standings with tie-breaks"))
+    s.add_argument("action", choices=("new", "pair", "result", "standings"),
+                   help=_("new: create FILE; pair: the next round; result: enter a game's result; standings"))
+    s.add_argument("file", metavar="FILE", help=_("the tournament file (JSON)"))
+    s.add_argument("--name", default="Tournament", help=_("the tournament's name (new)"))
+    s.add_argument("--system", choices=("round-robin", "monrad"), default="round-robin",
+                   help=_("round-robin or monrad (Swiss) pairings (new)"))
+    s.add_argument("--rounds", type=int_in(1, 100), help=_("rounds of a Monrad tournament (new)"))
+    s.add_argument("--games-per-pairing", type=int_in(1, 2), default=2,
+                   help=_("2: one game with each colour (the WTF's rule); 1: one game (new)"))
+    s.add_argument("--variant", help=_("the variant played (new)"))
+    s.add_argument("--player", action="append", type=_player_arg, metavar="NAME=RATING",
+                   help=_("a player and rating (new; repeatable)"))
+    s.add_argument("--round", type=int_in(1, 1000), help=_("the round of a result"))
+    s.add_argument("--table", type=int_in(1, 1000), help=_("the table of a result"))
+    s.add_argument("--game", type=int_in(1, 2), default=1, help=_("the game of the pairing (1 or 2)"))
+    s.add_argument("--result", choices=("attackers", "defenders", "draw"),
+                   help=_("the result: attackers, defenders or draw"))
+    s.add_argument("--plies", type=int_in(0, 100_000), help=_("the game's length in plies (for the shortest win)"))
+    s.add_argument("--game-file", metavar="GAME", help=_("read the result from a game file (.tafl.json, .otg)"))
+    s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
+    s.set_defaults(func=cmd_tournament)
