@@ -276,7 +276,7 @@ def cmd_tournament(args) -> int:
             else:
                 for row in table:
                     win = "-" if row["shortest_win"] is None else row["shortest_win"]
-                    print(_("{place}. {name} ({rating}): {points} points; direct {direct}, Sonneborn-Berger {sb}, "
+                    print(_("{place}. {name} ({rating}): points {points}; direct {direct}, Sonneborn-Berger {sb}, "
                             "shortest win {win}").format(place=row["place"], name=row["name"], rating=row["rating"],
                                                          points=row["points"], direct=row["direct"],
                                                          sb=row["sonneborn_berger"],
