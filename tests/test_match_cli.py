@@ -237,3 +237,18 @@ def test_an_unwritable_out_folder_is_one_line_and_another_match_is_not_overwritt
     line = one_line_error(run("brandubh", "--player", "easy", "--player", "medium", "--out", str(out)))
     assert "another match" in line
     assert (out / "results.jsonl").read_text() == kept
+
+
+def test_a_finished_match_is_extended_by_asking_for_more_games(tmp_path):
+    out = tmp_path / "m"
+    first = run("brandubh", *FAST, "--games", "2", "--out", str(out), "--max-plies", "6", "--json")
+    assert first.returncode == 0, first.stderr
+    before = journal(out)
+    more = run("brandubh", *FAST, "--games", "4", "--out", str(out), "--max-plies", "6", "--json")
+    assert more.returncode == 0, more.stderr
+    assert json.loads(more.stdout)["games"] == 4
+    after = journal(out)
+    assert sorted(e["game"] for e in after) == [0, 1, 2, 3]
+    assert after[:2] == before
+    openings = json.loads((out / "match.json").read_text())["openings"]
+    assert len(openings) == 2 and after[2]["moves"][:2] == openings[1]

@@ -90,10 +90,17 @@ class MatchSettings:
                    openings=[list(o) for o in data["openings"]], sprt=Sprt(**sprt) if sprt else None)
 
     def identity(self) -> dict[str, Any]:
-        """What a resumed match must share with the one it resumes (all but the game count)."""
+        """What a resumed match must share with the one it resumes: all but the game count and
+        the openings, whose lists need only agree as far as both go (more games, more openings)."""
         data = self.to_data()
         data.pop("games")
+        data.pop("openings")
         return data
+
+    def same_match(self, other: MatchSettings) -> bool:
+        """Does ``other`` resume this match (perhaps with more or fewer games)?"""
+        shared = min(len(self.openings), len(other.openings))
+        return self.identity() == other.identity() and self.openings[:shared] == other.openings[:shared]
 
     def opening(self, index: int) -> list[str]:
         return self.openings[(index // 2) % len(self.openings)] if self.openings else []
@@ -275,9 +282,11 @@ def prepare_folder(folder: Path, settings: MatchSettings) -> dict[int, dict[str,
                 old = MatchSettings.from_data(json.loads(settings_path.read_text(encoding="utf-8")))
             except (ValueError, KeyError, TypeError):
                 raise MatchError(_("{path} is not a match's file").format(path=shown(settings_path))) from None
-            if old.identity() != settings.identity():
+            if not old.same_match(settings):
                 raise MatchError(_("{folder} holds another match (other players or settings): use another --out")
                                  .format(folder=shown(folder)))
+            if len(old.openings) > len(settings.openings):  # fewer games now: keep every opening
+                settings.openings = old.openings
         write_safely(settings_path, json.dumps(settings.to_data(), indent=1, ensure_ascii=False) + "\n")
         (folder / GAMES_FOLDER).mkdir(exist_ok=True)
     except OSError as exc:
