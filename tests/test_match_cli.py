@@ -103,11 +103,12 @@ def test_the_same_seed_gives_the_same_openings_and_a_file_of_openings_is_used(tm
     assert json.loads(proc.stdout)["endings"] == {"ply_cap": 4}
 
 
-def test_sprt_stops_the_match_once_decided(tmp_path):
+@pytest.mark.parametrize("concurrency", ["1", "2"])
+def test_sprt_stops_the_match_once_decided(tmp_path, concurrency):
     # logistic [0, 400]: a won pair adds about 1.7 to the LLR (s1 = 0.909), so a random mover
     # against a searching engine is decided (H1, LLR >= 2.94) after a few pairs of the 20 games
     proc = run("brandubh", "--player", "native:nodes=500", "--player", "random", "--games", "20",
-               "--sprt", "0,400", "--sprt-model", "logistic", "--json")
+               "--sprt", "0,400", "--sprt-model", "logistic", "--concurrency", concurrency, "--json")
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["verdict"] == "H1"
@@ -252,3 +253,16 @@ def test_a_finished_match_is_extended_by_asking_for_more_games(tmp_path):
     assert after[:2] == before
     openings = json.loads((out / "match.json").read_text())["openings"]
     assert len(openings) == 2 and after[2]["moves"][:2] == openings[1]
+
+
+def test_a_hosted_engine_that_behaves_plays_whole_games(tmp_path):
+    # our own `engine` command over the OpenTafl Engine Protocol, refereed by our rules
+    spec = f"engine:{sys.executable} -m tafl_desktop engine --level beginner"
+    proc = run("brandubh", "--player", spec, "--player", "python:nodes=200", "--games", "2", "--time", "1",
+               "--out", str(tmp_path / "m"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["failures"] == []
+    assert report["wins"] + report["draws"] + report["losses"] == 2
+    entries = journal(tmp_path / "m")
+    assert all(e["ending"] in ("rules", "proven", "ply_cap") and e["plies"] > 2 for e in entries)
