@@ -216,6 +216,18 @@ def test_bad_player_specs_are_one_line(args, words):
     assert words in line
 
 
+def test_a_hunt_game_match_keeps_its_records_and_refuses_hosted_engines(tmp_path):
+    # the OpenTafl protocol and .otg files hold Tafl only: a Fox game's games are saved as
+    # .tafl.json, and an engine:COMMAND player is refused before anything starts
+    out = tmp_path / "fox"
+    proc = run("fox_geese_13", "--player", "python:nodes=100", "--player", "easy", "--games", "2",
+               "--max-plies", "8", "--out", str(out), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in (out / "games").iterdir()) == ["game-0001.tafl.json", "game-0002.tafl.json"]
+    line = one_line_error(run("dablot_mini", "--player", f"engine:{sys.executable}", "--player", "easy"))
+    assert "not a Tafl game" in line
+
+
 def test_an_openings_file_with_an_illegal_move_is_one_line_naming_its_line(tmp_path):
     book = tmp_path / "book.txt"
     book.write_text("d1-c1\nd1-c1 a1-a7\n")

@@ -5,8 +5,8 @@ even and on the defenders' when odd: each opening once with each colour, as engi
 them.  With an ``--out`` folder the match keeps
 
 * ``match.json``: the settings, openings included (written once; a resumed match must agree);
-* ``games/game-NNNN.tafl.json`` and ``.otg``: every finished game, written before its result is
-  counted;
+* ``games/game-NNNN.tafl.json`` and ``.otg`` (Tafl only: an ``.otg`` holds no other family):
+  every finished game, written before its result is counted;
 * ``results.jsonl``: one line per finished game, appended and synced to disk.
 
 So a match killed at any moment resumes from its folder: the journal says which games are done
@@ -216,8 +216,10 @@ def game_stem(index: int) -> str:
 
 
 def save_game_files(game: Game, folder: Path, index: int, entry: dict[str, Any], variant: Any) -> None:
-    """The game as ``.tafl.json`` and ``.otg`` in ``folder/games`` (each written atomically)."""
+    """The game as ``.tafl.json`` and, for a Tafl game, ``.otg`` in ``folder/games`` (each
+    written atomically)."""
     from tafl_desktop.core.record import save_game
+    from tafl_desktop.core.rules_string import RulesStringError
     from tafl_desktop.core.safe_files import write_safely
     from tafl_desktop.interop.otg import write_otg
     from tafl_desktop.interop.transfer import GameTransfer
@@ -230,7 +232,10 @@ def save_game_files(game: Game, folder: Path, index: int, entry: dict[str, Any],
     games.mkdir(parents=True, exist_ok=True)
     stem = game_stem(index)
     save_game(game, games / f"{stem}.tafl.json", tags)
-    text, _warnings = write_otg(GameTransfer(game, dict(tags)))
+    try:
+        text, _warnings = write_otg(GameTransfer(game, dict(tags)))
+    except RulesStringError:  # an .otg holds Tafl only: the Fox games and Dablot keep their .tafl.json
+        return
     write_safely(games / f"{stem}.otg", text)
 
 
@@ -454,6 +459,7 @@ def check_players(specs: list[str], rules: Any, tc: TimeControl, nodes: int) -> 
 
     from tafl_desktop.ai.engine import resolve
     from tafl_desktop.core.quoting import quote
+    from tafl_desktop.core.rules_string import RulesStringError, to_rules_string
     from tafl_desktop.interop.host import EngineFailure, split_command
 
     for text in specs:
@@ -467,6 +473,10 @@ def check_players(specs: list[str], rules: Any, tc: TimeControl, nodes: int) -> 
                 raise PlayerError(_("player {spec} has no budget: add time=S or nodes=N, or give --time or --nodes")
                                   .format(spec=quote(text)))
         elif spec.kind == "engine":
+            try:
+                to_rules_string(rules.variant)
+            except RulesStringError as exc:
+                raise PlayerError(_("player {spec}: {error}").format(spec=quote(text[:60]), error=exc)) from None
             try:
                 args = split_command(spec.command)
             except EngineFailure as exc:
