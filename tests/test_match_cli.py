@@ -278,3 +278,14 @@ def test_a_hosted_engine_that_behaves_plays_whole_games(tmp_path):
     assert report["wins"] + report["draws"] + report["losses"] == 2
     entries = journal(tmp_path / "m")
     assert all(e["ending"] in ("rules", "proven", "ply_cap") and e["plies"] > 2 for e in entries)
+
+
+def test_the_journal_ignores_a_line_torn_by_a_kill_and_counts_a_game_once(tmp_path):
+    from tafl_desktop.match.runner import append_journal, read_journal
+
+    path = tmp_path / "results.jsonl"
+    path.write_text('{"game": 0, "winner": null}\n{"game": 0, "winner": "attackers"}\n{"game": 1, "win')
+    assert read_journal(tmp_path) == {0: {"game": 0, "winner": None}}
+    append_journal(tmp_path, {"game": 1, "winner": "defenders"})
+    assert read_journal(tmp_path) == {0: {"game": 0, "winner": None}, 1: {"game": 1, "winner": "defenders"}}
+    assert path.read_text().endswith('"win\n{"game": 1, "winner": "defenders"}\n')
