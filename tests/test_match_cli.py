@@ -131,8 +131,8 @@ def test_a_match_killed_with_kill_9_resumes_with_nothing_lost_or_counted_twice(t
     from process_family import alive
 
     out = tmp_path / "m"
-    args = ["brandubh", "--player", "python:nodes=300", "--player", "python:nodes=150", "--games", "8",
-            "--out", str(out), "--concurrency", concurrency, "--json"]
+    args = ["brandubh", "--player", "python:nodes=150", "--player", "python:nodes=80", "--games", "8",
+            "--max-plies", "40", "--out", str(out), "--concurrency", concurrency, "--json"]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.Popen([sys.executable, "-m", "tafl_desktop", "match", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)

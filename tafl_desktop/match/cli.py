@@ -216,7 +216,32 @@ def _print_round(t: Any, rnd: Any) -> None:
         print(_("  bye: {name}").format(name=t.players[rnd.bye].name))
 
 
+def _enter_from_file(t: Any, game_file: str) -> None:
+    """Enter the result of the finished game in ``game_file``, whose tags name its players."""
+    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.core.quoting import shown
+    from tafl_desktop.i18n import _
+    from tafl_desktop.interop.formats import read_game
+    from tafl_desktop.interop.transfer import InteropError
+
+    try:
+        transfer = read_game(game_file, None, None)
+    except InteropError as exc:
+        raise CliError(str(exc)) from None
+    tags = {k.lower(): v for k, v in transfer.tags.items()}
+    out = transfer.game.outcome
+    if out is None:
+        raise CliError(_("{path}: the game is not finished").format(path=shown(game_file)))
+    if "attackers" not in tags or "defenders" not in tags:
+        raise CliError(_("{path} does not name its players (tags attackers and defenders)").format(
+            path=shown(game_file)))
+    where = t.find_game(tags["attackers"], tags["defenders"])
+    t.enter(*where, "draw" if out.winner is None else out.winner.key, len(transfer.game.plies))
+
+
 def cmd_tournament(args) -> int:
+    import os
+
     from tafl_desktop.cli.common import CliError
     from tafl_desktop.core.quoting import os_reason, shown
     from tafl_desktop.i18n import _
@@ -234,7 +259,7 @@ def cmd_tournament(args) -> int:
                 from tafl_desktop.cli.common import variant_arg
 
                 variant_arg(args.variant, None)
-            if __import__("os").path.exists(path):
+            if os.path.exists(path):
                 raise CliError(_("{path} exists: a new tournament never replaces a file").format(path=shown(path)))
             t = tm.Tournament(args.name, args.system, [tm.Player(n, r) for n, r in args.player],
                               tm.rounds_for(args.system, len(args.player), args.rounds), args.games_per_pairing,
@@ -245,23 +270,8 @@ def cmd_tournament(args) -> int:
             _print_round(t, t.pair_next())
         elif args.action == "result":
             if args.game_file:
-                from tafl_desktop.interop.formats import read_game
-                from tafl_desktop.interop.transfer import InteropError
-
-                try:
-                    transfer = read_game(args.game_file, None, None)
-                except InteropError as exc:
-                    raise CliError(str(exc)) from None
-                tags = {k.lower(): v for k, v in transfer.tags.items()}
-                out = transfer.game.outcome
-                if out is None:
-                    raise CliError(_("{path}: the game is not finished").format(path=shown(args.game_file)))
-                if "attackers" not in tags or "defenders" not in tags:
-                    raise CliError(_("{path} does not name its players (tags attackers and defenders)").format(
-                        path=shown(args.game_file)))
-                where = t.find_game(tags["attackers"], tags["defenders"])
-                result = "draw" if out.winner is None else out.winner.key
-                t.enter(*where, result, len(transfer.game.plies))
+                for game_file in args.game_file:
+                    _enter_from_file(t, game_file)
             else:
                 if args.round is None or args.table is None or args.result is None:
                     raise CliError(_("give --round, --table and --result, or --game-file"))
@@ -312,6 +322,7 @@ def register_tournament(sub) -> None:
     s.add_argument("--result", choices=("attackers", "defenders", "draw"),
                    help=_("the result: attackers, defenders or draw"))
     s.add_argument("--plies", type=int_in(0, 100_000), help=_("the game's length in plies (for the shortest win)"))
-    s.add_argument("--game-file", metavar="GAME", help=_("read the result from a game file (.tafl.json, .otg)"))
+    s.add_argument("--game-file", metavar="GAME", action="append",
+                   help=_("read the result from a game file (.tafl.json, .otg; repeatable)"))
     s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
     s.set_defaults(func=cmd_tournament)
