@@ -91,6 +91,8 @@ def test_the_same_seed_gives_the_same_openings_and_a_file_of_openings_is_used(tm
         assert proc.returncode == 0, proc.stderr
     assert openings(a) == openings(b)
     assert openings(a) != openings(c)
+    # node budgets, one thread: the same seed replays the same games
+    assert [e["moves"] for e in journal(a)] == [e["moves"] for e in journal(b)]
     book = tmp_path / "book.txt"
     book.write_text("# two openings\nd1-c1 d3-e3\n\nd2-c2\n")
     d = tmp_path / "d"

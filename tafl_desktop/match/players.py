@@ -5,8 +5,9 @@ A player spec is text, so it travels to worker processes and into a match's file
 * a level name (``beginner`` ... ``expert``, or ``random``): the computer at that level, as in a
   game in the window (its node budget and deliberate errors);
 * ``native`` or ``python``, optionally ``:time=S``, ``:nodes=N``, ``:depth=D`` (comma-separated,
-  e.g. ``native:nodes=5000,depth=6``): that search engine at full strength with that budget (the
-  match's ``--time``/``--nodes`` when the spec gives none);
+  e.g. ``native:nodes=5000,depth=6``): that search engine at full strength (Expert's search
+  settings, without its budget) with that budget (the match's ``--time``/``--nodes`` when the
+  spec gives none), one thread, so a node budget replays the same game;
 * ``engine:COMMAND``: an external engine hosted over the OpenTafl Engine Protocol
   (:mod:`tafl_desktop.interop.host`), refereed by our rules.
 
@@ -151,15 +152,15 @@ class SearchAgent:
         self.nodes = spec.nodes or (0 if spec.time else nodes)
 
     def think(self, game: Game, budget: Budget) -> Reply:
-        from tafl_desktop.ai.search import SearchLimits
-
         seconds = budget.seconds or self.move_time
         keys = history_keys(game)
         if self.spec.kind == "level":  # the level as it plays, its errors included
             res = self.player.choose(game.position, keys, time_limit=seconds or None)
         else:
             assert self.player.searcher is not None
-            limits = SearchLimits(time=seconds, depth=self.spec.depth or 64, nodes=self.nodes, threads=1)
+            # Expert's search (selective, quiescence with captures, no errors) at this budget
+            limits = self.player.limits(side=int(game.rules.side_to_move(game.position)))
+            limits.time, limits.nodes, limits.depth = seconds, self.nodes, self.spec.depth or 64
             res = self.player.searcher.search(game.position, limits, keys, None, self.player.rng)
         if res.move is None:
             return Reply(failure="illegal", text=_("{player} found no move").format(player=self.label))
