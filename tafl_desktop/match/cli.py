@@ -59,13 +59,15 @@ def _line(entry: dict[str, Any], report: dict[str, Any]) -> str:
     return text
 
 
-def _text_report(report: dict[str, Any]) -> list[str]:
+def _text_report(report: dict[str, Any], side_names: tuple[str, ...] = ("attackers", "defenders")) -> list[str]:
+    """The report for a reader: the variant's own side names; an interval's end past a score of
+    0 or 1 is infinite."""
     from tafl_desktop.i18n import _, ngettext
 
     a, b = report["players"]
 
-    def elo(x: float | None) -> str:
-        return "-" if x is None else f"{x:+.1f}"
+    def elo(x: float | None, end: str = "-") -> str:
+        return end if x is None else f"{x:+.1f}"
 
     lines = [
         ngettext("{a} against {b}: {games} game", "{a} against {b}: {games} games", report["games"]).format(
@@ -74,11 +76,14 @@ def _text_report(report: dict[str, Any]) -> list[str]:
             player=a, wins=report["wins"], draws=report["draws"], losses=report["losses"],
             score="-" if report["score"] is None else f"{report['score']:.3f}"),
     ]
-    for side, c in report["per_colour"].items():
+    for k, (side, c) in enumerate(report["per_colour"].items()):
         lines.append(_("  as {side}: wins {wins}, draws {draws}, losses {losses}").format(
-            side=side, wins=c["wins"], draws=c["draws"], losses=c["losses"]))
+            side=side_names[k] if k < len(side_names) else side, wins=c["wins"], draws=c["draws"],
+            losses=c["losses"]))
+    known = report["elo"] is not None
     lines.append(_("Elo difference: {elo} (95 %: {low} to {high})").format(
-        elo=elo(report["elo"]), low=elo(report["elo_low"]), high=elo(report["elo_high"])))
+        elo=elo(report["elo"]), low=elo(report["elo_low"], "-\u221e" if known else "-"),
+        high=elo(report["elo_high"], "+\u221e" if known else "-")))
     if "llr" in report:
         lines.append(_("SPRT [{elo0}, {elo1}]: LLR {llr:.2f} ({lower:.2f}, {upper:.2f}): {verdict}").format(
             elo0=report["elo0"], elo1=report["elo1"], llr=report["llr"], lower=report["lower"],
@@ -138,7 +143,7 @@ def cmd_match(args) -> int:
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
     else:
-        for line in _text_report(report):
+        for line in _text_report(report, tuple(v.side_names)):
             print(line)
     return 0
 
