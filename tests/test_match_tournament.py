@@ -123,6 +123,16 @@ def test_monrad_pairs_by_score_without_rematches_and_one_bye_each():
             t.enter(rnd.number, table, 1, "attackers" if p.games[0].attackers == winner else "defenders", 20)
     pairs = [frozenset((p.a, p.b)) for r in t.rounds for p in r.pairings]
     assert len(pairs) == len(set(pairs)), "no rematch"
+    # the attackers went to the player who had had them less often before that round
+    counts = [0] * 7
+    for r in t.rounds:
+        for p in r.pairings:
+            g = p.games[0]
+            assert counts[g.attackers] <= counts[g.defenders]
+        for p in r.pairings:
+            counts[p.games[0].attackers] += 1
+    for attackers, defenders in t.colour_counts():
+        assert abs(attackers - defenders) <= 2
     byes = [r.bye for r in t.rounds]
     assert len(set(byes)) == 4 and byes[0] == 6  # the lowest ranked first
     # round 2 pairs the round-1 winners among themselves first
