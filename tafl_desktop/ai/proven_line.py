@@ -19,7 +19,7 @@ from typing import Any
 from tafl_desktop.core.game import Move, Side
 
 #: Positions the prover may visit to finish one line (a few plies at most are missing).
-MAX_NODES = 200_000
+MAX_NODES = 50_000
 
 
 def complete_line(rules: Any, pos: Any, line: list[Move], plies: int, engine: str | None = None) -> list[Move]:
