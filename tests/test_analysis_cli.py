@@ -5,6 +5,7 @@ rule sources, graphs written as real PNG and PDF files, bad input answered in on
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -196,3 +197,64 @@ def test_review_bad_input_is_one_line_and_keeps_files(short_game, tmp_path):
     assert res.returncode == 1 and len(res.stderr.strip().splitlines()) == 1
     assert folder.is_dir() and not list(folder.iterdir())
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".review-")]
+
+
+#: The shipped puzzle brandubh-0005: the attackers to move win in three plies (d3-d5, then b3-b5 or
+#: another capture of the king whatever the defenders do); the search proves it at depth 2, past its
+#: horizon, and used to print only "d3-d5 c5-b5".
+PROVEN_POSITION = "/3t3/1t5/2K1T2/t1T2Tt/1t1t1t1/2t4/7/"
+
+
+def _ends_with_the_win(variant: str, position: str, to_move: str, line: dict) -> None:
+    """The line's moves replay from the position and the last one ends the game, won by the
+    line's winner after exactly ``result_in`` plies."""
+    from tafl_desktop.core.game import Side
+
+    v = find_variant(variant)
+    rules = v.make_rules()
+    side = Side.ATTACKERS if to_move == "attackers" else Side.DEFENDERS
+    game = Game(rules, rules.parse_position(position, side))
+    for move in line["moves"]:
+        assert game.outcome is None, line
+        game.play_text(move)
+    assert len(line["moves"]) == line["result_in"], line
+    assert game.outcome is not None and v.side_key(game.outcome.winner) == line["winner"], line
+
+
+@pytest.mark.parametrize("engine", ["python"] + (["native"] if os.environ.get("TAFL_NATIVE_EXPECTED") == "1" else []))
+def test_a_proven_line_is_printed_to_the_winning_move(engine):
+    """Issue 42, item 3: a forced win shows every move to the end, in ``analyse``'s JSON and text."""
+    args = ("brandubh", "--position", PROVEN_POSITION, "--to-move", "attackers", "--depth", "9", "--lines", "2",
+            "--engine", engine)
+    data = analyse_json(*args)
+    best = data["lines"][0]
+    assert best["moves"][0] == "d3-d5" and (best["result_in"], best["winner"]) == (3, "attackers")
+    _ends_with_the_win("brandubh", PROVEN_POSITION, "attackers", best)
+    text = cli("analyse", *args)
+    assert text.returncode == 0, text.stderr
+    first = text.stdout.splitlines()[0]
+    assert first.endswith(" ".join(best["moves"])), first
+    # the Tuichi of source 001: every attackers' move loses in two plies, each line shown to the escape
+    tuichi = "/4K6/11/11/5t5/11/11/11/11/t10/t10/11/"
+    data = analyse_json("copenhagen", "--position", tuichi, "--to-move", "attackers", "--lines", "3", "--depth", "3",
+                        "--engine", engine)
+    for line in data["lines"]:
+        _ends_with_the_win("copenhagen", tuichi, "attackers", line)
+
+
+def test_a_review_and_its_exercise_explanation_show_the_whole_proven_line(tmp_path):
+    """The review's better line (the one Learn from your mistakes explains) reaches the win too."""
+    from tafl_desktop.core.game import Side
+
+    rules = find_variant("brandubh").make_rules()
+    game = Game(rules, rules.parse_position(PROVEN_POSITION, Side.ATTACKERS))
+    for move in ("b3-b5", "e5-d5"):  # not the win: the review names the proven line instead
+        game.play_text(move)
+    path = tmp_path / "missed.tafl.json"
+    save_game(game, path)
+    res = cli("review", str(path), "--depth", "9", "--json")
+    assert res.returncode == 0, res.stderr
+    first = json.loads(res.stdout)["plies"][0]
+    assert first["best"] == "d3-d5" and first["class"] == "blunder"
+    _ends_with_the_win("brandubh", PROVEN_POSITION, "attackers",
+                       {"moves": first["line"], "result_in": 3, "winner": "attackers"})

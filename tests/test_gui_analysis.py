@@ -369,3 +369,23 @@ def _positions(rules, ex) -> list:
         pos = rules.play(pos, m)[0]
         out.append(pos)
     return out
+
+
+def test_the_analysis_board_shows_a_proven_line_to_the_winning_move(qtbot, make_window):
+    """Issue 42, item 3: the shipped puzzle brandubh-0005's position, attackers to move, win in three
+    plies; the board's best line shows all three moves, the last one the king's capture."""
+    from tafl_desktop.core.game import Side
+
+    w = make_window("brandubh", "/3t3/1t5/2K1T2/t1T2Tt/1t1t1t1/2t4/7/", Side.ATTACKERS, size=(1000, 760))
+    board = w.analysis_board
+    w.act_analysis.trigger()
+    qtbot.waitUntil(lambda: _lines_shown(board, 1) and board.report["lines"][0]["result_in"] == 3, timeout=60_000)
+    line = board.report["lines"][0]
+    shown = [b.text() for b in board.move_buttons[0] if b.isVisible()]
+    assert shown == line["moves"] and len(shown) == 3 and shown[0] == "d3-d5"
+    c = w.controller
+    pos = c.viewed_position
+    for text in shown:
+        pos = c.rules.play(pos, c.rules.parse_move(pos, text))[0]
+    assert c.rules.outcome(pos) is not None and c.rules.outcome(pos).winner == Side.ATTACKERS
+    assert "win in 2 moves" in board.score_labels[0].text()

@@ -234,3 +234,74 @@ def test_scores_are_stable_where_a_capture_is_pending():
     searcher.clear()
     blind = analyse(rules, pos, lines=1, time_limit=0, depth=1, history_keys=keys, searcher=searcher)
     assert blind.lines[0].moves[0] in ("c8-c4", "i4-c4")  # the capture is the move, even at depth 1
+
+
+#: A real Copenhagen game (shared/reference/games/copenhagen.csv, line 37) up to its 50th ply.  With
+#: the defenders far behind, they played d10-d8 and the attackers could take the king at once,
+#: while other moves allowed no forced win within the search's horizon.
+LOST_KING_GAME = ("d1-d3 e5-e2 d3-e3 g5-g2 e3-g3 f4-j4 a4-i4 e6-e2 g3-e3 e7-b7 a5-c5 d6-d2 i4-d4 d2-e2 d4-d2 "
+                  "f6-e6 e11-e9 e6-e4 h1-h4 e4-b4 e3-b3 b4-b5 f2-f4 b7-b11 a8-b8 b5-b7 d11-c11 b7-e7 k8-i8 "
+                  "g6-g4 f4-e4 f7-f4 k5-i5 g7-g9 h11-h9 g9-g5 g1-g3 f8-d8 d2-d5 e7-j7 i8-j8 j7-g7 g11-g8 "
+                  "d8-d10 a7-f7 g7-g6 a6-d6 g6-e6 e9-e7 d10-d8")
+
+
+@pytest.fixture(scope="module")
+def lost_king_game(tmp_path_factory) -> tuple[Path, Game]:
+    game = Game(find_variant("copenhagen").make_rules())
+    for move in LOST_KING_GAME.split():
+        game.play_text(move)
+    path = tmp_path_factory.mktemp("lost") / "lost.tafl.json"
+    save_game(game, path)
+    return path, game
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_walking_into_a_proven_loss_is_a_blunder_even_from_a_bad_position(lost_king_game, engine):
+    """Issue 42, item 1: the review's own rule (a blunder walks into a proven loss) holds whatever
+    the winning chance before.  d10-d8 lost the defenders under 2 points of an already small chance,
+    so by the drop alone it was the "best" move; the search proves the king taken next move while
+    its own best move allows no such win."""
+    path, _game = lost_king_game
+    data = review_json(str(path), "--depth", "2", "--engine", engine)
+    last = data["plies"][-1]
+    assert last["ply"] == 50 and last["move"] == "d10-d8" and last["best"] != "d10-d8"
+    assert last["loss"] < 2.0 and last["class"] == "blunder", last
+
+
+def test_learn_from_mistakes_rejects_an_answer_that_walks_into_a_proven_loss(lost_king_game):
+    """The same rule in Learn from your mistakes: d10-d8 is an exercise now, and another move
+    that lets the king be taken at once is not a right answer however little chance it gives away;
+    the engine's own move is."""
+    from tafl_desktop.ai.engine import make_searcher
+    from tafl_desktop.ai.mistakes import exercises_from_review, judge
+    from tafl_desktop.ai.multipv import proven
+    from tafl_desktop.ai.review import classify, evaluate_positions
+
+    _path, game = lost_king_game
+    rules = game.rules
+    moves = [tuple(p.move) for p in game.plies]
+    positions = [game.position_at(i) for i in range(len(moves) + 1)]
+    budget = Budget(depth=2)
+    evals = evaluate_positions(rules, positions, budget, known={i: {} for i in range(49)}, engine="python")
+    evals = {i: e for i, e in evals.items() if e}
+    review = classify(rules, positions, moves, evals)
+    exercises = exercises_from_review(rules, positions[0], moves, evals, review, [int(Side.DEFENDERS)])
+    ex = next(e for e in exercises if e.ply == 50)
+    assert ex.cls == "blunder" and ex.played_text == "d10-d8"
+    keys = [rules.position_key(p) for p in positions[:50]]
+    searcher = make_searcher(rules, "python")
+    losing = None
+    for m in rules.legal_moves(ex.position):
+        if tuple(m) in (ex.played, ex.best):
+            continue
+        child = rules.play(ex.position, m)[0]
+        after = evaluate_position(rules, child, budget, [*keys, rules.position_key(child)], searcher=searcher)
+        plies = proven(int(after["score"]))
+        if plies is not None and plies > 0:  # the attackers, to move, win by force
+            losing = (m, after)
+            break
+    assert losing is not None
+    ok, loss = judge(ex, losing[0], losing[1])
+    assert loss < 5.0 and not ok
+    best_after = evaluate_position(rules, rules.play(ex.position, ex.best)[0], budget, searcher=searcher)
+    assert judge(ex, ex.best, best_after)[0]

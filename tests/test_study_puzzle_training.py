@@ -93,6 +93,51 @@ def test_themes_are_read_from_the_solution():
     assert detect_themes(rules, one, ["a4-a7"], proof1.tree, "king_escaped") == ["escape", "one_move"]
 
 
+def _single_answers(rules, pos, first_move):
+    """The winner's moves that win at once against every defence to ``first_move`` from ``pos``,
+    and whether the prover finds a win within two plies after it: every defence the rules allow
+    is tried (not only the solution tree's), each answer asked of the prover at zero plies."""
+    from tafl_desktop.study.prover import Prover
+
+    winner = rules.side_to_move(pos)
+    prover = Prover(rules, winner)
+    after = rules.play(pos, rules.parse_move(pos, first_move))[0]
+    common = None
+    for defence in rules.legal_moves(after):
+        defended = rules.play(after, defence)[0]
+        if rules.outcome(defended) is not None:
+            continue
+        wins = {m for m in rules.legal_moves(defended) if prover.wins(rules.play(defended, m)[0], 0)}
+        common = wins if common is None else common & wins
+    return common or set(), prover.wins(after, 2)
+
+
+def test_a_double_threat_has_no_single_answer_to_every_defence():
+    """Issue 42, item 2: brandubh-0040 was tagged a double threat because its tree answers most
+    defences with c7-a7 and a few with c7-g7, yet c7-a7 wins against every one of them.  Every
+    shipped three-ply Brandubh puzzle now carries the tag exactly when the prover wins after the
+    first move within two plies and no single move wins at once against every legal defence."""
+    rules = BRANDUBH.make_rules()
+    brandubh = next(s for s in shipped_sets() if s.variant == "brandubh")
+    by_id = {pz["id"]: pz for pz in brandubh.puzzles}
+    pz = by_id["brandubh-0040"]
+    pos = rules.parse_position(pz["position"], Side.DEFENDERS)
+    answers, forced = _single_answers(rules, pos, pz["solution"][0])
+    assert forced and {rules.move_text(m) for m in answers} == {"c7-a7"}
+    assert "double_threat" not in pz["themes"]
+    checked = tagged = 0
+    for pz in brandubh.puzzles:
+        if pz["plies"] != 3:
+            continue
+        side = Side.DEFENDERS if pz["to_move"] == "defenders" else Side.ATTACKERS
+        pos = rules.parse_position(pz["position"], side)
+        answers, forced = _single_answers(rules, pos, pz["solution"][0])
+        assert ("double_threat" in pz["themes"]) == (forced and not answers), pz["id"]
+        checked += 1
+        tagged += "double_threat" in pz["themes"]
+    assert checked >= 20 and tagged >= 5
+
+
 def test_a_shield_wall_capture_is_a_theme():
     """Copenhagen's shield wall (source 003, as pinned in test_tafl_toggles_capture.py): the row d1-f1
     faced by attackers and bracketed by c1 and g1 goes at once; d1 and e1 are not beside g1, so

@@ -5,8 +5,8 @@ An exercise is the position before one of the player's own missed moves: find a 
 answer is judged as the review judged the move played: the position after it is searched with the
 review's budget, and its value at the same horizon as the best move's (see
 :func:`tafl_desktop.ai.review.played_value`) is turned into the mover's winning chance.  A move is
-right when it is the engine's move or gives away less than the review's "good" bound (5 points):
-the classes best and good.
+right when it is the engine's move or gives away less than the review's "good" bound (5 points)
+without walking into a proven loss or throwing away a proven win: the classes best and good.
 
 The explanation is made of facts, not words (the words are the window's, in the player's language:
 :func:`tafl_desktop.analysis.words.explain_exercise`): what the engine's line does (a proven
@@ -21,7 +21,7 @@ from typing import Any
 
 from tafl_desktop.ai.analysis import win_chance
 from tafl_desktop.ai.multipv import proven
-from tafl_desktop.ai.review import MISSED, THRESHOLDS, played_value
+from tafl_desktop.ai.review import MISSED, THRESHOLDS, forced_blunder, played_value
 
 #: Moves of a line looked at for captures (the explanation's horizon).
 LOOK_AHEAD = 4
@@ -98,7 +98,7 @@ def judge(ex: Exercise, move: tuple[int, ...], after: dict[str, Any]) -> tuple[b
     best = chance_of(ex.before, ex.side)
     tried = win_chance(played_value(ex.before, after, ex.side))
     loss = max(0.0, 100.0 * (best - tried))
-    return loss < THRESHOLDS[1], loss
+    return loss < THRESHOLDS[1] and not forced_blunder(ex.before, after, ex.side), loss
 
 
 def line_facts(rules: Any, position: Any, texts: list[str]) -> LineFacts:

@@ -25,6 +25,7 @@ from typing import Any
 
 from tafl_desktop.ai.engine import make_searcher
 from tafl_desktop.ai.levels import HINT_LEVEL, get_level
+from tafl_desktop.ai.proven_line import complete_line
 from tafl_desktop.ai.search import MATE, MATE_BOUND, Searcher, SearchLimits, SearchResult
 from tafl_desktop.core.game import Move
 
@@ -91,6 +92,8 @@ def _lines(rules: Any, pos: Any, searcher: Any, scored: list[tuple[Move, int]], 
         if plies is not None:
             winner = variant.side_key(side if plies > 0 else side.other)
         pv = searcher.pv(pos, move)
+        if plies is not None:
+            pv = complete_line(rules, pos, pv, plies, getattr(searcher, "engine", None))
         out.append(Line(moves=[rules.move_text(m) for m in pv], score=int(score),
                         result_in=abs(plies) if plies is not None else None, winner=winner,
                         depth=depth, move=tuple(move)))

@@ -25,7 +25,10 @@ on its -1..1 scale is an inaccuracy, a mistake, a blunder: 5, 10 and 15 points o
 * ``good``: under 5 points;
 * ``inaccuracy``: 5 to under 10;
 * ``mistake``: 10 to under 15;
-* ``blunder``: 15 points or more (throwing away a proven win, walking into a proven loss).
+* ``blunder``: 15 points or more, and, whatever the drop, throwing away a proven win or walking
+  into a proven loss (:func:`forced_blunder`).  The drop alone would miss the second in a position
+  already rated bad: from a winning chance of 1.5 % a move that lets the king be taken at once
+  "loses" only 1.5 points, yet it turned a game the search could not yet decide into a lost one.
 
 Accuracy is lichess's (https://lichess.org/page/accuracy and ``AccuracyPercent.scala`` in lila):
 a move's accuracy is ``103.1668 * exp(-0.04354 * loss) - 3.1669`` (+1 for the engine's own
@@ -50,7 +53,7 @@ from typing import Any
 
 from tafl_desktop.ai.analysis import win_chance
 from tafl_desktop.ai.engine import make_searcher
-from tafl_desktop.ai.multipv import analyse
+from tafl_desktop.ai.multipv import analyse, proven
 from tafl_desktop.ai.search import MATE
 from tafl_desktop.core.marks import N_
 
@@ -252,6 +255,22 @@ def played_value(before: dict[str, Any], after: dict[str, Any], mover: int) -> i
     return _for(after, value_at(after, max(1, int(before["depth"]) - 1)), mover)
 
 
+def forced_blunder(before: dict[str, Any], after: dict[str, Any], mover: int) -> bool:
+    """Did the move throw away a proven win or walk into a proven loss while a move that does
+    not lose (or that keeps the win) by force existed?  Proven by the searches themselves: the
+    position before's score says what the best move keeps, the position after's value at the
+    same horizon (:func:`played_value`) what the move played kept.  A position already proven
+    lost has no such move, so no move from it is a blunder by this rule."""
+    best = proven(_for(before, int(before["score"]), mover))
+    played = proven(played_value(before, after, mover))
+    if played is not None and played < 0:
+        return best is None or best > 0
+    if best is not None and best > 0:
+        own = proven(_for(after, int(after["score"]), mover))  # a slower win seen deeper is still a win
+        return (played is None or played < 0) and (own is None or own < 0)
+    return False
+
+
 def graph_value(e: dict[str, Any], side: int) -> int:
     """A position's score from ``side``'s view for the graph and the accuracy's volatility: the
     mean of its last two depths, so that the side to move at the horizon does not make the
@@ -320,6 +339,8 @@ def classify(rules: Any, positions: list[Any], moves: list[tuple[int, ...]],
         text = rules.move_text(tuple(move))
         engine_move = bool(before["best_move"]) and tuple(before["best_move"]) == tuple(move)
         cls = class_of(loss, engine_move)
+        if not engine_move and forced_blunder(before, after, mover):
+            cls = "blunder"
         score_1 = graph_value(after, 1)
         plies.append({"ply": i + 1, "move": text, "score": int(score_1), "best": before["best"] or text,
                       "class": cls, "side": variant.side_key(mover), "loss": round(loss, 1),

@@ -59,7 +59,7 @@ def import_game(window: MainWindow, path: str | None = None, origin: Origin = Or
     from tafl_desktop.core.quoting import shown
     from tafl_desktop.gui.background_read import is_reading, read_in_background
     from tafl_desktop.interop.formats import format_of, read_game
-    from tafl_desktop.interop.transfer import InteropError
+    from tafl_desktop.interop.transfer import InteropError, OtherRulesError
 
     if is_reading(window):
         return False
@@ -76,8 +76,20 @@ def import_game(window: MainWindow, path: str | None = None, origin: Origin = Or
             variant = _ask_variant(window)
             if variant is None:
                 return False
-        transfer = read_in_background(window, _("Importing {name}...").format(name=name),
-                                      lambda: read_game(path, variant=variant), path)
+        try:
+            transfer = read_in_background(window, _("Importing {name}...").format(name=name),
+                                          lambda: read_game(path, variant=variant), path)
+        except OtherRulesError as exc:
+            if variant is None:  # the record states its own rules: nothing to choose here
+                raise
+            # played under other rules: offer the first that replays it (a named reading first)
+            if not dialogs.confirm(window, _("Played under other rules"),
+                                   _("{problem}\n\nImport it under the first of those rules? The current game is "
+                                     "unchanged.").format(problem=exc), _("Import under those rules")):
+                return False
+            other = exc.variant.with_options(exc.fits[0].changes)
+            transfer = read_in_background(window, _("Importing {name}...").format(name=name),
+                                          lambda: read_game(path, variant=other), path)
     except Cancelled:
         window.show_message(_("Import cancelled: the current game is unchanged."))
         return False

@@ -10,16 +10,24 @@ import sys
 
 
 def cmd_convert(args) -> int:
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.cli.common import CliError, sets_text
     from tafl_desktop.cli.common import variant_arg as _variant
     from tafl_desktop.i18n import _
     from tafl_desktop.interop.formats import read_game, write_game
-    from tafl_desktop.interop.transfer import InteropError
+    from tafl_desktop.interop.transfer import InteropError, OtherRulesError
 
-    variant = _variant(args.variant, None) if args.variant else None
+    if args.set and not args.variant:
+        raise CliError(_("--set changes the rules of --variant: give the variant too"))
+    variant = _variant(args.variant, args.set) if args.variant else None
     try:
         transfer = read_game(args.input, args.from_format, variant)
         warnings = transfer.warnings + write_game(transfer, args.output, args.format)
+    except OtherRulesError as exc:
+        if variant is None:  # the record names its own rules: nothing here can choose others
+            raise CliError(str(exc)) from None
+        sets = " ".join(f"--set {k}={sets_text(v)}" for k, v in exc.fits[0].changes.items())
+        raise CliError(_("{problem} To read it under the first of them, add {sets}.").format(
+            problem=exc, sets=sets)) from None
     except InteropError as exc:
         raise CliError(str(exc)) from None
     for w in warnings:
@@ -70,6 +78,8 @@ def register(sub) -> None:
     s.add_argument("--from-format", choices=("otg", "pgn", "json", "moves"),
                    help=_("format of IN (default: from its extension)"))
     s.add_argument("--variant", help=_("variant of a plain move list (a preset id or an OpenTafl rules string)"))
+    s.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help=_("change a rule toggle of --variant (repeatable): a record played under other rules"))
     s.set_defaults(func=cmd_convert)
 
     s = sub.add_parser("engine", help=_("speak the OpenTafl Engine Protocol on stdin/stdout"))

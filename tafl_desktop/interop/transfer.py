@@ -33,6 +33,16 @@ class InteropError(ValueError):
     """A file or string in a foreign format that cannot be used; one clear line for the user."""
 
 
+class OtherRulesError(InteropError):
+    """A record that cannot be played under the rules chosen but can under ``fits`` (changes of
+    ``variant``'s toggles, :class:`tafl_desktop.core.rule_fit.Fit`): the window offers them."""
+
+    def __init__(self, message: str, variant: Any, fits: list[Any]) -> None:
+        super().__init__(message)
+        self.variant = variant
+        self.fits = fits
+
+
 @dataclass
 class GameTransfer:
     """A game with what a record says about it besides the moves.
@@ -76,10 +86,45 @@ def play_listed(game: Game[Position], moves: list[tuple[str, tuple[str, ...] | N
     a background read reports); no game holds more than ``MAX_MOVES``.  The checks are the
     move-list reader's own (:func:`tafl_desktop.core.move_list_text.play_listed`), shared with
     the window's Paste."""
+    listed = [ListedMove(text, text, caps) for text, caps in moves]
+    before = [tuple(p.move) for p in game.plies]
     try:
-        core_play_listed(game, [ListedMove(text, text, caps) for text, caps in moves], done, total)
+        core_play_listed(game, listed, done, total)
     except MoveListError as exc:
-        raise InteropError(_("{where}: {problem}").format(where=where, problem=exc)) from None
+        problem = _("{where}: {problem}").format(where=where, problem=exc)
+        fits = other_rules(game, before, listed)
+        if fits:
+            from tafl_desktop.core.rule_fit import other_rules_note
+
+            variant = game.rules.variant
+            raise OtherRulesError(f"{problem}. {other_rules_note(variant, fits)}", variant, fits) from None
+        raise InteropError(problem) from None
+
+
+#: Records longer than this are not replayed under other rules to say which rule differs (each
+#: toggle value is one replay; a hostile file must not make a refusal slow).  The longest
+#: reference game has 341 moves; its refusal took 4.7 s here, about 40 replays, in the background.
+MAX_FIT_MOVES = 500
+
+
+def other_rules(game: Game[Position], before: list[tuple[int, ...]], listed: list[ListedMove]) -> list[Any]:
+    """When a record cannot be played under ``game``'s rules, the toggles it can be played
+    under (:mod:`tafl_desktop.core.rule_fit`); none when no single change or named reading
+    replays it, or the record is too long to try."""
+    from tafl_desktop.core.rule_fit import fitting_rules
+
+    if len(before) + len(listed) > MAX_FIT_MOVES:
+        return []
+    rules = game.rules
+    start_text = rules.position_text(game.start)
+    to_move = rules.side_to_move(game.start)
+
+    def play(g: Game[Position]) -> None:
+        for move in before:
+            g.play(move)
+        core_play_listed(g, listed)
+
+    return fitting_rules(rules.variant, start_text, to_move, play)
 
 
 # ------------------------------------------------------------------------------------ endings

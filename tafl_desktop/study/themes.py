@@ -11,8 +11,10 @@ length).  Every theme here is a fact the rules engine can check on the puzzle's 
   square moved to: only a shield wall takes those), ``dablot_ranks`` (a Dablot capture by a piece
   that outranks what it takes, or the leader taken: the capture depends on the ranks);
 * by the shape of the solution tree: ``double_threat`` (after a winner's move every defence is
-  met by an immediate win, and the defences need at least two different winning answers: two
-  threats at once, the fork of chess puzzles);
+  met by an immediate win, and no single winning move answers every defence: two threats at
+  once, the fork of chess puzzles.  The tree keeps one answer per defence, whichever the prover
+  found first, so two different answers in it are not enough: the rules are asked whether one
+  move would have won against all of them);
 * by length, as lichess counts it: ``one_move``, ``short`` (two moves of the winner), ``long``
   (three), ``very_long`` (four or more).
 
@@ -57,6 +59,7 @@ def detect_themes(rules: Any, pos: Any, solution: list[str], tree: dict[str, Any
     """The theme ids of a proved puzzle: its start ``pos``, main line ``solution`` (move texts),
     expanded solution ``tree`` and ``goal`` (the outcome reason), in :data:`THEMES` order."""
     found = set()
+    start = pos
     if goal in _GOAL_THEMES:
         found.add(_GOAL_THEMES[goal])
     family = getattr(rules, "family", "")
@@ -73,7 +76,7 @@ def detect_themes(rules: Any, pos: Any, solution: list[str], tree: dict[str, Any
                 found.add("dablot_ranks")
         pos = after
         winner_turn = not winner_turn
-    if _double_threat(tree):
+    if _double_threat(rules, start, tree):
         found.add("double_threat")
     found.add(length_theme(len(solution)))
     return [t for t in THEMES if t in found]
@@ -100,21 +103,47 @@ def _outranks(rules: Any, pos: Any, move: Any, caps: Any) -> bool:
     return any(cells[c] and rank(cells[c]) < mine for c in caps)
 
 
-def _double_threat(node: dict[str, Any] | None) -> bool:
-    """Somewhere in the solution tree a winner's move is answered, defence by defence, only by
-    immediate wins, and at least two different ones are needed."""
+def _wins_at_once(rules: Any, pos: Any, move: Any) -> bool:
+    """Does ``move`` end the game from ``pos`` with a win for the side that plays it?"""
+    mover = rules.side_to_move(pos)
+    out = rules.outcome(rules.play(pos, move)[0])
+    return out is not None and out.winner == mover
+
+
+def _one_answer_for_all(rules: Any, defended: list[Any]) -> bool:
+    """Is there one move that wins at once in every one of the positions ``defended`` (the
+    positions after each defence)?  The candidates are the first position's immediate wins."""
+    if not defended:
+        return False
+    first, rest = defended[0], defended[1:]
+    candidates = [m for m in rules.legal_moves(first) if _wins_at_once(rules, first, m)]
+    for p in rest:
+        if not candidates:
+            break
+        legal = set(rules.legal_moves(p))
+        candidates = [m for m in candidates if m in legal and _wins_at_once(rules, p, m)]
+    return bool(candidates)
+
+
+def _double_threat(rules: Any, pos: Any, node: dict[str, Any] | None) -> bool:
+    """Somewhere in the solution tree (``node`` a winner's move from ``pos``) a winner's move is
+    answered, defence by defence, only by immediate wins, and no one move wins against every
+    defence: at least two threats stand at once."""
     if not node or "move" not in node:
         return False
     replies = node["then"].get("replies") or {}
     if not replies:
         return False
-    finals = set()
+    after = rules.play(pos, rules.parse_move(pos, node["move"]))[0]
+    defended: list[Any] = []
     all_final = True
-    for sub in replies.values():
-        if "move" in sub and "end" in sub["then"]:
-            finals.add(sub["move"])
-        elif "move" in sub:
+    for reply, sub in replies.items():
+        if "move" not in sub:
+            continue  # a defence that ends the game itself
+        defended.append(rules.play(after, rules.parse_move(after, reply))[0])
+        if "end" not in sub["then"]:
             all_final = False
-    if all_final and len(finals) >= 2:
+    if all_final and defended and not _one_answer_for_all(rules, defended):
         return True
-    return any(_double_threat(sub) for sub in replies.values())
+    return any(_double_threat(rules, rules.play(after, rules.parse_move(after, reply))[0], sub)
+               for reply, sub in replies.items() if "move" in sub)
