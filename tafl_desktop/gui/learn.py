@@ -367,7 +367,7 @@ def first_filter(puzzles: list[dict[str, Any]], playing: str | None) -> str:
     the first of :data:`FIRST_GAMES` that has, else every puzzle ("")."""
     have = {p["variant"] for p in puzzles if not _is_mine(p)}
     for vid in (playing, *FIRST_GAMES):
-        if vid in have:
+        if vid is not None and vid in have:
             return VARIANT_FILTER + vid
     return ""
 
