@@ -262,3 +262,22 @@ def test_the_issue_click_path_no_longer_crashes(qtbot, make_window, english, lan
     g = w.controller.variant.geometry
     assert g.size == 33 and all(0 <= s < g.size for s in w.board.state().pieces)
     w.apply_preferences(replace(w.prefs, language="en"))
+
+
+def test_an_analysis_line_goes_with_its_game(qtbot, make_window, monkeypatch):
+    """The scratch board of an analysis line belongs to the game analysed: another game loaded
+    closes it, and its line never reaches the new game (its position is a node of the old tree)."""
+    w = make_window("brandubh")
+    _quiet_worker(w, monkeypatch)
+    game = _one_move_game("brandubh")
+    w.load(GameSource.of_game(game, Origin.PASTE))
+    w.controller.first()  # the game goes on from here: a line may become a variation
+    _mark_everything(qtbot, w)
+    w.analysis_board.open_line(0, 0)
+    scratch = w.analysis_board.line_board
+    assert scratch.isVisible() and scratch.add_button.isEnabled()
+    w.start_game(find_variant("copenhagen"))
+    assert not scratch.isVisible() and not scratch.add_button.isEnabled()
+    scratch.add_variation()  # as a late click would
+    c = w.controller
+    assert c.variant.id == "copenhagen" and not c.tree.root.children and c.view_ply == 0
