@@ -129,25 +129,35 @@ def _mark_everything(qtbot, w) -> dict[str, object]:
 
 
 def _arrive(w, origin: Origin, variant_id: str, tmp_path) -> None:
-    """Bring a game of ``variant_id`` to the window the way ``origin`` does."""
+    """Bring a game of ``variant_id`` to the window the way ``origin`` does: through the window's
+    own path where it has one (New Game, Open, Import, a dropped file, Paste, Continue your last
+    game), else as that path hands it to the window's one ``load``."""
+    from tafl_desktop.gui.app import offer_restore
+    from tafl_desktop.gui.edit_menu import paste
+    from tafl_desktop.gui.interop_menu import import_game
+
     variant = find_variant(variant_id)
     rules = variant.make_rules()
+    path = tmp_path / f"other-{variant_id}.tafl.json"
+    save_game(_one_move_game(variant_id), path)
     if origin is Origin.NEW:
         w.start_game(variant, (PlayerSpec(), PlayerSpec()))
     elif origin is Origin.EDITOR:
         w.start_game(variant, start=rules.initial_position(), origin=Origin.EDITOR)
     elif origin is Origin.OPEN:
-        path = tmp_path / "other.tafl.json"
-        save_game(_one_move_game(variant_id), path)
         assert w.open_game(str(path))
-    elif origin in (Origin.RESTORE, Origin.DROP):
-        path = tmp_path / "autosave.tafl.json"
-        save_game(_one_move_game(variant_id), path)
-        w.load(GameSource.from_record(path, origin, keep_path=False, saved=False))
-    elif origin in (Origin.PASTE, Origin.LAB):
+    elif origin in (Origin.IMPORT, Origin.DROP):
+        assert import_game(w, str(path), origin)
+    elif origin is Origin.RESTORE:
+        assert offer_restore(w, str(path))
+    elif origin is Origin.PASTE:  # a move list of the game's own rules
+        assert w.controller.variant.id == variant_id
+        assert paste(w, rules.move_text(rules.legal_moves(rules.initial_position())[-1]))
+    elif origin is Origin.LAB:
         w.load(GameSource.of_game(_one_move_game(variant_id), origin, saved=False))
-    else:  # IMPORT, PUZZLE, LESSON: a tree of moves
-        w.load(GameSource.of_tree(GameTree.from_game(_one_move_game(variant_id)), origin))
+    else:  # PUZZLE, LESSON: a tree from a start position
+        w.load(GameSource.of_tree(GameTree(rules, rules.initial_position()), origin))
+    assert w.controller.session.origin is origin
 
 
 #: (origin, the game marked, the game that arrives): every origin, every family on both sides,
@@ -157,11 +167,12 @@ WALK = [
     (Origin.NEW, "brandubh", "brandubh"),
     (Origin.OPEN, "fox_geese_13", "brandubh"),
     (Origin.IMPORT, "brandubh", "dablot"),
-    (Origin.PASTE, "dablot", "copenhagen"),
+    (Origin.PASTE, "dablot", "dablot"),
     (Origin.DROP, "copenhagen", "brandubh"),
     (Origin.RESTORE, "dablot", "fox_geese_13"),
     (Origin.PUZZLE, "fox_geese_13", "copenhagen"),
     (Origin.LESSON, "copenhagen", "dablot"),
+    (Origin.OPEN, "dablot", "copenhagen"),
     (Origin.EDITOR, "dablot", "dablot"),
     (Origin.LAB, "brandubh", "fox_geese_13"),
 ]
