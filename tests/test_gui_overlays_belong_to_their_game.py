@@ -292,3 +292,45 @@ def test_an_analysis_line_goes_with_its_game(qtbot, make_window, monkeypatch):
     scratch.add_variation()  # as a late click would
     c = w.controller
     assert c.variant.id == "copenhagen" and not c.tree.root.children and c.view_ply == 0
+
+
+PAINT_FAILS = """
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from tafl_desktop.core.variants import find_variant
+from tafl_desktop.gui.board_view import BoardState, BoardView
+variant = find_variant("brandubh")
+rules = variant.make_rules()
+board = BoardView()
+board.resize(300, 300)
+board.set_state(BoardState(geometry=variant.geometry, pieces=rules.pieces(rules.initial_position())))
+def fails(_painter):
+    raise IndexError("square 120 of a 7x7 board")
+board.paint_board = fails
+board.show()
+app.processEvents()  # the window's own paint, into its backing store: the error is printed
+try:
+    board.grab()  # and the next paint after it
+except IndexError as exc:
+    print("reported:", exc)
+print("still running")
+"""
+
+
+def test_a_failing_paint_is_an_error_not_a_crash():
+    """What turned the stale arrows into a segmentation fault: an error while painting left the
+    painter open, and Qt's backing store then crashed the process.  The painter is now always
+    ended, so such an error is reported like any other (the window's error dialog)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONFAULTHANDLER": "1"}
+    here = Path(__file__).resolve().parents[1]  # this checkout's code ("-c" puts the folder first)
+    done = subprocess.run([sys.executable, "-c", PAINT_FAILS], env=env, cwd=here, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "reported:" in done.stdout and "square 120 of a 7x7 board" in done.stdout and "still running" in done.stdout
+    assert "square 120 of a 7x7 board" in done.stderr  # the first paint's error, printed as Qt does
+    assert "Segmentation fault" not in done.stderr and "active painter" not in done.stderr
