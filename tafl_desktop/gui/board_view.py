@@ -155,11 +155,12 @@ class BoardView(BoardPainting, QWidget):
         """Show ``overlay`` as the layer ``name`` (None removes the layer).  A layer made for
         another game or board than the one shown is refused (the layer is removed instead):
         returns whether it is shown."""
-        shown = overlay is not None and self._fits(overlay)
-        if shown:
-            self._overlays[name] = overlay  # type: ignore[assignment]
+        if overlay is not None and self._fits(overlay):
+            self._overlays[name] = overlay
+            shown = True
         else:
             self._overlays.pop(name, None)
+            shown = False
         self.update()
         return shown
 
