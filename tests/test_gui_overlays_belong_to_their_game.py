@@ -334,3 +334,27 @@ def test_a_failing_paint_is_an_error_not_a_crash():
     assert "reported:" in done.stdout and "square 120 of a 7x7 board" in done.stdout and "still running" in done.stdout
     assert "square 120 of a 7x7 board" in done.stderr  # the first paint's error, printed as Qt does
     assert "Segmentation fault" not in done.stderr and "active painter" not in done.stderr
+
+
+def test_a_puzzle_board_drops_the_marks_of_the_last_puzzle(qtbot):
+    """The puzzle and lesson boards: marks drawn on one problem are gone on the next, even when
+    the next starts from the same pieces (before, only a change of the pieces cleared them); a
+    move within the same problem keeps the rule of the main board (another position, no marks)."""
+    from tafl_desktop.gui.study_board import StudyBoard
+
+    board = StudyBoard()
+    qtbot.addWidget(board)
+    board.resize(400, 400)
+    board.show()
+    qtbot.waitExposed(board)
+    variant = find_variant("brandubh")
+    first = variant.make_rules()
+    start = first.initial_position()
+    board.show_position(first, start)
+    square = next(iter(first.pieces(start)))
+    qtbot.mouseClick(board.view, Qt.MouseButton.RightButton, pos=board.view.square_center(square).toPoint())
+    assert board.view.drawings()
+    board.show_position(first, start)  # the same problem again (Try again): the marks stay
+    assert board.view.drawings()
+    board.show_position(variant.make_rules(), start)  # the next problem, from the same pieces
+    assert board.view.drawings() == [] and board.view.token() == board.token

@@ -38,8 +38,8 @@ class StudyBoard(QWidget):
         self.captured: dict[int, str] = {}
         self.highlight: int | None = None
         self.arrow: tuple[int, ...] = ()
-        #: The problem shown (a new one for each position set): the player's own marks and any
-        #: layer made for the last one are dropped by the view.
+        #: The problem shown (a new one for each rules object shown: a puzzle, a lesson step): the
+        #: player's own marks and any layer made for the last one are dropped by the view.
         self.token: BoardToken | None = None
         self._keep_pick = False
         self.view.square_pressed.connect(self.press)
@@ -49,8 +49,9 @@ class StudyBoard(QWidget):
     # ------------------------------------------------------------------------------ showing
     def show_position(self, rules: Any, position: Any, last_move: tuple[int, ...] = (),
                       captures: tuple[int, ...] = (), before: Any = None) -> None:
+        if rules is not self.rules or self.token is None:  # another problem (a step, a puzzle): its own marks
+            self.token = BoardToken.new(rules.geometry)
         self.rules, self.position = rules, position
-        self.token = BoardToken.new(rules.geometry)
         self.path = ()
         self.last_move = tuple(s for s in last_move if s != SEP)
         old = rules.pieces(before) if before is not None else {}
