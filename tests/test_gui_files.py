@@ -256,3 +256,56 @@ def test_stale_autosave_temp_files_are_cleaned_up(tmp_path):
     assert remove_stale_temp_files(str(auto)) == 1
     assert not old.exists() and fresh.exists() and other.exists() and auto.read_text() == "{}"
     assert remove_stale_temp_files("") == 0
+
+
+@pytest.mark.parametrize(("variant_id", "options", "said"), [
+    ("brandubh", None, "rules as in the preset"),
+    ("fox_geese_13", None, "rules as in the preset"),
+    ("dablot", None, "rules as in the preset"),
+    ("copenhagen", {"king_armed": "no"}, "1 rule changed (king armed)"),
+])
+def test_a_continued_game_names_its_preset_rules(qtbot, gui_settings, dialogs_recorder, tmp_path, variant_id,
+                                                 options, said):
+    """Issue 36, item 6: a game of an unchanged preset, closed and continued with "Continue your
+    last game", said "your own rules" (its record carries the whole variant, without the preset's
+    file): it says the preset's rules, as before it was closed, and a changed toggle is named."""
+    from tafl_desktop.gui.app import create_window
+    from tafl_desktop.gui.main_window import MainWindow
+    from tafl_desktop.gui.preferences import Preferences
+
+    auto = tmp_path / "autosave.tafl.json"
+    first = MainWindow(Game(find_variant(variant_id, options).make_rules()), prefs=Preferences(animation=False),
+                       autosave_path=str(auto))
+    qtbot.addWidget(first)
+    before = first.panel.subtitle.text()
+    assert said in before
+    c = first.controller
+    assert c.play_move(c.game.legal_moves()[0]) and len(c.game.plies) == 1
+    first.close()
+    assert auto.is_file()
+
+    w = create_window(None, None, str(auto))  # the question is answered "Continue"
+    qtbot.addWidget(w)
+    assert w.controller.variant.id == variant_id and len(w.controller.game.plies) == 1
+    assert w.panel.subtitle.text() == before and "your own rules" not in w.panel.subtitle.text()
+    w.autosave_path = None
+
+
+def test_a_game_of_own_rules_still_says_so_when_continued(qtbot, gui_settings, dialogs_recorder, tmp_path):
+    """The other side of item 6: a variant file of the player's own (a preset's rules under another
+    name) is still "your own rules" after Continue your last game."""
+    from tafl_desktop.core.record import save_game
+    from tafl_desktop.core.variants import save_variant
+    from tafl_desktop.gui.app import create_window
+
+    own = tmp_path / "mine.toml"
+    save_variant(find_variant("brandubh"), own)
+    own.write_text(own.read_text(encoding="utf-8").replace('id = "brandubh"', 'id = "my_brandubh"'), encoding="utf-8")
+    game = Game(load_variant(own).make_rules())
+    game.play(game.legal_moves()[0])
+    auto = tmp_path / "autosave.tafl.json"
+    save_game(game, auto)
+    w = create_window(None, None, str(auto))
+    qtbot.addWidget(w)
+    assert w.controller.variant.id == "my_brandubh" and "your own rules" in w.panel.subtitle.text()
+    w.autosave_path = None

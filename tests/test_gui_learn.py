@@ -530,3 +530,42 @@ def test_puzzles_from_a_reviewed_game_through_the_window(qtbot, make_window, tmp
     qtbot.mouseClick(panel.puzzles_button, Qt.MouseButton.LeftButton)  # again: nothing new, nothing lost
     qtbot.waitUntil(lambda: panel.puzzle_thread is None, timeout=60_000)
     assert "0 new in your set" in w.statusBar().currentMessage() and len(PuzzleSet.load(out).puzzles) == 1
+
+
+# ------------------------------------------------------------------- the first puzzle (issue 36, item 3)
+@pytest.mark.parametrize("playing", ["copenhagen", "fox_geese_13", "dablot"])
+def test_the_first_puzzle_comes_from_the_game_being_played_and_next_stays_in_it(qtbot, make_window, playing):
+    """A newcomer playing Copenhagen used to get a 19x19 Alea Evangelii puzzle, and Next went on to
+    Dablot: now Learn > Puzzles opens on the game being played, its filter says so, and Next
+    stays in it until the player changes the filter."""
+    w = make_window(playing)
+    dlg = _open_puzzles(w)
+    assert dlg.family_box.currentData() == "variant:" + playing
+    assert dlg.family_box.currentText().strip() == w.controller.variant.title
+    assert dlg.shown and {p["variant"] for p in dlg.shown} == {playing}
+    seen = [dlg.puzzle]
+    for _ in range(4):
+        dlg.btn_next.click()
+        seen.append(dlg.puzzle)
+    assert {p["variant"] for p in seen} == {playing} and len({p["id"] for p in seen}) > 1
+    assert dlg.board.rules.variant.id == playing
+    # the player widens the filter: the whole family, then every puzzle
+    family = w.controller.variant.family
+    dlg.family_box.setCurrentIndex(dlg.family_box.findData(family))
+    assert len({p["variant"] for p in dlg.shown}) > 1
+    dlg.family_box.setCurrentIndex(0)
+    assert {w.controller.variant.family, "hunt", "dablot"} <= {dlg.families[p["variant"]] for p in dlg.shown}
+
+
+def test_without_puzzles_for_the_game_a_newcomer_starts_on_brandubh(qtbot, make_window, monkeypatch):
+    """A game with no puzzles of its own (here: its set left out): the first puzzles are Brandubh's,
+    the small board a newcomer learns on."""
+    from tafl_desktop.gui import learn
+    from tafl_desktop.study import puzzles as puzzle_sets
+
+    real = puzzle_sets.all_puzzles
+    monkeypatch.setattr(puzzle_sets, "all_puzzles", lambda: [p for p in real() if p["variant"] != "tablut"])
+    w = make_window("tablut")
+    dlg = learn.open_puzzles(w)
+    assert dlg.family_box.currentData() == "variant:brandubh"
+    assert {p["variant"] for p in dlg.shown} == {"brandubh"} and dlg.puzzle["difficulty"] == 1

@@ -85,6 +85,9 @@ class AnalysisBoard(QDockWidget):
         self.client = client
         self.active = False
         self._key: Any = None
+        #: The game and board the search was started for: its arrows and heat map carry it, so the
+        #: board refuses them once another game is on screen.
+        self._token: Any = None
         self._lines: list[dict[str, Any]] = []
         self._line_board: Any = None
         #: The last report shown: {"lines", "depth", "nodes", "seconds", "nps", ...} (tests read it).
@@ -171,8 +174,18 @@ class AnalysisBoard(QDockWidget):
         else:
             if self.client.owner is self:
                 self.client.cancel()
-            self._key = None
-            self._clear_marks()
+            self._forget()
+
+    def _forget(self) -> None:
+        """The dock closed: its report belongs to the position it was made for and is dropped
+        with its marks, so nothing redraws it later (a language switch, another game)."""
+        self._key = self._token = None
+        self._flush.stop()
+        self._pending, self.report, self.heat, self.live = None, None, None, {}
+        self._show_lines([])  # also takes the arrows off the board
+        self._clear_marks()
+        self.status.clear()
+        self.legend.hide()
 
     def preempted(self) -> None:
         """Another analysis request (a review) took the worker: analysis mode ends."""
@@ -197,6 +210,7 @@ class AnalysisBoard(QDockWidget):
             return
         c = self.controller
         self._key = self._position_key()
+        self._token = c.token
         self._pending, self.report, self.heat, self.live = None, None, None, {}
         self._flush.stop()
         self._clear_marks()
@@ -222,11 +236,13 @@ class AnalysisBoard(QDockWidget):
             self._flush.start(0 if self.report is None else UPDATE_MS)
 
     def _show_pending(self) -> None:
-        if self._pending is not None and self.active:
+        if self._pending is not None and self._current():
             self._show_state(self._pending)
         self._pending = None
 
     def _done(self, result: Any) -> None:
+        if not self._current():
+            return  # an answer for a search this dock no longer shows
         if getattr(result, "error", ""):
             from tafl_desktop.gui.computer import first_line
 
@@ -273,9 +289,14 @@ class AnalysisBoard(QDockWidget):
             return
         self.status.setText(text)
 
+    def _current(self) -> bool:
+        """Is the dock open on the game its search was made for?"""
+        return self.active and self._token is not None and self._token == self.controller.token
+
     def redisplay(self) -> None:
-        """Show the last lines and the search's state again, in the language now in use."""
-        if self.report is not None:
+        """Show the last lines and the search's state again, in the language now in use; nothing
+        once the dock is closed or another game is on screen (its lines were of another board)."""
+        if self.report is not None and self._current():
             self._show_lines(self.report["lines"])
             self._show_status(self._finished)
 
@@ -312,7 +333,7 @@ class AnalysisBoard(QDockWidget):
         """The lines' first moves as arrows on the board, the best the strongest."""
         arrows = tuple(Arrow(tuple(line["move"]), LINE_COLOUR, LINE_WEIGHTS[min(i, len(LINE_WEIGHTS) - 1)])
                        for i, line in enumerate(self._lines) if line.get("move"))
-        layer = Overlay(arrows=arrows) if arrows else None
+        layer = Overlay(self._token, arrows=arrows) if arrows else None
         if layer != self.window_.board.overlay("analysis"):  # unchanged lines: no repaint
             self.window_.board.set_overlay("analysis", layer)
 
@@ -320,7 +341,7 @@ class AnalysisBoard(QDockWidget):
         self.heat = heat
         best = float(heat["best"])
         tints = {int(sq): (heat_colour(100.0 * (best - float(v))), HEAT_ALPHA) for sq, v in heat["squares"].items()}
-        self.window_.board.set_overlay("heat", Overlay(heat=tints))
+        self.window_.board.set_overlay("heat", Overlay(self._token, heat=tints))
         names = (_("best"), _("good"), "?!", "?", "??")
         boxes = "".join(f"<span style='background:{colour}'>&nbsp;&nbsp;&nbsp;</span>&nbsp;{name}&nbsp;&nbsp;"
                         for (_bound, colour), name in zip(HEAT_STEPS, names, strict=True))

@@ -10,13 +10,23 @@ Three kinds of marks, as plain data, so that any tool can hand them to a
 
 Layers: each tool owns one named layer (``"analysis"``, ``"heat"``, ``"review"``) and replaces it
 whole with ``BoardView.set_overlay(name, Overlay(...))``; the window's own redraws leave the layers
-alone.  The player's own marks (right-drag an arrow, right-click a circle, as on lichess; Shift,
-Alt or both for red, blue, yellow; the same mark again removes it; a left click clears them all)
-are one more layer the view keeps itself.
+alone.
+
+Every layer belongs to one game on one board: it carries the :class:`BoardToken` of the board state
+it was made for (the window's controller makes a new token each time a game is loaded), and the
+view keeps a layer only while its token is the one of the state shown.  Marks made for another
+game (an analysis report redrawn after its dock closed and a Fox game started, a hint answered
+after New Game) are refused by the view instead of being drawn at square numbers of another board;
+loading a game drops every layer and the player's own marks at once.
+
+The player's own marks (right-drag an arrow, right-click a circle, as on lichess; Shift, Alt or
+both for red, blue, yellow; the same mark again removes it; a left click clears them all) are one
+more layer the view keeps itself.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +39,24 @@ BRUSHES = {"green": "#15781b", "red": "#882020", "blue": "#003088", "yellow": "#
 #: The analysis board's lines, and the review's better move.
 LINE_COLOUR = "#1f5fbf"
 BETTER_COLOUR = "#15781b"
+
+
+_SERIALS = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class BoardToken:
+    """Which game on which board a mark was made for.  Two tokens are the same only when made by
+    the same :meth:`new` call: a reloaded game of the same preset gets a new one, so nothing made
+    for the game before survives the load."""
+
+    serial: int
+    #: The board the marks' square numbers refer to (core geometry).
+    geometry: Any = field(compare=False, repr=False)
+
+    @classmethod
+    def new(cls, geometry: Any) -> BoardToken:
+        return cls(next(_SERIALS), geometry)
 
 
 @dataclass(frozen=True)
@@ -49,12 +77,22 @@ class Circle:
 
 @dataclass(frozen=True)
 class Overlay:
-    """One layer of marks."""
+    """One layer of marks, made for the game and board of ``token`` (required: a layer that does
+    not say which game it belongs to cannot be shown)."""
 
+    token: BoardToken
     arrows: tuple[Arrow, ...] = ()
     circles: tuple[Circle, ...] = ()
     #: square -> (colour, opacity 0..1), painted under the pieces.
     heat: dict[int, tuple[str, float]] = field(default_factory=dict)
+
+
+def squares_of(overlay: Overlay) -> set[int]:
+    """Every square a layer names (a move's separator, -1, is not a square)."""
+    out = {s for a in overlay.arrows for s in a.squares if s >= 0}
+    out.update(c.square for c in overlay.circles)
+    out.update(overlay.heat)
+    return out
 
 
 def brush_for(shift: bool, alt: bool) -> str:

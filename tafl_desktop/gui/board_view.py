@@ -7,6 +7,9 @@ on another square) and ``cancel_requested`` (Esc, right click, or a second click
 selected piece).  Study tools lay arrows, circles and a heat map over the board in named layers
 (:meth:`BoardView.set_overlay`, :mod:`tafl_desktop.gui.board_overlays`), and the player draws
 their own arrows and circles with the right button, as on lichess (a left click clears them).
+Every mark belongs to the game it was made for: a state with another :class:`BoardToken` (another
+game loaded, another board) drops the layers and the player's marks, and a layer made for any other
+token than the one shown, or naming a square the board does not have, is refused.
 Every square is placed with the core geometry's ``cell_rect``, so the screen draws exactly the
 board the rules walk, scaled to the widget in device-independent units.
 
@@ -26,7 +29,7 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QVariantAnimation, Signa
 from PySide6.QtGui import QColor, QHelpEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from tafl_desktop.gui.board_overlays import Arrow, Circle, Overlay, brush_for, toggle
+from tafl_desktop.gui.board_overlays import Arrow, BoardToken, Circle, Overlay, brush_for, squares_of, toggle
 from tafl_desktop.gui.board_painter import BoardPainting
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import BoardTheme, piece_name, theme
@@ -64,6 +67,9 @@ class BoardState:
     letters: Mapping[str, str] = field(default_factory=dict)
     #: Piece kind -> rank number drawn on the piece (Dablot with ranks shown); empty: none.
     ranks: Mapping[str, int] = field(default_factory=dict)
+    #: The game and board shown (a new one for every game loaded): marks made for another token
+    #: are not drawn.  None: a board that takes no marks (previews, the position editor).
+    token: BoardToken | None = None
 
 
 def _qc(text: str) -> QColor:
@@ -119,7 +125,13 @@ class BoardView(BoardPainting, QWidget):
         """Show ``state``; if ``animate_move`` is given (and animation is on) slide that piece."""
         old = self._state
         self._state = state
-        if self._drawings and (old is None or dict(old.pieces) != dict(state.pieces)):
+        if old is not None and (old.token != state.token or old.geometry is not state.geometry):
+            self._overlays.clear()  # another game or board: no mark of the last one stays
+            self._draw_from = self._draw_to = None
+            self._hover = None
+        elif self._overlays:
+            self._overlays = {name: layer for name, layer in self._overlays.items() if self._fits(layer)}
+        if self._drawings and (old is None or old.token != state.token or dict(old.pieces) != dict(state.pieces)):
             self.clear_drawings()  # another position: the player's marks were about the last one
         if self._cursor is not None and self._cursor >= state.geometry.size:
             self._cursor = None
@@ -139,16 +151,36 @@ class BoardView(BoardPainting, QWidget):
         return self._state
 
     # ------------------------------------------------------------------------------- marks
-    def set_overlay(self, name: str, overlay: Overlay | None) -> None:
-        """Show ``overlay`` as the layer ``name`` (None removes the layer)."""
-        if overlay is None:
-            self._overlays.pop(name, None)
-        else:
+    def set_overlay(self, name: str, overlay: Overlay | None) -> bool:
+        """Show ``overlay`` as the layer ``name`` (None removes the layer).  A layer made for
+        another game or board than the one shown is refused (the layer is removed instead):
+        returns whether it is shown."""
+        if overlay is not None and self._fits(overlay):
             self._overlays[name] = overlay
+            shown = True
+        else:
+            self._overlays.pop(name, None)
+            shown = False
         self.update()
+        return shown
+
+    def _fits(self, overlay: Overlay) -> bool:
+        """Was ``overlay`` made for the game and board shown (its token, its squares)?"""
+        st = self._state
+        if st is None or st.token is None or overlay.token != st.token:
+            return False
+        return all(0 <= s < st.geometry.size for s in squares_of(overlay))
 
     def overlay(self, name: str) -> Overlay | None:
         return self._overlays.get(name)
+
+    def overlay_names(self) -> list[str]:
+        """The layers shown now."""
+        return list(self._overlays)
+
+    def token(self) -> BoardToken | None:
+        """The game and board shown (see :class:`BoardState`)."""
+        return self._state.token if self._state is not None else None
 
     def drawings(self) -> list[Arrow | Circle]:
         """The player's own arrows and circles, in the order drawn."""
@@ -166,6 +198,8 @@ class BoardView(BoardPainting, QWidget):
         circles: list[Circle] = []
         heat: dict[int, tuple[str, float]] = {}
         for layer in self._overlays.values():
+            if not self._fits(layer):
+                continue  # cannot happen (set_state drops them), but a stale mark is never painted
             arrows += layer.arrows
             circles += layer.circles
             heat.update(layer.heat)
@@ -318,9 +352,11 @@ class BoardView(BoardPainting, QWidget):
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         t = self._theme
         p.fillRect(self.rect(), _qc(t.window))
-        if self._state is not None:
-            self.paint_board(p)
-        p.end()
+        try:
+            if self._state is not None:
+                self.paint_board(p)
+        finally:
+            p.end()  # a painter left open by an error would take the process down with it
         self.painted = True
 
     # ------------------------------------------------------------------------------- mouse

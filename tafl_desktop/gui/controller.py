@@ -21,6 +21,7 @@ from tafl_desktop.core.board_marks import marks_in_force
 from tafl_desktop.core.game import Game, Outcome, Side
 from tafl_desktop.core.game_tree import GameTree, Node
 from tafl_desktop.core.move_numbers import moves_played, node_label, node_move_text
+from tafl_desktop.gui.board_overlays import BoardToken
 from tafl_desktop.gui.board_view import BoardState
 from tafl_desktop.gui.piece_labels import piece_letters, piece_ranks
 from tafl_desktop.gui.themes import piece_name
@@ -68,8 +69,12 @@ class GameController(QObject):
         self.announce = True
         #: Draw each piece's rank on it (Dablot); the window sets it from the preferences.
         self.show_ranks = True
+        #: The game on screen and its board: a new token for every game loaded, so the marks made
+        #: for the last one (analysis arrows, heat map, review arrow, hint, the player's own) are
+        #: dropped by the board (:class:`~tafl_desktop.gui.board_overlays.BoardToken`).
+        self.token = BoardToken.new(session.variant.geometry)
         #: A suggested move to draw on the board (the player's "Hint"); cleared by any change.
-        self._hint: tuple[int, object, Move] | None = None
+        self._hint: tuple[BoardToken, int, object, Move] | None = None
         self._path: Move = ()
         self._picked_at: tuple[Node, Node] | None = None
         self._legal_cache: tuple[int, int, int, list[Move]] | None = None
@@ -78,12 +83,19 @@ class GameController(QObject):
         session.message.connect(self.message.emit)
         session.moved.connect(self.moved.emit)
         session.played.connect(self.played.emit)
+        session.loaded.connect(self._new_game)  # first: whoever hears ``loaded`` sees the new token
         session.loaded.connect(self.loaded.emit)
         session.finished.connect(self.game_finished.emit)
         session.computer_to_move.connect(self.computer_to_move.emit)
         session.thinking_changed.connect(self.thinking_changed.emit)
         session.computer_failed.connect(self.computer_failed.emit)
         session.computer_progress.connect(self.computer_progress.emit)
+
+    def _new_game(self, _source: object) -> None:
+        """Another game arrived: nothing made for the last one is shown on this one."""
+        self.token = BoardToken.new(self.session.variant.geometry)
+        self._hint = None
+        self._path = ()
 
     def _session_changed(self) -> None:
         """A pick belongs to the position it was made in: another position drops it."""
@@ -367,17 +379,20 @@ class GameController(QObject):
         self.session.shutdown()
 
     # ------------------------------------------------------------------------------- the hint
-    def show_hint(self, move: Move) -> None:
-        """Draw ``move`` as a suggestion on the live position until the position changes."""
-        self._hint = (len(self.game.plies), self.rules.position_key(self.game.position), tuple(move))
+    def show_hint(self, move: Move, token: BoardToken | None = None) -> None:
+        """Draw ``move`` as a suggestion on the live position until the position changes;
+        ``token``: the game it was asked for (a hint for a game since replaced is dropped)."""
+        if token is not None and token != self.token:
+            return
+        self._hint = (self.token, len(self.game.plies), self.rules.position_key(self.game.position), tuple(move))
         self.changed.emit()
 
     def current_hint(self) -> Move:
         """The suggested move, if it was made for the position on screen."""
         if self._hint is None or not self.is_live:
             return ()
-        plies, key, move = self._hint
-        if plies != len(self.game.plies) or key != self.rules.position_key(self.game.position):
+        token, plies, key, move = self._hint
+        if token != self.token or plies != len(self.game.plies) or key != self.rules.position_key(self.game.position):
             return ()
         return tuple(s for s in move if s != SEP)
 
@@ -434,7 +449,7 @@ class GameController(QObject):
             captured=captured, threatened=threatened, routes=routes,
             interactive=self._playable_here(),
             suggested=self.current_hint(), letters=piece_letters(self.variant),
-            ranks=piece_ranks(rules) if self.show_ranks else {}, marks=self._board_marks())
+            ranks=piece_ranks(rules) if self.show_ranks else {}, marks=self._board_marks(), token=self.token)
 
     def _board_marks(self) -> Any:
         """The marks of the rules in force, worked out once per rules object."""

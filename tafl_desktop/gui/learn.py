@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QStyledItemDelegate,
     QVBoxLayout,
     QWidget,
 )
@@ -169,7 +170,7 @@ def open_puzzles(window: MainWindow) -> PuzzleDialog | None:
         dialogs.show_error(window, _("Puzzles"), str(exc))
         return None
     puzzles += _my_puzzles(window)
-    dlg = PuzzleDialog(puzzles, window)
+    dlg = PuzzleDialog(puzzles, window, playing=window.controller.variant.id)
     window.learn_dialogs.append(dlg)
     dlg.show()
     return dlg
@@ -344,6 +345,31 @@ class LessonDialog(QDialog):
 # ----------------------------------------------------------------------------------- puzzles
 #: The family filter's entry for the player's own puzzles.
 MY_GAMES = "my_games"
+#: The family filter's entries for one game (``variant:<preset id>``), listed under their family.
+VARIANT_FILTER = "variant:"
+#: Where a newcomer starts when the game on screen has no puzzles: the small board, then the
+#: tournament board (issue 36: a first puzzle on a 19x19 board, then Dablot, lost newcomers).
+FIRST_GAMES = ("brandubh", "copenhagen")
+
+
+class _GameUnderFamily(QStyledItemDelegate):
+    """Draws a game's entry of the family filter set in under its family, in the list only (the
+    closed box shows the game's name as it is)."""
+
+    def paint(self, painter: Any, option: Any, index: Any) -> None:
+        if str(index.data(Qt.ItemDataRole.UserRole) or "").startswith(VARIANT_FILTER):
+            option.rect.adjust(option.fontMetrics.horizontalAdvance("MM"), 0, 0, 0)
+        super().paint(painter, option, index)
+
+
+def first_filter(puzzles: list[dict[str, Any]], playing: str | None) -> str:
+    """The puzzle filter the dialog opens with: the game being played when it has puzzles, else
+    the first of :data:`FIRST_GAMES` that has, else every puzzle ("")."""
+    have = {p["variant"] for p in puzzles if not _is_mine(p)}
+    for vid in (playing, *FIRST_GAMES):
+        if vid is not None and vid in have:
+            return VARIANT_FILTER + vid
+    return ""
 
 
 def _is_mine(puzzle: dict[str, Any]) -> bool:
@@ -354,20 +380,29 @@ class PuzzleDialog(QDialog):
     """Puzzle mode: find the one winning move; the computer answers with the defence that holds
     out longest, a wrong move is explained by a defence that refutes it, and may be retried."""
 
-    def __init__(self, puzzles: list[dict[str, Any]], parent: QWidget | None = None) -> None:
+    def __init__(self, puzzles: list[dict[str, Any]], parent: QWidget | None = None,
+                 playing: str | None = None) -> None:
+        """``playing``: the preset of the game on screen; the filter starts at its puzzles
+        (:func:`first_filter`), so Next stays in that game until the player changes the filter."""
         from tafl_desktop.core.variants import presets
         from tafl_desktop.gui.study_board import StudyBoard
 
         super().__init__(parent)
         self.all_puzzles = puzzles
-        self.families = {vid: v.family for vid, v in presets().items()}
+        self._presets = presets()
+        self.families = {vid: v.family for vid, v in self._presets.items()}
         self.progress = PuzzleProgress()
         tr(self, "setWindowTitle", "Puzzles")
         self.resize(640, 780)
         self.family_box = QComboBox()
+        tr(self.family_box, "setToolTip", "Which puzzles Next chooses from: a family of games, or one game")
+        self.family_box.setItemDelegate(_GameUnderFamily(self.family_box))
         add_item(self.family_box, "All families", "")
         for fam in sorted({self.families.get(p["variant"], "") for p in puzzles} - {""}):
             self.family_box.addItem(_family_label(fam), fam)
+            games = {p["variant"] for p in puzzles if self.families.get(p["variant"]) == fam and not _is_mine(p)}
+            for vid in sorted(games, key=lambda v: self._presets[v].title.casefold()):
+                self.family_box.addItem(self._filter_text(VARIANT_FILTER + vid), VARIANT_FILTER + vid)
         if any(_is_mine(p) for p in puzzles):
             self.family_box.addItem(_("My games"), MY_GAMES)
         self.level_box = QComboBox()
@@ -438,7 +473,18 @@ class PuzzleDialog(QDialog):
         #: The puzzle's game: its start and the moves played so far (the player's and the replies).
         self.session: GameSession | None = None
         self.rated_now: tuple[Any, Any] | None = None
+        start = self.family_box.findData(first_filter(puzzles, playing))
+        if start > 0:
+            self.family_box.blockSignals(True)
+            self.family_box.setCurrentIndex(start)
+            self.family_box.blockSignals(False)
         self.apply_filter()
+
+    def _filter_text(self, data: str) -> str:
+        """The family filter's text of an entry: a family's name, or a game's, set in under it."""
+        if data.startswith(VARIANT_FILTER):
+            return self._presets[data[len(VARIANT_FILTER):]].title
+        return _family_label(data)
 
     def _fill_themes(self) -> None:
         """Any theme, then each theme the puzzles have, in the themes' own order, with a count."""
@@ -461,7 +507,10 @@ class PuzzleDialog(QDialog):
         fam = self.family_box.currentData() or ""
         level = int(self.level_box.currentData() or 0)
         theme = self.theme_box.currentData() or ""
+        game = fam[len(VARIANT_FILTER):] if fam.startswith(VARIANT_FILTER) else None
         self.shown = [p for p in self.all_puzzles if (not fam or self.families.get(p["variant"]) == fam
+                                                      or (game is not None and p["variant"] == game
+                                                          and not _is_mine(p))
                                                       or (fam == MY_GAMES and _is_mine(p)))
                       and (not level or p["difficulty"] == level) and (not theme or theme in puzzle_themes(p))]
         # unsolved puzzles first, so Previous and Next move the player on
@@ -563,6 +612,12 @@ class PuzzleDialog(QDialog):
     def redisplay(self) -> None:
         """After a language switch: the rules line, the task, the progress and the last word
         on the move, in the language now in use (the board as the player left it)."""
+        for i in range(self.family_box.count()):  # the families' and games' names (the rest are tr texts)
+            data = str(self.family_box.itemData(i) or "")
+            if data and data != MY_GAMES:
+                self.family_box.setItemText(i, self._filter_text(data))
+            elif data == MY_GAMES:
+                self.family_box.setItemText(i, _("My games"))
         if self.puzzle is not None and getattr(self, "variant", None) is not None:
             self.rules_label.setText(puzzle_rules_text(self.variant))
             self.heading.setToolTip(self._themes_text(self.puzzle))

@@ -35,6 +35,10 @@ class LineBoard(QDialog):
         self.shown = 0
         #: Moves tried on this board away from the line (they never reach the game).
         self.tried: list[tuple[int, ...]] = []
+        #: The game of the line's position (its node is of that game's tree): another game loaded
+        #: closes this board, so a line is never added to a game it was not made for.
+        self.origin_node: Any = None
+        controller.loaded.connect(self._game_replaced)
         self.board = StudyBoard(self)
         self.board.setMinimumSize(360, 360)
         self.board.move_picked.connect(self._tried)
@@ -44,7 +48,6 @@ class LineBoard(QDialog):
         self.note.setWordWrap(True)
         self.moves_box = QWidget()
         self.move_buttons: list[QToolButton] = []
-        self.origin_node: Any = None
         nav = QHBoxLayout()
         self.back_button = QPushButton("\u25c0")
         self.back_button.setToolTip(_("One move back along the line"))
@@ -148,6 +151,12 @@ class LineBoard(QDialog):
         self.reset_button.setEnabled(True)
         self.note.setText(_("{move} tried on this board; the game is not changed.").format(
             move=self.rules.move_text(move)))
+
+    def _game_replaced(self, _source: Any) -> None:
+        """Another game arrived: the line belongs to the last one, and goes with it."""
+        self.origin_node = None
+        self.add_button.setEnabled(False)
+        self.close()
 
     # ------------------------------------------------------------------------------ into the game
     def add_variation(self) -> None:

@@ -707,19 +707,19 @@ class MainWindow(QMainWindow):
             self.show_message(_("A hint is for your own turn."))
             return
         c.last()
-        game, plies = c.game, len(c.game.plies)
+        game, plies, token = c.game, len(c.game.plies), c.token
         self.show_message(_("Looking for a good move..."))
 
         def got(result) -> None:
-            if c.game is not game or len(game.plies) != plies:
-                return  # the game moved on meanwhile
+            if c.token != token or c.game is not game or len(game.plies) != plies:
+                return  # the game moved on meanwhile, or another game was loaded
             if result.error or result.move is None:
                 from tafl_desktop.gui.computer import first_line
 
                 self.show_message(_("No hint this time: {reason}.").format(
                     reason=first_line(result.error) or _("no move found")))
                 return
-            c.show_hint(tuple(result.move))
+            c.show_hint(tuple(result.move), token)
             self.show_message(_("Hint: {move_text}.").format(move_text=result.move_text))
             if self.prefs.eval_bar:  # a hint is also a fresh, deeper evaluation
                 self._evaluated = (id(game), plies)

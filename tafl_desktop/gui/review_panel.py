@@ -52,6 +52,9 @@ class ReviewPanel(QWidget):
         #: What is reviewed: the controller's tree, the nodes of the line reviewed, and that line's
         #: rules, start position and moves (a snapshot: the line on screen may change meanwhile).
         self._tree: Any = None
+        #: The game (and board) reviewed: the better-move arrow carries it, so the board refuses
+        #: it once another game is loaded.
+        self._token: Any = None
         self._nodes: list[Any] = []
         self._rules: Any = None
         self._start: Any = None
@@ -154,6 +157,7 @@ class ReviewPanel(QWidget):
             self.evals = {}  # another game, line or budget, or moves taken back: start afresh
         self.budget = self._evals_budget = budget
         self._tree, self._nodes, self._rules, self._start, self._moves = c.tree, nodes, game.rules, game.start, moves
+        self._token = c.token
         total = len(moves) + 1
         self.progress.setRange(0, total)
         self.progress.setValue(len(self.evals))
@@ -260,7 +264,7 @@ class ReviewPanel(QWidget):
 
     def redisplay(self) -> None:
         """Show the finished review's table and graph again, in the language now in use."""
-        if self.review is not None and not self.running:
+        if self.review is not None and not self.running and self._intact():
             self._show_summary()
             self._draw()
 
@@ -319,7 +323,7 @@ class ReviewPanel(QWidget):
     # ------------------------------------------------------------------------------ following the game
     def _intact(self) -> bool:
         """Is the reviewed line still in the controller's tree (same game, no move deleted)?"""
-        if self._tree is None or self.controller.tree is not self._tree:
+        if self._tree is None or self.controller.tree is not self._tree or self.controller.token != self._token:
             return False
         return all(n.parent is not None and any(ch is n for ch in n.parent.children) for n in self._nodes)
 
@@ -370,7 +374,7 @@ class ReviewPanel(QWidget):
         if better is None or self.review is None or len(arrow) < 2:
             board.set_overlay("review", None)
             return
-        board.set_overlay("review", Overlay(arrows=(Arrow(arrow, BETTER_COLOUR, 1.0),)))
+        board.set_overlay("review", Overlay(self._token, arrows=(Arrow(arrow, BETTER_COLOUR, 1.0),)))
         entry = next(p for p in self.review["plies"] if p["ply"] == ply)
         sentence = {"inaccuracy": _("{move} was an inaccuracy: {better} was better (the green arrow)."),
                     "mistake": _("{move} was a mistake: {better} was better (the green arrow)."),
@@ -421,6 +425,7 @@ class ReviewPanel(QWidget):
             self.client.cancel()
         self.running = False
         self._tree, self._nodes, self._rules, self._start, self._moves = None, [], None, None, []
+        self._token = None
         self.evals, self.review, self._marks_pending = {}, None, False
         self.window_.panel.moves.model.set_annotations({})
         self.window_.board.set_overlay("review", None)

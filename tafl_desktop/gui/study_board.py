@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from tafl_desktop.gui.board_overlays import BoardToken
 from tafl_desktop.gui.board_view import BoardState, BoardView
 
 #: Separator of an ambush's single jumps in a Dablot move: not picked by clicking here.
@@ -37,6 +38,9 @@ class StudyBoard(QWidget):
         self.captured: dict[int, str] = {}
         self.highlight: int | None = None
         self.arrow: tuple[int, ...] = ()
+        #: The problem shown (a new one for each rules object shown: a puzzle, a lesson step): the
+        #: player's own marks and any layer made for the last one are dropped by the view.
+        self.token: BoardToken | None = None
         self._keep_pick = False
         self.view.square_pressed.connect(self.press)
         self.view.drop_requested.connect(self.drop)
@@ -45,6 +49,8 @@ class StudyBoard(QWidget):
     # ------------------------------------------------------------------------------ showing
     def show_position(self, rules: Any, position: Any, last_move: tuple[int, ...] = (),
                       captures: tuple[int, ...] = (), before: Any = None) -> None:
+        if rules is not self.rules or self.token is None:  # another problem (a step, a puzzle): its own marks
+            self.token = BoardToken.new(rules.geometry)
         self.rules, self.position = rules, position
         self.path = ()
         self.last_move = tuple(s for s in last_move if s != SEP)
@@ -66,7 +72,8 @@ class StudyBoard(QWidget):
             path=self.path, targets=frozenset(self._next_points()) if self.path else frozenset(),
             last_move=self.last_move, captured=self.captured, interactive=self.interactive,
             suggested=self.arrow, letters=piece_letters(variant) if variant is not None else {},
-            ranks=piece_ranks(self.rules)))  # Dablot's pieces carry their rank, as on the main board
+            ranks=piece_ranks(self.rules),  # Dablot's pieces carry their rank, as on the main board
+            token=self.token))
 
     def show_hint(self, piece: int | None = None, move: tuple[int, ...] = ()) -> None:
         """Mark a piece (the first hint) or draw a move as an arrow (the second)."""
