@@ -26,7 +26,7 @@ import sys
 from typing import Any
 
 from tafl_desktop.core.quoting import os_reason
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.native.bridge import ENGINES
 
 #: Think time of ``analyse`` when neither --time nor --depth is given (s).
@@ -222,7 +222,7 @@ def cmd_review(args: Any) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
-    from tafl_desktop.core.marks import decimal, integer, percent
+    from tafl_desktop.core.marks import decimal, integer, percent, plural_number
     from tafl_desktop.core.move_numbers import ply_labels
 
     labels = ply_labels(game)
@@ -236,6 +236,8 @@ def cmd_review(args: Any) -> int:
     for side_key, agg in result["summary"]["sides"].items():
         counts = ", ".join(f"{_(CLASS_WORDS[c])} {agg[c]}" for c in CLASSES)
         accuracy = "-" if agg["accuracy"] is None else percent(agg["accuracy"] / 100, 1)
-        print(_("{side}: accuracy {accuracy}; {counts}; average loss {loss} points").format(
+        print(ngettext("{side}: accuracy {accuracy}; {counts}; average loss {loss} point",
+                       "{side}: accuracy {accuracy}; {counts}; average loss {loss} points",
+                       plural_number(agg["average_loss"])).format(
             side=names.get(side_key, side_key), accuracy=accuracy, counts=counts, loss=decimal(agg["average_loss"])))
     return 0

@@ -273,8 +273,8 @@ class Variant:
         if g.style == "checker":
             return _("{size} checkerboard").format(size=self.size_words)
         if self.traits.board_style == "lattice":
-            return _("{n}-point lattice").format(n=g.size)
-        return _("{n}-point cross").format(n=g.size)
+            return marks.ngettext("{n}-point lattice", "{n}-point lattice", g.size).format(n=g.size)
+        return marks.ngettext("{n}-point cross", "{n}-point cross", g.size).format(n=g.size)
 
     def to_data(self) -> dict[str, Any]:
         """The variant as plain data (what a variant file and a saved game hold); a deep copy, so
