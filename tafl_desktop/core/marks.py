@@ -149,6 +149,33 @@ class Num(float):
         return format(float(self), spec)
 
 
+class Title(str):
+    """A game's name that a translation can put after a preposition with ``{game:de}`` or
+    ``{game:à}``: French contracts the name's own article with it ("12 coups du renard et les
+    oies", not "de Le renard et les oies"; "d'Alea Evangelii"), so each language builds the phrase
+    its grammar needs while the code passes the plain name.  Without a format spec it is the name.
+    (French contraction: de + le = du, de + les = des, à + le = au, à + les = aux; the article
+    ``la`` and an elided ``l'`` stay; ``de`` and ``la`` elide before a vowel.)"""
+
+    _CONTRACTED = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("à", "les"): "aux"}
+
+    def __format__(self, spec: str) -> str:
+        if spec not in ("de", "à"):
+            return str.__format__(str(self), spec)
+        text = str(self)
+        first, _space, rest = text.partition(" ")
+        article = first.lower()
+        if rest and (spec, article) in self._CONTRACTED:
+            return f"{self._CONTRACTED[(spec, article)]} {rest}"
+        if rest and article == "la":
+            return f"{spec} la {rest}"
+        if text[:2].lower() in ("l'", "l’"):
+            return f"{spec} l'{text[2:]}"
+        if spec == "de" and text[:1].lower() in "aeiouyàâéèêëîïôûüœ":
+            return f"d'{text}"
+        return f"{spec} {text}"
+
+
 def install(gettext_fn: Callable[[str], str], ngettext_fn: Callable[[str, str, int | Decimal], str], code: str,
             pgettext_fn: Callable[[str, str], str] | None = None,
             npgettext_fn: Callable[[str, str, str, int | Decimal], str] | None = None,

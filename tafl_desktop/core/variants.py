@@ -139,9 +139,10 @@ class Variant:
         return fill(found, self.words).replace("{" + field + "}", self.side_subject(side))
 
     @property
-    def title(self) -> str:
-        """The variant's name in the reader's language (``name`` stays the file's own text)."""
-        return marks.gettext(self.name)
+    def title(self) -> marks.Title:
+        """The variant's name in the reader's language (``name`` stays the file's own text); a
+        translation may write ``{game:de}`` to put it after a preposition (:class:`marks.Title`)."""
+        return marks.Title(marks.gettext(self.name))
 
     @property
     def blurb(self) -> str:
