@@ -150,3 +150,56 @@ def test_russian_discard_button_and_capture_heading():
     assert "Бросить её" in ru["The current game has moves that are not saved. Leave it and start a new one?"]
     assert ru["Capture"] == "Снятие фигур"
     assert not [s for _e, s in translations("ru") if "«Взятие»" in s]
+
+
+# ------------------------------------------------------------------ item 12: words, keys only in JSON
+def _cli(*args: str) -> str:
+    """The real command line, with this checkout's package first on the path."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-m", "tafl_desktop", *args], capture_output=True, text=True, env=env,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+KEYS = re.compile(r"\b(attackers|defenders|king_escaped|king_captured|one_move|double_threat|escape|capture_king|"
+                  r"flock_depleted|ply_limit|random|beginner)\b")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_puzzles_list_says_winner_goal_and_themes_in_words(lang):
+    """``puzzles list`` printed "defenders king_escaped ... [escape, one_move]" in every language;
+    now the side, the ending and the themes are words, and the keys only under ``--json``."""
+    import json
+
+    out = _cli("--lang", lang, "puzzles", "list", "--variant", "brandubh")
+    first = out.splitlines()[0]
+    assert not KEYS.search(first.split("  [")[0].split(None, 1)[1]) and not KEYS.search(first.split("[")[1]), first
+    if lang == "ru":
+        assert re.search(r"(Защитники|Нападающие) +король (бежал|захвачен)", first), first
+    else:
+        assert re.search(r"(Defenders|Attackers) +the king (escaped|was captured)", first), first
+    listed = json.loads(_cli("--lang", lang, "puzzles", "list", "--variant", "brandubh", "--json"))
+    assert listed[0]["winner"] in ("attackers", "defenders") and listed[0]["goal"].startswith("king_")
+
+
+def test_selfplay_says_levels_and_endings_in_words():
+    """``selfplay`` printed "окончания: king_escaped 2" and the level keys; now the endings and
+    levels are the reader's words ("король бежал (2)", "Случайные ходы"), the keys in ``--json``."""
+    import json
+
+    args = ("selfplay", "brandubh", "--games", "2", "--attackers", "random", "--defenders", "random", "--jobs", "1")
+    out = _cli("--lang", "ru", *args)
+    endings = next(ln for ln in out.splitlines() if ln.startswith("окончания:"))
+    levels = [ln for ln in out.splitlines() if ln.startswith("уровень:")]
+    assert not KEYS.search(endings) and re.fullmatch(r"окончания: [а-яё ,]+ \(\d+\)(, [а-яё ,]+ \(\d+\))*", endings)
+    assert levels and all("random" not in ln for ln in levels), levels
+    report = json.loads(_cli("--lang", "ru", *args, "--json"))
+    assert set(report["reasons"]) <= {"king_escaped", "king_captured", "ply_limit", "encircled", "edge_fort",
+                                      "no_moves", "repetition", "no_captures"} and report["attackers"] == "random"

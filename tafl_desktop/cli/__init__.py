@@ -279,18 +279,31 @@ def cmd_selfplay(args) -> int:
 
 
 def print_selfplay(v: Any, report: dict[str, Any]) -> None:
-    """The self-play report for a reader: the variant's own side names, the language's numbers;
-    levels and ending keys as ``--attackers``/``--json`` spell them."""
+    """The self-play report for a reader: the variant's own side names, the language's numbers,
+    levels and endings in words (their keys, as ``--attackers`` spells them, under ``--json``)."""
+    from tafl_desktop.ai.levels import LEVELS
+    from tafl_desktop.core.game import Outcome
     from tafl_desktop.core.marks import decimal, integer, plural_number
+    from tafl_desktop.study.commands import in_line
 
     att, dfn = v.side_names
-    endings = ", ".join(f"{k} {integer(n)}" for k, n in report["reasons"].items())
+
+    def ending(reason: str) -> str:
+        if reason == "ply_limit":
+            return _("stopped at the ply limit")
+        return in_line(Outcome(None, reason).reason_text(v))
+
+    def level(key: str) -> str:
+        return _(LEVELS[key].label) if key in LEVELS else key
+
+    endings = ", ".join(_("{ending} ({n})").format(ending=ending(k), n=integer(n))
+                        for k, n in report["reasons"].items())
     lines = [
         _("variant: {name} ({id})").format(name=v.title, id=v.id),
         _("games: {n}, with {processes} processes, seed {seed}").format(
             n=integer(report["games"]), processes=integer(report["jobs"]), seed=report["seed"]),
-        _("levels: {side} {level}").format(side=att, level=report["attackers"]),
-        _("levels: {side} {level}").format(side=dfn, level=report["defenders"]),
+        _("levels: {side} {level}").format(side=att, level=level(report["attackers"])),
+        _("levels: {side} {level}").format(side=dfn, level=level(report["defenders"])),
         _("wins: {side} {n}").format(side=att, n=integer(report["attackers_wins"])),
         _("wins: {side} {n}").format(side=dfn, n=integer(report["defenders_wins"])),
         _("draws: {n}, of them stopped at the {limit}-ply limit: {capped}").format(
