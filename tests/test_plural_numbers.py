@@ -65,22 +65,12 @@ NOT_YET_PLURAL = {
     "Balance at level {level}, {games} games: the computer played both sides with each rule shown, from the start position with a few varied opening moves; the chart shows each side's share of wins with its 95% interval.",  # noqa: E501
     'Balance chart ({games} games, Rules Lab)',
     'Brackets are 95% Wilson intervals. Telling a {a}% win share from {b}% needs about {n} decisive games per cell.',
-    'Depth {depth} finished: {nodes} positions, {speed} per second',
-    'Depth {depth}, searching {next}: {nodes} positions, {speed} per second',
     'Finished: {n} games. Run again with more games to narrow the intervals.',
-    'Heat map: {done} of {total} moves searched...',
     "Mini game (source 000): {mini} pieces a side need {mini_draughts} draughts each ({singles} singles, one double, one triple). Full game (72 points): {full} pieces need {full_draughts} draughts a side. The markers below are for the full armies; the mini game uses 11 of each army's soldier markers.",  # noqa: E501
-    'Rank markers {d} mm across: {n} discs.',
-    'Resuming: {done} of {total} positions already evaluated in {file}.',
-    'Review paused for the analysis board: {done} of {total} positions evaluated.',
-    'Review stopped: {done} of {total} positions evaluated.',
-    'Searching depth {next}: {nodes} positions, {speed} per second',
     'Starting {n} computer players...',
     'Stopped after {done} of {total} games; Run continues the study.',
     'The board has {width} x {height} squares.',
     'The game is drawn after {n} moves in a row without a capture.',
-    'With every soldier promoted this army would use {n} draughts: have spares ready rather than limit promotion.',
-    'You found a better move in {solved} of {total} positions.',
     'a comment may have at most {n} characters; this one has {length}',
     'a game may carry at most {n} tags; this one has {count}',
     'a game may hold at most {n} moves, variations included',
@@ -95,8 +85,6 @@ NOT_YET_PLURAL = {
     'row {n} of the position ({row}) covers {covered} squares, the board is {width} wide',
     'row {n} of the position has an empty run of {run} squares, the board is {width} wide',
     'row {row}, column {col} · tiles: {rows} rows x {cols} columns',
-    'stopped after {done} of {total} games; run the same command again to continue',
-    'stopped after {n} moves',
     'the comments of a game may have at most {n} characters in all; these would have {total}',
     "the engine '{engine}' did not say hello within {seconds:g} seconds",
     "the engine '{engine}' sent more than {n} requests for one move",
@@ -107,25 +95,15 @@ NOT_YET_PLURAL = {
     'the tag {name} has {length} characters; a tag may have at most {n}',
     'the tag {name} was left out: its name is longer than {n} characters',
     'the tag {name} was shortened to {n} characters',
-    'tiled over {n} pages ({grid}) after an assembly map',
-    'wins in {plies} plies, not {stated}',
     "{army}: {pieces} pieces, {draughts} draughts (leader's symbol: the crown)",
     "{army}: {pieces} pieces, {draughts} draughts (leader's symbol: the four-pointed hat)",
     '{done} of {total} games played; about {m} min {s} s left.',
-    '{done}/{total} games',
     '{file}: its cut-off last line ({n} bytes) was moved to {torn}',
     '{games} games, {positions} positions, {kept} puzzles, {seconds} s',
     '{here}: the record holds more than the {n} moves a game record may have',
     '{here}: the variations branch so often and so deep that reading them would replay more than {n} moves',
     '{label}\n{done} of {total} moves',
-    '{nodes} positions in {seconds} s',
-    '{n} comments were longer than {limit} characters and were shortened',
-    '{n} dimples of {d} mm engraved.',
-    '{n} games',
-    '{n} holes of {d} mm cut for pegs.',
-    '{n} positions per move',
     '{text}: more than {most} overtime periods',
-    '{title} ({done} of {total} steps)',
     '{value}: {seconds_text} seconds is more than the {most} a clock may give',
     '{variant}: {first} at {first_level}, {second} at {second_level}; {n} games per cell',
     "{where}: 'name' must be one line of at most {n} characters",
@@ -137,11 +115,19 @@ NOT_YET_PLURAL = {
     '{where}: {n} plies is more than the {most} a record may hold',
     '{w}x{h} is out of range: width {w0} to {w1}, height {h0} to {h1} pixels',
 }
-#: Plural entries whose Russian forms for 1 and 5 are rightly the same word: "солдат" is both the
-#: nominative singular and the genitive plural; a colon before the number needs no agreement.
+#: Plural entries whose Russian forms for 1 and 5 are rightly the same: "солдат" is both the
+#: nominative singular and the genitive plural; a number after a colon ("партий: {n}") needs no
+#: agreement, while Danish, German and French still count the noun.
 SAME_RUSSIAN_FORMS = {
-    "The defenders have a king and {n} soldier; the king starts on {square}.",
-    "{n} of {total} puzzle verified",
+    'Rank markers {d} mm across: {n} disc.',
+    'The defenders have a king and {n} soldier; the king starts on {square}.',
+    'With every soldier promoted this army would use {n} draught: have spares ready rather than limit promotion.',
+    '{done}/{total} game',
+    '{n} comment was longer than {limit} characters and was shortened',
+    '{n} dimple of {d} mm engraved.',
+    '{n} game',
+    '{n} hole of {d} mm cut for pegs.',
+    '{n} of {total} puzzle verified',
 }
 
 

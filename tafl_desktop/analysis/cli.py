@@ -127,7 +127,9 @@ def cmd_analyse(args: Any) -> int:
         words = line_words(variant, line.score, line.result_in, line.winner, to_move)
         print(_("{n}. {words} ({score}, depth {depth}): {moves}").format(
             n=n, words=words, score=integer(line.score, sign=True), depth=line.depth, moves=" ".join(line.moves)))
-    print(_("{nodes} positions in {seconds} s").format(nodes=integer(report.nodes), seconds=decimal(report.seconds, 2)))
+    print(ngettext("{nodes} position in {seconds} s",
+                   "{nodes} positions in {seconds} s",
+                   report.nodes).format(nodes=integer(report.nodes), seconds=decimal(report.seconds, 2)))
     return 0
 
 
@@ -196,7 +198,8 @@ def cmd_review(args: Any) -> int:
         except StoreError as exc:
             raise CliError(str(exc)) from None
         if known and not args.json:
-            print(_("Resuming: {done} of {total} positions already evaluated in {file}.").format(
+            print(ngettext("Resuming: {done} of {total} position already evaluated in {file}.",
+                           "Resuming: {done} of {total} positions already evaluated in {file}.", total).format(
                 done=len(known), total=total, file=args.resume), file=sys.stderr)
 
     def progress(done: int, _evals: Any) -> None:

@@ -108,7 +108,9 @@ class MistakesTrainer(QDialog):
     def _finished(self) -> None:
         solved = sum(1 for r in self.results.values() if r == "solved")
         self.heading.setText(_("All exercises done"))
-        self.prompt.setText(_("You found a better move in {solved} of {total} positions.").format(
+        self.prompt.setText(ngettext("You found a better move in {solved} of {total} position.",
+                                     "You found a better move in {solved} of {total} positions.",
+                                     len(self.exercises)).format(
             solved=solved, total=len(self.exercises)))
         self.board.interactive = False
         self.board.refresh()

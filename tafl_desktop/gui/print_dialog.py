@@ -875,7 +875,9 @@ class PrintSetDialog(QDialog):
                     grid = _("{rows} x {cols}").format(
                         rows=ngettext("{n} row", "{n} rows", r.board.rows).format(n=r.board.rows),
                         cols=ngettext("{n} column", "{n} columns", r.board.cols).format(n=r.board.cols))
-                    line += ", " + _("tiled over {n} pages ({grid}) after an assembly map").format(
+                    line += ", " + ngettext("tiled over {n} page ({grid}) after an assembly map",
+                                            "tiled over {n} pages ({grid}) after an assembly map",
+                                            r.board.rows * r.board.cols).format(
                         n=r.board.rows * r.board.cols, grid=grid)
             lines.append(line + ".")
         return "\n".join(lines)
