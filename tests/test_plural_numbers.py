@@ -64,7 +64,6 @@ NOT_YET_PLURAL = {
     '<a number of about {n} digits>',
     "Balance at level {level}, {games} games: the computer played both sides with each rule shown, from the start position with a few varied opening moves; the chart shows each side's share of wins with its 95% interval.",  # noqa: E501
     'Balance chart ({games} games, Rules Lab)',
-    'Brackets are 95% Wilson intervals. Telling a {a}% win share from {b}% needs about {n} decisive games per cell.',
     'Finished: {n} games. Run again with more games to narrow the intervals.',
     "Mini game (source 000): {mini} pieces a side need {mini_draughts} draughts each ({singles} singles, one double, one triple). Full game (72 points): {full} pieces need {full_draughts} draughts a side. The markers below are for the full armies; the mini game uses 11 of each army's soldier markers.",  # noqa: E501
     'Starting {n} computer players...',
@@ -75,13 +74,11 @@ NOT_YET_PLURAL = {
     'a game may carry at most {n} tags; this one has {count}',
     'a game may hold at most {n} moves, variations included',
     'a study may have at most {most} cells',
-    'games: {n}, with {processes} processes, seed {seed}',
     'it has more than the {limit} bytes allowed',
     'kept {kept} puzzles from {positions} positions in {seconds} s; set: {path}',
     'no Dask scheduler answered at {address} within {seconds:g} seconds',
     'only the first {n} tags were kept',
     'position has {n} rows, the board has {height}',
-    "re-proved {n} puzzles of the set under the preset's rules, dropped {dropped}",
     'row {n} of the position ({row}) covers {covered} squares, the board is {width} wide',
     'row {n} of the position has an empty run of {run} squares, the board is {width} wide',
     'row {row}, column {col} · tiles: {rows} rows x {cols} columns',
@@ -105,7 +102,6 @@ NOT_YET_PLURAL = {
     '{label}\n{done} of {total} moves',
     '{text}: more than {most} overtime periods',
     '{value}: {seconds_text} seconds is more than the {most} a clock may give',
-    '{variant}: {first} at {first_level}, {second} at {second_level}; {n} games per cell',
     "{where}: 'name' must be one line of at most {n} characters",
     '{where}: \'sides\' must be two different names of up to {n} letters, digits, spaces, hyphens or apostrophes, e.g. ["Geese", "Fox"]',  # noqa: E501
     '{where}: larger than the {limit} bytes a game record may have',
@@ -122,12 +118,15 @@ SAME_RUSSIAN_FORMS = {
     'Rank markers {d} mm across: {n} disc.',
     'The defenders have a king and {n} soldier; the king starts on {square}.',
     'With every soldier promoted this army would use {n} draught: have spares ready rather than limit promotion.',
+    'games: {n}, with {processes} process, seed {seed}',
+    "re-proved {n} puzzle of the set under the preset's rules, dropped {dropped}",
     '{done}/{total} game',
     '{n} comment was longer than {limit} characters and was shortened',
     '{n} dimple of {d} mm engraved.',
     '{n} game',
     '{n} hole of {d} mm cut for pegs.',
     '{n} of {total} puzzle verified',
+    '{variant}: {first} at {first_level}, {second} at {second_level}; {n} game per cell',
 }
 
 

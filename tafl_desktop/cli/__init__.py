@@ -300,7 +300,8 @@ def print_selfplay(v: Any, report: dict[str, Any]) -> None:
                         for k, n in report["reasons"].items())
     lines = [
         _("variant: {name} ({id})").format(name=v.title, id=v.id),
-        _("games: {n}, with {processes} processes, seed {seed}").format(
+        ngettext("games: {n}, with {processes} process, seed {seed}",
+                 "games: {n}, with {processes} processes, seed {seed}", report["jobs"]).format(
             n=integer(report["games"]), processes=integer(report["jobs"]), seed=report["seed"]),
         _("levels: {side} {level}").format(side=att, level=level(report["attackers"])),
         _("levels: {side} {level}").format(side=dfn, level=level(report["defenders"])),

@@ -35,8 +35,10 @@ def study_figure(report: dict[str, Any], title: str | None = None):
     from tafl_desktop.lab.study import PRESET_AXIS
 
     name = _("Presets compared") if PRESET_AXIS in keys else report.get("variant_name", report["variant"])
-    heading = title or _("{variant}: {first} at {first_level}, {second} at {second_level}; "
-                         "{n} games per cell").format(
+    heading = title or ngettext("{variant}: {first} at {first_level}, {second} at {second_level}; "
+                                "{n} game per cell",
+                                "{variant}: {first} at {first_level}, {second} at {second_level}; "
+                                "{n} games per cell", report["games_per_cell"]).format(
         variant=name, first=first, second=second,
         first_level=_(get_level(report["levels"]["attackers"]).label),
         second_level=_(get_level(report["levels"]["defenders"]).label), n=report["games_per_cell"])

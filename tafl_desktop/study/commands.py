@@ -256,7 +256,9 @@ def cmd_generate(args: Any) -> int:
         print(json.dumps(result.as_dict()))
     else:
         if result.reproved or result.dropped:
-            print(_("re-proved {n} puzzles of the set under the preset's rules, dropped {dropped}").format(
+            print(ngettext("re-proved {n} puzzle of the set under the preset's rules, dropped {dropped}",
+                           "re-proved {n} puzzles of the set under the preset's rules, dropped {dropped}",
+                           result.reproved).format(
                 n=result.reproved, dropped=result.dropped))
         if result.trimmed:
             print(ngettext("dropped {n} puzzle too close to a longer one of the same game or to balance the set",
