@@ -63,11 +63,7 @@ NOT_YET_PLURAL = {
     '(A position counts as repeated when it has occurred {n} times.)',
     '<a number of about {n} digits>',
     "Balance at level {level}, {games} games: the computer played both sides with each rule shown, from the start position with a few varied opening moves; the chart shows each side's share of wins with its 95% interval.",  # noqa: E501
-    'Balance chart ({games} games, Rules Lab)',
-    'Finished: {n} games. Run again with more games to narrow the intervals.',
     "Mini game (source 000): {mini} pieces a side need {mini_draughts} draughts each ({singles} singles, one double, one triple). Full game (72 points): {full} pieces need {full_draughts} draughts a side. The markers below are for the full armies; the mini game uses 11 of each army's soldier markers.",  # noqa: E501
-    'Starting {n} computer players...',
-    'Stopped after {done} of {total} games; Run continues the study.',
     'The board has {width} x {height} squares.',
     'The game is drawn after {n} moves in a row without a capture.',
     'a comment may have at most {n} characters; this one has {length}',
@@ -94,7 +90,6 @@ NOT_YET_PLURAL = {
     'the tag {name} was shortened to {n} characters',
     "{army}: {pieces} pieces, {draughts} draughts (leader's symbol: the crown)",
     "{army}: {pieces} pieces, {draughts} draughts (leader's symbol: the four-pointed hat)",
-    '{done} of {total} games played; about {m} min {s} s left.',
     '{file}: its cut-off last line ({n} bytes) was moved to {torn}',
     '{games} games, {positions} positions, {kept} puzzles, {seconds} s',
     '{here}: the record holds more than the {n} moves a game record may have',
@@ -115,7 +110,10 @@ NOT_YET_PLURAL = {
 #: nominative singular and the genitive plural; a number after a colon ("партий: {n}") needs no
 #: agreement, while Danish, German and French still count the noun.
 SAME_RUSSIAN_FORMS = {
+    'Balance chart ({games} game, Rules Lab)',
+    'Finished: {n} game. Run again with more games to narrow the intervals.',
     'Rank markers {d} mm across: {n} disc.',
+    'Starting {n} computer player...',
     'The defenders have a king and {n} soldier; the king starts on {square}.',
     'With every soldier promoted this army would use {n} draught: have spares ready rather than limit promotion.',
     'games: {n}, with {processes} process, seed {seed}',
@@ -236,3 +234,28 @@ def test_the_printed_board_caption_counts_its_points_in_russian(tmp_path, preset
     text = " ".join(page.extract_text() for page in PdfReader(out).pages)
     assert caption in text, text[:400]
     assert "пунктов, шаг" not in text
+
+
+def test_a_counted_widget_text_keeps_its_form_across_a_language_switch(qtbot):
+    """``trn`` (the window's texts that follow a language switch) gives a count its form in the
+    language chosen now and after a switch: the Rules Lab's "Finished: 21 games" is "21 Partien"
+    in German, "21 parti" never; one game is "1 Partie"."""
+    from PySide6.QtWidgets import QLabel
+
+    from tafl_desktop.gui.texts import retranslate_object, trn
+
+    one, many = QLabel(), QLabel()
+    qtbot.addWidget(one)
+    qtbot.addWidget(many)
+    try:
+        i18n.set_language("en")
+        for label, n in ((one, 1), (many, 21)):
+            trn(label, "setText", "Finished: {n} game. Run again with more games to narrow the intervals.",
+                "Finished: {n} games. Run again with more games to narrow the intervals.", "n", n=n)
+        assert one.text().startswith("Finished: 1 game.") and many.text().startswith("Finished: 21 games.")
+        i18n.set_language("de")
+        for label in (one, many):
+            retranslate_object(label)
+        assert one.text().startswith("Fertig: 1 Partie.") and many.text().startswith("Fertig: 21 Partien.")
+    finally:
+        i18n.set_language("en")
