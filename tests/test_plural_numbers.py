@@ -62,7 +62,6 @@ NOT_NUMBERS = {"side", "many", "hunters", "name", "game", "army", "what", "squar
 NOT_YET_PLURAL = {
     '(A position counts as repeated when it has occurred {n} times.)',
     '<a number of about {n} digits>',
-    "Balance at level {level}, {games} games: the computer played both sides with each rule shown, from the start position with a few varied opening moves; the chart shows each side's share of wins with its 95% interval.",  # noqa: E501
     "Mini game (source 000): {mini} pieces a side need {mini_draughts} draughts each ({singles} singles, one double, one triple). Full game (72 points): {full} pieces need {full_draughts} draughts a side. The markers below are for the full armies; the mini game uses 11 of each army's soldier markers.",  # noqa: E501
     'The board has {width} x {height} squares.',
     'The game is drawn after {n} moves in a row without a capture.',
@@ -94,7 +93,6 @@ NOT_YET_PLURAL = {
     '{games} games, {positions} positions, {kept} puzzles, {seconds} s',
     '{here}: the record holds more than the {n} moves a game record may have',
     '{here}: the variations branch so often and so deep that reading them would replay more than {n} moves',
-    '{label}\n{done} of {total} moves',
     '{text}: more than {most} overtime periods',
     '{value}: {seconds_text} seconds is more than the {most} a clock may give',
     "{where}: 'name' must be one line of at most {n} characters",
@@ -110,6 +108,7 @@ NOT_YET_PLURAL = {
 #: nominative singular and the genitive plural; a number after a colon ("партий: {n}") needs no
 #: agreement, while Danish, German and French still count the noun.
 SAME_RUSSIAN_FORMS = {
+    "Balance at level {level}, {games} game: the computer played both sides with each rule shown, from the start position with a few varied opening moves; the chart shows each side's share of wins with its 95% interval.",  # noqa: E501
     'Balance chart ({games} game, Rules Lab)',
     'Finished: {n} game. Run again with more games to narrow the intervals.',
     'Rank markers {d} mm across: {n} disc.',
