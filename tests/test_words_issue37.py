@@ -69,9 +69,12 @@ def test_the_french_messages_name_a_game_with_its_contracted_article(language):
     assert text == "partie.json ouvert\u00a0: 12 coups du renard et les oies (13 oies)."
     text = i18n._("The start position of {game}.").format(game=preset("alea_evangelii").title)
     assert text == "La position de départ d'Alea Evangelii."
-    left = [s for _e, s in translations("fr") if re.search(r"\bde \{(game|variant)\}", s)]
-    # the one left names the variant by its file's English id (interop/pgn.py passes variant.name)
-    assert left == ["hnefatafl.org suppose Copenhague\u00a0; les règles de {variant} voyagent dans une balise Rules"]
+    left = {s for _e, s in translations("fr") if re.search(r"\bde \{(game|variant)\}", s)}
+    # left as they are: the variant named by its file's English id (interop/pgn.py passes
+    # variant.name), and the autosave's offer, whose code another change is rewriting (a plain
+    # name given to {variant:de} would fail at start-up)
+    assert {s for s in left if "Votre partie de {variant}" not in s} == {
+        "hnefatafl.org suppose Copenhague\u00a0; les règles de {variant} voyagent dans une balise Rules"}
 
 
 # ------------------------------------------------------------------ Danish status line
