@@ -36,6 +36,7 @@ import functools
 import gettext as _gettext_module
 import os
 from collections.abc import Callable
+from decimal import Decimal
 
 from tafl_desktop.core import marks
 
@@ -165,8 +166,38 @@ def _(text: str) -> str:
     return _catalogue.gettext(text) if text else text
 
 
-def ngettext(singular: str, plural: str, n: int) -> str:
-    """The singular or plural form for ``n``, as the chosen language counts (Russian has three)."""
+#: Which of a catalogue's plural forms (the ``msgstr[i]`` of its ``Plural-Forms``) serves each
+#: CLDR plural category (https://www.unicode.org/cldr/charts/latest/supplemental/language_plural_rules.html).
+#: Why a table: gettext's formulas count whole numbers only, but "20,8" needs a form too; CLDR
+#: gives a decimal the Russian category "other", which Russian writes with the genitive singular of
+#: the "few" form ("20,8 пункта", like "2 пункта"); Danish and French give "1,5" the singular.
+_FORM_OF_CATEGORY: dict[str, dict[str, int]] = {
+    "ru": {"one": 0, "few": 1, "many": 2, "other": 1},
+}
+_TWO_FORMS = {"one": 0, "other": 1, "few": 1, "many": 1, "two": 1, "zero": 1}
+#: A whole number standing for each form index, valid for every shipped ``Plural-Forms``
+#: (1 -> the first form, 2 -> the second, 5 -> Russian's third), so that the catalogue's own
+#: lookup is used for a decimal too.
+_INDEX_NUMBER = (1, 2, 5)
+
+
+def plural_index(n: int | Decimal, language: str | None = None) -> int:
+    """The index of the plural form ``language`` (default: the current one) writes after the
+    number ``n`` as it is shown: a :class:`~decimal.Decimal` keeps its shown decimals, so that
+    ``Decimal("1.0")`` is plural in English and German (CLDR's visible fraction digits)."""
+    from babel import Locale
+
+    code = language or _language
+    rule = Locale.parse("en" if code == PSEUDO else code).plural_form
+    category = rule(n if isinstance(n, Decimal) else int(n))
+    return _FORM_OF_CATEGORY.get(code, _TWO_FORMS).get(category, 1)
+
+
+def ngettext(singular: str, plural: str, n: int | Decimal) -> str:
+    """The singular or plural form for ``n``, as the chosen language counts (Russian has three);
+    ``n`` a :class:`~decimal.Decimal` for a number shown with decimals (:func:`marks.plural_number`)."""
+    if isinstance(n, Decimal):
+        n = _INDEX_NUMBER[plural_index(n)]
     return _catalogue.ngettext(singular, plural, n)
 
 
@@ -175,8 +206,10 @@ def pgettext(context: str, text: str) -> str:
     return _catalogue.pgettext(context, text)
 
 
-def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+def npgettext(context: str, singular: str, plural: str, n: int | Decimal) -> str:
     """:func:`ngettext` in a named context."""
+    if isinstance(n, Decimal):
+        n = _INDEX_NUMBER[plural_index(n)]
     return _catalogue.npgettext(context, singular, plural, n)
 
 

@@ -224,7 +224,8 @@ def test_a_rules_lab_study_table_and_chart(pseudo, qtbot, tmp_path, monkeypatch)
 
 def test_the_side_panels_calls(pseudo, qtbot):
     """Raichi, Tuichi and Watch your king in the side panel come from the catalogue, as
-    Preferences names them (their words stay the same in every language, by the glossary)."""
+    Preferences names them (Raichi and Tuichi keep their names by the glossary; Watch your king is
+    translated)."""
     from tafl_desktop.core.game import Side
 
     for position, options, call in [("/7/7/7/1t1K1t1/7/7/3t3/", {"escape": "edge"}, "Raichi"),

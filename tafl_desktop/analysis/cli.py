@@ -26,7 +26,7 @@ import sys
 from typing import Any
 
 from tafl_desktop.core.quoting import os_reason
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.native.bridge import ENGINES
 
 #: Think time of ``analyse`` when neither --time nor --depth is given (s).
@@ -127,7 +127,9 @@ def cmd_analyse(args: Any) -> int:
         words = line_words(variant, line.score, line.result_in, line.winner, to_move)
         print(_("{n}. {words} ({score}, depth {depth}): {moves}").format(
             n=n, words=words, score=integer(line.score, sign=True), depth=line.depth, moves=" ".join(line.moves)))
-    print(_("{nodes} positions in {seconds} s").format(nodes=integer(report.nodes), seconds=decimal(report.seconds, 2)))
+    print(ngettext("{nodes} position in {seconds} s",
+                   "{nodes} positions in {seconds} s",
+                   report.nodes).format(nodes=integer(report.nodes), seconds=decimal(report.seconds, 2)))
     return 0
 
 
@@ -196,7 +198,8 @@ def cmd_review(args: Any) -> int:
         except StoreError as exc:
             raise CliError(str(exc)) from None
         if known and not args.json:
-            print(_("Resuming: {done} of {total} positions already evaluated in {file}.").format(
+            print(ngettext("Resuming: {done} of {total} position already evaluated in {file}.",
+                           "Resuming: {done} of {total} positions already evaluated in {file}.", total).format(
                 done=len(known), total=total, file=args.resume), file=sys.stderr)
 
     def progress(done: int, _evals: Any) -> None:
@@ -222,7 +225,7 @@ def cmd_review(args: Any) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
-    from tafl_desktop.core.marks import decimal, integer, percent
+    from tafl_desktop.core.marks import decimal, integer, percent, plural_number
     from tafl_desktop.core.move_numbers import ply_labels
 
     labels = ply_labels(game)
@@ -236,6 +239,8 @@ def cmd_review(args: Any) -> int:
     for side_key, agg in result["summary"]["sides"].items():
         counts = ", ".join(f"{_(CLASS_WORDS[c])} {agg[c]}" for c in CLASSES)
         accuracy = "-" if agg["accuracy"] is None else percent(agg["accuracy"] / 100, 1)
-        print(_("{side}: accuracy {accuracy}; {counts}; average loss {loss} points").format(
+        print(ngettext("{side}: accuracy {accuracy}; {counts}; average loss {loss} point",
+                       "{side}: accuracy {accuracy}; {counts}; average loss {loss} points",
+                       plural_number(agg["average_loss"])).format(
             side=names.get(side_key, side_key), accuracy=accuracy, counts=counts, loss=decimal(agg["average_loss"])))
     return 0

@@ -26,7 +26,7 @@ from tafl_desktop.cli.common import shown as _shown
 from tafl_desktop.cli.common import start_position as _start
 from tafl_desktop.cli.common import variant_arg as _variant
 from tafl_desktop.core.quoting import os_reason
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.native.bridge import ENGINES as ENGINE_NAMES
 
 __all__ = ["CAPABILITY_COMMANDS", "EXIT_ERROR", "EXIT_ILLEGAL", "CliError", "build_parser", "main", "sets_text"]
@@ -280,28 +280,45 @@ def cmd_selfplay(args) -> int:
 
 
 def print_selfplay(v: Any, report: dict[str, Any]) -> None:
-    """The self-play report for a reader: the variant's own side names, the language's numbers;
-    levels and ending keys as ``--attackers``/``--json`` spell them."""
-    from tafl_desktop.core.marks import decimal, integer
+    """The self-play report for a reader: the variant's own side names, the language's numbers,
+    levels and endings in words (their keys, as ``--attackers`` spells them, under ``--json``)."""
+    from tafl_desktop.ai.levels import LEVELS
+    from tafl_desktop.core.game import Outcome
+    from tafl_desktop.core.marks import decimal, integer, plural_number
+    from tafl_desktop.study.commands import in_line
 
     att, dfn = v.side_names
-    endings = ", ".join(f"{k} {integer(n)}" for k, n in report["reasons"].items())
+
+    def ending(reason: str) -> str:
+        if reason == "ply_limit":
+            return _("stopped at the ply limit")
+        return in_line(Outcome(None, reason).reason_text(v))
+
+    def level(key: str) -> str:
+        return _(LEVELS[key].label) if key in LEVELS else key
+
+    endings = ", ".join(_("{ending} ({n})").format(ending=ending(k), n=integer(n))
+                        for k, n in report["reasons"].items())
     lines = [
         _("variant: {name} ({id})").format(name=v.title, id=v.id),
-        _("games: {n}, with {processes} processes, seed {seed}").format(
+        ngettext("games: {n}, with {processes} process, seed {seed}",
+                 "games: {n}, with {processes} processes, seed {seed}", report["jobs"]).format(
             n=integer(report["games"]), processes=integer(report["jobs"]), seed=report["seed"]),
-        _("levels: {side} {level}").format(side=att, level=report["attackers"]),
-        _("levels: {side} {level}").format(side=dfn, level=report["defenders"]),
+        _("levels: {side} {level}").format(side=att, level=level(report["attackers"])),
+        _("levels: {side} {level}").format(side=dfn, level=level(report["defenders"])),
         _("wins: {side} {n}").format(side=att, n=integer(report["attackers_wins"])),
         _("wins: {side} {n}").format(side=dfn, n=integer(report["defenders_wins"])),
         _("draws: {n}, of them stopped at the {limit}-ply limit: {capped}").format(
             n=integer(report["draws"]), limit=integer(report["max_plies"]), capped=integer(report["capped"])),
         _("endings: {endings}").format(endings=endings or "-"),
-        _("average length: {plies} plies").format(plies=decimal(report["average_length"], 1)),
+        ngettext("average length: {plies} ply", "average length: {plies} plies",
+                 plural_number(report["average_length"], 1)).format(plies=decimal(report["average_length"], 1)),
         _("average search depth: {side} {depth}").format(side=att, depth=decimal(report["average_depth_attackers"], 2)),
         _("average search depth: {side} {depth}").format(side=dfn, depth=decimal(report["average_depth_defenders"], 2)),
-        _("speed: {nodes} positions searched and {plies} plies played per second").format(
-            nodes=integer(report["nodes_per_second"]), plies=decimal(report["plies_per_second"], 2)),
+        ngettext("speed: {nodes} position searched per second", "speed: {nodes} positions searched per second",
+                 int(report["nodes_per_second"])).format(nodes=integer(report["nodes_per_second"])),
+        ngettext("speed: {plies} ply played per second", "speed: {plies} plies played per second",
+                 plural_number(report["plies_per_second"], 2)).format(plies=decimal(report["plies_per_second"], 2)),
         _("time: {seconds} s (time scale {scale})").format(
             seconds=decimal(report["seconds"], 1), scale=decimal(report["time_scale"], 1)),
     ]

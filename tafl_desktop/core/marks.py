@@ -19,6 +19,7 @@ The catalogue extractor (``python -m tafl_desktop.tools.i18n_catalogue``) collec
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 
 
 def N_(text: str) -> str:  # noqa: N802 - the conventional gettext marker name
@@ -42,15 +43,16 @@ def N_side(text: str) -> str:  # noqa: N802 - a gettext-style marker
     return text
 
 
-def _english_plural(singular: str, plural: str, n: int) -> str:
-    return singular if n == 1 else plural
+def _english_plural(singular: str, plural: str, n: int | Decimal) -> str:
+    """English counts "1" singular and everything else, "1.0" too (CLDR), plural."""
+    return singular if n == 1 and not (isinstance(n, Decimal) and "." in str(n)) else plural
 
 
 def _no_context(context: str, text: str) -> str:
     return text
 
 
-def _no_context_plural(context: str, singular: str, plural: str, n: int) -> str:
+def _no_context_plural(context: str, singular: str, plural: str, n: int | Decimal) -> str:
     return _ngettext(singular, plural, n)
 
 
@@ -66,9 +68,9 @@ def _plain_number(value: float, digits: int, sign: bool, percent: bool, trim: bo
 
 
 _gettext: Callable[[str], str] = str
-_ngettext: Callable[[str, str, int], str] = _english_plural
+_ngettext: Callable[[str, str, int | Decimal], str] = _english_plural
 _pgettext: Callable[[str, str], str] = _no_context
-_npgettext: Callable[[str, str, str, int], str] = _no_context_plural
+_npgettext: Callable[[str, str, str, int | Decimal], str] = _no_context_plural
 _number: Callable[..., str] = _plain_number
 _language = "en"
 
@@ -78,9 +80,17 @@ def gettext(text: str) -> str:
     return _gettext(text)
 
 
-def ngettext(singular: str, plural: str, n: int) -> str:
-    """The form for ``n`` in the installed language (Russian has three)."""
+def ngettext(singular: str, plural: str, n: int | Decimal) -> str:
+    """The form for ``n`` in the installed language (Russian has three); for a number shown with
+    decimals pass :func:`plural_number` of it, so that the form agrees with what the reader sees."""
     return _ngettext(singular, plural, n)
+
+
+def plural_number(value: float, digits: int = 1) -> Decimal:
+    """``value`` rounded to ``digits`` decimals as :func:`decimal` shows it, kept as a
+    :class:`~decimal.Decimal` with those decimals, for choosing a plural form: "20,8" and "1,0"
+    take another form than "1" in several languages (CLDR counts the shown decimals)."""
+    return Decimal(f"{float(value):.{max(digits, 0)}f}")
 
 
 def pgettext(context: str, text: str) -> str:
@@ -90,10 +100,10 @@ def pgettext(context: str, text: str) -> str:
     return found if found != text else _gettext(text)
 
 
-def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+def npgettext(context: str, singular: str, plural: str, n: int | Decimal) -> str:
     """:func:`ngettext` in ``context``, falling back to the context-free forms."""
     found = _npgettext(context, singular, plural, n)
-    english = singular if n == 1 else plural
+    english = _english_plural(singular, plural, n)
     return found if found != english else _ngettext(singular, plural, n)
 
 
@@ -139,9 +149,36 @@ class Num(float):
         return format(float(self), spec)
 
 
-def install(gettext_fn: Callable[[str], str], ngettext_fn: Callable[[str, str, int], str], code: str,
+class Title(str):
+    """A game's name that a translation can put after a preposition with ``{game:de}`` or
+    ``{game:à}``: French contracts the name's own article with it ("12 coups du renard et les
+    oies", not "de Le renard et les oies"; "d'Alea Evangelii"), so each language builds the phrase
+    its grammar needs while the code passes the plain name.  Without a format spec it is the name.
+    (French contraction: de + le = du, de + les = des, à + le = au, à + les = aux; the article
+    ``la`` and an elided ``l'`` stay; ``de`` and ``la`` elide before a vowel.)"""
+
+    _CONTRACTED = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("à", "les"): "aux"}
+
+    def __format__(self, spec: str) -> str:
+        if spec not in ("de", "à"):
+            return str.__format__(str(self), spec)
+        text = str(self)
+        first, _space, rest = text.partition(" ")
+        article = first.lower()
+        if rest and (spec, article) in self._CONTRACTED:
+            return f"{self._CONTRACTED[(spec, article)]} {rest}"
+        if rest and article == "la":
+            return f"{spec} la {rest}"
+        if text[:2].lower() in ("l'", "l’"):
+            return f"{spec} l'{text[2:]}"
+        if spec == "de" and text[:1].lower() in "aeiouyàâéèêëîïôûüœ":
+            return f"d'{text}"
+        return f"{spec} {text}"
+
+
+def install(gettext_fn: Callable[[str], str], ngettext_fn: Callable[[str, str, int | Decimal], str], code: str,
             pgettext_fn: Callable[[str, str], str] | None = None,
-            npgettext_fn: Callable[[str, str, str, int], str] | None = None,
+            npgettext_fn: Callable[[str, str, str, int | Decimal], str] | None = None,
             number_fn: Callable[..., str] | None = None) -> None:
     """Plug a catalogue in (called by ``tafl_desktop.i18n.set_language`` only)."""
     global _gettext, _ngettext, _pgettext, _npgettext, _number, _language

@@ -139,9 +139,10 @@ class Variant:
         return fill(found, self.words).replace("{" + field + "}", self.side_subject(side))
 
     @property
-    def title(self) -> str:
-        """The variant's name in the reader's language (``name`` stays the file's own text)."""
-        return marks.gettext(self.name)
+    def title(self) -> marks.Title:
+        """The variant's name in the reader's language (``name`` stays the file's own text); a
+        translation may write ``{game:de}`` to put it after a preposition (:class:`marks.Title`)."""
+        return marks.Title(marks.gettext(self.name))
 
     @property
     def blurb(self) -> str:
@@ -273,8 +274,8 @@ class Variant:
         if g.style == "checker":
             return _("{size} checkerboard").format(size=self.size_words)
         if self.traits.board_style == "lattice":
-            return _("{n}-point lattice").format(n=g.size)
-        return _("{n}-point cross").format(n=g.size)
+            return marks.ngettext("{n}-point lattice", "{n}-point lattice", g.size).format(n=g.size)
+        return marks.ngettext("{n}-point cross", "{n}-point cross", g.size).format(n=g.size)
 
     def to_data(self) -> dict[str, Any]:
         """The variant as plain data (what a variant file and a saved game hold); a deep copy, so

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 
 from tafl_desktop.gui.board_overlays import LINE_COLOUR, Arrow, Overlay
 from tafl_desktop.gui.texts import tr
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from tafl_desktop.gui.analysis_client import AnalysisClient
@@ -58,6 +58,13 @@ LINE_WEIGHTS = (1.0, 0.55, 0.35, 0.22, 0.12)
 def heat_colour(loss: float) -> str:
     """The heat-map colour of a square whose best move loses ``loss`` points against the best."""
     return next(colour for bound, colour in HEAT_STEPS if loss < bound)
+
+
+def _count_form(n: int) -> int:
+    """The number that chooses the noun's form after :func:`_count` of ``n``: ``n`` itself when
+    it is written out, else 5 (a plural in every language: "12,3k" is read "12.3 thousand", and
+    Russian puts the genitive plural after тысяч/миллионов, the form of 5)."""
+    return n if n < 1_000 else 5
 
 
 def _count(n: int) -> str:
@@ -260,7 +267,9 @@ class AnalysisBoard(QDockWidget):
             self._show_heat(state["heat"])
         elif state.get("heat_done") and self.heat is None and self.heat_box.isChecked():
             done, total = state["heat_done"]
-            self.legend.setText(_("Heat map: {done} of {total} moves searched...").format(done=done, total=total))
+            self.legend.setText(ngettext("Heat map: {done} of {total} move searched...",
+                                         "Heat map: {done} of {total} moves searched...",
+                                         total).format(done=done, total=total))
         if state.get("lines") and (self.report is None or state["depth"] != self.report.get("depth")
                                    or state["lines"] != self.report.get("lines")):
             self.report = state
@@ -277,13 +286,17 @@ class AnalysisBoard(QDockWidget):
         nps = live.get("nps", self.report.get("nps", 0) if self.report else 0)
         speed = _count(int(nps or 0))
         if finished:
-            text = _("Depth {depth} finished: {nodes} positions, {speed} per second").format(
+            text = ngettext("Depth {depth} finished: {nodes} position, {speed} per second",
+                            "Depth {depth} finished: {nodes} positions, {speed} per second", _count_form(nodes)).format(
                 depth=done, nodes=_count(nodes), speed=speed)
         elif done:
-            text = _("Depth {depth}, searching {next}: {nodes} positions, {speed} per second").format(
+            text = ngettext("Depth {depth}, searching {next}: {nodes} position, {speed} per second",
+                            "Depth {depth}, searching {next}: {nodes} positions, {speed} per second",
+                            _count_form(nodes)).format(
                 depth=done, next=max(done + 1, int(live.get("depth", 0))), nodes=_count(nodes), speed=speed)
         elif nodes:
-            text = _("Searching depth {next}: {nodes} positions, {speed} per second").format(
+            text = ngettext("Searching depth {next}: {nodes} position, {speed} per second",
+                            "Searching depth {next}: {nodes} positions, {speed} per second", _count_form(nodes)).format(
                 next=max(1, int(live.get("depth", 1))), nodes=_count(nodes), speed=speed)
         else:
             return

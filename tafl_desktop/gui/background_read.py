@@ -24,7 +24,7 @@ from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from tafl_desktop.core import progress
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 T = TypeVar("T")
 #: Milliseconds a read runs before its progress dialog appears (a small file never shows one).
@@ -99,7 +99,8 @@ def read_in_background(parent: QWidget, label: str, work: Callable[[], T], path:
             return
         if total > 0:
             dialog.setMaximum(total)
-            dialog.setLabelText(_("{label}\n{done} of {total} moves").format(label=label, done=done, total=total))
+            dialog.setLabelText(ngettext("{label}\n{done} of {total} move", "{label}\n{done} of {total} moves",
+                                         total).format(label=label, done=done, total=total))
         dialog.setValue(min(done, total) if total > 0 else 0)
 
     job.signals.progressed.connect(progressed)

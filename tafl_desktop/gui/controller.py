@@ -417,8 +417,8 @@ class GameController(QObject):
                 "The king has {n} open paths to escape ({squares}): they cannot all be blocked in one move.",
                 len(routes)).format(n=len(routes), squares=names), "route"))
         if self.rules.king_threats(pos):
-            # the calls keep their words in every catalogue (the glossary: Raichi and Tuichi are names,
-            # and Watch your king is said in English as Preferences names it), but are looked up
+            # Raichi and Tuichi keep their names in every catalogue (the glossary); Watch your king is
+            # an English phrase, so each language says it in its own words
             out.append(Announcement(_("Watch your king"), _("The king can be captured with the next move."),
                                     "threat"))
         return out

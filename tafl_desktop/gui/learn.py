@@ -110,7 +110,8 @@ def _fill_menu(window: MainWindow, menu: QMenu) -> None:
             act.setCheckable(True)  # ticked when every step is done
             act.setChecked(done == len(lesson.steps))
             if 0 < done < len(lesson.steps):
-                act.setText(_("{title} ({done} of {total} steps)").format(
+                act.setText(ngettext("{title} ({done} of {total} step)",
+                                     "{title} ({done} of {total} steps)", len(lesson.steps)).format(
                     title=lesson.title_text(), done=done, total=len(lesson.steps)))
             act.setData(lesson.id)
             act.triggered.connect(lambda _c=False, ls=lesson: open_lesson(window, ls))

@@ -17,8 +17,9 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from tafl_desktop.core.marks import integer
 from tafl_desktop.gui.study_board import StudyBoard
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 
 def _prompt(cls: str) -> str:
@@ -107,7 +108,9 @@ class MistakesTrainer(QDialog):
     def _finished(self) -> None:
         solved = sum(1 for r in self.results.values() if r == "solved")
         self.heading.setText(_("All exercises done"))
-        self.prompt.setText(_("You found a better move in {solved} of {total} positions.").format(
+        self.prompt.setText(ngettext("You found a better move in {solved} of {total} position.",
+                                     "You found a better move in {solved} of {total} positions.",
+                                     len(self.exercises)).format(
             solved=solved, total=len(self.exercises)))
         self.board.interactive = False
         self.board.refresh()
@@ -168,9 +171,12 @@ class MistakesTrainer(QDialog):
         else:
             self.board.interactive = True
             self.board.refresh()
-            self.feedback.setText(_("{move} is not better: it gives away {loss} points of winning chance against the "
-                                    "engine's move. Try again, or ask for a hint.").format(
-                                        move=self.rules.move_text(move), loss=f"{loss:.0f}"))
+            self.feedback.setText(ngettext(
+                "{move} is not better: it gives away {loss} point of winning chance against the engine's move. "
+                "Try again, or ask for a hint.",
+                "{move} is not better: it gives away {loss} points of winning chance against the engine's move. "
+                "Try again, or ask for a hint.", round(loss)).format(
+                    move=self.rules.move_text(move), loss=integer(round(loss))))
 
     def _right(self, move: tuple[int, ...], loss: float) -> None:
         ex = self.exercise
@@ -179,8 +185,9 @@ class MistakesTrainer(QDialog):
         if tuple(move) == tuple(ex.best):
             head = _("Right: {move} is the engine's move.").format(move=text)
         else:
-            head = _("Right: {move} is as good as the engine's {best} (it gives away {loss} points).").format(
-                move=text, best=ex.best_text, loss=f"{loss:.0f}")
+            head = ngettext("Right: {move} is as good as the engine's {best} (it gives away {loss} point).",
+                            "Right: {move} is as good as the engine's {best} (it gives away {loss} points).",
+                            round(loss)).format(move=text, best=ex.best_text, loss=integer(round(loss)))
         after, caps = self.rules.play(ex.position, move)
         self.board.interactive = False
         self.board.show_position(self.rules, after, move, tuple(caps), ex.position)

@@ -60,7 +60,7 @@ from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.maker_panel import FILTERS, FORMAT_LABELS, MakerBuilder, MakerResult, MakerSettings
-from tafl_desktop.gui.texts import add_item, tr
+from tafl_desktop.gui.texts import add_item, tr, trn
 from tafl_desktop.i18n import _, ngettext, pgettext
 from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
 from tafl_desktop.printing.board_sheet import (
@@ -561,7 +561,8 @@ class PrintSetDialog(QDialog):
         if report is None:
             return None, None
         games = sum(c["games"] for c in report["cells"])
-        box = tr(QCheckBox(), "setText", "Balance chart ({games} games, Rules Lab)", games=games)
+        box = trn(QCheckBox(), "setText", "Balance chart ({games} game, Rules Lab)",
+                  "Balance chart ({games} games, Rules Lab)", "games", games=games)
         tr(box, "setToolTip", "Add the chart of your latest finished Rules Lab study of this game to the rule sheet")
         box.toggled.connect(self._options_changed)
         return box, report
@@ -875,7 +876,9 @@ class PrintSetDialog(QDialog):
                     grid = _("{rows} x {cols}").format(
                         rows=ngettext("{n} row", "{n} rows", r.board.rows).format(n=r.board.rows),
                         cols=ngettext("{n} column", "{n} columns", r.board.cols).format(n=r.board.cols))
-                    line += ", " + _("tiled over {n} pages ({grid}) after an assembly map").format(
+                    line += ", " + ngettext("tiled over {n} page ({grid}) after an assembly map",
+                                            "tiled over {n} pages ({grid}) after an assembly map",
+                                            r.board.rows * r.board.cols).format(
                         n=r.board.rows * r.board.cols, grid=grid)
             lines.append(line + ".")
         return "\n".join(lines)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QS
 
 from tafl_desktop.gui.board_overlays import BETTER_COLOUR, Arrow, Overlay
 from tafl_desktop.gui.texts import tr
-from tafl_desktop.i18n import _, pgettext
+from tafl_desktop.i18n import _, ngettext, pgettext
 
 #: The graph is redrawn at most this often while the review runs (s): drawing costs milliseconds.
 REDRAW_EVERY = 1.0
@@ -176,12 +176,15 @@ class ReviewPanel(QWidget):
         """Stop the review, keep its evaluations (Resume Review goes on from them)."""
         if self.client.owner is self:
             self.client.cancel()
-        self._stopped(_("Review stopped: {done} of {total} positions evaluated.").format(
+        self._stopped(ngettext("Review stopped: {done} of {total} position evaluated.",
+                               "Review stopped: {done} of {total} positions evaluated.", len(self._moves) + 1).format(
             done=len(self.evals), total=len(self._moves) + 1))
 
     def preempted(self) -> None:
         """Another study request (the analysis board) took the worker: stop, keep the evaluations."""
-        self._stopped(_("Review paused for the analysis board: {done} of {total} positions evaluated.").format(
+        self._stopped(ngettext("Review paused for the analysis board: {done} of {total} position evaluated.",
+                               "Review paused for the analysis board: {done} of {total} positions evaluated.",
+                               len(self._moves) + 1).format(
             done=len(self.evals), total=len(self._moves) + 1))
 
     def _stopped(self, text: str) -> None:
@@ -256,7 +259,9 @@ class ReviewPanel(QWidget):
                                   "each move gave away")
         depth = self._evals_budget.to_json() if self._evals_budget is not None else {}
         quality = (_("Depth {n}").format(n=integer(depth["depth"])) if "depth" in depth else
-                   _("{n} positions per move").format(n=integer(depth["nodes"])) if "nodes" in depth else "")
+                   ngettext("{n} position per move",
+                            "{n} positions per move",
+                            int(depth["nodes"])).format(n=integer(depth["nodes"])) if "nodes" in depth else "")
         accuracy = _("Accuracy: {sides}").format(sides=" \u00b7 ".join(accuracies)) if accuracies else ""
         # the side panel is narrow: the table fits it in every language (the ?/?? columns stay)
         self.summary.setText(f"<table cellspacing='0' cellpadding='2'><tr><th>{quality}</th>{head}</tr>{rows}"

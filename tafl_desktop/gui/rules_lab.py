@@ -52,7 +52,7 @@ from tafl_desktop.core.marks import N_, integer, percent
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
-from tafl_desktop.gui.texts import add_item, tr
+from tafl_desktop.gui.texts import add_item, tr, trn
 from tafl_desktop.i18n import _, pgettext
 from tafl_desktop.session.source import GameSource, Origin
 
@@ -393,7 +393,8 @@ class RulesLabDialog(QDialog):
         total = len(study.cells()) * study.games
         self.progress.setRange(0, total)
         self.progress.setValue(0)
-        tr(self.status, "setText", "Starting {n} computer players...", n=self.workers.value())
+        trn(self.status, "setText", "Starting {n} computer player...", "Starting {n} computer players...", "n",
+            n=self.workers.value())
         self.study_thread.start()
 
     def _opened(self, store: Any) -> None:
@@ -413,8 +414,9 @@ class RulesLabDialog(QDialog):
         self.progress.setValue(p.done)
         if p.seconds_left is not None:
             minutes, seconds = divmod(int(p.seconds_left), 60)
-            tr(self.status, "setText", "{done} of {total} games played; about {m} min {s} s left.",
-               done=p.done, total=p.total, m=minutes, s=seconds)
+            trn(self.status, "setText", "{done} of {total} game played; about {m} min {s} s left.",
+                "{done} of {total} games played; about {m} min {s} s left.", "total",
+                done=p.done, total=p.total, m=minutes, s=seconds)
 
     def _failed(self, text: str) -> None:
         self._failure = text
@@ -430,11 +432,12 @@ class RulesLabDialog(QDialog):
             return  # a failed study's status line keeps its reason
         total = len(self.store.study.cells()) * self.store.study.games
         if thread.complete:
-            tr(self.status, "setText", "Finished: {n} games. Run again with more games to narrow the intervals.",
-               n=total)
+            trn(self.status, "setText", "Finished: {n} game. Run again with more games to narrow the intervals.",
+                "Finished: {n} games. Run again with more games to narrow the intervals.", "n", n=total)
         else:
-            tr(self.status, "setText", "Stopped after {done} of {total} games; Run continues the study.",
-               done=self.store.finished, total=total)
+            trn(self.status, "setText", "Stopped after {done} of {total} game; Run continues the study.",
+                "Stopped after {done} of {total} games; Run continues the study.", "total",
+                done=self.store.finished, total=total)
 
     def _show_results(self, report: dict[str, Any], png: bytes) -> None:
         from tafl_desktop.lab.report import key_label, value_label

@@ -20,7 +20,8 @@ def _board_sentences(variant: Variant) -> list[str]:
         return list(board_sentences(variant))
     except Exception:  # noqa: BLE001 - a family the rulebook does not describe yet
         g = variant.geometry
-        return [_("The board has {n} points ({size}).").format(n=g.size, size=variant.size_words)]
+        return [ngettext("The board has {n} point ({size}).", "The board has {n} points ({size}).", g.size).format(
+            n=g.size, size=variant.size_words)]
 
 
 def rules_html(variant: Variant) -> str:

@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 #: Dynamic property of an object: "tr:" + setter name -> JSON [source, fields].
 PREFIX = "tr:"
@@ -40,12 +40,16 @@ _LAZY: dict[int, dict[str, dict[str, Callable[[], Any]]]] = {}
 _next_lazy = [0]
 
 
-def render(source: str, fields: dict[str, Any] | None = None) -> str:
-    """``source`` in the language in use, its fields filled (callables called)."""
-    text = _(source)
-    if not fields:
-        return text
-    return text.format(**{k: (v() if callable(v) else v) for k, v in fields.items()})
+def render(source: str | list[str], fields: dict[str, Any] | None = None) -> str:
+    """``source`` in the language in use, its fields filled (callables called); a source
+    ``[singular, plural, field]`` (:func:`trn`) takes the form the number in ``field`` needs."""
+    values = {k: (v() if callable(v) else v) for k, v in (fields or {}).items()}
+    if isinstance(source, str):
+        text = _(source)
+    else:
+        singular, plural, count = source
+        text = ngettext(singular, plural, int(values[count]))
+    return text.format(**values) if values else text
 
 
 def _split(obj: Any, key: str, fields: dict[str, Any]) -> dict[str, Any]:
@@ -69,6 +73,19 @@ def tr(obj: Any, setter: str, source: str, **fields: Any) -> Any:
         getattr(obj, setter)(text)
         return obj
     obj.setProperty(PREFIX + setter, json.dumps([source, _split(obj, setter, fields)]))
+    getattr(obj, setter)(text)
+    _remember(obj, setter)
+    return obj
+
+
+def trn(obj: Any, setter: str, singular: str, plural: str, count: str, **fields: Any) -> Any:
+    """:func:`tr` for a text that counts something: the field named ``count`` chooses the
+    singular or plural form (Russian has three) now and after every language switch."""
+    text = render([singular, plural, count], fields)
+    if not hasattr(obj, "setProperty"):
+        getattr(obj, setter)(text)
+        return obj
+    obj.setProperty(PREFIX + setter, json.dumps([[singular, plural, count], _split(obj, setter, fields)]))
     getattr(obj, setter)(text)
     _remember(obj, setter)
     return obj

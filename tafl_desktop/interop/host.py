@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.marks import Num
 from tafl_desktop.core.rules_string import to_rules_string
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.interop.engine import position_record
 from tafl_desktop.interop.engine_process import TOO_LONG, EngineProcess
 
@@ -328,4 +328,6 @@ def referee(game: Game, engines: dict[Side, HostedEngine], clock_ms: int | None 
     for e in set(engines.values()):
         e.finish(game)
     out = game.outcome
-    return out.describe(game.rules.variant) if out else _("stopped after {n} moves").format(n=len(game.plies))
+    return out.describe(game.rules.variant) if out else ngettext("stopped after {n} move",
+                                                                 "stopped after {n} moves",
+                                                                 len(game.plies)).format(n=len(game.plies))

@@ -23,7 +23,7 @@ from tafl_desktop.core.record_limits import (
     MAX_TAGS,
     tree_problem,
 )
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 #: Longest text kept in one tag of an imported file (``core.record_limits`` says why).
 MAX_TEXT = MAX_TAG_TEXT
@@ -195,7 +195,9 @@ def fit_to_limits(t: GameTransfer, where: str) -> None:
             node.comment = node.comment[:MAX_COMMENT]
             shortened += 1
     if shortened:
-        t.warnings.append(_("{n} comments were longer than {limit} characters and were shortened").format(
+        t.warnings.append(ngettext("{n} comment was longer than {limit} characters and was shortened",
+                                   "{n} comments were longer than {limit} characters and were shortened",
+                                   shortened).format(
             n=shortened, limit=MAX_COMMENT))
         t.comments = {k: (v[:MAX_COMMENT]) for k, v in t.comments.items()}
     tags: dict[str, str] = {}

@@ -14,7 +14,7 @@ from typing import Any
 
 from tafl_desktop.core.marks import integer, percent
 from tafl_desktop.core.safe_files import write_safely
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 #: Colours of the two sides and the draws (Paul Tol's bright scheme: readable for colour-blind eyes).
 SIDE_COLOURS = ("#4477AA", "#EE6677")
@@ -35,8 +35,10 @@ def study_figure(report: dict[str, Any], title: str | None = None):
     from tafl_desktop.lab.study import PRESET_AXIS
 
     name = _("Presets compared") if PRESET_AXIS in keys else report.get("variant_name", report["variant"])
-    heading = title or _("{variant}: {first} at {first_level}, {second} at {second_level}; "
-                         "{n} games per cell").format(
+    heading = title or ngettext("{variant}: {first} at {first_level}, {second} at {second_level}; "
+                                "{n} game per cell",
+                                "{variant}: {first} at {first_level}, {second} at {second_level}; "
+                                "{n} games per cell", report["games_per_cell"]).format(
         variant=name, first=first, second=second,
         first_level=_(get_level(report["levels"]["attackers"]).label),
         second_level=_(get_level(report["levels"]["defenders"]).label), n=report["games_per_cell"])
@@ -75,7 +77,7 @@ def _bars(ax, report: dict[str, Any], keys: list[str]) -> None:
 
     wrap = max(10, 90 // max(1, len(cells)))
     ticks = ["\n".join([*(textwrap.fill(value_label(report, k, v), wrap) for k, v in c["options"].items()),
-                        _("{n} games").format(n=c["games"])]) for c in cells]
+                        ngettext("{n} game", "{n} games", c["games"]).format(n=c["games"])]) for c in cells]
     ax.set_xticks(list(xs), ticks, fontsize=8)
     ax.set_xlabel(", ".join(key_label(report, k) for k in keys))
     ax.set_ylabel(_("share of games"))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.marks import decimal, percent
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.native.bridge import ENGINES
 
 
@@ -122,7 +122,9 @@ def cmd_lab(args: Any) -> int:
         raise _fail(OSError(_("cannot write into {folder}: {problem}").format(
             folder=store.folder, problem=exc.strerror or exc))) from None
     if not complete:
-        print(_("stopped after {done} of {total} games; run the same command again to continue").format(
+        print(ngettext("stopped after {done} of {total} game; run the same command again to continue",
+                       "stopped after {done} of {total} games; run the same command again to continue",
+                       len(study.cells()) * study.games).format(
             done=store.finished, total=len(study.cells()) * study.games), file=sys.stderr)
         return 130
     if args.json:
@@ -205,7 +207,8 @@ class _ProgressLine:
         self.last_tenth = tenth
         filled = p.done * 30 // p.total
         left = "" if p.seconds_left is None else _(", about {t} left").format(t=_clock(p.seconds_left))
-        line = f"[{'#' * filled}{'.' * (30 - filled)}] " + _("{done}/{total} games").format(
+        line = f"[{'#' * filled}{'.' * (30 - filled)}] " + ngettext("{done}/{total} game",
+                                                                    "{done}/{total} games", p.total).format(
             done=p.done, total=p.total) + left
         sys.stderr.write(("\r" + line) if self.tty else line + "\n")
         sys.stderr.flush()

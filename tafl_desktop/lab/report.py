@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tafl_desktop.core.marks import decimal, percent
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.lab.stats import CONFIDENCE, games_to_tell, summarise_cell
 from tafl_desktop.lab.store import ResultStore
 from tafl_desktop.lab.study import variant_of
@@ -92,7 +92,9 @@ def table_text(report: dict[str, Any]) -> str:
                      "-" if c["balance"] is None else decimal(c["balance"], 2)])
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in [head, *rows]]
-    note = _("Brackets are 95% Wilson intervals. Telling a {a}% win share from {b}% needs about {n} decisive "
-             "games per cell.").format(a=round(TELL_TO * 100), b=round(TELL_FROM * 100),
-                                        n=report["games_to_tell_55_from_50"])
+    n = report["games_to_tell_55_from_50"]
+    note = ngettext("Brackets are 95% Wilson intervals. Telling a {a}% win share from {b}% needs about {n} decisive "
+                    "game per cell.",
+                    "Brackets are 95% Wilson intervals. Telling a {a}% win share from {b}% needs about {n} decisive "
+                    "games per cell.", n).format(a=round(TELL_TO * 100), b=round(TELL_FROM * 100), n=n)
     return "\n".join([*lines, "", note]) + "\n"

@@ -161,7 +161,8 @@ def _size_line(variant: Any, plan: BoardPlan) -> str:
         return _("{width}x{height} board, squares {square} mm: playing area {w} x {h} mm").format(
             width=g.width, height=g.height, square=number(plan.square), w=number(w * plan.square),
             h=number(h * plan.square))
-    return _("{n} points, lines {square} mm apart: board {w} x {h} mm").format(
+    return ngettext("{n} point, lines {square} mm apart: board {w} x {h} mm",
+                    "{n} points, lines {square} mm apart: board {w} x {h} mm", g.size).format(
         n=g.size, square=number(plan.square), w=number(w * plan.square), h=number(h * plan.square))
 
 

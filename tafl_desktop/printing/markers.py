@@ -23,7 +23,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from tafl_desktop.core.marks import number
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.printing.cells import CutLayout, CutSheet, Group, flow_cells, intro_text
 from tafl_desktop.printing.fonts import FONT, FONT_BOLD
 from tafl_desktop.printing.paper import INK, Document, Rect, fill_frame
@@ -203,8 +203,12 @@ def _chart(army: Army) -> list[Flowable]:
             else _("{army}: {pieces} pieces, {draughts} draughts (leader's symbol: the four-pointed hat)"))
     lines = [Paragraph(text.format(army=_(army.name), pieces=army.pieces, draughts=army.draughts()), HEAD), t]
     if any(r.up_to for r in army.ranks):
-        lines.append(Paragraph(_("With every soldier promoted this army would use {n} draughts: have spares ready "
-                                 "rather than limit promotion.").format(n=army.draughts_with_promotion()), SMALL))
+        n = army.draughts_with_promotion()
+        lines.append(Paragraph(ngettext(
+            "With every soldier promoted this army would use {n} draught: have spares ready rather than limit "
+            "promotion.",
+            "With every soldier promoted this army would use {n} draughts: have spares ready rather than limit "
+            "promotion.", n).format(n=n), SMALL))
     lines += [Spacer(1, 1.5 * mm), Stacks(army)]
     return [KeepTogether(lines)]
 

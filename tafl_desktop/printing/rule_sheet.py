@@ -268,7 +268,7 @@ def _balance_block(report: dict[str, Any], width: float) -> Flowable:
     from reportlab.platypus import Image
 
     from tafl_desktop.ai.levels import get_level
-    from tafl_desktop.i18n import _
+    from tafl_desktop.i18n import _, ngettext
     from tafl_desktop.lab.charts import chart_bytes
 
     data = chart_bytes(report, "png", title=" ")
@@ -279,9 +279,12 @@ def _balance_block(report: dict[str, Any], width: float) -> Flowable:
         _("{first} / {second}").format(first=_(get_level(levels["attackers"]).label),
                                        second=_(get_level(levels["defenders"]).label))
     games = sum(c["games"] for c in report["cells"])
-    caption = _("Balance at level {level}, {games} games: the computer played both sides with each rule shown, "
-                "from the start position with a few varied opening moves; the chart shows each side's share of wins "
-                "with its 95% interval.").format(level=level, games=games)
+    caption = ngettext("Balance at level {level}, {games} game: the computer played both sides with each rule shown, "
+                       "from the start position with a few varied opening moves; the chart shows each side's share of "
+                       "wins with its 95% interval.",
+                       "Balance at level {level}, {games} games: the computer played both sides with each rule shown, "
+                       "from the start position with a few varied opening moves; the chart shows each side's share of "
+                       "wins with its 95% interval.", int(games)).format(level=level, games=games)
     return KeepTogether([_p(_("Balance"), H2), _p(caption, SMALL), Spacer(1, 1.5 * mm), picture])
 
 

@@ -125,10 +125,38 @@ def cmd_list(args: Any) -> int:
             plies = ngettext("{n} ply", "{n} plies", pz["plies"]).format(n=pz["plies"])
             level = _("difficulty {d}").format(d=pz["difficulty"])
             rating = _("rating {rating}").format(rating=round(pz["rating"]))
-            print(f"{pz['id']:22} {pz['winner']:>9} {pz['goal']:16} {plies}  {level}  {rating}  "
-                  f"{' '.join(pz['solution'])}  [{', '.join(pz['themes'])}]"
+            winner, goal, themes = _puzzle_words(pz)
+            print(f"{pz['id']:22} {winner:>12}  {goal:28} {plies}  {level}  {rating}  "
+                  f"{' '.join(pz['solution'])}  [{themes}]"
                   + ("  " + _("(rules changed from the preset: {changes})").format(changes=changed) if changed else ""))
     return 0
+
+
+def _puzzle_words(pz: dict[str, Any]) -> tuple[str, str, str]:
+    """A puzzle's winner, goal and themes in the reader's words for ``puzzles list`` (the keys
+    ``defenders``, ``king_escaped``, ``one_move`` are for ``--json`` only); the keys themselves
+    for a variant this program does not ship."""
+    from tafl_desktop.core.game import Outcome
+    from tafl_desktop.core.variants import preset
+    from tafl_desktop.study.themes import THEMES
+
+    themes = ", ".join(_(THEMES[t]) if t in THEMES else t for t in pz["themes"])
+    variant = preset(str(pz.get("variant", "")))
+    if variant is None:
+        return str(pz["winner"]), str(pz["goal"]), themes
+    try:
+        side = variant.parse_side(str(pz["winner"]))
+    except ValueError:
+        return str(pz["winner"]), str(pz["goal"]), themes
+    return variant.side_names[int(side)], in_line(Outcome(side, str(pz["goal"])).reason_text(variant)), themes
+
+
+def in_line(text: str) -> str:
+    """A sentence put inside a line ("The king escaped" -> "the king escaped"): its first
+    letter in lower case, unless the second is a capital too (an abbreviation)."""
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
+        return text[0].lower() + text[1:]
+    return text
 
 
 def cmd_check_record(args: Any) -> int:
@@ -228,7 +256,9 @@ def cmd_generate(args: Any) -> int:
         print(json.dumps(result.as_dict()))
     else:
         if result.reproved or result.dropped:
-            print(_("re-proved {n} puzzles of the set under the preset's rules, dropped {dropped}").format(
+            print(ngettext("re-proved {n} puzzle of the set under the preset's rules, dropped {dropped}",
+                           "re-proved {n} puzzles of the set under the preset's rules, dropped {dropped}",
+                           result.reproved).format(
                 n=result.reproved, dropped=result.dropped))
         if result.trimmed:
             print(ngettext("dropped {n} puzzle too close to a longer one of the same game or to balance the set",

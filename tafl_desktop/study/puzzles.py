@@ -24,6 +24,7 @@ from typing import Any
 
 from tafl_desktop.core.game import Game, IllegalMove
 from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import json_problem, os_reason, shown
 from tafl_desktop.study.prover import Proof, main_line, prove_unique
 
@@ -293,7 +294,9 @@ def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | No
     if proof is None:
         return _("no unique forced win within its plies")
     if proof.plies != puzzle["plies"]:
-        return _("wins in {plies} plies, not {stated}").format(plies=proof.plies, stated=puzzle["plies"])
+        return ngettext("wins in {plies} ply, not {stated}",
+                        "wins in {plies} plies, not {stated}",
+                        proof.plies).format(plies=proof.plies, stated=puzzle["plies"])
     solution = list(puzzle["solution"])
     if not solution or rules.move_text(proof.first) != solution[0]:
         return _("the only winning first move is {move}").format(move=rules.move_text(proof.first))

@@ -40,7 +40,7 @@ KEYWORDS = {
     "_": None, "N_": None, "gettext": None,
     "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3),
     # the window's texts that follow a language switch (tafl_desktop.gui.texts)
-    "tr": (3,), "add_item": (2,), "set_item": (3,),
+    "tr": (3,), "trn": (3, 4), "add_item": (2,), "set_item": (3,),
 }
 #: Texts naming both sides of a variant: the catalogue holds each once more per preset's pair of
 #: sides (``marks.N_pair``, ``Variant.pair_text``).

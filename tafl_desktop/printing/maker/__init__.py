@@ -18,7 +18,7 @@ from typing import Any
 
 from tafl_desktop.core.marks import Num
 from tafl_desktop.core.safe_files import write_safely
-from tafl_desktop.i18n import _, pgettext
+from tafl_desktop.i18n import _, ngettext, pgettext
 from tafl_desktop.printing.maker.options import (
     FORMATS,
     LASER_FORMATS,
@@ -81,9 +81,13 @@ def _laser(variant: Any, plan: Any, report: MakerReport) -> bytes:
     report.lines.append(_("Board {w} x {h} mm; cut {cut}, score {score}, engrave {engrave}.").format(
         w=Num(plan.width), h=Num(plan.height), cut=_("red"), score=_("blue"), engrave=_("black")))
     if plan.holes:
-        report.lines.append(_("{n} holes of {d} mm cut for pegs.").format(n=len(plan.holes), d=Num(opts.hole_mm)))
+        report.lines.append(ngettext("{n} hole of {d} mm cut for pegs.",
+                                     "{n} holes of {d} mm cut for pegs.",
+                                     len(plan.holes)).format(n=len(plan.holes), d=Num(opts.hole_mm)))
     elif has_points(variant) and opts.holes == "engrave":
-        report.lines.append(_("{n} dimples of {d} mm engraved.").format(n=len(plan.points), d=Num(opts.hole_mm)))
+        report.lines.append(ngettext("{n} dimple of {d} mm engraved.",
+                                     "{n} dimples of {d} mm engraved.",
+                                     len(plan.points)).format(n=len(plan.points), d=Num(opts.hole_mm)))
     if opts.kerf_mm:
         report.lines.append(_("Kerf {k} mm: outlines grow and holes shrink by half of it.").format(
             k=Num(opts.kerf_mm)))
@@ -126,7 +130,8 @@ def _meshes(variant: Any, plan: Any, report: MakerReport) -> bytes:
     if "markers" in report.parts:
         markers = parts_3d.marker_groups(variant, opts)
         groups += markers
-        report.lines.append(_("Rank markers {d} mm across: {n} discs.").format(
+        report.lines.append(ngettext("Rank markers {d} mm across: {n} disc.",
+                                     "Rank markers {d} mm across: {n} discs.", sum(g.count for g in markers)).format(
             d=Num(opts.draught_mm), n=sum(g.count for g in markers)))
     laid, width, block = parts_3d.lay_out(groups, x, max(150.0, plan.width if x else 200.0))
     objects += laid
