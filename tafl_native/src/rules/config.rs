@@ -95,7 +95,8 @@ choice_enum!(
     CornerEntry { King = "king", Defenders = "defenders" });
 choice_enum!(
     /// `camps_hostile`
-    CampsHostile { None = "none", Defenders = "defenders", All = "all", Always = "always" });
+    CampsHostile { None = "none", Defenders = "defenders", All = "all", Always = "always",
+        AlwaysButMiddle = "always_but_middle" });
 choice_enum!(
     /// `camp_crossing`
     CampCrossing { Nobody = "nobody", Attackers = "attackers", Everyone = "everyone" });
@@ -115,8 +116,10 @@ pub struct TaflOptions {
     pub repetition_count: u32,
     pub captureless_draw: u32,
     pub strict_custodian: StrictCustodian,
+    pub strict_custodian_squares: bool,
     pub immobilisation: bool,
     pub edge_hostile: bool,
+    pub edge_hostile_king: bool,
     pub shield_wall: bool,
     pub shield_wall_flank: bool,
     pub shield_wall_corners: bool,
@@ -152,8 +155,10 @@ impl Default for TaflOptions {
             repetition_count: 3,
             captureless_draw: 0,
             strict_custodian: StrictCustodian::Off,
+            strict_custodian_squares: true,
             immobilisation: false,
             edge_hostile: false,
+            edge_hostile_king: true,
             shield_wall: false,
             shield_wall_flank: true,
             shield_wall_corners: true,
@@ -190,8 +195,10 @@ pub const OPTION_KEYS: &[&str] = &[
     "repetition_count",
     "captureless_draw",
     "strict_custodian",
+    "strict_custodian_squares",
     "immobilisation",
     "edge_hostile",
+    "edge_hostile_king",
     "shield_wall",
     "shield_wall_flank",
     "shield_wall_corners",
@@ -255,6 +262,8 @@ pub fn option_domain(key: &str) -> Option<Domain> {
         | "encirclement"
         | "immobilisation"
         | "edge_hostile"
+        | "edge_hostile_king"
+        | "strict_custodian_squares"
         | "shield_wall"
         | "shield_wall_flank"
         | "shield_wall_corners"
@@ -314,8 +323,10 @@ impl TaflOptions {
             "repetition_count" => self.repetition_count = want_int(key, v, REPETITION_COUNT)?,
             "captureless_draw" => self.captureless_draw = want_int(key, v, CAPTURELESS_DRAW)?,
             "strict_custodian" => self.strict_custodian = want_choice(key, v, StrictCustodian::parse)?,
+            "strict_custodian_squares" => self.strict_custodian_squares = want_bool(key, v)?,
             "immobilisation" => self.immobilisation = want_bool(key, v)?,
             "edge_hostile" => self.edge_hostile = want_bool(key, v)?,
+            "edge_hostile_king" => self.edge_hostile_king = want_bool(key, v)?,
             "shield_wall" => self.shield_wall = want_bool(key, v)?,
             "shield_wall_flank" => self.shield_wall_flank = want_bool(key, v)?,
             "shield_wall_corners" => self.shield_wall_corners = want_bool(key, v)?,
@@ -497,7 +508,7 @@ mod tests {
         assert_eq!(option_domain("no_such_key"), None);
         assert_eq!(
             option_domain("camps_hostile"),
-            Some(Domain::Choice(vec!["none", "defenders", "all", "always"]))
+            Some(Domain::Choice(vec!["none", "defenders", "all", "always", "always_but_middle"]))
         );
     }
 

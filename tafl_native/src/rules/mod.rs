@@ -171,7 +171,7 @@ impl<B: Bits> Rules<B> {
         if camps.any() {
             if matches!(
                 o.camps_hostile,
-                CampsHostile::Defenders | CampsHostile::All | CampsHostile::Always
+                CampsHostile::Defenders | CampsHostile::All | CampsHostile::Always | CampsHostile::AlwaysButMiddle
             ) {
                 always[def] |= camps;
             }
@@ -180,6 +180,11 @@ impl<B: Bits> Rules<B> {
             }
             if o.camps_hostile == CampsHostile::Always {
                 always[att] |= camps; // an attacker standing there does not make it friendly
+            }
+            if o.camps_hostile == CampsHostile::AlwaysButMiddle {
+                // the competition's referee: a camp's middle (every neighbour a camp square) spares attackers
+                let middles = B::from_squares(camps.squares().filter(|&s| (grid.adj[s] & !camps).is_zero()));
+                always[att] |= camps & !middles;
             }
         }
 
