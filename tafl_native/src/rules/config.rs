@@ -508,7 +508,13 @@ mod tests {
         assert_eq!(option_domain("no_such_key"), None);
         assert_eq!(
             option_domain("camps_hostile"),
-            Some(Domain::Choice(vec!["none", "defenders", "all", "always", "always_but_middle"]))
+            Some(Domain::Choice(vec![
+                "none",
+                "defenders",
+                "all",
+                "always",
+                "always_but_middle"
+            ]))
         );
     }
 

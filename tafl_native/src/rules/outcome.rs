@@ -242,11 +242,7 @@ impl<B: Bits> Rules<B> {
             } else {
                 self.opts.edge_hostile
             };
-            return if rim {
-                0
-            } else {
-                NEVER
-            };
+            return if rim { 0 } else { NEVER };
         }
         let n = n as usize;
         if self.def_hostile.has(n) {
