@@ -138,6 +138,8 @@ SEEDS = (
     # the king on the corner i9, no escape square of the competition's 16 (every other edge square
     # the king can reach there is one of them or a camp)
     ("tablut_competition", "/5t2K/9/9/9/9/9/9/9/9/", "defenders"),
+    # c3-c1 takes b1 against the corner a1 a defender stands on, if a held corner stays hostile
+    ("copenhagen", "/11/11/11/11/11/5K5/11/11/2t8/11/TT9/", "attackers"),
 )
 
 
@@ -194,13 +196,16 @@ def write(seconds: float) -> None:
 
 
 def fill(seconds: float) -> None:
-    """Search again, longer, for the cases the data file has no witness for."""
+    """Search again, longer, for the cases the data file has no witness for (or does not list)."""
     out = json.loads(DATA.read_text(encoding="utf-8"))
-    for case, w in out["witnesses"].items():
-        if w is None:
-            key, text = case.split("=", 1)
-            out["witnesses"][case] = w = find(key, json.loads(text), seconds, seed=2)
+    have = out["witnesses"]
+    for key, value in cases():
+        case = case_key(key, value)
+        if have.get(case) is None:
+            have[case] = w = find(key, value, seconds, seed=2)
             print(case, "->", w, flush=True)
+    for case in set(have) - {case_key(k, v) for k, v in cases()}:
+        del have[case]
     DATA.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 

@@ -162,14 +162,17 @@ def test_strict_custodian_everyone_takes_the_king_by_the_king_capture_rule_in_fo
         assert after.result == result, mode
 
 
-def test_a_corner_a_defender_stands_on_stays_hostile():
-    """The documented reading of ``corner_entry`` (tafl-rules.md 2.3, OpenTafl's corh: a hostile corner
-    is hostile whoever stands on it; no source ties a corner's hostility to its being empty): with
-    defenders allowed into the corners, c3-c1 takes the defender b1 against the corner a1 although a
-    defender stands there."""
-    rules = rules_for("copenhagen", corner_entry="defenders")
-    _after, taken = move(rules, position(rules, "Kf6 Ta1 Tb1 tc3", "attackers"), "c3-c1")
-    assert taken == {"b1"}
+def test_corners_hostile_occupied_chooses_whether_a_held_corner_stays_hostile():
+    """tafl-rules.md 2.3 (OpenTafl's corh: a hostile corner is hostile whoever stands on it); no source ties
+    a corner's hostility to its being empty, so ``corners_hostile_occupied`` names it.  With defenders
+    allowed into the corners, c3-c1 takes the defender b1 against the corner a1 a defender stands on only
+    when held corners stay hostile; against the empty corner it takes b1 either way."""
+    for held, taken_there in ((True, {"b1"}), (False, set())):
+        rules = rules_for("copenhagen", corner_entry="defenders", corners_hostile_occupied=held)
+        _after, taken = move(rules, position(rules, "Kf6 Ta1 Tb1 tc3", "attackers"), "c3-c1")
+        assert taken == taken_there, held
+        _after, taken = move(rules, position(rules, "Kf6 Tb1 tc3", "attackers"), "c3-c1")
+        assert taken == {"b1"}, held
 
 
 def test_edge_hostile_king_chooses_whether_the_rim_takes_the_king():
@@ -183,3 +186,16 @@ def test_edge_hostile_king_chooses_whether_the_rim_takes_the_king():
         assert after.result == result, against_king
         _after, taken = move(rules, position(rules, "Kd4 Te1 te4", "attackers"), "e4-e2")
         assert taken == {"e1"}, against_king
+
+
+def test_the_rule_sheet_says_which_reading_of_held_corners_is_in_force():
+    """The printed rules follow the option: one sentence or the other, never both."""
+    from tafl_desktop.core.rulebook import rules_text
+    from tafl_desktop.core.variants import find_variant
+
+    held = "A corner acts as a capturing partner even while a defender stands on it."
+    empty = "A corner square acts against defenders only while it is empty."
+    for value, present, absent in ((True, held, empty), (False, empty, held)):
+        text = rules_text(find_variant("copenhagen").with_options(
+            {"corner_entry": "defenders", "corners_hostile_occupied": value}))
+        assert present in text and absent not in text, value

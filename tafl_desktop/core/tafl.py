@@ -225,8 +225,11 @@ class TaflRules:
             if mode == "always":
                 always[DEF] |= t
         if o["corners_hostile"]:
-            always[ATT] |= self.corner_mask
-            always[DEF] |= self.corner_mask
+            always[ATT] |= self.corner_mask  # a defender standing there is a partner against attackers anyway
+            if o["corners_hostile_occupied"]:
+                always[DEF] |= self.corner_mask
+            else:  # hostile to defenders only while empty
+                empty[DEF] |= self.corner_mask
         if self.camps:
             cm = self._mask(self.camps)
             mode = o["camps_hostile"]

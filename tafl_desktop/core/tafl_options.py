@@ -265,6 +265,15 @@ TAFL_OPTIONS = OptionSchema((
                   "('Attacking pieces may not sit on a corner square'); a hostile corner stays hostile while a "
                   "defender stands on it, as OpenTafl's corh plays it (tafl-rules.md 2.3): no source ties a corner's "
                   "hostility to its being empty, as Copenhagen does for the throne")),
+    OptionSpec(
+        "corners_hostile_occupied", N_("Occupied corners stay hostile"), N_("Whether a corner square a defender "
+        "stands on still acts as a capturing partner against defenders."), "bool", True,
+        # on: the corners' own sentence covers it (hostile to any piece)
+        sentence_off=N_("A corner square acts against defenders only while it is empty."),
+        group="Special squares", needs_mark="corner", depends_on=("corner_entry", ("defenders",)), omit_default=True,
+        source=N_("tafl-rules.md 2.3 (OpenTafl's corh: a hostile corner is hostile whoever stands on it); no source "
+                  "ties a corner's hostility to its being empty, as Copenhagen does for the throne (on: it stays "
+                  "hostile)")),
     # -- camps ---------------------------------------------------------------------------------
     OptionSpec(
         "camps", "Camps", "The attackers' base camps (marked squares) are special squares.", "bool", False,

@@ -133,6 +133,7 @@ pub struct TaflOptions {
     pub throne_reentry: bool,
     pub corners_hostile: bool,
     pub corner_entry: CornerEntry,
+    pub corners_hostile_occupied: bool,
     pub camps: bool,
     pub camps_hostile: CampsHostile,
     pub camp_reentry: bool,
@@ -172,6 +173,7 @@ impl Default for TaflOptions {
             throne_reentry: true,
             corners_hostile: true,
             corner_entry: CornerEntry::King,
+            corners_hostile_occupied: true,
             camps: false,
             camps_hostile: CampsHostile::Defenders,
             camp_reentry: false,
@@ -212,6 +214,7 @@ pub const OPTION_KEYS: &[&str] = &[
     "throne_reentry",
     "corners_hostile",
     "corner_entry",
+    "corners_hostile_occupied",
     "camps",
     "camps_hostile",
     "camp_reentry",
@@ -272,6 +275,7 @@ pub fn option_domain(key: &str) -> Option<Domain> {
         | "king_edge_capture"
         | "throne_reentry"
         | "corners_hostile"
+        | "corners_hostile_occupied"
         | "camps"
         | "camp_reentry"
         | "camp_to_camp" => Domain::Bool,
@@ -340,6 +344,7 @@ impl TaflOptions {
             "throne_reentry" => self.throne_reentry = want_bool(key, v)?,
             "corners_hostile" => self.corners_hostile = want_bool(key, v)?,
             "corner_entry" => self.corner_entry = want_choice(key, v, CornerEntry::parse)?,
+            "corners_hostile_occupied" => self.corners_hostile_occupied = want_bool(key, v)?,
             "camps" => self.camps = want_bool(key, v)?,
             "camps_hostile" => self.camps_hostile = want_choice(key, v, CampsHostile::parse)?,
             "camp_reentry" => self.camp_reentry = want_bool(key, v)?,

@@ -165,8 +165,12 @@ impl<B: Bits> Rules<B> {
             }
         }
         if o.corners_hostile {
-            always[att] |= corners;
-            always[def] |= corners;
+            always[att] |= corners; // a defender standing there is a partner against attackers anyway
+            if o.corners_hostile_occupied {
+                always[def] |= corners;
+            } else {
+                empty[def] |= corners; // hostile to defenders only while empty
+            }
         }
         if camps.any() {
             if matches!(
