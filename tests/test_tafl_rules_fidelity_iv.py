@@ -11,6 +11,9 @@ core and the native rules are held to the same rule, which is cited from its sou
 * item 2, exit forts with a sealed empty pocket: Copenhagen rules, tafl-rules.md 2.2 (exit fort:
   "king on edge, able to move, fort unbreakable"): a pocket no attacker can ever reach cannot be
   used to break the fort;
+* item 3, readings no source settles, now named options (``strict_custodian_squares``,
+  ``edge_hostile_king``, ``corners_hostile_occupied``) or a documented reading (``strict_custodian =
+  everyone`` takes the king by the king-capture rule in force), each pinned both ways;
 * item 4, the Tablut competition's camps: the competition's referee
   (AGalassi/TablutCompetition, ``GameAshtonTablut.checkCaptureWhite``) takes an attacker against a
   camp square except the four middle squares a5, e1, i5 and e9.
