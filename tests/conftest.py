@@ -141,7 +141,7 @@ TAFL_RULE_MODULES = frozenset({
     "test_tafl_exit_forts", "test_tafl_rules_fidelity", "test_tafl_toggles_capture", "test_tafl_toggles_endings",
     "test_tafl_toggles_king", "test_tafl_toggles_movement", "test_tafl_toggles_throne_corners_camps",
     "test_engine_invariants", "test_real_games", "test_peer_differential", "test_illegal_move_reasons",
-    "test_cli_contract", "test_interop_rules_string", "test_study_lessons",
+    "test_cli_contract", "test_interop_rules_string", "test_study_lessons", "test_tafl_rules_fidelity_iv",
 })
 
 

@@ -215,17 +215,25 @@ def test_camp_hostility_reads_only_the_letters_opentafl_looks_at():
 
 def test_competition_camps_take_whoever_stands_on_them():
     """tafl-rules.md 2.2 (Ashton Tablut, AGalassi/TablutCompetition issue #4): camps are capturing partners
-    for both colours, occupied or not.  Defenders first, g5-g9 takes the attacker on f9 against e9, a camp
-    with an attacker on it; the export says so to OpenTafl (aforh with t and T) without a warning about it."""
+    for both colours, occupied or not, but the competition's referee (GameAshtonTablut.checkCaptureWhite)
+    spares an attacker against a camp's middle square (a5, e1, i5, e9).  With camps_hostile = always,
+    g5-g9 takes the attacker on f9 against e9, a camp with an attacker on it; the preset's own reading
+    leaves f9 standing.  OpenTafl hears aforh with t and T, and a warning names the exemption it lacks."""
+    always = find_variant("tablut_competition").with_options({"camps_hostile": "always"}).make_rules()
+    pos = always.initial_position()
+    _after, caps = always.play(pos, always.parse_move(pos, "g5-g9"))
+    assert [always.geometry.name(c) for c in caps] == ["f9"]
     rules = find_variant("tablut_competition").make_rules()
-    pos = rules.initial_position()
-    _after, caps = rules.play(pos, rules.parse_move(pos, "g5-g9"))
-    assert [rules.geometry.name(c) for c in caps] == ["f9"]
+    assert rules.play(pos, rules.parse_move(pos, "g5-g9"))[1] == ()
     camps = find_variant("tablut_camps").make_rules()  # camps hostile only when empty (source 000)
     start = camps.parse_position(camps.position_text(camps.initial_position()), rules.side_to_move(pos))
     assert camps.play(start, camps.parse_move(start, "g5-g9"))[1] == ()
     exported = to_rules_string(find_variant("tablut_competition"))
-    assert "aforh:tcnkmTCNKM" in exported.text and not any("camps_hostile" in w for w in exported.warnings)
+    assert "aforh:tcnkmTCNKM" in exported.text
+    assert [w for w in exported.warnings if "camps_hostile" in w] == [
+        "OpenTafl cannot express camps_hostile = always_but_middle; it will play always"]
+    back = variant_from_rules_string(exported.text)
+    assert back.options["camps_hostile"] == "always_but_middle"
 
 
 def test_camp_pieces_move_inside_their_camp_in_the_exported_string():

@@ -91,7 +91,8 @@ def test_a_module_that_lacks_a_value_of_the_schema_is_out_of_date_and_the_python
     del before_32["camp_to_camp"]
     ok, reason, engine = _with_module_changed(monkeypatch, "option_values", lambda: before_32)
     assert (ok, engine) == (False, "python")
-    assert reason == "the native engine is older than the rules (it lacks camps_hostile=always, camp_to_camp)"
+    assert reason == ("the native engine is older than the rules (it lacks camps_hostile=always, "
+                      "camps_hostile=always_but_middle, camp_to_camp)")
     narrow = dict(known, king_speed=(0, 10))
     ok, reason, _engine = _with_module_changed(monkeypatch, "option_values", lambda: narrow)
     assert not ok and "king_speed=0..18" in reason

@@ -123,7 +123,7 @@ def board_sentences(variant: Variant) -> list[str]:
         names = ", ".join(g.name(s) for s in sorted(g.marked("corner")))
         if variant.options.get("corner_entry") == "defenders":
             out.append(gettext("The corner squares ({squares}) are closed to the attackers.").format(squares=names))
-            if variant.options.get("corners_hostile"):
+            if variant.options.get("corners_hostile") and variant.options.get("corners_hostile_occupied", True):
                 out.append(gettext("A corner acts as a capturing partner even while a defender stands on it."))
         else:
             out.append(gettext("The corner squares ({squares}) are closed to every piece but the king.").format(

@@ -153,7 +153,7 @@ def _ot_entries(v: Variant) -> list[tuple[str, str]]:
         out.append(("cens", ""))
     if camps:
         out.append(("aforh", {"none": "", "defenders": DEF_TYPES, "all": ALL_TYPES,
-                              "always": ALL_TYPES}[str(o["camps_hostile"])]))
+                              "always": ALL_TYPES, "always_but_middle": ALL_TYPES}[str(o["camps_hostile"])]))
         # OpenTafl (GenericRules.canTaflmanMoveThrough/StopOn): a piece may pass a camp square if its type
         # is in aforp and either in aforre or standing on a camp square; it may stop there if also in
         # afors.  Attackers standing in a camp move inside it, so they are always in aforp and afors;

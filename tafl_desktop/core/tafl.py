@@ -181,6 +181,10 @@ class TaflRules:
         self.king_anvil = armed in ("yes", "anvil")
         self.edge_hostile = bool(o["edge_hostile"])
         self.king_edge_capture = bool(o["king_edge_capture"])
+        #: the hostile rim acts against the king too (``edge_hostile_king``)
+        self.rim_against_king = self.edge_hostile and bool(o["edge_hostile_king"])
+        #: strict custodian counts hostile squares and the hostile rim as enemies
+        self.strict_squares = bool(o["strict_custodian_squares"])
         #: a legality rule that needs the game's history (see forbids_repetition)
         self.no_repeat = o["repetition"] == "defenders_no_repeat"
 
@@ -221,18 +225,31 @@ class TaflRules:
             if mode == "always":
                 always[DEF] |= t
         if o["corners_hostile"]:
-            always[ATT] |= self.corner_mask
-            always[DEF] |= self.corner_mask
+            always[ATT] |= self.corner_mask  # a defender standing there is a partner against attackers anyway
+            if o["corners_hostile_occupied"]:
+                always[DEF] |= self.corner_mask
+            else:  # hostile to defenders only while empty
+                empty[DEF] |= self.corner_mask
         if self.camps:
             cm = self._mask(self.camps)
-            if o["camps_hostile"] in ("defenders", "all", "always"):
+            mode = o["camps_hostile"]
+            if mode in ("defenders", "all", "always", "always_but_middle"):
                 always[DEF] |= cm
-            if o["camps_hostile"] == "all":
+            if mode == "all":
                 empty[ATT] |= cm
-            if o["camps_hostile"] == "always":  # an attacker standing there does not make it friendly
+            if mode == "always":  # an attacker standing there does not make it friendly
                 always[ATT] |= cm
+            if mode == "always_but_middle":  # the competition's referee: a camp's middle spares attackers
+                always[ATT] |= cm & ~self._mask(self.camp_middles())
         self.host_always = always
         self.host_empty = empty
+
+    def camp_middles(self) -> frozenset[int]:
+        """Camp squares whose every neighbour is a camp square: the middle of a camp (a5, e1, i5
+        and e9 on the competition's Tablut board), which its referee never lets take an attacker."""
+        g = self.geometry
+        return frozenset(s for s in self.camps
+                         if all(n in self.camps for n in g.neighbours(s) if not self._wall(s, n)))
 
     def _build_restrictions(self) -> None:
         """Per piece class and origin: squares that block the path, and squares it may not stop on."""
@@ -618,7 +635,7 @@ class TaflRules:
     def _king_side_hostile(self, att: int, dfn: int, king: int, n: int | None) -> bool:
         """One side of the king for a four-sided capture: attacker, hostile square or (maybe) the edge."""
         if n is None:
-            return self.king_edge_capture or self.edge_hostile
+            return self.king_edge_capture or self.rim_against_king
         return self._hostile_to(DEF, n, att, dfn, king)
 
     def _king_captured(self, att: int, dfn: int, king: int, mover: int) -> bool:
@@ -646,21 +663,24 @@ class TaflRules:
 
     def _custodial_side(self, att: int, dfn: int, king: int, n: int | None) -> bool:
         if n is None:
-            return self.edge_hostile
+            return self.rim_against_king
         return self._hostile_to(DEF, n, att, dfn, king)
 
     def _sandwiched(self, att: int, dfn: int, king: int, s: int, side: int) -> bool:
-        """Strict custodian: is the soldier on ``s`` between two enemies (or hostile squares)?"""
+        """Strict custodian: is the soldier on ``s`` between two enemies (or, with
+        ``strict_custodian_squares``, hostile squares and the hostile rim)?"""
         victim = side
         dirs = self.adj_dirs[s]
+        squares = self.strict_squares
+        enemy = att if victim == DEF else dfn | (self.bit[king] if king >= 0 and self.king_anvil else 0)
         for a, b in ((dirs[0], dirs[1]), (dirs[2], dirs[3])):
             ok = True
             for n in (a, b):
                 if n is None:
-                    if not self.edge_hostile:
+                    if not (squares and self.edge_hostile):
                         ok = False
                         break
-                elif not self._hostile_to(victim, n, att, dfn, king):
+                elif not (self._hostile_to(victim, n, att, dfn, king) if squares else enemy >> n & 1):
                     ok = False
                     break
             if ok:
@@ -694,12 +714,13 @@ class TaflRules:
         W = self.W
         f, r = g.file_rank(to)
         if g.is_edge(to):
-            along = (1, -1) if r in (0, self.H - 1) else (W, -W)
-            if not (f in (0, W - 1) and r in (0, self.H - 1)):
-                for st in along:
-                    n = to + st
-                    if 0 <= n < self.N and (st != 1 or n % W) and (st != -1 or to % W) and enemy >> n & 1:
-                        starts.append((n, st))
+            # along the edge (both edges from a board's corner square: on a board without marked
+            # corners any piece may stop there, and a piece there brackets like any other)
+            along = ((1, -1) if r in (0, self.H - 1) else ()) + ((W, -W) if f in (0, W - 1) else ())
+            for st in along:
+                n = to + st
+                if 0 <= n < self.N and (st != 1 or n % W) and (st != -1 or to % W) and enemy >> n & 1:
+                    starts.append((n, st))
         if not o["shield_wall_flank"]:
             for e in self.adj[to]:
                 if g.is_edge(e) and not g.is_edge(to) and enemy >> e & 1:
@@ -830,7 +851,8 @@ class TaflRules:
           it is hostile, shield walls when they are on, immobilisation when it is on; the king
           by the king-capture rules in force), where a capture counts only if it needs no more
           attackers than stand on the board (a lone attacker can take a defender only against a
-          hostile square).
+          hostile square).  A square no attacker can reach (an empty pocket sealed by such
+          defenders) acts against nobody.
 
         Defenders outside the ring count when they are safe by the same test, however far out
         (a wall backed by a second wall, a piece holding a wall piece from outside); a defender
@@ -860,16 +882,32 @@ class TaflRules:
         ring = self._dilate(region & ~closed) & ~region  # all defenders: attackers and empty squares ruled out above
         safe = dfn
         while True:
+            # squares no attacker can ever reach count like the king's space: nothing acts from there
+            sealed = region | self._never_reached(att, safe | kb | region)
             lost = 0
             for d in _bits(safe):
-                if self._fort_piece_capturable(d, region, safe, dfn | kb, False, attackers):
+                if self._fort_piece_capturable(d, sealed, safe, dfn | kb, False, attackers):
                     lost |= 1 << d
             if not lost:
                 break
             if lost & ring:
                 return False
             safe &= ~lost
-        return not self._fort_piece_capturable(king, region, safe | kb, dfn | kb, True, attackers)
+        return not self._fort_piece_capturable(king, sealed, safe | kb, dfn | kb, True, attackers)
+
+    def _never_reached(self, att: int, walls: int) -> int:
+        """Squares no attacker can ever stand on or pass: the board less everything the attackers
+        reach from where they stand through squares that are not ``walls`` (pieces that stay, and
+        the king's space) nor closed to them.  A pocket sealed by pieces that can never be taken
+        is one the attackers can never use (Copenhagen: a fort is one "impossible for the
+        attackers to break")."""
+        allowed = self.full & ~(walls | self.att_closed)
+        reach = att
+        while True:
+            grown = reach | (self._dilate(reach) & allowed)
+            if grown == reach:
+                return self.full & ~reach
+            reach = grown
 
     def _transpose(self, x: int) -> int:
         out = 0
@@ -883,7 +921,8 @@ class TaflRules:
         defender of the fort: 0 for a square (or rim) hostile by itself, 1 for a square an
         attacker could stand on, :data:`NEVER` when nothing there can ever act."""
         if n is None:
-            return 0 if self.edge_hostile or (king and self.king_edge_capture) else NEVER
+            rim = (self.rim_against_king or self.king_edge_capture) if king else self.edge_hostile
+            return 0 if rim else NEVER
         b = 1 << n
         if self.def_hostile & b:
             return 0

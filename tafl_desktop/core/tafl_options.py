@@ -116,10 +116,23 @@ TAFL_OPTIONS = OptionSchema((
             Choice("off", "Off", "A piece may safely move in between two enemies."),
             Choice("soldiers", "Soldiers (king exempt)",
                    "A soldier that stops between two enemies is captured at once; the king may (bare-faced cheek)."),
-            Choice("everyone", "Everyone", "Any piece, the king too, that stops between two enemies is captured "
-                   "at once."),
+            Choice("everyone", "Everyone", N_("Any piece that stops where it would be captured is captured at once: "
+                   "a soldier between two enemies, the king where the king-capture rule in force takes him (so a "
+                   "king captured only on four sides survives between two attackers).")),
         ),
-        group="Capture", source=N_("source 000 (Military Strategy Games)")),
+        group="Capture", source=N_("source 000 (Military Strategy Games) (strict custodian for soldiers; the "
+                                   "king's 'bare-faced cheek'); with 'Everyone' the king falls only where the "
+                                   "king-capture rule in force would take him, a reading: the source speaks of a "
+                                   "king captured like a soldier")),
+    OptionSpec(
+        "strict_custodian_squares", N_("Strict custodian counts hostile squares"), N_("Whether hostile squares "
+        "(and the hostile rim) count as enemies when a soldier stops between them."), "bool", True,
+        # on: the strict custodian's own sentence covers it (hostile squares act as enemies throughout)
+        sentence_off=N_("For the strict custodian capture only enemy pieces count, not hostile squares or the rim."),
+        group="Capture", depends_on=("strict_custodian", ("soldiers", "everyone")), omit_default=True,
+        source=N_("source 000 (Military Strategy Games): a soldier 'may NOT rest between two opposing soldiers'; "
+                  "hostile squares 'count as hostile pieces for the purposes of capture'; no source says whether "
+                  "they count for the strict form (on: they do)")),
     OptionSpec(
         "immobilisation", "Immobilisation capture", "A piece left with no liberty (enemies, hostile squares "
         "or the rim on every side) is captured.", "bool", False,
@@ -131,6 +144,16 @@ TAFL_OPTIONS = OptionSchema((
         "falls to one enemy.", "bool", False,
         sentence_on="The rim of the board acts as a capturing partner: a piece on the edge is captured by one "
         "enemy on its inner side.", group="Capture", source=N_("source 002 (Winther's Tablut)")),
+    OptionSpec(
+        "edge_hostile_king", N_("Hostile rim against the king"), N_("Whether the hostile rim also acts as a "
+        "capturing partner against the king."), "bool", True,
+        # on: the hostile rim's own sentence covers it (a piece on the edge, the king too)
+        sentence_off=N_("The hostile rim does not act against the king; he is captured on the edge only as the "
+                        "king-capture rules say."),
+        group="Capture", depends_on=("edge_hostile", (True,)), omit_default=True,
+        source=N_("source 002 (Winther's Tablut) ('the whole periphery functions as capture square' in Alea "
+                  "Evangelii, where the king on the rim has already won): no source says whether the rim takes "
+                  "the king (on: it does)")),
     OptionSpec(
         "shield_wall", "Shield walls", "A row of pieces on the edge is captured at once by bracketing it, "
         "each one faced by an enemy.", "bool", False,
@@ -242,6 +265,15 @@ TAFL_OPTIONS = OptionSchema((
                   "('Attacking pieces may not sit on a corner square'); a hostile corner stays hostile while a "
                   "defender stands on it, as OpenTafl's corh plays it (tafl-rules.md 2.3): no source ties a corner's "
                   "hostility to its being empty, as Copenhagen does for the throne")),
+    OptionSpec(
+        "corners_hostile_occupied", N_("Occupied corners stay hostile"), N_("Whether a corner square a defender "
+        "stands on still acts as a capturing partner against defenders."), "bool", True,
+        # on: the corners' own sentence covers it (hostile to any piece)
+        sentence_off=N_("A corner square acts against defenders only while it is empty."),
+        group="Special squares", needs_mark="corner", depends_on=("corner_entry", ("defenders",)), omit_default=True,
+        source=N_("tafl-rules.md 2.3 (OpenTafl's corh: a hostile corner is hostile whoever stands on it); no source "
+                  "ties a corner's hostility to its being empty, as Copenhagen does for the throne (on: it stays "
+                  "hostile)")),
     # -- camps ---------------------------------------------------------------------------------
     OptionSpec(
         "camps", "Camps", "The attackers' base camps (marked squares) are special squares.", "bool", False,
@@ -258,11 +290,17 @@ TAFL_OPTIONS = OptionSchema((
             Choice("always", N_("To all, even occupied"),
                    N_("Camp squares act as capturing partners against every piece, even while an attacker stands on "
                       "one.")),
+            Choice("always_but_middle", N_("To all, but the middle spares attackers"),
+                   N_("Camp squares act as capturing partners against every piece, even while an attacker stands on "
+                      "one, except that a camp's middle square (every neighbour of it a camp square) never helps to "
+                      "capture an attacker.")),
         ),
         group="Camps", depends_on=("camps", (True,)),
         source=N_("source 000 (Military Strategy Games) (empty camps hostile: 'once vacated' ... 'count as hostile "
                   "pieces'); tafl-rules.md 2.2 (Ashton Tablut, AGalassi/TablutCompetition issue #4: camps are "
-                  "capturing partners whoever stands on them; OpenTafl's aforh makes a camp hostile occupied or not)")),
+                  "capturing partners whoever stands on them; OpenTafl's aforh makes a camp hostile occupied or not); "
+                  "the competition's referee (AGalassi/TablutCompetition, GameAshtonTablut.checkCaptureWhite) takes "
+                  "an attacker against any camp square but the middle ones a5, e1, i5, e9")),
     OptionSpec(
         "camp_reentry", "Attackers may return to a camp", "Whether an attacker that left its camp may enter a "
         "camp again.", "bool", False,

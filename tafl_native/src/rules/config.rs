@@ -95,7 +95,8 @@ choice_enum!(
     CornerEntry { King = "king", Defenders = "defenders" });
 choice_enum!(
     /// `camps_hostile`
-    CampsHostile { None = "none", Defenders = "defenders", All = "all", Always = "always" });
+    CampsHostile { None = "none", Defenders = "defenders", All = "all", Always = "always",
+        AlwaysButMiddle = "always_but_middle" });
 choice_enum!(
     /// `camp_crossing`
     CampCrossing { Nobody = "nobody", Attackers = "attackers", Everyone = "everyone" });
@@ -115,8 +116,10 @@ pub struct TaflOptions {
     pub repetition_count: u32,
     pub captureless_draw: u32,
     pub strict_custodian: StrictCustodian,
+    pub strict_custodian_squares: bool,
     pub immobilisation: bool,
     pub edge_hostile: bool,
+    pub edge_hostile_king: bool,
     pub shield_wall: bool,
     pub shield_wall_flank: bool,
     pub shield_wall_corners: bool,
@@ -130,6 +133,7 @@ pub struct TaflOptions {
     pub throne_reentry: bool,
     pub corners_hostile: bool,
     pub corner_entry: CornerEntry,
+    pub corners_hostile_occupied: bool,
     pub camps: bool,
     pub camps_hostile: CampsHostile,
     pub camp_reentry: bool,
@@ -152,8 +156,10 @@ impl Default for TaflOptions {
             repetition_count: 3,
             captureless_draw: 0,
             strict_custodian: StrictCustodian::Off,
+            strict_custodian_squares: true,
             immobilisation: false,
             edge_hostile: false,
+            edge_hostile_king: true,
             shield_wall: false,
             shield_wall_flank: true,
             shield_wall_corners: true,
@@ -167,6 +173,7 @@ impl Default for TaflOptions {
             throne_reentry: true,
             corners_hostile: true,
             corner_entry: CornerEntry::King,
+            corners_hostile_occupied: true,
             camps: false,
             camps_hostile: CampsHostile::Defenders,
             camp_reentry: false,
@@ -190,8 +197,10 @@ pub const OPTION_KEYS: &[&str] = &[
     "repetition_count",
     "captureless_draw",
     "strict_custodian",
+    "strict_custodian_squares",
     "immobilisation",
     "edge_hostile",
+    "edge_hostile_king",
     "shield_wall",
     "shield_wall_flank",
     "shield_wall_corners",
@@ -205,6 +214,7 @@ pub const OPTION_KEYS: &[&str] = &[
     "throne_reentry",
     "corners_hostile",
     "corner_entry",
+    "corners_hostile_occupied",
     "camps",
     "camps_hostile",
     "camp_reentry",
@@ -255,6 +265,8 @@ pub fn option_domain(key: &str) -> Option<Domain> {
         | "encirclement"
         | "immobilisation"
         | "edge_hostile"
+        | "edge_hostile_king"
+        | "strict_custodian_squares"
         | "shield_wall"
         | "shield_wall_flank"
         | "shield_wall_corners"
@@ -263,6 +275,7 @@ pub fn option_domain(key: &str) -> Option<Domain> {
         | "king_edge_capture"
         | "throne_reentry"
         | "corners_hostile"
+        | "corners_hostile_occupied"
         | "camps"
         | "camp_reentry"
         | "camp_to_camp" => Domain::Bool,
@@ -314,8 +327,10 @@ impl TaflOptions {
             "repetition_count" => self.repetition_count = want_int(key, v, REPETITION_COUNT)?,
             "captureless_draw" => self.captureless_draw = want_int(key, v, CAPTURELESS_DRAW)?,
             "strict_custodian" => self.strict_custodian = want_choice(key, v, StrictCustodian::parse)?,
+            "strict_custodian_squares" => self.strict_custodian_squares = want_bool(key, v)?,
             "immobilisation" => self.immobilisation = want_bool(key, v)?,
             "edge_hostile" => self.edge_hostile = want_bool(key, v)?,
+            "edge_hostile_king" => self.edge_hostile_king = want_bool(key, v)?,
             "shield_wall" => self.shield_wall = want_bool(key, v)?,
             "shield_wall_flank" => self.shield_wall_flank = want_bool(key, v)?,
             "shield_wall_corners" => self.shield_wall_corners = want_bool(key, v)?,
@@ -329,6 +344,7 @@ impl TaflOptions {
             "throne_reentry" => self.throne_reentry = want_bool(key, v)?,
             "corners_hostile" => self.corners_hostile = want_bool(key, v)?,
             "corner_entry" => self.corner_entry = want_choice(key, v, CornerEntry::parse)?,
+            "corners_hostile_occupied" => self.corners_hostile_occupied = want_bool(key, v)?,
             "camps" => self.camps = want_bool(key, v)?,
             "camps_hostile" => self.camps_hostile = want_choice(key, v, CampsHostile::parse)?,
             "camp_reentry" => self.camp_reentry = want_bool(key, v)?,
@@ -497,7 +513,13 @@ mod tests {
         assert_eq!(option_domain("no_such_key"), None);
         assert_eq!(
             option_domain("camps_hostile"),
-            Some(Domain::Choice(vec!["none", "defenders", "all", "always"]))
+            Some(Domain::Choice(vec![
+                "none",
+                "defenders",
+                "all",
+                "always",
+                "always_but_middle"
+            ]))
         );
     }
 

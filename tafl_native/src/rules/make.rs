@@ -353,7 +353,7 @@ impl<B: Bits> Rules<B> {
         if four {
             return dirs.iter().all(|&n| {
                 if n == NO_SQ {
-                    o.king_edge_capture || o.edge_hostile
+                    o.king_edge_capture || self.rim_against_king()
                 } else {
                     self.hostile_to(Side::Defenders, n as usize, b)
                 }
@@ -361,7 +361,7 @@ impl<B: Bits> Rules<B> {
         }
         let side_hostile = |n: u16| {
             if n == NO_SQ {
-                o.edge_hostile
+                self.rim_against_king()
             } else {
                 self.hostile_to(Side::Defenders, n as usize, b)
             }
@@ -377,14 +377,28 @@ impl<B: Bits> Rules<B> {
         false
     }
 
-    /// Strict custodian: is the soldier of `side` on `s` between two enemies (or hostile squares)?
+    /// Does the hostile rim act against the king (`edge_hostile` with `edge_hostile_king`)?
+    #[inline]
+    pub(crate) fn rim_against_king(&self) -> bool {
+        self.opts.edge_hostile && self.opts.edge_hostile_king
+    }
+
+    /// Strict custodian: is the soldier of `side` on `s` between two enemies (or, with
+    /// `strict_custodian_squares`, hostile squares and the hostile rim)?
     fn sandwiched(&self, b: &Board<B>, s: usize, side: Side) -> bool {
         let dirs = self.grid.nbr[s];
+        let squares = self.opts.strict_custodian_squares;
         let hostile = |n: u16| {
             if n == NO_SQ {
-                self.opts.edge_hostile
-            } else {
+                squares && self.opts.edge_hostile
+            } else if squares {
                 self.hostile_to(side, n as usize, b)
+            } else {
+                let n = n as usize;
+                match side {
+                    Side::Defenders => b.att.has(n),
+                    Side::Attackers => b.dfn.has(n) || (n == b.king as usize && self.king_anvil),
+                }
             }
         };
         (hostile(dirs[0]) && hostile(dirs[1])) || (hostile(dirs[2]) && hostile(dirs[3]))
@@ -415,18 +429,20 @@ impl<B: Bits> Rules<B> {
         let (f, r) = (to as isize % w, to as isize / w);
         let t = to as isize;
         if g.is_edge(to) {
-            let along: [isize; 2] = if r == 0 || r == h - 1 { [1, -1] } else { [w, -w] };
-            if !((f == 0 || f == w - 1) && (r == 0 || r == h - 1)) {
-                for st in along {
-                    let q = t + st;
-                    if (0..n).contains(&q)
-                        && (st != 1 || q % w != 0)
-                        && (st != -1 || t % w != 0)
-                        && enemy.has(q as usize)
-                    {
-                        starts[count] = (q as usize, st);
-                        count += 1;
-                    }
+            // along the edge (both edges from a board's corner square: on a board without marked
+            // corners any piece may stop there, and a piece there brackets like any other)
+            let on_row_edge = r == 0 || r == h - 1;
+            let on_col_edge = f == 0 || f == w - 1;
+            for (st, on) in [(1, on_row_edge), (-1, on_row_edge), (w, on_col_edge), (-w, on_col_edge)] {
+                let q = t + st;
+                if on
+                    && (0..n).contains(&q)
+                    && (st != 1 || q % w != 0)
+                    && (st != -1 || t % w != 0)
+                    && enemy.has(q as usize)
+                {
+                    starts[count] = (q as usize, st);
+                    count += 1;
                 }
             }
         }

@@ -165,13 +165,17 @@ impl<B: Bits> Rules<B> {
             }
         }
         if o.corners_hostile {
-            always[att] |= corners;
-            always[def] |= corners;
+            always[att] |= corners; // a defender standing there is a partner against attackers anyway
+            if o.corners_hostile_occupied {
+                always[def] |= corners;
+            } else {
+                empty[def] |= corners; // hostile to defenders only while empty
+            }
         }
         if camps.any() {
             if matches!(
                 o.camps_hostile,
-                CampsHostile::Defenders | CampsHostile::All | CampsHostile::Always
+                CampsHostile::Defenders | CampsHostile::All | CampsHostile::Always | CampsHostile::AlwaysButMiddle
             ) {
                 always[def] |= camps;
             }
@@ -180,6 +184,11 @@ impl<B: Bits> Rules<B> {
             }
             if o.camps_hostile == CampsHostile::Always {
                 always[att] |= camps; // an attacker standing there does not make it friendly
+            }
+            if o.camps_hostile == CampsHostile::AlwaysButMiddle {
+                // the competition's referee: a camp's middle (every neighbour a camp square) spares attackers
+                let middles = B::from_squares(camps.squares().filter(|&s| (grid.adj[s] & !camps).is_zero()));
+                always[att] |= camps & !middles;
             }
         }
 

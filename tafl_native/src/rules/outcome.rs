@@ -193,10 +193,13 @@ impl<B: Bits> Rules<B> {
         let pieces = b.dfn | kb;
         let attackers = b.att.count();
         let mut safe = b.dfn;
+        let mut sealed;
         loop {
+            // squares no attacker can ever reach count like the king's space: nothing acts from there
+            sealed = region | self.never_reached(b.att, safe | kb | region);
             let mut lost = B::ZERO;
             for d in safe.squares() {
-                if self.fort_piece_capturable(d, region, safe, pieces, false, attackers) {
+                if self.fort_piece_capturable(d, sealed, safe, pieces, false, attackers) {
                     lost.set(d);
                 }
             }
@@ -208,7 +211,24 @@ impl<B: Bits> Rules<B> {
             }
             safe &= !lost;
         }
-        !self.fort_piece_capturable(king, region, safe | kb, pieces, true, attackers)
+        !self.fort_piece_capturable(king, sealed, safe | kb, pieces, true, attackers)
+    }
+
+    /// Squares no attacker can ever stand on or pass: the board less everything the attackers
+    /// reach from where they stand through squares that are not `walls` nor closed to them (the
+    /// core's `_never_reached`: a pocket sealed by pieces that can never be taken is one the
+    /// attackers can never use).
+    fn never_reached(&self, att: B, walls: B) -> B {
+        let g = &self.grid;
+        let allowed = g.full & !(walls | self.att_closed);
+        let mut reach = att;
+        loop {
+            let grown = reach | (g.dilate(reach) & allowed);
+            if grown == reach {
+                return g.full & !reach;
+            }
+            reach = grown;
+        }
     }
 
     /// How many attackers it takes to make `n` ([`NO_SQ`]: the rim or a wall) act against a
@@ -217,11 +237,12 @@ impl<B: Bits> Rules<B> {
     #[inline]
     fn fort_cost(&self, n: u16, region: B, safe: B, king: bool) -> u32 {
         if n == NO_SQ {
-            return if self.opts.edge_hostile || (king && self.opts.king_edge_capture) {
-                0
+            let rim = if king {
+                self.rim_against_king() || self.opts.king_edge_capture
             } else {
-                NEVER
+                self.opts.edge_hostile
             };
+            return if rim { 0 } else { NEVER };
         }
         let n = n as usize;
         if self.def_hostile.has(n) {
