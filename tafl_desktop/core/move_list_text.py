@@ -32,6 +32,7 @@ from tafl_desktop.core.record_limits import MAX_MOVES, too_many_moves
 
 if TYPE_CHECKING:
     from tafl_desktop.core.families import Family
+    from tafl_desktop.core.geometry import GraphGeometry, GridGeometry
 
 #: A move number (``12.``, ``12...``, ``12…``), alone or glued to the move after it (ASCII digits:
 #: other scripts' digits are no move numbers, and would be read as moves and refused).
@@ -118,17 +119,18 @@ def play_listed(game: Game[Position], moves: Sequence[ListedMove], done: int = 0
     for i, listed in enumerate(moves, 1):
         if not i % 256:
             progress.moves(done + i, total)
-        quoted = shown(listed.text, QUOTE)
         if game.over:
+            quoted = shown(listed.text, QUOTE)
             raise MoveListError(_("move {i} ({text}) comes after the end of the game ({outcome})").format(
                 i=i, text=quoted, outcome=game.outcome.describe(game.rules.variant) if game.outcome else ""))
         try:
             ply = game.play_text(listed.move)
         except IllegalMove as exc:
             raise MoveListError(_("move {i} ({text}) cannot be played: {problem}").format(
-                i=i, text=quoted, problem=exc)) from None
+                i=i, text=shown(listed.text, QUOTE), problem=exc)) from None
         if listed.captures is not None and not _same_captures(listed.captures, ply.captures, g, game):
             ours = sorted(g.name(s) for s in ply.captures)
+            quoted = shown(listed.text, QUOTE)
             nothing = _("nothing")
             raise MoveListError(_("move {i} ({text}) captures {listed} in the record but {ours} under these "
                                   "rules").format(i=i, text=quoted,
@@ -136,10 +138,11 @@ def play_listed(game: Game[Position], moves: Sequence[ListedMove], done: int = 0
                                                   ours=", ".join(ours) or nothing))
 
 
-def _same_captures(listed: Sequence[str], ours: Sequence[int], g, game: Game[Position]) -> bool:
+def _same_captures(listed: Sequence[str], ours: Sequence[int], g: GridGeometry | GraphGeometry,
+                   game: Game[Position]) -> bool:
     """Do the captures a record lists match the ones our rules made?  Compared as sets: a record
-    may write a piece twice when two rules take it (the shipped real games write ``xd3xd3`` for a
-    soldier taken by a sandwich and a shield wall at once).  A record may leave out the king's
+    may write a piece twice when two rules take it (the shipped real games do, e.g. for a soldier
+    taken by a sandwich and a shield wall at once).  A record may leave out the king's
     capture (the real games do: the game's end says it); every other piece must be named."""
     said = set(listed)
     made = {g.name(s) for s in ours}
