@@ -565,7 +565,7 @@ def install(window: Any) -> None:
     window.explorer = dock
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     dock.hide()
-    act = tr(QAction(window), "setText", "&Explorer")
+    act = tr(QAction(window), "setText", "E&xplorer")
     act.setCheckable(True)
     act.setShortcut(QKeySequence("Ctrl+Shift+E"))
     tr(act, "setStatusTip", "The moves played from the position shown in the game database, and how those games "
