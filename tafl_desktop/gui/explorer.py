@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.gui.texts import add_item, tr
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, pgettext
 
 if TYPE_CHECKING:
     from tafl_desktop.gui.main_window import MainWindow
@@ -465,7 +465,8 @@ class ExplorerDock(QDockWidget):
             self.changed_at = 0.0
 
     def _headers(self) -> None:
-        self.moves.setHorizontalHeaderLabels([_("Move"), _("Games"), _("Attackers / draws / defenders")])
+        self.moves.setHorizontalHeaderLabels([_("Move"), pgettext("games played", "Games"),
+                                              _("Attackers / draws / defenders")])
         self.games.setHorizontalHeaderLabels([_("Attackers"), _("Defenders"), _("Result"), _("Date"), _("Moves")])
 
     def redisplay(self) -> None:
