@@ -21,7 +21,7 @@ from PySide6.QtCore import Qt
 from tafl_desktop.core.variants import find_variant
 from tafl_desktop.gamedb.keys import Folding
 from tafl_desktop.gamedb.library import SHIPPED_VERSION
-from tafl_desktop.gamedb.store import GameDb
+from tafl_desktop.gamedb.store import Filters, GameDb
 from tafl_desktop.interop.game_table import read_table
 
 GAMES = Path(__file__).resolve().parents[1] / "resources" / "games"
@@ -177,3 +177,27 @@ def test_first_use_imports_the_shipped_games_with_progress(qtbot, make_window, t
     assert dock.cancel.isVisible()
     qtbot.waitUntil(lambda: dock.answer is not None, timeout=300_000)
     assert dock.answer[0].games == 1752
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_finished_game_goes_in_as_one_of_mine_when_the_preference_says_so(qtbot, make_window, tmp_path,
+                                                                             monkeypatch, on):
+    """Brandubh, the king one step from the corner a1 (a corner escape wins: the preset's rules)."""
+    from dataclasses import replace
+
+    from tafl_desktop.core.game import Side
+
+    path = tmp_path / "games.sqlite3"
+    monkeypatch.setenv("TAFL_DESKTOP_GAMEDB", str(path))
+    w = make_window("brandubh", position="7/7/7/1t5/7/K6/7", to_move=Side.DEFENDERS)
+    w.apply_preferences(replace(w.prefs, add_finished_games=on), save=False)
+    assert w.controller.play_move(w.controller.rules.parse_move(w.controller.viewed_position, "a2-a1"))
+    assert w.controller.game.outcome is not None
+    if w.explorer.adding is not None:
+        w.explorer.adding.join(10)
+    with GameDb(path) as db:
+        assert db.count("mine") == (1 if on else 0) and db.count("real") == 0
+        if on:
+            rules = w.controller.rules
+            look = db.lookup(rules, w.controller.game.start, Filters(sources=("mine",)))
+            assert look.games == 1 and [m.to_json()["defenders"] for m in look.moves] == [1]

@@ -220,6 +220,8 @@ class ExplorerDock(QDockWidget):
         #: The window thread's own connection, for the lookups that are always quick.
         self._local: Any = None
         self._quick = True
+        #: The thread adding the last finished game while the explorer was closed (tests wait on it).
+        self.adding: threading.Thread | None = None
         self._shown_number = -1
         #: The last answer shown: (Lookup, opening name, seconds) — tests read it.
         self.answer: Any = None
@@ -475,6 +477,30 @@ class ExplorerDock(QDockWidget):
         if self.answer is not None:
             self.refresh()
 
+    # ------------------------------------------------------------------------------ own games
+    def add_finished_game(self) -> None:
+        """The game on screen just ended: into the database as one of the player's own (a game
+        between two computer players is self-play), when the preference says so.  A copy of the
+        game is written on a thread, so neither the window nor a later Undo waits for the disk."""
+        if not getattr(self.window_.prefs, "add_finished_games", False):
+            return
+        from tafl_desktop.core.game import OFF_BOARD_REASONS, Game
+
+        c = self.controller
+        g = c.game
+        snapshot = Game.from_plies(g.rules, g.start, list(g.plies))
+        if g.outcome is not None and g.outcome.reason in OFF_BOARD_REASONS:
+            snapshot.finish(g.outcome)
+        tags = dict(c.session.record_tags())
+        tags.setdefault("date", time.strftime("%Y.%m.%d"))
+        source = "selfplay" if all(not p.is_human for p in c.players) else "mine"
+        if self.worker.db is not None:
+            self.worker.add(snapshot, tags, source)
+            return
+        self.adding = threading.Thread(target=_add_alone, args=(self.worker.path, snapshot, tags, source),
+                                       name="tafl-add-game", daemon=True)
+        self.adding.start()
+
     # ------------------------------------------------------------------------------ acting
     def play_row(self, row: int) -> bool:
         """Play the move of ``row`` from the position shown (or on the scratch board while a game
@@ -525,6 +551,20 @@ class ExplorerDock(QDockWidget):
         return True
 
 
+def _add_alone(path: Any, game: Any, tags: dict[str, str], source: str) -> None:
+    """Add one game without opening the explorer (no import of the shipped games then); a
+    database that cannot be written leaves the game out silently: the player's record is theirs
+    to save, the database is an index."""
+    from tafl_desktop.gamedb import library
+    from tafl_desktop.gamedb.store import GameDb, GameDbError
+
+    try:
+        with GameDb(path or library.default_path()) as db:
+            library.add_finished(db, game, tags, source)
+    except (GameDbError, OSError):
+        pass
+
+
 def _default_path() -> Any:
     from tafl_desktop.gamedb.library import default_path
 
@@ -572,6 +612,7 @@ def install(window: Any) -> None:
     tr(act, "setStatusTip", "The moves played from the position shown in the game database, and how those games "
        "ended (Ctrl+Shift+E)")
     act.toggled.connect(dock.set_active)
+    window.controller.game_finished.connect(lambda _outcome: dock.add_finished_game())
     dock.visibilityChanged.connect(lambda shown: act.setChecked(False) if not shown and dock.active
                                    and not dock.isVisible() else None)
     window.act_explorer = act
