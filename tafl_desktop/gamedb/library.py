@@ -38,6 +38,9 @@ SHIPPED = (
 )
 #: Raised when the shipped games change, so that an old database imports them again.
 SHIPPED_VERSION = "hnefatafl-rs-1"
+#: An import writes its games in batches of this many games, or of what it read in this many seconds.
+BATCH_GAMES = 500
+BATCH_SECONDS = 1.0
 #: File endings an import of a folder reads.
 SUFFIXES = (".tafl.json", ".json", ".otg", ".pgn", ".txt", ".csv")
 
@@ -136,40 +139,57 @@ def record_files(paths: Iterable[str | Path]) -> Iterator[Path]:
 
 def import_paths(db: GameDb, paths: Iterable[str | Path], variant: Variant | None = None,
                  source: str = "imported") -> ImportReport:
-    """Import files and folders (each file one transaction; a bad record one line of the report).
-    ``variant`` is the one of plain move lists and game tables, which do not say theirs."""
+    """Import files and folders (a bad record is one line of the report, the others go on).
+    ``variant`` is the one of plain move lists and game tables, which do not say theirs.  The
+    games are written in batches of whole files (one transaction and one flush of the journal a
+    batch: a flush a file would cost more than the replay); Cancel keeps the batches written."""
     from tafl_desktop.interop.transfer import InteropError
 
     report = ImportReport()
     started = time.perf_counter()
     files = list(record_files(paths))
     journal = journal_path(db.path)
-    for n, path in enumerate(files):
-        progress.moves(n, len(files))
-        try:
-            games = list(_read_file(path, variant))
-        except InteropError as exc:
-            report.problems.append(str(exc))
-            continue
+    # move lists and tables name no rules of their own: replay them on the native engine if it can
+    fixed = _Fixed(variant, fast_rules(variant)) if variant is not None else None
+    pending: list[tuple[Game[Position], dict[str, str], str]] = []
+
+    def flush() -> None:
         lines: list[str] = []
         with db.batch():
-            for item in games:
-                if isinstance(item, str):
-                    report.problems.append(item)
-                    continue
-                game, tags, origin = item
+            for game, tags, origin in pending:
                 if db.add_game(game, source, tags, origin) is None:
                     report.duplicates += 1
                 else:
                     report.added += 1
                     lines.append(journal_line(game, tags, source, origin))
         append_journal(journal, lines)
+        pending.clear()
+
+    last = time.perf_counter()
+    for n, path in enumerate(files):
+        progress.moves(n, len(files))
+        try:
+            games = list(_read_file(path, variant, fixed))
+        except InteropError as exc:
+            report.problems.append(str(exc))
+            continue
+        for item in games:
+            if isinstance(item, str):
+                report.problems.append(item)
+            else:
+                pending.append(item)
+        if len(pending) >= BATCH_GAMES or time.perf_counter() - last > BATCH_SECONDS:
+            flush()
+            last = time.perf_counter()
+    if pending:
+        flush()
     progress.moves(len(files), len(files))
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _read_file(path: Path, variant: Variant | None) -> Iterator[tuple[Game[Position], dict[str, str], str] | str]:
+def _read_file(path: Path, variant: Variant | None,
+               fixed: Any = None) -> Iterator[tuple[Game[Position], dict[str, str], str] | str]:
     from tafl_desktop.interop.formats import parse, read_text
     from tafl_desktop.interop.transfer import InteropError
 
@@ -180,7 +200,7 @@ def _read_file(path: Path, variant: Variant | None) -> Iterator[tuple[Game[Posit
         if variant is None:
             raise InteropError(_("{name}: a game table does not say its variant; give --variant ID").format(
                 name=shown(name)))
-        for row in read_table(read_text(path), variant, name):
+        for row in read_table(read_text(path), fixed or variant, name):
             if row.transfer is None:
                 yield row.problem
             else:
@@ -189,7 +209,8 @@ def _read_file(path: Path, variant: Variant | None) -> Iterator[tuple[Game[Posit
     from tafl_desktop.interop.formats import format_of
 
     text = read_text(path)
-    transfer = parse(text, format_of(path), name, variant)
+    fmt = format_of(path)
+    transfer = parse(text, fmt, name, fixed if fmt == "moves" and fixed is not None else variant)
     yield transfer.game, transfer.tags, str(path)
 
 

@@ -60,7 +60,6 @@ CREATE TABLE IF NOT EXISTS tally (
     defenders INTEGER NOT NULL DEFAULT 0, draws INTEGER NOT NULL DEFAULT 0, unfinished INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (key, source, move)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS games_source ON games (source);
-CREATE INDEX IF NOT EXISTS positions_game ON positions (game);
 """
 
 
@@ -254,6 +253,8 @@ class GameDb:
         """Remove every game of ``source``; how many."""
         with self.batch():
             ids = [r[0] for r in self.con.execute("SELECT id FROM games WHERE source=?", (source,))]
+            # positions are keyed by position first (what a lookup needs): deleting by game scans
+            # them, which a rare command may (an index by game would cost a fifth of the file)
             self.con.execute("DELETE FROM positions WHERE game IN (SELECT id FROM games WHERE source=?)", (source,))
             self.con.execute("DELETE FROM tally WHERE source=?", (source,))
             self.con.execute("DELETE FROM games WHERE source=?", (source,))
