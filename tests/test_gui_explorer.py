@@ -199,3 +199,26 @@ def test_a_finished_game_goes_in_as_one_of_mine_when_the_preference_says_so(qtbo
             rules = w.controller.rules
             look = db.lookup(rules, w.controller.game.start, Filters(sources=("mine",)))
             assert look.games == 1 and [m.to_json()["defenders"] for m in look.moves] == [1]
+
+
+def test_import_games_from_the_dock_off_the_window_thread(qtbot, make_window, explorer_db, tmp_path,
+                                                          dialogs_recorder):
+    w = make_window("copenhagen")
+    dock = _open_explorer(qtbot, w)
+    lines = (GAMES / "copenhagen.csv").read_text(encoding="utf-8").splitlines()[100:103]
+    paths = []
+    for i, line in enumerate(lines):
+        path = tmp_path / f"g{i}.txt"
+        path.write_text(" ".join(t for t in line.rsplit(",", 3)[0].split() if t != "timeout"), encoding="utf-8")
+        paths.append(str(path))
+    (tmp_path / "bad.txt").write_text("d1-d3 d1-d3", encoding="utf-8")
+    dialogs_recorder.open_paths = [*paths, str(tmp_path / "bad.txt")]
+    qtbot.mouseClick(dock.import_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dock.import_report is not None, timeout=30_000)
+    report = dock.import_report
+    assert (report.added, len(report.problems)) == (3, 1) and "bad.txt" in report.problems[0]
+    assert "3 games added" in dock.status.text()
+    before = dock.answer
+    dock.source.setCurrentIndex(dock.source.findData("imported"))
+    qtbot.waitUntil(lambda: dock.answer is not before, timeout=10_000)
+    assert dock.answer[0].games == 3

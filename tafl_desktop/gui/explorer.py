@@ -88,6 +88,7 @@ class _Signals(QObject):
     ready = Signal(object)       # the shipped import's report, or None when held already
     failed = Signal(str, bool)   # one line; True: the file is damaged (offer the rebuild)
     answered = Signal(int, object)
+    imported = Signal(object)    # an import's report
 
 
 class ExplorerWorker:
@@ -114,6 +115,10 @@ class ExplorerWorker:
 
     def ask(self, number: int, request: Any) -> None:
         self._jobs.put(("lookup", (number, request)))
+
+    def import_files(self, paths: list[str], variant: Any) -> None:
+        self._cancel.clear()
+        self._jobs.put(("import", (paths, variant)))
 
     def add(self, game: Any, tags: dict[str, str], source: str) -> None:
         self._jobs.put(("add", (game, tags, source)))
@@ -153,7 +158,10 @@ class ExplorerWorker:
                 from tafl_desktop.core.progress import Cancelled
                 from tafl_desktop.gamedb.store import GameDbError
 
-                if isinstance(exc, Cancelled):
+                if isinstance(exc, Cancelled) and kind == "import":
+                    self.signals.failed.emit(_("Import cancelled: the games of the files read before are in the "
+                                               "database."), False)
+                elif isinstance(exc, Cancelled):
                     self.signals.failed.emit(_("Import of the real games cancelled: they are not in the database."),
                                              False)
                 elif isinstance(exc, GameDbError):
@@ -202,6 +210,12 @@ class ExplorerWorker:
         elif kind == "add":
             game, tags, source = data
             library.add_finished(self.db, game, tags, source)
+        elif kind == "import":
+            paths, variant = data
+            reporter = progress.Reporter(lambda d, t: self.signals.progressed.emit(d, t), self._cancel.is_set)
+            with progress.reporting(reporter):
+                report = library.import_paths(self.db, paths, variant)
+            self.signals.imported.emit(report)
 
 
 class ExplorerDock(QDockWidget):
@@ -235,6 +249,10 @@ class ExplorerDock(QDockWidget):
         w.ready.connect(self._ready)
         w.failed.connect(self._failed)
         w.answered.connect(self._answered)
+        w.imported.connect(self._imported)
+        self._importing = False
+        #: The last import's report (tests read it).
+        self.import_report: Any = None
 
         body = QWidget(self)
         lay = QVBoxLayout(body)
@@ -298,7 +316,12 @@ class ExplorerDock(QDockWidget):
         self.retry.clicked.connect(self._retry)
         self.cancel = tr(QPushButton(), "setText", "Cancel")
         self.cancel.clicked.connect(self.worker.cancel)
+        self.import_button = tr(QPushButton(), "setText", "Import games...")
+        tr(self.import_button, "setToolTip", "Add game records to the database (source Imported): every format the "
+           "app reads; a move list is read as the game on the board's rules")
+        self.import_button.clicked.connect(lambda: self.import_games())
         status.addWidget(self.status, 1)
+        status.addWidget(self.import_button)
         status.addWidget(self.retry)
         status.addWidget(self.cancel)
         self.retry.hide()
@@ -365,7 +388,37 @@ class ExplorerDock(QDockWidget):
     def _progressed(self, done: int, total: int) -> None:
         self.cancel.show()
         share = 100 * done // total if total else 0
-        self.status.setText(_("Importing the real games shipped with the app: {share}%").format(share=share))
+        if self._importing:
+            self.status.setText(_("Importing: {done} of {total} files").format(done=done, total=total))
+        else:
+            self.status.setText(_("Importing the real games shipped with the app: {share}%").format(share=share))
+
+    def import_games(self, paths: list[str] | None = None) -> None:
+        """Import record files chosen by the player, on the explorer's thread (progress, Cancel)."""
+        from tafl_desktop.gui import dialogs
+        from tafl_desktop.gui.interop_menu import IMPORT_FILTER
+
+        if not self.ready or self._importing:
+            return
+        if paths is None:
+            paths = dialogs.ask_open_paths(self, _("Import games into the database"), IMPORT_FILTER,
+                                           self.window_.last_dir())
+        if not paths:
+            return
+        self._importing = True
+        self.import_button.setEnabled(False)
+        self.status.setText(_("Importing..."))
+        self.worker.import_files(list(paths), self.controller.variant)
+
+    def _imported(self, report: Any) -> None:
+        self._importing = False
+        self.import_button.setEnabled(True)
+        self.cancel.hide()
+        self.import_report = report
+        self.status.setText(_("{added} games added, {duplicates} already in the database, {problems} not read").format(
+            added=report.added, duplicates=report.duplicates, problems=len(report.problems)))
+        self.status.setToolTip("\n".join(report.problems[:20]))
+        self.refresh()
 
     def _ready(self, report: Any) -> None:
         from tafl_desktop.gamedb.library import default_path
@@ -385,6 +438,9 @@ class ExplorerDock(QDockWidget):
 
     def _failed(self, message: str, damaged: bool) -> None:
         self.cancel.hide()
+        if self._importing:
+            self._importing = False
+            self.import_button.setEnabled(True)
         if damaged and self._local is not None:
             self._local.close()
             self._local = None
