@@ -6,7 +6,8 @@ It follows the move list as the analysis board does (every change of the positio
 again).  The counts by source are pre-totalled in the database, a lookup of a few rows (about a
 millisecond), so they are read on the window's thread and drawn in the same frame as the board; a
 lookup with a player, date, result or rating filter scans the games and runs on the explorer's own
-thread (its own connection), as do all lookups once one took longer than 8 ms; only the latest
+thread (its own connection), as do all lookups once they take longer than 8 ms (the median of the
+last five); only the latest
 answer is shown, so the board never waits for them.  At first use the thread imports the real
 games shipped with the app (a progress line with Cancel; a cancelled import leaves none of them
 in, and Retry starts it again).
@@ -20,6 +21,7 @@ player (as attackers, defenders or either), dates, result, minimum rating.
 from __future__ import annotations
 
 import queue
+import statistics
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -234,6 +236,7 @@ class ExplorerDock(QDockWidget):
         #: The window thread's own connection, for the lookups that are always quick.
         self._local: Any = None
         self._quick = True
+        self._recent: list[float] = []
         #: The thread adding the last finished game while the explorer was closed (tests wait on it).
         self.adding: threading.Thread | None = None
         self._shown_number = -1
@@ -489,7 +492,6 @@ class ExplorerDock(QDockWidget):
                 self._failed(str(exc), exc.damaged)
                 return
             seconds = time.perf_counter() - started
-            self._quick = seconds < QUICK_SECONDS  # a slow disk: ask the thread from now on
             self._answered(self._asked, (look, opening, seconds))
             return
         self.worker.ask(self._asked, (c.rules, c.viewed_position, filters, line))
@@ -500,6 +502,11 @@ class ExplorerDock(QDockWidget):
         self.answer = answer
         look, opening, seconds = answer
         self.lookup_seconds.append(seconds)
+        # lookups slower than QUICK_SECONDS (the median of the last five, wherever they ran: one
+        # hiccup of a busy machine, or the openings' table built once, is not a slow disk) go to the
+        # explorer's thread until they are quick again
+        self._recent = [*self._recent[-4:], seconds]
+        self._quick = statistics.median(self._recent) < QUICK_SECONDS
         self.opening.setText(opening or "")
         self.moves.setRowCount(len(look.moves))
         for row, m in enumerate(look.moves):
