@@ -275,3 +275,25 @@ def test_two_connections_at_once(tmp_path):
             a.add_game(_play(["d1-d3"]), "mine")
             assert b.count("mine") == 0  # not committed yet, and the reader is not blocked
         assert b.count("mine") == 1
+
+
+def test_the_average_rating_where_the_records_give_one(tmp_path):
+    """Three games reach d1-d3's position: rated 1500/1700 (mean 1600), 2000 (one side known), and
+    none; the move's average is over the two rated games, by the tally and by a filtered scan."""
+    path = tmp_path / "games.sqlite3"
+    tags = [{"attackers": "A", "defenders": "B", "attackers-rating": "1500", "defenders-rating": "1700"},
+            {"attackers": "C", "defenders": "D", "defenders-rating": "2000"}, {"attackers": "E", "defenders": "F"}]
+    rules = COPENHAGEN.make_rules()
+    with GameDb(path) as db:
+        with db.batch():
+            for i, t in enumerate(tags):
+                db.add_game(_play(["d1-d3", ["e5-e2", "e5-e3", "g5-g2"][i]]), "imported", t)
+        for filters in (Filters(sources=("imported",)), Filters(sources=("imported",), player="a")):
+            look = db.lookup(rules, rules.initial_position(), filters)
+            assert look.moves[0].move == "d1-d3"
+            if filters.player:
+                assert look.moves[0].games == 1 and look.moves[0].rating == 1600
+            else:
+                assert look.moves[0].games == 3 and look.moves[0].rating == 1800
+        after = db.lookup(rules, _play(["d1-d3"]).position, Filters(sources=("imported",)))
+        assert {m.move: m.rating for m in after.moves} == {"e5-e2": 1600, "e5-e3": 2000, "g5-g2": None}

@@ -66,7 +66,7 @@ def test_the_explorer_follows_the_board_and_plays_a_clicked_move(qtbot, make_win
     dock = _open_explorer(qtbot, w)
     look = dock.answer[0]
     assert look.games == 80 and sum(n for _m, n in _moves_shown(dock)) == 80
-    assert dock.moves.cellWidget(0, 2).counts == (look.moves[0].attackers, look.moves[0].draws,
+    assert dock.moves.cellWidget(0, 3).counts == (look.moves[0].attackers, look.moves[0].draws,
                                                   look.moves[0].defenders, look.moves[0].unfinished)
     assert dock.games.rowCount() == 8 and "80" in dock.games_title.text()
 

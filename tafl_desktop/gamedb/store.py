@@ -39,7 +39,7 @@ from tafl_desktop.i18n import _
 SOURCES = ("real", "mine", "imported", "lab", "selfplay")
 #: The result buckets of the counts.
 RESULTS = ("attackers", "defenders", "draws", "unfinished")
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -58,9 +58,18 @@ CREATE TABLE IF NOT EXISTS positions (
 CREATE TABLE IF NOT EXISTS tally (
     key INTEGER NOT NULL, source TEXT NOT NULL, move TEXT NOT NULL, attackers INTEGER NOT NULL DEFAULT 0,
     defenders INTEGER NOT NULL DEFAULT 0, draws INTEGER NOT NULL DEFAULT 0, unfinished INTEGER NOT NULL DEFAULT 0,
+    rating_sum INTEGER NOT NULL DEFAULT 0, rated INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (key, source, move)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS games_source ON games (source);
 """
+
+
+#: A game's rating in a scan of the games: the mean of its players' ratings where known (as the
+#: tally stores it at import).
+_MEAN = ("(coalesce(g.attackers_rating, 0) + coalesce(g.defenders_rating, 0)) * 1.0 / "
+         "((g.attackers_rating IS NOT NULL) + (g.defenders_rating IS NOT NULL))")
+RATING_SUM = f"sum(CASE WHEN g.attackers_rating IS NULL AND g.defenders_rating IS NULL THEN 0 ELSE round({_MEAN}) END)"
+RATED = "sum(g.attackers_rating IS NOT NULL OR g.defenders_rating IS NOT NULL)"
 
 
 class GameDbError(Exception):
@@ -99,6 +108,13 @@ class MoveCount:
     defenders: int = 0
     draws: int = 0
     unfinished: int = 0
+    rating_sum: int = 0
+    rated: int = 0
+
+    @property
+    def rating(self) -> float | None:
+        """The average rating of the games' players where the records give one (None: none do)."""
+        return self.rating_sum / self.rated if self.rated else None
 
     @property
     def games(self) -> int:
@@ -239,10 +255,13 @@ class GameDb:
             seen[folded.key] = (ply, move)
         self.con.executemany("INSERT INTO positions VALUES (?, ?, ?, ?)",
                              [(k, gid, p, m) for k, (p, m) in seen.items()])
+        ratings = [r for r in players[2:4] if r is not None]
+        rating = round(sum(ratings) / len(ratings)) if ratings else 0
         self.con.executemany(
-            f"INSERT INTO tally (key, source, move, {bucket}) VALUES (?, ?, ?, 1) "
-            f"ON CONFLICT (key, source, move) DO UPDATE SET {bucket} = {bucket} + 1",
-            [(k, source, m) for k, (_p, m) in seen.items()])
+            f"INSERT INTO tally (key, source, move, {bucket}, rating_sum, rated) VALUES (?, ?, ?, 1, ?, ?) "
+            f"ON CONFLICT (key, source, move) DO UPDATE SET {bucket} = {bucket} + 1, "
+            f"rating_sum = rating_sum + excluded.rating_sum, rated = rated + excluded.rated",
+            [(k, source, m, rating, 1 if ratings else 0) for k, (_p, m) in seen.items()])
         return gid
 
     def batch(self) -> _Batch:
@@ -289,20 +308,22 @@ class GameDb:
             if filters.only_sources:
                 marks = ",".join("?" * len(filters.sources))
                 rows = self.con.execute(
-                    f"SELECT move, sum(attackers), sum(defenders), sum(draws), sum(unfinished) FROM tally "
+                    f"SELECT move, sum(attackers), sum(defenders), sum(draws), sum(unfinished), sum(rating_sum), "
+                    f"sum(rated) FROM tally "
                     f"WHERE key=? AND source IN ({marks}) GROUP BY move", (folded.key, *filters.sources)).fetchall()
             else:
                 where, args = _where(filters)
                 rows = self.con.execute(
                     f"SELECT p.move, sum(g.result='attackers'), sum(g.result='defenders'), sum(g.result='draws'), "
-                    f"sum(g.result='unfinished') FROM positions p JOIN games g ON g.id=p.game "
+                    f"sum(g.result='unfinished'), {RATING_SUM}, {RATED} FROM positions p JOIN games g ON g.id=p.game "
                     f"WHERE p.key=? AND {where} GROUP BY p.move", (folded.key, *args)).fetchall()
             games = self.games_at(folding, folded.key, filters, sample) if sample else []
         except sqlite3.DatabaseError as exc:
             raise damaged(self.path, exc) from None
         moves, ended = [], MoveCount("")
-        for move, a, d, dr, u in rows:
-            count = MoveCount(folding.move_text(folded, move) if move else "", int(a), int(d), int(dr), int(u))
+        for move, a, d, dr, u, rs, rn in rows:
+            count = MoveCount(folding.move_text(folded, move) if move else "", int(a), int(d), int(dr), int(u),
+                              int(rs or 0), int(rn or 0))
             if move:
                 moves.append(count)
             else:

@@ -336,12 +336,11 @@ class ExplorerDock(QDockWidget):
         self.opening.setFont(font)
         lay.addWidget(self.opening)
 
-        self.moves = QTableWidget(0, 3)
-        self.moves.setHorizontalHeaderLabels(["", "", ""])
+        self.moves = QTableWidget(0, 4)
         self.moves.verticalHeader().hide()
         self.moves.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.moves.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.moves.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.moves.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.moves.cellClicked.connect(lambda row, _col: self.play_row(row))
         tr(self.moves, "setAccessibleName", "Moves played from this position")
         lay.addWidget(self.moves, 3)
@@ -514,7 +513,10 @@ class ExplorerDock(QDockWidget):
             count = QTableWidgetItem(str(m.games))
             count.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.moves.setItem(row, 1, count)
-            self.moves.setCellWidget(row, 2, ResultBar((m.attackers, m.draws, m.defenders, m.unfinished)))
+            rating = QTableWidgetItem("" if m.rating is None else str(round(m.rating)))
+            rating.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.moves.setItem(row, 2, rating)
+            self.moves.setCellWidget(row, 3, ResultBar((m.attackers, m.draws, m.defenders, m.unfinished)))
         self.moves.resizeColumnsToContents()
         self.games_title.setText(_("Games that reached this position: {n}").format(n=look.games))
         self.games.setRowCount(len(look.sample))
@@ -530,8 +532,10 @@ class ExplorerDock(QDockWidget):
             self.changed_at = 0.0
 
     def _headers(self) -> None:
-        self.moves.setHorizontalHeaderLabels([_("Move"), pgettext("games played", "Games"),
+        self.moves.setHorizontalHeaderLabels([_("Move"), pgettext("games played", "Games"), _("Rating"),
                                               _("Attackers / draws / defenders")])
+        self.moves.horizontalHeaderItem(2).setToolTip(_("The average rating of the players, where the records "
+                                                         "give one"))
         self.games.setHorizontalHeaderLabels([_("Attackers"), _("Defenders"), _("Result"), _("Date"), _("Moves")])
 
     def redisplay(self) -> None:
