@@ -9,6 +9,7 @@ PySide6 is imported only inside the fixtures, so tests that do not use them neve
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 
@@ -16,6 +17,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The suite asserts English texts: a developer's German locale (or TAFL_LANG) must not change them.
 # Tests of other languages ask for them by name (tests/test_i18n*.py).
 os.environ["TAFL_LANG"] = "en"
+# the game database of this test run, never the player's (finished games go in as they end)
+os.environ.setdefault("TAFL_DESKTOP_GAMEDB", os.path.join(tempfile.mkdtemp(prefix="tafl-test-gamedb-"),
+                                                          "games.sqlite3"))
 
 
 # ---------------------------------------------------------------------------------------- GUI

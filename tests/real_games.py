@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-GAMES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "games"
+GAMES_DIR = Path(__file__).resolve().parents[1] / "resources" / "games"
 
 
 @dataclass(frozen=True)

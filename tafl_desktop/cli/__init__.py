@@ -37,7 +37,8 @@ BENCH_VARIANTS = (("brandubh", 4), ("tablut", 3), ("copenhagen", 3), ("alea_evan
 #: sub-parsers object.  They keep heavy imports inside their command functions, so start-up stays fast.
 CAPABILITY_COMMANDS: tuple[str, ...] = ("tafl_desktop.lab.cli", "tafl_desktop.analysis.cli",
                                         "tafl_desktop.interop.cli", "tafl_desktop.study.commands",
-                                        "tafl_desktop.match.cli")
+                                        "tafl_desktop.match.cli",
+                                        "tafl_desktop.gamedb.cli")
 
 
 def _game_json(game) -> dict[str, Any]:

@@ -32,12 +32,15 @@ from tafl_desktop.core.record_limits import MAX_MOVES, too_many_moves
 
 if TYPE_CHECKING:
     from tafl_desktop.core.families import Family
+    from tafl_desktop.core.geometry import GraphGeometry, GridGeometry
 
 #: A move number (``12.``, ``12...``, ``12…``), alone or glued to the move after it (ASCII digits:
 #: other scripts' digits are no move numbers, and would be read as moves and refused).
 _NUMBER = re.compile(r"^[0-9]+\s*(\.\.\.|\.+|…)")
 #: A Tafl move as OpenTafl and hnefatafl.org records write it.
-_ANNOTATED = re.compile(r"^K?([a-s]\d{1,2})-?([a-s]\d{1,2})(?:x([a-s0-9/]*))?[+-]{0,2}$", re.IGNORECASE | re.ASCII)
+#: Captures follow the move after ``x``, as OpenTafl writes them (``e5-e2xe3/e4``) or one ``x`` per
+#: captured piece as the shipped real games do (``e2-d2xc2xd3``).
+_ANNOTATED = re.compile(r"^K?([a-s]\d{1,2})-?([a-s]\d{1,2})((?:x[a-s0-9/]*)*)[+-]{0,2}$", re.IGNORECASE | re.ASCII)
 #: How much of a bad token a message quotes.
 QUOTE = 40
 
@@ -99,7 +102,7 @@ def listed_moves(text: str, traits: Family) -> list[ListedMove]:
         if m is None:
             raise MoveListError(_("move {i} ({text}) is not a move like d1-d3 or d1-d3xe3").format(
                 i=i, text=shown(token, QUOTE)))
-        captures = None if m.group(3) is None else tuple(c.lower() for c in m.group(3).split("/") if c)
+        captures = None if not m.group(3) else tuple(c.lower() for c in re.split(r"[x/]", m.group(3), flags=re.I) if c)
         out.append(ListedMove(token, f"{m.group(1)}-{m.group(2)}".lower(), captures))
     return out
 
@@ -116,23 +119,38 @@ def play_listed(game: Game[Position], moves: Sequence[ListedMove], done: int = 0
     for i, listed in enumerate(moves, 1):
         if not i % 256:
             progress.moves(done + i, total)
-        quoted = shown(listed.text, QUOTE)
         if game.over:
+            quoted = shown(listed.text, QUOTE)
             raise MoveListError(_("move {i} ({text}) comes after the end of the game ({outcome})").format(
                 i=i, text=quoted, outcome=game.outcome.describe(game.rules.variant) if game.outcome else ""))
         try:
             ply = game.play_text(listed.move)
         except IllegalMove as exc:
             raise MoveListError(_("move {i} ({text}) cannot be played: {problem}").format(
-                i=i, text=quoted, problem=exc)) from None
-        if listed.captures is not None:
+                i=i, text=shown(listed.text, QUOTE), problem=exc)) from None
+        if listed.captures is not None and not _same_captures(listed.captures, ply.captures, g, game):
             ours = sorted(g.name(s) for s in ply.captures)
-            if sorted(listed.captures) != ours:
-                nothing = _("nothing")
-                raise MoveListError(_("move {i} ({text}) captures {listed} in the record but {ours} under these "
-                                      "rules").format(i=i, text=quoted,
-                                                      listed=shown(", ".join(listed.captures), 80) or nothing,
-                                                      ours=", ".join(ours) or nothing))
+            quoted = shown(listed.text, QUOTE)
+            nothing = _("nothing")
+            raise MoveListError(_("move {i} ({text}) captures {listed} in the record but {ours} under these "
+                                  "rules").format(i=i, text=quoted,
+                                                  listed=shown(", ".join(listed.captures), 80) or nothing,
+                                                  ours=", ".join(ours) or nothing))
+
+
+def _same_captures(listed: Sequence[str], ours: Sequence[int], g: GridGeometry | GraphGeometry,
+                   game: Game[Position]) -> bool:
+    """Do the captures a record lists match the ones our rules made?  Compared as sets: a record
+    may write a piece twice when two rules take it (the shipped real games do, e.g. for a soldier
+    taken by a sandwich and a shield wall at once).  A record may leave out the king's
+    capture (the real games do: the game's end says it); every other piece must be named."""
+    said = set(listed)
+    made = {g.name(s) for s in ours}
+    if said == made:
+        return True
+    before = game.position_at(len(game.plies) - 1)
+    king = getattr(before, "king", -1)
+    return king in ours and said == made - {g.name(king)}
 
 
 def replay(rules: Rules[Position], start: Position, text: str) -> Game[Position]:

@@ -15,6 +15,7 @@ GUI_CAPABILITIES: tuple[str, ...] = (
     "tafl_desktop.gui.edit_menu",
     "tafl_desktop.gui.position_editor",
     "tafl_desktop.gui.analysis_menu",
+    "tafl_desktop.gui.explorer",
     "tafl_desktop.gui.interop_menu",
     "tafl_desktop.gui.learn",
     "tafl_desktop.gui.dablot_panel",

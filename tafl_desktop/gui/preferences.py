@@ -47,6 +47,7 @@ class Preferences:
     show_ranks: bool = True   # rank numbers on Dablot pieces
     sound: bool = True        # move, capture, announcement and game-end sounds
     volume: int = 70          # 0..100
+    add_finished_games: bool = True  # each game finished in the window goes into the game database
 
 
 def _as_bool(value: object, default: bool) -> bool:
@@ -178,6 +179,9 @@ class PreferencesDialog(QDialog):
         tr(self.volume, "setAccessibleName", "Sound volume")
         self.volume.setEnabled(prefs.sound)
         self.sound.toggled.connect(self.volume.setEnabled)
+        self.add_finished = tr(QCheckBox(), "setText", "Add my finished games to the game database")
+        tr(self.add_finished, "setToolTip", "The Explorer's source My games: how you did from a position")
+        self.add_finished.setChecked(prefs.add_finished_games)
         form = QFormLayout()
         form.addRow(tr(QLabel(), "setText", "Language:"), self.language)
         form.addRow(tr(QLabel(), "setText", "Board theme:"), self.theme)
@@ -190,6 +194,7 @@ class PreferencesDialog(QDialog):
         form.addRow("", self.show_ranks)
         form.addRow("", self.sound)
         form.addRow(tr(QLabel(), "setText", "Volume:"), self.volume)
+        form.addRow("", self.add_finished)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -203,4 +208,5 @@ class PreferencesDialog(QDialog):
             coordinates=self.coordinates.isChecked(), announcements=self.announcements.isChecked(),
             animation=self.animation.isChecked(), show_targets=self.targets.isChecked(),
             eval_bar=self.eval_bar.isChecked(), language=self.language.currentData() or "",
-            show_ranks=self.show_ranks.isChecked(), sound=self.sound.isChecked(), volume=self.volume.value())
+            show_ranks=self.show_ranks.isChecked(), sound=self.sound.isChecked(), volume=self.volume.value(),
+            add_finished_games=self.add_finished.isChecked())
