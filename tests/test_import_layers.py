@@ -171,8 +171,8 @@ def test_the_window_only_hooks_are_still_there():
 
 @pytest.mark.parametrize("package", ["study", "interop", "lab", "match", "gamedb"])
 def test_the_headless_packages_reach_no_qt(package):
-    """``study/``, ``interop/``, ``lab/``, ``match/`` and ``gamedb/`` run without Qt: none of their modules imports Qt, nor
-    does any module they import, directly or further down (imports inside functions count)."""
+    """``study/``, ``interop/``, ``lab/``, ``match/`` and ``gamedb/`` run without Qt: none of their modules
+    imports Qt, nor does any module they import, directly or further down (imports inside functions count)."""
     graph = _graph()
     paths = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
     problems = []
