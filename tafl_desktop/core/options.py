@@ -8,7 +8,7 @@ touches the schema, the engine and a test, nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -93,6 +93,13 @@ class OptionSpec:
     #: A toggle added after files were first written: saved only when it differs from the
     #: default, so a file that does not use it reads exactly as before (and an older app opens it).
     omit_default: bool = False
+    #: For an ``"int"`` toggle, ``sentence_on`` as English writes it for 1 ("after {n} move in a
+    #: row"): the two are then one plural entry of the catalogue, and the sentence takes the form
+    #: each language gives the number shown (Russian "5 ходов", "2 хода", "21 ход").
+    sentence_one: str = ""
+    #: Set by :meth:`OptionSchema.for_words` on a counted sentence: n -> the sentence in the
+    #: reader's language for that n (its form depends on the value, so it is looked up late).
+    counted: Callable[[int], str] | None = field(default=None, compare=False, repr=False)
 
     def values(self) -> list[OptionValue]:
         if self.kind == "choice":
@@ -166,6 +173,10 @@ class OptionSpec:
             return self.sentence_on if value else self.sentence_off
         if value == 0:
             return self.sentence_off
+        if self.sentence_one:
+            n = int(value)
+            text = self.counted(n) if self.counted else (self.sentence_one if n == 1 else self.sentence_on)
+            return text.format(n=n)
         return self.sentence_on.format(n=value)
 
 
@@ -224,9 +235,17 @@ class OptionSchema:
                     return text
                 return fill(marks.pgettext(context, text) if context and "{" in text else marks.gettext(text), words)
 
+            def counted(one: str, many: str) -> Callable[[int], str]:
+                def form(n: int) -> str:
+                    return fill(marks.npgettext(context, one, many, n) if context else marks.ngettext(one, many, n),
+                                words)
+                return form
+
             specs = tuple(
                 replace(s, label=say(s.label), help=say(s.help), group=say(s.group),
-                        sentence_on=say(s.sentence_on), sentence_off=say(s.sentence_off),
+                        sentence_on=s.sentence_on if s.sentence_one else say(s.sentence_on),
+                        counted=counted(s.sentence_one, s.sentence_on) if s.sentence_one else None,
+                        sentence_off=say(s.sentence_off),
                         choices=tuple(replace(c, label=say(c.label), sentence=say(c.sentence))
                                       for c in s.choices))
                 for s in self.specs)
