@@ -59,6 +59,23 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class CountedSentence:
+    """A rule sentence with a count, looked up when the count is known: n -> the form the
+    reader's language gives n, the variant's side names filled in.  A class, not a closure, so
+    that a schema in words still pickles (a study sends variants to other processes)."""
+
+    one: str
+    many: str
+    context: str
+    words: tuple[tuple[str, str], ...]
+
+    def __call__(self, n: int) -> str:
+        text = (marks.npgettext(self.context, self.one, self.many, n) if self.context
+                else marks.ngettext(self.one, self.many, n))
+        return fill(text, dict(self.words))
+
+
+@dataclass(frozen=True)
 class OptionSpec:
     """One rule toggle.
 
@@ -235,16 +252,11 @@ class OptionSchema:
                     return text
                 return fill(marks.pgettext(context, text) if context and "{" in text else marks.gettext(text), words)
 
-            def counted(one: str, many: str) -> Callable[[int], str]:
-                def form(n: int) -> str:
-                    return fill(marks.npgettext(context, one, many, n) if context else marks.ngettext(one, many, n),
-                                words)
-                return form
-
             specs = tuple(
                 replace(s, label=say(s.label), help=say(s.help), group=say(s.group),
                         sentence_on=s.sentence_on if s.sentence_one else say(s.sentence_on),
-                        counted=counted(s.sentence_one, s.sentence_on) if s.sentence_one else None,
+                        counted=CountedSentence(s.sentence_one, s.sentence_on, context, tuple(words.items()))
+                        if s.sentence_one else None,
                         sentence_off=say(s.sentence_off),
                         choices=tuple(replace(c, label=say(c.label), sentence=say(c.sentence))
                                       for c in s.choices))
