@@ -394,8 +394,10 @@ def window_size(text: str) -> tuple[int, int]:
     w, h = int(m.group(1)), int(m.group(2))
     (w0, w1), (h0, h1) = SIZE_RANGE
     if not (w0 <= w <= w1 and h0 <= h <= h1):
-        raise argparse.ArgumentTypeError(_("{w}x{h} is out of range: width {w0} to {w1}, height {h0} to {h1} "
-                                           "pixels").format(w=w, h=h, w0=w0, w1=w1, h0=h0, h1=h1))
+        raise argparse.ArgumentTypeError(ngettext(
+            "{w}x{h} is out of range: width {w0} to {w1}, height {h0} to {h1} pixel",
+            "{w}x{h} is out of range: width {w0} to {w1}, height {h0} to {h1} pixels", h1).format(
+            w=w, h=h, w0=w0, w1=w1, h0=h0, h1=h1))
     return w, h
 
 

@@ -23,8 +23,9 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 
-from tafl_desktop.core.marks import N_
+from tafl_desktop.core.marks import N_, ngettext
 from tafl_desktop.core.marks import gettext as _
 
 #: The fewest seconds the computer is given for a move, however short its clock.
@@ -84,7 +85,8 @@ class TimeControl:
             elif m := re.fullmatch(rf"({_SECONDS.pattern})/([0-9]{{1,9}})", tok, re.ASCII):
                 period, periods = _ms(m.group(1), text), int(m.group(2))
                 if periods > MAX_PERIODS:
-                    raise ValueError(_("{text}: more than {most} overtime periods").format(
+                    raise ValueError(ngettext("{text}: more than {most} overtime period",
+                                              "{text}: more than {most} overtime periods", MAX_PERIODS).format(
                         text=quote(text), most=MAX_PERIODS))
             else:
                 raise ValueError(_("{text}: {tok} is neither an increment (5i) nor overtime periods (30/3)").format(
@@ -108,7 +110,9 @@ def _ms(seconds_text: str, whole: str = "") -> int:
 
     seconds = float(seconds_text)
     if seconds > MAX_SECONDS:
-        raise ValueError(_("{value}: {seconds_text} seconds is more than the {most} a clock may give").format(
+        raise ValueError(ngettext("{value}: {seconds_text} second is more than the {most} a clock may give",
+                              "{value}: {seconds_text} seconds is more than the {most} a clock may give",
+                              Decimal(seconds_text)).format(
             value=quote(whole or seconds_text), seconds_text=quote(seconds_text), most=MAX_SECONDS))
     return int(round(seconds * 1000))
 

@@ -472,8 +472,10 @@ class DablotRules:
                 leaders += kind == LEADER
                 cells[p] = cell(side, kind, letter == "r")
             if leaders > 1:
-                raise ValueError((_("the south army has {n} leaders") if key == "south" else
-                                  _("the north army has {n} leaders")).format(n=leaders))
+                raise ValueError((ngettext("the south army has {n} leader", "the south army has {n} leaders", leaders)
+                                  if key == "south" else
+                                  ngettext("the north army has {n} leader", "the north army has {n} leaders",
+                                           leaders)).format(n=leaders))
         if not any(cells):
             raise ValueError(_("the position has no pieces"))
         pos = DablotPosition(tuple(cells), int(to_move), self.actions_per_turn)

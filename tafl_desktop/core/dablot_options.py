@@ -89,6 +89,7 @@ DABLOT_OPTIONS = OptionSchema((
     OptionSpec(
         "captureless_draw", "Draw without captures", "Draw after this many moves in a row without a capture "
         "(0 = never).", "int", 0, minimum=0, maximum=999,
-        sentence_on="The game is drawn after {n} moves in a row without a capture.", group="Winning",
+        sentence_on="The game is drawn after {n} moves in a row without a capture.",
+        sentence_one="The game is drawn after {n} move in a row without a capture.", group="Winning",
         source=N_("HG 1.6 (Wikipedia: a number of turns without a capture)")),
 ))

@@ -8,7 +8,7 @@ touches the schema, the engine and a test, nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -59,6 +59,23 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class CountedSentence:
+    """A rule sentence with a count, looked up when the count is known: n -> the form the
+    reader's language gives n, the variant's side names filled in.  A class, not a closure, so
+    that a schema in words still pickles (a study sends variants to other processes)."""
+
+    one: str
+    many: str
+    context: str
+    words: tuple[tuple[str, str], ...]
+
+    def __call__(self, n: int) -> str:
+        text = (marks.npgettext(self.context, self.one, self.many, n) if self.context
+                else marks.ngettext(self.one, self.many, n))
+        return fill(text, dict(self.words))
+
+
+@dataclass(frozen=True)
 class OptionSpec:
     """One rule toggle.
 
@@ -93,6 +110,13 @@ class OptionSpec:
     #: A toggle added after files were first written: saved only when it differs from the
     #: default, so a file that does not use it reads exactly as before (and an older app opens it).
     omit_default: bool = False
+    #: For an ``"int"`` toggle, ``sentence_on`` as English writes it for 1 ("after {n} move in a
+    #: row"): the two are then one plural entry of the catalogue, and the sentence takes the form
+    #: each language gives the number shown (Russian "5 ходов", "2 хода", "21 ход").
+    sentence_one: str = ""
+    #: Set by :meth:`OptionSchema.for_words` on a counted sentence: n -> the sentence in the
+    #: reader's language for that n (its form depends on the value, so it is looked up late).
+    counted: Callable[[int], str] | None = field(default=None, compare=False, repr=False)
 
     def values(self) -> list[OptionValue]:
         if self.kind == "choice":
@@ -166,6 +190,10 @@ class OptionSpec:
             return self.sentence_on if value else self.sentence_off
         if value == 0:
             return self.sentence_off
+        if self.sentence_one:
+            n = int(value)
+            text = self.counted(n) if self.counted else (self.sentence_one if n == 1 else self.sentence_on)
+            return text.format(n=n)
         return self.sentence_on.format(n=value)
 
 
@@ -226,7 +254,10 @@ class OptionSchema:
 
             specs = tuple(
                 replace(s, label=say(s.label), help=say(s.help), group=say(s.group),
-                        sentence_on=say(s.sentence_on), sentence_off=say(s.sentence_off),
+                        sentence_on=s.sentence_on if s.sentence_one else say(s.sentence_on),
+                        counted=CountedSentence(s.sentence_one, s.sentence_on, context, tuple(words.items()))
+                        if s.sentence_one else None,
+                        sentence_off=say(s.sentence_off),
                         choices=tuple(replace(c, label=say(c.label), sentence=say(c.sentence))
                                       for c in s.choices))
                 for s in self.specs)

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.marks import ngettext
 
 #: Characters of a value shown before it is cut with an ellipsis.
 LIMIT = 40
@@ -79,7 +80,8 @@ class _ShortRepr(reprlib.Repr):
 
     def repr_int(self, x: int, level: int) -> str:
         if x.bit_length() > 4 * self.maxlong:  # never convert a 5,000-digit number to text
-            return _("<a number of about {n} digits>").format(n=int(x.bit_length() * 0.30103))
+            digits = int(x.bit_length() * 0.30103)
+            return ngettext("<a number of about {n} digit>", "<a number of about {n} digits>", digits).format(n=digits)
         return super().repr_int(x, level)
 
     def repr_str(self, x: str, level: int) -> str:

@@ -16,6 +16,7 @@ from tafl_desktop.core import progress
 from tafl_desktop.core.game import Game, IllegalMove, Position, Side
 from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import json_problem, known, os_reason, quote, shown
 from tafl_desktop.core.record_limits import MAX_MOVES, MAX_RECORD_BYTES, file_too_large, tags_problem, tree_problem
 from tafl_desktop.core.record_tree import TREE_KEYS, TreeFormatError, read_tree_extras, tree_extras
@@ -141,7 +142,8 @@ def game_from_data(data: Any, where: str = "game") -> Game[Position]:
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise RecordError(_('{where}: \'moves\' must be a list of move texts like "e1-e5"').format(where=where))
     if len(moves) > MAX_MOVES:
-        raise RecordError(_("{where}: {n} plies is more than the {most} a record may hold").format(
+        raise RecordError(ngettext("{where}: {n} ply is more than the {most} a record may hold",
+                                   "{where}: {n} plies is more than the {most} a record may hold", len(moves)).format(
             where=where, n=len(moves), most=MAX_MOVES))
     tags = data.get("tags", {})
     if not isinstance(tags, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tags.items()):

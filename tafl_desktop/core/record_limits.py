@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import quote
 
 if TYPE_CHECKING:
@@ -63,8 +64,10 @@ class LimitError(ValueError):
 # ------------------------------------------------------------------------------------ sentences
 def too_many_moves(count: int | None = None) -> str:
     if count is None:
-        return _("a game may hold at most {n} moves, variations included").format(n=MAX_MOVES)
-    return _("the game holds {count} moves; a game may hold at most {n}, variations included").format(
+        return ngettext("a game may hold at most {n} move, variations included",
+                        "a game may hold at most {n} moves, variations included", MAX_MOVES).format(n=MAX_MOVES)
+    return ngettext("the game holds {count} move; a game may hold at most {n}, variations included",
+                    "the game holds {count} moves; a game may hold at most {n}, variations included", count).format(
         count=count, n=MAX_MOVES)
 
 
@@ -73,11 +76,15 @@ def too_deep() -> str:
 
 
 def comment_too_long(length: int) -> str:
-    return _("a comment may have at most {n} characters; this one has {length}").format(n=MAX_COMMENT, length=length)
+    return ngettext("a comment may have at most {n} character; this one has {length}",
+                    "a comment may have at most {n} characters; this one has {length}", MAX_COMMENT).format(
+        n=MAX_COMMENT, length=length)
 
 
 def comments_too_long(total: int) -> str:
-    return _("the comments of a game may have at most {n} characters in all; these would have {total}").format(
+    return ngettext("the comments of a game may have at most {n} character in all; these would have {total}",
+                    "the comments of a game may have at most {n} characters in all; these would have {total}",
+                    MAX_COMMENT_TOTAL).format(
         n=MAX_COMMENT_TOTAL, total=total)
 
 
@@ -193,13 +200,18 @@ def tags_problem(tags: Mapping[str, str] | Iterable[tuple[str, str]]) -> str | N
     """What is wrong with a game's tags for a record (None: nothing)."""
     items = list(tags.items() if isinstance(tags, Mapping) else tags)
     if len(items) > MAX_TAGS:
-        return _("a game may carry at most {n} tags; this one has {count}").format(n=MAX_TAGS, count=len(items))
+        return ngettext("a game may carry at most {n} tag; this one has {count}",
+                        "a game may carry at most {n} tags; this one has {count}", MAX_TAGS).format(
+            n=MAX_TAGS, count=len(items))
     for key, value in items:
         if not isinstance(key, str) or not isinstance(value, str):
             return _("tags must be names with texts")
         if not key or len(key) > MAX_TAG_NAME:
-            return _("the tag name {name} is not 1 to {n} characters long").format(name=quote(key), n=MAX_TAG_NAME)
+            return ngettext("the tag name {name} is not 1 to {n} character long",
+                            "the tag name {name} is not 1 to {n} characters long", MAX_TAG_NAME).format(
+                name=quote(key), n=MAX_TAG_NAME)
         if len(value) > MAX_TAG_TEXT:
-            return _("the tag {name} has {length} characters; a tag may have at most {n}").format(
+            return ngettext("the tag {name} has {length} character; a tag may have at most {n}",
+                            "the tag {name} has {length} characters; a tag may have at most {n}", len(value)).format(
                 name=quote(key), length=len(value), n=MAX_TAG_TEXT)
     return None

@@ -21,6 +21,7 @@ from tafl_desktop.core import progress
 from tafl_desktop.core.game import IllegalMove, Position
 from tafl_desktop.core.game_tree import GameTree, Node, TreeCursor
 from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import shown
 from tafl_desktop.core.record_limits import MAX_COMMENT, MAX_NESTING
 
@@ -168,7 +169,9 @@ def _read_comments(root: Node[Position], line: list[Node[Position]], comments: A
                 or len(key) > 9:
             raise TreeFormatError(_('\'{where}\' must map ply numbers (like "3") to texts').format(where=where))
         if len(text) > MAX_COMMENT:
-            raise TreeFormatError(_("{where}: the comment on ply {key} is longer than {n} characters").format(
+            raise TreeFormatError(ngettext("{where}: the comment on ply {key} is longer than {n} character",
+                                           "{where}: the comment on ply {key} is longer than {n} characters",
+                                           MAX_COMMENT).format(
                 where=where, key=key, n=MAX_COMMENT))
         node = by_ply.get(int(key))
         if node is None:

@@ -111,7 +111,9 @@ def board_sentences(variant: Variant) -> list[str]:
     dfn = sum(1 for p in pieces.values() if p == "T")
     king = g.name(next(s for s, p in pieces.items() if p == "K"))
     out = [" ".join((
-        gettext("The board has {width} x {height} squares.").format(width=g.width, height=g.height),
+        # the noun agrees with the number next to it ("9 x 9 клеток", "9 x 2 клетки")
+        ngettext("The board has {width} x {height} square.", "The board has {width} x {height} squares.",
+                 g.height).format(width=g.width, height=g.height),
         ngettext("The attackers have {n} piece.", "The attackers have {n} pieces.", att).format(n=att),
         ngettext("The defenders have a king and {n} soldier; the king starts on {square}.",
                  "The defenders have a king and {n} soldiers; the king starts on {square}.", dfn).format(

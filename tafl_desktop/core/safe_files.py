@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.marks import ngettext
 
 
 class FileRefused(OSError):
@@ -79,8 +80,9 @@ def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
         os.close(fd)
     data = b"".join(chunks)
     if len(data) > limit:
-        raise FileRefused(errno.EFBIG, _("it has more than the {limit} bytes allowed").format(limit=limit),
-                          str(path))
+        why = ngettext("it has more than the {limit} byte allowed", "it has more than the {limit} bytes allowed",
+                       limit).format(limit=limit)
+        raise FileRefused(errno.EFBIG, why, str(path))
     return data
 
 

@@ -1233,7 +1233,8 @@ class TaflRules:
         rows = [r for r in text.strip().strip("/").split("/")]
         rows = [r.strip() for r in rows]
         if len(rows) != self.H:
-            raise ValueError(_("position has {n} rows, the board has {height}").format(
+            raise ValueError(ngettext("position has {n} row, the board has {height}",
+                                      "position has {n} rows, the board has {height}", len(rows)).format(
                 n=len(rows), height=self.H))
         att = dfn = 0
         king = -1
@@ -1248,8 +1249,12 @@ class TaflRules:
                     while j < len(row) and row[j] in ASCII_DIGITS:
                         j += 1
                     if j - k > 3:  # never convert a 5,000-digit run: no board is that wide
-                        raise ValueError(_("row {n} of the position has an empty run of {run} squares, the board "
-                                           "is {width} wide").format(n=i + 1, run=quote(row[k:j]), width=self.W))
+                        raise ValueError(ngettext(
+                            "row {n} of the position has an empty run of {run} square, the board is {width} wide",
+                            "row {n} of the position has an empty run of {run} squares, the board is {width} wide",
+                            # the form as for the run's last three digits (every form rule looks no further,
+                            # and a run this long is never 0 or 1): never convert the whole run
+                            int("1" + row[j - 3:j])).format(n=i + 1, run=quote(row[k:j]), width=self.W))
                     f += int(row[k:j])
                     k = j
                 elif ch in (ATTACKER_CHAR, DEFENDER_CHAR, KING_CHAR):
@@ -1271,8 +1276,10 @@ class TaflRules:
                     raise ValueError(_("row {n} of the position has {char}: use t (attacker), T (defender), K "
                                        "(king) or digits for empty squares").format(n=i + 1, char=quote(ch)))
             if f != self.W:
-                raise ValueError(_("row {n} of the position ({row}) covers {covered} squares, the board is "
-                                   "{width} wide").format(n=i + 1, row=quote(row), covered=f, width=self.W))
+                raise ValueError(ngettext("row {n} of the position ({row}) covers {covered} square, the board is "
+                                            "{width} wide",
+                                            "row {n} of the position ({row}) covers {covered} squares, the board is "
+                                            "{width} wide", f).format(n=i + 1, row=quote(row), covered=f, width=self.W))
         if king < 0:
             raise ValueError(_("position has no king (K)"))
         attT = dfnT = 0

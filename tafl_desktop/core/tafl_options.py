@@ -102,11 +102,13 @@ TAFL_OPTIONS = OptionSchema((
     OptionSpec(
         "repetition_count", "Repetitions", "How many times a position must occur for the repetition rule.",
         "int", 3, minimum=2, maximum=5, sentence_on="(A position counts as repeated when it has occurred {n} times.)",
+        sentence_one="(A position counts as repeated when it has occurred {n} time.)",
         group="Winning", depends_on=("repetition", ("draw", "defenders_lose", "mover_loses", "mover_wins"))),
     OptionSpec(
         "captureless_draw", "Draw without captures", "Draw after this many moves in a row without a capture "
         "(0 = never).", "int", 0, minimum=0, maximum=999,
-        sentence_on="The game is drawn after {n} moves in a row without a capture.", group="Winning",
+        sentence_on="The game is drawn after {n} moves in a row without a capture.",
+        sentence_one="The game is drawn after {n} move in a row without a capture.", group="Winning",
         source=N_("tafl-rules.md 2.1 (game length)")),
     # -- captures ----------------------------------------------------------------------------
     OptionSpec(

@@ -22,6 +22,7 @@ from tafl_desktop.core.families import Family
 from tafl_desktop.core.game import Position, Rules, Side
 from tafl_desktop.core.geometry import GraphGeometry, GridGeometry, checkerboard, cross_board, dablot_lattice
 from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.options import OptionSchema, OptionValue
 from tafl_desktop.core.quoting import known, os_reason, quote, shown
 from tafl_desktop.core.safe_files import read_limited, write_safely
@@ -479,7 +480,8 @@ def variant_from_data(data: object, where: str = "variant", overrides: Mapping[s
             raise VariantError(_("{where}: '{key}' must be a non-empty text").format(where=where, key=k))
     if len(data["name"]) > MAX_NAME or any(ch != " " and unicodedata.category(ch)[0] in "CZ" for ch in data["name"]):
         # control, format (direction marks and overrides), separator: a name is shown in messages
-        raise VariantError(_("{where}: 'name' must be one line of at most {n} characters").format(
+        raise VariantError(ngettext("{where}: 'name' must be one line of at most {n} character",
+                                    "{where}: 'name' must be one line of at most {n} characters", MAX_NAME).format(
             where=where, n=MAX_NAME))
     vid = data["id"]
     if not all(ch.isalnum() or ch in "_-" for ch in vid) or len(vid) > 64:
@@ -502,9 +504,11 @@ def variant_from_data(data: object, where: str = "variant", overrides: Mapping[s
     sides = data.get("sides", list(FAMILIES[family].sides))
     if (not isinstance(sides, list) or len(sides) != 2 or not all(_side_name_ok(x) for x in sides)
             or sides[0].lower() == sides[1].lower()):
-        raise VariantError(_("{where}: 'sides' must be two different names of up to {n} letters, digits, "
-                             'spaces, hyphens or apostrophes, e.g. ["Geese", "Fox"]').format(
-            where=where, n=MAX_SIDE_NAME))
+        raise VariantError(ngettext(
+            "{where}: 'sides' must be two different names of up to {n} character (letters, digits, spaces, "
+            'hyphens or apostrophes), e.g. ["Geese", "Fox"]',
+            "{where}: 'sides' must be two different names of up to {n} characters (letters, digits, spaces, "
+            'hyphens or apostrophes), e.g. ["Geese", "Fox"]', MAX_SIDE_NAME).format(where=where, n=MAX_SIDE_NAME))
     setup = board.get("setup")
     if not isinstance(setup, str):
         raise VariantError(_("{where}: 'board.setup' must be the starting position in row notation").format(

@@ -27,6 +27,7 @@ import queue
 import shlex
 import time
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from tafl_desktop.core.game import Game, Side
@@ -217,7 +218,9 @@ class HostedEngine:
         elif self._output_ended_at is not None and now - self._output_ended_at > 1.0:
             return self._fail(_("the engine '{engine}' closed its output").format(engine=self.label), "crash")
         if not self.hello and now - self.started > HELLO_TIMEOUT and self._deadline is not None:
-            return self._fail(_("the engine '{engine}' did not say hello within {seconds:g} seconds").format(
+            return self._fail(ngettext("the engine '{engine}' did not say hello within {seconds:g} second",
+                                       "the engine '{engine}' did not say hello within {seconds:g} seconds",
+                                       Decimal(f"{HELLO_TIMEOUT:g}")).format(
                 engine=self.label, seconds=Num(HELLO_TIMEOUT)), "timeout")
         if self._deadline is not None and now > self._deadline:
             return self._fail(_("the engine '{engine}' did not answer within its time").format(engine=self.label),
@@ -228,7 +231,9 @@ class HostedEngine:
         """Count an engine's request; False (and the engine failed) when it floods us."""
         self._requests += 1
         if self._requests > MAX_REQUESTS_PER_MOVE:
-            self._fail(_("the engine '{engine}' sent more than {n} requests for one move").format(
+            self._fail(ngettext("the engine '{engine}' sent more than {n} request for one move",
+                                "the engine '{engine}' sent more than {n} requests for one move",
+                                MAX_REQUESTS_PER_MOVE).format(
                 engine=self.label, n=MAX_REQUESTS_PER_MOVE))
             return False
         return True

@@ -12,7 +12,7 @@ from tafl_desktop.core.families import FAMILIES
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.move_list_text import MoveListError, listed_moves
 from tafl_desktop.core.record_limits import MAX_RECORD_BYTES
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.interop.transfer import GameTransfer, InteropError, play_listed
 
 MAX_BYTES = MAX_RECORD_BYTES
@@ -21,7 +21,8 @@ MAX_BYTES = MAX_RECORD_BYTES
 def parse_moves(text: str, where: str = "moves") -> list[tuple[str, tuple[str, ...] | None]]:
     """``(move, captures or None)`` for each move of a Tafl move list (``h1h3`` without hyphen too)."""
     if len(text) > MAX_BYTES:
-        raise InteropError(_("{where}: larger than the {limit} bytes a move list may have").format(
+        raise InteropError(ngettext("{where}: larger than the {limit} byte a move list may have",
+                                    "{where}: larger than the {limit} bytes a move list may have", MAX_BYTES).format(
             where=where, limit=MAX_BYTES))
     try:
         return [(m.move, m.captures) for m in listed_moves(text, FAMILIES["tafl"])]

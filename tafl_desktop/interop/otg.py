@@ -32,7 +32,7 @@ from tafl_desktop.core.game import OFF_BOARD_REASONS, Game, Side
 from tafl_desktop.core.quoting import quote, shown
 from tafl_desktop.core.record_limits import MAX_MOVES, MAX_RECORD_BYTES, file_too_large
 from tafl_desktop.core.rules_string import RulesStringError, to_rules_string, variant_from_rules_string
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.interop.escapes import escape, guard, guard_leading_digit, unescape
 from tafl_desktop.interop.otg_variations import (
     ADDRESS_START,
@@ -205,7 +205,8 @@ def read_otg(text: str, where: str = "game") -> GameTransfer:
     """Parse an ``.otg`` text into a game replayed under our rules, its variations in its tree;
     InteropError (one line) otherwise."""
     if len(text) > MAX_BYTES:
-        raise InteropError(_("{where}: larger than the {limit} bytes a game record may have").format(
+        raise InteropError(ngettext("{where}: larger than the {limit} byte a game record may have",
+                                    "{where}: larger than the {limit} bytes a game record may have", MAX_BYTES).format(
             where=where, limit=MAX_BYTES))
     tags: dict[str, str] = {}
     moves: list[tuple[str, tuple[str, ...] | None]] = []
@@ -274,7 +275,9 @@ def read_otg(text: str, where: str = "game") -> GameTransfer:
             moves.append(_move(tok, where, m.group(1)))
             last_turn_plies.append(len(moves))
             if len(moves) > MAX_MOVES:
-                raise InteropError(_("{where}: the record holds more than the {n} moves a game record may have")
+                raise InteropError(ngettext("{where}: the record holds more than the {n} move a game record may have",
+                                            "{where}: the record holds more than the {n} moves a game record may have",
+                                            MAX_MOVES)
                                    .format(where=where, n=MAX_MOVES))
     if tags.get(ESCAPED_TAG) == ESCAPED:  # our own file: undo the escapes (see the docstring)
         tags = {k: unescape(v) for k, v in tags.items()}

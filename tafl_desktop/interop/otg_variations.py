@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from tafl_desktop.core.game_tree import GameTree, Node, TreeCursor
 from tafl_desktop.core.quoting import shown
 from tafl_desktop.core.record_limits import MAX_NESTING
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.interop.transfer import InteropError, play_listed
 
 ADDRESS = re.compile(r"(\d{1,9}[a-z]\.)((?:\d{1,9}\.\d{1,9}[a-z]\.)+)", re.ASCII)
@@ -136,13 +136,18 @@ def add_variations(tree: GameTree, lines: list[VariationLine], where: str, limit
                 var = known[key] = _Known(*branch)
             budget -= len(v.moves)
             if budget < 0:
-                raise InteropError(_("{here}: the record holds more than the {n} moves a game record may have").format(
+                raise InteropError(ngettext("{here}: the record holds more than the {n} move a game record may have",
+                                            "{here}: the record holds more than the {n} moves a game record may have",
+                                            limit).format(
                     here=here, n=limit))
             start = var.nodes[-1] if var.nodes else var.start
             game = cursor.goto(start)
             if cursor.walked > MAX_REPLAYED:
-                raise InteropError(_("{here}: the variations branch so often and so deep that reading them would "
-                                     "replay more than {n} moves").format(here=here, n=MAX_REPLAYED))
+                raise InteropError(ngettext(
+                    "{here}: the variations branch so often and so deep that reading them would replay more than "
+                    "{n} move",
+                    "{here}: the variations branch so often and so deep that reading them would replay more than "
+                    "{n} moves", MAX_REPLAYED).format(here=here, n=MAX_REPLAYED))
             before = len(game.plies)
             play_listed(game, v.moves, here, done, total)
             done += len(v.moves)

@@ -22,7 +22,7 @@ from tafl_desktop.core.game import OFF_BOARD_REASONS, Game
 from tafl_desktop.core.quoting import listing, quote, shown
 from tafl_desktop.core.record_limits import MAX_RECORD_BYTES
 from tafl_desktop.core.rules_string import RulesStringError, to_rules_string, variant_from_rules_string
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.interop.escapes import escape, unescape
 from tafl_desktop.interop.move_list import parse_moves
 from tafl_desktop.interop.transfer import (
@@ -88,7 +88,8 @@ def write_pgn(t: GameTransfer) -> tuple[str, list[str]]:
 def read_pgn(text: str, where: str = "game", variant=None) -> GameTransfer:
     """A PGN-like game; its variant from a ``Rules`` tag, else ``variant``, else Copenhagen."""
     if len(text) > MAX_BYTES:
-        raise InteropError(_("{where}: larger than the {limit} bytes a game record may have").format(
+        raise InteropError(ngettext("{where}: larger than the {limit} byte a game record may have",
+                                    "{where}: larger than the {limit} bytes a game record may have", MAX_BYTES).format(
             where=where, limit=MAX_BYTES))
     tags: dict[str, str] = {}
     body = []

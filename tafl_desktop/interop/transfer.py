@@ -203,14 +203,18 @@ def fit_to_limits(t: GameTransfer, where: str) -> None:
     tags: dict[str, str] = {}
     for key, value in t.tags.items():
         if not key or len(key) > MAX_TAG_NAME:
-            t.warnings.append(_("the tag {name} was left out: its name is longer than {n} characters").format(
+            t.warnings.append(ngettext("the tag {name} was left out: its name is longer than {n} character",
+                                         "the tag {name} was left out: its name is longer than {n} characters",
+                                         MAX_TAG_NAME).format(
                 name=quote(key), n=MAX_TAG_NAME))
             continue
         if len(tags) == MAX_TAGS:
-            t.warnings.append(_("only the first {n} tags were kept").format(n=MAX_TAGS))
+            t.warnings.append(ngettext("only the first {n} tag was kept", "only the first {n} tags were kept",
+                                         MAX_TAGS).format(n=MAX_TAGS))
             break
         if len(value) > MAX_TAG_TEXT:
-            t.warnings.append(_("the tag {name} was shortened to {n} characters").format(
+            t.warnings.append(ngettext("the tag {name} was shortened to {n} character",
+                                         "the tag {name} was shortened to {n} characters", MAX_TAG_TEXT).format(
                 name=quote(key), n=MAX_TAG_TEXT))
             value = value[:MAX_TAG_TEXT]
         tags[key] = value
@@ -227,8 +231,9 @@ def json_data(text: str, where: str) -> Any:
     from tafl_desktop.core.record import RecordError, parse_record_text
 
     if len(text) > MAX_RECORD_BYTES:
-        raise InteropError(_("{where}: larger than the {limit} bytes a game record may have").format(
-            where=where, limit=MAX_RECORD_BYTES))
+        raise InteropError(ngettext("{where}: larger than the {limit} byte a game record may have",
+                                    "{where}: larger than the {limit} bytes a game record may have",
+                                    MAX_RECORD_BYTES).format(where=where, limit=MAX_RECORD_BYTES))
     try:
         return parse_record_text(text.encode("utf-8", "surrogatepass"), where)
     except RecordError as exc:

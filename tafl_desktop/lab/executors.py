@@ -23,9 +23,10 @@ import queue
 import re
 import signal
 from collections.abc import Callable, Iterable, Iterator
+from decimal import Decimal
 from typing import Any, Protocol
 
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.lab.play import play_job
 from tafl_desktop.lab.study import Job, StudyError
 
@@ -196,7 +197,9 @@ class DaskBackend:
         from tafl_desktop.core.quoting import quote
 
         if isinstance(exc, TimeoutError) or "timed out" in str(exc).lower():
-            return StudyError(_("no Dask scheduler answered at {address} within {seconds:g} seconds").format(
+            return StudyError(ngettext("no Dask scheduler answered at {address} within {seconds:g} second",
+                                       "no Dask scheduler answered at {address} within {seconds:g} seconds",
+                                       Decimal(f"{self.connect_timeout:g}")).format(
                 address=quote(self.address, 100), seconds=self.connect_timeout))
         return StudyError(_("cannot reach the Dask scheduler at {address}: {problem}").format(
             address=quote(self.address, 100), problem=quote(str(exc) or type(exc).__name__, 200)))

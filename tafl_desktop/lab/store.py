@@ -406,7 +406,8 @@ def _repair_torn_line(folder: Path, study: Study) -> str | None:
             os.close(side)
         os.ftruncate(fd, start)
         os.fsync(fd)
-        return _("{file}: its cut-off last line ({n} bytes) was moved to {torn}").format(
+        return ngettext("{file}: its cut-off last line ({n} byte) was moved to {torn}",
+                        "{file}: its cut-off last line ({n} bytes) was moved to {torn}", size - start).format(
             file=GAMES_FILE, n=size - start, torn=TORN_FILE)
     finally:
         os.close(fd)

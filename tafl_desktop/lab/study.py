@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tafl_desktop.core.quoting import clip
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 #: The axis key that varies whole presets instead of one toggle.
 PRESET_AXIS = "preset"
@@ -119,7 +119,8 @@ class Study:
                     games=games, seed=seed, max_plies=max_plies, base=base.to_data(),
                     engine=_engine(base, engine))
         if len(study.cells()) > MAX_CELLS:
-            raise StudyError(_("a study may have at most {most} cells").format(most=MAX_CELLS))
+            raise StudyError(ngettext("a study may have at most {most} cell", "a study may have at most {most} cells",
+                                      MAX_CELLS).format(most=MAX_CELLS))
         return study
 
     # ----------------------------------------------------------------------- the design
@@ -218,7 +219,8 @@ class Study:
                 raise StudyError(_("--vary {key} names a value twice").format(key=clip(a.key, 40)))
             cells *= len(a.values)
         if cells > MAX_CELLS:
-            raise StudyError(_("a study may have at most {most} cells").format(most=MAX_CELLS))
+            raise StudyError(ngettext("a study may have at most {most} cell", "a study may have at most {most} cells",
+                                      MAX_CELLS).format(most=MAX_CELLS))
         try:
             base = variant_of(self.base)
             for a in self.axes:

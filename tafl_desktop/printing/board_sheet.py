@@ -238,8 +238,9 @@ def _hatch(c: Canvas, r: Rect) -> None:
 
 def _tile_page(doc: Document, plan: BoardPlan, tile: Tile) -> None:
     page = doc.page
-    detail = _("row {row}, column {col} · tiles: {rows} rows x {cols} columns").format(
-        row=tile.row, col=tile.col, rows=plan.rows, cols=plan.cols)
+    detail = _("row {row}, column {col} · tiles: {rows} x {cols}").format(
+        row=tile.row, col=tile.col, rows=ngettext("{n} row", "{n} rows", plan.rows).format(n=plan.rows),
+        cols=ngettext("{n} column", "{n} columns", plan.cols).format(n=plan.cols))
     with doc.sheet(_("board, row {row}, column {col}").format(row=tile.row, col=tile.col), detail) as c:
         body = page.body(ruler=True)
         px = body.x + (body.w - tile.w) / 2

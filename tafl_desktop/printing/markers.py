@@ -179,6 +179,16 @@ class Stacks(Flowable):
             c.drawCentredString((x + d / 2) * mm, 0.6 * mm, _("{n} high").format(n=rank.points))
 
 
+def _pieces(n: int) -> str:
+    """"12 pieces" with the noun in the form the number asks for (Russian "12 фигур", "2 фигуры")."""
+    return ngettext("{n} piece", "{n} pieces", n).format(n=n)
+
+
+def _draughts(n: int) -> str:
+    """"24 draughts", counted as :func:`_pieces`."""
+    return ngettext("{n} draught", "{n} draughts", n).format(n=n)
+
+
 def _chart(army: Army) -> list[Flowable]:
     rows: list[list[Any]] = [[_("Rank"), _("Points"), _("Stack"), _("Pieces"), _("Draughts")]]
     for r in army.ranks:
@@ -199,9 +209,10 @@ def _chart(army: Army) -> list[Flowable]:
         ("FONT", (0, -1), (-1, -1), FONT_BOLD, 8), ("LINEBELOW", (0, 0), (-1, 0), 0.5, INK),
         ("LINEABOVE", (0, -1), (-1, -1), 0.5, INK), ("TOPPADDING", (0, 0), (-1, -1), 1.2),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2), ("LEFTPADDING", (0, 0), (-1, -1), 2)]))
-    text = (_("{army}: {pieces} pieces, {draughts} draughts (leader's symbol: the crown)") if army.symbol == "crown"
-            else _("{army}: {pieces} pieces, {draughts} draughts (leader's symbol: the four-pointed hat)"))
-    lines = [Paragraph(text.format(army=_(army.name), pieces=army.pieces, draughts=army.draughts()), HEAD), t]
+    text = (_("{army}: {pieces}, {draughts} (leader's symbol: the crown)") if army.symbol == "crown"
+            else _("{army}: {pieces}, {draughts} (leader's symbol: the four-pointed hat)"))
+    lines = [Paragraph(text.format(army=_(army.name), pieces=_pieces(army.pieces),
+                                   draughts=_draughts(army.draughts())), HEAD), t]
     if any(r.up_to for r in army.ranks):
         n = army.draughts_with_promotion()
         lines.append(Paragraph(ngettext(
@@ -277,11 +288,17 @@ def generic_marker_pages(doc: Document, draught_mm: float) -> CutSheet:
     mini game too): what ``--parts markers`` prints for a game that is not Dablot."""
     mini = reference_armies("mini")
     full = reference_armies("full")
-    notes = [_("Mini game (source 000): {mini} pieces a side need {mini_draughts} draughts each ({singles} "
-               "singles, one double, one triple). Full game (72 points): {full} pieces need {full_draughts} "
-               "draughts a side. The markers below are for the full armies; the mini game uses 11 of each army's "
-               "soldier markers.").format(mini=mini[0].pieces, mini_draughts=mini[0].draughts(),
-                                          singles=MINI_SOLDIERS, full=full[0].pieces,
-                                          full_draughts=full[0].draughts())]
+    # one sentence per count, so that each noun takes the form its number asks for
+    notes = [" ".join((
+        ngettext("Mini game (source 000): {n} piece a side.", "Mini game (source 000): {n} pieces a side.",
+                 mini[0].pieces).format(n=mini[0].pieces),
+        ngettext("They need {n} draught each ({singles} singles, one double, one triple).",
+                 "They need {n} draughts each ({singles} singles, one double, one triple).",
+                 mini[0].draughts()).format(n=mini[0].draughts(), singles=MINI_SOLDIERS),
+        ngettext("Full game (72 points): {n} piece a side.", "Full game (72 points): {n} pieces a side.",
+                 full[0].pieces).format(n=full[0].pieces),
+        ngettext("They need {n} draught a side.", "They need {n} draughts a side.",
+                 full[0].draughts()).format(n=full[0].draughts()),
+        _("The markers below are for the full armies; the mini game uses 11 of each army's soldier markers.")))]
     return marker_pages(doc, mini + full, draught_mm, _("Dablot Prejjesne with stacked draughts"), notes,
                         marker_armies=full)

@@ -240,7 +240,8 @@ def cmd_generate(args: Any) -> int:
 
     def progress(y: Any) -> None:
         if not args.json:
-            print(_("{games} games, {positions} positions, {kept} puzzles, {seconds} s").format(
+            # a running tally: each count after its label, so no noun has to agree with a number
+            print(_("games: {games}, positions: {positions}, puzzles: {kept}, {seconds} s").format(
                 games=y.games, positions=y.scanned, kept=y.kept, seconds=integer(y.seconds)), flush=True)
 
     try:
@@ -264,7 +265,9 @@ def cmd_generate(args: Any) -> int:
             print(ngettext("dropped {n} puzzle too close to a longer one of the same game or to balance the set",
                            "dropped {n} puzzles too close to a longer one of the same game or to balance the set",
                            result.trimmed).format(n=result.trimmed))
-        print(_("kept {kept} puzzles from {positions} positions in {seconds} s; set: {path}").format(
+        print(ngettext("kept {kept} puzzle in {seconds} s (positions looked at: {positions}); set: {path}",
+                       "kept {kept} puzzles in {seconds} s (positions looked at: {positions}); set: {path}",
+                       result.kept).format(
             kept=result.kept, positions=result.scanned, seconds=integer(int(result.seconds)), path=out))
     return 0
 

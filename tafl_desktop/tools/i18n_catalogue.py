@@ -123,8 +123,9 @@ def _context_messages() -> Iterator[tuple[str | tuple[str, ...], str, str, list[
                 "the side placeholders may be left out, every other {field} stays."]
 
 
-def _schema_messages() -> Iterator[tuple[str, str]]:
-    """(text, location) for the option schemas' words (they are data, so no call marks them)."""
+def _schema_messages() -> Iterator[tuple[str | tuple[str, str], str]]:
+    """(text, location) for the option schemas' words (they are data, so no call marks them); a
+    counted sentence (``sentence_one``) is one plural entry, (singular, plural)."""
     from tafl_desktop.core.dablot_options import DABLOT_OPTIONS
     from tafl_desktop.core.hunt_options import HUNT_OPTIONS
     from tafl_desktop.core.tafl_options import TAFL_OPTIONS
@@ -133,7 +134,8 @@ def _schema_messages() -> Iterator[tuple[str, str]]:
                          ("dablot_options", DABLOT_OPTIONS)):
         where = f"tafl_desktop/core/{name}.py"
         for spec in schema:
-            texts = [spec.group, spec.label, spec.help, spec.sentence_on, spec.sentence_off]
+            on: str | tuple[str, str] = (spec.sentence_one, spec.sentence_on) if spec.sentence_one else spec.sentence_on
+            texts = [spec.group, spec.label, spec.help, on, spec.sentence_off]
             if spec.sentence_on_without:
                 texts.append(spec.sentence_on_without[1])
             for c in spec.choices:
