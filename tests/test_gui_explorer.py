@@ -217,7 +217,7 @@ def test_import_games_from_the_dock_off_the_window_thread(qtbot, make_window, ex
     qtbot.waitUntil(lambda: dock.import_report is not None, timeout=30_000)
     report = dock.import_report
     assert (report.added, len(report.problems)) == (3, 1) and "bad.txt" in report.problems[0]
-    assert "3 games added" in dock.status.text()
+    assert "Games added: 3;" in dock.status.text()
     before = dock.answer
     dock.source.setCurrentIndex(dock.source.findData("imported"))
     qtbot.waitUntil(lambda: dock.answer is not before, timeout=10_000)

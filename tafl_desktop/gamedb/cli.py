@@ -81,7 +81,7 @@ def cmd_db_import(args) -> int:
     else:
         for problem in report.problems:
             print(_("tafl-desktop: skipped: {problem}").format(problem=problem), file=sys.stderr)
-        print(_("{added} games added, {duplicates} already in the database, {problems} not read").format(
+        print(_("Games added: {added}; already in the database: {duplicates}; not read: {problems}").format(
             added=report.added, duplicates=report.duplicates, problems=len(report.problems)))
     return 0 if report.added or report.duplicates or not report.problems else 1
 
@@ -97,7 +97,7 @@ def cmd_db_stats(args) -> int:
     if args.json:
         print(json.dumps(stats))
         return 0
-    print(_("{path}: {games} games, {positions} positions indexed, {size} bytes").format(
+    print(_("{path}: games: {games}; positions indexed: {positions}; size in bytes: {size}").format(
         path=stats["path"], games=stats["games"], positions=stats["positions"], size=stats["bytes"]))
     for source, n in sorted(stats["sources"].items()):
         print(f"  {source}: {n}")
@@ -170,7 +170,8 @@ def cmd_explore(args) -> int:
         print(_("  {move}: games {games}; attackers won {attackers}, defenders won {defenders}, draws {draws}, "
                 "unfinished {unfinished}").format(**m))
     for other in data["other_rules"]:
-        print(_("  {games} games of this variant under other toggles: --set {toggles}").format(
+        print(ngettext("  {games} game of this variant under other toggles: --set {toggles}",
+                       "  {games} games of this variant under other toggles: --set {toggles}", other["games"]).format(
             games=other["games"], toggles=" --set ".join(other["set"])))
     return 0
 

@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.gui.texts import add_item, tr
-from tafl_desktop.i18n import _, pgettext
+from tafl_desktop.i18n import _, ngettext, pgettext
 
 if TYPE_CHECKING:
     from tafl_desktop.gui.main_window import MainWindow
@@ -417,8 +417,9 @@ class ExplorerDock(QDockWidget):
         self.import_button.setEnabled(True)
         self.cancel.hide()
         self.import_report = report
-        self.status.setText(_("{added} games added, {duplicates} already in the database, {problems} not read").format(
-            added=report.added, duplicates=report.duplicates, problems=len(report.problems)))
+        self.status.setText(
+            _("Games added: {added}; already in the database: {duplicates}; not read: {problems}").format(
+                added=report.added, duplicates=report.duplicates, problems=len(report.problems)))
         self.status.setToolTip("\n".join(report.problems[:20]))
         self.refresh()
 
@@ -435,7 +436,8 @@ class ExplorerDock(QDockWidget):
         self._damaged = False
         self.cancel.hide()
         self.retry.hide()
-        self.status.setText("" if report is None else _("{n} real games imported.").format(n=report.added))
+        self.status.setText("" if report is None else ngettext(
+            "{n} real game imported.", "{n} real games imported.", report.added).format(n=report.added))
         self.refresh()
 
     def _failed(self, message: str, damaged: bool) -> None:

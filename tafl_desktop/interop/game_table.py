@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from tafl_desktop.core.game import Game, Outcome, Side
 from tafl_desktop.core.move_list_text import MoveListError, listed_moves, play_listed
 from tafl_desktop.core.quoting import shown
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.interop.transfer import GameTransfer, InteropError
 
 #: The result column -> the winner (None for a draw); ``Ongoing`` is no result.
@@ -54,7 +54,8 @@ def read_line(raw: str, variant, number: int = 1, where: str = "table") -> GameT
     """The game of one line, or None for a line without moves; InteropError naming the line."""
     here = _("{where}, line {line}").format(where=shown(where), line=number)
     if len(raw) > MAX_LINE:
-        raise InteropError(_("{where}: longer than {limit} characters").format(where=here, limit=MAX_LINE))
+        raise InteropError(ngettext("{where}: longer than {limit} character", "{where}: longer than {limit} characters",
+                                    MAX_LINE).format(where=here, limit=MAX_LINE))
     parts = raw.rsplit(",", 3)
     if len(parts) != 4:
         raise InteropError(_("{where}: not MOVES,N,N,RESULT").format(where=here))
