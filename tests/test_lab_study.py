@@ -169,6 +169,18 @@ def test_wilson_interval_and_sample_size_match_published_figures() -> None:
     assert 770 <= games_to_tell(0.5, 0.55) <= 800
 
 
+def test_wilson_interval_is_scipys_without_scipy() -> None:
+    # The lab computes Wilson's interval itself so that the window needs no SciPy (issue 36):
+    # it must agree with SciPy's binomtest(...).proportion_ci(method="wilson") everywhere.
+    from scipy.stats import binomtest
+
+    for n in (1, 2, 3, 7, 20, 57, 148):
+        for k in range(n + 1):
+            for confidence in (0.8, 0.95, 0.99):
+                ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
+                assert wilson(k, n, confidence) == pytest.approx((ci.low, ci.high), abs=1e-12), (k, n)
+
+
 def test_presets_side_by_side(tmp_path) -> None:
     r = lab("lab", "fox_geese_13", "--vary", "preset=fox_geese_13,fox_geese_15", "--level", "beginner",
             "--games", "2", "--max-plies", "40", "--workers", "1", "--out", str(tmp_path / "fox"), "--json")
