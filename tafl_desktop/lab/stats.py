@@ -2,9 +2,9 @@
 
 Wilson intervals stay inside 0..1 and behave at small counts and extreme shares, where the
 textbook normal interval does not.  They and the sample size are closed formulas over the normal
-quantile (the standard library's ``statistics.NormalDist``), so the window's rules lab needs no
-SciPy (``make run`` installs only what the window needs); Fisher's exact test, used only by the
-``lab compare`` command, comes from SciPy (the ``lab`` extra).
+quantile (the standard library's ``statistics.NormalDist``), and Fisher's exact test is a sum over
+the hypergeometric distribution, so the rules lab needs no SciPy (``make run`` installs only what
+the window needs; tests/test_lab_study.py checks all three against SciPy).
 
 The balance measures follow Ludii's definitions (its ``Evaluation`` metrics), so our figures can
 sit beside Ludii's: balance = 1 - |share won by one side - share won by the other|, drawishness =
@@ -89,9 +89,29 @@ def _median(values: Sequence[int]) -> float:
 
 def compare_cells(a: dict[str, Any], b: dict[str, Any], side: str) -> dict[str, Any]:
     """How two cells' win shares of ``side`` differ: the difference and Fisher's exact p-value."""
-    from scipy.stats import fisher_exact
-
     ka, na, kb, nb = a[side], a["games"], b[side], b["games"]
-    table = [[ka, na - ka], [kb, nb - kb]]
-    p = float(fisher_exact(table).pvalue) if na and nb else 1.0
+    p = fisher_exact_p(ka, na, kb, nb) if na and nb else 1.0
     return {"difference": round((ka / na if na else 0) - (kb / nb if nb else 0), 4), "p_value": round(p, 4)}
+
+
+def fisher_exact_p(ka: int, na: int, kb: int, nb: int) -> float:
+    """Two-sided p-value of Fisher's exact test on the table ``[[ka, na - ka], [kb, nb - kb]]``.
+
+    With the margins fixed, the first cell follows the hypergeometric distribution; the p-value
+    sums the probabilities of every table no more likely than the one seen (with SciPy's relative
+    tolerance of 1e-7, so that tables tied with it in exact arithmetic count despite rounding).
+    """
+    total, successes = na + nb, ka + kb
+    low, high = max(0, successes - nb), min(successes, na)
+
+    def log_p(x: int) -> float:
+        return (_log_comb(na, x) + _log_comb(nb, successes - x) - _log_comb(total, successes))
+
+    seen = log_p(ka)
+    bound = seen + math.log1p(1e-7)
+    p = sum(math.exp(v) for v in (log_p(x) for x in range(low, high + 1)) if v <= bound)
+    return min(1.0, p)
+
+
+def _log_comb(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
