@@ -16,6 +16,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The suite asserts English texts: a developer's German locale (or TAFL_LANG) must not change them.
 # Tests of other languages ask for them by name (tests/test_i18n*.py).
 os.environ["TAFL_LANG"] = "en"
+# Reproducible PDFs (the reproducible-builds convention): dated 1 January 2000 with a content-derived
+# ID, so tests may compare bytes; a player's PDF carries the real date (tests/test_print_date.py).
+os.environ["SOURCE_DATE_EPOCH"] = "946684800"
 
 
 # ---------------------------------------------------------------------------------------- GUI
