@@ -45,6 +45,7 @@ from tafl_desktop.gui.preferences import (
     remove_recent_file,
     save_preferences,
 )
+from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.side_panel import SidePanel
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import theme
@@ -189,7 +190,7 @@ class MainWindow(QMainWindow):
         self._settings_failure_told = False  # and so is the one about preferences that cannot be kept
 
         self.apply_preferences(self.prefs, save=False)
-        self.resize(1200, 800)
+        fit_size(self, 1200, 800)
         if persist:
             self._restore_window()
         self.refresh()

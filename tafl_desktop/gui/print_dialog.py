@@ -60,6 +60,7 @@ from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.maker_panel import FILTERS, FORMAT_LABELS, MakerBuilder, MakerResult, MakerSettings
+from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _, ngettext, pgettext
 from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
@@ -333,7 +334,7 @@ class PrintSetDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(body, 1)
         layout.addLayout(buttons)
-        self.resize(980, 700)
+        fit_size(self, 980, 700)
         self._update_square_default()
         self._sync_enabled()
         self.rebuild()
