@@ -129,9 +129,9 @@ def test_fit_page_follows_the_paper_and_a_typed_size_is_kept(make_dialog):
 
 def test_a_changed_toggle_is_in_the_saved_rule_sheet(make_dialog, tmp_path, dialogs_recorder):
     preset = make_dialog("brandubh")
-    assert "preset rules" in preset.findChildren(print_dialog.QLabel)[0].text()
+    assert "preset rules" in preset.heading.text()
     changed = make_dialog("brandubh", king_armed="no")
-    assert "King armed: No" in changed.findChildren(print_dialog.QLabel)[0].text()
+    assert "King armed: No" in changed.heading.text()
     out = tmp_path / "house rules.pdf"
     dialogs_recorder.save_paths.append(str(tmp_path / "house rules"))  # no suffix: .pdf is added
     assert changed.save_pdf()
