@@ -240,6 +240,10 @@ def test_review_asks_its_quality_marks_moves_and_shows_the_better_move(qtbot, ma
     qtbot.waitUntil(lambda: w.board.overlay("review") is not None, timeout=5_000)
     assert w.board.overlay("review").arrows[0].squares == best
     assert "blunder" in w.statusBar().currentMessage()
+    # issue 36: the mark says what the move allowed, in the status line and the move's tip
+    assert "Allows a forced loss: The attackers win in 1 move" in w.statusBar().currentMessage()
+    tip = model.data(model.ply_index(6), Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("Allows a forced loss: The attackers win in 1 move ("), tip
 
     # the same game at the same depth: the same classes again
     first = [p["class"] for p in review["plies"]]

@@ -226,8 +226,26 @@ class ReviewPanel(QWidget):
         """Mark the reviewed moves in the move list (once the reviewed line is the one on screen:
         the list numbers the moves of that line)."""
         if self._marks_pending and self.review is not None and self._on_screen():
-            self.window_.panel.moves.model.set_annotations({p["ply"]: p["class"] for p in self.review["plies"]})
+            self.window_.panel.moves.model.set_annotations({p["ply"]: p["class"] for p in self.review["plies"]},
+                                                           self.reasons())
             self._marks_pending = False
+
+    def reasons(self) -> dict[int, str]:
+        """What each inaccuracy, mistake and blunder allowed, by ply, in one sentence ("Loses a
+        piece: g4-h4 takes h5"): the facts "Learn from your mistakes" explains, said where the
+        move is marked (status line, move-list tip)."""
+        from tafl_desktop.ai.mistakes import exercises_from_review, explain
+        from tafl_desktop.analysis.words import allowed_words
+
+        if self.review is None or self._rules is None:
+            return {}
+        out = {}
+        for ex in exercises_from_review(self._rules, self._start, self._moves, self.evals, self.review, [0, 1]):
+            try:
+                out[ex.ply] = allowed_words(self._rules.variant, ex, explain(self._rules, ex))
+            except (ValueError, KeyError):  # an engine line that does not replay: the mark alone
+                continue
+        return out
 
     def _show_summary(self) -> None:
         from tafl_desktop.ai.review import CLASSES
@@ -375,7 +393,9 @@ class ReviewPanel(QWidget):
         sentence = {"inaccuracy": _("{move} was an inaccuracy: {better} was better (the green arrow)."),
                     "mistake": _("{move} was a mistake: {better} was better (the green arrow)."),
                     "blunder": _("{move} was a blunder: {better} was better (the green arrow).")}[entry["class"]]
-        self.window_.statusBar().showMessage(sentence.format(move=entry["move"], better=better[1]), 8000)
+        why = self.reasons().get(ply, "") if ply is not None else ""
+        self.window_.statusBar().showMessage(" ".join(filter(None, (
+            sentence.format(move=entry["move"], better=better[1]), why))), 8000)
 
     # ------------------------------------------------------------------------------ exercises
     def exercises(self) -> list[Any]:
