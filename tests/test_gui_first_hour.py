@@ -1,0 +1,38 @@
+"""Small first-hour roughnesses of issue 36 (item 8), each met the way a newcomer meets it in the
+real window (offscreen)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tafl_desktop.core.game import Game
+from tafl_desktop.core.variants import find_variant
+from tafl_desktop.session.source import GameSource, Origin
+
+
+def test_show_ranks_is_offered_only_where_pieces_have_ranks(make_window) -> None:
+    # View > Show Ranks did nothing outside Dablot but was enabled there
+    w = make_window("brandubh")
+    assert not w.act_show_ranks.isEnabled()
+    w.load(GameSource.of_game(Game(find_variant("dablot").make_rules()), Origin.NEW))
+    assert w.act_show_ranks.isEnabled()
+    w.load(GameSource.of_game(Game(find_variant("fox_geese_13").make_rules()), Origin.NEW))
+    assert not w.act_show_ranks.isEnabled()
+
+
+def test_a_lesson_window_closes_with_escape(qtbot, make_window) -> None:
+    from tests.test_gui_learn import learn_actions
+
+    w = make_window("brandubh")
+    learn_actions(w)["tafl-capture"].trigger()
+    lesson = w.learn_dialogs[-1]
+    qtbot.waitExposed(lesson)
+    lesson.activateWindow()
+    # the lesson's board has the focus when a player has clicked a piece there and let it go; the
+    # board once kept every Esc for itself, even with nothing to cancel
+    view = lesson.board.view
+    assert view.focusPolicy() != Qt.FocusPolicy.NoFocus
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not lesson.isVisible(), timeout=2_000)
+
