@@ -36,3 +36,18 @@ def test_a_lesson_window_closes_with_escape(qtbot, make_window) -> None:
     qtbot.keyClick(view, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not lesson.isVisible(), timeout=2_000)
 
+
+
+def test_new_games_first_move_names_the_army(make_window) -> None:
+    # "First move: South (bottom)" did not say which army that is; the board's sides are named
+    from tafl_desktop.gui.new_game_dialog import NewGameDialog
+
+    w = make_window("brandubh")
+    ng = NewGameDialog(w.controller.variant, w.controller.players, w)
+    for preset in ("dablot", "dablot_mini"):
+        ng.select_variant(preset)
+        names = find_variant(preset).side_names
+        combo = ng.options.row("first_move").editor
+        texts = [combo.itemText(i) for i in range(combo.count())]
+        assert texts == [f"{names[0]} (south, at the bottom)", f"{names[1]} (north, at the top)"], texts
+    ng.close()
