@@ -51,3 +51,23 @@ def test_new_games_first_move_names_the_army(make_window) -> None:
         texts = [combo.itemText(i) for i in range(combo.count())]
         assert texts == [f"{names[0]} (south, at the bottom)", f"{names[1]} (north, at the top)"], texts
     ng.close()
+
+
+def test_the_rules_lab_offers_no_camp_rules_for_a_board_without_camps(make_window) -> None:
+    # Brandubh's board has no camps: hostility, re-entry and crossing of camps can never matter there
+    # (tafl-rules.md 1.3: camps are the marked squares of Tablut boards that have them)
+    from tafl_desktop.gui.new_game_dialog import NewGameDialog
+    from tafl_desktop.gui.rules_lab import RulesLabDialog
+
+    w = make_window("brandubh")
+    for preset, offered in (("brandubh", False), ("copenhagen", False), ("tablut_camps", True)):
+        lab = RulesLabDialog(find_variant(preset), w, w)
+        keys = [lab.first_key.itemData(i) for i in range(lab.first_key.count())]
+        camp_keys = {"camps", "camps_hostile", "camp_reentry", "camp_to_camp", "camp_crossing"}
+        assert bool(camp_keys & set(keys)) is offered, (preset, keys)
+        lab.close()
+        ng = NewGameDialog(find_variant(preset), w.controller.players, w)
+        ng.select_variant(preset)
+        shown = {k for k in camp_keys if ng.options.row(k).editor.parent() is not None}  # laid out
+        assert bool(shown) is offered, (preset, shown)
+        ng.close()
