@@ -71,3 +71,23 @@ def test_the_rules_lab_offers_no_camp_rules_for_a_board_without_camps(make_windo
         shown = {k for k in camp_keys if ng.options.row(k).editor.parent() is not None}  # laid out
         assert bool(shown) is offered, (preset, shown)
         ng.close()
+
+
+def test_new_game_asks_before_dropping_a_finished_game_never_saved(make_window, dialogs_recorder, monkeypatch):
+    from tafl_desktop.core.game import Side
+    from tafl_desktop.gui import dialogs
+
+    asked = []
+    monkeypatch.setattr(dialogs, "confirm", lambda _p, title, *_a, **_k: asked.append(title) or False)
+    w = make_window("brandubh", "/7/7/7/1t1K1t1/7/7/3t3/", Side.ATTACKERS, escape="edge")
+    rules = w.controller.rules
+    for text in ("d1-c1", "d4-d7"):  # the king escapes along the open file
+        assert w.controller.play_move(rules.parse_move(w.controller.viewed_position, text))
+    assert w.controller.game.outcome is not None and w.controller.modified
+    from tafl_desktop.gui.new_game_dialog import NewGameDialog
+
+    offered = []
+    monkeypatch.setattr(NewGameDialog, "ask", classmethod(lambda *_a: offered.append(True)))
+    w.new_game()  # declined: the finished game stays, and New Game is not even shown
+    assert asked == ["Leave the finished game?"] and not offered
+    assert w.controller.game.outcome is not None and len(w.controller.game.plies) == 2

@@ -447,10 +447,15 @@ class MainWindow(QMainWindow):
         self.board.set_flipped(players[1].is_human)
 
     def may_discard(self) -> bool:
-        """May the game on screen be replaced?  Asks when it holds moves that are not saved."""
+        """May the game on screen be replaced?  Asks when it holds moves that are not saved, finished
+        or not."""
         c = self.controller
-        if not c.modified or not c.tree.root.children or c.game.outcome is not None:
+        if not c.modified or not c.tree.root.children:
             return True
+        if c.game.outcome is not None:  # a finished game is worth keeping too: to replay, review, mine
+            return dialogs.confirm(self, _("Leave the finished game?"), _(
+                "The finished game is not saved: saved, it can be replayed, reviewed and mined for puzzles. "
+                "Leave it without saving?"), _("Leave it"))
         return dialogs.confirm(self, _("Start a new game?"), _("The current game has moves that are not saved. "
                                                                "Leave it and start a new one?"), _("Leave it"))
 
