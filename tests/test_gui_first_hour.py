@@ -91,3 +91,26 @@ def test_new_game_asks_before_dropping_a_finished_game_never_saved(make_window, 
     w.new_game()  # declined: the finished game stays, and New Game is not even shown
     assert asked == ["Leave the finished game?"] and not offered
     assert w.controller.game.outcome is not None and len(w.controller.game.plies) == 2
+
+
+def test_greyed_maker_settings_say_why(qtbot, gui_settings, dialogs_recorder) -> None:
+    from tafl_desktop.gui.print_dialog import PrintSetDialog
+
+    dlg = PrintSetDialog(find_variant("fox_geese_13"), persist=False)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.format_combo.setCurrentIndex(dlg.format_combo.findData("stl"))
+    maker = dlg.maker_settings
+    corner_tip = maker.corner_spin.toolTip()
+    assert maker.corner_spin.isEnabled() and not corner_tip.startswith("For the")
+    maker.part_boxes["board"].setChecked(False)
+    dlg._sync_enabled()
+    assert not maker.corner_spin.isEnabled()
+    assert maker.corner_spin.toolTip() == "For the peg board only: tick Peg board above.\n\n" + corner_tip
+    maker.part_boxes["pieces"].setChecked(False)
+    dlg._sync_enabled()
+    assert maker.clearance_spin.toolTip().startswith("For the pieces only: tick Pieces above.")
+    maker.part_boxes["board"].setChecked(True)
+    dlg._sync_enabled()
+    assert maker.corner_spin.isEnabled() and maker.corner_spin.toolTip() == corner_tip
+    dlg.done(0)
