@@ -232,6 +232,10 @@ def test_review_asks_its_quality_marks_moves_and_shows_the_better_move(qtbot, ma
         assert f"{acc:.0f} %" in text
     canvas = panel._canvas
     assert canvas is not None and canvas.isVisible()
+    # issue 36: a readable graph (tall enough, the y axis in winning chance), one side's accuracy a line
+    assert canvas.height() >= 150
+    assert [t.get_text() for t in panel._axes.get_yticklabels()] == ["100%", "50%", "100%"]  # English
+    assert text.count("%") == 2 and "<br>" in text.split("Accuracy:")[1]
     qtbot.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=_graph_point(panel, 2))
     assert w.controller.view_ply == 2 and w.board.overlay("review") is None
 

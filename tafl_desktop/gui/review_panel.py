@@ -255,7 +255,7 @@ class ReviewPanel(QWidget):
         variant = self._rules.variant
         heads = {"best": pgettext("review table heading, short", "Best"),
                  "good": pgettext("review table heading, short", "Good"), **SUMMARY_SIGNS}
-        head = "".join(f"<th>{heads[c]}</th>" for c in CLASSES)
+        head = "".join(f"<th align='center'>{heads[c]}</th>" for c in CLASSES)  # over its numbers
         rows = ""
         accuracies = []
         for side in (0, 1):
@@ -271,7 +271,8 @@ class ReviewPanel(QWidget):
         depth = self._evals_budget.to_json() if self._evals_budget is not None else {}
         quality = (_("Depth {n}").format(n=integer(depth["depth"])) if "depth" in depth else
                    _("{n} positions per move").format(n=integer(depth["nodes"])) if "nodes" in depth else "")
-        accuracy = _("Accuracy: {sides}").format(sides=" \u00b7 ".join(accuracies)) if accuracies else ""
+        # one side a line: "Accuracy: Attackers 96 % · Defenders 14 %" wrapped mid-name in the narrow panel
+        accuracy = _("Accuracy: {sides}").format(sides="<br>\u2003".join(accuracies)) if accuracies else ""
         # the side panel is narrow: the table fits it in every language (the ?/?? columns stay)
         self.summary.setText(f"<table cellspacing='0' cellpadding='2'><tr><th>{quality}</th>{head}</tr>{rows}"
                              f"</table><b>{accuracy}</b>")
@@ -299,10 +300,11 @@ class ReviewPanel(QWidget):
         from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
         from matplotlib.figure import Figure
 
-        self._figure = Figure(figsize=(3, 1.3), dpi=100, layout="constrained")
+        self._figure = Figure(figsize=(3, 1.9), dpi=100, layout="constrained")
         self._canvas = FigureCanvasQTAgg(self._figure)
-        self._canvas.setMinimumHeight(120)
-        self._canvas.setMaximumHeight(150)
+        # tall enough to read a swing at a glance (issue 36: 80 pixels of curve were not)
+        self._canvas.setMinimumHeight(150)
+        self._canvas.setMaximumHeight(200)
         tr(self._canvas, "setToolTip", "Who was better after each move; click to see that position")
         tr(self._canvas, "setAccessibleName", "Evaluation graph")
         self._canvas.mpl_connect("button_press_event", self._graph_clicked)
