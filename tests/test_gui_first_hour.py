@@ -114,3 +114,17 @@ def test_greyed_maker_settings_say_why(qtbot, gui_settings, dialogs_recorder) ->
     dlg._sync_enabled()
     assert maker.corner_spin.isEnabled() and maker.corner_spin.toolTip() == corner_tip
     dlg.done(0)
+
+
+def test_the_saami_are_spelt_one_way() -> None:
+    # "Sami checkers" in the description, "Saami" on the board and in print: one spelling, the
+    # side names' (issue 36)
+    import re
+    from pathlib import Path
+
+    from tafl_desktop.core.variants import presets
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    texts = [v.description for v in presets().values()] + [readme]
+    assert "Saami" in find_variant("dablot").side_names
+    assert not [t for t in texts if re.search(r"\bSami\b", t)]
