@@ -2,34 +2,50 @@
 # the whole suite headless).  Both create .venv with the Python on PATH if it is missing, and
 # build the native engine (tafl_native/, Rust) into it when cargo is on PATH; without cargo the
 # app runs on its Python engine and make says so in one line.
+#
+# `make run` installs only what the window needs (pyproject's dependencies); `make test` adds the
+# extras a developer needs (test: pytest, ruff, mypy...; lab: SciPy and Dask for the rules lab's
+# command line; maker: ezdxf for DXF).  Each set has its own stamp, so `make test` after `make run`
+# installs only the difference.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
 CARGO := $(shell command -v cargo 2>/dev/null)
 NATIVE_STAMP := $(VENV)/.native-built
 NATIVE_SOURCES := $(wildcard tafl_native/Cargo.toml tafl_native/Cargo.lock tafl_native/pyproject.toml tafl_native/.cargo/config.toml) \
 	$(shell find tafl_native/src -name '*.rs' 2>/dev/null)
+# setuptools reports every editable install in a boxed "Editable installation" notice that newer pips
+# show; it is meant for developers, so the player's console does not get it.
+PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip
 
 .PHONY: run test lint bench clean native
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --upgrade pip >/dev/null
-	$(BIN)/python -m pip install -e ".[test,lab,maker]"
-	touch $(STAMP)
+$(RUN_STAMP): $(BIN)/python pyproject.toml
+	@echo "Installing the window's Python packages into $(VENV) (PySide6, ReportLab, Matplotlib...)"
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -e .
+	touch $@
+
+$(TEST_STAMP): $(RUN_STAMP)
+	@echo "Installing the test, lab and maker extras into $(VENV) (pytest, mypy, ruff, SciPy, Dask, ezdxf...)"
+	$(PIP) install -e ".[test,lab,maker]"
+	touch $@
 
 # The native engine, release profile (maturin through pip), rebuilt when its sources change.
 ifeq ($(CARGO),)
-native: $(STAMP)
+native: $(RUN_STAMP)
 	@echo "cargo not found: the native engine is not built; Tafl Desktop runs on its Python engine (slower)."
 else
 native: $(NATIVE_STAMP)
 
-$(NATIVE_STAMP): $(STAMP) $(NATIVE_SOURCES)
-	$(BIN)/python -m pip install --no-deps ./tafl_native
+$(NATIVE_STAMP): $(RUN_STAMP) $(NATIVE_SOURCES)
+	@echo "Building the native engine (Rust, compiled for this processor): a few minutes the first time..."
+	$(PIP) install --no-deps ./tafl_native
 	touch $@
 endif
 
@@ -37,7 +53,7 @@ run: native
 	$(BIN)/tafl-desktop
 
 # With cargo: the Rust tests and clippy first, then the suite (which then must find the module).
-test: native
+test: native $(TEST_STAMP)
 ifneq ($(CARGO),)
 	cd tafl_native && cargo test -q
 	cd tafl_native && cargo clippy -q --all-targets -- -D warnings
@@ -49,7 +65,7 @@ endif
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 ifneq ($(CARGO),)
@@ -65,17 +81,17 @@ clean:
 # The native engine checked against the core at length: perft 4 of every preset re-derived with the
 # core, 120,000 plies of differential play (about half an hour).
 .PHONY: test-slow
-test-slow: native
+test-slow: native $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m slow tests/test_native_perft.py tests/test_native_differential.py
 
 # Every shipped puzzle re-proved from scratch (a unique forced win under the rules it names, its
 # stored solution tree answering every defence): some ten minutes, most of it the 11x11 sets.
 .PHONY: test-puzzles
-test-puzzles: native
+test-puzzles: native $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m slow tests/test_study_puzzles.py
 
 # Build the Linux bundle and tarball with PyInstaller (installer/build_linux.sh) and start them as a
 # player would: --version, --self-test, install.sh/uninstall.sh in a temporary HOME.  Slow (~1 min).
 .PHONY: test-installer
-test-installer: $(STAMP)
+test-installer: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -s -m slow tests/test_installer_bundle.py

@@ -20,6 +20,9 @@ os.environ["TAFL_LANG"] = "en"
 # the game database of this test run, never the player's (finished games go in as they end)
 os.environ.setdefault("TAFL_DESKTOP_GAMEDB", os.path.join(tempfile.mkdtemp(prefix="tafl-test-gamedb-"),
                                                           "games.sqlite3"))
+# Reproducible PDFs (the reproducible-builds convention): dated 1 January 2000 with a content-derived
+# ID, so tests may compare bytes; a player's PDF carries the real date (tests/test_print_date.py).
+os.environ["SOURCE_DATE_EPOCH"] = "946684800"
 
 
 # ---------------------------------------------------------------------------------------- GUI

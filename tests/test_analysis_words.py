@@ -55,3 +55,27 @@ def test_scores_in_german_keep_the_noun_and_the_decimal_comma():
 ])
 def test_review_classes_follow_the_readme_thresholds(loss, engine_move, expected):
     assert class_of(loss, engine_move) == expected
+
+
+def test_what_a_missed_move_allowed_in_one_sentence() -> None:
+    # issue 36: the review's mark says why ("Loses a piece: g4-h4 takes h5"), from the same facts
+    # "Learn from your mistakes" explains
+    from types import SimpleNamespace
+
+    from tafl_desktop.ai.mistakes import LineFacts
+    from tafl_desktop.analysis.words import allowed_words
+    from tafl_desktop.core.variants import find_variant
+
+    variant = find_variant("brandubh")
+    ex = SimpleNamespace(side=1)  # the defenders moved
+    chances = {"best": LineFacts(["d4-d6"], 1), "best_chance": 48, "played_chance": 21}
+    lost = LineFacts(["g4-h4", "c4-c2"], 0, {0: ["h5"], 1: []}, None, {0: 1})
+    assert allowed_words(variant, ex, {**chances, "reply": lost}) == "Loses a piece: g4-h4 takes h5."
+    two = LineFacts(["a4-b4", "d2-e2", "e1-e2"], 0, {0: ["b5", "e3"], 1: []}, None, {0: 1})
+    assert allowed_words(variant, ex, {**chances, "reply": two}) == "Loses 2 pieces: a4-b4 d2-e2 e1-e2 takes b5, e3."
+    mate = LineFacts(["e1-e3", "d4-c4", "e3-e4"], 0, {0: [], 1: []}, (0, 3))
+    assert allowed_words(variant, ex, {**chances, "reply": mate}) == \
+        "Allows a forced loss: The attackers win in 2 moves (e1-e3 d4-c4 e3-e4)."
+    quiet = LineFacts(["e1-e3"], 0)
+    assert allowed_words(variant, ex, {**chances, "reply": quiet}) == \
+        "Gives away winning chance: 21 % after it, 48 % with the better move."

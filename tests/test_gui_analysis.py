@@ -232,6 +232,10 @@ def test_review_asks_its_quality_marks_moves_and_shows_the_better_move(qtbot, ma
         assert f"{acc:.0f} %" in text
     canvas = panel._canvas
     assert canvas is not None and canvas.isVisible()
+    # issue 36: a readable graph (tall enough, the y axis in winning chance), one side's accuracy a line
+    assert canvas.height() >= 150
+    assert [t.get_text() for t in panel._axes.get_yticklabels()] == ["100%", "50%", "100%"]  # English
+    assert text.count("%") == 2 and "<br>" in text.split("Accuracy:")[1]
     qtbot.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=_graph_point(panel, 2))
     assert w.controller.view_ply == 2 and w.board.overlay("review") is None
 
@@ -240,6 +244,10 @@ def test_review_asks_its_quality_marks_moves_and_shows_the_better_move(qtbot, ma
     qtbot.waitUntil(lambda: w.board.overlay("review") is not None, timeout=5_000)
     assert w.board.overlay("review").arrows[0].squares == best
     assert "blunder" in w.statusBar().currentMessage()
+    # issue 36: the mark says what the move allowed, in the status line and the move's tip
+    assert "Allows a forced loss: The attackers win in 1 move" in w.statusBar().currentMessage()
+    tip = model.data(model.ply_index(6), Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("Allows a forced loss: The attackers win in 1 move ("), tip
 
     # the same game at the same depth: the same classes again
     first = [p["class"] for p in review["plies"]]

@@ -129,13 +129,13 @@ def test_fit_page_follows_the_paper_and_a_typed_size_is_kept(make_dialog):
 
 def test_a_changed_toggle_is_in_the_saved_rule_sheet(make_dialog, tmp_path, dialogs_recorder):
     preset = make_dialog("brandubh")
-    assert "preset rules" in preset.findChildren(print_dialog.QLabel)[0].text()
+    assert "preset rules" in preset.heading.text()
     changed = make_dialog("brandubh", king_armed="no")
-    assert "King armed: No" in changed.findChildren(print_dialog.QLabel)[0].text()
+    assert "King armed: No" in changed.heading.text()
     out = tmp_path / "house rules.pdf"
     dialogs_recorder.save_paths.append(str(tmp_path / "house rules"))  # no suffix: .pdf is added
     assert changed.save_pdf()
-    assert changed.result() == print_dialog.QDialog.DialogCode.Accepted
+    assert changed.isVisible() and "Saved" in changed.status_label.text()  # open for the next file
     text = _text(out)
     assert "King armed: No (preset: Yes)" in text
     assert "The king never takes part in captures." in text
@@ -275,3 +275,44 @@ def test_a_set_the_printer_refuses_is_explained_not_raised(make_dialog, monkeypa
     assert dlg.save_to(str(tmp_path / "set.pdf")) is False
     assert not (tmp_path / "set.pdf").exists()
     assert "token is larger than the page" in dialogs_recorder.errors[-1][1]
+
+
+def test_the_dialog_stays_open_and_remembers_the_format_for_the_next_file(make_dialog, qtbot, tmp_path,
+                                                                          dialogs_recorder):
+    # issue 36: a maker saving PDF, SVG and STL of one set once reopened the dialog for each file,
+    # and each time it was back on PDF and A4
+    dlg = make_dialog("brandubh")
+    dlg.paper_combo.setCurrentIndex(dlg.paper_combo.findData("letter"))
+    saved = []
+    for fmt in ("pdf", "svg", "stl"):
+        dlg.format_combo.setCurrentIndex(dlg.format_combo.findData(fmt))
+        dialogs_recorder.save_paths.append(str(tmp_path / f"set.{fmt}"))
+        assert dlg.save_pdf(), dialogs_recorder.errors
+        assert dlg.isVisible()
+        assert dlg.status_label.text() == f"Saved {tmp_path / f'set.{fmt}'}"
+        saved.append((tmp_path / f"set.{fmt}").stat().st_size)
+    assert all(saved)
+    assert (tmp_path / "set.pdf").read_bytes().startswith(b"%PDF")
+    dlg.close()
+
+    again = make_dialog("dablot")
+    assert again.format == "stl" and again.format_combo.currentData() == "stl"
+    assert again.paper_combo.currentData() == "letter"
+
+
+def test_any_preset_is_printed_without_starting_it(make_dialog, qtbot, tmp_path, dialogs_recorder):
+    dlg = make_dialog("brandubh", king_armed="no")
+    titles = [dlg.game_combo.itemText(i) for i in range(dlg.game_combo.count())]
+    assert "Fox and Geese (13 geese)" in titles and "Copenhagen Hnefatafl" in titles
+    assert dlg.game_combo.currentText() == "Brandubh"
+    dlg.game_combo.setCurrentIndex(dlg.game_combo.findData("fox_geese_13"))
+    assert dlg.variant.id == "fox_geese_13" and "Fox and Geese" in dlg.windowTitle()
+    assert dlg.square_label.text() == "Point spacing:"  # the settings column is the new family's
+    qtbot.waitUntil(lambda: not dlg.building and dlg.pdf_bytes is not None, timeout=60_000)
+    dialogs_recorder.save_paths.append(str(tmp_path / "fox.pdf"))
+    assert dlg.save_pdf()
+    text = _text(tmp_path / "fox.pdf")
+    assert "Fox and Geese" in text and "Brandubh" not in text
+    # back to the window's game: its own rules, not the preset's
+    dlg.game_combo.setCurrentIndex(dlg.game_combo.findData("brandubh"))
+    assert dlg.variant.changed_options() == {"king_armed": "no"}

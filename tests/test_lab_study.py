@@ -169,6 +169,33 @@ def test_wilson_interval_and_sample_size_match_published_figures() -> None:
     assert 770 <= games_to_tell(0.5, 0.55) <= 800
 
 
+def test_wilson_interval_is_scipys_without_scipy() -> None:
+    # The lab computes Wilson's interval itself so that the window needs no SciPy (issue 36):
+    # it must agree with SciPy's binomtest(...).proportion_ci(method="wilson") everywhere.
+    from scipy.stats import binomtest
+
+    for n in (1, 2, 3, 7, 20, 57, 148):
+        for k in range(n + 1):
+            for confidence in (0.8, 0.95, 0.99):
+                ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
+                assert wilson(k, n, confidence) == pytest.approx((ci.low, ci.high), abs=1e-12), (k, n)
+
+
+def test_fisher_exact_is_scipys_without_scipy() -> None:
+    # lab compare's p-value, computed without SciPy (issue 36), against SciPy's fisher_exact
+    from scipy.stats import fisher_exact
+
+    from tafl_desktop.lab.stats import fisher_exact_p
+
+    for na, nb in ((1, 1), (3, 5), (10, 10), (20, 13), (57, 60), (200, 180)):
+        for ka in range(0, na + 1, max(1, na // 7)):
+            for kb in range(0, nb + 1, max(1, nb // 7)):
+                expected = fisher_exact([[ka, na - ka], [kb, nb - kb]]).pvalue
+                assert fisher_exact_p(ka, na, kb, nb) == pytest.approx(expected, abs=1e-9), (ka, na, kb, nb)
+    # Fisher's tea-tasting table (3 of 4 cups right each way): two-sided p = 34/70
+    assert fisher_exact_p(3, 4, 1, 4) == pytest.approx(34 / 70, abs=1e-12)
+
+
 def test_presets_side_by_side(tmp_path) -> None:
     r = lab("lab", "fox_geese_13", "--vary", "preset=fox_geese_13,fox_geese_15", "--level", "beginner",
             "--games", "2", "--max-plies", "40", "--workers", "1", "--out", str(tmp_path / "fox"), "--json")

@@ -36,6 +36,9 @@ class LineFacts:
     first: int
     taken_by: dict[int, list[str]] = field(default_factory=lambda: {0: [], 1: []})
     result: tuple[int, int] | None = None
+    #: The ply (1 = the line's first move) of each side's first capture in the line, if any: the
+    #: review names the line up to it ("Loses a piece: g4-h4 takes h5").
+    first_take: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -116,6 +119,8 @@ def line_facts(rules: Any, position: Any, texts: list[str]) -> LineFacts:
         pos, caps = rules.play(pos, move)
         geometry = rules.variant.geometry
         facts.taken_by[mover] += [geometry.name(s) for s in caps if s in before]
+        if facts.taken_by[mover]:
+            facts.first_take.setdefault(mover, n + 1)
         if rules.outcome(pos) is not None:
             out = rules.outcome(pos)
             if out.winner is not None:

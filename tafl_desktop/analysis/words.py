@@ -94,3 +94,23 @@ def explain_exercise(variant: Any, ex: Any, facts: dict[str, Any]) -> list[str]:
     out.append(_("Your winning chance: {best} % with {better}, {played} % after {move}.").format(
         best=facts["best_chance"], better=ex.best_text, played=facts["played_chance"], move=ex.played_text))
     return out
+
+
+def allowed_words(variant: Any, ex: Any, facts: dict[str, Any]) -> str:
+    """What a missed move allowed, in one sentence for the review's status line and move-list tip
+    (issue 36: "h1-h4 was better" alone does not say why): a forced loss, a lost piece (the line
+    up to the capture), or else the winning chance it gave away (``facts`` from
+    :func:`tafl_desktop.ai.mistakes.explain`)."""
+    me, them = ex.side, 1 - ex.side
+    reply = facts["reply"]
+    if reply.result is not None and reply.result[0] == them:
+        return _("Allows a forced loss: {result} ({line}).").format(
+            result=result_words(variant, them, reply.result[1]), line=" ".join(reply.moves[:reply.result[1]]))
+    lost = reply.taken_by[them]
+    if lost and len(lost) > len(reply.taken_by[me]):
+        # one piece: the line up to its capture; more: the whole line looked at (they fall on the way)
+        line = " ".join(reply.moves[:reply.first_take.get(them, 1) if len(lost) == 1 else 4])
+        return ngettext("Loses a piece: {line} takes {squares}.", "Loses {n} pieces: {line} takes {squares}.",
+                        len(lost)).format(n=len(lost), line=line, squares=", ".join(lost))
+    return _("Gives away winning chance: {played} % after it, {best} % with the better move.").format(
+        played=facts["played_chance"], best=facts["best_chance"])

@@ -1,4 +1,4 @@
-"""Dablot Prejjesne (Sami checkers) on the grid-and-centre-point lattice, with its house rules.
+"""Dablot Prejjesne (Saami checkers) on the grid-and-centre-point lattice, with its house rules.
 
 Pieces have ranks (soldier 1, the leader's son 2, the leader 3; with Four Ranks: soldier 1,
 officer 2, son 3, leader 4) and capture only pieces of equal or lower rank, by a short jump along a

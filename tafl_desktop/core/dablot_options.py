@@ -13,8 +13,10 @@ DABLOT_OPTIONS = OptionSchema((
         "first_move", "First move", "Which army moves first (the sources leave it to the players).", "choice",
         "south",
         choices=(
-            Choice("south", "South (bottom)", "The army at the bottom moves first."),
-            Choice("north", "North (top)", "The army at the top moves first."),
+            # the armies by name as the board and the side panel call them (both Dablot presets
+            # set Saami in the south, Swedes in the north), and where they stand
+            Choice("south", "Saami (south, at the bottom)", "The army at the bottom moves first."),
+            Choice("north", "Swedes (north, at the top)", "The army at the top moves first."),
         ),
         group="Movement", source=N_("source 000 (Mini-Dablot and its rule variants) ('either player can start'); HG "
                                     "1.3")),

@@ -307,8 +307,17 @@ class OptionSchema:
     def fits_board(self, key: str) -> bool:
         """False for a toggle about a kind of special square this schema's board lacks: it can
         never matter here, so the options panel does not even show it."""
+        if self._lacks_mark(key):
+            return False
         spec = self._by_key[key]
-        return not (spec.needs_mark and self.board_marks is not None and spec.needs_mark not in self.board_marks)
+        # a toggle that only matters under one that cannot (camps' hostility without camps) cannot either
+        parent = spec.depends_on[0] if spec.depends_on else None
+        return parent is None or parent not in self._by_key or self.fits_board(parent)
+
+    def _lacks_mark(self, key: str) -> bool:
+        """The toggle is about a kind of special square this board lacks."""
+        spec = self._by_key[key]
+        return bool(spec.needs_mark and self.board_marks is not None and spec.needs_mark not in self.board_marks)
 
     def choice_fits(self, key: str, value: OptionValue) -> bool:
         """False for a choice value about a kind of square this schema's board lacks."""
@@ -321,7 +330,7 @@ class OptionSchema:
         squares the board lacks may keep ``neutral`` (its default or the value it has), which
         changes nothing; any other value of it, or a choice about missing squares, is refused."""
         spec = self._by_key[key]
-        if not self.fits_board(key) and value != neutral:
+        if self._lacks_mark(key) and value != neutral:
             return UNFIT_TEXT[spec.needs_mark]().format(key=key)
         if not self.choice_fits(key, value):
             c = spec.choice(value)

@@ -504,14 +504,15 @@ class BoardView(BoardPainting, QWidget):
             else:
                 self.square_pressed.emit(self._cursor)
             return
-        if key == Qt.Key.Key_Escape:
+        if key == Qt.Key.Key_Escape and (self._state.selected is not None or self._cursor is not None):
             if self._state.selected is not None:
                 self.cancel_requested.emit()
-            elif self._cursor is not None:
+            else:
                 self._cursor = None
                 self.hint.emit(_("Keyboard cursor hidden: the arrow keys step through the moves again."))
                 self.update()
             return
+        # Esc with nothing to cancel goes on to the window: a lesson or puzzle window closes
         if self._cursor is not None and key in CURSOR_KEYS:
             self._step_cursor(*CURSOR_KEYS[Qt.Key(key)])
             return

@@ -126,5 +126,11 @@ def install(window: MainWindow) -> None:
 
     window.preferences_changed.connect(follow)
     follow(window.prefs)
+
+    def offer() -> None:  # only Dablot's pieces have ranks: elsewhere the item would do nothing
+        act.setEnabled(bool(window.controller.variant.traits.ranked_pieces))
+
     window.controller.changed.connect(panel.refresh)
+    window.controller.changed.connect(offer)
     panel.refresh()
+    offer()

@@ -29,6 +29,7 @@ from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.side_words import sentence
 from tafl_desktop.gui.puzzle_progress import PuzzleProgress
+from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.study_widgets import (  # noqa: F401 - puzzle_rules_text: learn's name for it too
     _redo_feedback,
     _set_feedback,
@@ -211,7 +212,7 @@ class LessonDialog(QDialog):
         #: The step's game: its start position and the move played on it.
         self.session: GameSession | None = None
         tr(self, "setWindowTitle", "Lesson: {title}", title=lesson.title_text)
-        self.resize(620, 720)
+        fit_size(self, 620, 720)
         self.heading = QLabel()
         self.heading.setStyleSheet("font-size: 15px; font-weight: bold;")
         self.text = _wrap_label()
@@ -394,7 +395,7 @@ class PuzzleDialog(QDialog):
         self.families = {vid: v.family for vid, v in self._presets.items()}
         self.progress = PuzzleProgress()
         tr(self, "setWindowTitle", "Puzzles")
-        self.resize(640, 780)
+        fit_size(self, 640, 780)
         self.family_box = QComboBox()
         tr(self.family_box, "setToolTip", "Which puzzles Next chooses from: a family of games, or one game")
         self.family_box.setItemDelegate(_GameUnderFamily(self.family_box))

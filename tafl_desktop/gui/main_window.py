@@ -45,6 +45,7 @@ from tafl_desktop.gui.preferences import (
     remove_recent_file,
     save_preferences,
 )
+from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.side_panel import SidePanel
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import theme
@@ -189,7 +190,7 @@ class MainWindow(QMainWindow):
         self._settings_failure_told = False  # and so is the one about preferences that cannot be kept
 
         self.apply_preferences(self.prefs, save=False)
-        self.resize(1200, 800)
+        fit_size(self, 1200, 800)
         if persist:
             self._restore_window()
         self.refresh()
@@ -446,10 +447,15 @@ class MainWindow(QMainWindow):
         self.board.set_flipped(players[1].is_human)
 
     def may_discard(self) -> bool:
-        """May the game on screen be replaced?  Asks when it holds moves that are not saved."""
+        """May the game on screen be replaced?  Asks when it holds moves that are not saved, finished
+        or not."""
         c = self.controller
-        if not c.modified or not c.tree.root.children or c.game.outcome is not None:
+        if not c.modified or not c.tree.root.children:
             return True
+        if c.game.outcome is not None:  # a finished game is worth keeping too: to replay, review, mine
+            return dialogs.confirm(self, _("Leave the finished game?"), _(
+                "The finished game is not saved: saved, it can be replayed, reviewed and mined for puzzles. "
+                "Leave it without saving?"), _("Leave it"))
         return dialogs.confirm(self, _("Start a new game?"), _("The current game has moves that are not saved. "
                                                                "Leave it and start a new one?"), _("Leave it"))
 

@@ -84,6 +84,8 @@ class MakerSettings(QGroupBox):
         self.points = has_points(variant)
         layout = QVBoxLayout(self)
         self.part_boxes: dict[str, QCheckBox] = {}
+        #: Each setting's own tip, kept while a greyed one shows why it is greyed.
+        self._usual_tips: dict[int, str] = {}
         parts = [("pieces", _("Pieces")), ("board", _("Peg board"))] if self.points else [("pieces", _("Pieces"))]
         if variant.traits.ranked_pieces:
             parts.append(("markers", _("Rank markers (discs for stacked draughts)")))
@@ -141,14 +143,25 @@ class MakerSettings(QGroupBox):
         self.sync_enabled()
 
     def sync_enabled(self) -> None:
-        self.hole_spin.setEnabled(self.holes_combo.currentData() != "none")
+        """Grey the settings the file would not read, each saying why in its tip (issue 36: a
+        greyed setting with no reason looks broken)."""
+        self._offer(self.hole_spin, self.holes_combo.currentData() != "none",
+                    _("No holes: choose holes or dimples under Points to set their diameter."))
         board = self.fmt in LASER_FORMATS or (self.part_boxes.get("board") is not None
                                               and self.part_boxes["board"].isChecked())
-        self.corner_spin.setEnabled(board)
-        self.coordinates_box.setEnabled(board)
-        self.clearance_spin.setEnabled(self.part_boxes["pieces"].isChecked())
+        for widget in (self.corner_spin, self.coordinates_box):
+            self._offer(widget, board, _("For the peg board only: tick Peg board above."))
+        self._offer(self.clearance_spin, self.part_boxes["pieces"].isChecked(),
+                    _("For the pieces only: tick Pieces above."))
         markers = self.part_boxes.get("markers")
-        self.draught_spin.setEnabled(markers is not None and markers.isChecked())
+        self._offer(self.draught_spin, markers is not None and markers.isChecked(),
+                    _("For the rank markers only: tick Rank markers above."))
+
+    def _offer(self, widget: QWidget, enabled: bool, why: str) -> None:
+        """Enable ``widget``, or grey it with ``why`` before its usual tip."""
+        usual = self._usual_tips.setdefault(id(widget), widget.toolTip())
+        widget.setEnabled(enabled)
+        widget.setToolTip(usual if enabled else f"{why}\n\n{usual}" if usual else why)
 
     def options(self, fmt: str, square_mm: float) -> MakerOptions:
         parts = None

@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from tafl_desktop.core.marks import integer
+from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.study_board import StudyBoard
 from tafl_desktop.i18n import _, ngettext
 
@@ -77,7 +78,7 @@ class MistakesTrainer(QDialog):
         lay.addWidget(self.board, 1)
         lay.addWidget(self.feedback)
         lay.addLayout(row)
-        self.resize(520, 720)
+        fit_size(self, 520, 720)
         self.show_exercise(0)
 
     # ------------------------------------------------------------------------------ showing

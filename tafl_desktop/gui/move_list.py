@@ -76,6 +76,8 @@ class MoveListModel(QAbstractTableModel):
         self._line: list[Node] = []
         #: Review classes by node (see :meth:`set_annotations`).
         self._annotations: dict[Node, str] = {}
+        #: What a marked move allowed, by node (the review's sentence for the tip).
+        self._reasons: dict[Node, str] = {}
         self.refresh()
 
     # ------------------------------------------------------------------------------- layout
@@ -186,13 +188,15 @@ class MoveListModel(QAbstractTableModel):
         return [r for r, row in enumerate(self._rows) if row.comment is not None]
 
     # ------------------------------------------------------------------------------- annotations
-    def set_annotations(self, marks: dict[int, str]) -> None:
+    def set_annotations(self, marks: dict[int, str], reasons: dict[int, str] | None = None) -> None:
         """Mark plies with a game-review class: ``{ply: "best" | "good" | "inaccuracy" | "mistake" |
         "blunder"}`` (ply 1-based along the line on screen, the main line unless a variation is
         shown); ``{}`` clears.  The marks stay with those moves when another line is shown.
-        Inaccuracies, mistakes and blunders get the usual sign (?!, ?, ??) and a tinted cell."""
+        Inaccuracies, mistakes and blunders get the usual sign (?!, ?, ??) and a tinted cell;
+        ``reasons`` (by ply) say in the move's tip what it allowed."""
         line = self._controller.line_nodes()
         self._annotations = {line[p - 1]: cls for p, cls in marks.items() if 0 < p <= len(line)}
+        self._reasons = {line[p - 1]: why for p, why in (reasons or {}).items() if 0 < p <= len(line)}
         if self._rows:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, 1))
 
@@ -245,7 +249,8 @@ class MoveListModel(QAbstractTableModel):
                      "variations") if row.depth else
                    _("{move} (the main line): click to see the position after it; right-click for comments and "
                      "variations")).format(move=move)
-            return tip + (f"\n\n{last.comment}" if last.comment else "")
+            why = self._reasons.get(last)
+            return (f"{why}\n\n" if why else "") + tip + (f"\n\n{last.comment}" if last.comment else "")
         return None
 
     def _comment_data(self, row: _Row, index: Index, role: int) -> Any:
@@ -397,9 +402,9 @@ class MovePanel(QWidget):
         self.buttons["forward"].setEnabled(c.view_ply < n)
         self.buttons["last"].setEnabled(c.view_ply < n)
 
-    def set_annotations(self, marks: dict[int, str]) -> None:
+    def set_annotations(self, marks: dict[int, str], reasons: dict[int, str] | None = None) -> None:
         """See :meth:`MoveListModel.set_annotations`."""
-        self.model.set_annotations(marks)
+        self.model.set_annotations(marks, reasons)
 
     def _clicked(self, index: QModelIndex) -> None:
         node = self.model.node_at(index)

@@ -37,6 +37,7 @@ from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardState, BoardView
 from tafl_desktop.gui.options_panel import OptionsPanel
 from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
+from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.gui.variant_info import is_preset
 from tafl_desktop.i18n import _, pgettext
@@ -228,7 +229,7 @@ class NewGameDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(split, 1)
         layout.addLayout(bottom)
-        self.resize(1040, 740)
+        fit_size(self, 1040, 740)
         self._select_initial(current)
 
     # ------------------------------------------------------------------------------- the list

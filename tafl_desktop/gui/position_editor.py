@@ -43,6 +43,7 @@ from tafl_desktop.core.position_setup import (
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.gui.board_view import BoardState, BoardView
 from tafl_desktop.gui.icons import piece_pixmap
+from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import piece_name, piece_side, theme
 from tafl_desktop.i18n import _
@@ -182,7 +183,7 @@ class PositionEditor(QDialog):
         layout.addWidget(self.status)
         layout.addLayout(actions)
         self._build_for_variant()
-        self.resize(820, 600)
+        fit_size(self, 820, 600)
 
     # ------------------------------------------------------------------------------- set-up
     @property

@@ -60,6 +60,7 @@ from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.maker_panel import FILTERS, FORMAT_LABELS, MakerBuilder, MakerResult, MakerSettings
+from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.texts import add_item, tr, trn
 from tafl_desktop.i18n import _, ngettext, pgettext
 from tafl_desktop.printing import MAX_DRAUGHT, MIN_DRAUGHT, PrintError, SetReport, render_set, write_atomic
@@ -82,6 +83,8 @@ __all__ = ["PrintSetDialog", "PrintOptions", "open_print_dialog"]
 PREVIEW_DELAY_MS = 300
 THUMB_BOX = 112  # logical pixels: a thumbnail fits in a square of this side
 LAST_FOLDER_KEY = "print/last_folder"
+#: The choices a maker makes once for every file of a set (issue 36): remembered between dialogs.
+FORMAT_KEY, PAPER_KEY, ORIENTATION_KEY = "print/format", "print/paper", "print/orientation"
 PDF_FILTER = ";;".join([FILTERS["pdf"], dialogs.ALL_FILES])
 PT_MM = 25.4 / 72
 
@@ -297,7 +300,13 @@ class PrintSetDialog(QDialog):
         self.maker: MakerResult | None = None
         self._builder = MakerBuilder(self)
         self._builder.finished.connect(self._maker_built)
-        tr(self, "setWindowTitle", "Print set: {game}", game=lambda: variant.title)
+        tr(self, "setWindowTitle", "Print set: {game}", game=lambda: self.variant.title)
+        #: The games the chooser offers: every preset, the window's own game (its toggles kept) in
+        #: its preset's place.
+        from tafl_desktop.core.variants import presets
+
+        self._games = sorted([variant] + [p for p in presets().values() if p.id != variant.id],
+                             key=lambda g: g.title.casefold())
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -308,11 +317,12 @@ class PrintSetDialog(QDialog):
         self._view_timer.setInterval(60)
         self._view_timer.timeout.connect(self._show_current_page)
 
-        options = self._build_options()
+        self._options_column = self._build_options()
         preview = self._build_preview()
         body = QHBoxLayout()
-        body.addWidget(options, 0)
+        body.addWidget(self._options_column, 0)
         body.addWidget(preview, 1)
+        self._body = body
 
         self.save_button = tr(QPushButton(), "setText", "Save as PDF...")
         self.save_button.setDefault(True)
@@ -333,10 +343,47 @@ class PrintSetDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(body, 1)
         layout.addLayout(buttons)
-        self.resize(980, 700)
+        fit_size(self, 980, 700)
+        if persist:
+            settings = QSettings()
+            self._restore_choices(*(str(settings.value(k, "") or "") for k in (FORMAT_KEY, PAPER_KEY,
+                                                                                ORIENTATION_KEY)))
         self._update_square_default()
         self._sync_enabled()
         self.rebuild()
+
+    def _restore_choices(self, fmt: str, paper: str, orientation: str) -> None:
+        """Set format, paper and orientation (each only if it is one the dialog offers)."""
+        for combo, value in ((self.paper_combo, paper), (self.orientation_combo, orientation),
+                             (self.format_combo, fmt)):
+            i = combo.findData(value) if value else -1
+            if i >= 0:
+                combo.setCurrentIndex(i)
+
+    def _remember_choices(self) -> None:
+        if self._persist:
+            settings = QSettings()
+            settings.setValue(FORMAT_KEY, self.format)
+            settings.setValue(PAPER_KEY, str(self.paper_combo.currentData()))
+            settings.setValue(ORIENTATION_KEY, str(self.orientation_combo.currentData()))
+
+    def choose_game(self, variant: Variant) -> None:
+        """Print another game (the chooser at the top): the settings column is rebuilt for it (the
+        pieces, board and rule sheet differ by family), keeping format, paper and orientation."""
+        if variant is self.variant:
+            return
+        kept = (self.format, str(self.paper_combo.currentData()), str(self.orientation_combo.currentData()))
+        self.variant = variant
+        self._square_auto = True
+        old = self._options_column
+        self._options_column = self._build_options()
+        self._body.replaceWidget(old, self._options_column)
+        old.hide()
+        old.deleteLater()
+        self.format = "pdf"
+        self._restore_choices(*kept)
+        self._format_changed()  # shows the rows the format reads and rebuilds the preview
+        self.setWindowTitle(_("Print set: {game}").format(game=variant.title))
 
     # ---------------------------------------------------------------------------- widgets
     def _build_options(self) -> QWidget:
@@ -377,6 +424,13 @@ class PrintSetDialog(QDialog):
                                N_("Point spacing:") if uses_point_spacing(v) else N_("Square size:"))
         tr(self.square_spin, "setToolTip", N_("Distance between neighbouring points of the board, as printed")
            if uses_point_spacing(v) else N_("Side of one board square, as printed"))
+
+        self.game_combo = QComboBox()
+        for game in self._games:
+            self.game_combo.addItem(game.title, game.id)
+        self.game_combo.setCurrentIndex(next(i for i, g in enumerate(self._games) if g is v))
+        tr(self.game_combo, "setToolTip", "Print any game's set without starting it")
+        self.game_combo.currentIndexChanged.connect(lambda i: self.choose_game(self._games[i]))
 
         self.format_combo = QComboBox()
         for key, label in FORMAT_LABELS.items():
@@ -449,6 +503,9 @@ class PrintSetDialog(QDialog):
         column = QWidget()
         col = QVBoxLayout(column)
         col.setContentsMargins(0, 0, 0, 0)
+        game_row = QFormLayout()
+        game_row.addRow(tr(QLabel(), "setText", "Game:"), self.game_combo)
+        col.addLayout(game_row)
         col.addWidget(heading)
         col.addWidget(page_box)
         col.addWidget(parts_box)
@@ -602,6 +659,7 @@ class PrintSetDialog(QDialog):
         self.thumbs.setVisible(paper)
         self.hint.setVisible(paper)
         tr(self.save_button, "setText", "Save as {format}...", format=self.format.upper())
+        self._remember_choices()
         self._set_heading()
         self._update_square_default()
         self._options_changed()
@@ -610,6 +668,7 @@ class PrintSetDialog(QDialog):
         tr(self.page_box, "setTitle", N_("Paper") if self.format == "pdf" else N_("Board and pieces"))
 
     def _paper_changed(self) -> None:
+        self._remember_choices()
         self._update_square_default()
         self._options_changed()
 
@@ -973,10 +1032,8 @@ class PrintSetDialog(QDialog):
             return False
         if not Path(path).suffix:
             path += "." + self.format
-        if self.save_to(path):
-            self.accept()
-            return True
-        return False
+        # the dialog stays open: a maker saves PDF, SVG, DXF and STL of one set in a row
+        return self.save_to(path)
 
     def save_to(self, path: str) -> bool:
         """Write the current set to ``path`` atomically; on failure say so and keep the old file."""

@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.i18n import _
 
 REPLY_DELAY_MS = 350
@@ -32,7 +33,7 @@ class RecordPuzzleDialog(QDialog):
         self._feedback = _set_feedback
         self.puzzle = puzzle
         self.setWindowTitle(_("Puzzle: {name}").format(name=puzzle.name))
-        self.resize(640, 800)
+        fit_size(self, 640, 800)
         self.heading = QLabel()
         self.heading.setStyleSheet("font-size: 15px; font-weight: bold;")
         mode = _("strict: only the record's moves") if puzzle.mode == "strict" else _(

@@ -233,8 +233,26 @@ class ReviewPanel(QWidget):
         """Mark the reviewed moves in the move list (once the reviewed line is the one on screen:
         the list numbers the moves of that line)."""
         if self._marks_pending and self.review is not None and self._on_screen():
-            self.window_.panel.moves.model.set_annotations({p["ply"]: p["class"] for p in self.review["plies"]})
+            self.window_.panel.moves.model.set_annotations({p["ply"]: p["class"] for p in self.review["plies"]},
+                                                           self.reasons())
             self._marks_pending = False
+
+    def reasons(self) -> dict[int, str]:
+        """What each inaccuracy, mistake and blunder allowed, by ply, in one sentence ("Loses a
+        piece: g4-h4 takes h5"): the facts "Learn from your mistakes" explains, said where the
+        move is marked (status line, move-list tip)."""
+        from tafl_desktop.ai.mistakes import exercises_from_review, explain
+        from tafl_desktop.analysis.words import allowed_words
+
+        if self.review is None or self._rules is None:
+            return {}
+        out = {}
+        for ex in exercises_from_review(self._rules, self._start, self._moves, self.evals, self.review, [0, 1]):
+            try:
+                out[ex.ply] = allowed_words(self._rules.variant, ex, explain(self._rules, ex))
+            except (ValueError, KeyError):  # an engine line that does not replay: the mark alone
+                continue
+        return out
 
     def _show_summary(self) -> None:
         from tafl_desktop.ai.review import CLASSES
@@ -244,7 +262,7 @@ class ReviewPanel(QWidget):
         variant = self._rules.variant
         heads = {"best": pgettext("review table heading, short", "Best"),
                  "good": pgettext("review table heading, short", "Good"), **SUMMARY_SIGNS}
-        head = "".join(f"<th>{heads[c]}</th>" for c in CLASSES)
+        head = "".join(f"<th align='center'>{heads[c]}</th>" for c in CLASSES)  # over its numbers
         rows = ""
         accuracies = []
         for side in (0, 1):
@@ -262,7 +280,8 @@ class ReviewPanel(QWidget):
                    ngettext("{n} position per move",
                             "{n} positions per move",
                             int(depth["nodes"])).format(n=integer(depth["nodes"])) if "nodes" in depth else "")
-        accuracy = _("Accuracy: {sides}").format(sides=" \u00b7 ".join(accuracies)) if accuracies else ""
+        # one side a line: "Accuracy: Attackers 96 % · Defenders 14 %" wrapped mid-name in the narrow panel
+        accuracy = _("Accuracy: {sides}").format(sides="<br>\u2003".join(accuracies)) if accuracies else ""
         # the side panel is narrow: the table fits it in every language (the ?/?? columns stay)
         self.summary.setText(f"<table cellspacing='0' cellpadding='2'><tr><th>{quality}</th>{head}</tr>{rows}"
                              f"</table><b>{accuracy}</b>")
@@ -290,10 +309,11 @@ class ReviewPanel(QWidget):
         from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
         from matplotlib.figure import Figure
 
-        self._figure = Figure(figsize=(3, 1.3), dpi=100, layout="constrained")
+        self._figure = Figure(figsize=(3, 1.9), dpi=100, layout="constrained")
         self._canvas = FigureCanvasQTAgg(self._figure)
-        self._canvas.setMinimumHeight(120)
-        self._canvas.setMaximumHeight(150)
+        # tall enough to read a swing at a glance (issue 36: 80 pixels of curve were not)
+        self._canvas.setMinimumHeight(150)
+        self._canvas.setMaximumHeight(200)
         tr(self._canvas, "setToolTip", "Who was better after each move; click to see that position")
         tr(self._canvas, "setAccessibleName", "Evaluation graph")
         self._canvas.mpl_connect("button_press_event", self._graph_clicked)
@@ -384,7 +404,9 @@ class ReviewPanel(QWidget):
         sentence = {"inaccuracy": _("{move} was an inaccuracy: {better} was better (the green arrow)."),
                     "mistake": _("{move} was a mistake: {better} was better (the green arrow)."),
                     "blunder": _("{move} was a blunder: {better} was better (the green arrow).")}[entry["class"]]
-        self.window_.statusBar().showMessage(sentence.format(move=entry["move"], better=better[1]), 8000)
+        why = self.reasons().get(ply, "") if ply is not None else ""
+        self.window_.statusBar().showMessage(" ".join(filter(None, (
+            sentence.format(move=entry["move"], better=better[1]), why))), 8000)
 
     # ------------------------------------------------------------------------------ exercises
     def exercises(self) -> list[Any]:

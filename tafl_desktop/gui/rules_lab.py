@@ -52,6 +52,7 @@ from tafl_desktop.core.marks import N_, integer, percent
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
+from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.texts import add_item, tr, trn
 from tafl_desktop.i18n import _, pgettext
 from tafl_desktop.session.source import GameSource, Origin
@@ -323,7 +324,7 @@ class RulesLabDialog(QDialog):
         layout.addWidget(self.warnings)
         layout.addWidget(split, 1)
         layout.addLayout(bottom)
-        self.resize(900, 900)
+        fit_size(self, 900, 900)
         self._fill_values(self.first_key, self.first_values)
 
     # ------------------------------------------------------------------------------ set-up

@@ -9,6 +9,7 @@ from html import escape
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from tafl_desktop.core.variants import Variant
+from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 
@@ -79,4 +80,4 @@ class RulesViewer(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.browser)
         layout.addWidget(buttons)
-        self.resize(640, 720)
+        fit_size(self, 640, 720)

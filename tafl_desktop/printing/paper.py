@@ -12,6 +12,7 @@ and the viewer preference ``PrintScaling = None`` asks viewers not to "fit to pa
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -110,6 +111,33 @@ def even_split(length: float, avail: float, overlap: float) -> tuple[int, float]
     return n, (length - overlap) / n
 
 
+_fixed_date = False
+
+
+def reproducible() -> int:
+    """1 when ``SOURCE_DATE_EPOCH`` is set (the reproducible-builds convention; the tests set it) or
+    inside :func:`fixed_date`: ReportLab then dates the PDF at that moment and derives its file ID
+    from the content alone, so the same set gives the same bytes.  Otherwise 0: a player's PDF
+    carries the day it was made, not ReportLab's fixed 1 January 2000."""
+    return 1 if _fixed_date or os.environ.get("SOURCE_DATE_EPOCH", "").strip() else 0
+
+
+@contextmanager
+def fixed_date() -> Iterator[None]:
+    """PDFs made inside are dated on ReportLab's fixed 1 January 2000, whatever the environment
+    says: the shipped ``printables/`` were made so and must stay byte-identical (ReportLab mixes the
+    epoch's spelling into the file ID, so even ``SOURCE_DATE_EPOCH=946684800`` changes it)."""
+    global _fixed_date
+    saved = os.environ.pop("SOURCE_DATE_EPOCH", None)
+    _fixed_date = True
+    try:
+        yield
+    finally:
+        _fixed_date = False
+        if saved is not None:
+            os.environ["SOURCE_DATE_EPOCH"] = saved
+
+
 class Document:
     """A PDF being built: one canvas, one page size, page headers and "page N of M" numbers.
 
@@ -122,7 +150,7 @@ class Document:
         self.page = page
         self.title = title
         self.count = 0
-        self.canvas = Canvas(out, pagesize=(page.width * mm, page.height * mm), invariant=1,
+        self.canvas = Canvas(out, pagesize=(page.width * mm, page.height * mm), invariant=reproducible(),
                              initialFontName=FONT, initialFontSize=9, pageCompression=1, lang=current_language())
         c = self.canvas
         c.setTitle(title)

@@ -3,7 +3,8 @@
     python -m tafl_desktop.printing.regenerate            # rewrite printables/
     python -m tafl_desktop.printing.regenerate --check    # exit 1 if any file is out of date
 
-Output is deterministic (ReportLab ``invariant=1``), so "up to date" means byte-identical; the
+Output is deterministic (``paper.fixed_date``: ReportLab dates every file 1 January 2000 and derives
+its ID from the content), so "up to date" means byte-identical; the
 manifest records each file's SHA-256 and the ReportLab version that made it, because another
 ReportLab version may lay out the same page with different bytes.
 """
@@ -36,12 +37,14 @@ def file_name(variant_id: str, paper: str) -> str:
 def build_all() -> dict[str, tuple[bytes, int]]:
     """Every printable as {file name: (PDF bytes, page count)}, in a stable order."""
     from tafl_desktop.core.variants import presets
+    from tafl_desktop.printing.paper import fixed_date
 
     out: dict[str, tuple[bytes, int]] = {}
-    for vid, variant in presets().items():
-        for paper in PAPER_SIZES:
-            data, report = render_set(variant, paper=paper)
-            out[file_name(vid, paper)] = (data, report.pages)
+    with fixed_date():  # the same bytes on every run
+        for vid, variant in presets().items():
+            for paper in PAPER_SIZES:
+                data, report = render_set(variant, paper=paper)
+                out[file_name(vid, paper)] = (data, report.pages)
     return out
 
 

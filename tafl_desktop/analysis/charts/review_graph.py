@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tafl_desktop.ai.analysis import win_chance
+from tafl_desktop.core.marks import percent
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.i18n import _
 
@@ -50,8 +51,9 @@ def draw_review(fig: Any, plies: Sequence[dict[str, Any]], sides: Sequence[str],
         ax.axvline(current, color="#1f5fbf", linewidth=1.2)
     ax.set_xlim(0, max(1, xs[-1]))
     ax.set_ylim(0, 100)
+    # the winning chance of the side named at each end (issue 36: an axis without figures said nothing)
     ax.set_yticks([0, 50, 100])
-    ax.set_yticklabels(["", "", ""])
+    ax.set_yticklabels([percent(1.0), percent(0.5), percent(1.0)], fontsize=7)
     ax.text(0.01, 0.96, _("{side} better").format(side=sides[1]), transform=ax.transAxes, va="top", fontsize=8,
             color="#111111")
     ax.text(0.01, 0.04, _("{side} better").format(side=sides[0]), transform=ax.transAxes, va="bottom",
