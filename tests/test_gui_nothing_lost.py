@@ -151,7 +151,8 @@ def test_a_normal_close_is_not_reported_as_a_crash(qtbot, gui_settings, dialogs_
     assert w2.controller.game.move_texts() == moves
 
     # this run now owns the game: if it dies without closing, the next start says so
-    w2.autosave_path = None  # simulate a crash: the window never runs its closeEvent
+    w2.autosave_path = None  # simulate a crash: the window never runs its closeEvent,
+    w2.autosave_lock.release()  # and the system drops a dead process's lock
     asked.clear()
     w3 = _start(qtbot, auto, asked, monkeypatch, answer=False)
     title, text, yes = asked[0]
