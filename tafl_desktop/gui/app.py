@@ -257,8 +257,11 @@ def offer_unfinished(window, found: list) -> tuple[Any, bool]:
         except Cancelled:
             continue  # kept as it is: the next start offers it again
         except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
-            reason = str(exc) if isinstance(exc, ValueError) else dialogs.describe_problem(exc)
-            unreadable.append(_("{file}: {reason}").format(file=orphan.path.name, reason=shown(reason, 200)))
+            reason = shown(str(exc) if isinstance(exc, ValueError) else dialogs.describe_problem(exc), 200)
+            name = orphan.path.name
+            # a record's own error already starts with the file's name
+            unreadable.append(reason if reason.startswith(name) else _("{file}: {reason}").format(
+                file=name, reason=reason))
     if unreadable:
         dialogs.show_error(window, _("Cannot restore the unfinished game"), _(
             "These autosave files cannot be read; they are kept, unchanged, in {folder}:\n{files}").format(
