@@ -173,13 +173,15 @@ def bench_variant(name: str, depth: int, seconds: float, seed: int = 1, engine: 
     variant = find_variant(name)
     if engine == "native":
         from tafl_desktop.native import make_rules
+        from tafl_desktop.native.bridge import interruptible
 
         rules = make_rules(variant, "native")
         start = rules.initial_position()
         t0 = time.process_time()
-        nodes = rules.perft(start, depth)
+        # in a helper thread, so that Ctrl+C stops the command at once (as it does perft)
+        nodes = interruptible(rules.perft, start, depth)
         perft_s = time.process_time() - t0
-        games, plies, elapsed = rules.playouts_for(start, seconds, seed=seed, max_plies=2000)
+        games, plies, elapsed = interruptible(lambda: rules.playouts_for(start, seconds, seed=seed, max_plies=2000))
     else:
         from tafl_desktop.core.playout import perft, random_playout
 
