@@ -538,7 +538,12 @@ def whole_number(text: str) -> int:
 
 def finite_number(text: str) -> float:
     """An argparse type: a finite number in ASCII digits (no 'inf', 'nan' or '1e400')."""
-    return float(_number_text(text, True))
+    import math
+
+    value = float(_number_text(text, True))
+    if not math.isfinite(value):  # '1e400': written as a number, but no float holds it
+        raise argparse.ArgumentTypeError(_("{value} is not a number").format(value=_quote(text)))
+    return value
 
 
 def _ascii_numbers(parser: argparse.ArgumentParser) -> None:
