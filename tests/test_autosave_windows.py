@@ -171,3 +171,25 @@ def test_a_declined_list_keeps_the_newest_slot_until_replaced_and_unreadable_fil
     assert w.autosave_path == str(two) and load_game(two).move_texts() == MOVES[:5]  # kept until replaced
     assert not auto.exists()  # the other declined game is gone, as the question said
     assert three.read_text() == "{"  # the unreadable file is never removed
+
+
+def test_stale_temp_files_of_every_slot_are_cleaned_up(tmp_path):
+    """A window killed while writing slot 2 leaves '.autosave-2.tafl.json.XXXX.tmp': the next start
+    removes it (old ones only), as it does slot 1's, and never an autosave."""
+    import os
+
+    from tafl_desktop.gui.app import remove_stale_temp_files
+
+    auto, two = tmp_path / "autosave.tafl.json", tmp_path / "autosave-2.tafl.json"
+    for f in (auto, two):
+        f.write_text("{}", encoding="utf-8")
+    stale = [tmp_path / ".autosave.tafl.json.a1.tmp", tmp_path / ".autosave-2.tafl.json.b2.tmp"]
+    fresh, other = tmp_path / ".autosave-3.tafl.json.c3.tmp", tmp_path / ".notes.tafl.json.d4.tmp"
+    past = time.time() - 3600
+    for f in (*stale, fresh, other):
+        f.write_text("{", encoding="utf-8")
+    for f in (*stale, other):
+        os.utime(f, (past, past))
+    assert remove_stale_temp_files(str(auto)) == 2
+    assert not any(f.exists() for f in stale) and fresh.exists() and other.exists()
+    assert auto.read_text() == "{}" and two.read_text() == "{}"

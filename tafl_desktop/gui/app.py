@@ -76,8 +76,9 @@ def autosave_path() -> str:
 
 
 def remove_stale_temp_files(autosave: str, older_than: float = 60.0) -> int:
-    """Delete half-written autosave temp files (``.autosave.tafl.json.*.tmp``) that a killed
-    process left behind; the autosave itself is never touched.  Returns how many were removed."""
+    """Delete half-written autosave temp files (``.autosave.tafl.json.*.tmp``, and those of the
+    other windows' slots, ``.autosave-2.tafl.json.*.tmp``...) that a killed process left behind;
+    the autosaves themselves are never touched.  Returns how many were removed."""
     import time
 
     if not autosave:
@@ -85,7 +86,8 @@ def remove_stale_temp_files(autosave: str, older_than: float = 60.0) -> int:
     target = Path(autosave)
     removed = 0
     try:
-        for tmp in target.parent.glob(f".{target.name}.*.tmp"):
+        stem, _dot, suffix = target.name.partition(".")  # autosave / tafl.json
+        for tmp in target.parent.glob(f".{stem}*.{suffix}.*.tmp"):
             try:
                 if time.time() - tmp.stat().st_mtime > older_than:
                     tmp.unlink()
