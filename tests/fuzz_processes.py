@@ -310,7 +310,7 @@ class EngineLinesIn:
         if session is None:
             return
         try:
-            code, err = session.finish(timeout=8)
+            code, err = session.finish(timeout=60)  # a wait, not a bound: a busy machine is slower
             if code is None:
                 raise AssertionError("the engine did not leave after goodbye")
             if "Traceback" in err or code != 0:
@@ -489,7 +489,7 @@ class EngineTurnsOut:
             return self.end()
         event = None
         t0 = time.monotonic()
-        while event is None and time.monotonic() - t0 < 8:
+        while event is None and time.monotonic() - t0 < 60:  # "never": a wait, not a bound (issue 37)
             event = self._call(engine.poll)
             if event is None:
                 time.sleep(0.003)
@@ -525,8 +525,8 @@ class EngineTurnsOut:
                 raise AssertionError(f"a host call ({self.slowest_call}) took {self.slowest * 1000:.0f} ms "
                                      f"(the limit: {HOST_CALL_LIMIT * 1000:.0f} ms times the machine's "
                                      f"slowdown now, {factor:.1f})")
-        if not engine.process.wait(10):
-            raise AssertionError("the engine's group was not ended within 10 s of close()")
+        if not engine.process.wait(60):
+            raise AssertionError("the engine's group was not ended within 60 s of close()")
         if engine.process.pid is not None and live_group(engine.process.pid):
             raise AssertionError("processes of the engine's group were left running")
 
