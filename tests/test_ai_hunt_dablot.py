@@ -22,7 +22,7 @@ from tafl_desktop.core.variants import find_variant
 
 FLOCK, HUNTERS = Side(0), Side(1)
 SOUTH, NORTH = Side(0), Side(1)
-QUICK = SearchLimits(time=1.0, depth=4)
+QUICK = SearchLimits(time=0, depth=4)  # counted work (plies), not seconds (issue 37)
 SEARCH_LEVELS = ("easy", "medium", "hard", "expert")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from timing import within
 
 from tafl_desktop.ai.analysis import evaluate, hint
 from tafl_desktop.ai.levels import LEVELS, PLAYER_LEVELS, get_level
@@ -17,7 +18,7 @@ from tafl_desktop.ai.search import MATE_BOUND, Searcher, SearchLimits
 from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.variants import find_variant
 
-QUICK = SearchLimits(time=2.0, depth=4)
+QUICK = SearchLimits(time=0, depth=4)  # counted work (plies), not seconds: a busy machine is slower (issue 37)
 
 
 def rules_for(variant: str, **options):
@@ -117,7 +118,7 @@ def test_stop_callback_interrupts_and_keeps_a_move():
 
     res = Searcher(rules).search(pos, SearchLimits(time=30.0), should_stop=stop)
     assert res.stopped == "cancelled" and res.move in rules.legal_moves(pos)
-    assert res.seconds < 5
+    within(res.seconds, 5, "the cancelled search")
 
 
 # ------------------------------------------------------------------------------ odd toggles
@@ -215,8 +216,8 @@ def test_hint_and_evaluation():
 def test_selective_search_goes_deeper_but_reports_its_full_width_depth():
     rules = rules_for("brandubh")
     pos = rules.initial_position()
-    full = Searcher(rules).search(pos, SearchLimits(time=30.0, depth=5))
-    sel = Searcher(rules).search(pos, SearchLimits(time=30.0, depth=5, selective=True))
+    full = Searcher(rules).search(pos, SearchLimits(time=0, depth=5))
+    sel = Searcher(rules).search(pos, SearchLimits(time=0, depth=5, selective=True))
     assert full.depth == full.full_width_depth == 5
     assert sel.depth == 5 and sel.full_width_depth == 4
     assert sel.nodes < full.nodes
@@ -233,16 +234,16 @@ def test_repetition_rule_reaches_into_the_search():
     x = moves[len(moves) // 2]
     p, _ = rules.play(start, x)
     keys = [rules.position_key(start), rules.position_key(p), rules.position_key(p)]
-    res = Searcher(rules).search(start, SearchLimits(time=2.0, depth=3), keys)
+    res = Searcher(rules).search(start, SearchLimits(time=0, depth=3), keys)
     assert res.move == x and res.mate_in == 1
-    plain = Searcher(rules).search(start, SearchLimits(time=2.0, depth=3), keys[:1])
+    plain = Searcher(rules).search(start, SearchLimits(time=0, depth=3), keys[:1])
     assert plain.mate_in is None
     # the defenders avoid the move that would hand the attackers the repetition
     d = rules.parse_position(rules.position_text(p), p.side)
     y = rules.legal_moves(d)[0]
     q, _ = rules.play(d, y)
     keys = [rules.position_key(q), rules.position_key(q), rules.position_key(d)]
-    res = Searcher(rules).search(d, SearchLimits(time=2.0, depth=2), keys)
+    res = Searcher(rules).search(d, SearchLimits(time=0, depth=2), keys)
     assert res.move != y and res.mate_in is None
 
 

@@ -11,6 +11,7 @@ import sys
 import time
 
 import pytest
+from timing import within
 
 from tafl_desktop.ai.worker import AIWorker
 from tafl_desktop.core.game import Side
@@ -47,7 +48,7 @@ def test_poll_does_not_block(worker, copenhagen):
     t = time.monotonic()
     for _ in range(50):
         worker.poll()
-    assert time.monotonic() - t < 0.5
+    within(time.monotonic() - t, 0.5, "50 polls")
     worker.cancel()
 
 
@@ -63,7 +64,7 @@ def test_cancel_mid_search_is_prompt_and_drops_the_result(worker, copenhagen):
     new = worker.start(data, rules.position_text(pos), Side.ATTACKERS, level="beginner")
     res = worker.wait(30)
     assert res is not None and res.request_id == new != old
-    assert time.monotonic() - t < 2.0  # the 60-second search let go at once
+    within(time.monotonic() - t, 2.0, "the new search")  # the 60-second search let go at once
 
 
 def test_move_now_delivers_the_best_move_so_far(worker, copenhagen):
@@ -73,7 +74,7 @@ def test_move_now_delivers_the_best_move_so_far(worker, copenhagen):
     t = time.monotonic()
     worker.move_now()
     res = worker.wait(30)
-    assert time.monotonic() - t < 2.0
+    within(time.monotonic() - t, 2.0, "move now")
     assert res is not None and res.move in rules.legal_moves(pos) and res.stopped == "cancelled"
     assert res.depth >= 1
 
@@ -123,7 +124,8 @@ def test_hung_worker_is_replaced():
         w.start(v.to_data(), rules.position_text(pos), pos.side, level="easy", time_limit=0.3)
         res = w.wait(60)
         assert res is not None and not res.error and res.move in rules.legal_moves(pos)
-        assert w.restarts >= 1 and time.monotonic() - t < 30
+        assert w.restarts >= 1
+        within(time.monotonic() - t, 30, "the restarted worker's move")
     finally:
         w.shutdown()
 

@@ -12,6 +12,7 @@ import re
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from timing import within
 
 from tafl_desktop.core.game import Game
 from tafl_desktop.gui.analysis_client import LoopGapProbe
@@ -76,7 +77,9 @@ def test_analysis_lines_arrows_live_counters_and_a_scratch_board(qtbot, make_win
           f"longest {probe.max_gap_ms:.1f} ms")
     assert len(counts) >= 4 and "searching" in board.status.text()
     # the loop ticks freely (5 ms timer); a single stall on this shared 2-core box can be the system's
-    assert probe.ticks > 50 and probe.median_gap_ms < 20 and probe.max_gap_ms < 500
+    assert probe.ticks > 50
+    within(probe.median_gap_ms / 1000, 0.020, "the median event-loop gap")
+    within(probe.max_gap_ms / 1000, 0.5, "the longest event-loop gap")
 
     # a click on a line's second move opens it on a scratch board; the game is not changed
     line = board.report["lines"][0]

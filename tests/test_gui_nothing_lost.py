@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from timing import within
 
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.record import game_to_data, load_game
@@ -71,7 +72,7 @@ def test_opening_a_fifo_returns_at_once_and_keeps_the_game(qtbot, make_window, d
     threading.Thread(target=unblock, daemon=True).start()
     t = time.monotonic()
     assert w.open_game(str(fifo)) is False
-    assert time.monotonic() - t < 1.0
+    within(time.monotonic() - t, 1.0, "refusing the FIFO")
     assert snapshot(w) == before
     title, text = dialogs_recorder.errors[-1]
     assert title == "Cannot open the game" and "pipe" in text and "The current game is unchanged." in text
@@ -87,7 +88,7 @@ def test_a_huge_bad_value_gives_a_short_dialog_at_once(qtbot, make_window, dialo
     f.write_text(json.dumps(data))
     t = time.monotonic()
     assert w.open_game(str(f)) is False
-    assert time.monotonic() - t < 2.0
+    within(time.monotonic() - t, 2.0, "refusing the file")
     title, text = dialogs_recorder.errors[-1]
     first = text.split("\n\n")[0]
     assert len(text) < 600 and "\n" not in first and "\u202e" not in text, text
@@ -151,7 +152,8 @@ def test_a_normal_close_is_not_reported_as_a_crash(qtbot, gui_settings, dialogs_
     assert w2.controller.game.move_texts() == moves
 
     # this run now owns the game: if it dies without closing, the next start says so
-    w2.autosave_path = None  # simulate a crash: the window never runs its closeEvent
+    w2.autosave_path = None  # simulate a crash: the window never runs its closeEvent,
+    w2.autosave_lock.release()  # and the system drops a dead process's lock
     asked.clear()
     w3 = _start(qtbot, auto, asked, monkeypatch, answer=False)
     title, text, yes = asked[0]
@@ -281,7 +283,7 @@ def test_hostile_files_through_the_window_never_change_the_game(qtbot, make_wind
         before, errors = snapshot(w), len(dialogs_recorder.errors)
         t = time.monotonic()
         ok = w.open_game(str(path)) if kind == "game" else w.open_variant(str(path))
-        assert time.monotonic() - t < 10
+        within(time.monotonic() - t, 10, f"refusing {path}")
         if ok:
             opened += 1
             assert len(dialogs_recorder.errors) == errors

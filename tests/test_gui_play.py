@@ -287,7 +287,7 @@ def test_moves_animate_when_switched_on(qtbot, make_window):
     click(qtbot, w, "d6")
     click(qtbot, w, "b6")
     assert w.board.animating()
-    qtbot.waitUntil(lambda: not w.board.animating(), timeout=2000)
+    qtbot.waitUntil(lambda: not w.board.animating(), timeout=20_000)  # a wait, not a bound (issue 37)
     w.act_undo.trigger()  # undo and redo animate too, and never leave the board mid-way
-    qtbot.waitUntil(lambda: not w.board.animating(), timeout=2000)
+    qtbot.waitUntil(lambda: not w.board.animating(), timeout=20_000)
     assert w.board.state().pieces == w.controller.rules.pieces(w.controller.game.start)

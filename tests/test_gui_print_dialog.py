@@ -64,7 +64,7 @@ def test_changing_paper_rebuilds_after_a_pause_with_the_new_page_size(make_dialo
     dlg = make_dialog("brandubh")
     assert dlg.preview_page_size_mm(0) == (210.0, 297.0)
     a4_thumb = dlg.thumbs.item(0).icon().availableSizes()[0]
-    with qtbot.waitSignal(dlg.preview_updated, timeout=3000):
+    with qtbot.waitSignal(dlg.preview_updated, timeout=30_000):
         dlg.paper_combo.setCurrentIndex(dlg.paper_combo.findData("letter"))
         assert dlg._timer.isActive()  # debounced: nothing rebuilt yet
         assert dlg.preview_page_size_mm(0) == (210.0, 297.0)
@@ -85,7 +85,7 @@ def test_several_quick_changes_rebuild_once(make_dialog, qtbot):
     dlg.square_default.setChecked(False)
     for value in (21.0, 21.5, 22.0, 22.5):  # holding the arrow key: four sizes in a row
         dlg.square_spin.setValue(value)
-    qtbot.waitUntil(lambda: bool(builds), timeout=3000)
+    qtbot.waitUntil(lambda: bool(builds), timeout=30_000)
     qtbot.wait(400)
     assert builds == [1]
     assert dlg.report.square_mm == 22.5

@@ -14,6 +14,7 @@ import time
 import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QProgressDialog, QPushButton
+from timing import within
 
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.variants import find_variant
@@ -114,5 +115,6 @@ def test_import_reads_in_the_background_with_progress_and_cancel(qtbot, make_win
     took = ticks[-1] - ticks[0]
     # the read lasted long enough to be seen (0.23 s for 12,000 moves on a fast machine), and the
     # window ticked all through it
-    assert took > 0.1 and len(ticks) > took / 0.1 and max(gaps) < 0.5, (len(ticks), took, max(gaps))
+    assert took > 0.1 and len(ticks) > took / 0.1, (len(ticks), took, max(gaps))
+    within(max(gaps), 0.5, "the longest gap between the window's ticks")
     QApplication.processEvents()

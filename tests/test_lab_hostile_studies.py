@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import pytest
+from timing import within
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "benchmarks" / "results" / "lab" / "brandubh_king_capture"
@@ -142,7 +143,7 @@ def test_a_fifo_in_place_of_a_study_file_is_one_line_for_every_command(study, tm
         t0 = time.monotonic()
         res = run(*argv, timeout=60)
         assert "pipe" in one_line(res) or "pipe" in res.stderr
-        assert time.monotonic() - t0 < 30
+        within(time.monotonic() - t0, 30, "refusing the pipe")
     assert stat.S_ISFIFO(os.lstat(study / name).st_mode)
 
 
@@ -173,7 +174,7 @@ def test_a_study_file_that_lies_is_one_line_and_quick(study, tmp_path, change, w
     for reader in readers:
         res = run(*reader(study, tmp_path), timeout=60)
         assert words in one_line(res)
-    assert time.monotonic() - t0 < 60
+    within(time.monotonic() - t0, 60, "the readers")
     assert snapshot(study) == before
 
 
@@ -239,7 +240,8 @@ print(first.cell, first.game, tracemalloc.get_traced_memory()[1] // 2**20, time.
     assert res.returncode == 0, res.stderr[-2000:]
     cell, game, peak_mb, seconds = res.stdout.split()
     assert (int(cell), int(game)) == (0, 0)
-    assert int(peak_mb) < 50 and float(seconds) < 10
+    assert int(peak_mb) < 50
+    within(float(seconds), 10, "reading the game")
 
 
 # ------------------------------------------------------------------------------ Dask (item 10)
@@ -265,7 +267,7 @@ def test_the_lab_command_refuses_such_an_address_in_one_line_at_once(tmp_path, a
     res = run("lab", "brandubh", "--vary", "king_capture=strong,custodial", "--games", "1", "--scheduler", address,
               "--out", str(tmp_path / "s"), timeout=60)
     assert words in one_line(res)
-    assert time.monotonic() - t0 < 20
+    within(time.monotonic() - t0, 20, "giving up on the scheduler")
     assert not (tmp_path / "s").exists()  # refused before the folder was made
 
 
@@ -298,4 +300,4 @@ def test_a_scheduler_that_never_answers_times_out_with_one_line(tmp_path):
             s.close()
         server.close()
     assert "no Dask scheduler answered" in one_line(res)
-    assert took < 40
+    within(took, 40, "giving up on the silent scheduler")

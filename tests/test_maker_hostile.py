@@ -75,7 +75,7 @@ BAD = [
     (("--format", "dxf", "--kerf-mm", "5"), "kerf"),
     (("--format", "svg", "--kerf-mm", "nan"), "not a number"),
     (("--format", "svg", "--kerf-mm", "inf"), "not a number"),
-    (("--format", "svg", "--kerf-mm", "1e400"), "not a number"),
+    (("--format", "svg", "--kerf-mm", "1e400"), "out of range: use"),  # a number, too large (issue 37)
     (("--format", "svg", "--corner-mm", "-1"), "corner radius"),
     (("--format", "svg", "--corner-mm", "35"), "would cut into the playing area"),
     (("--format", "svg", "--hole-mm", "0.2"), "hole diameter"),

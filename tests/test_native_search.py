@@ -17,6 +17,7 @@ import random
 import time
 
 import pytest
+from timing import within
 
 from tafl_desktop.ai.engine import make_searcher, native_search_available, resolve
 from tafl_desktop.ai.evaluation_tafl import TaflEvaluator, check_weights, file_weights, load_weights
@@ -88,7 +89,7 @@ def test_native_evaluation_equals_the_python_evaluator(variant, options):
 def test_native_proves_a_tuichi_and_the_proof_agrees(text, side):
     rules = find_variant("copenhagen").make_rules()
     pos = rules.parse_position(text, side)
-    res = make_searcher(rules, "native").search(pos, SearchLimits(time=5, depth=8))
+    res = make_searcher(rules, "native").search(pos, SearchLimits(time=0, depth=8))
     assert res.mate_in == 3, res
     # the exhaustive prover: the move wins within the two remaining plies whatever the reply
     after, _ = rules.play(pos, res.move)
@@ -101,7 +102,7 @@ def test_native_proves_a_tuichi_and_the_proof_agrees(text, side):
 def test_native_sees_a_tuichi_against_it_as_lost():
     rules = find_variant("copenhagen").make_rules()
     pos = rules.parse_position("/4K6/11/11/5t5/11/11/11/11/t10/t10/11/", Side.ATTACKERS)
-    res = make_searcher(rules, "native").search(pos, SearchLimits(time=5, depth=6))
+    res = make_searcher(rules, "native").search(pos, SearchLimits(time=0, depth=6))
     assert res.score <= -MATE_BOUND
 
 
@@ -109,7 +110,7 @@ def test_native_sees_a_tuichi_against_it_as_lost():
 def test_native_blocks_the_one_route():
     rules = find_variant("copenhagen").make_rules()
     pos = rules.parse_position("/2K1t6/2T8/11/11/11/1t9/11/11/6T4/tt9/11/", Side.ATTACKERS)
-    res = make_searcher(rules, "native").search(pos, SearchLimits(time=5, depth=5))
+    res = make_searcher(rules, "native").search(pos, SearchLimits(time=0, depth=5))
     assert rules.move_text(res.move) == "b6-b11"
 
 
@@ -144,7 +145,7 @@ def test_should_stop_ends_a_native_search_at_once():
                                                 should_stop=stop)
     assert res.stopped == "cancelled"
     assert res.move in rules.legal_moves(rules.initial_position())
-    assert time.perf_counter() - t0 < 5
+    within(time.perf_counter() - t0, 5, "the stopped search")
 
 
 @native
@@ -261,7 +262,7 @@ def test_the_worker_plays_hints_and_analyses_with_the_native_engine():
         t0 = time.monotonic()
         res = w.wait(30)
         assert res is not None and not res.error and res.move in rules.legal_moves(pos)
-        assert time.monotonic() - t0 < 10
+        within(time.monotonic() - t0, 10, "the worker's move")
 
 
 # ---------------------------------------------------------------------------- puzzle proofs

@@ -31,10 +31,14 @@ from tafl_desktop.native.bridge import ENGINES
 
 #: Think time of ``analyse`` when neither --time nor --depth is given (s).
 ANALYSE_TIME = 2.0
+#: The shortest ``--time`` a search is given (less is not a search; ``1e-9`` used to be taken).
+MIN_SECONDS = 0.001
 
 
 def register(sub: Any) -> None:
     """Add ``analyse`` and ``review`` to the argparse sub-parsers ``sub``."""
+    from tafl_desktop.cli.common import float_in
+
     s = sub.add_parser("analyse", help=_("the best lines of a position, with scores and proven results"))
     s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
     s.add_argument("--position", help=_("a position in the variant's notation (default: the start)"))
@@ -43,7 +47,7 @@ def register(sub: Any) -> None:
     s.add_argument("--moves", default="", help=_('moves played first, e.g. "e1-e5 f4-f2"'))
     s.add_argument("--lines", type=int, default=3, help=_("how many lines, 1 to 5 (default 3)"))
     limit = s.add_mutually_exclusive_group()
-    limit.add_argument("--time", type=float, help=_("seconds to think (default 2)"))
+    limit.add_argument("--time", type=float_in(MIN_SECONDS, 3600.0), help=_("seconds to think (default 2)"))
     limit.add_argument("--depth", type=int, help=_("search to this depth in plies"))
     limit.add_argument("--nodes", type=int, help=_("search this many positions (the same answer on any machine)"))
     s.add_argument("--engine", choices=ENGINES, help=_("search engine (default: native where it is built)"))
@@ -56,8 +60,8 @@ def register(sub: Any) -> None:
     budget.add_argument("--depth", type=int, help=_("search every position to this depth in plies (default: the "
                                                     "standard depth for the board and engine)"))
     budget.add_argument("--nodes", type=int, help=_("search this many positions for every position of the game"))
-    budget.add_argument("--time", type=float, help=_("seconds per position (depends on the machine: not "
-                                                     "reproducible)"))
+    budget.add_argument("--time", type=float_in(MIN_SECONDS, 600.0), help=_(
+        "seconds per position (depends on the machine: not reproducible)"))
     s.add_argument("--resume", metavar="FILE", help=_("keep the evaluations in FILE as they are made and go on "
                                                       "from those already there"))
     s.add_argument("--plot", help=_("write the evaluation graph to FILE.png or FILE.pdf"))

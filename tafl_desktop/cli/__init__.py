@@ -175,13 +175,15 @@ def bench_variant(name: str, depth: int, seconds: float, seed: int = 1, engine: 
     variant = find_variant(name)
     if engine == "native":
         from tafl_desktop.native import make_rules
+        from tafl_desktop.native.bridge import interruptible
 
         rules = make_rules(variant, "native")
         start = rules.initial_position()
         t0 = time.process_time()
-        nodes = rules.perft(start, depth)
+        # in a helper thread, so that Ctrl+C stops the command at once (as it does perft)
+        nodes = interruptible(rules.perft, start, depth)
         perft_s = time.process_time() - t0
-        games, plies, elapsed = rules.playouts_for(start, seconds, seed=seed, max_plies=2000)
+        games, plies, elapsed = interruptible(lambda: rules.playouts_for(start, seconds, seed=seed, max_plies=2000))
     else:
         from tafl_desktop.core.playout import perft, random_playout
 
@@ -557,7 +559,12 @@ def whole_number(text: str) -> int:
 
 def finite_number(text: str) -> float:
     """An argparse type: a finite number in ASCII digits (no 'inf', 'nan' or '1e400')."""
-    return float(_number_text(text, True))
+    import math
+
+    value = float(_number_text(text, True))
+    if not math.isfinite(value):  # '1e400': written as a number, but no float holds it
+        raise argparse.ArgumentTypeError(_("{value} is not a number").format(value=_quote(text)))
+    return value
 
 
 def _ascii_numbers(parser: argparse.ArgumentParser) -> None:

@@ -85,10 +85,12 @@ def start_position(rules: Rules[Position], position: str | None, to_move: str | 
 
 # ------------------------------------------------------------------------------ argument types
 def number_text(text: str, allow_fraction: bool) -> str:
-    """``text`` if it is a plain ASCII number (no '٣', no '1_000', no 'inf' or 'nan'); else an error."""
+    """``text`` if it is a plain ASCII number (no '٣', no '1_000', no 'inf' or 'nan'); else an error.
+    A fraction may have an exponent ('1e-9', '1e30'): that is a number, and a range check after
+    this one says when it is too small or too large."""
     import re
 
-    pattern = r"-?\d{1,18}(\.\d{1,9})?" if allow_fraction else r"-?\d{1,19}"
+    pattern = r"-?\d{1,18}(\.\d{1,9})?([eE][+-]?\d{1,4})?" if allow_fraction else r"-?\d{1,19}"
     t = text.strip()
     if not re.fullmatch(pattern, t, flags=re.ASCII):
         message = _("{value} is not a number") if allow_fraction else _("{value} is not a whole number")

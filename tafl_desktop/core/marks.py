@@ -139,6 +139,30 @@ def percent(fraction: float, digits: int = 0, sign: bool = False) -> str:
     return _number(float(fraction), digits, sign, True)
 
 
+def number_beyond(value: float, bound: float, digits: int = 2) -> str:
+    """``value`` as given (:func:`number` with as many decimals as it has, up to nine), never
+    reading as ``bound``: a size refused for passing 80 mm by 0.0001 is "80.0001 mm", not "80 mm"."""
+    for d in range(digits, 10):
+        if round(value, d) == value and number(value, d) != number(bound, d):
+            return number(value, d)  # the value as given (to nine decimals)
+    return number(value, 9)
+
+
+class Shown(float):
+    """A number a message formats with ``{x:g}`` that is written as ``text`` (made by
+    :func:`number_beyond`), so the message's placeholder stays as translators know it."""
+
+    text: str
+
+    def __new__(cls, value: float, text: str) -> Shown:
+        obj = super().__new__(cls, value)
+        obj.text = text
+        return obj
+
+    def __format__(self, spec: str) -> str:
+        return self.text if spec in ("", "g") else format(float(self), spec)
+
+
 class Num(float):
     """A number a message formats with ``{x:g}``: written as the reader's language writes it
     ("2,5" in German), so a message keeps its ``:g`` and the translator's text stays valid."""

@@ -10,6 +10,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QStandardPaths, qInstallMessageHandler
 from PySide6.QtGui import QFont, QFontDatabase
@@ -75,8 +76,9 @@ def autosave_path() -> str:
 
 
 def remove_stale_temp_files(autosave: str, older_than: float = 60.0) -> int:
-    """Delete half-written autosave temp files (``.autosave.tafl.json.*.tmp``) that a killed
-    process left behind; the autosave itself is never touched.  Returns how many were removed."""
+    """Delete half-written autosave temp files (``.autosave.tafl.json.*.tmp``, and those of the
+    other windows' slots, ``.autosave-2.tafl.json.*.tmp``...) that a killed process left behind;
+    the autosaves themselves are never touched.  Returns how many were removed."""
     import time
 
     if not autosave:
@@ -84,7 +86,8 @@ def remove_stale_temp_files(autosave: str, older_than: float = 60.0) -> int:
     target = Path(autosave)
     removed = 0
     try:
-        for tmp in target.parent.glob(f".{target.name}.*.tmp"):
+        stem, _dot, suffix = target.name.partition(".")  # autosave / tafl.json
+        for tmp in target.parent.glob(f".{stem}*.{suffix}.*.tmp"):
             try:
                 if time.time() - tmp.stat().st_mtime > older_than:
                     tmp.unlink()
@@ -145,8 +148,11 @@ def first_variant(name: str | None):
 
 def create_window(file: str | None = None, variant: str | None = None, autosave: str | None = None):
     """The first window: ``file`` opened, else a new game of ``variant``, else (if the player says
-    yes) the unfinished game from the autosave, else a new game of the last variant played.
+    yes) an unfinished game some earlier window left, else a new game of the last variant played.
+    ``autosave`` names the first autosave slot; its folder holds every window's slot
+    (:mod:`tafl_desktop.core.autosave_slots`), and this window takes one no live window owns.
     Problems become dialogs."""
+    from tafl_desktop.core import autosave_slots
     from tafl_desktop.core.game import Game
     from tafl_desktop.gui import computer
     from tafl_desktop.gui.main_window import MainWindow
@@ -154,10 +160,12 @@ def create_window(file: str | None = None, variant: str | None = None, autosave:
     computer.register()  # the computer player (its search process starts on first use)
     remove_stale_temp_files(autosave or "")
     chosen, problem = first_variant(variant)
-    offer = bool(not file and not variant and autosave and os.path.isfile(autosave))
-    # While the question is open the window must not autosave: its empty new game would delete
-    # the very file being offered (the autosave timer runs inside the question's event loop).
-    window = MainWindow(Game(chosen.make_rules()), autosave_path=None if offer else (autosave or None))
+    folder = Path(autosave).parent if autosave else None
+    # the games of windows that are gone (another window's game is never touched), locked while offered
+    found = autosave_slots.orphans(folder) if folder is not None and not file and not variant else []
+    # No autosave until a slot is chosen: an empty new game would remove the very file being
+    # offered (the autosave timer runs inside the question's event loop).
+    window = MainWindow(Game(chosen.make_rules()), autosave_path=None)
     window.show()
     from tafl_desktop.gui import dialogs
 
@@ -166,42 +174,35 @@ def create_window(file: str | None = None, variant: str | None = None, autosave:
             problem=problem, game=chosen.title))
     if file:
         window.open_game(file)
-    elif offer and autosave:
-        offer_restore(window, autosave)
-        window.autosave_path = autosave
+    adopted = offer_unfinished(window, found)[0] if found else None
+    for orphan in found:
+        if orphan is not adopted:
+            orphan.lock.release()  # left for the next start (or removed, if the player declined it)
+    if folder is not None:
+        slot = (adopted.path, adopted.lock) if adopted is not None else autosave_slots.claim_free_slot(folder)
+        if slot is not None:
+            window.autosave_path, window.autosave_lock = str(slot[0]), slot[1]
         if window.controller.game.plies:
             window.autosave_now()  # this run now owns the game: a crash from here on is a crash
     return window
 
 
-def offer_restore(window, autosave: str) -> bool:
-    """Ask whether to go on with the game the last run left unfinished.  The words say what
-    happened: a record tagged ``exit = "normal"`` was kept by a normal close of the window; any
-    other ended without one (a crash, a kill, a power cut).  True if the game was restored."""
-    from tafl_desktop.core.progress import Cancelled
-    from tafl_desktop.core.record import RecordError
-    from tafl_desktop.gui import dialogs
+def _read_unfinished(window, path: str):
+    """The game in an autosave file, read without freezing the window (restored, not opened: it
+    lives in no file of the player's, and is not saved anywhere yet)."""
     from tafl_desktop.gui.background_read import read_in_background
-    from tafl_desktop.gui.main_window import CLOSED_NORMALLY, CLOSED_TAG
-    from tafl_desktop.i18n import _
     from tafl_desktop.session.source import GameSource, Origin
 
-    try:
-        # restored, not opened: it lives in no file of the player's, and is not saved anywhere yet
-        source = read_in_background(window, _("Reading the unfinished game..."), lambda: GameSource.from_record(
-            autosave, Origin.RESTORE, keep_path=False, saved=False), autosave)
-    except Cancelled:
-        return False
-    except RecordError as exc:
-        dialogs.show_error(window, _("Cannot restore the unfinished game"),
-                           _("{error}\n\nA new game starts instead.").format(error=exc))
-        return False
-    except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
-        dialogs.show_error(window, _("Cannot restore the unfinished game"),
-                           _("{file}: unexpected problem ({error}).\n\nA new game starts instead.").format(
-                               file=Path(autosave).name, error=dialogs.describe_problem(exc)))
-        return False
+    return read_in_background(window, _("Reading the unfinished game..."), lambda: GameSource.from_record(
+        path, Origin.RESTORE, keep_path=False, saved=False), path)
+
+
+def _unfinished_question(source) -> tuple[str, str, str]:
+    """(title, question, yes) for one unfinished game.  The words say what happened: a record
+    tagged ``exit = "normal"`` was kept by a normal close of the window; any other ended without
+    one (a crash, a kill, a power cut)."""
     from tafl_desktop.core.move_numbers import moves_played
+    from tafl_desktop.gui.main_window import CLOSED_NORMALLY, CLOSED_TAG
 
     game = source.tree.main_game()
     n = moves_played(game)
@@ -221,7 +222,100 @@ def offer_restore(window, autosave: str) -> bool:
             "Tafl Desktop was not closed properly last time. Your game of {variant} ({n} moves, {side} to move) "
             "was saved.\n\nRestore it? (Cancel starts a new game.)", n)
         title, yes = _("Restore the unfinished game?"), _("Restore")
-    question = question.format(variant=game.rules.variant.title, n=n, side=side)
+    return title, question.format(variant=game.rules.variant.title, n=n, side=side), yes
+
+
+def _unfinished_label(source, modified: float) -> str:
+    """One line of the list of unfinished games: its game, moves, side to move and date."""
+    from PySide6.QtCore import QDateTime, QLocale
+
+    from tafl_desktop.core.move_numbers import moves_played
+
+    game = source.tree.main_game()
+    n = moves_played(game)
+    side = game.rules.variant.side_names[int(game.rules.side_to_move(game.position))]
+    when = QLocale().toString(QDateTime.fromSecsSinceEpoch(int(modified)), QLocale.FormatType.ShortFormat)
+    return ngettext("{variant}: {n} move, {side} to move ({date})",
+                    "{variant}: {n} moves, {side} to move ({date})", n).format(
+        variant=game.rules.variant.title, n=n, side=side, date=when)
+
+
+def offer_unfinished(window, found: list) -> tuple[Any, bool]:
+    """Offer back the games windows that are gone left unfinished (``found``: their
+    :class:`~tafl_desktop.core.autosave_slots.Orphan` slots, newest first).  One game is asked
+    about as before; several are listed, newest first, with their moves and dates.  A file that
+    cannot be read is named in one line and kept; a game the player declines is removed (as a
+    new game always replaced it); games not chosen from a list stay for the next start.
+    Returns (the orphan whose slot the window takes, or None; whether its game was restored)."""
+    from tafl_desktop.core.progress import Cancelled
+    from tafl_desktop.core.quoting import shown
+    from tafl_desktop.gui import dialogs
+
+    readable: list[tuple[object, object]] = []
+    unreadable: list[str] = []
+    for orphan in found:
+        try:
+            readable.append((orphan, _read_unfinished(window, str(orphan.path))))
+        except Cancelled:
+            continue  # kept as it is: the next start offers it again
+        except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
+            reason = shown(str(exc) if isinstance(exc, ValueError) else dialogs.describe_problem(exc), 200)
+            name = orphan.path.name
+            # a record's own error already starts with the file's name
+            unreadable.append(reason if reason.startswith(name) else _("{file}: {reason}").format(
+                file=name, reason=reason))
+    if unreadable:
+        dialogs.show_error(window, _("Cannot restore the unfinished game"), _(
+            "These autosave files cannot be read; they are kept, unchanged, in {folder}:\n{files}").format(
+            folder=shown(str(found[0].path.parent), 200), files="\n".join(unreadable)))
+    if not readable:
+        return None, False
+    if len(readable) == 1:
+        title, question, yes = _unfinished_question(readable[0][1])
+        picked: int | None = 0 if dialogs.confirm(window, title, question, yes) else None
+    else:
+        labels = [_unfinished_label(source, orphan.modified) for orphan, source in readable]  # type: ignore[attr-defined]
+        picked = dialogs.choose(window, _("Continue an unfinished game?"), ngettext(
+            "{n} games were not finished when Tafl Desktop last ran (newest first). Continue one? The others "
+            "are kept for the next start; Cancel starts a new game and discards them.",
+            "{n} games were not finished when Tafl Desktop last ran (newest first). Continue one? The others "
+            "are kept for the next start; Cancel starts a new game and discards them.", len(readable)).format(
+            n=len(readable)), labels, _("Continue"))
+    if picked is None:
+        # a new game takes the newest slot: its file stays until the new game's first move replaces
+        # it (a kill before then offers it again); the other games the player declined go now
+        for orphan, _source in readable[1:]:
+            try:
+                os.remove(orphan.path)  # type: ignore[attr-defined]
+            except OSError:
+                pass
+        return readable[0][0], False
+    orphan, source = readable[picked]
+    window.load(source, _("Your unfinished game from last time is back. Ctrl+N starts a new one."))
+    return orphan, True
+
+
+def offer_restore(window, autosave: str) -> bool:
+    """Ask whether to go on with the game in the autosave file ``autosave`` (see
+    :func:`_unfinished_question`).  True if the game was restored."""
+    from tafl_desktop.core.progress import Cancelled
+    from tafl_desktop.core.record import RecordError
+    from tafl_desktop.gui import dialogs
+
+    try:
+        source = _read_unfinished(window, autosave)
+    except Cancelled:
+        return False
+    except RecordError as exc:
+        dialogs.show_error(window, _("Cannot restore the unfinished game"),
+                           _("{error}\n\nA new game starts instead.").format(error=exc))
+        return False
+    except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
+        dialogs.show_error(window, _("Cannot restore the unfinished game"),
+                           _("{file}: unexpected problem ({error}).\n\nA new game starts instead.").format(
+                               file=Path(autosave).name, error=dialogs.describe_problem(exc)))
+        return False
+    title, question, yes = _unfinished_question(source)
     if not dialogs.confirm(window, title, question, yes):
         return False
     window.load(source, _("Your unfinished game from last time is back. Ctrl+N starts a new one."))

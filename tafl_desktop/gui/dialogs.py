@@ -81,6 +81,34 @@ def confirm(parent: QWidget | None, title: str, text: str, yes: str = "Yes") -> 
     return box.clickedButton() is ok
 
 
+def choose(parent: QWidget | None, title: str, text: str, items: list[str], yes: str) -> int | None:
+    """The index of the line the player picks from ``items`` (the first is selected), or None
+    for Cancel."""
+    from PySide6.QtWidgets import QLabel, QListWidget
+
+    dlg = QDialog(parent)
+    dlg.setWindowTitle(title)
+    label = QLabel(text)
+    label.setWordWrap(True)
+    listing = QListWidget()
+    listing.addItems(items)
+    listing.setCurrentRow(0)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+    ok = buttons.addButton(yes, QDialogButtonBox.ButtonRole.AcceptRole)
+    ok.setDefault(True)
+    buttons.accepted.connect(dlg.accept)
+    buttons.rejected.connect(dlg.reject)
+    listing.itemDoubleClicked.connect(lambda _item: dlg.accept())
+    layout = QVBoxLayout(dlg)
+    layout.addWidget(label)
+    layout.addWidget(listing)
+    layout.addWidget(buttons)
+    dlg.resize(520, 320)
+    if dlg.exec() != QDialog.DialogCode.Accepted or listing.currentRow() < 0:
+        return None
+    return listing.currentRow()
+
+
 def filter_words(file_filter: str) -> str:
     """A file dialog's filter ("Variant files (*.toml);;All files (*)") in the reader's words,
     part by part: each part is marked where it is defined, its patterns stay as they are."""

@@ -55,6 +55,7 @@ from tafl_desktop.session.session import GameSession
 from tafl_desktop.session.source import EXIT_TAG, GAME_SUFFIX, GameSource, Origin
 
 if TYPE_CHECKING:
+    from tafl_desktop.core.autosave_slots import SlotLock
     from tafl_desktop.gui.analysis_board import AnalysisBoard
     from tafl_desktop.gui.analysis_client import AnalysisClient
     from tafl_desktop.gui.clock_ui import ClockDriver
@@ -143,6 +144,9 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.persist = persist
         self.autosave_path = autosave_path
+        #: The lock on this window's autosave slot (``core.autosave_slots``): while it is held no other
+        #: window takes, offers or removes the file.  Released when the window closes.
+        self.autosave_lock: SlotLock | None = None
         self.prefs = prefs if prefs is not None else (load_preferences() if persist else Preferences())
         self._pending_move: tuple[int, ...] = ()
         self._message = ""
@@ -872,6 +876,9 @@ class MainWindow(QMainWindow):
                 dialog.close()
         self.save_window()
         self.autosave_now(closing=True)
+        if self.autosave_lock is not None:  # the slot's game (if any) is now for the next start to offer
+            self.autosave_lock.release()
+            self.autosave_lock = None
         self.controller.shutdown()
         self.review_panel.shutdown()
         if self.analyst is not None:

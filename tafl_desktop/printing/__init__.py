@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tafl_desktop.core.marks import number
+from tafl_desktop.core.marks import number, number_beyond
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.core.safe_files import write_safely
 from tafl_desktop.i18n import _
@@ -83,13 +83,14 @@ def _check(variant: Any, paper: str, orientation: str, square_mm: float | None, 
             raise PrintError(_("the square size must be a number of millimetres"))
         if square_mm < MIN_SQUARE:
             raise PrintError(_("a square of {size} mm is too small to print pieces on: use at least {least} "
-                               "mm").format(size=number(square_mm), least=number(MIN_SQUARE)))
+                               "mm").format(size=number_beyond(square_mm, MIN_SQUARE), least=number(MIN_SQUARE)))
         if square_mm > MAX_SQUARE:
             raise PrintError(_("a square of {size} mm is too large: use at most {most} mm").format(
-                size=number(square_mm), most=number(MAX_SQUARE)))
+                size=number_beyond(square_mm, MAX_SQUARE), most=number(MAX_SQUARE)))
     if not (MIN_DRAUGHT <= draught_mm <= MAX_DRAUGHT):
         raise PrintError(_("a draught of {size} mm is out of range: use {least} to {most} mm").format(
-            size=number(draught_mm), least=number(MIN_DRAUGHT), most=number(MAX_DRAUGHT)))
+            size=number_beyond(draught_mm, MIN_DRAUGHT if draught_mm < MIN_DRAUGHT else MAX_DRAUGHT),
+            least=number(MIN_DRAUGHT), most=number(MAX_DRAUGHT)))
     return [p for p in PARTS if p in chosen]
 
 

@@ -108,6 +108,7 @@ def _load(args: Any) -> list[dict[str, Any]]:
 
 
 def cmd_list(args: Any) -> int:
+    from tafl_desktop.core.quoting import shown
     from tafl_desktop.study.puzzles import LIST_KEYS, LISTED_EXTRAS, puzzle_rating, puzzle_themes
 
     puzzles = _load(args)
@@ -126,7 +127,7 @@ def cmd_list(args: Any) -> int:
             level = _("difficulty {d}").format(d=pz["difficulty"])
             rating = _("rating {rating}").format(rating=round(pz["rating"]))
             winner, goal, themes = _puzzle_words(pz)
-            print(f"{pz['id']:22} {winner:>12}  {goal:28} {plies}  {level}  {rating}  "
+            print(f"{shown(pz['id'], 60):22} {winner:>12}  {goal:28} {plies}  {level}  {rating}  "
                   f"{' '.join(pz['solution'])}  [{themes}]"
                   + ("  " + _("(rules changed from the preset: {changes})").format(changes=changed) if changed else ""))
     return 0
@@ -221,7 +222,8 @@ def cmd_check(args: Any) -> int:
         print(json.dumps({"checked": len(puzzles), "failed": failures}))
     else:
         for f in failures:
-            print(f"{clip(str(f['id']), 60)}: {clip(str(f['reason']), 300)}", file=sys.stderr)
+            print(_("tafl-desktop: {error}").format(error=f"{clip(str(f['id']), 60)}: {clip(str(f['reason']), 300)}"),
+                  file=sys.stderr)
         print(ngettext("{n} of {total} puzzle verified", "{n} of {total} puzzles verified", len(puzzles)).format(
             n=len(puzzles) - len(failures), total=len(puzzles)))
     return 1 if failures else 0

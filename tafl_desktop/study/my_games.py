@@ -22,11 +22,12 @@ from typing import Any
 
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.marks import gettext as _
+from tafl_desktop.core.quoting import shown
 from tafl_desktop.study.prover import prove_unique
-from tafl_desktop.study.puzzles import PuzzleError, PuzzleSet, puzzle_from_proof
+from tafl_desktop.study.puzzles import MIXED_SET, PuzzleError, PuzzleSet, is_preset_set, puzzle_from_proof
 
 #: The set's name in its file, and the prefix of its puzzles' ids.
-SET_NAME = "my_games"
+SET_NAME = MIXED_SET
 #: Longest forced win tried (plies) and positions one proof may visit.
 MAX_PLIES = 5
 NODE_BUDGET = 20_000
@@ -126,9 +127,18 @@ def mine_game(game: Game, source: str = "", *, max_plies: int = MAX_PLIES, node_
 def add_to_set(puzzles: list[dict[str, Any]], path: Path) -> int:
     """Add puzzles to the set at ``path`` (made if missing), skipping ids it has; returns how
     many were new.  The file is written atomically."""
-    pset = PuzzleSet.load(path) if path.exists() else PuzzleSet.empty(SET_NAME, path)
+    exists = path.exists()
+    pset = PuzzleSet.load(path) if exists else PuzzleSet.empty(SET_NAME, path)
+    if is_preset_set(pset.variant):  # a preset's set: its puzzles are of that preset only
+        other = next((pz["variant"] for pz in puzzles if pz["variant"] != pset.variant), None)
+        if other is not None:
+            raise PuzzleError(_(
+                "{path} is a set of {variant} puzzles: puzzles of {other} cannot be added to it").format(
+                path=shown(str(path)), variant=shown(pset.variant, 40), other=shown(other, 40)))
     have = {pz["id"] for pz in pset.puzzles}
     new = [pz for pz in puzzles if pz["id"] not in have]
+    if exists and not new:
+        return 0  # nothing to add: the file is left as it was, not re-stamped
     pset.puzzles.extend(new)
     pset.scanned["seconds"] = round(float(pset.scanned.get("seconds", 0.0)), 1)
     pset.scanned["updated"] = round(time.time())

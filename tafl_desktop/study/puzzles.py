@@ -29,9 +29,19 @@ from tafl_desktop.core.quoting import json_problem, os_reason, shown
 from tafl_desktop.study.prover import Proof, main_line, prove_unique
 
 FORMAT = 1
-#: Largest puzzle file read (the biggest shipped sets, 11x11 with whole solution trees, are about 4 MB);
-#: a FIFO, device or a 3 GB file is refused before it is read (``core.safe_files.read_limited``).
-MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Largest puzzle file read (the biggest shipped sets, 11x11 and 13x13 with whole solution trees, are
+#: 4-6 MB); a FIFO, device or a 20 MB file is refused before it is read (``core.safe_files.read_limited``).
+MAX_FILE_BYTES = 16 * 1024 * 1024
+#: The set of the player's own games holds puzzles of every variant; a preset's set, that preset's.
+MIXED_SET = "my_games"
+
+
+def is_preset_set(variant: str) -> bool:
+    """Is a set named ``variant`` a preset's own (all its puzzles of that preset)?  Sets named
+    otherwise (the player's own games, a sample drawn from several sets) may mix variants."""
+    from tafl_desktop.core.variants import presets
+
+    return variant in presets()
 #: Deepest solution tree followed: a puzzle is at most 99 plies, so a tree has at most 50 levels.
 MAX_TREE_DEPTH = 64
 
@@ -177,9 +187,11 @@ class PuzzleSet:
             if "rating" in pz and not (isinstance(pz["rating"], (int, float)) and not isinstance(pz["rating"], bool)
                                        and 400 <= pz["rating"] <= 4000):
                 raise PuzzleError(_("{p}: puzzle {n} has a field of the wrong type").format(p=shown(str(p)), n=i + 1))
+        set_variant = str(data.get("variant", p.stem))
+        _check_ids_and_variants(p, data["puzzles"], set_variant)
         found = data.get("scanned")
         scanned: dict[str, Any] = found if isinstance(found, dict) else {}
-        base = cls.empty(str(data.get("variant", p.stem)))
+        base = cls.empty(set_variant)
         base.scanned.update(scanned)
         return cls(base.variant, data["puzzles"], base.scanned, p)
 
@@ -196,6 +208,28 @@ class PuzzleSet:
         data = {"format": FORMAT, "variant": self.variant, "scanned": self.scanned, "puzzles": self.puzzles}
         write_safely(target, json.dumps(data, separators=(",", ":")))
         self.path = target
+
+
+def _check_ids_and_variants(p: Path, puzzles: list[dict[str, Any]], set_variant: str) -> None:
+    """Refuse a set whose puzzles repeat an id (one puzzle checked a thousand times), carry an id
+    with control characters (echoed to a terminal), or belong to another variant than the set's
+    (a preset's set only): PuzzleError, one line."""
+    from tafl_desktop.i18n import _
+
+    seen: set[str] = set()
+    preset = is_preset_set(set_variant)
+    for i, pz in enumerate(puzzles):
+        pid = pz["id"]
+        if not pid or any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in pid):
+            raise PuzzleError(_("{p}: puzzle {n} has an id with control characters: {id}").format(
+                p=shown(str(p)), n=i + 1, id=shown(pid, 60)))
+        if pid in seen:
+            raise PuzzleError(_("{p}: puzzle {n} repeats the id {id} of an earlier puzzle").format(
+                p=shown(str(p)), n=i + 1, id=shown(pid, 60)))
+        seen.add(pid)
+        if preset and pz["variant"] != set_variant:
+            raise PuzzleError(_("{p}: puzzle {n} is a puzzle of {puzzle}, but the set is of {variant}").format(
+                p=shown(str(p)), n=i + 1, puzzle=shown(pz["variant"], 40), variant=shown(set_variant, 40)))
 
 
 def _is_int(value: Any) -> bool:

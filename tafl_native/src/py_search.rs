@@ -39,9 +39,15 @@ fn bits<B: Bits>(words: &[u64]) -> B {
     B::from_words(words)
 }
 
-fn tables<B: Bits>(d: &Bound<'_, PyDict>) -> PyResult<Tables<B>> {
+fn tables<B: Bits>(d: &Bound<'_, PyDict>, board: (usize, usize)) -> PyResult<Tables<B>> {
     let w: usize = get(d, "width")?;
     let h: usize = get(d, "height")?;
+    if (w, h) != board {
+        return Err(bad(format!(
+            "evaluation tables: they are for a {w}x{h} board, the rules play on {}x{}",
+            board.0, board.1
+        )));
+    }
     let n = w * h;
     let b = |key: &str| -> PyResult<B> { Ok(bits::<B>(&get::<Vec<u64>>(d, key)?)) };
     let per_square = |key: &str| -> PyResult<Vec<B>> {
@@ -131,6 +137,18 @@ fn tables<B: Bits>(d: &Bound<'_, PyDict>) -> PyResult<Tables<B>> {
     })
 }
 
+/// A position the search can take: as `position_from`, and a position without a king has a
+/// result (the king was captured); a king-less game still under way has no meaning here.
+fn searchable<B: Bits>(rules: &Rules<B>, pos: &Bound<'_, PyAny>) -> PyResult<crate::rules::Position<B>> {
+    let p = position_from(rules, pos)?;
+    if p.king == crate::board::NO_SQ && p.result.is_none() {
+        return Err(bad(
+            "a position without a king must have a result (the king was captured)",
+        ));
+    }
+    Ok(p)
+}
+
 fn move_tuple(m: Move) -> (usize, usize) {
     (move_from(m), move_to(m))
 }
@@ -167,26 +185,64 @@ fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>>
     Ok(d)
 }
 
+/// The longest time a search may be given (about 115 days): longer is surely a mistake, and
+/// `inf`, NaN or 1e30 seconds cannot be a deadline at all.
+const MAX_SECONDS: f64 = 1e7;
+
+/// `key` of the limits as a whole number from `lo` to `hi`, or one `ValueError` line saying so
+/// (not PyO3's OverflowError or TypeError).
+fn whole(d: &Bound<'_, PyDict>, key: &str, lo: i64, hi: i64) -> PyResult<Option<i64>> {
+    let Some(v) = d.get_item(key)? else {
+        return Ok(None);
+    };
+    match v.extract::<i64>() {
+        Ok(x) if (lo..=hi).contains(&x) => Ok(Some(x)),
+        _ => Err(bad(format!(
+            "limits: {key} must be a whole number from {lo} to {hi}, not {}",
+            shown(&v)
+        ))),
+    }
+}
+
+/// A Python value in a message: its repr, cut short.
+fn shown(v: &Bound<'_, PyAny>) -> String {
+    let text = v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+    if text.chars().count() > 40 {
+        format!("{}...", text.chars().take(40).collect::<String>())
+    } else {
+        text
+    }
+}
+
 fn limits(d: &Bound<'_, PyDict>) -> PyResult<Limits> {
     let mut l = Limits::default();
     let f = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { d.get_item(k) };
     if let Some(v) = f("time")? {
-        l.time = v.extract::<f64>()?.max(0.0);
+        match v.extract::<f64>() {
+            Ok(t) if (0.0..=MAX_SECONDS).contains(&t) => l.time = t,
+            _ => {
+                return Err(bad(format!(
+                    "limits: time must be a number of seconds from 0 to {MAX_SECONDS:.0}, not {}",
+                    shown(&v)
+                )))
+            }
+        }
     }
-    if let Some(v) = f("depth")? {
-        l.depth = v.extract::<i32>()?.clamp(1, 64);
+    // depth, lines and threads above the engine's own caps are searched at the cap
+    if let Some(x) = whole(d, "depth", 0, 10_000)? {
+        l.depth = (x as i32).clamp(1, 64);
     }
-    if let Some(v) = f("nodes")? {
-        l.nodes = v.extract::<u64>()?;
+    if let Some(x) = whole(d, "nodes", 0, i64::MAX)? {
+        l.nodes = x as u64;
     }
     if let Some(v) = f("quiescence")? {
         l.quiescence = v.extract()?;
     }
-    if let Some(v) = f("margin")? {
-        l.margin = v.extract::<i32>()?.max(0);
+    if let Some(x) = whole(d, "margin", 0, 1_000_000)? {
+        l.margin = x as i32;
     }
-    if let Some(v) = f("lines")? {
-        l.lines = v.extract::<usize>()?.clamp(1, 64);
+    if let Some(x) = whole(d, "lines", 0, 10_000)? {
+        l.lines = (x as usize).clamp(1, 64);
     }
     if let Some(v) = f("selective")? {
         l.selective = v.extract()?;
@@ -194,10 +250,21 @@ fn limits(d: &Bound<'_, PyDict>) -> PyResult<Limits> {
     if let Some(v) = f("captures")? {
         l.captures = v.extract()?;
     }
-    if let Some(v) = f("threads")? {
-        l.threads = v.extract::<usize>()?.clamp(1, 64);
+    if let Some(x) = whole(d, "threads", 0, 10_000)? {
+        l.threads = (x as usize).clamp(1, 64);
     }
     Ok(l)
+}
+
+/// Is the calling thread the interpreter's main thread (the one Python's signal handlers run on)?
+fn is_main_thread(py: Python<'_>) -> bool {
+    let check = || -> PyResult<bool> {
+        let threading = py.import("threading")?;
+        let current = threading.call_method0("current_thread")?;
+        let main = threading.call_method0("main_thread")?;
+        Ok(current.is(&main))
+    };
+    check().unwrap_or(false)
 }
 
 /// The panic's message as one line.
@@ -236,7 +303,7 @@ impl<B: Bits> Typed<B> {
         plies: i32,
         max_nodes: u64,
     ) -> PyResult<(Option<bool>, u64)> {
-        let p = position_from(&self.searcher.fam.rules, pos)?;
+        let p = searchable(&self.searcher.fam.rules, pos)?;
         let fam = &self.searcher.fam;
         let table = &mut self.proofs[winner.min(1) as usize];
         if table.len() > 4_000_000 {
@@ -264,10 +331,29 @@ impl<B: Bits> Typed<B> {
         on_iteration: Option<Py<PyAny>>,
         only: Option<Vec<(usize, usize)>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let only: Option<Vec<Move>> = only.map(|v| v.into_iter().map(|(f, t)| make_move(f, t)).collect());
-        let rules = &self.searcher.fam.rules;
-        let p = position_from(rules, pos)?;
+        let p = searchable(&self.searcher.fam.rules, pos)?;
         let lim = limits(settings)?;
+        let only: Option<Vec<Move>> = match only {
+            None => None,
+            Some(v) => {
+                let fam = &self.searcher.fam;
+                let mut legal = Vec::new();
+                if fam.quick_outcome(&p).is_none() {
+                    fam.moves(&p, &mut legal);
+                }
+                let mut out = Vec::with_capacity(v.len());
+                for (f, t) in v {
+                    let n = fam.rules.size();
+                    let m = if f < n && t < n { Some(make_move(f, t)) } else { None };
+                    match m {
+                        Some(m) if legal.contains(&m) => out.push(m),
+                        _ => return Err(bad(format!("only: the move ({f}, {t}) is not legal in the position"))),
+                    }
+                }
+                Some(out)
+            }
+        };
+        let rules = &self.searcher.fam.rules;
         let mut game: Vec<(u64, u32)> = Vec::new();
         for item in history.try_iter()? {
             let hp = position_from(rules, &item?)?;
@@ -278,19 +364,32 @@ impl<B: Bits> Typed<B> {
         }
         let searcher = &mut self.searcher;
         let mut failure: Option<PyErr> = None;
+        // Called from the interpreter's main thread (a command line), the search also looks for
+        // Ctrl+C at every poll: the signal's handler runs there, and KeyboardInterrupt stops the
+        // search within a poll (a few thousand nodes) instead of never.
+        let on_main_thread = is_main_thread(py);
+        let polls = should_stop.is_some() || on_main_thread;
         let outcome = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
                 let mut poll = || -> bool {
-                    match &should_stop {
-                        None => false,
-                        Some(f) => Python::attach(|py| match f.call0(py).and_then(|v| v.is_truthy(py)) {
-                            Ok(b) => b,
-                            Err(e) => {
+                    Python::attach(|py| {
+                        if on_main_thread {
+                            if let Err(e) = py.check_signals() {
                                 failure = Some(e);
-                                true
+                                return true;
                             }
-                        }),
-                    }
+                        }
+                        match &should_stop {
+                            None => false,
+                            Some(f) => match f.call0(py).and_then(|v| v.is_truthy(py)) {
+                                Ok(b) => b,
+                                Err(e) => {
+                                    failure = Some(e);
+                                    true
+                                }
+                            },
+                        }
+                    })
                 };
                 let mut iter_failure: Option<PyErr> = None;
                 let mut cb = |r: &Report| {
@@ -308,7 +407,7 @@ impl<B: Bits> Typed<B> {
                     &lim,
                     &game,
                     only.as_deref(),
-                    if should_stop.is_some() { Some(&mut poll) } else { None },
+                    if polls { Some(&mut poll) } else { None },
                     if on_iteration.is_some() { Some(&mut cb) } else { None },
                 );
                 (report, iter_failure)
@@ -376,12 +475,13 @@ impl TaflSearch {
         guarded(|| {
             let cfg = config_from(config)?;
             let any = AnyRules::new(&cfg).map_err(|e| bad(e.0))?;
+            let board = (cfg.width, cfg.height);
             let table_bits = table_bits.clamp(10, 26);
             let inner = match any {
-                AnyRules::B128(r) => AnyTyped::B128(Box::new(Typed::new(*r, self::tables(tables)?, table_bits))),
-                AnyRules::B192(r) => AnyTyped::B192(Box::new(Typed::new(*r, self::tables(tables)?, table_bits))),
-                AnyRules::B256(r) => AnyTyped::B256(Box::new(Typed::new(*r, self::tables(tables)?, table_bits))),
-                AnyRules::B384(r) => AnyTyped::B384(Box::new(Typed::new(*r, self::tables(tables)?, table_bits))),
+                AnyRules::B128(r) => AnyTyped::B128(Box::new(Typed::new(*r, self::tables(tables, board)?, table_bits))),
+                AnyRules::B192(r) => AnyTyped::B192(Box::new(Typed::new(*r, self::tables(tables, board)?, table_bits))),
+                AnyRules::B256(r) => AnyTyped::B256(Box::new(Typed::new(*r, self::tables(tables, board)?, table_bits))),
+                AnyRules::B384(r) => AnyTyped::B384(Box::new(Typed::new(*r, self::tables(tables, board)?, table_bits))),
             };
             Ok(TaflSearch { inner })
         })

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tafl_desktop.core.marks import Num
+from tafl_desktop.core.marks import Num, Shown, number_beyond
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.i18n import _
 
@@ -79,7 +79,8 @@ def _number(value: Any, what: str, low: float, high: float) -> float:
                                                                                           value=quote(value)))
     if not low <= value <= high:
         raise MakerError(_("{what} of {value:g} mm is out of range: use {low:g} to {high:g} mm").format(
-            what=what, value=Num(value), low=Num(low), high=Num(high)))
+            what=what, value=Shown(value, number_beyond(value, low if value < low else high, 3)), low=Num(low),
+            high=Num(high)))
     return float(value)
 
 

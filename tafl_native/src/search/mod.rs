@@ -70,6 +70,9 @@ pub const LMR_QUIET_KEY: i32 = 200;
 pub const REPETITION_LEAN: i32 = 150;
 /// How often (in nodes) the clock and the caller's stop request are looked at.
 const CHECK_EVERY: u64 = 2048;
+/// With several threads and a node limit, each thread takes nodes from the shared budget in
+/// chunks of at most this many (smaller for small limits): a limit is never passed.
+const BUDGET_CHUNK: u64 = 256;
 
 /// How a game ended: a side won, or a draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,6 +202,8 @@ struct Shared<'a> {
     table: &'a Table,
     stop: AtomicBool,
     nodes: AtomicU64,
+    /// Nodes not yet handed to a thread, when several threads search under a node limit.
+    budget: AtomicU64,
 }
 
 /// One thread's search state.
@@ -214,6 +219,10 @@ struct Worker<'a, 'p, F: Family> {
     /// A helper's nodes already added to the shared count.
     reported: u64,
     reduce: bool,
+    /// Nodes this thread took from the shared budget and has not searched yet (threaded node
+    /// limit only: `budget_chunk` > 0).
+    allowance: u64,
+    budget_chunk: u64,
     stop_reason: Option<Stop>,
     poll: Option<&'p mut (dyn FnMut() -> bool + Send + 'p)>,
     killers: Vec<[Move; 2]>,
@@ -288,14 +297,48 @@ impl<F: Family> Worker<'_, '_, F> {
 
     #[inline]
     fn count_node(&mut self) -> Result<(), Abort> {
+        if self.budget_chunk > 0 {
+            self.take_budget()?;
+        }
         self.nodes += 1;
-        if self.main && self.limits.nodes > 0 && self.nodes >= self.limits.nodes {
+        if self.main && self.budget_chunk == 0 && self.limits.nodes > 0 && self.nodes >= self.limits.nodes {
             self.stop_reason = Some(Stop::Nodes);
             return Err(Stop::Nodes);
         }
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.check()?;
         }
+        Ok(())
+    }
+
+    /// One node from this thread's allowance, taking another chunk of the shared budget when
+    /// it is spent; when the budget is empty the search stops (the main thread says why, a
+    /// helper tells the others), so all threads together search at most the limit.
+    fn take_budget(&mut self) -> Result<(), Abort> {
+        if self.allowance == 0 {
+            let chunk = self.budget_chunk;
+            let taken = self
+                .shared
+                .budget
+                .fetch_update(Relaxed, Relaxed, |left| {
+                    if left == 0 {
+                        None
+                    } else {
+                        Some(left - left.min(chunk))
+                    }
+                })
+                .map_or(0, |left| left.min(chunk));
+            if taken == 0 {
+                self.shared.stop.store(true, Relaxed);
+                if self.main {
+                    self.stop_reason = Some(Stop::Nodes);
+                    return Err(Stop::Nodes);
+                }
+                return Err(Stop::Helper);
+            }
+            self.allowance = taken;
+        }
+        self.allowance -= 1;
         Ok(())
     }
 
@@ -929,12 +972,19 @@ impl<F: Family> Searcher<F> {
                 moves[..=i].rotate_right(1);
             }
         }
+        let threads = limits.threads.max(1);
         let shared = Shared {
             table: &self.table,
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            budget: AtomicU64::new(limits.nodes),
         };
-        let threads = limits.threads.max(1);
+        // one thread stops at its own count (as it always did); several share one budget
+        let budget_chunk = if threads > 1 && limits.nodes > 0 {
+            (limits.nodes / (threads as u64 * 8)).clamp(1, BUDGET_CHUNK)
+        } else {
+            0
+        };
         let deadline = if limits.time > 0.0 {
             Some(t0 + std::time::Duration::from_secs_f64(limits.time))
         } else {
@@ -946,6 +996,7 @@ impl<F: Family> Searcher<F> {
             let mut handles = Vec::new();
             for (i, h) in helper_histories.iter_mut().enumerate() {
                 let mut w = new_worker(fam, &shared, h, &counts, limits, t0, deadline, false);
+                w.budget_chunk = budget_chunk;
                 let root = moves.clone();
                 let start = 1 + (i as i32 % 2);
                 handles.push(scope.spawn(move || {
@@ -967,6 +1018,7 @@ impl<F: Family> Searcher<F> {
                 }));
             }
             let mut w = new_worker(fam, &shared, history, &counts, limits, t0, deadline, true);
+            w.budget_chunk = budget_chunk;
             w.poll = poll;
             let mut report = run_main(&mut w, p, moves, limits, &mut on_iteration);
             shared.stop.store(true, Relaxed);
@@ -1009,6 +1061,8 @@ fn new_worker<'a, 'p, F: Family>(
         nodes: 0,
         reported: 0,
         reduce: false,
+        allowance: 0,
+        budget_chunk: 0,
         stop_reason: None,
         poll: None,
         killers: vec![[NO_MOVE; 2]; MAX_PLY + 24],

@@ -215,3 +215,29 @@ fn node_limited_searches_repeat_exactly_and_threads_agree_on_legality() {
     assert!(legal.contains(&c.mv.unwrap()));
     assert!(c.scored.len() == legal.len() && c.pvs.len() == 3);
 }
+
+#[test]
+fn a_node_limit_holds_with_any_number_of_threads() {
+    // issue 37 item 4: 20,000 nodes used to become 48,672 with 2 threads and 1,361,440 with 64
+    let start = crate::rules::testing::COPENHAGEN;
+    let (mut fam, _) = family("copenhagen", copenhagen());
+    for threads in [1, 2, 8, 64] {
+        let lim = Limits {
+            time: 0.0,
+            depth: 64,
+            nodes: 20_000,
+            threads,
+            ..Default::default()
+        };
+        let (r, back) = search(fam, start, Side::Attackers, lim);
+        fam = back;
+        assert_eq!(r.stopped, "nodes", "{threads} threads");
+        assert!(r.nodes <= 20_000, "{threads} threads searched {} nodes", r.nodes);
+        assert!(
+            r.nodes >= 19_000,
+            "{threads} threads stopped early at {} nodes",
+            r.nodes
+        );
+        assert!(r.mv.is_some());
+    }
+}
