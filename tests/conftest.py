@@ -26,6 +26,40 @@ os.environ["SOURCE_DATE_EPOCH"] = "946684800"
 
 
 # ---------------------------------------------------------------------------------------- GUI
+#: The least time a test waits for the window (ms).  A wait that is met returns at once, so only a
+#: test that is failing anyway waits this long; a short bound would instead fail a sound test on a
+#: machine ten times as busy as the one it was written on (issue 37: bounds that hold under load).
+LEAST_QT_WAIT_MS = 60_000
+
+
+def _patient(method):
+    import functools
+
+    @functools.wraps(method)
+    def wait(self, *args, timeout=5000, **kwargs):
+        longer = timeout if timeout is None or timeout <= 0 else max(timeout, LEAST_QT_WAIT_MS)  # 0: no limit
+        return method(self, *args, timeout=longer, **kwargs)
+
+    return wait
+
+
+def pytest_configure(config):
+    """pytest-qt's waits (default 5 s) become at least :data:`LEAST_QT_WAIT_MS`."""
+    try:
+        from pytestqt.qtbot import QtBot
+    except ImportError:  # pragma: no cover - pytest-qt is in the test extra
+        return
+    for name in ("waitUntil", "waitSignal", "waitSignals", "waitExposed", "waitActive", "waitCallback"):
+        method = getattr(QtBot, name, None)
+        if method is not None and not getattr(method, "_patient", False):
+            patched = _patient(method)
+            patched._patient = True  # type: ignore[attr-defined]
+            setattr(QtBot, name, patched)
+            snake = "".join("_" + c.lower() if c.isupper() else c for c in name)
+            if getattr(QtBot, snake, None) is not None:
+                setattr(QtBot, snake, patched)
+
+
 @pytest.fixture(autouse=True)
 def _computer_player_reset():
     """The computer player is registered globally (``create_window`` does it): unregister it after

@@ -94,6 +94,8 @@ def a_game(folder: Path) -> Path:
                  marks=pytest.mark.slow),
     pytest.param(["puzzles", "mine", "{game}", "--out", "mined.json"], id="puzzles-mine", marks=pytest.mark.slow),
     pytest.param(["puzzles", "check", "--variant", "copenhagen"], id="puzzles-check", marks=pytest.mark.slow),
+    pytest.param(["lab", "brandubh", "--games", "400", "--level", "easy", "--workers", "1", "--out", "lab-study"],
+                 id="lab", marks=pytest.mark.slow),
 ])
 def test_ctrl_c_stops_a_native_search_command_with_exit_130(tmp_path, command):
     game = a_game(tmp_path)

@@ -117,7 +117,7 @@ def cmd_lab(args: Any) -> int:
     bar.close()
     report = summary(store)
     try:
-        write_outputs(store, report)
+        write_outputs(store, report, charts=complete)
     except OSError as exc:
         raise _fail(OSError(_("cannot write into {folder}: {problem}").format(
             folder=store.folder, problem=exc.strerror or exc))) from None

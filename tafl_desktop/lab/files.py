@@ -30,14 +30,16 @@ def output_paths(folder: Path) -> list[Path]:
     return [_inside(folder, name) for name in OUTPUTS]
 
 
-def write_outputs(store: Any, report: dict[str, Any]) -> list[Path]:
+def write_outputs(store: Any, report: dict[str, Any], charts: bool = True) -> list[Path]:
     """``summary.json``, ``chart.png`` and ``chart.pdf`` in the study's folder (a link there may
-    name a file in the folder, never one outside it: ``lab.store``)."""
+    name a file in the folder, never one outside it: ``lab.store``).  ``charts=False`` writes the
+    summary alone: after Ctrl+C the command ends at once, and the charts (seconds of plotting)
+    come with the run that goes on."""
     from tafl_desktop.lab.charts import save_chart
 
     out = output_paths(store.folder)
     write_bytes(out[0], json.dumps(report, indent=1).encode())
-    if any(c["games"] for c in report["cells"]):
+    if charts and any(c["games"] for c in report["cells"]):
         save_chart(report, out[1])
         save_chart(report, out[2])
     return out
