@@ -70,11 +70,30 @@ def test_the_french_messages_name_a_game_with_its_contracted_article(language):
     text = i18n._("The start position of {game}.").format(game=preset("alea_evangelii").title)
     assert text == "La position de départ d'Alea Evangelii."
     left = {s for _e, s in translations("fr") if re.search(r"\bde \{(game|variant)\}", s)}
-    # left as they are: the variant named by its file's English id (interop/pgn.py passes
-    # variant.name), and the autosave's offer, whose code another change is rewriting (a plain
-    # name given to {variant:de} would fail at start-up)
-    assert {s for s in left if "Votre partie de {variant}" not in s} == {
+    # left as it is: the variant named by its file's English id (interop/pgn.py passes variant.name)
+    assert left == {
         "hnefatafl.org suppose Copenhague\u00a0; les règles de {variant} voyagent dans une balise Rules"}
+
+
+def test_the_offer_of_an_unfinished_game_names_it_with_its_article(language):
+    """The autosave's offer at start-up, in French: "Votre partie du renard et les oies"."""
+    from tafl_desktop.core.game import Game
+    from tafl_desktop.core.record import save_game
+    from tafl_desktop.core.variants import preset
+    from tafl_desktop.gui.app import _unfinished_question
+    from tafl_desktop.session.source import GameSource, Origin
+
+    i18n.set_language("fr")
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "autosave.tafl.json"
+        save_game(Game(preset("fox_geese_13").make_rules()), path)
+        source = GameSource.from_record(path, Origin.RESTORE, keep_path=False, saved=False)
+    _title, question, _yes = _unfinished_question(source)
+    assert "Votre partie du renard et les oies (13 oies) (0\u00a0coup" in question or \
+        "Votre partie du renard et les oies (13 oies) (0 coup" in question, question
 
 
 # ------------------------------------------------------------------ Danish status line
