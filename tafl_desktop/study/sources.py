@@ -7,7 +7,7 @@ text names the game exactly (the file and line, or the self-play levels and seed
 be traced back, and the generator
 remembers which games it has scanned, so a run can be stopped and resumed.
 
-The real games (``shared/reference/games``, see its README) are Copenhagen and Brandubh games,
+The real games (``resources/games``, shipped from ``shared/reference/games``; see its README) are Copenhagen and Brandubh games,
 replayed under the rules their README states; that is why Brandubh's puzzles carry two toggles.
 """
 
@@ -51,10 +51,17 @@ class Candidate:
 
 
 def default_games_dir() -> Path | None:
-    """The real-game folder: ``$TAFL_GAMES_DIR``, else ``shared/reference/games`` beside or above the checkout."""
+    """The real-game folder: ``$TAFL_GAMES_DIR``, else the games the app ships (``resources/games``,
+    the same files the game database imports), else ``shared/reference/games`` beside or above the
+    checkout."""
     env = os.environ.get("TAFL_GAMES_DIR")
     if env:
         return Path(env)
+    from tafl_desktop.core.paths import resources_dir
+
+    shipped = resources_dir() / "games"
+    if (shipped / "copenhagen.csv").is_file():
+        return shipped
     here = Path(__file__).resolve()
     for parent in here.parents:
         cand = parent / "shared" / "reference" / "games"
