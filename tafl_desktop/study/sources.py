@@ -7,7 +7,8 @@ text names the game exactly (the file and line, or the self-play levels and seed
 be traced back, and the generator
 remembers which games it has scanned, so a run can be stopped and resumed.
 
-The real games (``resources/games``, shipped from ``shared/reference/games``; see its README) are Copenhagen and Brandubh games,
+The real games (``resources/games``, shipped from ``shared/reference/games``; see its README) are
+Copenhagen and Brandubh games,
 replayed under the rules their README states; that is why Brandubh's puzzles carry two toggles.
 """
 
