@@ -269,6 +269,8 @@ def cmd_tournament(args) -> int:
             t = tm.Tournament(args.name, args.system, [tm.Player(n, r) for n, r in args.player],
                               tm.rounds_for(args.system, len(args.player), args.rounds), args.games_per_pairing,
                               args.variant or "")
+            if args.system == "wtf-groups":
+                t.make_groups(args.groups)
         else:
             t = tm.load(path)
         if args.action == "pair":
@@ -286,8 +288,14 @@ def cmd_tournament(args) -> int:
         if args.action == "standings" or args.json:
             table = t.standings()
             if args.json:
-                print(json.dumps({"name": t.name, "system": t.system, "rounds": len(t.rounds),
-                                  "rounds_planned": t.rounds_planned, "standings": table}, ensure_ascii=False))
+                data = {"name": t.name, "system": t.system, "rounds": len(t.rounds),
+                        "rounds_planned": t.rounds_planned, "standings": table}
+                if t.groups:
+                    data["groups"] = [t.standings(m, f"group:{g}") for g, m in enumerate(t.groups)]
+                if t.system in tm.ELIMINATION:
+                    champ = t.champion()
+                    data["champion"] = None if champ is None else t.players[champ].name
+                print(json.dumps(data, ensure_ascii=False))
             else:
                 for row in table:
                     win = "-" if row["shortest_win"] is None else row["shortest_win"]
@@ -313,8 +321,11 @@ def register_tournament(sub) -> None:
                    help=_("new: create FILE; pair: the next round; result: enter a game's result; standings"))
     s.add_argument("file", metavar="FILE", help=_("the tournament file (JSON)"))
     s.add_argument("--name", default="Tournament", help=_("the tournament's name (new)"))
-    s.add_argument("--system", choices=("round-robin", "monrad"), default="round-robin",
-                   help=_("round-robin or monrad (Swiss) pairings (new)"))
+    s.add_argument("--system", choices=("round-robin", "monrad", "wtf-groups", "double-elimination"),
+                   default="round-robin",
+                   help=_("round-robin, monrad (Swiss), wtf-groups (groups seeded by rating, two qualify, "
+                          "then a knock-out) or double-elimination (new)"))
+    s.add_argument("--groups", type=int_in(1, 26), default=2, help=_("the number of groups of wtf-groups (new)"))
     s.add_argument("--rounds", type=int_in(1, 100), help=_("rounds of a Monrad tournament (new)"))
     s.add_argument("--games-per-pairing", type=int_in(1, 2), default=2,
                    help=_("2: one game with each colour (the WTF's rule); 1: one game (new)"))
