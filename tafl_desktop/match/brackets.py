@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tafl_desktop.i18n import _
+
 
 def snake_groups(ratings: Sequence[int], groups: int) -> list[list[int]]:
     """The players (indices) of each group, seeded by rating (ties: the earlier entry first)."""
@@ -40,6 +42,14 @@ def snake_groups(ratings: Sequence[int], groups: int) -> list[list[int]]:
 def group_letter(g: int) -> str:
     """A, B, C ... (the WTF's group names)."""
     return chr(ord("A") + g) if g < 26 else f"G{g + 1}"
+
+
+def stage_text(stage: str) -> str:
+    """A pairing's stage for a reader: "group A", "knock-out", "winners' bracket" ..."""
+    if stage.startswith("group:"):
+        return _("group {letter}").format(letter=group_letter(int(stage[6:])))
+    return {"knockout": _("knock-out"), "winners": _("winners' bracket"), "losers": _("losers' bracket"),
+            "final": _("grand final")}.get(stage, "")
 
 
 def first_knockout(qualified: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -97,6 +97,8 @@ class Tournament:
     rounds: list[Round] = field(default_factory=list)
     #: the groups' players (wtf-groups), seeded by rating when the tournament is made
     groups: list[list[int]] = field(default_factory=list)
+    #: the time control, as the club writes it ("25 min + 10 s a move"); printed on the score sheets
+    clock: str = ""
 
     # ------------------------------------------------------------------------ file
     def to_data(self) -> dict[str, Any]:
@@ -119,7 +121,8 @@ class Tournament:
                             [int(x) for x in r.get("resting", [])]) for r in data.get("rounds", [])]
             groups = [[int(x) for x in g] for g in data.get("groups", [])]
             t = cls(str(data["name"]), str(data["system"]), players, int(data["rounds_planned"]),
-                    int(data.get("games_per_pairing", 2)), str(data.get("variant", "")), rounds, groups)
+                    int(data.get("games_per_pairing", 2)), str(data.get("variant", "")), rounds, groups,
+                    str(data.get("clock", ""))[:200])
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, TournamentError):
                 raise
