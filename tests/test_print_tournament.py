@@ -102,7 +102,7 @@ def test_pairings_and_score_sheets_one_page_a_game(tmp_path):
         assert "Rules: Brandubh" in page and "The board has 7 x 7 squares" in page
         assert "Clock: 25 min + 10 s" in page
         assert " 1 31 " in page or (" 30 " in page and " 60 " in page)  # 60 numbered moves to fill in
-        assert "the Attackers won" in page and "draw" in page
+        assert "Attackers: win" in page and "Defenders: win" in page and "draw" in page
 
 
 def test_russian_papers(played, tmp_path):

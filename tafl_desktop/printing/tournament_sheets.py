@@ -18,7 +18,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, pgettext
 from tafl_desktop.match.brackets import stage_text
 from tafl_desktop.printing import PrintError
 from tafl_desktop.printing.fonts import FONT, FONT_BOLD
@@ -59,7 +59,7 @@ def result_text(g: TGame) -> str:
 def side_names(variant: Any) -> tuple[str, str]:
     """The two sides as the variant names them (the tournament's attackers and defenders)."""
     if variant is None:
-        return _("attackers"), _("defenders")
+        return _("Attackers"), _("Defenders")
     first, second = variant.side_names
     return str(first), str(second)
 
@@ -89,7 +89,8 @@ def pairings_story(t: Tournament, number: int, variant: Any, width: float) -> li
     first, second = side_names(variant)
     story: list[Any] = [_p(_("Round {n}: pairings").format(n=number), H1)]
     staged = any(p.stage for p in rnd.pairings)
-    head = [_("Table"), _("Game"), first, second, _("Result")] + ([_("Stage")] if staged else [])
+    head = [_("Table"), pgettext("a game of a pairing", "Game"), first, second, _("Result")]
+    head += [_("Stage")] if staged else []
     rows: list[list[Any]] = [[_p(h, HEAD) for h in head]]
     for table, p in enumerate(rnd.pairings, 1):
         for k, g in enumerate(p.games, 1):
@@ -108,7 +109,7 @@ def pairings_story(t: Tournament, number: int, variant: Any, width: float) -> li
         story.append(_p(_("not playing this round: {names}").format(
             names=", ".join(t.players[i].name for i in rnd.resting)), BODY))
     story.append(Spacer(1, 3 * mm))
-    story.append(_p(_("Results: 1–0 a win of the {first}, 0–1 a win of the {second}, ½–½ a draw.").format(
+    story.append(_p(_("Results: 1–0: a win of {first}; 0–1: a win of {second}; ½–½: a draw.").format(
         first=first, second=second), SMALL))
     return story
 
@@ -116,13 +117,13 @@ def pairings_story(t: Tournament, number: int, variant: Any, width: float) -> li
 # ------------------------------------------------------------------------------------ standings
 def _standings_table(rows_in: list[dict[str, Any]], width: float) -> Table:
     head = [_("Place"), _("Player"), _("Rating"), _("Points"), _("Direct comparison"), _("Sonneborn-Berger"),
-            _("Shortest win"), _("Games")]
+            _("Shortest win"), pgettext("games played", "Games")]
     rows: list[list[Any]] = [[_p(h, HEAD) for h in head]]
     for r in rows_in:
         rows.append([str(r["place"]), _p(r["name"]), str(r["rating"] or ""), points_text(r["points"]),
                      points_text(r["direct"]), f"{r['sonneborn_berger']:g}",
                      "" if r["shortest_win"] is None else str(r["shortest_win"]), str(r["games"])])
-    widths = [13.0, 0.0, 16.0, 16.0, 26.0, 29.0, 22.0, 16.0]
+    widths = [13.0, 0.0, 16.0, 14.0, 24.0, 34.0, 24.0, 16.0]
     widths[1] = width - sum(widths)
     return _table(rows, widths, align_right=2)
 
@@ -305,7 +306,7 @@ def _result_boxes(c: Any, x: float, y: float, w: float, first: str, second: str)
 
     cx = x + text_width(label, 9, True) / mm + 4.0
     c.setFont(FONT, 9)
-    for text, box in ((_("the {side} won").format(side=first), True), (_("the {side} won").format(side=second), True),
+    for text, box in ((_("{side}: win").format(side=first), True), (_("{side}: win").format(side=second), True),
                       (_("draw"), True), (_("plies: ______"), False)):
         if box:
             c.rect(cx * mm, y * mm, 3.2 * mm, 3.2 * mm)
