@@ -138,3 +138,25 @@ def test_bad_requests_get_one_line_and_leave_files_alone(tmp_path, played):
         assert len(proc.stderr.strip().splitlines()) == 1 and words in proc.stderr, proc.stderr
     assert keep.read_bytes() == b"mine"
     assert not (tmp_path / "g.json").exists()
+
+
+def test_the_knockout_and_bracket_matches_are_listed(tmp_path):
+    # a double elimination of four where the higher rated always wins: R1 P1-P4, P2-P3; R2
+    # winners P1-P2, losers P3-P4; R3 losers P2-P3; R4 the grand final P1-P2, P1 wins (2-0)
+    from tafl_desktop.printing.tournament_sheets import render_tournament
+
+    t = tm.Tournament("Bracket", "double-elimination", [tm.Player(f"P{k}", 2000 - k) for k in range(1, 5)], 0)
+    while not t.finished:
+        rnd = t.pair_next()
+        for table, p in enumerate(rnd.pairings, 1):
+            for k, g in enumerate(p.games, 1):
+                t.enter(rnd.number, table, k, "attackers" if g.attackers == min(p.a, p.b) else "defenders", 33)
+    out = tmp_path / "de.pdf"
+    out.write_bytes(render_tournament(t, "crosstable"))
+    text = " ".join(text_of(out))
+    for row in ("1 P1 – P4 2–0 P1 winners' bracket", "1 P2 – P3 2–0 P2 winners' bracket",
+                "2 P1 – P2 2–0 P1 winners' bracket", "2 P3 – P4 2–0 P3 losers' bracket",
+                "3 P2 – P3 2–0 P2 losers' bracket", "4 P1 – P2 2–0 P1 grand final"):
+        assert row in text, (row, text)
+    out.write_bytes(render_tournament(t, "standings"))
+    assert "Winner: P1" in " ".join(text_of(out))

@@ -196,13 +196,18 @@ def crosstable_story(t: Tournament, width: float) -> list[Any]:
         if knockouts:
             story.append(_p(_("Knock-out"), H2))
             story.append(_match_list(t, knockouts, width))
+            story.append(_p(_("A tied match goes to the shorter win in it, then to the higher seed."), SMALL))
         return story
     story.append(_cross(t, list(range(len(t.players))), None, width))
+    if t.system == "double-elimination" and t.rounds:
+        story.append(_p(_("Matches"), H2))
+        story.append(_match_list(t, [(r.number, p) for r in t.rounds for p in r.pairings], width))
+        story.append(_p(_("A tied match goes to the shorter win in it, then to the higher seed."), SMALL))
     return story
 
 
 def _match_list(t: Tournament, matches: list[tuple[int, Pairing]], width: float) -> Table:
-    rows: list[list[Any]] = [[_p(h, HEAD) for h in (_("Round"), _("Match"), _("Score"), _("Winner"))]]
+    rows: list[list[Any]] = [[_p(h, HEAD) for h in (_("Round"), _("Match"), _("Score"), _("Winner"), _("Stage"))]]
     for number, p in matches:
         got = {p.a: 0.0, p.b: 0.0}
         for g in p.games:
@@ -211,8 +216,9 @@ def _match_list(t: Tournament, matches: list[tuple[int, Pairing]], width: float)
                 got[who] += pts
         w = t.pairing_winner(p)
         rows.append([str(number), _p(f"{t.players[p.a].name} – {t.players[p.b].name}"),
-                     f"{points_text(got[p.a])}–{points_text(got[p.b])}", _p("" if w is None else t.players[w].name)])
-    widths = [16.0, 0.0, 22.0, 50.0]
+                     f"{points_text(got[p.a])}–{points_text(got[p.b])}", _p("" if w is None else t.players[w].name),
+                     _p(stage_text(p.stage))])
+    widths = [16.0, 0.0, 22.0, 50.0, 36.0]
     widths[1] = width - sum(widths)
     return _table(rows, widths, extra=[("ALIGN", (0, 0), (0, -1), "CENTER"), ("ALIGN", (2, 0), (2, -1), "CENTER")])
 
