@@ -345,3 +345,38 @@ def test_double_elimination_properties(seed):
     assert sorted(lost) == sorted([*([2] * (n - 1)), lost[t.champion()]]) and lost[t.champion()] < 2
     matches = sum(len(r.pairings) for r in t.rounds)
     assert matches in (2 * n - 2, 2 * n - 1)  # every loss but the champion's is someone's second or first
+
+
+def test_a_club_runs_wtf_groups_from_the_command_line(tmp_path):
+    # Ann 2000, Bo 1900, Cy 1800, Di 1700 in two groups, snake-seeded: A = Ann, Di; B = Bo, Cy.
+    # Di beats Ann, Bo beats Cy; the knock-out A1-B2 (Di-Cy), B1-A2 (Bo-Ann): Cy and Bo win;
+    # the final Cy-Bo: Cy wins.  Final order Cy, Bo, then the semi-finalists by points: Di (1), Ann (0).
+    path = tmp_path / "open.json"
+    made = cli("new", str(path), "--system", "wtf-groups", "--groups", "2", "--games-per-pairing", "1",
+               "--player", "Ann=2000", "--player", "Bo=1900", "--player", "Cy=1800", "--player", "Di=1700")
+    assert made.returncode == 0, made.stderr
+    wins = {frozenset(("Ann", "Di")): "Di", frozenset(("Bo", "Cy")): "Bo", frozenset(("Cy", "Di")): "Cy",
+            frozenset(("Ann", "Bo")): "Bo", frozenset(("Bo", "Cy", "final")): "Cy"}
+    seen = []
+    for number in (1, 2, 3):
+        paired = cli("pair", str(path))
+        assert paired.returncode == 0, paired.stderr
+        t = tm.load(path)
+        rnd = t.rounds[-1]
+        seen.append([(t.players[p.a].name, t.players[p.b].name) for p in rnd.pairings])
+        assert ("group A" if number == 1 else "knock-out") in paired.stdout
+        for table, p in enumerate(rnd.pairings, 1):
+            g = p.games[0]
+            key = frozenset((t.players[p.a].name, t.players[p.b].name)) | ({"final"} if number == 3 else set())
+            result = "attackers" if t.players[g.attackers].name == wins[key] else "defenders"
+            entered = cli("result", str(path), "--round", str(number), "--table", str(table), "--result", result,
+                          "--plies", "30")
+            assert entered.returncode == 0, entered.stderr
+    assert seen == [[("Ann", "Di"), ("Bo", "Cy")], [("Di", "Cy"), ("Bo", "Ann")], [("Cy", "Bo")]]
+    shown = cli("standings", str(path), "--json")
+    data = json.loads(shown.stdout)
+    assert data["champion"] == "Cy"
+    assert [[r["name"] for r in g] for g in data["groups"]] == [["Di", "Ann"], ["Bo", "Cy"]]
+    assert [r["name"] for r in data["standings"]] == ["Cy", "Bo", "Di", "Ann"]
+    done = cli("pair", str(path))
+    assert done.returncode != 0 and len(done.stderr.strip().splitlines()) == 1 and "finished" in done.stderr
