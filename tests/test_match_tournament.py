@@ -380,3 +380,22 @@ def test_a_club_runs_wtf_groups_from_the_command_line(tmp_path):
     assert [r["name"] for r in data["standings"]] == ["Cy", "Bo", "Di", "Ann"]
     done = cli("pair", str(path))
     assert done.returncode != 0 and len(done.stderr.strip().splitlines()) == 1 and "finished" in done.stderr
+
+
+def test_a_bracket_result_cannot_change_once_the_next_round_is_paired_and_a_damaged_stage_is_refused():
+    t = tm.Tournament("de", "double-elimination", list(RATED[:4]), 0)
+    rnd = t.pair_next()
+    settle(t, rnd, {})
+    t.enter(1, 1, 1, rnd.pairings[0].games[0].result)  # still the last round: may be corrected
+    t.pair_next()
+    with pytest.raises(tm.TournamentError, match="cannot be changed"):
+        t.enter(1, 1, 1, "draw")
+    assert t.rounds[0].pairings[0].games[0].result != "draw"
+    data = t.to_data()
+    data["rounds"][0]["pairings"][0]["stage"] = "group:x"
+    with pytest.raises(tm.TournamentError, match="damaged"):
+        tm.Tournament.from_data(data)
+    data = t.to_data()
+    data["rounds"][0]["resting"] = [99]
+    with pytest.raises(tm.TournamentError, match="damaged"):
+        tm.Tournament.from_data(data)

@@ -160,3 +160,35 @@ def test_the_knockout_and_bracket_matches_are_listed(tmp_path):
         assert row in text, (row, text)
     out.write_bytes(render_tournament(t, "standings"))
     assert "Winner: P1" in " ".join(text_of(out))
+
+
+def test_score_sheets_fit_a_landscape_letter_page(tmp_path):
+    from tafl_desktop.core.variants import find_variant
+    from tafl_desktop.printing.tournament_sheets import render_tournament
+
+    t = tm.Tournament("Club", "round-robin", [tm.Player("Ann"), tm.Player("Bo")], 1, variant="brandubh")
+    t.pair_next()
+    out = tmp_path / "sheets.pdf"
+    out.write_bytes(render_tournament(t, "sheets", find_variant("brandubh"), None, "letter", "landscape"))
+    reader = pypdf.PdfReader(str(out))
+    box = reader.pages[0].mediabox
+    assert len(reader.pages) == 2 and float(box.width) > float(box.height)  # landscape, a page a game
+    page = " ".join(reader.pages[0].extract_text().split())
+    rows = [int(x) for x in re.findall(r"\b\d+\b", page.split("Defenders", 3)[-1].split("Result")[0])]
+    assert max(rows) == 30 and "Attackers: win" in page  # 15 rows in each of two columns, then the result
+
+
+def test_a_long_rule_set_never_pushes_the_clock_or_the_moves_off_the_sheet(tmp_path):
+    from tafl_desktop.core.variants import find_variant
+    from tafl_desktop.printing.tournament_sheets import render_tournament
+
+    t = tm.Tournament("Club", "round-robin", [tm.Player("Ann"), tm.Player("Bo")], 1, variant="copenhagen",
+                      clock="90 min")
+    t.pair_next()
+    out = tmp_path / "sheets.pdf"
+    out.write_bytes(render_tournament(t, "sheets", find_variant("copenhagen")))
+    pages = text_of(out)
+    assert len(pages) == 2
+    for page in pages:
+        assert "Clock: 90 min" in page and "Rules: Copenhagen" in page and " 60 " in page
+        assert "the rules continue on the variant's rule sheet" in page  # the rest is on the rule sheet

@@ -138,10 +138,12 @@ class Tournament:
         if self.system == "wtf-groups" and (sorted(x for g in self.groups for x in g) != list(range(n))
                                             or any(len(g) < QUALIFY for g in self.groups)):
             raise TournamentError(_("the tournament file is damaged: {problem}").format(problem="groups"))
+        stages = {"", "knockout", "winners", "losers", "final", *(f"group:{g}" for g in range(len(self.groups)))}
         for r in self.rounds:
             for p in r.pairings:
                 for g in p.games:
                     if {g.attackers, g.defenders} != {p.a, p.b} or not 0 <= p.a < n or not 0 <= p.b < n \
+                            or p.stage not in stages or any(not 0 <= x < n for x in r.resting) \
                             or g.result not in (*RESULTS, None) or g.plies < 0:
                         raise TournamentError(_("the tournament file is damaged: {problem}").format(
                             problem=f"round {r.number}"))
@@ -382,6 +384,10 @@ class Tournament:
         if not 1 <= table <= len(rnd.pairings) or not 1 <= game <= len(rnd.pairings[table - 1].games):
             raise TournamentError(_("round {n} has no table {table}, game {game}").format(
                 n=round_number, table=table, game=game))
+        later = [p for r in self.rounds[round_number:] for p in r.pairings if not p.stage.startswith("group")]
+        if self.system in ELIMINATION and later:
+            raise TournamentError(_("round {n} was paired from this result: it cannot be changed now").format(
+                n=self.rounds[round_number].number))
         g = rnd.pairings[table - 1].games[game - 1]
         g.result, g.plies = result, max(0, plies)
         return g

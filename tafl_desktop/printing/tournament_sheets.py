@@ -28,8 +28,11 @@ if TYPE_CHECKING:
     from tafl_desktop.match.tournament import Pairing, TGame, Tournament
 
 WHAT = ("pairings", "sheets", "crosstable", "standings")
-#: Move rows of a score sheet: two columns of this many numbered moves.
+#: Move rows of a score sheet: two columns of at most this many numbered moves (a portrait
+#: page's; a landscape page has room for fewer, :func:`sheet_rows`).
 SHEET_ROWS = 30
+ROW_H = 5.6  # mm a handwritten move needs
+HEAD_MIN = 72.0  # mm for the heading, players, rules and clock above the moves
 
 BODY = ParagraphStyle("tbody", fontName=FONT, fontSize=9, leading=11.5, textColor=INK)
 SMALL = ParagraphStyle("tsmall", parent=BODY, fontSize=7, leading=8.6)
@@ -249,14 +252,15 @@ def score_sheet(doc: Document, t: Tournament, number: int, table: int, k: int, p
                                      ("LINEBELOW", (1, 0), (1, -1), 0.25, LIGHT)]))
         story.append(players)
         story.append(Spacer(1, 2 * mm))
+        story.append(_p(_("Clock: {clock}").format(clock=t.clock or "_" * 30), BODY))
+        story.append(Spacer(1, 1.5 * mm))
         if variant is not None:
             story.append(_p(_("Rules: {game}").format(game=variant.title), HEAD))
             story.append(_p(_rules_lines(variant), SMALL))
         else:
             story.append(_p(_("Rules:") + " " + "_" * 60, BODY))
-        story.append(Spacer(1, 1.5 * mm))
-        story.append(_p(_("Clock: {clock}").format(clock=t.clock or "_" * 30), BODY))
-        head_h = body.h - (SHEET_ROWS + 1) * 5.6 - 22.0
+        rows = sheet_rows(body.h)
+        head_h = body.h - (rows + 1) * ROW_H - 22.0
         frame = Frame(x * mm, (top - head_h) * mm, w * mm, head_h * mm, leftPadding=0, rightPadding=0,
                       topPadding=0, bottomPadding=0)
         fill_frame(frame, story, c)
@@ -264,16 +268,21 @@ def score_sheet(doc: Document, t: Tournament, number: int, table: int, k: int, p
             c.setFont(FONT, 6.5)
             c.setFillColor(GREY)
             c.drawString(x * mm, (top - head_h - 1) * mm, _("(the rules continue on the variant's rule sheet)"))
-        _move_grid(c, x, top - head_h - 4.0, w, first, second, variant)
+        _move_grid(c, x, top - head_h - 4.0, w, first, second, variant, rows)
         _result_boxes(c, x, body.y + 3.0, w, first, second)
 
 
-def _move_grid(c: Any, x: float, top: float, w: float, first: str, second: str, variant: Any) -> None:
+def sheet_rows(body_h: float) -> int:
+    """The move rows that fit below the heading (30 on A4 or Letter portrait, 14 in landscape)."""
+    return max(8, min(SHEET_ROWS, int((body_h - HEAD_MIN - 22.0) / ROW_H) - 1))
+
+
+def _move_grid(c: Any, x: float, top: float, w: float, first: str, second: str, variant: Any, rows: int) -> None:
     """Two columns of numbered rows, the side that moves first on the left of each."""
     order = (first, second)
     if variant is not None and int(variant.first_side) == 1:
         order = (second, first)
-    row_h = 5.6
+    row_h = ROW_H
     col_w = (w - 6.0) / 2
     c.setStrokeColor(INK)
     for col in range(2):
@@ -289,14 +298,14 @@ def _move_grid(c: Any, x: float, top: float, w: float, first: str, second: str, 
         c.line(x0 * mm, (top - row_h) * mm, (x0 + col_w) * mm, (top - row_h) * mm)
         c.setLineWidth(0.25)
         c.setFont(FONT, 8)
-        for r in range(SHEET_ROWS):
+        for r in range(rows):
             y = top - row_h * (r + 2)
             c.setFillColor(GREY)
-            c.drawRightString((x0 + num_w - 1.5) * mm, (y + 1.6) * mm, str(col * SHEET_ROWS + r + 1))
+            c.drawRightString((x0 + num_w - 1.5) * mm, (y + 1.6) * mm, str(col * rows + r + 1))
             c.setStrokeColor(LIGHT)
             c.line(x0 * mm, y * mm, (x0 + col_w) * mm, y * mm)
         c.setStrokeColor(GREY)
-        bottom = top - row_h * (SHEET_ROWS + 1)
+        bottom = top - row_h * (rows + 1)
         for xx in (x0 + num_w, x0 + num_w + half):
             c.line(xx * mm, top * mm, xx * mm, bottom * mm)
 
