@@ -195,3 +195,207 @@ def test_a_club_runs_it_from_the_command_line_and_the_file_reopens(tmp_path):
     proc = cli("standings", str(tmp_path / "bad.json"))
     assert proc.returncode != 0 and len(proc.stderr.strip().splitlines()) == 1 and "damaged" in proc.stderr
     assert tm.load(path).rounds[0].pairings[0].games[0].result == "attackers"  # untouched
+
+
+# ------------------------------------------------------------------------------------ WTF groups, double elimination
+RATED = [tm.Player(f"P{k}", 2100 - 100 * k) for k in range(1, 9)]  # P1 2000 ... P8 1300
+
+
+def settle(t: tm.Tournament, rnd: tm.Round, winner: dict[frozenset[str], tuple[str, int]]) -> None:
+    """Enter a round: the named winner of each pairing wins all its games, in the plies given
+    (a pairing not listed: the higher rated wins, in 60 plies)."""
+    names = [p.name for p in t.players]
+    for table, p in enumerate(rnd.pairings, 1):
+        key = frozenset((names[p.a], names[p.b]))
+        name, plies = winner.get(key, (names[min(p.a, p.b)], 60))  # P1 before P8: the higher rated
+        for k, g in enumerate(p.games, 1):
+            t.enter(rnd.number, table, k, "attackers" if names[g.attackers] == name else "defenders", plies)
+
+
+def test_wtf_groups_snake_seeding_qualification_by_tie_breaks_and_the_knockout():
+    # The WTF's championship format (aagenielsen.dk wtfturnering2020.php/2024.php; issue 45):
+    # groups seeded by rating, two qualify per group, then a knock-out.  Worked by hand:
+    # snake seeding of P1..P8 into two groups: A = P1 P4 P5 P8, B = P2 P3 P6 P7.
+    t = tm.Tournament("wtf", "wtf-groups", list(RATED), 0)
+    t.make_groups(2)
+    names = [p.name for p in t.players]
+    assert [[names[i] for i in g] for g in t.groups] == [["P1", "P4", "P5", "P8"], ["P2", "P3", "P6", "P7"]]
+    # group A: a cycle P1 > P4 > P5 > P1 (2-0 each, in 30, 50, 40 plies), all beat P8:
+    # P1, P4, P5 have 4 points; direct comparison 2 each; Sonneborn-Berger 2*4 = 8 each; the
+    # shortest win orders them P1 (30), P5 (40), P4 (50): P1 and P5 qualify.  Group B by rating.
+    cycle = {frozenset(("P1", "P4")): ("P1", 30), frozenset(("P4", "P5")): ("P4", 50),
+             frozenset(("P1", "P5")): ("P5", 40)}
+    for _number in range(1, 4):
+        rnd = t.pair_next()
+        assert {p.stage for p in rnd.pairings} == {"group:0", "group:1"} and not rnd.resting
+        settle(t, rnd, cycle)
+    group_a = t.standings(t.groups[0], "group:0")
+    assert [(r["name"], r["points"], r["direct"], r["sonneborn_berger"], r["shortest_win"]) for r in group_a] == [
+        ("P1", 4.0, 2.0, 8.0, 30), ("P5", 4.0, 2.0, 8.0, 40), ("P4", 4.0, 2.0, 8.0, 50), ("P8", 0.0, 0.0, 0.0, None)]
+    assert [r["name"] for r in t.standings(t.groups[1], "group:1")] == ["P2", "P3", "P6", "P7"]
+    # the knock-out: A1-B2 and B1-A2
+    ko = t.pair_next()
+    assert [(names[p.a], names[p.b], p.stage) for p in ko.pairings] == [("P1", "P3", "knockout"),
+                                                                         ("P2", "P5", "knockout")]
+    settle(t, ko, {})
+    final = t.pair_next()
+    assert [(names[p.a], names[p.b]) for p in final.pairings] == [("P1", "P2")]
+    settle(t, final, {})
+    assert t.finished and names[t.champion()] == "P1"
+    with pytest.raises(tm.TournamentError, match="finished"):
+        t.pair_next()
+    # the final table: the champion, the finalist, the semi-finalists (P5 before P3: equal on 4
+    # points and direct comparison, but SB(P5) = 2*8 (beat P1) = 16 against SB(P3) = 2*2 (beat
+    # P6) = 4), then the rest by points (P7, P8 on 0: the higher rated first)
+    assert [r["name"] for r in t.standings()] == ["P1", "P2", "P5", "P3", "P4", "P6", "P7", "P8"]
+    again = tm.Tournament.from_data(json.loads(json.dumps(t.to_data())))
+    assert again.groups == t.groups and names[again.champion()] == "P1"
+
+
+def test_double_elimination_a_hand_worked_bracket_with_a_reset_final():
+    # out after two lost matches; worked by hand for P1..P4:
+    # R1 winners: P1-P4 (P1), P2-P3 (P3 upsets);  R2 winners: P1-P3 (P3), losers: P2-P4 (P2; P4 out)
+    # R3 losers: P1-P2 (P1; P2 out), P3 waits;  R4 grand final P3-P1: P1 wins, both have one loss,
+    # R5 the reset: P1 wins again (P3 out).  Champion P1.
+    t = tm.Tournament("de", "double-elimination", list(RATED[:4]), 0)
+    names = [p.name for p in t.players]
+    upsets = {frozenset(("P2", "P3")): ("P3", 40), frozenset(("P1", "P3")): ("P3", 40)}
+    expected = [[("P1", "P4", "winners"), ("P2", "P3", "winners")],
+                [("P1", "P3", "winners"), ("P2", "P4", "losers")],
+                [("P1", "P2", "losers")],
+                [("P3", "P1", "final")],
+                [("P1", "P3", "final")]]
+    resting = [[], [], ["P3"], [], []]
+    for k, want in enumerate(expected):
+        rnd = t.pair_next()
+        assert [(names[p.a], names[p.b], p.stage) for p in rnd.pairings] == want, k
+        assert [names[i] for i in rnd.resting] == resting[k]
+        settle(t, rnd, upsets if k < 2 else {frozenset(("P1", "P3")): ("P1", 40)})
+    assert names[t.champion()] == "P1" and t.losses() == [1, 2, 2, 2]
+    assert [r["name"] for r in t.standings()] == ["P1", "P3", "P2", "P4"]
+    with pytest.raises(tm.TournamentError, match="finished"):
+        t.pair_next()
+
+
+def _random_run(t: tm.Tournament, seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    while not t.finished:
+        rnd = t.pair_next()
+        for table, p in enumerate(rnd.pairings, 1):
+            for k, _g in enumerate(p.games, 1):
+                t.enter(rnd.number, table, k, rng.choice(tm.RESULTS), rng.randint(5, 90))
+        assert len(t.rounds) < 60
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_wtf_groups_properties(seed):
+    import random
+
+    rng = random.Random(seed)
+    n = rng.randint(4, 13)
+    groups = rng.randint(1, n // 2)
+    gpp = rng.choice((1, 2))
+    t = tm.Tournament("p", "wtf-groups", [tm.Player(f"Q{i}", rng.randint(1000, 2400)) for i in range(n)], 0, gpp)
+    t.make_groups(groups)
+    sizes = sorted(len(g) for g in t.groups)
+    assert sizes[-1] - sizes[0] <= 1  # the snake keeps groups even
+    _random_run(t, seed)
+    for r in t.rounds:  # nobody twice in a round, nor playing while resting
+        seen = [x for p in r.pairings for x in (p.a, p.b)] + r.resting
+        assert len(seen) == len(set(seen))
+    for g, members in enumerate(t.groups):
+        met = sorted(tuple(sorted((p.a, p.b))) for r in t.rounds for p in r.pairings if p.stage == f"group:{g}")
+        assert met == sorted(itertools.combinations(sorted(members), 2))  # everyone once
+    for r in t.rounds:
+        for p in r.pairings:
+            if gpp == 2:  # one game with each colour
+                assert sorted((g.attackers, g.defenders) for g in p.games) == sorted([(p.a, p.b), (p.b, p.a)])
+    if gpp == 1:
+        for attackers, defenders in t.colour_counts():
+            assert abs(attackers - defenders) <= 2
+    qualified = {x for pair in t.qualifiers() for x in pair}
+    in_ko = {x for r in t.rounds for p in r.pairings if p.stage == "knockout" for x in (p.a, p.b)}
+    assert in_ko == qualified and len(qualified) == 2 * groups
+    assert t.standings()[0]["name"] == t.players[t.champion()].name
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_double_elimination_properties(seed):
+    import random
+
+    rng = random.Random(100 + seed)
+    n = rng.randint(2, 12)
+    t = tm.Tournament("p", "double-elimination", [tm.Player(f"Q{i}", rng.randint(1000, 2400)) for i in range(n)],
+                      0, rng.choice((1, 2)))
+    lost = [0] * n
+    _random_run(t, seed)
+    for r in t.rounds:
+        seen = [x for p in r.pairings for x in (p.a, p.b)] + r.resting
+        assert len(seen) == len(set(seen))
+        for p in r.pairings:
+            assert lost[p.a] < 2 and lost[p.b] < 2  # out after two losses
+            if p.stage != "final":
+                assert lost[p.a] == lost[p.b]  # each bracket among itself
+        for p in r.pairings:
+            w = t.pairing_winner(p)
+            lost[p.b if w == p.a else p.a] += 1
+    assert lost == t.losses()
+    assert sorted(lost) == sorted([*([2] * (n - 1)), lost[t.champion()]]) and lost[t.champion()] < 2
+    matches = sum(len(r.pairings) for r in t.rounds)
+    assert matches in (2 * n - 2, 2 * n - 1)  # every loss but the champion's is someone's second or first
+
+
+def test_a_club_runs_wtf_groups_from_the_command_line(tmp_path):
+    # Ann 2000, Bo 1900, Cy 1800, Di 1700 in two groups, snake-seeded: A = Ann, Di; B = Bo, Cy.
+    # Di beats Ann, Bo beats Cy; the knock-out A1-B2 (Di-Cy), B1-A2 (Bo-Ann): Cy and Bo win;
+    # the final Cy-Bo: Cy wins.  Final order Cy, Bo, then the semi-finalists by points: Di (1), Ann (0).
+    path = tmp_path / "open.json"
+    made = cli("new", str(path), "--system", "wtf-groups", "--groups", "2", "--games-per-pairing", "1",
+               "--player", "Ann=2000", "--player", "Bo=1900", "--player", "Cy=1800", "--player", "Di=1700")
+    assert made.returncode == 0, made.stderr
+    wins = {frozenset(("Ann", "Di")): "Di", frozenset(("Bo", "Cy")): "Bo", frozenset(("Cy", "Di")): "Cy",
+            frozenset(("Ann", "Bo")): "Bo", frozenset(("Bo", "Cy", "final")): "Cy"}
+    seen = []
+    for number in (1, 2, 3):
+        paired = cli("pair", str(path))
+        assert paired.returncode == 0, paired.stderr
+        t = tm.load(path)
+        rnd = t.rounds[-1]
+        seen.append([(t.players[p.a].name, t.players[p.b].name) for p in rnd.pairings])
+        assert ("group A" if number == 1 else "knock-out") in paired.stdout
+        for table, p in enumerate(rnd.pairings, 1):
+            g = p.games[0]
+            key = frozenset((t.players[p.a].name, t.players[p.b].name)) | ({"final"} if number == 3 else set())
+            result = "attackers" if t.players[g.attackers].name == wins[key] else "defenders"
+            entered = cli("result", str(path), "--round", str(number), "--table", str(table), "--result", result,
+                          "--plies", "30")
+            assert entered.returncode == 0, entered.stderr
+    assert seen == [[("Ann", "Di"), ("Bo", "Cy")], [("Di", "Cy"), ("Bo", "Ann")], [("Cy", "Bo")]]
+    shown = cli("standings", str(path), "--json")
+    data = json.loads(shown.stdout)
+    assert data["champion"] == "Cy"
+    assert [[r["name"] for r in g] for g in data["groups"]] == [["Di", "Ann"], ["Bo", "Cy"]]
+    assert [r["name"] for r in data["standings"]] == ["Cy", "Bo", "Di", "Ann"]
+    done = cli("pair", str(path))
+    assert done.returncode != 0 and len(done.stderr.strip().splitlines()) == 1 and "finished" in done.stderr
+
+
+def test_a_bracket_result_cannot_change_once_the_next_round_is_paired_and_a_damaged_stage_is_refused():
+    t = tm.Tournament("de", "double-elimination", list(RATED[:4]), 0)
+    rnd = t.pair_next()
+    settle(t, rnd, {})
+    t.enter(1, 1, 1, rnd.pairings[0].games[0].result)  # still the last round: may be corrected
+    t.pair_next()
+    with pytest.raises(tm.TournamentError, match="cannot be changed"):
+        t.enter(1, 1, 1, "draw")
+    assert t.rounds[0].pairings[0].games[0].result != "draw"
+    data = t.to_data()
+    data["rounds"][0]["pairings"][0]["stage"] = "group:x"
+    with pytest.raises(tm.TournamentError, match="damaged"):
+        tm.Tournament.from_data(data)
+    data = t.to_data()
+    data["rounds"][0]["resting"] = [99]
+    with pytest.raises(tm.TournamentError, match="damaged"):
+        tm.Tournament.from_data(data)

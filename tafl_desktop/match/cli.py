@@ -211,7 +211,11 @@ def _print_round(t: Any, rnd: Any) -> None:
     from tafl_desktop.i18n import _
 
     print(_("round {n}").format(n=rnd.number))
+    from tafl_desktop.match.brackets import stage_text
+
     for table, p in enumerate(rnd.pairings, 1):
+        if p.stage and (table == 1 or rnd.pairings[table - 2].stage != p.stage):
+            print(f" {stage_text(p.stage)}")
         for k, g in enumerate(p.games, 1):
             result = "-" if g.result is None else g.result
             print(_("  table {table}, game {game}: {attackers} (attackers) - {defenders} (defenders): {result}").format(
@@ -219,6 +223,8 @@ def _print_round(t: Any, rnd: Any) -> None:
                 result=result))
     if rnd.bye is not None:
         print(_("  bye: {name}").format(name=t.players[rnd.bye].name))
+    if rnd.resting:
+        print(_("  not playing this round: {names}").format(names=", ".join(t.players[i].name for i in rnd.resting)))
 
 
 def _enter_from_file(t: Any, game_file: str) -> None:
@@ -242,6 +248,29 @@ def _enter_from_file(t: Any, game_file: str) -> None:
             path=shown(game_file)))
     where = t.find_game(tags["attackers"], tags["defenders"])
     t.enter(*where, "draw" if out.winner is None else out.winner.key, len(transfer.game.plies))
+
+
+def _print_papers(t: Any, args: Any) -> None:
+    """``tournament print``: write the PDF asked for (the round: --round, else the last paired)."""
+    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.cli.common import variant_arg as _variant
+    from tafl_desktop.core.quoting import os_reason, shown
+    from tafl_desktop.i18n import _
+    from tafl_desktop.printing import PrintError, write_atomic
+    from tafl_desktop.printing.tournament_sheets import render_tournament
+
+    if not args.out:
+        raise CliError(_("give the PDF to write: --out FILE.pdf"))
+    variant = _variant(t.variant, None) if t.variant else None
+    try:
+        data = render_tournament(t, args.what, variant, args.round, args.paper, args.orientation)
+    except PrintError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        write_atomic(args.out, data)
+    except OSError as exc:
+        raise CliError(_("cannot write {path}: {reason}").format(path=shown(args.out), reason=os_reason(exc))) from None
+    print(_("wrote {path}").format(path=shown(args.out)))
 
 
 def cmd_tournament(args) -> int:
@@ -269,6 +298,9 @@ def cmd_tournament(args) -> int:
             t = tm.Tournament(args.name, args.system, [tm.Player(n, r) for n, r in args.player],
                               tm.rounds_for(args.system, len(args.player), args.rounds), args.games_per_pairing,
                               args.variant or "")
+            if args.system == "wtf-groups":
+                t.make_groups(args.groups)
+            t.clock = (args.clock or "").strip()
         else:
             t = tm.load(path)
         if args.action == "pair":
@@ -283,11 +315,19 @@ def cmd_tournament(args) -> int:
                 t.enter(args.round, args.table, args.game, args.result, args.plies or 0)
         if args.action in ("new", "pair", "result"):
             tm.save(t, path)
+        if args.action == "print":
+            _print_papers(t, args)
         if args.action == "standings" or args.json:
             table = t.standings()
             if args.json:
-                print(json.dumps({"name": t.name, "system": t.system, "rounds": len(t.rounds),
-                                  "rounds_planned": t.rounds_planned, "standings": table}, ensure_ascii=False))
+                data = {"name": t.name, "system": t.system, "rounds": len(t.rounds),
+                        "rounds_planned": t.rounds_planned, "standings": table}
+                if t.groups:
+                    data["groups"] = [t.standings(m, f"group:{g}") for g, m in enumerate(t.groups)]
+                if t.system in tm.ELIMINATION:
+                    champ = t.champion()
+                    data["champion"] = None if champ is None else t.players[champ].name
+                print(json.dumps(data, ensure_ascii=False))
             else:
                 for row in table:
                     win = "-" if row["shortest_win"] is None else row["shortest_win"]
@@ -309,12 +349,16 @@ def register_tournament(sub) -> None:
     from tafl_desktop.i18n import _
 
     s = sub.add_parser("tournament", help=_("run a club tournament: pairings, results, standings with tie-breaks"))
-    s.add_argument("action", choices=("new", "pair", "result", "standings"),
-                   help=_("new: create FILE; pair: the next round; result: enter a game's result; standings"))
+    s.add_argument("action", choices=("new", "pair", "result", "standings", "print"),
+                   help=_("new: create FILE; pair: the next round; result: enter a game's result; standings; "
+                          "print: a PDF (--what, --out)"))
     s.add_argument("file", metavar="FILE", help=_("the tournament file (JSON)"))
     s.add_argument("--name", default="Tournament", help=_("the tournament's name (new)"))
-    s.add_argument("--system", choices=("round-robin", "monrad"), default="round-robin",
-                   help=_("round-robin or monrad (Swiss) pairings (new)"))
+    s.add_argument("--system", choices=("round-robin", "monrad", "wtf-groups", "double-elimination"),
+                   default="round-robin",
+                   help=_("round-robin, monrad (Swiss), wtf-groups (groups seeded by rating, two qualify, "
+                          "then a knock-out) or double-elimination (new)"))
+    s.add_argument("--groups", type=int_in(1, 26), default=2, help=_("the number of groups of wtf-groups (new)"))
     s.add_argument("--rounds", type=int_in(1, 100), help=_("rounds of a Monrad tournament (new)"))
     s.add_argument("--games-per-pairing", type=int_in(1, 2), default=2,
                    help=_("2: one game with each colour (the WTF's rule); 1: one game (new)"))
@@ -329,5 +373,12 @@ def register_tournament(sub) -> None:
     s.add_argument("--plies", type=int_in(0, 100_000), help=_("the game's length in plies (for the shortest win)"))
     s.add_argument("--game-file", metavar="GAME", action="append",
                    help=_("read the result from a game file (.tafl.json, .otg; repeatable)"))
+    s.add_argument("--clock", metavar="TEXT", help=_("the time control, printed on the score sheets (new)"))
+    s.add_argument("--what", choices=("pairings", "sheets", "crosstable", "standings"), default="standings",
+                   help=_("what to print: a round's pairings, its score sheets, the crosstable or the standings"))
+    s.add_argument("--out", metavar="FILE.pdf", help=_("the PDF to write (print)"))
+    s.add_argument("--paper", choices=("a4", "letter"), default="a4", help=_("paper size (default a4)"))
+    s.add_argument("--orientation", choices=("portrait", "landscape"), default="portrait",
+                   help=_("page orientation (default portrait)"))
     s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
     s.set_defaults(func=cmd_tournament)

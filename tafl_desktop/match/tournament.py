@@ -10,6 +10,9 @@ Pure data and arithmetic (no Qt), kept in one JSON file that reopens (``save``/`
   Federation's rule: one game with each colour) the colours balance themselves; with one, the
   player who has had the attackers less often gets them (then the one who had the defenders
   last, then the higher ranked).
+* ``wtf-groups`` (groups seeded by rating, a round robin in each, two qualify per group by
+  the tie-breaks below, then a knock-out of the qualifiers) and ``double-elimination`` (out
+  after two lost matches, a grand final): who meets whom is :mod:`tafl_desktop.match.brackets`.
 * **Points**: 1 a won game, 1/2 a drawn one; a bye scores a won pairing (``games_per_pairing``
   points) and counts for no tie-break.
 * **Standings**, with the WTF's tie-breaks in its order (aagenielsen.dk's championship pages
@@ -31,7 +34,11 @@ from tafl_desktop.i18n import _
 
 FORMAT = "tafl-desktop-tournament"
 VERSION = 1
-SYSTEMS = ("round-robin", "monrad")
+SYSTEMS = ("round-robin", "monrad", "wtf-groups", "double-elimination")
+#: Systems whose rounds end when one player is left, not after a planned number.
+ELIMINATION = ("wtf-groups", "double-elimination")
+#: Players who qualify from each group (the WTF's rule).
+QUALIFY = 2
 RESULTS = ("attackers", "defenders", "draw")
 #: The largest tournament file read (bytes).
 MAX_BYTES = 4_000_000
@@ -62,6 +69,8 @@ class Pairing:
     a: int
     b: int
     games: list[TGame] = field(default_factory=list)
+    #: "" (round robin, Monrad), "group:G" (group G, from 0), "knockout", "winners", "losers", "final"
+    stage: str = ""
 
 
 @dataclass
@@ -69,6 +78,8 @@ class Round:
     number: int
     pairings: list[Pairing] = field(default_factory=list)
     bye: int | None = None
+    #: players who sit the round out without points (a group's odd one out, a bracket's wait)
+    resting: list[int] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -84,6 +95,10 @@ class Tournament:
     games_per_pairing: int = 2
     variant: str = ""
     rounds: list[Round] = field(default_factory=list)
+    #: the groups' players (wtf-groups), seeded by rating when the tournament is made
+    groups: list[list[int]] = field(default_factory=list)
+    #: the time control, as the club writes it ("25 min + 10 s a move"); printed on the score sheets
+    clock: str = ""
 
     # ------------------------------------------------------------------------ file
     def to_data(self) -> dict[str, Any]:
@@ -100,10 +115,14 @@ class Tournament:
             rounds = [Round(int(r["number"]),
                             [Pairing(int(p["a"]), int(p["b"]),
                                      [TGame(int(g["attackers"]), int(g["defenders"]), g.get("result"),
-                                            int(g.get("plies", 0))) for g in p["games"]]) for p in r["pairings"]],
-                            None if r.get("bye") is None else int(r["bye"])) for r in data.get("rounds", [])]
+                                            int(g.get("plies", 0))) for g in p["games"]], str(p.get("stage", "")))
+                             for p in r["pairings"]],
+                            None if r.get("bye") is None else int(r["bye"]),
+                            [int(x) for x in r.get("resting", [])]) for r in data.get("rounds", [])]
+            groups = [[int(x) for x in g] for g in data.get("groups", [])]
             t = cls(str(data["name"]), str(data["system"]), players, int(data["rounds_planned"]),
-                    int(data.get("games_per_pairing", 2)), str(data.get("variant", "")), rounds)
+                    int(data.get("games_per_pairing", 2)), str(data.get("variant", "")), rounds, groups,
+                    str(data.get("clock", ""))[:200])
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, TournamentError):
                 raise
@@ -116,10 +135,15 @@ class Tournament:
         n = len(self.players)
         if self.system not in SYSTEMS or self.games_per_pairing not in (1, 2) or n < 2:
             raise TournamentError(_("the tournament file is damaged: {problem}").format(problem="settings"))
+        if self.system == "wtf-groups" and (sorted(x for g in self.groups for x in g) != list(range(n))
+                                            or any(len(g) < QUALIFY for g in self.groups)):
+            raise TournamentError(_("the tournament file is damaged: {problem}").format(problem="groups"))
+        stages = {"", "knockout", "winners", "losers", "final", *(f"group:{g}" for g in range(len(self.groups)))}
         for r in self.rounds:
             for p in r.pairings:
                 for g in p.games:
                     if {g.attackers, g.defenders} != {p.a, p.b} or not 0 <= p.a < n or not 0 <= p.b < n \
+                            or p.stage not in stages or any(not 0 <= x < n for x in r.resting) \
                             or g.result not in (*RESULTS, None) or g.plies < 0:
                         raise TournamentError(_("the tournament file is damaged: {problem}").format(
                             problem=f"round {r.number}"))
@@ -156,14 +180,157 @@ class Tournament:
         finished or every round has been played."""
         if self.rounds and not self.rounds[-1].complete:
             raise TournamentError(_("round {n} is not finished").format(n=self.rounds[-1].number))
+        number = len(self.rounds) + 1
+        if self.system in ELIMINATION:
+            if self.finished:
+                raise TournamentError(_("the tournament is finished: {name} won").format(
+                    name=self.players[self.champion()].name))  # type: ignore[index]
+            staged, resting = (self._group_or_knockout(number) if self.system == "wtf-groups"
+                               else self._double_elimination())
+            rnd = Round(number, [], None, resting)
+            for k, (stage, a, b) in enumerate(staged):
+                pairing = self._pairing(a, b, number, k)
+                pairing.stage = stage
+                rnd.pairings.append(pairing)
+            self.rounds.append(rnd)
+            return rnd
         if len(self.rounds) >= self.rounds_planned:
             raise TournamentError(_("all {n} rounds have been paired").format(n=self.rounds_planned))
-        number = len(self.rounds) + 1
         pairs, bye = (round_robin_round(len(self.players), number) if self.system == "round-robin"
                       else self._monrad_pairs())
         rnd = Round(number, [self._pairing(a, b, number, k) for k, (a, b) in enumerate(pairs)], bye)
         self.rounds.append(rnd)
         return rnd
+
+    # ------------------------------------------------------------------------ groups, brackets
+    def make_groups(self, count: int) -> None:
+        """Seed the players into ``count`` groups by rating (snake seeding); TournamentError when
+        a group would have fewer than two players."""
+        from tafl_desktop.match.brackets import snake_groups
+
+        if count < 1 or len(self.players) < QUALIFY * count:
+            raise TournamentError(_("{players} players cannot make {groups} groups of at least two").format(
+                players=len(self.players), groups=count))
+        self.groups = snake_groups([p.rating for p in self.players], count)
+
+    def group_rounds(self) -> int:
+        """The rounds of the group stage: the largest group's round robin."""
+        return max((rounds_for("round-robin", len(g), None) for g in self.groups), default=0)
+
+    def seed(self, i: int) -> int:
+        """A player's seed (0 the highest rated; ties: the earlier entry)."""
+        order = sorted(range(len(self.players)), key=lambda k: (-self.players[k].rating, k))
+        return order.index(i)
+
+    def pairing_winner(self, p: Pairing) -> int | None:
+        """Who won the match (None while a game is unplayed): more points, then the shorter win
+        in it, then the higher seed (see :mod:`tafl_desktop.match.brackets`)."""
+        if any(g.result is None for g in p.games):
+            return None
+        pts = {p.a: 0.0, p.b: 0.0}
+        short = {p.a: 10**9, p.b: 10**9}
+        for g in p.games:
+            for who, score in _scores(g):
+                pts[who] += score
+                if score == 1.0 and g.plies:
+                    short[who] = min(short[who], g.plies)
+        return min((p.a, p.b), key=lambda i: (-pts[i], short[i], self.seed(i)))
+
+    def losses(self) -> list[int]:
+        """Matches lost in the brackets (knock-out and double elimination), per player."""
+        lost = [0] * len(self.players)
+        for r in self.rounds:
+            for p in r.pairings:
+                w = self.pairing_winner(p)
+                if w is not None and not p.stage.startswith("group"):
+                    lost[p.b if w == p.a else p.a] += 1
+        return lost
+
+    def qualifiers(self) -> list[tuple[int, int]]:
+        """(winner, runner-up) of each group, by the group's standings."""
+        names = {p.name: i for i, p in enumerate(self.players)}
+        out = []
+        for g, members in enumerate(self.groups):
+            table = self.standings(members, f"group:{g}")
+            out.append((names[table[0]["name"]], names[table[1]["name"]]))
+        return out
+
+    def _group_or_knockout(self, number: int) -> tuple[list[tuple[str, int, int]], list[int]]:
+        from tafl_desktop.match.brackets import first_knockout, next_knockout
+
+        staged: list[tuple[str, int, int]] = []
+        resting: list[int] = []
+        if number <= self.group_rounds():
+            for g, members in enumerate(self.groups):
+                if number > rounds_for("round-robin", len(members), None):
+                    resting.extend(members)
+                    continue
+                pairs, bye = round_robin_round(len(members), number)
+                staged.extend((f"group:{g}", members[a], members[b]) for a, b in pairs)
+                if bye is not None:
+                    resting.append(members[bye])
+            return staged, resting
+        if number == self.group_rounds() + 1:
+            return [("knockout", a, b) for a, b in first_knockout(self.qualifiers())], []
+        last = self.rounds[-1]
+        winners = [w for p in last.pairings if (w := self.pairing_winner(p)) is not None] + last.resting
+        pairs, resting = next_knockout(winners)
+        return [("knockout", a, b) for a, b in pairs], resting
+
+    def _double_elimination(self) -> tuple[list[tuple[str, int, int]], list[int]]:
+        from tafl_desktop.match.brackets import pair_bracket
+
+        lost = self.losses()
+        seeds = sorted(range(len(self.players)), key=self.seed)
+        winners = [i for i in seeds if lost[i] == 0]
+        losers = [i for i in seeds if lost[i] == 1]
+        met = {frozenset((p.a, p.b)) for r in self.rounds for p in r.pairings}
+        if len(winners) + len(losers) == 2:
+            a, b = (winners + losers)
+            return [("final", a, b)], []
+        staged: list[tuple[str, int, int]] = []
+        resting: list[int] = []
+        for stage, bracket in (("winners", winners), ("losers", losers)):
+            pairs, waiting = pair_bracket(bracket, met) if len(bracket) > 1 else ([], bracket)
+            staged.extend((stage, a, b) for a, b in pairs)
+            resting.extend(waiting)
+        return staged, resting
+
+    @property
+    def finished(self) -> bool:
+        """Every round played: the planned rounds, or (elimination) one player left."""
+        if self.rounds and not self.rounds[-1].complete:
+            return False
+        return self.champion() is not None if self.system in ELIMINATION else len(self.rounds) >= self.rounds_planned
+
+    def champion(self) -> int | None:
+        """The winner of a finished elimination (knock-out or double elimination), else None."""
+        if not self.rounds or not self.rounds[-1].complete:
+            return None
+        if self.system == "double-elimination":
+            alive = [i for i, n in enumerate(self.losses()) if n < 2]
+            return alive[0] if len(alive) == 1 else None
+        last = self.rounds[-1]
+        if len(last.pairings) == 1 and not last.resting and last.pairings[0].stage == "knockout":
+            return self.pairing_winner(last.pairings[0])
+        return None
+
+    def reach(self) -> list[int]:
+        """How far each player got in an elimination, for the standings: the champion most, then
+        the round of the last match lost (later is further); 0 for those out in a group."""
+        far = [0] * len(self.players)
+        for r in self.rounds:
+            for p in r.pairings:
+                if not p.stage.startswith("group") and p.stage:
+                    far[p.a] = far[p.b] = r.number
+        if self.system == "double-elimination":
+            lost = self.losses()
+            for i in range(len(far)):  # out after a second loss in round r; still in: later
+                far[i] = far[i] if lost[i] >= 2 else len(self.rounds) + 1
+        champ = self.champion()
+        if champ is not None:
+            far[champ] = len(self.rounds) + 2
+        return far
 
     def _rank_order(self) -> list[int]:
         pts = self.game_points()
@@ -217,6 +384,10 @@ class Tournament:
         if not 1 <= table <= len(rnd.pairings) or not 1 <= game <= len(rnd.pairings[table - 1].games):
             raise TournamentError(_("round {n} has no table {table}, game {game}").format(
                 n=round_number, table=table, game=game))
+        later = [p for r in self.rounds[round_number:] for p in r.pairings if not p.stage.startswith("group")]
+        if self.system in ELIMINATION and later:
+            raise TournamentError(_("round {n} was paired from this result: it cannot be changed now").format(
+                n=self.rounds[round_number].number))
         g = rnd.pairings[table - 1].games[game - 1]
         g.result, g.plies = result, max(0, plies)
         return g
@@ -239,10 +410,14 @@ class Tournament:
             a=self.players[a].name, d=self.players[d].name))
 
     # ------------------------------------------------------------------------ standings
-    def standings(self) -> list[dict[str, Any]]:
+    def standings(self, members: list[int] | None = None, stage: str | None = None) -> list[dict[str, Any]]:
         """The table, best first: name, rating, points, direct, sonneborn_berger, shortest_win
         (plies; None without a win), games, and the place (shared places are not given: the
-        tie-breaks order every tie they can)."""
+        tie-breaks order every tie they can).  ``members`` and ``stage`` (a pairing stage, e.g.
+        ``group:0``) give one group's table from its own games; without them an elimination's
+        table puts first whoever got further, then the tie-breaks over every game."""
+        if members is not None or stage is not None:
+            return self._sub(members, stage).standings()
         pts = self.game_points()
         n = len(self.players)
         sb = [0.0] * n
@@ -274,12 +449,26 @@ class Tournament:
                         for g in p.games:
                             for who, score in _scores(g):
                                 direct[who] += score
-        order = sorted(range(n), key=lambda i: (-pts[i], -direct[i], -sb[i],
+        far = self.reach() if self.system in ELIMINATION else [0] * n
+        order = sorted(range(n), key=lambda i: (-far[i], -pts[i], -direct[i], -sb[i],
                                                 shortest[i] if shortest[i] is not None else 10**9,
                                                 -self.players[i].rating, i))
         return [{"place": k + 1, "name": self.players[i].name, "rating": self.players[i].rating, "points": pts[i],
                  "direct": direct[i], "sonneborn_berger": sb[i], "shortest_win": shortest[i], "games": played[i]}
                 for k, i in enumerate(order)]
+
+    def _sub(self, members: list[int] | None, stage: str | None) -> Tournament:
+        """The tournament of ``members`` alone, with only ``stage``'s pairings (a group's table)."""
+        keep = list(range(len(self.players))) if members is None else list(members)
+        index = {old: new for new, old in enumerate(keep)}
+        rounds = []
+        for r in self.rounds:
+            pairings = [Pairing(index[p.a], index[p.b],
+                                [TGame(index[g.attackers], index[g.defenders], g.result, g.plies) for g in p.games])
+                        for p in r.pairings if (stage is None or p.stage == stage) and p.a in index and p.b in index]
+            rounds.append(Round(r.number, pairings, index.get(r.bye) if r.bye is not None else None))
+        return Tournament(self.name, "round-robin", [self.players[i] for i in keep], len(rounds),
+                          self.games_per_pairing, self.variant, rounds)
 
 
 def _scores(g: TGame) -> list[tuple[int, float]]:
@@ -315,10 +504,12 @@ def round_robin_round(players: int, number: int) -> tuple[list[tuple[int, int]],
 
 def rounds_for(system: str, players: int, asked: int | None) -> int:
     """The rounds of a tournament: a round robin has players-1 (one more with a bye); Monrad
-    as asked (at most that many)."""
+    as asked (at most that many); an elimination its rounds as they come (0 here)."""
     full = players - 1 if players % 2 == 0 else players
     if system == "round-robin":
         return full
+    if system in ELIMINATION:
+        return 0
     return max(1, min(asked or full, full))
 
 
