@@ -410,7 +410,7 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         from tafl_desktop.core.quoting import shown
 
-        text = shown(message, 300)
+        text = shown(message, 1000)  # the list of commands a mistyped one is chosen from fits whole
         self.exit(2, _("{prog}: error: {message} (see {prog} --help)").format(prog=self.prog, message=text) + "\n")
 
 
