@@ -123,6 +123,7 @@ def test_unreadable_autosaves_are_named_and_kept_beside_a_readable_one(qtbot, gu
     bad.write_text(content, encoding="utf-8", errors="surrogateescape")
     before = bad.read_bytes()
     save_game(expected_game(MOVES[:3]), auto)
+    saved_at = auto.stat().st_mtime
     asked: list = []
     dialogs_recorder_confirm = lambda _p, title, text, yes="Yes": asked.append(text) or True  # noqa: E731
     import tafl_desktop.gui.dialogs as dialogs
@@ -136,6 +137,11 @@ def test_unreadable_autosaves_are_named_and_kept_beside_a_readable_one(qtbot, gu
     qtbot.addWidget(w)
     # the readable game is offered and restored
     assert len(asked) == 1 and "Brandubh" in asked[0]
+    # with the date it was saved, as the list of several games gives it
+    from PySide6.QtCore import QDateTime, QLocale
+
+    when = QLocale().toString(QDateTime.fromSecsSinceEpoch(int(saved_at)), QLocale.FormatType.ShortFormat)
+    assert asked[0].endswith(f"Saved {when}."), asked[0]
     assert w.controller.game.move_texts() == MOVES[:3]
     # the unreadable one is named, in one line, without a traceback; it is not deleted or changed
     assert len(dialogs_recorder.errors) == 1, dialogs_recorder.errors

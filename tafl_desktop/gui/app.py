@@ -197,10 +197,17 @@ def _read_unfinished(window, path: str):
         path, Origin.RESTORE, keep_path=False, saved=False), path)
 
 
-def _unfinished_question(source) -> tuple[str, str, str]:
-    """(title, question, yes) for one unfinished game.  The words say what happened: a record
-    tagged ``exit = "normal"`` was kept by a normal close of the window; any other ended without
-    one (a crash, a kill, a power cut)."""
+def _saved_when(modified: float) -> str:
+    """When an autosave was written, in the reader's locale (the list and the question say it)."""
+    from PySide6.QtCore import QDateTime, QLocale
+
+    return QLocale().toString(QDateTime.fromSecsSinceEpoch(int(modified)), QLocale.FormatType.ShortFormat)
+
+
+def _unfinished_question(source, modified: float | None = None) -> tuple[str, str, str]:
+    """(title, question, yes) for one unfinished game, with the date it was saved when known.  The
+    words say what happened: a record tagged ``exit = "normal"`` was kept by a normal close of the
+    window; any other ended without one (a crash, a kill, a power cut)."""
     from tafl_desktop.core.move_numbers import moves_played
     from tafl_desktop.gui.main_window import CLOSED_NORMALLY, CLOSED_TAG
 
@@ -222,19 +229,21 @@ def _unfinished_question(source) -> tuple[str, str, str]:
             "Tafl Desktop was not closed properly last time. Your game of {variant} ({n} moves, {side} to move) "
             "was saved.\n\nRestore it? (Cancel starts a new game.)", n)
         title, yes = _("Restore the unfinished game?"), _("Restore")
-    return title, question.format(variant=game.rules.variant.title, n=n, side=side), yes
+    text = question.format(variant=game.rules.variant.title, n=n, side=side)
+    if modified is not None:
+        text += "\n\n" + _("Saved {date}.").format(date=_saved_when(modified))
+    return title, text, yes
 
 
 def _unfinished_label(source, modified: float) -> str:
     """One line of the list of unfinished games: its game, moves, side to move and date."""
-    from PySide6.QtCore import QDateTime, QLocale
 
     from tafl_desktop.core.move_numbers import moves_played
 
     game = source.tree.main_game()
     n = moves_played(game)
     side = game.rules.variant.side_names[int(game.rules.side_to_move(game.position))]
-    when = QLocale().toString(QDateTime.fromSecsSinceEpoch(int(modified)), QLocale.FormatType.ShortFormat)
+    when = _saved_when(modified)
     return ngettext("{variant}: {n} move, {side} to move ({date})",
                     "{variant}: {n} moves, {side} to move ({date})", n).format(
         variant=game.rules.variant.title, n=n, side=side, date=when)
@@ -271,7 +280,8 @@ def offer_unfinished(window, found: list) -> tuple[Any, bool]:
     if not readable:
         return None, False
     if len(readable) == 1:
-        title, question, yes = _unfinished_question(readable[0][1])
+        only = readable[0][0]
+        title, question, yes = _unfinished_question(readable[0][1], only.modified)  # type: ignore[attr-defined]
         picked: int | None = 0 if dialogs.confirm(window, title, question, yes) else None
     else:
         labels = [_unfinished_label(source, orphan.modified) for orphan, source in readable]  # type: ignore[attr-defined]
