@@ -20,4 +20,5 @@ GUI_CAPABILITIES: tuple[str, ...] = (
     "tafl_desktop.gui.dablot_panel",
     "tafl_desktop.gui.accessibility",
     "tafl_desktop.gui.sound",
+    "tafl_desktop.gui.blind_play",
 )

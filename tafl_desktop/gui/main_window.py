@@ -56,6 +56,7 @@ from tafl_desktop.session.source import EXIT_TAG, GAME_SUFFIX, GameSource, Origi
 if TYPE_CHECKING:
     from tafl_desktop.gui.analysis_board import AnalysisBoard
     from tafl_desktop.gui.analysis_client import AnalysisClient
+    from tafl_desktop.gui.blind_play import BlindPlay
     from tafl_desktop.gui.clock_ui import ClockDriver
     from tafl_desktop.gui.computer import Analyst
     from tafl_desktop.gui.dablot_panel import DablotPanel
@@ -131,6 +132,8 @@ class MainWindow(QMainWindow):
     dablot_panel: DablotPanel
     game_end: GameEndActions
     sounds: GameSounds
+    blind_play: BlindPlay
+    act_type_move: QAction
     #: The open position editor, if any (one at a time).
     position_editor: PositionEditor | None = None
     #: The last game imported from a foreign format (its comments and warnings), if any.

@@ -1,0 +1,181 @@
+"""Play without sight (issue 40) through the real window, offscreen: moves typed in the move field
+(Ctrl+L) in every way the notation allows, refused moves answered with the engine's reason, one
+announcement per move of either side (the computer's too) within 100 ms, the end said assertively,
+and the query and jump keys on the board.  Announcements are read from the window's own record
+(``window.blind_play.announcer.log``) and its spoken line; the AT-SPI side is in
+``test_atspi_board.py``."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Qt
+
+from tafl_desktop.core.game import Game, Side
+from tafl_desktop.session.players import COMPUTER, PlayerSpec, register_engine
+from tafl_desktop.session.source import GameSource, Origin
+
+
+def sq(window, name: str) -> int:
+    return window.controller.variant.geometry.parse_square(name)
+
+
+def type_move(qtbot, window, text: str) -> None:
+    """Ctrl+L, the text, Enter: as a player types it."""
+    qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
+    field = window.blind_play.field
+    assert field.hasFocus()
+    qtbot.keyClicks(field, text)
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+
+
+def said(window, kind: str | None = None) -> list:
+    return [s for s in window.blind_play.announcer.log if kind is None or s.kind == kind]
+
+
+def test_typed_moves_in_every_form(qtbot, make_window):
+    """Brandubh's start (attackers d1 d2 d6 d7 a4 b4 f4 g4; defenders c4 d5 e4 d3, king d4)."""
+    w = make_window("brandubh")
+    c = w.controller
+    type_move(qtbot, w, "d6b6")  # squares run together
+    assert c.game.move_texts() == ["d6-b6"]
+    qtbot.waitUntil(lambda: len(said(w, "move")) == 1, timeout=1000)
+    type_move(qtbot, w, "c5")  # c4-c5 and d5-c5 both end there: the field asks for the whole move
+    assert len(c.game.plies) == 1
+    assert "several moves end on c5 (c4-c5, d5-c5)" in w.blind_play.line.text()
+    assert w.blind_play.field.text() == "c5"  # the text stays to be corrected
+    w.blind_play.field.clear()
+    type_move(qtbot, w, "d5-c5")
+    assert c.game.move_texts() == ["d6-b6", "d5-c5"]
+    # a destination alone that one attacker reaches: c6 (from b6; the c-file and rank 6 hold no other)
+    type_move(qtbot, w, "c6")
+    assert c.game.move_texts()[-1] == "b6-c6"
+    # refused: d1-d3 jumps over d2 (the engine's own reason is said, nothing is played)
+    before = c.game.move_texts()
+    type_move(qtbot, w, "d5d3")
+    assert c.game.move_texts() == before
+    reason = c.rules.explain_illegal(c.game.position, (sq(w, "d5"), sq(w, "d3")))
+    assert reason and reason in w.blind_play.line.text()
+    assert said(w)[-1].kind == "refused"
+    # not a move at all: one clear line, no traceback
+    w.blind_play.field.clear()
+    type_move(qtbot, w, "zz9")
+    assert "zz9" in w.blind_play.line.text() and said(w)[-1].kind == "refused"
+    w.blind_play.field.clear()
+    type_move(qtbot, w, "d1-d9")
+    assert "off this 7x7 board" in w.blind_play.line.text()
+
+
+def test_fox_jump_chain_typed(qtbot, make_window):
+    """The fox (hunters) on c3 jumps the geese on c4 and c6 in one move: c3xc5xc7 (the Fox games'
+    chained capture, ``shared/reference/hunt-games.md``), typed as its squares run together."""
+    w = make_window("fox_geese_13", "hunters=c3 flock=c4,c6,a3,b3,e3,f3,g3,c1,d1,e1,d2,e2", Side.DEFENDERS)
+    c = w.controller
+    assert c.side_to_move() == Side.DEFENDERS
+    type_move(qtbot, w, "c3c5c7")
+    assert c.game.move_texts() == ["c3xc5xc7"]
+    assert sorted(c.rules.geometry.name(s) for s in c.game.plies[0].captures) == ["c4", "c6"]
+
+
+def test_dablot_move_typed_by_destination(qtbot, make_window):
+    w = make_window("dablot")
+    c = w.controller
+    only = [m for m in c.game.legal_moves() if m[-1] == sq(w, "b7")]
+    assert len(only) == 1  # b5's two-point step is the only move ending on b7
+    type_move(qtbot, w, "b7")
+    assert c.game.plies[-1].move == only[0]
+
+
+def test_one_announcement_per_move_against_the_computer(qtbot, make_window):
+    """A game against the computer played by typed moves only: every move of either side is said
+    exactly once, within 100 ms of being played, with its move text; none duplicated."""
+    from tafl_desktop.gui import computer as module
+
+    module.register()
+    try:
+        w = make_window("brandubh")
+        c = w.controller
+        w.load(GameSource.of_game(Game(c.rules), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "easy"))))
+        played_at: list[tuple[float, str]] = []
+        c.played.connect(lambda ply: played_at.append((time.monotonic(), c.rules.move_text(ply.move))))
+        for _ in range(3):
+            if c.game.outcome is not None:
+                break
+            n = len(c.game.plies)
+            mine = c.game.legal_moves()[n % len(c.game.legal_moves())]
+            type_move(qtbot, w, c.rules.move_text(mine).replace("-", ""))
+            qtbot.waitUntil(lambda n=n: len(c.game.plies) >= n + 2 or c.game.outcome is not None, timeout=60_000)
+            qtbot.waitUntil(lambda: len(said(w, "move")) + len(said(w, "end")) == len(c.game.plies), timeout=1000)
+        moves = said(w, "move") + said(w, "end")
+        assert len(moves) == len(played_at) == len(c.game.plies) >= 2
+        for (at, text), spoken in zip(played_at, sorted(moves, key=lambda s: s.at), strict=True):
+            assert text in spoken.text
+            assert abs(spoken.at - at) < 0.1, f"{text} said {spoken.at - at:.3f} s after it was played"
+        assert len({s.text for s in moves}) == len(moves) or len(set(played_at)) < len(played_at)
+        c.shutdown()
+    finally:
+        register_engine(None)
+
+
+def test_the_winning_move_is_said_once_assertively(qtbot, make_window):
+    """The king reaches the edge (escape = edge): one announcement, assertive, with the result."""
+    w = make_window("brandubh", "/7/7/1t5/3K3/7/5t1/7/", Side.DEFENDERS, escape="edge")
+    type_move(qtbot, w, "d4d7")
+    assert w.controller.game.outcome is not None
+    qtbot.waitUntil(lambda: bool(said(w, "end")), timeout=1000)
+    qtbot.wait(50)
+    ends = said(w, "end")
+    assert len(ends) == 1 and not said(w, "move")
+    assert ends[0].assertive and "d4-d7" in ends[0].text and "Defenders win" in ends[0].text
+
+
+def test_query_and_jump_keys_on_the_board(qtbot, make_window):
+    w = make_window("brandubh")
+    board = w.board
+    board.setFocus()
+    last = w.blind_play.line.text
+
+    qtbot.keyClick(board, Qt.Key.Key_L)
+    assert last() == "No move has been played yet."
+    qtbot.keyClick(board, Qt.Key.Key_T)
+    assert last() == w.controller.status_text() and "Attackers" in last()
+    qtbot.keyClick(board, Qt.Key.Key_C)
+    assert last() == "This game has no clock."
+    qtbot.keyClick(board, Qt.Key.Key_P)
+    assert last().startswith("Attackers: 8 pieces:") and "a4" in last() and "g4" in last()
+    qtbot.keyClick(board, Qt.Key.Key_P, Qt.KeyboardModifier.ShiftModifier)
+    assert last().startswith("Defenders: 5 pieces:") and "king d4" in last()
+    # N: the next attacker in reading order (rank 7 first, as the board is drawn)
+    qtbot.keyClick(board, Qt.Key.Key_N)
+    assert board.cursor_square() == sq(w, "d7") and last().startswith("d7: ")
+    qtbot.keyClick(board, Qt.Key.Key_N)
+    assert board.cursor_square() == sq(w, "d6")
+    qtbot.keyClick(board, Qt.Key.Key_N, Qt.KeyboardModifier.ShiftModifier)
+    assert board.cursor_square() == sq(w, "d7")
+    qtbot.keyClick(board, Qt.Key.Key_O)  # the other side's first piece after d7: d5
+    assert board.cursor_square() == sq(w, "d5")
+    qtbot.keyClick(board, Qt.Key.Key_N)  # back to the attackers, after d5 in reading order: a4
+    assert board.cursor_square() == sq(w, "a4")
+    qtbot.keyClick(board, Qt.Key.Key_M)
+    moves = [w.controller.rules.move_text(m) for m in w.controller.legal_moves() if m[0] == sq(w, "a4")]
+    assert moves and last() == f"a4: {len(moves)} legal moves: {', '.join(moves)}."
+    qtbot.keyClick(board, Qt.Key.Key_R)
+    assert last() == ("Rank of a4: a4 attacker, b4 attacker, c4 defender, d4 king, e4 defender, f4 attacker, "
+                      "g4 attacker.")
+    qtbot.keyClick(board, Qt.Key.Key_R, Qt.KeyboardModifier.ShiftModifier)  # F is Flip Board
+    assert last() == "File of a4: a4 attacker."
+    qtbot.keyClick(board, Qt.Key.Key_K)
+    assert last().startswith("No threat")
+    # Enter picks the piece under the cursor, the arrows move the cursor (each square said), Enter drops
+    qtbot.keyClick(board, Qt.Key.Key_Return)
+    assert board.state().selected == sq(w, "a4")
+    qtbot.keyClick(board, Qt.Key.Key_Up)
+    assert last().startswith("a5: ")
+    qtbot.keyClick(board, Qt.Key.Key_Return)
+    assert w.controller.game.move_texts() == ["a4-a5"]
+    qtbot.waitUntil(lambda: bool(said(w, "move")), timeout=1000)
+    qtbot.keyClick(board, Qt.Key.Key_L)
+    assert "a4-a5" in last()
+    # the same queries typed in the move field
+    type_move(qtbot, w, "t")
+    assert "Defenders" in last()
