@@ -179,3 +179,33 @@ def test_query_and_jump_keys_on_the_board(qtbot, make_window):
     # the same queries typed in the move field
     type_move(qtbot, w, "t")
     assert "Defenders" in last()
+
+
+def test_board_table_mirrors_the_board_and_plays_by_keyboard(qtbot, make_window):
+    """View > Board as Table (Ctrl+Shift+B): a cell per square, named as the board names it; the
+    current cell is the board's cursor both ways; Enter on cells picks up and puts down."""
+    w = make_window("brandubh")
+    qtbot.keyClick(w, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    table = w.board_table
+    qtbot.waitUntil(table.isVisible, timeout=1000)
+    assert (table.rowCount(), table.columnCount()) == (7, 7)
+    name = table.item(3, 3).data(Qt.ItemDataRole.AccessibleTextRole)
+    assert name == "d4: king on the throne" and table.item(3, 3).text() == "K"
+    assert table.item(0, 0).data(Qt.ItemDataRole.AccessibleTextRole) == "a7: corner"
+    assert [table.verticalHeaderItem(r).text() for r in range(7)] == list("7654321")
+    assert [table.horizontalHeaderItem(c).text() for c in range(7)] == list("abcdefg")
+    table.setFocus()
+    table.setCurrentCell(1, 3)  # d6
+    assert w.board.cursor_square() == sq(w, "d6")
+    assert w.blind_play.line.text() == "d6: attacker"
+    qtbot.keyClick(table, Qt.Key.Key_Return)
+    assert w.board.state().selected == sq(w, "d6")
+    qtbot.keyClick(table, Qt.Key.Key_Left)
+    qtbot.keyClick(table, Qt.Key.Key_Left)
+    assert w.board.cursor_square() == sq(w, "b6")
+    qtbot.keyClick(table, Qt.Key.Key_Space)
+    assert w.controller.game.move_texts() == ["d6-b6"]
+    assert table.item(1, 1).data(Qt.ItemDataRole.AccessibleTextRole) == "b6: attacker"
+    assert table.item(1, 3).data(Qt.ItemDataRole.AccessibleTextRole) == "d6: empty"
+    w.board.set_cursor_square(sq(w, "g1"))  # the board's cursor moves the table's cell too
+    assert (table.currentRow(), table.currentColumn()) == (6, 6)

@@ -337,7 +337,7 @@ class BlindPlay(QObject):
         g = c.variant.geometry
         mine = [s for s, k in self._pieces().items() if c.variant.traits.piece_side(k) == side]
         if not mine:
-            self.announcer.say(_("{side} have no piece left.").format(side=c.sides[side]), "query")
+            self.announcer.say(_("No piece of {side} is left.").format(side=c.sides[side]), "query")
             return
         mine.sort(key=lambda s: (g.point_xy(s)[1], g.point_xy(s)[0]))
         board = self.window.board

@@ -87,6 +87,8 @@ class BoardView(BoardPainting, QWidget):
     drawings_changed = Signal()
     #: The keyboard cursor moved to a square (shown, stepped or jumped): screen readers are told.
     cursor_moved = Signal(int)
+    #: A new state was shown (the table mirror of the board rebuilds its cells).
+    state_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -148,6 +150,7 @@ class BoardView(BoardPainting, QWidget):
             self._stop_animation()
         self._update_accessible_text()
         self.update()
+        self.state_changed.emit()
 
     def state(self) -> BoardState | None:
         return self._state
