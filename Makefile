@@ -81,7 +81,8 @@ clean:
 # core, 120,000 plies of differential play (about half an hour).
 .PHONY: test-slow
 test-slow: native
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m slow tests/test_native_perft.py tests/test_native_differential.py tests/test_atspi_board.py
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m slow tests/test_native_perft.py tests/test_native_differential.py tests/test_atspi_board.py \
+		tests/test_typed_real_games.py
 
 # Every shipped puzzle re-proved from scratch (a unique forced win under the rules it names, its
 # stored solution tree answering every defence): some ten minutes, most of it the 11x11 sets.

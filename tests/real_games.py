@@ -7,10 +7,13 @@ and the result (Black = attackers, White = defenders, Draw, Ongoing).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-GAMES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "games"
+#: Beside the repository; TAFL_GAMES_DIR names another place (a checkout that is not beside it).
+GAMES_DIR = Path(os.environ.get("TAFL_GAMES_DIR") or
+                 Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "games")
 
 
 @dataclass(frozen=True)
