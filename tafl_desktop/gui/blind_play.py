@@ -52,6 +52,9 @@ QUERIES: dict[str, str] = {"l": "last", "t": "turn", "c": "clocks", "p": "pieces
 #: Jump keys: letter -> which side's pieces (0: the side to move, 1: the other side).
 JUMPS: dict[str, int] = {"n": 0, "o": 1}
 
+#: The heading of the query keys in Help > Keyboard Shortcuts.
+PLAYING_WITHOUT_SIGHT = N_("Playing without sight")
+
 #: The keys as the shortcuts list shows them (Help > Keyboard Shortcuts), in the catalogue.
 QUERY_KEYS: tuple[tuple[str, str], ...] = (
     (N_("Ctrl+L"), N_("type a move (d1-d3, d1d3, or the destination alone), or a query letter")),
