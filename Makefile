@@ -82,7 +82,7 @@ clean:
 .PHONY: test-slow
 test-slow: native
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m slow tests/test_native_perft.py tests/test_native_differential.py tests/test_atspi_board.py \
-		tests/test_typed_real_games.py
+		tests/test_typed_real_games.py tests/test_gui_accessible_names.py
 
 # Every shipped puzzle re-proved from scratch (a unique forced win under the rules it names, its
 # stored solution tree answering every defence): some ten minutes, most of it the 11x11 sets.

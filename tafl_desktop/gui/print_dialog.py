@@ -465,6 +465,7 @@ class PrintSetDialog(QDialog):
         column.setFixedWidth(width)
         self._column_width = width
         scroll = QScrollArea()
+        tr(scroll, "setAccessibleName", "Print options")
         scroll.setWidget(column)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -501,6 +502,7 @@ class PrintSetDialog(QDialog):
         self.page_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.page_view.setWordWrap(True)
         self.scroll_area = QScrollArea()
+        tr(self.scroll_area, "setAccessibleName", "Page preview")
         self.scroll_area.setWidget(self.page_view)
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setAlignment(Qt.AlignmentFlag.AlignCenter)

@@ -282,6 +282,7 @@ class RulesLabDialog(QDialog):
         run_row.addWidget(self.progress, 1)
 
         self.table = QTableWidget(0, 7)
+        tr(self.table, "setAccessibleName", "Results of the rules compared")
         self.table.setHorizontalHeaderLabels([_("Rules"), pgettext("games played", "Games"), variant.side_names[0],
                                               variant.side_names[1], _("Draws"), _("Capped"), _("Mean length")])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
