@@ -188,13 +188,13 @@ def test_board_table_mirrors_the_board_and_plays_by_keyboard(qtbot, make_window)
     qtbot.keyClick(w, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     table = w.board_table
     qtbot.waitUntil(table.isVisible, timeout=1000)
+    qtbot.waitUntil(table.hasFocus, timeout=1000)  # the shortcut takes the player into the table
     assert (table.rowCount(), table.columnCount()) == (7, 7)
     name = table.item(3, 3).data(Qt.ItemDataRole.AccessibleTextRole)
     assert name == "d4: king on the throne" and table.item(3, 3).text() == "K"
     assert table.item(0, 0).data(Qt.ItemDataRole.AccessibleTextRole) == "a7: corner"
     assert [table.verticalHeaderItem(r).text() for r in range(7)] == list("7654321")
     assert [table.horizontalHeaderItem(c).text() for c in range(7)] == list("abcdefg")
-    table.setFocus()
     table.setCurrentCell(1, 3)  # d6
     assert w.board.cursor_square() == sq(w, "d6")
     assert w.blind_play.line.text() == "d6: attacker"

@@ -25,6 +25,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QTableWidget, QTableWidgetItem
 
+from tafl_desktop.core.marks import N_
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _
 
@@ -148,7 +149,8 @@ class BoardTable(QTableWidget):
 
 
 def install(window: MainWindow) -> None:
-    """A dock with the table, hidden until View > Board as Table (Ctrl+Shift+B) shows it."""
+    """A dock with the table, hidden until View > Board as Table (Ctrl+Shift+B) shows it and
+    puts the focus in it (hiding it gives the focus back to the board)."""
     table = BoardTable(window)
     dock = QDockWidget()
     tr(dock, "setWindowTitle", "Board as a table")
@@ -158,10 +160,14 @@ def install(window: MainWindow) -> None:
     dock.hide()
     window.board_table = table
     window.board_table_dock = dock
-    act = dock.toggleViewAction()
-    tr(act, "setText", "Board as &Table")
-    tr(act, "setStatusTip", "The board as a table of cells, for screen readers (Ctrl+Shift+B)")
-    act.setShortcut(QKeySequence("Ctrl+Shift+B"))
+    # an action of its own: a dock's toggleViewAction takes the dock's title again after a language switch
+    def show(on: bool) -> None:
+        dock.setVisible(on)
+        (table if on else window.board).setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    act = window.add_action(N_("Board as &Table"), lambda on: show(bool(on)), QKeySequence("Ctrl+Shift+B"),
+                            N_("The board as a table of cells, for screen readers (Ctrl+Shift+B)"), checkable=True)
+    dock.visibilityChanged.connect(lambda shown: act.setChecked(dock.isVisible()))
     window.view_menu.addAction(act)
     window.act_board_table = act
     window.board.state_changed.connect(table.refresh)
