@@ -209,3 +209,36 @@ def test_board_table_mirrors_the_board_and_plays_by_keyboard(qtbot, make_window)
     assert table.item(1, 3).data(Qt.ItemDataRole.AccessibleTextRole) == "d6: empty"
     w.board.set_cursor_square(sq(w, "g1"))  # the board's cursor moves the table's cell too
     assert (table.currentRow(), table.currentColumn()) == (6, 6)
+
+
+def test_a_whole_game_against_the_computer_by_typed_moves(qtbot, make_window):
+    """To the end: the attackers (typed) leave the king's ways open, the computer's king escapes to
+    the edge (escape = edge); two moves, two announcements, the last one assertive with the result."""
+    from tafl_desktop.gui import computer as module
+
+    module.register()
+    try:
+        w = make_window("brandubh", "/7/7/1t5/3K3/7/5t1/7/", Side.ATTACKERS, escape="edge")
+        c = w.controller
+        start = c.game.position
+        w.load(GameSource.of_game(Game(c.rules, start), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "easy"))))
+        played_at: list[float] = []
+        c.played.connect(lambda _ply: played_at.append(time.monotonic()))
+        type_move(qtbot, w, "b5b6")
+        qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=60_000)
+        qtbot.wait(50)
+        log = said(w)
+        assert [s.kind for s in log] == ["move", "end"]
+        # the move, then the king's call for the position it leaves (four open ways: Tuichi)
+        assert log[0].text == ("The attackers played b5-b6. Tuichi: The king has 4 open paths to escape "
+                               "(d1, a4, g4, d7): they cannot all be blocked in one move.")
+        assert not log[0].assertive
+        reply = c.rules.move_text(c.game.plies[1].move)
+        assert reply in log[1].text and "Defenders win" in log[1].text and log[1].assertive
+        assert all(abs(s.at - at) < 0.1 for s, at in zip(log, played_at, strict=True))
+        assert w.blind_play.line.text() == log[1].text
+        type_move(qtbot, w, "b6b7")  # the game is over: said, nothing played
+        assert len(c.game.plies) == 2 and said(w)[-1].kind == "refused"
+        c.shutdown()
+    finally:
+        register_engine(None)
