@@ -4,9 +4,10 @@ Rules in Force, Rules Lab, Preferences, Print Set, a lesson, a puzzle, the posit
 
 The name is the one Qt's accessibility bridge hands to AT-SPI and UI Automation
 (``QAccessibleInterface.text(Name)``: a button's text, a label's buddy, or an accessible name
-set by hand).  A control is one that takes focus by Tab; the line edit inside a spin box is
-the spin box's own (its focus proxy) and is not counted twice.  Tab is pressed as a player
-presses it, from the first control round the whole chain.
+set by hand); a field must have a name of its own or a label whose buddy it is.  A control is one
+that takes focus by Tab; the line edit inside a spin box is the spin box's own (its focus proxy)
+and is not counted twice.  Tab is pressed as a player presses it, from the first control round
+the whole chain.
 """
 
 from __future__ import annotations
@@ -14,7 +15,15 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAccessible
-from PySide6.QtWidgets import QAbstractButton, QAbstractSpinBox, QApplication, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QWidget,
+)
 
 #: English and Russian (the longest words, another script) on every run; the others are slow
 #: (some 9 s each): pytest -m slow tests/test_gui_accessible_names.py (make test-slow).
@@ -36,12 +45,17 @@ def controls(root: QWidget) -> list[QWidget]:
 
 
 def unnamed(root: QWidget) -> list[str]:
+    """Controls without a name; a field (combo box, spin box, line edit) needs a name of its own or
+    a label whose buddy it is: without one, Qt names a combo box by its current value ("Human")
+    and a spin box by its group's title, and a screen reader never says what the value is for."""
+    labelled = {id(label.buddy()) for label in root.findChildren(QLabel) if label.buddy() is not None}
     bad = []
     for w in controls(root):
         iface = QAccessible.queryAccessibleInterface(w)
         name = iface.text(QAccessible.Text.Name) if iface is not None else ""
-        if not name.strip():
-            bad.append(f"{type(w).__name__} in {type(w.parent()).__name__} ({w.objectName() or 'no object name'})")
+        field = isinstance(w, (QComboBox, QAbstractSpinBox, QLineEdit))
+        if not name.strip() or (field and not w.accessibleName() and id(w) not in labelled):
+            bad.append(f"{type(w).__name__} in {type(w.parent()).__name__} (shown as {name!r})")
     return bad
 
 

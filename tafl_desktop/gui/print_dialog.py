@@ -59,6 +59,7 @@ from tafl_desktop.core.marks import N_, Num, number
 from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
+from tafl_desktop.gui.form_labels import name_fields
 from tafl_desktop.gui.maker_panel import FILTERS, FORMAT_LABELS, MakerBuilder, MakerResult, MakerSettings
 from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _, ngettext, pgettext
@@ -392,6 +393,7 @@ class PrintSetDialog(QDialog):
         form.addRow(tr(QLabel(), "setText", "Paper:"), self.paper_combo)
         form.addRow(tr(QLabel(), "setText", "Orientation:"), self.orientation_combo)
         form.addRow(self.square_label, square_row)
+        name_fields(form)
         form.addRow(self.square_note)
         self.maker_settings = MakerSettings(v)
         self.maker_settings.changed.connect(self._options_changed)

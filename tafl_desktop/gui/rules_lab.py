@@ -52,6 +52,7 @@ from tafl_desktop.core.marks import N_, integer, percent
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
+from tafl_desktop.gui.form_labels import name_fields
 from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _, pgettext
 from tafl_desktop.session.source import GameSource, Origin
@@ -247,9 +248,11 @@ class RulesLabDialog(QDialog):
         setup = tr(QGroupBox(), "setTitle", "Study")
         grid = QGridLayout(setup)
         grid.addWidget(tr(QLabel(), "setText", "Rule to vary:"), 0, 0)
+        grid.itemAtPosition(0, 0).widget().setBuddy(self.first_key)
         grid.addWidget(self.first_key, 0, 1)
         grid.addWidget(self.first_values, 1, 1)
         grid.addWidget(tr(QLabel(), "setText", "Second rule:"), 0, 2)
+        grid.itemAtPosition(0, 2).widget().setBuddy(self.second_key)
         grid.addWidget(self.second_key, 0, 3)
         grid.addWidget(self.second_values, 1, 3)
         form = QFormLayout()
@@ -259,8 +262,8 @@ class RulesLabDialog(QDialog):
         form2.addRow(tr(QLabel(), "setText", "Games per value:"), self.games)
         form2.addRow(tr(QLabel(), "setText", "Seed:"), self.seed)
         form2.addRow(tr(QLabel(), "setText", "Processes:"), self.workers)
-        grid.addLayout(form, 2, 1)
-        grid.addLayout(form2, 2, 3)
+        grid.addLayout(name_fields(form), 2, 1)
+        grid.addLayout(name_fields(form2), 2, 3)
 
         self.run_button = tr(QPushButton(), "setText", "Run")
         self.run_button.setDefault(True)
