@@ -242,3 +242,35 @@ def test_a_whole_game_against_the_computer_by_typed_moves(qtbot, make_window):
         c.shutdown()
     finally:
         register_engine(None)
+
+
+def test_clock_warnings_and_the_flag_are_announced(qtbot, make_window):
+    """A running clock is said once under a minute, 30 s and 10 s; the flag's result assertively."""
+    from tafl_desktop.core.clock import TimeControl
+    from tafl_desktop.core.variants import find_variant
+    from tafl_desktop.session.players import HUMANS
+
+    class FakeTime:
+        t = 500.0
+
+        def __call__(self) -> float:
+            return self.t
+
+    w = make_window("brandubh")
+    now = FakeTime()
+    w.clock_driver.now = now
+    w.start_game(find_variant("brandubh"), HUMANS, time_control=TimeControl.parse("90"))
+    qtbot.wait(600)  # the clock's own timer beats: nothing to say at 1:30
+    assert not said(w, "clock")
+    now.t += 35  # 55 s left: under a minute, said once however often the timer beats
+    qtbot.waitUntil(lambda: bool(said(w, "clock")), timeout=2000)
+    qtbot.wait(600)
+    assert [s.text for s in said(w, "clock")] == ["Attackers: 55 seconds left on the clock."]
+    now.t += 50  # 5 s left: past 30 s and 10 s at once, one announcement
+    qtbot.waitUntil(lambda: len(said(w, "clock")) == 2, timeout=2000)
+    assert said(w, "clock")[-1].text == "Attackers: 5 seconds left on the clock."
+    now.t += 10  # the flag falls: the result, assertively
+    qtbot.waitUntil(lambda: bool(said(w, "end")), timeout=2000)
+    end = said(w, "end")
+    assert len(end) == 1 and end[0].assertive
+    assert end[0].text == "Defenders win: the attackers ran out of time."

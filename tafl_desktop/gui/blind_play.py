@@ -11,7 +11,7 @@ Exactly one announcement per move: the session says its move sentence (with the 
 before it signals the move; the announcer takes that sentence and speaks it at once, adding the
 king's calls (Raichi, Tuichi, Watch your king) and, when the move ended the game, the result,
 said assertively.  A game that ends without a move (a clock's flag)
-has the result alone.
+has the result alone.  A running clock is announced when it falls under a minute, 30 s and 10 s.
 
 Query keys on the board (and the same letters typed alone in the move field), as in lichess's
 blind mode: L last move, T whose turn, C clocks, P / Shift+P pieces of the side to move / of the
@@ -49,6 +49,9 @@ except ImportError:  # pragma: no cover - an older Qt: the spoken line still sho
 #: Query letters (board keys, or typed alone in the move field) -> the query's name.
 QUERIES: dict[str, str] = {"l": "last", "t": "turn", "c": "clocks", "p": "pieces", "r": "rank", "f": "file",
                            "k": "king", "m": "moves"}
+#: Time left (ms) at which a running clock is announced, once each until the time is above it again.
+CLOCK_WARNINGS_MS = (60_000, 30_000, 10_000)
+
 #: Jump keys: letter -> which side's pieces (0: the side to move, 1: the other side).
 JUMPS: dict[str, int] = {"n": 0, "o": 1}
 
@@ -76,7 +79,7 @@ class Spoken:
 
     text: str
     assertive: bool
-    kind: str  # "move", "end", "query", "cursor", "refused"
+    kind: str  # "move", "end", "query", "cursor", "refused", "clock"
     at: float
 
 
@@ -147,12 +150,16 @@ class BlindPlay(QObject):
         self.field.installEventFilter(self)
         window.board.installEventFilter(self)
         window.board.cursor_moved.connect(self._cursor_moved)
+        #: Per side, the warnings said while its time stays below them.
+        self._warned: tuple[set[int], set[int]] = (set(), set())
+        window.clock_driver.timer.timeout.connect(self.check_clocks)
 
     # ------------------------------------------------------------------------------ announcing
     def _message(self, text: str) -> None:
         self._last_message = text
 
     def _loaded(self, _source: object) -> None:
+        self._warned = (set(), set())
         self._ended_by_move = None
         self._last_move_text = ""
 
@@ -178,6 +185,25 @@ class BlindPlay(QObject):
         if outcome is not None and outcome == self._ended_by_move:
             return
         self.announcer.say(self.controller.describe_outcome(outcome), "end", assertive=True)
+
+    def check_clocks(self) -> None:
+        """A running clock that falls under a minute, 30 s or 10 s is announced once (politely);
+        an increment that lifts it above a mark again re-arms that mark."""
+        c = self.controller
+        clock = c.session.clock
+        if clock is None or clock.running is None or c.game.outcome is not None:
+            return
+        side = clock.running
+        ms, _periods, overtime = clock.shown(side)
+        warned = self._warned[side]
+        warned.difference_update({mark for mark in warned if ms > mark})
+        due = [mark for mark in CLOCK_WARNINGS_MS if 0 < ms <= mark and mark not in warned]
+        if not due or overtime:
+            return
+        warned.update(due)
+        seconds = max(1, round(ms / 1000))
+        self.announcer.say(ngettext("{side}: {n} second left on the clock.", "{side}: {n} seconds left on the clock.",
+                                    seconds).format(side=c.sides[side], n=seconds), "clock")
 
     def _cursor_moved(self, square: int) -> None:
         self.announcer.say(self.window.board.describe_square(square), "cursor")
