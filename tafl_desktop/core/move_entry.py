@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import quote
-from tafl_desktop.i18n import _
 
 Move = tuple[int, ...]
 
