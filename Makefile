@@ -52,8 +52,23 @@ endif
 run: native
 	$(BIN)/tafl-desktop
 
+# The screen-reader tests (tests/test_atspi_board.py) read the window through AT-SPI: Debian packages,
+# installed once by apt-get where it may run (root or password-less sudo); elsewhere one line says so
+# and those tests skip.
+ATSPI_PACKAGES := xvfb dbus at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi libxcb-cursor0 \
+	libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0
+SUDO = $(shell [ "$$(id -u)" = 0 ] && echo "" || (sudo -n true 2>/dev/null && echo "sudo -n" || echo none))
+.PHONY: atspi-packages
+atspi-packages:
+	@if dpkg -s $(ATSPI_PACKAGES) >/dev/null 2>&1; then :; \
+	elif ! command -v apt-get >/dev/null 2>&1 || [ "$(SUDO)" = none ]; then \
+		echo "AT-SPI packages missing and apt-get cannot run here: the screen-reader tests will be skipped."; \
+	else $(SUDO) apt-get install -y -q $(ATSPI_PACKAGES) >/dev/null 2>&1 || \
+		($(SUDO) apt-get update -q >/dev/null 2>&1 && $(SUDO) apt-get install -y -q $(ATSPI_PACKAGES) >/dev/null 2>&1) || \
+		echo "AT-SPI packages could not be installed: the screen-reader tests will be skipped."; fi
+
 # With cargo: the Rust tests and clippy first, then the suite (which then must find the module).
-test: native $(TEST_STAMP)
+test: native $(TEST_STAMP) atspi-packages
 ifneq ($(CARGO),)
 	cd tafl_native && cargo test -q
 	cd tafl_native && cargo clippy -q --all-targets -- -D warnings
@@ -82,7 +97,8 @@ clean:
 # core, 120,000 plies of differential play (about half an hour).
 .PHONY: test-slow
 test-slow: native $(TEST_STAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m slow tests/test_native_perft.py tests/test_native_differential.py
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m slow tests/test_native_perft.py tests/test_native_differential.py tests/test_atspi_board.py \
+		tests/test_typed_real_games.py tests/test_gui_accessible_names.py
 
 # Every shipped puzzle re-proved from scratch (a unique forced win under the rules it names, its
 # stored solution tree answering every defence): some ten minutes, most of it the 11x11 sets.

@@ -7,10 +7,12 @@ and the result (Black = attackers, White = defenders, Draw, Ongoing).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-GAMES_DIR = Path(__file__).resolve().parents[1] / "resources" / "games"
+#: The games the app ships; TAFL_GAMES_DIR names another folder of the same files.
+GAMES_DIR = Path(os.environ.get("TAFL_GAMES_DIR") or Path(__file__).resolve().parents[1] / "resources" / "games")
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 from tafl_desktop.core.marks import N_
 from tafl_desktop.gui import dialogs
+from tafl_desktop.gui.blind_play import PLAYING_WITHOUT_SIGHT, QUERY_KEYS
 from tafl_desktop.i18n import _
 
 if TYPE_CHECKING:
@@ -59,6 +60,9 @@ def shortcuts_html(window: MainWindow) -> str:
         parts.append("</table>")
     parts.append(f"<h4>{escape(_('On the board'))}</h4><table cellspacing='4'>")
     parts += [f"<tr><td><b>{escape(_(k))}</b></td><td>{escape(_(v))}</td></tr>" for k, v in BOARD_KEYS]
+    parts.append("</table>")
+    parts.append(f"<h4>{escape(_(PLAYING_WITHOUT_SIGHT))}</h4><table cellspacing='4'>")
+    parts += [f"<tr><td><b>{escape(_(k))}</b></td><td>{escape(_(v))}</td></tr>" for k, v in QUERY_KEYS]
     parts.append("</table>")
     return "".join(parts)
 

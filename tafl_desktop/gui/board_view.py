@@ -85,6 +85,10 @@ class BoardView(BoardPainting, QWidget):
     hint = Signal(str)
     #: The player's own arrows and circles changed (drawn, removed or cleared).
     drawings_changed = Signal()
+    #: The keyboard cursor moved to a square (shown, stepped or jumped): screen readers are told.
+    cursor_moved = Signal(int)
+    #: A new state was shown (the table mirror of the board rebuilds its cells).
+    state_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -146,6 +150,7 @@ class BoardView(BoardPainting, QWidget):
             self._stop_animation()
         self._update_accessible_text()
         self.update()
+        self.state_changed.emit()
 
     def state(self) -> BoardState | None:
         return self._state
@@ -242,6 +247,15 @@ class BoardView(BoardPainting, QWidget):
 
     def cursor_square(self) -> int | None:
         return self._cursor
+
+    def set_cursor_square(self, square: int) -> None:
+        """Show the keyboard cursor on ``square`` (the jump-to-piece keys and the table mirror)."""
+        if self._state is None or not 0 <= square < self._state.geometry.size:
+            return
+        self._cursor = square
+        self._update_accessible_text()
+        self.update()
+        self.cursor_moved.emit(square)
 
     # ------------------------------------------------------------------------------- geometry
     def _margin(self) -> float:
@@ -470,9 +484,7 @@ class BoardView(BoardPainting, QWidget):
             if score < best_score:
                 best, best_score = s, score
         if best is not None:
-            self._cursor = best
-            self._update_accessible_text()
-            self.update()
+            self.set_cursor_square(best)
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
@@ -496,11 +508,9 @@ class BoardView(BoardPainting, QWidget):
         key = event.key()
         if key in PICK_KEYS:
             if self._cursor is None:
-                self._cursor = self._start_square()
                 self.hint.emit(_("Keyboard play: arrow keys move the cursor, Enter picks up and drops, Esc cancels "
                                  "(press Esc again to leave)."))
-                self._update_accessible_text()
-                self.update()
+                self.set_cursor_square(self._start_square())
             else:
                 self.square_pressed.emit(self._cursor)
             return

@@ -21,4 +21,6 @@ GUI_CAPABILITIES: tuple[str, ...] = (
     "tafl_desktop.gui.dablot_panel",
     "tafl_desktop.gui.accessibility",
     "tafl_desktop.gui.sound",
+    "tafl_desktop.gui.blind_play",
+    "tafl_desktop.gui.board_table",
 )

@@ -61,6 +61,7 @@ def show_html(parent: QWidget | None, title: str, html: str) -> None:
     dlg = QDialog(parent)
     dlg.setWindowTitle(title)
     browser = QTextBrowser()
+    browser.setAccessibleName(title)
     browser.setOpenExternalLinks(True)
     browser.setHtml(html)
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QDialog, QMainWindow, QMenu, QSplitter, QToolBar, QWidget
+from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QMenu, QSplitter, QToolBar, QWidget
 
 from tafl_desktop.core.game import Game, Outcome
 from tafl_desktop.core.marks import N_
@@ -58,6 +58,8 @@ if TYPE_CHECKING:
     from tafl_desktop.core.autosave_slots import SlotLock
     from tafl_desktop.gui.analysis_board import AnalysisBoard
     from tafl_desktop.gui.analysis_client import AnalysisClient
+    from tafl_desktop.gui.blind_play import BlindPlay
+    from tafl_desktop.gui.board_table import BoardTable
     from tafl_desktop.gui.clock_ui import ClockDriver
     from tafl_desktop.gui.computer import Analyst
     from tafl_desktop.gui.dablot_panel import DablotPanel
@@ -133,6 +135,11 @@ class MainWindow(QMainWindow):
     dablot_panel: DablotPanel
     game_end: GameEndActions
     sounds: GameSounds
+    blind_play: BlindPlay
+    act_type_move: QAction
+    board_table: BoardTable
+    board_table_dock: QDockWidget
+    act_board_table: QAction
     #: The open position editor, if any (one at a time).
     position_editor: PositionEditor | None = None
     #: The last game imported from a foreign format (its comments and warnings), if any.

@@ -35,6 +35,7 @@ from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import FAMILIES, Variant, VariantError, load_variant, presets, save_variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardState, BoardView
+from tafl_desktop.gui.form_labels import name_fields
 from tafl_desktop.gui.options_panel import OptionsPanel
 from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
 from tafl_desktop.gui.screen_fit import fit_size
@@ -182,6 +183,7 @@ class NewGameDialog(QDialog):
 
         self.clock_chooser = ClockChooser()
         self.player_form.addRow(tr(QLabel(), "setText", "Clock:"), self.clock_chooser)
+        name_fields(self.player_form)
         info = QVBoxLayout()
         info.addWidget(self.name)
         info.addWidget(self.description)

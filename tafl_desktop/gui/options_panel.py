@@ -152,6 +152,7 @@ class OptionsPanel(QWidget):
         top.addWidget(self.summary, 1)
         top.addWidget(self.reset_all)
         self.scroll_area = QScrollArea()
+        tr(self.scroll_area, "setAccessibleName", "Rule options")
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QScrollArea.Shape.NoFrame)
         layout = QVBoxLayout(self)

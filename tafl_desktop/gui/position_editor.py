@@ -42,6 +42,7 @@ from tafl_desktop.core.position_setup import (
 )
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.gui.board_view import BoardState, BoardView
+from tafl_desktop.gui.form_labels import name_fields
 from tafl_desktop.gui.icons import piece_pixmap
 from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.texts import tr
@@ -155,6 +156,7 @@ class PositionEditor(QDialog):
         self.chooser_labels = [QLabel(), QLabel()]
         for label, chooser in zip(self.chooser_labels, self.choosers, strict=True):
             side_form.addRow(label, chooser)
+        name_fields(side_form)
         right = QVBoxLayout()
         right.addWidget(self.rules_label)
         right.addWidget(change)

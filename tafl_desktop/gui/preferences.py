@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tafl_desktop.gui.form_labels import name_fields
 from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.gui.themes import DEFAULT_PIECE_STYLE, DEFAULT_THEME, PIECE_STYLES, THEMES
 from tafl_desktop.i18n import LANGUAGES, _
@@ -195,6 +196,7 @@ class PreferencesDialog(QDialog):
         form.addRow("", self.sound)
         form.addRow(tr(QLabel(), "setText", "Volume:"), self.volume)
         form.addRow("", self.add_finished)
+        name_fields(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)

@@ -59,6 +59,7 @@ from tafl_desktop.core.marks import N_, Num, number
 from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
+from tafl_desktop.gui.form_labels import name_fields
 from tafl_desktop.gui.maker_panel import FILTERS, FORMAT_LABELS, MakerBuilder, MakerResult, MakerSettings
 from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.texts import add_item, tr, trn
@@ -446,6 +447,7 @@ class PrintSetDialog(QDialog):
         form.addRow(tr(QLabel(), "setText", "Paper:"), self.paper_combo)
         form.addRow(tr(QLabel(), "setText", "Orientation:"), self.orientation_combo)
         form.addRow(self.square_label, square_row)
+        name_fields(form)
         form.addRow(self.square_note)
         self.maker_settings = MakerSettings(v)
         self.maker_settings.changed.connect(self._options_changed)
@@ -522,6 +524,7 @@ class PrintSetDialog(QDialog):
         column.setFixedWidth(width)
         self._column_width = width
         scroll = QScrollArea()
+        tr(scroll, "setAccessibleName", "Print options")
         scroll.setWidget(column)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -558,6 +561,7 @@ class PrintSetDialog(QDialog):
         self.page_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.page_view.setWordWrap(True)
         self.scroll_area = QScrollArea()
+        tr(self.scroll_area, "setAccessibleName", "Page preview")
         self.scroll_area.setWidget(self.page_view)
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setAlignment(Qt.AlignmentFlag.AlignCenter)

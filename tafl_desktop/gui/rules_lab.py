@@ -52,6 +52,7 @@ from tafl_desktop.core.marks import N_, integer, percent
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
+from tafl_desktop.gui.form_labels import name_fields
 from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.texts import add_item, tr, trn
 from tafl_desktop.i18n import _, pgettext
@@ -248,9 +249,11 @@ class RulesLabDialog(QDialog):
         setup = tr(QGroupBox(), "setTitle", "Study")
         grid = QGridLayout(setup)
         grid.addWidget(tr(QLabel(), "setText", "Rule to vary:"), 0, 0)
+        grid.itemAtPosition(0, 0).widget().setBuddy(self.first_key)
         grid.addWidget(self.first_key, 0, 1)
         grid.addWidget(self.first_values, 1, 1)
         grid.addWidget(tr(QLabel(), "setText", "Second rule:"), 0, 2)
+        grid.itemAtPosition(0, 2).widget().setBuddy(self.second_key)
         grid.addWidget(self.second_key, 0, 3)
         grid.addWidget(self.second_values, 1, 3)
         form = QFormLayout()
@@ -260,8 +263,8 @@ class RulesLabDialog(QDialog):
         form2.addRow(tr(QLabel(), "setText", "Games per value:"), self.games)
         form2.addRow(tr(QLabel(), "setText", "Seed:"), self.seed)
         form2.addRow(tr(QLabel(), "setText", "Processes:"), self.workers)
-        grid.addLayout(form, 2, 1)
-        grid.addLayout(form2, 2, 3)
+        grid.addLayout(name_fields(form), 2, 1)
+        grid.addLayout(name_fields(form2), 2, 3)
 
         self.run_button = tr(QPushButton(), "setText", "Run")
         self.run_button.setDefault(True)
@@ -283,6 +286,7 @@ class RulesLabDialog(QDialog):
         run_row.addWidget(self.progress, 1)
 
         self.table = QTableWidget(0, 7)
+        tr(self.table, "setAccessibleName", "Results of the rules compared")
         self.table.setHorizontalHeaderLabels([_("Rules"), pgettext("games played", "Games"), variant.side_names[0],
                                               variant.side_names[1], _("Draws"), _("Capped"), _("Mean length")])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

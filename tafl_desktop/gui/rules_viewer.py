@@ -73,6 +73,7 @@ class RulesViewer(QDialog):
         super().__init__(parent)
         tr(self, "setWindowTitle", "Rules in force - {game}", game=lambda: variant.title)
         self.browser = QTextBrowser()
+        tr(self.browser, "setAccessibleName", "Rules in force")
         self.browser.setOpenExternalLinks(False)
         self.browser.setHtml(rules_html(variant))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
