@@ -4,8 +4,8 @@
 # app runs on its Python engine and make says so in one line.
 #
 # `make run` installs only what the window needs (pyproject's dependencies); `make test` adds the
-# extras a developer needs (test: pytest, ruff, mypy...; lab: SciPy and Dask for the rules lab's
-# command line; maker: ezdxf for DXF).  Each set has its own stamp, so `make test` after `make run`
+# extras a developer needs (test: pytest, ruff, mypy, SciPy as the tests' reference...; lab: Dask
+# for the rules lab's cluster back-end; maker: ezdxf for DXF).  Each set has its own stamp, so `make test` after `make run`
 # installs only the difference.
 PYTHON ?= python3
 VENV := .venv
