@@ -29,10 +29,22 @@ class NativeTaflRules(TaflRules):
         if module is None:
             raise RuntimeError("the native engine is not available")
         self.native = module.TaflRules(config_for(variant, self))
+        #: move text -> move: a replayed collection parses the same few hundred texts again and again
+        self._parsed: dict[str, Move] = {}
 
     # -- the hot path, natively ------------------------------------------------------------------
     def legal_moves(self, pos: TaflPosition) -> list[Move]:
-        return [tuple(m) for m in self.native.legal_moves(position_tuple(pos))]
+        # the native list holds (from, to) tuples already
+        return self.native.legal_moves(position_tuple(pos))
+
+    def parse_move(self, pos: TaflPosition, text: str) -> Move:
+        """The core's parse (it does not depend on the position), remembered by text."""
+        move = self._parsed.get(text)
+        if move is None:
+            move = super().parse_move(pos, text)
+            if len(self._parsed) < 65536:
+                self._parsed[text] = move
+        return move
 
     def count_moves(self, pos: TaflPosition) -> int:
         return self.native.count_moves(position_tuple(pos))
