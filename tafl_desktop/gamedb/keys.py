@@ -238,11 +238,16 @@ class Folding:
             a, d, k, sd = pos.att, pos.dfn, pos.king, pos.side  # type: ignore[attr-defined]
             if k >= 0:
                 d &= ~(1 << k)
-            for bits, packed in ((att ^ a, ones), (dfn ^ d, twos)):
-                while bits:
-                    low = bits & -bits
-                    h ^= packed[low.bit_length() - 1]
-                    bits ^= low
+            bits = att ^ a
+            while bits:
+                low = bits & -bits
+                h ^= ones[low.bit_length() - 1]
+                bits ^= low
+            bits = dfn ^ d
+            while bits:
+                low = bits & -bits
+                h ^= twos[low.bit_length() - 1]
+                bits ^= low
             if k != king:
                 if king >= 0:
                     h ^= king_at[king]
