@@ -40,9 +40,12 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 def game_to_data(game: Game[Position], tags: dict[str, str] | None = None,
-                 tree: GameTree[Position] | None = None) -> dict[str, Any]:
+                 tree: GameTree[Position] | None = None,
+                 variant_data: dict[str, Any] | None = None) -> dict[str, Any]:
     """The record of ``game``; with ``tree``, of the tree's main line, variations and comments
-    (``game`` is then only the line on screen, which may be a variation)."""
+    (``game`` is then only the line on screen, which may be a variation).  ``variant_data``: the
+    game's ``variant.to_data()`` made before, for a caller writing many games of one variant
+    (making it costs more than the rest of a record)."""
     if tree is not None:
         game = tree.main_game()
     rules = game.rules
@@ -51,7 +54,7 @@ def game_to_data(game: Game[Position], tags: dict[str, str] | None = None,
     return {
         "format": FORMAT,
         "version": VERSION,
-        "variant": variant.to_data(),
+        "variant": variant.to_data() if variant_data is None else variant_data,
         "start": rules.position_text(game.start),
         "to_move": rules.side_to_move(game.start).key,
         "moves": game.move_texts(),

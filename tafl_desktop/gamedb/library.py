@@ -214,11 +214,21 @@ def _read_file(path: Path, variant: Variant | None,
     yield transfer.game, transfer.tags, str(path)
 
 
+#: id(variant) -> (variant, its data): an import journals hundreds of games of one variant
+_variant_data: dict[int, tuple[Variant, dict[str, Any]]] = {}
+
+
 def journal_line(game: Game[Position], tags: dict[str, str], source: str, origin: str) -> str:
     from tafl_desktop.core.record import game_to_data
 
-    return json.dumps({"source": source, "origin": origin, "record": game_to_data(game, tags)},
-                      ensure_ascii=False)
+    variant = game.rules.variant
+    hit = _variant_data.get(id(variant))
+    if hit is None or hit[0] is not variant:
+        if len(_variant_data) > 64:
+            _variant_data.clear()
+        hit = _variant_data[id(variant)] = (variant, variant.to_data())
+    record = game_to_data(game, tags, variant_data=hit[1])
+    return json.dumps({"source": source, "origin": origin, "record": record}, ensure_ascii=False)
 
 
 def append_journal(journal: Path, lines: list[str]) -> None:

@@ -39,7 +39,8 @@ from tafl_desktop.i18n import _
 SOURCES = ("real", "mine", "imported", "lab", "selfplay")
 #: The result buckets of the counts.
 RESULTS = ("attackers", "defenders", "draws", "unfinished")
-SCHEMA_VERSION = 2
+#: 3: positions keyed by their images' Zobrist hashes (:mod:`.keys`); a version-2 file is rebuilt
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -176,12 +177,21 @@ class GameDb:
     def __init__(self, path: str | Path, timeout: float = 30.0) -> None:
         self.path = Path(path)
         self._foldings: dict[str, Folding] = {}
+        #: id(rules) -> (rules, its folding): a rules key costs a game's replay of time to make
+        self._by_rules: dict[int, tuple[Any, Folding]] = {}
+        self._starts: dict[tuple[str, Any], str] = {}
         self._rulesets: dict[str, int] = {}
+        #: rows a batch writes at its end (one statement each, in key order), and its tallies
+        self._pending: list[tuple[int, int, int, str]] = []
+        self._tallies: dict[tuple[int, str, str], list[int]] = {}
+        self._in_batch = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.con = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)
             self.con.execute("PRAGMA journal_mode=WAL")
             self.con.execute("PRAGMA synchronous=NORMAL")
+            # a large import writes positions all over the index: 64 MB of pages kept at most
+            self.con.execute("PRAGMA cache_size=-65536")
             self.con.executescript(SCHEMA)
             found = self.con.execute("SELECT value FROM meta WHERE name='version'").fetchone()
             if found is None:
@@ -206,10 +216,27 @@ class GameDb:
 
     # -------------------------------------------------------------------------------- writing
     def folding(self, rules: Any) -> Folding:
+        hit = self._by_rules.get(id(rules))
+        if hit is not None and hit[0] is rules:
+            return hit[1]
         key = rules_key(rules)
         if key not in self._foldings:
             self._foldings[key] = Folding(rules)
+        if len(self._by_rules) > 64:
+            self._by_rules.clear()
+        self._by_rules[id(rules)] = (rules, self._foldings[key])
         return self._foldings[key]
+
+    def _start_text(self, folding: Folding, rules: Any, start: Position) -> str:
+        """A start position as ``TEXT SIDE`` (most games of a rule set share theirs: kept)."""
+        cache_key = (folding.rules_key, rules.position_key(start))
+        text = self._starts.get(cache_key)
+        if text is None:
+            if len(self._starts) > 256:
+                self._starts.clear()
+            text = rules.position_text(start) + f" {int(rules.side_to_move(start))}"
+            self._starts[cache_key] = text
+        return text
 
     def ruleset_id(self, folding: Folding) -> int:
         key = folding.rules_key
@@ -230,7 +257,7 @@ class GameDb:
         folding = self.folding(rules)
         ruleset = self.ruleset_id(folding)
         texts = [rules.move_text(p.move) for p in game.plies]
-        start = rules.position_text(game.start) + f" {int(rules.side_to_move(game.start))}"
+        start = self._start_text(folding, rules, game.start)
         tags = dict(tags or {})
         players = _players(tags)
         # the same moves by other players, or on another line of a table, are another game
@@ -246,27 +273,47 @@ class GameDb:
             return None
         gid = int(cur.lastrowid or 0)
         seen: dict[int, tuple[int, str]] = {}
-        for ply in range(len(game.plies) + 1):
-            pos = game.start if ply == 0 else game.plies[ply - 1].position
-            folded = folding.fold(pos)
+        plies = game.plies
+        fold_move = folding.fold_move
+        for ply, folded in enumerate(folding.fold_line([game.start, *(p.position for p in plies)])):
             if folded.key in seen:
                 continue
-            move = folding.fold_move(folded, game.plies[ply].move) if ply < len(game.plies) else ""
-            seen[folded.key] = (ply, move)
-        self.con.executemany("INSERT INTO positions VALUES (?, ?, ?, ?)",
-                             [(k, gid, p, m) for k, (p, m) in seen.items()])
+            seen[folded.key] = (ply, fold_move(folded, plies[ply].move) if ply < len(plies) else "")
+        self._pending.extend((k, gid, p, m) for k, (p, m) in seen.items())
         ratings = [r for r in players[2:4] if r is not None]
         rating = round(sum(ratings) / len(ratings)) if ratings else 0
-        self.con.executemany(
-            f"INSERT INTO tally (key, source, move, {bucket}, rating_sum, rated) VALUES (?, ?, ?, 1, ?, ?) "
-            f"ON CONFLICT (key, source, move) DO UPDATE SET {bucket} = {bucket} + 1, "
-            f"rating_sum = rating_sum + excluded.rating_sum, rated = rated + excluded.rated",
-            [(k, source, m, rating, 1 if ratings else 0) for k, (_p, m) in seen.items()])
+        column = RESULTS.index(bucket)
+        tallies = self._tallies
+        for k, (_p, m) in seen.items():
+            counts = tallies.get((k, source, m))
+            if counts is None:
+                counts = tallies[(k, source, m)] = [0, 0, 0, 0, 0, 0]
+            counts[column] += 1
+            counts[4] += rating
+            counts[5] += 1 if ratings else 0
+        if not self._in_batch or len(self._pending) > 200_000:
+            self.flush()
         return gid
+
+    def flush(self) -> None:
+        """Write the positions and tallies of the games added (a batch does at its end): one
+        statement for all, in key order, so each page of the index is visited once."""
+        if self._pending:
+            self._pending.sort()
+            self.con.executemany("INSERT INTO positions VALUES (?, ?, ?, ?)", self._pending)
+            self._pending.clear()
+        if self._tallies:
+            cols = ", ".join(RESULTS)
+            updates = ", ".join(f"{c} = {c} + excluded.{c}" for c in (*RESULTS, "rating_sum", "rated"))
+            self.con.executemany(
+                f"INSERT INTO tally (key, source, move, {cols}, rating_sum, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                f"ON CONFLICT (key, source, move) DO UPDATE SET {updates}",
+                [(*k, *v) for k, v in sorted(self._tallies.items())])
+            self._tallies.clear()
 
     def batch(self) -> _Batch:
         """``with db.batch():`` one transaction (a rolled-back one if the block raises)."""
-        return _Batch(self.con)
+        return _Batch(self)
 
     def delete_source(self, source: str) -> int:
         """Remove every game of ``source``; how many."""
@@ -350,14 +397,31 @@ class GameDb:
 
 
 class _Batch:
-    def __init__(self, con: sqlite3.Connection) -> None:
-        self.con = con
+    """One transaction; the positions and tallies of its games are written at its end."""
+
+    def __init__(self, db: GameDb) -> None:
+        self.db = db
 
     def __enter__(self) -> None:
-        self.con.execute("BEGIN IMMEDIATE")
+        self.db.con.execute("BEGIN IMMEDIATE")
+        self.db._in_batch = True
 
     def __exit__(self, kind: object, *rest: object) -> None:
-        self.con.execute("COMMIT" if kind is None else "ROLLBACK")
+        db = self.db
+        db._in_batch = False
+        if kind is None:
+            try:
+                db.flush()
+            except BaseException:
+                db._pending.clear()
+                db._tallies.clear()
+                db.con.execute("ROLLBACK")
+                raise
+            db.con.execute("COMMIT")
+        else:
+            db._pending.clear()
+            db._tallies.clear()
+            db.con.execute("ROLLBACK")
 
 
 def damaged(path: Path, exc: BaseException) -> GameDbError:

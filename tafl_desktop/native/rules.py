@@ -29,10 +29,44 @@ class NativeTaflRules(TaflRules):
         if module is None:
             raise RuntimeError("the native engine is not available")
         self.native = module.TaflRules(config_for(variant, self))
+        #: move text -> move: a replayed collection parses the same few hundred texts again and again
+        self._parsed: dict[str, Move] = {}
+        self._texts: dict[Move, str] = {}
+        self._boards: dict[TaflPosition, str] = {}
 
     # -- the hot path, natively ------------------------------------------------------------------
     def legal_moves(self, pos: TaflPosition) -> list[Move]:
-        return [tuple(m) for m in self.native.legal_moves(position_tuple(pos))]
+        # the native list holds (from, to) tuples already
+        return self.native.legal_moves(position_tuple(pos))
+
+    def move_text(self, move: Move) -> str:
+        """The core's text of a move, remembered (a game database writes each move's twice)."""
+        if type(move) is not tuple:
+            return super().move_text(move)
+        text = self._texts.get(move)
+        if text is None:
+            text = super().move_text(move)
+            if len(self._texts) < 65536:
+                self._texts[move] = text
+        return text
+
+    def position_text(self, pos: TaflPosition) -> str:
+        """The core's text of a board, remembered for a few boards (the start of every game)."""
+        text = self._boards.get(pos)
+        if text is None:
+            text = super().position_text(pos)
+            if len(self._boards) < 64:
+                self._boards[pos] = text
+        return text
+
+    def parse_move(self, pos: TaflPosition, text: str) -> Move:
+        """The core's parse (it does not depend on the position), remembered by text."""
+        move = self._parsed.get(text)
+        if move is None:
+            move = super().parse_move(pos, text)
+            if len(self._parsed) < 65536:
+                self._parsed[text] = move
+        return move
 
     def count_moves(self, pos: TaflPosition) -> int:
         return self.native.count_moves(position_tuple(pos))
