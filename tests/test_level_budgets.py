@@ -172,3 +172,21 @@ def test_closing_new_game_stops_a_measurement(qtbot, gui_settings, tmp_path, mon
     thread.join(timeout=allowed(10.0))
     assert not thread.is_alive(), f"still measuring {time.monotonic() - t0:.1f} s after the dialog closed"
     assert think_time.cached(tmp_path, find_variant("brandubh"), "expert") is None
+
+
+# ------------------------------------------------------------------- the time given (item 3)
+@pytest.mark.parametrize("engine", _engines())
+def test_a_fixed_time_per_move_is_used_to_its_deadline(engine):
+    """An iteration predicted not to finish is started anyway: the search stops at the deadline
+    with the best move so far (it used to stop early, leaving 38-71 % of its time unused)."""
+    from tafl_desktop.ai.engine import make_searcher
+    from tafl_desktop.ai.search import SearchLimits
+
+    seconds = 0.4
+    for vid in ("brandubh", "tablut", "copenhagen"):
+        rules = find_variant(vid).make_rules()
+        pos = rules.initial_position()
+        res = make_searcher(rules, engine).search(pos, SearchLimits(time=seconds, depth=64, threads=1))
+        assert res.stopped == "time", (vid, res.stopped)
+        assert res.seconds >= 0.95 * seconds, (vid, res.seconds, res.depth)
+        assert res.move in rules.legal_moves(pos)
