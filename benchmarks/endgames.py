@@ -75,7 +75,7 @@ def _candidate(rules: Any, game: Game, back: int, winner: Side, margin: int, nod
 
 
 def collect(margin: int, per_game: int, nodes: int, games_dir: Path = GAMES_DIR,
-            only: set[str] | None = None) -> list[dict[str, Any]]:
+            only: set[str] | None = None, seeds: int = 40) -> list[dict[str, Any]]:
     """The suite: the issue's position, then per game up to ``per_game`` positions (``only``: of
     these games, without the issue's position)."""
     suite: list[dict[str, Any]] = [] if only else [dict(ISSUE_POSITION)]
@@ -113,7 +113,7 @@ def collect(margin: int, per_game: int, nodes: int, games_dir: Path = GAMES_DIR,
         variant = find_variant(vid)
         rules = variant.make_rules()
         found = 0
-        for seed in range(1, 40):
+        for seed in range(1, seeds + 1):
             if found >= per_game:
                 break
             pair = (strong, weak) if seed % 2 else (weak, strong)
@@ -164,6 +164,7 @@ def main() -> None:
     c.add_argument("--margin", type=int, default=600, help="the winner's searched lead, 100 = a soldier")
     c.add_argument("--per-game", type=int, default=6)
     c.add_argument("--nodes", type=int, default=50_000)
+    c.add_argument("--seeds", type=int, default=40, help="self-play games tried per game at most")
     c.add_argument("--only", default="", help="collect these games only (comma-separated ids) and add them")
     c.add_argument("--games-dir", type=Path, default=GAMES_DIR, help="the real-game files (shared/reference/games)")
     pl = sub.add_parser("play")
@@ -176,7 +177,7 @@ def main() -> None:
     a = p.parse_args()
     if a.cmd == "collect":
         only = {g for g in a.only.split(",") if g}
-        suite = collect(a.margin, a.per_game, a.nodes, a.games_dir, only)
+        suite = collect(a.margin, a.per_game, a.nodes, a.games_dir, only, a.seeds)
         if only and SUITE.exists():
             suite = [e for e in json.loads(SUITE.read_text()) if e["game"] not in only] + suite
         SUITE.write_text(json.dumps(suite, indent=1) + "\n")
