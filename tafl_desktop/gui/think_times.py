@@ -34,8 +34,8 @@ class ThinkTimeLabel(QLabel):
         super().__init__(parent)
         self.setWordWrap(True)
         self.folder = folder or default_folder()
-        #: (variant, level name, level label) of each computer side, in side order, duplicates removed.
-        self._wanted: list[tuple[Any, str, str]] = []
+        #: (cache key, level name, level label) of each computer side, in side order, duplicates removed.
+        self._wanted: list[tuple[str, str, str]] = []
         self._known: dict[str, float] = {}
         self._queue: list[tuple[str, Any, str]] = []
         self._lock = threading.Lock()
@@ -56,9 +56,9 @@ class ThinkTimeLabel(QLabel):
         for name, label in levels:
             if variant is not None and name not in seen:
                 seen.add(name)
-                self._wanted.append((variant, name, label))
-        for v, name, _label in self._wanted:
-            key = think_time.cache_key(v, name)
+                self._wanted.append((think_time.cache_key(variant, name), name, label))
+        for key, name, _label in self._wanted:
+            v = variant
             with self._lock:
                 if key in self._known or any(k == key for k, _v, _n in self._queue):
                     continue
@@ -113,8 +113,9 @@ class ThinkTimeLabel(QLabel):
 
     def _render(self) -> None:
         lines = []
-        for variant, name, label in self._wanted:
-            seconds = self.figure(variant, name)
+        for key, _name, label in self._wanted:
+            with self._lock:
+                seconds = self._known.get(key)
             if seconds is None:
                 lines.append(_("{level}: measuring how long it thinks on this computer...").format(level=_(label)))
             elif seconds < 0.1:
