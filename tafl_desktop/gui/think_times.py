@@ -1,13 +1,14 @@
 """New Game's line on how long each chosen computer level thinks on this computer.
 
-The figures come from :mod:`tafl_desktop.ai.think_time`: cached, or measured once in a
-background thread (the native search runs without the interpreter lock, so the window stays
-responsive) while the dialog is open.  Closing the dialog stops a measurement within a poll; a
-stopped one is not kept, and is measured again the next time.
+The figures come from :mod:`tafl_desktop.ai.think_time`: cached, or measured once while the
+dialog is open, in a process of its own at a lower priority (so the window stays responsive, with
+the Python search too), watched by a background thread.  Closing the dialog ends a measurement
+within a poll; a stopped one is not kept, and is measured again the next time.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -102,7 +103,9 @@ class ThinkTimeLabel(QLabel):
                     return
                 key, variant, level = self._queue[0]
             try:
-                seconds = think_time.measured(self.folder, variant, level, self._stop.is_set)
+                seconds = think_time.cached(self.folder, variant, level)
+                if seconds is None:
+                    seconds = self._measure_apart(variant, level)
             except Exception:  # a figure is a courtesy: never an error for the player
                 seconds = None
             with self._lock:
@@ -110,6 +113,21 @@ class ThinkTimeLabel(QLabel):
                     self._queue.pop(0)
                 if seconds is not None:
                     self._known[key] = seconds
+
+    def _measure_apart(self, variant: Any, level: str) -> float | None:
+        """Measure in a process of its own (the Python search, which the Fox games and Dablot
+        use, would hold this process's interpreter lock for seconds); closing the dialog ends it."""
+        import multiprocessing as mp
+
+        proc = mp.get_context("spawn").Process(target=_measure_child, args=(self.folder, variant.to_data(), level),
+                                               name="tafl-think-time", daemon=True)
+        proc.start()
+        while proc.is_alive():
+            if self._stop.wait(0.1):
+                proc.terminate()
+                proc.join(5)
+                return None
+        return think_time.cached(self.folder, variant, level)
 
     def _render(self) -> None:
         lines = []
@@ -130,3 +148,15 @@ class ThinkTimeLabel(QLabel):
         self.setVisible(bool(lines))
         if not self.measuring():
             self._timer.stop()
+
+
+def _measure_child(folder: str, variant_data: dict[str, Any], level: str) -> None:
+    """Process entry point: measure ``level`` in the variant and keep the figure in the cache."""
+    if hasattr(os, "nice"):
+        try:
+            os.nice(5)  # the window keeps the upper hand, as the computer player's worker does
+        except OSError:
+            pass
+    from tafl_desktop.core.variants import variant_from_data
+
+    think_time.measured(folder, variant_from_data(variant_data), level)
