@@ -190,3 +190,18 @@ def test_a_fixed_time_per_move_is_used_to_its_deadline(engine):
         assert res.stopped == "time", (vid, res.stopped)
         assert res.seconds >= 0.95 * seconds, (vid, res.seconds, res.depth)
         assert res.move in rules.legal_moves(pos)
+
+
+def test_a_measurement_that_fails_says_so_once(qtbot, gui_settings, tmp_path, monkeypatch):
+    from tafl_desktop.gui.think_times import ThinkTimeLabel
+    from tafl_desktop.session.players import COMPUTER, PlayerSpec
+
+    calls = []
+    monkeypatch.setattr(ThinkTimeLabel, "_measure_apart", lambda self, v, lv: calls.append(lv))  # no figure
+    dlg = _dialog(qtbot, monkeypatch, tmp_path, (PlayerSpec(COMPUTER, "easy"), PlayerSpec(COMPUTER, "easy")))
+    label = dlg.think_times
+    qtbot.waitUntil(lambda: "could not be measured" in label.text(), timeout=round(allowed(5.0) * 1000))
+    assert label.text() == "Easy: its think time could not be measured on this computer"
+    dlg.choosers[1].level.setCurrentIndex(dlg.choosers[1].level.findData("easy"))
+    dlg._show_think_times()
+    assert calls == ["easy"] and not label.measuring()

@@ -38,6 +38,8 @@ class ThinkTimeLabel(QLabel):
         #: (cache key, level name, level label) of each computer side, in side order, duplicates removed.
         self._wanted: list[tuple[str, str, str]] = []
         self._known: dict[str, float] = {}
+        #: Keys whose measurement failed (said once, not retried while the dialog is open).
+        self._failed: set[str] = set()
         self._queue: list[tuple[str, Any, str]] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -61,7 +63,7 @@ class ThinkTimeLabel(QLabel):
         for key, name, _label in self._wanted:
             v = variant
             with self._lock:
-                if key in self._known or any(k == key for k, _v, _n in self._queue):
+                if key in self._known or key in self._failed or any(k == key for k, _v, _n in self._queue):
                     continue
             seconds = think_time.cached(self.folder, v, name)
             with self._lock:
@@ -113,6 +115,8 @@ class ThinkTimeLabel(QLabel):
                     self._queue.pop(0)
                 if seconds is not None:
                     self._known[key] = seconds
+                elif not self._stop.is_set():
+                    self._failed.add(key)
 
     def _measure_apart(self, variant: Any, level: str) -> float | None:
         """Measure in a process of its own (the Python search, which the Fox games and Dablot
@@ -134,7 +138,11 @@ class ThinkTimeLabel(QLabel):
         for key, _name, label in self._wanted:
             with self._lock:
                 seconds = self._known.get(key)
-            if seconds is None:
+                failed = key in self._failed
+            if failed:
+                lines.append(_("{level}: its think time could not be measured on this computer").format(
+                    level=_(label)))
+            elif seconds is None:
                 lines.append(_("{level}: measuring how long it thinks on this computer...").format(level=_(label)))
             elif seconds < 0.1:
                 lines.append(_("{level}: under a tenth of a second a move on this computer").format(level=_(label)))
