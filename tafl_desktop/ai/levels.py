@@ -3,8 +3,13 @@
 A level is deliberately *more* than a time budget.  A pure time budget makes a level's strength
 depend on the machine and on what else it is doing: in self-play on a busy two-core box a
 5-second "expert" searched fewer nodes than a depth-capped "hard" and lost to it.  So each level
-is defined by a node budget and a depth cap, which give the same play on any machine, and its
-``time`` is only a ceiling, reached on a slow or busy machine.  Each level searches several
+is defined by a node budget and a depth cap, which give the same play on any machine.  Where the
+player has asked for no clock the node budget is the binding limit: the search may run
+``UNTIMED_CEILING`` times the level's ``time`` before a guard stops it (a level stopped by the
+clock on a busy machine played a different, weaker game: Expert stopped at 15 s and 4.49 M of its
+5 M nodes at the Copenhagen start, Hard in Fox and Hounds at 3.9 s and 39,725 of its 150,000).
+How long that takes on this machine is measured, not guessed (:mod:`tafl_desktop.ai.think_time`,
+shown in New Game).  Under a clock ``time`` is the level's share of it.  Each level searches several
 times the nodes of the one below (3k, 20k, 150k, 450k; on 7x7 boards the depth caps bind
 first: easy 3, medium 4, hard 5 plies), and Expert searches selectively past depth 4.  The caps
 are set for Tafl: where the geese may never step back, a family's evaluator lifts them
@@ -53,7 +58,8 @@ class Level:
 
     name: str
     label: str
-    #: Wall-clock budget per move in seconds (the search returns its best move so far when it runs out).
+    #: Seconds per move under a clock (the search returns its best move so far when it runs out);
+    #: without a clock only a guard, ``UNTIMED_CEILING`` times this, while the node budget binds.
     time: float
     #: Deepest full-width iteration (plies); the quiescence search may look further on forcing lines.
     depth: int
@@ -85,6 +91,12 @@ class Level:
     native_depth: int = 0
 
 
+#: Without a clock, a level's search may think this many times its ``time`` before the guard stops
+#: it: the node budget binds on any machine but one this much slower than a busy two-core box (or a
+#: frozen one), and the player can always ask for the move now.
+UNTIMED_CEILING = 10.0
+
+
 #: Ordered weakest first; the GUI shows them in this order.
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
     Level("random", N_("Random mover"), time=0.0, depth=0, random_mover=True),
@@ -102,6 +114,11 @@ PLAYER_LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "expert"
 
 #: The settings hints and the evaluation bar use: the strongest level.
 HINT_LEVEL = "expert"
+
+
+def untimed_ceiling(level: Level) -> float:
+    """The guard of ``level``'s search without a clock, in seconds (0: none, the random mover)."""
+    return level.time * UNTIMED_CEILING
 
 
 def get_level(name: str) -> Level:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from tafl_desktop.ai.engine import make_searcher
-from tafl_desktop.ai.levels import Level, get_level
+from tafl_desktop.ai.levels import UNTIMED_CEILING, Level, get_level
 from tafl_desktop.ai.search import SearchLimits, SearchResult
 from tafl_desktop.core.game import unrepeated
 
@@ -24,8 +24,13 @@ class ComputerPlayer:
     """Chooses moves at one level; keeps its searcher (and transposition table) between moves."""
 
     def __init__(self, rules: Any, level: str | Level, seed: int | None = None, evaluator: Any | None = None,
-                 time_scale: float = 1.0, searcher: Any | None = None, engine: str | None = None) -> None:
+                 time_scale: float = 1.0, searcher: Any | None = None, engine: str | None = None,
+                 timed: bool = False) -> None:
         self.rules = rules
+        #: Whether the level's time (times ``time_scale``) is a real limit: a clock is running (the
+        #: engine protocol's host).  Untimed, the node budget binds and the time is only a guard
+        #: (``UNTIMED_CEILING`` times it), so that a level plays the same on any machine.
+        self.timed = timed
         self.level = level if isinstance(level, Level) else get_level(level)
         self.rng = random.Random(seed)
         self.time_scale = time_scale
@@ -56,7 +61,8 @@ class ComputerPlayer:
         nodes = lv.native_nodes if native and lv.native_nodes else lv.nodes
         depth = lv.native_depth if native and lv.native_depth else lv.depth
         depth = MAX_DEPTH if self.uncapped and lv.depth > 1 and lv.nodes else depth
-        return SearchLimits(time=lv.time * self.time_scale, depth=depth, nodes=nodes,
+        guard = 1.0 if self.timed or not nodes else UNTIMED_CEILING
+        return SearchLimits(time=lv.time * self.time_scale * guard, depth=depth, nodes=nodes,
                             quiescence=lv.quiescence, margin=own if margin is None else margin,
                             ranked_drift=lv.ranked_drift if ranked is None else ranked, selective=lv.selective,
                             captures=lv.captures, threads=1)

@@ -49,7 +49,7 @@ import traceback
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tafl_desktop.ai.levels import HINT_LEVEL, get_level
+from tafl_desktop.ai.levels import HINT_LEVEL, get_level, untimed_ceiling
 
 #: Seconds past a request's budget after which the worker is declared hung.
 HANG_GRACE = 5.0
@@ -311,7 +311,8 @@ class AIWorker:
             "level": lv.name if mode == "move" else level, "mode": mode, "quiet": quiet,
             "time": time_limit, "seed": seed, **(extra or {}),
         }
-        budget = time_limit if time_limit is not None else (lv.time if mode != "eval" else 1.0)
+        # without a time limit the level's node budget binds: the search may run to its guard
+        budget = time_limit if time_limit is not None else (untimed_ceiling(lv) if mode != "eval" else 1.0)
         self._current, self._request = rid, req
         self._retried = False
         self._moved_now = False

@@ -120,7 +120,7 @@ class PlayerChooser(QWidget):
             self.kind.setCurrentIndex(2)
         self.level.setCurrentIndex(max(0, self.level.findData(spec.level or DEFAULT_LEVEL)))
         tr(self.level, "setToolTip", "Beginner blunders on purpose; each level above looks further ahead and thinks "
-           "longer (Expert: about 5 seconds a move)")
+           "longer (how long on this computer is shown below)")
         self.kind.currentIndexChanged.connect(self._sync)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
@@ -183,6 +183,14 @@ class NewGameDialog(QDialog):
 
         self.clock_chooser = ClockChooser()
         self.player_form.addRow(tr(QLabel(), "setText", "Clock:"), self.clock_chooser)
+        from tafl_desktop.gui.think_times import ThinkTimeLabel
+
+        # how long each chosen level thinks here: measured on this computer, not guessed
+        self.think_times = ThinkTimeLabel(parent=self)
+        self.player_form.addRow(self.think_times)
+        for chooser in self.choosers:
+            chooser.kind.currentIndexChanged.connect(self._show_think_times)
+            chooser.level.currentIndexChanged.connect(self._show_think_times)
         name_fields(self.player_form)
         info = QVBoxLayout()
         info.addWidget(self.name)
@@ -233,6 +241,8 @@ class NewGameDialog(QDialog):
         layout.addLayout(bottom)
         fit_size(self, 1040, 740)
         self._select_initial(current)
+        self.options.changed.connect(self._show_think_times)
+        self._show_think_times()
 
     # ------------------------------------------------------------------------------- the list
     def _fill_tree(self, current: Variant | None) -> None:
@@ -321,6 +331,25 @@ class NewGameDialog(QDialog):
             self.player_labels[i].setText(_("{side}:").format(side=v.side_names[i]))
         self.options.set_schema(v.schema, dict(v.options), dict(v.preset_options or v.options))
         self._show_preview(v)
+        if hasattr(self, "think_times"):
+            self._show_think_times()
+
+    def _show_think_times(self, *_args: Any) -> None:
+        """The think-time line for the computer sides chosen, in the rules chosen."""
+        try:
+            variant = self.chosen_variant() if self._base is not None else None
+        except VariantError:
+            variant = None
+        from tafl_desktop.ai.levels import get_level
+
+        levels = [(c.level.currentData(), get_level(c.level.currentData()).label)
+                  for c in self.choosers if c.kind.currentData() == COMPUTER]
+        self.think_times.show_levels(variant, levels)
+
+    def done(self, result: int) -> None:
+        """Closing stops a think-time measurement (a stopped one is measured again next time)."""
+        self.think_times.stop()
+        super().done(result)
 
     def _show_preview(self, v: Variant) -> None:
         rules = v.make_rules()

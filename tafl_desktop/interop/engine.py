@@ -154,7 +154,7 @@ class EngineSession:
         from tafl_desktop.ai.player import ComputerPlayer
 
         if self.player is None or self.player.rules is not rules:
-            self.player = ComputerPlayer(rules, self.level)
+            self.player = ComputerPlayer(rules, self.level, timed=True)
         self.game = Game(rules)
         self._refused.clear()
         self._last_sent = None

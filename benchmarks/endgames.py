@@ -1,0 +1,205 @@
+"""Won-looking endgames: does the engine convert them?  (issue 44 item 1)
+
+The suite (``benchmarks/endgame_suite.json``) holds positions where one side is far ahead: taken
+from decisive real games (``shared/reference/games``: Brandubh, Copenhagen) and from self-play
+(Tablut, the Fox games, Dablot) some plies before the end, kept when a search scores the
+eventual winner at least ``--margin`` units ahead (100 = about one soldier) without a forced result
+found yet, plus the Copenhagen endgame of issue 44 that was drawn by shuffling.
+
+``play`` plays each position out, the engine against itself, with a node budget per move (not a
+time: the figures do not depend on the machine or its load) for at most 100 plies, and counts the
+games the side ahead wins.  ``collect`` rebuilds the suite.
+
+    PYTHONPATH=. python benchmarks/endgames.py play [--nodes 100000] [--python-nodes 5000] [--plies 100] [--json]
+    PYTHONPATH=. python benchmarks/endgames.py collect
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tafl_desktop.ai.engine import make_searcher
+from tafl_desktop.ai.search import MATE_BOUND, SearchLimits
+from tafl_desktop.core.game import Game, Side
+from tafl_desktop.core.variants import find_variant
+
+SUITE = Path(__file__).with_name("endgame_suite.json")
+GAMES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "games"
+#: The issue's endgame: 22 attackers against the king and 3 defenders, walled in at a5.
+ISSUE_POSITION = {
+    "game": "copenhagen", "options": {"repetition": "mover_loses"}, "to_move": "attackers", "ahead": "attackers",
+    "position": "/5t5/3t1t5/T6t3/10T/t2t7/tt1t3tt2/K1t6t1/tt9/1tt1T6/8t2/3t1tt2t1/",
+    "source": "issue 44: drawn at a 200-ply cap by shuffling at 1 s a move",
+}
+#: Real-game files, the rules their games were played under (as the replay tests read them).
+REAL = {
+    "brandubh": ("brandubh.csv", {"repetition": "allowed", "king_capture": "weak_near_throne", "encirclement": True}),
+    "copenhagen": ("copenhagen.csv", {"repetition": "allowed"}),
+}
+#: Self-play pairings per game: the winner is usually far ahead well before the end.
+SELFPLAY = {"tablut": ("medium", "easy"), "fox_geese_13": ("medium", "easy"), "fox_hounds": ("medium", "easy"),
+            "dablot_mini": ("medium", "easy")}
+
+
+def _rules(entry: dict[str, Any]) -> Any:
+    v = find_variant(entry["game"])
+    return (v.with_options(entry["options"]) if entry.get("options") else v).make_rules()
+
+
+def _score(rules: Any, pos: Any, nodes: int) -> int:
+    """The searched score for the side to move."""
+    res = make_searcher(rules).search(pos, SearchLimits(time=0, depth=64, nodes=nodes, threads=1))
+    return res.score
+
+
+def _candidate(rules: Any, game: Game, back: int, winner: Side, margin: int, nodes: int) -> dict[str, Any] | None:
+    ply = len(game.plies) - back
+    if ply < 10:
+        return None
+    pos = game.position_at(ply)
+    if rules.outcome(pos) is not None:
+        return None
+    side = rules.side_to_move(pos)
+    score = _score(rules, pos, nodes)
+    winner_score = score if side == winner else -score
+    if not margin <= winner_score < MATE_BOUND:
+        return None
+    return {"position": rules.position_text(pos), "to_move": Side(side).key, "ahead": winner.key,
+            "score": winner_score}
+
+
+def collect(margin: int, per_game: int, nodes: int, games_dir: Path = GAMES_DIR,
+            only: set[str] | None = None, seeds: int = 40) -> list[dict[str, Any]]:
+    """The suite: the issue's position, then per game up to ``per_game`` positions (``only``: of
+    these games, without the issue's position)."""
+    suite: list[dict[str, Any]] = [] if only else [dict(ISSUE_POSITION)]
+    for vid, (name, options) in REAL.items():
+        if only and vid not in only:
+            continue
+        rules = find_variant(vid).with_options(options).make_rules()
+        found = 0
+        for number, raw in enumerate((games_dir / name).read_text().splitlines(), 1):
+            if found >= per_game or not raw.strip():
+                continue
+            moves_text, _a, _b, result = raw.rsplit(",", 3)
+            if result.strip() not in ("Black", "White") or "timeout" in moves_text:
+                continue
+            game = Game(rules)
+            try:
+                for token in moves_text.split():
+                    game.play_text(token.split("x")[0])
+            except Exception:
+                continue
+            if len(game.plies) < 24:
+                continue
+            winner = Side.ATTACKERS if result.strip() == "Black" else Side.DEFENDERS
+            # a resigned game's last position is one the loser gave up; a finished one, 16 plies back
+            got = _candidate(rules, game, 16 if game.outcome is not None else 0, winner, margin, nodes)
+            if got:
+                suite.append({"game": vid, "options": options, **got, "source": f"{name} line {number}"})
+                found += 1
+                print(f"{vid}: {found} (line {number}, {got['score']})", file=sys.stderr)
+    from tafl_desktop.ai.selfplay import play_game
+
+    for vid, (strong, weak) in SELFPLAY.items():
+        if only and vid not in only:
+            continue
+        variant = find_variant(vid)
+        rules = variant.make_rules()
+        found = 0
+        for seed in range(1, seeds + 1):
+            if found >= per_game:
+                break
+            pair = (strong, weak) if seed % 2 else (weak, strong)
+            record = play_game(variant, *pair, seed=seed, time_scale=10.0)
+            if record["winner"] is None:
+                continue
+            game = Game(rules)
+            for text in record["moves"]:
+                game.play_text(text)
+            if len(game.plies) < 30:
+                continue
+            got = _candidate(rules, game, 12, Side.parse(record["winner"]), margin, nodes)
+            if got:
+                suite.append({"game": vid, "options": {}, **got, "source": f"selfplay {pair[0]}-{pair[1]} seed {seed}"})
+                found += 1
+                print(f"{vid}: {found} (seed {seed}, {got['score']})", file=sys.stderr)
+    return suite
+
+
+def play_out(entry: dict[str, Any], nodes: int, plies: int, python_nodes: int) -> dict[str, Any]:
+    """The engine against itself from ``entry``'s position: who won, in how many plies."""
+    rules = _rules(entry)
+    start = rules.parse_position(entry["position"], Side.parse(entry["to_move"]))
+    game = Game(rules, start)
+    searcher = make_searcher(rules)
+    keys = [rules.position_key(game.position)]
+    if getattr(searcher, "engine", "python") != "native":
+        nodes = python_nodes
+    limits = SearchLimits(time=0, depth=64, nodes=nodes, threads=1)
+    t0 = time.perf_counter()
+    while not game.over and len(game.plies) < plies:
+        res = searcher.search(game.position, limits, keys)
+        if res.move is None:
+            break
+        game.play(res.move)
+        keys.append(rules.position_key(game.position))
+    out = game.outcome
+    winner = out.winner.key if out and out.winner is not None else None
+    return {"game": entry["game"], "source": entry["source"], "ahead": entry["ahead"], "winner": winner,
+            "reason": out.reason if out else "ply_cap", "plies": len(game.plies), "nodes": nodes,
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--margin", type=int, default=600, help="the winner's searched lead, 100 = a soldier")
+    c.add_argument("--per-game", type=int, default=6)
+    c.add_argument("--nodes", type=int, default=50_000)
+    c.add_argument("--seeds", type=int, default=40, help="self-play games tried per game at most")
+    c.add_argument("--only", default="", help="collect these games only (comma-separated ids) and add them")
+    c.add_argument("--games-dir", type=Path, default=GAMES_DIR, help="the real-game files (shared/reference/games)")
+    pl = sub.add_parser("play")
+    pl.add_argument("--nodes", type=int, default=100_000, help="positions searched per move")
+    pl.add_argument("--python-nodes", type=int, default=5_000,
+                    help="positions per move where the Python search plays (the Fox games, Dablot)")
+    pl.add_argument("--plies", type=int, default=100)
+    pl.add_argument("--only", default="", help="games to play (comma-separated ids), all if empty")
+    pl.add_argument("--json", action="store_true")
+    a = p.parse_args()
+    if a.cmd == "collect":
+        only = {g for g in a.only.split(",") if g}
+        suite = collect(a.margin, a.per_game, a.nodes, a.games_dir, only, a.seeds)
+        if only and SUITE.exists():
+            suite = [e for e in json.loads(SUITE.read_text()) if e["game"] not in only] + suite
+        SUITE.write_text(json.dumps(suite, indent=1) + "\n")
+        print(f"{len(suite)} positions -> {SUITE}")
+        return
+    suite = json.loads(SUITE.read_text())
+    only = {g for g in a.only.split(",") if g}
+    rows = [play_out(e, a.nodes, a.plies, a.python_nodes) for e in suite if not only or e["game"] in only]
+    converted = sum(r["winner"] == r["ahead"] for r in rows)
+    if a.json:
+        print(json.dumps({"nodes": a.nodes, "python_nodes": a.python_nodes, "plies": a.plies, "converted": converted,
+                          "positions": len(rows),
+                          "games": rows}, indent=1))
+        return
+    for r in rows:
+        mark = "won " if r["winner"] == r["ahead"] else "LOST" if r["winner"] else "draw"
+        print(f"{mark} {r['game']:13} {r['source'][:40]:40} {r['reason']:14} {r['plies']:3} plies "
+              f"{r['seconds']:6.1f} s")
+    won = [r["plies"] for r in rows if r["winner"] == r["ahead"]]
+    print(f"converted {converted} of {len(rows)} within {a.plies} plies at {a.nodes} nodes a move"
+          + (f" (median {statistics.median(won)} plies)" if won else ""))
+
+
+if __name__ == "__main__":
+    main()
