@@ -64,6 +64,12 @@ class ImportReport:
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
+    def problem(self, text: str) -> None:
+        """One problem as one line a reader can take in (a rules error may list every option)."""
+        from tafl_desktop.core.quoting import shown
+
+        self.problems.append(shown(text, 400))
+
     def to_json(self) -> dict[str, Any]:
         return {"added": self.added, "duplicates": self.duplicates, "problems": self.problems,
                 "seconds": round(self.seconds, 3)}
@@ -104,7 +110,7 @@ def ensure_shipped(db: GameDb) -> ImportReport:
                 done = row.line
                 progress.moves(done, total)
                 if row.transfer is None:
-                    report.problems.append(row.problem)
+                    report.problem(row.problem)
                 elif db.add_game(row.transfer.game, "real", row.transfer.tags, f"{name}:{row.line}") is None:
                     report.duplicates += 1
                 else:
@@ -171,11 +177,11 @@ def import_paths(db: GameDb, paths: Iterable[str | Path], variant: Variant | Non
         try:
             games = list(_read_file(path, variant, fixed))
         except InteropError as exc:
-            report.problems.append(str(exc))
+            report.problem(str(exc))
             continue
         for item in games:
             if isinstance(item, str):
-                report.problems.append(item)
+                report.problem(item)
             else:
                 pending.append(item)
         if len(pending) >= BATCH_GAMES or time.perf_counter() - last > BATCH_SECONDS:
@@ -291,7 +297,7 @@ def rebuild(path: str | Path | None = None, shipped: bool = True) -> tuple[Path 
                         tags = {str(k): str(v) for k, v in dict(item["record"].get("tags") or {}).items()}
                         added = db.add_game(game, str(item["source"]), tags, str(item.get("origin", "")))
                     except (ValueError, KeyError, TypeError, RecordError) as exc:
-                        report.problems.append(_("{where}: {problem}").format(
+                        report.problem(_("{where}: {problem}").format(
                             where=f"{journal.name}:{number}", problem=shown(exc, 200)))
                         continue
                     if added is None:
