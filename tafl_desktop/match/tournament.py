@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 
 FORMAT = "tafl-desktop-tournament"
 VERSION = 1
@@ -209,7 +209,9 @@ class Tournament:
         from tafl_desktop.match.brackets import snake_groups
 
         if count < 1 or len(self.players) < QUALIFY * count:
-            raise TournamentError(_("{players} players cannot make {groups} groups of at least two").format(
+            raise TournamentError(ngettext("{players} players cannot make {groups} group of at least two",
+                                            "{players} players cannot make {groups} groups of at least two",
+                                            count).format(
                 players=len(self.players), groups=count))
         self.groups = snake_groups([p.rating for p in self.players], count)
 
