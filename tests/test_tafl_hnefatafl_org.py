@@ -259,3 +259,84 @@ def test_the_rule_sheet_prints_both_rules():
     plain = subprocess.run([sys.executable, "-m", "tafl_desktop", "rules", "copenhagen"], capture_output=True,
                            text=True, env=env, timeout=120)
     assert "hnefatafl.org judges" not in plain.stdout and "move 134" not in plain.stdout
+
+
+# ------------------------------------------------------------------ the site's records (item 3)
+def _quiet_game(rules, plies: int) -> Game:
+    """A game of ``plies`` moves (or until it ends) that captures nothing and wins nothing."""
+    game = Game(rules)
+    while game.outcome is None and len(game.plies) < plies:
+        pos = game.position
+        for move in game.legal_moves():
+            after, caps = rules.play(pos, move)
+            if not caps and (after.result is None or after.result.reason == "turn_limit"):
+                game.play(move)
+                break
+        else:
+            raise AssertionError("no quiet move was left")
+    return game
+
+
+def _site_record(game: Game, number: int = 4711) -> str:
+    """A record as hnefatafl.org's client writes one (portable_game_notation.rs, crate 6.2.3:
+    ``portable_game_notation_from_archived_game``): Event and Site tags, a Date tag in
+    ``%F %T %z``, then the numbered moves as ``from`` + ``to`` with no blank line before them,
+    no result and no final newline."""
+    words = []
+    for i, ply in enumerate(game.plies):
+        if i % 2 == 0:
+            words.append(f"{i // 2 + 1}.")
+        words.append(game.rules.move_text(ply.move).replace("-", ""))
+    return (f'[Event "Game {number}"]\n[Site "hnefatafl.org"]\n[Date "2026-08-21 14:03:22 +0000"]\n'
+            + " ".join(words))
+
+
+def test_a_site_record_is_read_under_the_sites_rules_and_ends_as_there(tmp_path):
+    """A 134-move game written as the site writes it: read under ``copenhagen_org``, drawn by the
+    move limit; the same moves with another site's tag are Copenhagen, still going on."""
+    from tafl_desktop.interop.formats import read_game
+
+    game = _quiet_game(_org_rules(), 134)
+    assert game.outcome == Outcome(None, "turn_limit")
+    path = tmp_path / "hnefatafl-org.pgn"
+    path.write_text(_site_record(game), encoding="utf-8")
+    t = read_game(path)
+    assert t.game.rules.variant.id == "copenhagen_org"
+    assert t.game.move_texts() == game.move_texts()
+    assert t.game.outcome == Outcome(None, "turn_limit")
+    assert t.tags["event"] == "Game 4711" and t.tags["date"] == "2026-08-21 14:03:22 +0000"
+    other = tmp_path / "playtafl.pgn"
+    other.write_text(_site_record(game).replace("hnefatafl.org", "playtafl.com"), encoding="utf-8")
+    plain = read_game(other)
+    assert plain.game.rules.variant.id == "copenhagen" and plain.game.outcome is None
+
+
+def test_a_site_record_with_a_move_after_the_limit_is_refused_in_one_line(tmp_path):
+    """A record that plays on after the site's limit cannot come from the site: one clear line."""
+    from tafl_desktop.interop.formats import read_game
+    from tafl_desktop.interop.transfer import InteropError
+
+    plain = presets()["copenhagen"].make_rules()
+    game = _quiet_game(plain, 136)
+    path = tmp_path / "too-long.pgn"
+    path.write_text(_site_record(game), encoding="utf-8")
+    with pytest.raises(InteropError) as err:
+        read_game(path)
+    assert "\n" not in str(err.value) and "too-long.pgn" in str(err.value)
+
+
+def test_the_window_opens_a_site_record_under_the_sites_rules(qtbot, make_window, dialogs_recorder, tmp_path):
+    """The real window, offscreen: a site record dropped on it opens as Copenhagen (hnefatafl.org),
+    its moves and its ending there to review."""
+    from test_gui_interop import _drop
+
+    game = _quiet_game(_org_rules(), 134)
+    path = tmp_path / "from-the-site.pgn"
+    path.write_text(_site_record(game), encoding="utf-8")
+    w = make_window("brandubh")
+    _drop(w, path)
+    assert dialogs_recorder.errors == []
+    assert w.controller.variant.id == "copenhagen_org"
+    assert len(w.controller.game.plies) == 134
+    assert w.controller.game.outcome == Outcome(None, "turn_limit")
+    w.grab().save("/tmp/h43-site-record.png")
