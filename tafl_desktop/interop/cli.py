@@ -92,6 +92,9 @@ def register(sub) -> None:
     s.add_argument("--level", default="medium", help=_("computer level (beginner, easy, medium, hard, expert)"))
     s.add_argument("--seconds", type=float, default=None,
                    help=_("think time of generate_move in seconds (default: 1, or a share of the Fischer clock)"))
+    s.add_argument("--host", default=None,
+                   help=_("connect to an HTP driver at this address instead of reading stdin (as the crate's --host)"))
+    s.add_argument("--port", type=int, default=49152, help=_("the driver's port with --host (default 49152)"))
     s.set_defaults(func=cmd_htp)
 
     variants = sub.choices.get("variants")

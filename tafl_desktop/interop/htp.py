@@ -291,6 +291,43 @@ def run_htp(stdin: IO[str], stdout: IO[str], level: str = "medium", seconds: flo
     return 0
 
 
+def run_htp_client(host: str, port: int, stdout: IO[str], level: str = "medium",
+                   seconds: float | None = None) -> int:
+    """The crate's ``--host`` mode from the engine's side: connect to a driver at ``host:port``;
+    ``play ROLE FROM TO`` is played without an answer, ``generate_move`` is answered with a bare
+    ``play ROLE FROM TO`` line, any other command is answered on ``stdout``; the connection is left
+    when the game is over or the driver closes it."""
+    import socket
+
+    from tafl_desktop.interop.engine import TOO_LONG, read_protocol_lines
+
+    session = HtpSession(level, seconds)
+    with socket.create_connection((host, port), timeout=30) as conn:
+        conn.settimeout(None)
+        for line in read_protocol_lines(conn.makefile("rb"), MAX_LINE):
+            words = line.split("#", 1)[0].split() if line != TOO_LONG else []
+            try:
+                if words[:1] == ["play"]:
+                    session.cmd_play(words[1:])
+                elif words[:1] == ["generate_move"]:
+                    conn.sendall((session.cmd_generate_move([]) + "\n").encode("ascii"))
+                else:
+                    answer = session.handle(line) if line != TOO_LONG else "? line too long\n"
+                    if answer is not None:
+                        stdout.write(answer + "\n")
+                        stdout.flush()
+            except (HtpError, IllegalMove) as exc:
+                stdout.write("? " + _one_line(str(exc)) + "\n\n")
+                stdout.flush()
+            except SystemExit:
+                return 0
+            if session.game.outcome is not None:
+                return 0
+    return 0
+
+
 def main_htp(args: Any) -> int:
     """The ``htp`` command."""
+    if args.host:
+        return run_htp_client(args.host, args.port, sys.stdout, level=args.level, seconds=args.seconds)
     return run_htp(sys.stdin, sys.stdout, level=args.level, seconds=args.seconds)
