@@ -1,6 +1,6 @@
 """``tafl-desktop htp`` (issue 43 item 3): our engine behind hnefatafl.org's Hnefatafl Text Protocol.
 
-Protocol source: the crate ``hnefatafl-copenhagen`` 6.2.3: ``src/message.rs`` (the command list and
+Protocol source: the crate ``hnefatafl-copenhagen`` 6.4.1: ``src/message.rs`` (the command list and
 what each takes), ``src/game.rs`` ``Game::update`` (the answers: ``1-beta``, ``true``/``false``,
 captured squares each followed by a space, ``play ROLE FROM TO`` for ``generate_move``,
 ``attacker_wins``/``defender_wins``/``draw``/``ongoing``), ``src/board.rs``

@@ -1,6 +1,6 @@
 """Hosting HTP engines (issue 43 item 5): stdin and the crate's ``--host`` mode over TCP on
 127.0.0.1, with the OpenTafl host's safety (process group, bounded lines, a crash or a resignation
-as a normal end).  Protocol source: the crate ``hnefatafl-copenhagen`` 6.2.3,
+as a normal end).  Protocol source: the crate ``hnefatafl-copenhagen`` 6.4.1,
 ``src/bin/hnefatafl-text-protocol.rs`` (``play_tcp``: ``play`` lines are played without an answer,
 ``generate_move`` is answered with a bare ``play ROLE FROM TO``) and ``src/lib.rs``
 (``SERVER_PORT = ":49152"``).  The engines are our own ``tafl-desktop htp`` (both modes) and small

@@ -1,9 +1,10 @@
 """hnefatafl.org's Copenhagen as a preset (issue 43 item 2): its move limit and its "king can't
 escape" win, as named options (``turn_limit``, ``cant_escape``) that only the Python engine plays.
 
-Rule source: hnefatafl.org's engine, the crate ``hnefatafl-copenhagen`` 6.2.3 (repository
-dcampbell24/hnefatafl at 5878b58f, 2026-08-22): ``src/board.rs`` (``MAX_TURNS = 132``;
-``play_internal`` draws a move played after more than 132 moves that does not win, so the 134th;
+Rule source: hnefatafl.org's engine, the crate ``hnefatafl-copenhagen`` 6.4.1 as published on
+crates.io (the repository dcampbell24/hnefatafl at 5878b58f, version 6.2.3, differs in these rules
+only by ``MAX_TURNS = 132``): ``src/board.rs`` (``MAX_TURNS = 140``;
+``play_internal`` draws a move played after more than 140 moves that does not win, so the 142nd;
 ``can_not_escape``), ``src/game.rs`` (``Game::play`` tests ``can_not_escape`` after every move that
 leaves the game going on).  The positions of :data:`SITE_CASES` are those of the crate's own tests
 (``src/tests.rs``: ``closed_off_exits``, ``can_not_escape_1`` to ``can_not_escape_8``), each with
@@ -194,9 +195,9 @@ def test_a_win_on_the_limit_move_is_a_win():
     assert drawn.outcome == Outcome(None, "turn_limit")
 
 
-def test_the_preset_draws_at_the_134th_move():
-    """``MAX_TURNS = 132`` and ``turn_number > MAX_TURNS`` with the moves already played: the
-    134th move draws.  A game of quiet moves (chosen so nothing else ends it) under the preset."""
+def test_the_preset_draws_at_the_142nd_move():
+    """``MAX_TURNS = 140`` and ``turn_number > MAX_TURNS`` with the moves already played: the
+    142nd move draws.  A game of quiet moves (chosen so nothing else ends it) under the preset."""
     rules = _org_rules()
     game = Game(rules)
     while game.outcome is None:
@@ -213,8 +214,8 @@ def test_the_preset_draws_at_the_134th_move():
             break
         assert len(game.plies) == ply + 1, "no quiet move was left"
         if game.outcome is None:
-            assert len(game.plies) < 134
-    assert len(game.plies) == 134
+            assert len(game.plies) < 142
+    assert len(game.plies) == 142
     assert game.outcome == Outcome(None, "turn_limit")
 
 
@@ -254,11 +255,11 @@ def test_the_rule_sheet_prints_both_rules():
     out = subprocess.run([sys.executable, "-m", "tafl_desktop", "rules", "copenhagen_org"], capture_output=True,
                          text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert "The game is drawn after move 134 (both sides' moves counted) unless that move wins." in out.stdout
+    assert "The game is drawn after move 142 (both sides' moves counted) unless that move wins." in out.stdout
     assert "the king can no longer escape as hnefatafl.org judges it" in out.stdout
     plain = subprocess.run([sys.executable, "-m", "tafl_desktop", "rules", "copenhagen"], capture_output=True,
                            text=True, env=env, timeout=120)
-    assert "hnefatafl.org judges" not in plain.stdout and "move 134" not in plain.stdout
+    assert "hnefatafl.org judges" not in plain.stdout and "move 142" not in plain.stdout
 
 
 # ------------------------------------------------------------------ the site's records (item 3)
@@ -278,7 +279,7 @@ def _quiet_game(rules, plies: int) -> Game:
 
 
 def _site_record(game: Game, number: int = 4711) -> str:
-    """A record as hnefatafl.org's client writes one (portable_game_notation.rs, crate 6.2.3:
+    """A record as hnefatafl.org's client writes one (portable_game_notation.rs, crate 6.4.1:
     ``portable_game_notation_from_archived_game``): Event and Site tags, a Date tag in
     ``%F %T %z``, then the numbered moves as ``from`` + ``to`` with no blank line before them,
     no result and no final newline."""
@@ -292,11 +293,11 @@ def _site_record(game: Game, number: int = 4711) -> str:
 
 
 def test_a_site_record_is_read_under_the_sites_rules_and_ends_as_there(tmp_path):
-    """A 134-move game written as the site writes it: read under ``copenhagen_org``, drawn by the
+    """A 142-move game written as the site writes it: read under ``copenhagen_org``, drawn by the
     move limit; the same moves with another site's tag are Copenhagen, still going on."""
     from tafl_desktop.interop.formats import read_game
 
-    game = _quiet_game(_org_rules(), 134)
+    game = _quiet_game(_org_rules(), 142)
     assert game.outcome == Outcome(None, "turn_limit")
     path = tmp_path / "hnefatafl-org.pgn"
     path.write_text(_site_record(game), encoding="utf-8")
@@ -330,13 +331,13 @@ def test_the_window_opens_a_site_record_under_the_sites_rules(qtbot, make_window
     its moves and its ending there to review."""
     from test_gui_interop import _drop
 
-    game = _quiet_game(_org_rules(), 134)
+    game = _quiet_game(_org_rules(), 142)
     path = tmp_path / "from-the-site.pgn"
     path.write_text(_site_record(game), encoding="utf-8")
     w = make_window("brandubh")
     _drop(w, path)
     assert dialogs_recorder.errors == []
     assert w.controller.variant.id == "copenhagen_org"
-    assert len(w.controller.game.plies) == 134
+    assert len(w.controller.game.plies) == 142
     assert w.controller.game.outcome == Outcome(None, "turn_limit")
     w.grab().save("/tmp/h43-site-record.png")

@@ -3,7 +3,7 @@
 hnefatafl.org ends a game for the attackers, after any move that leaves it going on, when its
 test ``Board::can_not_escape`` says the king can no longer get out.  The test is a set of
 judgements rather than a proof, so it is reproduced here as the site plays it (read from the
-crate ``hnefatafl-copenhagen`` 6.2.3, ``src/board.rs``: ``can_not_escape``, ``king_trapped``
+crate ``hnefatafl-copenhagen`` 6.4.1, ``src/board.rs``: ``can_not_escape``, ``king_trapped``
 and its four edge cases, ``closed_off_exit(s)``, ``n_or_less_side_spaces``, ``connected``;
 ``src/game.rs`` ``Game::play`` calls it after every move by either side).  The site's board is
 square and its exits are the four corners; the test is the same up to a turn or a mirror of the

@@ -113,8 +113,8 @@ TAFL_OPTIONS = OptionSchema((
         "without a win (0 = never)."), "int", 0, minimum=0, maximum=999,
         sentence_on=N_("The game is drawn after move {n} (both sides' moves counted) unless that move wins."),
         group="Winning", omit_default=True,
-        source=N_("hnefatafl.org (crate hnefatafl-copenhagen 6.2.3, src/board.rs: MAX_TURNS = 132, and a move "
-                  "played after more than 132 moves draws unless it wins: the 134th)")),
+        source=N_("hnefatafl.org (crate hnefatafl-copenhagen 6.4.1, src/board.rs: MAX_TURNS = 140, and a move "
+                  "played after more than 140 moves draws unless it wins: the 142nd)")),
     OptionSpec(
         "cant_escape", N_("King cannot escape"), N_("The attackers win when hnefatafl.org's test says the king "
         "can no longer escape: trapped on an edge, or every corner closed off with few defenders or few open "
@@ -125,7 +125,7 @@ TAFL_OPTIONS = OptionSchema((
                        "defenders, with fewer than 4 defenders against 13 or more attackers, or at most 2 open edge "
                        "squares in one run on each edge (3 with fewer than 6 defenders)."),
         group="Winning", needs_mark="corner", depends_on=("escape", ("corner",)), omit_default=True,
-        source=N_("hnefatafl.org (crate hnefatafl-copenhagen 6.2.3, src/board.rs Board::can_not_escape, "
+        source=N_("hnefatafl.org (crate hnefatafl-copenhagen 6.4.1, src/board.rs Board::can_not_escape, "
                   "src/game.rs Game::play)")),
     # -- captures ----------------------------------------------------------------------------
     OptionSpec(

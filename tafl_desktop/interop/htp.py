@@ -1,6 +1,6 @@
 """``tafl-desktop htp``: our computer player behind the Hnefatafl Text Protocol (HTP).
 
-HTP is hnefatafl.org's engine protocol (crate ``hnefatafl-copenhagen`` 6.2.3: ``src/message.rs``
+HTP is hnefatafl.org's engine protocol (crate ``hnefatafl-copenhagen`` 6.4.1: ``src/message.rs``
 lists the commands, ``Game::update`` in ``src/game.rs`` answers them, and the binary
 ``src/bin/hnefatafl-text-protocol.rs`` frames the answers).  One command a line; ``#`` starts a
 comment; an empty line gets no answer.  A command that succeeds is answered ``= TEXT`` on one line

@@ -1,6 +1,6 @@
 """Hosting engines that speak hnefatafl.org's Hnefatafl Text Protocol (HTP), our rules as referee.
 
-Two ways, as the crate ``hnefatafl-copenhagen`` 6.2.3 lets its binary ``hnefatafl-text-protocol``
+Two ways, as the crate ``hnefatafl-copenhagen`` 6.4.1 lets its binary ``hnefatafl-text-protocol``
 be driven (``src/bin/hnefatafl-text-protocol.rs``):
 
 * **stdin**: we write ``play ROLE FROM TO`` for every move the engine has not seen and then

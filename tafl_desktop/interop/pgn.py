@@ -3,7 +3,7 @@
 As their reader has it (``dcampbell24/hnefatafl`` ``portable_game_notation.rs``, summarised in
 ``shared/reference/turn2-research.md`` 4.3): ``[Key "value"]`` tags, a blank line, then
 ``1. h1h3 g5g2 2. h3h2`` with no hyphen and no captures; 11x11 Copenhagen is assumed, attackers
-first.  hnefatafl.org's own writer (the same file, crate 6.2.3) puts ``[Event "Game N"]``,
+first.  hnefatafl.org's own writer (the same file, crate 6.4.1) puts ``[Event "Game N"]``,
 ``[Site "hnefatafl.org"]`` and sometimes ``[Date "%F %T %z"]`` straight above the moves, with no
 blank line, no result and no final newline, and leaves resignations out; a file with that
 ``Site`` tag (and no ``Rules`` tag) is read under the site's rules, the ``copenhagen_org`` preset.
