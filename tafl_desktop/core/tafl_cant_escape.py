@@ -34,6 +34,22 @@ class CantEscape:
     def __init__(self, width: int, height: int, corners: frozenset[int] | set[int]) -> None:
         self.W, self.H = width, height
         self.corners = tuple(sorted(corners))
+        n = width * height
+        self.full = (1 << n) - 1
+        self.not_file_a = sum(1 << s for s in range(n) if s % width != 0)
+        self.not_file_last = sum(1 << s for s in range(n) if s % width != width - 1)
+        self.wall_mask = sum(1 << s for s in range(n) if self._wall(s))
+        #: per corner: its bit, its two neighbours' bits, and the four squares that fortify it
+        self.corner_data = []
+        for c in self.corners:
+            first = self._neighbours(c)
+            fort = [sq for nb in first for sq in (nb, 2 * nb - c)] if len(first) == 2 else []
+            self.corner_data.append((c, first, fort))
+
+    def _dilate(self, x: int) -> int:
+        """``x`` and its orthogonal neighbours (the site's boards have no walls)."""
+        W = self.W
+        return (x | ((x << 1) & self.not_file_a) | ((x >> 1) & self.not_file_last) | (x << W) | (x >> W)) & self.full
 
     # -- helpers ------------------------------------------------------------------------------
     def _sq(self, x: int, y: int) -> int:
@@ -105,51 +121,39 @@ class CantEscape:
             (is_att(1, k + 1) and is_att(2, k + 1)) or (is_att(1, k - 1) and is_att(2, k - 1))))
 
     def _closed_off_exits(self, att: int, dfn: int, king: int) -> set[int] | None:
-        defended: set[int] = set()
-        for exit_square in self.corners:
-            closed = self._closed_off_exit(att, dfn, king, exit_square)
-            if closed is None:
+        defended = 0
+        king_bit = 1 << king if king >= 0 else 0
+        stoppers = dfn | king_bit
+        empty = self.full & ~(att | stoppers)
+        for exit_square, first, fort in self.corner_data:
+            if fort and all(att >> s & 1 for s in fort):  # both edges held two deep by attackers
+                defended |= 1 << exit_square
+                for s in fort:
+                    defended |= 1 << s
+                continue
+            # the site's flood (closed_off_exit): the corner's neighbours start it unless they hold a
+            # defender or the king; from there only empty squares carry it, and any defender or the
+            # king it touches opens the exit.  The corner and its neighbours are never entered again.
+            seen = 1 << exit_square
+            start = 0
+            for s in first:
+                seen |= 1 << s
+                if not stoppers >> s & 1:
+                    start |= 1 << s
+            visited = self._dilate(start) & ~seen
+            if visited & stoppers:
                 return None
-            defended.update(closed)
-        return defended
-
-    def _closed_off_exit(self, att: int, dfn: int, king: int, exit_square: int) -> list[int] | None:
-        first = self._neighbours(exit_square)
-        if len(first) == 2:
-            # both edges held two deep by attackers next to the corner
-            pairs = []
-            for n in first:
-                step = n - exit_square
-                pairs.append((n, n + step))
-            squares = [s for pair in pairs for s in pair]
-            if all(att >> s & 1 for s in squares):
-                return [exit_square, *squares]
-        checked = {exit_square, *first}
-        defended: list[int] = []
-        stack: list[int] = []
-
-        def expand(s: int) -> None:
-            for n in self._neighbours(s):
-                if n not in checked:
-                    checked.add(n)
-                    stack.append(n)
-
-        for s in first:
-            # a first neighbour that is a defender or the king is passed over, not a way out
-            if not (dfn >> s & 1) and s != king:
-                if self._wall(s):
-                    defended.append(s)
-                expand(s)
-        while stack:
-            s = stack.pop()
-            if s == king or dfn >> s & 1:
-                return None
-            if not att >> s & 1:  # empty
-                if self._wall(s):
-                    defended.append(s)
-                expand(s)
-        defended.append(exit_square)
-        return defended
+            reached = visited & empty
+            while True:
+                visited |= self._dilate(reached) & ~seen
+                if visited & stoppers:
+                    return None
+                grown = visited & empty
+                if grown == reached:
+                    break
+                reached = grown
+            defended |= ((start | reached) & self.wall_mask) | (1 << exit_square)
+        return {s for s in range(self.W * self.H) if defended >> s & 1}
 
     def _side_spaces_at_most(self, att: int, defended: set[int], n: int) -> bool:
         """On every edge, the squares that are neither attackers nor defended make at most one
