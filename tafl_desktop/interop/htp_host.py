@@ -5,7 +5,8 @@ be driven (``src/bin/hnefatafl-text-protocol.rs``):
 
 * **stdin**: we write ``play ROLE FROM TO`` for every move the engine has not seen and then
   ``generate_move``; each command is answered on its standard output with ``= ...`` or ``? ...``
-  (the answer to ``generate_move`` is ``= play ROLE FROM TO``).  In this mode the crate's binary
+  (the answer to ``generate_move`` is ``= play ROLE FROM TO``, which the crate's binary follows
+  with ``, score: ..., delay milliseconds: ...``).  In this mode the crate's binary
   plays its AiBasic at depth 4 whatever it is told.
 * **host** (its ``--host`` mode, where it takes ``--ai``, ``--seconds`` and ``--depth``): we listen
   on 127.0.0.1 only, at :data:`HTP_PORT` unless told another port (the crate's binary always
@@ -56,8 +57,10 @@ ROLE = {Side.ATTACKERS: "attacker", Side.DEFENDERS: "defender"}
 class HtpHostedEngine:
     """One HTP engine playing one game through our referee (stdin or host mode)."""
 
-    def __init__(self, command: str, label: str = "", host_mode: bool = False, port: int = HTP_PORT) -> None:
+    def __init__(self, command: str, label: str = "", host_mode: bool = False, port: int = HTP_PORT,
+                 move_seconds: float = MOVE_SECONDS) -> None:
         args = split_command(command)
+        self.move_seconds = move_seconds
         name = os.path.basename(args[0])
         self.label = label or name
         self.host_mode = host_mode
@@ -106,7 +109,7 @@ class HtpHostedEngine:
         finally:
             with contextlib.suppress(OSError):
                 self._listener.close()
-        conn.settimeout(MOVE_SECONDS)
+        conn.settimeout(None)  # silence is judged by the move deadline in poll()
         self._conn = conn
         try:
             for line in read_protocol_lines(conn.makefile("rb"), MAX_LINE):
@@ -164,7 +167,7 @@ class HtpHostedEngine:
         self._known = moves
         self._game, self._side = game, rules.side_to_move(game.position)
         self._stray = 0
-        self._deadline = time.monotonic() + MOVE_SECONDS
+        self._deadline = time.monotonic() + self.move_seconds
 
     # ---------------------------------------------------------------------------- receiving
     def _fail(self, text: str) -> EngineEvent:
@@ -249,7 +252,8 @@ class HtpHostedEngine:
         if game is None or side is None:
             return self._fail(_("the engine '{engine}' sent '{shown}' unasked").format(
                 engine=self.label, shown=_quoted(text, 40)))
-        words = text.split()
+        # the crate's binary follows the move with ", score: ..., delay milliseconds: ..." on stdin
+        words = text.split(",", 1)[0].split()
         shown = _quoted(text, 60)
         if len(words) >= 3 and words[0] == "play" and words[2] == "resigns":
             self._deadline, self._game = None, None
