@@ -94,11 +94,13 @@ clean:
 	rm -rf $(VENV) build dist *.egg-info tafl_native/target
 
 # The native engine checked against the core at length: perft 4 of every preset re-derived with the
-# core, 120,000 plies of differential play (about half an hour).
+# core, 120,000 plies of differential play (about half an hour); and hnefatafl.org's engine, built from
+# its crate with cargo into a cache, played over HTP both ways (tests/test_hnefatafl_org_crate.py).
 .PHONY: test-slow
 test-slow: native $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m slow tests/test_native_perft.py tests/test_native_differential.py tests/test_atspi_board.py \
-		tests/test_typed_real_games.py tests/test_gui_accessible_names.py
+		tests/test_typed_real_games.py tests/test_gui_accessible_names.py \
+		tests/test_hnefatafl_org_crate.py
 
 # Every shipped puzzle re-proved from scratch (a unique forced win under the rules it names, its
 # stored solution tree answering every defence): some ten minutes, most of it the 11x11 sets.

@@ -23,16 +23,17 @@ from typing import Any
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 from tafl_desktop.core.variants import VariantError, presets
+from tafl_desktop.native.bridge import PYTHON_ONLY, native_fits
 from tafl_desktop.native.rules import NativeTaflRules
 
-TAFL_PRESETS = sorted(vid for vid, v in presets().items() if v.family == "tafl")
+TAFL_PRESETS = sorted(vid for vid, v in presets().items() if native_fits(v))
 
 
 def random_variant(rng: random.Random, vid: str):
     """The preset ``vid`` with about half its toggles set to random values the board can honour."""
     variant = presets()[vid]
     for spec in TAFL_OPTIONS:
-        if rng.random() < 0.5:
+        if rng.random() < 0.5 or spec.key in PYTHON_ONLY:
             continue
         if spec.kind == "int":
             value = rng.choice([spec.minimum, spec.default, rng.randint(spec.minimum, min(spec.maximum, 40))])

@@ -18,7 +18,7 @@ from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 from tafl_desktop.core.variants import VariantError, find_variant, presets
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.unavailable_reason()}")
-TAFL_PRESETS = sorted(vid for vid, v in presets().items() if v.family == "tafl")
+TAFL_PRESETS = sorted(vid for vid, v in presets().items() if native.bridge.native_fits(v))
 
 
 def test_the_native_engine_is_built_where_make_test_built_it():
@@ -49,7 +49,9 @@ def test_a_module_built_for_another_processor_is_not_used(monkeypatch):
 
 @needs_native
 def test_the_native_engine_knows_exactly_the_cores_option_keys():
-    assert sorted(native.native_module().option_keys()) == sorted(TAFL_OPTIONS.keys())
+    """All but those it leaves to the core (the bridge refuses a variant that uses them)."""
+    played = set(TAFL_OPTIONS.keys()) - set(native.bridge.PYTHON_ONLY)
+    assert sorted(native.native_module().option_keys()) == sorted(played)
 
 
 @needs_native
@@ -59,7 +61,9 @@ def test_the_native_engine_knows_every_value_of_every_option():
     known = native.native_module().option_values()
     assert native.bridge.schema_gaps(known) == []
     for spec in TAFL_OPTIONS:
-        if spec.kind == "choice":
+        if spec.key in native.bridge.PYTHON_ONLY:
+            assert spec.key not in known, spec.key  # left to the core: the bridge refuses it
+        elif spec.kind == "choice":
             assert known[spec.key] == spec.values(), spec.key
         elif spec.kind == "int":
             assert known[spec.key] == (spec.minimum, spec.maximum), spec.key
@@ -115,6 +119,8 @@ def test_every_value_of_every_option_builds_native_rules(board):
     module = native.native_module()
     built = 0
     for spec in TAFL_OPTIONS:
+        if spec.key in native.bridge.PYTHON_ONLY:
+            continue  # played by the core only (tests/test_tafl_hnefatafl_org.py)
         values = spec.values() if spec.kind != "int" else [spec.minimum, spec.maximum]
         for value in values:
             try:

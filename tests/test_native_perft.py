@@ -33,7 +33,7 @@ OPTION_BOARDS = ("brandubh", "copenhagen", "tablut_camps", "tablut_competition")
 LIVE_DEPTH_4 = ("ard_ri", "brandubh", "mini_tablut", "mini_tablut_open", "papillons_escape", "single_step")
 #: Native depth 4 takes long here (19x19): checked at depth 3 live by default, at depth 4 when slow.
 SLOW_NATIVE = ("alea_evangelii",)
-TAFL_PRESETS = sorted(vid for vid, v in presets().items() if v.family == "tafl")
+TAFL_PRESETS = sorted(vid for vid, v in presets().items() if native.bridge.native_fits(v))
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.unavailable_reason()}")
 
@@ -48,7 +48,7 @@ def option_values(spec) -> list:
 
 def option_cases() -> list[tuple[str, str, object]]:
     return [(board, spec.key, value) for board in OPTION_BOARDS for spec in TAFL_OPTIONS
-            for value in option_values(spec)]
+            if spec.key not in native.bridge.PYTHON_ONLY for value in option_values(spec)]
 
 
 def case_key(board: str, key: str, value: object) -> str:

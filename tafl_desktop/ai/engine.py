@@ -52,6 +52,16 @@ def resolve(rules: Any, engine: str | None = None) -> str:
     family = FAMILIES.get(getattr(rules, "family", ""))
     if name == "python" or family is None or not family.native_engine:
         return "python"
+    variant = getattr(rules, "variant", None)
+    if variant is not None:
+        from tafl_desktop.native.bridge import python_only_in_force
+
+        refused = python_only_in_force(variant)
+        if refused:  # rules the native engine does not play: the Python search plays them
+            if engine == "native":
+                raise ValueError(f"--engine native: the native engine does not play {', '.join(refused)}; "
+                                 "the Python engine does")
+            return "python"
     if native_search_available():
         return "native"
     if engine == "native":

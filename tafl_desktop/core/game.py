@@ -160,6 +160,8 @@ REASON_TEXT = {
     "repetition": N_("a position was repeated"),
     "no_moves": N_("a side had no legal move"),
     "no_captures": N_("too many moves without a capture"),
+    "turn_limit": N_("the move limit was reached"),
+    "cant_escape": N_("the king can no longer escape"),
     "hunters_captured": N_pair("no {hunter} is left"),
     "flock_depleted": N_pair("too few {many} are left to trap the {hunters}"),
     "broke_through": N_pair("{a_hunter} broke through to the far side"),

@@ -25,6 +25,7 @@ from tafl_desktop.core.game import Move, Outcome, Side
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import listing, quote
+from tafl_desktop.core.tafl_cant_escape import CantEscape
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
 if TYPE_CHECKING:
@@ -50,13 +51,15 @@ class TaflPosition:
     ``att``/``dfn`` are the attackers and the defender soldiers (row-major bitboards),
     ``attT``/``dfnT`` the same column-major, ``king`` the king's square (-1 if captured),
     ``side`` the side to move, ``quiet`` the moves since the last capture and ``result`` an
-    :class:`Outcome` that the last move decided (king captured or escaped, fort, encirclement).
+    :class:`Outcome` that the last move decided (king captured or escaped, fort, encirclement)
+    and ``ply`` the moves played since the game's start (for a move limit; like ``quiet`` it is
+    not part of the key).
     """
 
-    __slots__ = ("att", "dfn", "attT", "dfnT", "king", "side", "quiet", "result")
+    __slots__ = ("att", "dfn", "attT", "dfnT", "king", "side", "quiet", "result", "ply")
 
     def __init__(self, att: int, dfn: int, attT: int, dfnT: int, king: int, side: int, quiet: int = 0,
-                 result: Outcome | None = None) -> None:
+                 result: Outcome | None = None, ply: int = 0) -> None:
         self.att = att
         self.dfn = dfn
         self.attT = attT
@@ -65,6 +68,7 @@ class TaflPosition:
         self.side = side
         self.quiet = quiet
         self.result = result
+        self.ply = ply
 
     def key(self) -> tuple[int, int, int, int]:
         return (self.att, self.dfn, self.king, self.side)
@@ -187,6 +191,9 @@ class TaflRules:
         self.strict_squares = bool(o["strict_custodian_squares"])
         #: a legality rule that needs the game's history (see forbids_repetition)
         self.no_repeat = o["repetition"] == "defenders_no_repeat"
+        #: hnefatafl.org's move limit and its "king can't escape" test (None when off)
+        self.turn_limit = int(o["turn_limit"])
+        self.cant_escape = (CantEscape(W, H, self.corners) if o["cant_escape"] and self.corners else None)
 
         # squares from which a move can close a shield wall: the edge, or one in from it
         inner = self.edge_mask if o["shield_wall_flank"] else self._mask(
@@ -607,8 +614,16 @@ class TaflRules:
             result = Outcome(Side.DEFENDERS, "edge_fort")
         elif side == ATT and o["encirclement"] and self._encircled(att, attT, dfn, king):
             result = Outcome(Side.ATTACKERS, "encircled")
+        ply = pos.ply + 1
+        if result is None:
+            # as hnefatafl.org orders them (src/board.rs play_internal, src/game.rs Game::play):
+            # a win on the board first, then the move limit, then "the king can't escape"
+            if self.turn_limit and ply >= self.turn_limit:
+                result = Outcome(None, "turn_limit")
+            elif self.cant_escape is not None and self.cant_escape.king_cannot_escape(att, dfn, king):
+                result = Outcome(Side.ATTACKERS, "cant_escape")
         quiet = 0 if caps else pos.quiet + 1
-        return TaflPosition(att, dfn, attT, dfnT, king, 1 - side, quiet, result), tuple(caps)
+        return TaflPosition(att, dfn, attT, dfnT, king, 1 - side, quiet, result, ply), tuple(caps)
 
     def _escape_is_safe(self, att: int, dfn: int, attT: int, dfnT: int, king: int) -> bool:
         """Safe edge escape (source 000, 'full tablut'): no attacker move captures the king next."""

@@ -110,6 +110,25 @@ TAFL_OPTIONS = OptionSchema((
         sentence_on="The game is drawn after {n} moves in a row without a capture.",
         sentence_one="The game is drawn after {n} move in a row without a capture.", group="Winning",
         source=N_("tafl-rules.md 2.1 (game length)")),
+    OptionSpec(
+        "turn_limit", N_("Move limit"), N_("Draw once this many moves (both sides' counted) have been played "
+        "without a win (0 = never)."), "int", 0, minimum=0, maximum=999,
+        sentence_on=N_("The game is drawn after move {n} (both sides' moves counted) unless that move wins."),
+        group="Winning", omit_default=True,
+        source=N_("hnefatafl.org (crate hnefatafl-copenhagen 6.4.1, src/board.rs: MAX_TURNS = 140, and a move "
+                  "played after more than 140 moves draws unless it wins: the 142nd)")),
+    OptionSpec(
+        "cant_escape", N_("King cannot escape"), N_("The attackers win when hnefatafl.org's test says the king "
+        "can no longer escape: trapped on an edge, or every corner closed off with few defenders or few open "
+        "edge squares left."), "bool", False,
+        sentence_on=N_("The attackers also win, after any move, when the king can no longer escape as "
+                       "hnefatafl.org judges it: the king on an edge, held on both sides by two attackers (a corner "
+                       "counts as one) and pinned from inside or almost alone; or every corner closed off from the "
+                       "defenders, with fewer than 4 defenders against 13 or more attackers, or at most 2 open edge "
+                       "squares in one run on each edge (3 with fewer than 6 defenders)."),
+        group="Winning", needs_mark="corner", depends_on=("escape", ("corner",)), omit_default=True,
+        source=N_("hnefatafl.org (crate hnefatafl-copenhagen 6.4.1, src/board.rs Board::can_not_escape, "
+                  "src/game.rs Game::play)")),
     # -- captures ----------------------------------------------------------------------------
     OptionSpec(
         "strict_custodian", "Strict custodian", "A piece that stops between two enemies is captured at once, "

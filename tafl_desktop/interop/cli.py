@@ -45,6 +45,18 @@ def cmd_engine(args) -> int:
         raise CliError(str(exc)) from None
 
 
+def cmd_htp(args) -> int:
+    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.interop.htp import main_htp
+
+    if args.seconds is not None and not 0.01 <= args.seconds <= 3600:
+        raise CliError("--seconds must be from 0.01 to 3600")
+    try:
+        return main_htp(args)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
 def _variants_with_rules_string(previous):
     def run(args) -> int:
         if not getattr(args, "rules_string", None):
@@ -67,7 +79,7 @@ def _variants_with_rules_string(previous):
 
 
 def register(sub) -> None:
-    """Add ``convert`` and ``engine``, and ``--rules-string`` to ``variants``."""
+    """Add ``convert``, ``engine`` and ``htp``, and ``--rules-string`` to ``variants``."""
     from tafl_desktop.i18n import _
 
     s = sub.add_parser("convert", help=_("convert a game record between formats (otg, pgn, json, moves)"))
@@ -85,6 +97,15 @@ def register(sub) -> None:
     s = sub.add_parser("engine", help=_("speak the OpenTafl Engine Protocol on stdin/stdout"))
     s.add_argument("--level", default="medium", help=_("computer level (beginner, easy, medium, hard, expert)"))
     s.set_defaults(func=cmd_engine)
+
+    s = sub.add_parser("htp", help=_("speak hnefatafl.org's Hnefatafl Text Protocol on stdin/stdout"))
+    s.add_argument("--level", default="medium", help=_("computer level (beginner, easy, medium, hard, expert)"))
+    s.add_argument("--seconds", type=float, default=None,
+                   help=_("think time of generate_move in seconds (default: 1, or a share of the Fischer clock)"))
+    s.add_argument("--host", default=None,
+                   help=_("connect to an HTP driver at this address instead of reading stdin (as the crate's --host)"))
+    s.add_argument("--port", type=int, default=49152, help=_("the driver's port with --host (default 49152)"))
+    s.set_defaults(func=cmd_htp)
 
     variants = sub.choices.get("variants")
     if variants is not None:

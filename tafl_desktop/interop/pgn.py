@@ -3,8 +3,12 @@
 As their reader has it (``dcampbell24/hnefatafl`` ``portable_game_notation.rs``, summarised in
 ``shared/reference/turn2-research.md`` 4.3): ``[Key "value"]`` tags, a blank line, then
 ``1. h1h3 g5g2 2. h3h2`` with no hyphen and no captures; 11x11 Copenhagen is assumed, attackers
-first.  We write that form, plus a ``[Rules "..."]`` tag (an OpenTafl rules string) when the
-game is not Copenhagen, which their reader skips and ours uses.
+first.  hnefatafl.org's own writer (the same file, crate 6.4.1) puts ``[Event "Game N"]``,
+``[Site "hnefatafl.org"]`` and sometimes ``[Date "%F %T %z"]`` straight above the moves, with no
+blank line, no result and no final newline, and leaves resignations out; a file with that
+``Site`` tag (and no ``Rules`` tag) is read under the site's rules, the ``copenhagen_org`` preset.
+We write that form, plus a ``[Rules "..."]`` tag (an OpenTafl rules string) when the game is not
+Copenhagen, which their reader skips and ours uses.
 
 Tag values are written with PGN's own escapes (``\\"`` and ``\\\\``) and ours for what a
 line cannot hold (``\\n``, ``\\r``, control characters: :mod:`tafl_desktop.interop.escapes`),
@@ -37,6 +41,8 @@ from tafl_desktop.interop.transfer import (
 MAX_BYTES = MAX_RECORD_BYTES
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
 DEFAULT_VARIANT = "copenhagen"
+#: The site whose exports are read under its own rules, and the preset of those rules.
+SITE, SITE_VARIANT = "hnefatafl.org", "copenhagen_org"
 
 
 def _pgn_key(key: str) -> str:
@@ -111,7 +117,10 @@ def read_pgn(text: str, where: str = "game", variant=None) -> GameTransfer:
     if variant is None:
         from tafl_desktop.core.variants import find_variant
 
-        variant = find_variant(DEFAULT_VARIANT)
+        # hnefatafl.org's client writes [Site "hnefatafl.org"] into every game it exports
+        # (portable_game_notation.rs): its games are played under the site's own rules
+        site = tags.get("site", "").strip().lower()
+        variant = find_variant(SITE_VARIANT if site == SITE else DEFAULT_VARIANT)
     moves = " ".join(body)
     for result in ("1-0", "0-1", "1/2-1/2", "*"):
         moves = moves.replace(f" {result}", " ") if moves.endswith(result) else moves

@@ -74,6 +74,8 @@ def schema_gaps(known: Any) -> list[str]:
 
     gaps: list[str] = []
     for spec in TAFL_OPTIONS:
+        if spec.key in PYTHON_ONLY:
+            continue
         domain = known.get(spec.key) if isinstance(known, dict) else None
         if domain is None:
             gaps.append(spec.key)
@@ -90,6 +92,25 @@ def schema_gaps(known: Any) -> list[str]:
     return gaps
 
 
+#: Options the native rules do not play (hnefatafl.org's move limit and "king can't escape"),
+#: each with the value under which it changes nothing.  A variant that uses one is played by the
+#: core's rules and the Python search (:func:`native_fits`); the native engine never sees it.
+PYTHON_ONLY: dict[str, Any] = {"turn_limit": 0, "cant_escape": False}
+
+
+def python_only_in_force(variant: Any) -> list[str]:
+    """The keys of :data:`PYTHON_ONLY` that ``variant`` plays with a value that matters."""
+    from tafl_desktop.core.tafl_options import TAFL_OPTIONS
+
+    opts = TAFL_OPTIONS.for_board(variant.board_features).in_force(variant.options)
+    return [k for k, off in PYTHON_ONLY.items() if opts.get(k, off) != off]
+
+
+def native_fits(variant: Any) -> bool:
+    """Can the native rules play ``variant`` (a Tafl game without a Python-only option)?"""
+    return bool(variant.traits.native_engine) and not python_only_in_force(variant)
+
+
 def available() -> bool:
     """Is the native engine built and in step with the core's option schema?"""
     return native_module() is not None
@@ -102,7 +123,7 @@ def unavailable_reason() -> str | None:
 
 def supports(variant: Any) -> bool:
     """Can the native engine play this variant?  (The Tafl family, when the module is built.)"""
-    return bool(variant.traits.native_engine) and available()
+    return native_fits(variant) and available()
 
 
 def resolve_engine(requested: str | None, variant: Any = None) -> str:
@@ -111,12 +132,15 @@ def resolve_engine(requested: str | None, variant: Any = None) -> str:
     Raises ValueError with one line when ``native`` is asked for and cannot run."""
     if requested not in (None, *ENGINES):
         raise ValueError(_("--engine must be native or python, not {engine}").format(engine=quote(requested)))
-    fits = available() and (variant is None or variant.traits.native_engine)
+    fits = available() and (variant is None or native_fits(variant))
     if requested is None:
         return "native" if fits else "python"
     if requested == "native" and not fits:
         if not available():
             raise ValueError(_("--engine native: {reason}").format(reason=unavailable_reason()))
+        if variant.traits.native_engine:
+            raise ValueError(_("--engine native: the native engine does not play {options}; the Python engine "
+                               "does").format(options=", ".join(python_only_in_force(variant))))
         raise ValueError(_("--engine native: the native engine plays only the Tafl games so far"))
     return requested
 
@@ -149,6 +173,10 @@ def config_for(variant: Any, rules: Any = None) -> dict[str, Any]:
     plays too."""
     if not variant.traits.native_engine:
         raise ValueError(_("--engine native: the native engine plays only the Tafl games so far"))
+    refused = python_only_in_force(variant)
+    if refused:
+        raise ValueError(_("--engine native: the native engine does not play {options}; the Python engine "
+                           "does").format(options=", ".join(refused)))
     if rules is None:
         from tafl_desktop.core.tafl import TaflRules
 
@@ -163,7 +191,7 @@ def config_for(variant: Any, rules: Any = None) -> dict[str, Any]:
         "camp_groups": [sorted(grp) for grp in g.mark_groups("camp")],
         "escape_squares": sorted(g.marked("escape")),
         "walls": sorted(getattr(g, "walls", ())),
-        "options": dict(rules.opts),
+        "options": {k: v for k, v in rules.opts.items() if k not in PYTHON_ONLY},
     }
 
 

@@ -78,7 +78,7 @@ class NativeTaflRules(TaflRules):
         (att, dfn, king, side, quiet, result), captures, att_t, dfn_t = self.native.play_full(
             here, move if type(move) is tuple else tuple(move))
         after = TaflPosition(att, dfn, att_t, dfn_t, king, side, quiet,
-                             None if result is None else outcome_from(result))
+                             None if result is None else outcome_from(result), pos.ply + 1)
         return after, tuple(captures)
 
     def outcome(self, pos: TaflPosition) -> Outcome | None:
