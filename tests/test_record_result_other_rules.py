@@ -46,8 +46,8 @@ def test_convert_names_the_result_that_differs_and_the_rules_that_give_it(tmp_pa
     assert res.returncode != 0 and res.stdout == "" and "Traceback" not in res.stderr
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1
-    assert "the record gives a win for attackers, but under these rules the game ends at move 67 (Draw" in lines[0]
-    assert "It replays under other rules: no legal move: that side loses" in lines[0]
+    assert "the record gives a win for the attackers, but under these rules the game ends at move 67 (Draw" in lines[0]
+    assert "It replays under other rules: no legal move: that side loses." in lines[0]
     assert out.read_text() == "kept"
 
 
@@ -72,5 +72,5 @@ def test_the_window_names_the_result_that_differs(qtbot, make_window, dialogs_re
     w.act_import.trigger()
     qtbot.waitUntil(lambda: bool(dialogs_recorder.errors), timeout=20000)
     text = str(dialogs_recorder.errors[-1])
-    assert "the record gives a win for attackers" in text and "no legal move: that side loses" in text
+    assert "the record gives a win for the attackers" in text and "no legal move: that side loses" in text
     assert w.controller.game is before

@@ -195,7 +195,7 @@ def stated_words(variant: Any, winner: Side | None) -> str:
 
     if winner is None:
         return _("a draw")
-    return _("a win for {side}").format(side=in_sentence(side_subject(variant.sides, int(winner))))
+    return _("a win for the {side}").format(side=in_sentence(side_subject(variant.sides, int(winner))))
 
 
 def check_result(game: Game[Position], stated: Side | None, where: str, listed: list[ListedMove]) -> None:
@@ -221,20 +221,28 @@ def check_result(game: Game[Position], stated: Side | None, where: str, listed: 
 
 
 def result_rules(game: Game[Position], stated: Side | None, listed: list[ListedMove]) -> list[Any]:
-    """The toggles under which ``listed`` (the record's moves from ``game``'s start) replays
-    and leaves the stated result possible: the game ends with it, or goes on (a resignation)."""
+    """The toggles under which ``listed`` (the record's moves from ``game``'s start) replays and
+    its last move ends the game with the stated result; failing those, the toggles under which
+    the game goes on at the end (the stated result then a resignation or a loss on time)."""
     from tafl_desktop.core.rule_fit import fitting_rules
 
     if len(listed) > MAX_FIT_MOVES:
         return []
     rules = game.rules
 
-    def play(g: Game[Position]) -> None:
+    def ends_so(g: Game[Position]) -> None:
         core_play_listed(g, listed)
-        if g.outcome is not None and g.outcome.winner != stated:
+        if g.outcome is None or g.outcome.winner != stated:
             raise ValueError("another result")
 
-    return fitting_rules(rules.variant, rules.position_text(game.start), rules.side_to_move(game.start), play)
+    def goes_on(g: Game[Position]) -> None:
+        core_play_listed(g, listed)
+        if g.outcome is not None:
+            raise ValueError("another result")
+
+    start_text, to_move = rules.position_text(game.start), rules.side_to_move(game.start)
+    return (fitting_rules(rules.variant, start_text, to_move, ends_so)
+            or fitting_rules(rules.variant, start_text, to_move, goes_on))
 
 
 # ------------------------------------------------------------------------------------ limits
