@@ -74,3 +74,44 @@ def test_the_window_names_the_result_that_differs(qtbot, make_window, dialogs_re
     text = str(dialogs_recorder.errors[-1])
     assert "the record gives a win for the attackers" in text and "no legal move: that side loses" in text
     assert w.controller.game is before
+
+
+def _edited_json(tmp_path: Path) -> Path:
+    """Our own record of the game under no_moves = draw (result draw), its result edited to the
+    attackers' win the real record states."""
+    import json
+
+    moves, _result = _line_221()
+    text = tmp_path / "cph-221.txt"
+    text.write_text(moves + "\n")
+    saved = tmp_path / "cph-221.tafl.json"
+    res = subprocess.run([*CLI, "convert", str(text), str(saved), "--from-format", "moves", "--variant", "copenhagen",
+                          "--set", "no_moves=draw"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    data = json.loads(saved.read_text())
+    assert (data["result"], data["reason"]) == ("draw", "no_moves")
+    data["result"] = "attackers"
+    saved.write_text(json.dumps(data))
+    return saved
+
+
+def test_our_own_record_with_a_result_its_moves_do_not_give_is_refused(tmp_path):
+    saved = _edited_json(tmp_path)
+    out = tmp_path / "out.pgn"
+    res = subprocess.run([*CLI, "convert", str(saved), str(out)], capture_output=True, text=True, timeout=120)
+    assert res.returncode != 0 and not out.exists() and "Traceback" not in res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "the record gives a win for the attackers, but under these rules the game ends at move 67 (Draw" in lines[0]
+
+
+def test_the_window_refuses_our_record_with_a_result_its_moves_do_not_give(qtbot, make_window, dialogs_recorder,
+                                                                         tmp_path):
+    saved = _edited_json(tmp_path)
+    w = make_window("copenhagen")
+    before = w.controller.game
+    dialogs_recorder.open_paths.append(str(saved))
+    w.act_import.trigger()
+    qtbot.waitUntil(lambda: bool(dialogs_recorder.errors), timeout=20000)
+    assert "the record gives a win for the attackers" in str(dialogs_recorder.errors[-1])
+    assert w.controller.game is before

@@ -189,15 +189,6 @@ def finish_from_tags(game: Game, tags: dict[str, str], where: str = "",
             tags.pop(key, None)
 
 
-def stated_words(variant: Any, winner: Side | None) -> str:
-    """A result as a record states it: 'a win for the attackers', 'a draw'."""
-    from tafl_desktop.core.side_words import in_sentence, side_subject
-
-    if winner is None:
-        return _("a draw")
-    return _("a win for the {side}").format(side=in_sentence(side_subject(variant.sides, int(winner))))
-
-
 def check_result(game: Game[Position], stated: Side | None, where: str, listed: list[ListedMove]) -> None:
     """Refuse a record whose moves end the game, under ``game``'s rules, with another result
     than the one it states (``stated``: the winner, None for a draw): it was played under other
@@ -209,6 +200,8 @@ def check_result(game: Game[Position], stated: Side | None, where: str, listed: 
     if outcome is None or outcome.reason in OFF_BOARD_REASONS or outcome.winner == stated:
         return
     variant = game.rules.variant
+    from tafl_desktop.core.rule_fit import stated_words
+
     problem = _("{where}: the record gives {stated}, but under these rules the game ends at move {move} "
                 "({outcome})").format(where=where, stated=stated_words(variant, stated), move=len(game.plies),
                                       outcome=outcome.describe(variant))
