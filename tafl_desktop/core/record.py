@@ -179,7 +179,7 @@ def _restore_off_board_ending(game: Game[Position], data: dict[str, Any], where:
         variant = game.rules.variant
         raise RecordError(_("{where}: the record gives {stated}, but under these rules the game ends at move {move} "
                             "({outcome})").format(where=where, stated=stated_words(variant, winners[result]),
-                                                  move=len(game.plies), outcome=outcome.describe(variant)))
+                                                  move=len(game.plies), outcome=outcome.describe(variant).rstrip(".")))
     if reason not in OFF_BOARD_REASONS or game.outcome is not None:
         return
     if result not in winners or (result == "draw") != reason.startswith("draw"):

@@ -204,7 +204,7 @@ def check_result(game: Game[Position], stated: Side | None, where: str, listed: 
 
     problem = _("{where}: the record gives {stated}, but under these rules the game ends at move {move} "
                 "({outcome})").format(where=where, stated=stated_words(variant, stated), move=len(game.plies),
-                                      outcome=outcome.describe(variant))
+                                      outcome=outcome.describe(variant).rstrip("."))
     fits = result_rules(game, stated, listed)
     if fits:
         from tafl_desktop.core.rule_fit import other_rules_note
