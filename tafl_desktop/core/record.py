@@ -172,9 +172,19 @@ def _restore_off_board_ending(game: Game[Position], data: dict[str, Any], where:
     from tafl_desktop.core.game import OFF_BOARD_REASONS, Outcome
 
     reason, result = data.get("reason"), data.get("result")
+    winners = {"attackers": Side.ATTACKERS, "defenders": Side.DEFENDERS, "draw": None}
+    outcome = game.outcome
+    if outcome is not None and result in winners and outcome.winner != winners[result]:
+        # the moves end the game otherwise than the file says: a file edited by hand, or
+        # written under other rules; keeping either result would misreport the game
+        from tafl_desktop.core.rule_fit import stated_words
+
+        variant = game.rules.variant
+        raise RecordError(_("{where}: the record gives {stated}, but under these rules the game ends at move {move} "
+                            "({outcome})").format(where=where, stated=stated_words(variant, winners[result]),
+                                                  move=len(game.plies), outcome=outcome.describe(variant).rstrip(".")))
     if reason not in OFF_BOARD_REASONS or game.outcome is not None:
         return
-    winners = {"attackers": Side.ATTACKERS, "defenders": Side.DEFENDERS, "draw": None}
     if result not in winners or (result == "draw") != reason.startswith("draw"):
         raise RecordError(_("{where}: result {result} does not fit the ending {reason}").format(
             where=where, result=shown(result, 40), reason=shown(reason, 40)))

@@ -122,6 +122,16 @@ def _within(small: dict[str, Any], big: dict[str, Any]) -> bool:
     return all(big.get(k) == v for k, v in small.items())
 
 
+def stated_words(variant: Any, winner: Any) -> str:
+    """A result as a record states it ('a win for the attackers', 'a draw'), to set beside the
+    ending our rules give when the two differ."""
+    from tafl_desktop.core.side_words import side_subject
+
+    if winner is None:
+        return marks.gettext("a draw")
+    return marks.gettext("a win for the {side}").format(side=in_sentence(side_subject(variant.sides, int(winner))))
+
+
 def other_rules_note(variant: Any, fits: Sequence[Fit]) -> str:
     """The sentence a refusal ends with: the rules that replay the record."""
     return marks.gettext("It replays under other rules: {rules}.").format(

@@ -18,7 +18,7 @@ from tafl_desktop.core.game import Game, Outcome, Side
 from tafl_desktop.core.move_list_text import MoveListError, listed_moves, play_listed
 from tafl_desktop.core.quoting import shown
 from tafl_desktop.i18n import _, ngettext
-from tafl_desktop.interop.transfer import GameTransfer, InteropError
+from tafl_desktop.interop.transfer import GameTransfer, InteropError, check_result
 
 #: The result column -> the winner (None for a draw); ``Ongoing`` is no result.
 RESULTS: dict[str, Side | None] = {"Black": Side.ATTACKERS, "White": Side.DEFENDERS, "Draw": None}
@@ -70,9 +70,12 @@ def read_line(raw: str, variant, number: int = 1, where: str = "table") -> GameT
             where=here, result=shown(result, 40)))
     game = Game(variant.make_rules())
     try:
-        play_listed(game, listed_moves(moves, variant.traits))
+        listed = listed_moves(moves, variant.traits)
+        play_listed(game, listed)
     except MoveListError as exc:
         raise InteropError(_("{where}: {problem}").format(where=here, problem=exc)) from None
+    if result in RESULTS:
+        check_result(game, RESULTS[result], here, listed)
     if game.outcome is None and result in RESULTS:
         winner = RESULTS[result]
         game.finish(Outcome(winner, "draw_agreed" if winner is None else "time" if timeout else "resigned"))

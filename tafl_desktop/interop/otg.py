@@ -302,7 +302,7 @@ def read_otg(text: str, where: str = "game") -> GameTransfer:
     game = Game(rules, start)
     total = len(moves) + sum(len(v.moves) for v in variations)
     play_listed(game, moves, where, total=total)
-    finish_from_tags(game, tags)
+    finish_from_tags(game, tags, where, moves)
     for key in ("compiler", "result", ENDING_TAG):  # written again from the game itself
         tags.pop(key, None)
     from tafl_desktop.core.game_tree import GameTree

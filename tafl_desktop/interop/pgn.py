@@ -125,9 +125,10 @@ def read_pgn(text: str, where: str = "game", variant=None) -> GameTransfer:
     for result in ("1-0", "0-1", "1/2-1/2", "*"):
         moves = moves.replace(f" {result}", " ") if moves.endswith(result) else moves
     game = Game(variant.make_rules())
-    play_listed(game, parse_moves(moves, where), where)
+    listed = parse_moves(moves, where)
+    play_listed(game, listed, where)
     exact = tags.pop("ending", None)
-    finish_from_tags(game, {**tags, "td-ending": exact} if exact else tags)
+    finish_from_tags(game, {**tags, "td-ending": exact} if exact else tags, where, listed)
     if game.outcome is not None:
         for key in ("result", "termination"):
             tags.pop(key, None)

@@ -170,9 +170,16 @@ def off_board_ending(result: str | None, termination: str | None, exact: str | N
     return Outcome(winner, "resigned")
 
 
-def finish_from_tags(game: Game, tags: dict[str, str]) -> None:
+def finish_from_tags(game: Game, tags: dict[str, str], where: str = "",
+                     moves: list[tuple[str, tuple[str, ...] | None]] | None = None) -> None:
     """End ``game`` as its ``result``/``termination`` (and ``td-ending``) tags say when its moves
-    leave it going on, and drop those tags: the ending now lives in the game."""
+    leave it going on, and drop those tags: the ending now lives in the game.  When the moves end
+    the game with another result than the tag states, the record was played under other rules:
+    :func:`check_result` refuses it (``moves``, the record's, replay it under other rules)."""
+    result = (tags.get("result") or "").strip()
+    if result in RESULT_WINNER and moves is not None:
+        check_result(game, RESULT_WINNER[result], where,
+                     [ListedMove(text, text, caps) for text, caps in moves])
     if game.outcome is None:
         outcome = off_board_ending(tags.get("result"), tags.get("termination"), tags.get(ENDING_TAG))
         if outcome is not None:
@@ -180,6 +187,55 @@ def finish_from_tags(game: Game, tags: dict[str, str]) -> None:
     if game.outcome is not None:
         for key in ("result", "termination", ENDING_TAG):
             tags.pop(key, None)
+
+
+def check_result(game: Game[Position], stated: Side | None, where: str, listed: list[ListedMove]) -> None:
+    """Refuse a record whose moves end the game, under ``game``'s rules, with another result
+    than the one it states (``stated``: the winner, None for a draw): it was played under other
+    rules, and showing our ending would misreport the game.  The refusal names both results
+    and, like a refused capture, the rules under which the moves, the captures and the stated
+    result all hold (:mod:`tafl_desktop.core.rule_fit`).  A stated win where our rules end
+    nothing is kept: a record ends by resignation or time as often as on the board."""
+    outcome = game.outcome
+    if outcome is None or outcome.reason in OFF_BOARD_REASONS or outcome.winner == stated:
+        return
+    variant = game.rules.variant
+    from tafl_desktop.core.rule_fit import stated_words
+
+    problem = _("{where}: the record gives {stated}, but under these rules the game ends at move {move} "
+                "({outcome})").format(where=where, stated=stated_words(variant, stated), move=len(game.plies),
+                                      outcome=outcome.describe(variant).rstrip("."))
+    fits = result_rules(game, stated, listed)
+    if fits:
+        from tafl_desktop.core.rule_fit import other_rules_note
+
+        raise OtherRulesError(f"{problem}. {other_rules_note(variant, fits)}", variant, fits)
+    raise InteropError(problem)
+
+
+def result_rules(game: Game[Position], stated: Side | None, listed: list[ListedMove]) -> list[Any]:
+    """The toggles under which ``listed`` (the record's moves from ``game``'s start) replays and
+    its last move ends the game with the stated result; failing those, the toggles under which
+    the game goes on at the end (the stated result then a resignation or a loss on time)."""
+    from tafl_desktop.core.rule_fit import fitting_rules
+
+    if len(listed) > MAX_FIT_MOVES:
+        return []
+    rules = game.rules
+
+    def ends_so(g: Game[Position]) -> None:
+        core_play_listed(g, listed)
+        if g.outcome is None or g.outcome.winner != stated:
+            raise ValueError("another result")
+
+    def goes_on(g: Game[Position]) -> None:
+        core_play_listed(g, listed)
+        if g.outcome is not None:
+            raise ValueError("another result")
+
+    start_text, to_move = rules.position_text(game.start), rules.side_to_move(game.start)
+    return (fitting_rules(rules.variant, start_text, to_move, ends_so)
+            or fitting_rules(rules.variant, start_text, to_move, goes_on))
 
 
 # ------------------------------------------------------------------------------------ limits
