@@ -47,7 +47,7 @@ def test_convert_names_the_result_that_differs_and_the_rules_that_give_it(tmp_pa
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1
     assert "the record gives a win for the attackers, but under these rules the game ends at move 67 (Draw" in lines[0]
-    assert "It replays under other rules: no legal move: that side loses." in lines[0]
+    assert "It replays under other rules: no legal move: that side loses" in lines[0]
     assert out.read_text() == "kept"
 
 

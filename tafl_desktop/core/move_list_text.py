@@ -122,7 +122,8 @@ def play_listed(game: Game[Position], moves: Sequence[ListedMove], done: int = 0
         if game.over:
             quoted = shown(listed.text, QUOTE)
             raise MoveListError(_("move {i} ({text}) comes after the end of the game ({outcome})").format(
-                i=i, text=quoted, outcome=game.outcome.describe(game.rules.variant) if game.outcome else ""))
+                i=i, text=quoted,
+                outcome=game.outcome.describe(game.rules.variant).rstrip(".") if game.outcome else ""))
         try:
             ply = game.play_text(listed.move)
         except IllegalMove as exc:
