@@ -178,3 +178,28 @@ def test_saving_during_a_build_keeps_the_window_answering(dialog, qtbot, tmp_pat
     timer.stop()
     assert took >= 1.0 and len(ticks) >= 10, (took, len(ticks))
     assert dlg.maker.options.kerf_mm == 0.2 and out.read_bytes() == dlg.maker.data
+
+
+def test_a_board_of_squares_offers_its_peg_board(dialog, qtbot, tmp_path):
+    """Issue 36 item 8: the README promises a peg board for Brandubh; the dialog offers it for the
+    3D formats (unticked, as on the command line), and its holes once it is ticked."""
+    dlg = dialog("brandubh")
+    choose(qtbot, dlg, "stl")
+    maker = dlg.maker_settings
+    board = maker.part_boxes["board"]
+    assert board.isVisibleTo(dlg) and board.text() == "Peg board" and not board.isChecked()
+    assert maker.holes_combo.isVisibleTo(dlg) and not maker.holes_combo.isEnabled()
+    assert maker.holes_combo.toolTip().startswith("For the peg board only: tick Peg board above.")
+    with qtbot.waitSignal(dlg.preview_updated, timeout=60000):
+        board.setChecked(True)
+    assert maker.holes_combo.isEnabled() and maker.hole_spin.isEnabled()
+    assert dlg.error == "" and dlg.maker.report.peg_mm == pytest.approx(4.7)
+    assert any(line.startswith("Peg board ") for line in dlg.maker.report.lines)
+    assert "with sockets for loose 4.7 mm pegs for 5 mm holes" in dlg.summary_label.text()
+    dlg.grab().save("/tmp/h36c-dialog-brandubh-peg.png")
+    out = tmp_path / "mine.stl"
+    assert dlg.save_to(str(out))
+    cli = make(tmp_path, "brandubh", "stl", "--parts", "pieces,board", in_process=True)
+    assert out.read_bytes() == cli.read_bytes()
+    choose(qtbot, dlg, "svg")  # a laser board of squares has no holes to set
+    assert not maker.holes_combo.isVisibleTo(dlg)

@@ -111,7 +111,7 @@ def test_bad_settings_are_one_line_and_leave_the_old_file(tmp_path, args, word):
     ("fox_geese_13", ("--format", "stl", "--kerf-mm", "0.1"), "--kerf-mm is for laser boards"),
     ("fox_geese_13", ("--format", "svg", "--clearance-mm", "2"), "--clearance-mm is for 3D-printed pieces"),
     ("brandubh", ("--format", "svg", "--holes", "cut"), "Brandubh has squares"),
-    ("brandubh", ("--format", "3mf", "--hole-mm", "5"), "Brandubh has squares"),
+    ("brandubh", ("--format", "3mf", "--hole-mm", "5"), "for Brandubh's peg board: add --parts pieces,board"),
 ])
 def test_a_setting_the_file_would_not_read_is_refused(tmp_path, variant, args, word):
     done = run_main("print", variant, *args, "--out", str(tmp_path / f"x.{args[1]}"))
@@ -119,10 +119,10 @@ def test_a_setting_the_file_would_not_read_is_refused(tmp_path, variant, args, w
     assert list(tmp_path.iterdir()) == []
 
 
-def test_tafl_games_have_no_peg_board_and_no_rank_markers(tmp_path):
-    for parts, word in (("board", "no peg board"), ("markers", "rank markers are for Dablot")):
-        done = run_cli("print", "brandubh", "--format", "stl", "--parts", parts, "--out", str(tmp_path / "x.stl"))
-        one_line_refusal(done, word)
+def test_tafl_games_have_no_rank_markers(tmp_path):
+    # (their peg board: tests/test_maker_grid_peg_board.py)
+    done = run_cli("print", "brandubh", "--format", "stl", "--parts", "markers", "--out", str(tmp_path / "x.stl"))
+    one_line_refusal(done, "rank markers are for Dablot")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -86,12 +86,14 @@ class MakerSettings(QGroupBox):
         self.part_boxes: dict[str, QCheckBox] = {}
         #: Each setting's own tip, kept while a greyed one shows why it is greyed.
         self._usual_tips: dict[int, str] = {}
-        parts = [("pieces", _("Pieces")), ("board", _("Peg board"))] if self.points else [("pieces", _("Pieces"))]
+        # every board has a peg board (a board of squares gets a hole at each square's centre);
+        # it comes ticked where the command line makes it by default (point-and-line boards)
+        parts = [("pieces", _("Pieces")), ("board", _("Peg board"))]
         if variant.traits.ranked_pieces:
             parts.append(("markers", _("Rank markers (discs for stacked draughts)")))
         for key, text in parts:
             box = QCheckBox(text)
-            box.setChecked(key != "markers")
+            box.setChecked(key == "pieces" or (key == "board" and self.points))
             box.toggled.connect(self.changed)
             layout.addWidget(box)
             self.part_boxes[key] = box
@@ -136,8 +138,8 @@ class MakerSettings(QGroupBox):
         for box in self.part_boxes.values():
             box.setVisible(mesh)
         self.form.setRowVisible(self.kerf_spin, laser)
-        self.form.setRowVisible(self.holes_combo, self.points)
-        self.form.setRowVisible(self.hole_spin, self.points)
+        self.form.setRowVisible(self.holes_combo, self.points or mesh)
+        self.form.setRowVisible(self.hole_spin, self.points or mesh)
         self.form.setRowVisible(self.clearance_spin, mesh)
         self.form.setRowVisible(self.draught_spin, mesh and "markers" in self.part_boxes)
         self.sync_enabled()
@@ -145,10 +147,15 @@ class MakerSettings(QGroupBox):
     def sync_enabled(self) -> None:
         """Grey the settings the file would not read, each saying why in its tip (issue 36: a
         greyed setting with no reason looks broken)."""
-        self._offer(self.hole_spin, self.holes_combo.currentData() != "none",
-                    _("No holes: choose holes or dimples under Points to set their diameter."))
-        board = self.fmt in LASER_FORMATS or (self.part_boxes.get("board") is not None
-                                              and self.part_boxes["board"].isChecked())
+        board = self.fmt in LASER_FORMATS or self.part_boxes["board"].isChecked()
+        # a board of squares has holes only in its printed peg board
+        holed = self.points or (self.fmt in MESH_FORMATS and self.part_boxes["board"].isChecked())
+        self._offer(self.holes_combo, holed, _("For the peg board only: tick Peg board above."))
+        if holed:
+            self._offer(self.hole_spin, self.holes_combo.currentData() != "none",
+                        _("No holes: choose holes or dimples under Points to set their diameter."))
+        else:
+            self._offer(self.hole_spin, False, _("For the peg board only: tick Peg board above."))
         for widget in (self.corner_spin, self.coordinates_box):
             self._offer(widget, board, _("For the peg board only: tick Peg board above."))
         self._offer(self.clearance_spin, self.part_boxes["pieces"].isChecked(),

@@ -26,8 +26,11 @@ DEFENDER_FACE = Color(0.94, 0.90, 0.80)
 DEFENDER_MARK = Color(0.22, 0.18, 0.16)
 OUTLINE = Color(0.1, 0.1, 0.1)
 
-LIGHT_ARMY = (Color(0.96, 0.88, 0.55), Color(0.25, 0.18, 0.05))  # face, ink: yellow (Dablot's North)
-DARK_ARMY = (Color(0.42, 0.09, 0.08), Color(0.98, 0.93, 0.85))  # deep red (Dablot's South)
+#: Dablot's armies, (face, ink): dark for South and light for North, the faces of every other
+#: game's printed pieces and of the window's pieces, so a player matches screen and printout at
+#: a glance (issue 36: they were red and yellow in print, dark and light on screen).
+LIGHT_ARMY = (DEFENDER_FACE, DEFENDER_MARK)  # Dablot's North
+DARK_ARMY = (ATTACKER_FACE, ATTACKER_MARK)  # Dablot's South
 
 
 @dataclass(frozen=True)

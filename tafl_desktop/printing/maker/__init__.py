@@ -122,7 +122,10 @@ def _meshes(variant: Any, plan: Any, report: MakerReport) -> bytes:
         report.piece_mm = parts_3d.piece_diameter(variant, opts)
         report.peg_mm = parts_3d.peg_diameter(variant, opts)
         line = _("Pieces {d} mm across").format(d=Num(report.piece_mm))
-        if report.peg_mm:
+        if report.peg_mm and variant.family == "tafl":  # a knob and a crown: sockets and loose pegs
+            line += ", " + _("with sockets for loose {p} mm pegs for {h} mm holes").format(
+                p=Num(report.peg_mm), h=Num(opts.hole_mm))
+        elif report.peg_mm:
             line += ", " + _("with {p} mm pegs for {h} mm holes (printed top down)").format(
                 p=Num(report.peg_mm), h=Num(opts.hole_mm))
         report.lines.append(_("{pieces}: {counts}.").format(

@@ -80,15 +80,19 @@ def format_mismatch(args: argparse.Namespace) -> str | None:
 def unread_option(args: argparse.Namespace, variant: Any) -> str | None:
     """A setting given on the command line that the chosen file would not read, as one line:
     a kerf for a 3D file, a clearance for a laser board, holes on a board of squares."""
-    from tafl_desktop.printing.maker.options import LASER_FORMATS, has_points
+    from tafl_desktop.printing.maker.options import LASER_FORMATS, has_points, takes_holes
 
     if args.kerf_mm is not None and args.format not in LASER_FORMATS:
         return _("--kerf-mm is for laser boards (--format svg or dxf)")
     if args.clearance_mm is not None and args.format in LASER_FORMATS:
         return _("--clearance-mm is for 3D-printed pieces (--format stl or 3mf)")
     if (args.holes is not None or args.hole_mm is not None) and not has_points(variant):
-        return _("--holes and --hole-mm are for boards whose pieces stand on points (the Fox games, Dablot); "
-                 "{game} has squares").format(game=variant.title)
+        if args.format in LASER_FORMATS:
+            return _("--holes and --hole-mm are for boards whose pieces stand on points (the Fox games, Dablot); "
+                     "{game} has squares").format(game=variant.title)
+        if not takes_holes(variant, args.format, options_from(args).parts):
+            return _("--holes and --hole-mm are for {game}'s peg board: add --parts pieces,board").format(
+                game=variant.title)
     return None
 
 

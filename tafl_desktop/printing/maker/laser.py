@@ -141,6 +141,9 @@ def _grid(plan: LaserPlan, b: _Board, marks: BoardMarks) -> list[Any]:
     if marks.edge_hostile:  # the second line outside the frame: the rim itself captures
         gap = min(b.rim * 0.25, 1.5)
         plan.score_loops.append(_rect_loop(x0 - gap, y0 - gap, b.fw + 2 * gap, b.fh + 2 * gap))
+    for i in range(g.size):  # the squares' centres: where a peg board has its holes
+        x, y = b.cell(i)
+        plan.points.append((x + s / 2, y + s / 2))
     inset = s * 0.08
     band = max(0.5, s * 0.04)
     stroke = max(0.6, s * 0.05)

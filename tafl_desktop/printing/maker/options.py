@@ -86,8 +86,16 @@ def _number(value: Any, what: str, low: float, high: float) -> float:
 
 def has_points(variant: Any) -> bool:
     """True for boards whose pieces stand on points (the Fox games' boards, Dablot's lattice, the
-    checkerboard's dark squares): those boards get holes or dimples and a 3D-printed peg board."""
+    checkerboard's dark squares): those boards get holes or dimples on the laser board too, and
+    their peg board comes with the pieces by default."""
     return getattr(variant.geometry, "kind", "grid") != "grid"
+
+
+def takes_holes(variant: Any, fmt: str, parts: tuple[str, ...] | None) -> bool:
+    """True when the file reads ``--holes``: a point-and-line board always (its laser board and
+    its peg board have holes), a board of squares only in its 3D-printed peg board (a laser
+    board of squares keeps its squares whole; the pieces stand in them)."""
+    return has_points(variant) or (fmt in MESH_FORMATS and "board" in (parts or default_parts(variant, fmt)))
 
 
 def default_parts(variant: Any, fmt: str) -> tuple[str, ...]:
@@ -119,9 +127,6 @@ def check_options(variant: Any, opts: MakerOptions) -> MakerOptions:
                                        "pdf)").format(fmt=opts.format, part=quote(p)))
                 raise MakerError(_("the {fmt} format carries {parts}, not {part}: the rule sheet is on paper "
                                    "(--format pdf)").format(fmt=opts.format, parts=", ".join(allowed), part=quote(p)))
-        if opts.format in MESH_FORMATS and "board" in parts and not has_points(variant):
-            raise MakerError(_("{game} has no peg board to print: its board is a laser file (--format svg or dxf) "
-                               "or paper (--format pdf)").format(game=variant.title))
         if "markers" in parts and not variant.traits.ranked_pieces:
             raise MakerError(_("rank markers are for Dablot with stacked draughts; {game} has none").format(
                 game=variant.title))
@@ -139,7 +144,8 @@ def check_options(variant: Any, opts: MakerOptions) -> MakerOptions:
     from tafl_desktop.printing.board_draw import piece_room
 
     pitch = square * piece_room(variant.geometry)  # the distance between two neighbouring pieces
-    if has_points(variant) and opts.holes != "none" and hole > pitch - MIN_WALL:
+    holed = takes_holes(variant, opts.format, parts)
+    if holed and opts.holes != "none" and hole > pitch - MIN_WALL:
         raise MakerError(_("holes of {hole:g} mm do not fit points {pitch:g} mm apart: use at most {most:g} mm, or "
                            "larger spacing").format(hole=Num(hole), pitch=Num(round(pitch, 1)),
                                                     most=Num(math.floor((pitch - MIN_WALL) * 10) / 10)))
@@ -147,7 +153,7 @@ def check_options(variant: Any, opts: MakerOptions) -> MakerOptions:
         raise MakerError(_("a clearance of {clearance:g} mm leaves pieces under 5 mm across on this board: use at "
                            "most {most:g} mm").format(clearance=Num(clearance),
                                                       most=Num(max(0.0, math.floor((pitch - 5.0) * 10) / 10))))
-    if has_points(variant) and opts.holes == "cut" and opts.format in MESH_FORMATS and "pieces" in parts:
+    if holed and opts.holes == "cut" and opts.format in MESH_FORMATS and "pieces" in parts:
         if hole > pitch - clearance - 2 * MIN_WALL:
             raise MakerError(_("pegs of {hole:g} mm are too thick for pieces {piece:g} mm across: use smaller holes "
                                "or less clearance").format(hole=Num(hole), piece=Num(round(pitch - clearance, 1))))

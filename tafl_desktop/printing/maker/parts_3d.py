@@ -48,8 +48,9 @@ def piece_diameter(variant: Any, opts: MakerOptions) -> float:
 
 
 def peg_diameter(variant: Any, opts: MakerOptions) -> float | None:
-    """Pieces get pegs when their board has holes cut for them."""
-    if has_points(variant) and opts.holes == "cut":
+    """Pieces get pegs when their board has holes cut for them: a point-and-line board always
+    (laser-cut or printed), a board of squares when its peg board is printed with them."""
+    if opts.holes == "cut" and (has_points(variant) or "board" in (opts.parts or ())):
         return round(opts.hole_mm - solids.PEG_PLAY, 2)
     return None
 
@@ -67,6 +68,13 @@ def piece_groups(variant: Any, opts: MakerOptions) -> list[PartGroup]:
         extra = 0 if letter in "oO" and variant.traits.ranked_pieces else spares(n)
         solid, colour = solid_of(letter)
         out.append(PartGroup(title, solid, n + extra, colour))
+    if peg and variant.family == "tafl":
+        # Tafl's knob and crown cannot lie on the plate: the pieces get a socket underneath and
+        # loose pegs, one each, as long as the socket and the board's hole take
+        depth = min(solids.socket_depth(g.solid) for g in out)
+        out = [PartGroup(g.name, solids.with_socket(g.solid, peg, depth), g.count, g.colour) for g in out]
+        out.append(PartGroup(_("Pegs"), solids.loose_peg(peg, depth + solids.PEG_LENGTH),
+                             sum(g.count for g in out), BOARD_COLOUR))
     return out
 
 

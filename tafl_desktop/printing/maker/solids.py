@@ -87,6 +87,28 @@ def _with_peg(body: Manifold, peg_d: float | None) -> Manifold:
     return whole.translate((0, 0, -whole.bounding_box()[2]))
 
 
+def with_socket(body: Manifold, peg_d: float, depth: float) -> Manifold:
+    """A blind socket ``depth`` mm deep in the piece's underside for a loose peg
+    (:func:`loose_peg`): for pieces whose tops are not flat (a knob, a crown), which cannot be
+    printed top down with their peg.  The socket is a snug 0.1 mm wider than the peg (the peg
+    stays in the piece; a drop of glue makes it permanent), the board's hole 0.3 mm (it slides)."""
+    r = (peg_d + 0.1) / 2
+    return body - Manifold.cylinder(depth + 1.0, r, r, 32).translate((0, 0, -1.0))
+
+
+def socket_depth(body: Manifold) -> float:
+    """As deep as a peg goes into the board, leaving at least 1.5 mm of the piece above it."""
+    lo, hi = body.bounding_box()[2], body.bounding_box()[5]
+    return round(min(PEG_LENGTH, hi - lo - 1.5), 2)
+
+
+def loose_peg(peg_d: float, length: float) -> Manifold:
+    """A peg printed standing, chamfered at both ends so it finds the hole and the socket."""
+    r = peg_d / 2
+    c = min(0.4, r / 3)
+    return _revolve([(0, 0), (r - c, 0), (r, c), (r, length - c), (r - c, length), (0, length)])
+
+
 def _text_region(text: str, height: float, bold: bool = True) -> CrossSection:
     """``text`` centred on the origin, ``height`` mm tall capitals, y up (for a recess)."""
     size = height / 0.73  # DejaVu's digits are 0.73 em tall
