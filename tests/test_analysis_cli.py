@@ -137,7 +137,7 @@ def test_analyse_after_moves_and_text_output():
     (["brandubh", "--moves", "d2-d9"], 2, "move 1"),
     (["brandubh", "--position", "/7/xx/"], 1, "--position"),
     (["no_such_game"], 1, "no_such_game"),
-    (["brandubh", "--time", "0"], 1, "--time"),
+    (["brandubh", "--time", "0"], 2, "--time"),  # out of range at the parser, as every argument
     (["brandubh", "--nodes", "5"], 1, "--nodes"),
 ])
 def test_analyse_bad_input_is_one_line(args, code, words):
