@@ -118,4 +118,4 @@ def test_games_end_by_a_rule(vid, seed):
     assert game.outcome.reason in ("king_captured", "king_escaped", "edge_fort", "encircled", "repetition",
                                    "no_moves", "no_captures", "hunters_captured", "flock_depleted",
                                    "broke_through", "pen_filled", "trapped", "all_captured", "leader_captured",
-                                   "bare_leader")
+                                   "bare_leader", "turn_limit", "cant_escape")

@@ -507,6 +507,7 @@ class PrintSetDialog(QDialog):
         col.setContentsMargins(0, 0, 0, 0)
         game_row = QFormLayout()
         game_row.addRow(tr(QLabel(), "setText", "Game:"), self.game_combo)
+        name_fields(game_row)  # a screen reader says "Game", not only the game's name
         col.addLayout(game_row)
         col.addWidget(heading)
         col.addWidget(page_box)
