@@ -37,6 +37,7 @@ import gettext as _gettext_module
 import os
 from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 from tafl_desktop.core import marks
 
@@ -252,15 +253,22 @@ def _qt_locale() -> None:
     QLocale.setDefault(QLocale(NUMBER_LOCALE.get(_language, "en")))
 
 
+#: Qt's own catalogue installed for the language in use (see :func:`install_qt_translator`).
+_qt_translator: Any = None
+
+
 def install_qt_translator(app) -> None:
     """Load Qt's own catalogue (``qtbase_<lang>.qm`` from the PySide6 wheel) for the standard
     buttons of Qt's dialogs ("Cancel", "Save"...), replacing the one installed before."""
     from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 
-    old = getattr(app, "_tafl_qt_translator", None)
-    if old is not None:
-        app.removeTranslator(old)
-        app._tafl_qt_translator = None
+    global _qt_translator
+    # kept here, not on ``app``: QApplication.instance() may hand out a new Python wrapper, and an
+    # attribute set on the old one was lost, so the last language's catalogue stayed installed
+    # under the new one (French "Début" in the Russian shortcut list)
+    if _qt_translator is not None:
+        app.removeTranslator(_qt_translator)
+        _qt_translator = None
     _qt_locale()
     if _language in ("en", PSEUDO):
         return
@@ -268,7 +276,7 @@ def install_qt_translator(app) -> None:
     tr = QTranslator(app)
     if tr.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(tr)
-        app._tafl_qt_translator = tr
+        _qt_translator = tr
 
 
 # ------------------------------------------------------------------------ the pseudo-locale

@@ -389,7 +389,7 @@ def install(window: MainWindow) -> None:
     blind = BlindPlay(window)
     window.panel.layout().insertWidget(1, blind.box)
     window.blind_play = blind
-    act = window.add_action(N_("&Type a Move"), blind.focus_field, QKeySequence("Ctrl+L"),
+    act = window.add_action(N_("T&ype a Move"), blind.focus_field, QKeySequence("Ctrl+L"),
                             N_("Type a move or a query letter in the move field (Ctrl+L)"))
     window.game_menu.addAction(act)
     window.act_type_move = act
