@@ -102,9 +102,10 @@ def test_dablot_ranks_stand_one_draught_per_point_and_markers_are_discs(tmp_path
     disc = by_name["Saami: Leader markers"]["vertices"]
     assert np.ptp(disc[:, 0]) == pytest.approx(30.0, abs=0.05) and np.ptp(disc[:, 2]) == pytest.approx(2.4)
     assert items.count("Saami: Soldier markers") == counts["s"]
-    # the two armies in their colours, as on paper (South dark red, North yellow)
+    # the two armies in their colours, as on paper and on screen (one scheme: South dark, North
+    # light, the faces of every game's pieces)
     text = __import__("zipfile").ZipFile(path).read("3D/3dmodel.model").decode()
-    assert 'displaycolor="#6B1714"' in text and 'displaycolor="#F5E08C"' in text
+    assert 'displaycolor="#332B29"' in text and 'displaycolor="#F0E6CC"' in text
 
 
 def test_3mf_places_every_piece_without_overlap(tmp_path):
