@@ -36,7 +36,10 @@ def slow_level(monkeypatch):
 
     def make(engine: str) -> Level:
         n = BUDGETS[engine]
-        lv = Level("tight", "Tight", time=0.1, depth=64, nodes=n, native_nodes=n)
+        # a time far below what the budget takes on any machine, and a guard far above it, so
+        # that only the node budget can end an untimed search however fast or busy the machine
+        lv = Level("tight", "Tight", time=0.002, depth=64, nodes=n, native_nodes=n)
+        monkeypatch.setattr("tafl_desktop.ai.player.UNTIMED_CEILING", 100_000.0)
         monkeypatch.setitem(levels.LEVELS, "tight", lv)
         monkeypatch.setenv("TAFL_ENGINE", engine)
         return lv
@@ -65,7 +68,7 @@ def test_with_a_clock_the_time_still_binds(slow_level):
     res = timed.choose(rules.initial_position())
     assert res.nodes < lv.nodes and res.stopped == "time"
     # an explicit budget (a clock's share, a hint) replaces the node budget
-    clocked = ComputerPlayer(rules, lv, seed=1).choose(rules.initial_position(), time_limit=0.05)
+    clocked = ComputerPlayer(rules, lv, seed=1).choose(rules.initial_position(), time_limit=0.004)
     assert clocked.nodes < lv.nodes
 
 
