@@ -184,7 +184,7 @@ def run(plies: int, seed: int, sparse_share: float = 0.35, max_game: int = 250) 
             if made is not None:
                 variant = made
                 for spec in TAFL_OPTIONS:
-                    if rng.random() < 0.3:
+                    if rng.random() < 0.3 and spec.key not in PYTHON_ONLY:
                         value = rng.choice(spec.values()[:40])
                         try:
                             variant = variant.with_options({spec.key: value})

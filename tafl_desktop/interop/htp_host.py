@@ -33,7 +33,7 @@ import threading
 import time
 
 from tafl_desktop.core.game import Game, Move, Side
-from tafl_desktop.i18n import _
+from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.interop.engine import TOO_LONG as READ_TOO_LONG
 from tafl_desktop.interop.engine import read_protocol_lines
 from tafl_desktop.interop.engine_process import TOO_LONG, EngineProcess
@@ -222,8 +222,9 @@ class HtpHostedEngine:
             return self._exit_failure()
         now = time.monotonic()
         if self.host_mode and self._conn is None and now - self.started > CONNECT_SECONDS + 1:
-            return self._fail(_("the engine '{engine}' did not connect within {seconds:g} seconds").format(
-                engine=self.label, seconds=CONNECT_SECONDS))
+            return self._fail(ngettext("the engine '{engine}' did not connect within {seconds:g} second",
+                                       "the engine '{engine}' did not connect within {seconds:g} seconds",
+                                       int(CONNECT_SECONDS)).format(engine=self.label, seconds=CONNECT_SECONDS))
         if self._deadline is not None and now > self._deadline:
             return self._fail(_("the engine '{engine}' did not answer within its time").format(engine=self.label))
         return None
