@@ -147,6 +147,7 @@ def set_language(code: str | None, explicit: bool | None = None) -> str:
     _explicit = bool(normalise(code)) if explicit is None else explicit
     marks.install(_, ngettext, chosen, pgettext, npgettext, format_number)
     _qt_locale()
+    _follow_in_qt()
     for listener in list(_listeners):
         listener(chosen)
     return chosen
@@ -251,6 +252,20 @@ def _qt_locale() -> None:
     from PySide6.QtCore import QLocale
 
     QLocale.setDefault(QLocale(NUMBER_LOCALE.get(_language, "en")))
+
+
+def _follow_in_qt() -> None:
+    """Where a Qt application runs, its own catalogue follows the language at once, whoever
+    changed it: a catalogue left from the last language would name keys and buttons in it."""
+    import sys
+
+    if "PySide6.QtCore" not in sys.modules:
+        return
+    from PySide6.QtCore import QCoreApplication
+
+    app = QCoreApplication.instance()
+    if app is not None:
+        install_qt_translator(app)
 
 
 #: Qt's own catalogue installed for the language in use (see :func:`install_qt_translator`).
