@@ -133,8 +133,9 @@ def test_the_core_and_the_session_run_without_qt(package):
 #: Qt imports that a headless package may reach and that never run without a window: the
 #: translation layer hands Qt the language only when the window has loaded Qt already
 #: (``_qt_locale`` returns unless ``PySide6.QtCore`` is imported) and installs Qt's own
-#: catalogue into the window's QApplication (``install_qt_translator(app)``).
-WINDOW_ONLY_HOOKS = {"tafl_desktop.i18n": {"_qt_locale", "install_qt_translator"}}
+#: catalogue into the window's QApplication (``install_qt_translator(app)``, and ``_follow_in_qt``,
+#: which returns unless ``PySide6.QtCore`` is imported and an application runs).
+WINDOW_ONLY_HOOKS = {"tafl_desktop.i18n": {"_qt_locale", "install_qt_translator", "_follow_in_qt"}}
 
 
 def _qt_imports(path: Path, module: str) -> list[tuple[str, str]]:
