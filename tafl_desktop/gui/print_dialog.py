@@ -328,8 +328,10 @@ class PrintSetDialog(QDialog):
         self.save_button = tr(QPushButton(), "setText", "Save as PDF...")
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.save_pdf)
+        tr(self.save_button, "setAccessibleDescription", "Choose a file and save the set in the chosen format")
         close = tr(QPushButton(), "setText", "Close")
         close.clicked.connect(self.reject)
+        tr(close, "setAccessibleDescription", "Close this window; the settings are kept for next time")
         #: Shown while a build runs: first busy (drawing the set), then counting the thumbnails.
         self.build_progress = QProgressBar()
         self.build_progress.setMaximumWidth(220)
@@ -400,6 +402,8 @@ class PrintSetDialog(QDialog):
         self.orientation_combo = QComboBox()
         for key, label in ORIENTATION_LABELS.items():
             add_item(self.orientation_combo, label, key)
+            tr(self.orientation_combo, "setAccessibleDescription", "Pages upright or on their side")
+            tr(self.paper_combo, "setAccessibleDescription", "The size of the sheets you print on")
 
         self.square_spin = QDoubleSpinBox()
         self.square_spin.setRange(MIN_SQUARE, MAX_SQUARE)
@@ -526,6 +530,7 @@ class PrintSetDialog(QDialog):
         self._column_width = width
         scroll = QScrollArea()
         tr(scroll, "setAccessibleName", "Print options")
+        tr(scroll, "setAccessibleDescription", "What to print and how: format, paper, size and the parts of the set")
         scroll.setWidget(column)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -553,6 +558,7 @@ class PrintSetDialog(QDialog):
         self.thumbs.setFixedWidth(THUMB_BOX + 40)
         self.thumbs.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.thumbs.currentRowChanged.connect(self._page_selected)
+        tr(self.thumbs, "setAccessibleDescription", "One picture per page of the set; pick one to see it large")
 
         self.page_label = QLabel()
         self.count_label = QLabel()
@@ -563,6 +569,7 @@ class PrintSetDialog(QDialog):
         self.page_view.setWordWrap(True)
         self.scroll_area = QScrollArea()
         tr(self.scroll_area, "setAccessibleName", "Page preview")
+        tr(self.scroll_area, "setAccessibleDescription", "The chosen page as it will be printed")
         self.scroll_area.setWidget(self.page_view)
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setAlignment(Qt.AlignmentFlag.AlignCenter)
