@@ -50,12 +50,13 @@ def _control(item: QLayoutItem) -> QWidget | None:
 def describe_buttons(box: QDialogButtonBox) -> QDialogButtonBox:
     """Give the standard buttons of ``box`` a description a screen reader says after the name:
     "OK" or "Close" alone does not say whether the settings are kept."""
+    from tafl_desktop.core.marks import N_
     from tafl_desktop.gui.texts import tr
 
     texts = {
-        QDialogButtonBox.StandardButton.Ok: "Keep these settings and close the window",
-        QDialogButtonBox.StandardButton.Cancel: "Close the window and change nothing",
-        QDialogButtonBox.StandardButton.Close: "Close this window",
+        QDialogButtonBox.StandardButton.Ok: N_("Keep these settings and close the window"),
+        QDialogButtonBox.StandardButton.Cancel: N_("Close the window and change nothing"),
+        QDialogButtonBox.StandardButton.Close: N_("Close this window"),
     }
     for which, source in texts.items():
         button = box.button(which)
