@@ -189,7 +189,8 @@ def test_every_control_is_named_described_and_reached_by_tab(qtbot, in_language,
         qtbot.addWidget(dlg)
         dlg.show()
         qtbot.waitExposed(dlg)
-        problems[name] = unnamed(dlg) + undescribed(dlg, lang) + [f"Tab never reaches {x}" for x in unreached_by_tab(qtbot, dlg)]
+        problems[name] = unnamed(dlg) + undescribed(dlg, lang) + [
+            f"Tab never reaches {x}" for x in unreached_by_tab(qtbot, dlg)]
         dlg.close()
     editor = open_editor(w)
     problems["position editor"] = unnamed(editor) + undescribed(editor, lang) + [
