@@ -73,7 +73,7 @@ from tafl_desktop.printing.board_sheet import (
     default_is_tiled,
     default_square,
 )
-from tafl_desktop.printing.maker.options import DEFAULT_SQUARE
+from tafl_desktop.printing.maker.options import DEFAULT_SQUARE, LASER_FORMATS, MESH_FORMATS
 from tafl_desktop.printing.paper import make_page
 
 if TYPE_CHECKING:
@@ -121,10 +121,12 @@ class PrintOptions:
     draught_mm: float = 30.0
     #: A Rules Lab study's report whose chart goes on the rule sheet (None: no chart).
     balance: dict[str, Any] | None = None
+    #: The rule sheet says how to feel the set to play by touch (issue 40).
+    tactile: bool = False
 
     def render(self, variant: Variant) -> tuple[bytes, SetReport]:
         return render_set(variant, self.paper, self.orientation, self.square_mm, list(self.parts), self.draught_mm,
-                          self.balance)
+                          self.balance, self.tactile)
 
 
 # ------------------------------------------------------------------------------------ preview
@@ -451,6 +453,11 @@ class PrintSetDialog(QDialog):
         form.addRow(tr(QLabel(), "setText", "Paper:"), self.paper_combo)
         form.addRow(tr(QLabel(), "setText", "Orientation:"), self.orientation_combo)
         form.addRow(self.square_label, square_row)
+        self.tactile_box = tr(QCheckBox(), "setText", "Tactile set (to play by touch)")
+        tr(self.tactile_box, "setAccessibleDescription", "Pieces that differ by shape, height and texture, and a "
+           "peg board with raised lines, for a 3D printer; on paper, the rule sheet says how to feel them")
+        self.tactile_box.toggled.connect(self._options_changed)
+        form.addRow("", self.tactile_box)
         name_fields(form)
         form.addRow(self.square_note)
         self.maker_settings = MakerSettings(v)
@@ -647,6 +654,7 @@ class PrintSetDialog(QDialog):
             parts=parts,
             draught_mm=round(self.draught_spin.value(), 1),
             balance=self.balance_report if with_balance else None,
+            tactile=self.tactile_box.isChecked(),
         )
 
     def _options_changed(self) -> None:
@@ -656,7 +664,8 @@ class PrintSetDialog(QDialog):
     def maker_options(self):
         """The makers' file settings as the widgets show them now (the format must not be pdf)."""
         square = DEFAULT_SQUARE if self._square_auto else round(self.square_spin.value(), 1)
-        return self.maker_settings.options(self.format, square)
+        return self.maker_settings.options(self.format, square).with_changes(
+            tactile=self.tactile_box.isChecked() and self.format in MESH_FORMATS)
 
     def _format_changed(self) -> None:
         """Show the settings the chosen format reads; the save button names the format."""
@@ -664,6 +673,7 @@ class PrintSetDialog(QDialog):
         paper = self.format == "pdf"
         for widget in (self.paper_combo, self.orientation_combo):
             self.page_form.setRowVisible(widget, paper)
+        self.page_form.setRowVisible(self.tactile_box, self.format not in LASER_FORMATS)
         self.page_box_title()
         self.parts_box.setVisible(paper)
         self.maker_settings.setVisible(not paper)

@@ -110,7 +110,12 @@ def _meshes(variant: Any, plan: Any, report: MakerReport) -> bytes:
     x = 0.0
     depth = 0.0
     if "board" in report.parts:
-        board = solids.mesh_data(solids.peg_board(plan, opts.holes, opts.hole_mm))
+        if opts.tactile:
+            from tafl_desktop.printing.maker.tactile import tactile_board
+
+            board = solids.mesh_data(tactile_board(plan, variant, opts))
+        else:
+            board = solids.mesh_data(solids.peg_board(plan, opts.holes, opts.hole_mm))
         objects.append(mesh_files.PrintObject(_("Peg board"), board.vertices, board.triangles,
                                               parts_3d.BOARD_COLOUR, [(0.0, 0.0)]))
         x, depth = plan.width + 10.0, plan.height
@@ -136,6 +141,9 @@ def _meshes(variant: Any, plan: Any, report: MakerReport) -> bytes:
         report.lines.append(ngettext("Rank markers {d} mm across: {n} disc.",
                                      "Rank markers {d} mm across: {n} discs.", sum(g.count for g in markers)).format(
             d=Num(opts.draught_mm), n=sum(g.count for g in markers)))
+    if opts.tactile:
+        report.lines.append(_("A set to play by touch: every kind of piece differs in shape, height or texture; "
+                              "the board's lines are raised."))
     laid, width, block = parts_3d.lay_out(groups, x, max(150.0, plan.width if x else 200.0))
     objects += laid
     height = max([0.0] + [float(o.vertices[:, 2].max()) for o in objects])
