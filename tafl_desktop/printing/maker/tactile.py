@@ -104,8 +104,10 @@ def _raised(region: CrossSection, top: float, height: float = RAISE) -> Manifold
 
 def _dots(n: int, spread: float, dot: float) -> CrossSection:
     """``n`` round dots (1 to 5) in the patterns of a die, ``spread`` from the centre."""
-    patterns = {1: [(0, 0)], 2: [(-1, 0), (1, 0)], 3: [(-1, -0.6), (1, -0.6), (0, 0.85)],
-                4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)]}
+    patterns: dict[int, list[tuple[float, float]]] = {1: [(0, 0)], 2: [(-1, 0), (1, 0)],
+                                                       3: [(-1, -0.6), (1, -0.6), (0, 0.85)],
+                                                       4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+                                                       5: [(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)]}
     places = patterns[max(1, min(5, n))]
     scale = spread / (1.0 if n in (2, 3) else math.sqrt(2))
     return rg.union([rg.circle(x * scale, y * scale, dot / 2, 24) for x, y in places])
