@@ -39,12 +39,12 @@ def by_touch(variant: Any, marks: BoardMarks) -> tuple[str, list[str]]:
             out.append(_("The marked areas of the board (the pen, the home row) are sunk below the rest."))
     titles = {letter: title for letter, title, _label in piece_kinds(variant)}
     if variant.family == "tafl":
-        words = {"t": _("square, low, with three raised ribs on top"),
-                 "T": _("round, taller, smooth on top"),
-                 "K": _("round, as tall as a defender, with a standing crown")}
+        words = {"t": _("square base, low height, three raised ribs on top"),
+                 "T": _("round base, greater height, smooth top"),
+                 "K": _("round base, a defender's height, a standing crown")}
         out += [_("{pieces}: {feel}.").format(pieces=titles[k], feel=w) for k, w in words.items() if k in titles]
     elif variant.family == "hunt":
-        words = {"h": _("six-sided, tall, with a cone on top"), "f": _("round, low, smooth on top")}
+        words = {"h": _("six-sided base, great height, a cone on top"), "f": _("round base, low height, smooth top")}
         out += [_("{pieces}: {feel}.").format(pieces=titles[k], feel=w) for k, w in words.items() if k in titles]
     else:
         from tafl_desktop.printing.markers import armies_for_variant
