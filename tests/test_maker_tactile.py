@@ -203,3 +203,31 @@ def test_the_rule_sheet_says_how_to_feel_the_board(lang):
     assert heading in text and throne in text and heading not in before
     if lang == "de":
         assert heading != "Playing by touch"
+
+
+def test_the_print_window_offers_the_tactile_set(qtbot, gui_settings, dialogs_recorder, tmp_path):
+    """The print window's "Tactile set" box: for the 3D files it builds the tactile pieces (the
+    file saved is the command line's), for paper it adds the rule sheet's section, and a laser
+    board does not offer it."""
+    from tafl_desktop.core.variants import find_variant
+    from tafl_desktop.gui.print_dialog import PrintSetDialog
+
+    dlg = PrintSetDialog(find_variant("brandubh"), persist=False)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    qtbot.waitUntil(lambda: not dlg.building, timeout=60_000)
+    box = dlg.tactile_box
+    assert box.isVisibleTo(dlg) and not box.isChecked() and box.accessibleDescription()
+    box.setChecked(True)
+    assert dlg.options().tactile
+    with qtbot.waitSignal(dlg.preview_updated, timeout=60000):
+        dlg.format_combo.setCurrentIndex(dlg.format_combo.findData("stl"))
+    assert box.isVisibleTo(dlg) and dlg.error == ""
+    assert any(line.startswith("A set to play by touch") for line in dlg.maker.report.lines)
+    dlg.grab().save("/tmp/s40-print-tactile.png")
+    out = tmp_path / "mine.stl"
+    assert dlg.save_to(str(out))
+    assert out.read_bytes() == make(tmp_path, "brandubh", "stl", "--tactile", in_process=True).read_bytes()
+    with qtbot.waitSignal(dlg.preview_updated, timeout=60000):
+        dlg.format_combo.setCurrentIndex(dlg.format_combo.findData("svg"))
+    assert not box.isVisibleTo(dlg) and not dlg.maker_options().tactile

@@ -127,7 +127,7 @@ def _meshes(variant: Any, plan: Any, report: MakerReport) -> bytes:
         report.piece_mm = parts_3d.piece_diameter(variant, opts)
         report.peg_mm = parts_3d.peg_diameter(variant, opts)
         line = _("Pieces {d} mm across").format(d=Num(report.piece_mm))
-        if report.peg_mm and variant.family == "tafl":  # a knob and a crown: sockets and loose pegs
+        if report.peg_mm and (variant.family == "tafl" or opts.tactile):  # raised tops: sockets, loose pegs
             line += ", " + _("with sockets for loose {p} mm pegs for {h} mm holes").format(
                 p=Num(report.peg_mm), h=Num(opts.hole_mm))
         elif report.peg_mm:
@@ -142,8 +142,9 @@ def _meshes(variant: Any, plan: Any, report: MakerReport) -> bytes:
                                      "Rank markers {d} mm across: {n} discs.", sum(g.count for g in markers)).format(
             d=Num(opts.draught_mm), n=sum(g.count for g in markers)))
     if opts.tactile:
-        report.lines.append(_("A set to play by touch: every kind of piece differs in shape, height or texture; "
-                              "the board's lines are raised."))
+        report.lines.append(_("A set to play by touch: every kind of piece differs in shape, height or texture."))
+        if "board" in report.parts:
+            report.lines.append(_("The peg board's lines are raised; its special squares are raised or sunk."))
     laid, width, block = parts_3d.lay_out(groups, x, max(150.0, plan.width if x else 200.0))
     objects += laid
     height = max([0.0] + [float(o.vertices[:, 2].max()) for o in objects])
