@@ -231,3 +231,29 @@ def test_the_print_window_offers_the_tactile_set(qtbot, gui_settings, dialogs_re
     with qtbot.waitSignal(dlg.preview_updated, timeout=60000):
         dlg.format_combo.setCurrentIndex(dlg.format_combo.findData("svg"))
     assert not box.isVisibleTo(dlg) and not dlg.maker_options().tactile
+
+
+def overhangs(m: trimesh.Trimesh) -> float:
+    """How far (mm) the widest downward-facing surface above the base reaches in from the
+    piece's outline: what would print over air.  A ledge of a millimetre or so (the grooves
+    between Dablot's layers) prints without supports; a texture or a crown hanging over the
+    middle would not."""
+    base = max(loops(m, 0.3), key=area)
+    down = (m.face_normals[:, 2] < -0.5) & (m.triangles_center[:, 2] > 0.2)
+    worst = 0.0
+    edges = np.stack([base, np.roll(base, -1, axis=0)], axis=1)
+    edges = edges[np.linalg.norm(edges[:, 1] - edges[:, 0], axis=1) > 1e-9]  # repeated points
+    for p in m.triangles[down].reshape(-1, 3)[:, :2]:
+        a, b = edges[:, 0], edges[:, 1]
+        t = np.clip(np.einsum("ij,ij->i", p - a, b - a) / np.einsum("ij,ij->i", b - a, b - a), 0, 1)
+        worst = max(worst, float(np.min(np.linalg.norm(a + (b - a) * t[:, None] - p, axis=1))))
+    return worst
+
+
+@pytest.mark.parametrize(("variant", "extra"), [("brandubh", ()), ("fox_geese_13", ("--holes", "none")),
+                                                ("dablot", ("--holes", "none"))])
+def test_the_pieces_print_standing_without_supports(tmp_path, variant, extra):
+    path = make(tmp_path, variant, "3mf", "--tactile", "--parts", "pieces", *extra, in_process=True)
+    for o in read_3mf(path)["objects"].values():
+        m = trimesh.Trimesh(o["vertices"], o["triangles"])
+        assert overhangs(m) <= 1.0, o["name"]
