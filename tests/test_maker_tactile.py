@@ -257,3 +257,22 @@ def test_the_pieces_print_standing_without_supports(tmp_path, variant, extra):
     for o in read_3mf(path)["objects"].values():
         m = trimesh.Trimesh(o["vertices"], o["triangles"])
         assert overhangs(m) <= 1.0, o["name"]
+
+
+def test_dablot_rank_markers_carry_raised_dots(tmp_path):
+    """The markers for playing Dablot with a draughts set (source 000) read as the tactile
+    pieces do: one raised dot a point, a leader's ringed, the armies by outline."""
+    path = make(tmp_path, "dablot", "3mf", "--tactile", "--parts", "markers", in_process=True)
+    model = read_3mf(path)
+    assert model["warnings"] == 0
+    felt = {}
+    for o in model["objects"].values():
+        assert o["manifold"], o["name"]
+        felt[o["name"]] = feel(trimesh.Trimesh(o["vertices"], o["triangles"]))
+    for army in ("Saami", "Swedes"):
+        marks = {name.split(": ", 1)[1]: f for name, f in felt.items() if name.startswith(army)}
+        assert (marks["Soldier markers"]["texture"], marks["Leader's son markers"]["texture"],
+                marks["Leader markers"]["texture"]) == (1, 2, 3 + 2)
+        assert all(f["raised"] >= 1.0 for f in marks.values())
+    # the armies by the outline, as on the pieces (the draughts under them may feel alike)
+    assert abs(felt["Saami: Soldier markers"]["round"] - felt["Swedes: Soldier markers"]["round"]) >= 0.1

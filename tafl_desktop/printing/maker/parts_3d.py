@@ -158,8 +158,14 @@ def marker_groups(variant: Any, opts: MakerOptions) -> list[PartGroup]:
         for rank in army.ranks:
             if rank.count:
                 symbol = army.symbol if rank.key == "leader" else None
+                if opts.tactile:  # raised dots, as on the tactile pieces
+                    from tafl_desktop.printing.maker.tactile import tactile_marker
+
+                    disc = tactile_marker(opts.draught_mm, rank.points, rank.key == "leader", army.dark)
+                else:
+                    disc = solids.rank_disc(opts.draught_mm, symbol, rank.points)
                 out.append(PartGroup(_("{army}: {rank} markers").format(army=_(army.name), rank=rank.title),
-                                     solids.rank_disc(opts.draught_mm, symbol, rank.points), rank.count, colour))
+                                     disc, rank.count, colour))
         soldiers = army.rank("soldier")
         if army.officer_material and soldiers is not None and soldiers.count:
             out.append(PartGroup(_("{army}: 'retreated' marks").format(army=_(army.name)),

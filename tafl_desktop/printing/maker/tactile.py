@@ -146,6 +146,19 @@ def tactile_piece(kind: Kind, d: float, level_h: float | None = None) -> Manifol
     return body
 
 
+def tactile_marker(d: float, points: int, leader: bool, dark: bool) -> Manifold:
+    """A Dablot rank marker to feel: ``d`` across, 2.4 mm thick, its army by its outline (the
+    dark army's square, as on the tactile pieces: a draughts set's two colours feel alike) and
+    its rank as raised dots (a leader's ringed)."""
+    shape = "square" if dark else "circle"
+    body = Manifold.extrude(footprint(shape, d), 2.4)
+    room = _inscribed(shape, d)
+    body = body + _raised(_dots(points, room * (0.38 if leader else 0.5), max(2.0, d * 0.1)), 2.4)
+    if leader:
+        body = body + _raised(rg.ring(0.0, 0.0, room * 0.82, max(1.4, d * 0.05)), 2.4)
+    return body
+
+
 def _crown(d: float) -> Manifold:
     """The ordinary king's standing crown (:func:`solids.king_crown`), reaching 0.2 mm down into
     the body it stands on, so the two merge."""
