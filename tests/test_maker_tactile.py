@@ -276,3 +276,13 @@ def test_dablot_rank_markers_carry_raised_dots(tmp_path):
         assert all(f["raised"] >= 1.0 for f in marks.values())
     # the armies by the outline, as on the pieces (the draughts under them may feel alike)
     assert abs(felt["Saami: Soldier markers"]["round"] - felt["Swedes: Soldier markers"]["round"]) >= 0.1
+
+
+def test_the_print_command_puts_the_section_on_the_rule_sheet(tmp_path):
+    """``tafl-desktop print brandubh --tactile --parts rules`` run as a player runs it."""
+    from pypdf import PdfReader
+
+    path = make(tmp_path, "brandubh", "pdf", "--tactile", "--parts", "rules")
+    text = " ".join(" ".join((p.extract_text() or "").split()) for p in PdfReader(str(path)).pages)
+    assert "Playing by touch" in text and "The corner squares are sunk pockets." in text
+    assert "Attackers: square base, low height, three raised ribs on top." in text

@@ -3,7 +3,8 @@
 :func:`render_maker` is the one entry point: the ``print`` command (``--format svg|dxf|stl|3mf``)
 and the print dialog call it, so the dialog's preview is drawn from exactly what gets saved.
 Everything comes from the geometry the window and the paper set share (see :mod:`.laser`), and
-the settings have one schema (:mod:`.options`).
+the settings have one schema (:mod:`.options`).  ``tactile`` makes the set to play by touch
+instead of the ordinary pieces and peg board (:mod:`.tactile`).
 
 Dependencies and why: manifold3d (a few MB, a fast import) builds every solid and merges the
 engraved areas; ezdxf (the ``maker`` extra, about 26 MB) writes DXF and is imported only for it.
