@@ -113,3 +113,26 @@ def test_every_family_as_a_table_in_another_language(make_window, variant, lang,
     if move:
         assert len(out["announcements"]) == 1 and out["announcements"][0]["politeness"] == 1
         assert f"{move[:2]}-{move[2:]}" in out["announcements"][0]["text"]  # every move here is one step
+
+
+def test_descriptions_reach_the_screen_reader_in_german(make_window):
+    """A control's description (what it does, said after its name) is what AT-SPI hands the
+    screen reader, in the window's language: the move field, the board as a table and the move
+    list, each as the window itself holds it in German."""
+    from tafl_desktop.i18n import _, set_language
+
+    set_language("de", explicit=True)
+    try:
+        w = make_window("brandubh")
+        controls = (w.blind_play.field, w.board_table, w.panel.moves.table)
+        want = {(c.accessibleName(), c.accessibleDescription()) for c in controls}
+        table_name = _("Board as a table")
+        english = "The moves played, one row per turn; pick one to see the board after it"
+        german_moves = _(english)
+    finally:
+        set_language("en", explicit=True)
+    assert german_moves != english and all(name and about for name, about in want)
+    out = read_board("brandubh", "de", "d4", "", table_name)
+    heard = {(name, about) for _role, name, about in out["descriptions"]}
+    assert want <= heard, sorted(want - heard)
+    assert any(about == german_moves for _n, about in heard)

@@ -8,9 +8,15 @@ set by hand); a field must have a name of its own or a label whose buddy it is. 
 that takes focus by Tab; the line edit inside a spin box is the spin box's own (its focus proxy)
 and is not counted twice.  Tab is pressed as a player presses it, from the first control round
 the whole chain.
+
+Every control, shown now or later (a hidden dock, the maker's settings), also has a description:
+what it does, said after the name (``text(Description)``: the accessible description, else the
+tool tip), translated in every language.
 """
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from PySide6.QtCore import Qt
@@ -24,6 +30,8 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QWidget,
 )
+
+from tafl_desktop.gui.texts import PREFIX
 
 #: English and Russian (the longest words, another script) on every run; the others are slow
 #: (some 9 s each): pytest -m slow tests/test_gui_accessible_names.py (make test-slow).
@@ -56,6 +64,34 @@ def unnamed(root: QWidget) -> list[str]:
         field = isinstance(w, (QComboBox, QAbstractSpinBox, QLineEdit))
         if not name.strip() or (field and not w.accessibleName() and id(w) not in labelled):
             bad.append(f"{type(w).__name__} in {type(w.parent()).__name__} (shown as {name!r})")
+    return bad
+
+
+def all_controls(root: QWidget) -> list[QWidget]:
+    """Every widget of ``root`` that Tab can focus, shown or not: a dock, a Stop button or the
+    maker's settings hidden now are shown later, and a player meets them then."""
+    return [w for w in [root, *root.findChildren(QWidget)]
+            if w.focusPolicy() & Qt.FocusPolicy.TabFocus and not isinstance(w.parent(), QAbstractSpinBox)
+            and w.window() is root.window()]
+
+
+def undescribed(root: QWidget, lang: str) -> list[str]:
+    """Controls without a description a screen reader says after the name (what the control
+    does): Qt's ``text(Description)``, the accessible description or else the tool tip.  One
+    that only repeats the name says nothing; one set through the catalogue but still in English
+    in another language was never translated."""
+    bad = []
+    for w in all_controls(root):
+        iface = QAccessible.queryAccessibleInterface(w)
+        name = iface.text(QAccessible.Text.Name).strip() if iface is not None else ""
+        about = iface.text(QAccessible.Text.Description).strip() if iface is not None else ""
+        what = f"{type(w).__name__} {name!r} in {type(w.parent()).__name__}"
+        if not about or about == name:
+            bad.append(f"{what}: no description" + (" (only its name)" if about else ""))
+            continue
+        source = w.property(PREFIX + "setAccessibleDescription")
+        if lang != "en" and source and about == json.loads(source)[0]:
+            bad.append(f"{what}: description {about!r} not translated")
     return bad
 
 
@@ -123,7 +159,7 @@ def in_language(make_window):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_control_is_named_and_reached_by_tab(qtbot, in_language, lang, dialogs_recorder):
+def test_every_control_is_named_described_and_reached_by_tab(qtbot, in_language, lang, dialogs_recorder):
     from tafl_desktop.core.variants import find_variant
     from tafl_desktop.gui.learn import LessonDialog, PuzzleDialog
     from tafl_desktop.gui.new_game_dialog import NewGameDialog
@@ -140,7 +176,7 @@ def test_every_control_is_named_and_reached_by_tab(qtbot, in_language, lang, dia
     for variant_id in ("brandubh", "fox_geese_13", "dablot"):
         w = make_window(variant_id)
         w.board_table_dock.show()
-        problems[f"main window {variant_id}"] = unnamed(w) + [
+        problems[f"main window {variant_id}"] = unnamed(w) + undescribed(w, lang) + [
             f"Tab never reaches {x}" for x in unreached_by_tab(qtbot, w)]
     v = find_variant("brandubh")
     dialogs = {
@@ -153,10 +189,11 @@ def test_every_control_is_named_and_reached_by_tab(qtbot, in_language, lang, dia
         qtbot.addWidget(dlg)
         dlg.show()
         qtbot.waitExposed(dlg)
-        problems[name] = unnamed(dlg) + [f"Tab never reaches {x}" for x in unreached_by_tab(qtbot, dlg)]
+        problems[name] = unnamed(dlg) + undescribed(dlg, lang) + [
+            f"Tab never reaches {x}" for x in unreached_by_tab(qtbot, dlg)]
         dlg.close()
     editor = open_editor(w)
-    problems["position editor"] = unnamed(editor) + [
+    problems["position editor"] = unnamed(editor) + undescribed(editor, lang) + [
         f"Tab never reaches {x}" for x in unreached_by_tab(qtbot, editor)]
     editor.close()
     found = {k: v for k, v in problems.items() if v}

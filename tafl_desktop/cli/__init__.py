@@ -362,7 +362,7 @@ def cmd_print(args) -> int:
     balance = _balance_report(args.balance) if args.balance else None
     try:
         build_set(v, out=args.out, paper=args.paper, orientation=args.orientation, square_mm=args.square_mm,
-                  parts=parts, draught_mm=args.draught_mm, balance=balance)
+                  parts=parts, draught_mm=args.draught_mm, balance=balance, tactile=args.tactile)
     except PrintError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:

@@ -28,6 +28,8 @@ class ClockChooser(QWidget):
         super().__init__(parent)
         self.combo = QComboBox()
         tr(self.combo, "setAccessibleName", "Clock")
+        tr(self.combo, "setAccessibleDescription", "How much time each side has: no clock, a usual time control or "
+                                                   "your own")
         add_item(self.combo, "No clock", "")
         for label, text in PRESETS:
             add_item(self.combo, label, text)
@@ -36,6 +38,11 @@ class ClockChooser(QWidget):
         self.increment = _spin(0, 300, 0, _(" s a move"), _("Increment in seconds"))
         self.period = _spin(0, 600, 30, _(" s"), _("Length of an overtime period in seconds"))
         self.periods = _spin(0, 20, 0, _(" periods"), _("Number of overtime periods"))
+        tr(self.main, "setAccessibleDescription", "Minutes each side has for its moves before any overtime")
+        tr(self.increment, "setAccessibleDescription", "Seconds added to a side's clock after each of its moves")
+        tr(self.period, "setAccessibleDescription", "Seconds in each overtime period: a move made within it keeps the "
+                                                    "period")
+        tr(self.periods, "setAccessibleDescription", "How many overtime periods a side has once its main time runs out")
         self.custom = QWidget()
         row = QHBoxLayout(self.custom)
         row.setContentsMargins(0, 0, 0, 0)

@@ -50,6 +50,8 @@ class EnginePicker(QWidget):
         tr(self.combo, "setToolTip", "An engine speaking the OpenTafl Engine Protocol, started with this command")
         self.add_button = tr(QPushButton(), "setText", "Add engine...")
         self.add_button.clicked.connect(self.ask_command)
+        tr(self.add_button, "setAccessibleDescription", "Type the command that starts an engine speaking the OpenTafl "
+                                                        "Engine Protocol")
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.combo, 1)

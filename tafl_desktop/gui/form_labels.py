@@ -10,7 +10,7 @@ every label of a form the buddy of its field.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QLabel, QLayoutItem, QWidget
+from PySide6.QtWidgets import QDialogButtonBox, QFormLayout, QLabel, QLayoutItem, QWidget
 
 
 def name_fields(form: QFormLayout) -> QFormLayout:
@@ -45,3 +45,21 @@ def _control(item: QLayoutItem) -> QWidget | None:
         if found is not None:
             return found
     return None
+
+
+def describe_buttons(box: QDialogButtonBox) -> QDialogButtonBox:
+    """Give the standard buttons of ``box`` a description a screen reader says after the name:
+    "OK" or "Close" alone does not say whether the settings are kept."""
+    from tafl_desktop.core.marks import N_
+    from tafl_desktop.gui.texts import tr
+
+    texts = {
+        QDialogButtonBox.StandardButton.Ok: N_("Keep these settings and close the window"),
+        QDialogButtonBox.StandardButton.Cancel: N_("Close the window and change nothing"),
+        QDialogButtonBox.StandardButton.Close: N_("Close this window"),
+    }
+    for which, source in texts.items():
+        button = box.button(which)
+        if button is not None and not button.accessibleDescription():
+            tr(button, "setAccessibleDescription", source)
+    return box

@@ -221,6 +221,9 @@ class LessonDialog(QDialog):
         self.btn_solution = tr(QPushButton(), "setText", "Show &solution")
         self.btn_retry = tr(QPushButton(), "setText", "&Try again")
         self.btn_next = tr(QPushButton(), "setText", "&Next step")
+        tr(self.btn_next, "setAccessibleDescription", "Go on to the next step of the lesson")
+        tr(self.btn_retry, "setAccessibleDescription", "Put the position back as it was and try again")
+        tr(self.btn_solution, "setAccessibleDescription", "Play the moves of the solution on the board")
         row = QHBoxLayout()
         for b in (self.btn_solution, self.btn_retry, self.btn_next):
             row.addWidget(b)
@@ -416,10 +419,14 @@ class PuzzleDialog(QDialog):
         tr(self.family_box, "setAccessibleName", "Games")
         tr(self.level_box, "setAccessibleName", "Difficulty")
         tr(self.theme_box, "setAccessibleName", "Theme")
+        tr(self.theme_box, "setAccessibleDescription", "Which puzzles Next chooses from: all, or those of one theme")
+        tr(self.level_box, "setAccessibleDescription", "Which puzzles Next chooses from: all, or one difficulty from 1 "
+                                                       "to 5")
         self._fill_themes()
         self.btn_prev = tr(QPushButton(), "setText", "&Previous")
         self.btn_next = tr(QPushButton(), "setText", "N&ext puzzle")
         tr(self.btn_next, "setToolTip", "The next puzzle near your rating")
+        tr(self.btn_prev, "setAccessibleDescription", "Back to the puzzle before this one")
         top = QHBoxLayout()
         for w in (self.family_box, self.level_box, self.theme_box, self.btn_prev, self.btn_next):
             top.addWidget(w)
@@ -441,6 +448,9 @@ class PuzzleDialog(QDialog):
         self.btn_hint = tr(QPushButton(), "setText", "&Hint")
         self.btn_retry = tr(QPushButton(), "setText", "&Try again")
         self.btn_solution = tr(QPushButton(), "setText", "Show &solution")
+        tr(self.btn_solution, "setAccessibleDescription", "Play the moves of the solution on the board")
+        tr(self.btn_retry, "setAccessibleDescription", "Put the position back as it was and try again")
+        tr(self.btn_hint, "setAccessibleDescription", "First the piece to move; pressed again, the move itself")
         row = QHBoxLayout()
         for b in (self.btn_hint, self.btn_retry, self.btn_solution):
             row.addWidget(b)

@@ -91,8 +91,12 @@ class MakerSettings(QGroupBox):
         parts = [("pieces", _("Pieces")), ("board", _("Peg board"))]
         if variant.traits.ranked_pieces:
             parts.append(("markers", _("Rank markers (discs for stacked draughts)")))
+        about = {"pieces": N_("Every piece of the game, with spares, sized to the board"),
+                 "board": N_("The board as a printed plate, with a hole or a dimple where each piece stands"),
+                 "markers": N_("Discs to lay on stacked draughts, showing each piece's rank")}
         for key, text in parts:
             box = QCheckBox(text)
+            tr(box, "setAccessibleDescription", about[key])
             box.setChecked(key == "pieces" or (key == "board" and self.points))
             box.toggled.connect(self.changed)
             layout.addWidget(box)
@@ -106,12 +110,16 @@ class MakerSettings(QGroupBox):
         tr(self.corner_spin, "setToolTip", "Radius of the board's corners; 0 for square corners")
         self.coordinates_box = tr(QCheckBox(), "setText", "Coordinates in the rim")
         self.coordinates_box.setChecked(d.coordinates)
+        tr(self.coordinates_box, "setAccessibleDescription", "Letters and numbers of the files and ranks engraved in "
+                                                             "the board's rim")
         self.holes_combo = QComboBox()
         for key, label in HOLE_LABELS.items():
             add_item(self.holes_combo, label, key)
         tr(self.holes_combo, "setToolTip", "At each point: a hole for a peg (the pieces get pegs), a shallow dimple "
            "for a round-bottomed piece or a marble, or nothing")
         self.hole_spin = _spin(*HOLE_RANGE, d.hole_mm, 0.5)
+        tr(self.hole_spin, "setAccessibleDescription", "Diameter of the holes or dimples; the pieces' pegs are made to "
+                                                       "fit")
         self.clearance_spin = _spin(*CLEARANCE_RANGE, d.clearance_mm, 0.5)
         tr(self.clearance_spin, "setToolTip", "Gap between two pieces on neighbouring squares or points: a piece is "
            "the square size less this")

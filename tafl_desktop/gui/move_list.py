@@ -338,6 +338,8 @@ class MovePanel(QWidget):
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
         tr(self.table, "setAccessibleName", "Moves")
+        tr(self.table, "setAccessibleDescription", "The moves played, one row per turn; pick one to see the board "
+                                                   "after it")
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)

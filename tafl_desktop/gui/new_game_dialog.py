@@ -35,7 +35,7 @@ from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import FAMILIES, Variant, VariantError, load_variant, presets, save_variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardState, BoardView
-from tafl_desktop.gui.form_labels import name_fields
+from tafl_desktop.gui.form_labels import describe_buttons, name_fields
 from tafl_desktop.gui.options_panel import OptionsPanel
 from tafl_desktop.gui.preferences import LAST_VARIANT_KEY
 from tafl_desktop.gui.screen_fit import fit_size
@@ -102,6 +102,7 @@ class PlayerChooser(QWidget):
         add_item(self.kind, "Human", HUMAN)
         add_item(self.kind, "Computer", COMPUTER)
         self.level = QComboBox()
+        tr(self.kind, "setAccessibleDescription", "Who plays this side: you, the computer or an external engine")
         for value, label in COMPUTER_LEVELS:
             number, _dash, name = label.partition(" - ")
             self.level.addItem(f"{number} - {_(name)}" if name else _(label), value)
@@ -155,6 +156,8 @@ class NewGameDialog(QDialog):
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
         tr(self.tree, "setAccessibleName", "Games")
+        tr(self.tree, "setAccessibleDescription", "The games by family; the one you pick shows its rules and board "
+                                                  "beside")
         self.tree.setMinimumWidth(240)
         self._fill_tree(current)
         from tafl_desktop.gui.fit_text import fit_tree_to_items
@@ -229,8 +232,10 @@ class NewGameDialog(QDialog):
         self.start_button = tr(self.buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole), "setText", "Start "
                                "game")
         self.start_button.setDefault(True)
+        tr(self.start_button, "setAccessibleDescription", "Start a game with these rules, players and clock")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
+        describe_buttons(self.buttons)
         bottom = QHBoxLayout()
         bottom.addWidget(self.save_variant_button)
         bottom.addWidget(self.balance_button)

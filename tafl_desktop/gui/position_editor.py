@@ -109,6 +109,7 @@ class PositionEditor(QDialog):
         self.rules_label.setWordWrap(True)
         change = tr(QPushButton(), "setText", "Game, Rules and Players...")
         change.clicked.connect(self.change_rules)
+        tr(change, "setAccessibleDescription", "Choose another game, change its rules or who plays each side")
 
         self.palette_box = QWidget()
         self.palette_grid = QGridLayout(self.palette_box)
@@ -119,10 +120,13 @@ class PositionEditor(QDialog):
 
         self.side_box = QComboBox()
         self.side_box.currentIndexChanged.connect(self._side_chosen)
+        tr(self.side_box, "setAccessibleDescription", "The side whose turn it is in this position")
         clear = tr(QPushButton(), "setText", "Clear Board")
         clear.clicked.connect(self.clear)
+        tr(clear, "setAccessibleDescription", "Take every piece off the board")
         start = tr(QPushButton(), "setText", "Start Position")
         start.clicked.connect(self.start_position)
+        tr(start, "setAccessibleDescription", "Set up the game's starting position")
 
         self.text = QLineEdit()
         tr(self.text, "setAccessibleName", "Position text")
@@ -130,6 +134,7 @@ class PositionEditor(QDialog):
         self.text.returnPressed.connect(self.apply_text)
         apply_text = tr(QPushButton(), "setText", "Apply Text")
         apply_text.clicked.connect(self.apply_text)
+        tr(apply_text, "setAccessibleDescription", "Set up the position typed in the position text")
         text_row = QHBoxLayout()
         text_row.addWidget(self.text, 1)
         text_row.addWidget(apply_text)
@@ -141,12 +146,15 @@ class PositionEditor(QDialog):
         self.play_button = tr(QPushButton(), "setText", "Play from Here")
         self.play_button.setDefault(True)
         self.play_button.clicked.connect(self.play_from_here)
+        tr(self.play_button, "setAccessibleDescription", "Start a game from this position")
         self.analyse_button = tr(QPushButton(), "setText", "Analyse")
         self.analyse_button.clicked.connect(self.analyse)
         self.save_button = tr(QPushButton(), "setText", "Save as Record...")
         self.save_button.clicked.connect(self.save_record)
+        tr(self.save_button, "setAccessibleDescription", "Save this position as a game record to open later")
         close = tr(QPushButton(), "setText", "Close")
         close.clicked.connect(self.reject)
+        tr(close, "setAccessibleDescription", "Close the editor; the game in the window stays as it was")
 
         from tafl_desktop.gui.new_game_dialog import PlayerChooser
 
@@ -216,6 +224,7 @@ class PositionEditor(QDialog):
                 b.setIcon(QIcon(piece_pixmap(kind, t, style, 28)))
                 b.setText(self.kind_label(kind))
                 b.setToolTip(self.kind_label(kind))
+                tr(b, "setAccessibleDescription", "Put this piece on each square you click or press Enter on")
             b.setAccessibleName(b.text())
             b.clicked.connect(lambda _checked=False, k=kind: self.choose(k))
             self.tools.addButton(b)

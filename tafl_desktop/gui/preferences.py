@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tafl_desktop.gui.form_labels import name_fields
+from tafl_desktop.gui.form_labels import describe_buttons, name_fields
 from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.gui.themes import DEFAULT_PIECE_STYLE, DEFAULT_THEME, PIECE_STYLES, THEMES
 from tafl_desktop.i18n import LANGUAGES, _
@@ -145,20 +145,26 @@ class PreferencesDialog(QDialog):
         for key, t in THEMES.items():
             add_item(self.theme, t.label, key)
         self.theme.setCurrentIndex(max(0, self.theme.findData(prefs.theme)))
+        tr(self.theme, "setAccessibleDescription", "The colours of the board and its squares, with themes for colour "
+                                                   "blindness")
         self.piece_style = QComboBox()
         for key, label in PIECE_STYLES.items():
             add_item(self.piece_style, label, key)
         self.piece_style.setCurrentIndex(max(0, self.piece_style.findData(prefs.piece_style)))
+        tr(self.piece_style, "setAccessibleDescription", "How the pieces are drawn on the board")
         self.coordinates = tr(QCheckBox(), "setText", "Show coordinates around the board")
         self.coordinates.setChecked(prefs.coordinates)
+        tr(self.coordinates, "setAccessibleDescription", "Letters and numbers of the files and ranks beside the board")
         self.targets = tr(QCheckBox(), "setText", "Show the legal targets of the picked piece")
         self.targets.setChecked(prefs.show_targets)
+        tr(self.targets, "setAccessibleDescription", "Mark every square the picked piece may move to")
         self.announcements = tr(QCheckBox(), "setText", 'Announce "Raichi", "Tuichi" and "Watch your king"')
         self.announcements.setChecked(prefs.announcements)
         tr(self.announcements, "setToolTip", "Raichi: the king has an open path to escape; Tuichi: two paths; "
                                         "Watch your king: the king can be captured next move.")
         self.animation = tr(QCheckBox(), "setText", "Animate moves")
         self.animation.setChecked(prefs.animation)
+        tr(self.animation, "setAccessibleDescription", "Pieces slide to their new square instead of jumping there")
         self.eval_bar = tr(QCheckBox(), "setText", "Show the computer's evaluation bar")
         tr(self.eval_bar, "setToolTip", "After every move the computer judges who is better; the bar shows it")
         self.eval_bar.setChecked(prefs.eval_bar)
@@ -172,12 +178,16 @@ class PreferencesDialog(QDialog):
 
         self.show_ranks = tr(QCheckBox(), "setText", "Show rank numbers on Dablot pieces")
         self.show_ranks.setChecked(prefs.show_ranks)
+        tr(self.show_ranks, "setAccessibleDescription", "Each Dablot piece shows its rank as a number")
         self.sound = tr(QCheckBox(), "setText", "Play sounds (moves, captures, announcements, end of game)")
         self.sound.setChecked(prefs.sound)
+        tr(self.sound, "setAccessibleDescription", "A sound for every move, capture, announcement and the end of a "
+                                                   "game")
         self.volume = QSlider(Qt.Orientation.Horizontal)
         self.volume.setRange(0, 100)
         self.volume.setValue(prefs.volume)
         tr(self.volume, "setAccessibleName", "Sound volume")
+        tr(self.volume, "setAccessibleDescription", "How loud the sounds are, from silent to full")
         self.volume.setEnabled(prefs.sound)
         self.sound.toggled.connect(self.volume.setEnabled)
         self.add_finished = tr(QCheckBox(), "setText", "Add my finished games to the game database")
@@ -200,6 +210,7 @@ class PreferencesDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
+        describe_buttons(buttons)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(buttons)

@@ -73,7 +73,7 @@ from tafl_desktop.printing.board_sheet import (
     default_is_tiled,
     default_square,
 )
-from tafl_desktop.printing.maker.options import DEFAULT_SQUARE
+from tafl_desktop.printing.maker.options import DEFAULT_SQUARE, LASER_FORMATS, MESH_FORMATS
 from tafl_desktop.printing.paper import make_page
 
 if TYPE_CHECKING:
@@ -121,10 +121,12 @@ class PrintOptions:
     draught_mm: float = 30.0
     #: A Rules Lab study's report whose chart goes on the rule sheet (None: no chart).
     balance: dict[str, Any] | None = None
+    #: The rule sheet says how to feel the set to play by touch (issue 40).
+    tactile: bool = False
 
     def render(self, variant: Variant) -> tuple[bytes, SetReport]:
         return render_set(variant, self.paper, self.orientation, self.square_mm, list(self.parts), self.draught_mm,
-                          self.balance)
+                          self.balance, self.tactile)
 
 
 # ------------------------------------------------------------------------------------ preview
@@ -328,8 +330,10 @@ class PrintSetDialog(QDialog):
         self.save_button = tr(QPushButton(), "setText", "Save as PDF...")
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.save_pdf)
+        tr(self.save_button, "setAccessibleDescription", "Choose a file and save the set in the chosen format")
         close = tr(QPushButton(), "setText", "Close")
         close.clicked.connect(self.reject)
+        tr(close, "setAccessibleDescription", "Close this window; the settings are kept for next time")
         #: Shown while a build runs: first busy (drawing the set), then counting the thumbnails.
         self.build_progress = QProgressBar()
         self.build_progress.setMaximumWidth(220)
@@ -400,6 +404,8 @@ class PrintSetDialog(QDialog):
         self.orientation_combo = QComboBox()
         for key, label in ORIENTATION_LABELS.items():
             add_item(self.orientation_combo, label, key)
+            tr(self.orientation_combo, "setAccessibleDescription", "Pages upright or on their side")
+            tr(self.paper_combo, "setAccessibleDescription", "The size of the sheets you print on")
 
         self.square_spin = QDoubleSpinBox()
         self.square_spin.setRange(MIN_SQUARE, MAX_SQUARE)
@@ -447,6 +453,11 @@ class PrintSetDialog(QDialog):
         form.addRow(tr(QLabel(), "setText", "Paper:"), self.paper_combo)
         form.addRow(tr(QLabel(), "setText", "Orientation:"), self.orientation_combo)
         form.addRow(self.square_label, square_row)
+        self.tactile_box = tr(QCheckBox(), "setText", "Tactile set (to play by touch)")
+        tr(self.tactile_box, "setAccessibleDescription", "Pieces that differ by shape, height and texture, and a "
+           "peg board with raised lines, for a 3D printer; on paper, the rule sheet says how to feel them")
+        self.tactile_box.toggled.connect(self._options_changed)
+        form.addRow("", self.tactile_box)
         name_fields(form)
         form.addRow(self.square_note)
         self.maker_settings = MakerSettings(v)
@@ -526,6 +537,7 @@ class PrintSetDialog(QDialog):
         self._column_width = width
         scroll = QScrollArea()
         tr(scroll, "setAccessibleName", "Print options")
+        tr(scroll, "setAccessibleDescription", "What to print and how: format, paper, size and the parts of the set")
         scroll.setWidget(column)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -553,6 +565,7 @@ class PrintSetDialog(QDialog):
         self.thumbs.setFixedWidth(THUMB_BOX + 40)
         self.thumbs.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.thumbs.currentRowChanged.connect(self._page_selected)
+        tr(self.thumbs, "setAccessibleDescription", "One picture per page of the set; pick one to see it large")
 
         self.page_label = QLabel()
         self.count_label = QLabel()
@@ -563,6 +576,7 @@ class PrintSetDialog(QDialog):
         self.page_view.setWordWrap(True)
         self.scroll_area = QScrollArea()
         tr(self.scroll_area, "setAccessibleName", "Page preview")
+        tr(self.scroll_area, "setAccessibleDescription", "The chosen page as it will be printed")
         self.scroll_area.setWidget(self.page_view)
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -640,6 +654,7 @@ class PrintSetDialog(QDialog):
             parts=parts,
             draught_mm=round(self.draught_spin.value(), 1),
             balance=self.balance_report if with_balance else None,
+            tactile=self.tactile_box.isChecked(),
         )
 
     def _options_changed(self) -> None:
@@ -649,7 +664,8 @@ class PrintSetDialog(QDialog):
     def maker_options(self):
         """The makers' file settings as the widgets show them now (the format must not be pdf)."""
         square = DEFAULT_SQUARE if self._square_auto else round(self.square_spin.value(), 1)
-        return self.maker_settings.options(self.format, square)
+        return self.maker_settings.options(self.format, square).with_changes(
+            tactile=self.tactile_box.isChecked() and self.format in MESH_FORMATS)
 
     def _format_changed(self) -> None:
         """Show the settings the chosen format reads; the save button names the format."""
@@ -657,6 +673,7 @@ class PrintSetDialog(QDialog):
         paper = self.format == "pdf"
         for widget in (self.paper_combo, self.orientation_combo):
             self.page_form.setRowVisible(widget, paper)
+        self.page_form.setRowVisible(self.tactile_box, self.format not in LASER_FORMATS)
         self.page_box_title()
         self.parts_box.setVisible(paper)
         self.maker_settings.setVisible(not paper)

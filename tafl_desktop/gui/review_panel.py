@@ -78,6 +78,7 @@ class ReviewPanel(QWidget):
         self.cancel_button.clicked.connect(self.cancel)
         self.resume_button = tr(QPushButton(), "setText", "Resume Review")
         self.resume_button.clicked.connect(lambda: self.start(self.budget))
+        tr(self.resume_button, "setAccessibleDescription", "Go on with the review from where it was stopped")
         self.resume_button.hide()
         self.learn_button = tr(QPushButton(), "setText", "Learn from your mistakes")
         tr(self.learn_button, "setToolTip", "Your inaccuracies, mistakes and blunders as exercises: find a better move")

@@ -52,7 +52,7 @@ from tafl_desktop.core.marks import N_, integer, percent
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
-from tafl_desktop.gui.form_labels import name_fields
+from tafl_desktop.gui.form_labels import describe_buttons, name_fields
 from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.texts import add_item, tr, trn
 from tafl_desktop.i18n import _, pgettext
@@ -222,6 +222,13 @@ class RulesLabDialog(QDialog):
             self.second_key.addItem(label, key)
         self.first_values = ValuesList()
         self.second_values = ValuesList()
+        tr(self.second_values, "setAccessibleDescription", "The values of the second rule to compare: check the ones "
+                                                           "you want")
+        tr(self.first_values, "setAccessibleDescription", "The values of the first rule to compare: check the ones you "
+                                                          "want")
+        tr(self.second_key, "setAccessibleDescription", "A second rule, to compare every pair of values of the two; or "
+                                                        "none")
+        tr(self.first_key, "setAccessibleDescription", "The rule whose values the computer's games compare")
         for lst in (self.first_values, self.second_values):
             lst.setMaximumHeight(92)
         self.first_key.currentIndexChanged.connect(lambda: self._fill_values(self.first_key, self.first_values))
@@ -245,6 +252,14 @@ class RulesLabDialog(QDialog):
         self.workers = QSpinBox()
         self.workers.setRange(1, 64)
         self.workers.setValue(default_workers())
+        tr(self.workers, "setAccessibleDescription", "How many games are played at once, one per processor core")
+        tr(self.seed, "setAccessibleDescription", "The same seed plays the same games again")
+        tr(self.games, "setAccessibleDescription", "How many games the computer plays with each value; more games, "
+                                                   "narrower intervals")
+        tr(self.levels[1], "setAccessibleDescription", "How strongly the computer plays this side in every game of the "
+                                                       "study")
+        tr(self.levels[0], "setAccessibleDescription", "How strongly the computer plays this side in every game of the "
+                                                       "study")
 
         setup = tr(QGroupBox(), "setTitle", "Study")
         grid = QGridLayout(setup)
@@ -269,9 +284,12 @@ class RulesLabDialog(QDialog):
         self.run_button = tr(QPushButton(), "setText", "Run")
         self.run_button.setDefault(True)
         self.run_button.clicked.connect(self.start)
+        tr(self.run_button, "setAccessibleDescription", "Start the computer's games; the table and the chart fill as "
+                                                        "they finish")
         self.stop_button = tr(QPushButton(), "setText", "Stop")
         self.stop_button.setEnabled(False)
         self.stop_button.clicked.connect(self.stop)
+        tr(self.stop_button, "setAccessibleDescription", "Stop the games; those finished are kept")
         self.progress = QProgressBar()
         self.progress.setFormat(_("%v of %m games"))
         self.status = tr(QLabel(), "setText", "Not started.")
@@ -287,6 +305,8 @@ class RulesLabDialog(QDialog):
 
         self.table = QTableWidget(0, 7)
         tr(self.table, "setAccessibleName", "Results of the rules compared")
+        tr(self.table, "setAccessibleDescription", "One row per value compared: games, wins of each side, draws and "
+                                                   "the mean length")
         self.table.setHorizontalHeaderLabels([_("Rules"), pgettext("games played", "Games"), variant.side_names[0],
                                               variant.side_names[1], _("Draws"), _("Capped"), _("Mean length")])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -310,10 +330,12 @@ class RulesLabDialog(QDialog):
         self.open_button.clicked.connect(self.open_game)
         self.export_button = tr(QPushButton(), "setText", "Export chart...")
         self.export_button.clicked.connect(self.export_chart)
+        tr(self.export_button, "setAccessibleDescription", "Save the chart as a picture")
         for b in (self.open_button, self.export_button):
             b.setEnabled(False)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
+        describe_buttons(buttons)
         bottom = QHBoxLayout()
         bottom.addWidget(self.open_button)
         bottom.addWidget(self.export_button)

@@ -9,6 +9,7 @@ from html import escape
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from tafl_desktop.core.variants import Variant
+from tafl_desktop.gui.form_labels import describe_buttons
 from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
@@ -74,10 +75,12 @@ class RulesViewer(QDialog):
         tr(self, "setWindowTitle", "Rules in force - {game}", game=lambda: variant.title)
         self.browser = QTextBrowser()
         tr(self.browser, "setAccessibleName", "Rules in force")
+        tr(self.browser, "setAccessibleDescription", "The rules this game is played under, to read with the arrow keys")
         self.browser.setOpenExternalLinks(False)
         self.browser.setHtml(rules_html(variant))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
+        describe_buttons(buttons)
         layout = QVBoxLayout(self)
         layout.addWidget(self.browser)
         layout.addWidget(buttons)

@@ -96,9 +96,10 @@ def _check(variant: Any, paper: str, orientation: str, square_mm: float | None, 
 
 def render_set(variant: Any, paper: str = "a4", orientation: str = "portrait", square_mm: float | None = None,
                parts: list[str] | None = None, draught_mm: float = 30.0,
-               balance: dict[str, Any] | None = None) -> tuple[bytes, SetReport]:
+               balance: dict[str, Any] | None = None, tactile: bool = False) -> tuple[bytes, SetReport]:
     """Build the PDF in memory; return its bytes and a report of what it holds.  ``balance`` is a
-    Rules Lab report (``tafl_desktop.lab.report.summary``) whose chart the rule sheet shows."""
+    Rules Lab report (``tafl_desktop.lab.report.summary``) whose chart the rule sheet shows;
+    ``tactile`` adds to the rule sheet how to feel the set to play by touch."""
     from tafl_desktop.printing.board_draw import BoardDrawError, marks_in_force
     from tafl_desktop.printing.board_sheet import board_pages, default_square, define_board_form, plan_board
     from tafl_desktop.printing.paper import Document, make_page
@@ -127,7 +128,7 @@ def render_set(variant: Any, paper: str = "a4", orientation: str = "portrait", s
             if part == "rules":
                 from tafl_desktop.printing.rule_sheet import rule_pages
 
-                rule_pages(doc, variant, marks, sizes, balance)
+                rule_pages(doc, variant, marks, sizes, balance, tactile)
             elif part == "board":
                 assert report.board is not None
                 board_pages(doc, variant, report.board, marks)
@@ -171,11 +172,11 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
 
 def build_set(variant: Any, out: str | os.PathLike[str], paper: str = "a4", orientation: str = "portrait",
               square_mm: float | None = None, parts: list[str] | None = None, draught_mm: float = 30.0,
-              balance: dict[str, Any] | None = None) -> None:
+              balance: dict[str, Any] | None = None, tactile: bool = False) -> None:
     """Write the printable set for ``variant`` to ``out`` (PDF).
 
     Raises :class:`PrintError` for a request that cannot be printed (unknown part, square too small
     or too large, ...) and lets :class:`OSError` through for a path that cannot be written.
     """
-    data, _report = render_set(variant, paper, orientation, square_mm, parts, draught_mm, balance)
+    data, _report = render_set(variant, paper, orientation, square_mm, parts, draught_mm, balance, tactile)
     write_atomic(out, data)

@@ -170,7 +170,7 @@ def define_rule_forms(doc: Document, variant: Any, marks: BoardMarks) -> dict[st
 
 
 def rule_story(variant: Any, marks: BoardMarks, sizes: dict[str, float], width: float,
-               balance: dict[str, Any] | None = None) -> list[Flowable]:
+               balance: dict[str, Any] | None = None, tactile: bool = False) -> list[Flowable]:
     """Everything on the rule sheet, as flowables, in reading order (with a Rules Lab chart when
     ``balance`` holds a study's report)."""
     story: list[Flowable] = [_p(_("How to play {game}").format(game=variant.title), H1)]
@@ -199,6 +199,12 @@ def rule_story(variant: Any, marks: BoardMarks, sizes: dict[str, float], width: 
                  "move, a red cross marks the piece it captures."), SMALL),
             Spacer(1, 1.5 * mm),
             _diagram_table(variant, diagrams, sizes, width)]))
+    if tactile:
+        from tafl_desktop.printing.tactile_notes import by_touch
+
+        title, sentences = by_touch(variant, marks)
+        story.append(KeepTogether([_p(title, H2)] + [Paragraph(escape(s), BULLET, bulletText="•")
+                                                     for s in sentences]))
     if balance is not None:
         story.append(_balance_block(balance, width))
     if variant.sources:
@@ -289,10 +295,10 @@ def _balance_block(report: dict[str, Any], width: float) -> Flowable:
 
 
 def rule_pages(doc: Document, variant: Any, marks: BoardMarks, sizes: dict[str, float],
-               balance: dict[str, Any] | None = None) -> None:
+               balance: dict[str, Any] | None = None, tactile: bool = False) -> None:
     """Flow the rule story over as many pages as it needs."""
     body = doc.page.body()
-    story = rule_story(variant, marks, sizes, body.w, balance)
+    story = rule_story(variant, marks, sizes, body.w, balance, tactile)
     pages = 0
     while story:
         pages += 1

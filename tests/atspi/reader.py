@@ -65,6 +65,24 @@ def find_role(node, role, name, depth=0):
     return None
 
 
+def descriptions(node, depth=0, out=None) -> list:
+    """[role, name, description] of every object under ``node`` that has a description (what a
+    screen reader says after the name); a table's cells are not walked."""
+    out = [] if out is None else out
+    if node is None or depth > 40:
+        return out
+    try:
+        text = node.get_description()
+        if text:
+            out.append([node.get_role_name(), node.get_name(), text])
+        if node.get_role() != Atspi.Role.TABLE:
+            for i in range(node.get_child_count()):
+                descriptions(node.get_child_at_index(i), depth + 1, out)
+    except GLib.Error:
+        pass
+    return out
+
+
 def read_table(table) -> dict:
     t = table
     rows, cols = Atspi.Table.get_n_rows(t), Atspi.Table.get_n_columns(t)
@@ -117,6 +135,7 @@ def main() -> int:
             out["error"] = f"no table named {args.table!r} in the app"
             return 0
         out["table"] = read_table(table)
+        out["descriptions"] = descriptions(app)
         heard: list[dict] = []
 
         def on_event(event) -> None:

@@ -3,7 +3,8 @@
 :func:`render_maker` is the one entry point: the ``print`` command (``--format svg|dxf|stl|3mf``)
 and the print dialog call it, so the dialog's preview is drawn from exactly what gets saved.
 Everything comes from the geometry the window and the paper set share (see :mod:`.laser`), and
-the settings have one schema (:mod:`.options`).
+the settings have one schema (:mod:`.options`).  ``tactile`` makes the set to play by touch
+instead of the ordinary pieces and peg board (:mod:`.tactile`).
 
 Dependencies and why: manifold3d (a few MB, a fast import) builds every solid and merges the
 engraved areas; ezdxf (the ``maker`` extra, about 26 MB) writes DXF and is imported only for it.
@@ -110,7 +111,12 @@ def _meshes(variant: Any, plan: Any, report: MakerReport) -> bytes:
     x = 0.0
     depth = 0.0
     if "board" in report.parts:
-        board = solids.mesh_data(solids.peg_board(plan, opts.holes, opts.hole_mm))
+        if opts.tactile:
+            from tafl_desktop.printing.maker.tactile import tactile_board
+
+            board = solids.mesh_data(tactile_board(plan, variant, opts))
+        else:
+            board = solids.mesh_data(solids.peg_board(plan, opts.holes, opts.hole_mm))
         objects.append(mesh_files.PrintObject(_("Peg board"), board.vertices, board.triangles,
                                               parts_3d.BOARD_COLOUR, [(0.0, 0.0)]))
         x, depth = plan.width + 10.0, plan.height
@@ -122,7 +128,7 @@ def _meshes(variant: Any, plan: Any, report: MakerReport) -> bytes:
         report.piece_mm = parts_3d.piece_diameter(variant, opts)
         report.peg_mm = parts_3d.peg_diameter(variant, opts)
         line = _("Pieces {d} mm across").format(d=Num(report.piece_mm))
-        if report.peg_mm and variant.family == "tafl":  # a knob and a crown: sockets and loose pegs
+        if report.peg_mm and (variant.family == "tafl" or opts.tactile):  # raised tops: sockets, loose pegs
             line += ", " + _("with sockets for loose {p} mm pegs for {h} mm holes").format(
                 p=Num(report.peg_mm), h=Num(opts.hole_mm))
         elif report.peg_mm:
@@ -136,6 +142,10 @@ def _meshes(variant: Any, plan: Any, report: MakerReport) -> bytes:
         report.lines.append(ngettext("Rank markers {d} mm across: {n} disc.",
                                      "Rank markers {d} mm across: {n} discs.", sum(g.count for g in markers)).format(
             d=Num(opts.draught_mm), n=sum(g.count for g in markers)))
+    if opts.tactile:
+        report.lines.append(_("A set to play by touch: every kind of piece differs in shape, height or texture."))
+        if "board" in report.parts:
+            report.lines.append(_("The peg board's lines are raised; its special squares are raised or sunk."))
     laid, width, block = parts_3d.lay_out(groups, x, max(150.0, plan.width if x else 200.0))
     objects += laid
     height = max([0.0] + [float(o.vertices[:, 2].max()) for o in objects])

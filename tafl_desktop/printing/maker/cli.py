@@ -55,6 +55,10 @@ def add_arguments(parser: argparse.ArgumentParser, number: Any) -> None:
                         help=_("3D pieces: gap between two pieces on neighbouring squares or points, {low} to {high} "
                                "(default {default})").format(
                             low=n(CLEARANCE_RANGE[0]), high=n(CLEARANCE_RANGE[1]), default=n(defaults.clearance_mm)))
+    parser.add_argument("--tactile", action="store_true",
+                        help=_("a set to play by touch: pieces that differ by shape, height and texture and a peg "
+                               "board with raised lines (stl, 3mf); on paper (pdf), the rule sheet says how to feel "
+                               "them"))
     parser.add_argument("--coordinates", action=argparse.BooleanOptionalAction, default=None,
                         help=_("engrave (or recess) the file letters and rank numbers in the rim (default: on)"))
 
@@ -82,6 +86,8 @@ def unread_option(args: argparse.Namespace, variant: Any) -> str | None:
     a kerf for a 3D file, a clearance for a laser board, holes on a board of squares."""
     from tafl_desktop.printing.maker.options import LASER_FORMATS, has_points, takes_holes
 
+    if getattr(args, "tactile", False) and args.format in LASER_FORMATS:
+        return _("--tactile is for a 3D-printed set (--format stl or 3mf) or the rule sheet (--format pdf)")
     if args.kerf_mm is not None and args.format not in LASER_FORMATS:
         return _("--kerf-mm is for laser boards (--format svg or dxf)")
     if args.clearance_mm is not None and args.format in LASER_FORMATS:
@@ -111,7 +117,7 @@ def options_from(args: argparse.Namespace) -> MakerOptions:
         kerf_mm=pick("kerf_mm", defaults.kerf_mm), corner_mm=pick("corner_mm", defaults.corner_mm),
         coordinates=pick("coordinates", defaults.coordinates), holes=pick("holes", defaults.holes),
         hole_mm=pick("hole_mm", defaults.hole_mm), clearance_mm=pick("clearance_mm", defaults.clearance_mm),
-        draught_mm=pick("draught_mm", defaults.draught_mm))
+        draught_mm=pick("draught_mm", defaults.draught_mm), tactile=bool(getattr(args, "tactile", False)))
 
 
 def run(args: argparse.Namespace, variant: Any, fail: Any) -> int:

@@ -333,3 +333,9 @@ def _coordinates(b: _Board) -> Any:
     for text, x, baseline in items:
         shapes.append(rg.contours(text_outlines(text, size, x, baseline)))
     return rg.union(shapes)
+
+
+def coordinates_region(variant: Any, square: float) -> Any:
+    """The rim's file letters and rank numbers alone (y down), for a board that draws its marks
+    its own way (the tactile peg board)."""
+    return _coordinates(_Board(variant, square))

@@ -67,6 +67,9 @@ class MakerOptions:
     hole_mm: float = 5.0
     clearance_mm: float = 3.0
     draught_mm: float = 30.0
+    #: a set to play by touch (issue 40): pieces that differ by shape, height and texture, a
+    #: peg board with raised lines and raised or sunk special squares (:mod:`.tactile`)
+    tactile: bool = False
 
     def with_changes(self, **changes: Any) -> MakerOptions:
         return replace(self, **changes)
@@ -141,6 +144,9 @@ def check_options(variant: Any, opts: MakerOptions) -> MakerOptions:
         raise MakerError(_("holes {value} is not known: use cut, engrave or none").format(value=quote(opts.holes)))
     if not isinstance(opts.coordinates, bool):
         raise MakerError(_("coordinates must be on or off"))
+    if opts.tactile and opts.format in LASER_FORMATS:
+        raise MakerError(_("the tactile set is 3D printed (--format stl or 3mf); a laser board has no raised "
+                           "lines"))
     from tafl_desktop.printing.board_draw import piece_room
 
     pitch = square * piece_room(variant.geometry)  # the distance between two neighbouring pieces

@@ -60,7 +60,7 @@ def piece_groups(variant: Any, opts: MakerOptions) -> list[PartGroup]:
     peg = peg_diameter(variant, opts)
     counts = piece_counts(variant)
     out = []
-    solid_of = _SOLIDS[variant.family](variant, d, peg)
+    solid_of = (_TACTILE if opts.tactile else _SOLIDS)[variant.family](variant, d, peg)
     for letter, title, _label in piece_kinds(variant):
         n = counts.get(letter, 0)
         if not n:
@@ -68,7 +68,7 @@ def piece_groups(variant: Any, opts: MakerOptions) -> list[PartGroup]:
         extra = 0 if letter in "oO" and variant.traits.ranked_pieces else spares(n)
         solid, colour = solid_of(letter)
         out.append(PartGroup(title, solid, n + extra, colour))
-    if peg and variant.family == "tafl":
+    if peg and (variant.family == "tafl" or opts.tactile):
         # Tafl's knob and crown cannot lie on the plate: the pieces get a socket underneath and
         # loose pegs, one each, as long as the socket and the board's hole take
         depth = min(solids.socket_depth(g.solid) for g in out)
@@ -112,6 +112,42 @@ _SOLIDS: dict[str, Callable[[Any, float, float | None], Callable[[str], tuple[An
     "tafl": _tafl_solids, "dablot": _dablot_solids, "hunt": _hunt_solids}
 
 
+def _tactile_solids(variant: Any, d: float, peg: float | None) -> Callable[[str], tuple[Any, Any]]:
+    """The pieces to play by touch (:mod:`.tactile`), coloured as the ordinary set; their raised
+    tops print upwards, so pegs are loose (a socket underneath) in every family."""
+    from tafl_desktop.printing.maker import tactile
+
+    if variant.family == "dablot":
+        from tafl_desktop.printing.markers import armies_for_variant
+
+        armies = armies_for_variant(variant)
+        level_h = max(2.5, d * 0.18)
+
+        def dablot(letter: str) -> tuple[Any, Any]:
+            army = armies[1 if letter.isupper() else 0]
+            key = {"s": "soldier", "o": "officer", "p": "son", "k": "leader"}[letter.lower()]
+            rank = army.rank(key)
+            points = rank.points if rank is not None else (2 if key == "officer" else 1)
+            kind = tactile.dablot_kind(army.dark, points, key == "leader")
+            return tactile.tactile_piece(kind, d, level_h), _rgb((DARK_ARMY if army.dark else LIGHT_ARMY)[0])
+
+        return dablot
+    kinds = tactile.KINDS[variant.family]
+    many = "f" if variant.family == "hunt" else "t"
+
+    def make(letter: str) -> tuple[Any, Any]:
+        kind = kinds.get(letter, kinds[many])
+        dark = letter == "t" if variant.family == "tafl" else letter == "h"
+        return tactile.tactile_piece(kind, d), DARK if dark else LIGHT
+
+    return make
+
+
+#: The pieces to play by touch, by family.
+_TACTILE: dict[str, Callable[[Any, float, float | None], Callable[[str], tuple[Any, Any]]]] = {
+    "tafl": _tactile_solids, "dablot": _tactile_solids, "hunt": _tactile_solids}
+
+
 def marker_groups(variant: Any, opts: MakerOptions) -> list[PartGroup]:
     """Dablot's rank markers as discs one draught across, as many as the paper markers."""
     from tafl_desktop.printing.markers import armies_for_variant
@@ -122,8 +158,14 @@ def marker_groups(variant: Any, opts: MakerOptions) -> list[PartGroup]:
         for rank in army.ranks:
             if rank.count:
                 symbol = army.symbol if rank.key == "leader" else None
+                if opts.tactile:  # raised dots, as on the tactile pieces
+                    from tafl_desktop.printing.maker.tactile import tactile_marker
+
+                    disc = tactile_marker(opts.draught_mm, rank.points, rank.key == "leader", army.dark)
+                else:
+                    disc = solids.rank_disc(opts.draught_mm, symbol, rank.points)
                 out.append(PartGroup(_("{army}: {rank} markers").format(army=_(army.name), rank=rank.title),
-                                     solids.rank_disc(opts.draught_mm, symbol, rank.points), rank.count, colour))
+                                     disc, rank.count, colour))
         soldiers = army.rank("soldier")
         if army.officer_material and soldiers is not None and soldiers.count:
             out.append(PartGroup(_("{army}: 'retreated' marks").format(army=_(army.name)),

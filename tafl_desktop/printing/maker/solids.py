@@ -154,6 +154,12 @@ def tafl_king(d: float) -> Manifold:
     """The defenders' body with a standing crown: a ring with five points cut by V notches."""
     r, h = d / 2, max(5.0, d * 0.60)
     body = _disc(r, h, max(0.6, d * 0.04))
+    return body + king_crown(d).translate((0, 0, h - 0.2))
+
+
+def king_crown(d: float) -> Manifold:
+    """The king's standing crown for a piece ``d`` mm across, its foot at z = 0."""
+    r = d / 2
     cr = r * 0.62
     wall = max(1.2, r * 0.16)
     ch = max(4.0, d * 0.42)
@@ -166,8 +172,7 @@ def tafl_king(d: float) -> Manifold:
     notch = Manifold.extrude(tri, 2 * cr + 4).translate((0, 0, -(cr + 2)))  # along z, then stood up
     notch = notch.rotate((90.0, 0.0, 0.0))  # the triangle now stands in the x-z plane, reaching through y
     cuts = [notch.rotate((0.0, 0.0, 36.0 + 72.0 * k)) for k in range(5)]
-    crown = ring - Manifold.batch_boolean(cuts, OpType.Add) if cuts else ring
-    return body + crown.translate((0, 0, h - 0.2))
+    return ring - Manifold.batch_boolean(cuts, OpType.Add) if cuts else ring
 
 
 # ------------------------------------------------------------------------------- Fox games
