@@ -67,15 +67,19 @@ atspi-packages:
 		($(SUDO) apt-get update -q >/dev/null 2>&1 && $(SUDO) apt-get install -y -q $(ATSPI_PACKAGES) >/dev/null 2>&1) || \
 		echo "AT-SPI packages could not be installed: the screen-reader tests will be skipped."; fi
 
+# The suite runs in one worker process per core (pytest-xdist); `make test PYTEST_FLAGS=` runs it in one process.
+# --durations lists the slowest tests, so a test that grows shows in every run's log.
+PYTEST_FLAGS ?= -n auto --durations=15
+
 # With cargo: the Rust tests and clippy first, then the suite (which then must find the module).
 test: native $(TEST_STAMP) atspi-packages
 ifneq ($(CARGO),)
 	cd tafl_native && cargo test -q
 	cd tafl_native && cargo clippy -q --all-targets -- -D warnings
 	cd tafl_native && cargo clippy -q --features python -- -D warnings
-	TAFL_NATIVE_EXPECTED=1 QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+	TAFL_NATIVE_EXPECTED=1 QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q $(PYTEST_FLAGS)
 else
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q $(PYTEST_FLAGS)
 endif
 	$(BIN)/ruff check .
 	$(BIN)/mypy
