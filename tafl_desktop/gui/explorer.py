@@ -592,18 +592,19 @@ class ExplorerDock(QDockWidget):
         """The game on screen just ended: into the database as one of the player's own (a game
         between two computer players is self-play), when the preference says so.  A copy of the
         game is written on a thread, so neither the window nor a later Undo waits for the disk."""
-        if not getattr(self.window_.prefs, "add_finished_games", False):
+        c = self.controller
+        source = "selfplay" if all(not p.is_human for p in c.players) else "mine"
+        wanted = "add_lab_games" if source == "selfplay" else "add_finished_games"
+        if not getattr(self.window_.prefs, wanted, False):
             return
         from tafl_desktop.core.game import OFF_BOARD_REASONS, Game
 
-        c = self.controller
         g = c.game
         snapshot = Game.from_plies(g.rules, g.start, list(g.plies))
         if g.outcome is not None and g.outcome.reason in OFF_BOARD_REASONS:
             snapshot.finish(g.outcome)
         tags = dict(c.session.record_tags())
         tags.setdefault("date", time.strftime("%Y.%m.%d"))
-        source = "selfplay" if all(not p.is_human for p in c.players) else "mine"
         if self.worker.db is not None:
             self.worker.add(snapshot, tags, source)
             return
