@@ -33,7 +33,7 @@ def pending_jobs(store: ResultStore) -> Iterator[Job]:
 
 def run_study(store: ResultStore, backend: Backend, on_progress: Callable[[Progress], None] | None = None,
               should_stop: Callable[[], bool] = lambda: False,
-              on_game: Callable[[dict[str, Any]], None] | None = None) -> bool:
+              on_game: Callable[[dict[str, Any]], object] | None = None) -> bool:
     """Play every game the store lacks; True when the study is complete, False when stopped.
     ``on_game`` gets each game once it is stored (the game database's sink)."""
     jobs = pending_jobs(store)
