@@ -347,3 +347,20 @@ def test_a_few_games_of_one_source_among_many_of_another_are_found_without_readi
     assert [g.id for g in look.sample] == [g.id for g in listed] == [r[0] for r in scan] == list(range(10, 2, -1))
     assert look.games == 10
     assert ours * 3 < theirs, (ours, theirs)
+
+
+def test_a_journal_line_is_the_games_own_record_whatever_its_tags_say(tmp_path):
+    """The journal keeps imported games recoverable (issue 39); the variant's data is encoded once an
+    import and put into each line, which must still read back as the game's record, even when a tag
+    or the file's name holds the text that marks where the variant goes."""
+    import json
+
+    from tafl_desktop.core.record import game_from_data, game_to_data
+    from tafl_desktop.gamedb.library import journal_line
+
+    game = _play(["d1-d3", "e5-e3"])
+    tags = {"event": '"variant": {}', "attackers": "A"}
+    item = json.loads(journal_line(game, tags, "imported", 'x"variant": {}.txt'))
+    assert item == {"source": "imported", "origin": 'x"variant": {}.txt', "record": game_to_data(game, tags)}
+    again = game_from_data(item["record"], "journal")
+    assert [p.position for p in again.plies] == [p.position for p in game.plies]
