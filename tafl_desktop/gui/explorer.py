@@ -605,6 +605,9 @@ class ExplorerDock(QDockWidget):
             snapshot.finish(g.outcome)
         tags = dict(c.session.record_tags())
         tags.setdefault("date", time.strftime("%Y.%m.%d"))
+        if source == "selfplay":  # the levels as the players, as the Rules Lab's games have them
+            tags.setdefault("attackers", tags.get("player1", ""))
+            tags.setdefault("defenders", tags.get("player2", ""))
         if self.worker.db is not None:
             self.worker.add(snapshot, tags, source)
             return
