@@ -305,6 +305,9 @@ class Game(Generic[P]):
         #: The rules again when they forbid repeating positions (asked once: it is asked per move).
         self._repetition: RepetitionRules[P] | None = \
             cast("RepetitionRules[P]", rules) if hasattr(rules, "forbids_repetition") else None
+        #: False when the rules say they have no no-repeat rule at all (``no_repeat``: Tafl's), so
+        #: that a replay does not ask twice a move (asked of the position otherwise).
+        self._may_forbid: bool = self._repetition is not None and getattr(rules, "no_repeat", True) is not False
         #: Rules whose ``play`` refuses an illegal move itself (ValueError): :meth:`play` asks them
         #: once a move instead of listing every legal move first (see :meth:`play`).
         self._plays_checked: bool = bool(getattr(rules, "plays_checked", False))
@@ -364,7 +367,7 @@ class Game(Generic[P]):
 
     def _no_repeat(self) -> bool:
         """Does a rule forbid the side to move to recreate an earlier position?"""
-        return self._repetition is not None and self._repetition.forbids_repetition(self.position)
+        return self._may_forbid and self._repetition is not None and self._repetition.forbids_repetition(self.position)
 
     def _repeats(self, move: Move) -> bool:
         pos, _caps = self.rules.play(self.position, move)
