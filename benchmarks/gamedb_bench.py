@@ -12,7 +12,9 @@ as a real collection's do), each added through the same ``add_game`` an import u
 ``selfplay``.  Then:
 
 * import speed: 500 real games written as move-list files and imported as a folder
-  (``import_paths``: read, replay by the rules, fold, index), games per second;
+  (``import_paths``: read, replay by the rules, fold, index), games per second, into the large
+  database and into an empty one (``empty_`` figures: the replay's cost without SQLite's inserts
+  into an index of millions of positions);
 * lookup at the start position (moves with counts and 8 games), median of 200;
 * lookup at every position of 1,000 random games of the database: median and p99 (wall-clock,
   and the p99 of the lookups' own CPU time), with the benchmark's sources and with the real
@@ -172,6 +174,8 @@ def main() -> int:
             out.update(build(db, args.games, args.plies))
             out.update(lookups(db))
             out.update(import_speed(db))
+            with tempfile.TemporaryDirectory() as empty, GameDb(Path(empty) / "empty.sqlite3") as fresh:
+                out.update({f"empty_{k}": v for k, v in import_speed(fresh).items()})
             stats = db.stats()
             db.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         out["games"] = stats["games"]
