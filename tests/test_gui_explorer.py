@@ -228,7 +228,7 @@ def test_the_engine_scores_each_move_off_the_window_thread_and_keeps_the_scores(
     """Issue 39: "the engine's score of the move (cached)".  The dock's column fills as the scores
     arrive from the scores' thread; each equals a search of the position after the move (made here,
     with the same fixed budget); a second window on the same database shows them without searching."""
-    from tafl_desktop.gamedb.scores import BUDGET, score_after
+    from tafl_desktop.gamedb.scores import BUDGET, budget_for, score_after
     from tafl_desktop.gui.explorer import SCORED
 
     w = make_window("copenhagen")
@@ -238,6 +238,7 @@ def test_the_engine_scores_each_move_off_the_window_thread_and_keeps_the_scores(
     qtbot.waitUntil(lambda: len(dock.move_scores) == len(moves), timeout=180_000)
     rules = w.controller.rules
     start = w.controller.viewed_position
+    assert budget_for(rules) == BUDGET  # Copenhagen on the native engine
     folding = Folding(rules)
     positions = {folding.fold(rules.play(start, rules.parse_move(start, m))[0]).key for m in moves}
     assert dock.scorer.searched == len(positions)  # a move and its mirror image: one search

@@ -16,9 +16,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-#: Positions searched for one move's score (one thread, so any machine gives the same score): a few
-#: milliseconds on the native engine, a fraction of a second on the Python one.
+#: Positions searched for one move's score on the native engine (one thread, so any machine gives
+#: the same score): a few milliseconds.
 BUDGET = 5000
+#: The same on the Python engine (the Fox games, Dablot, a rule the native engine leaves to the
+#: core): a search of 5,000 positions there takes a second or two, and it shares the window's
+#: interpreter, so it searches fewer.
+PYTHON_BUDGET = 1000
+
+
+def budget_for(rules: Any) -> int:
+    """The budget of a score under ``rules``: the engine that searches them decides it (a part of
+    the cache's key, so scores of the two budgets never mix)."""
+    from tafl_desktop.ai.engine import resolve
+
+    try:
+        return BUDGET if resolve(rules, None) == "native" else PYTHON_BUDGET
+    except ValueError:  # $TAFL_ENGINE names no engine: the search says so where it is asked for
+        return PYTHON_BUDGET
 
 
 @dataclass(frozen=True)

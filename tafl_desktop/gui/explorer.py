@@ -537,6 +537,7 @@ class ExplorerDock(QDockWidget):
         # thread, shown as each arrives (the most played moves first)
         self.move_scores = {}
         self._score_number = number
+        self._headers()  # the budget is the engine's of the rules shown
         self.scorer.ask(number, self.controller.rules, self.controller.viewed_position,
                         [m.move for m in look.moves[:SCORED]])
         self.games_title.setText(_("Games that reached this position: {n}").format(n=look.games))
@@ -569,14 +570,15 @@ class ExplorerDock(QDockWidget):
                 return
 
     def _headers(self) -> None:
-        from tafl_desktop.gamedb.scores import BUDGET
+        from tafl_desktop.gamedb.scores import budget_for
 
         self.moves.setHorizontalHeaderLabels([_("Move"), pgettext("games played", "Games"), _("Rating"),
                                               _("Attackers / draws / defenders"), _("Engine")])
+        budget = budget_for(self.controller.rules)
         self.moves.horizontalHeaderItem(4).setToolTip(ngettext(
             "The engine's score of each move, {n} position searched; computed once and kept in the game database",
             "The engine's score of each move, {n} positions searched; computed once and kept in the game database",
-            BUDGET).format(n=BUDGET))
+            budget).format(n=budget))
         self.moves.horizontalHeaderItem(2).setToolTip(_("The average rating of the players, where the records "
                                                          "give one"))
         self.games.setHorizontalHeaderLabels([_("Attackers"), _("Defenders"), _("Result"), _("Date"), _("Moves")])

@@ -67,8 +67,10 @@ class ScoreWorker:
                     if db is None:
                         db = GameDb(self.path or default_path())
                     self._score(db, number, *request)
-                except (GameDbError, ValueError, RuntimeError):
+                except GameDbError:
                     continue  # the counts say what is wrong with the database; no score is no harm
+                except Exception:  # noqa: BLE001 - a score is extra: the thread stays for the next position
+                    continue
         finally:
             if db is not None:
                 db.close()
@@ -84,14 +86,15 @@ class ScoreWorker:
         return hit[1]
 
     def _score(self, db: Any, number: int, rules: Any, pos: Any, moves: list[str]) -> None:
-        from tafl_desktop.gamedb.scores import BUDGET, score_after
+        from tafl_desktop.gamedb.scores import budget_for, score_after
 
+        budget = budget_for(rules)
         folding = db.folding(rules)
         after: list[tuple[str, Any, int]] = []
         for text in moves:
             next_pos, _captures = rules.play(pos, rules.parse_move(pos, text))
             after.append((text, next_pos, folding.fold(next_pos).key))
-        held = db.scores(folding.rules_key, [key for _t, _p, key in after], BUDGET)
+        held = db.scores(folding.rules_key, [key for _t, _p, key in after], budget)
         cached = set(held)
         for text, next_pos, key in after:
             if key in cached:
@@ -103,7 +106,7 @@ class ScoreWorker:
             if score is None:
                 if number != self._latest:
                     return
-                score = held[key] = score_after(rules, next_pos, self._searcher(rules), BUDGET)
+                score = held[key] = score_after(rules, next_pos, self._searcher(rules), budget)
                 self.searched += 1
-                db.store_score(folding.rules_key, key, BUDGET, score)
+                db.store_score(folding.rules_key, key, budget, score)
             self.signals.scored.emit(number, text, (score, int(rules.side_to_move(next_pos))))
