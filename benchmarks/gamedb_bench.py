@@ -12,9 +12,13 @@ as a real collection's do), each added through the same ``add_game`` an import u
 ``selfplay``.  Then:
 
 * import speed: 500 real games written as move-list files and imported as a folder
-  (``import_paths``: read, replay by the rules, fold, index), games per second;
+  (``import_paths``: read, replay by the rules, fold, index), games per second, into the large
+  database and into an empty one (``empty_`` figures: the replay's cost without SQLite's inserts
+  into an index of millions of positions);
 * lookup at the start position (moves with counts and 8 games), median of 200;
-* lookup at every position of 1,000 random games of the database: median and p99;
+* lookup at every position of 1,000 random games of the database: median and p99 (wall-clock,
+  and the p99 of the lookups' own CPU time), with the benchmark's sources and with the real
+  games alone (the explorer's default filter), and the machine's load average around them;
 * the database's size on disk, and per 100,000 games.
 
 Times are wall-clock on the machine as it is (medians; a busy machine makes them noisy); the
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -97,6 +102,7 @@ def import_speed(db: GameDb, count: int = 500) -> dict[str, float]:
     from tafl_desktop.core.variants import find_variant
 
     variant = find_variant("copenhagen").with_options({"repetition": "allowed"})
+    db.delete_source("imported")  # a database of an earlier run: its import is made again, not found held
     with tempfile.TemporaryDirectory() as folder:
         for i, moves in enumerate(_real_lines(count)):
             (Path(folder) / f"g{i:04}.txt").write_text(moves + "\n", encoding="utf-8")
@@ -110,35 +116,48 @@ def import_speed(db: GameDb, count: int = 500) -> dict[str, float]:
 
 
 def lookups(db: GameDb, sample_games: int = 1000, seed: int = 7) -> dict[str, float]:
+    """The start position's lookup, and every position of ``sample_games`` random games, under two
+    filters: the sources of the benchmark's games (every row of a position passes) and the real
+    games alone (the explorer's default: a few thousand games among 100,000).  Wall-clock time
+    and the thread's CPU time of each lookup: on a shared machine the difference is the time
+    the lookup waited for a processor."""
     from tafl_desktop.core.variants import find_variant
 
     variant = find_variant("copenhagen").with_options({"repetition": "allowed"})
     rules = fast_rules(variant)
-    filters = Filters(sources=("real", "selfplay", "imported"))
     start = rules.initial_position()
-    times = []
-    for _ in range(200):
-        t = time.perf_counter()
-        look = db.lookup(rules, start, filters, 8)
-        times.append(time.perf_counter() - t)
-    start_games = look.games
     ruleset = db.con.execute("SELECT id FROM rulesets WHERE name LIKE 'Copenhagen%'").fetchone()[0]
     ids = [r[0] for r in db.con.execute("SELECT id FROM games WHERE ruleset=?", (ruleset,))]
     rng = random.Random(seed)
-    each = []
+    positions = []
     for gid in rng.sample(ids, min(sample_games, len(ids))):
         moves = db.con.execute("SELECT moves FROM games WHERE id=?", (gid,)).fetchone()[0]
         g = Game(rules)
         play_listed(g, listed_moves(moves, variant.traits))
-        for n in range(len(g.plies) + 1):
-            pos = g.position_at(n)
+        positions += [g.position_at(n) for n in range(len(g.plies) + 1)]
+    out: dict[str, float] = {"load_before": os.getloadavg()[0], "positions_looked_up": len(positions)}
+    for name, sources in (("", ("real", "selfplay", "imported")), ("real_", ("real",))):
+        filters = Filters(sources=sources)
+        times = []
+        for _ in range(200):
             t = time.perf_counter()
+            look = db.lookup(rules, start, filters, 8)
+            times.append(time.perf_counter() - t)
+        out[f"{name}start_games"] = look.games
+        out[f"{name}start_lookup_ms_median"] = statistics.median(times) * 1000
+        wall, cpu = [], []
+        for pos in positions:
+            t, c = time.perf_counter(), time.thread_time()
             db.lookup(rules, pos, filters, 8)
-            each.append(time.perf_counter() - t)
-    each.sort()
-    return {"start_games": start_games, "start_lookup_ms_median": statistics.median(times) * 1000,
-            "positions_looked_up": len(each), "lookup_ms_median": statistics.median(each) * 1000,
-            "lookup_ms_p99": each[int(len(each) * 0.99)] * 1000}
+            cpu.append(time.thread_time() - c)
+            wall.append(time.perf_counter() - t)
+        wall.sort()
+        cpu.sort()
+        p99 = int(len(wall) * 0.99)
+        out.update({f"{name}lookup_ms_median": statistics.median(wall) * 1000, f"{name}lookup_ms_p99": wall[p99] * 1000,
+                    f"{name}lookup_cpu_ms_p99": cpu[p99] * 1000})
+    out["load_after"] = os.getloadavg()[0]
+    return out
 
 
 def main() -> int:
@@ -155,6 +174,8 @@ def main() -> int:
             out.update(build(db, args.games, args.plies))
             out.update(lookups(db))
             out.update(import_speed(db))
+            with tempfile.TemporaryDirectory() as empty, GameDb(Path(empty) / "empty.sqlite3") as fresh:
+                out.update({f"empty_{k}": v for k, v in import_speed(fresh).items()})
             stats = db.stats()
             db.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         out["games"] = stats["games"]

@@ -147,3 +147,73 @@ def test_the_shipped_games_are_indexed_within_the_target(tmp_path):
         seconds = time.process_time() - started
     assert report.added == 2275 and not report.problems
     assert seconds < 10
+
+
+@pytest.mark.skipif(not native.available(), reason="the native engine is not built")
+def test_a_replay_on_the_native_engine_plays_each_move_without_listing_every_legal_move(monkeypatch):
+    """Issue 39's import speed: listing every legal move to find the one played was most of a
+    replay's time; the native engine checks the move as it plays it.  The replayed game is the
+    core engine's, ply for ply, on real games (resources/games, hnefatafl-rs's records)."""
+    fast = library.fast_rules(_variant("copenhagen"))
+    assert isinstance(fast, native.rules.NativeTaflRules)
+    listed = []
+    monkeypatch.setattr(type(fast), "legal_moves", lambda self, pos: listed.append(pos) or [])
+    games = _games("copenhagen", 30, fast)
+    assert listed == []
+    monkeypatch.undo()
+    core = _games("copenhagen", 30, _variant("copenhagen").make_rules())
+    assert sum(len(g.plies) for g in games) > 600
+    for ours, theirs in zip(games, core, strict=True):
+        assert [(p.move, p.captures, p.position) for p in ours.plies] == \
+               [(p.move, p.captures, p.position) for p in theirs.plies]
+        assert ours.outcome == theirs.outcome
+
+
+@pytest.mark.skipif(not native.available(), reason="the native engine is not built")
+@pytest.mark.parametrize(("options", "moves", "bad"), [
+    ({}, "", "f4-f3"),                      # a defender's piece on the attackers' turn
+    ({}, "", "c3-c4"),                      # no piece there
+    ({}, "", "f1-f5"),                      # through a piece
+    ({}, "", "d1-c2"),                      # not along a line
+    ({}, "", "z9-z1"),                      # off the board
+    ({"repetition": "defenders_no_repeat"}, "a4-a3 f4-f3 a3-a4", "f3-f4"),  # tafl-rules.md 2.2
+])
+def test_a_refused_move_is_refused_with_the_same_sentence_on_both_engines(options, moves, bad):
+    """The native engine's own check refuses the move, then the core's check says why: the same
+    sentence as the core engine gives (tafl-rules.md 2.2 for the no-repeat rule)."""
+    from tafl_desktop.core.game import IllegalMove
+
+    variant = find_variant("copenhagen").with_options(options)
+    said = []
+    for rules in (variant.make_rules(), library.fast_rules(variant)):
+        game = Game(rules)
+        for text in moves.split():
+            game.play_text(text)
+        with pytest.raises(IllegalMove) as caught:
+            game.play_text(bad)
+        said.append(str(caught.value))
+        assert len(game.plies) == len(moves.split())
+    assert isinstance(library.fast_rules(variant), native.rules.NativeTaflRules)
+    assert said[0] == said[1] and said[0]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not native.available(), reason="the native engine is not built")
+def test_an_import_of_move_lists_reaches_500_games_a_cpu_second(tmp_path):
+    """Issue 39: "Import at least 500 games a second".  500 real games as move-list files, imported as a
+    folder into an empty database (read, replayed by the rules, folded, indexed, journaled); CPU time,
+    which a shared machine changes less than wall-clock time.  Best of three runs."""
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    for i, line in enumerate(_lines("copenhagen.csv", 500)):
+        moves = " ".join(t for t in line.rsplit(",", 3)[0].split() if t != "timeout")
+        (folder / f"g{i:04}.txt").write_text(moves + "\n", encoding="utf-8")
+    rates = []
+    for run in range(3):
+        with GameDb(tmp_path / f"run{run}.sqlite3") as db:
+            started = time.process_time()
+            report = library.import_paths(db, [folder], _variant("copenhagen"))
+            seconds = time.process_time() - started
+        assert report.added == 500 and not report.problems
+        rates.append(500 / seconds)
+    assert max(rates) >= 500, rates

@@ -222,3 +222,70 @@ def test_import_games_from_the_dock_off_the_window_thread(qtbot, make_window, ex
     dock.source.setCurrentIndex(dock.source.findData("imported"))
     qtbot.waitUntil(lambda: dock.answer is not before, timeout=10_000)
     assert dock.answer[0].games == 3
+
+
+def test_the_engine_scores_each_move_off_the_window_thread_and_keeps_the_scores(qtbot, make_window, explorer_db):
+    """Issue 39: "the engine's score of the move (cached)".  The dock's column fills as the scores
+    arrive from the scores' thread; each equals a search of the position after the move (made here,
+    with the same fixed budget); a second window on the same database shows them without searching."""
+    from tafl_desktop.gamedb.scores import BUDGET, budget_for, score_after
+    from tafl_desktop.gui.explorer import SCORED
+
+    w = make_window("copenhagen")
+    dock = _open_explorer(qtbot, w)
+    moves = [m for m, _n in _moves_shown(dock)][:SCORED]
+    assert len(moves) >= 5
+    qtbot.waitUntil(lambda: len(dock.move_scores) == len(moves), timeout=180_000)
+    rules = w.controller.rules
+    start = w.controller.viewed_position
+    assert budget_for(rules) == BUDGET  # Copenhagen on the native engine
+    folding = Folding(rules)
+    positions = {folding.fold(rules.play(start, rules.parse_move(start, m))[0]).key for m in moves}
+    assert dock.scorer.searched == len(positions)  # a move and its mirror image: one search
+    for row, move in enumerate(moves):
+        after = rules.play(start, rules.parse_move(start, move))[0]
+        assert dock.moves.item(row, 4).text() == dock.move_scores[move].words(rules.variant, int(after.side))
+        assert dock.moves.item(row, 4).text() not in ("", "…")
+    top = moves[0]
+    after = rules.play(start, rules.parse_move(start, top))[0]
+    assert score_after(rules, after, None, BUDGET) == dock.move_scores[top]
+    w.close()
+
+    # the cache survives: a new window on the same file shows every score without a search
+    w2 = make_window("copenhagen")
+    dock2 = _open_explorer(qtbot, w2)
+    qtbot.waitUntil(lambda: len(dock2.move_scores) == len(moves), timeout=30_000)
+    assert dock2.scorer.searched == 0
+    assert dock2.move_scores == dock.move_scores
+    with GameDb(explorer_db) as db:
+        assert db.con.execute("SELECT count(*) FROM scores WHERE budget=?", (BUDGET,)).fetchone()[0] == len(positions)
+
+
+def test_a_computer_against_computer_game_goes_in_as_self_play_with_its_levels(qtbot, make_window, tmp_path,
+                                                                                monkeypatch):
+    """Issue 39: "Rules Lab and self-play games (by level), each a filter".  Two computer players in the
+    window, the king one step from the corner a1 (Brandubh's corner escape wins): the game ends, and it
+    is in the database under source selfplay with the levels as its players (the preference, on)."""
+    from tafl_desktop.core.game import Game, Side
+    from tafl_desktop.gui import computer
+    from tafl_desktop.session.players import COMPUTER, PlayerSpec, register_engine
+    from tafl_desktop.session.source import GameSource, Origin
+
+    path = tmp_path / "games.sqlite3"
+    monkeypatch.setenv("TAFL_DESKTOP_GAMEDB", str(path))
+    computer.register()
+    try:
+        w = make_window("brandubh", position="7/7/7/1t5/7/K6/7", to_move=Side.DEFENDERS)
+        assert w.prefs.add_lab_games
+        c = w.controller
+        w.load(GameSource.of_game(Game(c.rules, c.game.start), Origin.NEW,
+                                  (PlayerSpec(COMPUTER, "easy"), PlayerSpec(COMPUTER, "beginner"))))
+        qtbot.waitUntil(lambda: w.controller.game.outcome is not None, timeout=60_000)
+        qtbot.waitUntil(lambda: w.explorer.adding is not None, timeout=10_000)
+        w.explorer.adding.join(10)
+        w.controller.shutdown()
+    finally:
+        register_engine(None)
+    with GameDb(path) as db:
+        rows = db.con.execute("SELECT source, attackers, defenders, result FROM games").fetchall()
+    assert rows == [("selfplay", "computer:easy", "computer:beginner", "defenders")]

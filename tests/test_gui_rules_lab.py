@@ -160,3 +160,37 @@ def test_a_game_that_cannot_be_stored_stops_the_study_with_the_reason(make_windo
     assert len(lab.store.results) == 1
     assert len((lab.store.folder / "games.jsonl").read_text().splitlines()) == 1
     lab.close()
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_studys_games_go_into_the_game_database_when_the_preference_says_so(make_window, qtbot, lab_folder,
+                                                                              tmp_path, monkeypatch, on) -> None:
+    """Issue 39: Rules Lab games go in as they finish, under source lab with their levels as players
+    (Preferences: Add Rules Lab and self-play games to the game database); each is the study's own game."""
+    import json
+    from dataclasses import replace
+
+    from tafl_desktop.gamedb.store import GameDb
+
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv("TAFL_DESKTOP_GAMEDB", str(db))
+    window = make_window("brandubh")
+    window.apply_preferences(replace(window.prefs, add_lab_games=on), save=False)
+    lab = _study_dialog(window, qtbot)
+    lab.games.setValue(1)
+    lab.start()
+    qtbot.waitUntil(lambda: lab.study_thread is None, timeout=120_000)
+    played = sorted(" ".join(r["moves"]) for r in lab.store.results.values())
+    assert len(played) == 2
+    if not on:
+        if db.exists():
+            with GameDb(db) as g:
+                assert g.count() == 0
+        lab.close()
+        return
+    with GameDb(db) as g:
+        rows = g.con.execute("SELECT source, attackers, defenders, moves, tags FROM games").fetchall()
+    assert sorted(m for _s, _a, _d, m, _t in rows) == played
+    assert {(s, a, d) for s, a, d, _m, _t in rows} == {("lab", "computer:beginner", "computer:beginner")}
+    assert sorted(json.loads(t)["cell"] for *_x, t in rows) == ["king_capture=custodial", "king_capture=strong"]
+    lab.close()

@@ -97,7 +97,8 @@ def _play_task(args: tuple) -> dict[str, Any]:
 def run_selfplay(variant: Any, games: int = 10, attackers: str = "medium", defenders: str = "medium",
                  jobs: int = 1, seed: int = 1, max_plies: int = MAX_PLIES, time_scale: float = 1.0,
                  keep_moves: bool = False, engines: tuple[str | None, str | None] = (None, None),
-                 move_time: float | None = None, swap: bool = False) -> dict[str, Any]:
+                 move_time: float | None = None, swap: bool = False,
+                 on_game: Any = None) -> dict[str, Any]:
     """Play ``games`` games between two levels and summarise them.
 
     Returns ``attackers_wins``, ``defenders_wins``, ``draws``, ``capped`` (draws by the ply cap),
@@ -106,6 +107,8 @@ def run_selfplay(variant: Any, games: int = 10, attackers: str = "medium", defen
     two differ and ``swap`` plays every other game with the engines' sides swapped),
     ``moves_per_second`` (plies played per second of wall time), ``reasons`` (result reason ->
     games), average search depth per side, and the settings.  ValueError for an unknown level.
+    ``on_game(result, engines)`` gets each game as it finishes (its moves, winner and reason; the
+    engines of its two sides).
     """
     att_level, def_level = get_level(attackers), get_level(defenders)
     if games < 1:
@@ -120,12 +123,21 @@ def run_selfplay(variant: Any, games: int = 10, attackers: str = "medium", defen
     tasks = [(data, att_level.name, def_level.name, seed * 1000 + i, max_plies, time_scale, pairs[i], move_time)
              for i in range(games)]
     t0 = time.perf_counter()
+    results: list[dict[str, Any]] = []
+
+    def finished(result: dict[str, Any]) -> None:
+        results.append(result)
+        if on_game is not None:
+            on_game(result, pairs[len(results) - 1])
+
     if jobs > 1 and games > 1:
         ctx = mp.get_context("spawn")
         with ctx.Pool(min(jobs, games)) as pool:
-            results = list(pool.imap(_play_task, tasks))
+            for result in pool.imap(_play_task, tasks):
+                finished(result)
     else:
-        results = [_play_task(t) for t in tasks]
+        for task in tasks:
+            finished(_play_task(task))
     wall = time.perf_counter() - t0
     reasons: dict[str, int] = {}
     for r in results:

@@ -270,11 +270,25 @@ def cmd_selfplay(args) -> int:
     try:
         engine = getattr(args, "engine", None)
         engines = (args.attackers_engine or engine, args.defenders_engine or engine)
+        from tafl_desktop.gamedb.lab_games import GameSink, level_tags
+
+        sink = None if args.no_game_db else GameSink("selfplay")
+        data = v.to_data()
+
+        def into_db(result: dict[str, Any], pair: tuple[str, str]) -> None:
+            if sink is not None:
+                sink.add(data, result["moves"], level_tags(args.attackers, args.defenders, "/".join(pair),
+                                                           seed=args.seed))
+
         report = run_selfplay(v, games=args.games, attackers=args.attackers, defenders=args.defenders,
                               jobs=args.jobs, seed=args.seed, engines=engines, move_time=args.move_time,
-                              swap=args.swap)
+                              swap=args.swap, on_game=into_db)
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    if sink is not None:
+        sink.close()
+        if sink.problem:
+            print(_("tafl-desktop: {problem}").format(problem=sink.problem), file=sys.stderr)
     if args.json:
         print(json.dumps(report))
     else:
@@ -513,6 +527,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                    help=_("seconds per move for both sides instead of the levels' node budgets"))
     s.add_argument("--swap", action="store_true",
                    help=_("swap the sides' engines every other game (an engine match, colours swapped)"))
+    s.add_argument("--no-game-db", action="store_true",
+                   help=_("do not add the games to the game database (source selfplay)"))
     s.set_defaults(func=cmd_selfplay)
 
     s = sub.add_parser("print", help=_("write a printable set (board, pieces, rules, markers) as PDF, or a maker's "

@@ -305,6 +305,14 @@ class Game(Generic[P]):
         #: The rules again when they forbid repeating positions (asked once: it is asked per move).
         self._repetition: RepetitionRules[P] | None = \
             cast("RepetitionRules[P]", rules) if hasattr(rules, "forbids_repetition") else None
+        #: False when the rules say they have no no-repeat rule at all (``no_repeat``: Tafl's), so
+        #: that a replay does not ask twice a move (asked of the position otherwise).
+        self._may_forbid: bool = self._repetition is not None and getattr(rules, "no_repeat", True) is not False
+        #: Rules whose ``play`` refuses an illegal move itself (ValueError): :meth:`play` asks them
+        #: once a move instead of listing every legal move first (see :meth:`play`).
+        self._plays_checked: bool = bool(getattr(rules, "plays_checked", False))
+        #: What a no-repeat rule compares (:func:`repeat_key`), looked up once.
+        self._board_key: Callable[[P], Hashable] | None = getattr(rules, "board_key", None)
         self._outcome: Outcome | None = None
         self._ended: Outcome | None = None  # an ending decided off the board (see finish)
         self._recompute_outcome()
@@ -328,9 +336,10 @@ class Game(Generic[P]):
 
     def _append(self, ply: Ply[P]) -> None:
         self.plies.append(ply)
-        key = self.rules.position_key(ply.position)
+        rules = self.rules
+        key = rules.position_key(ply.position)
         self._counts[key] = self._counts.get(key, 0) + 1
-        board = repeat_key(self.rules, ply.position)
+        board = key if self._board_key is None else self._board_key(ply.position)
         self._boards[board] = self._boards.get(board, 0) + 1
 
     # -- state ---------------------------------------------------------------------------------
@@ -358,7 +367,7 @@ class Game(Generic[P]):
 
     def _no_repeat(self) -> bool:
         """Does a rule forbid the side to move to recreate an earlier position?"""
-        return self._repetition is not None and self._repetition.forbids_repetition(self.position)
+        return self._may_forbid and self._repetition is not None and self._repetition.forbids_repetition(self.position)
 
     def _repeats(self, move: Move) -> bool:
         pos, _caps = self.rules.play(self.position, move)
@@ -376,7 +385,22 @@ class Game(Generic[P]):
         return self.rules.explain_illegal(self.position, move)
 
     def play(self, move: Move) -> Ply[P]:
-        """Play a legal move (raises IllegalMove otherwise)."""
+        """Play a legal move (raises IllegalMove otherwise).
+
+        Rules that check a move as they play it (``plays_checked``, the native engine's) are
+        asked to play it at once: listing every legal move to find this one was most of the
+        time of a replayed record (a game database imports thousands).  A move they refuse, or
+        one a no-repeat rule may forbid, goes through :meth:`check`, whose sentence says why."""
+        if self._plays_checked and self._outcome is None and not self._no_repeat():
+            try:
+                pos, captures = self.rules.play(self.position, move)
+            except (ValueError, TypeError):
+                pass  # refused: check says why below
+            else:
+                ply = Ply(move, captures, pos)
+                self._append(ply)
+                self._recompute_outcome()
+                return ply
         why = self.check(move)
         if why is not None:
             raise IllegalMove(_("{move} is illegal: {why}").format(move=self.rules.move_text(move), why=why))

@@ -43,6 +43,8 @@ _NUMBER = re.compile(r"^[0-9]+\s*(\.\.\.|\.+|…)")
 _ANNOTATED = re.compile(r"^K?([a-s]\d{1,2})-?([a-s]\d{1,2})((?:x[a-s0-9/]*)*)[+-]{0,2}$", re.IGNORECASE | re.ASCII)
 #: How much of a bad token a message quotes.
 QUOTE = 40
+#: What separates the moves of a list.
+_SEPARATORS = re.compile(r"[\s,;]+")
 
 
 class MoveListError(IllegalMove):
@@ -57,6 +59,11 @@ class ListedMove:
     text: str
     move: str
     captures: tuple[str, ...] | None = None
+
+
+#: Tafl tokens read before -> their reading (a collection of records repeats the same few
+#: thousand move texts; ListedMove is immutable, so one reading serves every list).
+_READ: dict[str, ListedMove] = {}
 
 
 def line_text(game: Game[Position]) -> str:
@@ -79,8 +86,9 @@ def line_text(game: Game[Position]) -> str:
 def move_tokens(text: str) -> list[str]:
     """The move texts in ``text``, without move numbers and separators."""
     out = []
-    for token in re.split(r"[\s,;]+", text.strip()):
-        token = _NUMBER.sub("", token).strip()
+    for token in _SEPARATORS.split(text.strip()):
+        if "0" <= token[:1] <= "9":  # only a token that starts with a digit may hold a move number
+            token = _NUMBER.sub("", token).strip()
         if token and token not in ("...", "…"):
             out.append(token)
     return out
@@ -98,12 +106,19 @@ def listed_moves(text: str, traits: Family) -> list[ListedMove]:
         if not traits.captures_in_notation:
             out.append(ListedMove(token, token))
             continue
+        known = _READ.get(token)
+        if known is not None:
+            out.append(known)
+            continue
         m = _ANNOTATED.match(token)
         if m is None:
             raise MoveListError(_("move {i} ({text}) is not a move like d1-d3 or d1-d3xe3").format(
                 i=i, text=shown(token, QUOTE)))
         captures = None if not m.group(3) else tuple(c.lower() for c in re.split(r"[x/]", m.group(3), flags=re.I) if c)
-        out.append(ListedMove(token, f"{m.group(1)}-{m.group(2)}".lower(), captures))
+        listed = ListedMove(token, f"{m.group(1)}-{m.group(2)}".lower(), captures)
+        if len(_READ) < 65536:
+            _READ[token] = listed
+        out.append(listed)
     return out
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import reduce
 from operator import getitem, xor
 from typing import Any, NamedTuple
@@ -131,6 +131,8 @@ class Folding:
         self._tables: dict[str, list[list[int]]] = {}
         self._sides: dict[str, int] = {}
         self._unpack = struct.Struct(f"<{self._lanes}Q").unpack
+        #: per symmetry: canonical move -> its text on the board (:meth:`move_texts`)
+        self._shown: list[dict[str, str]] = [{} for _m in self.maps]
 
     def _number(self, square: int, piece: str) -> int:
         """The fixed random number of ``piece`` on ``square`` (a digest: the same on every machine)."""
@@ -275,6 +277,18 @@ class Folding:
 
     def move_text(self, folded: Folded, move: str) -> str:
         return self.rules.move_text(self.unfold(folded, move))
+
+    def move_texts(self, folded: Folded) -> Callable[[str], str]:
+        """:meth:`move_text` for the moves of one position, remembered per symmetry: a position of
+        the opening lists a hundred moves, and mapping each back was most of its lookup's time."""
+        known = self._shown[folded.maps[0]]
+
+        def text(move: str) -> str:
+            shown = known.get(move)
+            if shown is None:
+                shown = known[move] = self.move_text(folded, move)
+            return shown
+        return text
 
 
 _LANE = (1 << 64) - 1

@@ -54,6 +54,8 @@ if TYPE_CHECKING:
 BAR_COLOURS = ("#3b3b3b", "#9e9e9e", "#e8e2d0", "#c9d7e8")
 #: How many games the list shows.
 SAMPLE = 8
+#: How many of a position's moves (the most played first) the engine scores.
+SCORED = 24
 #: A lookup slower than this (s) on the window's thread sends the next ones to the explorer's thread.
 QUICK_SECONDS = 0.008
 
@@ -240,6 +242,7 @@ class ExplorerDock(QDockWidget):
         #: The thread adding the last finished game while the explorer was closed (tests wait on it).
         self.adding: threading.Thread | None = None
         self._shown_number = -1
+        self._score_number = -1
         #: The last answer shown: (Lookup, opening name, seconds) — tests read it.
         self.answer: Any = None
         #: When the position last changed (perf_counter), and how long the panel took to follow.
@@ -253,6 +256,12 @@ class ExplorerDock(QDockWidget):
         w.failed.connect(self._failed)
         w.answered.connect(self._answered)
         w.imported.connect(self._imported)
+        from tafl_desktop.gui.explorer_scores import ScoreWorker
+
+        self.scorer = ScoreWorker(path)
+        self.scorer.signals.scored.connect(self._scored)
+        #: The engine's score of each move shown (move text -> MoveScore; tests read it).
+        self.move_scores: dict[str, Any] = {}
         self._importing = False
         #: The last import's report (tests read it).
         self.import_report: Any = None
@@ -343,7 +352,7 @@ class ExplorerDock(QDockWidget):
         self.opening.setFont(font)
         lay.addWidget(self.opening)
 
-        self.moves = QTableWidget(0, 4)
+        self.moves = QTableWidget(0, 5)
         self.moves.verticalHeader().hide()
         self.moves.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.moves.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -394,6 +403,7 @@ class ExplorerDock(QDockWidget):
 
     def shutdown(self) -> None:
         self.worker.stop()
+        self.scorer.stop()
         if self._local is not None:
             self._local.close()
             self._local = None
@@ -530,7 +540,17 @@ class ExplorerDock(QDockWidget):
             rating.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.moves.setItem(row, 2, rating)
             self.moves.setCellWidget(row, 3, ResultBar((m.attackers, m.draws, m.defenders, m.unfinished)))
+            waiting = QTableWidgetItem("…")
+            waiting.setToolTip(_("The engine is scoring this move..."))
+            self.moves.setItem(row, 4, waiting)
         self.moves.resizeColumnsToContents()
+        # the engine's score of each move: from the database's cache or searched, on the scores'
+        # thread, shown as each arrives (the most played moves first)
+        self.move_scores = {}
+        self._score_number = number
+        self._headers()  # the budget is the engine's of the rules shown
+        self.scorer.ask(number, self.controller.rules, self.controller.viewed_position,
+                        [m.move for m in look.moves[:SCORED]])
         self.games_title.setText(_("Games that reached this position: {n}").format(n=look.games))
         self.games.setRowCount(len(look.sample))
         results = {"attackers": _("attackers won"), "defenders": _("defenders won"), "draws": _("draw"),
@@ -544,9 +564,32 @@ class ExplorerDock(QDockWidget):
             self.follow_seconds.append(self.answered_at - self.changed_at)
             self.changed_at = 0.0
 
+    def _scored(self, number: int, text: str, answer: Any) -> None:
+        """One move's score from the scores' thread: into its row, if the position is still shown."""
+        if number != self._score_number or self.answer is None:
+            return
+        score, to_move = answer
+        self.move_scores[text] = score
+        for row in range(self.moves.rowCount()):
+            item = self.moves.item(row, 0)
+            if item is not None and item.text() == text:
+                shown = QTableWidgetItem(score.words(self.controller.variant, to_move))
+                shown.setToolTip(_("The engine's score of the position after {move} (depth {depth})").format(
+                    move=text, depth=score.depth))
+                self.moves.setItem(row, 4, shown)
+                self.moves.resizeColumnToContents(4)
+                return
+
     def _headers(self) -> None:
+        from tafl_desktop.gamedb.scores import budget_for
+
         self.moves.setHorizontalHeaderLabels([_("Move"), pgettext("games played", "Games"), _("Rating"),
-                                              _("Attackers / draws / defenders")])
+                                              _("Attackers / draws / defenders"), _("Engine")])
+        budget = budget_for(self.controller.rules)
+        self.moves.horizontalHeaderItem(4).setToolTip(ngettext(
+            "The engine's score of each move, {n} position searched; computed once and kept in the game database",
+            "The engine's score of each move, {n} positions searched; computed once and kept in the game database",
+            budget).format(n=budget))
         self.moves.horizontalHeaderItem(2).setToolTip(_("The average rating of the players, where the records "
                                                          "give one"))
         self.games.setHorizontalHeaderLabels([_("Attackers"), _("Defenders"), _("Result"), _("Date"), _("Moves")])
@@ -562,18 +605,22 @@ class ExplorerDock(QDockWidget):
         """The game on screen just ended: into the database as one of the player's own (a game
         between two computer players is self-play), when the preference says so.  A copy of the
         game is written on a thread, so neither the window nor a later Undo waits for the disk."""
-        if not getattr(self.window_.prefs, "add_finished_games", False):
+        c = self.controller
+        source = "selfplay" if all(not p.is_human for p in c.players) else "mine"
+        wanted = "add_lab_games" if source == "selfplay" else "add_finished_games"
+        if not getattr(self.window_.prefs, wanted, False):
             return
         from tafl_desktop.core.game import OFF_BOARD_REASONS, Game
 
-        c = self.controller
         g = c.game
         snapshot = Game.from_plies(g.rules, g.start, list(g.plies))
         if g.outcome is not None and g.outcome.reason in OFF_BOARD_REASONS:
             snapshot.finish(g.outcome)
         tags = dict(c.session.record_tags())
         tags.setdefault("date", time.strftime("%Y.%m.%d"))
-        source = "selfplay" if all(not p.is_human for p in c.players) else "mine"
+        if source == "selfplay":  # the levels as the players, as the Rules Lab's games have them
+            tags.setdefault("attackers", tags.get("player1", ""))
+            tags.setdefault("defenders", tags.get("player2", ""))
         if self.worker.db is not None:
             self.worker.add(snapshot, tags, source)
             return

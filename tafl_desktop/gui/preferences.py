@@ -49,6 +49,7 @@ class Preferences:
     sound: bool = True        # move, capture, announcement and game-end sounds
     volume: int = 70          # 0..100
     add_finished_games: bool = True  # each game finished in the window goes into the game database
+    add_lab_games: bool = True  # Rules Lab studies' and computer-against-computer games too (source lab)
 
 
 def _as_bool(value: object, default: bool) -> bool:
@@ -193,6 +194,10 @@ class PreferencesDialog(QDialog):
         self.add_finished = tr(QCheckBox(), "setText", "Add my finished games to the game database")
         tr(self.add_finished, "setToolTip", "The Explorer's source My games: how you did from a position")
         self.add_finished.setChecked(prefs.add_finished_games)
+        self.add_lab = tr(QCheckBox(), "setText", "Add Rules Lab and self-play games to the game database")
+        tr(self.add_lab, "setToolTip", "The Explorer's source Rules Lab and self-play: the games of your studies "
+           "and of computer against computer, with their levels as players")
+        self.add_lab.setChecked(prefs.add_lab_games)
         form = QFormLayout()
         form.addRow(tr(QLabel(), "setText", "Language:"), self.language)
         form.addRow(tr(QLabel(), "setText", "Board theme:"), self.theme)
@@ -206,6 +211,7 @@ class PreferencesDialog(QDialog):
         form.addRow("", self.sound)
         form.addRow(tr(QLabel(), "setText", "Volume:"), self.volume)
         form.addRow("", self.add_finished)
+        form.addRow("", self.add_lab)
         name_fields(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -222,4 +228,4 @@ class PreferencesDialog(QDialog):
             animation=self.animation.isChecked(), show_targets=self.targets.isChecked(),
             eval_bar=self.eval_bar.isChecked(), language=self.language.currentData() or "",
             show_ranks=self.show_ranks.isChecked(), sound=self.sound.isChecked(), volume=self.volume.value(),
-            add_finished_games=self.add_finished.isChecked())
+            add_finished_games=self.add_finished.isChecked(), add_lab_games=self.add_lab.isChecked())

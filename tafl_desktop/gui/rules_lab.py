@@ -121,9 +121,12 @@ class StudyThread(QThread):
     #: Least time between two redraws of the chart while games come in (seconds).
     REDRAW = 0.7
 
-    def __init__(self, folder: Path, study: Any, workers: int, parent: QWidget | None = None) -> None:
+    def __init__(self, folder: Path, study: Any, workers: int, parent: QWidget | None = None,
+                 add_to_db: bool = False) -> None:
         super().__init__(parent)
         self.folder = folder
+        #: Each finished game also goes into the game database (source lab; the preference).
+        self.add_to_db = add_to_db
         self.study = study
         self.store: Any = None
         self.workers = workers
@@ -160,8 +163,16 @@ class StudyThread(QThread):
             self.store = ResultStore.open(self.folder, self.study)
             self.opened.emit(self.store)
             self.render(force=True)
-            self.complete = run_study(self.store, ProcessPoolBackend(self.workers), self._progress,
-                                      self.stop_flag.is_set)
+            from tafl_desktop.gamedb.lab_games import GameSink, add_study_result
+
+            sink = GameSink("lab") if self.add_to_db else None
+            try:
+                self.complete = run_study(self.store, ProcessPoolBackend(self.workers), self._progress,
+                                          self.stop_flag.is_set,
+                                          None if sink is None else lambda r: add_study_result(sink, self.study, r))
+            finally:
+                if sink is not None:
+                    sink.close()
             self.render(force=True)
             if self.report is not None:
                 try:
@@ -409,7 +420,9 @@ class RulesLabDialog(QDialog):
             self.status.setText(str(exc))
             dialogs.show_error(self, _("Cannot run this study"), str(exc))
             return
-        self.study_thread = StudyThread(studies_folder() / study.fingerprint(), study, self.workers.value(), self)
+        prefs = getattr(self.window_, "prefs", None)
+        self.study_thread = StudyThread(studies_folder() / study.fingerprint(), study, self.workers.value(), self,
+                                        add_to_db=bool(getattr(prefs, "add_lab_games", False)))
         self.study_thread.opened.connect(self._opened)
         self.study_thread.progressed.connect(self._progressed)
         self.study_thread.rendered.connect(self._show_results)

@@ -35,6 +35,8 @@ def register(sub: Any) -> None:
                    help=_("search engine of the players (default: native where it is built; a folder's study keeps "
                           "its own)"))
     s.add_argument("--json", action="store_true", help=_("print the result as JSON (keys and values in English)"))
+    s.add_argument("--no-game-db", action="store_true",
+                   help=_("do not add the games to the game database (source lab)"))
     s.set_defaults(func=cmd_lab)
 
     s = sub.add_parser("lab-compare", help=_("compare two studies cell by cell"))
@@ -105,8 +107,12 @@ def cmd_lab(args: Any) -> int:
             folder=out, problem=exc.strerror or exc))) from None
     _warn(store)
     bar = _ProgressLine()
+    from tafl_desktop.gamedb.lab_games import GameSink, add_study_result
+
+    sink = None if args.no_game_db else GameSink("lab")
     try:
-        complete = run_study(store, backend, bar.update)
+        complete = run_study(store, backend, bar.update,
+                             on_game=None if sink is None else (lambda r: add_study_result(sink, study, r)))
     except KeyboardInterrupt:
         complete = False
     except StudyError as exc:
@@ -115,6 +121,10 @@ def cmd_lab(args: Any) -> int:
         raise _fail(OSError(_("cannot write into {folder}: {problem}").format(
             folder=store.folder, problem=exc.strerror or exc))) from None
     bar.close()
+    if sink is not None:
+        sink.close()
+        if sink.problem:
+            print(_("tafl-desktop: {problem}").format(problem=sink.problem), file=sys.stderr)
     report = summary(store)
     try:
         write_outputs(store, report, charts=complete)

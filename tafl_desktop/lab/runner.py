@@ -32,8 +32,10 @@ def pending_jobs(store: ResultStore) -> Iterator[Job]:
 
 
 def run_study(store: ResultStore, backend: Backend, on_progress: Callable[[Progress], None] | None = None,
-              should_stop: Callable[[], bool] = lambda: False) -> bool:
-    """Play every game the store lacks; True when the study is complete, False when stopped."""
+              should_stop: Callable[[], bool] = lambda: False,
+              on_game: Callable[[dict[str, Any]], object] | None = None) -> bool:
+    """Play every game the store lacks; True when the study is complete, False when stopped.
+    ``on_game`` gets each game once it is stored (the game database's sink)."""
     jobs = pending_jobs(store)
     total = len(store.study.cells()) * store.study.games
     started = time.monotonic()
@@ -42,6 +44,8 @@ def run_study(store: ResultStore, backend: Backend, on_progress: Callable[[Progr
     def got(result: dict[str, Any]) -> None:
         nonlocal played
         store.add(result)
+        if on_game is not None:
+            on_game(result)
         played += 1
         left = total - store.finished
         pace = (time.monotonic() - started) / played

@@ -22,6 +22,9 @@ class NativeTaflRules(TaflRules):
     """Tafl rules whose move generation, captures and outcomes run natively."""
 
     engine = "native"
+    #: ``play`` refuses an illegal move (ValueError: the native engine checks it), so a
+    #: :class:`~tafl_desktop.core.game.Game` plays a move without listing every legal move first.
+    plays_checked = True
 
     def __init__(self, variant: Any) -> None:
         super().__init__(variant)
@@ -85,6 +88,8 @@ class NativeTaflRules(TaflRules):
         return outcome_from(self.native.outcome(position_tuple(pos)))
 
     def repetition_outcome(self, pos: TaflPosition, count: int) -> Outcome | None:
+        if count < 2:
+            return None  # a position seen once is no repetition under any mode (a replay asks once a move)
         return outcome_from(self.native.repetition_outcome(int(pos.side), count))
 
     # -- conversion --------------------------------------------------------------------------
