@@ -443,3 +443,23 @@ def test_a_proven_line_longer_than_a_row_is_shown_to_the_win(qtbot, make_window)
     assert all(b.mapTo(lb, b.rect().bottomRight()).x() <= lb.width() for b in lb.move_buttons)
     lb.grab().save("/tmp/s42-long-proven-line-board.png")
     w.grab().save("/tmp/s42-long-proven-line.png")
+
+
+def test_the_analysis_board_says_when_a_proof_ends_the_search(qtbot, make_window):
+    """Issue 42, item 3: brandubh-0005 with one line: the search ends at depth 2 on a proven win no
+    deeper search can change, and the status says so instead of a bare "Depth 2 finished"; with
+    three lines the two evaluated ones keep it deepening past depth 2."""
+    from tafl_desktop.core.game import Side
+
+    w = make_window("brandubh", "/3t3/1t5/2K1T2/t1T2Tt/1t1t1t1/2t4/7/", Side.ATTACKERS, size=(1000, 760))
+    board = w.analysis_board
+    board.lines_box.setValue(1)
+    w.act_analysis.trigger()
+    qtbot.waitUntil(lambda: board._finished, timeout=60_000)
+    assert board.report["stopped"] == "proven" and board.report["depth"] == 2
+    assert board.status.text().startswith("Proven at depth 2, so no deeper search can change this line. ")
+    assert "win in 2 moves, depth 2" in board.score_labels[0].text()
+    w.grab().save("/tmp/s42-proven-status.png")
+    board.lines_box.setValue(3)  # restarts the search
+    qtbot.waitUntil(lambda: _lines_shown(board, 3) and board.report["depth"] >= 4, timeout=60_000)
+    assert board.report["lines"][0]["result_in"] == 3 and not board.status.text().startswith("Proven")
