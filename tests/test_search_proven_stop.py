@@ -3,8 +3,8 @@ to depth 9 printed "win in 2 moves ... depth 2" and nothing else, read as "it on
 
 What the search does now (``tafl_desktop.ai.search.settled``, the same rule in the native search):
 deepening stops short of the depth asked only when every line asked for is a proven result that no
-deeper search can change (a proven win in ``k`` plies after a full-width depth of at least
-``k - 2``: anything faster would have been found), and then says so ("Proven at depth 2, so no
+deeper search can change (a proven result in ``k`` plies after a full-width depth of at least
+``k - 1``: anything faster would have been found), and then says so ("Proven at depth 2, so no
 deeper search can change this line"); a line that is only an evaluation, or a proven win that a
 deeper search could still make faster, keeps the search going to the depth asked.
 
@@ -40,11 +40,12 @@ def _analyse_cli(position: tuple[str, str], *args: str) -> str:
 
 
 def test_settled_is_a_proven_result_nothing_deeper_can_change():
-    assert settled([((0, 1), MATE - 3)], 1, 2)  # a win in 3 plies: a win in 1 would have shown at depth 1
-    assert not settled([((0, 1), MATE - 7)], 1, 2)  # a win in 7 found at depth 2: one in 3 or 5 may exist
-    assert settled([((0, 1), MATE - 7)], 1, 5)
+    assert settled([((0, 1), MATE - 3)], 1, 2)  # a win in 3 plies: one in 1 or 2 would have shown at depth 2
+    assert not settled([((0, 1), MATE - 7)], 1, 2)  # a win in 7 found at depth 2: a faster one may exist
+    assert settled([((0, 1), MATE - 7)], 1, 6)
     assert not settled([((0, 1), MATE - 3), ((0, 2), 120)], 2, 2)  # the second line is a guess
-    assert settled([((0, 1), MATE - 3), ((0, 2), -(MATE - 4))], 2, 2)  # a loss in 4 after a depth of 2
+    assert settled([((0, 1), MATE - 3), ((0, 2), -(MATE - 2))], 2, 2)  # a loss in 2 after a depth of 2
+    assert not settled([((0, 1), MATE - 3), ((0, 2), -(MATE - 4))], 2, 2)  # a loss in 4 may come sooner
     assert not settled([], 1, 2)
 
 

@@ -134,13 +134,14 @@ def settled(scored: list[tuple[Move, int]], lines: int, full_width: int) -> bool
     Why that is decidable: a proven score is a forced result in ``k`` plies found in the tree (the
     last plies often past the horizon, found by the forcing tactics or the capture search), so its
     *result* is final; but a deeper search may still find it *faster* (a quicker win, a quicker
-    loss for the other side).  A result faster than ``k`` takes at most ``k - 2`` plies (the same
-    side ends the game), and a search full width to ``full_width`` plies (no move reduced) finds
-    every result within that many plies; so ``k <= full_width + 2`` leaves nothing to find.  A line
+    loss for the other side; never a slower one: the result found is already forced within ``k``).
+    A faster result takes at most ``k - 1`` plies, and a search full width to ``full_width`` plies
+    (no move reduced) finds every result within that many plies; so ``k <= full_width + 1`` leaves
+    nothing to find (a win in 3 plies after depth 2: a win in 1 or 2 would have shown).  A line
     that is only an evaluation may change at any depth: with several lines asked for, the search
     goes on while any of them is one (a proven best line no longer stops the others at depth 2)."""
     top = scored[:max(1, lines)]
-    return bool(top) and all(abs(s) >= MATE_BOUND and MATE - abs(s) <= full_width + 2 for _m, s in top)
+    return bool(top) and all(abs(s) >= MATE_BOUND and MATE - abs(s) <= full_width + 1 for _m, s in top)
 
 
 class Searcher:

@@ -1110,13 +1110,13 @@ fn make_report(scored: &[(Move, i32)], depth: i32, margin: i32) -> Report {
 
 /// May deepening stop?  Only when each of the best `lines` root scores (sorted, best first) is a
 /// proven result no deeper search can change.  A proven score in `k` plies is a final result, but a
-/// deeper search may still find it faster; a faster one takes at most `k - 2` plies (the same side
-/// ends the game), and a search full width to `full_width` plies finds every result within them,
-/// so `k <= full_width + 2` leaves nothing to find.  A line that is only an evaluation may change at
+/// deeper search may still find it faster (never slower); a faster one takes at most `k - 1`
+/// plies, and a search full width to `full_width` plies finds every result within them, so
+/// `k <= full_width + 1` leaves nothing to find.  A line that is only an evaluation may change at
 /// any depth: with several lines asked for, the search goes on while any of them is one.
 fn settled(scored: &[(Move, i32)], lines: usize, full_width: i32) -> bool {
     let top = &scored[..scored.len().min(lines.max(1))];
-    !top.is_empty() && top.iter().all(|&(_, s)| s.abs() >= MATE_BOUND && MATE - s.abs() <= full_width + 2)
+    !top.is_empty() && top.iter().all(|&(_, s)| s.abs() >= MATE_BOUND && MATE - s.abs() <= full_width + 1)
 }
 
 fn run_main<F: Family>(

@@ -184,7 +184,9 @@ fn deepening_stops_only_when_every_line_is_a_final_proven_result() {
     assert!(!settled(&[(1, MATE - 7)], 1, 2));
     // three lines asked for: a proven best line does not stop the search while another is a guess
     assert!(!settled(&[(1, MATE - 3), (2, 120), (3, 2)], 3, 2));
-    assert!(settled(&[(1, MATE - 3), (2, -(MATE - 2)), (3, -(MATE - 4))], 3, 2));
+    assert!(settled(&[(1, MATE - 3), (2, -(MATE - 2)), (3, -(MATE - 2))], 3, 2));
+    // a loss in 4 plies after depth 2: a quicker one (in 2 or 3) may still be found
+    assert!(!settled(&[(1, MATE - 3), (2, -(MATE - 4))], 2, 2));
     // fewer root moves than lines asked for: the ones there are decide
     assert!(settled(&[(1, MATE - 1)], 3, 2));
     assert!(!settled(&[], 1, 2));
