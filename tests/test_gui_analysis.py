@@ -400,3 +400,66 @@ def test_the_analysis_board_shows_a_proven_line_to_the_winning_move(qtbot, make_
         pos = c.rules.play(pos, c.rules.parse_move(pos, text))[0]
     assert c.rules.outcome(pos) is not None and c.rules.outcome(pos).winner == Side.ATTACKERS
     assert "win in 2 moves" in board.score_labels[0].text()
+
+
+#: brandubh.csv line 25 (resources/games), six plies before its shipped puzzle brandubh-0012 (ply 15):
+#: the defenders to move escape in 11 plies, a proven line longer than one row of move buttons.
+LONG_PROVEN = "/7/2tt3/1T5/3KTtt/T6/1t1tt2/7/"
+
+
+def test_a_proven_line_longer_than_a_row_is_shown_to_the_win(qtbot, make_window):
+    """Issue 42, item 3: a proven line is shown to its last move, wrapped onto a second row, not
+    cut after SHOWN_MOVES; an unproven line stays capped."""
+    from tafl_desktop.core.game import Side
+    from tafl_desktop.gui.analysis_board import ROW_MOVES, SHOWN_MOVES
+
+    w = make_window("brandubh", LONG_PROVEN, Side.DEFENDERS, size=(1000, 760))
+    board = w.analysis_board
+    w.act_analysis.trigger()
+    qtbot.waitUntil(lambda: _lines_shown(board, 3) and (board.report["lines"][0]["result_in"] or 0) >= 9,
+                    timeout=60_000)
+    line = board.report["lines"][0]
+    shown = [b for b in board.move_buttons[0] if b.isVisible()]
+    assert [b.text() for b in shown] == line["moves"] and len(shown) == line["result_in"] > SHOWN_MOVES
+    c = w.controller
+    pos = c.viewed_position
+    for b in shown:
+        pos = c.rules.play(pos, c.rules.parse_move(pos, b.text()))[0]
+    assert c.rules.outcome(pos) is not None and c.rules.outcome(pos).winner == Side.DEFENDERS
+    # wrapped: the row after ROW_MOVES starts under the first, and every button lies inside the dock
+    first, wrapped = shown[0].mapTo(board, shown[0].rect().topLeft()), shown[ROW_MOVES].mapTo(
+        board, shown[ROW_MOVES].rect().topLeft())
+    assert wrapped.y() > first.y() and wrapped.x() == first.x()
+    assert all(b.mapTo(board, b.rect().bottomRight()).x() <= board.width() for b in shown)
+    # the other lines' scores are evaluations: at most SHOWN_MOVES buttons each
+    for i, other in enumerate(board.report["lines"][1:], 1):
+        if other["result_in"] is None:
+            assert sum(b.isVisible() for b in board.move_buttons[i]) == min(len(other["moves"]), SHOWN_MOVES)
+    # a click on a move of the second row opens the line up to it
+    qtbot.mouseClick(shown[ROW_MOVES], Qt.MouseButton.LeftButton)
+    lb = board.line_board
+    assert lb is not None and lb.isVisible() and lb.shown == ROW_MOVES + 1
+    assert [b.text() for b in lb.move_buttons] == line["moves"]  # the scratch board wraps it too
+    assert all(b.mapTo(lb, b.rect().bottomRight()).x() <= lb.width() for b in lb.move_buttons)
+    lb.grab().save("/tmp/s42-long-proven-line-board.png")
+    w.grab().save("/tmp/s42-long-proven-line.png")
+
+
+def test_the_analysis_board_says_when_a_proof_ends_the_search(qtbot, make_window):
+    """Issue 42, item 3: brandubh-0005 with one line: the search ends at depth 2 on a proven win no
+    deeper search can change, and the status says so instead of a bare "Depth 2 finished"; with
+    three lines the two evaluated ones keep it deepening past depth 2."""
+    from tafl_desktop.core.game import Side
+
+    w = make_window("brandubh", "/3t3/1t5/2K1T2/t1T2Tt/1t1t1t1/2t4/7/", Side.ATTACKERS, size=(1000, 760))
+    board = w.analysis_board
+    board.lines_box.setValue(1)
+    w.act_analysis.trigger()
+    qtbot.waitUntil(lambda: board._finished, timeout=60_000)
+    assert board.report["stopped"] == "proven" and board.report["depth"] == 2
+    assert board.status.text().startswith("Proven at depth 2, so no deeper search can change this line. ")
+    assert "win in 2 moves, depth 2" in board.score_labels[0].text()
+    w.grab().save("/tmp/s42-proven-status.png")
+    board.lines_box.setValue(3)  # restarts the search
+    qtbot.waitUntil(lambda: _lines_shown(board, 3) and board.report["depth"] >= 4, timeout=60_000)
+    assert board.report["lines"][0]["result_in"] == 3 and not board.status.text().startswith("Proven")

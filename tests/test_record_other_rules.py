@@ -53,15 +53,19 @@ def test_convert_names_the_rule_that_differs_and_the_rules_that_replay_it(tmp_pa
     assert "move 10 (d5-d3) comes after the end of the game (Attackers win: the king was captured)" in line
     assert "Federation Brandubh (king captured by: four on or beside the throne, else two" in line
     assert "hnefatafl-rs" in line
-    assert line.endswith("add --set king_capture=weak_near_throne --set encirclement=true.")
+    # the named rules are a shipped preset: the offer names it (tests/test_brandubh_federation.py)
+    assert line.endswith("use --variant brandubh_federation.")
     assert out.read_text() == "kept"  # nothing the user had is overwritten
-    res = _convert(str(record), str(out), "--from-format", "moves", "--variant", "brandubh",
-                   "--set", "king_capture=weak_near_throne", "--set", "encirclement=true")
+    res = _convert(str(record), str(out), "--from-format", "moves", "--variant", "brandubh_federation")
     assert res.returncode == 0, res.stderr
     game = load_game(out)
     assert game.move_texts() == [t.split("x")[0] for t in RECORD.split()]
     options = game.rules.variant.options
     assert (options["king_capture"], options["encirclement"]) == ("weak_near_throne", True)
+    # the toggles alone still read it (the second offer's rule among them)
+    res = _convert(str(record), str(out), "--from-format", "moves", "--variant", "brandubh",
+                   "--set", "king_capture=weak_near_throne", "--set", "encirclement=true")
+    assert res.returncode == 0, res.stderr
 
 
 def test_a_record_no_rule_change_explains_is_refused_as_before(tmp_path):
@@ -101,4 +105,4 @@ def test_the_window_offers_the_rules_that_replay_an_imported_record(qtbot, make_
     w.act_import.trigger()
     c = w.controller
     assert c.game.move_texts() == [t.split("x")[0] for t in RECORD.split()]
-    assert c.variant.changed_options() == {"king_capture": "weak_near_throne", "encirclement": True}
+    assert c.variant.id == "brandubh_federation" and c.variant.changed_options() == {}  # the preset itself

@@ -6,7 +6,7 @@ the window reaches analysis the same way it reaches a hint: through the worker p
 searching in its own.  Progress goes back as ``("info", request_id, dict)`` messages.  The worker
 keeps only the latest message of a request, so every message carries the whole state so far:
 
-* ``analyse``: ``{"lines": [...], "depth", "nodes", "seconds", "nps", "live": {"nodes", "depth",
+* ``analyse``: ``{"lines": [...], "depth", "nodes", "seconds", "nps", "stopped", "live": {"nodes", "depth",
   "seconds", "nps"}, "heat": {...} | None, "heat_done": [done, total]}``: the lines of the last finished
   depth (each a :class:`~tafl_desktop.ai.multipv.Line` as a dict), the running counters of the
   depth being searched (about ten times a second), and the heat map
@@ -48,7 +48,7 @@ def _searcher(engine: Any, rules: Any) -> Any:
 
 def _report_dict(rep: Any) -> dict[str, Any]:
     return {"lines": [asdict(x) for x in rep.lines], "depth": rep.depth, "nodes": rep.nodes,
-            "seconds": round(rep.seconds, 3), "nps": round(rep.nodes_per_second)}
+            "seconds": round(rep.seconds, 3), "nps": round(rep.nodes_per_second), "stopped": rep.stopped}
 
 
 def _analyse(searcher: Any, rid: int, req: dict[str, Any], rules: Any, pos: Any, history: list[Any],

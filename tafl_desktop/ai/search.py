@@ -88,7 +88,9 @@ class SearchResult:
     pv: list[Move] = field(default_factory=list)
     #: (move, score) for root moves within the margin of the best (best first).
     candidates: list[tuple[Move, int]] = field(default_factory=list)
-    stopped: str = ""  # "", "time", "nodes", "cancelled", "depth", "forced"
+    #: Why the search ended: "time", "nodes", "cancelled", "depth" (the depth asked), "proven" (every
+    #: line asked for a result no deeper search changes: :func:`settled`) or "forced" (no choice to make).
+    stopped: str = ""
     #: Deepest iteration finished without any reduction (equal to ``depth`` unless selective).
     full_width_depth: int = 0
 
@@ -123,6 +125,23 @@ def drift_pick(candidates: list[tuple[Move, int]], rng: Any) -> Move:
             return move
         r -= 1
     return ranked[-1][0]
+
+
+def settled(scored: list[tuple[Move, int]], lines: int, full_width: int) -> bool:
+    """May deepening stop?  Only when each of the best ``lines`` root scores (sorted, best first)
+    is a proven result that no deeper search can change.
+
+    Why that is decidable: a proven score is a forced result in ``k`` plies found in the tree (the
+    last plies often past the horizon, found by the forcing tactics or the capture search), so its
+    *result* is final; but a deeper search may still find it *faster* (a quicker win, a quicker
+    loss for the other side; never a slower one: the result found is already forced within ``k``).
+    A faster result takes at most ``k - 1`` plies, and a search full width to ``full_width`` plies
+    (no move reduced) finds every result within that many plies; so ``k <= full_width + 1`` leaves
+    nothing to find (a win in 3 plies after depth 2: a win in 1 or 2 would have shown).  A line
+    that is only an evaluation may change at any depth: with several lines asked for, the search
+    goes on while any of them is one (a proven best line no longer stops the others at depth 2)."""
+    top = scored[:max(1, lines)]
+    return bool(top) and all(abs(s) >= MATE_BOUND and MATE - abs(s) <= full_width + 1 for _m, s in top)
 
 
 class Searcher:
@@ -237,9 +256,9 @@ class Searcher:
             if on_iteration:
                 on_iteration(best)
             root = [m for m, _ in scored]
-            if abs(best.score) >= MATE_BOUND and depth >= 2:
-                self.stop_reason = self.stop_reason or "depth"
-                break  # a forced result found: deeper search cannot change it
+            if depth >= 2 and settled(scored, self.lines, full_width):
+                self.stop_reason = self.stop_reason or "proven"
+                break  # every line asked for is a proven result no deeper search can change
             # no early stop before an iteration predicted not to finish: the time given is used to
             # its deadline, and an unfinished iteration's best move counts once it has re-searched
             # the previous best (an early stop left 38-71 % of a fixed time per move unused)

@@ -131,6 +131,12 @@ def cmd_analyse(args: Any) -> int:
         words = line_words(variant, line.score, line.result_in, line.winner, to_move)
         print(_("{n}. {words} ({score}, depth {depth}): {moves}").format(
             n=n, words=words, score=integer(line.score, sign=True), depth=line.depth, moves=" ".join(line.moves)))
+    if report.stopped == "proven":
+        # the search ends short of the depth asked only when deeper cannot change a line
+        # (tafl_desktop.ai.search.settled): said, so that "depth 2" is not read as a shallow look
+        print(ngettext("Proven at depth {depth}, so no deeper search can change this line.",
+                       "Proven at depth {depth}, so no deeper search can change these lines.",
+                       len(report.lines)).format(depth=report.depth))
     print(ngettext("{nodes} position in {seconds} s",
                    "{nodes} positions in {seconds} s",
                    report.nodes).format(nodes=integer(report.nodes), seconds=decimal(report.seconds, 2)))

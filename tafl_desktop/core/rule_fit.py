@@ -8,8 +8,10 @@ beside it, not by the preset's two, and every one of them was "impossible".
 
 So the refusal says which rule differs: the record is replayed under the chosen variant with one
 toggle changed at a time, and under the named readings of the preset listed in
-:data:`NAMED_READINGS` (rules a community plays under, with the source that says so); the ones
-under which every move, every listed capture and the result hold are offered.  Pure and quick: a
+:data:`NAMED_READINGS` (rules a community plays under, with the source that says so; a reading
+that is a shipped preset of its own is offered as that preset, so the game is imported under the
+name its players know); the ones under which every move, every listed capture and the result hold
+are offered.  Pure and quick: a
 replay is a few milliseconds, a preset has some thirty toggle values to try.
 """
 
@@ -27,12 +29,35 @@ from tafl_desktop.core.side_words import in_sentence
 
 @dataclass(frozen=True)
 class Reading:
-    """A named set of toggles for a preset: rules a community plays the game under."""
+    """A named set of toggles for a preset: rules a community plays the game under.  With
+    ``target`` (a shipped preset with the same board and those rules) the toggles are that
+    preset's, read from its file (``options`` then names the ones that set it apart, said
+    first), and a record that fits is imported under it."""
 
     preset: str
     name: str
     options: dict[str, Any]
     source: str
+    target: str = ""
+
+    def changes(self, variant: Any) -> dict[str, Any]:
+        """The toggles ``variant`` must change to play under this reading."""
+        wanted = dict(self.options)
+        if self.target:  # the rules that set it apart first (as listed), then the rest of the preset's
+            from tafl_desktop.core.variants import find_variant
+
+            wanted.update({k: v for k, v in find_variant(self.target).options.items() if k not in wanted})
+        return {k: v for k, v in wanted.items() if variant.options.get(k) != v}
+
+    def same_board(self, variant: Any) -> bool:
+        """Does ``variant`` have the board and start of the preset this reading names?  (A variant
+        file may reuse a preset's id with another board: it is then no game of that preset.)"""
+        if not self.target:
+            return True
+        from tafl_desktop.core.variants import find_variant
+
+        other = find_variant(self.target)
+        return (other.setup, other.board_data) == (variant.setup, variant.board_data)
 
 
 #: Readings of presets that real records were played under.  Brandubh: the reference games
@@ -40,10 +65,12 @@ class Reading:
 #: the throne, three and the throne beside it, two elsewhere, and with the encirclement win; these
 #: are the rules hnefatafl-rs ships as "Federation Brandubh" (tafl-rules.md 2.2, BB
 #: ``rules::BRANDUBH``: ``StrongByThrone``, encirclement) and Ludii's Brandub.lud takes the king
-#: the same way (the "Nielsen" ruleset from Cyningstan, tafl-rules.md 2.2).
+#: the same way (the "Nielsen" ruleset from Cyningstan, tafl-rules.md 2.2).  They are the shipped
+#: preset ``brandubh_federation`` (its file says where each rule comes from).
 NAMED_READINGS: tuple[Reading, ...] = (
     Reading("brandubh", N_("Federation Brandubh"), {"king_capture": "weak_near_throne", "encirclement": True},
-            N_("as hnefatafl-rs plays Brandubh; Ludii's Brandub takes the king the same way")),
+            N_("as hnefatafl-rs plays Brandubh; Ludii's Brandub takes the king the same way"),
+            target="brandubh_federation"),
 )
 
 
@@ -53,6 +80,20 @@ class Fit:
 
     changes: dict[str, Any]
     reading: Reading | None = None
+
+    @property
+    def preset(self) -> str:
+        """The shipped preset these rules are ('' when they are only toggles changed)."""
+        return self.reading.target if self.reading is not None else ""
+
+    def variant(self, base: Any) -> Any:
+        """The variant to read the record under: the named preset itself, or ``base`` with the
+        toggles changed."""
+        if self.preset:
+            from tafl_desktop.core.variants import find_variant
+
+            return find_variant(self.preset)
+        return base.with_options(self.changes)
 
     def describe(self, variant: Any) -> str:
         """'king captured by: four sides' in the reader's language; a named reading as its name,
@@ -71,8 +112,8 @@ def candidate_changes(variant: Any) -> list[tuple[dict[str, Any], Reading | None
     """The named readings of ``variant``'s preset first, then every other value of each toggle."""
     out: list[tuple[dict[str, Any], Reading | None]] = []
     for reading in NAMED_READINGS:
-        if reading.preset == variant.id:
-            changes = {k: v for k, v in reading.options.items() if variant.options.get(k) != v}
+        if reading.preset == variant.id and reading.same_board(variant):
+            changes = reading.changes(variant)
             if changes:
                 out.append((changes, reading))
     for spec in variant.schema.specs:

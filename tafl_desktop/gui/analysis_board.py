@@ -41,8 +41,12 @@ if TYPE_CHECKING:
     from tafl_desktop.gui.main_window import MainWindow
 
 MAX_LINES = 5
-#: Moves of a line shown as buttons.
+#: Moves of a line shown as buttons when its score is an evaluation (its later moves are the
+#: search's guesses, and a long tail of them only crowds the dock).  A proven line is shown to its
+#: end, the win itself, however long: a line cut before the winning move does not show the win.
 SHOWN_MOVES = 8
+#: Move buttons in a row: a longer proven line wraps onto further rows of this many.
+ROW_MOVES = 8
 #: The lines are redrawn at most this often (ms): a new depth may finish many times a second.
 UPDATE_MS = 150
 #: A continuous analysis' budget (s): it stops by itself after this, or at a proven result.
@@ -133,28 +137,26 @@ class AnalysisBoard(QDockWidget):
         grid.setHorizontalSpacing(8)
         grid.setVerticalSpacing(2)
         self.score_labels: list[QLabel] = []
+        #: Each line's move buttons, in order (more are made when a proven line is longer).
         self.move_buttons: list[list[QToolButton]] = []
+        self._move_rows: list[QGridLayout] = []
         for i in range(MAX_LINES):
             score = QLabel()
             score.setMinimumWidth(200)
             font = score.font()
             font.setBold(True)
             score.setFont(font)
-            grid.addWidget(score, i, 0)
-            row = QHBoxLayout()
-            row.setSpacing(0)
-            buttons = []
-            for k in range(SHOWN_MOVES):
-                b = QToolButton()
-                b.setAutoRaise(True)
-                b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-                b.clicked.connect(lambda _c=False, i=i, k=k: self.open_line(i, k))
-                row.addWidget(b)
-                buttons.append(b)
-            row.addStretch(1)
-            grid.addLayout(row, i, 1)
+            grid.addWidget(score, i, 0, Qt.AlignmentFlag.AlignTop)
+            rows = QGridLayout()
+            rows.setHorizontalSpacing(0)
+            rows.setVerticalSpacing(0)
+            rows.setColumnStretch(ROW_MOVES, 1)
+            grid.addLayout(rows, i, 1)
             self.score_labels.append(score)
-            self.move_buttons.append(buttons)
+            self.move_buttons.append([])
+            self._move_rows.append(rows)
+            for _k in range(SHOWN_MOVES):
+                self._add_button(i)
         grid.setColumnStretch(1, 1)
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 4, 6, 4)
@@ -170,6 +172,18 @@ class AnalysisBoard(QDockWidget):
         self._flush.timeout.connect(self._show_pending)
         self._show_lines([])
         self.controller.changed.connect(self._position_changed)
+
+    def _add_button(self, i: int) -> QToolButton:
+        """One more move button for line ``i``, placed after its last (a new row every
+        :data:`ROW_MOVES`)."""
+        k = len(self.move_buttons[i])
+        b = QToolButton()
+        b.setAutoRaise(True)
+        b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        b.clicked.connect(lambda _c=False, i=i, k=k: self.open_line(i, k))
+        self._move_rows[i].addWidget(b, k // ROW_MOVES, k % ROW_MOVES)
+        self.move_buttons[i].append(b)
+        return b
 
     # ------------------------------------------------------------------------------ running
     def set_active(self, on: bool) -> None:
@@ -270,10 +284,12 @@ class AnalysisBoard(QDockWidget):
             self.legend.setText(ngettext("Heat map: {done} of {total} move searched...",
                                          "Heat map: {done} of {total} moves searched...",
                                          total).format(done=done, total=total))
-        if state.get("lines") and (self.report is None or state["depth"] != self.report.get("depth")
-                                   or state["lines"] != self.report.get("lines")):
-            self.report = state
-            self._show_lines(state["lines"])
+        if state.get("lines"):
+            redraw = (self.report is None or state["depth"] != self.report.get("depth")
+                      or state["lines"] != self.report.get("lines"))
+            self.report = state  # the last answer also says why the search ended ("stopped")
+            if redraw:
+                self._show_lines(state["lines"])
         live = state.get("live") or {}
         if live:
             self.live = live
@@ -285,7 +301,15 @@ class AnalysisBoard(QDockWidget):
         nodes = int(live.get("nodes", self.report.get("nodes", 0) if self.report else 0))
         nps = live.get("nps", self.report.get("nps", 0) if self.report else 0)
         speed = _count(int(nps or 0))
-        if finished:
+        if finished and self.report is not None and self.report.get("stopped") == "proven":
+            # every line is a proven result a deeper search cannot change (ai.search.settled):
+            # the search ends short of the depth asked, and says why
+            text = ngettext("Proven at depth {depth}, so no deeper search can change this line.",
+                            "Proven at depth {depth}, so no deeper search can change these lines.",
+                            len(self.report.get("lines") or ())).format(depth=done) + " " + ngettext(
+                "{nodes} position, {speed} per second", "{nodes} positions, {speed} per second",
+                _count_form(nodes)).format(nodes=_count(nodes), speed=speed)
+        elif finished:
             text = ngettext("Depth {depth} finished: {nodes} position, {speed} per second",
                             "Depth {depth} finished: {nodes} positions, {speed} per second", _count_form(nodes)).format(
                 depth=done, nodes=_count(nodes), speed=speed)
@@ -333,8 +357,11 @@ class AnalysisBoard(QDockWidget):
             tr(label, "setText", "{score}, depth {depth}", score=words, depth=line["depth"])
             tr(label, "setToolTip", "Score {score} from the view of the side to move", score=line["score"])
             label.show()
+            shown = len(line["moves"]) if line["result_in"] is not None else min(len(line["moves"]), SHOWN_MOVES)
+            while len(self.move_buttons[i]) < shown:
+                self._add_button(i)
             for k, b in enumerate(self.move_buttons[i]):
-                if k < len(line["moves"]):
+                if k < shown:
                     b.setText(line["moves"][k])
                     tr(b, "setToolTip", "Open this line up to {move} on a board of its own", move=line["moves"][k])
                     b.show()

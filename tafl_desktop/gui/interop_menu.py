@@ -87,7 +87,7 @@ def import_game(window: MainWindow, path: str | None = None, origin: Origin = Or
                                    _("{problem}\n\nImport it under the first of those rules? The current game is "
                                      "unchanged.").format(problem=exc), _("Import under those rules")):
                 return False
-            other = exc.variant.with_options(exc.fits[0].changes)
+            other = exc.fits[0].variant(exc.variant)  # a named preset itself, or the toggles changed
             transfer = read_in_background(window, _("Importing {name}...").format(name=name),
                                           lambda: read_game(path, variant=other), path)
     except Cancelled:

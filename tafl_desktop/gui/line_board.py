@@ -13,7 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from tafl_desktop.gui.study_board import StudyBoard
 from tafl_desktop.i18n import _
@@ -96,9 +105,14 @@ class LineBoard(QDialog):
         self.moves_slot.removeWidget(self.moves_box)
         self.moves_box.deleteLater()
         self.moves_box = QWidget()
-        row = QHBoxLayout(self.moves_box)
+        # a proven line is shown whole, however long: it wraps onto rows as the analysis board's does
+        from tafl_desktop.gui.analysis_board import ROW_MOVES
+
+        row = QGridLayout(self.moves_box)
         row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(0)
+        row.setHorizontalSpacing(0)
+        row.setVerticalSpacing(0)
+        row.setColumnStretch(ROW_MOVES, 1)
         self.move_buttons = []
         for k, t in enumerate(self.texts):
             b = QToolButton()
@@ -107,9 +121,8 @@ class LineBoard(QDialog):
             b.setCheckable(True)
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             b.clicked.connect(lambda _c=False, k=k: self.show_move(k + 1))
-            row.addWidget(b)
+            row.addWidget(b, k // ROW_MOVES, k % ROW_MOVES)
             self.move_buttons.append(b)
-        row.addStretch(1)
         self.moves_slot.addWidget(self.moves_box)
         c = self.controller
         self.origin_node = c.viewed_node()

@@ -25,7 +25,11 @@ def cmd_convert(args) -> int:
     except OtherRulesError as exc:
         if variant is None:  # the record names its own rules: nothing here can choose others
             raise CliError(str(exc)) from None
-        sets = " ".join(f"--set {k}={sets_text(v)}" for k, v in exc.fits[0].changes.items())
+        fit = exc.fits[0]
+        if fit.preset:  # a shipped preset of those rules: named as such
+            raise CliError(_("{problem} To read it under the first of them, use --variant {preset}.").format(
+                problem=exc, preset=fit.preset)) from None
+        sets = " ".join(f"--set {k}={sets_text(v)}" for k, v in fit.changes.items())
         raise CliError(_("{problem} To read it under the first of them, add {sets}.").format(
             problem=exc, sets=sets)) from None
     except InteropError as exc:

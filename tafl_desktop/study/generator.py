@@ -67,7 +67,7 @@ MIN_GAP = 8
 DEFAULT_BACK = 14
 #: Where a preset without record files of its own finds real games: the file of a preset with the
 #: same board and start position (its positions are then proved under this preset's rules).
-BORROWED_GAMES = {"fetlar": "copenhagen", "copenhagen_org": "copenhagen"}
+BORROWED_GAMES = {"fetlar": "copenhagen", "copenhagen_org": "copenhagen", "brandubh_federation": "brandubh"}
 
 
 @dataclass

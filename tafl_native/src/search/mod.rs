@@ -185,7 +185,7 @@ pub struct Report {
     /// The principal variations of the best `lines` moves of `scored`.
     pub pvs: Vec<Vec<Move>>,
     pub full_width_depth: i32,
-    /// "", "time", "nodes", "cancelled", "depth", "forced"
+    /// "", "time", "nodes", "cancelled", "depth" (the depth asked), "proven" (`settled`), "forced"
     pub stopped: &'static str,
 }
 
@@ -1108,6 +1108,17 @@ fn make_report(scored: &[(Move, i32)], depth: i32, margin: i32) -> Report {
     }
 }
 
+/// May deepening stop?  Only when each of the best `lines` root scores (sorted, best first) is a
+/// proven result no deeper search can change.  A proven score in `k` plies is a final result, but a
+/// deeper search may still find it faster (never slower); a faster one takes at most `k - 1`
+/// plies, and a search full width to `full_width` plies finds every result within them, so
+/// `k <= full_width + 1` leaves nothing to find.  A line that is only an evaluation may change at
+/// any depth: with several lines asked for, the search goes on while any of them is one.
+fn settled(scored: &[(Move, i32)], lines: usize, full_width: i32) -> bool {
+    let top = &scored[..scored.len().min(lines.max(1))];
+    !top.is_empty() && top.iter().all(|&(_, s)| s.abs() >= MATE_BOUND && MATE - s.abs() <= full_width + 1)
+}
+
 fn run_main<F: Family>(
     w: &mut Worker<'_, '_, F>,
     p: &F::Pos,
@@ -1160,8 +1171,8 @@ fn run_main<F: Family>(
                     cb(&best);
                 }
                 root = scored.iter().map(|&(m, _)| m).collect();
-                if best.score.abs() >= MATE_BOUND && depth >= 2 {
-                    stopped = "depth";
+                if depth >= 2 && settled(&best.scored, limits.lines, full_width) {
+                    stopped = "proven";
                     break;
                 }
                 // no early stop before an iteration predicted not to finish: the time given is

@@ -175,3 +175,19 @@ fn lines_reach_the_end_even_when_the_table_forgets() {
         assert_eq!(n, 0, "the line ends on the empty heap");
     }
 }
+
+#[test]
+fn deepening_stops_only_when_every_line_is_a_final_proven_result() {
+    // a win in 3 plies after a full-width depth 2: no win in 1 was found, so nothing faster exists
+    assert!(settled(&[(1, MATE - 3)], 1, 2));
+    // a win in 7 plies found at depth 2 (past the horizon): a win in 3 or 5 may still be found
+    assert!(!settled(&[(1, MATE - 7)], 1, 2));
+    // three lines asked for: a proven best line does not stop the search while another is a guess
+    assert!(!settled(&[(1, MATE - 3), (2, 120), (3, 2)], 3, 2));
+    assert!(settled(&[(1, MATE - 3), (2, -(MATE - 2)), (3, -(MATE - 2))], 3, 2));
+    // a loss in 4 plies after depth 2: a quicker one (in 2 or 3) may still be found
+    assert!(!settled(&[(1, MATE - 3), (2, -(MATE - 4))], 2, 2));
+    // fewer root moves than lines asked for: the ones there are decide
+    assert!(settled(&[(1, MATE - 1)], 3, 2));
+    assert!(!settled(&[], 1, 2));
+}
