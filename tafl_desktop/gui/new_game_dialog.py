@@ -122,11 +122,13 @@ class PlayerChooser(QWidget):
         tr(self.level, "setToolTip", "Beginner blunders on purpose; each level above looks further ahead and thinks "
            "longer (how long on this computer is shown below)")
         self.kind.currentIndexChanged.connect(self._sync)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
+        lines = QVBoxLayout(self)
+        lines.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
         row.addWidget(self.kind, 1)
         row.addWidget(self.level, 1)
-        row.addWidget(self.engine, 1)
+        lines.addLayout(row)
+        lines.addWidget(self.engine)  # a line of its own: an engine's name and hosting mode are long
         self._sync()
 
     def _sync(self) -> None:

@@ -54,6 +54,33 @@ SITE_PRESETS = ("copenhagen_org", "copenhagen")
 ROLE = {Side.ATTACKERS: "attacker", Side.DEFENDERS: "defender"}
 
 
+def htp_plays(variant) -> bool:
+    """Whether an HTP engine can play ``variant``: the protocol tells an engine no rules, so only
+    the site's own (a preset of SITE_PRESETS with its rules unchanged)."""
+    from tafl_desktop.core.variants import presets
+
+    preset = presets().get(variant.id) if variant.id in SITE_PRESETS else None
+    return preset is not None and variant.options == preset.options and variant.setup == preset.setup
+
+
+def htp_player(text: str) -> tuple[str, int] | None:
+    """An HTP engine as a window's player names it (the text after ``engine:``): ``htp:COMMAND``
+    on its stdin gives (COMMAND, 0); ``htp-host:COMMAND`` or ``htp-host@PORT:COMMAND`` in its
+    ``--host`` mode gives (COMMAND, HTP_PORT or PORT).  None for an OpenTafl engine's command line."""
+    head, sep, command = text.partition(":")
+    head = head.strip().lower()
+    if not sep or not command.strip():
+        return None
+    if head == "htp":
+        return command.strip(), 0
+    name, at, number = head.partition("@")
+    if name != "htp-host":
+        return None
+    if not at:
+        return command.strip(), HTP_PORT
+    return (command.strip(), int(number)) if number.isdigit() and 1024 <= int(number) <= 65535 else None
+
+
 class HtpHostedEngine:
     """One HTP engine playing one game through our referee (stdin or host mode)."""
 
@@ -281,6 +308,21 @@ class HtpHostedEngine:
         self._deadline, self._game = None, None
         self._known = self._known + [move]
         return EngineEvent("move", move=move)
+
+    def follows(self, game: Game) -> bool:
+        """Whether ``game`` extends the moves the engine has played (it cannot take any back)."""
+        return [p.move for p in game.plies][:len(self._known)] == self._known
+
+    def cancel(self) -> None:
+        """Forget the request (an undo, a new game).  The protocol cannot take back a move the
+        engine may already have made for itself, so an engine asked for a move is ended: the next
+        request starts a fresh one, told every move again."""
+        if self._game is not None and not self.dead:
+            self._fail(_("the engine '{engine}' was stopped before it moved").format(engine=self.label))
+        self._deadline, self._game = None, None
+
+    def finish(self, game: Game) -> None:
+        """Nothing to tell: the protocol has no command for a game's end."""
 
     def close(self) -> None:
         """``quit`` (stdin mode) or the connection closed (host mode); the process group is ended

@@ -495,13 +495,11 @@ def _check_htp(spec: Any, rules: Any, ports: set[int]) -> None:
     import shutil
 
     from tafl_desktop.core.quoting import quote
-    from tafl_desktop.core.variants import presets
     from tafl_desktop.interop.host import EngineFailure, split_command
-    from tafl_desktop.interop.htp_host import SITE_PRESETS
+    from tafl_desktop.interop.htp_host import htp_plays
 
     shown = quote(spec.text[:60])
-    variant = rules.variant
-    if variant.id not in SITE_PRESETS or variant.options != presets()[variant.id].options:
+    if not htp_plays(rules.variant):
         raise PlayerError(_("player {spec}: the Hnefatafl Text Protocol plays hnefatafl.org's Copenhagen only "
                             "(the preset copenhagen_org, its rules unchanged)").format(spec=shown))
     if spec.port:
