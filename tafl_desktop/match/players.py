@@ -38,6 +38,10 @@ from tafl_desktop.i18n import _
 FAILURES = ("crash", "timeout", "illegal", "protocol")
 #: Seconds an in-process search may overrun its budget before it counts as out of time.
 SEARCH_GRACE = 2.0
+#: Seconds an HTP engine's move may take in a match without --time or --tc: its budget is in its own
+#: command line (the crate's ``--depth``, ``--seconds``), which the protocol cannot change, so this
+#: only finds a hang (AiBasic at depth 3 took more than a minute for a move on a busy two-core box).
+HTP_UNTIMED_WAIT = 300.0
 
 
 class PlayerError(ValueError):
@@ -276,7 +280,6 @@ class HtpAgent:
 
     def think(self, game: Game, budget: Budget) -> Reply:
         from tafl_desktop.interop.host import EngineFailure
-        from tafl_desktop.interop.htp_host import MOVE_SECONDS
 
         if self.engine is None or self.start_error:
             return Reply(failure=self.start_kind, text=self.start_error)
@@ -284,7 +287,7 @@ class HtpAgent:
         if budget.clock_ms is not None:  # its clock, and the grace the match allows
             self.engine.move_seconds = budget.clock_ms[side] / 1000 + SEARCH_GRACE
         else:
-            self.engine.move_seconds = budget.seconds + SEARCH_GRACE if budget.seconds else MOVE_SECONDS
+            self.engine.move_seconds = budget.seconds + SEARCH_GRACE if budget.seconds else HTP_UNTIMED_WAIT
         try:
             self.engine.request_move(game)
         except EngineFailure as exc:
