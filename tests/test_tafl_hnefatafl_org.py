@@ -341,3 +341,38 @@ def test_the_window_opens_a_site_record_under_the_sites_rules(qtbot, make_window
     assert len(w.controller.game.plies) == 142
     assert w.controller.game.outcome == Outcome(None, "turn_limit")
     w.grab().save("/tmp/h43-site-record.png")
+
+
+@pytest.mark.parametrize("tags", [{}, {"event": "Game 12", "site": "hnefatafl.org"}])
+def test_a_site_game_is_written_as_the_site_writes_it_and_reads_back_the_same(tmp_path, tags):
+    """A ``copenhagen_org`` game written to PGN carries the site's own ``[Site "hnefatafl.org"]`` tag
+    (portable_game_notation.rs, crate 6.4.1: the tags Event, Site and Date, never a Rules tag) and
+    no Rules tag, and reads back as the same game under the same rules."""
+    from tafl_desktop.interop.formats import read_game, write_game
+    from tafl_desktop.interop.transfer import GameTransfer
+
+    game = _quiet_game(_org_rules(), 142)
+    path = tmp_path / "site.pgn"
+    warnings = write_game(GameTransfer(game, dict(tags)), path)
+    text = path.read_text(encoding="utf-8")
+    assert "[Rules" not in text and '[Site "hnefatafl.org"]' in text and warnings == []
+    back = read_game(path)
+    assert back.game.rules.variant.id == "copenhagen_org"
+    assert back.game.move_texts() == game.move_texts() and back.game.outcome == Outcome(None, "turn_limit")
+
+
+def test_a_site_game_changed_or_tagged_for_another_site_keeps_its_rules_tag(tmp_path):
+    """Only the site's rules unchanged, from the site or no site, drop the Rules tag: a changed rule, or
+    another site's tag (read as Copenhagen there), still travels in one, and reads back the same."""
+    from tafl_desktop.interop.formats import read_game, write_game
+    from tafl_desktop.interop.transfer import GameTransfer
+
+    org = presets()["copenhagen_org"]
+    for variant, tags in ((org.with_options({"turn_limit": 200}), {}), (org, {"site": "playtafl.com"})):
+        game = _quiet_game(variant.make_rules(), 6)
+        path = tmp_path / "other.pgn"
+        write_game(GameTransfer(game, dict(tags)), path)
+        assert "[Rules" in path.read_text(encoding="utf-8")
+        back = read_game(path)
+        assert back.game.rules.variant.options == variant.options
+        assert back.game.move_texts() == game.move_texts()

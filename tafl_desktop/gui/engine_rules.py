@@ -109,7 +109,20 @@ def settle_engine_rules(parent: QWidget, variant: Variant, players: tuple[Player
     """Before a game with an external engine: True to start it now; False to stay in the New Game
     dialog (the player went back, or took the rules the engine can play, which ``apply_options``
     puts into the dialog's toggles for the player to see before starting)."""
+    from tafl_desktop.gui import dialogs
+    from tafl_desktop.interop.htp_host import htp_player, htp_plays
+
     engines = [p for p in players if p.kind == EXTERNAL]
+    htp = [p for p in engines if htp_player(p.level) is not None]
+    if htp and not htp_plays(variant):  # the protocol tells an engine no rules: the site's only
+        from tafl_desktop.core.variants import presets
+
+        dialogs.show_error(parent, _("Rules the engine cannot play"), _(
+            "{engine} speaks hnefatafl.org's Hnefatafl Text Protocol, which plays that site's rules only: choose "
+            "{game} with its rules unchanged, or another player.").format(
+            engine=" / ".join(dict.fromkeys(engine_name(p.level) for p in htp)), game=presets()["copenhagen_org"].name))
+        return False
+    engines = [p for p in engines if p not in htp]
     if not engines:
         return True
     found = engine_rules(variant)

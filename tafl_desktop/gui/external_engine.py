@@ -1,4 +1,6 @@
-"""External engines as players in the window: the Qt side of :mod:`tafl_desktop.interop.host`.
+"""External engines as players in the window: the Qt side of :mod:`tafl_desktop.interop.host` (the
+OpenTafl Engine Protocol) and :mod:`tafl_desktop.interop.htp_host` (hnefatafl.org's Hnefatafl Text
+Protocol, on the engine's stdin or in its ``--host`` mode, where it connects to us on 127.0.0.1).
 
 Everything about the engine's process lives headless in ``interop.host`` and
 ``interop.engine_process`` (its own process group; writer, reader and exit-watcher threads;
@@ -9,7 +11,11 @@ clock, a minute per move) ends the game (``EngineForfeit``) with a sentence nami
 what went wrong, and the failed engine's processes are ended at once.  A new game, and quitting,
 end every engine of the old one (``shutdown``).
 
-The engines a player has added are remembered in QSettings (``engines/commands``).
+The engines a player has added are remembered in QSettings (``engines/commands``), an HTP engine's
+command with its hosting mode in front (``htp:``, ``htp-host:``, ``htp-host@PORT:``).  An HTP engine
+cannot take back a move or be told a game's rules: after an undo a fresh one is told every move
+again, and only hnefatafl.org's Copenhagen is offered to it (``gui.engine_rules``); its resignation
+ends the game as one (``EngineResigned``).
 """
 
 from __future__ import annotations
@@ -18,11 +24,25 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, QTimer
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QInputDialog, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
-from tafl_desktop.gui.texts import tr
+from tafl_desktop.core.marks import N_
+from tafl_desktop.gui.form_labels import name_fields
+from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _
-from tafl_desktop.session.players import EngineForfeit, engine_name, register_external
+from tafl_desktop.session.players import EngineForfeit, EngineResigned, engine_name, register_external
 
 ENGINES_KEY = "engines/commands"
 MAX_ENGINES = 12
@@ -41,13 +61,95 @@ def remember_engine(command: str) -> None:
     QSettings().setValue(ENGINES_KEY, commands[:MAX_ENGINES])
 
 
+#: The protocols an engine may speak: (the prefix of its remembered command, what the player reads).
+PROTOCOLS = (("", N_("OpenTafl Engine Protocol")),
+             ("htp", N_("Hnefatafl Text Protocol, on its standard input")),
+             ("htp-host", N_("Hnefatafl Text Protocol, connecting to this computer (--host)")))
+
+
+def engine_label(command: str) -> str:
+    """An engine's name in the list; an HTP engine's with the protocol, so both hostings can be told apart."""
+    from tafl_desktop.interop.htp_host import htp_player
+
+    htp = htp_player(command)
+    if htp is None:
+        return engine_name(command)
+    if not htp[1]:
+        return _("{name} (HTP)").format(name=engine_name(command))
+    return _("{name} (HTP, --host)").format(name=engine_name(command))  # its port: the tooltip's command
+
+
+class AddEngineDialog(QDialog):
+    """An engine's command line and the protocol it speaks; for an HTP engine in its ``--host`` mode
+    the port it connects to (on 127.0.0.1 only).  :meth:`command` is the text remembered."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        from tafl_desktop.interop.htp_host import HTP_PORT
+
+        super().__init__(parent)
+        tr(self, "setWindowTitle", "Add an engine")
+        self.protocol = QComboBox()
+        for value, label in PROTOCOLS:
+            add_item(self.protocol, label, value)
+        self.line = QLineEdit()
+        self.line.setMinimumWidth(420)
+        self.port = QSpinBox()
+        self.port.setRange(1024, 65535)
+        self.port.setValue(HTP_PORT)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow(tr(QLabel(), "setText", "Protocol:"), self.protocol)
+        form.addRow(tr(QLabel(), "setText", "Command line:"), self.line)
+        form.addRow(tr(QLabel(), "setText", "Port:"), self.port)
+        form.addRow(self.note)
+        name_fields(form)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(buttons)
+        self.protocol.currentIndexChanged.connect(self._sync)
+        self._sync()
+
+    def _sync(self) -> None:
+        kind = self.protocol.currentData()
+        self.port.setEnabled(kind == "htp-host")
+        if kind == "":
+            self.line.setPlaceholderText("tafl-desktop engine --level hard")
+            self.note.setText(_("The engine is told the rules of each game and our rules referee its moves."))
+        elif kind == "htp":
+            self.line.setPlaceholderText("tafl-desktop htp --level hard")
+            self.note.setText(_("hnefatafl.org's protocol tells an engine no rules: it plays Copenhagen "
+                                "(hnefatafl.org) only. hnefatafl.org's own engine plays its AiBasic this way."))
+        else:
+            self.line.setPlaceholderText("hnefatafl-text-protocol --host 127.0.0.1 --ai monte-carlo --seconds 5")
+            self.note.setText(_("The engine is started with this command and connects to this computer "
+                                "(127.0.0.1, never the network) at the port; hnefatafl.org's engine connects to "
+                                "port 49152 and takes its AI's settings this way."))
+
+    def command(self) -> str:
+        """The command as remembered: plain, ``htp:COMMAND``, ``htp-host:COMMAND`` or ``htp-host@PORT:COMMAND``."""
+        from tafl_desktop.interop.htp_host import HTP_PORT
+
+        line = self.line.text().strip()
+        kind = self.protocol.currentData()
+        if not line or not kind:
+            return line
+        if kind == "htp-host" and self.port.value() != HTP_PORT:
+            kind = f"htp-host@{self.port.value()}"
+        return f"{kind}:{line}"
+
+
 class EnginePicker(QWidget):
     """The remembered engines in a list, and a button to add one by its command line."""
 
     def __init__(self, current: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.combo = QComboBox()
-        tr(self.combo, "setToolTip", "An engine speaking the OpenTafl Engine Protocol, started with this command")
+        tr(self.combo, "setToolTip", "An engine speaking the OpenTafl Engine Protocol or hnefatafl.org's Hnefatafl "
+           "Text Protocol, started with this command")
         self.add_button = tr(QPushButton(), "setText", "Add engine...")
         self.add_button.clicked.connect(self.ask_command)
         tr(self.add_button, "setAccessibleDescription", "Type the command that starts an engine speaking the OpenTafl "
@@ -64,7 +166,7 @@ class EnginePicker(QWidget):
         if current and current not in commands:
             commands.insert(0, current)
         for c in commands:
-            self.combo.addItem(engine_name(c), c)
+            self.combo.addItem(engine_label(c), c)
             self.combo.setItemData(self.combo.count() - 1, c, 3)  # tooltip: the whole command
         if current:
             self.combo.setCurrentIndex(max(0, self.combo.findData(current)))
@@ -76,11 +178,9 @@ class EnginePicker(QWidget):
             self._fill(command)
 
     def ask_command(self) -> None:
-        command, ok = QInputDialog.getText(self, _("Add an engine"), _(
-            "Command line of an engine that speaks the OpenTafl Engine Protocol\n"
-            "(for example: tafl-desktop engine --level hard):"))
-        if ok:
-            self.add_command(command)
+        dialog = AddEngineDialog(self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.add_command(dialog.command())
 
     def command(self) -> str:
         return str(self.combo.currentData() or "")
@@ -92,7 +192,8 @@ class ExternalEngines(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._hosted: dict[tuple[int, str], Any] = {}
-        self._pending: tuple[Any, Callable, Callable | None] | None = None
+        #: (engine, on_move, on_error, the game to ask about once an HTP engine has connected)
+        self._pending: tuple[Any, Callable, Callable | None, Any] | None = None
         self._game: Any = None
         #: The game's clock for the engines, when the window has one (see ``interop_menu``):
         #: ``() -> ((att ms, def ms), (period s, att periods, def periods), (att in overtime, def ...))``.
@@ -104,6 +205,7 @@ class ExternalEngines(QObject):
     def start(self, game: Any, level: str, on_move: Callable[[tuple[int, ...]], None],
               on_error: Callable[[str], None] | None = None) -> None:
         from tafl_desktop.interop.host import EngineFailure, HostedEngine
+        from tafl_desktop.interop.htp_host import HtpHostedEngine, htp_player
 
         self.cancel()
         if game is not self._game:  # another game: the last game's engines leave
@@ -111,15 +213,29 @@ class ExternalEngines(QObject):
             self._game = game
         side = int(game.rules.side_to_move(game.position))
         key = (side, level)
+        htp = htp_player(level)
         try:
             hosted = self._hosted.get(key)
-            if hosted is None or hosted.dead:
+            # an HTP engine cannot take a move back: after an undo a fresh one is told the game
+            if hosted is None or hosted.dead or (htp is not None and not hosted.follows(game)):
                 if hosted is not None:
                     hosted.close()  # a failed engine is ended before another takes its place
-                hosted = HostedEngine(level, engine_name(level))
+                    del self._hosted[key]
+                if htp is None:
+                    hosted = HostedEngine(level, engine_name(level))
+                else:
+                    hosted = HtpHostedEngine(htp[0], engine_name(level), host_mode=htp[1] > 0,
+                                             port=htp[1])
                 self._hosted[key] = hosted
             shared = self.clock_source() if self.clock_source is not None else None
-            if shared is not None:
+            if htp is not None:
+                hosted.move_seconds = _htp_move_seconds(shared, side)
+                if not hosted.connected:  # --host mode: asked once it has connected (see _poll)
+                    self._pending = (hosted, on_move, on_error, game)
+                    self._timer.start()
+                    return
+                hosted.request_move(game)
+            elif shared is not None:
                 hosted.request_move(game, *shared)
             else:
                 hosted.request_move(game)  # no clock: a minute per move (interop.host)
@@ -128,15 +244,23 @@ class ExternalEngines(QObject):
                 text = EngineForfeit(str(exc))
                 QTimer.singleShot(0, lambda: on_error(text))
             return
-        self._pending = (hosted, on_move, on_error)
+        self._pending = (hosted, on_move, on_error, None)
         self._timer.start()
 
     def _poll(self) -> None:
+        from tafl_desktop.interop.host import EngineEvent, EngineFailure
+
         if self._pending is None:
             self._timer.stop()
             return
-        hosted, on_move, on_error = self._pending
+        hosted, on_move, on_error, waiting = self._pending
         event = hosted.poll()
+        if event is None and waiting is not None and hosted.connected:
+            try:  # an HTP engine in --host mode has connected: now it is asked for its move
+                hosted.request_move(waiting)
+                self._pending = (hosted, on_move, on_error, None)
+            except EngineFailure as exc:
+                event = EngineEvent("failed", text=str(exc))
         if event is None:
             return
         self._pending = None
@@ -144,7 +268,7 @@ class ExternalEngines(QObject):
         if event.kind == "move":
             on_move(event.move)
         elif on_error is not None:
-            on_error(EngineForfeit(event.text))
+            on_error(EngineResigned(event.text) if event.kind == "resigned" else EngineForfeit(event.text))
 
     def cancel(self) -> None:
         if self._pending is not None:
@@ -176,6 +300,19 @@ class ExternalEngines(QObject):
         self.cancel()
         self._close_all()
         self._game = None
+
+
+def _htp_move_seconds(shared: Any, side: int) -> float:
+    """The time an HTP engine's move may take: its clock (with the periods after the current one)
+    when the game has one, else the host's minute; the protocol cannot tell the engine either."""
+    from tafl_desktop.interop import htp_host
+    from tafl_desktop.interop.host import GRACE
+
+    if shared is None:
+        return htp_host.MOVE_SECONDS
+    clock_ms, (period_s, *periods), in_overtime = shared
+    later = max(0, periods[side] - (1 if in_overtime[side] else 0))
+    return clock_ms[side] / 1000.0 + later * period_s + GRACE
 
 
 def register() -> None:

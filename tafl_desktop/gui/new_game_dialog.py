@@ -123,17 +123,23 @@ class PlayerChooser(QWidget):
         tr(self.level, "setToolTip", "Beginner blunders on purpose; each level above looks further ahead and thinks "
            "longer (how long on this computer is shown below)")
         self.kind.currentIndexChanged.connect(self._sync)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
+        lines = QVBoxLayout(self)
+        lines.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
         row.addWidget(self.kind, 1)
         row.addWidget(self.level, 1)
-        row.addWidget(self.engine, 1)
+        # "Add engine..." where the level is for the computer, so the engine's name and hosting mode
+        # (long: "hnefatafl-text-protocol (HTP, --host)") have the line below to themselves
+        row.addWidget(self.engine.add_button)
+        lines.addLayout(row)
+        lines.addWidget(self.engine)
         self._sync()
 
     def _sync(self) -> None:
         self.level.setEnabled(self.kind.currentData() == COMPUTER)
         self.level.setVisible(self.kind.currentData() != EXTERNAL)
         self.engine.setVisible(self.kind.currentData() == EXTERNAL)
+        self.engine.add_button.setVisible(self.kind.currentData() == EXTERNAL)
 
     def spec(self) -> PlayerSpec:
         if self.kind.currentData() == COMPUTER:

@@ -54,6 +54,33 @@ SITE_PRESETS = ("copenhagen_org", "copenhagen")
 ROLE = {Side.ATTACKERS: "attacker", Side.DEFENDERS: "defender"}
 
 
+def htp_plays(variant) -> bool:
+    """Whether an HTP engine can play ``variant``: the protocol tells an engine no rules, so only
+    the site's own (a preset of SITE_PRESETS with its rules unchanged)."""
+    from tafl_desktop.core.variants import presets
+
+    preset = presets().get(variant.id) if variant.id in SITE_PRESETS else None
+    return preset is not None and variant.options == preset.options and variant.setup == preset.setup
+
+
+def htp_player(text: str) -> tuple[str, int] | None:
+    """An HTP engine as a window's player names it (the text after ``engine:``): ``htp:COMMAND``
+    on its stdin gives (COMMAND, 0); ``htp-host:COMMAND`` or ``htp-host@PORT:COMMAND`` in its
+    ``--host`` mode gives (COMMAND, HTP_PORT or PORT).  None for an OpenTafl engine's command line."""
+    head, sep, command = text.partition(":")
+    head = head.strip().lower()
+    if not sep or not command.strip():
+        return None
+    if head == "htp":
+        return command.strip(), 0
+    name, at, number = head.partition("@")
+    if name != "htp-host":
+        return None
+    if not at:
+        return command.strip(), HTP_PORT
+    return (command.strip(), int(number)) if number.isdigit() and 1024 <= int(number) <= 65535 else None
+
+
 class HtpHostedEngine:
     """One HTP engine playing one game through our referee (stdin or host mode)."""
 
@@ -65,6 +92,9 @@ class HtpHostedEngine:
         self.label = label or name
         self.host_mode = host_mode
         self.dead = ""
+        #: What kind of failure ``dead`` is ("crash", "timeout", "illegal" or "protocol"), for a
+        #: match's records as the OpenTafl host keeps it.
+        self.failure_kind = ""
         self._known: list[Move] = []
         self._game: Game | None = None
         self._side: Side | None = None
@@ -131,7 +161,7 @@ class HtpHostedEngine:
             try:
                 self._conn.sendall((line + "\n").encode("ascii"))
             except OSError:
-                self._fail(_("the engine '{engine}' closed the connection").format(engine=self.label))
+                self._fail(_("the engine '{engine}' closed the connection").format(engine=self.label), "crash")
         elif not self.process.send(line) and not self.dead:
             self._fail(_("the engine '{engine}' does not read what it is sent").format(engine=self.label))
 
@@ -170,9 +200,10 @@ class HtpHostedEngine:
         self._deadline = time.monotonic() + self.move_seconds
 
     # ---------------------------------------------------------------------------- receiving
-    def _fail(self, text: str) -> EngineEvent:
+    def _fail(self, text: str, kind: str = "protocol") -> EngineEvent:
         if not self.dead:
             self.dead = text
+            self.failure_kind = kind
         self._deadline = None
         self._close_sockets()
         self.process.close(grace=0.0)
@@ -181,12 +212,12 @@ class HtpHostedEngine:
     def _exit_failure(self) -> EngineEvent:
         if self.process.start_error:
             return self._fail(_("the engine '{engine}' cannot be started: {problem}").format(
-                engine=self.label, problem=self.process.start_error))
+                engine=self.label, problem=self.process.start_error), "crash")
         code = self.process.exit_code
         text = _("the engine '{engine}' stopped running").format(engine=self.label)
         if code not in (None, 0):
             text += " " + _("(exit code {code})").format(code=code)
-        return self._fail(text)
+        return self._fail(text, "crash")
 
     def poll(self) -> EngineEvent | None:
         """The engine's answer if it has one ("move", "resigned" or "failed"); never blocks."""
@@ -212,7 +243,8 @@ class HtpHostedEngine:
                 except queue.Empty:
                     break
                 if conn_line is None:
-                    return self._fail(_("the engine '{engine}' closed the connection").format(engine=self.label))
+                    return self._fail(_("the engine '{engine}' closed the connection").format(engine=self.label),
+                                      "crash")
                 if conn_line == READ_TOO_LONG:
                     return self._fail(_("the engine '{engine}' sent a line that is too long").format(
                         engine=self.label))
@@ -224,9 +256,11 @@ class HtpHostedEngine:
         if self.host_mode and self._conn is None and now - self.started > CONNECT_SECONDS + 1:
             return self._fail(ngettext("the engine '{engine}' did not connect within {seconds:g} second",
                                        "the engine '{engine}' did not connect within {seconds:g} seconds",
-                                       int(CONNECT_SECONDS)).format(engine=self.label, seconds=CONNECT_SECONDS))
+                                       int(CONNECT_SECONDS)).format(engine=self.label, seconds=CONNECT_SECONDS),
+                              "timeout")
         if self._deadline is not None and now > self._deadline:
-            return self._fail(_("the engine '{engine}' did not answer within its time").format(engine=self.label))
+            return self._fail(_("the engine '{engine}' did not answer within its time").format(engine=self.label),
+                              "timeout")
         return None
 
     def _answer(self, line: str) -> EngineEvent | None:
@@ -261,19 +295,34 @@ class HtpHostedEngine:
             return EngineEvent("resigned", text=_("the engine '{engine}' resigned").format(engine=self.label))
         if len(words) != 4 or words[0] != "play" or words[1] != ROLE[side]:
             return self._fail(_("the engine '{engine}' sent '{shown}', which is not a move").format(
-                engine=self.label, shown=shown))
+                engine=self.label, shown=shown), "illegal")
         try:
             move = game.rules.parse_move(game.position, f"{words[2]}-{words[3]}")
         except ValueError:
             return self._fail(_("the engine '{engine}' sent '{shown}', which is not a move").format(
-                engine=self.label, shown=shown))
+                engine=self.label, shown=shown), "illegal")
         why = game.check(move)
         if why is not None:
             return self._fail(_("the engine '{engine}' played {shown}, which is illegal: {why}").format(
-                engine=self.label, shown=shown, why=why))
+                engine=self.label, shown=shown, why=why), "illegal")
         self._deadline, self._game = None, None
         self._known = self._known + [move]
         return EngineEvent("move", move=move)
+
+    def follows(self, game: Game) -> bool:
+        """Whether ``game`` extends the moves the engine has played (it cannot take any back)."""
+        return [p.move for p in game.plies][:len(self._known)] == self._known
+
+    def cancel(self) -> None:
+        """Forget the request (an undo, a new game).  The protocol cannot take back a move the
+        engine may already have made for itself, so an engine asked for a move is ended: the next
+        request starts a fresh one, told every move again."""
+        if self._game is not None and not self.dead:
+            self._fail(_("the engine '{engine}' was stopped before it moved").format(engine=self.label))
+        self._deadline, self._game = None, None
+
+    def finish(self, game: Game) -> None:
+        """Nothing to tell: the protocol has no command for a game's end."""
 
     def close(self) -> None:
         """``quit`` (stdin mode) or the connection closed (host mode); the process group is ended

@@ -8,7 +8,8 @@ first.  hnefatafl.org's own writer (the same file, crate 6.4.1) puts ``[Event "G
 blank line, no result and no final newline, and leaves resignations out; a file with that
 ``Site`` tag (and no ``Rules`` tag) is read under the site's rules, the ``copenhagen_org`` preset.
 We write that form, plus a ``[Rules "..."]`` tag (an OpenTafl rules string) when the game is not
-Copenhagen, which their reader skips and ours uses.
+Copenhagen, which their reader skips and ours uses; a game of the site's own rules gets the site's
+``Site`` tag instead, as its client writes, and no ``Rules`` tag.
 
 Tag values are written with PGN's own escapes (``\\"`` and ``\\\\``) and ours for what a
 line cannot hold (``\\n``, ``\\r``, control characters: :mod:`tafl_desktop.interop.escapes`),
@@ -68,7 +69,10 @@ def write_pgn(t: GameTransfer) -> tuple[str, list[str]]:
     if own:
         warnings.append(_("these tags were left out, as the file writes them from the game itself: {names}").format(
             names=listing(quote(k) for k in own)))
-    if variant.id != DEFAULT_VARIANT or variant.changed_options():
+    site = tags.get("Site", "").strip().lower()
+    if variant.id == SITE_VARIANT and not variant.changed_options() and site in ("", SITE):
+        tags["Site"] = tags.get("Site") or SITE  # the site's own game: its own tag says so, as its client writes
+    elif variant.id != DEFAULT_VARIANT or variant.changed_options():
         exported = to_rules_string(variant)
         tags["Rules"] = exported.text
         warnings += exported.warnings

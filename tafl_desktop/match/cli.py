@@ -99,7 +99,7 @@ def cmd_match(args) -> int:
     from tafl_desktop.cli.common import variant_arg as _variant
     from tafl_desktop.i18n import _
     from tafl_desktop.match.loop import Adjudication, TimeControl
-    from tafl_desktop.match.players import PlayerError
+    from tafl_desktop.match.players import PlayerError, parse_player
     from tafl_desktop.match.runner import (
         MatchError,
         MatchSettings,
@@ -119,6 +119,9 @@ def cmd_match(args) -> int:
                      increment=args.tc[1] if args.tc else 0.0)
     try:
         check_players(args.player, rules, tc, args.nodes or 0)
+        if args.concurrency > 1 and any(parse_player(p).port for p in args.player):
+            raise PlayerError(_("an htp-host player listens on one port: play its games one at a time "
+                                "(--concurrency 1)"))
         pairs = (args.games + 1) // 2
         if args.openings:
             openings = seeded_order(read_openings(args.openings, rules), args.seed)
@@ -157,8 +160,10 @@ def register(sub) -> None:
     s.add_argument("variant", metavar="VARIANT", help=_("a preset id, a variant file or an OpenTafl rules string"))
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help=_("change a rule toggle (repeatable)"))
     s.add_argument("--player", action="append", metavar="SPEC",
-                   help=_("a level (beginner ... expert), native:time=S / python:nodes=N[,depth=D], or "
-                          "engine:COMMAND; give two"))
+                   help=_("a level (beginner ... expert), native:time=S / python:nodes=N[,depth=D], "
+                          "engine:COMMAND (OpenTafl Engine Protocol), htp:COMMAND (Hnefatafl Text Protocol on "
+                          "its stdin) or htp-host[@PORT]:COMMAND (an HTP engine in its --host mode, connecting "
+                          "to 127.0.0.1 port 49152 or PORT); give two"))
     s.add_argument("--games", type=int_in(1, MAX_GAMES), default=2, help=_("games to play (default 2)"))
     budget = s.add_mutually_exclusive_group()
     budget.add_argument("--time", type=float_in(0.01, 3600), help=_("seconds per move"))

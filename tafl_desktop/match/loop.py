@@ -6,6 +6,7 @@ engine host's referee are the same loop with other agents): it asks the side to 
 our rules, and ends the game when
 
 * the rules end it (a capture of the king, an escape, no moves, a repetition...);
+* an agent resigns (an HTP engine's ``play ROLE resigns``): a loss, ``resigned``;
 * an agent fails: a crash, a timeout (past its clock, or past its per-move time plus
   :data:`~tafl_desktop.match.players.SEARCH_GRACE`) or an illegal move is a loss for that side,
   recorded as such (the game's reason ``time`` for a timeout, else ``forfeit``);
@@ -116,6 +117,10 @@ def play_game(game: Game, agents: dict[Side, Agent], tc: TimeControl | None = No
         if tc.clocked:
             clocks[s] -= spent
         over_time = (clocks[s] < 0) if tc.clocked else bool(budget.seconds and spent > budget.seconds + SEARCH_GRACE)
+        if reply.resigned and not over_time:
+            ending, text = "resigned", reply.text
+            game.resign(side, "resigned")
+            break
         if reply.failure or over_time:
             ending = reply.failure or "timeout"
             failed = side.key

@@ -9,12 +9,17 @@ A player spec is text, so it travels to worker processes and into a match's file
   settings, without its budget) with that budget (the match's ``--time``/``--nodes`` when the
   spec gives none), one thread, so a node budget replays the same game;
 * ``engine:COMMAND``: an external engine hosted over the OpenTafl Engine Protocol
-  (:mod:`tafl_desktop.interop.host`), refereed by our rules.
+  (:mod:`tafl_desktop.interop.host`), refereed by our rules;
+* ``htp:COMMAND``: an engine speaking hnefatafl.org's Hnefatafl Text Protocol on its stdin, and
+  ``htp-host:COMMAND`` (or ``htp-host@PORT:COMMAND``) one started in its ``--host`` mode, which
+  connects to us on 127.0.0.1 at port 49152 (or PORT) (:mod:`tafl_desktop.interop.htp_host`);
+  hnefatafl.org's Copenhagen only, as the protocol plays no other rules.
 
 Every agent answers :meth:`Agent.think` with a :class:`Reply`: a move (and the search's score
-and proof, when it has them) or a failure of a kind the match records (``crash``, ``timeout``,
-``illegal``, ``protocol``).  The match loop (:mod:`tafl_desktop.match.loop`) knows nothing else of them, so a
-new kind of player is a new agent here.
+and proof, when it has them), a resignation (an HTP engine's ``play ROLE resigns``), or a failure
+of a kind the match records (``crash``, ``timeout``, ``illegal``, ``protocol``).  The match loop
+(:mod:`tafl_desktop.match.loop`) knows nothing else of them, so a new kind of player is a new
+agent here.
 """
 
 from __future__ import annotations
@@ -33,6 +38,10 @@ from tafl_desktop.i18n import _
 FAILURES = ("crash", "timeout", "illegal", "protocol")
 #: Seconds an in-process search may overrun its budget before it counts as out of time.
 SEARCH_GRACE = 2.0
+#: Seconds an HTP engine's move may take in a match without --time or --tc: its budget is in its own
+#: command line (the crate's ``--depth``, ``--seconds``), which the protocol cannot change, so this
+#: only finds a hang (AiBasic at depth 3 took more than a minute for a move on a busy two-core box).
+HTP_UNTIMED_WAIT = 300.0
 
 
 class PlayerError(ValueError):
@@ -41,7 +50,8 @@ class PlayerError(ValueError):
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A parsed ``--player`` text: ``kind`` is "level", "search" or "engine"."""
+    """A parsed ``--player`` text: ``kind`` is "level", "search", "engine" or "htp" (``port`` 0: on
+    its stdin; else the port it connects to in its ``--host`` mode)."""
 
     text: str
     kind: str
@@ -51,6 +61,7 @@ class PlayerSpec:
     nodes: int = 0
     depth: int = 0
     command: str = ""
+    port: int = 0
 
     @property
     def label(self) -> str:
@@ -72,13 +83,15 @@ class Reply:
     """An agent's answer: ``move``, or ``failure`` (one of FAILURES) with ``text``.
 
     ``score`` is the search's score from the mover's view (None if it has none); ``mate_in``
-    the plies to a result the search proved (positive: the mover wins)."""
+    the plies to a result the search proved (positive: the mover wins); ``resigned`` the player
+    gave up (``text`` says so): a loss, not a failure."""
 
     move: tuple[int, ...] | None = None
     score: int | None = None
     mate_in: int | None = None
     failure: str = ""
     text: str = ""
+    resigned: bool = False
 
 
 class Agent(Protocol):
@@ -109,6 +122,8 @@ def parse_player(text: str) -> PlayerSpec:
         if not rest.strip():
             raise PlayerError(_("player {spec}: give the engine's command after 'engine:'").format(spec=quote(raw)))
         return PlayerSpec(raw, "engine", command=rest.strip())
+    if name == "htp" or name == "htp-host" or name.startswith("htp-host@"):
+        return _htp_spec(raw, name, rest.strip())
     if name in ("native", "python"):
         values: dict[str, Any] = {}
         for item in filter(None, (p.strip() for p in rest.split(","))):
@@ -124,8 +139,26 @@ def parse_player(text: str) -> PlayerSpec:
                 raise PlayerError(_("player {spec}: {key} is out of range").format(spec=quote(raw), key=key))
             values[key] = number
         return PlayerSpec(raw, "search", engine=name, **values)
-    raise PlayerError(_("player {spec} is not a level ({levels}), native:..., python:... or engine:COMMAND").format(
-        spec=quote(raw[:60]), levels=", ".join(LEVELS)))
+    raise PlayerError(_("player {spec} is not a level ({levels}), native:..., python:..., engine:COMMAND, "
+                        "htp:COMMAND or htp-host:COMMAND").format(spec=quote(raw[:60]), levels=", ".join(LEVELS)))
+
+
+def _htp_spec(raw: str, name: str, command: str) -> PlayerSpec:
+    """``htp:COMMAND``, ``htp-host:COMMAND`` or ``htp-host@PORT:COMMAND`` as a spec."""
+    from tafl_desktop.interop.htp_host import HTP_PORT
+
+    if not command:
+        raise PlayerError(_("player {spec}: give the engine's command after '{head}:'").format(
+            spec=quote(raw[:60]), head=name))
+    port = 0
+    if name.startswith("htp-host"):
+        _head, at, number = name.partition("@")
+        port = HTP_PORT
+        if at:
+            port = int(number) if number.isdigit() else 0
+            if not 1024 <= port <= 65535:
+                raise PlayerError(_("player {spec}: the port must be from 1024 to 65535").format(spec=quote(raw[:60])))
+    return PlayerSpec(raw, "htp", command=command, port=port)
 
 
 def history_keys(game: Game) -> list[Any]:
@@ -220,10 +253,71 @@ class HostedAgent:
             self.engine.close()
 
 
+class HtpAgent:
+    """An engine over hnefatafl.org's Hnefatafl Text Protocol (on its stdin, or connected to us in its
+    ``--host`` mode), its moves checked by our rules; one process per game, as the protocol has no
+    new-game command."""
+
+    def __init__(self, spec: PlayerSpec, label: str) -> None:
+        from tafl_desktop.interop.host import EngineFailure
+        from tafl_desktop.interop.htp_host import HTP_PORT, HtpHostedEngine
+
+        self.label = label
+        self.spec = spec
+        self.start_error, self.start_kind = "", "crash"
+        try:
+            self.engine: Any = HtpHostedEngine(spec.command, label=label, host_mode=spec.port > 0,
+                                               port=spec.port or HTP_PORT)
+        except EngineFailure as exc:
+            self.engine, self.start_error = None, str(exc)
+            return
+        # in --host mode the engine connects before the game: its start-up is not its first move's time
+        while not self.engine.connected and not self.engine.dead:
+            if self.engine.poll() is None:
+                time.sleep(0.005)
+        if self.engine.dead:
+            self.start_error, self.start_kind = self.engine.dead, self.engine.failure_kind or "crash"
+
+    def think(self, game: Game, budget: Budget) -> Reply:
+        from tafl_desktop.interop.host import EngineFailure
+
+        if self.engine is None or self.start_error:
+            return Reply(failure=self.start_kind, text=self.start_error)
+        side = int(game.rules.side_to_move(game.position))
+        if budget.clock_ms is not None:  # its clock, and the grace the match allows
+            self.engine.move_seconds = budget.clock_ms[side] / 1000 + SEARCH_GRACE
+        else:
+            self.engine.move_seconds = budget.seconds + SEARCH_GRACE if budget.seconds else HTP_UNTIMED_WAIT
+        try:
+            self.engine.request_move(game)
+        except EngineFailure as exc:
+            return Reply(failure=self.engine.failure_kind or "protocol", text=str(exc))
+        while True:
+            event = self.engine.poll()
+            if event is not None:
+                break
+            time.sleep(0.002)
+        if event.kind == "move":
+            return Reply(tuple(event.move))
+        if event.kind == "resigned":
+            return Reply(resigned=True, text=event.text)
+        kind = self.engine.failure_kind if self.engine.failure_kind in FAILURES else "protocol"
+        return Reply(failure=kind, text=event.text)
+
+    def finish(self, game: Game) -> None:
+        """Nothing to tell: the protocol has no command for a game's end."""
+
+    def close(self) -> None:
+        if self.engine is not None:
+            self.engine.close()
+
+
 def make_agent(spec: PlayerSpec, rules: Any, seed: int, move_time: float = 0.0, nodes: int = 0) -> Agent:
     """The agent that plays ``spec`` in one game of ``rules``."""
     if spec.kind == "engine":
         return HostedAgent(spec, spec.label[:60])
+    if spec.kind == "htp":
+        return HtpAgent(spec, spec.label[:60])
     return SearchAgent(spec, rules, seed, move_time, nodes)
 
 

@@ -462,9 +462,12 @@ def check_players(specs: list[str], rules: Any, tc: TimeControl, nodes: int) -> 
     from tafl_desktop.core.rules_string import RulesStringError, to_rules_string
     from tafl_desktop.interop.host import EngineFailure, split_command
 
+    ports: set[int] = set()
     for text in specs:
         spec = parse_player(text)
-        if spec.kind == "search":
+        if spec.kind == "htp":
+            _check_htp(spec, rules, ports)
+        elif spec.kind == "search":
             try:
                 resolve(rules, spec.engine)
             except ValueError as exc:
@@ -484,3 +487,30 @@ def check_players(specs: list[str], rules: Any, tc: TimeControl, nodes: int) -> 
             if shutil.which(args[0]) is None and not os.path.isfile(args[0]):
                 raise PlayerError(_("player {spec}: no program {program} was found").format(
                     spec=quote(text[:60]), program=quote(args[0][:60])))
+
+
+def _check_htp(spec: Any, rules: Any, ports: set[int]) -> None:
+    """Refuse an HTP player that cannot play here: the protocol plays hnefatafl.org's Copenhagen
+    from its start only, and two engines in ``--host`` mode cannot share one port."""
+    import shutil
+
+    from tafl_desktop.core.quoting import quote
+    from tafl_desktop.interop.host import EngineFailure, split_command
+    from tafl_desktop.interop.htp_host import htp_plays
+
+    shown = quote(spec.text[:60])
+    if not htp_plays(rules.variant):
+        raise PlayerError(_("player {spec}: the Hnefatafl Text Protocol plays hnefatafl.org's Copenhagen only "
+                            "(the preset copenhagen_org, its rules unchanged)").format(spec=shown))
+    if spec.port:
+        if spec.port in ports:
+            raise PlayerError(_("player {spec}: both players would listen on port {port}; give one of them "
+                                "htp-host@PORT:COMMAND").format(spec=shown, port=spec.port))
+        ports.add(spec.port)
+    try:
+        args = split_command(spec.command)
+    except EngineFailure as exc:
+        raise PlayerError(_("player {spec}: {error}").format(spec=shown, error=exc)) from None
+    if shutil.which(args[0]) is None and not os.path.isfile(args[0]):
+        raise PlayerError(_("player {spec}: no program {program} was found").format(
+            spec=shown, program=quote(args[0][:60])))

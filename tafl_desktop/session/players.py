@@ -20,7 +20,9 @@ from tafl_desktop.i18n import _
 
 HUMAN = "human"
 COMPUTER = "computer"
-#: An external engine speaking the OpenTafl Engine Protocol; its ``level`` is its command line.
+#: An external engine; its ``level`` is its command line, for an engine speaking the OpenTafl Engine
+#: Protocol, or ``htp:COMMAND`` / ``htp-host[@PORT]:COMMAND`` for one speaking hnefatafl.org's
+#: Hnefatafl Text Protocol on its stdin or in its ``--host`` mode (``interop.htp_host.htp_player``).
 EXTERNAL = "engine"
 
 def _computer_levels() -> tuple[tuple[str, str], ...]:
@@ -98,6 +100,7 @@ def engine_name(command: str) -> str:
     import re
     import shlex
 
+    command = re.sub(r"^\s*(?i:htp|htp-host(?:@\d+)?):", "", command)  # an HTP engine's hosting mode
     try:
         words = shlex.split(command, posix=os.name != "nt")
     except ValueError:
@@ -131,6 +134,10 @@ def engine_name(command: str) -> str:
 class EngineForfeit(str):
     """An engine's failure that ends the game (its side loses): an illegal move, a crash, silence
     past its clock.  Passed to ``on_error``; a plain ``str`` there only pauses the game."""
+
+
+class EngineResigned(EngineForfeit):
+    """An engine that resigned (an HTP engine's ``play ROLE resigns``): its side loses by resignation."""
 
 
 class ComputerEngine(Protocol):

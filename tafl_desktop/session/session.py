@@ -29,7 +29,7 @@ from tafl_desktop.core.side_words import sentence
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.session.events import Event, Signal0
 from tafl_desktop.session.player import ClockReport, EngineHub, Player, make_player
-from tafl_desktop.session.players import EngineForfeit, PlayerSpec, player_available
+from tafl_desktop.session.players import EngineForfeit, EngineResigned, PlayerSpec, player_available
 from tafl_desktop.session.source import GameSource
 
 if TYPE_CHECKING:
@@ -713,7 +713,7 @@ class GameSession:
         self._set_thinking(False)
         if isinstance(why, EngineForfeit):
             side = self.live_side()
-            outcome = Outcome(side.other, "forfeit")
+            outcome = Outcome(side.other, "resigned" if isinstance(why, EngineResigned) else "forfeit")
             self._game.finish(outcome)
             self.tree.set_ending(self._end, outcome)
             # one sentence for translators: the engine's failure is a clause ("the engine 'x' did not
