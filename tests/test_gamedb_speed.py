@@ -35,8 +35,7 @@ from tafl_desktop.gamedb.store import GameDb
 
 GAMES = Path(__file__).resolve().parents[1] / "resources" / "games"
 SHIPPED = {"copenhagen": ("copenhagen.csv", {"repetition": "allowed"}),
-           "brandubh": ("brandubh.csv", {"repetition": "allowed", "king_capture": "weak_near_throne",
-                                         "encirclement": True})}
+           "brandubh_federation": ("brandubh.csv", {"repetition": "allowed"})}
 
 
 def _lines(name: str, count: int) -> list[str]:
