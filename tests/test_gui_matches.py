@@ -1,0 +1,103 @@
+"""The Matches window (issue 45): a match set up, run in the background, watched, cancelled,
+resumed from its folder and its games opened, the way a player does it, through the real window.
+
+The match is tiny (Brandubh, our native search at a few hundred nodes a move) so that it takes
+seconds; its games run in worker processes, as in any match the window plays.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+@pytest.fixture
+def matches(make_window, qtbot, tmp_path, monkeypatch):
+    from tafl_desktop.gui import matches as mod
+
+    monkeypatch.setattr(mod, "matches_folder", lambda: tmp_path / "matches")
+    window = make_window("brandubh")
+    window.act_matches.trigger()
+    dlg = next(w for w in window.findChildren(mod.MatchesDialog))
+    qtbot.waitExposed(dlg)
+    yield window, dlg
+    dlg.cancel()
+    if dlg.thread_ is not None:
+        dlg.thread_.wait()
+
+
+def _tiny(dlg, folder, games: int) -> None:
+    dlg.variant.setCurrentIndex(dlg.variant.findData("brandubh"))
+    dlg.players[0].setCurrentIndex(dlg.players[0].findData("native"))
+    dlg.players[1].setCurrentIndex(dlg.players[1].findData("python"))
+    dlg.budget.setCurrentIndex(dlg.budget.findData("nodes"))
+    dlg.nodes.setValue(300)
+    dlg.games.setValue(games)
+    dlg.concurrency.setValue(1)
+    dlg.out.setText(str(folder))
+
+
+def _journal(folder) -> list[dict]:
+    path = folder / "results.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_a_tiny_match_runs_in_the_background_and_its_games_open(matches, qtbot, tmp_path):
+    window, dlg = matches
+    folder = tmp_path / "m1"
+    _tiny(dlg, folder, 2)
+    assert dlg.start()
+    # the window keeps answering while the games are played in another process
+    assert dlg.cancel_button.isEnabled() and not dlg.start_button.isEnabled()
+    qtbot.waitUntil(lambda: dlg.thread_ is None, timeout=120_000)
+    assert "over" in dlg.status.text()
+    entries = _journal(folder)
+    assert sorted(e["game"] for e in entries) == [0, 1]
+    wins = sum(1 for e in entries if e["winner"] == e["first_side"])
+    draws = sum(1 for e in entries if e["winner"] is None)
+    total = [dlg.table.item(2, c).text() for c in range(3)]
+    assert total == [str(wins), str(draws), str(2 - wins - draws)]
+    assert dlg.progress.value() == 2 and dlg.games_table.rowCount() == 2
+    # each colour's row holds one game (game 1: player 1 attacks; game 2: it defends)
+    for r in (0, 1):
+        assert sum(int(dlg.table.item(r, c).text()) for c in range(3)) == 1
+    assert dlg.elo.text().startswith("Elo difference:")
+    # a finished game opens in the main window with its moves
+    dlg.games_table.selectRow(1)
+    assert dlg.open_button.isEnabled()
+    assert dlg.open_game(1)
+    second = next(e for e in entries if e["game"] == 1)
+    assert window.controller.game.move_texts() == second["moves"]
+
+
+def test_a_cancelled_match_resumes_from_its_folder_without_counting_a_game_twice(matches, qtbot, tmp_path):
+    window, dlg = matches
+    folder = tmp_path / "m2"
+    _tiny(dlg, folder, 4)
+    assert dlg.start()
+    qtbot.waitUntil(lambda: len(_journal(folder)) >= 1, timeout=120_000)
+    dlg.cancel()
+    qtbot.waitUntil(lambda: dlg.thread_ is None, timeout=30_000)
+    assert "Cancelled" in dlg.status.text()
+    kept = len(_journal(folder))
+    assert 1 <= kept < 4, "the cancel ended the match before its last game"
+    assert dlg.start_button.isEnabled()
+    # resume from the folder, as after a kill: the window reads the match's own settings
+    assert dlg.resume(str(folder))
+    qtbot.waitUntil(lambda: dlg.thread_ is None, timeout=120_000)
+    games = sorted(e["game"] for e in _journal(folder))
+    assert games == [0, 1, 2, 3]
+    assert dlg.games_table.rowCount() == 4 and dlg.progress.value() == 4
+    total = sum(int(dlg.table.item(2, c).text()) for c in range(3))
+    assert total == 4
+
+
+def test_a_match_that_cannot_run_says_why_in_one_line(matches, qtbot, tmp_path, dialogs_recorder):
+    window, dlg = matches
+    _tiny(dlg, tmp_path / "m3", 2)
+    dlg.budget.setCurrentIndex(dlg.budget.findData("own"))  # our engine needs a budget
+    assert not dlg.start()
+    assert dlg.thread_ is None
+    assert "budget" in dlg.status.text() and "\n" not in dlg.status.text()
+    assert dialogs_recorder.errors and dialogs_recorder.errors[-1][1] == dlg.status.text()
