@@ -52,7 +52,7 @@ from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.form_labels import name_fields
 from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.texts import add_item, tr
-from tafl_desktop.i18n import _, pgettext
+from tafl_desktop.i18n import _, ngettext, pgettext
 
 #: Player kinds besides the levels: the data of the player combo box and the spec it makes.
 ENGINE_KINDS = (("native", N_("Our engine (native search)")), ("python", N_("Our engine (Python search)")),
@@ -73,6 +73,14 @@ def install(window: Any) -> None:
     act.triggered.connect(lambda: MatchesDialog.open_for(window))
     window.game_menu.addAction(act)
     window.act_matches = act
+
+
+def player_name(spec: str) -> str:
+    """A player as the window names it: a level by its name in the player's language, any other
+    player by its spec (as the match's files and the command line write it)."""
+    from tafl_desktop.ai.levels import LEVELS, PLAYER_LEVELS
+
+    return _(LEVELS[spec].label) if spec in PLAYER_LEVELS else spec
 
 
 def matches_folder() -> Path:
@@ -249,9 +257,10 @@ class MatchesDialog(QDialog):
 
         self.table = QTableWidget(3, 4)
         tr(self.table, "setAccessibleName", "Wins, draws and losses of player 1 by colour")
+        self.table.setTabKeyNavigation(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.setMaximumHeight(130)
+        self.table_title = QLabel()
         self.elo = QLabel()
         self.llr = QLabel()
         for label in (self.elo, self.llr):
@@ -259,6 +268,7 @@ class MatchesDialog(QDialog):
         self.games_table = QTableWidget(0, 6)
         tr(self.games_table, "setAccessibleName", "Finished games")
         tr(self.games_table, "setToolTip", "Double-click a game to open it in the main window")
+        self.games_table.setTabKeyNavigation(False)
         self.games_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.games_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.games_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -284,6 +294,7 @@ class MatchesDialog(QDialog):
         layout.addWidget(setup)
         layout.addLayout(run_row)
         layout.addWidget(self.status)
+        layout.addWidget(self.table_title)
         layout.addWidget(self.table)
         layout.addWidget(self.elo)
         layout.addWidget(self.llr)
@@ -293,6 +304,7 @@ class MatchesDialog(QDialog):
         self._show_budget()
         self._show_sprt()
         self._headers()
+        self._fit_table()
         fit_size(self, 1000, 700)
 
     @classmethod
@@ -416,7 +428,8 @@ class MatchesDialog(QDialog):
         for w in (self.start_button, self.resume_button):
             w.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self.status.setText(_("{a} against {b}: starting...").format(a=settings.players[0], b=settings.players[1]))
+        self.status.setText(_("{a} against {b}: starting...").format(a=player_name(settings.players[0]),
+                                                                      b=player_name(settings.players[1])))
         self.thread_.start()
         return True
 
@@ -441,7 +454,9 @@ class MatchesDialog(QDialog):
         elif report.get("verdict", "continue") != "continue":
             text = _("The SPRT has decided: {verdict}.").format(verdict=_(VERDICTS[report["verdict"]]))
         else:
-            text = _("The match is over.")
+            text = ngettext("The match is over: {games} of {total} game.",
+                            "The match is over: {games} of {total} games.", report["games_planned"])
+            text = text.format(games=report["games"], total=report["games_planned"])
         self.status.setText(text)
 
     def _failed(self, text: str) -> None:
@@ -458,10 +473,15 @@ class MatchesDialog(QDialog):
     def _headers(self) -> None:
         sides = getattr(self, "side_names", None) or (_("Attackers"), _("Defenders"))
         self.table.setHorizontalHeaderLabels([_("Wins"), _("Draws"), _("Losses"), _("Score")])
-        self.table.setVerticalHeaderLabels([_("as {side}").format(side=sides[0]),
-                                            _("as {side}").format(side=sides[1]), _("Total")])
+        self.table.setVerticalHeaderLabels([sides[0], sides[1], _("Total")])
         self.games_table.setHorizontalHeaderLabels([pgettext("a match's game number", "Game"), sides[0], sides[1],
                                                     _("Winner"), _("Ending"), _("Plies")])
+
+    def _fit_table(self) -> None:
+        """The W-D-L table as tall as its three rows, no more."""
+        self.table.resizeRowsToContents()
+        height = self.table.horizontalHeader().sizeHint().height() + 2 * self.table.frameWidth()
+        self.table.setFixedHeight(height + sum(self.table.rowHeight(r) for r in range(self.table.rowCount())))
 
     def _show(self, report: dict[str, Any]) -> None:
         """Fill the live table and the figures from a match summary."""
@@ -489,9 +509,12 @@ class MatchesDialog(QDialog):
                 elo0=report["elo0"], elo1=report["elo1"], llr=report["llr"], lower=report["lower"],
                 upper=report["upper"], verdict=_(VERDICTS.get(report["verdict"], report["verdict"]))))
         if self.settings is not None:
-            self.status.setText(_("{a} against {b}: {done} of {total} games").format(
-                a=self.settings.players[0], b=self.settings.players[1], done=report["games"],
-                total=self.settings.games))
+            self.status.setText(ngettext("{a} against {b}: {done} of {total} game",
+                                         "{a} against {b}: {done} of {total} games", self.settings.games).format(
+                a=player_name(self.settings.players[0]), b=player_name(self.settings.players[1]),
+                done=report["games"], total=self.settings.games))
+            self.table_title.setText(_("Results of {player} (player 1):").format(
+                player=player_name(self.settings.players[0])))
 
     def _add_game(self, entry: dict[str, Any]) -> None:
         index = int(entry["game"])
@@ -501,8 +524,9 @@ class MatchesDialog(QDialog):
         row = sorted(self.entries).index(index)
         self.games_table.insertRow(row)
         winner = entry["winner"]
-        cells = [str(index + 1), entry["players"]["attackers"], entry["players"]["defenders"],
-                 _("draw") if winner is None else entry["players"][winner],
+        cells = [str(index + 1), player_name(entry["players"]["attackers"]),
+                 player_name(entry["players"]["defenders"]),
+                 _("draw") if winner is None else player_name(entry["players"][winner]),
                  _(ENDINGS.get(entry["ending"], entry["ending"])), str(entry["plies"])]
         for c, text in enumerate(cells):
             item = QTableWidgetItem(text)
