@@ -263,8 +263,8 @@ class MatchesDialog(QDialog):
         self.table_title = QLabel()
         self.elo = QLabel()
         self.llr = QLabel()
-        for label in (self.elo, self.llr):
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        for figure in (self.elo, self.llr):
+            figure.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.games_table = QTableWidget(0, 6)
         tr(self.games_table, "setAccessibleName", "Finished games")
         tr(self.games_table, "setToolTip", "Double-click a game to open it in the main window")
