@@ -47,12 +47,11 @@ def pairs(steps: int) -> list[tuple[str, str]]:
     return [(lv[i], lv[i + k]) for k in range(1, steps + 1) for i in range(len(lv) - k)]
 
 
-#: What is played.  Brandubh: every pair one or two levels apart but Medium-Expert (Expert's
-#: 5 M-node moves make it the slowest pair; Expert is tied to the scale through Hard).
-#: Copenhagen: neighbours only, its games are long; a player whose score stays at or below -600
-#: (six soldiers) for 6 of its moves in a row resigns, so a decided game ends sooner.
+#: What is played.  Brandubh: every pair one or two levels apart.  Copenhagen: neighbours only,
+#: its games are long; a player whose score stays at or below -600 (six soldiers) for 6 of its
+#: moves in a row resigns, so a decided game ends sooner.
 PLAN: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
-    "brandubh": ([p for p in pairs(2) if p != ("medium", "expert")], []),
+    "brandubh": (pairs(2), []),
     "copenhagen": (pairs(1), ["--resign-score", "600", "--resign-moves", "6"]),
 }
 
@@ -86,7 +85,7 @@ def summary(res: list[tuple[str, str, float]]) -> dict:
         row = table.setdefault(f"{a}-{b}", [0, 0, 0])
         row[0 if s == 1 else 1 if s == 0.5 else 2] += 1
     return {"ratings": {lv: round(ratings[lv]) for lv in PLAYER_LEVELS if lv in ratings}, "games": len(res),
-            "wins_draws_losses": table}
+            "wins_draws_losses": {pair: "-".join(map(str, row)) for pair, row in table.items()}}
 
 
 def main() -> None:

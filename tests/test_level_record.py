@@ -94,8 +94,8 @@ def test_new_game_shows_the_levels_ratings_and_the_players_record(make_window, r
     dlg.show()
     combo = dlg.choosers[1].level
     texts = [combo.itemText(i) for i in range(combo.count())]
-    assert texts[0] == "1 - Beginner (rating 1000)"
-    assert texts[4] == f"5 - Expert (rating {ratings['expert']})"
+    assert texts[0] == "1 - Beginner (Elo 1000)"
+    assert texts[4] == f"5 - Expert (Elo {ratings['expert']})"
     assert dlg.level_record.isVisible()
     assert dlg.level_record.text() == "Your record against Beginner in Brandubh: wins 0, draws 0, losses 1."
     # two people: no record line; the Fox games were not measured: no ratings shown

@@ -124,7 +124,10 @@ class PlayerChooser(QWidget):
         self.kind.currentIndexChanged.connect(self._sync)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.kind, 1)
+        # the level's name and rating whole ("3 - Средний (рейтинг 1559)"): the kind's combo box
+        # keeps its own width, the level's takes the rest
+        row.addWidget(self.kind)
+        self.level.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         row.addWidget(self.level, 1)
         row.addWidget(self.engine, 1)
         self._sync()
@@ -135,7 +138,7 @@ class PlayerChooser(QWidget):
             number, _dash, name = label.partition(" - ")
             text = f"{number} - {_(name)}" if name else _(label)
             if value in ratings:
-                text = _("{level} (rating {rating})").format(level=text, rating=ratings[value])
+                text = _("{level} (Elo {rating})").format(level=text, rating=ratings[value])
             self.level.setItemText(i, text)
 
     def _sync(self) -> None:
