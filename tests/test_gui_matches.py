@@ -101,3 +101,30 @@ def test_a_match_that_cannot_run_says_why_in_one_line(matches, qtbot, tmp_path, 
     assert dlg.thread_ is None
     assert "budget" in dlg.status.text() and "\n" not in dlg.status.text()
     assert dialogs_recorder.errors and dialogs_recorder.errors[-1][1] == dlg.status.text()
+
+
+def test_a_hosted_engine_that_cannot_start_is_refused_in_one_line(matches, tmp_path, dialogs_recorder):
+    window, dlg = matches
+    _tiny(dlg, tmp_path / "m4", 2)
+    dlg.players[1].setCurrentIndex(dlg.players[1].findData("engine"))
+    assert dlg.commands[1].isVisible() and not dlg.commands[0].isVisible()
+    dlg.commands[1].setText("/nonexistent/engine --fast")
+    assert not dlg.start()
+    title, text = dialogs_recorder.errors[-1]
+    assert "/nonexistent/engine" in text and "\n" not in text
+
+
+def test_closing_the_window_mid_match_ends_its_processes_and_keeps_the_games(matches, qtbot, tmp_path):
+    import multiprocessing as mp
+
+    window, dlg = matches
+    folder = tmp_path / "m5"
+    _tiny(dlg, folder, 6)
+    assert dlg.start()
+    qtbot.waitUntil(lambda: len(_journal(folder)) >= 1, timeout=120_000)
+    dlg.close()
+    assert dlg.thread_ is None or dlg.thread_.isFinished()
+    qtbot.waitUntil(lambda: not mp.active_children(), timeout=10_000)
+    kept = _journal(folder)
+    assert 1 <= len(kept) < 6
+    assert all((folder / "games" / f"game-{e['game'] + 1:04d}.tafl.json").exists() for e in kept)
