@@ -27,6 +27,14 @@ def matches(make_window, qtbot, tmp_path, monkeypatch):
         dlg.thread_.wait()
 
 
+@pytest.fixture
+def english_afterwards():
+    yield
+    from tafl_desktop import i18n
+
+    i18n.set_language("en", explicit=True)
+
+
 def _tiny(dlg, folder, games: int) -> None:
     dlg.variant.setCurrentIndex(dlg.variant.findData("brandubh"))
     dlg.players[0].setCurrentIndex(dlg.players[0].findData("native"))
@@ -43,7 +51,7 @@ def _journal(folder) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
-def test_a_tiny_match_runs_in_the_background_and_its_games_open(matches, qtbot, tmp_path):
+def test_a_tiny_match_runs_in_the_background_and_its_games_open(matches, qtbot, tmp_path, english_afterwards):
     window, dlg = matches
     folder = tmp_path / "m1"
     _tiny(dlg, folder, 2)
@@ -69,6 +77,14 @@ def test_a_tiny_match_runs_in_the_background_and_its_games_open(matches, qtbot, 
     assert dlg.open_game(1)
     second = next(e for e in entries if e["game"] == 1)
     assert window.controller.game.move_texts() == second["moves"]
+    # the table follows a language switch
+    from tafl_desktop.gui.language import switch_language
+
+    switch_language(window, "de")
+    assert dlg.table.horizontalHeaderItem(0).text() == "Siege"
+    assert dlg.table.verticalHeaderItem(0).text() == "Angreifer"
+    assert dlg.elo.text().startswith("Elo-Differenz:")
+    assert dlg.games_table.rowCount() == 2
 
 
 def test_a_cancelled_match_resumes_from_its_folder_without_counting_a_game_twice(matches, qtbot, tmp_path):

@@ -75,6 +75,12 @@ def install(window: Any) -> None:
     window.act_matches = act
 
 
+def retranslate(window: Any) -> None:
+    """After a language switch: the open Matches windows' table headings and figures."""
+    for dlg in window.findChildren(MatchesDialog):
+        dlg.retranslate()
+
+
 def player_name(spec: str) -> str:
     """A player as the window names it: a level by its name in the player's language, any other
     player by its spec (as the match's files and the command line write it)."""
@@ -470,6 +476,24 @@ class MatchesDialog(QDialog):
         self.cancel_button.setEnabled(False)
 
     # ------------------------------------------------------------------------------ the tables
+    def retranslate(self) -> None:
+        """Headings, figures and game rows in the language just chosen (the tr() texts follow
+        by themselves)."""
+        if self.settings is not None:
+            from tafl_desktop.core.variants import variant_from_data
+
+            self.side_names = tuple(variant_from_data(self.settings.variant).side_names)
+        self._headers()
+        if self.settings is not None and self.entries:
+            from tafl_desktop.match.runner import summary
+
+            entries = [self.entries[i] for i in sorted(self.entries)]
+            self.entries = {}
+            self.games_table.setRowCount(0)
+            for e in entries:
+                self._add_game(e)
+            self._show(summary(self.settings, entries))
+
     def _headers(self) -> None:
         sides = getattr(self, "side_names", None) or (_("Attackers"), _("Defenders"))
         self.table.setHorizontalHeaderLabels([_("Wins"), _("Draws"), _("Losses"), _("Score")])
