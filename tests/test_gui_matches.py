@@ -144,3 +144,16 @@ def test_closing_the_window_mid_match_ends_its_processes_and_keeps_the_games(mat
     kept = _journal(folder)
     assert 1 <= len(kept) < 6
     assert all((folder / "games" / f"game-{e['game'] + 1:04d}.tafl.json").exists() for e in kept)
+
+
+def test_a_folder_holding_another_match_is_refused_not_overwritten(matches, qtbot, tmp_path, dialogs_recorder):
+    window, dlg = matches
+    folder = tmp_path / "m6"
+    _tiny(dlg, folder, 2)
+    assert dlg.start()
+    qtbot.waitUntil(lambda: dlg.thread_ is None, timeout=120_000)
+    before = (folder / "match.json").read_bytes(), (folder / "results.jsonl").read_bytes()
+    dlg.seed.setValue(2)  # another match in the same folder
+    assert not dlg.start()
+    assert "holds another match" in dialogs_recorder.errors[-1][1]
+    assert ((folder / "match.json").read_bytes(), (folder / "results.jsonl").read_bytes()) == before

@@ -95,6 +95,20 @@ def matches_folder() -> Path:
     return Path(base or tempfile.gettempdir()) / "matches"
 
 
+def _may_use(folder: Path, settings: Any) -> bool:
+    """May ``settings`` be played in ``folder``: a new or empty folder, or this very match's own
+    (which it then resumes)?"""
+    from tafl_desktop.match.runner import SETTINGS_FILE, MatchSettings
+
+    try:
+        old = MatchSettings.from_data(json.loads((folder / SETTINGS_FILE).read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        return True
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return bool(old.same_match(settings))
+
+
 class MatchThread(QThread):
     """Runs one match (its games in worker processes) and reports each finished game."""
 
@@ -382,13 +396,19 @@ class MatchesDialog(QDialog):
         if not self.out.text().strip():
             dialogs.show_error(self, _("Cannot start the match"), _("Choose a folder for the match's games."))
             return False
+        folder = Path(self.out.text().strip())
         try:
             settings = self.make_settings()
+            if not _may_use(folder, settings):
+                from tafl_desktop.core.quoting import shown
+
+                raise MatchError(_("{folder} holds another match: choose another folder, or Resume a Match... to "
+                                   "play that one on.").format(folder=shown(folder)))
         except (MatchError, PlayerError) as exc:
             self.status.setText(str(exc))
             dialogs.show_error(self, _("Cannot start the match"), str(exc))
             return False
-        return self._run(settings, Path(self.out.text().strip()))
+        return self._run(settings, folder)
 
     def resume(self, folder: str | None = None) -> bool:
         """Play on a match from its folder (its own settings, whatever the form says)."""
