@@ -1,14 +1,15 @@
 """The levels' ratings: a gauntlet of matches between the levels, fitted to one Elo scale.
 
-    .venv/bin/python benchmarks/level_ratings.py [--games 4] [--copenhagen-games 4] [--fit-only]
+    .venv/bin/python benchmarks/level_ratings.py [--games 8] [--copenhagen-games 4] [--fit-only]
 
-Plays, with ``tafl-desktop match`` at each level's own node budget (no ``--time``/``--nodes``:
-the levels as a player meets them, their deliberate errors included), every pair of levels one
-or two steps apart on Brandubh (``--games`` games a pair) and neighbouring levels on Copenhagen
-(``--copenhagen-games``, Hard-Expert at most 2: its games are long); each opening once with each
-colour.  The match folders live under ``benchmarks/results/level_ratings/VARIANT/A-B`` and are
-kept in the repository (settings, journal and every game), so an interrupted run resumes and
-``--fit-only`` refits from the games already played (``--only`` and ``--pair`` play a part).
+Plays, with ``tafl-desktop match`` at each level's own node budget (no ``--time``/``--nodes``: the
+levels as a player meets them, their deliberate errors included), every pair of levels one or two
+steps apart on Brandubh (``--games`` games a pair, against Expert at most 4) and neighbouring
+levels on Copenhagen (``--copenhagen-games``, Hard-Expert at most 2): Expert's games are long
+(``CAPPED_GAMES``); each opening once with each colour. The match folders live under
+``benchmarks/results/level_ratings/VARIANT/A-B`` and are kept in the repository (settings, journal
+and every game), so an interrupted run resumes and ``--fit-only`` refits from the games already
+played (``--only`` and ``--pair`` play a part).
 
 The ratings are fitted from all results at once (:func:`tafl_desktop.match.ratings.fit_ratings`:
 Bradley-Terry maximum likelihood, one virtual draw a pair as the prior) and anchored at
@@ -54,9 +55,11 @@ PLAN: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
     "brandubh": (pairs(2), []),
     "copenhagen": (pairs(1), ["--resign-score", "600", "--resign-moves", "6"]),
 }
-#: Pairs played fewer games than the rest: Hard against Expert on Copenhagen took some fifteen
-#: minutes a game on a shared two-core machine.
-CAPPED_GAMES = {("copenhagen", "hard", "expert"): 2}
+#: Pairs played fewer games than the rest, for Expert's 5 M-node moves: Hard against Expert on
+#: Copenhagen took some fifteen minutes a game on a shared two-core machine, a Brandubh game
+#: against Expert three to five.
+CAPPED_GAMES = {("copenhagen", "hard", "expert"): 2, ("brandubh", "hard", "expert"): 4,
+                ("brandubh", "medium", "expert"): 4}
 
 
 def play(variant: str, a: str, b: str, games: int, extra: list[str]) -> None:
@@ -93,7 +96,7 @@ def summary(res: list[tuple[str, str, float]]) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=4, help="games a pair on Brandubh")
+    ap.add_argument("--games", type=int, default=8, help="games a pair on Brandubh")
     ap.add_argument("--copenhagen-games", type=int, default=4, help="games a pair on Copenhagen")
     ap.add_argument("--fit-only", action="store_true", help="fit the games already played")
     ap.add_argument("--only", choices=sorted(PLAN), help="play only this game's matches (then fit all)")
