@@ -92,9 +92,9 @@ def test_the_end_of_a_game_and_the_move_list_menu(pseudo, qtbot, dialogs_recorde
 
 def test_the_dialogs(pseudo, qtbot, dialogs_recorder):
     from tafl_desktop.core.variants import find_variant
+    from tafl_desktop.gui.matches import MatchesDialog
     from tafl_desktop.gui.new_game_dialog import NewGameDialog
     from tafl_desktop.gui.preferences import PreferencesDialog
-    from tafl_desktop.gui.matches import MatchesDialog
     from tafl_desktop.gui.rules_lab import RulesLabDialog
     from tafl_desktop.gui.rules_viewer import RulesViewer
 
