@@ -56,7 +56,7 @@ PLAN: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
     "copenhagen": (pairs(1), ["--resign-score", "600", "--resign-moves", "6"]),
 }
 #: Pairs played fewer games than the rest, for Expert's 5 M-node moves: Hard against Expert on
-#: Copenhagen took some fifteen minutes a game on a shared two-core machine, a Brandubh game
+#: Copenhagen took fifteen to thirty minutes a game on a shared two-core machine, a Brandubh game
 #: against Expert three to five.
 CAPPED_GAMES = {("copenhagen", "hard", "expert"): 2, ("brandubh", "hard", "expert"): 4,
                 ("brandubh", "medium", "expert"): 4}
