@@ -162,6 +162,7 @@ def in_language(make_window):
 def test_every_control_is_named_described_and_reached_by_tab(qtbot, in_language, lang, dialogs_recorder):
     from tafl_desktop.core.variants import find_variant
     from tafl_desktop.gui.learn import LessonDialog, PuzzleDialog
+    from tafl_desktop.gui.matches import MatchesDialog
     from tafl_desktop.gui.new_game_dialog import NewGameDialog
     from tafl_desktop.gui.position_editor import open_editor
     from tafl_desktop.gui.preferences import PreferencesDialog
@@ -183,7 +184,7 @@ def test_every_control_is_named_described_and_reached_by_tab(qtbot, in_language,
         "New Game": NewGameDialog(v, parent=w), "Rules in force": RulesViewer(v, w),
         "Rules Lab": RulesLabDialog(v, w, w), "Preferences": PreferencesDialog(w.prefs, w),
         "Print Set": PrintSetDialog(v, w, persist=False), "lesson": LessonDialog(load_lessons()[0], w),
-        "puzzle": PuzzleDialog(all_puzzles()[:2], w),
+        "puzzle": PuzzleDialog(all_puzzles()[:2], w), "Matches": MatchesDialog(w, w),
     }
     for name, dlg in dialogs.items():
         qtbot.addWidget(dlg)

@@ -22,6 +22,7 @@ def _windows(window, qtbot):
     from tafl_desktop.gui.engine_rules import EngineRulesDialog
     from tafl_desktop.gui.learn import open_lesson, open_puzzles
     from tafl_desktop.gui.main_window import MainWindow
+    from tafl_desktop.gui.matches import MatchesDialog
     from tafl_desktop.gui.my_games_dialog import MyGamesDialog
     from tafl_desktop.gui.new_game_dialog import NewGameDialog
     from tafl_desktop.gui.position_editor import open_editor
@@ -42,6 +43,9 @@ def _windows(window, qtbot):
     lab = RulesLabDialog.open_for(window, variant)
     yield "rules lab", lab
     lab.close()
+    matches = MatchesDialog.open_for(window)
+    yield "matches", matches
+    matches.close()
     pd = PrintSetDialog(variant, window, persist=False)
     yield "print", pd
     pd.done(0)

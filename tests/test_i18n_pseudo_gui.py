@@ -92,6 +92,7 @@ def test_the_end_of_a_game_and_the_move_list_menu(pseudo, qtbot, dialogs_recorde
 
 def test_the_dialogs(pseudo, qtbot, dialogs_recorder):
     from tafl_desktop.core.variants import find_variant
+    from tafl_desktop.gui.matches import MatchesDialog
     from tafl_desktop.gui.new_game_dialog import NewGameDialog
     from tafl_desktop.gui.preferences import PreferencesDialog
     from tafl_desktop.gui.rules_lab import RulesLabDialog
@@ -110,6 +111,11 @@ def test_the_dialogs(pseudo, qtbot, dialogs_recorder):
     prefs.show()
     _check(visible_texts(prefs, include_others=False))
     prefs.close()
+    matches = MatchesDialog(w, w)
+    qtbot.addWidget(matches)
+    matches.show()
+    _check(visible_texts(matches, include_others=False))
+    matches.close()
 
 
 @pytest.mark.parametrize("variant", ["copenhagen", "dablot"])

@@ -12,6 +12,8 @@ GUI_CAPABILITIES: tuple[str, ...] = (
     "tafl_desktop.gui.clock_ui",
     "tafl_desktop.gui.game_end",
     "tafl_desktop.gui.rules_lab",
+    "tafl_desktop.gui.matches",
+    "tafl_desktop.gui.level_record",
     "tafl_desktop.gui.edit_menu",
     "tafl_desktop.gui.position_editor",
     "tafl_desktop.gui.analysis_menu",

@@ -126,7 +126,10 @@ class PlayerChooser(QWidget):
         lines = QVBoxLayout(self)
         lines.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
-        row.addWidget(self.kind, 1)
+        # the level's name and rating whole ("3 - Средний (Эло 1559)"): the kind's combo box
+        # keeps its own width, the level's takes the rest
+        row.addWidget(self.kind)
+        self.level.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         row.addWidget(self.level, 1)
         # "Add engine..." where the level is for the computer, so the engine's name and hosting mode
         # (long: "hnefatafl-text-protocol (HTP, --host)") have the line below to themselves
@@ -134,6 +137,15 @@ class PlayerChooser(QWidget):
         lines.addLayout(row)
         lines.addWidget(self.engine)
         self._sync()
+
+    def show_ratings(self, ratings: dict[str, int]) -> None:
+        """Each level's measured rating beside its name (none where the game has none)."""
+        for i, (value, label) in enumerate(COMPUTER_LEVELS):
+            number, _dash, name = label.partition(" - ")
+            text = f"{number} - {_(name)}" if name else _(label)
+            if value in ratings:
+                text = _("{level} (Elo {rating})").format(level=text, rating=ratings[value])
+            self.level.setItemText(i, text)
 
     def _sync(self) -> None:
         self.level.setEnabled(self.kind.currentData() == COMPUTER)
@@ -197,6 +209,11 @@ class NewGameDialog(QDialog):
         # how long each chosen level thinks here: measured on this computer, not guessed
         self.think_times = ThinkTimeLabel(parent=self)
         self.player_form.addRow(self.think_times)
+        # each level's rating and the player's own record against it (tafl_desktop.gui.level_record)
+        self.level_record = QLabel()
+        self.level_record.setWordWrap(True)
+        tr(self.level_record, "setToolTip", "Ratings measured by matches between the levels, Beginner = 1000")
+        self.player_form.addRow(self.level_record)
         for chooser in self.choosers:
             chooser.kind.currentIndexChanged.connect(self._show_think_times)
             chooser.level.currentIndexChanged.connect(self._show_think_times)
@@ -356,6 +373,28 @@ class NewGameDialog(QDialog):
         levels = [(c.level.currentData(), get_level(c.level.currentData()).label)
                   for c in self.choosers if c.kind.currentData() == COMPUTER]
         self.think_times.show_levels(variant, levels)
+        self._show_level_record(variant or self._base)
+
+    def _show_level_record(self, variant: Variant | None) -> None:
+        """Ratings beside the levels, and the player's record against the level chosen."""
+        from tafl_desktop.ai.level_ratings import ratings_for
+        from tafl_desktop.core.level_record import load, record_of
+        from tafl_desktop.gui.level_record import opponent_level, record_path
+
+        for chooser in self.choosers:
+            chooser.show_ratings(ratings_for(variant) if variant is not None else {})
+        found = opponent_level(self.chosen_players()) if variant is not None else None
+        if found is None:
+            self.level_record.hide()
+            return
+        from tafl_desktop.ai.levels import get_level
+
+        level = found[1]
+        row = record_of(load(record_path()), variant.id, level)
+        self.level_record.setText(_("Your record against {level} in {game}: wins {wins}, draws {draws}, "
+                                    "losses {losses}.").format(level=_(get_level(level).label), game=variant.title,
+                                                               **row))
+        self.level_record.show()
 
     def done(self, result: int) -> None:
         """Closing stops a think-time measurement (a stopped one is measured again next time)."""

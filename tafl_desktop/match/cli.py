@@ -100,42 +100,24 @@ def cmd_match(args) -> int:
     from tafl_desktop.i18n import _
     from tafl_desktop.match.loop import Adjudication, TimeControl
     from tafl_desktop.match.players import PlayerError, parse_player
-    from tafl_desktop.match.runner import (
-        MatchError,
-        MatchSettings,
-        Sprt,
-        check_players,
-        random_openings,
-        read_openings,
-        run_match,
-        seeded_order,
-    )
+    from tafl_desktop.match.runner import MatchError, Sprt, build_settings, run_match
 
     if len(args.player or []) != 2:
         raise CliError(_("give two players: --player A --player B"))
     v = _variant(args.variant, args.set)
-    rules = v.make_rules()
     tc = TimeControl(move=args.time or 0.0, base=args.tc[0] if args.tc else 0.0,
                      increment=args.tc[1] if args.tc else 0.0)
     try:
-        check_players(args.player, rules, tc, args.nodes or 0)
         if args.concurrency > 1 and any(parse_player(p).port for p in args.player):
             raise PlayerError(_("an htp-host player listens on one port: play its games one at a time "
                                 "(--concurrency 1)"))
-        pairs = (args.games + 1) // 2
-        if args.openings:
-            openings = seeded_order(read_openings(args.openings, rules), args.seed)
-        else:
-            openings = random_openings(rules, pairs, args.opening_plies, args.seed)
         sprt = None
         if args.sprt:
             sprt = Sprt(args.sprt[0], args.sprt[1], args.sprt_alpha, args.sprt_beta, args.sprt_model)
-        settings = MatchSettings(
-            variant=v.to_data(), players=list(args.player), games=args.games, seed=args.seed, time_control=tc,
-            nodes=args.nodes or 0,
-            adjudication=Adjudication(max_plies=args.max_plies, proven=not args.no_proven_adjudication,
-                                      resign_score=args.resign_score, resign_moves=args.resign_moves),
-            openings=openings, sprt=sprt)
+        settings = build_settings(
+            v, list(args.player), args.games, args.seed, tc, args.nodes or 0, sprt, args.openings, args.opening_plies,
+            Adjudication(max_plies=args.max_plies, proven=not args.no_proven_adjudication,
+                         resign_score=args.resign_score, resign_moves=args.resign_moves))
 
         def progress(entry: dict[str, Any], report: dict[str, Any]) -> None:
             print(_line(entry, report), file=sys.stderr, flush=True)

@@ -173,6 +173,25 @@ def seeded_order(openings: list[list[str]], seed: int) -> list[list[str]]:
     return out
 
 
+def build_settings(variant: Any, players: list[str], games: int, seed: int = 1,
+                   time_control: TimeControl | None = None, nodes: int = 0, sprt: Sprt | None = None,
+                   openings_file: str | None = None, opening_plies: int = 2,
+                   adjudication: Adjudication | None = None) -> MatchSettings:
+    """A match's settings as the command line and the Matches window both make them: the players
+    checked first, the openings read from ``openings_file`` (in the seed's order) or drawn at
+    random from the seed.  PlayerError or MatchError (one line) when it cannot be played."""
+    rules = variant.make_rules()
+    tc = time_control or TimeControl()
+    check_players(players, rules, tc, nodes)
+    if openings_file:
+        openings = seeded_order(read_openings(openings_file, rules), seed)
+    else:
+        openings = random_openings(rules, (games + 1) // 2, opening_plies, seed)
+    return MatchSettings(variant=variant.to_data(), players=list(players), games=games, seed=seed,
+                         time_control=tc, nodes=nodes, adjudication=adjudication or Adjudication(),
+                         openings=openings, sprt=sprt)
+
+
 # ------------------------------------------------------------------------------------ one game
 def _variant(data: dict[str, Any]) -> Any:
     from tafl_desktop.core.variants import variant_from_data
@@ -386,8 +405,13 @@ def _worker(tasks: Any, results: Any, parent: int, settings_data: dict[str, Any]
 
 
 def run_match(settings: MatchSettings, out: str | None = None, concurrency: int = 1,
-              progress: Callable[[dict[str, Any], dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Play (or resume) the match; its summary.  ``progress(entry, summary)`` after each game."""
+              progress: Callable[[dict[str, Any], dict[str, Any]], None] | None = None,
+              stop: Callable[[], bool] | None = None) -> dict[str, Any]:
+    """Play (or resume) the match; its summary.  ``progress(entry, summary)`` after each game.
+
+    With ``stop`` (the window's Cancel) every game is played in a worker process, even one at a
+    time, so that a cancel ends the game being played at once (its worker is ended) instead of
+    waiting for it; the summary then says ``"cancelled": true`` and the folder resumes later."""
     folder = Path(out) if out is not None else None
     done = prepare_folder(folder, settings) if folder is not None else {}
     entries = [e for i, e in sorted(done.items()) if i < settings.games]
@@ -407,19 +431,22 @@ def run_match(settings: MatchSettings, out: str | None = None, concurrency: int 
 
     if report.get("verdict", "continue") != "continue":
         pending = []
-    if concurrency <= 1 or len(pending) <= 1:
+    cancelled = False
+    if stop is None and (concurrency <= 1 or len(pending) <= 1):
         for index in pending:
             if record(run_game(settings, index, out)):
                 break
-    else:
-        _run_parallel(settings, pending, out, min(concurrency, len(pending)), record)
+    elif pending:
+        cancelled = _run_parallel(settings, pending, out, max(1, min(concurrency, len(pending))), record, stop)
+    report["cancelled"] = cancelled
     report["complete"] = report["games"] >= settings.games or report.get("verdict", "continue") != "continue"
     report["out"] = out
     return report
 
 
 def _run_parallel(settings: MatchSettings, pending: list[int], out: str | None, workers: int,
-                  record: Callable[[dict[str, Any]], bool]) -> None:
+                  record: Callable[[dict[str, Any]], bool], stop: Callable[[], bool] | None = None) -> bool:
+    """Play ``pending`` in ``workers`` processes; True when ``stop`` cut the match short."""
     ctx = mp.get_context("spawn")
     tasks: Any = ctx.Queue()
     results: Any = ctx.Queue()
@@ -434,6 +461,8 @@ def _run_parallel(settings: MatchSettings, pending: list[int], out: str | None, 
     try:
         left = len(pending)
         while left:
+            if stop is not None and stop():
+                return True
             try:
                 kind, payload = results.get(timeout=0.5)
             except queue.Empty:
@@ -445,6 +474,7 @@ def _run_parallel(settings: MatchSettings, pending: list[int], out: str | None, 
             left -= 1
             if record(payload):
                 break
+        return False
     finally:
         for p in procs:
             if p.is_alive():
