@@ -135,3 +135,37 @@ def test_a_bad_weights_file_or_a_game_without_them_is_one_line(tmp_path, variant
     assert "Traceback" not in proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0], proc.stderr
+
+
+def test_a_variants_own_section_applies_to_that_variant_only(tmp_path):
+    from tafl_desktop.ai.evaluation_tafl import TaflEvaluator, variant_sections
+    from tafl_desktop.core.variants import find_variant
+
+    template = (resources_dir() / WEIGHTS_FILE).read_text(encoding="utf-8")
+    path = tmp_path / "w.toml"
+    path.write_text(texel.weights_text(template, None, {"brandubh": {"defender": 77, "tempo": 3}}), encoding="utf-8")
+    shared = load_weights(path)
+    assert shared == load_weights(resources_dir() / WEIGHTS_FILE)
+    assert load_weights(path, "brandubh") == dict(shared, defender=77, tempo=3)
+    assert load_weights(path, "copenhagen") == shared
+    assert variant_sections(path) == {"brandubh": {"defender": 77, "tempo": 3}}
+    path.write_text(template + "\n[variants.brandubh]\nqueen = 9\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="not a term"):
+        load_weights(path, "copenhagen")  # a broken section is refused whichever game is played
+    # the shipped file's sections reach the evaluator of their game (and the native tables with it)
+    for vid in ("brandubh", "copenhagen", "tablut"):
+        ev = TaflEvaluator(find_variant(vid).make_rules())
+        assert ev.w.to_dict() == file_weights(vid)
+
+
+def test_the_tuner_command_writes_a_candidate_file_with_the_variants_section(tmp_path):
+    out = tmp_path / "candidate.toml"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run([sys.executable, "-m", "tafl_desktop.ai.tuning.texel", "--variants", "brandubh",
+                           "--limit", "40", "--out", str(out), "--json"], capture_output=True, text=True,
+                          timeout=120, env=env, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)["brandubh"]
+    assert report["loss_train_after"] < report["loss_train_before"]
+    assert load_weights(out) == file_weights()  # the shared weights stay as they are
+    assert load_weights(out, "brandubh") == report["weights_after"] != file_weights("brandubh")

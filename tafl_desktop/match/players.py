@@ -147,13 +147,14 @@ def _weights_path(raw: str, path: str) -> str:
     return path
 
 
-def spec_weights(spec: PlayerSpec) -> dict[str, int] | None:
-    """The evaluation weights ``spec`` plays with (None: today's)."""
+def spec_weights(spec: PlayerSpec, rules: Any) -> dict[str, int] | None:
+    """The evaluation weights ``spec`` plays with in ``rules``' game (None: today's); the file's
+    ``[variants.<id>]`` section for the game, if it has one, over its ``[weights]``."""
     if not spec.weights:
         return None
-    from tafl_desktop.ai.evaluation_tafl import load_weights
+    from tafl_desktop.ai.evaluation_tafl import load_weights, variant_id
 
-    return load_weights(spec.weights)
+    return load_weights(spec.weights, variant_id(rules))
 
 
 def history_keys(game: Game) -> list[Any]:
@@ -175,7 +176,7 @@ class SearchAgent:
             self.move_time = move_time
         else:
             level = "expert"
-            self.player = ComputerPlayer(rules, level, seed=seed, engine=spec.engine, weights=spec_weights(spec))
+            self.player = ComputerPlayer(rules, level, seed=seed, engine=spec.engine, weights=spec_weights(spec, rules))
             self.move_time = spec.time or (0.0 if spec.nodes else move_time)
         self.nodes = spec.nodes or (0 if spec.time else nodes)
 

@@ -339,71 +339,112 @@ def fit(samples: Samples, start: dict[str, int] | None = None, pull: float = 1e-
                      bool(res.success))
 
 
-def weights_text(template: str, weights: dict[str, int]) -> str:
-    """``template`` (a weights file's text) with its values replaced by ``weights``: the comments,
-    which say what each term means, stay."""
-    def repl(m: re.Match[str]) -> str:
-        name = m.group(1)
-        if name not in weights:
-            return m.group(0)
-        return f"{name} = {weights[name]}{' ' * max(1, len(m.group(2)) + len(m.group(3)) - len(str(weights[name])))}"
-    return re.sub(r"^(\w+) = (-?\d+)( *)(?=#|$)", repl, template, flags=re.M)
+def weights_text(template: str, weights: dict[str, int] | None = None,
+                 variants: dict[str, dict[str, int]] | None = None) -> str:
+    """``template`` (a weights file's text) with its ``[weights]`` values replaced by ``weights``
+    (None: kept) and its ``[variants.<id>]`` sections by ``variants`` (each variant's values that
+    differ from ``[weights]``; None: the template's kept).  The comments, which say what each
+    term means, stay."""
+    head, sep, tail = template.partition("\n[variants.")
+    if weights is not None:
+        def repl(m: re.Match[str]) -> str:
+            name = m.group(1)
+            if name not in weights:
+                return m.group(0)
+            pad = max(1, len(m.group(2)) + len(m.group(3)) - len(str(weights[name])))
+            return f"{name} = {weights[name]}{' ' * pad}"
+        head = re.sub(r"^(\w+) = (-?\d+)( *)(?=#|$)", repl, head, flags=re.M)
+    if variants is None:
+        return head + sep + tail
+    text = head.rstrip("\n") + "\n"
+    for vid, values in sorted(variants.items()):
+        if not values:
+            continue
+        text += f"\n[variants.{vid}]\n" + "".join(f"{k} = {v}\n" for k, v in values.items())
+    return text
+
+
+VARIANTS_NOTE = """
+# A variant's own values, where a fit to that game's positions plays better there (each section
+# was kept only after a match against the shared values accepted it: see benchmarks/README.md).
+"""
 
 
 def main(argv: list[str] | None = None) -> int:
+    from tafl_desktop.ai.evaluation_tafl import WEIGHTS_FILE, variant_sections
+    from tafl_desktop.core.paths import resources_dir
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--every", type=int, default=2, help="take every N-th ply of a game (2)")
+    ap.add_argument("--variants", default="copenhagen,brandubh",
+                    help="the games to fit, each on its own games (copenhagen,brandubh)")
+    ap.add_argument("--every", type=int, default=1, help="take every N-th ply of a game (1)")
     ap.add_argument("--limit", type=int, default=0, help="at most this many real games per variant (0: all)")
     ap.add_argument("--selfplay", type=int, default=0, help="add this many self-play games per variant (0)")
     ap.add_argument("--selfplay-level", default="medium", help="the level that plays itself (medium)")
-    ap.add_argument("--cache", help="save the samples here, or read them if the file exists")
-    ap.add_argument("--pull", type=float, default=1e-4, help="the pull towards today's weights (1e-4)")
-    ap.add_argument("--out", help="write the fitted weights here (a copy of the weights file)")
+    ap.add_argument("--cache", help="a folder: save each variant's samples there, or read them if saved")
+    ap.add_argument("--pull", default="copenhagen=1e-3,brandubh=1e-4",
+                    help="the pull towards today's weights, per variant (id=value, comma-separated) or one value")
+    ap.add_argument("--out", help="write a copy of the weights file with each fitted variant's own section")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
-    if args.cache and Path(args.cache).is_file():
-        samples = load_samples(args.cache)
-    else:
-        sources = []
-        for name in ("copenhagen", "brandubh"):
+    pulls: dict[str, float] = {}
+    for item in args.pull.split(","):
+        vid, eq, value = item.rpartition("=")
+        pulls[vid if eq else ""] = float(value)
+    report: dict[str, Any] = {}
+    fitted: dict[str, dict[str, int]] = {}
+    for name in filter(None, (v.strip() for v in args.variants.split(","))):
+        cache = Path(args.cache) / f"{name}.npz" if args.cache else None
+        if cache is not None and cache.is_file():
+            samples = load_samples(cache)
+        else:
             rules, games = real_games(name, args.limit)
-            sources.append((f"{name} (real games)", rules, games))
-        for name in ("copenhagen", "brandubh") if args.selfplay else ():
-            rules, games = selfplay_games(name, args.selfplay, level=args.selfplay_level)
-            sources.append((f"{name} (self-play)", rules, games))
-        samples = collect(sources, args.every, say)
-        if args.cache:
-            save_samples(samples, args.cache)
-    result = fit(samples, pull=args.pull)
-    before = file_weights()
-    report: dict[str, Any] = {
-        "samples": result.samples, "sources": result.per_source, "k": result.k,
-        "loss_train_before": result.train_before, "loss_train_after": result.train_after,
-        "loss_test_before": result.test_before, "loss_test_after": result.test_after,
-        "converged": result.converged, "weights_before": before, "weights_after": result.weights,
-    }
+            sources = [(f"{name} (real games)", rules, games)]
+            if args.selfplay:
+                rules, games = selfplay_games(name, args.selfplay, level=args.selfplay_level)
+                sources.append((f"{name} (self-play)", rules, games))
+            samples = collect(sources, args.every, say)
+            if cache is not None:
+                cache.parent.mkdir(parents=True, exist_ok=True)
+                save_samples(samples, cache)
+        before = file_weights(name)
+        result = fit(samples, start=before, pull=pulls.get(name, pulls.get("", 1e-4)))
+        fitted[name] = result.weights
+        report[name] = {
+            "samples": result.samples, "sources": result.per_source, "k": result.k,
+            "loss_train_before": result.train_before, "loss_train_after": result.train_after,
+            "loss_test_before": result.test_before, "loss_test_after": result.test_after,
+            "converged": result.converged, "weights_before": before, "weights_after": result.weights,
+        }
     if args.out:
-        from tafl_desktop.ai.evaluation_tafl import WEIGHTS_FILE
-        from tafl_desktop.core.paths import resources_dir
-
-        template = (resources_dir() / WEIGHTS_FILE).read_text(encoding="utf-8")
-        Path(args.out).write_text(weights_text(template, result.weights), encoding="utf-8")
+        path = resources_dir() / WEIGHTS_FILE
+        template = path.read_text(encoding="utf-8")
+        shared = file_weights()
+        sections = variant_sections(path)
+        for name, weights in fitted.items():
+            sections[name] = {k: v for k, v in weights.items() if v != shared[k]}
+        text = weights_text(template, None, sections)
+        if "[variants." in text and "[variants." not in template:
+            head, sep, tail = text.partition("\n[variants.")
+            text = head + VARIANTS_NOTE + sep + tail
+        Path(args.out).write_text(text, encoding="utf-8")
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"{result.samples} quiet positions; loss (mean squared error) fitted games "
-          f"{result.train_before:.5f} -> {result.train_after:.5f}, held-out games "
-          f"{result.test_before:.5f} -> {result.test_after:.5f}")
-    for label, src in result.per_source.items():
-        print(f"  {label}: {src['positions']} positions, K {src['k']:.5f}, held-out "
-              f"{src['test_before']:.5f} -> {src['test_after']:.5f}")
-    for name in term_names():
-        if before[name] != result.weights[name]:
-            print(f"  {name}: {before[name]} -> {result.weights[name]}")
+    for name, r in report.items():
+        print(f"{name}: {r['samples']} quiet positions; loss (mean squared error) fitted games "
+              f"{r['loss_train_before']:.5f} -> {r['loss_train_after']:.5f}, held-out games "
+              f"{r['loss_test_before']:.5f} -> {r['loss_test_after']:.5f}")
+        for label, src in r["sources"].items():
+            print(f"  {label}: {src['positions']} positions, K {src['k']:.5f}, held-out "
+                  f"{src['test_before']:.5f} -> {src['test_after']:.5f}")
+        for term in term_names():
+            if r["weights_before"][term] != r["weights_after"][term]:
+                print(f"  {term}: {r['weights_before'][term]} -> {r['weights_after'][term]}")
     return 0
 
 
