@@ -387,6 +387,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="write a copy of the weights file with each fitted variant's own section")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    try:
+        import scipy  # noqa: F401  (the fit's optimiser; a test extra, not needed to play)
+    except ImportError:
+        raise SystemExit("the tuner needs SciPy: pip install scipy (or the project's test extra)") from None
 
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
