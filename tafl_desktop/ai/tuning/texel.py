@@ -1,6 +1,7 @@
 """Texel tuning of the Tafl evaluation: fit the winning chance of quiet positions to the games' results.
 
-    python -m tafl_desktop.ai.tuning.texel [--every 2] [--selfplay 40] [--cache F.npz] [--out W.toml] [--json]
+    python -m tafl_desktop.ai.tuning.texel [--variants copenhagen,brandubh] [--selfplay N] [--cache FOLDER] \
+        [--out candidate.toml] [--json]
 
 Texel's method (Peter Österlund's, for his chess engine Texel; described on the Chess Programming
 Wiki, "Texel's Tuning Method") treats the static evaluation as a predictor: a position's score ``s``
@@ -23,9 +24,12 @@ in hundredths of an attacker, so the scale must not drift), and the tactical fla
 ``tuichi`` and ``fork_to_move``, which never fire in a quiet position (the quiet filter removes
 exactly the positions where they would), so the games say nothing about them.
 
-``K`` is fitted per source first, with today's weights, and then held (as Texel does).  Sources
-(the 1,752 Copenhagen and 523 Brandubh real games that ship in ``resources/games``, and optional
-self-play games of the native search) count equally, whatever their size.  One game in five is
+Each game is fitted on its own positions, starting from the weights it plays with today, into
+its own ``[variants.<id>]`` section: one set fitted to Copenhagen and Brandubh at once lowered the
+held-out loss of neither, as the two boards want different things (``benchmarks/README.md``).
+``K`` is fitted per source first, with today's weights, and then held (as Texel does), so that a
+score keeps the winning chance it had.  Sources (a game's real games that ship in
+``resources/games``, and optional self-play games) count equally, whatever their size.  One game in five is
 held out: the report gives the loss on the fitted games and on the held-out ones, before and after.
 A small pull towards today's weights (``--pull``) keeps terms the games barely inform near their
 values.  A fitted set is only a candidate: ``tafl-desktop match`` with ``weights=FILE`` and
