@@ -79,13 +79,27 @@ def engine_name(rules: Any, engine: str | None = None) -> str:
         return "python"
 
 
-def make_searcher(rules: Any, engine: str | None = None, evaluator: Any | None = None) -> Any:
+def make_searcher(rules: Any, engine: str | None = None, evaluator: Any | None = None,
+                  weights: dict[str, int] | None = None) -> Any:
     """A searcher for ``rules`` (see the module docstring for the interface).  A custom
-    ``evaluator`` (tuning experiments) keeps the Python search, whose hooks it replaces."""
+    ``evaluator`` (tuning experiments) keeps the Python search, whose hooks it replaces.
+    ``weights`` (Tafl only: the terms of ``resources/ai/tafl_evaluation.toml``) replace the
+    evaluation's weights in either engine, so that a tuned set can play a match against today's."""
     from tafl_desktop.ai.search import Searcher
 
     if evaluator is not None:
         return Searcher(rules, evaluator)
+    if weights is not None:
+        from tafl_desktop.ai.evaluation_tafl import TaflEvaluator, TaflWeights
+
+        if getattr(rules, "family", "") != "tafl":
+            raise ValueError("evaluation weights apply to the Tafl games only")
+        tw = TaflWeights.from_dict(weights)
+        if resolve(rules, engine) == "native":
+            from tafl_desktop.native.search import NativeSearcher
+
+            return NativeSearcher(rules, weights=tw)
+        return Searcher(rules, TaflEvaluator(rules, tw))
     if resolve(rules, engine) == "native":
         from tafl_desktop.native.search import NativeSearcher
 

@@ -36,17 +36,25 @@ QUIET, WIN_NOW, FORCED, TERMINAL = 0, 1, 2, 3
 WEIGHTS_FILE = "ai/tafl_evaluation.toml"
 
 
-@lru_cache(maxsize=1)
-def file_weights() -> dict[str, int]:
-    """The weights of :data:`WEIGHTS_FILE` in the resources folder (read once)."""
+@lru_cache(maxsize=64)
+def file_weights(variant: str | None = None) -> dict[str, int]:
+    """The weights of :data:`WEIGHTS_FILE` in the resources folder (read once per variant): its
+    ``[weights]``, with the ``[variants.<id>]`` section of ``variant`` over them if it has one."""
     from tafl_desktop.core.paths import resources_dir
 
-    return load_weights(resources_dir() / WEIGHTS_FILE)
+    return load_weights(resources_dir() / WEIGHTS_FILE, variant)
 
 
-def load_weights(path: Any) -> dict[str, int]:
-    """A weights file, checked: every term of :class:`TaflWeights` present, no other key, every
-    value a whole number.  ValueError in one line otherwise."""
+def variant_id(rules: Any) -> str | None:
+    """The id of the preset ``rules`` were made from (what a ``[variants.<id>]`` section names)."""
+    return getattr(getattr(rules, "variant", None), "id", None)
+
+
+def load_weights(path: Any, variant: str | None = None) -> dict[str, int]:
+    """A weights file, checked: every term of :class:`TaflWeights` present in ``[weights]``, no
+    other key, every value a whole number; each ``[variants.<id>]`` section (a variant's own
+    values for some terms) checked the same way.  The weights of ``variant`` (None: the shared
+    ``[weights]``).  ValueError in one line otherwise."""
     import tomllib
     from pathlib import Path
 
@@ -56,11 +64,28 @@ def load_weights(path: Any) -> dict[str, int]:
             data = tomllib.load(fh)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ValueError(f"the evaluation weights {path.name} cannot be read: {exc}") from None
-    return check_weights(data.get("weights", {}), path.name)
+    base = check_weights(data.get("weights", {}), path.name)
+    sections = data.get("variants", {})
+    if not isinstance(sections, dict):
+        raise ValueError(f"{path.name}: [variants] must hold one table per variant")
+    own = {vid: check_weights(table, f"{path.name} [variants.{vid}]", partial=True)
+           for vid, table in sections.items()}
+    return {**base, **own.get(variant or "", {})}
 
 
-def check_weights(table: Any, where: str) -> dict[str, int]:
-    """``table`` as term -> int, refusing unknown terms and values that are not integers."""
+def variant_sections(path: Any) -> dict[str, dict[str, int]]:
+    """The ``[variants.<id>]`` sections of a weights file (each variant's own values only)."""
+    base = load_weights(path)
+    import tomllib
+
+    with open(path, "rb") as fh:
+        ids = list(tomllib.load(fh).get("variants", {}))
+    return {vid: {k: v for k, v in load_weights(path, vid).items() if v != base[k]} for vid in ids}
+
+
+def check_weights(table: Any, where: str, partial: bool = False) -> dict[str, int]:
+    """``table`` as term -> int, refusing unknown terms and values that are not integers (and,
+    unless ``partial``, a table that leaves a term out)."""
     if not isinstance(table, dict):
         raise ValueError(f"{where}: [weights] must be a table of terms")
     names = {f.name for f in fields(TaflWeights)}
@@ -72,7 +97,7 @@ def check_weights(table: Any, where: str) -> dict[str, int]:
             raise ValueError(f"{where}: the weight {key} must be a whole number of at most a million")
         out[key] = value
     missing = sorted(names - set(out))
-    if missing:
+    if missing and not partial:
         raise ValueError(f"{where}: the weights {', '.join(missing)} are missing")
     return out
 
@@ -130,7 +155,8 @@ class TaflEvaluator:
 
     def __init__(self, rules: Any, weights: TaflWeights | None = None) -> None:
         self.rules = rules
-        self.w = weights or TaflWeights()
+        #: Given weights, else the weights file's for this variant (its own section, if any).
+        self.w = weights or TaflWeights.from_dict(file_weights(variant_id(rules)))
         r = rules
         W, H, N = r.W, r.H, r.N
         self.W, self.H, self.N = W, H, N

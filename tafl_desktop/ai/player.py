@@ -25,7 +25,7 @@ class ComputerPlayer:
 
     def __init__(self, rules: Any, level: str | Level, seed: int | None = None, evaluator: Any | None = None,
                  time_scale: float = 1.0, searcher: Any | None = None, engine: str | None = None,
-                 timed: bool = False) -> None:
+                 timed: bool = False, weights: dict[str, int] | None = None) -> None:
         self.rules = rules
         #: Whether the level's time (times ``time_scale``) is a real limit: a clock is running (the
         #: engine protocol's host).  Untimed, the node budget binds and the time is only a guard
@@ -37,7 +37,7 @@ class ComputerPlayer:
         if self.level.random_mover:
             self.searcher = None
         else:
-            self.searcher = searcher if searcher is not None else make_searcher(rules, engine, evaluator)
+            self.searcher = searcher if searcher is not None else make_searcher(rules, engine, evaluator, weights)
         #: The part of the level's error margins that applies in this game (see evaluation.py).
         self.drift_scale = self.searcher.ev.drift_scale if self.searcher else 1.0
         #: ... per side (an evaluator may say a side's errors cost more: ``side_drift_scales``).

@@ -7,7 +7,9 @@ A player spec is text, so it travels to worker processes and into a match's file
 * ``native`` or ``python``, optionally ``:time=S``, ``:nodes=N``, ``:depth=D`` (comma-separated,
   e.g. ``native:nodes=5000,depth=6``): that search engine at full strength (Expert's search
   settings, without its budget) with that budget (the match's ``--time``/``--nodes`` when the
-  spec gives none), one thread, so a node budget replays the same game;
+  spec gives none), one thread, so a node budget replays the same game; ``weights=FILE`` (Tafl
+  only) plays it with the evaluation weights of FILE (a copy of ``resources/ai/tafl_evaluation.toml``,
+  e.g. from the tuner, :mod:`tafl_desktop.ai.tuning.texel`) instead of today's: a tuned set's match;
 * ``engine:COMMAND``: an external engine hosted over the OpenTafl Engine Protocol
   (:mod:`tafl_desktop.interop.host`), refereed by our rules;
 * ``htp:COMMAND``: an engine speaking hnefatafl.org's Hnefatafl Text Protocol on its stdin, and
@@ -62,6 +64,8 @@ class PlayerSpec:
     depth: int = 0
     command: str = ""
     port: int = 0
+    #: A weights file for the Tafl evaluation ("" = today's weights).
+    weights: str = ""
 
     @property
     def label(self) -> str:
@@ -129,8 +133,12 @@ def parse_player(text: str) -> PlayerSpec:
         for item in filter(None, (p.strip() for p in rest.split(","))):
             key, eq, value = item.partition("=")
             key = key.strip().lower()
+            if eq and key == "weights":
+                values["weights"] = _weights_path(raw, value.strip())
+                continue
             if not eq or key not in _ENGINE_KEYS:
-                raise PlayerError(_("player {spec}: use time=S, nodes=N or depth=D").format(spec=quote(raw)))
+                raise PlayerError(_("player {spec}: use time=S, nodes=N, depth=D or weights=FILE").format(
+                    spec=quote(raw)))
             try:
                 number = _ENGINE_KEYS[key](value.strip())
             except ValueError:
@@ -161,6 +169,27 @@ def _htp_spec(raw: str, name: str, command: str) -> PlayerSpec:
     return PlayerSpec(raw, "htp", command=command, port=port)
 
 
+def _weights_path(raw: str, path: str) -> str:
+    """``path`` if it is a readable weights file of the Tafl evaluation; PlayerError (one line) otherwise."""
+    from tafl_desktop.ai.evaluation_tafl import load_weights
+
+    try:
+        load_weights(path)
+    except ValueError as exc:
+        raise PlayerError(_("player {spec}: {error}").format(spec=quote(raw[:60]), error=exc)) from None
+    return path
+
+
+def spec_weights(spec: PlayerSpec, rules: Any) -> dict[str, int] | None:
+    """The evaluation weights ``spec`` plays with in ``rules``' game (None: today's); the file's
+    ``[variants.<id>]`` section for the game, if it has one, over its ``[weights]``."""
+    if not spec.weights:
+        return None
+    from tafl_desktop.ai.evaluation_tafl import load_weights, variant_id
+
+    return load_weights(spec.weights, variant_id(rules))
+
+
 def history_keys(game: Game) -> list[Any]:
     """The position keys of the game so far (repetition rules need them)."""
     rules = game.rules
@@ -180,7 +209,7 @@ class SearchAgent:
             self.move_time = move_time
         else:
             level = "expert"
-            self.player = ComputerPlayer(rules, level, seed=seed, engine=spec.engine)
+            self.player = ComputerPlayer(rules, level, seed=seed, engine=spec.engine, weights=spec_weights(spec, rules))
             self.move_time = spec.time or (0.0 if spec.nodes else move_time)
         self.nodes = spec.nodes or (0 if spec.time else nodes)
 

@@ -502,6 +502,9 @@ def check_players(specs: list[str], rules: Any, tc: TimeControl, nodes: int) -> 
                 resolve(rules, spec.engine)
             except ValueError as exc:
                 raise PlayerError(_("player {spec}: {error}").format(spec=quote(text), error=exc)) from None
+            if spec.weights and getattr(rules, "family", "") != "tafl":
+                raise PlayerError(_("player {spec}: evaluation weights apply to the Tafl games only").format(
+                    spec=quote(text[:60])))
             if not (spec.time or spec.nodes or tc.move or tc.clocked or nodes):
                 raise PlayerError(_("player {spec} has no budget: add time=S or nodes=N, or give --time or --nodes")
                                   .format(spec=quote(text)))

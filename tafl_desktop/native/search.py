@@ -83,7 +83,7 @@ class NativeSearcher:
 
     engine = "native"
 
-    def __init__(self, rules: Any, table_bits: int = TABLE_BITS) -> None:
+    def __init__(self, rules: Any, table_bits: int = TABLE_BITS, weights: Any | None = None) -> None:
         from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
         from tafl_desktop.native.bridge import config_for
         from tafl_desktop.native.search_tables import evaluation_tables
@@ -91,8 +91,9 @@ class NativeSearcher:
         if not available():
             raise RuntimeError("the native search is not built")
         self.rules = rules
-        #: The Python evaluator: the source of the native tables, and of the levels' drift scales.
-        self.ev = TaflEvaluator(rules)
+        #: The Python evaluator: the source of the native tables (its ``weights`` included: a
+        #: ``TaflWeights``, None for the weights file's), and of the levels' drift scales.
+        self.ev = TaflEvaluator(rules, weights)
         self.lines = 1
         self.threads = 1
         self.finished: list[tuple[Move, int]] = []
