@@ -310,10 +310,12 @@ class Searcher:
         break the cycle: if both sides went on repeating, the position just repeated would be the
         first to reach the rule's count, made by the same side each time.  So under a rule that
         decides repetition for one side (``mover_loses``, ``mover_wins``, ``defenders_lose``) that
-        side's opponent is obliged to leave the cycle, and the repeat scores :data:`CYCLE_BREAK`
-        against it: more than any quiet positional difference, so the obliged side leaves the
-        cycle at its best exit (early, while one is still good) instead of at the last repeat,
-        and less than a proven result (a cycle found in one line is no proof in another).  Under
+        side's opponent is obliged to leave the cycle, and the repeat scores at least
+        :data:`CYCLE_BREAK` against it (more than any quiet positional difference, so the obliged
+        side leaves the cycle at its best exit, early, while one is still good, instead of at the
+        last repeat), and no better for it than the position itself (a side far behind finds no
+        refuge in a cycle it must break anyway); never a proven result (a cycle found in one
+        line is no proof in another).  Under
         ``draw`` (and where repetition decides nothing) a repeat is a draw: the side ahead gets
         no credit for shuffling back and forth.
         """
@@ -329,7 +331,10 @@ class Searcher:
         out = rules.repetition_outcome(pos, 99)
         if out is None or out.winner is None:
             return 0
-        return CYCLE_BREAK if int(out.winner) == self._side(pos) else -CYCLE_BREAK
+        # never a refuge for the obliged side, never a loss of lead for the other
+        if int(out.winner) == self._side(pos):
+            return max(CYCLE_BREAK, self.ev.evaluate(pos))
+        return min(-CYCLE_BREAK, self.ev.evaluate(pos))
 
     def _result(self, pos: Any, scored: list[tuple[Move, int]], depth: int, margin: int) -> SearchResult:
         best_move, best_score = scored[0]
