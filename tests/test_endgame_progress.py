@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from tafl_desktop.ai.engine import native_search_available
 from tafl_desktop.ai.evaluation_tafl import NO_PROGRESS_CAP, TaflEvaluator, TaflWeights
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.variants import find_variant
@@ -69,3 +70,25 @@ def test_no_progress_shrinks_the_score_of_a_quiet_position(side):
     capped = ev.evaluate(pos)
     pos.quiet = NO_PROGRESS_CAP
     assert capped == ev.evaluate(pos)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not native_search_available(), reason="the native engine is not built")
+def test_the_issues_endgame_is_won_within_100_plies():
+    """The issue's position, played out by the native engine against itself at 50,000 positions a
+    move (one thread: the same game on any machine), is won by the attackers within 100 plies
+    (75 when measured; drawn by shuffling before at 1 s a move).  Slow (about a minute):
+    ``pytest -m slow tests/test_endgame_progress.py``."""
+    from tafl_desktop.ai.engine import make_searcher
+    from tafl_desktop.ai.search import SearchLimits
+    from tafl_desktop.core.game import Game
+
+    rules = find_variant("copenhagen").with_options({"repetition": "mover_loses"}).make_rules()
+    game = Game(rules, rules.parse_position(ISSUE, Side.ATTACKERS))
+    searcher = make_searcher(rules)
+    keys = [rules.position_key(game.position)]
+    limits = SearchLimits(time=0, depth=64, nodes=50_000, threads=1)
+    while not game.over and len(game.plies) < 100:
+        game.play(searcher.search(game.position, limits, keys).move)
+        keys.append(rules.position_key(game.position))
+    assert game.outcome is not None and game.outcome.winner == Side.ATTACKERS
