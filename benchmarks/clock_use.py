@@ -53,7 +53,8 @@ def main() -> None:
               "flag": clock.flagged(), "median_share_used": round(statistics.median(
                   r["seconds"] / r["soft"] for r in rows), 2) if rows else None,
               "over_share": sum(r["seconds"] > r["soft"] for r in rows),
-              "over_hard": sum(r["seconds"] > r["hard"] for r in rows)}
+              "over_hard": sum(r["seconds"] > r["hard"] for r in rows),
+              "max_overrun": round(max((r["seconds"] - r["hard"] for r in rows), default=0.0), 3)}
     if a.json:
         print(json.dumps(report, indent=1))
         return
@@ -62,7 +63,7 @@ def main() -> None:
               f"took {r['seconds']:6.2f} s depth {r['depth']:2} {r['stopped']}")
     print(f"left {left[0]:.1f} s / {left[1]:.1f} s; flag: {report['flag']}; median time/share "
           f"{report['median_share_used']}; moves past the share {report['over_share']}, past the limit "
-          f"{report['over_hard']}")
+          f"{report['over_hard']} (by {report['max_overrun']} s at most: the search's stop checks)")
 
 
 if __name__ == "__main__":

@@ -65,22 +65,32 @@ def test_soft_deadline_stops_a_settled_search_early_and_stretches_an_unsettled_o
     t = FakeTime()
     settled = SoftDeadline(1.0, now=t)
     for _ in range(5):  # the same best move depth after depth
-        t.advance(0.09)
+        t.advance(0.05)
         settled.on_iteration(_it((1, 2), 30))
     assert settled.factor == SETTLED and not settled.stop
-    t.advance(0.1)  # 0.55 s: past half the share
+    t.advance(0.1)  # 0.35 s: a new depth would not end within half the share
     settled.on_iteration(_it((1, 2), 30))
     assert settled.stop and settled.should_stop()
 
     t = FakeTime()
     unsettled = SoftDeadline(1.0, now=t)
     unsettled.on_iteration(_it((1, 2), 30))
-    t.advance(1.5)  # past the share, but the best move just changed: look further
-    unsettled.on_iteration(_it((3, 4), 20))
+    t.advance(0.5)
+    unsettled.on_iteration(_it((3, 4), 20))  # the best move changed: look further
     assert unsettled.factor == UNSTABLE and not unsettled.stop
-    t.advance(0.6)
-    unsettled.on_iteration(_it((3, 4), 20))  # settled again, past the share
-    assert unsettled.stop
+    t.advance(1.0)  # 1.5 s, within the depth: past the share, not past twice the share
+    assert not unsettled.should_stop()
+    t.advance(0.5)
+    assert unsettled.should_stop()
+
+
+def test_soft_deadline_stops_within_a_depth_once_the_share_is_used():
+    t = FakeTime()
+    d = SoftDeadline(1.0, now=t)
+    t.advance(0.9)
+    assert not d.should_stop()
+    t.advance(0.1)
+    assert d.should_stop()
 
 
 def test_soft_deadline_stretches_when_the_score_falls_and_keeps_the_callers_stop():

@@ -1,13 +1,14 @@
 """When a clocked search stops: its share of the clock, more at critical moments (issue 44 item 3).
 
 Under a clock the computer gets a :class:`~tafl_desktop.core.clock.ThinkPlan`: a soft share and a
-hard limit.  The search itself runs to the hard limit (its ``time``); :class:`SoftDeadline` watches
-the finished depths and asks it to stop after a depth that ends past the share, as chess engines
-do.  The share is stretched where a longer look pays (the best move changed at the last depth:
-the search is still making up its mind; the score fell: something went wrong that a deeper look
-may mend) and shortened where the best move has stood for several depths, so the time saved on
-settled moves is there for the critical ones.  Fixed times per move (hints, benchmarks, the match
-tool's ``--time``) have no soft share: they are used to their deadline.
+hard limit.  The search itself may run to the hard limit (its ``time``); :class:`SoftDeadline`
+watches the finished depths and asks it to stop once the share is used, or after a depth that
+leaves too little of the share for the next one, as chess engines do.  The share is stretched
+where a longer look pays (the best move changed at the last depth: the search is still making up
+its mind; the score fell: something went wrong that a deeper look may mend) and shortened where
+the best move has stood for several depths, so the time saved on settled moves is there for the
+critical ones.  Fixed times per move (hints, benchmarks, the match tool's ``--time``) have no soft
+share: they are used to their deadline.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ FALL, FALL2 = 40, 120
 #: The share's factor when the best move has stood for :data:`SETTLED_DEPTHS` depths.
 SETTLED = 0.5
 SETTLED_DEPTHS = 4
+#: A new depth is not begun past this part of the (stretched) share: it would take longer than
+#: all the depths before it and be cut off unfinished.
+NEXT_DEPTH = 0.6
 
 
 class SoftDeadline:
@@ -64,11 +68,13 @@ class SoftDeadline:
             factor = SETTLED
         self.factor = factor
         self.last_move, self.last_score = res.move, res.score
-        if self._now() - self.t0 >= self.soft * factor:
+        if self._now() - self.t0 >= NEXT_DEPTH * self.soft * factor:
             self.stop = True
 
     def should_stop(self) -> bool:
-        """True once a finished depth ended past the share, or when the caller says stop."""
-        if self.stop:
+        """True once the (stretched) share is used, even within a depth (its best move so far is
+        played), or a finished depth left too little of it for the next, or the caller says stop."""
+        if self.stop or self._now() - self.t0 >= self.soft * self.factor:
+            self.stop = True
             return True
         return bool(self._outer_stop()) if self._outer_stop is not None else False
