@@ -39,20 +39,32 @@ def test_defender_moves_counts_the_soldiers_slides():
 
 
 def test_closing_the_ring_scores_for_the_attackers_once_defenders_are_gone():
-    # the issue's endgame: an attacker move that takes room from the last soldiers is worth
-    # defender_mobility * lost / start per square; with the term at 0 the same move is worth less
+    # the issue's endgame: each square of room the last soldiers lack (against the board's 121)
+    # is worth defender_mobility * lost / start to the attackers
     rules = find_variant("copenhagen").make_rules()
     pos = rules.parse_position(ISSUE, Side.ATTACKERS)
     on, off = TaflEvaluator(rules), TaflEvaluator(rules, _weights(defender_mobility=0))
     room = on.defender_moves(pos)
-    assert room > 0
+    assert 0 < room < rules.N
     lost = on.start_defenders - pos.dfn.bit_count()
     assert lost == 9
     gained = on.defenders_score(pos) - off.defenders_score(pos)
-    assert gained == on.w.defender_mobility * lost * room // on.start_defenders
+    assert gained == -(on.w.defender_mobility * lost * (rules.N - room) // on.start_defenders)
     # at the start nothing is lost and the term is silent (the opening's balance is untouched)
     start = rules.initial_position()
     assert on.defenders_score(start) - off.defenders_score(start) == 0
+
+
+def test_taking_a_soldier_never_costs_the_attackers_through_the_room_term():
+    # a soldier taken frees the others' lines but raises the share lost: measured against the
+    # board, the term still moves the attackers' way (room alone would have cost them the capture)
+    rules = find_variant("copenhagen").make_rules()
+    on, off = TaflEvaluator(rules), TaflEvaluator(rules, _weights(defender_mobility=0))
+    before = rules.parse_position(ISSUE, Side.ATTACKERS)
+    after = rules.parse_position(ISSUE.replace("/10T/", "/11/"), Side.ATTACKERS)  # the soldier on k8 gone
+    assert after.dfn.bit_count() == before.dfn.bit_count() - 1
+    term = [on.defenders_score(p) - off.defenders_score(p) for p in (before, after)]
+    assert term[1] < term[0]
 
 
 @pytest.mark.parametrize("side", [Side.ATTACKERS, Side.DEFENDERS])

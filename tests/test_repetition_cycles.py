@@ -34,7 +34,7 @@ OLD_LEAN = 150
 #: (rule, position, side to move, x, y, must the side to move repeat with x?)
 CASES = [
     # the attackers repeated first: they must leave; every exit costs them over 1.5 soldiers
-    ("mover_loses", "/3t1t1/2Tt3/3T3/1t1K1t1/t4T1/1t1t3/4T2/", Side.ATTACKERS, (26, 27), (37, 44), False),
+    ("mover_loses", "/2t4/t1T1T2/4T2/1K2t2/T1ttt2/6t/7/", Side.ATTACKERS, (18, 11), (37, 38), False),
     # the attackers repeating would win: the defenders must leave, so the attackers repeat
     ("mover_wins", "/4t2/1t2t2/3T3/t2K1tt/3T3/4Tt1/3t3/", Side.ATTACKERS, (36, 29), (24, 22), True),
     # any cycle loses for the defenders: they leave it, though behind, ...

@@ -399,9 +399,11 @@ class TaflEvaluator:
         if lost > 0 and w.hunt:
             score -= w.hunt * lost * _popcount(att & self.near_mask[king]) // self.start_defenders
         if lost > 0 and w.defender_mobility:
-            # the remaining soldiers' room, worth more the more of them are gone: in a won
-            # endgame the attackers close the ring and hunt the last ones (issue 44)
-            score += w.defender_mobility * lost * self.defender_moves(pos) // self.start_defenders
+            # the room the remaining soldiers lack (against the board's size), worth more the more
+            # of them are gone: in a won endgame the attackers close the ring and hunt the last
+            # ones (issue 44).  Measured against the board, not as room alone, so that taking a
+            # soldier never lowers the attackers' score through this term
+            score -= w.defender_mobility * lost * (self.N - self.defender_moves(pos)) // self.start_defenders
         if walk < 0:
             # the blockade has done its work: guard posts no longer count, closing in does
             score -= w.king_enclosed + w.king_path * self.walk_limit // 2 + w.king_space * walk

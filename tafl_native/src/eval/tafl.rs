@@ -315,7 +315,9 @@ impl<B: Bits> Tables<B> {
             score -= (w.hunt * lost * near).div_euclid(self.start_defenders);
         }
         if lost > 0 && w.defender_mobility != 0 {
-            score += (w.defender_mobility * lost * self.defender_moves(att, dfn, kb)).div_euclid(self.start_defenders);
+            // the room the soldiers lack against the board's size (`defenders_score` in Python)
+            let lack = self.n as i32 - self.defender_moves(att, dfn, kb);
+            score -= (w.defender_mobility * lost * lack).div_euclid(self.start_defenders);
         }
         if walk < 0 {
             score -= w.king_enclosed + (w.king_path * self.walk_limit).div_euclid(2) + w.king_space * walk;
