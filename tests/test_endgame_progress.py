@@ -2,8 +2,8 @@
 
 Issue 44's Copenhagen endgame (22 attackers against the king and 3 defenders) was drawn at a
 200-ply cap after 118 plies without a capture.  Two named terms, kept apart from the tuned ones,
-give the search a reason to convert: ``defender_mobility`` (the remaining soldiers' room, worth
-more the more of them are gone: closing the ring and hunting them down pays) and ``no_progress``
+give the search a reason to convert: ``defender_mobility`` (the room the remaining soldiers lack,
+worth more the more of them are gone: closing the ring and hunting them down pays) and ``no_progress``
 (the score shrinks with each ply since the last capture, so a line that captures wins the lead
 back).  Both engines compute them alike: ``tests/test_native_search.py`` compares the scores on
 random games, where soldiers are lost and plies pass without captures.
@@ -89,7 +89,7 @@ def test_no_progress_shrinks_the_score_of_a_quiet_position(side):
 def test_the_issues_endgame_is_won_within_100_plies():
     """The issue's position, played out by the native engine against itself at 50,000 positions a
     move (one thread: the same game on any machine), is won by the attackers within 100 plies
-    (75 when measured; drawn by shuffling before at 1 s a move).  Slow (about a minute):
+    (39 when measured; drawn by shuffling at 1 s a move in the issue).  Slow (about a minute):
     ``pytest -m slow tests/test_endgame_progress.py``."""
     from tafl_desktop.ai.engine import make_searcher
     from tafl_desktop.ai.search import SearchLimits
