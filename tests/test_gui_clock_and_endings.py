@@ -106,10 +106,12 @@ def test_a_damaged_clock_tag_opens_the_game_without_clocks(qtbot, make_window, t
 
 def test_the_computer_thinks_within_its_clock(qtbot, make_window):
     limits: list[float | None] = []
+    shares: list[float | None] = []
 
     class Recording:
-        def start(self, game, level, on_move, on_error=None, time_limit=None):
+        def start(self, game, level, on_move, on_error=None, time_limit=None, soft_limit=None):
             limits.append(time_limit)
+            shares.append(soft_limit)
             on_move(game.legal_moves()[0])
 
         def cancel(self):
@@ -123,8 +125,10 @@ def test_the_computer_thinks_within_its_clock(qtbot, make_window):
         qtbot.waitUntil(lambda: len(w.controller.game.plies) == 2)
         from tafl_desktop.ai.levels import get_level
 
-        assert limits and limits[0] is not None
-        assert limits[0] <= 30 / 30 < get_level("expert").time  # a thirtieth of the time left
+        assert limits and limits[0] is not None and shares[0] is not None
+        assert shares[0] <= 30 / 30 < get_level("expert").time  # its share: a thirtieth of the time left
+        # at a critical moment it may think longer, never past a quarter of what is left
+        assert shares[0] < limits[0] <= 30 / 4
     finally:
         register_engine(None)
 
@@ -170,7 +174,7 @@ class FakeAnalyst:
 
 def test_the_computer_accepts_a_draw_only_when_its_evaluation_says_so(qtbot, make_window, monkeypatch):
     class Idle:
-        def start(self, game, level, on_move, on_error=None, time_limit=None):
+        def start(self, game, level, on_move, on_error=None, time_limit=None, soft_limit=None):
             pass
 
         def cancel(self):

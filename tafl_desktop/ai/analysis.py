@@ -77,11 +77,13 @@ def to_analysis(rules: Any, pos: Any, res: SearchResult) -> Analysis:
 def best_move(rules: Any, pos: Any, level: str = "medium", history_keys: Iterable[Any] = (),
               should_stop: Callable[[], bool] | None = None, seed: int | None = None,
               searcher: Searcher | None = None, on_iteration: Callable[[SearchResult], None] | None = None,
-              time_limit: float | None = None) -> Analysis:
+              time_limit: float | None = None, soft_limit: float | None = None) -> Analysis:
     """The move a computer player of ``level`` makes in ``pos`` (randomness and blunders included);
-    ``time_limit`` overrides the level's think time."""
+    ``time_limit`` overrides the level's think time (``soft_limit``: a clock's share, see
+    :meth:`~tafl_desktop.ai.player.ComputerPlayer.choose`)."""
     player = ComputerPlayer(rules, level, seed=seed, searcher=searcher)
-    res = player.choose(pos, history_keys, should_stop, on_iteration=on_iteration, time_limit=time_limit)
+    res = player.choose(pos, history_keys, should_stop, on_iteration=on_iteration, time_limit=time_limit,
+                        soft_limit=soft_limit)
     return to_analysis(rules, pos, res)
 
 

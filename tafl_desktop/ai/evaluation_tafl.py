@@ -30,6 +30,8 @@ ATT, DEF = 0, 1
 #: ``tactics`` kinds: nothing forcing; the side to move wins with its next move; the side to move
 #: must parry (only the listed moves do, none listed = lost); the position is decided.
 QUIET, WIN_NOW, FORCED, TERMINAL = 0, 1, 2, 3
+#: Plies without a capture beyond which the no-progress term grows no further.
+NO_PROGRESS_CAP = 100
 
 
 #: The evaluation's weights as data, shared with the native engine (see the file's header).
@@ -133,6 +135,9 @@ class TaflWeights:
     guard2: int = _default("guard2")
     guard3: int = _default("guard3")
     tempo: int = _default("tempo")
+    # issue 44's terms for converting a won endgame (kept apart from the tuned ones above)
+    defender_mobility: int = _default("defender_mobility")
+    no_progress: int = _default("no_progress")
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -316,9 +321,51 @@ class TaflEvaluator:
         return None
 
     def evaluate(self, pos: Any) -> int:
-        """Static score from the side to move's view."""
+        """Static score from the side to move's view, shrunk by the no-progress count.
+
+        Why shrink it: a side far ahead that captures nothing for many moves is not converting
+        its lead, and a search that scores every quiet leaf alike has no reason to prefer the line
+        that captures (issue 44: 118 plies of shuffling in a won Copenhagen endgame).  Each ply
+        since the last capture (``pos.quiet``, up to :data:`NO_PROGRESS_CAP`) takes ``no_progress``
+        thousandths of the score away, so a capture within the horizon wins back the lead's full
+        value and the side ahead reaches for it; the side behind gains nothing it can play for.
+        """
         s = self.defenders_score(pos)
-        return s if pos.side == DEF else -s
+        s = s if pos.side == DEF else -s
+        quiet = min(pos.quiet, NO_PROGRESS_CAP)
+        if quiet and self.w.no_progress:
+            s -= s * quiet * self.w.no_progress // 1000
+        return s
+
+    def defender_moves(self, pos: Any) -> int:
+        """Squares the defenders' soldiers could slide to (the king's own moves count elsewhere):
+        per direction, the soldiers' bitboard shifted one square at a time through empty squares.
+
+        The restricted squares (throne, corners) are counted like any empty square: a cheap
+        measure of how much room the encirclement leaves them, the same in both engines, not a
+        move count.  It falls as the attackers close the ring and hunt the soldiers down.
+        """
+        empty = self.full & ~(pos.att | pos.dfn | (self.bit[pos.king] if pos.king >= 0 else 0))
+        W = self.W
+        nfa, nfl = self.not_file_a, self.not_file_last
+        total = 0
+        m = pos.dfn
+        while m:
+            m = (m << 1) & nfa & empty
+            total += _popcount(m)
+        m = pos.dfn
+        while m:
+            m = (m >> 1) & nfl & empty
+            total += _popcount(m)
+        m = pos.dfn
+        while m:
+            m = (m << W) & empty
+            total += _popcount(m)
+        m = pos.dfn
+        while m:
+            m = (m >> W) & empty
+            total += _popcount(m)
+        return total
 
     def defenders_score(self, pos: Any) -> int:
         """Static score from the defenders' view (positive: good for the king's side)."""
@@ -377,6 +424,12 @@ class TaflEvaluator:
         lost = self.start_defenders - _popcount(dfn)
         if lost > 0 and w.hunt:
             score -= w.hunt * lost * _popcount(att & self.near_mask[king]) // self.start_defenders
+        if lost > 0 and w.defender_mobility:
+            # the room the remaining soldiers lack (against the board's size), worth more the more
+            # of them are gone: in a won endgame the attackers close the ring and hunt the last
+            # ones (issue 44).  Measured against the board, not as room alone, so that taking a
+            # soldier never lowers the attackers' score through this term
+            score -= w.defender_mobility * lost * (self.N - self.defender_moves(pos)) // self.start_defenders
         if walk < 0:
             # the blockade has done its work: guard posts no longer count, closing in does
             score -= w.king_enclosed + w.king_path * self.walk_limit // 2 + w.king_space * walk

@@ -69,8 +69,12 @@ class ComputerPlayer:
 
     def choose(self, pos: Any, history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
                margin: int | None = None, on_iteration: Callable[[SearchResult], None] | None = None,
-               time_limit: float | None = None) -> SearchResult:
-        """The level's move in ``pos`` (``move`` is None only when the side to move has no move)."""
+               time_limit: float | None = None, soft_limit: float | None = None) -> SearchResult:
+        """The level's move in ``pos`` (``move`` is None only when the side to move has no move).
+
+        ``soft_limit`` (with ``time_limit``, under a clock): the share of the clock this move
+        should take; the search stops after a depth that ends past it, later at a critical moment
+        (:mod:`tafl_desktop.ai.clock_budget`), and never passes ``time_limit``."""
         lv = self.level
         side = int(self.rules.side_to_move(pos))
         blunder = bool(lv.blunder) and self.rng.random() < lv.blunder
@@ -89,4 +93,12 @@ class ComputerPlayer:
         if time_limit is not None:  # an explicit budget (hints, benchmarks) replaces the node budget
             limits.time = time_limit
             limits.nodes = 0
-        return self.searcher.search(pos, limits, history_keys, should_stop, self.rng, on_iteration)
+        if soft_limit is None or time_limit is None or soft_limit >= time_limit:
+            return self.searcher.search(pos, limits, history_keys, should_stop, self.rng, on_iteration)
+        from tafl_desktop.ai.clock_budget import SoftDeadline
+
+        soft = SoftDeadline(soft_limit, should_stop, on_iteration)
+        res = self.searcher.search(pos, limits, history_keys, soft.should_stop, self.rng, soft.on_iteration)
+        if soft.stop and res.stopped == "cancelled":
+            res.stopped = "time"  # its share of the clock used, not a cancel
+        return res

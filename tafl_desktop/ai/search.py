@@ -42,7 +42,10 @@ QUIESCENCE_PLIES = 6
 FULL_WIDTH_DEPTH = 4
 #: Moves searched at full depth before late-move reductions start.
 LMR_AFTER = 3
-REPETITION_LEAN = 150
+#: A repeat's score for the side the repetition rule does not oblige to break the cycle (see
+#: ``Searcher._repetition``); it was a lean of 150, too little to make the obliged side leave a
+#: cycle while a good exit remained (issue 44).
+CYCLE_BREAK = 1000
 #: How often (s) a running search reports its node count and depth to ``on_progress``.
 PROGRESS_EVERY = 0.1
 
@@ -322,9 +325,18 @@ class Searcher:
         """Score of a repeated position, or None if the position is new on this line.
 
         When the rule's count is reached the rule decides (a win, loss or draw).  An earlier
-        repeat (a cycle inside the search line or back to a game position) is scored as a draw,
-        leaning by REPETITION_LEAN towards the side the rule would favour if the cycle went on:
-        the side that can repeat can usually do so again, but need not be forced to.
+        repeat (a cycle inside the search line or back to a game position) is judged by who must
+        break the cycle: if both sides went on repeating, the position just repeated would be the
+        first to reach the rule's count, made by the same side each time.  So under a rule that
+        decides repetition for one side (``mover_loses``, ``mover_wins``, ``defenders_lose``) that
+        side's opponent is obliged to leave the cycle, and the repeat scores at least
+        :data:`CYCLE_BREAK` against it (more than any quiet positional difference, so the obliged
+        side leaves the cycle at its best exit, early, while one is still good, instead of at the
+        last repeat), and no better for it than the position itself (a side far behind finds no
+        refuge in a cycle it must break anyway); never a proven result (a cycle found in one
+        line is no proof in another).  Under
+        ``draw`` (and where repetition decides nothing) a repeat is a draw: the side ahead gets
+        no credit for shuffling back and forth.
         """
         in_path = self.path.get(key, 0)
         in_game = self.game_counts.get(key, 0)
@@ -338,7 +350,10 @@ class Searcher:
         out = rules.repetition_outcome(pos, 99)
         if out is None or out.winner is None:
             return 0
-        return REPETITION_LEAN if int(out.winner) == self._side(pos) else -REPETITION_LEAN
+        # never a refuge for the obliged side, never a loss of lead for the other
+        if int(out.winner) == self._side(pos):
+            return max(CYCLE_BREAK, self.ev.evaluate(pos))
+        return min(-CYCLE_BREAK, self.ev.evaluate(pos))
 
     def _result(self, pos: Any, scored: list[tuple[Move, int]], depth: int, margin: int) -> SearchResult:
         best_move, best_score = scored[0]

@@ -153,7 +153,7 @@ class _Engine:
         t = req.get("time")
         if mode == "move":
             a = analysis.best_move(rules, pos, level, history, should_stop, seed=req.get("seed"),
-                                   searcher=searcher, on_iteration=info, time_limit=t)
+                                   searcher=searcher, on_iteration=info, time_limit=t, soft_limit=req.get("soft"))
         elif mode == "hint":
             a = analysis.hint(rules, pos, history, should_stop, time_limit=t, searcher=searcher, on_iteration=info)
         else:

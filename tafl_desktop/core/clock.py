@@ -30,6 +30,24 @@ from tafl_desktop.core.marks import gettext as _
 
 #: The fewest seconds the computer is given for a move, however short its clock.
 MIN_THINK = 0.05
+#: How far a critical move may stretch the computer's share of its clock (the hard limit, at most
+#: this many times the share).
+STRETCH = 3.0
+#: Of the main time left, the most one move may ever take (with most of the increment): a long
+#: think at a critical moment still leaves time for the moves after it.
+HARD_SHARE = 0.25
+#: Of an overtime period, the most one move may take: the rest is the margin against a lost period.
+PERIOD_HARD_SHARE = 0.75
+
+
+@dataclass(frozen=True)
+class ThinkPlan:
+    """Seconds the computer may think for one move under a clock: ``soft`` is its share (it stops
+    after a search depth that ends past it, later at a critical moment), ``hard`` the limit it
+    never passes (well inside its clock: it never loses on time by thinking)."""
+
+    soft: float
+    hard: float
 
 
 @dataclass(frozen=True)
@@ -248,6 +266,25 @@ class GameClock:
         else:
             share = 0.5 * st.period_ms
         return max(MIN_THINK, min(float(level_seconds), share / 1000))
+
+    def think_plan(self, side: int, level_seconds: float) -> ThinkPlan:
+        """The computer's budget for ``side``'s move, as chess engines budget a clock: the share
+        of :meth:`think_budget` (a thirtieth of the main time plus most of the increment, at most
+        the level's time) as the usual think, and a hard limit up to :data:`STRETCH` times that
+        for critical moments (the best move changing, the score falling), never more than
+        :data:`HARD_SHARE` of the main time left (plus most of the increment) or
+        :data:`PERIOD_HARD_SHARE` of an overtime period."""
+        soft = self.think_budget(side, level_seconds)
+        st = self.sides[side]
+        c = self.control
+        if st.main_ms > 0:
+            cap = HARD_SHARE * st.main_ms + 0.8 * c.increment_ms
+            if st.periods:
+                cap = max(cap, PERIOD_HARD_SHARE * c.overtime_ms)
+        else:
+            cap = PERIOD_HARD_SHARE * st.period_ms
+        hard = max(soft, min(STRETCH * soft, cap / 1000))
+        return ThinkPlan(soft, hard)
 
     # ----------------------------------------------------------------------------- saving
     def state_text(self) -> str:

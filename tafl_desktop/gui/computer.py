@@ -132,10 +132,12 @@ class WorkerEngine(_WorkerClient):
     """A computer opponent: the ``ComputerEngine`` the controller drives (see ``session.players``)."""
 
     def start(self, game: Game, level: str, on_move: Callable[[Move], None],
-              on_error: Callable[[str], None] | None = None, time_limit: float | None = None) -> None:
+              on_error: Callable[[str], None] | None = None, time_limit: float | None = None,
+              soft_limit: float | None = None) -> None:
         """Search ``game``'s live position at ``level``; later call ``on_move`` (or ``on_error``)
         on the GUI thread.  ``time_limit`` (seconds) replaces the level's think time when a clock
-        is shorter.  A request still running is abandoned."""
+        is shorter (``soft_limit``: the clock's share for this move, stretched at critical
+        moments up to ``time_limit``).  A request still running is abandoned."""
 
         def done(result: Any) -> None:
             if result.error or result.move is None:
@@ -144,7 +146,8 @@ class WorkerEngine(_WorkerClient):
                 return
             on_move(tuple(result.move))
 
-        self._submit(game, done, level=level, mode="move", time_limit=time_limit)
+        extra = {"extra": {"soft": soft_limit}} if soft_limit is not None else {}
+        self._submit(game, done, level=level, mode="move", time_limit=time_limit, **extra)
 
 
 class Analyst(_WorkerClient):

@@ -106,7 +106,8 @@ def fixture(variant_id: str, positions: int = 60, seed: int = 1) -> dict[str, An
                 break
             pos, _ = rules.play(pos, rng.choice(moves))
         if pos.result is None:
-            samples.append({"position": rules.position_text(pos), "side": pos.side, "score": ev.evaluate(pos)})
+            samples.append({"position": rules.position_text(pos), "side": pos.side, "quiet": pos.quiet,
+                            "score": ev.evaluate(pos)})
     return {"variant": variant_id, "tables": evaluation_tables(ev), "samples": samples}
 
 

@@ -109,7 +109,8 @@ class Player(ABC):
         return self.spec.label()
 
     @abstractmethod
-    def start_turn(self, game: Game[Position], on_move: OnMove, on_error: OnError, time_limit: float | None) -> bool:
+    def start_turn(self, game: Game[Position], on_move: OnMove, on_error: OnError, time_limit: float | None,
+                   soft_limit: float | None = None) -> bool:
         """Begin choosing a move for ``game``'s live position; True if an answer will come
         through ``on_move``/``on_error`` (False: a human, or no back-end to ask)."""
 
@@ -123,7 +124,8 @@ class Player(ABC):
 class HumanPlayer(Player):
     """A person at the board: the move comes from the board's clicks, not from here."""
 
-    def start_turn(self, game: Game[Position], on_move: OnMove, on_error: OnError, time_limit: float | None) -> bool:
+    def start_turn(self, game: Game[Position], on_move: OnMove, on_error: OnError, time_limit: float | None,
+                   soft_limit: float | None = None) -> bool:
         return False
 
 
@@ -135,11 +137,14 @@ class ComputerPlayer(Player):
         super().__init__(spec)
         self.hub = hub
 
-    def start_turn(self, game: Game[Position], on_move: OnMove, on_error: OnError, time_limit: float | None) -> bool:
+    def start_turn(self, game: Game[Position], on_move: OnMove, on_error: OnError, time_limit: float | None,
+                   soft_limit: float | None = None) -> bool:
         engine = self.hub.computer_engine()
         if engine is None:
             return False
-        extra = {"time_limit": time_limit} if time_limit is not None else {}
+        extra: dict[str, float] = {"time_limit": time_limit} if time_limit is not None else {}
+        if soft_limit is not None and time_limit is not None:
+            extra["soft_limit"] = soft_limit
         engine.start(game, self.spec.level, on_move, on_error=on_error, **extra)
         return True
 
@@ -160,7 +165,8 @@ class ExternalEnginePlayer(Player):
         super().__init__(spec)
         self.hub = hub
 
-    def start_turn(self, game: Game[Position], on_move: OnMove, on_error: OnError, time_limit: float | None) -> bool:
+    def start_turn(self, game: Game[Position], on_move: OnMove, on_error: OnError, time_limit: float | None,
+                   soft_limit: float | None = None) -> bool:
         engine = self.hub.external_engine()
         if engine is None:
             return False

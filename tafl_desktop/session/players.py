@@ -146,7 +146,9 @@ class ComputerEngine(Protocol):
     def start(self, game: Any, level: str, on_move: Callable[[tuple[int, ...]], None],
               on_error: Callable[[str], None] | None = None) -> None:
         """Begin searching ``game``'s position; call ``on_move(move)`` later, on the GUI thread,
-        or ``on_error(sentence)`` if the computer could not answer."""
+        or ``on_error(sentence)`` if the computer could not answer.  Under a clock it is also
+        given ``time_limit`` (seconds it never passes) and ``soft_limit`` (its share of the clock
+        for this move)."""
 
     def cancel(self) -> None:
         """Stop searching; a late ``on_move`` after this is ignored by the controller anyway."""

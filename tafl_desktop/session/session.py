@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tafl_desktop.core.clock import GameClock, TimeControl
+from tafl_desktop.core.clock import GameClock, ThinkPlan, TimeControl
 from tafl_desktop.core.game import Game, Move, Outcome, Ply, Position, Rules, Side
 from tafl_desktop.core.game_tree import Node
 from tafl_desktop.core.record_limits import comment_refusal, move_refusal, promotion_refusal
@@ -620,12 +620,19 @@ class GameSession:
                 clock.start(side)
 
     def think_limit(self, side: int, level: str) -> float | None:
-        """Our computer's think time under the clock (None: no clock, the level decides)."""
+        """Our computer's think time under the clock (None: no clock, the level decides): its
+        hard limit (see :meth:`think_plan`)."""
+        plan = self.think_plan(side, level)
+        return plan.hard if plan is not None else None
+
+    def think_plan(self, side: int, level: str) -> ThinkPlan | None:
+        """Our computer's share of its clock for this move and the limit it never passes (None: no
+        clock, the level decides)."""
         if self.clock is None:
             return None
         from tafl_desktop.ai.levels import get_level
 
-        return self.clock.think_budget(side, get_level(level).time)
+        return self.clock.think_plan(side, get_level(level).time)
 
     def engine_clock(self) -> ClockReport | None:
         """The clock as the OpenTafl protocol tells it to external engines, or None."""
@@ -674,10 +681,11 @@ class GameSession:
         player = self.players[side]
         self._generation += 1
         generation = self._generation
-        limit = self.think_limit(side, player.spec.level) if player.spec.kind == "computer" else None
+        plan = self.think_plan(side, player.spec.level) if player.spec.kind == "computer" else None
         self._set_thinking(True)
         started = player.start_turn(self._game, lambda move: self._computer_moved(generation, move),
-                                    lambda why: self._computer_error(generation, why), limit)
+                                    lambda why: self._computer_error(generation, why),
+                                    plan.hard if plan is not None else None, plan.soft if plan is not None else None)
         if not started:
             self._set_thinking(False)
 

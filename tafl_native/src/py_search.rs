@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::board::{Bits, Wide};
-use crate::eval::tafl::{Step, Tables, Weights, WEIGHT_NAMES};
+use crate::eval::tafl::{Step, Tables, Weights, WEIGHT_COUNT, WEIGHT_NAMES};
 use crate::py_rules::{config_from, guarded, position_from};
 use crate::rules::{AnyRules, Rules};
 use crate::search::prove::{ByMoves, Prover};
@@ -93,7 +93,7 @@ fn tables<B: Bits>(d: &Bound<'_, PyDict>, board: (usize, usize)) -> PyResult<Tab
         walks.push(four);
     }
     let wd: Bound<'_, PyDict> = get(d, "weights")?;
-    let mut values = [0i32; 22];
+    let mut values = [0i32; WEIGHT_COUNT];
     for (i, name) in WEIGHT_NAMES.iter().enumerate() {
         values[i] = get(&wd, name)?;
     }

@@ -37,10 +37,12 @@ pub struct Weights {
     pub guard2: i32,
     pub guard3: i32,
     pub tempo: i32,
+    pub defender_mobility: i32,
+    pub no_progress: i32,
 }
 
 /// The names of the weights, in field order (what the Python side must hand over).
-pub const WEIGHT_NAMES: [&str; 22] = [
+pub const WEIGHT_NAMES: [&str; WEIGHT_COUNT] = [
     "attacker",
     "defender",
     "king_mobility",
@@ -63,11 +65,19 @@ pub const WEIGHT_NAMES: [&str; 22] = [
     "guard2",
     "guard3",
     "tempo",
+    "defender_mobility",
+    "no_progress",
 ];
+
+/// How many weights there are.
+pub const WEIGHT_COUNT: usize = 24;
+
+/// Plies without a capture beyond which the no-progress term grows no further.
+pub const NO_PROGRESS_CAP: u32 = 100;
 
 impl Weights {
     /// From values in [`WEIGHT_NAMES`] order.
-    pub fn from_values(v: &[i32; 22]) -> Self {
+    pub fn from_values(v: &[i32; WEIGHT_COUNT]) -> Self {
         Weights {
             attacker: v[0],
             defender: v[1],
@@ -91,6 +101,8 @@ impl Weights {
             guard2: v[19],
             guard3: v[20],
             tempo: v[21],
+            defender_mobility: v[22],
+            no_progress: v[23],
         }
     }
 }
@@ -302,6 +314,11 @@ impl<B: Bits> Tables<B> {
         if lost > 0 && w.hunt != 0 {
             score -= (w.hunt * lost * near).div_euclid(self.start_defenders);
         }
+        if lost > 0 && w.defender_mobility != 0 {
+            // the room the soldiers lack against the board's size (`defenders_score` in Python)
+            let lack = self.n as i32 - self.defender_moves(att, dfn, kb);
+            score -= (w.defender_mobility * lost * lack).div_euclid(self.start_defenders);
+        }
         if walk < 0 {
             score -= w.king_enclosed + (w.king_path * self.walk_limit).div_euclid(2) + w.king_space * walk;
         } else {
@@ -333,15 +350,47 @@ impl<B: Bits> Tables<B> {
         score
     }
 
-    /// The static score from the side to move's view.
-    #[inline]
-    pub fn evaluate(&self, att: B, dfn: B, king: i32, side: u8) -> i32 {
-        let s = self.defenders_score(att, dfn, king, side);
-        if side == DEF {
-            s
-        } else {
-            -s
+    /// Squares the defenders' soldiers could slide to through empty squares (`defender_moves`
+    /// in Python: restricted squares count like any empty one).
+    pub fn defender_moves(&self, att: B, dfn: B, kb: B) -> i32 {
+        let empty = self.full & !(att | dfn | kb);
+        let w = self.w as u32;
+        let mut total = 0;
+        let mut m = dfn;
+        while m.any() {
+            m = m.shl(1) & self.not_file_a & empty;
+            total += m.count() as i32;
         }
+        m = dfn;
+        while m.any() {
+            m = m.shr(1) & self.not_file_last & empty;
+            total += m.count() as i32;
+        }
+        m = dfn;
+        while m.any() {
+            m = m.shl(w) & empty;
+            total += m.count() as i32;
+        }
+        m = dfn;
+        while m.any() {
+            m = m.shr(w) & empty;
+            total += m.count() as i32;
+        }
+        total
+    }
+
+    /// The static score from the side to move's view, shrunk by `quiet` plies without a capture
+    /// (`evaluate` in Python: a lead that is not converted is worth less, issue 44).
+    #[inline]
+    pub fn evaluate(&self, att: B, dfn: B, king: i32, side: u8, quiet: u32) -> i32 {
+        let s = self.defenders_score(att, dfn, king, side);
+        let s = if side == DEF { s } else { -s };
+        let q = quiet.min(NO_PROGRESS_CAP) as i64;
+        if q > 0 && self.weights.no_progress != 0 {
+            let s64 = s as i64;
+            return (s64 - (s64 * q * self.weights.no_progress as i64).div_euclid(1000)) as i32;
+        }
+        s
     }
 
     /// Target squares where a move of the side to move would (by the plain custodial rule)

@@ -67,7 +67,12 @@ pub const LMR_AFTER: usize = 3;
 /// Moves the family's ordering rates this high or higher (captures, king moves, threats) are
 /// never reduced.
 pub const LMR_QUIET_KEY: i32 = 200;
-pub const REPETITION_LEAN: i32 = 150;
+/// A repeat's score for the side the repetition rule does not oblige to break the cycle: the
+/// position just repeated would be the first to reach the rule's count, made by the same side
+/// each time, so under a rule that decides repetition for one side its opponent must leave the
+/// cycle; more than any quiet positional difference, and no better for the obliged side than the
+/// position's own score; less than a proven result (`Searcher._repetition` in Python, issue 44).
+pub const CYCLE_BREAK: i32 = 1000;
 /// How often (in nodes) the clock and the caller's stop request are looked at.
 const CHECK_EVERY: u64 = 2048;
 /// With several threads and a node limit, each thread takes nodes from the shared budget in
@@ -383,8 +388,9 @@ impl<F: Family> Worker<'_, '_, F> {
         }
         match self.fam.repetition_outcome(p, 99) {
             None | Some(Outcome::Draw) => Some(0),
-            Some(Outcome::Win(s)) if s == self.fam.side(p) => Some(REPETITION_LEAN),
-            Some(_) => Some(-REPETITION_LEAN),
+            // never a refuge for the obliged side, never a loss of lead for the other
+            Some(Outcome::Win(s)) if s == self.fam.side(p) => Some(CYCLE_BREAK.max(self.fam.evaluate(p))),
+            Some(_) => Some((-CYCLE_BREAK).min(self.fam.evaluate(p))),
         }
     }
 

@@ -190,7 +190,7 @@ impl<B: Bits> Family for TaflFamily<B> {
 
     #[inline]
     fn evaluate(&self, p: &Position<B>) -> i32 {
-        self.tables.evaluate(p.att, p.dfn, Self::king(p), self.side(p))
+        self.tables.evaluate(p.att, p.dfn, Self::king(p), self.side(p), p.quiet)
     }
 
     fn tactics(&self, p: &Position<B>, moves: Option<&[Move]>, forced: &mut Vec<Move>) -> Tactic {

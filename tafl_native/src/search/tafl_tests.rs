@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::tafl::TaflFamily;
 use super::{make_move, move_to, Family, Limits, Searcher, MATE_BOUND};
 use crate::board::Bits;
-use crate::eval::tafl::{Step, Tables, Weights, WEIGHT_NAMES};
+use crate::eval::tafl::{Step, Tables, Weights, WEIGHT_COUNT, WEIGHT_NAMES};
 use crate::rules::testing::{brandubh, copenhagen};
 use crate::rules::{Rules, Side, TaflConfig};
 
@@ -53,7 +53,7 @@ fn tables<B: Bits>(t: &Value) -> Tables<B> {
             four
         })
         .collect();
-    let mut values = [0i32; 22];
+    let mut values = [0i32; WEIGHT_COUNT];
     for (i, name) in WEIGHT_NAMES.iter().enumerate() {
         values[i] = t["weights"][name].as_i64().unwrap() as i32;
     }
@@ -128,10 +128,12 @@ fn evaluation_equals_the_python_evaluators_scores() {
         let samples = f["samples"].as_array().unwrap();
         assert!(samples.len() >= 50);
         for s in samples {
-            let p = fam
+            let mut p = fam
                 .rules
                 .parse_position(s["position"].as_str().unwrap(), side(s["side"].as_u64().unwrap()))
                 .unwrap();
+            // plies since the last capture: the no-progress term shrinks the score with them
+            p.quiet = s["quiet"].as_u64().unwrap() as u32;
             assert_eq!(
                 fam.evaluate(&p) as i64,
                 s["score"].as_i64().unwrap(),
