@@ -122,7 +122,7 @@ def int_in(low: int, high: int | Callable[[], int] | None = None) -> Callable[[s
     return parse
 
 
-def float_in(low: float, high: float):
+def float_in(low: float, high: float) -> Callable[[str], float]:
     """An argparse type: a finite number from ``low`` to ``high``."""
 
     def parse(text: str) -> float:
