@@ -8,7 +8,7 @@ import pytest
 
 from tafl_desktop.ai.engine import make_searcher, native_search_available
 from tafl_desktop.core.variants import find_variant
-from tafl_desktop.search_contract import MATE, SearchLimits, SearchResult, Searcher
+from tafl_desktop.search_contract import MATE, Searcher, SearchLimits, SearchResult
 
 ENGINES = ["python"] + (["native"] if native_search_available() else [])
 
