@@ -27,8 +27,8 @@ import time
 from tafl_desktop.ai.multipv import analyse
 from tafl_desktop.ai.search import Searcher, SearchLimits
 from tafl_desktop.core.game import Game, IllegalMove
+from tafl_desktop.core.real_games import REAL_GAME_FILES, default_games_dir, read_record_lines
 from tafl_desktop.core.variants import find_variant
-from tafl_desktop.study.sources import REAL_GAME_FILES, default_games_dir, read_record_lines
 
 
 def middle_games(count: int, ply: int = 24) -> tuple:
@@ -111,10 +111,11 @@ def main() -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--speed-only", action="store_true", help="search speed only (no analysis-board timings)")
     a = p.parse_args()
-    from tafl_desktop.native.search import NativeSearcher, default_threads
+    from tafl_desktop.ai.engine import native_searcher
+    from tafl_desktop.native.search import default_threads
 
     rules, positions = middle_games(a.positions)
-    (native1, native1_cpu), (native2, native2_cpu) = thread_speeds(lambda: NativeSearcher(rules), positions, a.seconds)
+    (native1, native1_cpu), (native2, native2_cpu) = thread_speeds(lambda: native_searcher(rules), positions, a.seconds)
     python1, python1_cpu = speed(lambda: Searcher(rules), positions[: max(3, a.positions // 4)], a.seconds)
     out = {
         "positions": len(positions),
@@ -133,15 +134,15 @@ def main() -> None:
         return
 
     def native_make():
-        s = NativeSearcher(rules)
+        s = native_searcher(rules)
         s.threads = default_threads()
         return s
 
     nat1_t, _, nat1_n = time_to_depth(rules, positions, native_make, 8, 30.0, lines=1)
     nat3_t, _, nat3_n = time_to_depth(rules, positions, native_make, 8, 30.0, lines=3)
     # one thread: its processor time is what an idle core would take, however busy the machine
-    _, cpu1, _ = time_to_depth(rules, positions, lambda: NativeSearcher(rules), 8, 60.0, lines=1)
-    _, cpu3, _ = time_to_depth(rules, positions, lambda: NativeSearcher(rules), 8, 60.0, lines=3)
+    _, cpu1, _ = time_to_depth(rules, positions, lambda: native_searcher(rules), 8, 60.0, lines=1)
+    _, cpu3, _ = time_to_depth(rules, positions, lambda: native_searcher(rules), 8, 60.0, lines=3)
     py_t, _, py_n = time_to_depth(rules, positions[:3], lambda: Searcher(rules), 8, a.cap)
     out |= {
         "analysis_threads": default_threads(),

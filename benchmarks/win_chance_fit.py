@@ -25,8 +25,8 @@ from scipy.optimize import minimize_scalar
 
 from tafl_desktop.ai.evaluation import make_evaluator
 from tafl_desktop.core.game import Game, IllegalMove
+from tafl_desktop.core.real_games import REAL_GAME_FILES, default_games_dir, read_record_lines
 from tafl_desktop.core.variants import find_variant
-from tafl_desktop.study.sources import REAL_GAME_FILES, default_games_dir, read_record_lines
 
 RESULTS = {"White": 1, "Black": 0}  # the records' names: White = defenders, Black = attackers
 

@@ -1,15 +1,19 @@
-"""The package's layers, read from the source (issue 27): no import cycles, the core imports
-nothing outside itself, the game session runs without Qt, and ``study/``, ``interop/`` and ``lab/``
-reach no Qt through anything they import (the team's rule: they run headless).
+"""The package's layers, read from the source (issues 27 and 41): one order of the packages, in
+which each imports only the layers below it (:data:`LAYERS`, the order ``docs/ARCHITECTURE.md`` §1
+draws); no import cycles between modules; the game session runs without Qt; and ``study/``,
+``interop/``, ``lab/``, ``match/`` and ``gamedb/`` reach no Qt through anything they import (the
+team's rule: they run headless).
 
 Every import counts, the ones inside functions too (that is where cycles used to hide:
 variants <-> rules_string, language <-> main_window, lab.charts <-> lab.files, commands <->
-controller); imports under ``if TYPE_CHECKING:`` do not, since they never run.
+controller, the capabilities' commands <-> ``cli/__init__``, ``native.search`` <-> ``ai.engine``);
+imports under ``if TYPE_CHECKING:`` do not, since they never run.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -45,6 +49,7 @@ def _runtime_imports(tree: ast.AST) -> list[str]:
     return out
 
 
+@functools.cache
 def _graph() -> dict[str, set[str]]:
     """Module -> the package's modules it imports.  ``from pkg import sub`` of a submodule counts
     as importing ``pkg.sub``; a module's own parent packages are not counted (Python runs them
@@ -62,12 +67,17 @@ def _graph() -> dict[str, set[str]]:
 
 def _named_imports(path: Path, package: str) -> set[str]:
     """``package`` when the file imports a name from it that is not a submodule."""
-    modules = {_module_name(p) for p in PACKAGE.rglob("*.py")}
+    modules = _modules()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module == package and node.level == 0:
             if any(f"{package}.{a.name}" not in modules for a in node.names):
                 return {package}
     return set()
+
+
+@functools.cache
+def _modules() -> frozenset[str]:
+    return frozenset(_module_name(p) for p in PACKAGE.rglob("*.py"))
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -111,12 +121,83 @@ def test_no_module_imports_itself_back():
     assert _cycles(_graph()) == []
 
 
+#: The one order of the package's parts, bottom first: a package (or top-level module) imports only
+#: parts of the layers before its own, never a part of its own layer nor of a layer above.  The
+#: parts of one layer are peers that do not know each other.  ``__init__`` is the package's own
+#: ``tafl_desktop/__init__.py`` (its version), which every import runs first.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("__init__",),
+    ("core",),                                            # pure Python: the rules and their data
+    ("i18n", "argparse_words"),                           # the translation layer
+    ("search_contract", "command_line", "tools"),         # the contracts every capability shares
+    ("native",),                                          # the bridge to the Rust rules
+    ("ai",),                                              # search, evaluation, prover, worker
+    ("session", "interop"),                               # the game session; other programs' files
+    ("study", "analysis"),                                # the capabilities: study tools, analysis words
+    ("gamedb",),                                          # the game database (scores moves in analysis words)
+    ("lab",),                                             # the rules lab (its games go into the database)
+    ("printing",),                                        # the printed sets and makers' files
+    ("match",),                                           # matches, tournaments and their papers
+    ("gui",),                                             # the window
+    ("selftest",),                                        # the bundle's smoke test
+    ("cli", "i18n_catalogue"),                            # the command line's front doors
+    ("__main__",),
+)
+
+
+def _part(module: str) -> str:
+    """The package or top-level module of ``tafl_desktop`` a module belongs to (its layer's unit)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _part_imports() -> dict[tuple[str, str], list[str]]:
+    """(importing part, imported part) -> the module imports that make the edge.  Importing a
+    submodule runs its parent packages, so ``x.cli.common`` is an import of the part ``cli``
+    (its ``__init__`` included)."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for module, targets in _graph().items():
+        for target in targets:
+            if _part(module) != _part(target):
+                out.setdefault((_part(module), _part(target)), []).append(f"{module} -> {target}")
+    return out
+
+
+def test_every_part_of_the_package_has_its_layer():
+    """A new package or top-level module is placed in :data:`LAYERS` (and nothing is listed twice
+    or stale), so the order below covers all of them."""
+    listed = [p for layer in LAYERS for p in layer]
+    found = {_part(_module_name(p)) for p in PACKAGE.rglob("*.py")}
+    assert len(listed) == len(set(listed))
+    assert set(listed) == found
+
+
+def test_every_package_imports_only_the_layers_below_it():
+    """One order for every package: each import (lazy ones inside functions too) goes down."""
+    level = {p: i for i, layer in enumerate(LAYERS) for p in layer}
+    upward = sorted(f"{a} (layer {level[a]}) imports {b} (layer {level[b]}): {', '.join(sorted(why)[:3])}"
+                    for (a, b), why in _part_imports().items() if level.get(b, -1) >= level.get(a, -1))
+    assert upward == []
+
+
+def test_the_order_is_a_real_rule():
+    """The check above can fail: the imports that made the two old package cycles are upward in
+    :data:`LAYERS` (a capability's commands importing the front door's package, the native bridge
+    importing the Python searcher)."""
+    level = {p: i for i, layer in enumerate(LAYERS) for p in layer}
+    assert level["cli"] > level["interop"] and level["cli"] > level["lab"] and level["cli"] > level["study"]
+    assert level["ai"] > level["native"] > level["search_contract"]
+    assert level["command_line"] < min(level[p] for p in ("interop", "lab", "study", "analysis", "match", "gamedb"))
+
+
 @pytest.mark.parametrize(("package", "allowed"), [
     ("tafl_desktop.core", ("tafl_desktop.core",)),
     ("tafl_desktop.session", ("tafl_desktop.core", "tafl_desktop.session", "tafl_desktop.i18n",
                               "tafl_desktop.ai.levels")),
 ])
 def test_a_layer_imports_only_what_is_below_it(package, allowed):
+    """Finer than the order: the core imports nothing outside itself, the session nothing of the
+    search but the levels' names."""
     graph = _graph()
     outside = {(m, t) for m, targets in graph.items() if m.startswith(package)
                for t in targets if t.startswith("tafl_desktop") and not t.startswith(allowed)}

@@ -14,11 +14,11 @@ import random
 
 import pytest
 
+from tafl_desktop.ai.prover import NativeProver, Prover, SearchBudgetExceeded, make_prover
 from tafl_desktop.core.dablot import LEADER, OFFICER, SOLDIER, SON, DablotPosition, cell
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.variants import find_variant
 from tafl_desktop.native import dablot as native_dablot
-from tafl_desktop.study.prover import NativeProver, Prover, SearchBudgetExceeded, make_prover
 
 needs_native = pytest.mark.skipif(native_dablot.unsupported(find_variant("dablot").make_rules()) is not None,
                                   reason="the native engine is not built")

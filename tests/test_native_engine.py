@@ -71,6 +71,20 @@ def test_the_native_engine_knows_every_value_of_every_option():
             assert known[spec.key] == "bool", spec.key
 
 
+@needs_native
+def test_the_native_defaults_are_the_schemas():
+    """Issue 41, item 5: the native option struct, its defaults, keys and domains are generated from
+    one line a key (``tafl_options!`` in ``tafl_native/src/rules/config.rs``); each default is
+    the core schema's (``core/tafl_options.py``), of the same type, for every key it plays."""
+    defaults = native.native_module().option_defaults()
+    for spec in TAFL_OPTIONS:
+        if spec.key in native.bridge.PYTHON_ONLY:
+            assert spec.key not in defaults, spec.key
+        else:
+            assert (defaults[spec.key], type(defaults[spec.key])) == (spec.default, type(spec.default)), spec.key
+    assert sorted(defaults) == sorted(native.native_module().option_keys())
+
+
 def _with_module_changed(monkeypatch, name, value):
     """The bridge's verdict on the built module with one attribute replaced (or removed)."""
     module = native.native_module()

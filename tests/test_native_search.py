@@ -21,10 +21,10 @@ from timing import within
 
 from tafl_desktop.ai.engine import make_searcher, native_search_available, resolve
 from tafl_desktop.ai.evaluation_tafl import TaflEvaluator, check_weights, file_weights, load_weights
+from tafl_desktop.ai.prover import Prover
 from tafl_desktop.ai.search import MATE_BOUND, Searcher, SearchLimits
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.variants import find_variant
-from tafl_desktop.study.prover import Prover
 
 native = pytest.mark.skipif(not native_search_available(), reason="the native engine is not built")
 
@@ -64,7 +64,7 @@ def test_native_evaluation_equals_the_python_evaluator(variant, options):
 
     rules = _rules(variant, options)
     ev = TaflEvaluator(rules)
-    ns = NativeSearcher(rules, table_bits=10)
+    ns = NativeSearcher(rules, TaflEvaluator(rules), table_bits=10)
     rng = random.Random(hash(variant) % 1000 + len(options))
     checked = 0
     for _game in range(12):
@@ -153,7 +153,7 @@ def test_a_failure_inside_the_native_search_is_one_line():
     from tafl_desktop.native.search import NativeSearcher
 
     rules = find_variant("brandubh").make_rules()
-    ns = NativeSearcher(rules, table_bits=10)
+    ns = NativeSearcher(rules, TaflEvaluator(rules), table_bits=10)
     with pytest.raises(RuntimeError) as info:
         ns._core._panic_for_test()
     assert "\n" not in str(info.value) and "native" in str(info.value)
@@ -271,8 +271,8 @@ def test_the_worker_plays_hints_and_analyses_with_the_native_engine():
 def test_native_and_python_provers_settle_the_same_puzzles(variant):
     """The shipped puzzles' positions and positions a few plies before them: both provers find the
     same unique win (or none) with the same first move, length and solution tree."""
+    from tafl_desktop.ai.prover import NativeProver, Prover, prove_unique
     from tafl_desktop.core.paths import resources_dir
-    from tafl_desktop.study.prover import NativeProver, Prover, prove_unique
     from tafl_desktop.study.puzzles import PuzzleSet
 
     pset = PuzzleSet.load(resources_dir() / "puzzles" / f"{variant}.json")
@@ -299,11 +299,11 @@ def test_native_and_python_provers_settle_the_same_puzzles(variant):
 def test_the_rust_tests_fixture_is_current(variant):
     """``cargo test`` checks the native evaluation against ``tafl_native/tests/data``: those files
     must hold what the Python evaluator computes now (rewrite them with
-    ``python -m tafl_desktop.native.search_tables``)."""
+    ``python -m tafl_desktop.ai.native_fixtures``)."""
     import json
 
+    from tafl_desktop.ai.native_fixtures import FIXTURE_VARIANTS, fixture
     from tafl_desktop.core.paths import resources_dir
-    from tafl_desktop.native.search_tables import FIXTURE_VARIANTS, fixture
 
     assert variant in FIXTURE_VARIANTS
     path = resources_dir().parent / "tafl_native" / "tests" / "data" / f"eval_{variant}.json"

@@ -143,7 +143,7 @@ def test_bad_requests_get_one_line_and_leave_files_alone(tmp_path, played):
 def test_the_knockout_and_bracket_matches_are_listed(tmp_path):
     # a double elimination of four where the higher rated always wins: R1 P1-P4, P2-P3; R2
     # winners P1-P2, losers P3-P4; R3 losers P2-P3; R4 the grand final P1-P2, P1 wins (2-0)
-    from tafl_desktop.printing.tournament_sheets import render_tournament
+    from tafl_desktop.match.sheets import render_tournament
 
     t = tm.Tournament("Bracket", "double-elimination", [tm.Player(f"P{k}", 2000 - k) for k in range(1, 5)], 0)
     while not t.finished:
@@ -164,7 +164,7 @@ def test_the_knockout_and_bracket_matches_are_listed(tmp_path):
 
 def test_score_sheets_fit_a_landscape_letter_page(tmp_path):
     from tafl_desktop.core.variants import find_variant
-    from tafl_desktop.printing.tournament_sheets import render_tournament
+    from tafl_desktop.match.sheets import render_tournament
 
     t = tm.Tournament("Club", "round-robin", [tm.Player("Ann"), tm.Player("Bo")], 1, variant="brandubh")
     t.pair_next()
@@ -180,7 +180,7 @@ def test_score_sheets_fit_a_landscape_letter_page(tmp_path):
 
 def test_a_long_rule_set_never_pushes_the_clock_or_the_moves_off_the_sheet(tmp_path):
     from tafl_desktop.core.variants import find_variant
-    from tafl_desktop.printing.tournament_sheets import render_tournament
+    from tafl_desktop.match.sheets import render_tournament
 
     t = tm.Tournament("Club", "round-robin", [tm.Player("Ann"), tm.Player("Bo")], 1, variant="copenhagen",
                       clock="90 min")

@@ -53,9 +53,9 @@ ENGINES = ["python", pytest.param("native", marks=pytest.mark.skipif(
 def _searcher(engine: str, rules):
     if engine == "python":
         return Searcher(rules)
-    from tafl_desktop.native.search import NativeSearcher
+    from tafl_desktop.ai.engine import native_searcher
 
-    return NativeSearcher(rules, table_bits=14)
+    return native_searcher(rules, table_bits=14)
 
 
 def _cycle(rules, text: str, side: Side, x, y):

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from tafl_desktop.ai.prover import prove_unique
 from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.game_tree import GameTree
 from tafl_desktop.core.record import save_game
 from tafl_desktop.core.variants import find_variant
 from tafl_desktop.study.generator import MIN_GAP, balance, game_and_ply, is_long, space_out
 from tafl_desktop.study.my_games import mine_game, puzzle_from_mistake
-from tafl_desktop.study.prover import prove_unique
 from tafl_desktop.study.puzzles import LIST_KEYS, PuzzleError, all_puzzles, check_puzzle, shipped_sets
 from tafl_desktop.study.rating import (
     MAX_DEVIATION,
@@ -84,7 +84,7 @@ def test_themes_are_read_from_the_solution():
     rules = BRANDUBH.make_rules()
     pos = rules.parse_position("/7/3t3/7/2tKt2/7/7/7/", Side.DEFENDERS)  # two escape routes at once
     proof = prove_unique(rules, pos, 5)
-    from tafl_desktop.study.prover import main_line
+    from tafl_desktop.ai.prover import main_line
 
     line = main_line(rules, pos, proof.tree)
     assert detect_themes(rules, pos, line, proof.tree, "king_escaped") == ["escape", "double_threat", "short"]
@@ -97,7 +97,7 @@ def _single_answers(rules, pos, first_move):
     """The winner's moves that win at once against every defence to ``first_move`` from ``pos``,
     and whether the prover finds a win within two plies after it: every defence the rules allow
     is tried (not only the solution tree's), each answer asked of the prover at zero plies."""
-    from tafl_desktop.study.prover import Prover
+    from tafl_desktop.ai.prover import Prover
 
     winner = rules.side_to_move(pos)
     prover = Prover(rules, winner)

@@ -12,11 +12,11 @@ import sys
 
 import pytest
 
+from tafl_desktop.ai.prover import main_line, prove_unique
 from tafl_desktop.cli import main
 from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.variants import find_variant
 from tafl_desktop.study.generator import MIN_GAP, game_and_ply
-from tafl_desktop.study.prover import main_line, prove_unique
 from tafl_desktop.study.puzzles import LIST_KEYS, all_puzzles, check_puzzle, compact_tree
 from tafl_desktop.study.sources import default_games_dir
 

@@ -2,11 +2,13 @@
 
 Everything in the app that thinks (the computer player, hints, the evaluation bar, the analysis
 board, game review, puzzle mining and proving, the Rules Lab, the ``engine`` command) asks
-:func:`make_searcher` for a searcher and never learns which one it got.  Both offer:
+:func:`make_searcher` for a searcher and never learns which one it got.  Both implement the
+contract of :mod:`tafl_desktop.search_contract` (the :class:`~tafl_desktop.search_contract.Searcher`
+Protocol):
 
 * ``search(pos, limits, history_keys=(), should_stop=None, rng=None, on_iteration=None)`` ->
-  :class:`~tafl_desktop.ai.search.SearchResult` (``limits`` a
-  :class:`~tafl_desktop.ai.search.SearchLimits`; ``should_stop()`` polled while searching;
+  :class:`~tafl_desktop.search_contract.SearchResult` (``limits`` a
+  :class:`~tafl_desktop.search_contract.SearchLimits`; ``should_stop()`` polled while searching;
   ``on_iteration(result)`` after every finished depth);
 * ``pv(pos, move)``: the principal variation starting with ``move`` after a search;
 * ``lines`` (how many best root moves get exact scores), ``finished`` and ``finished_depth``
@@ -25,6 +27,7 @@ import os
 from typing import Any
 
 from tafl_desktop.core.families import FAMILIES
+from tafl_desktop.search_contract import Searcher as SearcherContract
 
 #: An environment variable that picks the engine for a whole process tree (tests, benchmarks).
 ENGINE_ENV = "TAFL_ENGINE"
@@ -80,7 +83,7 @@ def engine_name(rules: Any, engine: str | None = None) -> str:
 
 
 def make_searcher(rules: Any, engine: str | None = None, evaluator: Any | None = None,
-                  weights: dict[str, int] | None = None) -> Any:
+                  weights: dict[str, int] | None = None) -> SearcherContract:
     """A searcher for ``rules`` (see the module docstring for the interface).  A custom
     ``evaluator`` (tuning experiments) keeps the Python search, whose hooks it replaces.
     ``weights`` (Tafl only: the terms of ``resources/ai/tafl_evaluation.toml``) replace the
@@ -98,10 +101,25 @@ def make_searcher(rules: Any, engine: str | None = None, evaluator: Any | None =
         if resolve(rules, engine) == "native":
             from tafl_desktop.native.search import NativeSearcher
 
-            return NativeSearcher(rules, weights=tw)
+            return NativeSearcher(rules, TaflEvaluator(rules, tw))
         return Searcher(rules, TaflEvaluator(rules, tw))
     if resolve(rules, engine) == "native":
-        from tafl_desktop.native.search import NativeSearcher
-
-        return NativeSearcher(rules)
+        return native_searcher(rules)
     return Searcher(rules)
+
+
+def native_searcher(rules: Any, table_bits: int | None = None) -> Any:
+    """The native searcher of Tafl ``rules``, its evaluation tables from the Python evaluator
+    (the native bridge imports nothing from ``ai/``: the evaluator is handed in here)."""
+    from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
+    from tafl_desktop.native.search import TABLE_BITS, NativeSearcher
+
+    return NativeSearcher(rules, TaflEvaluator(rules), TABLE_BITS if table_bits is None else table_bits)
+
+
+def native_prover_core(rules: Any) -> Any:
+    """The native object that proves forced wins for Tafl ``rules`` (kept while the rules live)."""
+    from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
+    from tafl_desktop.native.search import prover_core
+
+    return prover_core(rules, TaflEvaluator)

@@ -6,7 +6,7 @@ extended); the principal variation is read back from the transposition table, wh
 move for those last positions.  So a win in three plies found at depth 2 printed only two moves.
 
 A proven score says how many plies the win takes, so the rest of the line is a small question
-for the exhaustive prover (:mod:`tafl_desktop.study.prover`, native where it is built): at the
+for the exhaustive prover (:mod:`tafl_desktop.ai.prover`, native where it is built): at the
 winner's turn a move that still wins in the plies left (the fastest found), at the loser's turn
 the defence that holds out longest.  The prover's node budget keeps this from ever costing more
 than a moment; a line it cannot finish within it is left as the search gave it.
@@ -26,7 +26,7 @@ def complete_line(rules: Any, pos: Any, line: list[Move], plies: int, engine: st
     """``line`` (a principal variation from ``pos`` whose result is proven in ``plies`` plies,
     positive when the side to move wins) with the moves up to the end of the game added; the
     moves of ``line`` past the end of the game are dropped."""
-    from tafl_desktop.study.prover import SearchBudgetExceeded, make_prover
+    from tafl_desktop.ai.prover import SearchBudgetExceeded, make_prover
 
     to_move = rules.side_to_move(pos)
     winner = to_move if plies > 0 else to_move.other

@@ -23,17 +23,24 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from tafl_desktop.ai.evaluation import make_evaluator
 from tafl_desktop.ai.evaluation_tafl import FORCED, TERMINAL, WIN_NOW
 from tafl_desktop.ai.zobrist import key_hasher
 from tafl_desktop.core.game import Move, Outcome, unrepeated
+from tafl_desktop.search_contract import (
+    MATE,
+    MATE_BOUND,
+    PROGRESS_EVERY,
+    SearchLimits,
+    SearchResult,
+    drift_pick,
+)
 
-MATE = 100_000
-#: Scores beyond this are wins or losses in a known number of plies.
-MATE_BOUND = MATE - 1_000
+# MATE, MATE_BOUND, PROGRESS_EVERY, SearchLimits, SearchResult and drift_pick are the search
+# contract's (tafl_desktop.search_contract, shared with the native searcher); they are
+# re-exported here, where callers have always imported them.
 INF = 10 * MATE
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 128
@@ -46,88 +53,10 @@ LMR_AFTER = 3
 #: ``Searcher._repetition``); it was a lean of 150, too little to make the obliged side leave a
 #: cycle while a good exit remained (issue 44).
 CYCLE_BREAK = 1000
-#: How often (s) a running search reports its node count and depth to ``on_progress``.
-PROGRESS_EVERY = 0.1
 
 
 class SearchAborted(Exception):
     """Raised inside the tree when time, nodes or the caller say stop; caught at the root."""
-
-
-@dataclass
-class SearchLimits:
-    """When to stop: the first limit reached ends the search (0 = no limit)."""
-
-    time: float = 5.0
-    depth: int = 64
-    nodes: int = 0
-    quiescence: bool = True
-    #: Root moves within this many units of the best get exact scores and may be chosen.
-    margin: int = 0
-    #: How a move within the margin is picked: ranked (best 1/2, next 1/4, ...) or uniformly.
-    ranked_drift: bool = True
-    #: Beyond FULL_WIDTH_DEPTH, reduce late quiet moves by a ply (re-searched if they look good).
-    selective: bool = False
-    #: Follow captures in the quiescence search (the native engine; the Python one never does).
-    captures: bool = True
-    #: Search threads for an engine that has them (the native one: Lazy SMP); 0 = the searcher's
-    #: own setting.  More than one is faster but not reproducible.  The Python search has one.
-    threads: int = 0
-    #: Follow captures past the horizon in the Python search too (analysis and review ask for it,
-    #: so that a piece left hanging at the horizon is seen; the levels, tuned without it, do not).
-    #: The native search follows captures wherever ``captures`` is set.
-    follow_captures: bool = False
-
-
-@dataclass
-class SearchResult:
-    """The outcome of one search.  ``score`` is from the side to move's view."""
-
-    move: Move | None
-    score: int
-    depth: int
-    nodes: int
-    seconds: float
-    pv: list[Move] = field(default_factory=list)
-    #: (move, score) for root moves within the margin of the best (best first).
-    candidates: list[tuple[Move, int]] = field(default_factory=list)
-    #: Why the search ended: "time", "nodes", "cancelled", "depth" (the depth asked), "proven" (every
-    #: line asked for a result no deeper search changes: :func:`settled`) or "forced" (no choice to make).
-    stopped: str = ""
-    #: Deepest iteration finished without any reduction (equal to ``depth`` unless selective).
-    full_width_depth: int = 0
-
-    @property
-    def nodes_per_second(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
-
-    @property
-    def mate_in(self) -> int | None:
-        """Plies to a forced result (positive: the side to move wins), None if not proven."""
-        if self.score >= MATE_BOUND:
-            return MATE - self.score
-        if self.score <= -MATE_BOUND:
-            return -(MATE + self.score)
-        return None
-
-
-def drift_pick(candidates: list[tuple[Move, int]], rng: Any) -> Move:
-    """A weak level's move among the root moves within its margin: the best with probability
-    1/2, the second best 1/4, and so on (``SearchLimits.ranked_drift``).
-
-    Why not uniformly: where many quiet moves score alike (the geese's slow advance in the Fox
-    games), a uniform pick among them is a random walk that never closes the trap, so a weak
-    flock could not even beat a random fox (0 of 10 before this).  Ranked, the weak player still
-    strays from the best move half the time, but keeps a direction.
-    """
-    ranked = sorted(candidates, key=lambda ms: -ms[1])
-    r = rng.random()
-    for move, _score in ranked[:-1]:
-        r *= 2
-        if r < 1:
-            return move
-        r -= 1
-    return ranked[-1][0]
 
 
 def settled(scored: list[tuple[Move, int]], lines: int, full_width: int) -> bool:
@@ -149,13 +78,16 @@ def settled(scored: list[tuple[Move, int]], lines: int, full_width: int) -> bool
 
 class Searcher:
     """The Python search engine: a reusable searcher for one rules object, keeping its
-    transposition table between moves.  It is one of the two implementations of the interface in
-    :mod:`tafl_desktop.ai.engine` (the other is the native one): ``search``, ``pv``, ``lines``,
-    ``finished`` and ``finished_depth``, ``ev`` and ``engine``."""
+    transposition table between moves.  It is one of the two implementations of the
+    :class:`~tafl_desktop.search_contract.Searcher` Protocol (the other is the native one):
+    ``search``, ``pv``, ``clear``, ``lines``, ``finished`` and ``finished_depth``, ``nodes``,
+    ``ev``, ``rules`` and ``engine``."""
 
     engine = "python"
     #: How many best root moves get exact scores (multi-PV; 1 for play).
     lines = 1
+    #: The contract's thread count: the Python search has one thread, whatever is set here.
+    threads = 1
 
     def __init__(self, rules: Any, evaluator: Any | None = None, tt_entries: int = 400_000) -> None:
         self.rules = rules
@@ -591,3 +523,8 @@ class Searcher:
                     if alpha >= beta:
                         break
         return best
+
+
+__all__ = ["CYCLE_BREAK", "EXACT", "FULL_WIDTH_DEPTH", "INF", "LMR_AFTER", "LOWER", "MATE", "MATE_BOUND",
+           "MAX_PLY", "PROGRESS_EVERY", "QUIESCENCE_PLIES", "SearchAborted", "SearchLimits",
+           "SearchResult", "Searcher", "UPPER", "drift_pick", "settled"]

@@ -37,7 +37,7 @@ MIN_SECONDS = 0.001
 
 def register(sub: Any) -> None:
     """Add ``analyse`` and ``review`` to the argparse sub-parsers ``sub``."""
-    from tafl_desktop.cli.common import float_in
+    from tafl_desktop.command_line import float_in
 
     s = sub.add_parser("analyse", help=_("the best lines of a position, with scores and proven results"))
     s.add_argument("variant", metavar="VARIANT", help=_("preset id or variant file"))
@@ -73,9 +73,9 @@ def register(sub: Any) -> None:
 def cmd_analyse(args: Any) -> int:
     from tafl_desktop.ai.engine import make_searcher
     from tafl_desktop.ai.multipv import MAX_LINES, analyse
-    from tafl_desktop.cli.common import EXIT_ILLEGAL, CliError
-    from tafl_desktop.cli.common import start_position as _start
-    from tafl_desktop.cli.common import variant_arg as _variant
+    from tafl_desktop.command_line import EXIT_ILLEGAL, CliError
+    from tafl_desktop.command_line import start_position as _start
+    from tafl_desktop.command_line import variant_arg as _variant
     from tafl_desktop.core.game import Game, IllegalMove
     from tafl_desktop.core.marks import integer
 
@@ -146,7 +146,7 @@ def cmd_analyse(args: Any) -> int:
 def review_budget(args: Any, rules: Any, engine: str) -> Any:
     """The budget ``--depth``, ``--nodes`` or ``--time`` asks for, else the standard one."""
     from tafl_desktop.ai.review import MAX_DEPTH, MAX_NODES, MIN_NODES, Budget, default_budget
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.command_line import CliError
     from tafl_desktop.core.marks import integer
 
     if args.depth is not None:
@@ -169,7 +169,7 @@ def cmd_review(args: Any) -> int:
     from tafl_desktop.ai.engine import resolve
     from tafl_desktop.ai.review import CLASS_WORDS, CLASSES, review_game
     from tafl_desktop.ai.review_store import ReviewStore, StoreError, fingerprint
-    from tafl_desktop.cli.common import EXIT_ERROR, EXIT_ILLEGAL, CliError
+    from tafl_desktop.command_line import EXIT_ERROR, EXIT_ILLEGAL, CliError
     from tafl_desktop.core.quoting import shown
     from tafl_desktop.core.record import RecordError, load_game
 

@@ -4,7 +4,7 @@ Every error is one line on stderr and a non-zero exit code; no tracebacks reach 
 The command names and JSON keys here are contracts that tests and scripts rely on.  The helpers
 every capability's sub-commands share (a variant from ``NAME --set K=V``, a start position from
 ``--position``/``--to-move``, the one-line error and the exit codes) are public in
-:mod:`tafl_desktop.cli.common`; the capabilities' own commands (``lab``, ``analyse``, ``convert``,
+:mod:`tafl_desktop.command_line`; the capabilities' own commands (``lab``, ``analyse``, ``convert``,
 ``puzzles``...) are registered from the modules in :data:`CAPABILITY_COMMANDS`.
 """
 
@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from tafl_desktop import __version__
-from tafl_desktop.cli.common import EXIT_ERROR, EXIT_ILLEGAL, CliError, float_in, int_in, sets_text
-from tafl_desktop.cli.common import number_text as _number_text
-from tafl_desktop.cli.common import quote_value as _quote
-from tafl_desktop.cli.common import shown as _shown
-from tafl_desktop.cli.common import start_position as _start
-from tafl_desktop.cli.common import variant_arg as _variant
+from tafl_desktop.command_line import EXIT_ERROR, EXIT_ILLEGAL, CliError, float_in, int_in, sets_text
+from tafl_desktop.command_line import number_text as _number_text
+from tafl_desktop.command_line import quote_value as _quote
+from tafl_desktop.command_line import shown as _shown
+from tafl_desktop.command_line import start_position as _start
+from tafl_desktop.command_line import variant_arg as _variant
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.native.bridge import ENGINES as ENGINE_NAMES
@@ -345,7 +345,7 @@ def print_selfplay(v: Any, report: dict[str, Any]) -> None:
 
 def _balance_report(folder: str) -> dict[str, Any]:
     """The report of the Rules Lab study in ``folder``, for the rule sheet's balance chart."""
-    from tafl_desktop.lab.cli import _warn
+    from tafl_desktop.lab.cli import warn_problems
     from tafl_desktop.lab.report import summary
     from tafl_desktop.lab.store import ResultStore
     from tafl_desktop.lab.study import StudyError
@@ -354,7 +354,7 @@ def _balance_report(folder: str) -> dict[str, Any]:
         store = ResultStore.open(folder)
     except StudyError as exc:
         raise CliError(_("--balance: {error}").format(error=exc)) from None
-    _warn(store)
+    warn_problems(store)
     return summary(store)
 
 

@@ -5,7 +5,7 @@ list, the announcements, the board's orientation, the printer, the position edit
 question is a property of the family, so it is written once here and asked by name
 (``variant.traits.captures_in_notation``); a new family is one more entry, not a hunt for switches.
 Layers with code of their own per family (the AI's evaluations, the printer's diagrams) keep a
-table keyed by the family's ``name``.
+table keyed by the family's ``name`` (all listed in :mod:`tafl_desktop.core.family_tables`).
 
 Pure data: the rules classes are named as ``"module:Class"`` and imported when a game of that
 family is first made, so starting the window pays only for the family it shows.

@@ -22,7 +22,7 @@ def _db_path(args) -> Any:
 
 
 def _open(args, shipped: bool = True):
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.command_line import CliError
     from tafl_desktop.gamedb.library import open_db
     from tafl_desktop.gamedb.store import GameDb, GameDbError
     from tafl_desktop.i18n import _
@@ -42,7 +42,7 @@ def _open(args, shipped: bool = True):
 
 def _line(args):
     """The game the command line describes: variant, --set, --position/--to-move and --moves."""
-    from tafl_desktop.cli.common import EXIT_ILLEGAL, CliError, start_position, variant_arg
+    from tafl_desktop.command_line import EXIT_ILLEGAL, CliError, start_position, variant_arg
     from tafl_desktop.core.game import Game
     from tafl_desktop.core.move_list_text import MoveListError, listed_moves, play_listed
 
@@ -63,7 +63,7 @@ def _filters(args):
 
 
 def cmd_db_import(args) -> int:
-    from tafl_desktop.cli.common import CliError, variant_arg
+    from tafl_desktop.command_line import CliError, variant_arg
     from tafl_desktop.gamedb.library import import_paths
     from tafl_desktop.gamedb.store import GameDbError
     from tafl_desktop.i18n import _
@@ -107,7 +107,7 @@ def cmd_db_stats(args) -> int:
 
 
 def _lookup_json(args, sample: int) -> dict[str, Any]:
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.command_line import CliError
     from tafl_desktop.gamedb.openings import opening_of
     from tafl_desktop.gamedb.store import GameDbError
 
@@ -137,7 +137,7 @@ def _lookup_json(args, sample: int) -> dict[str, Any]:
 
 def _other_rules(db, variant) -> list[dict[str, Any]]:
     """Rule sets of the same variant that hold games, with the toggles that differ (``--set``)."""
-    from tafl_desktop.cli.common import sets_text
+    from tafl_desktop.command_line import sets_text
 
     out = []
     for variant_data, n in db.con.execute(
@@ -192,7 +192,7 @@ def cmd_db_find(args) -> int:
 
 
 def cmd_db_rebuild(args) -> int:
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.command_line import CliError
     from tafl_desktop.gamedb.library import rebuild
     from tafl_desktop.gamedb.store import GameDbError
     from tafl_desktop.i18n import _
@@ -211,7 +211,7 @@ def cmd_db_rebuild(args) -> int:
 
 def register(sub) -> None:
     """Add ``db`` (import, stats, find, rebuild) and ``explore``."""
-    from tafl_desktop.cli.common import int_in
+    from tafl_desktop.command_line import int_in
     from tafl_desktop.i18n import _
 
     json_help = _("print the result as JSON (keys and values in English)")

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from tafl_desktop.gui.board_overlays import LINE_COLOUR, Arrow, Overlay
+from tafl_desktop.gui.line_board import ROW_MOVES
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
 
@@ -45,8 +46,8 @@ MAX_LINES = 5
 #: search's guesses, and a long tail of them only crowds the dock).  A proven line is shown to its
 #: end, the win itself, however long: a line cut before the winning move does not show the win.
 SHOWN_MOVES = 8
-#: Move buttons in a row: a longer proven line wraps onto further rows of this many.
-ROW_MOVES = 8
+# Move buttons in a row (ROW_MOVES, kept with the scratch board, which wraps its lines alike):
+# a longer proven line wraps onto further rows of this many.
 #: The lines are redrawn at most this often (ms): a new depth may finish many times a second.
 UPDATE_MS = 150
 #: A continuous analysis' budget (s): it stops by itself after this, or at a proven result.

@@ -713,7 +713,7 @@ class PuzzleDialog(QDialog):
         return str(self.puzzle["variant"]) if self.puzzle is not None else ""
 
     def _prover(self) -> Any:
-        from tafl_desktop.study.prover import make_prover
+        from tafl_desktop.ai.prover import make_prover
 
         # bounded: an answer the window cannot find quickly is left unsaid rather than freezing it
         return make_prover(self.rules, self.winner, max_nodes=GUI_NODE_BUDGET)
@@ -765,7 +765,7 @@ class PuzzleDialog(QDialog):
     def _is_winning(self, prover: Any, text: str, after: Any, out: Any) -> bool:
         """Does the player's move keep a forced win?  The stored tree answers for its own move;
         another move is proven by a bounded search (the first move of a puzzle is unique)."""
-        from tafl_desktop.study.prover import SearchBudgetExceeded
+        from tafl_desktop.ai.prover import SearchBudgetExceeded
 
         if out is not None:
             return out.winner == self.winner
@@ -780,7 +780,7 @@ class PuzzleDialog(QDialog):
 
     def _refutation(self, prover: Any, text: str, after: Any) -> str | None:
         """A defence that refutes the player's move, as a sentence; None if none is found in budget."""
-        from tafl_desktop.study.prover import SearchBudgetExceeded
+        from tafl_desktop.ai.prover import SearchBudgetExceeded
 
         rules = self.rules
         try:
@@ -805,7 +805,7 @@ class PuzzleDialog(QDialog):
 
     def computer_reply(self) -> None:
         """The defence that holds out longest, from the solution tree."""
-        from tafl_desktop.study.prover import tree_depth
+        from tafl_desktop.ai.prover import tree_depth
 
         node = self.tree or {}
         replies = node.get("replies") or {}
@@ -886,7 +886,7 @@ class PuzzleDialog(QDialog):
 
     def solution_step(self) -> None:
         """One move of the solution (see :meth:`show_solution`); at the end the line is named."""
-        from tafl_desktop.study.prover import tree_depth
+        from tafl_desktop.ai.prover import tree_depth
 
         rules = self.rules
         node = self.tree or {}
@@ -922,7 +922,7 @@ class PuzzleDialog(QDialog):
 
     def _prover_tree(self) -> dict[str, Any] | None:
         """The solution tree from the position on the board, when the player left the stored one."""
-        from tafl_desktop.study.prover import SearchBudgetExceeded, make_prover
+        from tafl_desktop.ai.prover import SearchBudgetExceeded, make_prover
 
         try:
             prover = make_prover(self.rules, self.winner, max_nodes=GUI_NODE_BUDGET)

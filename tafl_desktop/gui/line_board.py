@@ -27,6 +27,10 @@ from PySide6.QtWidgets import (
 from tafl_desktop.gui.study_board import StudyBoard
 from tafl_desktop.i18n import _
 
+#: Move buttons in a row, here and in the analysis board: a longer proven line wraps onto further
+#: rows of this many.
+ROW_MOVES = 8
+
 
 class LineBoard(QDialog):
     """The scratch board (one per analysis board, reused for each line opened)."""
@@ -106,8 +110,6 @@ class LineBoard(QDialog):
         self.moves_box.deleteLater()
         self.moves_box = QWidget()
         # a proven line is shown whole, however long: it wraps onto rows as the analysis board's does
-        from tafl_desktop.gui.analysis_board import ROW_MOVES
-
         row = QGridLayout(self.moves_box)
         row.setContentsMargins(0, 0, 0, 0)
         row.setHorizontalSpacing(0)

@@ -10,8 +10,8 @@ import sys
 
 
 def cmd_convert(args) -> int:
-    from tafl_desktop.cli.common import CliError, sets_text
-    from tafl_desktop.cli.common import variant_arg as _variant
+    from tafl_desktop.command_line import CliError, sets_text
+    from tafl_desktop.command_line import variant_arg as _variant
     from tafl_desktop.i18n import _
     from tafl_desktop.interop.formats import read_game, write_game
     from tafl_desktop.interop.transfer import InteropError, OtherRulesError
@@ -40,7 +40,7 @@ def cmd_convert(args) -> int:
 
 
 def cmd_engine(args) -> int:
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.command_line import CliError
     from tafl_desktop.interop.engine import run_engine
 
     try:
@@ -50,7 +50,7 @@ def cmd_engine(args) -> int:
 
 
 def cmd_htp(args) -> int:
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.command_line import CliError
     from tafl_desktop.interop.htp import main_htp
 
     if args.seconds is not None and not 0.01 <= args.seconds <= 3600:
@@ -65,8 +65,8 @@ def _variants_with_rules_string(previous):
     def run(args) -> int:
         if not getattr(args, "rules_string", None):
             return previous(args)
-        from tafl_desktop.cli.common import CliError
-        from tafl_desktop.cli.common import variant_arg as _variant
+        from tafl_desktop.command_line import CliError
+        from tafl_desktop.command_line import variant_arg as _variant
         from tafl_desktop.core.rules_string import RulesStringError, to_rules_string
         from tafl_desktop.i18n import _
 

@@ -54,12 +54,12 @@ def register(sub: Any) -> None:
 
 
 def _fail(exc: Exception):
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.command_line import CliError
 
     return CliError(str(exc))
 
 
-def _warn(store: Any) -> None:
+def warn_problems(store: Any) -> None:
     """Say on stderr, one line each, what the store did not count or had to repair."""
     for text in store.problems:
         print(_("tafl-desktop: warning: {text}").format(text=text), file=sys.stderr)
@@ -105,7 +105,7 @@ def cmd_lab(args: Any) -> int:
     except OSError as exc:
         raise _fail(OSError(_("cannot write into {folder}: {problem}").format(
             folder=out, problem=exc.strerror or exc))) from None
-    _warn(store)
+    warn_problems(store)
     bar = _ProgressLine()
     from tafl_desktop.gamedb.lab_games import GameSink, add_study_result
 
@@ -155,8 +155,8 @@ def cmd_lab_compare(args: Any) -> int:
         first, second = ResultStore.open(args.first), ResultStore.open(args.second)
     except StudyError as exc:
         raise _fail(exc) from None
-    _warn(first)
-    _warn(second)
+    warn_problems(first)
+    warn_problems(second)
     a, b = summary(first), summary(second)
     side = a["sides"][0]
     rows = []
@@ -186,7 +186,7 @@ def cmd_lab_game(args: Any) -> int:
 
     try:
         store = ResultStore.open(args.folder)
-        _warn(store)
+        warn_problems(store)
         game = game_of(store, args.cell, args.game)
     except StudyError as exc:
         raise _fail(exc) from None

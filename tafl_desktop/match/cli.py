@@ -16,7 +16,7 @@ MAX_GAMES = 100_000
 def _sprt_arg(text: str) -> tuple[float, float]:
     import argparse
 
-    from tafl_desktop.cli.common import number_text
+    from tafl_desktop.command_line import number_text
     from tafl_desktop.core.quoting import quote
     from tafl_desktop.i18n import _
 
@@ -95,8 +95,8 @@ def _text_report(report: dict[str, Any], side_names: tuple[str, ...] = ("attacke
 
 
 def cmd_match(args) -> int:
-    from tafl_desktop.cli.common import CliError
-    from tafl_desktop.cli.common import variant_arg as _variant
+    from tafl_desktop.command_line import CliError
+    from tafl_desktop.command_line import variant_arg as _variant
     from tafl_desktop.i18n import _
     from tafl_desktop.match.loop import Adjudication, TimeControl
     from tafl_desktop.match.players import PlayerError, parse_player
@@ -135,7 +135,7 @@ def cmd_match(args) -> int:
 
 def register(sub) -> None:
     """Add ``match``."""
-    from tafl_desktop.cli.common import float_in, int_in
+    from tafl_desktop.command_line import float_in, int_in
     from tafl_desktop.i18n import _
 
     s = sub.add_parser("match", help=_("play a match between two players: wins, draws, losses, Elo and SPRT"))
@@ -216,7 +216,7 @@ def _print_round(t: Any, rnd: Any) -> None:
 
 def _enter_from_file(t: Any, game_file: str) -> None:
     """Enter the result of the finished game in ``game_file``, whose tags name its players."""
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.command_line import CliError
     from tafl_desktop.core.quoting import shown
     from tafl_desktop.i18n import _
     from tafl_desktop.interop.formats import read_game
@@ -239,12 +239,12 @@ def _enter_from_file(t: Any, game_file: str) -> None:
 
 def _print_papers(t: Any, args: Any) -> None:
     """``tournament print``: write the PDF asked for (the round: --round, else the last paired)."""
-    from tafl_desktop.cli.common import CliError
-    from tafl_desktop.cli.common import variant_arg as _variant
+    from tafl_desktop.command_line import CliError
+    from tafl_desktop.command_line import variant_arg as _variant
     from tafl_desktop.core.quoting import os_reason, shown
     from tafl_desktop.i18n import _
+    from tafl_desktop.match.sheets import render_tournament
     from tafl_desktop.printing import PrintError, write_atomic
-    from tafl_desktop.printing.tournament_sheets import render_tournament
 
     if not args.out:
         raise CliError(_("give the PDF to write: --out FILE.pdf"))
@@ -263,7 +263,7 @@ def _print_papers(t: Any, args: Any) -> None:
 def cmd_tournament(args) -> int:
     import os
 
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.command_line import CliError
     from tafl_desktop.core.quoting import os_reason, shown
     from tafl_desktop.i18n import _
     from tafl_desktop.match import tournament as tm
@@ -277,7 +277,7 @@ def cmd_tournament(args) -> int:
             if len(set(names)) != len(names):
                 raise CliError(_("two players have the same name"))
             if args.variant:
-                from tafl_desktop.cli.common import variant_arg
+                from tafl_desktop.command_line import variant_arg
 
                 variant_arg(args.variant, None)
             if os.path.exists(path):
@@ -332,7 +332,7 @@ def cmd_tournament(args) -> int:
 
 def register_tournament(sub) -> None:
     """Add ``tournament``."""
-    from tafl_desktop.cli.common import int_in
+    from tafl_desktop.command_line import int_in
     from tafl_desktop.i18n import _
 
     s = sub.add_parser("tournament", help=_("run a club tournament: pairings, results, standings with tie-breaks"))

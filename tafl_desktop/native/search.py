@@ -1,7 +1,9 @@
-"""The native (Rust) search behind the interface of :mod:`tafl_desktop.ai.engine`.
+"""The native (Rust) search, one of the two implementations of the search contract
+(:class:`tafl_desktop.search_contract.Searcher`; :func:`tafl_desktop.ai.engine.make_searcher`
+picks between them).
 
-:class:`NativeSearcher` does what :class:`tafl_desktop.ai.search.Searcher` does, with the same
-arguments and the same :class:`~tafl_desktop.ai.search.SearchResult`, but searches in the
+:class:`NativeSearcher` does what the Python searcher does, with the same arguments and the same
+:class:`~tafl_desktop.search_contract.SearchResult`, but searches in the
 ``tafl_native`` module: about fifty times as many positions per second, without holding the
 interpreter lock (so the caller's threads, e.g. the engine protocol's reader, keep running).
 
@@ -13,7 +15,10 @@ is called after each finished depth.  A failure inside the native code (a Rust p
 arrives as a ``RuntimeError`` with one line, never as a crash.
 
 Which move a weak level picks among those within its margin is decided here, by the caller's
-``rng`` and :func:`~tafl_desktop.ai.search.drift_pick`, exactly as the Python searcher does.
+``rng`` and :func:`~tafl_desktop.search_contract.drift_pick`, exactly as the Python searcher does.
+
+This module imports nothing from ``ai/`` (which sits above ``native/``): the caller hands in the
+Python evaluator whose tables the native evaluation uses (``ai.engine.make_searcher`` does).
 """
 
 from __future__ import annotations
@@ -25,9 +30,9 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from tafl_desktop.ai.search import MATE, PROGRESS_EVERY, SearchLimits, SearchResult, drift_pick
 from tafl_desktop.core.game import Move, unrepeated
 from tafl_desktop.native.bridge import position_tuple
+from tafl_desktop.search_contract import MATE, PROGRESS_EVERY, SearchLimits, SearchResult, drift_pick
 
 try:  # the module is built by `make` (maturin); without a Rust toolchain it is simply absent
     import tafl_native as _native
@@ -64,12 +69,13 @@ def unsupported_reason() -> str | None:
 _PROVERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def prover_core(rules: Any) -> Any:
+def prover_core(rules: Any, make_evaluator: Callable[[Any], Any]) -> Any:
     """The native object that proves forced wins for ``rules`` (one per rules object, kept while
-    the rules live: building it compiles the rules and the evaluation tables)."""
+    the rules live: building it compiles the rules and the evaluation tables, the latter from
+    ``make_evaluator(rules)``, the family's Python evaluator)."""
     core = _PROVERS.get(rules)
     if core is None:
-        core = _PROVERS[rules] = NativeSearcher(rules, table_bits=10)._core
+        core = _PROVERS[rules] = NativeSearcher(rules, make_evaluator(rules), table_bits=10)._core
     return core
 
 
@@ -79,21 +85,21 @@ def default_threads() -> int:
 
 
 class NativeSearcher:
-    """A reusable native searcher for one rules object (its table lives between searches)."""
+    """A reusable native searcher for one rules object (its table lives between searches).
+    ``evaluator`` is the family's Python evaluator for ``rules`` (a ``TaflEvaluator``): the
+    source of the native evaluation's tables, and of the levels' drift scales."""
 
     engine = "native"
 
-    def __init__(self, rules: Any, table_bits: int = TABLE_BITS, weights: Any | None = None) -> None:
-        from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
+    def __init__(self, rules: Any, evaluator: Any, table_bits: int = TABLE_BITS) -> None:
         from tafl_desktop.native.bridge import config_for
         from tafl_desktop.native.search_tables import evaluation_tables
 
         if not available():
             raise RuntimeError("the native search is not built")
         self.rules = rules
-        #: The Python evaluator: the source of the native tables (its ``weights`` included: a
-        #: ``TaflWeights``, None for the weights file's), and of the levels' drift scales.
-        self.ev = TaflEvaluator(rules, weights)
+        #: The Python evaluator: the source of the native tables, and of the levels' drift scales.
+        self.ev = evaluator
         self.lines = 1
         self.threads = 1
         self.finished: list[tuple[Move, int]] = []

@@ -6,7 +6,9 @@ his moves take past the throne, corners, camps and walls at his speed) is derive
 evaluator (:class:`~tafl_desktop.ai.evaluation_tafl.TaflEvaluator`) from the core's compiled
 rules.  Handing those very numbers over means the native evaluation cannot read a rule
 differently; only the arithmetic is written twice, and ``tests/test_native_search.py`` checks
-that both give the same score on thousands of positions.
+that both give the same score on thousands of positions.  The evaluator is handed in (this
+module imports nothing from ``ai/``, which sits above ``native/``); the Rust tests' fixtures are
+written by :mod:`tafl_desktop.ai.native_fixtures`.
 
 Bitboards travel as lists of six 64-bit words (little-endian: square 0 is bit 0 of word 0).
 """
@@ -18,8 +20,6 @@ from typing import Any
 from tafl_desktop.core.tafl import C_KING
 
 WORDS = 6
-#: The presets whose tables the Rust tests read (the rules layer's Rust presets are these two).
-FIXTURE_VARIANTS = ("brandubh", "copenhagen")
 _MASK64 = (1 << 64) - 1
 
 
@@ -83,41 +83,3 @@ def evaluation_tables(ev: Any) -> dict[str, Any]:
         "m_south_edge": words(ev.m_south_edge),
         "weights": w,
     }
-
-
-def fixture(variant_id: str, positions: int = 60, seed: int = 1) -> dict[str, Any]:
-    """The evaluation tables of a preset and the Python evaluator's scores of ``positions``
-    positions from seeded random games: the Rust tests' fixture (``tafl_native/tests/data``), so
-    that ``cargo test`` checks the native evaluation against the Python one without Python."""
-    import random
-
-    from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
-    from tafl_desktop.core.variants import find_variant
-
-    rules = find_variant(variant_id).make_rules()
-    ev = TaflEvaluator(rules)
-    rng = random.Random(seed)
-    samples: list[Any] = []
-    while len(samples) < positions:
-        pos = rules.initial_position()
-        for _ in range(rng.randrange(1, 80)):
-            moves = rules.legal_moves(pos)
-            if pos.result is not None or not moves:
-                break
-            pos, _ = rules.play(pos, rng.choice(moves))
-        if pos.result is None:
-            samples.append({"position": rules.position_text(pos), "side": pos.side, "quiet": pos.quiet,
-                            "score": ev.evaluate(pos)})
-    return {"variant": variant_id, "tables": evaluation_tables(ev), "samples": samples}
-
-
-if __name__ == "__main__":  # python -m tafl_desktop.native.search_tables OUT_DIR: rewrite the Rust fixtures
-    import json
-    import sys
-    from pathlib import Path
-
-    out = Path(sys.argv[1] if len(sys.argv) > 1 else "tafl_native/tests/data")
-    out.mkdir(parents=True, exist_ok=True)
-    for vid in FIXTURE_VARIANTS:
-        (out / f"eval_{vid}.json").write_text(json.dumps(fixture(vid), separators=(",", ":")) + "\n",
-                                              encoding="utf-8")

@@ -19,7 +19,7 @@ from tafl_desktop.i18n import _, ngettext
 
 
 def register(sub: Any) -> None:
-    from tafl_desktop.cli.common import float_in, int_in
+    from tafl_desktop.command_line import float_in, int_in
 
     p = sub.add_parser("puzzles", help=_("generate, list and re-verify the puzzles"))
     ps = p.add_subparsers(dest="puzzles_command", required=True)
@@ -82,7 +82,7 @@ def _keep_pair(text: str) -> tuple[int, int]:
     """``--keep W,L``: two whole numbers from 1 to 99."""
     import argparse
 
-    from tafl_desktop.cli.common import quote_value
+    from tafl_desktop.command_line import quote_value
 
     parts = text.split(",")
     if len(parts) == 2 and all(p.strip().isdigit() and 1 <= int(p) <= 99 for p in parts):
@@ -92,7 +92,7 @@ def _keep_pair(text: str) -> tuple[int, int]:
 
 
 def _load(args: Any) -> list[dict[str, Any]]:
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.command_line import CliError
     from tafl_desktop.study.puzzles import PuzzleError, PuzzleSet, all_puzzles
 
     try:
@@ -100,7 +100,7 @@ def _load(args: Any) -> list[dict[str, Any]]:
     except PuzzleError as exc:
         raise CliError(str(exc)) from None
     if args.variant:
-        from tafl_desktop.cli.common import variant_arg as _variant
+        from tafl_desktop.command_line import variant_arg as _variant
 
         vid = _variant(args.variant, None).id
         puzzles = [pz for pz in puzzles if pz["variant"] == vid]
@@ -162,7 +162,7 @@ def in_line(text: str) -> str:
 
 def cmd_check_record(args: Any) -> int:
     """``puzzles check --file PUZZLE.otg``: an OpenTafl puzzle file read, and its claim proved."""
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.command_line import CliError
     from tafl_desktop.study.puzzles import PuzzleError
     from tafl_desktop.study.record_puzzles import CHECK_MAX_PLIES, check_record_puzzle
 
@@ -230,8 +230,8 @@ def cmd_check(args: Any) -> int:
 
 
 def cmd_generate(args: Any) -> int:
-    from tafl_desktop.cli.common import CliError
-    from tafl_desktop.cli.common import variant_arg as _variant
+    from tafl_desktop.command_line import CliError
+    from tafl_desktop.command_line import variant_arg as _variant
     from tafl_desktop.study.generator import generate
     from tafl_desktop.study.puzzles import PuzzleError, puzzles_dir
 
@@ -278,7 +278,7 @@ def _check_max_plies(plies: int) -> None:
     """``--max-plies`` as its help says: 1 to 7, and odd (the side to move plays a win's first and
     last ply, so a forced win is 1, 3, 5 or 7 plies long; the prover would take an even limit as
     the odd one below it, so it is refused rather than silently lowered)."""
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.command_line import CliError
 
     if plies < 1 or plies > 7:
         raise CliError(_("--max-plies must be from 1 to 7"))
@@ -291,7 +291,7 @@ def cmd_mine(args: Any) -> int:
 
     A game that cannot be read or mined is named in one line on stderr and the others go on: what
     they gave is still added, and the exit code is 1."""
-    from tafl_desktop.cli.common import CliError
+    from tafl_desktop.command_line import CliError
     from tafl_desktop.interop.formats import read_game
     from tafl_desktop.interop.transfer import InteropError
     from tafl_desktop.study.my_games import MAX_PLIES, add_to_set, default_path, mine_game, puzzle_from_mistake

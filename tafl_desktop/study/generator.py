@@ -3,7 +3,7 @@
 ``tafl-desktop puzzles generate VARIANT --seconds S`` runs one bounded, resumable pass: it reads
 the variant's puzzle set (if any), re-proves the puzzles it holds under the preset's rules (see
 :func:`refresh`), skips the games it already scanned, tries the last positions of each further
-game with :func:`~tafl_desktop.study.prover.prove_unique`, and saves the set after every game, so
+game with :func:`~tafl_desktop.ai.prover.prove_unique`, and saves the set after every game, so
 stopping it loses at most one game's work.  Sources: the real games on record for Copenhagen and
 Brandubh (Fetlar's puzzles come from the Copenhagen games: the same board and start), the app's
 self-play for every preset, and composed endgames (``--source endgames``: self-play positions
@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tafl_desktop.ai.prover import prove_unique, prover_engine
 from tafl_desktop.core.marks import gettext as _
-from tafl_desktop.study.prover import prove_unique, prover_engine
 from tafl_desktop.study.puzzles import PuzzleSet, puzzle_from_proof
 from tafl_desktop.study.sources import (
     DEFAULT_KEEP,
@@ -59,7 +59,7 @@ ENDGAME_NODE_BUDGET = 10_000
 #: positions expanded by the proof), which settles about a hundred times as many positions per second.
 NATIVE_NODE_BUDGET = 500_000
 #: Boards of at least this many squares or points try only the move played in the game as the
-#: key (see ``hint_only`` in :func:`~tafl_desktop.study.prover.prove_unique`): 9x9 and up, full Dablot.
+#: key (see ``hint_only`` in :func:`~tafl_desktop.ai.prover.prove_unique`): 9x9 and up, full Dablot.
 HINT_ONLY_FROM = 64
 #: Two puzzles of one game are at least this many plies apart.
 MIN_GAP = 8

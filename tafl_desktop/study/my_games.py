@@ -20,10 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tafl_desktop.ai.prover import prove_unique
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import shown
-from tafl_desktop.study.prover import prove_unique
 from tafl_desktop.study.puzzles import MIXED_SET, PuzzleError, PuzzleSet, is_preset_set, puzzle_from_proof
 
 #: The set's name in its file, and the prefix of its puzzles' ids.

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tafl_desktop.ai.prover import Proof, main_line, prove_unique
 from tafl_desktop.core.game import Game, IllegalMove
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import json_problem, os_reason, shown
-from tafl_desktop.study.prover import Proof, main_line, prove_unique
 
 FORMAT = 1
 #: Largest puzzle file read (the biggest shipped sets, 11x11 and 13x13 with whole solution trees, are

@@ -172,7 +172,7 @@ def check_record_puzzle(path: str | Path) -> dict[str, Any]:
     line that ends in a win for the side to move within :data:`CHECK_MAX_PLIES`, ``proved`` (a
     forced win in ``plies``, ``unique`` or not), ``refuted`` (no forced win that short) or
     ``open`` (past the budget); ``not tried`` otherwise."""
-    from tafl_desktop.study.prover import SearchBudgetExceeded, make_prover
+    from tafl_desktop.ai.prover import SearchBudgetExceeded, make_prover
 
     puzzle = read_record_puzzle(path)
     rules, variant = puzzle.rules, puzzle.variant

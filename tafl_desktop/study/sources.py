@@ -14,7 +14,6 @@ replayed under the rules their README states; that is why Brandubh's puzzles car
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,11 +22,10 @@ from typing import Any
 
 from tafl_desktop.core.game import Game, IllegalMove
 
-#: The record files, the preset they are played on, and the toggles their README states.
-REAL_GAME_FILES: dict[str, tuple[str, dict[str, Any]]] = {
-    "copenhagen": ("copenhagen.csv", {}),
-    "brandubh": ("brandubh.csv", {"king_capture": "weak_near_throne", "encirclement": True}),
-}
+# where the real games are and how a line reads (the tuner reads them too): re-exported here
+from tafl_desktop.core.real_games import REAL_GAME_FILES as REAL_GAME_FILES
+from tafl_desktop.core.real_games import default_games_dir as default_games_dir
+from tafl_desktop.core.real_games import read_record_lines
 
 #: Self-play pairings (first side's level, second side's level): weak players blunder into the
 #: tactics a puzzle needs, and each side gets the stronger level in turn.
@@ -49,41 +47,6 @@ class Candidate:
     def winner_to_move(self) -> bool:
         """Is the side to move the side that made the game's last (deciding) move?"""
         return (self.length - self.ply) % 2 == 1
-
-
-def default_games_dir() -> Path | None:
-    """The real-game folder: ``$TAFL_GAMES_DIR``, else the games the app ships (``resources/games``,
-    the same files the game database imports), else ``shared/reference/games`` beside or above the
-    checkout."""
-    env = os.environ.get("TAFL_GAMES_DIR")
-    if env:
-        return Path(env)
-    from tafl_desktop.core.paths import resources_dir
-
-    shipped = resources_dir() / "games"
-    if (shipped / "copenhagen.csv").is_file():
-        return shipped
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        cand = parent / "shared" / "reference" / "games"
-        if cand.is_dir():
-            return cand
-    return None
-
-
-def read_record_lines(path: Path) -> Iterator[tuple[int, list[str], str]]:
-    """(line number, move texts, result) for each game line: moves space-separated with captures
-    appended as ``x<square>`` (dropped here: the engine finds them), ``timeout`` tokens skipped."""
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not raw.strip():
-            continue
-        try:
-            moves_text, _a, _b, result = raw.rsplit(",", 3)
-        except ValueError:
-            continue
-        moves = [t.split("x")[0] for t in moves_text.split() if t != "timeout"]
-        if moves:
-            yield number, moves, result.strip()
 
 
 def _tail(game: Game, name: str, back: int) -> list[Candidate]:

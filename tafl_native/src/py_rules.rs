@@ -22,7 +22,7 @@ use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
 use crate::board::{Bits, NO_SQ};
 use crate::perft::{perft, perft_divide};
 use crate::playout::random_playouts;
-use crate::rules::config::{option_domain, Domain, OptionValue, TaflConfig, OPTION_KEYS};
+use crate::rules::config::{option_domain, Domain, OptionValue, TaflConfig, TaflOptions, OPTION_KEYS};
 use crate::rules::{AnyRules, Move, Outcome, Position, Reason, Rules, Side};
 use crate::with_rules;
 
@@ -516,6 +516,23 @@ fn option_values<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// Every option's default as the native rules have it: `{key: bool | int | str}`.  The tests
+/// compare it with the core's schema (`tests/test_native_engine.py`), so the two cannot drift.
+#[pyfunction]
+fn option_defaults<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let defaults = TaflOptions::default();
+    for key in OPTION_KEYS {
+        match defaults.get(key) {
+            Some(OptionValue::Bool(b)) => d.set_item(key, b)?,
+            Some(OptionValue::Int(i)) => d.set_item(key, i)?,
+            Some(OptionValue::Str(s)) => d.set_item(key, s)?,
+            None => {}
+        }
+    }
+    Ok(d)
+}
+
 /// Processor features this build was compiled to use that the processor running it lacks
 /// (empty: the engine may run here).  Built with `target-cpu=native` on the machine that runs it,
 /// this is empty; a module carried to an older processor would otherwise die of an illegal
@@ -549,6 +566,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTaflRules>()?;
     m.add_function(wrap_pyfunction!(option_keys, m)?)?;
     m.add_function(wrap_pyfunction!(option_values, m)?)?;
+    m.add_function(wrap_pyfunction!(option_defaults, m)?)?;
     m.add_function(wrap_pyfunction!(cpu_missing, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;

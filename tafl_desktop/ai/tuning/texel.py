@@ -152,10 +152,10 @@ def game_samples(rules: Any, moves: list[str], reader: TermReader | None = None,
 
 def real_games(name: str, limit: int = 0) -> tuple[Any, list[tuple[list[str], float]]]:
     """The rules and the decided games (moves, defenders' result) of the shipped real games of
-    ``name`` (see :data:`tafl_desktop.study.sources.REAL_GAME_FILES`); games lost on time are
+    ``name`` (see :data:`tafl_desktop.core.real_games.REAL_GAME_FILES`); games lost on time are
     left out (the board did not decide them)."""
+    from tafl_desktop.core.real_games import REAL_GAME_FILES, default_games_dir, read_record_lines
     from tafl_desktop.core.variants import find_variant
-    from tafl_desktop.study.sources import REAL_GAME_FILES, default_games_dir, read_record_lines
 
     file_name, options = REAL_GAME_FILES[name]
     folder = default_games_dir()

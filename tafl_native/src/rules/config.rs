@@ -101,127 +101,6 @@ choice_enum!(
     /// `camp_crossing`
     CampCrossing { Nobody = "nobody", Attackers = "attackers", Everyone = "everyone" });
 
-/// The value of every Tafl option (defaults as in the schema).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TaflOptions {
-    pub first_move: FirstMove,
-    pub movement: Movement,
-    pub king_speed: u32,
-    pub escape: Escape,
-    pub escape_safe: bool,
-    pub edge_forts: bool,
-    pub encirclement: bool,
-    pub no_moves: NoMoves,
-    pub repetition: Repetition,
-    pub repetition_count: u32,
-    pub captureless_draw: u32,
-    pub strict_custodian: StrictCustodian,
-    pub strict_custodian_squares: bool,
-    pub immobilisation: bool,
-    pub edge_hostile: bool,
-    pub edge_hostile_king: bool,
-    pub shield_wall: bool,
-    pub shield_wall_flank: bool,
-    pub shield_wall_corners: bool,
-    pub shield_wall_king_spared: bool,
-    pub linnaean_capture: bool,
-    pub king_armed: KingArmed,
-    pub king_capture: KingCapture,
-    pub king_edge_capture: bool,
-    pub throne_hostile: ThroneHostile,
-    pub throne_passable: ThronePassable,
-    pub throne_reentry: bool,
-    pub corners_hostile: bool,
-    pub corner_entry: CornerEntry,
-    pub corners_hostile_occupied: bool,
-    pub camps: bool,
-    pub camps_hostile: CampsHostile,
-    pub camp_reentry: bool,
-    pub camp_to_camp: bool,
-    pub camp_crossing: CampCrossing,
-}
-
-impl Default for TaflOptions {
-    fn default() -> Self {
-        TaflOptions {
-            first_move: FirstMove::Attackers,
-            movement: Movement::Rook,
-            king_speed: 0,
-            escape: Escape::Corner,
-            escape_safe: false,
-            edge_forts: false,
-            encirclement: false,
-            no_moves: NoMoves::Loses,
-            repetition: Repetition::Allowed,
-            repetition_count: 3,
-            captureless_draw: 0,
-            strict_custodian: StrictCustodian::Off,
-            strict_custodian_squares: true,
-            immobilisation: false,
-            edge_hostile: false,
-            edge_hostile_king: true,
-            shield_wall: false,
-            shield_wall_flank: true,
-            shield_wall_corners: true,
-            shield_wall_king_spared: true,
-            linnaean_capture: false,
-            king_armed: KingArmed::Yes,
-            king_capture: KingCapture::Strong,
-            king_edge_capture: false,
-            throne_hostile: ThroneHostile::EmptyAll,
-            throne_passable: ThronePassable::Everyone,
-            throne_reentry: true,
-            corners_hostile: true,
-            corner_entry: CornerEntry::King,
-            corners_hostile_occupied: true,
-            camps: false,
-            camps_hostile: CampsHostile::Defenders,
-            camp_reentry: false,
-            camp_to_camp: false,
-            camp_crossing: CampCrossing::Nobody,
-        }
-    }
-}
-
-/// Every option key the native rules know, in the schema's order.
-pub const OPTION_KEYS: &[&str] = &[
-    "first_move",
-    "movement",
-    "king_speed",
-    "escape",
-    "escape_safe",
-    "edge_forts",
-    "encirclement",
-    "no_moves",
-    "repetition",
-    "repetition_count",
-    "captureless_draw",
-    "strict_custodian",
-    "strict_custodian_squares",
-    "immobilisation",
-    "edge_hostile",
-    "edge_hostile_king",
-    "shield_wall",
-    "shield_wall_flank",
-    "shield_wall_corners",
-    "shield_wall_king_spared",
-    "linnaean_capture",
-    "king_armed",
-    "king_capture",
-    "king_edge_capture",
-    "throne_hostile",
-    "throne_passable",
-    "throne_reentry",
-    "corners_hostile",
-    "corner_entry",
-    "corners_hostile_occupied",
-    "camps",
-    "camps_hostile",
-    "camp_reentry",
-    "camp_to_camp",
-    "camp_crossing",
-];
-
 /// The whole numbers an int option takes (the schema's ranges).
 pub const KING_SPEED: (i64, i64) = (0, 18);
 pub const REPETITION_COUNT: (i64, i64) = (2, 5);
@@ -239,48 +118,6 @@ pub enum Domain {
 
 fn choices<T>(all: &[(&'static str, T)]) -> Domain {
     Domain::Choice(all.iter().map(|(t, _)| *t).collect())
-}
-
-/// The values option `key` takes ([`None`] for a key the native rules do not know).
-pub fn option_domain(key: &str) -> Option<Domain> {
-    Some(match key {
-        "first_move" => choices(FirstMove::ALL),
-        "movement" => choices(Movement::ALL),
-        "king_speed" => Domain::Int(KING_SPEED.0, KING_SPEED.1),
-        "escape" => choices(Escape::ALL),
-        "no_moves" => choices(NoMoves::ALL),
-        "repetition" => choices(Repetition::ALL),
-        "repetition_count" => Domain::Int(REPETITION_COUNT.0, REPETITION_COUNT.1),
-        "captureless_draw" => Domain::Int(CAPTURELESS_DRAW.0, CAPTURELESS_DRAW.1),
-        "strict_custodian" => choices(StrictCustodian::ALL),
-        "king_armed" => choices(KingArmed::ALL),
-        "king_capture" => choices(KingCapture::ALL),
-        "throne_hostile" => choices(ThroneHostile::ALL),
-        "throne_passable" => choices(ThronePassable::ALL),
-        "corner_entry" => choices(CornerEntry::ALL),
-        "camps_hostile" => choices(CampsHostile::ALL),
-        "camp_crossing" => choices(CampCrossing::ALL),
-        "escape_safe"
-        | "edge_forts"
-        | "encirclement"
-        | "immobilisation"
-        | "edge_hostile"
-        | "edge_hostile_king"
-        | "strict_custodian_squares"
-        | "shield_wall"
-        | "shield_wall_flank"
-        | "shield_wall_corners"
-        | "shield_wall_king_spared"
-        | "linnaean_capture"
-        | "king_edge_capture"
-        | "throne_reentry"
-        | "corners_hostile"
-        | "corners_hostile_occupied"
-        | "camps"
-        | "camp_reentry"
-        | "camp_to_camp" => Domain::Bool,
-        _ => return None,
-    })
 }
 
 fn want_bool(key: &str, v: &OptionValue) -> Result<bool, ConfigError> {
@@ -311,49 +148,107 @@ fn want_choice<T: Copy>(key: &str, v: &OptionValue, parse: fn(&str) -> Option<T>
     }
 }
 
-impl TaflOptions {
-    /// Set one option from its schema key and value; an unknown key or value is an error.
-    pub fn set(&mut self, key: &str, v: &OptionValue) -> Result<(), ConfigError> {
-        match key {
-            "first_move" => self.first_move = want_choice(key, v, FirstMove::parse)?,
-            "movement" => self.movement = want_choice(key, v, Movement::parse)?,
-            "king_speed" => self.king_speed = want_int(key, v, KING_SPEED)?,
-            "escape" => self.escape = want_choice(key, v, Escape::parse)?,
-            "escape_safe" => self.escape_safe = want_bool(key, v)?,
-            "edge_forts" => self.edge_forts = want_bool(key, v)?,
-            "encirclement" => self.encirclement = want_bool(key, v)?,
-            "no_moves" => self.no_moves = want_choice(key, v, NoMoves::parse)?,
-            "repetition" => self.repetition = want_choice(key, v, Repetition::parse)?,
-            "repetition_count" => self.repetition_count = want_int(key, v, REPETITION_COUNT)?,
-            "captureless_draw" => self.captureless_draw = want_int(key, v, CAPTURELESS_DRAW)?,
-            "strict_custodian" => self.strict_custodian = want_choice(key, v, StrictCustodian::parse)?,
-            "strict_custodian_squares" => self.strict_custodian_squares = want_bool(key, v)?,
-            "immobilisation" => self.immobilisation = want_bool(key, v)?,
-            "edge_hostile" => self.edge_hostile = want_bool(key, v)?,
-            "edge_hostile_king" => self.edge_hostile_king = want_bool(key, v)?,
-            "shield_wall" => self.shield_wall = want_bool(key, v)?,
-            "shield_wall_flank" => self.shield_wall_flank = want_bool(key, v)?,
-            "shield_wall_corners" => self.shield_wall_corners = want_bool(key, v)?,
-            "shield_wall_king_spared" => self.shield_wall_king_spared = want_bool(key, v)?,
-            "linnaean_capture" => self.linnaean_capture = want_bool(key, v)?,
-            "king_armed" => self.king_armed = want_choice(key, v, KingArmed::parse)?,
-            "king_capture" => self.king_capture = want_choice(key, v, KingCapture::parse)?,
-            "king_edge_capture" => self.king_edge_capture = want_bool(key, v)?,
-            "throne_hostile" => self.throne_hostile = want_choice(key, v, ThroneHostile::parse)?,
-            "throne_passable" => self.throne_passable = want_choice(key, v, ThronePassable::parse)?,
-            "throne_reentry" => self.throne_reentry = want_bool(key, v)?,
-            "corners_hostile" => self.corners_hostile = want_bool(key, v)?,
-            "corner_entry" => self.corner_entry = want_choice(key, v, CornerEntry::parse)?,
-            "corners_hostile_occupied" => self.corners_hostile_occupied = want_bool(key, v)?,
-            "camps" => self.camps = want_bool(key, v)?,
-            "camps_hostile" => self.camps_hostile = want_choice(key, v, CampsHostile::parse)?,
-            "camp_reentry" => self.camp_reentry = want_bool(key, v)?,
-            "camp_to_camp" => self.camp_to_camp = want_bool(key, v)?,
-            "camp_crossing" => self.camp_crossing = want_choice(key, v, CampCrossing::parse)?,
-            _ => return err(format!("native rules: unknown option '{}'", clip(key))),
+/// One option's kind, as a line of [`tafl_options!`] names it: its domain, how a value is read
+/// from the schema's and how the field's value is written back.
+macro_rules! option_kind {
+    (domain Bool, $ty:ty) => { Domain::Bool };
+    (domain Int($range:ident), $ty:ty) => { Domain::Int($range.0, $range.1) };
+    (domain Choice, $ty:ty) => { choices(<$ty>::ALL) };
+    (read Bool, $ty:ty, $key:expr, $v:expr) => { want_bool($key, $v)? };
+    (read Int($range:ident), $ty:ty, $key:expr, $v:expr) => { want_int($key, $v, $range)? };
+    (read Choice, $ty:ty, $key:expr, $v:expr) => { want_choice($key, $v, <$ty>::parse)? };
+    (write Bool, $x:expr) => { OptionValue::Bool($x) };
+    (write Int($range:ident), $x:expr) => { OptionValue::Int(i64::from($x)) };
+    (write Choice, $x:expr) => { OptionValue::Str($x.text().to_string()) };
+}
+
+/// The Tafl options from one line a key: `key: type = default => kind;` (the kind `Bool`,
+/// `Int(RANGE)` or `Choice`).  Generates the [`TaflOptions`] struct, its [`Default`],
+/// [`OPTION_KEYS`], [`option_domain`], [`TaflOptions::set`] and [`TaflOptions::get`], so that a
+/// new toggle is written once here (and once in the Python schema, which the tests compare it
+/// with: `tests/test_native_engine.py`).
+macro_rules! tafl_options {
+    ($($key:ident: $ty:ty = $default:expr => $kind:ident $(($range:ident))?;)+) => {
+        /// The value of every Tafl option (defaults as in the schema).
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct TaflOptions {
+            $(pub $key: $ty,)+
         }
-        Ok(())
-    }
+
+        impl Default for TaflOptions {
+            fn default() -> Self {
+                TaflOptions { $($key: $default,)+ }
+            }
+        }
+
+        /// Every option key the native rules know, in the schema's order.
+        pub const OPTION_KEYS: &[&str] = &[$(stringify!($key)),+];
+
+        /// The values option `key` takes ([`None`] for a key the native rules do not know).
+        pub fn option_domain(key: &str) -> Option<Domain> {
+            match key {
+                $(stringify!($key) => Some(option_kind!(domain $kind $(($range))?, $ty)),)+
+                _ => None,
+            }
+        }
+
+        impl TaflOptions {
+            /// Set one option from its schema key and value; an unknown key or value is an error.
+            pub fn set(&mut self, key: &str, v: &OptionValue) -> Result<(), ConfigError> {
+                match key {
+                    $(stringify!($key) => self.$key = option_kind!(read $kind $(($range))?, $ty, key, v),)+
+                    _ => return err(format!("native rules: unknown option '{}'", clip(key))),
+                }
+                Ok(())
+            }
+
+            /// One option's value as the schema spells it ([`None`] for an unknown key).
+            pub fn get(&self, key: &str) -> Option<OptionValue> {
+                match key {
+                    $(stringify!($key) => Some(option_kind!(write $kind $(($range))?, self.$key)),)+
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+tafl_options! {
+    first_move: FirstMove = FirstMove::Attackers => Choice;
+    movement: Movement = Movement::Rook => Choice;
+    king_speed: u32 = 0 => Int(KING_SPEED);
+    escape: Escape = Escape::Corner => Choice;
+    escape_safe: bool = false => Bool;
+    edge_forts: bool = false => Bool;
+    encirclement: bool = false => Bool;
+    no_moves: NoMoves = NoMoves::Loses => Choice;
+    repetition: Repetition = Repetition::Allowed => Choice;
+    repetition_count: u32 = 3 => Int(REPETITION_COUNT);
+    captureless_draw: u32 = 0 => Int(CAPTURELESS_DRAW);
+    strict_custodian: StrictCustodian = StrictCustodian::Off => Choice;
+    strict_custodian_squares: bool = true => Bool;
+    immobilisation: bool = false => Bool;
+    edge_hostile: bool = false => Bool;
+    edge_hostile_king: bool = true => Bool;
+    shield_wall: bool = false => Bool;
+    shield_wall_flank: bool = true => Bool;
+    shield_wall_corners: bool = true => Bool;
+    shield_wall_king_spared: bool = true => Bool;
+    linnaean_capture: bool = false => Bool;
+    king_armed: KingArmed = KingArmed::Yes => Choice;
+    king_capture: KingCapture = KingCapture::Strong => Choice;
+    king_edge_capture: bool = false => Bool;
+    throne_hostile: ThroneHostile = ThroneHostile::EmptyAll => Choice;
+    throne_passable: ThronePassable = ThronePassable::Everyone => Choice;
+    throne_reentry: bool = true => Bool;
+    corners_hostile: bool = true => Bool;
+    corner_entry: CornerEntry = CornerEntry::King => Choice;
+    corners_hostile_occupied: bool = true => Bool;
+    camps: bool = false => Bool;
+    camps_hostile: CampsHostile = CampsHostile::Defenders => Choice;
+    camp_reentry: bool = false => Bool;
+    camp_to_camp: bool = false => Bool;
+    camp_crossing: CampCrossing = CampCrossing::Nobody => Choice;
 }
 
 fn clip(s: &str) -> String {
@@ -521,6 +416,30 @@ mod tests {
                 "always_but_middle"
             ]))
         );
+    }
+
+    #[test]
+    fn every_key_reads_back_what_was_set_and_its_default_is_in_its_domain() {
+        let defaults = TaflOptions::default();
+        for key in OPTION_KEYS {
+            let default = defaults.get(key).unwrap_or_else(|| panic!("{key} has no value"));
+            let ok = match (option_domain(key).expect("a domain"), &default) {
+                (Domain::Bool, OptionValue::Bool(_)) => true,
+                (Domain::Int(lo, hi), OptionValue::Int(i)) => (lo..=hi).contains(i),
+                (Domain::Choice(values), OptionValue::Str(s)) => values.contains(&s.as_str()),
+                _ => false,
+            };
+            assert!(ok, "{key}: default {default:?} outside its domain");
+            let mut o = TaflOptions::default();
+            o.set(key, &default).unwrap();
+            assert_eq!(o, defaults, "{key}");
+        }
+        let mut o = TaflOptions::default();
+        o.set("throne_passable", &OptionValue::Str("king".into())).unwrap();
+        assert_eq!(o.get("throne_passable"), Some(OptionValue::Str("king".into())));
+        o.set("king_speed", &OptionValue::Int(2)).unwrap();
+        assert_eq!(o.get("king_speed"), Some(OptionValue::Int(2)));
+        assert_eq!(o.get("no_such_key"), None);
     }
 
     #[test]

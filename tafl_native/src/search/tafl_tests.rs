@@ -1,5 +1,5 @@
 //! The native search on real Tafl rules, with the evaluation tables and scores the Python
-//! evaluator wrote into `tests/data` (`python -m tafl_desktop.native.search_tables`; a Python
+//! evaluator wrote into `tests/data` (`python -m tafl_desktop.ai.native_fixtures`; a Python
 //! test keeps those files current).
 
 use serde_json::Value;

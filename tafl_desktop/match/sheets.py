@@ -6,6 +6,10 @@ the translation layer), so a club's papers look like its board sets and come out
 player's language.  Tables flow over as many pages as they need; a score sheet is one page a
 game, to fill in by hand at the board: both players' names and sides, the rules and the clock,
 a numbered move list, the result and the signatures.
+
+Here in ``match/``, on the printing package's paper machinery, and not in ``printing/``: the
+printed sets (``printing/``) sit below the match capability, which prints its own papers
+(``docs/ARCHITECTURE.md`` §1; this was ``printing/tournament_sheets.py``).
 """
 
 from __future__ import annotations
