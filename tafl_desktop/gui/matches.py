@@ -49,7 +49,7 @@ from PySide6.QtWidgets import (
 
 from tafl_desktop.core.marks import N_
 from tafl_desktop.gui import dialogs
-from tafl_desktop.gui.form_labels import name_fields
+from tafl_desktop.gui.form_labels import describe_buttons, name_fields
 from tafl_desktop.gui.screen_fit import fit_size
 from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _, ngettext, pgettext
@@ -304,6 +304,8 @@ class MatchesDialog(QDialog):
             lambda: self.open_button.setEnabled(self.games_table.currentRow() >= 0))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
+        describe_buttons(buttons)
+        self._describe()
         bottom = QHBoxLayout()
         bottom.addWidget(self.open_button)
         bottom.addStretch(1)
@@ -336,6 +338,42 @@ class MatchesDialog(QDialog):
         return dlg
 
     # ------------------------------------------------------------------------------ the form
+    def _describe(self) -> None:
+        """What each control does, for a screen reader (its name says only what it is)."""
+        for k, (combo, command) in enumerate(zip(self.players, self.commands, strict=True)):
+            tr(combo, "setAccessibleDescription", "Who plays as player {n}: a computer level, our search with a "
+               "budget, or an engine you host", n=k + 1)
+            tr(command, "setAccessibleDescription", "The command line that starts the engine of player {n}",
+               n=k + 1)
+        tr(self.variant, "setAccessibleDescription", "The game and rules of the match")
+        tr(self.games, "setAccessibleDescription", "How many games to play; each opening is played once with "
+           "each colour")
+        tr(self.budget, "setAccessibleDescription", "How long each player thinks: each level's own budget, a "
+           "time or a number of positions a move")
+        tr(self.seconds, "setAccessibleDescription", "Seconds each player may think per move")
+        tr(self.nodes, "setAccessibleDescription", "Positions each player may search per move")
+        tr(self.concurrency, "setAccessibleDescription", "How many games are played at the same time")
+        tr(self.seed, "setAccessibleDescription", "The seed of the random openings: the same seed gives the "
+           "same openings")
+        tr(self.sprt, "setAccessibleDescription", "Stop the match as soon as the test decides between the two "
+           "Elo differences")
+        tr(self.elo0, "setAccessibleDescription", "The Elo difference that counts as no gain")
+        tr(self.elo1, "setAccessibleDescription", "The Elo difference that counts as the gain sought")
+        tr(self.openings, "setAccessibleDescription", "A file of openings to play instead of random ones")
+        tr(self.openings_button, "setAccessibleDescription", "Pick the file of openings")
+        tr(self.out, "setAccessibleDescription", "The folder where every game and the match's state are saved")
+        tr(self.out_button, "setAccessibleDescription", "Pick the folder of the match")
+        tr(self.start_button, "setAccessibleDescription", "Start the match with these settings")
+        tr(self.resume_button, "setAccessibleDescription", "Pick the folder of a cancelled or interrupted match "
+           "and play on")
+        tr(self.cancel_button, "setAccessibleDescription", "Stop the match; every finished game is kept")
+        tr(self.progress, "setAccessibleDescription", "How many of the match's games have been played")
+        tr(self.table, "setAccessibleDescription", "Wins, draws and losses of player 1 as attackers, as "
+           "defenders and in all")
+        tr(self.games_table, "setAccessibleDescription", "Every finished game with its result; double-click one "
+           "to open it")
+        tr(self.open_button, "setAccessibleDescription", "Show the selected game in the main window")
+
     def _show_commands(self) -> None:
         for combo, command in zip(self.players, self.commands, strict=True):
             command.setVisible(combo.currentData() == "engine")
