@@ -48,7 +48,8 @@ def test_closing_the_ring_scores_for_the_attackers_once_defenders_are_gone():
     # is worth defender_mobility * lost / start to the attackers
     rules = find_variant("copenhagen").make_rules()
     pos = rules.parse_position(ISSUE, Side.ATTACKERS)
-    on, off = TaflEvaluator(rules, _weights(**TRIED)), TaflEvaluator(rules, _weights(**{**TRIED, "defender_mobility": 0}))
+    on = TaflEvaluator(rules, _weights(**TRIED))
+    off = TaflEvaluator(rules, _weights(**{**TRIED, "defender_mobility": 0}))
     room = on.defender_moves(pos)
     assert 0 < room < rules.N
     lost = on.start_defenders - pos.dfn.bit_count()
@@ -64,7 +65,8 @@ def test_taking_a_soldier_never_costs_the_attackers_through_the_room_term():
     # a soldier taken frees the others' lines but raises the share lost: measured against the
     # board, the term still moves the attackers' way (room alone would have cost them the capture)
     rules = find_variant("copenhagen").make_rules()
-    on, off = TaflEvaluator(rules, _weights(**TRIED)), TaflEvaluator(rules, _weights(**{**TRIED, "defender_mobility": 0}))
+    on = TaflEvaluator(rules, _weights(**TRIED))
+    off = TaflEvaluator(rules, _weights(**{**TRIED, "defender_mobility": 0}))
     before = rules.parse_position(ISSUE, Side.ATTACKERS)
     after = rules.parse_position(ISSUE.replace("/10T/", "/11/"), Side.ATTACKERS)  # the soldier on k8 gone
     assert after.dfn.bit_count() == before.dfn.bit_count() - 1
