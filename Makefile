@@ -69,7 +69,7 @@ atspi-packages:
 
 # The suite runs in one worker process per core (pytest-xdist); `make test PYTEST_FLAGS=` runs it in one process.
 # --durations lists the slowest tests, so a test that grows shows in every run's log.
-PYTEST_FLAGS ?= -n auto --durations=15
+PYTEST_FLAGS ?= -n auto --dist worksteal --durations=15
 
 # With cargo: the Rust tests and clippy first, then the suite (which then must find the module).
 test: native $(TEST_STAMP) atspi-packages
