@@ -181,7 +181,13 @@ class PdfPages:
             with _PDFIUM:
                 page = self._pdf[index]
                 try:
-                    image = page.render(scale=max(scale, 0.01)).to_pil().convert("RGB")
+                    # the bitmap closed here, under the lock: left to pdfium's finaliser it could be
+                    # freed on another thread while a render runs (a segfault seen once in the suite)
+                    bitmap = page.render(scale=max(scale, 0.01))
+                    try:
+                        image = bitmap.to_pil().convert("RGB")
+                    finally:
+                        bitmap.close()
                 finally:
                     page.close()
         except Exception as exc:
