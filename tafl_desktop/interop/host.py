@@ -80,6 +80,18 @@ def split_command(command: str) -> list[str]:
     return args
 
 
+def stopped_text(process: EngineProcess, label: str) -> str:
+    """One line saying why an engine's process is gone: it could not start, or it stopped (with its
+    exit code when it gave one). Shared by the OpenTafl and the HTP hosts."""
+    if process.start_error:
+        return _("the engine '{engine}' cannot be started: {problem}").format(
+            engine=label, problem=process.start_error)
+    text = _("the engine '{engine}' stopped running").format(engine=label)
+    if process.exit_code not in (None, 0):
+        text += " " + _("(exit code {code})").format(code=process.exit_code)
+    return text
+
+
 class HostedEngine:
     """One external engine playing one game through our referee."""
 
@@ -182,14 +194,7 @@ class HostedEngine:
         return EngineEvent("failed", text=self.dead)
 
     def _exit_failure(self) -> EngineEvent:
-        if self.process.start_error:
-            return self._fail(_("the engine '{engine}' cannot be started: {problem}").format(
-                engine=self.label, problem=self.process.start_error), "crash")
-        code = self.process.exit_code
-        text = _("the engine '{engine}' stopped running").format(engine=self.label)
-        if code not in (None, 0):
-            text += " " + _("(exit code {code})").format(code=code)
-        return self._fail(text, "crash")
+        return self._fail(stopped_text(self.process, self.label), "crash")
 
     def poll(self) -> EngineEvent | None:
         """The engine's answer if it has one.  Never blocks, and returns within about

@@ -37,7 +37,7 @@ from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.interop.engine import TOO_LONG as READ_TOO_LONG
 from tafl_desktop.interop.engine import read_protocol_lines
 from tafl_desktop.interop.engine_process import TOO_LONG, EngineProcess
-from tafl_desktop.interop.host import EngineEvent, EngineFailure, _quoted, split_command
+from tafl_desktop.interop.host import EngineEvent, EngineFailure, _quoted, split_command, stopped_text
 
 #: The port the crate's binary connects to in its ``--host`` mode.
 HTP_PORT = 49152
@@ -210,14 +210,7 @@ class HtpHostedEngine:
         return EngineEvent("failed", text=self.dead)
 
     def _exit_failure(self) -> EngineEvent:
-        if self.process.start_error:
-            return self._fail(_("the engine '{engine}' cannot be started: {problem}").format(
-                engine=self.label, problem=self.process.start_error), "crash")
-        code = self.process.exit_code
-        text = _("the engine '{engine}' stopped running").format(engine=self.label)
-        if code not in (None, 0):
-            text += " " + _("(exit code {code})").format(code=code)
-        return self._fail(text, "crash")
+        return self._fail(stopped_text(self.process, self.label), "crash")
 
     def poll(self) -> EngineEvent | None:
         """The engine's answer if it has one ("move", "resigned" or "failed"); never blocks."""
