@@ -180,6 +180,16 @@ def _weights_path(raw: str, path: str) -> str:
     return path
 
 
+def _next_event(engine: Any) -> Any:
+    """A hosted engine's next event (a move, a resignation or a failure): its host polls without
+    blocking and bounds the wait itself, so this only waits between polls."""
+    while True:
+        event = engine.poll()
+        if event is not None:
+            return event
+        time.sleep(0.002)
+
+
 def spec_weights(spec: PlayerSpec, rules: Any) -> dict[str, int] | None:
     """The evaluation weights ``spec`` plays with in ``rules``' game (None: today's); the file's
     ``[variants.<id>]`` section for the game, if it has one, over its ``[weights]``."""
@@ -263,11 +273,7 @@ class HostedAgent:
                 self.engine.request_move(game, (per_move, per_move), (per_move // 1000 or 1, 1, 1), (True, True))
         except EngineFailure as exc:
             return Reply(failure=self.engine.failure_kind or "crash", text=str(exc))
-        while True:
-            event = self.engine.poll()
-            if event is not None:
-                break
-            time.sleep(0.002)
+        event = _next_event(self.engine)
         if event.kind == "move":
             return Reply(tuple(event.move))
         kind = self.engine.failure_kind if self.engine.failure_kind in FAILURES else "protocol"
@@ -321,11 +327,7 @@ class HtpAgent:
             self.engine.request_move(game)
         except EngineFailure as exc:
             return Reply(failure=self.engine.failure_kind or "protocol", text=str(exc))
-        while True:
-            event = self.engine.poll()
-            if event is not None:
-                break
-            time.sleep(0.002)
+        event = _next_event(self.engine)
         if event.kind == "move":
             return Reply(tuple(event.move))
         if event.kind == "resigned":
