@@ -7,8 +7,7 @@ A module of its own below the capabilities (it imports the translation layer and
 so the capability modules that add sub-commands (``lab.cli``, ``analysis.cli``, ``interop.cli``,
 ``match.cli``, ``gamedb.cli``, ``study.commands``) import it without running the front door
 (:mod:`tafl_desktop.cli`, which imports the window, the self-test and every capability):
-``docs/ARCHITECTURE.md`` §1.  It was ``tafl_desktop/cli/common.py``, which still re-exports it
-for now.
+``docs/ARCHITECTURE.md`` §1.  It was ``tafl_desktop/cli/common.py``.
 """
 
 from __future__ import annotations

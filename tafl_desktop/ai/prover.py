@@ -13,7 +13,7 @@ puzzles use no position can occur the three times the repetition rules need.
 engine is built: the same questions settled by the same rules in ``tafl_native`` (about a hundred
 times faster), so the miner can afford deeper puzzles; the solution tree is still walked here.
 
-It lives in ``ai/`` (it was ``study/prover.py``, still importable there for now) because the
+It lives in ``ai/`` (it was ``study/prover.py``) because the
 search's proven lines use it too (:mod:`tafl_desktop.ai.proven_line`), and ``ai/`` sits below
 ``study/`` (``docs/ARCHITECTURE.md`` §1).
 """
