@@ -31,12 +31,12 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, cast
 
 from tafl_desktop.core.game import Move, unrepeated
-from tafl_desktop.core.tafl import TaflPosition, TaflRules
 from tafl_desktop.native.bridge import position_tuple
 from tafl_desktop.search_contract import MATE, PROGRESS_EVERY, SearchLimits, SearchResult, drift_pick
 
 if TYPE_CHECKING:  # the evaluator is handed in from above (ai/ imports native/, not the reverse)
     from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
+    from tafl_desktop.core.tafl import TaflPosition, TaflRules
     from tafl_native import NativePosition, SearchReport, TaflSearch
 
 try:  # the module is built by `make` (maturin); without a Rust toolchain it is simply absent
