@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -72,9 +73,9 @@ def stub_parameters(fn: ast.FunctionDef) -> list[tuple[str, object]]:
     return out
 
 
-def runtime_parameters(obj: object) -> list[tuple[str, object]]:
+def runtime_parameters(obj: Callable[..., object]) -> list[tuple[str, object]]:
     """The same of a compiled function, method or class (its constructor), as PyO3 reports it."""
-    sig = inspect.signature(obj)  # type: ignore[arg-type]
+    sig = inspect.signature(obj)
     return [(p.name, p.default) for p in sig.parameters.values() if p.name not in ("self", "cls")]
 
 
