@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from tafl_desktop.i18n import _
 
 if TYPE_CHECKING:
-    from tafl_desktop.core.game import Position, Rules
+    from tafl_desktop.core.game import P, Rules
     from tafl_desktop.core.variants import Variant
 
 EXIT_ERROR = 1
@@ -66,7 +66,7 @@ def sets_text(value: object) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
-def start_position(rules: Rules[Position], position: str | None, to_move: str | None) -> Position:
+def start_position(rules: Rules[P], position: str | None, to_move: str | None) -> P:
     """The start position ``--position`` and ``--to-move`` ask for (the variant's own without
     them); CliError (one line) for one the rules refuse."""
     variant = rules.variant

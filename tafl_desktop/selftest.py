@@ -121,7 +121,7 @@ def check_native(ctx: Context) -> str:
             raise CheckFailed(f"this bundle was built with the native engine, but {native.unavailable_reason()}")
         return f"not built here, the Python engine plays ({native.unavailable_reason()})"
     module = native.native_module()
-    rules = native.make_rules(ctx.variant, "native")
+    rules = native.native_rules(ctx.variant)
     core = ctx.variant.make_rules()
     start = core.initial_position()
     got, want = rules.perft(start, 3), perft(core, start, 3)

@@ -1,5 +1,6 @@
 """The type checker runs with the suite (issue 27): ``mypy`` with the settings in ``pyproject.toml``
-(the ``--strict`` checks on ``core/`` and ``session/``, mypy's default checks elsewhere).
+(the ``--strict`` checks on ``core/``, ``session/``, ``ai/``, ``native/`` and ``study/``, mypy's
+default checks elsewhere).
 
 It runs here and not only in ``make test`` because a branch merged without it has more than once
 brought code the checker refuses (an ``int | None`` passed where an ``int`` must be, a dict read
@@ -22,20 +23,24 @@ def test_mypy_finds_no_error_in_the_package():
     assert "Success: no issues found" in done.stdout
 
 
-def test_the_core_and_the_session_are_checked_strictly(tmp_path):
-    """The strict flags stay on the core's and the session's modules: a module there with an
-    unannotated function is refused, one elsewhere is not (a throwaway package in ``tmp_path``
-    under the same module names, checked with the project's settings)."""
-    for package in ("core", "session", "gui"):
+STRICT = ("core", "session", "ai", "native", "study")
+
+
+def test_the_strict_packages_are_checked_strictly(tmp_path):
+    """The strict flags stay on the core's, the session's, the AI's, the native bridge's and the
+    study tools' modules (issue 41): a module there with an unannotated function is refused, one
+    elsewhere is not (a throwaway package in ``tmp_path`` under the same module names, checked
+    with the project's settings)."""
+    for package in (*STRICT, "gui"):
         folder = tmp_path / "tafl_desktop" / package
         folder.mkdir(parents=True)
         (folder / "__init__.py").write_text("", encoding="utf-8")
         (folder / "probe.py").write_text("def untyped(x):\n    return x\n", encoding="utf-8")
     (tmp_path / "tafl_desktop" / "__init__.py").write_text("", encoding="utf-8")
     refused = {}
-    for package in ("core", "session", "gui"):
+    for package in (*STRICT, "gui"):
         done = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
                                "--cache-dir", str(tmp_path / "cache"), f"tafl_desktop/{package}/probe.py"],
                               cwd=tmp_path, capture_output=True, text=True, timeout=600)
         refused[package] = done.returncode == 1 and "no-untyped-def" in done.stdout
-    assert refused == {"core": True, "session": True, "gui": False}
+    assert refused == {**dict.fromkeys(STRICT, True), "gui": False}

@@ -17,13 +17,17 @@ Score conventions (the same in :class:`tafl_desktop.ai.worker.AIResult`):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tafl_desktop.ai.levels import HINT_LEVEL, get_level
 from tafl_desktop.ai.player import ComputerPlayer
-from tafl_desktop.ai.search import MATE_BOUND, Searcher, SearchResult
+from tafl_desktop.ai.search import MATE_BOUND, SearchResult
+from tafl_desktop.core.game import P, Rules
+
+if TYPE_CHECKING:
+    from tafl_desktop.search_contract import Searcher
 
 #: Default think time of an evaluation-bar request (seconds): shorter than a hint.
 EVAL_TIME = 1.0
@@ -62,7 +66,7 @@ def win_chance(defenders_score: int) -> float:
     return 1.0 / (1.0 + math.exp(-defenders_score / WIN_SCALE))
 
 
-def to_analysis(rules: Any, pos: Any, res: SearchResult) -> Analysis:
+def to_analysis(rules: Rules[P], pos: P, res: SearchResult) -> Analysis:
     """Package a search result with the side-independent views of its score."""
     defenders = res.score if int(rules.side_to_move(pos)) == 1 else -res.score
     return Analysis(
@@ -74,7 +78,7 @@ def to_analysis(rules: Any, pos: Any, res: SearchResult) -> Analysis:
     )
 
 
-def best_move(rules: Any, pos: Any, level: str = "medium", history_keys: Iterable[Any] = (),
+def best_move(rules: Rules[P], pos: P, level: str = "medium", history_keys: Iterable[Hashable] = (),
               should_stop: Callable[[], bool] | None = None, seed: int | None = None,
               searcher: Searcher | None = None, on_iteration: Callable[[SearchResult], None] | None = None,
               time_limit: float | None = None, soft_limit: float | None = None) -> Analysis:
@@ -87,7 +91,7 @@ def best_move(rules: Any, pos: Any, level: str = "medium", history_keys: Iterabl
     return to_analysis(rules, pos, res)
 
 
-def hint(rules: Any, pos: Any, history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
+def hint(rules: Rules[P], pos: P, history_keys: Iterable[Hashable] = (), should_stop: Callable[[], bool] | None = None,
          time_limit: float | None = None, searcher: Searcher | None = None,
          on_iteration: Callable[[SearchResult], None] | None = None) -> Analysis:
     """The best move for the side to move, searched with the strongest level's settings."""
@@ -96,7 +100,8 @@ def hint(rules: Any, pos: Any, history_keys: Iterable[Any] = (), should_stop: Ca
     return to_analysis(rules, pos, res)
 
 
-def evaluate(rules: Any, pos: Any, history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
-             time_limit: float = EVAL_TIME, searcher: Searcher | None = None) -> Analysis:
+def evaluate(rules: Rules[P], pos: P, history_keys: Iterable[Hashable] = (),
+             should_stop: Callable[[], bool] | None = None, time_limit: float = EVAL_TIME,
+             searcher: Searcher | None = None) -> Analysis:
     """A searched evaluation of ``pos`` for the evaluation bar (strongest settings, short time)."""
     return hint(rules, pos, history_keys, should_stop, time_limit, searcher)

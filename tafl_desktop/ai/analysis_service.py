@@ -22,17 +22,25 @@ The final answer's ``data`` holds the same dict (the analysis' last state, or ev
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Hashable
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from tafl_desktop.core.game import P, Rules
+
+if TYPE_CHECKING:
+    from tafl_desktop.ai.multipv import Report
+    from tafl_desktop.ai.worker import _Engine as WorkerState
+    from tafl_desktop.search_contract import Searcher
 
 MODES = ("analyse", "review")
 
 
-def _searcher(engine: Any, rules: Any) -> Any:
+def _searcher(engine: WorkerState, rules: Rules[P]) -> Searcher:
     from tafl_desktop.ai.engine import make_searcher
 
     cache = engine.__dict__.setdefault("_multipv", {})
-    s = cache.get(id(rules))
+    s: Searcher | None = cache.get(id(rules))
     if s is None or s.rules is not rules:
         cache.clear()  # one at a time: the table is big
         s = cache[id(rules)] = make_searcher(rules)
@@ -46,20 +54,20 @@ def _searcher(engine: Any, rules: Any) -> Any:
     return s
 
 
-def _report_dict(rep: Any) -> dict[str, Any]:
+def _report_dict(rep: Report) -> dict[str, Any]:
     return {"lines": [asdict(x) for x in rep.lines], "depth": rep.depth, "nodes": rep.nodes,
             "seconds": round(rep.seconds, 3), "nps": round(rep.nodes_per_second), "stopped": rep.stopped}
 
 
-def _analyse(searcher: Any, rid: int, req: dict[str, Any], rules: Any, pos: Any, history: list[Any],
-             should_stop: Any, send: Any) -> dict[str, Any]:
+def _analyse(searcher: Searcher, rid: int, req: dict[str, Any], rules: Rules[P], pos: P, history: list[Hashable],
+             should_stop: Callable[[], bool], send: Callable[[object], None]) -> dict[str, Any]:
     from tafl_desktop.ai import heatmap, multipv
 
     state: dict[str, Any] = {"lines": [], "depth": 0, "nodes": 0, "seconds": 0.0, "nps": 0,
                              "live": {"nodes": 0, "depth": 0, "seconds": 0.0}, "heat": None, "heat_done": None,
                              "engine": searcher.engine}
 
-    def push(**changes: Any) -> None:
+    def push(**changes: object) -> None:
         state.update(changes)
         send(("info", rid, dict(state)))
 
@@ -88,7 +96,7 @@ def _analyse(searcher: Any, rid: int, req: dict[str, Any], rules: Any, pos: Any,
         return {"nodes": base + nodes, "depth": depth, "seconds": round(seconds, 3),
                 "nps": round(nodes / seconds) if seconds > 0 else 0}
 
-    def iteration(rep: Any) -> None:
+    def iteration(rep: Report) -> None:
         push(**_report_dict(rep), live=live(rep.nodes, rep.depth))
 
     def progress(nodes: int, depth: int) -> None:
@@ -101,8 +109,8 @@ def _analyse(searcher: Any, rid: int, req: dict[str, Any], rules: Any, pos: Any,
     return state
 
 
-def handle(engine: Any, rid: int, req: dict[str, Any], rules: Any, pos: Any, history: list[Any],
-           should_stop: Any) -> dict[str, Any]:
+def handle(engine: WorkerState, rid: int, req: dict[str, Any], rules: Rules[P], pos: P, history: list[Hashable],
+           should_stop: Callable[[], bool]) -> dict[str, Any]:
     """Run one study request; return the ``data`` of its final answer."""
     from tafl_desktop.ai import review
 

@@ -15,7 +15,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
+
+from tafl_desktop.core.game import Move
+
+if TYPE_CHECKING:
+    from tafl_desktop.search_contract import SearchResult
 
 #: The share's factor when the best move changed at the last finished depth.
 UNSTABLE = 2.0
@@ -35,7 +40,7 @@ class SoftDeadline:
     depth, decide whether the next one is worth starting (see the module's note)."""
 
     def __init__(self, soft: float, should_stop: Callable[[], bool] | None = None,
-                 on_iteration: Callable[[Any], None] | None = None,
+                 on_iteration: Callable[[SearchResult], None] | None = None,
                  now: Callable[[], float] = time.perf_counter) -> None:
         self.soft = soft
         self._outer_stop = should_stop
@@ -43,13 +48,13 @@ class SoftDeadline:
         self._now = now
         self.t0 = now()
         self.stop = False
-        self.last_move: Any = None
+        self.last_move: Move | None = None
         self.last_score: int | None = None
         self.settled = 0
         #: The factor applied to the share at the last finished depth (for reports and tests).
         self.factor = 1.0
 
-    def on_iteration(self, res: Any) -> None:
+    def on_iteration(self, res: SearchResult) -> None:
         """A depth finished with ``res`` (a SearchResult): stretch or shorten the share, and stop
         once the time spent is past it."""
         if self._outer_iteration is not None:

@@ -24,10 +24,17 @@ rules set the native engine refuses get the Python search, slower but the same i
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from tafl_desktop.core.families import FAMILIES
+from tafl_desktop.core.game import P, Rules
 from tafl_desktop.search_contract import Searcher as SearcherContract
+
+if TYPE_CHECKING:
+    from tafl_desktop.ai.evaluation import Evaluator
+    from tafl_desktop.core.tafl import TaflRules
+    from tafl_desktop.native.search import NativeSearcher
+    from tafl_native import TaflSearch
 
 #: An environment variable that picks the engine for a whole process tree (tests, benchmarks).
 ENGINE_ENV = "TAFL_ENGINE"
@@ -42,7 +49,7 @@ def native_search_available() -> bool:
     return native_search.available() and native_search.unsupported_reason() is None
 
 
-def resolve(rules: Any, engine: str | None = None) -> str:
+def resolve(rules: Rules[P], engine: str | None = None) -> str:
     """The engine that will search ``rules``: ``engine`` if given (else ``$TAFL_ENGINE``, else
     native where built).  The Fox games and Dablot always get the Python search (the native
     engine plays Tafl only so far), whatever was asked.  ValueError (one line) for an unknown
@@ -74,7 +81,7 @@ def resolve(rules: Any, engine: str | None = None) -> str:
     return "python"
 
 
-def engine_name(rules: Any, engine: str | None = None) -> str:
+def engine_name(rules: Rules[P], engine: str | None = None) -> str:
     """The engine that searches ``rules`` (for reports), never raising: python if in doubt."""
     try:
         return resolve(rules, engine)
@@ -82,7 +89,7 @@ def engine_name(rules: Any, engine: str | None = None) -> str:
         return "python"
 
 
-def make_searcher(rules: Any, engine: str | None = None, evaluator: Any | None = None,
+def make_searcher(rules: Rules[P], engine: str | None = None, evaluator: Evaluator[P] | None = None,
                   weights: dict[str, int] | None = None) -> SearcherContract:
     """A searcher for ``rules`` (see the module docstring for the interface).  A custom
     ``evaluator`` (tuning experiments) keeps the Python search, whose hooks it replaces.
@@ -98,17 +105,25 @@ def make_searcher(rules: Any, engine: str | None = None, evaluator: Any | None =
         if getattr(rules, "family", "") != "tafl":
             raise ValueError("evaluation weights apply to the Tafl games only")
         tw = TaflWeights.from_dict(weights)
+        tafl = tafl_rules(rules)
         if resolve(rules, engine) == "native":
             from tafl_desktop.native.search import NativeSearcher
 
-            return NativeSearcher(rules, TaflEvaluator(rules, tw))
-        return Searcher(rules, TaflEvaluator(rules, tw))
+            return NativeSearcher(tafl, TaflEvaluator(tafl, tw))
+        return Searcher(tafl, TaflEvaluator(tafl, tw))
     if resolve(rules, engine) == "native":
-        return native_searcher(rules)
+        return native_searcher(tafl_rules(rules))
     return Searcher(rules)
 
 
-def native_searcher(rules: Any, table_bits: int | None = None) -> Any:
+def tafl_rules(rules: Rules[P]) -> TaflRules:
+    """``rules`` as the Tafl rules they are, where the family was asked first (the weights are
+    Tafl's; the native engine plays the Tafl family only, so :func:`resolve` said "native" for
+    Tafl rules alone)."""
+    return cast("TaflRules", rules)
+
+
+def native_searcher(rules: TaflRules, table_bits: int | None = None) -> NativeSearcher:
     """The native searcher of Tafl ``rules``, its evaluation tables from the Python evaluator
     (the native bridge imports nothing from ``ai/``: the evaluator is handed in here)."""
     from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
@@ -117,7 +132,7 @@ def native_searcher(rules: Any, table_bits: int | None = None) -> Any:
     return NativeSearcher(rules, TaflEvaluator(rules), TABLE_BITS if table_bits is None else table_bits)
 
 
-def native_prover_core(rules: Any) -> Any:
+def native_prover_core(rules: TaflRules) -> TaflSearch:
     """The native object that proves forced wins for Tafl ``rules`` (kept while the rules live)."""
     from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
     from tafl_desktop.native.search import prover_core

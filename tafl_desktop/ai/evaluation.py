@@ -24,46 +24,78 @@ mobility, which plays legal and sees wins within its horizon, but knows no strat
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 from tafl_desktop.ai.evaluation_tafl import QUIET
-from tafl_desktop.core.game import Move, Outcome
+from tafl_desktop.core.game import Move, Outcome, P, Position, Rules
+
+if TYPE_CHECKING:
+    from tafl_desktop.ai.evaluation_dablot import DablotWeights
+    from tafl_desktop.ai.evaluation_hunt import HuntWeights
+    from tafl_desktop.ai.evaluation_tafl import TaflWeights
+#: An evaluator of a family's positions takes only those (contravariant: it is only handed them).
+P_contra = TypeVar("P_contra", bound=Position, contravariant=True)
 
 
-class GenericEvaluator:
+class Evaluator(Protocol[P_contra]):
+    """The hooks the search calls and the attributes the levels read (see the module's docstring),
+    generic in the family's position type as the core's :class:`~tafl_desktop.core.game.Rules`."""
+
+    drift_scale: float
+    uncapped_depth: bool
+
+    def quick_outcome(self, pos: P_contra) -> Outcome | None: ...
+    def evaluate(self, pos: P_contra) -> int: ...
+    def defenders_score(self, pos: P_contra) -> int: ...
+    def tactics(self, pos: P_contra, moves: list[Move] | None = None) -> tuple[int, Any]: ...
+    def order_key(self, pos: P_contra) -> Callable[[Move], int]: ...
+
+
+class QuiescenceHooks(Protocol[P_contra]):
+    """The hooks an evaluator may offer beyond :class:`Evaluator` (the search asks whether it has
+    them first): ``noisy_moves`` beyond the forcing lines, ``capture_moves`` for the capture search."""
+
+    def noisy_moves(self, pos: P_contra) -> list[Move]: ...
+    def capture_moves(self, pos: P_contra) -> list[Move]: ...
+
+
+class GenericEvaluator(Generic[P]):
     """Family-blind fallback: the rules' own outcome, mobility as the only positional idea."""
 
     drift_scale = 1.0
     uncapped_depth = False
 
-    def __init__(self, rules: Any) -> None:
+    def __init__(self, rules: Rules[P]) -> None:
         self.rules = rules
 
-    def quick_outcome(self, pos: Any) -> Outcome | None:
+    def quick_outcome(self, pos: P) -> Outcome | None:
         return self.rules.outcome(pos)
 
-    def evaluate(self, pos: Any) -> int:
+    def evaluate(self, pos: P) -> int:
         return 5 * len(self.rules.legal_moves(pos))
 
-    def defenders_score(self, pos: Any) -> int:
+    def defenders_score(self, pos: P) -> int:
         s = self.evaluate(pos)
         return s if int(self.rules.side_to_move(pos)) == 1 else -s
 
-    def tactics(self, pos: Any, moves: list[Move] | None = None) -> tuple[int, Any]:
+    def tactics(self, pos: P, moves: list[Move] | None = None) -> tuple[int, Any]:
         return QUIET, None
 
-    def order_key(self, pos: Any):
+    def order_key(self, pos: P) -> Callable[[Move], int]:
         # chained or jumping moves (captures in the jump families) first
         return lambda m: 100 * (len(m) - 2)
 
 
-def make_evaluator(rules: Any, weights: Any | None = None) -> Any:
-    """The evaluator for ``rules.family`` (the generic one for families without their own)."""
+def make_evaluator(rules: Rules[P], weights: TaflWeights | HuntWeights | DablotWeights | None = None) -> Evaluator[P]:
+    """The evaluator for ``rules.family`` (the generic one for families without their own).
+    The family's evaluator takes that family's rules and positions, which ``rules`` are (a
+    family name names one rules class), so it is an evaluator of ``rules``' positions."""
     where = EVALUATORS.get(getattr(rules, "family", ""))
     if where is None:
         return GenericEvaluator(rules)
     module, _, name = where.partition(":")
-    return getattr(importlib.import_module(module), name)(rules, weights)
+    return cast("Evaluator[P]", getattr(importlib.import_module(module), name)(rules, weights))
 
 
 #: Each family's evaluator, ``"module:Class"``, imported when a game of that family is searched.

@@ -21,11 +21,12 @@ Speed: a single pass over the 72 (or 32) points with neighbour and jump tables b
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from tafl_desktop.ai.evaluation_tafl import FORCED, QUIET, TERMINAL, WIN_NOW
-from tafl_desktop.core.dablot import END_TURN, LEADER, OFFICER, SEP, SOLDIER, SON, DablotPosition
+from tafl_desktop.core.dablot import END_TURN, LEADER, OFFICER, SEP, SOLDIER, SON, DablotPosition, DablotRules
 from tafl_desktop.core.game import Move, Outcome
 
 SOUTH, NORTH = 0, 1
@@ -68,7 +69,7 @@ class DablotEvaluator:
     drift_scale = 1.0  # a weak level's margins apply in full (see evaluation.py)
     uncapped_depth = False  # the levels' depth caps apply (see evaluation.py)
 
-    def __init__(self, rules: Any, weights: DablotWeights | None = None) -> None:
+    def __init__(self, rules: DablotRules, weights: DablotWeights | None = None) -> None:
         self.rules = rules
         self.w = weights or DablotWeights()
         w = self.w
@@ -129,7 +130,7 @@ class DablotEvaluator:
         self.start_total = sum(1 for c in r.initial_position().cells if c)
 
     # ------------------------------------------------------------------------------ hooks
-    def quick_outcome(self, pos: Any) -> Outcome | None:
+    def quick_outcome(self, pos: DablotPosition) -> Outcome | None:
         """What is decided without generating moves: the last move's result, the captureless draw."""
         if pos.result is not None:
             return pos.result
@@ -138,16 +139,16 @@ class DablotEvaluator:
             return Outcome(None, "no_captures")
         return None
 
-    def evaluate(self, pos: Any) -> int:
+    def evaluate(self, pos: DablotPosition) -> int:
         """Static score from the side to move's view."""
         s = self.south_score(pos)
         return s if pos.side == SOUTH else -s
 
-    def defenders_score(self, pos: Any) -> int:
+    def defenders_score(self, pos: DablotPosition) -> int:
         """Static score from side 1's (North's) view, as the evaluation bar wants it."""
         return -self.south_score(pos)
 
-    def south_score(self, pos: Any) -> int:
+    def south_score(self, pos: DablotPosition) -> int:
         """Static score from South's view (positive: good for South)."""
         w = self.w
         cells = pos.cells
@@ -249,7 +250,7 @@ class DablotEvaluator:
                 return p
         return -1
 
-    def _captured(self, pos: Any, move: Move) -> list[int]:
+    def _captured(self, pos: DablotPosition, move: Move) -> list[int]:
         """Points a move of ``pos`` captures (without playing it)."""
         segs = self.rules.segments(move)
         if len(segs) > 1:
@@ -298,13 +299,13 @@ class DablotEvaluator:
                     return True
         return False
 
-    def _takes_leader(self, pos: Any, moves: list[Move], target: int) -> Move | None:
+    def _takes_leader(self, pos: DablotPosition, moves: list[Move], target: int) -> Move | None:
         for m in moves:
             if m and target in self._captured(pos, m):
                 return m
         return None
 
-    def _threatened(self, pos: Any) -> bool:
+    def _threatened(self, pos: DablotPosition) -> bool:
         """Exact: with the other side to move in ``pos``'s place, could it capture the leader of
         the side to move?  (Checked with the rules' own moves, so compulsory capture counts.)"""
         me = pos.side
@@ -316,7 +317,7 @@ class DablotEvaluator:
         flipped = DablotPosition(pos.cells, 1 - me, pos.actions, pos.quiet)
         return self._takes_leader(flipped, self.rules.legal_moves(flipped), lp) is not None
 
-    def tactics(self, pos: Any, moves: list[Move] | None = None) -> tuple[int, Any]:
+    def tactics(self, pos: DablotPosition, moves: list[Move] | None = None) -> tuple[int, Any]:
         """Forcing facts (QUIET, WIN_NOW, FORCED, TERMINAL; see ``evaluation_tafl``).
 
         * a capture of the enemy leader (when that loses him the game), or a capture that leaves
@@ -374,7 +375,7 @@ class DablotEvaluator:
         return QUIET, None
 
     # ------------------------------------------------------------------------------ ordering
-    def order_key(self, pos: Any):
+    def order_key(self, pos: DablotPosition) -> Callable[[Move], int]:
         """A function move -> static ordering score (higher first): captures by the value taken."""
         cells = pos.cells
         val_t = self.val_t

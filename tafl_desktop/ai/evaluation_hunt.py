@@ -37,11 +37,15 @@ lattice with one table lookup per byte.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tafl_desktop.ai.evaluation_tafl import FORCED, QUIET, TERMINAL, WIN_NOW
 from tafl_desktop.core.game import Move, Outcome
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.hunt import HuntPosition, HuntRules
 
 FLOCK, HUNTERS = 0, 1
 
@@ -129,7 +133,7 @@ class HuntWeights:
         return cls(**{k: int(v) for k, v in data.items() if k in names})
 
 
-def _bits(x: int):
+def _bits(x: int) -> Iterator[int]:
     while x:
         low = x & -x
         yield low.bit_length() - 1
@@ -139,7 +143,7 @@ def _bits(x: int):
 class HuntEvaluator:
     """Evaluation and tactical hooks for one compiled :class:`~tafl_desktop.core.hunt.HuntRules`."""
 
-    def __init__(self, rules: Any, weights: HuntWeights | None = None) -> None:
+    def __init__(self, rules: HuntRules, weights: HuntWeights | None = None) -> None:
         self.rules = rules
         self.w = weights or HuntWeights()
         r = rules
@@ -171,7 +175,7 @@ class HuntEvaluator:
                 t.append(m)
             self.tables.append(t)
         # (shift, mask of points that may step/jump that way) per lattice direction
-        def shifts(pairs) -> list[tuple[int, int]]:
+        def shifts(pairs: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
             masks: dict[tuple[int, int], int] = {}
             for p, q in pairs:
                 d = (g.coords[q][0] - g.coords[p][0], g.coords[q][1] - g.coords[p][1])
@@ -251,7 +255,7 @@ class HuntEvaluator:
 
     # ------------------------------------------------------------------------------ helpers
     @staticmethod
-    def _directions(coords: list[tuple[int, int]], steps: list[Any]) -> set[tuple[int, int]]:
+    def _directions(coords: Sequence[tuple[int, int]], steps: Sequence[Iterable[int]]) -> set[tuple[int, int]]:
         """The (dx, dy) of every step in a side's step table."""
         return {(coords[q][0] - coords[p][0], coords[q][1] - coords[p][1])
                 for p, targets in enumerate(steps) for q in targets}
@@ -416,7 +420,7 @@ class HuntEvaluator:
         return steps, jumps, stuck
 
     # ------------------------------------------------------------------------------ hooks
-    def quick_outcome(self, pos: Any) -> Outcome | None:
+    def quick_outcome(self, pos: HuntPosition) -> Outcome | None:
         """What is decided without generating moves: the last move's result, the captureless draw."""
         if pos.result is not None:
             return pos.result
@@ -425,16 +429,16 @@ class HuntEvaluator:
             return Outcome(None, "no_captures")
         return None
 
-    def evaluate(self, pos: Any) -> int:
+    def evaluate(self, pos: HuntPosition) -> int:
         """Static score from the side to move's view."""
         s = self.flock_score(pos)
         return s if pos.side == FLOCK else -s
 
-    def defenders_score(self, pos: Any) -> int:
+    def defenders_score(self, pos: HuntPosition) -> int:
         """Static score from the hunters' (side 1's) view, as the evaluation bar wants it."""
         return -self.flock_score(pos)
 
-    def flock_score(self, pos: Any) -> int:
+    def flock_score(self, pos: HuntPosition) -> int:
         """Static score from the flock's view (positive: good for the geese)."""
         w = self.w
         flock, hunters = pos.flock, pos.hunters
@@ -515,13 +519,13 @@ class HuntEvaluator:
         score += w.tempo if pos.side == FLOCK else -w.tempo
         return score
 
-    def _best_chain(self, pos: Any) -> int:
+    def _best_chain(self, pos: HuntPosition) -> int:
         """Geese the hunters' longest capture takes (hunters to move)."""
         caps = self.rules.capture_moves(pos)
         return max((len(m) - 1 for m in caps), default=0)
 
     # ------------------------------------------------------------------------------ tactics
-    def _winning_capture(self, pos: Any, moves: list[Move]) -> Move | None:
+    def _winning_capture(self, pos: HuntPosition, moves: list[Move]) -> Move | None:
         """A hunters' move in ``moves`` after which the flock is below the threshold or the home row reached."""
         play = self.rules.play
         for m in moves:
@@ -533,7 +537,7 @@ class HuntEvaluator:
                     return m
         return None
 
-    def _hunter_threat(self, pos: Any) -> bool:
+    def _hunter_threat(self, pos: HuntPosition) -> bool:
         """Could the hunters win with their next move if it were their turn?"""
         flock, hunters = pos.flock, pos.hunters
         empty = self.full & ~(flock | hunters)
@@ -558,7 +562,7 @@ class HuntEvaluator:
             return self._best_chain(pos) >= need
         return False
 
-    def tactics(self, pos: Any, moves: list[Move] | None = None) -> tuple[int, Any]:
+    def tactics(self, pos: HuntPosition, moves: list[Move] | None = None) -> tuple[int, Any]:
         """Forcing facts (QUIET, WIN_NOW, FORCED, TERMINAL; see ``evaluation_tafl``).
 
         * hunters to move: no move at all is TERMINAL (trapped); a capture that leaves the flock
@@ -604,7 +608,7 @@ class HuntEvaluator:
             return FORCED, parry
         return QUIET, None
 
-    def _flock_win_in_one(self, pos: Any, moves: list[Move] | None) -> Move | None:
+    def _flock_win_in_one(self, pos: HuntPosition, moves: list[Move] | None) -> Move | None:
         """A flock move that traps every hunter or fills the pen; ``()`` when the flock has no move."""
         rules = self.rules
         flock, hunters = pos.flock, pos.hunters
@@ -643,7 +647,7 @@ class HuntEvaluator:
                     return m
         return None
 
-    def noisy_moves(self, pos: Any) -> list[Move]:
+    def noisy_moves(self, pos: HuntPosition) -> list[Move]:
         """Moves the quiescence search tries beyond the horizon: the hunters' captures (a goose
         left to be jumped at the horizon would otherwise count as safe)."""
         if pos.side != HUNTERS or not self.captures:
@@ -651,7 +655,7 @@ class HuntEvaluator:
         return self.rules.capture_moves(pos)
 
     # ------------------------------------------------------------------------------ ordering
-    def order_key(self, pos: Any):
+    def order_key(self, pos: HuntPosition) -> Callable[[Move], int]:
         """A function move -> static ordering score (higher first): captures by length; for the
         flock, steps that close a hunter's exit or move a goose out of a jump."""
         step_pairs = self.step_pairs

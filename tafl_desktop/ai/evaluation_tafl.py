@@ -17,13 +17,15 @@ the defenders' view (what an evaluation bar wants).
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
 from tafl_desktop.core.game import Move, Outcome
 from tafl_desktop.core.quoting import quote
-from tafl_desktop.core.tafl import C_KING
+from tafl_desktop.core.tafl import C_KING, TaflPosition, TaflRules
 
 ATT, DEF = 0, 1
 
@@ -47,12 +49,12 @@ def file_weights(variant: str | None = None) -> dict[str, int]:
     return load_weights(resources_dir() / WEIGHTS_FILE, variant)
 
 
-def variant_id(rules: Any) -> str | None:
+def variant_id(rules: object) -> str | None:
     """The id of the preset ``rules`` were made from (what a ``[variants.<id>]`` section names)."""
     return getattr(getattr(rules, "variant", None), "id", None)
 
 
-def load_weights(path: Any, variant: str | None = None) -> dict[str, int]:
+def load_weights(path: str | os.PathLike[str], variant: str | None = None) -> dict[str, int]:
     """A weights file, checked: every term of :class:`TaflWeights` present in ``[weights]``, no
     other key, every value a whole number; each ``[variants.<id>]`` section (a variant's own
     values for some terms) checked the same way.  The weights of ``variant`` (None: the shared
@@ -75,7 +77,7 @@ def load_weights(path: Any, variant: str | None = None) -> dict[str, int]:
     return {**base, **own.get(variant or "", {})}
 
 
-def variant_sections(path: Any) -> dict[str, dict[str, int]]:
+def variant_sections(path: str | os.PathLike[str]) -> dict[str, dict[str, int]]:
     """The ``[variants.<id>]`` sections of a weights file (each variant's own values only)."""
     base = load_weights(path)
     import tomllib
@@ -85,7 +87,7 @@ def variant_sections(path: Any) -> dict[str, dict[str, int]]:
     return {vid: {k: v for k, v in load_weights(path, vid).items() if v != base[k]} for vid in ids}
 
 
-def check_weights(table: Any, where: str, partial: bool = False) -> dict[str, int]:
+def check_weights(table: object, where: str, partial: bool = False) -> dict[str, int]:
     """``table`` as term -> int, refusing unknown terms and values that are not integers (and,
     unless ``partial``, a table that leaves a term out)."""
     if not isinstance(table, dict):
@@ -158,7 +160,7 @@ class TaflEvaluator:
     drift_scale = 1.0  # a weak level's margins apply in full (see evaluation.py)
     uncapped_depth = False  # the levels' depth caps apply (see evaluation.py)
 
-    def __init__(self, rules: Any, weights: TaflWeights | None = None) -> None:
+    def __init__(self, rules: TaflRules, weights: TaflWeights | None = None) -> None:
         self.rules = rules
         #: Given weights, else the weights file's for this variant (its own section, if any).
         self.w = weights or TaflWeights.from_dict(file_weights(variant_id(rules)))
@@ -275,7 +277,7 @@ class TaflEvaluator:
         memo[key] = res
         return res
 
-    def king_lines(self, pos: Any) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...]]:
+    def king_lines(self, pos: TaflPosition) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...]]:
         """(mobility, routes, ray mask, row targets, column targets) of the king in ``pos``."""
         king = pos.king
         W, H = self.W, self.H
@@ -286,7 +288,7 @@ class TaflEvaluator:
         mc, ec, rc, tc = self.king_line(H + f, r, (occT >> (f * H)) & self.cm)
         return mr + mc, er + ec, rr | rc, tr, tc
 
-    def king_walk(self, pos: Any) -> int:
+    def king_walk(self, pos: TaflPosition) -> int:
         """One-square steps from the king to the nearest escape square through empty squares
         (a flood fill on bitboards: cheap, and it sees his own defenders in the way).
 
@@ -311,7 +313,7 @@ class TaflEvaluator:
         return -_popcount(region)
 
     # ------------------------------------------------------------------------------ hooks
-    def quick_outcome(self, pos: Any) -> Outcome | None:
+    def quick_outcome(self, pos: TaflPosition) -> Outcome | None:
         """What is decided without generating moves: the last move's result, the captureless draw."""
         if pos.result is not None:
             return pos.result
@@ -320,7 +322,7 @@ class TaflEvaluator:
             return Outcome(None, "no_captures")
         return None
 
-    def evaluate(self, pos: Any) -> int:
+    def evaluate(self, pos: TaflPosition) -> int:
         """Static score from the side to move's view, shrunk by the no-progress count.
 
         Why shrink it: a side far ahead that captures nothing for many moves is not converting
@@ -337,7 +339,7 @@ class TaflEvaluator:
             s -= s * quiet * self.w.no_progress // 1000
         return s
 
-    def defender_moves(self, pos: Any) -> int:
+    def defender_moves(self, pos: TaflPosition) -> int:
         """Squares the defenders' soldiers could slide to (the king's own moves count elsewhere):
         per direction, the soldiers' bitboard shifted one square at a time through empty squares.
 
@@ -367,7 +369,7 @@ class TaflEvaluator:
             total += _popcount(m)
         return total
 
-    def defenders_score(self, pos: Any) -> int:
+    def defenders_score(self, pos: TaflPosition) -> int:
         """Static score from the defenders' view (positive: good for the king's side)."""
         w = self.w
         att, dfn, king = pos.att, pos.dfn, pos.king
@@ -453,7 +455,7 @@ class TaflEvaluator:
                 score += w.fork_threat
         return score
 
-    def tactics(self, pos: Any, moves: list[Move] | None = None) -> tuple[int, Any]:
+    def tactics(self, pos: TaflPosition, moves: list[Move] | None = None) -> tuple[int, Any]:
         """Forcing facts about ``pos`` for the search (see QUIET, WIN_NOW, FORCED, TERMINAL).
 
         * defenders to move and an escape square in sight: WIN_NOW with the escaping move;
@@ -495,7 +497,7 @@ class TaflEvaluator:
             return FORCED, [m for m in moves if ray >> m[1] & 1]
         return QUIET, None
 
-    def order_key(self, pos: Any):
+    def order_key(self, pos: TaflPosition) -> Callable[[Move], int]:
         """A function move -> static ordering score (higher first) for the moves of ``pos``.
 
         Predicts captures without playing the move: a target square next to an enemy with an anvil
@@ -529,7 +531,7 @@ class TaflEvaluator:
             return (1000 if cap >> t & 1 else 0) + (100 if kadj >> f & 1 else 0)
         return def_key
 
-    def capture_targets(self, pos: Any) -> int:
+    def capture_targets(self, pos: TaflPosition) -> int:
         """The empty squares where a piece of the side to move would capture by the ordinary
         custodial rule (an enemy soldier next to it with an anvil straight beyond: a friend, a
         hostile square, an armed king, a hostile rim), as a bit mask; no move is generated."""
@@ -556,7 +558,7 @@ class TaflEvaluator:
                     | ((enemies >> W) & self.m_north_edge) | ((enemies << W) & self.m_south_edge))
         return cap & empty
 
-    def capture_moves(self, pos: Any) -> list[Move]:
+    def capture_moves(self, pos: TaflPosition) -> list[Move]:
         """The moves of the side to move that land where they capture (:meth:`capture_targets`):
         what the quiescence search follows past the horizon when asked to (analysis, review)."""
         cap = self.capture_targets(pos)

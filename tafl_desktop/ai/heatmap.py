@@ -16,15 +16,19 @@ Every move is searched on its own from an emptied table, so the map is the same 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from tafl_desktop.ai.analysis import win_chance
 from tafl_desktop.ai.multipv import analysis_limits, playable_moves
 from tafl_desktop.ai.search import MATE
+from tafl_desktop.core.game import P, Rules
+
+if TYPE_CHECKING:
+    from tafl_desktop.search_contract import Searcher
 
 
-def heat_depth(rules: Any, engine: str) -> int:
+def heat_depth(rules: Rules[P], engine: str) -> int:
     """How deep each move's reply is searched: two plies less than a review's standard depth
     (at least one), so the whole map costs about what one review position costs."""
     from tafl_desktop.ai.review import default_budget
@@ -32,7 +36,7 @@ def heat_depth(rules: Any, engine: str) -> int:
     return max(1, default_budget(rules, engine).depth - 2)
 
 
-def _child_score(rules: Any, child: Any, searcher: Any, depth: int, keys: list[Any],
+def _child_score(rules: Rules[P], child: P, searcher: Searcher, depth: int, keys: list[Hashable],
                  should_stop: Callable[[], bool] | None) -> int:
     """The value of ``child`` for the player who is *not* to move there (the mover of the move)."""
     out = rules.outcome(child)
@@ -46,7 +50,7 @@ def _child_score(rules: Any, child: Any, searcher: Any, depth: int, keys: list[A
     return -res.score
 
 
-def heat_map(rules: Any, pos: Any, searcher: Any, depth: int, history_keys: Iterable[Any] = (),
+def heat_map(rules: Rules[P], pos: P, searcher: Searcher, depth: int, history_keys: Iterable[Hashable] = (),
              should_stop: Callable[[], bool] | None = None,
              on_progress: Callable[[int, int], None] | None = None) -> dict[str, Any] | None:
     """``{"squares": {square: chance}, "moves": {square: move}, "best": chance, "depth": depth,

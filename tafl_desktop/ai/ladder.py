@@ -18,6 +18,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 from tafl_desktop.ai.levels import PLAYER_LEVELS
 from tafl_desktop.ai.selfplay import run_selfplay
@@ -25,7 +26,7 @@ from tafl_desktop.core.variants import find_variant, presets
 
 
 def pairing(variant_id: str, strong: str, weak: str, games: int, jobs: int, seed: int, time_scale: float,
-            max_plies: int) -> dict:
+            max_plies: int) -> dict[str, Any]:
     """``games`` games of ``strong`` against ``weak``: half with the attackers, half with the defenders."""
     v = find_variant(variant_id)
     half = max(1, games // 2)
@@ -47,7 +48,7 @@ def pairing(variant_id: str, strong: str, weak: str, games: int, jobs: int, seed
     }
 
 
-def depth_report(variant_id: str, level: str, positions: int, seed: int) -> dict:
+def depth_report(variant_id: str, level: str, positions: int, seed: int) -> dict[str, Any]:
     """How deep and how fast ``level`` searches on ``positions`` positions of a ``variant_id`` game."""
     from statistics import median
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
 
 FILE_NAME = "level_ratings.json"
 
@@ -29,7 +32,7 @@ def shipped() -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def ratings_for(variant: Any, data: dict[str, Any] | None = None) -> dict[str, int]:
+def ratings_for(variant: Variant, data: dict[str, Any] | None = None) -> dict[str, int]:
     """Each level's rating for ``variant`` (level name -> rating), or {} when it has none."""
     data = shipped() if data is None else data
     measured = data.get("variants", {})

@@ -22,6 +22,7 @@ from typing import Any
 from tafl_desktop.ai.analysis import win_chance
 from tafl_desktop.ai.multipv import proven
 from tafl_desktop.ai.review import MISSED, THRESHOLDS, forced_blunder, played_value
+from tafl_desktop.core.game import P, Rules
 
 #: Moves of a line looked at for captures (the explanation's horizon).
 LOOK_AHEAD = 4
@@ -63,7 +64,7 @@ class Exercise:
     evals_before: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
-def exercises_from_review(rules: Any, start: Any, moves: list[tuple[int, ...]], evals: dict[int, dict[str, Any]],
+def exercises_from_review(rules: Rules[P], start: P, moves: list[tuple[int, ...]], evals: dict[int, dict[str, Any]],
                           review: dict[str, Any], sides: list[int]) -> list[Exercise]:
     """The missed moves (inaccuracies, mistakes, blunders) of ``sides`` in game order, each with
     a better move the engine named."""
@@ -104,7 +105,7 @@ def judge(ex: Exercise, move: tuple[int, ...], after: dict[str, Any]) -> tuple[b
     return loss < THRESHOLDS[1] and not forced_blunder(ex.before, after, ex.side), loss
 
 
-def line_facts(rules: Any, position: Any, texts: list[str]) -> LineFacts:
+def line_facts(rules: Rules[P], position: P, texts: list[str]) -> LineFacts:
     """Replay the move texts of a line from ``position`` and note the captures of its first moves
     (squares named) and, from the search's score, nothing else: the caller adds the result."""
     facts = LineFacts(list(texts), int(rules.side_to_move(position)))
@@ -121,15 +122,15 @@ def line_facts(rules: Any, position: Any, texts: list[str]) -> LineFacts:
         facts.taken_by[mover] += [geometry.name(s) for s in caps if s in before]
         if facts.taken_by[mover]:
             facts.first_take.setdefault(mover, n + 1)
-        if rules.outcome(pos) is not None:
-            out = rules.outcome(pos)
+        out = rules.outcome(pos)
+        if out is not None:
             if out.winner is not None:
                 facts.result = (int(out.winner), n + 1)
             break
     return facts
 
 
-def explain(rules: Any, ex: Exercise) -> dict[str, Any]:
+def explain(rules: Rules[P], ex: Exercise) -> dict[str, Any]:
     """The facts of an exercise's answer: ``best`` (the engine's line from the position),
     ``reply`` (the engine's line after the move played, the opponent first), each with a proven
     result where the search proved one, and both moves' winning chances (percent, the mover's)."""

@@ -19,15 +19,18 @@ when a single line is asked for: then the winning move is answered without a sea
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tafl_desktop.ai.engine import make_searcher
 from tafl_desktop.ai.levels import HINT_LEVEL, get_level
 from tafl_desktop.ai.proven_line import complete_line
 from tafl_desktop.ai.search import MATE, MATE_BOUND, Searcher, SearchLimits, SearchResult
-from tafl_desktop.core.game import Move
+from tafl_desktop.core.game import Move, P, Position, Rules
+
+if TYPE_CHECKING:
+    from tafl_desktop.search_contract import Searcher as SearcherContract
 
 MAX_LINES = 5
 
@@ -76,12 +79,12 @@ def proven(score: int) -> int | None:
     return None
 
 
-class MultiPVSearcher(Searcher):
+class MultiPVSearcher(Searcher[Position]):
     """The Python searcher as analysis uses it (kept for callers that name it; the root of
     :class:`~tafl_desktop.ai.search.Searcher` scores the best ``lines`` moves exactly)."""
 
 
-def _lines(rules: Any, pos: Any, searcher: Any, scored: list[tuple[Move, int]], depth: int,
+def _lines(rules: Rules[P], pos: P, searcher: SearcherContract, scored: list[tuple[Move, int]], depth: int,
            n: int) -> list[Line]:
     side = rules.side_to_move(pos)
     variant = rules.variant
@@ -111,7 +114,7 @@ def analysis_limits(time_limit: float = 0.0, depth: int = 64, nodes: int = 0,
                         threads=1 if nodes or reproducible else 0, captures=True, follow_captures=True)
 
 
-def playable_moves(rules: Any, pos: Any, history_keys: Iterable[Any] = ()) -> list[Move]:
+def playable_moves(rules: Rules[P], pos: P, history_keys: Iterable[Hashable] = ()) -> list[Move]:
     """The moves the side to move may play here (a no-repeat rule honoured): the most lines
     a position can have."""
     from tafl_desktop.core.game import unrepeated
@@ -121,10 +124,10 @@ def playable_moves(rules: Any, pos: Any, history_keys: Iterable[Any] = ()) -> li
     return unrepeated(rules, pos, rules.legal_moves(pos), list(history_keys))
 
 
-def analyse(rules: Any, pos: Any, lines: int = 3, time_limit: float = 2.0, depth: int = 64, nodes: int = 0,
-            history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
+def analyse(rules: Rules[P], pos: P, lines: int = 3, time_limit: float = 2.0, depth: int = 64, nodes: int = 0,
+            history_keys: Iterable[Hashable] = (), should_stop: Callable[[], bool] | None = None,
             on_iteration: Callable[[Report], None] | None = None,
-            searcher: Any | None = None, engine: str | None = None,
+            searcher: SearcherContract | None = None, engine: str | None = None,
             on_progress: Callable[[int, int], None] | None = None, reproducible: bool = False) -> Report:
     """The best ``lines`` (1..5) lines of ``pos`` for the side to move, searched for ``time_limit``
     seconds (0: no limit) or to ``depth``.  ``on_iteration`` gets a :class:`Report` after every

@@ -9,7 +9,10 @@ Here, in ``ai/``, and not beside the tables in ``native/``: it needs the Python 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.tafl import TaflRules
 
 from tafl_desktop.native.search_tables import evaluation_tables
 
@@ -26,7 +29,7 @@ def fixture(variant_id: str, positions: int = 60, seed: int = 1) -> dict[str, An
     from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
     from tafl_desktop.core.variants import find_variant
 
-    rules = find_variant(variant_id).make_rules()
+    rules = cast("TaflRules", find_variant(variant_id).make_rules())  # a Tafl preset
     ev = TaflEvaluator(rules)
     rng = random.Random(seed)
     samples: list[Any] = []

@@ -8,23 +8,28 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, Generic
 
 from tafl_desktop.ai.engine import make_searcher
 from tafl_desktop.ai.levels import UNTIMED_CEILING, Level, get_level
 from tafl_desktop.ai.search import SearchLimits, SearchResult
-from tafl_desktop.core.game import unrepeated
+from tafl_desktop.core.game import P, Rules, unrepeated
+
+if TYPE_CHECKING:
+    from tafl_desktop.ai.evaluation import Evaluator
+    from tafl_desktop.search_contract import Searcher
 
 #: The depth limit of a search that only its node budget (and time) bounds.
 MAX_DEPTH = 64
 
 
-class ComputerPlayer:
+class ComputerPlayer(Generic[P]):
     """Chooses moves at one level; keeps its searcher (and transposition table) between moves."""
 
-    def __init__(self, rules: Any, level: str | Level, seed: int | None = None, evaluator: Any | None = None,
-                 time_scale: float = 1.0, searcher: Any | None = None, engine: str | None = None,
+    def __init__(self, rules: Rules[P], level: str | Level, seed: int | None = None,
+                 evaluator: Evaluator[P] | None = None, time_scale: float = 1.0, searcher: Searcher | None = None,
+                 engine: str | None = None,
                  timed: bool = False, weights: dict[str, int] | None = None) -> None:
         self.rules = rules
         #: Whether the level's time (times ``time_scale``) is a real limit: a clock is running (the
@@ -67,7 +72,7 @@ class ComputerPlayer:
                             ranked_drift=lv.ranked_drift if ranked is None else ranked, selective=lv.selective,
                             captures=lv.captures, threads=1)
 
-    def choose(self, pos: Any, history_keys: Iterable[Any] = (), should_stop: Callable[[], bool] | None = None,
+    def choose(self, pos: P, history_keys: Iterable[Hashable] = (), should_stop: Callable[[], bool] | None = None,
                margin: int | None = None, on_iteration: Callable[[SearchResult], None] | None = None,
                time_limit: float | None = None, soft_limit: float | None = None) -> SearchResult:
         """The level's move in ``pos`` (``move`` is None only when the side to move has no move).

@@ -14,15 +14,18 @@ than a moment; a line it cannot finish within it is left as the search gave it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from tafl_desktop.core.game import Move, Side
+from tafl_desktop.core.game import Move, P, Rules, Side
+
+if TYPE_CHECKING:
+    from tafl_desktop.ai.prover import Prover
 
 #: Positions the prover may visit to finish one line (a few plies at most are missing).
 MAX_NODES = 50_000
 
 
-def complete_line(rules: Any, pos: Any, line: list[Move], plies: int, engine: str | None = None) -> list[Move]:
+def complete_line(rules: Rules[P], pos: P, line: list[Move], plies: int, engine: str | None = None) -> list[Move]:
     """``line`` (a principal variation from ``pos`` whose result is proven in ``plies`` plies,
     positive when the side to move wins) with the moves up to the end of the game added; the
     moves of ``line`` past the end of the game are dropped."""
@@ -56,7 +59,7 @@ def complete_line(rules: Any, pos: Any, line: list[Move], plies: int, engine: st
     return out
 
 
-def _next_move(rules: Any, prover: Any, p: Any, left: int, winner_turn: bool) -> Move | None:
+def _next_move(rules: Rules[P], prover: Prover[P], p: P, left: int, winner_turn: bool) -> Move | None:
     """The winner's fastest winning move within ``left`` plies, or the loser's longest defence."""
     moves = rules.legal_moves(p)
     children = [(m, rules.play(p, m)[0]) for m in moves]

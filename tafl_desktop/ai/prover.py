@@ -20,10 +20,15 @@ search's proven lines use it too (:mod:`tafl_desktop.ai.proven_line`), and ``ai/
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, cast
 
-from tafl_desktop.core.game import Move, Side
+from tafl_desktop.core.game import Move, P, Rules, Side
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.dablot import DablotPosition, DablotRules
+    from tafl_desktop.core.tafl import TaflPosition, TaflRules
 
 
 class SearchBudgetExceeded(RuntimeError):
@@ -31,7 +36,7 @@ class SearchBudgetExceeded(RuntimeError):
 
 
 @dataclass
-class Prover:
+class Prover(Generic[P]):
     """Proves forced wins for ``winner`` with a node budget (``max_nodes``, 0 = none).
 
     Exhaustive, but ordered so that the answers come early: at the defender's turn the replies
@@ -41,11 +46,11 @@ class Prover:
     win, so a result found at one depth settles every shallower or deeper question it implies
     (iterative deepening 1, 3, 5 ... reuses all of it)."""
 
-    rules: Any
+    rules: Rules[P]
     winner: Side
     max_nodes: int = 0
     nodes: int = 0
-    _table: dict[Any, list[int]] = field(default_factory=dict)
+    _table: dict[Hashable, list[int]] = field(default_factory=dict)
     _killers: dict[tuple[bool, int], list[Move]] = field(default_factory=dict)
 
     def _count(self) -> None:
@@ -70,7 +75,7 @@ class Prover:
             killers.insert(0, move)
             del killers[3:]
 
-    def wins(self, pos: Any, plies: int) -> bool:
+    def wins(self, pos: P, plies: int) -> bool:
         """True when ``winner`` wins from ``pos`` within ``plies`` plies whatever the other side does."""
         rules = self.rules
         out = rules.outcome(pos)
@@ -98,7 +103,7 @@ class Prover:
             entry[0] = max(entry[0], plies)
         return result
 
-    def _or_node(self, pos: Any, moves: list[Move], plies: int) -> bool:
+    def _or_node(self, pos: P, moves: list[Move], plies: int) -> bool:
         rules = self.rules
         play = rules.play
         ordered = self._ordered(moves, True, plies)
@@ -116,7 +121,7 @@ class Prover:
                     return True
         return False
 
-    def _and_node(self, pos: Any, moves: list[Move], plies: int) -> bool:
+    def _and_node(self, pos: P, moves: list[Move], plies: int) -> bool:
         play = self.rules.play
         for m in self._ordered(moves, False, plies):
             if not self.wins(play(pos, m)[0], plies - 1):
@@ -124,11 +129,11 @@ class Prover:
                 return False
         return True
 
-    def _ends_won(self, pos: Any) -> bool:
+    def _ends_won(self, pos: P) -> bool:
         out = self.rules.outcome(pos)
         return out is not None and out.winner == self.winner
 
-    def winning_moves(self, pos: Any, plies: int, stop_at: int = 0, first: Move | None = None) -> list[Move]:
+    def winning_moves(self, pos: P, plies: int, stop_at: int = 0, first: Move | None = None) -> list[Move]:
         """Every first move of ``winner`` (to move in ``pos``) that wins within ``plies`` plies
         (or the first ``stop_at`` of them, when that is all the caller needs to know); ``first``
         is tried before the others."""
@@ -143,7 +148,7 @@ class Prover:
                     break
         return found
 
-    def tree(self, pos: Any, plies: int) -> dict[str, Any]:
+    def tree(self, pos: P, plies: int) -> dict[str, Any]:
         """The solution tree of a proven win: the winner's move at each of its turns and, for each
         defence, the subtree that answers it.  Only call on a position :meth:`wins` has proven.
         At each turn the winner's move is the fastest win (a move that ends the game first, then
@@ -172,45 +177,53 @@ class Prover:
                             for m in rules.legal_moves(pos)}}
 
 
-class NativeProver(Prover):
+class NativeProver(Prover[P]):
     """A :class:`Prover` whose :meth:`wins` runs natively (same rules, same budget meaning):
     the Tafl games through the native rules, Dablot through :mod:`tafl_desktop.native.dablot`."""
 
-    def __init__(self, rules: Any, winner: Side, max_nodes: int = 0) -> None:
+    def __init__(self, rules: Rules[P], winner: Side, max_nodes: int = 0) -> None:
         super().__init__(rules, winner, max_nodes)
+        #: ``wins`` of the native prover: (position, winner, plies, node budget) -> (won, nodes).
+        self._ask: Callable[[P, int, int, int], tuple[bool | None, int]]
+        # the family's own rules and positions (a family name names one rules class)
         if rules.family == "dablot":
-            from tafl_desktop.native.dablot import position_tuple, prover_core
+            from tafl_desktop.native.dablot import position_tuple as dablot_crossing
+            from tafl_desktop.native.dablot import prover_core
 
-            self._core = prover_core(rules)
+            dablot = prover_core(cast("DablotRules", rules))
+            dablot.forget_proofs()  # a fresh table per prover, as the Python one has
+            self._ask = lambda pos, side, plies, left: dablot.wins(
+                dablot_crossing(cast("DablotPosition", pos)), side, plies, left)
         else:
             from tafl_desktop.ai.engine import native_prover_core
             from tafl_desktop.native.bridge import position_tuple
 
-            self._core = native_prover_core(rules)
-        self._crossing = position_tuple
-        self._core.forget_proofs()  # a fresh table per prover, as the Python one has
+            tafl = native_prover_core(cast("TaflRules", rules))
+            tafl.forget_proofs()
+            self._ask = lambda pos, side, plies, left: tafl.wins(
+                position_tuple(cast("TaflPosition", pos)), side, plies, left)
 
-    def wins(self, pos: Any, plies: int) -> bool:
+    def wins(self, pos: P, plies: int) -> bool:
         left = 0
         if self.max_nodes:
             left = self.max_nodes - self.nodes
             if left <= 0:
                 raise SearchBudgetExceeded(f"more than {self.max_nodes} positions")
-        result, used = self._core.wins(self._crossing(pos), int(self.winner), int(plies), left)
+        result, used = self._ask(pos, int(self.winner), int(plies), left)
         self.nodes += used
         if result is None:
             raise SearchBudgetExceeded(f"more than {self.max_nodes} positions")
         return bool(result)
 
 
-def make_prover(rules: Any, winner: Side, max_nodes: int = 0, engine: str | None = None) -> Prover:
+def make_prover(rules: Rules[P], winner: Side, max_nodes: int = 0, engine: str | None = None) -> Prover[P]:
     """The prover for ``rules``: native where :func:`prover_engine` says so, else Python."""
     if prover_engine(rules, engine) == "native":
         return NativeProver(rules, winner, max_nodes)
     return Prover(rules, winner, max_nodes)
 
 
-def prover_engine(rules: Any, engine: str | None = None) -> str:
+def prover_engine(rules: Rules[P], engine: str | None = None) -> str:
     """Which prover settles ``rules``: ``native`` for the Tafl games (as the search resolves
     ``engine``, ``$TAFL_ENGINE`` or the build) and for Dablot where the native engine is built
     and plays its settings (all but Ambush, Action Points and the captureless draw), unless
@@ -223,11 +236,12 @@ def prover_engine(rules: Any, engine: str | None = None) -> str:
         return resolve(rules, engine)
     from tafl_desktop.native.dablot import unsupported
 
+    dablot = cast("DablotRules", rules)  # the Dablot family's rules
     name = engine if engine is not None else (os.environ.get(ENGINE_ENV) or None)
-    return "native" if name != "python" and unsupported(rules) is None else "python"
+    return "native" if name != "python" and unsupported(dablot) is None else "python"
 
 
-def main_line(rules: Any, pos: Any, tree: dict[str, Any]) -> list[str]:
+def main_line(rules: Rules[P], pos: P, tree: dict[str, Any]) -> list[str]:
     """The solution's main line: the winner's moves and, at each defence, the reply that holds out
     longest (the one with the deepest subtree), ending with the winning move."""
     line: list[str] = []
@@ -263,7 +277,7 @@ class Proof:
     nodes: int
 
 
-def prove_unique(rules: Any, pos: Any, max_plies: int, max_nodes: int = 0, engine: str | None = None, *,
+def prove_unique(rules: Rules[P], pos: P, max_plies: int, max_nodes: int = 0, engine: str | None = None, *,
                  hint: Move | None = None, hint_only: bool = False) -> Proof | None:
     """The shortest forced win for the side to move within ``max_plies`` (odd: 1, 3, 5 ...), if
     exactly one first move achieves it; None otherwise (no forced win, several first moves, or the

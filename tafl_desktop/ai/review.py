@@ -47,15 +47,20 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tafl_desktop.ai.analysis import win_chance
 from tafl_desktop.ai.engine import make_searcher
 from tafl_desktop.ai.multipv import analyse, proven
 from tafl_desktop.ai.search import MATE
+from tafl_desktop.core.game import Game, P, Rules
 from tafl_desktop.core.marks import N_
+
+if TYPE_CHECKING:
+    from tafl_desktop.ai.multipv import Report
+    from tafl_desktop.search_contract import Searcher
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 #: Each class as a reader sees it (the keys above are the JSON's words, the same in every language).
@@ -106,7 +111,7 @@ class Budget:
         return {"time": self.time}
 
     @classmethod
-    def from_json(cls, data: Any) -> Budget:
+    def from_json(cls, data: object) -> Budget:
         """The inverse of :meth:`to_json`; ValueError for anything else."""
         if not isinstance(data, dict) or len(data) != 1:
             raise ValueError("not a review budget")
@@ -120,7 +125,7 @@ class Budget:
         raise ValueError("not a review budget")
 
 
-def default_budget(rules: Any, engine: str = "python") -> Budget:
+def default_budget(rules: Rules[P], engine: str = "python") -> Budget:
     """The review's standard quality for ``rules`` on ``engine``: a depth that reviews a game of
     60 moves in a few minutes at most on a slow machine (the Python search is about fifty times
     slower than the native one; a bigger board has more moves to search)."""
@@ -152,7 +157,7 @@ def move_accuracy(loss: float) -> float:
     return max(0.0, min(100.0, raw))
 
 
-def _terminal_score(rules: Any, pos: Any) -> int | None:
+def _terminal_score(rules: Rules[P], pos: P) -> int | None:
     out = rules.outcome(pos)
     if out is None:
         return None
@@ -161,9 +166,9 @@ def _terminal_score(rules: Any, pos: Any) -> int | None:
     return MATE if int(out.winner) == int(rules.side_to_move(pos)) else -MATE
 
 
-def evaluate_position(rules: Any, pos: Any, budget: Budget, history_keys: Iterable[Any] = (),
+def evaluate_position(rules: Rules[P], pos: P, budget: Budget, history_keys: Iterable[Hashable] = (),
                       should_stop: Callable[[], bool] | None = None,
-                      searcher: Any | None = None) -> dict[str, Any]:
+                      searcher: Searcher | None = None) -> dict[str, Any]:
     """One position's evaluation: ``{"score", "best", "best_move", "line", "depth", "side"}``
     (score from the side to move's view; ``line`` the engine's best line as move texts; an ended
     game gets its result and no best move).  The searcher is emptied first (reproducibility)."""
@@ -175,7 +180,7 @@ def evaluate_position(rules: Any, pos: Any, budget: Budget, history_keys: Iterab
     s.clear()
     by_depth: dict[int, int] = {}
 
-    def iteration(r: Any) -> None:
+    def iteration(r: Report) -> None:
         if r.lines:
             by_depth[r.depth] = r.lines[0].score
 
@@ -200,7 +205,7 @@ def value_at(e: dict[str, Any], depth: int) -> int:
     return int(scores[max(1, min(depth, len(scores))) - 1])
 
 
-def game_positions(rules: Any, start: Any, moves: list[tuple[int, ...]]) -> list[Any]:
+def game_positions(rules: Rules[P], start: P, moves: list[tuple[int, ...]]) -> list[P]:
     """The positions of a game: the start and the one after each move."""
     out = [start]
     for m in moves:
@@ -208,11 +213,11 @@ def game_positions(rules: Any, start: Any, moves: list[tuple[int, ...]]) -> list
     return out
 
 
-def evaluate_positions(rules: Any, positions: list[Any], budget: Budget,
+def evaluate_positions(rules: Rules[P], positions: list[P], budget: Budget,
                        known: dict[int, dict[str, Any]] | None = None,
                        should_stop: Callable[[], bool] | None = None,
                        on_progress: Callable[[int, dict[int, dict[str, Any]]], None] | None = None,
-                       searcher: Any | None = None, engine: str | None = None,
+                       searcher: Searcher | None = None, engine: str | None = None,
                        on_position: Callable[[int, dict[str, Any]], None] | None = None) -> dict[int, dict[str, Any]]:
     """Evaluate every position not in ``known``; ``on_position(i, eval)`` and then
     ``on_progress(done, evals)`` after each one.  Stops early (returning what it has) when
@@ -281,7 +286,7 @@ def graph_value(e: dict[str, Any], side: int) -> int:
     return _for(e, (last + value_at(e, int(e["depth"]) - 1)) // 2, side)
 
 
-def side_accuracies(rules: Any, positions: list[Any], evals: dict[int, dict[str, Any]],
+def side_accuracies(rules: Rules[P], positions: list[P], evals: dict[int, dict[str, Any]],
                     plies: list[dict[str, Any]]) -> dict[int, float | None]:
     """Lichess's game accuracy of each side (0..100, None for a side without a reviewed move),
     over the moves of ``plies`` (see the module docstring)."""
@@ -313,7 +318,7 @@ def side_accuracies(rules: Any, positions: list[Any], evals: dict[int, dict[str,
     return out
 
 
-def classify(rules: Any, positions: list[Any], moves: list[tuple[int, ...]],
+def classify(rules: Rules[P], positions: list[P], moves: list[tuple[int, ...]],
              evals: dict[int, dict[str, Any]]) -> dict[str, Any]:
     """The review of the moves whose positions before and after are both evaluated.
 
@@ -359,7 +364,7 @@ def classify(rules: Any, positions: list[Any], moves: list[tuple[int, ...]],
     return {"plies": plies, "summary": summary}
 
 
-def review_game(game: Any, budget: Budget, should_stop: Callable[[], bool] | None = None,
+def review_game(game: Game[P], budget: Budget, should_stop: Callable[[], bool] | None = None,
                 on_progress: Callable[[int, dict[int, dict[str, Any]]], None] | None = None,
                 engine: str | None = None, known: dict[int, dict[str, Any]] | None = None,
                 on_position: Callable[[int, dict[str, Any]], None] | None = None) -> dict[str, Any]:

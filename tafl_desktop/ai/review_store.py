@@ -28,6 +28,7 @@ import stat
 from pathlib import Path
 from typing import IO, Any
 
+from tafl_desktop.core.game import P, Rules
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import quote
 
@@ -44,7 +45,7 @@ class StoreError(ValueError):
     """A review file that cannot be used; the message is one line."""
 
 
-def fingerprint(rules: Any, start: Any, moves: list[tuple[int, ...]]) -> str:
+def fingerprint(rules: Rules[P], start: P, moves: list[tuple[int, ...]]) -> str:
     """What identifies the reviewed game: the variant, the start position and the moves."""
     data = {"variant": rules.variant.to_data(), "start": repr(rules.position_key(start)),
             "moves": [list(m) for m in moves]}
@@ -52,7 +53,7 @@ def fingerprint(rules: Any, start: Any, moves: list[tuple[int, ...]]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _check_eval(e: Any) -> dict[str, Any]:
+def _check_eval(e: object) -> dict[str, Any]:
     if not isinstance(e, dict) or set(e) != set(EVAL_KEYS):
         raise ValueError("an evaluation of the wrong shape")
     for key, kind in EVAL_KEYS.items():

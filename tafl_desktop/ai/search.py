@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable
+from typing import Generic, cast
 
-from tafl_desktop.ai.evaluation import make_evaluator
+from tafl_desktop.ai.evaluation import Evaluator, QuiescenceHooks, make_evaluator
 from tafl_desktop.ai.evaluation_tafl import FORCED, TERMINAL, WIN_NOW
 from tafl_desktop.ai.zobrist import key_hasher
-from tafl_desktop.core.game import Move, Outcome, unrepeated
+from tafl_desktop.core.game import Move, Outcome, P, RepetitionRules, Rules, unrepeated
 from tafl_desktop.search_contract import (
     MATE,
     MATE_BOUND,
@@ -76,7 +76,7 @@ def settled(scored: list[tuple[Move, int]], lines: int, full_width: int) -> bool
     return bool(top) and all(abs(s) >= MATE_BOUND and MATE - abs(s) <= full_width + 1 for _m, s in top)
 
 
-class Searcher:
+class Searcher(Generic[P]):
     """The Python search engine: a reusable searcher for one rules object, keeping its
     transposition table between moves.  It is one of the two implementations of the
     :class:`~tafl_desktop.search_contract.Searcher` Protocol (the other is the native one):
@@ -89,9 +89,9 @@ class Searcher:
     #: The contract's thread count: the Python search has one thread, whatever is set here.
     threads = 1
 
-    def __init__(self, rules: Any, evaluator: Any | None = None, tt_entries: int = 400_000) -> None:
+    def __init__(self, rules: Rules[P], evaluator: Evaluator[P] | None = None, tt_entries: int = 400_000) -> None:
         self.rules = rules
-        self.ev = evaluator if evaluator is not None else make_evaluator(rules)
+        self.ev: Evaluator[P] = evaluator if evaluator is not None else make_evaluator(rules)
         #: Whether the evaluator names moves for the quiescence search besides its forcing lines.
         self.noisy = hasattr(self.ev, "noisy_moves")
         self.hash = key_hasher(rules)
@@ -105,7 +105,7 @@ class Searcher:
         self.finished_depth = 0
 
     # ------------------------------------------------------------------------------ public
-    def search(self, pos: Any, limits: SearchLimits | None = None, history_keys: Iterable[Any] = (),
+    def search(self, pos: P, limits: SearchLimits | None = None, history_keys: Iterable[Hashable] = (),
                should_stop: Callable[[], bool] | None = None, rng: random.Random | None = None,
                on_iteration: Callable[[SearchResult], None] | None = None,
                on_progress: Callable[[int, int], None] | None = None) -> SearchResult:
@@ -150,7 +150,8 @@ class Searcher:
         moves = rules.legal_moves(pos) if self.ev.quick_outcome(pos) is None else []
         allowed = unrepeated(rules, pos, moves, history_keys)  # a no-repeat rule is a rule of legality
         if not moves or not allowed:
-            out = rules.outcome(pos) if not moves else rules.no_moves_outcome(pos)  # every move would repeat
+            out = (rules.outcome(pos) if not moves  # every move would repeat: only a no-repeat rule forbids them all
+                   else cast("RepetitionRules[P]", rules).no_moves_outcome(pos))
             return SearchResult(None, self._terminal(pos, out, 0), 0, 0, 0.0, stopped="depth")
         moves = allowed
         if len(moves) == 1 and lim.margin == 0 and not on_iteration:
@@ -209,7 +210,7 @@ class Searcher:
         return best
 
     # ------------------------------------------------------------------------------ internals
-    def _side(self, pos: Any) -> int:
+    def _side(self, pos: P) -> int:
         return int(self.rules.side_to_move(pos))
 
     def _age_tables(self) -> None:
@@ -248,12 +249,12 @@ class Searcher:
             self.stop_reason = "cancelled"
             raise SearchAborted
 
-    def _terminal(self, pos: Any, out: Outcome | None, ply: int) -> int:
+    def _terminal(self, pos: P, out: Outcome | None, ply: int) -> int:
         if out is None or out.winner is None:
             return 0
         return MATE - ply if int(out.winner) == self._side(pos) else -(MATE - ply)
 
-    def _repetition(self, pos: Any, key: int, ply: int) -> int | None:
+    def _repetition(self, pos: P, key: int, ply: int) -> int | None:
         """Score of a repeated position, or None if the position is new on this line.
 
         When the rule's count is reached the rule decides (a win, loss or draw).  An earlier
@@ -287,14 +288,14 @@ class Searcher:
             return max(CYCLE_BREAK, self.ev.evaluate(pos))
         return min(-CYCLE_BREAK, self.ev.evaluate(pos))
 
-    def _result(self, pos: Any, scored: list[tuple[Move, int]], depth: int, margin: int) -> SearchResult:
+    def _result(self, pos: P, scored: list[tuple[Move, int]], depth: int, margin: int) -> SearchResult:
         best_move, best_score = scored[0]
         floor = best_score - margin
         cands = [(m, s) for m, s in scored if s >= floor] if margin else [scored[0]]
         return SearchResult(best_move, best_score, depth, self.nodes, time.perf_counter() - self.t0,
                             self._pv(pos, best_move), cands)
 
-    def _pv(self, pos: Any, first: Move) -> list[Move]:
+    def _pv(self, pos: P, first: Move) -> list[Move]:
         pv = [first]
         rules = self.rules
         p, _ = rules.play(pos, first)
@@ -313,7 +314,7 @@ class Searcher:
             p, _ = rules.play(p, e[3])
         return pv
 
-    def _root(self, pos: Any, moves: list[Move], depth: int, margin: int) -> list[tuple[Move, int]]:
+    def _root(self, pos: P, moves: list[Move], depth: int, margin: int) -> list[tuple[Move, int]]:
         """One iteration at the root: every root move scored; the best ``lines`` and those within
         ``margin`` of the best exactly, the others proven worse by a null window against the
         ``lines``-th best score found so far (less the margin), sharing one table and clock."""
@@ -343,7 +344,7 @@ class Searcher:
         self.finished_depth = depth
         return scored
 
-    def pv(self, pos: Any, first: Move) -> list[Move]:
+    def pv(self, pos: P, first: Move) -> list[Move]:
         """The principal variation starting with ``first``, from the transposition table."""
         return self._pv(pos, first)
 
@@ -357,7 +358,7 @@ class Searcher:
             return
         self.tt[key] = (depth, flag, score, move)
 
-    def _negamax(self, pos: Any, key: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _negamax(self, pos: P, key: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
         if not self.nodes & 255:
             self._check()
@@ -477,7 +478,7 @@ class Searcher:
         self._store(key, depth, flag, best, best_move, ply)
         return best
 
-    def _qsearch(self, pos: Any, alpha: int, beta: int, ply: int, qd: int) -> int:
+    def _qsearch(self, pos: P, alpha: int, beta: int, ply: int, qd: int) -> int:
         """Horizon search along forcing lines only (escape routes to block, king captures), and
         the evaluator's noisy moves (the hunters' captures), which the side may take or not."""
         ev = self.ev
@@ -499,9 +500,10 @@ class Searcher:
             stand = ev.evaluate(pos)
             if stand >= beta:
                 return stand
-            noisy = ev.noisy_moves(pos) if self.noisy else None
+            hooks = cast("QuiescenceHooks[P]", ev)  # asked only where it has them (noisy, captures_q)
+            noisy = hooks.noisy_moves(pos) if self.noisy else None
             if self.captures_q:
-                caps = ev.capture_moves(pos)
+                caps = hooks.capture_moves(pos)
                 noisy = caps if not noisy else list(dict.fromkeys([*caps, *noisy]))
             if not noisy:
                 return stand
@@ -510,7 +512,7 @@ class Searcher:
             return -(MATE - ply - 2)
         return self._qmoves(pos, payload, -INF, alpha, beta, ply, qd)
 
-    def _qmoves(self, pos: Any, moves: list[Move], best: int, alpha: int, beta: int, ply: int, qd: int) -> int:
+    def _qmoves(self, pos: P, moves: list[Move], best: int, alpha: int, beta: int, ply: int, qd: int) -> int:
         """The best of ``best`` (standing pat, or -INF where the side must move) and ``moves``."""
         play = self.rules.play
         for m in moves:

@@ -18,18 +18,25 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from tafl_desktop.ai.levels import get_level
 from tafl_desktop.ai.player import ComputerPlayer
 from tafl_desktop.core.game import Game, Side
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
+
+    #: A variant, a preset's name or a variant's data (what a worker process is handed).
+    VariantLike: TypeAlias = str | dict[str, Any] | Variant
 
 MAX_PLIES = 300
 OPENING_PLIES = 4
 OPENING_MARGIN = 40
 
 
-def _variant(variant: Any) -> Any:
+def _variant(variant: VariantLike) -> Variant:
     from tafl_desktop.core.variants import find_variant, variant_from_data
 
     if isinstance(variant, str):
@@ -39,7 +46,7 @@ def _variant(variant: Any) -> Any:
     return variant
 
 
-def play_game(variant: Any, attackers: str, defenders: str, seed: int, max_plies: int = MAX_PLIES,
+def play_game(variant: VariantLike, attackers: str, defenders: str, seed: int, max_plies: int = MAX_PLIES,
               time_scale: float = 1.0, engines: tuple[str | None, str | None] = (None, None),
               move_time: float | None = None) -> dict[str, Any]:
     """Play one game; returns winner ("attackers"/"defenders"/None), reason, plies and search figures.
@@ -90,15 +97,15 @@ def play_game(variant: Any, attackers: str, defenders: str, seed: int, max_plies
     }
 
 
-def _play_task(args: tuple) -> dict[str, Any]:
+def _play_task(args: tuple[Any, ...]) -> dict[str, Any]:
     return play_game(*args)
 
 
-def run_selfplay(variant: Any, games: int = 10, attackers: str = "medium", defenders: str = "medium",
+def run_selfplay(variant: VariantLike, games: int = 10, attackers: str = "medium", defenders: str = "medium",
                  jobs: int = 1, seed: int = 1, max_plies: int = MAX_PLIES, time_scale: float = 1.0,
                  keep_moves: bool = False, engines: tuple[str | None, str | None] = (None, None),
                  move_time: float | None = None, swap: bool = False,
-                 on_game: Any = None) -> dict[str, Any]:
+                 on_game: Callable[[dict[str, Any], tuple[str, str]], None] | None = None) -> dict[str, Any]:
     """Play ``games`` games between two levels and summarise them.
 
     Returns ``attackers_wins``, ``defenders_wins``, ``draws``, ``capped`` (draws by the ply cap),

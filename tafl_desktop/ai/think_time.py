@@ -19,7 +19,13 @@ import os
 import platform
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from tafl_desktop.core.game import P, Rules
+
+if TYPE_CHECKING:
+    from tafl_desktop.ai.levels import Level
+    from tafl_desktop.core.variants import Variant
 
 #: The cache file's name in the app's data folder.
 CACHE_NAME = "think_times.json"
@@ -29,7 +35,7 @@ CACHE_VERSION = 1
 MAX_ENTRIES = 200
 
 
-def _engine_tag(rules: Any) -> str:
+def _engine_tag(rules: Rules[P]) -> str:
     """The engine that plays ``rules`` here, with the native module's version."""
     from tafl_desktop.ai.engine import engine_name
 
@@ -49,7 +55,7 @@ def machine_tag() -> str:
     return f"{platform.node()}|{platform.machine()}|{platform.processor()}|{os.cpu_count()}"
 
 
-def cache_key(variant: Any, level: str) -> str:
+def cache_key(variant: Variant, level: str) -> str:
     """The key of ``level``'s figure in ``variant`` (with its rules) on this machine and engine."""
     rules_text = json.dumps(variant.to_data(), sort_keys=True, default=str)
     rules = variant.make_rules()
@@ -67,7 +73,7 @@ def _read(path: Path) -> dict[str, Any]:
     return data
 
 
-def cached(folder: str | os.PathLike[str], variant: Any, level: str) -> float | None:
+def cached(folder: str | os.PathLike[str], variant: Variant, level: str) -> float | None:
     """The measured seconds of ``level``'s move in ``variant`` on this machine, or None if not yet."""
     entry = _read(Path(folder) / CACHE_NAME).get("times", {}).get(cache_key(variant, level))
     if isinstance(entry, dict) and isinstance(entry.get("seconds"), (int, float)) and entry["seconds"] >= 0:
@@ -75,7 +81,7 @@ def cached(folder: str | os.PathLike[str], variant: Any, level: str) -> float | 
     return None
 
 
-def store(folder: str | os.PathLike[str], variant: Any, level: str, seconds: float, nodes: int) -> None:
+def store(folder: str | os.PathLike[str], variant: Variant, level: str, seconds: float, nodes: int) -> None:
     """Keep a measurement (the oldest go past :data:`MAX_ENTRIES`); a folder that cannot be
     written only means measuring again next time."""
     from tafl_desktop.core.safe_files import write_safely
@@ -95,7 +101,7 @@ def store(folder: str | os.PathLike[str], variant: Any, level: str, seconds: flo
         pass
 
 
-def measure(variant: Any, level: str, should_stop: Callable[[], bool] | None = None) -> tuple[float, int] | None:
+def measure(variant: Variant, level: str, should_stop: Callable[[], bool] | None = None) -> tuple[float, int] | None:
     """Time ``level``'s first move from ``variant``'s start position with the level's own limits
     (no clock: its node budget binds).  (seconds, nodes), or None when stopped before the end."""
     from tafl_desktop.ai.player import ComputerPlayer
@@ -114,7 +120,7 @@ def measure(variant: Any, level: str, should_stop: Callable[[], bool] | None = N
     return None if stopped[0] else (res.seconds, res.nodes)
 
 
-def _unblundering(level: Any) -> Any:
+def _unblundering(level: Level) -> Level:
     """``level`` without its random blunders: a blunder is a random move, not a search, and
     would measure nothing."""
     from dataclasses import replace
@@ -122,7 +128,7 @@ def _unblundering(level: Any) -> Any:
     return replace(level, blunder=0.0) if level.blunder and not level.blunder_margin else level
 
 
-def measured(folder: str | os.PathLike[str], variant: Any, level: str,
+def measured(folder: str | os.PathLike[str], variant: Variant, level: str,
              should_stop: Callable[[], bool] | None = None) -> float | None:
     """The cached figure, or a new measurement stored for next time (None when stopped)."""
     seconds = cached(folder, variant, level)

@@ -34,11 +34,16 @@ import multiprocessing as mp
 import random
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tafl_desktop.ai.evaluation_tafl import TaflEvaluator, TaflWeights
 from tafl_desktop.ai.search import Searcher, SearchLimits
 from tafl_desktop.core.game import Game, Side
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+
+    from tafl_desktop.core.tafl import TaflRules
 
 OPENING_PLIES = 4
 OPENING_MARGIN = 60
@@ -51,7 +56,7 @@ def play(variant_id: str, att_weights: dict[str, int], def_weights: dict[str, in
     best, by ``seed`` alone (identical for both colour assignments, and no gross blunders)."""
     from tafl_desktop.core.variants import find_variant
 
-    rules = find_variant(variant_id).make_rules()
+    rules = cast("TaflRules", find_variant(variant_id).make_rules())  # a Tafl preset
     searchers = {
         Side.ATTACKERS: Searcher(rules, TaflEvaluator(rules, TaflWeights.from_dict(att_weights))),
         Side.DEFENDERS: Searcher(rules, TaflEvaluator(rules, TaflWeights.from_dict(def_weights))),
@@ -74,7 +79,7 @@ def play(variant_id: str, att_weights: dict[str, int], def_weights: dict[str, in
     return out.winner.key if out and out.winner is not None else None
 
 
-def _task(args: tuple) -> tuple[int, float]:
+def _task(args: tuple[Any, ...]) -> tuple[int, float]:
     variant_id, cand, base, depth, seed, cand_attacks = args
     if cand_attacks:
         w = play(variant_id, cand, base, depth, seed)
@@ -84,7 +89,7 @@ def _task(args: tuple) -> tuple[int, float]:
 
 
 def match(cand: dict[str, int], base: dict[str, int], variants: list[str], games: int, depth: int, seed: int,
-          pool: Any) -> float:
+          pool: Pool | None) -> float:
     """Candidate's score (win 1, draw 1/2) over ``games`` games per variant, sides alternated."""
     tasks = []
     for vid in variants:

@@ -46,10 +46,18 @@ import multiprocessing as mp
 import os
 import time
 import traceback
+from collections.abc import Hashable, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tafl_desktop.ai.levels import HINT_LEVEL, get_level, untimed_ceiling
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.sharedctypes import Synchronized
+
+    from tafl_desktop.core.game import Position, Rules, Side
+    from tafl_desktop.search_contract import Searcher, SearchResult
 
 #: Seconds past a request's budget after which the worker is declared hung.
 HANG_GRACE = 5.0
@@ -98,12 +106,12 @@ class AIResult:
 class _Engine:
     """Worker-side state: compiled rules and searchers per variant, kept between requests."""
 
-    def __init__(self, stop_id: Any, conn: Any) -> None:
+    def __init__(self, stop_id: Synchronized[int], conn: Connection) -> None:
         self.stop_id = stop_id
         self.conn = conn
-        self.cache: dict[str, tuple[Any, Any]] = {}
+        self.cache: dict[str, tuple[Rules[Position], Searcher]] = {}
 
-    def rules_for(self, variant_data: dict[str, Any]) -> tuple[Any, Any]:
+    def rules_for(self, variant_data: dict[str, Any]) -> tuple[Rules[Position], Searcher]:
         from tafl_desktop.ai.engine import make_searcher
         from tafl_desktop.core.variants import variant_from_data
 
@@ -130,8 +138,8 @@ class _Engine:
             side = Side.parse(side) if isinstance(side, str) else Side(int(side))
             pos = rules.parse_position(position, side)
             quiet = int(req.get("quiet", 0) or 0)
-            if quiet and hasattr(pos, "quiet"):
-                pos.quiet = quiet
+            if quiet and hasattr(pos, "quiet"):  # a position parsed just now: its count is set once
+                setattr(pos, "quiet", quiet)  # noqa: B010 (the Position protocol reads it only)
         else:
             pos = position
         history = [tuple(k) if isinstance(k, list) else k for k in req.get("history", ())]
@@ -140,7 +148,7 @@ class _Engine:
         def should_stop() -> bool:
             return stop_id.value >= rid
 
-        def info(res: Any) -> None:
+        def info(res: SearchResult) -> None:
             a = analysis.to_analysis(rules, pos, res)
             self.conn.send(("info", rid, {"depth": a.depth, "score": a.score, "defenders_score": a.defenders_score,
                                           "nodes": a.nodes, "seconds": a.seconds, "pv": a.pv}))
@@ -162,14 +170,14 @@ class _Engine:
         return AIResult(request_id=rid, mode=mode, level=level, engine=searcher.engine, **asdict(a))
 
 
-def _beat(counter: Any) -> None:
+def _beat(counter: Synchronized[int]) -> None:
     """The heartbeat thread: a running process counts up, a frozen one does not."""
     while True:
         counter.value += 1
         time.sleep(HEARTBEAT)
 
 
-def _worker_main(conn: Any, stop_id: Any, heartbeat: Any = None) -> None:
+def _worker_main(conn: Connection, stop_id: Synchronized[int], heartbeat: Synchronized[int] | None = None) -> None:
     """Process entry point (module level, so ``spawn`` can import it)."""
     if heartbeat is not None:
         import threading
@@ -282,8 +290,9 @@ class AIWorker:
         return self._current is not None
 
     # -- requests -----------------------------------------------------------------------------------
-    def start(self, variant_data: dict[str, Any], position_text: Any, to_move: Any = None,
-              history_keys: Any = (), level: str = "medium", *, mode: str = "move", quiet: int = 0,
+    def start(self, variant_data: dict[str, Any], position_text: str | Position,
+              to_move: Side | int | str | None = None, history_keys: Iterable[Hashable] = (),
+              level: str = "medium", *, mode: str = "move", quiet: int = 0,
               time_limit: float | None = None, seed: int | None = None,
               extra: dict[str, Any] | None = None) -> int:
         """Submit a request and return its id; a request still running is abandoned.
@@ -350,7 +359,8 @@ class AIWorker:
                 self.info = payload
                 continue
             self._current = self._request = None
-            return payload
+            result: AIResult = payload  # the worker sends an AIResult as a request's last word
+            return result
         if self._current is None:
             return None
         dead = not self.is_alive()

@@ -22,27 +22,32 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, cast
+
+from tafl_desktop.core.game import P, Rules
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.tafl import TaflPosition
 
 
-def _tafl_hash(pos: Any) -> int:
+def _tafl_hash(pos: TaflPosition) -> int:
     """``hash(rules.position_key(pos))`` of a Tafl position without the method call."""
     return hash((pos.att, pos.dfn, pos.king, pos.side))
 
 
 #: Families whose positions have a faster hash than their rules' ``position_key`` (by family
 #: name, as the registry in ``core.families`` asks layers with code of their own to keep it).
-FAST_HASHES: dict[str, Callable[[Any], int]] = {"tafl": _tafl_hash}
+FAST_HASHES: dict[str, Callable[[TaflPosition], int]] = {"tafl": _tafl_hash}
 
 
-def key_hasher(rules: Any) -> Callable[[Any], int]:
+def key_hasher(rules: Rules[P]) -> Callable[[P], int]:
     """A function position -> 64-bit hash, the fastest one this family allows."""
     fast = FAST_HASHES.get(getattr(rules, "family", ""))
-    if fast is not None:
-        return fast
+    if fast is not None:  # the family's own hash, of its own positions
+        return cast("Callable[[P], int]", fast)
     key = rules.position_key
 
-    def generic_hash(pos: Any) -> int:
+    def generic_hash(pos: P) -> int:
         return hash(key(pos))
     return generic_hash
 

@@ -116,13 +116,13 @@ def cmd_perft(args) -> int:
     v = _variant(args.variant, args.set)
     engine = _engine(args.engine, v)
     if engine == "native":
-        from tafl_desktop.native import interruptible, make_rules
+        from tafl_desktop.native import interruptible, native_rules
 
-        rules = make_rules(v, "native")  # the core's rules interface too: it parses --position
-        pos = _start(rules, args.position, args.to_move)
+        native = native_rules(v)  # the core's rules interface too: it parses --position
+        here = _start(native, args.position, args.to_move)
         if args.depth < 0 or args.depth > 8:
             raise CliError(_("DEPTH must be from 0 to 8"))
-        print(interruptible(rules.perft, pos, args.depth))
+        print(interruptible(native.perft, here, args.depth))
         return 0
     rules = v.make_rules()
     pos = _start(rules, args.position, args.to_move)
@@ -174,16 +174,16 @@ def bench_variant(name: str, depth: int, seconds: float, seed: int = 1, engine: 
 
     variant = find_variant(name)
     if engine == "native":
-        from tafl_desktop.native import make_rules
+        from tafl_desktop.native import native_rules
         from tafl_desktop.native.bridge import interruptible
 
-        rules = make_rules(variant, "native")
-        start = rules.initial_position()
+        native = native_rules(variant)
+        first = native.initial_position()
         t0 = time.process_time()
         # in a helper thread, so that Ctrl+C stops the command at once (as it does perft)
-        nodes = interruptible(rules.perft, start, depth)
+        nodes = interruptible(native.perft, first, depth)
         perft_s = time.process_time() - t0
-        games, plies, elapsed = interruptible(lambda: rules.playouts_for(start, seconds, seed=seed, max_plies=2000))
+        games, plies, elapsed = interruptible(lambda: native.playouts_for(first, seconds, seed=seed, max_plies=2000))
     else:
         from tafl_desktop.core.playout import perft, random_playout
 

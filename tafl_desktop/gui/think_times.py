@@ -62,6 +62,7 @@ class ThinkTimeLabel(QLabel):
                 self._wanted.append((think_time.cache_key(variant, name), name, label))
         for key, name, _label in self._wanted:
             v = variant
+            assert v is not None  # _wanted holds levels of a variant only
             with self._lock:
                 if key in self._known or key in self._failed or any(k == key for k, _v, _n in self._queue):
                     continue

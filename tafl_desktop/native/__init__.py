@@ -12,7 +12,7 @@ one source of truth of the rules and never imports native code; this package is 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from tafl_desktop.native.bridge import (
     ENGINES,
@@ -27,16 +27,29 @@ from tafl_desktop.native.bridge import (
     unavailable_reason,
 )
 
+if TYPE_CHECKING:
+    from tafl_desktop.core.game import Position, Rules
+    from tafl_desktop.core.variants import Variant
+    from tafl_desktop.native.rules import NativeTaflRules
 
-def make_rules(variant: Any, engine: str = "native") -> Any:
+
+def make_rules(variant: Variant, engine: str = "native") -> Rules[Position]:
     """The rules object of ``variant`` on ``engine`` ("native" falls back to the core's rules
     for a family or machine the native engine does not serve)."""
     if engine == "native" and supports(variant):
-        from tafl_desktop.native.rules import NativeTaflRules
-
-        return NativeTaflRules(variant)
+        # held as rules of *some* position type, as Variant.make_rules holds every family's
+        return cast("Rules[Position]", native_rules(variant))
     return variant.make_rules()
 
 
-__all__ = ["ENGINES", "available", "config_for", "interruptible", "make_rules", "native_module", "outcome_from",
-           "position_tuple", "resolve_engine", "supports", "unavailable_reason"]
+def native_rules(variant: Variant) -> NativeTaflRules:
+    """The native rules of ``variant``, for what only they offer (native perft and playouts);
+    the caller has checked that the native engine serves it (:func:`supports`): otherwise a
+    ValueError or RuntimeError says why not."""
+    from tafl_desktop.native.rules import NativeTaflRules
+
+    return NativeTaflRules(variant)
+
+
+__all__ = ["ENGINES", "available", "config_for", "interruptible", "make_rules", "native_module", "native_rules",
+           "outcome_from", "position_tuple", "resolve_engine", "supports", "unavailable_reason"]

@@ -16,11 +16,20 @@ import functools
 import threading
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from tafl_desktop.core.game import Outcome, Side
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.i18n import _
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.geometry import GridGeometry
+    from tafl_desktop.core.options import OptionValue
+    from tafl_desktop.core.tafl import TaflPosition, TaflRules
+    from tafl_desktop.core.variants import Variant
+    from tafl_native import NativeOutcome, NativePosition
+
+T = TypeVar("T")
 
 #: The engine names of ``--engine`` (a contract of the command line).
 ENGINES = ("native", "python")
@@ -66,7 +75,7 @@ def native_module() -> ModuleType | None:
     return tafl_native
 
 
-def schema_gaps(known: Any) -> list[str]:
+def schema_gaps(known: object) -> list[str]:
     """Every key or value of the core's Tafl option schema that ``known`` (the module's
     ``option_values()``: ``{key: "bool" | (lo, hi) | [choices]}``) lacks, as ``key`` or
     ``key=value``; empty when the native rules can take every validated variant."""
@@ -95,10 +104,10 @@ def schema_gaps(known: Any) -> list[str]:
 #: Options the native rules do not play (hnefatafl.org's move limit and "king can't escape"),
 #: each with the value under which it changes nothing.  A variant that uses one is played by the
 #: core's rules and the Python search (:func:`native_fits`); the native engine never sees it.
-PYTHON_ONLY: dict[str, Any] = {"turn_limit": 0, "cant_escape": False}
+PYTHON_ONLY: dict[str, OptionValue] = {"turn_limit": 0, "cant_escape": False}
 
 
-def python_only_in_force(variant: Any) -> list[str]:
+def python_only_in_force(variant: Variant) -> list[str]:
     """The keys of :data:`PYTHON_ONLY` that ``variant`` plays with a value that matters."""
     from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
@@ -106,7 +115,7 @@ def python_only_in_force(variant: Any) -> list[str]:
     return [k for k, off in PYTHON_ONLY.items() if opts.get(k, off) != off]
 
 
-def native_fits(variant: Any) -> bool:
+def native_fits(variant: Variant) -> bool:
     """Can the native rules play ``variant`` (a Tafl game without a Python-only option)?"""
     return bool(variant.traits.native_engine) and not python_only_in_force(variant)
 
@@ -121,12 +130,12 @@ def unavailable_reason() -> str | None:
     return None if native_module() is not None else _import_error
 
 
-def supports(variant: Any) -> bool:
+def supports(variant: Variant) -> bool:
     """Can the native engine play this variant?  (The Tafl family, when the module is built.)"""
     return native_fits(variant) and available()
 
 
-def resolve_engine(requested: str | None, variant: Any = None) -> str:
+def resolve_engine(requested: str | None, variant: Variant | None = None) -> str:
     """The engine to run for ``--engine`` (None: native where it is built and fits the variant).
 
     Raises ValueError with one line when ``native`` is asked for and cannot run."""
@@ -138,34 +147,35 @@ def resolve_engine(requested: str | None, variant: Any = None) -> str:
     if requested == "native" and not fits:
         if not available():
             raise ValueError(_("--engine native: {reason}").format(reason=unavailable_reason()))
-        if variant.traits.native_engine:
+        if variant is not None and variant.traits.native_engine:
             raise ValueError(_("--engine native: the native engine does not play {options}; the Python engine "
                                "does").format(options=", ".join(python_only_in_force(variant))))
         raise ValueError(_("--engine native: the native engine plays only the Tafl games so far"))
     return requested
 
 
-def interruptible(fn: Callable[..., Any], *args: Any) -> Any:
+def interruptible(fn: Callable[..., T], *args: object) -> T:
     """``fn(*args)`` in a helper thread, so that Ctrl+C still reaches the main thread while a
     long native call (which releases the GIL) runs; the interrupted call is abandoned."""
-    box: dict[str, Any] = {}
+    box: dict[str, T] = {}
+    failed: list[BaseException] = []
 
     def run() -> None:
         try:
             box["value"] = fn(*args)
         except BaseException as exc:  # handed to the caller's thread below
-            box["error"] = exc
+            failed.append(exc)
 
     worker = threading.Thread(target=run, name="tafl-native", daemon=True)
     worker.start()
     while worker.is_alive():
         worker.join(0.1)
-    if "error" in box:
-        raise box["error"]
+    if failed:
+        raise failed[0]
     return box["value"]
 
 
-def config_for(variant: Any, rules: Any = None) -> dict[str, Any]:
+def config_for(variant: Variant, rules: TaflRules | None = None) -> dict[str, object]:
     """The native configuration of a validated Tafl variant.
 
     The option values are those the core's rules object plays (``rules.opts``; one is built when
@@ -181,7 +191,7 @@ def config_for(variant: Any, rules: Any = None) -> dict[str, Any]:
         from tafl_desktop.core.tafl import TaflRules
 
         rules = TaflRules(variant)
-    g = variant.geometry
+    g = cast("GridGeometry", variant.geometry)  # a Tafl board (native_engine) is a grid
     thrones = g.marked("throne")
     return {
         "width": g.width,
@@ -195,14 +205,14 @@ def config_for(variant: Any, rules: Any = None) -> dict[str, Any]:
     }
 
 
-def position_tuple(pos: Any) -> tuple:
+def position_tuple(pos: TaflPosition) -> NativePosition:
     """A core TaflPosition as the native position tuple (att, dfn, king, side, quiet, result)."""
     result = pos.result
     res = None if result is None else (None if result.winner is None else int(result.winner), result.reason)
     return (pos.att, pos.dfn, pos.king, int(pos.side), pos.quiet, res)
 
 
-def outcome_from(value: Any) -> Outcome | None:
+def outcome_from(value: NativeOutcome) -> Outcome | None:
     """A core Outcome from the native ``(winner, reason)`` (or None)."""
     if value is None:
         return None

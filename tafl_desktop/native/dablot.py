@@ -15,22 +15,25 @@ Python prover, as does a board of more than 128 points.
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING
 
-from tafl_desktop.core.dablot import LEADER, OFFICER, SOLDIER, SON, cell
+from tafl_desktop.core.dablot import LEADER, OFFICER, SOLDIER, SON, DablotPosition, DablotRules, cell
+
+if TYPE_CHECKING:
+    from tafl_native import DablotProver
 
 try:  # built by `make` (maturin); without a Rust toolchain it is simply absent
     import tafl_native as _native
 except ImportError:  # pragma: no cover - exercised on machines without the module
-    _native = None
+    _native = None  # type: ignore[assignment]  # typed as the module; None where it is not built
 
 #: The most points a board may have natively (the crate's limit).
 MAX_POINTS = 128
 
-_CORES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_CORES: weakref.WeakKeyDictionary[DablotRules, DablotProver] = weakref.WeakKeyDictionary()
 
 
-def unsupported(rules: Any) -> str | None:
+def unsupported(rules: DablotRules) -> str | None:
     """Why ``rules`` (a Dablot rules object) cannot be proved natively here (None: it can)."""
     if _native is None or not hasattr(_native, "DablotProver"):
         return "the native engine is not built"
@@ -45,7 +48,7 @@ def unsupported(rules: Any) -> str | None:
     return None
 
 
-def prover_core(rules: Any) -> Any:
+def prover_core(rules: DablotRules) -> DablotProver:
     """The native prover for ``rules`` (one per rules object, kept while the rules live)."""
     core = _CORES.get(rules)
     if core is None:
@@ -70,7 +73,7 @@ def prover_core(rules: Any) -> Any:
     return core
 
 
-def position_tuple(pos: Any) -> tuple[list[int], int, int | None]:
+def position_tuple(pos: DablotPosition) -> tuple[list[int], int, int | None]:
     """A core DablotPosition as it crosses: cells, side to move, and the result when decided
     (the winner, -1 for a draw)."""
     result = pos.result

@@ -11,11 +11,15 @@ the suite run against both (``tests/conftest.py``'s ``tafl_engine`` parameter).
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tafl_desktop.core.game import Move, Outcome
 from tafl_desktop.core.tafl import TaflPosition, TaflRules
 from tafl_desktop.native.bridge import config_for, native_module, outcome_from, position_tuple
+
+if TYPE_CHECKING:
+    import tafl_native
+    from tafl_desktop.core.variants import Variant
 
 
 class NativeTaflRules(TaflRules):
@@ -26,12 +30,12 @@ class NativeTaflRules(TaflRules):
     #: :class:`~tafl_desktop.core.game.Game` plays a move without listing every legal move first.
     plays_checked = True
 
-    def __init__(self, variant: Any) -> None:
+    def __init__(self, variant: Variant) -> None:
         super().__init__(variant)
         module = native_module()
         if module is None:
             raise RuntimeError("the native engine is not available")
-        self.native = module.TaflRules(config_for(variant, self))
+        self.native: tafl_native.TaflRules = module.TaflRules(config_for(variant, self))
         #: move text -> move: a replayed collection parses the same few hundred texts again and again
         self._parsed: dict[str, Move] = {}
         self._texts: dict[Move, str] = {}
@@ -93,7 +97,7 @@ class NativeTaflRules(TaflRules):
         return outcome_from(self.native.repetition_outcome(int(pos.side), count))
 
     # -- conversion --------------------------------------------------------------------------
-    def from_native(self, value: tuple) -> TaflPosition:
+    def from_native(self, value: tafl_native.NativePosition) -> TaflPosition:
         """A core position from the native position tuple."""
         att, dfn, king, side, quiet, result = value
         return TaflPosition(att, dfn, self._transpose(att), self._transpose(dfn), king, side, quiet,

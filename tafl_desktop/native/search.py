@@ -27,17 +27,22 @@ import os
 import random
 import time
 import weakref
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, cast
 
 from tafl_desktop.core.game import Move, unrepeated
 from tafl_desktop.native.bridge import position_tuple
 from tafl_desktop.search_contract import MATE, PROGRESS_EVERY, SearchLimits, SearchResult, drift_pick
 
+if TYPE_CHECKING:  # the evaluator is handed in from above (ai/ imports native/, not the reverse)
+    from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
+    from tafl_desktop.core.tafl import TaflPosition, TaflRules
+    from tafl_native import NativePosition, SearchReport, TaflSearch
+
 try:  # the module is built by `make` (maturin); without a Rust toolchain it is simply absent
     import tafl_native as _native
 except ImportError:  # pragma: no cover - exercised on machines without the module
-    _native = None
+    _native = None  # type: ignore[assignment]  # typed as the module; None where it is not built
 
 #: Transposition table size, as a power of two of 16-byte entries (2^20: 16 MiB).  Fixed, so
 #: that a one-thread search at a node limit is the same on every machine.  Not bigger: with a
@@ -66,10 +71,10 @@ def unsupported_reason() -> str | None:
     return None
 
 
-_PROVERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_PROVERS: weakref.WeakKeyDictionary[TaflRules, TaflSearch] = weakref.WeakKeyDictionary()
 
 
-def prover_core(rules: Any, make_evaluator: Callable[[Any], Any]) -> Any:
+def prover_core(rules: TaflRules, make_evaluator: Callable[[TaflRules], TaflEvaluator]) -> TaflSearch:
     """The native object that proves forced wins for ``rules`` (one per rules object, kept while
     the rules live: building it compiles the rules and the evaluation tables, the latter from
     ``make_evaluator(rules)``, the family's Python evaluator)."""
@@ -91,7 +96,7 @@ class NativeSearcher:
 
     engine = "native"
 
-    def __init__(self, rules: Any, evaluator: Any, table_bits: int = TABLE_BITS) -> None:
+    def __init__(self, rules: TaflRules, evaluator: TaflEvaluator, table_bits: int = TABLE_BITS) -> None:
         from tafl_desktop.native.bridge import config_for
         from tafl_desktop.native.search_tables import evaluation_tables
 
@@ -111,16 +116,17 @@ class NativeSearcher:
 
     # ------------------------------------------------------------------------------ conversion
     @staticmethod
-    def _position(pos: Any) -> tuple:
+    def _position(pos: TaflPosition) -> NativePosition:
         return position_tuple(pos)
 
     @staticmethod
-    def _key(key: Any) -> tuple:
-        att, dfn, king, side = key
+    def _key(key: Hashable) -> NativePosition:
+        """A position of the game's history from its key (``TaflRules.position_key``)."""
+        att, dfn, king, side = cast("tuple[int, int, int, int]", key)
         return att, dfn, king, side, 0, None
 
     # ------------------------------------------------------------------------------ interface
-    def search(self, pos: Any, limits: SearchLimits | None = None, history_keys: Iterable[Any] = (),
+    def search(self, pos: TaflPosition, limits: SearchLimits | None = None, history_keys: Iterable[Hashable] = (),
                should_stop: Callable[[], bool] | None = None, rng: random.Random | None = None,
                on_iteration: Callable[[SearchResult], None] | None = None,
                on_progress: Callable[[int, int], None] | None = None) -> SearchResult:
@@ -150,7 +156,7 @@ class NativeSearcher:
                     "selective": bool(lim.selective), "captures": bool(getattr(lim, "captures", True)),
                     "threads": int(getattr(lim, "threads", 0) or self.threads)}
 
-        def iteration(report: dict[str, Any]) -> None:
+        def iteration(report: SearchReport) -> None:
             self._take(report)
             if on_iteration is not None:
                 on_iteration(self._result(report, time.perf_counter() - t0))
@@ -189,7 +195,7 @@ class NativeSearcher:
         (with one thread): a review's reproducibility."""
         self._core = _native.TaflSearch(*self._build)
 
-    def _take(self, report: dict[str, Any]) -> None:
+    def _take(self, report: SearchReport) -> None:
         """Keep a report's root moves and the principal variations of its best lines (the
         native searcher is busy while it reports, so ``pv`` answers from these)."""
         self.finished = [(tuple(m), s) for m, s in report["scored"]]
@@ -198,19 +204,19 @@ class NativeSearcher:
         self._pvs = {tuple(pv[0]): [tuple(m) for m in pv] for pv in report["pvs"] if pv}
 
     @staticmethod
-    def _result(report: dict[str, Any], seconds: float) -> SearchResult:
+    def _result(report: SearchReport, seconds: float) -> SearchResult:
         move = tuple(report["move"]) if report["move"] is not None else None
         return SearchResult(move, report["score"], report["depth"], report["nodes"], seconds,
                             [tuple(m) for m in report["pv"]], [(tuple(m), s) for m, s in report["candidates"]],
                             report["stopped"], report["full_width_depth"])
 
-    def pv(self, pos: Any, first: Move) -> list[Move]:
+    def pv(self, pos: TaflPosition, first: Move) -> list[Move]:
         """The principal variation starting with ``first``, from the native table."""
         known = self._pvs.get(tuple(first))
         if known is not None:
             return list(known)
         return [tuple(m) for m in self._core.pv(self._position(pos), tuple(first))]
 
-    def evaluate(self, pos: Any) -> int:
+    def evaluate(self, pos: TaflPosition) -> int:
         """The native static evaluation from the side to move's view (equal to the Python one)."""
         return self._core.evaluate(self._position(pos))

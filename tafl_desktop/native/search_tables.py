@@ -15,9 +15,12 @@ Bitboards travel as lists of six 64-bit words (little-endian: square 0 is bit 0 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from tafl_desktop.core.tafl import C_KING
+from tafl_desktop.core.tafl import C_KING, TaflRules
+
+if TYPE_CHECKING:  # handed in from above (ai/ imports native/, not the reverse)
+    from tafl_desktop.ai.evaluation_tafl import TaflEvaluator
 
 WORDS = 6
 _MASK64 = (1 << 64) - 1
@@ -28,7 +31,7 @@ def words(x: int) -> list[int]:
     return [(x >> (64 * i)) & _MASK64 for i in range(WORDS)]
 
 
-def king_walks(rules: Any) -> list[list[list[tuple[int, bool, bool]]]]:
+def king_walks(rules: TaflRules) -> list[list[list[tuple[int, bool, bool]]]]:
     """Per square, per direction (east, west, north, south): the king's walk as
     ``(square, may stop, walk ends here)``, exactly as ``TaflRules._rays`` walks it (squares he
     may not enter end it; a wall ends it; his speed limit ends it)."""
@@ -60,7 +63,7 @@ def king_walks(rules: Any) -> list[list[list[tuple[int, bool, bool]]]]:
     return out
 
 
-def evaluation_tables(ev: Any) -> dict[str, Any]:
+def evaluation_tables(ev: TaflEvaluator) -> dict[str, object]:
     """Everything the native Tafl evaluation needs, from a Python ``TaflEvaluator`` ``ev``."""
     r = ev.rules
     w = ev.w.to_dict()

@@ -7,18 +7,22 @@ sample) and exits 1 naming each one that no longer holds.
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tafl_desktop.core.marks import integer
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.i18n import _, ngettext
 
+if TYPE_CHECKING:
+    from tafl_desktop.study.generator import Yield
 
-def register(sub: Any) -> None:
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from tafl_desktop.command_line import float_in, int_in
 
     p = sub.add_parser("puzzles", help=_("generate, list and re-verify the puzzles"))
@@ -91,7 +95,7 @@ def _keep_pair(text: str) -> tuple[int, int]:
         value=quote_value(text)))
 
 
-def _load(args: Any) -> list[dict[str, Any]]:
+def _load(args: argparse.Namespace) -> list[dict[str, Any]]:
     from tafl_desktop.command_line import CliError
     from tafl_desktop.study.puzzles import PuzzleError, PuzzleSet, all_puzzles
 
@@ -107,7 +111,7 @@ def _load(args: Any) -> list[dict[str, Any]]:
     return puzzles
 
 
-def cmd_list(args: Any) -> int:
+def cmd_list(args: argparse.Namespace) -> int:
     from tafl_desktop.core.quoting import shown
     from tafl_desktop.study.puzzles import LIST_KEYS, LISTED_EXTRAS, puzzle_rating, puzzle_themes
 
@@ -160,7 +164,7 @@ def in_line(text: str) -> str:
     return text
 
 
-def cmd_check_record(args: Any) -> int:
+def cmd_check_record(args: argparse.Namespace) -> int:
     """``puzzles check --file PUZZLE.otg``: an OpenTafl puzzle file read, and its claim proved."""
     from tafl_desktop.command_line import CliError
     from tafl_desktop.study.puzzles import PuzzleError
@@ -204,7 +208,7 @@ def cmd_check_record(args: Any) -> int:
     return 0
 
 
-def cmd_check(args: Any) -> int:
+def cmd_check(args: argparse.Namespace) -> int:
     from tafl_desktop.core.quoting import clip
     from tafl_desktop.study.puzzles import check_puzzle
 
@@ -229,7 +233,7 @@ def cmd_check(args: Any) -> int:
     return 1 if failures else 0
 
 
-def cmd_generate(args: Any) -> int:
+def cmd_generate(args: argparse.Namespace) -> int:
     from tafl_desktop.command_line import CliError
     from tafl_desktop.command_line import variant_arg as _variant
     from tafl_desktop.study.generator import generate
@@ -240,11 +244,11 @@ def cmd_generate(args: Any) -> int:
         _check_max_plies(args.max_plies)
     out = Path(args.out) if args.out else puzzles_dir() / f"{vid}.json"
 
-    def progress(y: Any) -> None:
+    def progress(y: Yield) -> None:
         if not args.json:
             # a running tally: each count after its label, so no noun has to agree with a number
             print(_("games: {games}, positions: {positions}, puzzles: {kept}, {seconds} s").format(
-                games=y.games, positions=y.scanned, kept=y.kept, seconds=integer(y.seconds)), flush=True)
+                games=y.games, positions=y.scanned, kept=y.kept, seconds=integer(int(y.seconds))), flush=True)
 
     try:
         result = generate(vid, out, args.seconds, source=args.source, max_plies=args.max_plies, limit=args.limit,
@@ -286,7 +290,7 @@ def _check_max_plies(plies: int) -> None:
         raise CliError(_("--max-plies must be odd: a forced win takes 1, 3, 5 or 7 plies"))
 
 
-def cmd_mine(args: Any) -> int:
+def cmd_mine(args: argparse.Namespace) -> int:
     """Mine the player's own games (see :mod:`tafl_desktop.study.my_games`) into their puzzle set.
 
     A game that cannot be read or mined is named in one line on stderr and the others go on: what

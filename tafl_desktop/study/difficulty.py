@@ -14,9 +14,8 @@ player has to *see*, not just like.  The rating is 1 to 5:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from tafl_desktop.core.game import Move
+from tafl_desktop.core.game import Move, P, Rules
 
 
 @dataclass(frozen=True)
@@ -30,7 +29,7 @@ class Effort:
         return {"depth": self.depth, "nodes": self.nodes}
 
 
-def weak_search_effort(rules: Any, pos: Any, key: Move, plies: int) -> Effort:
+def weak_search_effort(rules: Rules[P], pos: P, key: Move, plies: int) -> Effort:
     """Search ``pos`` at depth 1, 2, ... up to ``plies``; the first depth whose choice is ``key``
     (``plies + 1`` if none is) and the nodes spent up to then."""
     from tafl_desktop.ai.search import Searcher, SearchLimits

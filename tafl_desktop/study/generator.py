@@ -29,7 +29,10 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
 
 from tafl_desktop.ai.prover import prove_unique, prover_engine
 from tafl_desktop.core.marks import gettext as _
@@ -95,7 +98,7 @@ class Yield:
 REFRESH_NODE_BUDGET = 2_000_000
 
 
-def refresh(pset: PuzzleSet, variant: Any, result: Yield) -> None:
+def refresh(pset: PuzzleSet, variant: Variant, result: Yield) -> None:
     """Re-prove every puzzle of the set under ``variant`` (the preset): a puzzle that still has a
     unique forced win is written again from its new proof (main line, tree and rating follow the
     rules in force; id and source kept); one that has not is dropped.  So a set made under other
@@ -126,7 +129,7 @@ def refresh(pset: PuzzleSet, variant: Any, result: Yield) -> None:
 PROOF_VERSION = 2
 
 
-def proof_stamp(variant: Any) -> str:
+def proof_stamp(variant: Variant) -> str:
     """What the set's proofs depend on: the preset's rules in force and :data:`PROOF_VERSION`; a set
     stamped with it is not re-proved on the next pass."""
     import hashlib
@@ -155,7 +158,7 @@ def game_and_ply(source: str) -> tuple[str, int | None]:
     return game, int(ply)
 
 
-def _preference(pz: dict[str, Any]) -> tuple:
+def _preference(pz: dict[str, Any]) -> tuple[int, int, str]:
     """Which of two close puzzles of one game to keep: the longer, then the harder."""
     return (-int(pz["plies"]), -int(pz["difficulty"]), str(pz["id"]))
 
@@ -189,7 +192,7 @@ def balance(puzzles: list[dict[str, Any]], newcomer: int = 3) -> list[dict[str, 
     if len(short) <= long_count:
         return list(puzzles)
 
-    def ease(pz: dict[str, Any]) -> tuple:
+    def ease(pz: dict[str, Any]) -> tuple[float, str]:
         return (float(pz.get("rating", 0)) or int(pz["difficulty"]) * 300, str(pz["id"]))
 
     ones = sorted((pz for pz in short if int(pz["plies"]) == 1), key=ease)

@@ -16,15 +16,19 @@ stored solution), and otherwise the facts the engine reports explain why it does
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tafl_desktop.core.game import Move
+from tafl_desktop.core.game import Move, P, Rules
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import os_reason
 from tafl_desktop.core.side_words import fill
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
 
 #: Task kinds a lesson step may set.
 TASK_KINDS = ("capture", "reach", "win", "safe")
@@ -42,7 +46,7 @@ def chosen_language() -> str:
     return current_language()
 
 
-def localized(value: Any, language: str = "en") -> str:
+def localized(value: object, language: str = "en") -> str:
     """The text of a ``{language: text}`` table in ``language``, English when it lacks one."""
     if isinstance(value, str):
         return value
@@ -81,7 +85,7 @@ class Step:
         rules = variant.make_rules()
         return variant, rules, rules.parse_position(self.position, variant.parse_side(self.to_move))
 
-    def instructions(self, variant: Any, language: str | None = None) -> str:
+    def instructions(self, variant: Variant, language: str | None = None) -> str:
         """The step's text in ``language`` (default: the chosen one; English where the file has
         none), in the variant's side names."""
         return fill(_in_language(self.text, language), variant.words)
@@ -101,7 +105,7 @@ class Lesson:
         return _in_language(self.title, language)
 
 
-def _in_language(table: Any, language: str | None) -> str:
+def _in_language(table: object, language: str | None) -> str:
     """``table``'s text in ``language`` (default: the chosen one); where the file lacks that
     language, the English text through the catalogue (which may still know it)."""
     lang = language or chosen_language()
@@ -122,7 +126,7 @@ class Said(str):
     params: dict[str, Any]
 
 
-def say(template: str, **params: Any) -> Said:
+def say(template: str, **params: object) -> Said:
     said = Said(template.format(**params))
     said.template, said.params = template, params
     return said
@@ -148,7 +152,7 @@ class Verdict:
     captures: tuple[int, ...] = ()
 
 
-def _step(data: Any, where: str) -> Step:
+def _step(data: object, where: str) -> Step:
     if not isinstance(data, dict):
         raise LessonError(_("{where}: a step must be a table").format(where=where))
     try:
@@ -197,7 +201,7 @@ def load_lessons(folder: Path | None = None) -> list[Lesson]:
     return sorted(lessons, key=lambda lesson: (rank.get(lesson.family, len(rank)), lesson.order, lesson.id))
 
 
-def _names(rules: Any, squares: Any) -> str:
+def _names(rules: Rules[P], squares: Iterable[int]) -> str:
     return ", ".join(rules.geometry.name(s) for s in squares)
 
 

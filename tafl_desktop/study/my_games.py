@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.ai.prover import prove_unique
-from tafl_desktop.core.game import Game
+from tafl_desktop.core.game import Game, Move, Position
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.quoting import shown
 from tafl_desktop.study.puzzles import MIXED_SET, PuzzleError, PuzzleSet, is_preset_set, puzzle_from_proof
@@ -44,7 +44,7 @@ def default_path() -> Path:
     return app_data_dir() / "puzzles" / f"{SET_NAME}.json"
 
 
-def _preset_variant(game: Game) -> Any:
+def _preset_variant(game: Game[Position]) -> Any:
     """The game's rules as a preset with changed toggles (a puzzle names its rules that way);
     PuzzleError for rules that are not a preset's (a variant file of the player's own)."""
     from tafl_desktop.core.variants import VariantError, find_variant
@@ -60,7 +60,7 @@ def _preset_variant(game: Game) -> Any:
     return preset.with_options(dict(variant.changed_options()))
 
 
-def game_id(game: Game) -> str:
+def game_id(game: Game[Position]) -> str:
     """A short stable id of a game (its rules, start and moves), for puzzle ids and sources."""
     rules = game.rules
     text = rules.variant.id + "|" + rules.position_text(game.start) + "|" + " ".join(
@@ -68,7 +68,7 @@ def game_id(game: Game) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
-def puzzle_from_mistake(game: Game, ply: int, best: Any, *, max_plies: int = MAX_PLIES,
+def puzzle_from_mistake(game: Game[Position], ply: int, best: Move | str, *, max_plies: int = MAX_PLIES,
                         node_budget: int = NODE_BUDGET, source: str = "") -> dict[str, Any] | None:
     """The puzzle of the position before move ``ply`` of ``game`` (1-based, as a review numbers
     its entries), if ``best`` (a move or its text) is the only first move of a forced win within
@@ -95,7 +95,7 @@ def puzzle_from_mistake(game: Game, ply: int, best: Any, *, max_plies: int = MAX
     return puzzle
 
 
-def mine_game(game: Game, source: str = "", *, max_plies: int = MAX_PLIES, node_budget: int = NODE_BUDGET,
+def mine_game(game: Game[Position], source: str = "", *, max_plies: int = MAX_PLIES, node_budget: int = NODE_BUDGET,
               should_stop: Callable[[], bool] | None = None,
               progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
     """Every puzzle of a game: each position (from the start) where the side to move has a

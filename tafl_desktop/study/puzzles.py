@@ -20,13 +20,16 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tafl_desktop.ai.prover import Proof, main_line, prove_unique
-from tafl_desktop.core.game import Game, IllegalMove
+from tafl_desktop.core.game import Game, IllegalMove, P, Position, Rules, Side
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.core.marks import ngettext
 from tafl_desktop.core.quoting import json_problem, os_reason, shown
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
 
 FORMAT = 1
 #: Largest puzzle file read (the biggest shipped sets, 11x11 and 13x13 with whole solution trees, are
@@ -63,7 +66,7 @@ class PuzzleError(ValueError):
 LISTED_EXTRAS = ("themes", "rating", "source", "weak_search", "search_nodes")
 
 
-def puzzle_from_proof(variant: Any, pos: Any, proof: Proof, source: str, number: int) -> dict[str, Any]:
+def puzzle_from_proof(variant: Variant, pos: Position, proof: Proof, source: str, number: int) -> dict[str, Any]:
     from tafl_desktop.study.difficulty import rating, weak_search_effort
     from tafl_desktop.study.rating import initial_puzzle_rating
     from tafl_desktop.study.themes import detect_themes
@@ -116,7 +119,7 @@ def compact_tree(node: dict[str, Any]) -> Any:
     return [node["move"], [[replies, answer] for replies, answer in groups.values()]]
 
 
-def expand_tree(node: Any, depth: int = 0) -> dict[str, Any]:
+def expand_tree(node: Any, depth: int = 0) -> dict[str, Any]:  # a file's JSON, checked here
     """The compact tree of a file back as ``{"move", "then": {"replies": {...}} | {"end"}}``
     (PuzzleError for a malformed tree or one deeper than any puzzle's plies allow)."""
     if depth > MAX_TREE_DEPTH:
@@ -232,7 +235,7 @@ def _check_ids_and_variants(p: Path, puzzles: list[dict[str, Any]], set_variant:
                 p=shown(str(p)), n=i + 1, puzzle=shown(pz["variant"], 40), variant=shown(set_variant, 40)))
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 100
 
 
@@ -285,7 +288,7 @@ def puzzle_variant(puzzle: dict[str, Any]) -> Any:
         raise PuzzleError(_("puzzle {id}: {exc}").format(id=_id(puzzle), exc=exc)) from None
 
 
-def _move(text: Any) -> str:
+def _move(text: object) -> str:
     """A move from a puzzle file for a message, escaped and shortened."""
     from tafl_desktop.core.quoting import clip
 
@@ -354,7 +357,7 @@ def check_puzzle(puzzle: dict[str, Any], max_nodes: int = 2_000_000) -> str | No
     return None
 
 
-def _check_tree(rules: Any, pos: Any, node: dict[str, Any], winner: Any, plies: int) -> str | None:
+def _check_tree(rules: Rules[P], pos: P, node: dict[str, Any], winner: Side, plies: int) -> str | None:
     """The stored tree answers every defence with legal moves that win within the plies left."""
     if plies < 1:
         return _("the solution tree runs past its plies")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
 SCALE = 173.7178  # Glickman's step 2: rating units per Glicko-2 unit
 DEFAULT_RATING = 1500.0
@@ -180,8 +181,8 @@ def initial_puzzle_rating(difficulty: int, nodes: int = 0, plies: int = 1) -> fl
     return round(base + effort + 25.0 * max(0, (plies - 1) // 2), 0)
 
 
-def choose_puzzle(puzzles: list[dict], player: Glicko, attempted: set[str], ratings: dict[str, Glicko],
-                  exclude: str | None = None) -> dict | None:
+def choose_puzzle(puzzles: list[dict[str, Any]], player: Glicko, attempted: set[str], ratings: dict[str, Glicko],
+                  exclude: str | None = None) -> dict[str, Any] | None:
     """The next puzzle for the player, as lichess picks one: among the puzzles not yet attempted,
     the one whose rating is nearest the player's.  A player with no attempt at all (a newcomer)
     gets the easiest, shortest puzzle instead, whatever the starting 1500 says.  When every
@@ -191,7 +192,7 @@ def choose_puzzle(puzzles: list[dict], player: Glicko, attempted: set[str], rati
         return None
     fresh = [p for p in pool if p["id"] not in attempted] or pool
 
-    def rating_of(p: dict) -> float:
+    def rating_of(p: dict[str, Any]) -> float:
         return ratings[p["id"]].rating if p["id"] in ratings else float(p.get("rating") or 1500.0)
 
     if not attempted:

@@ -22,11 +22,16 @@ to move really has a forced win where the author's main line ends in one, and sa
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from tafl_desktop.core.game import Move, Position
 from tafl_desktop.core.game_tree import GameTree, Node
+
+if TYPE_CHECKING:
+    from tafl_desktop.interop.transfer import GameTransfer
 from tafl_desktop.core.marks import gettext as _
 from tafl_desktop.study.puzzles import PuzzleError
 
@@ -73,9 +78,9 @@ class RecordPuzzle:
 
     name: str
     mode: str
-    tree: GameTree
-    start: Node
-    intro: list[Node]
+    tree: GameTree[Position]
+    start: Node[Position]
+    intro: list[Node[Position]]
     tags: dict[str, str]
 
     @property
@@ -91,18 +96,18 @@ class RecordPuzzle:
         """The side to move at the start: the side the player plays."""
         return self.rules.side_to_move(self.tree.position(self.start))
 
-    def position(self, node: Node) -> Any:
+    def position(self, node: Node[Position]) -> Any:
         return self.tree.position(node)
 
-    def child(self, node: Node, move: Any) -> Node | None:
+    def child(self, node: Node[Position], move: Move) -> Node[Position] | None:
         """The record's continuation by ``move`` from ``node``, if the record has it."""
         return node.child(tuple(move))
 
-    def reply(self, node: Node) -> Node | None:
+    def reply(self, node: Node[Position]) -> Node[Position] | None:
         """The record's answer at ``node``: its main continuation."""
         return node.children[0] if node.children else None
 
-    def main_line(self, node: Node | None = None) -> list[Node]:
+    def main_line(self, node: Node[Position] | None = None) -> list[Node[Position]]:
         """The record's main continuation from ``node`` (the start) to its end."""
         out = []
         node = node or self.start
@@ -118,14 +123,14 @@ class RecordPuzzle:
         texts = [split_hints(p)[0] for p in parts]
         return "\n\n".join(t for t in texts if t)
 
-    def comment(self, node: Node) -> str:
+    def comment(self, node: Node[Position]) -> str:
         return split_hints(node.comment)[0]
 
-    def hints(self, node: Node) -> list[str]:
+    def hints(self, node: Node[Position]) -> list[str]:
         return split_hints(node.comment)[1]
 
 
-def record_puzzle_from_transfer(transfer: Any, name: str) -> RecordPuzzle:
+def record_puzzle_from_transfer(transfer: GameTransfer, name: str) -> RecordPuzzle:
     """A :class:`RecordPuzzle` from a read ``.otg`` record (``interop.otg.read_otg``);
     PuzzleError when its tags do not make it a puzzle or its addresses lead nowhere."""
     tags = dict(transfer.tags)
@@ -204,7 +209,7 @@ def check_record_puzzle(path: str | Path) -> dict[str, Any]:
     return report
 
 
-def _below(node: Node):
+def _below(node: Node[Position]) -> Iterator[Node[Position]]:
     stack = [node]
     while stack:
         n = stack.pop()

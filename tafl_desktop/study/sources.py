@@ -18,9 +18,12 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tafl_desktop.core.game import Game, IllegalMove
+from tafl_desktop.core.game import Game, IllegalMove, Position, Rules
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.variants import Variant
 
 # where the real games are and how a line reads (the tuner reads them too): re-exported here
 from tafl_desktop.core.real_games import REAL_GAME_FILES as REAL_GAME_FILES
@@ -49,14 +52,14 @@ class Candidate:
         return (self.length - self.ply) % 2 == 1
 
 
-def _tail(game: Game, name: str, back: int) -> list[Candidate]:
+def _tail(game: Game[Position], name: str, back: int) -> list[Candidate]:
     """The last ``back`` positions of a game, the furthest from its end first (where the longest
     forced wins are), each with the move played there."""
     n = len(game.plies)
     return [Candidate(game.position_at(k), name, k, game.plies[k].move, n) for k in range(max(0, n - back), n)]
 
 
-def real_game_candidates(rules: Any, path: Path, back: int) -> Iterator[Candidate]:
+def real_game_candidates(rules: Rules[Position], path: Path, back: int) -> Iterator[Candidate]:
     """The last ``back`` positions before the end of each decided game in a record file (replayed
     with repetition off, as the README advises)."""
     for number, moves, result in read_record_lines(path):
@@ -71,7 +74,7 @@ def real_game_candidates(rules: Any, path: Path, back: int) -> Iterator[Candidat
         yield from _tail(game, f"{path.name}:{number}", back)
 
 
-def selfplay_candidates(variant: Any, first_seed: int, back: int, time_scale: float = 0.3) -> Iterator[Candidate]:
+def selfplay_candidates(variant: Variant, first_seed: int, back: int, time_scale: float = 0.3) -> Iterator[Candidate]:
     """Endless self-play games from ``first_seed`` on, at the pairings of :data:`SELFPLAY_PAIRS`;
     the last ``back`` positions of each decided game."""
     from tafl_desktop.ai.selfplay import play_game
@@ -103,7 +106,7 @@ ENDGAME_STEP = 2
 ENDGAME_TIME_SCALE = 10.0
 
 
-def thinned(rules: Any, pos: Any, keep: tuple[int, int], rng: random.Random) -> Any | None:
+def thinned(rules: Rules[Position], pos: Position, keep: tuple[int, int], rng: random.Random) -> Position | None:
     """A composed position: ``pos`` with every piece but the family's common ones (the pieces a
     side loses in numbers: soldiers) and its emblems (kings, leaders), of which the side to move
     keeps 1 to ``keep[0]`` and the other side 1 to ``keep[1]``, picked by ``rng``; the other
@@ -134,7 +137,7 @@ def thinned(rules: Any, pos: Any, keep: tuple[int, int], rng: random.Random) -> 
     return None if rules.outcome(out) is not None else out
 
 
-def endgame_candidates(variant: Any, first_seed: int, keep: tuple[int, int] = DEFAULT_KEEP,
+def endgame_candidates(variant: Variant, first_seed: int, keep: tuple[int, int] = DEFAULT_KEEP,
                        draws: int = ENDGAME_DRAWS, step: int = ENDGAME_STEP) -> Iterator[Candidate]:
     """Composed endgames: for self-play games from ``first_seed`` on (the pairings of
     :data:`SELFPLAY_PAIRS`), every ``step``-th position of the game thinned ``draws`` times by

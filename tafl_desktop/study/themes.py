@@ -23,8 +23,10 @@ length).  Every theme here is a fact the rules engine can check on the puzzle's 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from tafl_desktop.core.game import Move, P, Rules
 from tafl_desktop.core.marks import N_
 
 #: Theme id -> label (marked for translation), in the order the window lists them.
@@ -55,7 +57,7 @@ def length_theme(plies: int) -> str:
     return {1: "one_move", 2: "short", 3: "long"}.get(moves, "very_long")
 
 
-def detect_themes(rules: Any, pos: Any, solution: list[str], tree: dict[str, Any], goal: str) -> list[str]:
+def detect_themes(rules: Rules[P], pos: P, solution: list[str], tree: dict[str, Any], goal: str) -> list[str]:
     """The theme ids of a proved puzzle: its start ``pos``, main line ``solution`` (move texts),
     expanded solution ``tree`` and ``goal`` (the outcome reason), in :data:`THEMES` order."""
     found = set()
@@ -82,18 +84,18 @@ def detect_themes(rules: Any, pos: Any, solution: list[str], tree: dict[str, Any
     return [t for t in THEMES if t in found]
 
 
-def _adjacent(rules: Any, a: int, b: int) -> bool:
+def _adjacent(rules: Rules[P], a: int, b: int) -> bool:
     return b in rules.geometry.neighbours(a)
 
 
-def _far_captures(rules: Any, move: Any, caps: Any) -> bool:
+def _far_captures(rules: Rules[P], move: Move, caps: Iterable[int]) -> bool:
     """A Tafl capture of a piece not beside the square moved to: custodial capture and
     immobilisation take only neighbours, so this is a shield wall."""
     to = move[-1]
     return any(not _adjacent(rules, to, c) for c in caps)
 
 
-def _outranks(rules: Any, pos: Any, move: Any, caps: Any) -> bool:
+def _outranks(rules: Rules[P], pos: P, move: Move, caps: Iterable[int]) -> bool:
     """A Dablot capture whose captor outranks a piece it takes (a soldier could not have done it)."""
     cells = getattr(pos, "cells", None)
     rank = getattr(rules, "rank", None)
@@ -103,14 +105,14 @@ def _outranks(rules: Any, pos: Any, move: Any, caps: Any) -> bool:
     return any(cells[c] and rank(cells[c]) < mine for c in caps)
 
 
-def _wins_at_once(rules: Any, pos: Any, move: Any) -> bool:
+def _wins_at_once(rules: Rules[P], pos: P, move: Move) -> bool:
     """Does ``move`` end the game from ``pos`` with a win for the side that plays it?"""
     mover = rules.side_to_move(pos)
     out = rules.outcome(rules.play(pos, move)[0])
     return out is not None and out.winner == mover
 
 
-def _one_answer_for_all(rules: Any, defended: list[Any]) -> bool:
+def _one_answer_for_all(rules: Rules[P], defended: list[P]) -> bool:
     """Is there one move that wins at once in every one of the positions ``defended`` (the
     positions after each defence)?  The candidates are the first position's immediate wins."""
     if not defended:
@@ -125,7 +127,7 @@ def _one_answer_for_all(rules: Any, defended: list[Any]) -> bool:
     return bool(candidates)
 
 
-def _double_threat(rules: Any, pos: Any, node: dict[str, Any] | None) -> bool:
+def _double_threat(rules: Rules[P], pos: P, node: dict[str, Any] | None) -> bool:
     """Somewhere in the solution tree (``node`` a winner's move from ``pos``) a winner's move is
     answered, defence by defence, only by immediate wins, and no one move wins against every
     defence: at least two threats stand at once."""

@@ -43,13 +43,17 @@ import json
 import math
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from tafl_desktop.ai.evaluation_tafl import QUIET, TaflEvaluator, TaflWeights, file_weights
+
+if TYPE_CHECKING:
+    from tafl_desktop.core.tafl import TaflPosition, TaflRules
 
 #: The weight each term gets when its values are read off (large, so that the evaluator's whole-number
 #: divisions lose nothing that matters; the term values are then divided by it).
@@ -88,7 +92,7 @@ class Samples:
 class TermReader:
     """Turns positions of one rules set into term vectors (one evaluator per term)."""
 
-    def __init__(self, rules: Any) -> None:
+    def __init__(self, rules: TaflRules) -> None:
         names = term_names()
         zero = dict.fromkeys(names, 0)
         self.rules = rules
@@ -96,7 +100,7 @@ class TermReader:
         #: Today's evaluator: which positions are quiet.
         self.ev = TaflEvaluator(rules)
 
-    def quiet(self, pos: Any) -> bool:
+    def quiet(self, pos: TaflPosition) -> bool:
         """No decided result, nothing forcing (escape in sight, king capture) and no capture for
         the side to move: the static score is what a search would settle on."""
         if pos.result is not None or pos.king < 0:
@@ -107,12 +111,12 @@ class TermReader:
             return False
         return not self.ev.capture_moves(pos)
 
-    def terms(self, pos: Any) -> list[float]:
+    def terms(self, pos: TaflPosition) -> list[float]:
         """The value of every term in ``pos`` (defenders' view): the score is ``sum(w * f)``."""
         return [ev.defenders_score(pos) / UNIT for ev in self.evaluators]
 
 
-def linear_check(rules: Any, positions: list[Any], weights: dict[str, int] | None = None) -> int:
+def linear_check(rules: TaflRules, positions: list[TaflPosition], weights: dict[str, int] | None = None) -> int:
     """The largest difference, over ``positions``, between the evaluator's score with ``weights``
     (today's if None) and the score the term vectors give: 0 or 1 (whole-number division) when
     the evaluation is linear in its weights, as the fit assumes."""
@@ -126,8 +130,8 @@ def linear_check(rules: Any, positions: list[Any], weights: dict[str, int] | Non
     return worst
 
 
-def game_samples(rules: Any, moves: list[str], reader: TermReader | None = None,
-                 every: int = 1) -> tuple[list[list[float]], list[Any]]:
+def game_samples(rules: TaflRules, moves: list[str], reader: TermReader | None = None,
+                 every: int = 1) -> tuple[list[list[float]], list[TaflPosition]]:
     """Term vectors of the quiet positions of one game (every ``every``-th ply from
     :data:`MIN_PLY` on; a move our rules refuse ends the replay), and the positions themselves."""
     from tafl_desktop.core.game import Game, IllegalMove
@@ -150,7 +154,7 @@ def game_samples(rules: Any, moves: list[str], reader: TermReader | None = None,
     return rows, kept
 
 
-def real_games(name: str, limit: int = 0) -> tuple[Any, list[tuple[list[str], float]]]:
+def real_games(name: str, limit: int = 0) -> tuple[TaflRules, list[tuple[list[str], float]]]:
     """The rules and the decided games (moves, defenders' result) of the shipped real games of
     ``name`` (see :data:`tafl_desktop.core.real_games.REAL_GAME_FILES`); games lost on time are
     left out (the board did not decide them)."""
@@ -173,11 +177,11 @@ def real_games(name: str, limit: int = 0) -> tuple[Any, list[tuple[list[str], fl
         out.append((moves, RECORD_RESULTS[result]))
         if limit and len(out) >= limit:
             break
-    return variant.make_rules(), out
+    return cast("TaflRules", variant.make_rules()), out  # a Tafl preset
 
 
 def selfplay_games(name: str, games: int, seed: int = 1,
-                   level: str = "medium") -> tuple[Any, list[tuple[list[str], float]]]:
+                   level: str = "medium") -> tuple[TaflRules, list[tuple[list[str], float]]]:
     """``games`` games of ``level`` against itself on the preset ``name`` (native search where
     built; the level's drift varies them), decided ones only (a game cut at the ply cap says
     nothing of who was winning)."""
@@ -191,11 +195,11 @@ def selfplay_games(name: str, games: int, seed: int = 1,
         if g["reason"] == "ply_limit":
             continue
         out.append((g["moves"], {"defenders": 1.0, "attackers": 0.0, None: 0.5}[g["winner"]]))
-    return variant.make_rules(), out
+    return cast("TaflRules", variant.make_rules()), out  # a Tafl preset
 
 
-def collect(sources: list[tuple[str, Any, list[tuple[list[str], float]]]], every: int = 2,
-            progress: Any = None) -> Samples:
+def collect(sources: list[tuple[str, TaflRules, list[tuple[list[str], float]]]], every: int = 2,
+            progress: Callable[[str], None] | None = None) -> Samples:
     """The samples of every source ``(label, rules, games)``."""
     xs: list[list[float]] = []
     ys: list[float] = []
@@ -233,7 +237,8 @@ def load_samples(path: str | Path) -> Samples:
 
 # ------------------------------------------------------------------------------------ the fit
 def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
+    chance: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
+    return chance
 
 
 def source_weights(samples: Samples, mask: np.ndarray) -> np.ndarray:
