@@ -14,7 +14,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::board::{Bits, Wide};
+use crate::board::{Bits, Square, Wide};
 use crate::eval::tafl::{Step, Tables, Weights, WEIGHT_COUNT, WEIGHT_NAMES};
 use crate::py_rules::{config_from, guarded, position_from};
 use crate::rules::{AnyRules, Rules};
@@ -87,7 +87,11 @@ fn tables<B: Bits>(d: &Bound<'_, PyDict>, board: (usize, usize)) -> PyResult<Tab
                 if square as usize >= n {
                     return Err(bad("evaluation tables: a walk leaves the board"));
                 }
-                four[k].push(Step { square, stop, last });
+                four[k].push(Step {
+                    square: Square::new(square as usize),
+                    stop,
+                    last,
+                });
             }
         }
         walks.push(four);
@@ -141,7 +145,7 @@ fn tables<B: Bits>(d: &Bound<'_, PyDict>, board: (usize, usize)) -> PyResult<Tab
 /// result (the king was captured); a king-less game still under way has no meaning here.
 fn searchable<B: Bits>(rules: &Rules<B>, pos: &Bound<'_, PyAny>) -> PyResult<crate::rules::Position<B>> {
     let p = position_from(rules, pos)?;
-    if p.king == crate::board::NO_SQ && p.result.is_none() {
+    if p.king.is_none() && p.result.is_none() {
         return Err(bad(
             "a position without a king must have a result (the king was captured)",
         ));

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 
 use super::{make_move, move_from, move_to, Family, Move, Outcome, Tactic};
-use crate::board::{Bits, NO_SQ};
+use crate::board::{Bits, Square};
 use crate::eval::tafl::{Orderer, Tables, DEF};
 use crate::rules::{self, Position, Rules};
 
@@ -40,11 +40,14 @@ impl<B: Bits> TaflFamily<B> {
             }
             for (dir, &first) in nbr[t].iter().enumerate() {
                 let mut q = first;
-                while q != NO_SQ && !occ.has(q as usize) {
-                    q = nbr[q as usize][dir];
+                while let Some(sq) = q.filter(|sq| !occ.has(sq.index())) {
+                    q = nbr[sq.index()][dir];
                 }
-                if q != NO_SQ && movers.has(q as usize) && self.rules.is_legal(p, rules::Move::new(q as usize, t)) {
-                    out.push(make_move(q as usize, t));
+                if let Some(q) = q {
+                    let q = q.index();
+                    if movers.has(q) && self.rules.is_legal(p, rules::Move::new(q, t)) {
+                        out.push(make_move(q, t));
+                    }
                 }
             }
         }
@@ -59,10 +62,10 @@ impl<B: Bits> TaflFamily<B> {
         own: &mut Vec<Move>,
     ) -> Tactic {
         let t = &self.tables;
-        if !p.has_king() {
+        let Some(king) = p.king else {
             return Tactic::Quiet;
-        }
-        let king = p.king as usize;
+        };
+        let king = king.index();
         let occ = Self::occupancy(p);
         if self.side(p) == DEF {
             return match t.escape_move(king, occ) {
@@ -119,12 +122,8 @@ impl<B: Bits> TaflFamily<B> {
     }
 
     #[inline]
-    fn king(p: &Position<B>) -> i32 {
-        if p.king == NO_SQ {
-            -1
-        } else {
-            p.king as i32
-        }
+    fn king(p: &Position<B>) -> Option<Square> {
+        p.king
     }
 
     #[inline]
@@ -165,7 +164,7 @@ impl<B: Bits> Family for TaflFamily<B> {
             let mut s = s.borrow_mut();
             s.clear();
             self.rules.generate_moves(p, &mut s);
-            out.extend(s.iter().map(|m| make_move(m.from as usize, m.to as usize)));
+            out.extend(s.iter().map(|m| make_move(m.from.index(), m.to.index())));
         });
     }
 
@@ -215,8 +214,10 @@ impl<B: Bits> Family for TaflFamily<B> {
         out.clear();
         let side = p.side.index() as u8;
         let mut movers = if side == DEF { p.dfn } else { p.att };
-        if side == DEF && p.has_king() && self.rules.king_hammer {
-            movers |= B::bit(p.king as usize);
+        if side == DEF && self.rules.king_hammer {
+            if let Some(king) = p.king {
+                movers |= B::bit(king.index());
+            }
         }
         self.moves_to(p, o.targets(), movers, out);
     }

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::tafl::TaflFamily;
 use super::{make_move, move_to, Family, Limits, Searcher, MATE_BOUND};
-use crate::board::Bits;
+use crate::board::{Bits, Square};
 use crate::eval::tafl::{Step, Tables, Weights, WEIGHT_COUNT, WEIGHT_NAMES};
 use crate::rules::testing::{brandubh, copenhagen};
 use crate::rules::{Rules, Side, TaflConfig};
@@ -44,7 +44,7 @@ fn tables<B: Bits>(t: &Value) -> Tables<B> {
                 for st in dir.as_array().unwrap() {
                     let st = st.as_array().unwrap();
                     four[k].push(Step {
-                        square: st[0].as_u64().unwrap() as u16,
+                        square: Square::new(st[0].as_u64().unwrap() as usize),
                         stop: st[1].as_bool().unwrap(),
                         last: st[2].as_bool().unwrap(),
                     });
