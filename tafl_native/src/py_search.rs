@@ -20,7 +20,7 @@ use crate::py_rules::{config_from, guarded, position_from};
 use crate::rules::{AnyRules, Rules};
 use crate::search::prove::{ByMoves, Prover};
 use crate::search::tafl::TaflFamily;
-use crate::search::{make_move, move_from, move_to, Family, Limits, Move, Report, Searcher};
+use crate::search::{Family, Limits, Move, Report, Searcher};
 
 fn bad(msg: impl Into<String>) -> PyErr {
     PyValueError::new_err(msg.into())
@@ -154,7 +154,7 @@ fn searchable<B: Bits>(rules: &Rules<B>, pos: &Bound<'_, PyAny>) -> PyResult<cra
 }
 
 fn move_tuple(m: Move) -> (usize, usize) {
-    (move_from(m), move_to(m))
+    (m.from.index(), m.to.index())
 }
 
 fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>> {
@@ -348,7 +348,7 @@ impl<B: Bits> Typed<B> {
                 let mut out = Vec::with_capacity(v.len());
                 for (f, t) in v {
                     let n = fam.rules.size();
-                    let m = if f < n && t < n { Some(make_move(f, t)) } else { None };
+                    let m = if f < n && t < n { Some(Move::new(f, t)) } else { None };
                     match m {
                         Some(m) if legal.contains(&m) => out.push(m),
                         _ => return Err(bad(format!("only: the move ({f}, {t}) is not legal in the position"))),
@@ -429,7 +429,11 @@ impl<B: Bits> Typed<B> {
         let p = position_from(&fam.rules, pos)?;
         let mut legal = Vec::new();
         fam.moves(&p, &mut legal);
-        let m = make_move(first.0, first.1);
+        let n = fam.rules.size();
+        if first.0 >= n || first.1 >= n {
+            return Err(bad("pv: the first move is not legal in the position"));
+        }
+        let m = Move::new(first.0, first.1);
         if !legal.contains(&m) {
             return Err(bad("pv: the first move is not legal in the position"));
         }

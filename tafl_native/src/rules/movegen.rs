@@ -174,6 +174,11 @@ impl<B: Bits> Rules<B> {
     /// lowest square up; then the king's, the same way.
     pub fn generate_moves(&self, pos: &Position<B>, out: &mut Vec<Move>) {
         out.clear();
+        self.append_moves(pos, out);
+    }
+
+    /// [`Rules::generate_moves`] appended to what `out` holds (the search's move lists).
+    pub fn append_moves(&self, pos: &Position<B>, out: &mut Vec<Move>) {
         if pos.result.is_some() {
             return;
         }

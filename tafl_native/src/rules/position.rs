@@ -221,3 +221,19 @@ impl<B: Bits> Undo<B> {
         self.captured.any() || self.mover_died || self.king_captured
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_and_no_move_take_four_bytes() {
+        // the search keeps "no move yet" (table slots, killers) as Option<Move>: no sentinel
+        assert_eq!(std::mem::size_of::<Move>(), 4);
+        assert_eq!(std::mem::size_of::<Option<Move>>(), 4);
+        let m = Move::new(60, 383);
+        assert_eq!((m.from.index(), m.to.index()), (60, 383));
+        assert_ne!(Some(m), None);
+        assert_eq!(Some(m), Some(Move::new(60, 383)));
+    }
+}

@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use super::{make_move, move_from, move_to, Family, Move, Outcome, Tactic};
+use super::{Family, Move, Outcome, Tactic};
 use crate::board::{Bits, Square};
 use crate::eval::tafl::{Orderer, Tables, DEF};
 use crate::rules::{self, Position, Rules};
@@ -15,8 +15,6 @@ pub struct TaflFamily<B: Bits> {
 }
 
 thread_local! {
-    /// Scratch space for the rules' move lists (one per thread: the helpers of a search too).
-    static SCRATCH: RefCell<Vec<rules::Move>> = const { RefCell::new(Vec::new()) };
     /// Scratch space for the moves `tactics` generates itself (no allocation per node).
     static OWN_MOVES: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
 }
@@ -45,8 +43,9 @@ impl<B: Bits> TaflFamily<B> {
                 }
                 if let Some(q) = q {
                     let q = q.index();
-                    if movers.has(q) && self.rules.is_legal(p, rules::Move::new(q, t)) {
-                        out.push(make_move(q, t));
+                    let m = Move::new(q, t);
+                    if movers.has(q) && self.rules.is_legal(p, m) {
+                        out.push(m);
                     }
                 }
             }
@@ -69,7 +68,7 @@ impl<B: Bits> TaflFamily<B> {
         let occ = Self::occupancy(p);
         if self.side(p) == DEF {
             return match t.escape_move(king, occ) {
-                Some(to) => Tactic::WinNow(make_move(king, to)),
+                Some(to) => Tactic::WinNow(Move::new(king, to)),
                 None => Tactic::Quiet,
             };
         }
@@ -106,7 +105,7 @@ impl<B: Bits> TaflFamily<B> {
                 targets |= t.edge;
             }
             for &m in moves {
-                if targets.has(move_to(m)) {
+                if targets.has(m.to.index()) {
                     let (next, _) = self.play(p, m);
                     if !next.has_king() {
                         return Tactic::WinNow(m);
@@ -115,7 +114,7 @@ impl<B: Bits> TaflFamily<B> {
             }
         }
         if sight.routes > 0 {
-            forced.extend(moves.iter().copied().filter(|&m| sight.ray.has(move_to(m))));
+            forced.extend(moves.iter().copied().filter(|&m| sight.ray.has(m.to.index())));
             return Tactic::Forced;
         }
         Tactic::Quiet
@@ -160,18 +159,13 @@ impl<B: Bits> Family for TaflFamily<B> {
 
     #[inline]
     fn moves(&self, p: &Position<B>, out: &mut Vec<Move>) {
-        SCRATCH.with(|s| {
-            let mut s = s.borrow_mut();
-            s.clear();
-            self.rules.generate_moves(p, &mut s);
-            out.extend(s.iter().map(|m| make_move(m.from.index(), m.to.index())));
-        });
+        self.rules.append_moves(p, out);
     }
 
     #[inline]
     fn play(&self, p: &Position<B>, m: Move) -> (Position<B>, bool) {
         let mut c = *p;
-        let undo = self.rules.make(&mut c, rules::Move::new(move_from(m), move_to(m)));
+        let undo = self.rules.make(&mut c, m);
         (c, undo.is_capture())
     }
 
@@ -207,7 +201,7 @@ impl<B: Bits> Family for TaflFamily<B> {
 
     #[inline]
     fn order_key(&self, o: &Orderer<B>, m: Move) -> i32 {
-        o.key(&self.tables, move_from(m), move_to(m))
+        o.key(&self.tables, m.from.index(), m.to.index())
     }
 
     fn capture_moves(&self, p: &Position<B>, o: &Orderer<B>, out: &mut Vec<Move>) {
@@ -240,6 +234,6 @@ impl<B: Bits> Family for TaflFamily<B> {
 
     #[inline]
     fn predicts_capture(&self, o: &Orderer<B>, m: Move) -> bool {
-        o.captures(move_to(m))
+        o.captures(m.to.index())
     }
 }
