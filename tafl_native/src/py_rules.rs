@@ -19,7 +19,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
 
-use crate::board::{Bits, NO_SQ};
+use crate::board::{Bits, Square};
 use crate::perft::{perft, perft_divide};
 use crate::playout::random_playouts;
 use crate::rules::config::{option_domain, Domain, OptionValue, TaflConfig, TaflOptions, OPTION_KEYS};
@@ -171,7 +171,7 @@ pub(crate) fn position_from<B: Bits>(rules: &Rules<B>, obj: &Bound<'_, PyAny>) -
 }
 
 pub(crate) fn position_to<'py, B: Bits>(py: Python<'py>, p: &Position<B>) -> PyResult<Bound<'py, PyTuple>> {
-    let king: i64 = if p.king == NO_SQ { -1 } else { p.king as i64 };
+    let king: i64 = p.king.map_or(-1, |k| k.index() as i64);
     PyTuple::new(
         py,
         [
@@ -193,6 +193,11 @@ fn move_from(size: usize, obj: &Bound<'_, PyAny>) -> PyResult<Move> {
         return Err(value_error("a square of the move is off the board"));
     }
     Ok(Move::new(f as usize, t as usize))
+}
+
+/// A move as the bridge's pair of square indices.
+fn pair(m: Move) -> (u16, u16) {
+    (m.from.index() as u16, m.to.index() as u16)
 }
 
 fn squares(list: Option<Bound<'_, PyAny>>) -> PyResult<Vec<u16>> {
@@ -310,7 +315,7 @@ impl PyTaflRules {
                 let p = position_from(r, pos)?;
                 let mut out = Vec::new();
                 r.generate_moves(&p, &mut out);
-                Ok(out.into_iter().map(|m| (m.from, m.to)).collect())
+                Ok(out.into_iter().map(pair).collect())
             })
         })
     }
@@ -336,7 +341,7 @@ impl PyTaflRules {
                     return Err(value_error("the move is not legal in this position"));
                 }
                 let undo = r.make(&mut p, m);
-                let caps = PyList::new(py, undo.captured_squares())?;
+                let caps = PyList::new(py, undo.captured_squares().into_iter().map(Square::index))?;
                 PyTuple::new(py, [position_to(py, &p)?.into_any(), caps.into_any()])
             })
         })
@@ -359,7 +364,7 @@ impl PyTaflRules {
                     return Err(value_error("the move is not legal in this position"));
                 }
                 let undo = r.make(&mut p, m);
-                let caps = PyList::new(py, undo.captured_squares())?;
+                let caps = PyList::new(py, undo.captured_squares().into_iter().map(Square::index))?;
                 PyTuple::new(py, [position_to(py, &p)?.into_any(), caps.into_any(),
                                   bits_to_int(py, p.att_v[0])?, bits_to_int(py, p.dfn_v[0])?])
             })
@@ -388,7 +393,7 @@ impl PyTaflRules {
                 let p = position_from(r, pos)?;
                 let mut out = Vec::new();
                 r.king_threats(&p, &mut out);
-                Ok(out.into_iter().map(|m| (m.from, m.to)).collect())
+                Ok(out.into_iter().map(pair).collect())
             })
         })
     }
@@ -424,7 +429,7 @@ impl PyTaflRules {
             with_rules!(&self.inner, r => {
                 let p = position_from(r, pos)?;
                 py.detach(|| guarded(|| Ok(perft_divide(r, &p, depth)
-                    .into_iter().map(|(m, n)| ((m.from, m.to), n)).collect())))
+                    .into_iter().map(|(m, n)| (pair(m), n)).collect())))
             })
         })
     }

@@ -14,13 +14,13 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::board::{Bits, Wide};
+use crate::board::{Bits, Square, Wide};
 use crate::eval::tafl::{Step, Tables, Weights, WEIGHT_COUNT, WEIGHT_NAMES};
 use crate::py_rules::{config_from, guarded, position_from};
 use crate::rules::{AnyRules, Rules};
 use crate::search::prove::{ByMoves, Prover};
 use crate::search::tafl::TaflFamily;
-use crate::search::{make_move, move_from, move_to, Family, Limits, Move, Report, Searcher};
+use crate::search::{Family, Limits, Move, Report, Searcher};
 
 fn bad(msg: impl Into<String>) -> PyErr {
     PyValueError::new_err(msg.into())
@@ -87,7 +87,11 @@ fn tables<B: Bits>(d: &Bound<'_, PyDict>, board: (usize, usize)) -> PyResult<Tab
                 if square as usize >= n {
                     return Err(bad("evaluation tables: a walk leaves the board"));
                 }
-                four[k].push(Step { square, stop, last });
+                four[k].push(Step {
+                    square: Square::new(square as usize),
+                    stop,
+                    last,
+                });
             }
         }
         walks.push(four);
@@ -141,7 +145,7 @@ fn tables<B: Bits>(d: &Bound<'_, PyDict>, board: (usize, usize)) -> PyResult<Tab
 /// result (the king was captured); a king-less game still under way has no meaning here.
 fn searchable<B: Bits>(rules: &Rules<B>, pos: &Bound<'_, PyAny>) -> PyResult<crate::rules::Position<B>> {
     let p = position_from(rules, pos)?;
-    if p.king == crate::board::NO_SQ && p.result.is_none() {
+    if p.king.is_none() && p.result.is_none() {
         return Err(bad(
             "a position without a king must have a result (the king was captured)",
         ));
@@ -150,7 +154,7 @@ fn searchable<B: Bits>(rules: &Rules<B>, pos: &Bound<'_, PyAny>) -> PyResult<cra
 }
 
 fn move_tuple(m: Move) -> (usize, usize) {
-    (move_from(m), move_to(m))
+    (m.from.index(), m.to.index())
 }
 
 fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>> {
@@ -344,7 +348,7 @@ impl<B: Bits> Typed<B> {
                 let mut out = Vec::with_capacity(v.len());
                 for (f, t) in v {
                     let n = fam.rules.size();
-                    let m = if f < n && t < n { Some(make_move(f, t)) } else { None };
+                    let m = if f < n && t < n { Some(Move::new(f, t)) } else { None };
                     match m {
                         Some(m) if legal.contains(&m) => out.push(m),
                         _ => return Err(bad(format!("only: the move ({f}, {t}) is not legal in the position"))),
@@ -425,7 +429,11 @@ impl<B: Bits> Typed<B> {
         let p = position_from(&fam.rules, pos)?;
         let mut legal = Vec::new();
         fam.moves(&p, &mut legal);
-        let m = make_move(first.0, first.1);
+        let n = fam.rules.size();
+        if first.0 >= n || first.1 >= n {
+            return Err(bad("pv: the first move is not legal in the position"));
+        }
+        let m = Move::new(first.0, first.1);
         if !legal.contains(&m) {
             return Err(bad("pv: the first move is not legal in the position"));
         }

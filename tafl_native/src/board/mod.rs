@@ -4,11 +4,10 @@
 //! reuses it as it is.
 
 pub mod bits;
+pub mod square;
 
 pub use bits::{Bits, Squares, Wide};
-
-/// "No square" (a captured king, a step off the board or across a wall).
-pub const NO_SQ: u16 = u16::MAX;
+pub use square::Square;
 
 /// Directions, in the core's order (`geometry.ORTHOGONAL`): east, west, north, south.
 pub const EAST: usize = 0;
@@ -27,11 +26,11 @@ pub struct Grid<B: Bits> {
     pub full: B,
     /// The squares on the board's rim (geometric edge; walls do not make edges).
     pub edge: B,
-    /// Neighbour of each square per direction, [`NO_SQ`] off the board or across a wall.
-    pub nbr: Vec<[u16; 4]>,
-    /// The square beyond that neighbour in the same direction, [`NO_SQ`] when it is off the
+    /// Neighbour of each square per direction, None off the board or across a wall.
+    pub nbr: Vec<[Option<Square>; 4]>,
+    /// The square beyond that neighbour in the same direction, None when it is off the
     /// board or a wall stands between the neighbour and it (what a capture looks at).
-    pub far: Vec<[u16; 4]>,
+    pub far: Vec<[Option<Square>; 4]>,
     /// The neighbours of each square as a set.
     pub adj: Vec<B>,
     /// Squares from which one step in a direction stays on the board and crosses no wall.
@@ -59,7 +58,7 @@ impl<B: Bits> Grid<B> {
             let (lo, hi) = (a.min(b) as u16, a.max(b) as u16);
             walls.iter().any(|&(x, y)| (x.min(y), x.max(y)) == (lo, hi))
         };
-        let mut nbr = vec![[NO_SQ; 4]; size];
+        let mut nbr = vec![[None; 4]; size];
         let mut wall_side = vec![[false; 4]; size];
         let steps: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
         for s in 0..size {
@@ -71,23 +70,22 @@ impl<B: Bits> Grid<B> {
                     if is_wall(s, n) {
                         wall_side[s][d] = true;
                     } else {
-                        nbr[s][d] = n as u16;
+                        nbr[s][d] = Some(Square::new(n));
                     }
                 }
             }
         }
-        let mut far = vec![[NO_SQ; 4]; size];
+        let mut far = vec![[None; 4]; size];
         let mut adj = vec![B::ZERO; size];
         let mut open = [B::ZERO; 4];
         let mut enter = [B::ZERO; 4];
         for s in 0..size {
             for d in 0..4 {
-                let n = nbr[s][d];
-                if n != NO_SQ {
-                    far[s][d] = nbr[n as usize][d];
-                    adj[s].set(n as usize);
+                if let Some(n) = nbr[s][d] {
+                    far[s][d] = nbr[n.index()][d];
+                    adj[s].set(n.index());
                     open[d].set(s);
-                    enter[d].set(n as usize);
+                    enter[d].set(n.index());
                 }
             }
         }
@@ -104,9 +102,9 @@ impl<B: Bits> Grid<B> {
         for (s, ray) in rays.iter_mut().enumerate() {
             for (d, r) in ray.iter_mut().enumerate() {
                 let mut q = nbr[s][d];
-                while q != NO_SQ {
-                    r.set(q as usize);
-                    q = nbr[q as usize][d];
+                while let Some(sq) = q {
+                    r.set(sq.index());
+                    q = nbr[sq.index()][d];
                 }
             }
         }
@@ -205,7 +203,9 @@ mod tests {
         assert_eq!(g.step(u128::bit(7), WEST), 0, "a2 west falls off the board");
         assert_eq!(g.step(u128::bit(24), EAST), 0, "the wall stops d4 -> e4");
         assert_eq!(g.step(u128::bit(24), NORTH), u128::bit(31));
-        assert_eq!(g.nbr[25][WEST], NO_SQ);
+        assert_eq!(g.nbr[25][WEST], None);
+        assert_eq!(g.nbr[25][EAST], Some(Square::new(26)));
+        assert_eq!(g.far[23][EAST], None, "the wall is between d4 and e4");
         assert!(g.wall_between(25, 24));
         assert_eq!(g.edge.count(), 24);
         assert_eq!(g.name(24), "d4");

@@ -7,7 +7,7 @@
 //! drift apart: `tests/test_native_search.py` checks equal scores on thousands of positions.
 //! Scores are in hundredths of a soldier, from the defenders' view unless said otherwise.
 
-use crate::board::Bits;
+use crate::board::{Bits, Square};
 
 pub const ATT: u8 = 0;
 pub const DEF: u8 = 1;
@@ -110,7 +110,7 @@ impl Weights {
 /// One step of the king's walk from a square in one direction.
 #[derive(Clone, Copy, Debug)]
 pub struct Step {
-    pub square: u16,
+    pub square: Square,
     /// The king may stop here (not a throne or camp he may only cross).
     pub stop: bool,
     /// The walk ends after this square (a throne he may enter but not pass).
@@ -181,7 +181,7 @@ impl<B: Bits> Tables<B> {
         for dir in &self.walks[from] {
             let mut passed = B::ZERO;
             for st in dir {
-                let s = st.square as usize;
+                let s = st.square.index();
                 if occ.has(s) {
                     break;
                 }
@@ -208,7 +208,7 @@ impl<B: Bits> Tables<B> {
         let mut n = 0;
         for dir in &self.walks[from] {
             for st in dir {
-                let s = st.square as usize;
+                let s = st.square.index();
                 if occ.has(s) {
                     break;
                 }
@@ -227,7 +227,7 @@ impl<B: Bits> Tables<B> {
     pub fn escape_move(&self, king: usize, occ: B) -> Option<usize> {
         for dir in &self.walks[king] {
             for st in dir {
-                let s = st.square as usize;
+                let s = st.square.index();
                 if occ.has(s) {
                     break;
                 }
@@ -276,12 +276,12 @@ impl<B: Bits> Tables<B> {
     }
 
     /// The static score from the defenders' view (`defenders_score` in Python).
-    pub fn defenders_score(&self, att: B, dfn: B, king: i32, side: u8) -> i32 {
+    pub fn defenders_score(&self, att: B, dfn: B, king: Option<Square>, side: u8) -> i32 {
         let w = &self.weights;
-        if king < 0 {
+        let Some(king) = king else {
             return -100_000;
-        }
-        let k = king as usize;
+        };
+        let k = king.index();
         let kb = B::bit(k);
         let occ = att | dfn | kb;
         let sight = self.king_sight(k, occ);
@@ -382,7 +382,7 @@ impl<B: Bits> Tables<B> {
     /// The static score from the side to move's view, shrunk by `quiet` plies without a capture
     /// (`evaluate` in Python: a lead that is not converted is worth less, issue 44).
     #[inline]
-    pub fn evaluate(&self, att: B, dfn: B, king: i32, side: u8, quiet: u32) -> i32 {
+    pub fn evaluate(&self, att: B, dfn: B, king: Option<Square>, side: u8, quiet: u32) -> i32 {
         let s = self.defenders_score(att, dfn, king, side);
         let s = if side == DEF { s } else { -s };
         let q = quiet.min(NO_PROGRESS_CAP) as i64;
@@ -395,8 +395,8 @@ impl<B: Bits> Tables<B> {
 
     /// Target squares where a move of the side to move would (by the plain custodial rule)
     /// capture: next to an enemy with an anvil straight beyond it (`order_key` in Python).
-    pub fn capture_targets(&self, att: B, dfn: B, king: i32, side: u8) -> B {
-        let kb = if king >= 0 { B::bit(king as usize) } else { B::ZERO };
+    pub fn capture_targets(&self, att: B, dfn: B, king: Option<Square>, side: u8) -> B {
+        let kb = king.map_or(B::ZERO, |k| B::bit(k.index()));
         let occ = att | dfn | kb;
         let empty = self.full & !occ;
         let w = self.w as u32;
@@ -429,16 +429,16 @@ impl<B: Bits> Tables<B> {
 /// The static move-ordering scores of one position (`order_key` in Python), higher first.
 pub struct Orderer<B: Bits> {
     side: u8,
-    king: i32,
+    king: Option<Square>,
     cap: B,
     kadj: B,
     reach: B,
 }
 
 impl<B: Bits> Orderer<B> {
-    pub fn new(t: &Tables<B>, att: B, dfn: B, king: i32, side: u8) -> Self {
+    pub fn new(t: &Tables<B>, att: B, dfn: B, king: Option<Square>, side: u8) -> Self {
         let cap = t.capture_targets(att, dfn, king, side);
-        if king < 0 {
+        let Some(k) = king else {
             return Orderer {
                 side,
                 king,
@@ -446,8 +446,8 @@ impl<B: Bits> Orderer<B> {
                 kadj: B::ZERO,
                 reach: B::ZERO,
             };
-        }
-        let k = king as usize;
+        };
+        let k = k.index();
         let kadj = t.adj[k];
         let mut reach = B::ZERO;
         if side == ATT {
@@ -478,12 +478,12 @@ impl<B: Bits> Orderer<B> {
     #[inline]
     pub fn key(&self, t: &Tables<B>, from: usize, to: usize) -> i32 {
         let cap = if self.cap.has(to) { 1000 } else { 0 };
-        if self.king < 0 {
+        let Some(king) = self.king else {
             return cap;
-        }
+        };
         if self.side == ATT {
             cap + if self.kadj.has(to) { 500 } else { 0 } + if self.reach.has(to) { 200 } else { 0 }
-        } else if from as i32 == self.king {
+        } else if from == king.index() {
             300 + 60 * (t.kdist[from] - t.kdist[to]) + cap
         } else {
             cap + if self.kadj.has(from) { 100 } else { 0 }

@@ -2,7 +2,7 @@
 //! (`TaflRules.play`): custodial captures (and Linnaean), shield walls, immobilisation, the king,
 //! strict custodian; then the result the move decides.
 
-use crate::board::{Bits, NO_SQ};
+use crate::board::{Bits, Square};
 use crate::rules::config::{KingCapture, StrictCustodian};
 use crate::rules::position::{Move, Outcome, Position, Reason, Side, Undo};
 use crate::rules::zobrist::{Z_ATT, Z_DEF, Z_KING};
@@ -13,17 +13,21 @@ use crate::rules::Rules;
 pub(crate) struct Board<B: Bits> {
     pub att: B,
     pub dfn: B,
-    pub king: u16,
+    pub king: Option<Square>,
 }
 
 impl<B: Bits> Board<B> {
     #[inline(always)]
     pub fn king_bits(&self) -> B {
-        if self.king == NO_SQ {
-            B::ZERO
-        } else {
-            B::bit(self.king as usize)
+        match self.king {
+            None => B::ZERO,
+            Some(k) => B::bit(k.index()),
         }
+    }
+    /// Does the king stand on `sq`?
+    #[inline(always)]
+    pub fn king_on(&self, sq: usize) -> bool {
+        self.king.is_some_and(|k| k.index() == sq)
     }
     #[inline(always)]
     pub fn occupied(&self) -> B {
@@ -45,7 +49,7 @@ pub(crate) struct Captures<B: Bits> {
 impl<B: Bits> Rules<B> {
     /// Play `mv` (which must be legal) and return what `unmake` needs to take it back.
     pub fn make(&self, pos: &mut Position<B>, mv: Move) -> Undo<B> {
-        let (frm, to) = (mv.from as usize, mv.to as usize);
+        let (frm, to) = (mv.from.index(), mv.to.index());
         let side = pos.side;
         let z = &self.zobrist.piece;
         let mut undo = Undo {
@@ -66,12 +70,12 @@ impl<B: Bits> Rules<B> {
             king: pos.king,
         };
         let moved = B::bit(frm) | B::bit(to);
-        let king_moved = side == Side::Defenders && frm == pos.king as usize;
+        let king_moved = side == Side::Defenders && pos.king == Some(mv.from);
         if side == Side::Attackers {
             b.att ^= moved;
             hash ^= z[frm][Z_ATT] ^ z[to][Z_ATT];
         } else if king_moved {
-            b.king = to as u16;
+            b.king = Some(mv.to);
             hash ^= z[frm][Z_KING] ^ z[to][Z_KING];
         } else {
             b.dfn ^= moved;
@@ -89,7 +93,9 @@ impl<B: Bits> Rules<B> {
             hash ^= z[to][if side == Side::Attackers { Z_ATT } else { Z_DEF }];
         }
         if caps.king_taken {
-            hash ^= z[king_sq as usize][Z_KING];
+            if let Some(k) = king_sq {
+                hash ^= z[k.index()][Z_KING];
+            }
         }
         undo.captured = caps.enemies;
         undo.mover_died = caps.mover_died;
@@ -132,8 +138,8 @@ impl<B: Bits> Rules<B> {
 
     /// Take back the move `undo` records (the position must be the one `make` left).
     pub fn unmake(&self, pos: &mut Position<B>, undo: &Undo<B>) {
-        let (frm, to) = (undo.mv.from as usize, undo.mv.to as usize);
-        if undo.king_before != undo.mv.from || undo.mover == Side::Attackers {
+        let (frm, to) = (undo.mv.from.index(), undo.mv.to.index());
+        if undo.king_before != Some(undo.mv.from) || undo.mover == Side::Attackers {
             let views = if undo.mover == Side::Attackers {
                 &mut pos.att_v
             } else {
@@ -163,7 +169,7 @@ impl<B: Bits> Rules<B> {
                 pos.dfn |= undo.captured;
             }
             Side::Defenders => {
-                if undo.king_before != undo.mv.from {
+                if undo.king_before != Some(undo.mv.from) {
                     if !undo.mover_died {
                         pos.dfn.clear(to);
                     }
@@ -205,23 +211,25 @@ impl<B: Bits> Rules<B> {
                 };
                 let anvils = friends | anvil_extra | self.host_always[v] | (self.host_empty[v] & !b.occupied());
                 for d in 0..4 {
-                    let n = g.nbr[to][d];
-                    if n == NO_SQ || !enemies.has(n as usize) {
+                    let Some(n) = g.nbr[to][d] else {
+                        continue;
+                    };
+                    if !enemies.has(n.index()) {
                         continue;
                     }
-                    let far = g.far[to][d];
-                    let taken = if far == NO_SQ {
-                        o.edge_hostile
-                    } else {
-                        anvils.has(far as usize)
-                            || (side == Side::Attackers
-                                && far == b.king
-                                && b.king == self.throne
-                                && o.linnaean_capture
-                                && self.king_otherwise_surrounded(b.att, b.king as usize, n as usize))
+                    let taken = match g.far[to][d] {
+                        None => o.edge_hostile,
+                        Some(far) => {
+                            anvils.has(far.index())
+                                || (side == Side::Attackers
+                                    && b.king == Some(far)
+                                    && b.king == self.throne
+                                    && o.linnaean_capture
+                                    && self.king_otherwise_surrounded(b.att, far.index(), n.index()))
+                        }
                     };
                     if taken {
-                        enemies_taken.set(n as usize);
+                        enemies_taken.set(n.index());
                     }
                 }
                 if enemies_taken.any() {
@@ -249,14 +257,13 @@ impl<B: Bits> Rules<B> {
         // -- immobilisation ----------------------------------------------------------------------
         if o.immobilisation && may_hit {
             for d in 0..4 {
-                let n = g.nbr[to][d];
-                if n == NO_SQ {
+                let Some(n) = g.nbr[to][d] else {
                     continue;
-                }
-                let n = n as usize;
+                };
+                let n = n.index();
                 let foes = if side == Side::Attackers { b.dfn | kb } else { b.att };
                 if foes.has(n) && self.immobilised(b, n, to) {
-                    if n == b.king as usize {
+                    if b.king_on(n) {
                         king_taken = true;
                     } else {
                         enemies_taken.set(n);
@@ -270,14 +277,14 @@ impl<B: Bits> Rules<B> {
         }
 
         // -- the king ------------------------------------------------------------------------------
-        if side == Side::Attackers && b.king != NO_SQ && !king_taken && g.adj[b.king as usize].has(to) {
-            king_taken = self.king_captured(b, to as u16);
+        if side == Side::Attackers && !king_taken && b.king.is_some_and(|k| g.adj[k.index()].has(to)) {
+            king_taken = self.king_captured(b, Some(Square::new(to)));
         }
 
         // -- strict custodian: the mover itself may die where it stopped -------------------------
         if o.strict_custodian != StrictCustodian::Off && !king_taken {
             if king_moved {
-                if o.strict_custodian == StrictCustodian::Everyone && self.king_captured(b, NO_SQ) {
+                if o.strict_custodian == StrictCustodian::Everyone && self.king_captured(b, None) {
                     king_taken = true;
                 }
             } else if self.sandwiched(b, to, side) {
@@ -289,7 +296,7 @@ impl<B: Bits> Rules<B> {
             }
         }
         if king_taken {
-            b.king = NO_SQ;
+            b.king = None;
         }
         Captures {
             enemies: enemies_taken,
@@ -301,11 +308,11 @@ impl<B: Bits> Rules<B> {
     /// What the move just made by `side` decided, if anything.
     #[inline]
     pub(crate) fn decide(&self, b: &Board<B>, side: Side, att_v: &[B; 3], dfn_v: &[B; 3]) -> Option<Outcome> {
-        if b.king == NO_SQ {
+        let Some(k) = b.king else {
             return Some(Outcome::win(Side::Attackers, Reason::KingCaptured));
-        }
+        };
         let o = &self.opts;
-        let k = b.king as usize;
+        let k = k.index();
         if self.escape.has(k) && (!o.escape_safe || (side == Side::Defenders && !self.king_threatened(b))) {
             return Some(Outcome::win(Side::Defenders, Reason::KingEscaped));
         }
@@ -326,7 +333,7 @@ impl<B: Bits> Rules<B> {
         let v = victim.index();
         let enemy = match victim {
             Side::Defenders => b.att.has(sq),
-            Side::Attackers => b.dfn.has(sq) || (sq == b.king as usize && self.king_anvil),
+            Side::Attackers => b.dfn.has(sq) || (b.king_on(sq) && self.king_anvil),
         };
         enemy || self.host_always[v].has(sq) || (self.host_empty[v].has(sq) && !b.occupied().has(sq))
     }
@@ -337,37 +344,34 @@ impl<B: Bits> Rules<B> {
         adj.count() == 4 && adj.squares().all(|n| n == spared || att.has(n))
     }
 
-    /// Is the king captured?  `mover` is the attacker that just moved next to him ([`NO_SQ`]:
-    /// any, for strict custodian).
-    pub(crate) fn king_captured(&self, b: &Board<B>, mover: u16) -> bool {
+    /// Is the king (on the board) captured?  `mover` is the attacker that just moved next to
+    /// him (None: any, for strict custodian).
+    pub(crate) fn king_captured(&self, b: &Board<B>, mover: Option<Square>) -> bool {
         let o = &self.opts;
-        let king = b.king as usize;
+        let Some(king_sq) = b.king else {
+            return false;
+        };
+        let king = king_sq.index();
         let thr = self.throne;
         let four = match o.king_capture {
             KingCapture::Strong => true,
             KingCapture::DoubleWeak => b.king == thr,
-            KingCapture::WeakNearThrone => thr != NO_SQ && (b.king == thr || self.grid.adj[king].has(thr as usize)),
+            KingCapture::WeakNearThrone => thr.is_some_and(|t| king_sq == t || self.grid.adj[king].has(t.index())),
             KingCapture::Custodial => false,
         };
         let dirs = self.grid.nbr[king];
         if four {
-            return dirs.iter().all(|&n| {
-                if n == NO_SQ {
-                    o.king_edge_capture || self.rim_against_king()
-                } else {
-                    self.hostile_to(Side::Defenders, n as usize, b)
-                }
+            return dirs.iter().all(|&n| match n {
+                None => o.king_edge_capture || self.rim_against_king(),
+                Some(n) => self.hostile_to(Side::Defenders, n.index(), b),
             });
         }
-        let side_hostile = |n: u16| {
-            if n == NO_SQ {
-                self.rim_against_king()
-            } else {
-                self.hostile_to(Side::Defenders, n as usize, b)
-            }
+        let side_hostile = |n: Option<Square>| match n {
+            None => self.rim_against_king(),
+            Some(n) => self.hostile_to(Side::Defenders, n.index(), b),
         };
         for (a, c) in [(dirs[0], dirs[1]), (dirs[2], dirs[3])] {
-            if mover != NO_SQ && mover != a && mover != c {
+            if mover.is_some() && mover != a && mover != c {
                 continue;
             }
             if side_hostile(a) && side_hostile(c) {
@@ -388,16 +392,14 @@ impl<B: Bits> Rules<B> {
     fn sandwiched(&self, b: &Board<B>, s: usize, side: Side) -> bool {
         let dirs = self.grid.nbr[s];
         let squares = self.opts.strict_custodian_squares;
-        let hostile = |n: u16| {
-            if n == NO_SQ {
-                squares && self.opts.edge_hostile
-            } else if squares {
-                self.hostile_to(side, n as usize, b)
-            } else {
-                let n = n as usize;
+        let hostile = |n: Option<Square>| match n {
+            None => squares && self.opts.edge_hostile,
+            Some(n) if squares => self.hostile_to(side, n.index(), b),
+            Some(n) => {
+                let n = n.index();
                 match side {
                     Side::Defenders => b.att.has(n),
-                    Side::Attackers => b.dfn.has(n) || (n == b.king as usize && self.king_anvil),
+                    Side::Attackers => b.dfn.has(n) || (b.king_on(n) && self.king_anvil),
                 }
             }
         };
@@ -410,7 +412,7 @@ impl<B: Bits> Rules<B> {
         let victim = if b.att.has(s) { Side::Attackers } else { Side::Defenders };
         self.grid.nbr[s]
             .iter()
-            .all(|&n| n == NO_SQ || n as usize == mover || self.hostile_to(victim, n as usize, b))
+            .all(|&n| n.is_none_or(|n| n.index() == mover || self.hostile_to(victim, n.index(), b)))
     }
 
     /// Edge rows captured by the move to `to`: (captured soldiers, king captured).
@@ -448,11 +450,10 @@ impl<B: Bits> Rules<B> {
         }
         if !o.shield_wall_flank && !g.is_edge(to) {
             for d in 0..4 {
-                let e = g.nbr[to][d];
-                if e == NO_SQ {
+                let Some(e) = g.nbr[to][d] else {
                     continue;
-                }
-                let e = e as usize;
+                };
+                let e = e.index();
                 if g.is_edge(e) && enemy.has(e) {
                     let er = e as isize / w;
                     starts[count] = (e, if er == 0 || er == h - 1 { 1 } else { w });
@@ -489,7 +490,7 @@ impl<B: Bits> Rules<B> {
                 continue;
             }
             for m in run {
-                if m == b.king as usize {
+                if b.king_on(m) {
                     if !o.shield_wall_king_spared {
                         king_hit = true;
                     }
@@ -548,11 +549,11 @@ mod tests {
     use crate::rules::testing::*;
     use crate::rules::*;
 
-    fn sq(name: &str, w: usize) -> u16 {
+    fn sq(name: &str, w: usize) -> Square {
         let b = name.as_bytes();
         let f = (b[0] - b'a') as usize;
         let r: usize = name[1..].parse().unwrap();
-        ((r - 1) * w + f) as u16
+        Square::new((r - 1) * w + f)
     }
 
     #[test]

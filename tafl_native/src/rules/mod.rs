@@ -25,7 +25,7 @@ pub use any::{AnyRules, RulesVisitor};
 pub use config::{ConfigError, OptionValue, TaflConfig, TaflOptions};
 pub use position::{Move, Outcome, Position, Reason, Side, Undo};
 
-use crate::board::{Bits, Grid, NO_SQ};
+use crate::board::{Bits, Grid, Square};
 use config::*;
 use zobrist::Zobrist;
 
@@ -54,14 +54,15 @@ pub struct Rules<B: Bits> {
     pub config: TaflConfig,
     pub opts: TaflOptions,
     pub grid: Grid<B>,
-    /// The throne square ([`NO_SQ`] if none) and as a set.
-    pub throne: u16,
+    /// The throne square (None if the board has none) and as a set.
+    pub throne: Option<Square>,
     pub throne_bit: B,
     /// Marked corner squares.
     pub corners: B,
-    /// Camp squares (empty unless the `camps` option is on) and each one's group.
+    /// Camp squares (empty unless the `camps` option is on) and each square's camp (None: the
+    /// square is in no camp).
     pub camps: B,
-    pub camp_group: Vec<u16>,
+    pub camp_group: Vec<Option<u16>>,
     /// Squares where the king wins.
     pub escape: B,
     /// Squares hostile to a side (index: the victim's side) always, or only while empty.
@@ -96,7 +97,7 @@ pub struct Rules<B: Bits> {
     /// The board's orientations, each a renumbering of the squares in which one direction runs
     /// towards higher bits: `orient[o][sq]` for o = 0 transposed (north), 1 reversed (west),
     /// 2 transposed and reversed (south); the board itself is east.
-    pub orient: [Vec<u16>; 3],
+    pub orient: [Vec<Square>; 3],
     /// Per orientation (0: the board itself), the squares one ascending step can enter.
     pub(crate) enter_v: [B; 4],
     /// Each square as a one-square set in every orientation (index 0: the board itself).
@@ -123,20 +124,19 @@ impl<B: Bits> Rules<B> {
         }
         let o = config.options.clone();
         let grid: Grid<B> = Grid::new(w, h, &config.walls);
-        let throne = config.throne.unwrap_or(NO_SQ);
-        let throne_bit = if throne == NO_SQ {
-            B::ZERO
-        } else {
-            B::bit(throne as usize)
+        let throne = config.throne.map(|t| Square::new(t as usize));
+        let throne_bit = match throne {
+            None => B::ZERO,
+            Some(t) => B::bit(t.index()),
         };
         let corners = B::from_squares(config.corners.iter().map(|&s| s as usize));
         let mut camps = B::ZERO;
-        let mut camp_group = vec![NO_SQ; n];
+        let mut camp_group = vec![None; n];
         if o.camps {
             for (i, grp) in config.camp_groups.iter().enumerate() {
                 for &s in grp {
                     camps.set(s as usize);
-                    camp_group[s as usize] = i as u16;
+                    camp_group[s as usize] = Some(i as u16);
                 }
             }
         }
@@ -150,7 +150,7 @@ impl<B: Bits> Rules<B> {
         let (att, def) = (Side::Attackers.index(), Side::Defenders.index());
         let mut always = [B::ZERO; 2];
         let mut empty = [B::ZERO; 2];
-        if throne != NO_SQ {
+        if throne.is_some() {
             match o.throne_hostile {
                 ThroneHostile::Never => {}
                 ThroneHostile::Attackers => always[att] |= throne_bit,
@@ -196,7 +196,7 @@ impl<B: Bits> Rules<B> {
         // blk: may not enter; nst: may pass but not stop; end: may stop but not pass
         let restrict = |c: usize, s: usize| -> (B, B, B) {
             let (mut blk, mut nst, mut end) = (B::ZERO, B::ZERO, B::ZERO);
-            if throne != NO_SQ {
+            if let Some(throne) = throne {
                 let can_pass = o.throne_passable == ThronePassable::Everyone
                     || (o.throne_passable == ThronePassable::King && c == C_KING);
                 if can_pass {
@@ -206,7 +206,7 @@ impl<B: Bits> Rules<B> {
                 }
                 if c == C_KING && o.throne_reentry {
                     nst &= !throne_bit;
-                    if blk.has(throne as usize) {
+                    if blk.has(throne.index()) {
                         blk &= !throne_bit;
                         end |= throne_bit;
                     }
@@ -221,7 +221,7 @@ impl<B: Bits> Rules<B> {
                         let own = camp_group[s];
                         let mut closed = B::ZERO;
                         // from a camp square into any camp (OpenTafl's aforre), else only its own
-                        if !(own != NO_SQ && o.camp_to_camp) {
+                        if !(own.is_some() && o.camp_to_camp) {
                             for q in camps.squares() {
                                 if camp_group[q] != own {
                                     closed.set(q);
@@ -244,16 +244,16 @@ impl<B: Bits> Rules<B> {
         };
         let full = grid.full;
         // -- orientations: transposed (north ascends), reversed (west), both (south) --------------
-        let orient: [Vec<u16>; 3] = [
-            (0..n).map(|s| ((s % w) * h + s / w) as u16).collect(),
-            (0..n).map(|s| (n - 1 - s) as u16).collect(),
-            (0..n).map(|s| (n - 1 - ((s % w) * h + s / w)) as u16).collect(),
+        let orient: [Vec<Square>; 3] = [
+            (0..n).map(|s| Square::new((s % w) * h + s / w)).collect(),
+            (0..n).map(|s| Square::new(n - 1 - s)).collect(),
+            (0..n).map(|s| Square::new(n - 1 - ((s % w) * h + s / w))).collect(),
         ];
         let view = |o: usize, b: B| -> B {
             if o == 0 {
                 b
             } else {
-                B::from_squares(b.squares().map(|s| orient[o - 1][s] as usize))
+                B::from_squares(b.squares().map(|s| orient[o - 1][s].index()))
             }
         };
         let mut enter_v = [B::ZERO; 4];
@@ -342,9 +342,12 @@ impl<B: Bits> Rules<B> {
                 let mut out = [B::ZERO; 4];
                 for (d, ray) in out.iter_mut().enumerate() {
                     let (mut q, mut k) = (grid.nbr[s][d], 0);
-                    while q != NO_SQ && k < maxdist {
-                        ray.set(q as usize);
-                        q = grid.nbr[q as usize][d];
+                    while let Some(sq) = q {
+                        if k >= maxdist {
+                            break;
+                        }
+                        ray.set(sq.index());
+                        q = grid.nbr[sq.index()][d];
                         k += 1;
                     }
                 }
@@ -428,8 +431,8 @@ impl<B: Bits> Rules<B> {
                     "native rules: the king is off the board or on another piece".into(),
                 ))
             }
-            Some(k) => k as u16,
-            None => NO_SQ,
+            Some(k) => Some(Square::new(k)),
+            None => None,
         };
         let hash = self.zobrist.hash(att, dfn, king, side);
         let (att_v, dfn_v) = (self.views(att), self.views(dfn));
@@ -520,7 +523,7 @@ impl<B: Bits> Rules<B> {
             let (mut row, mut run) = (String::new(), 0);
             for f in 0..w {
                 let s = r * w + f;
-                let ch = if s == pos.king as usize {
+                let ch = if pos.king.is_some_and(|k| k.index() == s) {
                     'K'
                 } else if pos.att.has(s) {
                     't'
@@ -584,7 +587,7 @@ mod tests {
     #[test]
     fn copenhagen_tables_match_the_rules() {
         let r: Rules<u128> = Rules::new(&copenhagen()).unwrap();
-        assert_eq!(r.throne, 60);
+        assert_eq!(r.throne, Some(Square::new(60)));
         assert_eq!(r.escape, r.corners);
         assert_eq!(r.corners.count(), 4);
         // soldiers may cross the empty throne but not stop there; corners are closed to them
@@ -657,6 +660,6 @@ mod tests {
         assert_eq!(r.position_text(&p), COPENHAGEN);
         assert_eq!(p.att.count(), 24);
         assert_eq!(p.dfn.count(), 12);
-        assert_eq!(p.king, 60);
+        assert_eq!(p.king, Some(Square::new(60)));
     }
 }

@@ -9,7 +9,7 @@
 //! the king's, found the same way.  Generating moves walks each soldier's precomputed rays to the
 //! first blocker by bit scans.
 
-use crate::board::{Bits, EAST, NO_SQ};
+use crate::board::{Bits, EAST};
 use crate::rules::position::{Move, Position, Side};
 use crate::rules::{MoverGroup, Rules};
 
@@ -48,11 +48,13 @@ impl<B: Bits> Rules<B> {
             let mut s = king;
             let mut dist = 0;
             while dist < self.king_maxdist {
-                let t = self.grid.nbr[s][d];
-                if t == NO_SQ || !free.has(t as usize) {
+                let Some(t) = self.grid.nbr[s][d] else {
+                    break;
+                };
+                let t = t.index();
+                if !free.has(t) {
                     break;
                 }
-                let t = t as usize;
                 if self.king_stop.has(t) {
                     out.set(t);
                 }
@@ -89,10 +91,9 @@ impl<B: Bits> Rules<B> {
         let defenders = pos.side == Side::Defenders;
         let groups = &self.groups[defenders as usize];
         let none = [B::ZERO; 4];
-        let kv = if pos.king == NO_SQ {
-            &none
-        } else {
-            &self.sq_v[pos.king as usize]
+        let kv = match pos.king {
+            None => &none,
+            Some(k) => &self.sq_v[k.index()],
         };
         let (mv, ov) = if defenders {
             (&pos.dfn_v, &pos.att_v)
@@ -105,9 +106,9 @@ impl<B: Bits> Rules<B> {
             + self.count_view(mv[0], mv[0] | ov[0] | kv[1], 1, groups)
             + self.count_view(mv[1], mv[1] | ov[1] | kv[2], 2, groups)
             + self.count_view(mv[2], mv[2] | ov[2] | kv[3], 3, groups);
-        if defenders && pos.has_king() {
+        if let (true, Some(king)) = (defenders, pos.king) {
             total += if self.king_maxdist < self.maxdist {
-                self.king_targets(pos.king as usize, pos.occupied()).count()
+                self.king_targets(king.index(), pos.occupied()).count()
             } else {
                 self.count_king_view(kv[0], own | other, 0)
                     + self.count_king_view(kv[1], mv[0] | ov[0], 1)
@@ -173,6 +174,11 @@ impl<B: Bits> Rules<B> {
     /// lowest square up; then the king's, the same way.
     pub fn generate_moves(&self, pos: &Position<B>, out: &mut Vec<Move>) {
         out.clear();
+        self.append_moves(pos, out);
+    }
+
+    /// [`Rules::generate_moves`] appended to what `out` holds (the search's move lists).
+    pub fn append_moves(&self, pos: &Position<B>, out: &mut Vec<Move>) {
         if pos.result.is_some() {
             return;
         }
@@ -189,8 +195,8 @@ impl<B: Bits> Rules<B> {
                 self.push_soldier_moves(s, free, grp.stop, out);
             }
         }
-        if pos.side == Side::Defenders && pos.has_king() {
-            let k = pos.king as usize;
+        if let (Side::Defenders, Some(king)) = (pos.side, pos.king) {
+            let k = king.index();
             for t in self.king_targets(k, occ).squares() {
                 out.push(Move::new(k, t));
             }
@@ -203,7 +209,7 @@ impl<B: Bits> Rules<B> {
             return;
         }
         let occ = pos.occupied();
-        if from == pos.king as usize {
+        if pos.king.is_some_and(|k| k.index() == from) {
             if pos.side == Side::Defenders {
                 for t in self.king_targets(from, occ).squares() {
                     out.push(Move::new(from, t));
@@ -246,7 +252,7 @@ impl<B: Bits> Rules<B> {
     /// Is `mv` a legal move here?
     pub fn is_legal(&self, pos: &Position<B>, mv: Move) -> bool {
         let mut buf = Vec::new();
-        self.generate_moves_from(pos, mv.from as usize, &mut buf);
+        self.generate_moves_from(pos, mv.from.index(), &mut buf);
         buf.contains(&mv)
     }
 }

@@ -1,6 +1,6 @@
 //! Endings: safe escape, exit (edge) forts, encirclement, no legal move, no captures, repetition.
 
-use crate::board::{Bits, NO_SQ};
+use crate::board::{Bits, Square};
 use crate::rules::config::{KingCapture, NoMoves, Repetition};
 use crate::rules::make::Board;
 use crate::rules::position::{Move, Outcome, Position, Reason, Side};
@@ -63,7 +63,7 @@ impl<B: Bits> Rules<B> {
     /// (cleared first); the side to move is ignored.
     pub fn king_threats(&self, pos: &Position<B>, out: &mut Vec<Move>) {
         out.clear();
-        if pos.king == NO_SQ || pos.result.is_some() {
+        if pos.king.is_none() || pos.result.is_some() {
             return;
         }
         let b = Board {
@@ -96,17 +96,20 @@ impl<B: Bits> Rules<B> {
         };
         let mut moves = Vec::with_capacity(128);
         self.generate_moves(&probe, &mut moves);
-        let near = self.grid.adj[b.king as usize];
+        let Some(king) = b.king else {
+            return false; // no king, nothing to capture
+        };
+        let near = self.grid.adj[king.index()];
         let everywhere = self.opts.shield_wall || self.opts.immobilisation;
         let mut found = false;
         for mv in moves {
-            if !everywhere && !near.has(mv.to as usize) {
+            if !everywhere && !near.has(mv.to.index()) {
                 continue;
             }
             let mut after = *b;
-            after.att ^= B::bit(mv.from as usize) | B::bit(mv.to as usize);
+            after.att ^= B::bit(mv.from.index()) | B::bit(mv.to.index());
             if self
-                .resolve_captures(&mut after, Side::Attackers, mv.to as usize, false)
+                .resolve_captures(&mut after, Side::Attackers, mv.to.index(), false)
                 .king_taken
             {
                 found = true;
@@ -132,10 +135,9 @@ impl<B: Bits> Rules<B> {
         // cheap and by far the usual answer: some defender sees the edge along a row or column
         // (one subtraction per orientation; walls end the lines as they end moves)
         let none = [B::ZERO; 4];
-        let kv = if b.king == NO_SQ {
-            &none
-        } else {
-            &self.sq_v[b.king as usize]
+        let kv = match b.king {
+            None => &none,
+            Some(k) => &self.sq_v[k.index()],
         };
         for o in 0..4 {
             let (att, dfn) = if o == 0 {
@@ -169,7 +171,10 @@ impl<B: Bits> Rules<B> {
     /// `_find_edge_fort` documents the reading of the Copenhagen rule; this is the same test.
     pub(crate) fn edge_fort(&self, b: &Board<B>) -> bool {
         let g = &self.grid;
-        let king = b.king as usize;
+        let Some(king) = b.king else {
+            return false; // decide() asks only with the king on the edge
+        };
+        let king = king.index();
         let kb = B::bit(king);
         let occ = b.att | b.dfn | kb;
         let empty = g.full & !occ;
@@ -231,20 +236,20 @@ impl<B: Bits> Rules<B> {
         }
     }
 
-    /// How many attackers it takes to make `n` ([`NO_SQ`]: the rim or a wall) act against a
+    /// How many attackers it takes to make `n` (None: the rim or a wall) act against a
     /// defender of the fort: 0 for a square (or rim) hostile by itself, 1 for a square an attacker
     /// could stand on, [`NEVER`] when nothing there can ever act (the core's `_fort_cost`).
     #[inline]
-    fn fort_cost(&self, n: u16, region: B, safe: B, king: bool) -> u32 {
-        if n == NO_SQ {
+    fn fort_cost(&self, n: Option<Square>, region: B, safe: B, king: bool) -> u32 {
+        let Some(n) = n else {
             let rim = if king {
                 self.rim_against_king() || self.opts.king_edge_capture
             } else {
                 self.opts.edge_hostile
             };
             return if rim { 0 } else { NEVER };
-        }
-        let n = n as usize;
+        };
+        let n = n.index();
         if self.def_hostile.has(n) {
             return 0;
         }
@@ -262,18 +267,16 @@ impl<B: Bits> Rules<B> {
     fn fort_piece_capturable(&self, d: usize, region: B, safe: B, pieces: B, is_king: bool, attackers: u32) -> bool {
         let o = &self.opts;
         let dirs = self.grid.nbr[d];
-        let cost = |n: u16| self.fort_cost(n, region, safe, is_king);
+        let cost = |n: Option<Square>| self.fort_cost(n, region, safe, is_king);
         // a capture needs at least the attacker that moves
         let enough = |total: u32| total.max(1) <= attackers;
-        let pair = |a: u16, b: u16| enough(cost(a) + cost(b));
+        let pair = |a: Option<Square>, b: Option<Square>| enough(cost(a) + cost(b));
         if is_king {
             let thr = self.throne;
             let four = match o.king_capture {
                 KingCapture::Strong => true,
-                KingCapture::DoubleWeak => d == thr as usize,
-                KingCapture::WeakNearThrone => {
-                    thr != NO_SQ && (d == thr as usize || self.grid.adj[d].has(thr as usize))
-                }
+                KingCapture::DoubleWeak => thr.is_some_and(|t| d == t.index()),
+                KingCapture::WeakNearThrone => thr.is_some_and(|t| d == t.index() || self.grid.adj[d].has(t.index())),
                 KingCapture::Custodial => false,
             };
             if four {
@@ -290,7 +293,7 @@ impl<B: Bits> Rules<B> {
             if pair(dirs[0], dirs[1]) || pair(dirs[2], dirs[3]) {
                 return true;
             }
-            if o.immobilisation && enough(dirs.iter().map(|&n| if n == NO_SQ { 0 } else { cost(n) }).sum()) {
+            if o.immobilisation && enough(dirs.iter().map(|&n| if n.is_none() { 0 } else { cost(n) }).sum()) {
                 return true;
             }
         }
@@ -309,28 +312,22 @@ impl<B: Bits> Rules<B> {
             let off: Vec<usize> = across
                 .iter()
                 .copied()
-                .filter(|&k| dirs[k] == NO_SQ && !g.wall_side[d][k])
+                .filter(|&k| dirs[k].is_none() && !g.wall_side[d][k])
                 .collect();
             if off.len() != 1 {
                 continue;
             }
             let inner_k = if off[0] == across[0] { across[1] } else { across[0] };
             // an attacker could stand on q's inner side
-            let faced = |q: usize| {
-                let inner = g.nbr[q][inner_k];
-                inner != NO_SQ && !blocked.has(inner as usize)
-            };
+            let faced = |q: usize| g.nbr[q][inner_k].is_some_and(|inner| !blocked.has(inner.index()));
             if !faced(d) {
                 continue;
             }
             let (mut members, mut ends, mut manned) = (1u32, 0, 0u32);
             for k in along {
                 let mut q = dirs[k];
-                loop {
-                    if q == NO_SQ {
-                        break;
-                    }
-                    let qs = q as usize;
+                while let Some(sq) = q {
+                    let qs = sq.index();
                     if self.corners.has(qs) {
                         if corners_close && !pieces.has(qs) {
                             ends += 1;

@@ -1,6 +1,6 @@
 //! Positions, moves, outcomes and undo records.
 
-use crate::board::{Bits, NO_SQ};
+use crate::board::{Bits, Square};
 
 /// The two sides; in Tafl the attackers are side 0 and the king's side 1 (as in the core).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -99,30 +99,19 @@ impl Outcome {
 }
 
 /// A move from one square to another (every Tafl move is one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
-    pub from: u16,
-    pub to: u16,
+    pub from: Square,
+    pub to: Square,
 }
 
 impl Move {
+    /// The move between two squares given by their indices.
     #[inline(always)]
     pub fn new(from: usize, to: usize) -> Move {
         Move {
-            from: from as u16,
-            to: to as u16,
-        }
-    }
-    /// A 32-bit code (`from << 16 | to`), e.g. for a transposition-table entry.
-    #[inline(always)]
-    pub fn code(self) -> u32 {
-        ((self.from as u32) << 16) | self.to as u32
-    }
-    #[inline(always)]
-    pub fn from_code(code: u32) -> Move {
-        Move {
-            from: (code >> 16) as u16,
-            to: code as u16,
+            from: Square::new(from),
+            to: Square::new(to),
         }
     }
 }
@@ -130,7 +119,7 @@ impl Move {
 /// A Tafl position.
 ///
 /// `att` are the attackers, `dfn` the defender soldiers (the king is not in it), `king` his
-/// square ([`NO_SQ`] once captured), `side` the side to move, `quiet` the moves since the last
+/// square (None once captured), `side` the side to move, `quiet` the moves since the last
 /// capture, `result` what the last move decided (king captured or escaped, fort,
 /// encirclement), and `hash` the Zobrist key of (pieces, side to move), kept up to date by
 /// `make`/`unmake`.  Outcomes that need the move list (no legal move) or the history
@@ -139,7 +128,7 @@ impl Move {
 pub struct Position<B: Bits> {
     pub att: B,
     pub dfn: B,
-    pub king: u16,
+    pub king: Option<Square>,
     pub side: Side,
     pub quiet: u32,
     pub result: Option<Outcome>,
@@ -155,10 +144,9 @@ impl<B: Bits> Position<B> {
     /// The king's square as a set (empty once he is captured).
     #[inline(always)]
     pub fn king_bits(&self) -> B {
-        if self.king == NO_SQ {
-            B::ZERO
-        } else {
-            B::bit(self.king as usize)
+        match self.king {
+            None => B::ZERO,
+            Some(k) => B::bit(k.index()),
         }
     }
     /// Every occupied square.
@@ -174,7 +162,7 @@ impl<B: Bits> Position<B> {
     /// Does the king stand on the board?
     #[inline(always)]
     pub fn has_king(&self) -> bool {
-        self.king != NO_SQ
+        self.king.is_some()
     }
     /// Has the last move decided the game?
     #[inline(always)]
@@ -195,7 +183,7 @@ pub struct Undo<B: Bits> {
     /// captured that way counts as `king_captured`, not here).
     pub mover_died: bool,
     /// The king's square before the move (he may have moved or been captured).
-    pub king_before: u16,
+    pub king_before: Option<Square>,
     /// The king was captured by this move.
     pub king_captured: bool,
     pub quiet_before: u32,
@@ -206,20 +194,20 @@ pub struct Undo<B: Bits> {
 impl<B: Bits> Undo<B> {
     /// Every captured square: enemy soldiers, the mover's own square (strict custodian) and the
     /// king's square, lowest first (the core lists them in the order it found them; compare as sets).
-    pub fn captured_squares(&self) -> Vec<u16> {
+    pub fn captured_squares(&self) -> Vec<Square> {
         let mut all = self.captured;
         if self.mover_died {
-            all.set(self.mv.to as usize);
+            all.set(self.mv.to.index());
         }
         if self.king_captured {
-            let at = if self.king_before == self.mv.from {
-                self.mv.to
-            } else {
-                self.king_before
+            // he was on the board to be captured: where he stood, or where he just moved to
+            let at = match self.king_before {
+                Some(k) if k != self.mv.from => k,
+                _ => self.mv.to,
             };
-            all.set(at as usize);
+            all.set(at.index());
         }
-        all.squares().map(|s| s as u16).collect()
+        all.squares().map(Square::new).collect()
     }
 
     /// Number of pieces the move captured (the king counts as one).
@@ -231,5 +219,21 @@ impl<B: Bits> Undo<B> {
     #[inline(always)]
     pub fn is_capture(&self) -> bool {
         self.captured.any() || self.mover_died || self.king_captured
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_and_no_move_take_four_bytes() {
+        // the search keeps "no move yet" (table slots, killers) as Option<Move>: no sentinel
+        assert_eq!(std::mem::size_of::<Move>(), 4);
+        assert_eq!(std::mem::size_of::<Option<Move>>(), 4);
+        let m = Move::new(60, 383);
+        assert_eq!((m.from.index(), m.to.index()), (60, 383));
+        assert_ne!(Some(m), None);
+        assert_eq!(Some(m), Some(Move::new(60, 383)));
     }
 }

@@ -4,7 +4,7 @@
 //! machine and every run (transposition tables, opening books and the Rules Lab's reproducible
 //! games may rely on it).
 
-use crate::board::{Bits, NO_SQ};
+use crate::board::{Bits, Square};
 use crate::rules::position::Side;
 
 /// Piece kinds in the key table.
@@ -47,7 +47,7 @@ impl Zobrist {
     }
 
     /// The hash of a position from scratch (`make`/`unmake` keep it up to date incrementally).
-    pub fn hash<B: Bits>(&self, att: B, dfn: B, king: u16, side: Side) -> u64 {
+    pub fn hash<B: Bits>(&self, att: B, dfn: B, king: Option<Square>, side: Side) -> u64 {
         let mut h = self.board_hash(att, dfn, king);
         if side == Side::Defenders {
             h ^= self.side;
@@ -56,7 +56,7 @@ impl Zobrist {
     }
 
     /// The hash of the pieces alone, whoever is to move.
-    pub fn board_hash<B: Bits>(&self, att: B, dfn: B, king: u16) -> u64 {
+    pub fn board_hash<B: Bits>(&self, att: B, dfn: B, king: Option<Square>) -> u64 {
         let mut h = 0;
         for s in att.squares() {
             h ^= self.piece[s][Z_ATT];
@@ -64,8 +64,8 @@ impl Zobrist {
         for s in dfn.squares() {
             h ^= self.piece[s][Z_DEF];
         }
-        if king != NO_SQ {
-            h ^= self.piece[king as usize][Z_KING];
+        if let Some(k) = king {
+            h ^= self.piece[k.index()][Z_KING];
         }
         h
     }

@@ -29,22 +29,9 @@ use std::time::Instant;
 
 use tt::{Entry, Table, EXACT, LOWER, UPPER};
 
-/// A move as `from << 16 | to` (squares, `rank * width + file`).
-pub type Move = u32;
-pub const NO_MOVE: Move = u32::MAX;
-
-#[inline]
-pub fn make_move(from: usize, to: usize) -> Move {
-    ((from as u32) << 16) | to as u32
-}
-#[inline]
-pub fn move_from(m: Move) -> usize {
-    (m >> 16) as usize
-}
-#[inline]
-pub fn move_to(m: Move) -> usize {
-    (m & 0xffff) as usize
-}
+/// A move: the rules' one move type (two squares), for every family; "no move" (an empty table
+/// slot, a killer not yet found) is `Option<Move>::None`, four bytes like the move itself.
+pub use crate::rules::Move;
 
 pub const MATE: i32 = 100_000;
 /// Scores beyond this are wins or losses in a known number of plies.
@@ -230,7 +217,7 @@ struct Worker<'a, 'p, F: Family> {
     budget_chunk: u64,
     stop_reason: Option<Stop>,
     poll: Option<&'p mut (dyn FnMut() -> bool + Send + 'p)>,
-    killers: Vec<[Move; 2]>,
+    killers: Vec<[Option<Move>; 2]>,
     history: &'a mut History,
     game_counts: &'a [(u64, u32)],
     path: Vec<u64>,
@@ -270,7 +257,7 @@ impl History {
     }
     #[inline]
     fn idx(&self, side: u8, m: Move) -> usize {
-        (side as usize * self.squares + move_from(m)) * self.squares + move_to(m)
+        (side as usize * self.squares + m.from.index()) * self.squares + m.to.index()
     }
     #[inline]
     fn get(&self, side: u8, m: Move) -> i32 {
@@ -400,22 +387,38 @@ impl<F: Family> Worker<'_, '_, F> {
         } else if score <= -MATE_BOUND {
             score -= ply;
         }
-        self.shared.table.store(key, Entry { depth, flag, score, mv });
+        self.shared.table.store(
+            key,
+            Entry {
+                depth,
+                flag,
+                score,
+                mv: Some(mv),
+            },
+        );
     }
 
     /// The ordering keys of `moves` into `self.sort_keys`: one integer per move, smaller first
     /// (table move, then killers, then the family's hints plus history, ties in generation
     /// order), so picking the smallest left is the same on every machine.
-    fn order_keys(&self, p: &F::Pos, o: &F::Order, moves: &[Move], tt_move: Move, ply: usize, keys: &mut Vec<i64>) {
+    fn order_keys(
+        &self,
+        p: &F::Pos,
+        o: &F::Order,
+        moves: &[Move],
+        tt_move: Option<Move>,
+        ply: usize,
+        keys: &mut Vec<i64>,
+    ) {
         let side = self.fam.side(p);
         let killers = self.killers[ply];
         keys.clear();
         for (i, &m) in moves.iter().enumerate() {
-            let k: i64 = if m == tt_move {
+            let k: i64 = if Some(m) == tt_move {
                 1 << 40
-            } else if m == killers[0] {
+            } else if Some(m) == killers[0] {
                 (1 << 40) - 1
-            } else if m == killers[1] {
+            } else if Some(m) == killers[1] {
                 (1 << 40) - 2
             } else {
                 (self.fam.order_key(o, m) + self.history.get(side, m)) as i64
@@ -440,7 +443,7 @@ impl<F: Family> Worker<'_, '_, F> {
         if alpha >= MATE - ply - 1 {
             return Ok(alpha);
         }
-        let mut tt_move = NO_MOVE;
+        let mut tt_move = None;
         if let Some(e) = self.shared.table.probe(key) {
             tt_move = e.mv;
             if e.depth >= depth {
@@ -479,7 +482,7 @@ impl<F: Family> Worker<'_, '_, F> {
         beta: i32,
         ply: i32,
         moves: &mut Vec<Move>,
-        tt_move: Move,
+        tt_move: Option<Move>,
     ) -> Result<i32, Abort> {
         let fam = self.fam;
         let pl = ply as usize;
@@ -582,8 +585,8 @@ impl<F: Family> Worker<'_, '_, F> {
                 let late = reduce
                     && idx >= LMR_AFTER
                     && !caps
-                    && m != tt_move
-                    && !killers.contains(&m)
+                    && Some(m) != tt_move
+                    && !killers.contains(&Some(m))
                     && fam.order_key(&order, m) < LMR_QUIET_KEY;
                 if late {
                     let r = lmr(depth, idx);
@@ -620,9 +623,9 @@ impl<F: Family> Worker<'_, '_, F> {
                     if alpha >= beta {
                         if !caps {
                             let kl = &mut self.killers[pl];
-                            if kl[0] != m {
+                            if kl[0] != Some(m) {
                                 kl[1] = kl[0];
-                                kl[0] = m;
+                                kl[0] = Some(m);
                             }
                             self.history.add(side, m, depth * depth);
                         }
@@ -854,7 +857,7 @@ pub fn extend_pv<F: Family>(fam: &F, table: &Table, p: &F::Pos, known: &[Move], 
         let next = match known.next() {
             Some(&m) => m,
             None => match table.probe(fam.hash(&pos)) {
-                Some(e) if e.mv != NO_MOVE => e.mv,
+                Some(Entry { mv: Some(m), .. }) => m,
                 _ => break,
             },
         };
@@ -974,7 +977,7 @@ impl<F: Family> Searcher<F> {
         let o = fam.orderer(p);
         moves.sort_by_cached_key(|&m| -(fam.order_key(&o, m) + self.history.get(side, m)));
         if let Some(e) = self.table.probe(root_key) {
-            if let Some(i) = moves.iter().position(|&m| m == e.mv) {
+            if let Some(i) = moves.iter().position(|&m| Some(m) == e.mv) {
                 moves[..=i].rotate_right(1);
             }
         }
@@ -1071,7 +1074,7 @@ fn new_worker<'a, 'p, F: Family>(
         budget_chunk: 0,
         stop_reason: None,
         poll: None,
-        killers: vec![[NO_MOVE; 2]; MAX_PLY + 24],
+        killers: vec![[None; 2]; MAX_PLY + 24],
         history,
         game_counts: counts,
         path: Vec::with_capacity(MAX_PLY + 24),

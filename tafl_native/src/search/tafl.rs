@@ -3,8 +3,8 @@
 
 use std::cell::RefCell;
 
-use super::{make_move, move_from, move_to, Family, Move, Outcome, Tactic};
-use crate::board::{Bits, NO_SQ};
+use super::{Family, Move, Outcome, Tactic};
+use crate::board::{Bits, Square};
 use crate::eval::tafl::{Orderer, Tables, DEF};
 use crate::rules::{self, Position, Rules};
 
@@ -15,8 +15,6 @@ pub struct TaflFamily<B: Bits> {
 }
 
 thread_local! {
-    /// Scratch space for the rules' move lists (one per thread: the helpers of a search too).
-    static SCRATCH: RefCell<Vec<rules::Move>> = const { RefCell::new(Vec::new()) };
     /// Scratch space for the moves `tactics` generates itself (no allocation per node).
     static OWN_MOVES: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
 }
@@ -40,11 +38,15 @@ impl<B: Bits> TaflFamily<B> {
             }
             for (dir, &first) in nbr[t].iter().enumerate() {
                 let mut q = first;
-                while q != NO_SQ && !occ.has(q as usize) {
-                    q = nbr[q as usize][dir];
+                while let Some(sq) = q.filter(|sq| !occ.has(sq.index())) {
+                    q = nbr[sq.index()][dir];
                 }
-                if q != NO_SQ && movers.has(q as usize) && self.rules.is_legal(p, rules::Move::new(q as usize, t)) {
-                    out.push(make_move(q as usize, t));
+                if let Some(q) = q {
+                    let q = q.index();
+                    let m = Move::new(q, t);
+                    if movers.has(q) && self.rules.is_legal(p, m) {
+                        out.push(m);
+                    }
                 }
             }
         }
@@ -59,14 +61,14 @@ impl<B: Bits> TaflFamily<B> {
         own: &mut Vec<Move>,
     ) -> Tactic {
         let t = &self.tables;
-        if !p.has_king() {
+        let Some(king) = p.king else {
             return Tactic::Quiet;
-        }
-        let king = p.king as usize;
+        };
+        let king = king.index();
         let occ = Self::occupancy(p);
         if self.side(p) == DEF {
             return match t.escape_move(king, occ) {
-                Some(to) => Tactic::WinNow(make_move(king, to)),
+                Some(to) => Tactic::WinNow(Move::new(king, to)),
                 None => Tactic::Quiet,
             };
         }
@@ -103,7 +105,7 @@ impl<B: Bits> TaflFamily<B> {
                 targets |= t.edge;
             }
             for &m in moves {
-                if targets.has(move_to(m)) {
+                if targets.has(m.to.index()) {
                     let (next, _) = self.play(p, m);
                     if !next.has_king() {
                         return Tactic::WinNow(m);
@@ -112,19 +114,15 @@ impl<B: Bits> TaflFamily<B> {
             }
         }
         if sight.routes > 0 {
-            forced.extend(moves.iter().copied().filter(|&m| sight.ray.has(move_to(m))));
+            forced.extend(moves.iter().copied().filter(|&m| sight.ray.has(m.to.index())));
             return Tactic::Forced;
         }
         Tactic::Quiet
     }
 
     #[inline]
-    fn king(p: &Position<B>) -> i32 {
-        if p.king == NO_SQ {
-            -1
-        } else {
-            p.king as i32
-        }
+    fn king(p: &Position<B>) -> Option<Square> {
+        p.king
     }
 
     #[inline]
@@ -161,18 +159,13 @@ impl<B: Bits> Family for TaflFamily<B> {
 
     #[inline]
     fn moves(&self, p: &Position<B>, out: &mut Vec<Move>) {
-        SCRATCH.with(|s| {
-            let mut s = s.borrow_mut();
-            s.clear();
-            self.rules.generate_moves(p, &mut s);
-            out.extend(s.iter().map(|m| make_move(m.from as usize, m.to as usize)));
-        });
+        self.rules.append_moves(p, out);
     }
 
     #[inline]
     fn play(&self, p: &Position<B>, m: Move) -> (Position<B>, bool) {
         let mut c = *p;
-        let undo = self.rules.make(&mut c, rules::Move::new(move_from(m), move_to(m)));
+        let undo = self.rules.make(&mut c, m);
         (c, undo.is_capture())
     }
 
@@ -208,15 +201,17 @@ impl<B: Bits> Family for TaflFamily<B> {
 
     #[inline]
     fn order_key(&self, o: &Orderer<B>, m: Move) -> i32 {
-        o.key(&self.tables, move_from(m), move_to(m))
+        o.key(&self.tables, m.from.index(), m.to.index())
     }
 
     fn capture_moves(&self, p: &Position<B>, o: &Orderer<B>, out: &mut Vec<Move>) {
         out.clear();
         let side = p.side.index() as u8;
         let mut movers = if side == DEF { p.dfn } else { p.att };
-        if side == DEF && p.has_king() && self.rules.king_hammer {
-            movers |= B::bit(p.king as usize);
+        if side == DEF && self.rules.king_hammer {
+            if let Some(king) = p.king {
+                movers |= B::bit(king.index());
+            }
         }
         self.moves_to(p, o.targets(), movers, out);
     }
@@ -239,6 +234,6 @@ impl<B: Bits> Family for TaflFamily<B> {
 
     #[inline]
     fn predicts_capture(&self, o: &Orderer<B>, m: Move) -> bool {
-        o.captures(move_to(m))
+        o.captures(m.to.index())
     }
 }

@@ -5,8 +5,8 @@
 use serde_json::Value;
 
 use super::tafl::TaflFamily;
-use super::{make_move, move_to, Family, Limits, Searcher, MATE_BOUND};
-use crate::board::Bits;
+use super::{Family, Limits, Move, Searcher, MATE_BOUND};
+use crate::board::{Bits, Square};
 use crate::eval::tafl::{Step, Tables, Weights, WEIGHT_COUNT, WEIGHT_NAMES};
 use crate::rules::testing::{brandubh, copenhagen};
 use crate::rules::{Rules, Side, TaflConfig};
@@ -44,7 +44,7 @@ fn tables<B: Bits>(t: &Value) -> Tables<B> {
                 for st in dir.as_array().unwrap() {
                     let st = st.as_array().unwrap();
                     four[k].push(Step {
-                        square: st[0].as_u64().unwrap() as u16,
+                        square: Square::new(st[0].as_u64().unwrap() as usize),
                         stop: st[1].as_bool().unwrap(),
                         last: st[2].as_bool().unwrap(),
                     });
@@ -163,7 +163,7 @@ fn escapes_blocks_and_tuichi() {
     let (fam, _) = family("brandubh", brandubh());
     let (r, _) = search(fam, "/1K5/7/2t4/4t2/7/7/1t5/", Side::Defenders, quick.clone());
     assert_eq!(r.score, super::MATE - 1);
-    assert!([42, 48].contains(&move_to(r.mv.unwrap())));
+    assert!([42, 48].contains(&r.mv.unwrap().to.index()));
     // copenhagen: only b6-b11 closes the king's path to a11
     let (fam, _) = family("copenhagen", copenhagen());
     let (r, fam) = search(
@@ -172,7 +172,7 @@ fn escapes_blocks_and_tuichi() {
         Side::Attackers,
         quick.clone(),
     );
-    assert_eq!(r.mv, Some(make_move(5 * 11 + 1, 10 * 11 + 1)));
+    assert_eq!(r.mv, Some(Move::new(5 * 11 + 1, 10 * 11 + 1)));
     // two paths at once cannot both be closed: lost for the attackers, won in 3 for the king
     let (r, fam) = search(
         fam,

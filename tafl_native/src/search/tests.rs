@@ -26,13 +26,13 @@ impl Family for Stones {
     }
     fn moves(&self, p: &Heap, out: &mut Vec<Move>) {
         for k in 1..=3.min(p.n) {
-            out.push(make_move(p.n as usize, (p.n - k) as usize));
+            out.push(Move::new(p.n as usize, (p.n - k) as usize));
         }
     }
     fn play(&self, p: &Heap, m: Move) -> (Heap, bool) {
         (
             Heap {
-                n: move_to(m) as u32,
+                n: m.to.index() as u32,
                 side: 1 - p.side,
             },
             false,
@@ -52,7 +52,7 @@ impl Family for Stones {
     }
     fn orderer(&self, _p: &Heap) {}
     fn order_key(&self, _o: &(), m: Move) -> i32 {
-        move_to(m) as i32 // take few stones first: the winning move must be found anyway
+        m.to.index() as i32 // take few stones first: the winning move must be found anyway
     }
     fn predicts_capture(&self, _o: &(), _m: Move) -> bool {
         false
@@ -82,7 +82,7 @@ fn proves_wins_and_losses_with_their_distance() {
             assert!(r.score <= -MATE_BOUND, "heap {n} is lost, got {}", r.score);
         } else {
             assert!(r.score >= MATE_BOUND, "heap {n} is won, got {}", r.score);
-            assert_eq!(move_to(r.mv.unwrap()) % 4, 0, "heap {n}: leave a multiple of four");
+            assert_eq!(r.mv.unwrap().to.index() % 4, 0, "heap {n}: leave a multiple of four");
             // the winner empties the heap in the fewest plies the loser allows
             let plies = MATE - r.score;
             assert_eq!(plies as u32 % 2, 1);
@@ -169,8 +169,8 @@ fn lines_reach_the_end_even_when_the_table_forgets() {
         assert_eq!(r.pv, r.pvs[0]);
         let mut n = 9;
         for &m in &r.pv {
-            assert_eq!(move_from(m), n);
-            n = move_to(m);
+            assert_eq!(m.from.index(), n);
+            n = m.to.index();
         }
         assert_eq!(n, 0, "the line ends on the empty heap");
     }
@@ -178,16 +178,17 @@ fn lines_reach_the_end_even_when_the_table_forgets() {
 
 #[test]
 fn deepening_stops_only_when_every_line_is_a_final_proven_result() {
+    let (m1, m2, m3) = (Move::new(0, 1), Move::new(0, 2), Move::new(0, 3));
     // a win in 3 plies after a full-width depth 2: no win in 1 was found, so nothing faster exists
-    assert!(settled(&[(1, MATE - 3)], 1, 2));
+    assert!(settled(&[(m1, MATE - 3)], 1, 2));
     // a win in 7 plies found at depth 2 (past the horizon): a win in 3 or 5 may still be found
-    assert!(!settled(&[(1, MATE - 7)], 1, 2));
+    assert!(!settled(&[(m1, MATE - 7)], 1, 2));
     // three lines asked for: a proven best line does not stop the search while another is a guess
-    assert!(!settled(&[(1, MATE - 3), (2, 120), (3, 2)], 3, 2));
-    assert!(settled(&[(1, MATE - 3), (2, -(MATE - 2)), (3, -(MATE - 2))], 3, 2));
+    assert!(!settled(&[(m1, MATE - 3), (m2, 120), (m3, 2)], 3, 2));
+    assert!(settled(&[(m1, MATE - 3), (m2, -(MATE - 2)), (m3, -(MATE - 2))], 3, 2));
     // a loss in 4 plies after depth 2: a quicker one (in 2 or 3) may still be found
-    assert!(!settled(&[(1, MATE - 3), (2, -(MATE - 4))], 2, 2));
+    assert!(!settled(&[(m1, MATE - 3), (m2, -(MATE - 4))], 2, 2));
     // fewer root moves than lines asked for: the ones there are decide
-    assert!(settled(&[(1, MATE - 1)], 3, 2));
+    assert!(settled(&[(m1, MATE - 1)], 3, 2));
     assert!(!settled(&[], 1, 2));
 }

@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use super::{Move, NO_MOVE};
+use super::Move;
 
 pub const EXACT: u8 = 0;
 pub const LOWER: u8 = 1;
@@ -23,7 +23,8 @@ pub struct Entry {
     pub depth: i32,
     pub flag: u8,
     pub score: i32,
-    pub mv: Move,
+    /// The best move found (None: none yet, e.g. every move failed low).
+    pub mv: Option<Move>,
 }
 
 pub struct Table {
@@ -32,10 +33,9 @@ pub struct Table {
 }
 
 fn pack(e: Entry) -> u64 {
-    let mv = if e.mv == NO_MOVE {
-        MOVE_NONE
-    } else {
-        ((((e.mv >> 16) & 0x1ff) << 9) | (e.mv & 0x1ff)) as u64
+    let mv = match e.mv {
+        None => MOVE_NONE,
+        Some(m) => (((m.from.index() & 0x1ff) << 9) | (m.to.index() & 0x1ff)) as u64,
     };
     let score = (e.score as i64 + SCORE_BIAS).clamp(0, (1 << 22) - 1) as u64;
     let depth = e.depth.clamp(0, 255) as u64;
@@ -45,9 +45,9 @@ fn pack(e: Entry) -> u64 {
 fn unpack(d: u64) -> Entry {
     let m = d & MOVE_NONE;
     let mv = if m == MOVE_NONE {
-        NO_MOVE
+        None
     } else {
-        (((m >> 9) as u32) << 16) | (m & 0x1ff) as u32
+        Some(Move::new((m >> 9) as usize, (m & 0x1ff) as usize))
     };
     Entry {
         mv,
@@ -97,7 +97,7 @@ impl Table {
                 return;
             }
             let o = unpack(old);
-            if o.depth > e.depth && o.mv != NO_MOVE {
+            if o.depth > e.depth && o.mv.is_some() {
                 return;
             }
         }
@@ -114,10 +114,11 @@ mod tests {
     fn entries_round_trip() {
         let t = Table::new(4);
         for (score, mv) in [
-            (0, NO_MOVE),
-            (-99_990, (360 << 16) | 359),
-            (1_000_000, 5 << 16 | 7),
-            (-1_000_000, 1),
+            (0, None),
+            (-99_990, Some(Move::new(360, 359))),
+            (1_000_000, Some(Move::new(5, 7))),
+            (-1_000_000, Some(Move::new(0, 1))),
+            (12, Some(Move::new(383, 0))),
         ] {
             let e = Entry {
                 depth: 7,
