@@ -5,7 +5,7 @@ GUI's own: a pure-Python search in a thread would hold the GIL and freeze the wi
 QTimer polls the worker's pipe every few milliseconds, so the event loop only ever does a
 non-blocking ``poll`` and the board stays responsive while the computer thinks.
 
-* :class:`WorkerEngine` plays moves for a computer side (the controller's ``ComputerEngine``).
+* :class:`WorkerEngine` plays moves for a computer side (the session's ``Engine``, ``session.engine``).
 * :class:`Analyst` answers the player's "Hint" and feeds the evaluation bar.  It has its own
   process, so a hint never disturbs (or waits for) the computer opponent's search.
 
@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from tafl_desktop.core.game import Game
 from tafl_desktop.i18n import _
+from tafl_desktop.session.engine import TurnFailure, TurnRequest
 
 Move = tuple[int, ...]
 #: How often the pipe is polled while a request is out (ms).  Each poll costs microseconds.
@@ -129,25 +130,36 @@ def first_line(text: str) -> str:
 
 
 class WorkerEngine(_WorkerClient):
-    """A computer opponent: the ``ComputerEngine`` the controller drives (see ``session.players``)."""
+    """A computer opponent: the :class:`~tafl_desktop.session.engine.Engine` of our levels."""
 
-    def start(self, game: Game, level: str, on_move: Callable[[Move], None],
-              on_error: Callable[[str], None] | None = None, time_limit: float | None = None,
-              soft_limit: float | None = None) -> None:
-        """Search ``game``'s live position at ``level``; later call ``on_move`` (or ``on_error``)
-        on the GUI thread.  ``time_limit`` (seconds) replaces the level's think time when a clock
-        is shorter (``soft_limit``: the clock's share for this move, stretched at critical
-        moments up to ``time_limit``).  A request still running is abandoned."""
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._report: Callable[[Any], None] | None = None
+        self.progress.connect(lambda info: self._report(info) if self._report is not None else None)
+
+    def start(self, request: TurnRequest) -> None:
+        """Search the request's live position at its level; later answer through its ``on_move``
+        (or ``on_failure``) on the GUI thread.  Its hard limit (seconds) replaces the level's think
+        time when a clock is shorter (the soft one: the clock's share for this move, stretched at
+        critical moments up to the hard one).  A request still running is abandoned."""
 
         def done(result: Any) -> None:
             if result.error or result.move is None:
-                if on_error is not None:
-                    on_error(first_line(result.error) if result.error else _("the computer found no move"))
+                request.on_failure(TurnFailure(first_line(result.error) if result.error
+                                               else _("the computer found no move")))
                 return
-            on_move(tuple(result.move))
+            request.on_move(tuple(result.move))
 
-        extra = {"extra": {"soft": soft_limit}} if soft_limit is not None else {}
-        self._submit(game, done, level=level, mode="move", time_limit=time_limit, **extra)
+        limits = request.limits
+        extra = {"extra": {"soft": limits.soft}} if limits.soft is not None and limits.hard is not None else {}
+        self._report = request.on_progress
+        self._submit(request.game, done, level=request.level, mode="move", time_limit=limits.hard, **extra)
+
+    def finish(self, game: Game) -> None:
+        """Our search keeps nothing of a finished game."""
+
+    def end_game(self) -> None:
+        """The search process serves the next game too."""
 
 
 class Analyst(_WorkerClient):
@@ -163,10 +175,3 @@ class Analyst(_WorkerClient):
 
     def evaluate(self, game: Game, on_result: Callable[[Any], None]) -> None:
         self._submit(game, on_result, mode="eval", time_limit=self.EVAL_TIME)
-
-
-def register() -> None:
-    """Make the computer player available to the window (New Game dialog, saved games)."""
-    from tafl_desktop.session.players import register_engine
-
-    register_engine(WorkerEngine)
