@@ -1,9 +1,9 @@
-"""One headless game loop (issue 41, item 4): self-play, the engine host's referee and the match tool
-play their games through :func:`tafl_desktop.game_loop.play_game`, and none keeps a loop of its own.
-The loop's options that the three need (a ply cap that leaves the game unfinished, a wall-clock
-stop, an agent with no move, trusted agents) are pinned here with scripted agents; the referee's
-promises with engines that need no process.  The match tool's own adjudication is pinned in
-``test_match_loop``; the three callers' outputs in their own tests, unchanged."""
+"""One headless game loop (issue 41, item 4): self-play, the engine hosts' referees (OpenTafl's and
+HTP's) and the match tool play their games through :func:`tafl_desktop.game_loop.play_game`, and
+none keeps a loop of its own.  The loop's options that they need (a ply cap that leaves the game
+unfinished, a wall-clock stop, an agent with no move, trusted agents) are pinned here with scripted
+agents; the referee's promises with engines that need no process.  The match tool's own
+adjudication is pinned in ``test_match_loop``; the callers' outputs in their own tests, unchanged."""
 
 from __future__ import annotations
 
@@ -149,6 +149,7 @@ def _own_game_loops(node: ast.AST) -> list[int]:
 
 @pytest.mark.parametrize("module, function, name", [("ai/selfplay.py", "play_game", "play_game_loop"),
                                                     ("interop/host.py", "referee", "play_game"),
+                                                    ("interop/htp_host.py", "play_hosted_game", "play_game"),
                                                     ("match/runner.py", "run_game", "play_game")])
 def test_self_play_the_referee_and_the_match_tool_stand_on_the_one_loop(module, function, name):
     """Each plays its game by calling the one loop, with no game loop of its own."""
