@@ -60,18 +60,6 @@ def pytest_configure(config):
                 setattr(QtBot, snake, patched)
 
 
-@pytest.fixture(autouse=True)
-def _computer_player_reset():
-    """The computer player is registered globally (``create_window`` does it): unregister it after
-    each test, so a test that expects no computer is not affected by the one before."""
-    yield
-    import sys
-
-    players = sys.modules.get("tafl_desktop.session.players")
-    if players is not None:
-        players.register_engine(None)
-
-
 @pytest.fixture
 def gui_settings(qapp, tmp_path):
     """QSettings for this test only (temporary folder, test organisation)."""
@@ -150,19 +138,20 @@ def dialogs_recorder(monkeypatch):
 
 @pytest.fixture
 def make_window(qtbot, gui_settings, dialogs_recorder):
-    """Factory: ``make_window(variant_id, position=None, to_move=None, **options)`` -> shown MainWindow."""
+    """Factory: ``make_window(variant_id, position=None, to_move=None, **options)`` -> shown MainWindow.
+    ``engines``: the window's back-ends (an ``EngineHub``; default: external engines, no computer)."""
     from tafl_desktop.core.game import Game, Side
     from tafl_desktop.core.variants import find_variant
     from tafl_desktop.gui.main_window import MainWindow
     from tafl_desktop.gui.preferences import Preferences
 
     def make(variant_id: str = "brandubh", position: str | None = None, to_move: Side | None = None,
-             size: tuple[int, int] = (900, 640), **options):
+             size: tuple[int, int] = (900, 640), engines=None, **options):
         variant = find_variant(variant_id, options or None)
         rules = variant.make_rules()
         start = rules.parse_position(position, to_move if to_move is not None else Side.ATTACKERS) \
             if position else None
-        window = MainWindow(Game(rules, start), prefs=Preferences(animation=False))
+        window = MainWindow(Game(rules, start), prefs=Preferences(animation=False), engines=engines)
         qtbot.addWidget(window)
         window.resize(*size)
         window.show()

@@ -12,7 +12,7 @@ import time
 from PySide6.QtCore import Qt
 
 from tafl_desktop.core.game import Game, Side
-from tafl_desktop.session.players import COMPUTER, PlayerSpec, register_engine
+from tafl_desktop.session.players import COMPUTER, PlayerSpec
 from tafl_desktop.session.source import GameSource, Origin
 
 
@@ -89,32 +89,28 @@ def test_dablot_move_typed_by_destination(qtbot, make_window):
 def test_one_announcement_per_move_against_the_computer(qtbot, make_window):
     """A game against the computer played by typed moves only: every move of either side is said
     exactly once, within 100 ms of being played, with its move text; none duplicated."""
-    from tafl_desktop.gui import computer as module
+    from tafl_desktop.gui.engines import window_engines
 
-    module.register()
-    try:
-        w = make_window("brandubh")
-        c = w.controller
-        w.load(GameSource.of_game(Game(c.rules), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "easy"))))
-        played_at: list[tuple[float, str]] = []
-        c.played.connect(lambda ply: played_at.append((time.monotonic(), c.rules.move_text(ply.move))))
-        for _ in range(3):
-            if c.game.outcome is not None:
-                break
-            n = len(c.game.plies)
-            mine = c.game.legal_moves()[n % len(c.game.legal_moves())]
-            type_move(qtbot, w, c.rules.move_text(mine).replace("-", ""))
-            qtbot.waitUntil(lambda n=n: len(c.game.plies) >= n + 2 or c.game.outcome is not None, timeout=60_000)
-            qtbot.waitUntil(lambda: len(said(w, "move")) + len(said(w, "end")) == len(c.game.plies), timeout=1000)
-        moves = said(w, "move") + said(w, "end")
-        assert len(moves) == len(played_at) == len(c.game.plies) >= 2
-        for (at, text), spoken in zip(played_at, sorted(moves, key=lambda s: s.at), strict=True):
-            assert text in spoken.text
-            assert abs(spoken.at - at) < 0.1, f"{text} said {spoken.at - at:.3f} s after it was played"
-        assert len({s.text for s in moves}) == len(moves) or len(set(played_at)) < len(played_at)
-        c.shutdown()
-    finally:
-        register_engine(None)
+    w = make_window("brandubh", engines=window_engines())
+    c = w.controller
+    w.load(GameSource.of_game(Game(c.rules), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "easy"))))
+    played_at: list[tuple[float, str]] = []
+    c.played.connect(lambda ply: played_at.append((time.monotonic(), c.rules.move_text(ply.move))))
+    for _ in range(3):
+        if c.game.outcome is not None:
+            break
+        n = len(c.game.plies)
+        mine = c.game.legal_moves()[n % len(c.game.legal_moves())]
+        type_move(qtbot, w, c.rules.move_text(mine).replace("-", ""))
+        qtbot.waitUntil(lambda n=n: len(c.game.plies) >= n + 2 or c.game.outcome is not None, timeout=60_000)
+        qtbot.waitUntil(lambda: len(said(w, "move")) + len(said(w, "end")) == len(c.game.plies), timeout=1000)
+    moves = said(w, "move") + said(w, "end")
+    assert len(moves) == len(played_at) == len(c.game.plies) >= 2
+    for (at, text), spoken in zip(played_at, sorted(moves, key=lambda s: s.at), strict=True):
+        assert text in spoken.text
+        assert abs(spoken.at - at) < 0.1, f"{text} said {spoken.at - at:.3f} s after it was played"
+    assert len({s.text for s in moves}) == len(moves) or len(set(played_at)) < len(played_at)
+    c.shutdown()
 
 
 def test_the_winning_move_is_said_once_assertively(qtbot, make_window):
@@ -214,34 +210,30 @@ def test_board_table_mirrors_the_board_and_plays_by_keyboard(qtbot, make_window)
 def test_a_whole_game_against_the_computer_by_typed_moves(qtbot, make_window):
     """To the end: the attackers (typed) leave the king's ways open, the computer's king escapes to
     the edge (escape = edge); two moves, two announcements, the last one assertive with the result."""
-    from tafl_desktop.gui import computer as module
+    from tafl_desktop.gui.engines import window_engines
 
-    module.register()
-    try:
-        w = make_window("brandubh", "/7/7/1t5/3K3/7/5t1/7/", Side.ATTACKERS, escape="edge")
-        c = w.controller
-        start = c.game.position
-        w.load(GameSource.of_game(Game(c.rules, start), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "easy"))))
-        played_at: list[float] = []
-        c.played.connect(lambda _ply: played_at.append(time.monotonic()))
-        type_move(qtbot, w, "b5b6")
-        qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=60_000)
-        qtbot.wait(50)
-        log = said(w)
-        assert [s.kind for s in log] == ["move", "end"]
-        # the move, then the king's call for the position it leaves (four open ways: Tuichi)
-        assert log[0].text == ("The attackers played b5-b6. Tuichi: The king has 4 open paths to escape "
-                               "(d1, a4, g4, d7): they cannot all be blocked in one move.")
-        assert not log[0].assertive
-        reply = c.rules.move_text(c.game.plies[1].move)
-        assert reply in log[1].text and "Defenders win" in log[1].text and log[1].assertive
-        assert all(abs(s.at - at) < 0.1 for s, at in zip(log, played_at, strict=True))
-        assert w.blind_play.line.text() == log[1].text
-        type_move(qtbot, w, "b6b7")  # the game is over: said, nothing played
-        assert len(c.game.plies) == 2 and said(w)[-1].kind == "refused"
-        c.shutdown()
-    finally:
-        register_engine(None)
+    w = make_window("brandubh", "/7/7/1t5/3K3/7/5t1/7/", Side.ATTACKERS, escape="edge", engines=window_engines())
+    c = w.controller
+    start = c.game.position
+    w.load(GameSource.of_game(Game(c.rules, start), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "easy"))))
+    played_at: list[float] = []
+    c.played.connect(lambda _ply: played_at.append(time.monotonic()))
+    type_move(qtbot, w, "b5b6")
+    qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=60_000)
+    qtbot.wait(50)
+    log = said(w)
+    assert [s.kind for s in log] == ["move", "end"]
+    # the move, then the king's call for the position it leaves (four open ways: Tuichi)
+    assert log[0].text == ("The attackers played b5-b6. Tuichi: The king has 4 open paths to escape "
+                           "(d1, a4, g4, d7): they cannot all be blocked in one move.")
+    assert not log[0].assertive
+    reply = c.rules.move_text(c.game.plies[1].move)
+    assert reply in log[1].text and "Defenders win" in log[1].text and log[1].assertive
+    assert all(abs(s.at - at) < 0.1 for s, at in zip(log, played_at, strict=True))
+    assert w.blind_play.line.text() == log[1].text
+    type_move(qtbot, w, "b6b7")  # the game is over: said, nothing played
+    assert len(c.game.plies) == 2 and said(w)[-1].kind == "refused"
+    c.shutdown()
 
 
 def test_clock_warnings_and_the_flag_are_announced(qtbot, make_window):

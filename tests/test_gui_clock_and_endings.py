@@ -12,7 +12,8 @@ from tafl_desktop.core.clock import TimeControl
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.record import load_game
 from tafl_desktop.core.variants import find_variant
-from tafl_desktop.session.players import COMPUTER, HUMANS, PlayerSpec, register_engine
+from tafl_desktop.session.engine import EngineHub, IdleEngine
+from tafl_desktop.session.players import COMPUTER, HUMANS, PlayerSpec
 
 
 class FakeTime:
@@ -108,29 +109,22 @@ def test_the_computer_thinks_within_its_clock(qtbot, make_window):
     limits: list[float | None] = []
     shares: list[float | None] = []
 
-    class Recording:
-        def start(self, game, level, on_move, on_error=None, time_limit=None, soft_limit=None):
-            limits.append(time_limit)
-            shares.append(soft_limit)
-            on_move(game.legal_moves()[0])
+    class Recording(IdleEngine):
+        def start(self, request):
+            limits.append(request.limits.hard)
+            shares.append(request.limits.soft)
+            request.on_move(request.game.legal_moves()[0])
 
-        def cancel(self):
-            pass
+    w = make_window("brandubh", engines=EngineHub(computer=Recording))
+    _clocked(w, "30", players=(PlayerSpec(), PlayerSpec(COMPUTER, "expert")))
+    _play(w, "d6-b6")
+    qtbot.waitUntil(lambda: len(w.controller.game.plies) == 2)
+    from tafl_desktop.ai.levels import get_level
 
-    register_engine(Recording)
-    try:
-        w = make_window("brandubh")
-        _clocked(w, "30", players=(PlayerSpec(), PlayerSpec(COMPUTER, "expert")))
-        _play(w, "d6-b6")
-        qtbot.waitUntil(lambda: len(w.controller.game.plies) == 2)
-        from tafl_desktop.ai.levels import get_level
-
-        assert limits and limits[0] is not None and shares[0] is not None
-        assert shares[0] <= 30 / 30 < get_level("expert").time  # its share: a thirtieth of the time left
-        # at a critical moment it may think longer, never past a quarter of what is left
-        assert shares[0] < limits[0] <= 30 / 4
-    finally:
-        register_engine(None)
+    assert limits and limits[0] is not None and shares[0] is not None
+    assert shares[0] <= 30 / 30 < get_level("expert").time  # its share: a thirtieth of the time left
+    # at a critical moment it may think longer, never past a quarter of what is left
+    assert shares[0] < limits[0] <= 30 / 4
 
 
 def test_resign_is_in_the_menu_and_the_record(qtbot, make_window, dialogs_recorder, tmp_path):
@@ -173,26 +167,15 @@ class FakeAnalyst:
 
 
 def test_the_computer_accepts_a_draw_only_when_its_evaluation_says_so(qtbot, make_window, monkeypatch):
-    class Idle:
-        def start(self, game, level, on_move, on_error=None, time_limit=None, soft_limit=None):
-            pass
-
-        def cancel(self):
-            pass
-
-    register_engine(Idle)
-    try:
-        w = make_window("brandubh")
-        w.start_game(find_variant("brandubh"), (PlayerSpec(), PlayerSpec(COMPUTER, "easy")))
-        monkeypatch.setattr(w, "ensure_analyst", lambda: FakeAnalyst(0.8))  # the defenders (computer) are better
-        w.game_end.act_offer.trigger()
-        assert w.controller.game.outcome is None
-        assert "declines the draw" in w.status_text()
-        monkeypatch.setattr(w, "ensure_analyst", lambda: FakeAnalyst(0.3))
-        w.game_end.act_offer.trigger()
-        assert w.controller.game.outcome.reason == "draw_agreed"
-    finally:
-        register_engine(None)
+    w = make_window("brandubh", engines=EngineHub(computer=IdleEngine))
+    w.start_game(find_variant("brandubh"), (PlayerSpec(), PlayerSpec(COMPUTER, "easy")))
+    monkeypatch.setattr(w, "ensure_analyst", lambda: FakeAnalyst(0.8))  # the defenders (computer) are better
+    w.game_end.act_offer.trigger()
+    assert w.controller.game.outcome is None
+    assert "declines the draw" in w.status_text()
+    monkeypatch.setattr(w, "ensure_analyst", lambda: FakeAnalyst(0.3))
+    w.game_end.act_offer.trigger()
+    assert w.controller.game.outcome.reason == "draw_agreed"
 
 
 def test_claim_a_draw_after_threefold_repetition_where_repetition_has_no_consequence(qtbot, make_window):

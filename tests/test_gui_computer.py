@@ -13,18 +13,17 @@ import pytest
 from timing import within
 
 from tafl_desktop.core.game import Game
-from tafl_desktop.session.players import COMPUTER, PlayerSpec, register_engine
+from tafl_desktop.session.engine import EngineHub, IdleEngine, TurnFailure
+from tafl_desktop.session.players import COMPUTER, PlayerSpec
 from tafl_desktop.session.source import GameSource, Origin
 
 
 @pytest.fixture
 def computer():
-    """The real computer player registered for the test, removed after it."""
-    from tafl_desktop.gui import computer as module
+    """The back-ends of the application's window: the real computer player (and external engines)."""
+    from tafl_desktop.gui.engines import window_engines
 
-    module.register()
-    yield module
-    register_engine(None)
+    return window_engines()
 
 
 def _start(window, players, variant_start=None):
@@ -46,7 +45,7 @@ def _worker_pid(controller) -> int | None:
 
 
 def test_computer_answers_a_human_move_with_a_legal_move(qtbot, make_window, computer):
-    w = make_window("brandubh")
+    w = make_window("brandubh", engines=computer)
     c = _start(w, (PlayerSpec(), PlayerSpec(COMPUTER, "easy")))
     assert c.play_move(c.rules.parse_move(c.game.position, "d6-b6"))
     assert c.thinking and not w.board._state.interactive  # the board waits for the computer
@@ -62,7 +61,7 @@ def test_event_loop_never_stalls_while_hard_thinks(qtbot, make_window, computer)
     generous margin for a loaded 2-core CI box) while Hard searches Copenhagen for ~3 s."""
     from PySide6.QtCore import QElapsedTimer, QTimer
 
-    w = make_window("copenhagen")
+    w = make_window("copenhagen", engines=computer)
     gaps: list[int] = []
     clock = QElapsedTimer()
     clock.start()
@@ -88,7 +87,7 @@ def test_event_loop_never_stalls_while_hard_thinks(qtbot, make_window, computer)
 
 
 def test_undo_while_thinking_cancels_the_search(qtbot, make_window, computer):
-    w = make_window("brandubh")
+    w = make_window("brandubh", engines=computer)
     c = _start(w, (PlayerSpec(), PlayerSpec(COMPUTER, "expert")))
     c.play_move(c.rules.parse_move(c.game.position, "d6-b6"))
     assert c.thinking
@@ -100,7 +99,7 @@ def test_undo_while_thinking_cancels_the_search(qtbot, make_window, computer):
 
 
 def test_computer_against_computer_pauses_and_resumes(qtbot, make_window, computer):
-    w = make_window("brandubh")
+    w = make_window("brandubh", engines=computer)
     c = _start(w, (PlayerSpec(COMPUTER, "beginner"), PlayerSpec(COMPUTER, "beginner")))
     qtbot.waitUntil(lambda: len(c.game.plies) >= 3, timeout=60_000)
     w.act_pause.trigger()
@@ -115,7 +114,7 @@ def test_computer_against_computer_pauses_and_resumes(qtbot, make_window, comput
 
 
 def test_move_now_plays_at_once(qtbot, make_window, computer):
-    w = make_window("copenhagen")
+    w = make_window("copenhagen", engines=computer)
     c = _start(w, (PlayerSpec(COMPUTER, "expert"), PlayerSpec()))
     qtbot.waitUntil(lambda: _searching(c), timeout=30_000)
     t = time.monotonic()
@@ -170,7 +169,7 @@ def test_eval_bar_caption_words():
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 def test_killed_search_process_is_replaced_and_the_computer_still_moves(qtbot, make_window, computer):
     """Issue 8: the AI worker dies mid-search; a new one takes over and the move still comes."""
-    w = make_window("copenhagen")
+    w = make_window("copenhagen", engines=computer)
     c = _start(w, (PlayerSpec(COMPUTER, "expert"), PlayerSpec()))
     qtbot.waitUntil(lambda: _searching(c), timeout=30_000)
     pid = _worker_pid(c)
@@ -184,32 +183,25 @@ def test_a_computer_that_cannot_answer_is_reported_and_the_game_stays_playable(q
     """Issue 8: when the worker gives up, the window says so; undo and Move Now still work."""
     calls: list[str] = []
 
-    class FailingOnce:
-        def start(self, game, level, on_move, on_error=None):
-            calls.append(level)
+    class FailingOnce(IdleEngine):
+        def start(self, request):
+            calls.append(request.level)
             if len(calls) == 1:
-                on_error("the computer player stopped unexpectedly; it was restarted")
+                request.on_failure(TurnFailure("the computer player stopped unexpectedly; it was restarted"))
             else:
-                on_move(game.legal_moves()[0])
+                request.on_move(request.game.legal_moves()[0])
 
-        def cancel(self):
-            pass
-
-    register_engine(FailingOnce)
-    try:
-        w = make_window("brandubh")
-        c = _start(w, (PlayerSpec(), PlayerSpec(COMPUTER, "medium")))
-        c.play_move(c.rules.parse_move(c.game.position, "d6-b6"))
-        assert len(c.game.plies) == 1 and not c.thinking
-        assert "could not move" in w.panel.thinking.text() and w.panel.thinking.isVisible()
-        assert w.act_move_now.isEnabled()
-        w.act_move_now.trigger()
-        qtbot.waitUntil(lambda: len(c.game.plies) == 2)
-        assert c.human_to_move()
-        c.undo()
-        assert c.game.plies == []
-    finally:
-        register_engine(None)
+    w = make_window("brandubh", engines=EngineHub(computer=FailingOnce))
+    c = _start(w, (PlayerSpec(), PlayerSpec(COMPUTER, "medium")))
+    c.play_move(c.rules.parse_move(c.game.position, "d6-b6"))
+    assert len(c.game.plies) == 1 and not c.thinking
+    assert "could not move" in w.panel.thinking.text() and w.panel.thinking.isVisible()
+    assert w.act_move_now.isEnabled()
+    w.act_move_now.trigger()
+    qtbot.waitUntil(lambda: len(c.game.plies) == 2)
+    assert c.human_to_move()
+    c.undo()
+    assert c.game.plies == []
 
 
 def test_file_menu_print_set_opens_the_dialog_for_the_games_variant(qtbot, make_window, monkeypatch):
@@ -227,7 +219,7 @@ def test_evaluation_bar_follows_the_computer_opponents_own_search(qtbot, make_wi
     """While the computer thinks, its search's score feeds the bar (no second search competes)."""
     from dataclasses import replace
 
-    w = make_window("brandubh")
+    w = make_window("brandubh", engines=computer)
     w.apply_preferences(replace(w.prefs, eval_bar=True), save=False)
     c = _start(w, (PlayerSpec(COMPUTER, "hard"), PlayerSpec()))
     assert c.thinking and (w.analyst is None or not w.analyst.busy)

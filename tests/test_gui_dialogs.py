@@ -7,7 +7,8 @@ import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QLabel, QSpinBox
 
 from tafl_desktop.core.variants import FAMILIES, find_variant, load_variant, presets
-from tafl_desktop.session.players import COMPUTER, PlayerSpec, register_engine
+from tafl_desktop.session.engine import EngineHub, IdleEngine
+from tafl_desktop.session.players import COMPUTER, PlayerSpec
 from tafl_desktop.session.source import GameSource, Origin
 
 
@@ -93,48 +94,30 @@ def test_players_model_and_computer_slot(qtbot, dialog):
     with pytest.raises(ValueError):
         PlayerSpec(COMPUTER, "99")
 
-    class FakeEngine:
-        def start(self, game, level, on_move, on_error=None):
-            on_move(game.legal_moves()[0])
-
-        def cancel(self):
-            pass
-
     from tafl_desktop.gui.new_game_dialog import PlayerChooser
 
-    register_engine(FakeEngine)
-    try:
-        chooser = PlayerChooser(PlayerSpec(COMPUTER, "easy"))
-        qtbot.addWidget(chooser)
-        assert chooser.spec() == PlayerSpec(COMPUTER, "easy") and chooser.level.isEnabled()
-    finally:
-        register_engine(None)
+    chooser = PlayerChooser(PlayerSpec(COMPUTER, "easy"), computer=True)
+    qtbot.addWidget(chooser)
+    assert chooser.spec() == PlayerSpec(COMPUTER, "easy") and chooser.level.isEnabled()
 
 
 def test_computer_player_hook_plays_and_undo_returns_to_the_human(qtbot, make_window):
-    """The place left for the AI: a registered engine answers, undo goes back to the human's turn."""
+    """The place left for the AI: the window's engine answers, undo goes back to the human's turn."""
     from tafl_desktop.core.game import Game
 
-    class FakeEngine:
-        def start(self, game, level, on_move, on_error=None):
-            on_move(game.legal_moves()[0])
+    class FakeEngine(IdleEngine):
+        def start(self, request):
+            request.on_move(request.game.legal_moves()[0])
 
-        def cancel(self):
-            pass
-
-    register_engine(FakeEngine)
-    try:
-        w = make_window("brandubh")
-        c = w.controller
-        w.load(GameSource.of_game(Game(c.rules), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "beginner"))))
-        move = c.rules.parse_move(c.game.position, "d6-b6")
-        c.play_move(move)
-        qtbot.waitUntil(lambda: len(c.game.plies) == 2)
-        assert c.human_to_move()
-        c.undo()
-        assert c.game.plies == [] and c.human_to_move()
-    finally:
-        register_engine(None)
+    w = make_window("brandubh", engines=EngineHub(computer=FakeEngine))
+    c = w.controller
+    w.load(GameSource.of_game(Game(c.rules), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "beginner"))))
+    move = c.rules.parse_move(c.game.position, "d6-b6")
+    c.play_move(move)
+    qtbot.waitUntil(lambda: len(c.game.plies) == 2)
+    assert c.human_to_move()
+    c.undo()
+    assert c.game.plies == [] and c.human_to_move()
 
 
 def test_new_game_from_the_dialog_starts_that_game(qtbot, make_window, monkeypatch):

@@ -267,25 +267,21 @@ def test_a_computer_against_computer_game_goes_in_as_self_play_with_its_levels(q
     window, the king one step from the corner a1 (Brandubh's corner escape wins): the game ends, and it
     is in the database under source selfplay with the levels as its players (the preference, on)."""
     from tafl_desktop.core.game import Game, Side
-    from tafl_desktop.gui import computer
-    from tafl_desktop.session.players import COMPUTER, PlayerSpec, register_engine
+    from tafl_desktop.gui.engines import window_engines
+    from tafl_desktop.session.players import COMPUTER, PlayerSpec
     from tafl_desktop.session.source import GameSource, Origin
 
     path = tmp_path / "games.sqlite3"
     monkeypatch.setenv("TAFL_DESKTOP_GAMEDB", str(path))
-    computer.register()
-    try:
-        w = make_window("brandubh", position="7/7/7/1t5/7/K6/7", to_move=Side.DEFENDERS)
-        assert w.prefs.add_lab_games
-        c = w.controller
-        w.load(GameSource.of_game(Game(c.rules, c.game.start), Origin.NEW,
-                                  (PlayerSpec(COMPUTER, "easy"), PlayerSpec(COMPUTER, "beginner"))))
-        qtbot.waitUntil(lambda: w.controller.game.outcome is not None, timeout=60_000)
-        qtbot.waitUntil(lambda: w.explorer.adding is not None, timeout=10_000)
-        w.explorer.adding.join(10)
-        w.controller.shutdown()
-    finally:
-        register_engine(None)
+    w = make_window("brandubh", position="7/7/7/1t5/7/K6/7", to_move=Side.DEFENDERS, engines=window_engines())
+    assert w.prefs.add_lab_games
+    c = w.controller
+    w.load(GameSource.of_game(Game(c.rules, c.game.start), Origin.NEW,
+                              (PlayerSpec(COMPUTER, "easy"), PlayerSpec(COMPUTER, "beginner"))))
+    qtbot.waitUntil(lambda: w.controller.game.outcome is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: w.explorer.adding is not None, timeout=10_000)
+    w.explorer.adding.join(10)
+    w.controller.shutdown()
     with GameDb(path) as db:
         rows = db.con.execute("SELECT source, attackers, defenders, result FROM games").fetchall()
     assert rows == [("selfplay", "computer:easy", "computer:beginner", "defenders")]

@@ -163,29 +163,23 @@ def test_copy_and_paste_positions_and_move_lists(qtbot, make_window, dialogs_rec
 
 def test_play_from_here_against_the_computer(qtbot, make_window):
     """The editor's players: the computer side answers from the set-up position at once."""
-    from tafl_desktop.session.players import COMPUTER, register_engine
+    from tafl_desktop.session.engine import EngineHub, IdleEngine
+    from tafl_desktop.session.players import COMPUTER
 
-    class FirstMove:  # a stand-in for the worker: plays the first legal move
-        def start(self, game, level, on_move, on_error=None):
-            on_move(game.legal_moves()[0])
+    class FirstMove(IdleEngine):  # a stand-in for the worker: plays the first legal move
+        def start(self, request):
+            request.on_move(request.game.legal_moves()[0])
 
-        def cancel(self):
-            pass
-
-    register_engine(FirstMove)
-    try:
-        w = make_window("fox_geese_13")
-        e = open_editor(qtbot, w)
-        e.side_box.setCurrentIndex(1)  # the fox to move, played by the computer
-        fox = e.choosers[1]
-        fox.kind.setCurrentIndex(fox.kind.findData(COMPUTER))
-        e.play_button.click()
-        c = w.controller
-        assert not c.players[1].is_human
-        qtbot.waitUntil(lambda: len(c.game.plies) == 1)
-        assert c.rules.side_to_move(c.game.start) == Side.DEFENDERS and c.human_to_move()
-    finally:
-        register_engine(None)
+    w = make_window("fox_geese_13", engines=EngineHub(computer=FirstMove))
+    e = open_editor(qtbot, w)
+    e.side_box.setCurrentIndex(1)  # the fox to move, played by the computer
+    fox = e.choosers[1]
+    fox.kind.setCurrentIndex(fox.kind.findData(COMPUTER))
+    e.play_button.click()
+    c = w.controller
+    assert not c.players[1].is_human
+    qtbot.waitUntil(lambda: len(c.game.plies) == 1)
+    assert c.rules.side_to_move(c.game.start) == Side.DEFENDERS and c.human_to_move()
 
 
 def test_analyse_hands_the_set_up_position_to_the_analysis_board(qtbot, make_window):

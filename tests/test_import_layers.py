@@ -129,7 +129,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("__init__",),
     ("core",),                                            # pure Python: the rules and their data
     ("i18n", "argparse_words"),                           # the translation layer
-    ("search_contract", "command_line", "tools"),         # the contracts every capability shares
+    ("search_contract", "command_line", "tools", "game_loop"),  # the contracts every capability shares; the game loop
     ("native",),                                          # the bridge to the Rust rules
     ("ai",),                                              # search, evaluation, prover, worker
     ("session", "interop"),                               # the game session; other programs' files

@@ -132,11 +132,9 @@ def test_a_stopped_measurement_is_not_kept(tmp_path):
 def _dialog(qtbot, monkeypatch, folder, players):
     from tafl_desktop.gui import think_times
     from tafl_desktop.gui.new_game_dialog import NewGameDialog
-    from tafl_desktop.session.players import register_engine
 
     monkeypatch.setattr(think_times, "default_folder", lambda: str(folder))
-    register_engine(lambda: None)
-    dlg = NewGameDialog(find_variant("brandubh"), players)
+    dlg = NewGameDialog(find_variant("brandubh"), players, computer=True)
     qtbot.addWidget(dlg)
     dlg.show()
     return dlg

@@ -12,12 +12,17 @@ import pytest
 @pytest.fixture
 def record(monkeypatch, tmp_path):
     from tafl_desktop.gui import level_record
-    from tafl_desktop.gui.computer import register
 
-    register()  # the computer player, as the program registers it (the conftest unregisters it)
     path = tmp_path / "data" / "level_record.json"
     monkeypatch.setattr(level_record, "record_path", lambda: path)
     return path
+
+
+def _app_window(make_window):
+    """A Brandubh window with the application's back-ends (the real computer player)."""
+    from tafl_desktop.gui.engines import window_engines
+
+    return make_window("brandubh", engines=window_engines())
 
 
 def _against_beginner(window):
@@ -48,7 +53,7 @@ def _counts(path):
 
 
 def test_a_finished_game_counts_once_through_undo_redo_and_reopening(make_window, record, tmp_path, qtbot):
-    window = make_window("brandubh")
+    window = _app_window(make_window)
     _against_beginner(window)
     _play_a_move(window, qtbot)
     _resign(window)
@@ -72,7 +77,7 @@ def test_a_finished_game_counts_once_through_undo_redo_and_reopening(make_window
 
 
 def test_a_game_between_two_people_is_not_counted(make_window, record):
-    window = make_window("brandubh")
+    window = _app_window(make_window)
     _resign(window)
     assert not record.exists()
 
@@ -83,13 +88,13 @@ def test_new_game_shows_the_levels_ratings_and_the_players_record(make_window, r
     from tafl_desktop.gui.new_game_dialog import NewGameDialog
     from tafl_desktop.session.players import COMPUTER, PlayerSpec
 
-    window = make_window("brandubh")
+    window = _app_window(make_window)
     _against_beginner(window)
     _resign(window)
     brandubh = find_variant("brandubh")
     ratings = ratings_for(brandubh)
     assert ratings["beginner"] == 1000 and set(ratings) == {"beginner", "easy", "medium", "hard", "expert"}
-    dlg = NewGameDialog(brandubh, (PlayerSpec(), PlayerSpec(COMPUTER, "beginner")), window)
+    dlg = NewGameDialog(brandubh, (PlayerSpec(), PlayerSpec(COMPUTER, "beginner")), window, computer=True)
     qtbot.addWidget(dlg)
     dlg.show()
     combo = dlg.choosers[1].level
@@ -101,7 +106,8 @@ def test_new_game_shows_the_levels_ratings_and_the_players_record(make_window, r
     # two people: no record line; the Fox games were not measured: no ratings shown
     dlg.choosers[1].kind.setCurrentIndex(0)
     assert not dlg.level_record.isVisible()
-    fox = NewGameDialog(find_variant("fox_geese_13"), (PlayerSpec(), PlayerSpec(COMPUTER, "easy")), window)
+    fox = NewGameDialog(find_variant("fox_geese_13"), (PlayerSpec(), PlayerSpec(COMPUTER, "easy")), window,
+                        computer=True)
     qtbot.addWidget(fox)
     assert fox.choosers[1].level.itemText(1) == "2 - Easy"
 

@@ -6,6 +6,9 @@ game per task, so a slow game does not hold the others back).  Each game is a
 :class:`~tafl_desktop.core.game.Game`, so repetition is judged by the rules in force, and is cut
 off as a draw after ``max_plies`` plies (reported as ``capped``).
 
+Each game is played by the one headless game loop (:mod:`tafl_desktop.game_loop`, the match
+tool's and the engine host's referee's too), its agents our own search, trusted to play legal moves.
+
 Deterministic levels would replay the same game every time; so during the first
 ``OPENING_PLIES`` plies each player picks among moves within ``OPENING_MARGIN`` of its best
 (scaled, like the levels' own margins, by the evaluator's scale for the side to move: in the
@@ -24,6 +27,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from tafl_desktop.ai.levels import get_level
 from tafl_desktop.ai.player import ComputerPlayer
 from tafl_desktop.core.game import Game, Side
+from tafl_desktop.game_loop import Adjudication, Budget, Reply
+from tafl_desktop.game_loop import play_game as play_game_loop
 
 if TYPE_CHECKING:
     from tafl_desktop.core.variants import Variant
@@ -46,6 +51,54 @@ def _variant(variant: VariantLike) -> Variant:
     return variant
 
 
+class _Tally:
+    """What self-play reports of the searches behind a game: nodes, search time, depths per side."""
+
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.search_seconds = 0.0
+        self.depths: dict[str, list[int]] = {"attackers": [], "defenders": []}
+
+
+class _SelfplayAgent:
+    """One side's :class:`~tafl_desktop.ai.player.ComputerPlayer` as an agent of the game loop:
+    the opening margin of the first plies, the position keys kept as the game grows (the
+    repetition rule), and the searches' figures added to ``tally``."""
+
+    def __init__(self, player: ComputerPlayer[Any], keys: list[Any], tally: _Tally, move_time: float | None) -> None:
+        self.player = player
+        self.label = player.level.name
+        self.keys = keys
+        self.tally = tally
+        self.move_time = move_time
+
+    def think(self, game: Game[Any], budget: Budget) -> Reply:
+        rules = game.rules
+        keys = self.keys
+        while len(keys) <= len(game.plies):  # the other side's move since this side's last
+            keys.append(rules.position_key(game.plies[len(keys) - 1].position))
+        pos = game.position
+        side = rules.side_to_move(pos)
+        player = self.player
+        opening = len(game.plies) < OPENING_PLIES and not player.level.random_mover
+        margin = (max(player.limits(side=int(side)).margin, round(OPENING_MARGIN * player.scale(int(side))))
+                  if opening else None)
+        res = player.choose(pos, keys, margin=margin, time_limit=self.move_time)
+        if res.move is None:
+            return Reply()  # nothing to play: the game stops where it is
+        self.tally.nodes += res.nodes
+        self.tally.search_seconds += res.seconds
+        if res.depth:
+            self.tally.depths[side.key].append(res.depth)
+        return Reply(res.move)
+
+    def finish(self, game: Game[Any]) -> None:
+        """Our search keeps nothing of a finished game."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
 def play_game(variant: VariantLike, attackers: str, defenders: str, seed: int, max_plies: int = MAX_PLIES,
               time_scale: float = 1.0, engines: tuple[str | None, str | None] = (None, None),
               move_time: float | None = None) -> dict[str, Any]:
@@ -53,7 +106,8 @@ def play_game(variant: VariantLike, attackers: str, defenders: str, seed: int, m
 
     ``engines``: the search engine of each side (attackers, defenders; None: native where built);
     ``move_time``: seconds per move for both sides instead of the levels' node budgets (a match
-    at equal time)."""
+    at equal time).  The game is played by the one headless game loop (:mod:`tafl_desktop.game_loop`),
+    cut off unfinished at ``max_plies`` (reported as ``ply_limit``)."""
     v = _variant(variant)
     rules = v.make_rules()
     game = Game(rules)
@@ -62,37 +116,24 @@ def play_game(variant: VariantLike, attackers: str, defenders: str, seed: int, m
         Side.DEFENDERS: ComputerPlayer(rules, defenders, seed=seed * 2 + 2, time_scale=time_scale, engine=engines[1]),
     }
     keys = [rules.position_key(game.position)]
-    nodes = 0
-    search_seconds = 0.0
-    depths: dict[str, list[int]] = {"attackers": [], "defenders": []}
+    tally = _Tally()
+    agents = {side: _SelfplayAgent(player, keys, tally, move_time) for side, player in players.items()}
     t0 = time.perf_counter()
-    while not game.over and len(game.plies) < max_plies:
-        pos = game.position
-        side = rules.side_to_move(pos)
-        player = players[side]
-        opening = len(game.plies) < OPENING_PLIES and not player.level.random_mover
-        margin = (max(player.limits(side=int(side)).margin, round(OPENING_MARGIN * player.scale(int(side))))
-                  if opening else None)
-        res = player.choose(pos, keys, margin=margin, time_limit=move_time)
-        if res.move is None:
-            break
-        nodes += res.nodes
-        search_seconds += res.seconds
-        if res.depth:
-            depths[side.key].append(res.depth)
-        game.play(res.move)
-        keys.append(rules.position_key(game.position))
+    result = play_game_loop(game, dict(agents), adjudication=Adjudication(max_plies=max_plies, proven=False,
+                                                                          cap_is_draw=False), trusted=True)
+    seconds = time.perf_counter() - t0
     out = game.outcome
+    depths = tally.depths
     return {
         "winner": out.winner.key if out and out.winner is not None else None,
         "reason": out.reason if out else "ply_limit",
         "plies": len(game.plies),
-        "nodes": nodes,
-        "search_seconds": search_seconds,
-        "seconds": time.perf_counter() - t0,
+        "nodes": tally.nodes,
+        "search_seconds": tally.search_seconds,
+        "seconds": seconds,
         "depth_attackers": sum(depths["attackers"]) / len(depths["attackers"]) if depths["attackers"] else 0.0,
         "depth_defenders": sum(depths["defenders"]) / len(depths["defenders"]) if depths["defenders"] else 0.0,
-        "moves": game.move_texts(),
+        "moves": result.moves,
         "engines": [players[Side.ATTACKERS].engine, players[Side.DEFENDERS].engine],
     }
 

@@ -5,8 +5,8 @@ so studying never delays (or is delayed by) them.  One request at a time: the an
 the review share this client, and a new request abandons the one running (the review keeps what it
 has so far and resumes from it).
 
-The event loop only ever does a non-blocking ``poll`` of the pipe from a QTimer, so the window
-never waits for the search.
+The event loop only ever does a non-blocking ``poll`` of the pipe from the one QTimer of its
+:class:`~tafl_desktop.gui.worker_client.WorkerClient`, so the window never waits for the search.
 """
 
 from __future__ import annotations
@@ -16,36 +16,20 @@ from typing import Any
 
 from PySide6.QtCore import QElapsedTimer, QObject, QTimer
 
-#: How often the pipe is polled while a request is out (ms).
-POLL_MS = 15
+from tafl_desktop.gui.worker_client import Failure, WorkerClient, request_of
 
 
-class AnalysisClient(QObject):
-    """A lazily started :class:`~tafl_desktop.ai.worker.AIWorker` for analysis requests."""
+class AnalysisClient(WorkerClient):
+    """The analysis requests' :class:`~tafl_desktop.gui.worker_client.WorkerClient`: one request at
+    a time, and who asked it."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._worker: Any = None
-        self._timer = QTimer(self)
-        self._timer.setInterval(POLL_MS)
-        self._timer.timeout.connect(self._poll)
-        self._on_info: Callable[[dict[str, Any]], None] | None = None
-        self._on_done: Callable[[Any], None] | None = None
-        self._last_info: Any = None
         #: Who asked (an object), so a panel can tell whether the running request is its own.
         self.owner: Any = None
 
-    @property
-    def worker(self) -> Any:
-        if self._worker is None:
-            from tafl_desktop.ai.worker import AIWorker
-
-            self._worker = AIWorker(start_now=True)
-        return self._worker
-
-    @property
-    def busy(self) -> bool:
-        return self._on_done is not None
+    def failure_text(self, error: Exception) -> str:
+        return f"the analysis process failed ({error})"
 
     def start(self, owner: Any, mode: str, game: Any, ply: int, budget: float, extra: dict[str, Any],
               on_info: Callable[[dict[str, Any]], None], on_done: Callable[[Any], None]) -> None:
@@ -56,60 +40,17 @@ class AnalysisClient(QObject):
         self.cancel()
         if previous is not None and previous is not owner and hasattr(previous, "preempted"):
             previous.preempted()
-        rules = game.rules
-        pos = game.position_at(ply)
-        keys = [rules.position_key(game.position_at(i)) for i in range(ply + 1)]
-        self.owner, self._on_info, self._on_done, self._last_info = owner, on_info, on_done, None
+        self.owner = owner
         try:
-            self.worker.start(rules.variant.to_data(), pos, int(rules.side_to_move(pos)), keys, mode=mode,
-                              time_limit=budget, extra=extra)
+            self.submit(request_of(game, ply), on_done, on_info, mode=mode, time_limit=budget, extra=extra)
         except Exception as exc:  # noqa: BLE001 - no process could be started: say so, never crash the slot
-            self.owner, self._on_info, self._on_done = None, None, None
-            on_done(_Failed(f"the analysis process could not start ({exc})"))
-            return
-        self._timer.start()
-
-    def _poll(self) -> None:
-        if self._worker is None or self._on_done is None:
-            self._timer.stop()
-            return
-        try:
-            result = self._worker.poll()
-        except Exception as exc:  # noqa: BLE001 - a broken pipe must not reach the event loop
-            result = _Failed(f"the analysis process failed ({exc})")
-        info = self._worker.info
-        if info is not None and info is not self._last_info:
-            self._last_info = info
-            if self._on_info is not None:
-                self._on_info(info)
-        if result is None:
-            if not self._worker.busy:
-                self._on_done = self._on_info = None
-                self._timer.stop()
-            return
-        done, self._on_done, self._on_info = self._on_done, None, None
-        self._timer.stop()
-        done(result)
+            self.owner = None
+            on_done(Failure(f"the analysis process could not start ({exc})"))
 
     def cancel(self) -> None:
         """Abandon the running request (its answer is never delivered)."""
-        self._on_done = self._on_info = None
+        super().cancel()
         self.owner = None
-        self._timer.stop()
-        if self._worker is not None:
-            self._worker.cancel()
-
-    def shutdown(self) -> None:
-        self.cancel()
-        if self._worker is not None:
-            self._worker.shutdown()
-            self._worker = None
-
-
-class _Failed:
-    def __init__(self, error: str) -> None:
-        self.error = error
-        self.data: dict[str, Any] = {}
 
 
 class LoopGapProbe(QObject):

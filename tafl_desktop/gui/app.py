@@ -154,10 +154,9 @@ def create_window(file: str | None = None, variant: str | None = None, autosave:
     Problems become dialogs."""
     from tafl_desktop.core import autosave_slots
     from tafl_desktop.core.game import Game
-    from tafl_desktop.gui import computer
+    from tafl_desktop.gui.engines import window_engines
     from tafl_desktop.gui.main_window import MainWindow
 
-    computer.register()  # the computer player (its search process starts on first use)
     remove_stale_temp_files(autosave or "")
     chosen, problem = first_variant(variant)
     folder = Path(autosave).parent if autosave else None
@@ -165,7 +164,8 @@ def create_window(file: str | None = None, variant: str | None = None, autosave:
     found = autosave_slots.orphans(folder) if folder is not None and not file and not variant else []
     # No autosave until a slot is chosen: an empty new game would remove the very file being
     # offered (the autosave timer runs inside the question's event loop).
-    window = MainWindow(Game(chosen.make_rules()), autosave_path=None)
+    # the computer player and external engines (each one's process starts on first use)
+    window = MainWindow(Game(chosen.make_rules()), autosave_path=None, engines=window_engines())
     window.show()
     from tafl_desktop.gui import dialogs
 

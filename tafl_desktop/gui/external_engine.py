@@ -7,7 +7,7 @@ Everything about the engine's process lives headless in ``interop.host`` and
 closing that never waits); here a QTimer polls it every few milliseconds, each poll bounded in
 lines and time, so the window never waits on an engine.  Our rules referee every move: an illegal
 move, a crash (noticed by the process's exit) or silence past the engine's clock (without a game
-clock, a minute per move) ends the game (``EngineForfeit``) with a sentence naming the engine and
+clock, a minute per move) ends the game (a forfeit ``TurnFailure``) with a sentence naming the engine and
 what went wrong, and the failed engine's processes are ended at once.  A new game, and quitting,
 end every engine of the old one (``shutdown``).
 
@@ -15,7 +15,7 @@ The engines a player has added are remembered in QSettings (``engines/commands``
 command with its hosting mode in front (``htp:``, ``htp-host:``, ``htp-host@PORT:``).  An HTP engine
 cannot take back a move or be told a game's rules: after an undo a fresh one is told every move
 again, and only hnefatafl.org's Copenhagen is offered to it (``gui.engine_rules``); its resignation
-ends the game as one (``EngineResigned``).
+ends the game as one (a ``TurnFailure`` of kind ``resigned``).
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ from tafl_desktop.core.marks import N_
 from tafl_desktop.gui.form_labels import name_fields
 from tafl_desktop.gui.texts import add_item, tr
 from tafl_desktop.i18n import _
-from tafl_desktop.session.players import EngineForfeit, EngineResigned, engine_name, register_external
+from tafl_desktop.session.engine import TurnFailure, TurnRequest
+from tafl_desktop.session.players import engine_name
 
 ENGINES_KEY = "engines/commands"
 MAX_ENGINES = 12
@@ -187,26 +188,25 @@ class EnginePicker(QWidget):
 
 
 class ExternalEngines(QObject):
-    """The controller's ``ComputerEngine`` for external players: one process per side and command."""
+    """The :class:`~tafl_desktop.session.engine.Engine` of external players: one process per side and command."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._hosted: dict[tuple[int, str], Any] = {}
-        #: (engine, on_move, on_error, the game to ask about once an HTP engine has connected)
-        self._pending: tuple[Any, Callable, Callable | None, Any] | None = None
+        #: (engine, on_move, on_failure, the game to ask about once an HTP engine has connected)
+        self._pending: tuple[Any, Callable[[Any], None], Callable[[TurnFailure], None], Any] | None = None
         self._game: Any = None
-        #: The game's clock for the engines, when the window has one (see ``interop_menu``):
-        #: ``() -> ((att ms, def ms), (period s, att periods, def periods), (att in overtime, def ...))``.
-        self.clock_source: Callable[[], Any] | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._poll)
 
-    def start(self, game: Any, level: str, on_move: Callable[[tuple[int, ...]], None],
-              on_error: Callable[[str], None] | None = None) -> None:
+    def start(self, request: TurnRequest) -> None:
+        """Ask the engine of the side to move (started now if it is not running) for its move, told
+        the request's clocks; an engine that breaks the game answers with a forfeit."""
         from tafl_desktop.interop.host import EngineFailure, HostedEngine
         from tafl_desktop.interop.htp_host import HtpHostedEngine, htp_player
 
+        game, level, on_move, on_error = request.game, request.level, request.on_move, request.on_failure
         self.cancel()
         if game is not self._game:  # another game: the last game's engines leave
             self._close_all()
@@ -215,7 +215,7 @@ class ExternalEngines(QObject):
         key = (side, level)
         htp = htp_player(level)
         try:
-            hosted = self._hosted.get(key)
+            hosted: Any = self._hosted.get(key)  # an OpenTafl or an HTP engine
             # an HTP engine cannot take a move back: after an undo a fresh one is told the game
             if hosted is None or hosted.dead or (htp is not None and not hosted.follows(game)):
                 if hosted is not None:
@@ -227,7 +227,7 @@ class ExternalEngines(QObject):
                     hosted = HtpHostedEngine(htp[0], engine_name(level), host_mode=htp[1] > 0,
                                              port=htp[1])
                 self._hosted[key] = hosted
-            shared = self.clock_source() if self.clock_source is not None else None
+            shared = request.clock
             if htp is not None:
                 hosted.move_seconds = _htp_move_seconds(shared, side)
                 if not hosted.connected:  # --host mode: asked once it has connected (see _poll)
@@ -240,9 +240,8 @@ class ExternalEngines(QObject):
             else:
                 hosted.request_move(game)  # no clock: a minute per move (interop.host)
         except EngineFailure as exc:
-            if on_error is not None:
-                text = EngineForfeit(str(exc))
-                QTimer.singleShot(0, lambda: on_error(text))
+            failure = TurnFailure(str(exc), "forfeit")
+            QTimer.singleShot(0, lambda: on_error(failure))
             return
         self._pending = (hosted, on_move, on_error, None)
         self._timer.start()
@@ -267,8 +266,8 @@ class ExternalEngines(QObject):
         self._timer.stop()
         if event.kind == "move":
             on_move(event.move)
-        elif on_error is not None:
-            on_error(EngineResigned(event.text) if event.kind == "resigned" else EngineForfeit(event.text))
+        else:
+            on_error(TurnFailure(event.text, "resigned" if event.kind == "resigned" else "forfeit"))
 
     def cancel(self) -> None:
         if self._pending is not None:
@@ -295,6 +294,10 @@ class ExternalEngines(QObject):
             hosted.close()  # never waits: each engine's group is ended by its own closer thread
         self._hosted.clear()
 
+    def end_game(self) -> None:
+        """A new game: the last game's engines leave (their processes are ended, never waited for)."""
+        self.shutdown()
+
     def shutdown(self) -> None:
         """End every engine (a new game or the window closing)."""
         self.cancel()
@@ -313,8 +316,3 @@ def _htp_move_seconds(shared: Any, side: int) -> float:
     clock_ms, (period_s, *periods), in_overtime = shared
     later = max(0, periods[side] - (1 if in_overtime[side] else 0))
     return clock_ms[side] / 1000.0 + later * period_s + GRACE
-
-
-def register() -> None:
-    """Let the controller host external engines."""
-    register_external(ExternalEngines)

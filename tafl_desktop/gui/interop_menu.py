@@ -5,8 +5,7 @@ plain move lists ``.txt``, PlayTaflOnline or our own ``.json``).  A file that ca
 shows one sentence in a dialog and leaves the current game as it was; an export names every
 rule the format cannot hold.  An imported game is loaded like any other (``window.load``): it
 keeps its own tags (saved with it, and written back by an export), gets no clock but its own,
-and its players are people.  ``install(window)`` is listed in ``GUI_CAPABILITIES``; it also lets
-the window host external engines (``gui.external_engine``).
+and its players are people.  ``install(window)`` is listed in ``GUI_CAPABILITIES``.
 """
 
 from __future__ import annotations
@@ -203,10 +202,7 @@ class _DropFilter(QObject):
 
 
 def install(window: MainWindow) -> None:
-    """Add Import/Export to the File menu, accept dropped files, and host external engines."""
-    from tafl_desktop.gui.external_engine import register
-
-    register()
+    """Add Import/Export to the File menu and accept dropped files."""
     window.imported = None
     window.act_import = tr(QAction(window), "setText", "&Import Game...")
     tr(window.act_import, "setToolTip", "Open a game from OpenTafl (.otg), hnefatafl.org (.pgn), a move list (.txt) "

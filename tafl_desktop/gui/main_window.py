@@ -35,6 +35,7 @@ from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardView
 from tafl_desktop.gui.capabilities import GUI_CAPABILITIES
 from tafl_desktop.gui.controller import GameController
+from tafl_desktop.gui.engines import window_engines
 from tafl_desktop.gui.icons import app_icon, refresh_glyphs, set_glyph
 from tafl_desktop.gui.palette import apply_palette
 from tafl_desktop.gui.preferences import (
@@ -50,6 +51,7 @@ from tafl_desktop.gui.side_panel import SidePanel
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import theme
 from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.session.engine import EngineHub
 from tafl_desktop.session.players import HUMANS, PlayerSpec
 from tafl_desktop.session.session import GameSession
 from tafl_desktop.session.source import EXIT_TAG, GAME_SUFFIX, GameSource, Origin
@@ -147,7 +149,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, game: Game, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
                  prefs: Preferences | None = None, persist: bool = True, autosave_path: str | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, engines: EngineHub | None = None) -> None:
         super().__init__(parent)
         self.persist = persist
         self.autosave_path = autosave_path
@@ -160,7 +162,10 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(app_icon())
 
         #: The game: tree, players, clock, tags, file and saved state (headless).
+        #: ``engines``: the players' back-ends (``gui.engines.window_engines``); without them,
+        #: external engines only (no computer player: the tools that show a window, some tests).
         self.session = GameSession(GameSource.of_game(game, Origin.NEW, players),
+                                   engines if engines is not None else window_engines(computer=False),
                                    defer=lambda fn: QTimer.singleShot(0, fn))
         self.controller = GameController(self.session, self)
         self.board = BoardView()
@@ -475,7 +480,8 @@ class MainWindow(QMainWindow):
             return
         from tafl_desktop.gui.new_game_dialog import NewGameDialog
 
-        choice = NewGameDialog.ask(self, self.controller.variant, self.controller.players)
+        choice = NewGameDialog.ask(self, self.controller.variant, self.controller.players,
+                                  computer=self.session.engines.has_computer)
         if choice is not None:
             self.start_game(choice.variant, choice.players, time_control=getattr(choice, "time_control", None))
 

@@ -50,7 +50,6 @@ from tafl_desktop.session.players import (
     HUMAN,
     HUMANS,
     PlayerSpec,
-    computer_available,
 )
 
 USER_VARIANTS_KEY = "variants/files"
@@ -94,9 +93,10 @@ def custom_variant(base: Variant, values: dict, name: str, path: str) -> Variant
 
 
 class PlayerChooser(QWidget):
-    """'Human' or 'Computer' and, for the computer, its level."""
+    """'Human' or 'Computer' and, for the computer, its level.  ``computer``: whether the window has
+    our computer player (its session's engines); without it "Computer" is greyed out."""
 
-    def __init__(self, spec: PlayerSpec, parent: QWidget | None = None) -> None:
+    def __init__(self, spec: PlayerSpec, parent: QWidget | None = None, computer: bool = False) -> None:
         super().__init__(parent)
         self.kind = QComboBox()
         add_item(self.kind, "Human", HUMAN)
@@ -106,13 +106,13 @@ class PlayerChooser(QWidget):
         for value, label in COMPUTER_LEVELS:
             number, _dash, name = label.partition(" - ")
             self.level.addItem(f"{number} - {_(name)}" if name else _(label), value)
-        if not computer_available():
+        if not computer:
             model = self.kind.model()
             if isinstance(model, QStandardItemModel):  # a combo box's own model
                 model.item(1).setEnabled(False)
             self.kind.setItemData(1, _("The computer player is not installed in this version yet."),
                                   Qt.ItemDataRole.ToolTipRole)
-        self.kind.setCurrentIndex(0 if spec.is_human or not computer_available() else 1)
+        self.kind.setCurrentIndex(0 if spec.is_human or not computer else 1)
         from tafl_desktop.gui.external_engine import EnginePicker
 
         add_item(self.kind, "External engine", EXTERNAL)
@@ -165,7 +165,7 @@ class NewGameDialog(QDialog):
     """Choose game, players and toggles.  Use :meth:`ask`."""
 
     def __init__(self, current: Variant | None = None, players: tuple[PlayerSpec, PlayerSpec] = HUMANS,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, computer: bool = False) -> None:
         super().__init__(parent)
         tr(self, "setWindowTitle", "New Game")
         self._base: Variant | None = None
@@ -196,7 +196,7 @@ class NewGameDialog(QDialog):
         self.preview.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
         self.players_box = tr(QGroupBox(), "setTitle", "Players")
         self.player_form = QFormLayout(self.players_box)
-        self.choosers = (PlayerChooser(players[0]), PlayerChooser(players[1]))
+        self.choosers = (PlayerChooser(players[0], computer=computer), PlayerChooser(players[1], computer=computer))
         self.player_labels = (QLabel(), QLabel())
         for i in (0, 1):
             self.player_form.addRow(self.player_labels[i], self.choosers[i])
@@ -484,8 +484,8 @@ class NewGameDialog(QDialog):
 
     @classmethod
     def ask(cls, parent: QWidget | None, current: Variant | None = None,
-            players: tuple[PlayerSpec, PlayerSpec] = HUMANS) -> NewGameChoice | None:
-        dlg = cls(current, players, parent)
+            players: tuple[PlayerSpec, PlayerSpec] = HUMANS, computer: bool = False) -> NewGameChoice | None:
+        dlg = cls(current, players, parent, computer)
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return None
         return dlg.choice()

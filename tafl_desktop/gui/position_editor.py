@@ -322,7 +322,8 @@ class PositionEditor(QDialog):
     def change_rules(self) -> None:
         from tafl_desktop.gui.new_game_dialog import NewGameDialog
 
-        choice = NewGameDialog.ask(self, self._variant, self.chosen_players())
+        choice = NewGameDialog.ask(self, self._variant, self.chosen_players(),
+                                  computer=self.window_.session.engines.has_computer)
         if choice is not None:
             self.set_variant(choice.variant, choice.players)
 

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.marks import Num
 from tafl_desktop.core.rules_string import to_rules_string
+from tafl_desktop.game_loop import Adjudication, Budget, Reply, play_game
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.interop.engine import position_record
 from tafl_desktop.interop.engine_process import TOO_LONG, EngineProcess
@@ -305,38 +306,76 @@ def _quoted(text: str, limit: int) -> str:
     return clip(text, limit)
 
 
+def next_event(engine: HostedEngine) -> EngineEvent:
+    """A hosted engine's next event (a move, a resignation or a failure): :meth:`HostedEngine.poll`
+    never blocks and bounds the wait itself (the engine's clock, its grace), so this only waits
+    between polls."""
+    while True:
+        event = engine.poll()
+        if event is not None:
+            return event
+        time.sleep(0.002)
+
+
+class _RefereeClocks:
+    """The referee's clocks (ms per side, told to the engines, never adjudicated here: each
+    engine's host enforces its own time), and whether asking an engine failed outright."""
+
+    def __init__(self, clock_ms: int | None) -> None:
+        self.clock_ms = clock_ms
+        self.left = [clock_ms or 0, clock_ms or 0]
+        self.unasked = False
+
+
+class _RefereeAgent:
+    """A hosted engine as an agent of the game loop: asked with the clocks, its event the reply."""
+
+    def __init__(self, engine: HostedEngine, clocks: _RefereeClocks) -> None:
+        self.engine = engine
+        self.label = engine.label
+        self.clocks = clocks
+
+    def think(self, game: Game, budget: Budget) -> Reply:
+        side = int(game.rules.side_to_move(game.position))
+        clocks = self.clocks
+        t0 = time.monotonic()
+        try:
+            self.engine.request_move(game, (clocks.left[0], clocks.left[1]) if clocks.clock_ms is not None else None)
+        except EngineFailure as exc:
+            clocks.unasked = True  # no engine is told the end of a game it could not be asked about
+            return Reply(failure="forfeit", text=str(exc))
+        event = next_event(self.engine)
+        clocks.left[side] -= int((time.monotonic() - t0) * 1000)
+        if event.kind == "failed":
+            return Reply(failure="forfeit", text=event.text)
+        return Reply(event.move)
+
+    def finish(self, game: Game) -> None:
+        if not self.clocks.unasked:
+            self.engine.finish(game)
+
+    def close(self) -> None:
+        """The caller closes its engines."""
+
+
 def referee(game: Game, engines: dict[Side, HostedEngine], clock_ms: int | None = None,
             max_plies: int = 2000, timeout: float = 600.0) -> str:
     """Let engines play ``game`` to its end under our rules; the sentence saying how it ended.
 
     Each side's clock starts at ``clock_ms`` and loses the time its engine takes (None: no
     clock, each move has NO_CLOCK_MOVE_SECONDS); a side whose engine fails loses (the game is
-    ended with :meth:`Game.resign`)."""
-    clocks = [clock_ms or 0, clock_ms or 0]
-    stop_at = time.monotonic() + timeout
-    while not game.over and len(game.plies) < max_plies and time.monotonic() < stop_at:
-        side = game.rules.side_to_move(game.position)
-        engine = engines[side]
-        t0 = time.monotonic()
-        try:
-            engine.request_move(game, (clocks[0], clocks[1]) if clock_ms is not None else None)
-        except EngineFailure as exc:
-            game.resign(side, "forfeit")
-            return str(exc)
-        while True:
-            event = engine.poll()
-            if event is not None:
-                break
-            time.sleep(0.002)
-        clocks[int(side)] -= int((time.monotonic() - t0) * 1000)
-        if event.kind == "failed":
-            game.resign(side, "forfeit")
-            for e in engines.values():
-                e.finish(game)
-            return event.text
-        game.play(event.move)
-    for e in set(engines.values()):
-        e.finish(game)
+    ended with :meth:`Game.resign`).  The game is played by the one headless game loop
+    (:mod:`tafl_desktop.game_loop`); past ``max_plies`` plies or ``timeout`` seconds it stops
+    unfinished."""
+    clocks = _RefereeClocks(clock_ms)
+    agents: dict[int, _RefereeAgent] = {}
+    for engine in engines.values():  # one agent an engine, told the end once
+        agents.setdefault(id(engine), _RefereeAgent(engine, clocks))
+    result = play_game(game, {side: agents[id(engine)] for side, engine in engines.items()},
+                       adjudication=Adjudication(max_plies=max_plies, proven=False, cap_is_draw=False,
+                                                 max_seconds=timeout))
+    if result.failed is not None:
+        return result.text
     out = game.outcome
     return out.describe(game.rules.variant) if out else ngettext("stopped after {n} move",
                                                                  "stopped after {n} moves",

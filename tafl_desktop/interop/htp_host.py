@@ -31,8 +31,10 @@ import queue
 import socket
 import threading
 import time
+from collections.abc import Callable
 
 from tafl_desktop.core.game import Game, Move, Side
+from tafl_desktop.game_loop import Adjudication, Budget, Reply, play_game
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.interop.engine import TOO_LONG as READ_TOO_LONG
 from tafl_desktop.interop.engine import read_protocol_lines
@@ -326,36 +328,79 @@ class HtpHostedEngine:
         self.process.close()
 
 
-def play_hosted_game(game: Game, engines: dict[Side, HtpHostedEngine | None], our_move, max_plies: int = 1000,
-                     should_stop=None) -> str:
-    """Play ``game`` to its end (blocking: matches and tests, never the window): each side's
-    engine, or ``our_move(game)`` where it is None.  Returns "" or the sentence that ended it."""
-    while game.outcome is None and len(game.plies) < max_plies:
-        side = game.rules.side_to_move(game.position)
-        engine = engines.get(side)
-        if engine is None:
-            game.play(our_move(game))
-            continue
+class _OurMove:
+    """The side ``our_move(game)`` plays, as an agent of the game loop."""
+
+    def __init__(self, our_move: Callable[[Game], Move]) -> None:
+        self.label = "ours"
+        self.our_move = our_move
+
+    def think(self, game: Game, budget: Budget) -> Reply:
+        return Reply(tuple(self.our_move(game)))
+
+    def finish(self, game: Game) -> None:
+        """Nothing to tell."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class _HtpAgent:
+    """An HTP engine as an agent of the game loop: waited for until it has connected (``--host``
+    mode), then asked; a resignation or a failure is its reply.  ``stopped`` is set when
+    ``should_stop()`` broke off the wait."""
+
+    def __init__(self, engine: HtpHostedEngine, should_stop: Callable[[], bool] | None) -> None:
+        self.engine = engine
+        self.label = engine.label
+        self.should_stop = should_stop
+        self.stopped = False
+
+    def think(self, game: Game, budget: Budget) -> Reply:
+        engine = self.engine
         while not engine.connected and not engine.dead:
-            event = engine.poll()
-            if event is not None:
+            if engine.poll() is not None:
                 break
             time.sleep(0.01)
         try:
             engine.request_move(game)
         except EngineFailure as exc:
-            game.resign(side)
-            return str(exc)
+            return Reply(failure="forfeit", text=str(exc))
         while True:
-            if should_stop is not None and should_stop():
-                return "stopped"
+            if self.should_stop is not None and self.should_stop():
+                self.stopped = True
+                return Reply()  # no move: the loop stops the game where it is
             event = engine.poll()
             if event is None:
                 time.sleep(0.005)
                 continue
             if event.kind == "move":
-                game.play(event.move)
-                break
-            game.resign(side, "resigned" if event.kind == "resigned" else "forfeit")
-            return event.text
-    return ""
+                return Reply(tuple(event.move))
+            if event.kind == "resigned":
+                return Reply(resigned=True, text=event.text)
+            return Reply(failure="forfeit", text=event.text)
+
+    def finish(self, game: Game) -> None:
+        """The protocol has no word for a game's end; the caller closes the engine."""
+
+    def close(self) -> None:
+        """The caller closes the engine."""
+
+
+def play_hosted_game(game: Game, engines: dict[Side, HtpHostedEngine | None], our_move: Callable[[Game], Move],
+                     max_plies: int = 1000, should_stop: Callable[[], bool] | None = None) -> str:
+    """Play ``game`` to its end (blocking: matches and tests, never the window): each side's
+    engine, or ``our_move(game)`` where it is None.  Returns "" or the sentence that ended it
+    ("stopped" when ``should_stop()`` broke it off).  The game is played by the one headless game
+    loop (:mod:`tafl_desktop.game_loop`), our rules playing every move (one the rules refuse
+    raises ``IllegalMove``; the engine's host has refereed the engine's already)."""
+    ours = _OurMove(our_move)
+    agents: dict[Side, _OurMove | _HtpAgent] = {}
+    for side in (Side.ATTACKERS, Side.DEFENDERS):
+        engine = engines.get(side)
+        agents[side] = ours if engine is None else _HtpAgent(engine, should_stop)
+    result = play_game(game, dict(agents), adjudication=Adjudication(max_plies=max_plies, proven=False,
+                                                                     cap_is_draw=False), trusted=True)
+    if result.ending == "stopped":
+        return "stopped"
+    return result.text if result.ending in ("resigned", "forfeit") else ""

@@ -19,9 +19,9 @@ A player spec is text, so it travels to worker processes and into a match's file
 
 Every agent answers :meth:`Agent.think` with a :class:`Reply`: a move (and the search's score
 and proof, when it has them), a resignation (an HTP engine's ``play ROLE resigns``), or a failure
-of a kind the match records (``crash``, ``timeout``, ``illegal``, ``protocol``).  The match loop
-(:mod:`tafl_desktop.match.loop`) knows nothing else of them, so a new kind of player is a new
-agent here.
+of a kind the match records (``crash``, ``timeout``, ``illegal``, ``protocol``).  The game loop
+(:mod:`tafl_desktop.game_loop`, the match's :mod:`tafl_desktop.match.loop`) knows nothing else of
+them, so a new kind of player is a new agent here.
 """
 
 from __future__ import annotations
@@ -29,17 +29,16 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.quoting import quote
+from tafl_desktop.game_loop import SEARCH_GRACE, Agent, Budget, Reply
 from tafl_desktop.i18n import _
 
 #: Failure kinds a match records (an agent's own words go with them); "protocol" is an engine
 #: that breaks the protocol otherwise (floods us, stops reading, reports an error).
 FAILURES = ("crash", "timeout", "illegal", "protocol")
-#: Seconds an in-process search may overrun its budget before it counts as out of time.
-SEARCH_GRACE = 2.0
 #: Seconds an HTP engine's move may take in a match without --time or --tc: its budget is in its own
 #: command line (the crate's ``--depth``, ``--seconds``), which the protocol cannot change, so this
 #: only finds a hang (AiBasic at depth 3 took more than a minute for a move on a busy two-core box).
@@ -71,43 +70,6 @@ class PlayerSpec:
     def label(self) -> str:
         """The player's name in reports and game files."""
         return self.text
-
-
-@dataclass
-class Budget:
-    """What one move may take: ``seconds`` (0: the player's own budget), and the clocks in
-    milliseconds as a hosted engine is told them (None: per-move time only)."""
-
-    seconds: float = 0.0
-    clock_ms: tuple[int, int] | None = None
-
-
-@dataclass
-class Reply:
-    """An agent's answer: ``move``, or ``failure`` (one of FAILURES) with ``text``.
-
-    ``score`` is the search's score from the mover's view (None if it has none); ``mate_in``
-    the plies to a result the search proved (positive: the mover wins); ``resigned`` the player
-    gave up (``text`` says so): a loss, not a failure."""
-
-    move: tuple[int, ...] | None = None
-    score: int | None = None
-    mate_in: int | None = None
-    failure: str = ""
-    text: str = ""
-    resigned: bool = False
-
-
-class Agent(Protocol):
-    """One player in one game (see the module docstring)."""
-
-    label: str
-
-    def think(self, game: Game, budget: Budget) -> Reply: ...
-
-    def finish(self, game: Game) -> None: ...
-
-    def close(self) -> None: ...
 
 
 _ENGINE_KEYS = {"time": float, "nodes": int, "depth": int}
@@ -178,16 +140,6 @@ def _weights_path(raw: str, path: str) -> str:
     except ValueError as exc:
         raise PlayerError(_("player {spec}: {error}").format(spec=quote(raw[:60]), error=exc)) from None
     return path
-
-
-def _next_event(engine: Any) -> Any:
-    """A hosted engine's next event (a move, a resignation or a failure): its host polls without
-    blocking and bounds the wait itself, so this only waits between polls."""
-    while True:
-        event = engine.poll()
-        if event is not None:
-            return event
-        time.sleep(0.002)
 
 
 def spec_weights(spec: PlayerSpec, rules: Any) -> dict[str, int] | None:
@@ -261,7 +213,7 @@ class HostedAgent:
             self.start_error = str(exc)
 
     def think(self, game: Game, budget: Budget) -> Reply:
-        from tafl_desktop.interop.host import EngineFailure
+        from tafl_desktop.interop.host import EngineFailure, next_event
 
         if self.engine is None:
             return Reply(failure="crash", text=self.start_error)
@@ -273,7 +225,7 @@ class HostedAgent:
                 self.engine.request_move(game, (per_move, per_move), (per_move // 1000 or 1, 1, 1), (True, True))
         except EngineFailure as exc:
             return Reply(failure=self.engine.failure_kind or "crash", text=str(exc))
-        event = _next_event(self.engine)
+        event = next_event(self.engine)
         if event.kind == "move":
             return Reply(tuple(event.move))
         kind = self.engine.failure_kind if self.engine.failure_kind in FAILURES else "protocol"
@@ -314,7 +266,7 @@ class HtpAgent:
             self.start_error, self.start_kind = self.engine.dead, self.engine.failure_kind or "crash"
 
     def think(self, game: Game, budget: Budget) -> Reply:
-        from tafl_desktop.interop.host import EngineFailure
+        from tafl_desktop.interop.host import EngineFailure, next_event
 
         if self.engine is None or self.start_error:
             return Reply(failure=self.start_kind, text=self.start_error)
@@ -327,7 +279,7 @@ class HtpAgent:
             self.engine.request_move(game)
         except EngineFailure as exc:
             return Reply(failure=self.engine.failure_kind or "protocol", text=str(exc))
-        event = _next_event(self.engine)
+        event = next_event(self.engine)
         if event.kind == "move":
             return Reply(tuple(event.move))
         if event.kind == "resigned":

@@ -2,18 +2,15 @@
 engine by its command line), which records and the New Game dialog read and write.
 
 The players as objects that play (one interface for all three) are in
-:mod:`tafl_desktop.session.player`; their search back-ends plug in here.  The window registers
-them at start-up: ``gui.computer`` (the client of the AI's search process) through
-:func:`register_engine`, ``gui.external_engine`` through :func:`register_external`.  Without an
-engine (some tests) the New Game dialog shows "Computer" greyed out and a record naming a computer
-player is played by a person.
+:mod:`tafl_desktop.session.player`; their back-ends (the engine contract) in
+:mod:`tafl_desktop.session.engine`, handed to the session by its owner.  Without a computer
+back-end (some tests, headless callers) the New Game dialog shows "Computer" greyed out and a
+record naming a computer player is played by a person.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.i18n import _
@@ -129,70 +126,3 @@ def engine_name(command: str) -> str:
             return os.path.splitext(base)[0]
         return base.rsplit(".", 1)[-1] if "/" not in word and "." in base else base  # com.x.OpenTafl -> OpenTafl
     return name
-
-
-class EngineForfeit(str):
-    """An engine's failure that ends the game (its side loses): an illegal move, a crash, silence
-    past its clock.  Passed to ``on_error``; a plain ``str`` there only pauses the game."""
-
-
-class EngineResigned(EngineForfeit):
-    """An engine that resigned (an HTP engine's ``play ROLE resigns``): its side loses by resignation."""
-
-
-class ComputerEngine(Protocol):
-    """What the controller needs from a computer player."""
-
-    def start(self, game: Any, level: str, on_move: Callable[[tuple[int, ...]], None],
-              on_error: Callable[[str], None] | None = None) -> None:
-        """Begin searching ``game``'s position; call ``on_move(move)`` later, on the GUI thread,
-        or ``on_error(sentence)`` if the computer could not answer.  Under a clock it is also
-        given ``time_limit`` (seconds it never passes) and ``soft_limit`` (its share of the clock
-        for this move)."""
-
-    def cancel(self) -> None:
-        """Stop searching; a late ``on_move`` after this is ignored by the controller anyway."""
-
-    def move_now(self) -> None:
-        """Stop thinking and play the best move found so far."""
-
-    def shutdown(self) -> None:
-        """Release the search process (the window is closing)."""
-
-
-_engine_factory: Callable[[], ComputerEngine] | None = None
-
-
-def register_engine(factory: Callable[[], ComputerEngine] | None) -> None:
-    """Install (or with None remove) the computer player; called by the AI package."""
-    global _engine_factory
-    _engine_factory = factory
-
-
-def make_engine() -> ComputerEngine | None:
-    return _engine_factory() if _engine_factory is not None else None
-
-
-_external_factory: Callable[[], ComputerEngine] | None = None
-
-
-def register_external(factory: Callable[[], ComputerEngine] | None) -> None:
-    """Install (or with None remove) the host of external engines (``gui.external_engine``)."""
-    global _external_factory
-    _external_factory = factory
-
-
-def make_external_engine() -> ComputerEngine | None:
-    return _external_factory() if _external_factory is not None else None
-
-
-def player_available(spec: PlayerSpec) -> bool:
-    """Whether this installation can play ``spec`` (a record may name a player it lacks)."""
-    if spec.kind == EXTERNAL:
-        return _external_factory is not None
-    return spec.is_human or _engine_factory is not None
-
-
-def computer_available() -> bool:
-    """True once an engine is registered (the New Game dialog then enables 'Computer')."""
-    return _engine_factory is not None

@@ -27,9 +27,10 @@ from tafl_desktop.core.game_tree import Node
 from tafl_desktop.core.record_limits import comment_refusal, move_refusal, promotion_refusal
 from tafl_desktop.core.side_words import sentence
 from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.session.engine import ClockReport, EngineHub, TurnFailure, TurnLimits, TurnRequest
 from tafl_desktop.session.events import Event, Signal0
-from tafl_desktop.session.player import ClockReport, EngineHub, Player, make_player
-from tafl_desktop.session.players import EngineForfeit, EngineResigned, PlayerSpec, player_available
+from tafl_desktop.session.player import Player, make_player
+from tafl_desktop.session.players import PlayerSpec
 from tafl_desktop.session.source import GameSource
 
 if TYPE_CHECKING:
@@ -109,9 +110,8 @@ class GameSession:
 
         self.now = now
         self._defer = defer or (lambda fn: fn())
+        #: The back-ends of the computer and engine players (none unless the owner gives them).
         self.engines = engines if engines is not None else EngineHub()
-        self.engines.on_progress = self.computer_progress.emit
-        self.engines.clock_source = self.engine_clock
         #: The computer waits while paused (and the clocks stand still).
         self.paused = False
         #: True while a computer side's search is out.
@@ -125,7 +125,7 @@ class GameSession:
         """Make ``source`` the game: its tree, players, clock, tags, file and saved state.  The
         one entry point for every way a game arrives."""
         self._cancel_turn()
-        self.engines.end_external_engines()
+        self.engines.end_game()
         self._load(source)
         self.loaded.emit(source)
         self.changed.emit()
@@ -137,7 +137,7 @@ class GameSession:
         self.tree = source.tree
         #: A record may name a computer player this installation does not have: a human plays it.
         self.specs: tuple[PlayerSpec, PlayerSpec] = tuple(  # type: ignore[assignment]
-            p if player_available(p) else PlayerSpec() for p in source.players)
+            p if self.engines.can_play(p.kind) else PlayerSpec() for p in source.players)
         self.players: tuple[Player, Player] = (make_player(self.specs[0], self.engines),
                                                make_player(self.specs[1], self.engines))
         self.tags: dict[str, str] = source.record_tags()
@@ -683,9 +683,11 @@ class GameSession:
         generation = self._generation
         plan = self.think_plan(side, player.spec.level) if player.spec.kind == "computer" else None
         self._set_thinking(True)
-        started = player.start_turn(self._game, lambda move: self._computer_moved(generation, move),
-                                    lambda why: self._computer_error(generation, why),
-                                    plan.hard if plan is not None else None, plan.soft if plan is not None else None)
+        request = TurnRequest(self._game, player.spec.level, lambda move: self._computer_moved(generation, move),
+                              lambda why: self._computer_failed(generation, why), self.computer_progress.emit,
+                              TurnLimits(plan.hard, plan.soft) if plan is not None else TurnLimits(),
+                              self.engine_clock())
+        started = player.start_turn(request)
         if not started:
             self._set_thinking(False)
 
@@ -705,35 +707,36 @@ class GameSession:
         self._set_thinking(False)
         reason = self._game.check(move)
         if reason is not None:  # never expected: the worker searched this very position
-            self._computer_error(generation, _("it proposed {move}, which is not allowed ({reason})").format(
-                move=self.rules.move_text(move), reason=reason))
+            why = _("it proposed {move}, which is not allowed ({reason})").format(move=self.rules.move_text(move),
+                                                                                  reason=reason)
+            self._computer_failed(generation, TurnFailure(why))
             return
         if self._refused(self._end, move):
             return  # the game is as large as a record may be: the computer's move is not kept
         self.goto(len(self._game.plies))
         self._play_live(move)
 
-    def _computer_error(self, generation: int, why: str) -> None:
+    def _computer_failed(self, generation: int, why: TurnFailure) -> None:
         """The computer could not move: say so and wait; the game stays as it is and playable.
-        An external engine's failure (EngineForfeit) ends the game: its side loses."""
+        A failure that ends the game (an engine's forfeit or resignation): its side loses."""
         if generation != self._generation:
             return
         self._set_thinking(False)
-        if isinstance(why, EngineForfeit):
+        if why.ends_game:
             side = self.live_side()
-            outcome = Outcome(side.other, "resigned" if isinstance(why, EngineResigned) else "forfeit")
+            outcome = Outcome(side.other, "resigned" if why.kind == "resigned" else "forfeit")
             self._game.finish(outcome)
             self.tree.set_ending(self._end, outcome)
             # one sentence for translators: the engine's failure is a clause ("the engine 'x' did not
             # answer within its time") and the result a whole sentence of its own
-            text = _("The game ends: {why}. {result}").format(why=why, result=self.describe(outcome))
+            text = _("The game ends: {why}. {result}").format(why=why.text, result=self.describe(outcome))
             self.message.emit(text)
             self.computer_failed.emit(text)
             self._after_change()
             self._game_over(outcome)
             return
         text = _("The computer player could not move: {why}. Choose Game > Computer: Move Now to try again, or start "
-                 "a new game with a human for that side.").format(why=why)
+                 "a new game with a human for that side.").format(why=why.text)
         self.message.emit(text)
         self.computer_failed.emit(text)
 
