@@ -28,13 +28,13 @@ posix_only = pytest.mark.skipif(os.name != "posix", reason="FIFOs and SIGSTOP ar
 
 def play(window, *moves: str) -> None:
     for text in moves:
-        move = window.controller.rules.parse_move(window.controller.game.position, text)
+        move = window.session.rules.parse_move(window.session.game.position, text)
         assert window.controller.play_move(move), window.status_text()
 
 
 def snapshot(window) -> tuple:
     c = window.controller
-    return c.game, c.game.move_texts(), c.variant.id, window.file_path
+    return c.session.game, c.session.game.move_texts(), c.session.variant.id, window.file_path
 
 
 # ---------------------------------------------------------------------- 1. parser limits at start-up
@@ -49,7 +49,7 @@ def test_start_up_with_a_deeply_nested_variant_file_opens_the_window(qtbot, gui_
     assert [t for t, _ in dialogs_recorder.errors] == ["Cannot use that variant"]
     text = dialogs_recorder.errors[0][1]
     assert "deep.toml" in text and "nested too deeply" in text and "Traceback" not in text
-    assert w.controller.variant.id == "copenhagen"
+    assert w.session.variant.id == "copenhagen"
 
 
 # ---------------------------------------------------------------------- 3. a FIFO does not freeze the window
@@ -138,8 +138,8 @@ def test_a_normal_close_is_not_reported_as_a_crash(qtbot, gui_settings, dialogs_
     w = _start(qtbot, auto, asked, monkeypatch)
     assert asked == []  # nothing to offer on the very first start
     for _ in range(3):  # three moves of the first game (whatever variant the start chose)
-        assert w.controller.play_move(w.controller.game.legal_moves()[0])
-    moves = w.controller.game.move_texts()
+        assert w.controller.play_move(w.session.game.legal_moves()[0])
+    moves = w.session.game.move_texts()
     assert moves and load_game(auto).move_texts() == moves
     w.close()  # the player closes the window mid-game
     assert load_game(auto).move_texts() == moves  # the game is kept to continue
@@ -149,7 +149,7 @@ def test_a_normal_close_is_not_reported_as_a_crash(qtbot, gui_settings, dialogs_
     title, text, yes = asked[0]
     assert "not closed properly" not in text and "crash" not in text.lower()
     assert title == "Continue your last game?" and yes == "Continue" and "when you closed Tafl Desktop" in text
-    assert w2.controller.game.move_texts() == moves
+    assert w2.session.game.move_texts() == moves
 
     # this run now owns the game: if it dies without closing, the next start says so
     w2.autosave_path = None  # simulate a crash: the window never runs its closeEvent,
@@ -204,7 +204,7 @@ def test_an_autosave_that_fails_is_told_once(qtbot, make_window, dialogs_recorde
     text = dialogs_recorder.errors[0][1]
     assert "autosave.tafl.json" in text and "File > Save Game" in text
     assert "Autosave failed" in w.status_text()
-    assert w.controller.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
+    assert w.session.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
 
 
 def test_preferences_that_cannot_be_saved_are_told(qtbot, make_window, dialogs_recorder):

@@ -182,7 +182,7 @@ def create_window(file: str | None = None, variant: str | None = None, autosave:
         slot = (adopted.path, adopted.lock) if adopted is not None else autosave_slots.claim_free_slot(folder)
         if slot is not None:
             window.autosave_path, window.autosave_lock = str(slot[0]), slot[1]
-        if window.controller.game.plies:
+        if window.session.game.plies:
             window.autosave_now()  # this run now owns the game: a crash from here on is a crash
     return window
 

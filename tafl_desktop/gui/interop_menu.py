@@ -41,7 +41,7 @@ def _ask_variant(window: MainWindow):
     from tafl_desktop.core.variants import presets
 
     tafl = [v for v in presets().values() if v.traits.opentafl]
-    current = window.controller.variant
+    current = window.session.variant
     names = [v.name for v in tafl]
     first = names.index(current.name) if current.name in names else 0
     name, ok = QInputDialog.getItem(window, _("Variant of the move list"),
@@ -139,7 +139,7 @@ def export_game(window: MainWindow, path: str | None = None, fmt: str | None = N
     from tafl_desktop.interop.formats import format_of, write_game
     from tafl_desktop.interop.transfer import GameTransfer, InteropError
 
-    c = window.controller
+    c = window.session
     if path is None:
         chosen = fmt or "otg"
         import os
@@ -157,7 +157,7 @@ def export_game(window: MainWindow, path: str | None = None, fmt: str | None = N
     # an imported game's own tags; else the players as OpenTafl's record names them (our
     # player1/player2 tags mean nothing there)
     tags = dict(session.tags) if session.origin in (Origin.IMPORT, Origin.DROP) else {
-        "attackers": c.players[0].label(), "defenders": c.players[1].label()}
+        "attackers": c.specs[0].label(), "defenders": c.specs[1].label()}
     transfer = GameTransfer.from_tree(c.tree, tags)
     try:
         warnings = write_game(transfer, path, fmt or format_of(path))

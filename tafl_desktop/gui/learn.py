@@ -172,7 +172,7 @@ def open_puzzles(window: MainWindow) -> PuzzleDialog | None:
         dialogs.show_error(window, _("Puzzles"), str(exc))
         return None
     puzzles += _my_puzzles(window)
-    dlg = PuzzleDialog(puzzles, window, playing=window.controller.variant.id)
+    dlg = PuzzleDialog(puzzles, window, playing=window.session.variant.id)
     window.learn_dialogs.append(dlg)
     dlg.show()
     return dlg

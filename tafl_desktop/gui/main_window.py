@@ -1,12 +1,14 @@
 """The main window: board, side panel, menus, toolbar, status bar, files and preferences.
 
-The window is a view of one :class:`~tafl_desktop.session.session.GameSession` (through its Qt
-edge, the controller): every way a game arrives ends in :meth:`MainWindow.load`, which hands a
-:class:`~tafl_desktop.session.source.GameSource` to the session's one ``load``.  Capabilities
-(clocks, import/export, the analysis board...) are modules that ``install(window)`` themselves and
-then talk to the window only through its public API below (``session``, ``controller``,
-``show_message``, ``add_action``, ``may_discard``, ``last_dir``, ``load``...) and the attributes it
-declares for them; none of them reaches into the window's private members.
+The window is a view of one :class:`~tafl_desktop.session.session.GameSession`: views read the
+game from ``window.session`` and subscribe to its events through ``window.events`` (its Qt edge,
+:class:`~tafl_desktop.gui.session_signals.SessionSignals`); ``window.controller`` holds only the
+board's gestures (pick, path, hint).  Every way a game arrives ends in :meth:`MainWindow.load`,
+which hands a :class:`~tafl_desktop.session.source.GameSource` to the session's one ``load``.
+Capabilities (clocks, import/export, the analysis board...) are modules that ``install(window)``
+themselves and then talk to the window only through its public API below (``session``, ``events``,
+``controller``, ``show_message``, ``add_action``, ``may_discard``, ``last_dir``, ``load``...) and the
+attributes it declares for them; none of them reaches into the window's private members.
 
 Every file problem becomes a message box: a bad file never changes the game on screen and never
 shows a traceback.  Dialogs that are not needed at start-up (new game, rules, preferences) are
@@ -46,11 +48,13 @@ from tafl_desktop.gui.preferences import (
     save_preferences,
 )
 from tafl_desktop.gui.screen_fit import fit_size
+from tafl_desktop.gui.session_signals import SessionSignals
 from tafl_desktop.gui.side_panel import SidePanel
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import theme
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.session.players import HUMANS, PlayerSpec
+from tafl_desktop.session.readout import status_text
 from tafl_desktop.session.session import GameSession
 from tafl_desktop.session.source import EXIT_TAG, GAME_SUFFIX, GameSource, Origin
 
@@ -162,9 +166,12 @@ class MainWindow(QMainWindow):
         #: The game: tree, players, clock, tags, file and saved state (headless).
         self.session = GameSession(GameSource.of_game(game, Origin.NEW, players),
                                    defer=lambda fn: QTimer.singleShot(0, fn))
+        #: The board's gestures (pick, path, hint), connected to the session before any view.
         self.controller = GameController(self.session, self)
+        #: The session's events as Qt signals: every view of the game subscribes here.
+        self.events = SessionSignals(self.session, self)
         self.board = BoardView()
-        self.panel = SidePanel(self.controller)
+        self.panel = SidePanel(self.session, self.controller)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.board)
         self.splitter.addWidget(self.panel)
@@ -184,14 +191,16 @@ class MainWindow(QMainWindow):
         self.board.drop_requested.connect(self.controller.drop)
         self.board.cancel_requested.connect(self.controller.cancel)
         self.board.hint.connect(self.show_message)
-        self.controller.changed.connect(self.refresh)
-        self.controller.message.connect(self.show_message)
-        self.controller.moved.connect(self._remember_move)
-        self.controller.game_finished.connect(self._game_finished)
+        self.events.changed.connect(self.refresh)
+        self.controller.board_changed.connect(self.refresh)
+        self.events.message.connect(self.show_message)
+        self.controller.board_message.connect(self.show_message)
+        self.events.moved.connect(self._remember_move)
+        self.events.finished.connect(self._game_finished)
         self.panel.rules_requested.connect(self.show_rules)
-        self.controller.thinking_changed.connect(self._thinking_changed)
-        self.controller.computer_progress.connect(self._computer_progress)
-        self.controller.computer_failed.connect(self._computer_failed)
+        self.events.thinking_changed.connect(self._thinking_changed)
+        self.events.computer_progress.connect(self._computer_progress)
+        self.events.computer_failed.connect(self._computer_failed)
         #: Hints and the evaluation bar's searches, made on the first hint or evaluation.
         self.analyst: Analyst | None = None
         self._evaluated: object = None  # the position the evaluation bar shows
@@ -229,7 +238,7 @@ class MainWindow(QMainWindow):
         return a
 
     def _make_actions(self) -> None:
-        c = self.controller
+        c = self.session
         self.act_new = self.add_action(N_("&New Game..."), self.new_game, QKeySequence.StandardKey.New,
                                        N_("Choose a game, its players and its rules"), "new")
         self.act_open = self.add_action(N_("&Open Game..."), lambda: self.open_game(), QKeySequence.StandardKey.Open,
@@ -353,10 +362,10 @@ class MainWindow(QMainWindow):
         self._pending_move = tuple(move)
 
     def refresh(self) -> None:
-        """Bring every widget in line with the controller (after a move, undo, navigation...)."""
-        c = self.controller
+        """Bring every widget in line with the session and the board's gestures (after a move,
+        undo, navigation, a piece picked...)."""
         move, self._pending_move = self._pending_move, ()
-        self.board.set_state(c.board_state(), animate_move=move)
+        self.board.set_state(self.controller.board_state(), animate_move=move)
         self.panel.refresh()
         self._update_actions()
         self._update_title()
@@ -366,7 +375,7 @@ class MainWindow(QMainWindow):
             self._autosave_if_changed()
 
     def _update_actions(self, *_args) -> None:
-        c = self.controller
+        c = self.session
         self.act_undo.setEnabled(self.session.can_undo)
         self.act_redo.setEnabled(self.session.can_redo)
         n = len(c.game.plies)
@@ -387,8 +396,8 @@ class MainWindow(QMainWindow):
 
     def _update_title(self, *_args) -> None:
         name = Path(self.file_path).name if self.file_path else _("unsaved game")
-        dirty = "*" if self.controller.modified else ""
-        self.setWindowTitle(f"{name}{dirty} - {self.controller.variant.title} - {APP_NAME}")
+        dirty = "*" if self.session.modified else ""
+        self.setWindowTitle(f"{name}{dirty} - {self.session.variant.title} - {APP_NAME}")
 
     def show_message(self, text: str) -> None:
         """Say ``text`` in the status bar until the next message (empty: the default guidance)."""
@@ -401,7 +410,7 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         """The status bar always says something useful: the last message, else what to do now."""
-        c = self.controller
+        c = self.session
         text = self._message
         if not text:
             if not c.is_live:
@@ -411,14 +420,14 @@ class MainWindow(QMainWindow):
                           "start a variation."))
             elif c.game.outcome is not None:
                 text = _("{outcome} Use the arrow keys or the move list to review.").format(
-                    outcome=c.describe_outcome(c.game.outcome))
-            elif c.picked:
-                name = c.variant.geometry.name(c.picked[0])
+                    outcome=c.describe(c.game.outcome))
+            elif self.controller.picked:
+                name = c.variant.geometry.name(self.controller.picked[0])
                 text = _("Piece on {square} picked: click a dot to move it there, or drag it. Click elsewhere (or "
                          "press Esc) to put it back.").format(square=name)
             else:
                 text = _("{status}: click a piece to see where it can go (or press Enter to use the keyboard).").format(
-                    status=c.status_text())
+                    status=status_text(c))
         self.statusBar().showMessage(text)
 
     def status_text(self) -> str:
@@ -446,21 +455,21 @@ class MainWindow(QMainWindow):
         self.session.load(GameSource.new(variant, players, start, time_control, origin))
         self._orient()
         self.show_message(_("New game: {game}. {status}.").format(game=variant.title,
-                                                                  status=self.controller.status_text()))
+                                                                  status=status_text(self.session)))
         self.refresh()
 
     def _orient(self) -> None:
         """Face the human: in games with a bottom and a top side (Fox games, Dablot), a lone human
         player of the top side sees the board turned round.  Tafl boards have no top side."""
-        players = self.controller.players
-        if not self.controller.variant.traits.has_top_side or players[0].is_human == players[1].is_human:
+        players = self.session.specs
+        if not self.session.variant.traits.has_top_side or players[0].is_human == players[1].is_human:
             return
         self.board.set_flipped(players[1].is_human)
 
     def may_discard(self) -> bool:
         """May the game on screen be replaced?  Asks when it holds moves that are not saved, finished
         or not."""
-        c = self.controller
+        c = self.session
         if not c.modified or not c.tree.root.children:
             return True
         if c.game.outcome is not None:  # a finished game is worth keeping too: to replay, review, mine
@@ -475,7 +484,7 @@ class MainWindow(QMainWindow):
             return
         from tafl_desktop.gui.new_game_dialog import NewGameDialog
 
-        choice = NewGameDialog.ask(self, self.controller.variant, self.controller.players)
+        choice = NewGameDialog.ask(self, self.session.variant, self.session.specs)
         if choice is not None:
             self.start_game(choice.variant, choice.players, time_control=getattr(choice, "time_control", None))
 
@@ -519,7 +528,7 @@ class MainWindow(QMainWindow):
         return self.save_game_to(self.file_path)
 
     def save_game_as(self) -> bool:
-        suggested = os.path.join(self.last_dir(), f"{self.controller.variant.id}{GAME_SUFFIX}")
+        suggested = os.path.join(self.last_dir(), f"{self.session.variant.id}{GAME_SUFFIX}")
         path = dialogs.ask_save_path(self, _("Save the game"), dialogs.GAME_FILTER, suggested)
         if not path:
             return False
@@ -582,7 +591,7 @@ class MainWindow(QMainWindow):
     def _announce_end(self, outcome: Outcome) -> None:
         """The end-of-game dialog: its answer starts a new game, starts the review, or just
         leaves the board as it is."""
-        c = self.controller
+        c = self.session
         if c.game.outcome != outcome:
             return  # taken back meanwhile
         variant = c.rules.variant
@@ -679,7 +688,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------------------- computer
     def _thinking_changed(self, on: bool) -> None:
-        c = self.controller
+        c = self.session
         if on:
             side = c.sides[int(c.rules.side_to_move(c.game.position))]
             self.panel.show_thinking(_("The computer ({side}) is thinking...").format(side=side))
@@ -688,7 +697,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _computer_progress(self, info: dict) -> None:
-        c = self.controller
+        c = self.session
         if not c.thinking:
             return
         side = c.sides[int(c.rules.side_to_move(c.game.position))]
@@ -719,16 +728,16 @@ class MainWindow(QMainWindow):
 
     def ask_hint(self) -> None:
         """Ask the computer for the move it would play for the human to move, then draw it."""
-        c = self.controller
+        c = self.session
         if c.game.outcome is not None or not c.human_to_move():
             self.show_message(_("A hint is for your own turn."))
             return
         c.last()
-        game, plies, token = c.game, len(c.game.plies), c.token
+        game, plies, token = c.game, len(c.game.plies), self.controller.token
         self.show_message(_("Looking for a good move..."))
 
         def got(result) -> None:
-            if c.token != token or c.game is not game or len(game.plies) != plies:
+            if self.controller.token != token or c.game is not game or len(game.plies) != plies:
                 return  # the game moved on meanwhile, or another game was loaded
             if result.error or result.move is None:
                 from tafl_desktop.gui.computer import first_line
@@ -736,7 +745,7 @@ class MainWindow(QMainWindow):
                 self.show_message(_("No hint this time: {reason}.").format(
                     reason=first_line(result.error) or _("no move found")))
                 return
-            c.show_hint(tuple(result.move), token)
+            self.controller.show_hint(tuple(result.move), token)
             self.show_message(_("Hint: {move_text}.").format(move_text=result.move_text))
             if self.prefs.eval_bar:  # a hint is also a fresh, deeper evaluation
                 self._evaluated = (id(game), plies)
@@ -752,7 +761,7 @@ class MainWindow(QMainWindow):
     def _update_eval_bar(self) -> None:
         """Ask for an evaluation of the live position when the bar is on and it shows another one.
         Skipped while the computer opponent thinks: two searches would halve each one's speed."""
-        c = self.controller
+        c = self.session
         bar = self.panel.eval_bar
         bar.setVisible(self.prefs.eval_bar)
         if not self.prefs.eval_bar:
@@ -839,7 +848,7 @@ class MainWindow(QMainWindow):
     def show_rules(self) -> None:
         from tafl_desktop.gui.rules_viewer import RulesViewer
 
-        RulesViewer(self.controller.variant, self).exec()
+        RulesViewer(self.session.variant, self).exec()
 
     def show_keyboard_help(self) -> None:
         from tafl_desktop.gui.help_text import KEYBOARD_HELP
@@ -886,7 +895,7 @@ class MainWindow(QMainWindow):
         if self.autosave_lock is not None:  # the slot's game (if any) is now for the next start to offer
             self.autosave_lock.release()
             self.autosave_lock = None
-        self.controller.shutdown()
+        self.session.shutdown()
         self.review_panel.shutdown()
         if self.analyst is not None:
             self.analyst.shutdown()

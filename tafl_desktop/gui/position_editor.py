@@ -427,7 +427,7 @@ def open_editor(window: MainWindow, variant: Any = None, pieces: dict[int, str] 
                 side: Side | None = None) -> PositionEditor:
     """Show the editor (not modal: the window stays usable) on the given set-up, by default the
     position shown in the window."""
-    c = window.controller
+    c = window.session
     old = window.position_editor
     if old is not None:
         try:
@@ -440,7 +440,7 @@ def open_editor(window: MainWindow, variant: Any = None, pieces: dict[int, str] 
         pieces = dict(c.rules.pieces(pos))
         side = c.rules.side_to_move(pos)
     editor = PositionEditor(window, variant, pieces or {}, side if side is not None else variant.first_side,
-                            c.players if variant is c.variant else HUMANS)
+                            c.specs if variant is c.variant else HUMANS)
     editor.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
     window.position_editor = editor
     editor.show()

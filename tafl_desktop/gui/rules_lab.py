@@ -71,7 +71,7 @@ def install(window: MainWindow) -> None:
 
     act = tr(QAction(window), "setText", "Rul&es Lab...")
     tr(act, "setStatusTip", "Play many computer games to see how a rule changes who wins")
-    act.triggered.connect(lambda: RulesLabDialog.open_for(window, window.controller.variant))
+    act.triggered.connect(lambda: RulesLabDialog.open_for(window, window.session.variant))
     window.game_menu.addAction(act)
     window.act_rules_lab = act
 
