@@ -306,25 +306,25 @@ def test_autosave_write_failure_keeps_the_old_file(qtbot, make_window, tmp_path,
     """The rename is the only step that touches the autosave: if it fails (or never happens), the
     old complete record is still there, byte for byte, and no temp file is left behind."""
     w = make_window(VARIANT)
-    w.autosave_path = str(tmp_path / "auto" / "autosave.tafl.json")
+    w.autosave.path = str(tmp_path / "auto" / "autosave.tafl.json")
     for text in MOVES[:2]:
         assert w.controller.play_move(w.session.rules.parse_move(w.session.game.position, text))
-    w.autosave_now()
-    before = Path(w.autosave_path).read_bytes()
-    assert load_game(w.autosave_path).move_texts() == MOVES[:2]
+    w.autosave.now()
+    before = Path(w.autosave.path).read_bytes()
+    assert load_game(w.autosave.path).move_texts() == MOVES[:2]
 
     def no_rename(src, dst):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", no_rename)
     assert w.controller.play_move(w.session.rules.parse_move(w.session.game.position, MOVES[2]))
-    w.autosave_now()
-    assert Path(w.autosave_path).read_bytes() == before
+    w.autosave.now()
+    assert Path(w.autosave.path).read_bytes() == before
     assert [p.name for p in (tmp_path / "auto").iterdir()] == ["autosave.tafl.json"]
     assert "Autosave failed: the disk is full" in w.status_text()  # errno 28 said as a sentence
     monkeypatch.undo()
-    w.autosave_now()
-    assert load_game(w.autosave_path).move_texts() == MOVES[:3]
+    w.autosave.now()
+    assert load_game(w.autosave.path).move_texts() == MOVES[:3]
 
 
 def test_start_up_offers_the_autosave_and_a_no_starts_fresh(qtbot, gui_settings, dialogs_recorder, tmp_path):
@@ -338,7 +338,7 @@ def test_start_up_offers_the_autosave_and_a_no_starts_fresh(qtbot, gui_settings,
     w = create_window(None, None, str(auto))
     qtbot.addWidget(w)
     assert w.session.game.move_texts() == [] and load_game(auto).move_texts() == MOVES[:3]
-    assert w.autosave_path == str(auto)
+    assert w.autosave.path == str(auto)
     qtbot.wait(600)
     assert load_game(auto).move_texts() == MOVES[:3]
     w.close()  # a clean close with an empty new game leaves no autosave to offer next time
@@ -355,4 +355,4 @@ def test_start_up_reports_an_unreadable_autosave(qtbot, gui_settings, dialogs_re
     assert dialogs_recorder.errors and dialogs_recorder.errors[0][0] == "Cannot restore the unfinished game"
     assert "autosave.tafl.json" in dialogs_recorder.errors[0][1] and "Traceback" not in dialogs_recorder.errors[0][1]
     assert w.session.game.move_texts() == []
-    w.autosave_path = None
+    w.autosave.path = None

@@ -75,14 +75,14 @@ def test_clocks_are_saved_in_the_record_and_restored(qtbot, make_window, tmp_pat
     _play(w, "d6-b6")
     t.t += 7
     path = tmp_path / "clocked.tafl.json"
-    assert w.save_game_to(str(path))
+    assert w.files.save_game_to(str(path))
     tags = json.loads(path.read_text())["tags"]
     assert tags["time-control"] == "300 30/3 2i"
     assert tags["time-remaining"] == "292000 3 30000 293000 3 30000 -1"
     other = make_window("tablut")
     t2 = FakeTime()
     other.clock_driver.now = t2
-    assert other.open_game(str(path))
+    assert other.files.open_game(str(path))
     clock = other.clock_driver.clock
     assert clock is not None and clock.control == TimeControl.parse("300 30/3 2i")
     assert clock.shown(0)[0] == 292_000 and clock.shown(1)[0] == 293_000
@@ -95,11 +95,11 @@ def test_a_damaged_clock_tag_opens_the_game_without_clocks(qtbot, make_window, t
     w = make_window("brandubh")
     _clocked(w, "60")
     path = tmp_path / "bad.tafl.json"
-    assert w.save_game_to(str(path))
+    assert w.files.save_game_to(str(path))
     data = json.loads(path.read_text())
     data["tags"]["time-remaining"] = "lots of time"
     path.write_text(json.dumps(data))
-    assert w.open_game(str(path))
+    assert w.files.open_game(str(path))
     assert w.clock_driver.clock is None and not w.clock_driver.panel.isVisible()
     qtbot.waitUntil(lambda: "without clocks" in w.status_text())
 
@@ -142,7 +142,7 @@ def test_resign_is_in_the_menu_and_the_record(qtbot, make_window, dialogs_record
     assert w.session.describe(out) == "Fox wins: the geese resigned."
     assert not w.game_end.act_resign.isEnabled()
     path = tmp_path / "resigned.tafl.json"
-    assert w.save_game_to(str(path))
+    assert w.files.save_game_to(str(path))
     back = load_game(path)
     assert back.outcome == out
     w.session.undo()  # nothing to take back: the resignation stays

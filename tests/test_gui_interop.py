@@ -91,7 +91,7 @@ def test_a_saved_game_never_starts_a_program(qtbot, make_window, tmp_path):
     path = tmp_path / "evil.tafl.json"
     save_game(Game(find_variant("brandubh").make_rules()), path, {"player1": "engine:touch /tmp/pwned"})
     w = make_window("brandubh")
-    assert w.open_game(str(path))
+    assert w.files.open_game(str(path))
     assert w.session.specs[0].is_human
 
 
@@ -120,7 +120,7 @@ def test_import_and_export_through_the_file_menu(qtbot, make_window, dialogs_rec
     other.act_import.trigger()
     assert other.imported.comments == {1: "good start", 2: "bold"}
     saved = tmp_path / "notes.tafl.json"
-    assert other.save_game_to(str(saved))
+    assert other.files.save_game_to(str(saved))
     data = json.loads(saved.read_text())
     assert data["comments"] == {"1": "good start", "2": "bold"} and data["tags"]["attackers"]
     again = tmp_path / "again.otg"
@@ -164,11 +164,11 @@ def test_dropping_a_file_on_the_window_opens_it(qtbot, make_window, dialogs_reco
     own = tmp_path / "own.tafl.json"
     save_game(game, own)
     _drop(w, own)
-    assert w.file_path == str(own) and dialogs_recorder.errors == []
+    assert w.files.file_path == str(own) and dialogs_recorder.errors == []
     broken = tmp_path / "broken.otg"
     broken.write_bytes(b"\x00\xff")
     _drop(w, broken)
-    assert dialogs_recorder.errors and w.file_path == str(own)
+    assert dialogs_recorder.errors and w.files.file_path == str(own)
 
 
 def test_an_external_engine_is_told_the_game_clock(qtbot, make_window, tmp_path):

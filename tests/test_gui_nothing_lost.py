@@ -34,7 +34,7 @@ def play(window, *moves: str) -> None:
 
 def snapshot(window) -> tuple:
     c = window.controller
-    return c.session.game, c.session.game.move_texts(), c.session.variant.id, window.file_path
+    return c.session.game, c.session.game.move_texts(), c.session.variant.id, window.files.file_path
 
 
 # ---------------------------------------------------------------------- 1. parser limits at start-up
@@ -71,7 +71,7 @@ def test_opening_a_fifo_returns_at_once_and_keeps_the_game(qtbot, make_window, d
 
     threading.Thread(target=unblock, daemon=True).start()
     t = time.monotonic()
-    assert w.open_game(str(fifo)) is False
+    assert w.files.open_game(str(fifo)) is False
     within(time.monotonic() - t, 1.0, "refusing the FIFO")
     assert snapshot(w) == before
     title, text = dialogs_recorder.errors[-1]
@@ -87,7 +87,7 @@ def test_a_huge_bad_value_gives_a_short_dialog_at_once(qtbot, make_window, dialo
     f = tmp_path / "big\nOK: nothing wrong here\u202e.tafl.json"
     f.write_text(json.dumps(data))
     t = time.monotonic()
-    assert w.open_game(str(f)) is False
+    assert w.files.open_game(str(f)) is False
     within(time.monotonic() - t, 2.0, "refusing the file")
     title, text = dialogs_recorder.errors[-1]
     first = text.split("\n\n")[0]
@@ -106,12 +106,12 @@ def test_save_as_writes_through_a_link_and_refuses_a_pipe(qtbot, make_window, di
     link = tmp_path / "link.tafl.json"
     link.symlink_to(real)
     dialogs_recorder.save_paths.append(str(link))
-    assert w.save_game_as()
+    assert w.files.save_game_as()
     assert link.is_symlink() and load_game(real).move_texts() == ["d6-b6"]
     fifo = tmp_path / "pipe.tafl.json"
     os.mkfifo(fifo)
     dialogs_recorder.save_paths.append(str(fifo))
-    assert w.save_game_as() is False
+    assert w.files.save_game_as() is False
     title, text = dialogs_recorder.errors[-1]
     assert title == "Cannot save the game" and "pipe" in text
     assert Path(fifo).is_fifo()
@@ -152,13 +152,13 @@ def test_a_normal_close_is_not_reported_as_a_crash(qtbot, gui_settings, dialogs_
     assert w2.session.game.move_texts() == moves
 
     # this run now owns the game: if it dies without closing, the next start says so
-    w2.autosave_path = None  # simulate a crash: the window never runs its closeEvent,
-    w2.autosave_lock.release()  # and the system drops a dead process's lock
+    w2.autosave.path = None  # simulate a crash: the window never runs its closeEvent,
+    w2.autosave.lock.release()  # and the system drops a dead process's lock
     asked.clear()
     w3 = _start(qtbot, auto, asked, monkeypatch, answer=False)
     title, text, yes = asked[0]
     assert "was not closed properly" in text and yes == "Restore"
-    w3.autosave_path = None
+    w3.autosave.path = None
 
 
 # ---------------------------------------------------------------------- 8. the smaller items
@@ -185,8 +185,8 @@ def test_unexpected_problems_name_their_cause(qtbot, make_window, dialogs_record
     monkeypatch.setattr(variants, "load_variant", fail)
     f = tmp_path / "x.toml"
     f.write_text("")
-    assert w.open_game(str(f)) is False
-    assert w.open_variant(str(f)) is False
+    assert w.files.open_game(str(f)) is False
+    assert w.files.open_variant(str(f)) is False
     assert [t for t, _ in dialogs_recorder.errors] == ["Cannot open the game", "Cannot open the variant"]
     for _title, text in dialogs_recorder.errors:
         assert cause in text and "unexpected problem ()" not in text, text
@@ -198,7 +198,7 @@ def test_an_autosave_that_fails_is_told_once(qtbot, make_window, dialogs_recorde
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the autosave folder should be")
     w = make_window("brandubh")
-    w.autosave_path = str(blocker / "autosave.tafl.json")
+    w.autosave.path = str(blocker / "autosave.tafl.json")
     play(w, "d6-b6", "c4-c6", "b6-b5")
     assert [t for t, _ in dialogs_recorder.errors] == ["The game cannot be autosaved"]
     text = dialogs_recorder.errors[0][1]
@@ -282,7 +282,7 @@ def test_hostile_files_through_the_window_never_change_the_game(qtbot, make_wind
             path.write_bytes(content)
         before, errors = snapshot(w), len(dialogs_recorder.errors)
         t = time.monotonic()
-        ok = w.open_game(str(path)) if kind == "game" else w.open_variant(str(path))
+        ok = w.files.open_game(str(path)) if kind == "game" else w.files.open_variant(str(path))
         within(time.monotonic() - t, 10, f"refusing {path}")
         if ok:
             opened += 1

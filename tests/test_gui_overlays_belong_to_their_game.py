@@ -132,7 +132,6 @@ def _arrive(w, origin: Origin, variant_id: str, tmp_path) -> None:
     """Bring a game of ``variant_id`` to the window the way ``origin`` does: through the window's
     own path where it has one (New Game, Open, Import, a dropped file, Paste, Continue your last
     game), else as that path hands it to the window's one ``load``."""
-    from tafl_desktop.gui.app import offer_restore
     from tafl_desktop.gui.edit_menu import paste
     from tafl_desktop.gui.interop_menu import import_game
 
@@ -145,11 +144,11 @@ def _arrive(w, origin: Origin, variant_id: str, tmp_path) -> None:
     elif origin is Origin.EDITOR:
         w.start_game(variant, start=rules.initial_position(), origin=Origin.EDITOR)
     elif origin is Origin.OPEN:
-        assert w.open_game(str(path))
+        assert w.files.open_game(str(path))
     elif origin in (Origin.IMPORT, Origin.DROP):
         assert import_game(w, str(path), origin)
     elif origin is Origin.RESTORE:
-        assert offer_restore(w, str(path))
+        assert w.files.offer_restore(str(path))
     elif origin is Origin.PASTE:  # a move list of the game's own rules
         assert w.session.variant.id == variant_id
         assert paste(w, rules.move_text(rules.legal_moves(rules.initial_position())[-1]))

@@ -246,7 +246,7 @@ def test_open_print_dialog_prints_the_windows_variant(qtbot, gui_settings, dialo
     qtbot.addWidget(window)
     window.session = SimpleNamespace(variant=find_variant("fox_geese_13", {"first_move": "hunters"}))
     window.persist = False
-    window.last_dir = lambda: str(tmp_path)
+    window.files = SimpleNamespace(last_dir=lambda: str(tmp_path))
     seen = []
 
     def fake_exec(dlg):

@@ -71,7 +71,7 @@ def test_a_study_runs_in_the_background_and_fills_table_and_chart(make_window, q
     # a game of the first row opens in the window; the chart exports as PDF
     assert lab.open_game(1)
     assert window.session.game.move_texts() == lab.store.results[(0, 1)]["moves"]
-    assert window.file_path is None
+    assert window.files.file_path is None
     dialogs_recorder.save_paths.append(str(tmp_path / "chart.pdf"))
     assert lab.export_chart().endswith("chart.pdf")
     assert (tmp_path / "chart.pdf").read_bytes().startswith(b"%PDF")

@@ -107,7 +107,7 @@ def test_comment_promote_delete_save_and_reopen(qtbot, make_window, dialogs_reco
                                    "comments": {"2": "The defenders open the east side."}}]
 
     other = make_window("copenhagen")
-    assert other.open_game(str(path))
+    assert other.files.open_game(str(path))
     oc = other.controller
     assert oc.session.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
     assert rows(other) == [(0, "d6-b6", "c4-c6"), (0, "“Main idea”", ""), (1, "…", "e4-e6"),
@@ -129,7 +129,7 @@ def test_comment_promote_delete_save_and_reopen(qtbot, make_window, dialogs_reco
     assert rows(other) == [(0, "d6-b6", "e4-e6"), (0, "“Main idea”", ""),
                            (0, "“The defenders open the east side.”", "")]
     assert oc.session.game.move_texts() == ["d6-b6", "e4-e6"]
-    assert other.save_game()
+    assert other.files.save_game()
     assert json.loads(path.read_text())["moves"] == ["d6-b6", "e4-e6"]
     assert "variations" not in json.loads(path.read_text())
 

@@ -61,7 +61,7 @@ def test_a_finished_game_counts_once_through_undo_redo_and_reopening(make_window
     # saved and reopened, taken back and ended again: still one game
     saved = tmp_path / "g.tafl.json"
     window.session.save(str(saved))
-    assert window.open_game(str(saved))
+    assert window.files.open_game(str(saved))
     window.act_undo.trigger()
     _resign(window)
     assert _counts(record) == {"wins": 0, "draws": 0, "losses": 1}

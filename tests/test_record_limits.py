@@ -117,9 +117,9 @@ def test_variations_64_deep_are_kept_and_the_65th_level_is_refused_where_it_is_m
     assert c.session.tree.size() == size and "may nest at most 64 deep" in w.status_text()
     # Save and Open keep all of it, and the move list lays it out
     path = tmp_path / "deep.tafl.json"
-    assert w.save_game_to(str(path)) and dialogs_recorder.errors == []
+    assert w.files.save_game_to(str(path)) and dialogs_recorder.errors == []
     again = make_window("brandubh")
-    assert again.open_game(str(path)) and dialogs_recorder.errors == []
+    assert again.files.open_game(str(path)) and dialogs_recorder.errors == []
     assert again.session.tree.size() == c.session.tree.size()
     assert max(nesting(n) for n in again.session.tree.nodes()) == MAX_NESTING
     assert again.panel.moves.model.rowCount() > MAX_NESTING
@@ -172,15 +172,14 @@ def test_a_comment_over_the_limit_is_refused_in_its_dialog_and_one_at_the_limit_
     assert asked[1] == long_text  # the refused text came back to be shortened
     assert node.comment == long_text[:-1]
     path = tmp_path / "commented.tafl.json"
-    assert w.save_game_to(str(path))
+    assert w.files.save_game_to(str(path))
     assert load_tree(path).main_line()[0].comment == long_text[:-1]
     # the autosave and crash recovery keep it too
-    w.autosave_path = str(tmp_path / "autosave.tafl.json")
-    w.autosave_now()
-    from tafl_desktop.gui.app import offer_restore
+    w.autosave.path = str(tmp_path / "autosave.tafl.json")
+    w.autosave.now()
 
     other = make_window("tablut")
-    assert offer_restore(other, w.autosave_path)
+    assert other.files.offer_restore(w.autosave.path)
     assert other.session.tree.main_line()[0].comment == long_text[:-1]
 
 
@@ -195,9 +194,9 @@ def test_the_20001st_move_is_refused_and_20000_moves_save_and_open(qtbot, make_w
     c.play_variation(move)  # the 20,001st move, in a new variation
     assert c.session.tree.size() == MAX_MOVES and "at most 20000 moves" in w.status_text()
     path = tmp_path / "big.tafl.json"
-    assert w.save_game_to(str(path)) and dialogs_recorder.errors == []
+    assert w.files.save_game_to(str(path)) and dialogs_recorder.errors == []
     again = make_window("tablut")
-    assert again.open_game(str(path)) and dialogs_recorder.errors == []
+    assert again.files.open_game(str(path)) and dialogs_recorder.errors == []
     assert again.session.tree.size() == MAX_MOVES
     # the autosave writes the same record as Save (crash recovery of it: the comment test above)
 

@@ -81,7 +81,7 @@ def test_the_offer_of_an_unfinished_game_names_it_with_its_article(language):
     from tafl_desktop.core.game import Game
     from tafl_desktop.core.record import save_game
     from tafl_desktop.core.variants import preset
-    from tafl_desktop.gui.app import _unfinished_question
+    from tafl_desktop.gui.files import unfinished_question
     from tafl_desktop.session.source import GameSource, Origin
 
     i18n.set_language("fr")
@@ -92,7 +92,7 @@ def test_the_offer_of_an_unfinished_game_names_it_with_its_article(language):
         path = Path(folder) / "autosave.tafl.json"
         save_game(Game(preset("fox_geese_13").make_rules()), path)
         source = GameSource.from_record(path, Origin.RESTORE, keep_path=False, saved=False)
-    _title, question, _yes = _unfinished_question(source)
+    _title, question, _yes = unfinished_question(source)
     assert "Votre partie du renard et les oies (13 oies) (0\u00a0coup" in question or \
         "Votre partie du renard et les oies (13 oies) (0 coup" in question, question
 

@@ -90,7 +90,7 @@ def paste(window: MainWindow, text: str | None = None) -> bool:
         dialogs.show_error(window, title, _("\"{text}\" is not a move list of {game}: {reason}.").format(
             text=_quote(text), game=c.variant.title, reason=exc))
         return False
-    if not window.may_discard():
+    if not window.files.may_discard():
         return False
     # pasted moves are not saved anywhere yet
     n = moves_played(game)

@@ -427,7 +427,7 @@ class ExplorerDock(QDockWidget):
             return
         if paths is None:
             paths = dialogs.ask_open_paths(self, _("Import games into the database"), IMPORT_FILTER,
-                                           self.window_.last_dir())
+                                           self.window_.files.last_dir())
         if not paths:
             return
         self._importing = True
@@ -669,7 +669,7 @@ class ExplorerDock(QDockWidget):
         except Exception as exc:  # noqa: BLE001 - a stored game that no longer replays: one line
             dialogs.show_error(self, _("Cannot open the game"), str(exc))
             return False
-        if game is None or not self.window_.may_discard():
+        if game is None or not self.window_.files.may_discard():
             return False
         from tafl_desktop.session.source import GameSource, Origin
 

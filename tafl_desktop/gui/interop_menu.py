@@ -64,10 +64,10 @@ def import_game(window: MainWindow, path: str | None = None, origin: Origin = Or
     if is_reading(window):
         return False
     if path is None:
-        path = dialogs.ask_open_path(window, _("Import a game"), IMPORT_FILTER, window.last_dir())
+        path = dialogs.ask_open_path(window, _("Import a game"), IMPORT_FILTER, window.files.last_dir())
         if not path:
             return False
-    if not window.may_discard():
+    if not window.files.may_discard():
         return False
     name = shown(Path(path).name)
     try:
@@ -144,7 +144,7 @@ def export_game(window: MainWindow, path: str | None = None, fmt: str | None = N
         chosen = fmt or "otg"
         import os
 
-        suggested = os.path.join(window.last_dir(), f"{c.variant.id}{SUFFIX[chosen]}")
+        suggested = os.path.join(window.files.last_dir(), f"{c.variant.id}{SUFFIX[chosen]}")
         filters = ";;".join([EXPORT_FILTERS[chosen]] + [f for k, f in EXPORT_FILTERS.items() if k != chosen])
         path = dialogs.ask_save_path(window, _("Export the game"), filters, suggested)
         if not path:
@@ -176,7 +176,7 @@ def export_game(window: MainWindow, path: str | None = None, fmt: str | None = N
 def open_dropped(window: MainWindow, path: str) -> bool:
     """A file dropped on the window: our own games open, the others are imported."""
     if path.lower().endswith(".tafl.json"):
-        return window.open_game(path)
+        return window.files.open_game(path)
     return import_game(window, path, Origin.DROP)
 
 

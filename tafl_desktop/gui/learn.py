@@ -139,7 +139,7 @@ def open_puzzle_file(window: Any, path: str | None = None) -> Any:
 
     if path is None:
         file_filter = ";;".join([N_("OpenTafl puzzles (*.otg)"), dialogs.ALL_FILES])
-        path = dialogs.ask_open_path(window, _("Open an OpenTafl puzzle"), file_filter, window.last_dir())
+        path = dialogs.ask_open_path(window, _("Open an OpenTafl puzzle"), file_filter, window.files.last_dir())
         if not path:
             return None
     return open_record_puzzle(window, path)

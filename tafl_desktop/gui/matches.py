@@ -629,7 +629,7 @@ class MatchesDialog(QDialog):
         path = self.game_path(row)
         if path is None or self.window_ is None:
             return False
-        return bool(self.window_.open_game(str(path), remember=False))
+        return bool(self.window_.files.open_game(str(path), remember=False))
 
     # ------------------------------------------------------------------------------ closing
     def done(self, result: int) -> None:  # noqa: D102 - closing ends the match's processes

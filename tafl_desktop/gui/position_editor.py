@@ -381,7 +381,7 @@ class PositionEditor(QDialog):
 
     # ------------------------------------------------------------------------------- leaving
     def play_from_here(self) -> bool:
-        if self.problem or not self.window_.may_discard():
+        if self.problem or not self.window_.files.may_discard():
             return False
         self.players = self.chosen_players()
         self.window_.start_game(self._variant, self.players, start=self.position(), origin=Origin.EDITOR)
@@ -393,7 +393,7 @@ class PositionEditor(QDialog):
 
     def analyse(self) -> bool:
         start = analyser_for(self.window_)
-        if start is None or self.problem or not self.window_.may_discard():
+        if start is None or self.problem or not self.window_.files.may_discard():
             return False
         self.window_.start_game(self._variant, HUMANS, start=self.position(), origin=Origin.EDITOR)
         self.accept()
@@ -406,7 +406,7 @@ class PositionEditor(QDialog):
 
         if self.problem:
             return False
-        suggested = os.path.join(self.window_.last_dir(), f"{self._variant.id}-position{GAME_SUFFIX}")
+        suggested = os.path.join(self.window_.files.last_dir(), f"{self._variant.id}-position{GAME_SUFFIX}")
         path = dialogs.ask_save_path(self, _("Save the position as a game record"), dialogs.GAME_FILTER, suggested)
         if not path:
             return False

@@ -1094,7 +1094,7 @@ def open_print_dialog(window: MainWindow) -> int:
     starts from the window's own last folder, and a window with ``persist`` False leaves
     QSettings alone.  Returns the dialog's result code.
     """
-    dlg = PrintSetDialog(window.session.variant, window, start_folder=window.last_dir(), persist=window.persist)
+    dlg = PrintSetDialog(window.session.variant, window, start_folder=window.files.last_dir(), persist=window.persist)
     try:
         return dlg.exec()
     finally:

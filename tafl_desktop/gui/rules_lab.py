@@ -554,7 +554,7 @@ class RulesLabDialog(QDialog):
         except StudyError as exc:
             dialogs.show_error(self, _("Cannot open the game"), str(exc))
             return False
-        if not self.window_.may_discard():
+        if not self.window_.files.may_discard():
             return False
         self.window_.load(GameSource.of_game(game, Origin.LAB), _("Game {n} of the Rules Lab study: {rules}.").format(
             n=game_number + 1, rules=self.table.item(row, 0).text() if self.table.item(row, 0) else ""))
