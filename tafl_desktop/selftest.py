@@ -213,28 +213,30 @@ def check_window(ctx: Context) -> str:
 def check_move(ctx: Context) -> str:
     from PySide6.QtWidgets import QApplication
 
-    controller = ctx.window.controller
+    controller, session = ctx.window.controller, ctx.window.session
     moves = controller.legal_moves()
     if not moves:
         raise CheckFailed("the start position has no legal move")
     move = moves[0]
-    text = controller.rules.move_text(move)
+    text = session.rules.move_text(move)
     if not controller.play_move(move):
         raise CheckFailed(f"the controller refused the legal move {text}")
     QApplication.processEvents()
-    plies = len(controller.game.plies)
+    plies = len(session.game.plies)
     if plies != 1:
         raise CheckFailed(f"after playing {text} the game has {plies} moves, not 1")
-    if not controller.session.can_undo:
+    if not session.can_undo:
         raise CheckFailed(f"{text} was played but cannot be undone")
-    return f"played {text} through the window's controller; {controller.status_text()}"
+    from tafl_desktop.session.readout import status_text
+
+    return f"played {text} through the window's controller; {status_text(session)}"
 
 
 def check_ai(ctx: Context) -> str:
     """The AI searches in a spawned process: in a frozen app that needs freeze_support()."""
     from tafl_desktop.ai.worker import AIWorker
 
-    game = ctx.window.controller.game
+    game = ctx.window.session.game
     rules = game.rules
     t0 = time.monotonic()
     worker = AIWorker()

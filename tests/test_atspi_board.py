@@ -62,12 +62,12 @@ def expected_cells(make_window, variant: str, lang: str):
     set_language(lang, explicit=True)
     try:
         w = make_window(variant)
-        g = w.controller.variant.geometry
+        g = w.session.variant.geometry
         ys, xs, cells = grid_of(g)
         grid = [[_("no point")] * len(xs) for _y in ys]
         for s, (r, c) in cells.items():
             grid[r][c] = w.board.describe_square(s)
-        return grid, _("Board as a table"), w.controller
+        return grid, _("Board as a table"), w.session
     finally:
         set_language("en", explicit=True)
 
@@ -99,12 +99,12 @@ def test_brandubh_table_in_english_with_headers_focus_and_announcement():
     ("fox_hounds", "da", "a1", "", (8, 8)),
 ])
 def test_every_family_as_a_table_in_another_language(make_window, variant, lang, cursor, move, size):
-    want, table_name, controller = expected_cells(make_window, variant, lang)
+    want, table_name, session = expected_cells(make_window, variant, lang)
     out = read_board(variant, lang, cursor, move, table_name)
     t = out["table"]
     assert (t["rows"], t["columns"]) == size
     assert t["cells"] == want
-    g = controller.variant.geometry
+    g = session.variant.geometry
     r, c = next((r, c) for r, row in enumerate(want) for c, name in enumerate(row)
                 if name.split(":")[0].strip() == cursor)
     assert t["focused"] == [r, c, want[r][c]]

@@ -55,10 +55,10 @@ def window():
 
 def click_move(w, text):
     c = w.controller
-    move = c.rules.parse_move(c.game.position, text)
+    move = c.session.rules.parse_move(c.session.game.position, text)
     for point in move:
         w.board.square_pressed.emit(point)   # what a click on the board sends to controller.press
-    if not c.game.move_texts() or c.game.move_texts()[-1] != text:
+    if not c.session.game.move_texts() or c.session.game.move_texts()[-1] != text:
         raise AssertionError(f"{text} was not played: {w.status_text()}")
 
 def say(tag, data):
@@ -88,7 +88,7 @@ def drive():
     w = window()
     for text in MOVES:
         click_move(w, text)
-    say("PLAYED", {"moves": w.controller.game.move_texts(), "autosave": autosave_path(), "errors": errors})
+    say("PLAYED", {"moves": w.session.game.move_texts(), "autosave": autosave_path(), "errors": errors})
 
 QTimer.singleShot(0, drive)
 sys.exit(cli.main(["gui", "--variant", sys.argv[2]]))
@@ -147,9 +147,10 @@ dialogs.confirm = answer
 @guarded
 def report():
     c = window().controller
-    say("RESTORED", {"asked": asked, "errors": errors, "variant": c.variant.id, "moves": c.game.move_texts(),
-                     "to_move": c.variant.side_key(c.rules.side_to_move(c.game.position)),
-                     "view_ply": c.view_ply, "autosave": autosave_path()})
+    say("RESTORED", {"asked": asked, "errors": errors, "variant": c.session.variant.id,
+                     "moves": c.session.game.move_texts(),
+                     "to_move": c.session.variant.side_key(c.session.rules.side_to_move(c.session.game.position)),
+                     "view_ply": c.session.view_ply, "autosave": autosave_path()})
     QApplication.quit()
 
 QTimer.singleShot(0, report)
@@ -305,25 +306,25 @@ def test_autosave_write_failure_keeps_the_old_file(qtbot, make_window, tmp_path,
     """The rename is the only step that touches the autosave: if it fails (or never happens), the
     old complete record is still there, byte for byte, and no temp file is left behind."""
     w = make_window(VARIANT)
-    w.autosave_path = str(tmp_path / "auto" / "autosave.tafl.json")
+    w.autosave.path = str(tmp_path / "auto" / "autosave.tafl.json")
     for text in MOVES[:2]:
-        assert w.controller.play_move(w.controller.rules.parse_move(w.controller.game.position, text))
-    w.autosave_now()
-    before = Path(w.autosave_path).read_bytes()
-    assert load_game(w.autosave_path).move_texts() == MOVES[:2]
+        assert w.controller.play_move(w.session.rules.parse_move(w.session.game.position, text))
+    w.autosave.now()
+    before = Path(w.autosave.path).read_bytes()
+    assert load_game(w.autosave.path).move_texts() == MOVES[:2]
 
     def no_rename(src, dst):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", no_rename)
-    assert w.controller.play_move(w.controller.rules.parse_move(w.controller.game.position, MOVES[2]))
-    w.autosave_now()
-    assert Path(w.autosave_path).read_bytes() == before
+    assert w.controller.play_move(w.session.rules.parse_move(w.session.game.position, MOVES[2]))
+    w.autosave.now()
+    assert Path(w.autosave.path).read_bytes() == before
     assert [p.name for p in (tmp_path / "auto").iterdir()] == ["autosave.tafl.json"]
     assert "Autosave failed: the disk is full" in w.status_text()  # errno 28 said as a sentence
     monkeypatch.undo()
-    w.autosave_now()
-    assert load_game(w.autosave_path).move_texts() == MOVES[:3]
+    w.autosave.now()
+    assert load_game(w.autosave.path).move_texts() == MOVES[:3]
 
 
 def test_start_up_offers_the_autosave_and_a_no_starts_fresh(qtbot, gui_settings, dialogs_recorder, tmp_path):
@@ -336,8 +337,8 @@ def test_start_up_offers_the_autosave_and_a_no_starts_fresh(qtbot, gui_settings,
     dialogs_recorder.confirm_answer = False
     w = create_window(None, None, str(auto))
     qtbot.addWidget(w)
-    assert w.controller.game.move_texts() == [] and load_game(auto).move_texts() == MOVES[:3]
-    assert w.autosave_path == str(auto)
+    assert w.session.game.move_texts() == [] and load_game(auto).move_texts() == MOVES[:3]
+    assert w.autosave.path == str(auto)
     qtbot.wait(600)
     assert load_game(auto).move_texts() == MOVES[:3]
     w.close()  # a clean close with an empty new game leaves no autosave to offer next time
@@ -353,5 +354,5 @@ def test_start_up_reports_an_unreadable_autosave(qtbot, gui_settings, dialogs_re
     qtbot.addWidget(w)
     assert dialogs_recorder.errors and dialogs_recorder.errors[0][0] == "Cannot restore the unfinished game"
     assert "autosave.tafl.json" in dialogs_recorder.errors[0][1] and "Traceback" not in dialogs_recorder.errors[0][1]
-    assert w.controller.game.move_texts() == []
-    w.autosave_path = None
+    assert w.session.game.move_texts() == []
+    w.autosave.path = None

@@ -28,7 +28,7 @@ def drive():
     w = window()
     for text in MOVES:
         click_move(w, text)
-    say("PLAYED", {"moves": w.controller.game.move_texts(), "autosave": w.autosave_path, "errors": errors})
+    say("PLAYED", {"moves": w.session.game.move_texts(), "autosave": w.autosave.path, "errors": errors})
 
 QTimer.singleShot(0, drive)
 sys.exit(cli.main(["gui", "--variant", sys.argv[2]]))
@@ -52,8 +52,8 @@ dialogs.confirm = confirm
 @guarded
 def report():
     w = window()
-    say("RESTORED", {"asked": asked, "errors": errors, "moves": w.controller.game.move_texts(),
-                     "autosave": w.autosave_path})
+    say("RESTORED", {"asked": asked, "errors": errors, "moves": w.session.game.move_texts(),
+                     "autosave": w.autosave.path})
     QApplication.quit()
 
 QTimer.singleShot(0, report)
@@ -142,7 +142,7 @@ def test_unreadable_autosaves_are_named_and_kept_beside_a_readable_one(qtbot, gu
 
     when = QLocale().toString(QDateTime.fromSecsSinceEpoch(int(saved_at)), QLocale.FormatType.ShortFormat)
     assert asked[0].endswith(f"Saved {when}."), asked[0]
-    assert w.controller.game.move_texts() == MOVES[:3]
+    assert w.session.game.move_texts() == MOVES[:3]
     # the unreadable one is named, in one line, without a traceback; it is not deleted or changed
     assert len(dialogs_recorder.errors) == 1, dialogs_recorder.errors
     title, text = dialogs_recorder.errors[0]
@@ -150,7 +150,7 @@ def test_unreadable_autosaves_are_named_and_kept_beside_a_readable_one(qtbot, gu
     lines = [line for line in text.splitlines() if "autosave-2.tafl.json" in line]
     assert len(lines) == 1 and lines[0].startswith("autosave-2.tafl.json: ") and "Traceback" not in text, text
     assert bad.read_bytes() == before
-    assert w.autosave_path == str(auto)  # the window took the slot it restored, not the unreadable one
+    assert w.autosave.path == str(auto)  # the window took the slot it restored, not the unreadable one
     w.close()
     assert bad.read_bytes() == before and Path(auto).is_file()
 
@@ -173,8 +173,8 @@ def test_a_declined_list_keeps_the_newest_slot_until_replaced_and_unreadable_fil
     qtbot.addWidget(w)
     assert len(offered) == 1 and [i.split(":")[0] for i in offered[0]] == ["Brandubh", "Brandubh"]
     assert "3 moves" in offered[0][0] and "2 moves" in offered[0][1]  # newest (5 plies) first
-    assert w.controller.game.move_texts() == []
-    assert w.autosave_path == str(two) and load_game(two).move_texts() == MOVES[:5]  # kept until replaced
+    assert w.session.game.move_texts() == []
+    assert w.autosave.path == str(two) and load_game(two).move_texts() == MOVES[:5]  # kept until replaced
     assert not auto.exists()  # the other declined game is gone, as the question said
     assert three.read_text() == "{"  # the unreadable file is never removed
 

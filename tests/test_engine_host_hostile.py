@@ -200,10 +200,10 @@ def test_the_window_never_stalls_over_a_tenth_of_a_second_with_a_hostile_engine(
                             ["flood", "status " + "z" * 3000, 2000], ["sleep", 1.0], ["exit", 9]]]}
     w = make_window("brandubh")
     c = w.controller
-    w.start_game(c.variant, (PlayerSpec(EXTERNAL, engine_command(tmp_path, script)), PlayerSpec()))
+    w.start_game(c.session.variant, (PlayerSpec(EXTERNAL, engine_command(tmp_path, script)), PlayerSpec()))
     w.refresh()
-    gaps = _gaps(qtbot, lambda: c.game.outcome is not None, 30_000)
-    assert c.game.outcome.reason == "forfeit"
+    gaps = _gaps(qtbot, lambda: c.session.game.outcome is not None, 30_000)
+    assert c.session.game.outcome.reason == "forfeit"
     longest = max(gaps)
     print(f"\nlongest event-loop gap with a hostile engine: {longest} ms over {len(gaps)} ticks")
     assert longest < 100, sorted(gaps)[-10:]
@@ -219,12 +219,12 @@ def test_a_failed_engine_is_ended_before_the_next_game_and_a_new_game_ends_live_
     quiet = engine_command(tmp_path, {"helpers": 1, "ignore_term": True, "start": [["say", "hello"]]}, "quiet")
     w = make_window("brandubh")
     c = w.controller
-    w.start_game(c.variant, (PlayerSpec(EXTERNAL, cheat), PlayerSpec()))
+    w.start_game(c.session.variant, (PlayerSpec(EXTERNAL, cheat), PlayerSpec()))
     qtbot.waitUntil(lambda: c.session.engines.external is not None, timeout=10_000)
     external = c.session.engines.external
     qtbot.waitUntil(lambda: len(engine_family(external)) == 2, timeout=10_000)
     failed = engine_family(external)  # the engine and its helper, seen while it thinks
-    qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=15_000)
+    qtbot.waitUntil(lambda: c.session.game.outcome is not None, timeout=15_000)
     # the engine that played illegally is ended with its helper, with no new game asked for
     qtbot.waitUntil(lambda: not alive(failed), timeout=5_000)
 
@@ -244,7 +244,7 @@ def test_quitting_the_window_ends_every_engine_group(qtbot, make_window, tmp_pat
                                       "start": [["say", "hello"]]})
     w = make_window("brandubh")
     c = w.controller
-    w.start_game(c.variant, (PlayerSpec(EXTERNAL, quiet), PlayerSpec()))
+    w.start_game(c.session.variant, (PlayerSpec(EXTERNAL, quiet), PlayerSpec()))
     engines = c.session.engines
     qtbot.waitUntil(lambda: engines.external is not None and len(engine_family(engines.external)) == 3,
                     timeout=10_000)

@@ -25,7 +25,7 @@ SHORT_GAME = "d2-c2 e4-e2 d6-e6 d3-g3 f4-f5 d4-f4 e6-e4"
 
 def _open(window, moves: str) -> Game:
     c = window.controller
-    game = Game(c.rules)
+    game = Game(c.session.rules)
     for m in moves.split():
         game.play_text(m)
     window.load(GameSource.of_game(game, Origin.NEW))
@@ -34,8 +34,8 @@ def _open(window, moves: str) -> Game:
 
 def _legal_texts(window) -> set[str]:
     c = window.controller
-    pos = c.viewed_position
-    return {c.rules.move_text(m) for m in c.rules.legal_moves(pos)}
+    pos = c.session.viewed_position
+    return {c.session.rules.move_text(m) for m in c.session.rules.legal_moves(pos)}
 
 
 def _lines_shown(board, n: int) -> bool:
@@ -43,7 +43,7 @@ def _lines_shown(board, n: int) -> bool:
 
 
 def _main_line(c) -> list[str]:
-    return [c.rules.move_text(n.move) for n in c.tree.main_line()]
+    return [c.session.rules.move_text(n.move) for n in c.session.tree.main_line()]
 
 
 @pytest.mark.parametrize("variant", ["copenhagen", "fox_geese_13"])
@@ -87,15 +87,15 @@ def test_analysis_lines_arrows_live_counters_and_a_scratch_board(qtbot, make_win
     scratch = board.line_board
     assert scratch.isVisible() and scratch.shown == 2 and scratch.texts[:2] == line["moves"][:2]
     c = w.controller
-    assert c.game.plies == [] and c.view_ply == 0
+    assert c.session.game.plies == [] and c.session.view_ply == 0
     assert not scratch.add_button.isEnabled()  # at the live end a line would become the game's moves
-    rules = c.rules
-    pos = c.viewed_position
+    rules = c.session.rules
+    pos = c.session.viewed_position
     for t in line["moves"][:2]:
         pos = rules.play(pos, rules.parse_move(pos, t))[0]
     assert rules.position_key(scratch.position()) == rules.position_key(pos)
     qtbot.mouseClick(scratch.back_button, Qt.MouseButton.LeftButton)
-    assert scratch.shown == 1 and c.game.plies == []
+    assert scratch.shown == 1 and c.session.game.plies == []
     scratch.close()
     w.act_analysis.trigger()
     assert not board.active and not board.isVisible() and w.board.overlay("analysis") is None
@@ -109,19 +109,20 @@ def test_a_line_becomes_a_variation_only_where_the_game_goes_on(qtbot, make_wind
     assert "over" in board.status.text()  # the last position is decided: nothing to search
     w.panel.moves.buttons["first"].click()
     c = w.controller
-    assert c.view_ply == 0
+    assert c.session.view_ply == 0
     qtbot.waitUntil(lambda: _lines_shown(board, 3) and board.move_buttons[1][1].isVisible(), timeout=60_000)
     line = board.report["lines"][1]
     qtbot.mouseClick(board.move_buttons[1][1], Qt.MouseButton.LeftButton)
     scratch = board.line_board
-    assert scratch.isVisible() and c.view_ply == 0 and _main_line(c) == SHORT_GAME.split()
+    assert scratch.isVisible() and c.session.view_ply == 0 and _main_line(c) == SHORT_GAME.split()
     # a move tried on the scratch board stays there
     other = rules_moves(scratch)[0]
     scratch.board.move_picked.emit(other)
-    assert scratch.tried == [other] and _main_line(c) == SHORT_GAME.split() and c.view_ply == 0
+    assert scratch.tried == [other] and _main_line(c) == SHORT_GAME.split() and c.session.view_ply == 0
     assert scratch.add_button.isEnabled()
     qtbot.mouseClick(scratch.add_button, Qt.MouseButton.LeftButton)
-    assert c.view_ply == 2 and [c.rules.move_text(n.move) for n in c.tree.path(c.viewed_node())] == line["moves"][:2]
+    shown = [c.session.rules.move_text(n.move) for n in c.session.tree.path(c.session.viewed_node())]
+    assert c.session.view_ply == 2 and shown == line["moves"][:2]
     assert _main_line(c) == SHORT_GAME.split()  # a variation beside the game, the game kept
     board.lines_box.setValue(1)
     qtbot.waitUntil(lambda: board.report is not None and len(board.report["lines"]) == 1, timeout=30_000)
@@ -143,9 +144,9 @@ def test_heat_map_tints_every_reachable_square_by_its_best_move(qtbot, make_wind
     w.act_analysis.trigger()
     qtbot.waitUntil(lambda: board.heat is not None and w.board.overlay("heat") is not None, timeout=60_000)
     c = w.controller
-    g = c.variant.geometry
+    g = c.session.variant.geometry
     tints = w.board.overlay("heat").heat
-    targets = {m[-1] for m in c.rules.legal_moves(c.viewed_position)}
+    targets = {m[-1] for m in c.session.rules.legal_moves(c.session.viewed_position)}
     assert set(tints) == targets
     best_colour = HEAT_STEPS[0][1]
     for corner in ("a7", "g7"):
@@ -157,9 +158,10 @@ def test_heat_map_tints_every_reachable_square_by_its_best_move(qtbot, make_wind
     from tafl_desktop.ai.heatmap import heat_depth, heat_map
     from tafl_desktop.gui.analysis_board import heat_colour
 
-    engine = engine_name(c.rules)
-    mine = heat_map(c.rules, c.viewed_position, make_searcher(c.rules, engine), heat_depth(c.rules, engine),
-                    [c.rules.position_key(c.viewed_position)])
+    engine = engine_name(c.session.rules)
+    rules = c.session.rules
+    mine = heat_map(rules, c.session.viewed_position, make_searcher(rules, engine), heat_depth(rules, engine),
+                    [c.session.rules.position_key(c.session.viewed_position)])
     assert {str(k): v for k, v in mine["squares"].items()} == board.heat["squares"]
     for square, (colour, _alpha) in tints.items():
         assert colour == heat_colour(100 * (mine["best"] - mine["squares"][square]))
@@ -173,7 +175,7 @@ def test_the_player_draws_arrows_and_circles_with_the_right_button(qtbot, make_w
 
     w = make_window("brandubh")
     view = w.board
-    g = w.controller.variant.geometry
+    g = w.session.variant.geometry
 
     def at(name: str) -> QPoint:
         return view.square_center(g.parse_square(name)).toPoint()
@@ -189,7 +191,7 @@ def test_the_player_draws_arrows_and_circles_with_the_right_button(qtbot, make_w
     qtbot.mousePress(view, Qt.MouseButton.RightButton, Qt.KeyboardModifier.ShiftModifier, pos=at("d4"))
     qtbot.mouseRelease(view, Qt.MouseButton.RightButton, Qt.KeyboardModifier.ShiftModifier, pos=at("d4"))
     assert view.drawings() == [Arrow((g.parse_square("d2"), g.parse_square("f2")), BRUSHES["green"], 0.8)]
-    assert w.controller.game.plies == []  # drawing never moves a piece
+    assert w.session.game.plies == []  # drawing never moves a piece
     # a left click clears them, as on lichess
     qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=at("b2"))
     assert view.drawings() == []
@@ -240,9 +242,9 @@ def test_review_asks_its_quality_marks_moves_and_shows_the_better_move(qtbot, ma
     assert [t.get_text() for t in panel._axes.get_yticklabels()] == ["100%", "50%", "100%"]  # English
     assert text.count("%") == 2 and "<br>" in text.split("Accuracy:")[1]
     qtbot.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=_graph_point(panel, 2))
-    assert w.controller.view_ply == 2 and w.board.overlay("review") is None
+    assert w.session.view_ply == 2 and w.board.overlay("review") is None
 
-    w.controller.goto(6)
+    w.session.goto(6)
     best = tuple(s for s in panel.evals[5]["best_move"] if s >= 0)
     qtbot.waitUntil(lambda: w.board.overlay("review") is not None, timeout=5_000)
     assert w.board.overlay("review").arrows[0].squares == best
@@ -260,7 +262,7 @@ def test_review_asks_its_quality_marks_moves_and_shows_the_better_move(qtbot, ma
     assert [p["class"] for p in panel.review["plies"]] == first
 
     # a new game drops the marks
-    w.load(GameSource.of_game(Game(w.controller.rules), Origin.NEW))
+    w.load(GameSource.of_game(Game(w.session.rules), Origin.NEW))
     assert model.annotation(6) == "" and not panel.isVisible() and w.board.overlay("review") is None
 
 
@@ -307,7 +309,7 @@ def test_analysis_and_review_take_turns_with_the_worker(qtbot, make_window):
 
     w = make_window("brandubh")
     _open(w, SHORT_GAME)
-    w.controller.goto(2)
+    w.session.goto(2)
     board, panel = w.analysis_board, w.review_panel
     w.act_analysis.trigger()
     qtbot.waitUntil(lambda: _lines_shown(board, 1), timeout=30_000)
@@ -339,7 +341,7 @@ def test_learn_from_your_mistakes(qtbot, make_window):
     trainer.show_exercise(plies.index(6))
     ex = trainer.exercise
     assert ex.played_text == "d4-f4" and "d4-f4 was a blunder" in trainer.prompt.text()
-    rules = w.controller.rules
+    rules = w.session.rules
     board = trainer.board
 
     # the move played is not an answer
@@ -371,7 +373,7 @@ def test_learn_from_your_mistakes(qtbot, make_window):
         qtbot.mouseClick(trainer.answer_button, Qt.MouseButton.LeftButton)
         assert board.arrow == tuple(s for s in trainer.exercise.best if s >= 0)
         assert len(trainer.explanation) >= 3 and trainer.exercise.best_text in trainer.explanation[0]
-    assert [w.controller.rules.move_text(p.move) for p in w.controller.game.plies] == SHORT_GAME.split()
+    assert [w.session.rules.move_text(p.move) for p in w.session.game.plies] == SHORT_GAME.split()
 
 
 def _positions(rules, ex) -> list:
@@ -395,10 +397,10 @@ def test_the_analysis_board_shows_a_proven_line_to_the_winning_move(qtbot, make_
     shown = [b.text() for b in board.move_buttons[0] if b.isVisible()]
     assert shown == line["moves"] and len(shown) == 3 and shown[0] == "d3-d5"
     c = w.controller
-    pos = c.viewed_position
+    pos = c.session.viewed_position
     for text in shown:
-        pos = c.rules.play(pos, c.rules.parse_move(pos, text))[0]
-    assert c.rules.outcome(pos) is not None and c.rules.outcome(pos).winner == Side.ATTACKERS
+        pos = c.session.rules.play(pos, c.session.rules.parse_move(pos, text))[0]
+    assert c.session.rules.outcome(pos) is not None and c.session.rules.outcome(pos).winner == Side.ATTACKERS
     assert "win in 2 moves" in board.score_labels[0].text()
 
 
@@ -422,10 +424,10 @@ def test_a_proven_line_longer_than_a_row_is_shown_to_the_win(qtbot, make_window)
     shown = [b for b in board.move_buttons[0] if b.isVisible()]
     assert [b.text() for b in shown] == line["moves"] and len(shown) == line["result_in"] > SHOWN_MOVES
     c = w.controller
-    pos = c.viewed_position
+    pos = c.session.viewed_position
     for b in shown:
-        pos = c.rules.play(pos, c.rules.parse_move(pos, b.text()))[0]
-    assert c.rules.outcome(pos) is not None and c.rules.outcome(pos).winner == Side.DEFENDERS
+        pos = c.session.rules.play(pos, c.session.rules.parse_move(pos, b.text()))[0]
+    assert c.session.rules.outcome(pos) is not None and c.session.rules.outcome(pos).winner == Side.DEFENDERS
     # wrapped: the row after ROW_MOVES starts under the first, and every button lies inside the dock
     first, wrapped = shown[0].mapTo(board, shown[0].rect().topLeft()), shown[ROW_MOVES].mapTo(
         board, shown[ROW_MOVES].rect().topLeft())

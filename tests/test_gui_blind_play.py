@@ -13,11 +13,12 @@ from PySide6.QtCore import Qt
 
 from tafl_desktop.core.game import Game, Side
 from tafl_desktop.session.players import COMPUTER, PlayerSpec
+from tafl_desktop.session.readout import status_text
 from tafl_desktop.session.source import GameSource, Origin
 
 
 def sq(window, name: str) -> int:
-    return window.controller.variant.geometry.parse_square(name)
+    return window.session.variant.geometry.parse_square(name)
 
 
 def type_move(qtbot, window, text: str) -> None:
@@ -38,23 +39,23 @@ def test_typed_moves_in_every_form(qtbot, make_window):
     w = make_window("brandubh")
     c = w.controller
     type_move(qtbot, w, "d6b6")  # squares run together
-    assert c.game.move_texts() == ["d6-b6"]
+    assert c.session.game.move_texts() == ["d6-b6"]
     qtbot.waitUntil(lambda: len(said(w, "move")) == 1, timeout=1000)
     type_move(qtbot, w, "c5")  # c4-c5 and d5-c5 both end there: the field asks for the whole move
-    assert len(c.game.plies) == 1
+    assert len(c.session.game.plies) == 1
     assert "several moves end on c5 (c4-c5, d5-c5)" in w.blind_play.line.text()
     assert w.blind_play.field.text() == "c5"  # the text stays to be corrected
     w.blind_play.field.clear()
     type_move(qtbot, w, "d5-c5")
-    assert c.game.move_texts() == ["d6-b6", "d5-c5"]
+    assert c.session.game.move_texts() == ["d6-b6", "d5-c5"]
     # a destination alone that one attacker reaches: c6 (from b6; the c-file and rank 6 hold no other)
     type_move(qtbot, w, "c6")
-    assert c.game.move_texts()[-1] == "b6-c6"
+    assert c.session.game.move_texts()[-1] == "b6-c6"
     # refused: d1-d3 jumps over d2 (the engine's own reason is said, nothing is played)
-    before = c.game.move_texts()
+    before = c.session.game.move_texts()
     type_move(qtbot, w, "d5d3")
-    assert c.game.move_texts() == before
-    reason = c.rules.explain_illegal(c.game.position, (sq(w, "d5"), sq(w, "d3")))
+    assert c.session.game.move_texts() == before
+    reason = c.session.rules.explain_illegal(c.session.game.position, (sq(w, "d5"), sq(w, "d3")))
     assert reason and reason in w.blind_play.line.text()
     assert said(w)[-1].kind == "refused"
     # not a move at all: one clear line, no traceback
@@ -71,19 +72,19 @@ def test_fox_jump_chain_typed(qtbot, make_window):
     chained capture, ``shared/reference/hunt-games.md``), typed as its squares run together."""
     w = make_window("fox_geese_13", "hunters=c3 flock=c4,c6,a3,b3,e3,f3,g3,c1,d1,e1,d2,e2", Side.DEFENDERS)
     c = w.controller
-    assert c.side_to_move() == Side.DEFENDERS
+    assert c.session.side_to_move() == Side.DEFENDERS
     type_move(qtbot, w, "c3c5c7")
-    assert c.game.move_texts() == ["c3xc5xc7"]
-    assert sorted(c.rules.geometry.name(s) for s in c.game.plies[0].captures) == ["c4", "c6"]
+    assert c.session.game.move_texts() == ["c3xc5xc7"]
+    assert sorted(c.session.rules.geometry.name(s) for s in c.session.game.plies[0].captures) == ["c4", "c6"]
 
 
 def test_dablot_move_typed_by_destination(qtbot, make_window):
     w = make_window("dablot")
     c = w.controller
-    only = [m for m in c.game.legal_moves() if m[-1] == sq(w, "b7")]
+    only = [m for m in c.session.game.legal_moves() if m[-1] == sq(w, "b7")]
     assert len(only) == 1  # b5's two-point step is the only move ending on b7
     type_move(qtbot, w, "b7")
-    assert c.game.plies[-1].move == only[0]
+    assert c.session.game.plies[-1].move == only[0]
 
 
 def test_one_announcement_per_move_against_the_computer(qtbot, make_window):
@@ -93,31 +94,32 @@ def test_one_announcement_per_move_against_the_computer(qtbot, make_window):
 
     w = make_window("brandubh", engines=window_engines())
     c = w.controller
-    w.load(GameSource.of_game(Game(c.rules), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "easy"))))
+    w.load(GameSource.of_game(Game(c.session.rules), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "easy"))))
     played_at: list[tuple[float, str]] = []
-    c.played.connect(lambda ply: played_at.append((time.monotonic(), c.rules.move_text(ply.move))))
+    c.session.played.connect(lambda ply: played_at.append((time.monotonic(), c.session.rules.move_text(ply.move))))
     for _ in range(3):
-        if c.game.outcome is not None:
+        if c.session.game.outcome is not None:
             break
-        n = len(c.game.plies)
-        mine = c.game.legal_moves()[n % len(c.game.legal_moves())]
-        type_move(qtbot, w, c.rules.move_text(mine).replace("-", ""))
-        qtbot.waitUntil(lambda n=n: len(c.game.plies) >= n + 2 or c.game.outcome is not None, timeout=60_000)
-        qtbot.waitUntil(lambda: len(said(w, "move")) + len(said(w, "end")) == len(c.game.plies), timeout=1000)
+        n = len(c.session.game.plies)
+        mine = c.session.game.legal_moves()[n % len(c.session.game.legal_moves())]
+        type_move(qtbot, w, c.session.rules.move_text(mine).replace("-", ""))
+        qtbot.waitUntil(lambda n=n: len(c.session.game.plies) >= n + 2 or c.session.game.outcome is not None,
+                        timeout=60_000)
+        qtbot.waitUntil(lambda: len(said(w, "move")) + len(said(w, "end")) == len(c.session.game.plies), timeout=1000)
     moves = said(w, "move") + said(w, "end")
-    assert len(moves) == len(played_at) == len(c.game.plies) >= 2
+    assert len(moves) == len(played_at) == len(c.session.game.plies) >= 2
     for (at, text), spoken in zip(played_at, sorted(moves, key=lambda s: s.at), strict=True):
         assert text in spoken.text
         assert abs(spoken.at - at) < 0.1, f"{text} said {spoken.at - at:.3f} s after it was played"
     assert len({s.text for s in moves}) == len(moves) or len(set(played_at)) < len(played_at)
-    c.shutdown()
+    c.session.shutdown()
 
 
 def test_the_winning_move_is_said_once_assertively(qtbot, make_window):
     """The king reaches the edge (escape = edge): one announcement, assertive, with the result."""
     w = make_window("brandubh", "/7/7/1t5/3K3/7/5t1/7/", Side.DEFENDERS, escape="edge")
     type_move(qtbot, w, "d4d7")
-    assert w.controller.game.outcome is not None
+    assert w.session.game.outcome is not None
     qtbot.waitUntil(lambda: bool(said(w, "end")), timeout=1000)
     qtbot.wait(50)
     ends = said(w, "end")
@@ -134,7 +136,7 @@ def test_query_and_jump_keys_on_the_board(qtbot, make_window):
     qtbot.keyClick(board, Qt.Key.Key_L)
     assert last() == "No move has been played yet."
     qtbot.keyClick(board, Qt.Key.Key_T)
-    assert last() == w.controller.status_text() and "Attackers" in last()
+    assert last() == status_text(w.session) and "Attackers" in last()
     qtbot.keyClick(board, Qt.Key.Key_C)
     assert last() == "This game has no clock."
     qtbot.keyClick(board, Qt.Key.Key_P)
@@ -153,7 +155,7 @@ def test_query_and_jump_keys_on_the_board(qtbot, make_window):
     qtbot.keyClick(board, Qt.Key.Key_N)  # back to the attackers, after d5 in reading order: a4
     assert board.cursor_square() == sq(w, "a4")
     qtbot.keyClick(board, Qt.Key.Key_M)
-    moves = [w.controller.rules.move_text(m) for m in w.controller.legal_moves() if m[0] == sq(w, "a4")]
+    moves = [w.session.rules.move_text(m) for m in w.controller.legal_moves() if m[0] == sq(w, "a4")]
     assert moves and last() == f"a4: {len(moves)} legal moves: {', '.join(moves)}."
     qtbot.keyClick(board, Qt.Key.Key_R)
     assert last() == ("Rank of a4: a4 attacker, b4 attacker, c4 defender, d4 king, e4 defender, f4 attacker, "
@@ -168,7 +170,7 @@ def test_query_and_jump_keys_on_the_board(qtbot, make_window):
     qtbot.keyClick(board, Qt.Key.Key_Up)
     assert last().startswith("a5: ")
     qtbot.keyClick(board, Qt.Key.Key_Return)
-    assert w.controller.game.move_texts() == ["a4-a5"]
+    assert w.session.game.move_texts() == ["a4-a5"]
     qtbot.waitUntil(lambda: bool(said(w, "move")), timeout=1000)
     qtbot.keyClick(board, Qt.Key.Key_L)
     assert "a4-a5" in last()
@@ -200,7 +202,7 @@ def test_board_table_mirrors_the_board_and_plays_by_keyboard(qtbot, make_window)
     qtbot.keyClick(table, Qt.Key.Key_Left)
     assert w.board.cursor_square() == sq(w, "b6")
     qtbot.keyClick(table, Qt.Key.Key_Space)
-    assert w.controller.game.move_texts() == ["d6-b6"]
+    assert w.session.game.move_texts() == ["d6-b6"]
     assert table.item(1, 1).data(Qt.ItemDataRole.AccessibleTextRole) == "b6: attacker"
     assert table.item(1, 3).data(Qt.ItemDataRole.AccessibleTextRole) == "d6: empty"
     w.board.set_cursor_square(sq(w, "g1"))  # the board's cursor moves the table's cell too
@@ -214,12 +216,12 @@ def test_a_whole_game_against_the_computer_by_typed_moves(qtbot, make_window):
 
     w = make_window("brandubh", "/7/7/1t5/3K3/7/5t1/7/", Side.ATTACKERS, escape="edge", engines=window_engines())
     c = w.controller
-    start = c.game.position
-    w.load(GameSource.of_game(Game(c.rules, start), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "easy"))))
+    start = c.session.game.position
+    w.load(GameSource.of_game(Game(c.session.rules, start), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "easy"))))
     played_at: list[float] = []
-    c.played.connect(lambda _ply: played_at.append(time.monotonic()))
+    c.session.played.connect(lambda _ply: played_at.append(time.monotonic()))
     type_move(qtbot, w, "b5b6")
-    qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: c.session.game.outcome is not None, timeout=60_000)
     qtbot.wait(50)
     log = said(w)
     assert [s.kind for s in log] == ["move", "end"]
@@ -227,13 +229,13 @@ def test_a_whole_game_against_the_computer_by_typed_moves(qtbot, make_window):
     assert log[0].text == ("The attackers played b5-b6. Tuichi: The king has 4 open paths to escape "
                            "(d1, a4, g4, d7): they cannot all be blocked in one move.")
     assert not log[0].assertive
-    reply = c.rules.move_text(c.game.plies[1].move)
+    reply = c.session.rules.move_text(c.session.game.plies[1].move)
     assert reply in log[1].text and "Defenders win" in log[1].text and log[1].assertive
     assert all(abs(s.at - at) < 0.1 for s, at in zip(log, played_at, strict=True))
     assert w.blind_play.line.text() == log[1].text
     type_move(qtbot, w, "b6b7")  # the game is over: said, nothing played
-    assert len(c.game.plies) == 2 and said(w)[-1].kind == "refused"
-    c.shutdown()
+    assert len(c.session.game.plies) == 2 and said(w)[-1].kind == "refused"
+    c.session.shutdown()
 
 
 def test_clock_warnings_and_the_flag_are_announced(qtbot, make_window):

@@ -33,7 +33,7 @@ def _clocked(window, control: str, players=HUMANS, variant: str = "brandubh") ->
 
 def _play(window, text: str) -> None:
     c = window.controller
-    assert c.play_move(c.rules.parse_move(c.game.position, text))
+    assert c.play_move(c.session.rules.parse_move(c.session.game.position, text))
 
 
 def test_flag_fall_ends_the_game_with_the_reason(qtbot, make_window, dialogs_recorder):
@@ -43,9 +43,9 @@ def test_flag_fall_ends_the_game_with_the_reason(qtbot, make_window, dialogs_rec
     assert w.clock_driver.panel.times[0].text() == "1:00"
     t.t += 61
     w.clock_driver.tick()
-    out = w.controller.game.outcome
+    out = w.session.game.outcome
     assert out is not None and out.winner == Side.DEFENDERS and out.reason == "time"
-    assert w.controller.describe_outcome(out) == "Defenders win: the attackers ran out of time."
+    assert w.session.describe(out) == "Defenders win: the attackers ran out of time."
     qtbot.waitUntil(lambda: bool(dialogs_recorder.game_over))
     assert dialogs_recorder.game_over[-1][0] == "Defenders win"
     assert w.clock_driver.panel.notes[0].text() == "time is up"
@@ -76,14 +76,14 @@ def test_clocks_are_saved_in_the_record_and_restored(qtbot, make_window, tmp_pat
     _play(w, "d6-b6")
     t.t += 7
     path = tmp_path / "clocked.tafl.json"
-    assert w.save_game_to(str(path))
+    assert w.files.save_game_to(str(path))
     tags = json.loads(path.read_text())["tags"]
     assert tags["time-control"] == "300 30/3 2i"
     assert tags["time-remaining"] == "292000 3 30000 293000 3 30000 -1"
     other = make_window("tablut")
     t2 = FakeTime()
     other.clock_driver.now = t2
-    assert other.open_game(str(path))
+    assert other.files.open_game(str(path))
     clock = other.clock_driver.clock
     assert clock is not None and clock.control == TimeControl.parse("300 30/3 2i")
     assert clock.shown(0)[0] == 292_000 and clock.shown(1)[0] == 293_000
@@ -96,11 +96,11 @@ def test_a_damaged_clock_tag_opens_the_game_without_clocks(qtbot, make_window, t
     w = make_window("brandubh")
     _clocked(w, "60")
     path = tmp_path / "bad.tafl.json"
-    assert w.save_game_to(str(path))
+    assert w.files.save_game_to(str(path))
     data = json.loads(path.read_text())
     data["tags"]["time-remaining"] = "lots of time"
     path.write_text(json.dumps(data))
-    assert w.open_game(str(path))
+    assert w.files.open_game(str(path))
     assert w.clock_driver.clock is None and not w.clock_driver.panel.isVisible()
     qtbot.waitUntil(lambda: "without clocks" in w.status_text())
 
@@ -131,27 +131,27 @@ def test_resign_is_in_the_menu_and_the_record(qtbot, make_window, dialogs_record
     w = make_window("fox_geese_13")
     assert w.game_end.act_resign in w.game_menu.actions()
     w.game_end.act_resign.trigger()  # the geese (side to move between two people) resign
-    out = w.controller.game.outcome
+    out = w.session.game.outcome
     assert out.reason == "resigned" and out.winner == Side(1)
-    assert w.controller.describe_outcome(out) == "Fox wins: the geese resigned."
+    assert w.session.describe(out) == "Fox wins: the geese resigned."
     assert not w.game_end.act_resign.isEnabled()
     path = tmp_path / "resigned.tafl.json"
-    assert w.save_game_to(str(path))
+    assert w.files.save_game_to(str(path))
     back = load_game(path)
     assert back.outcome == out
-    w.controller.undo()  # nothing to take back: the resignation stays
-    assert w.controller.game.outcome == out
+    w.session.undo()  # nothing to take back: the resignation stays
+    assert w.session.game.outcome == out
 
 
 def test_draw_offer_between_two_people(qtbot, make_window, dialogs_recorder):
     w = make_window("brandubh")
     dialogs_recorder.confirm_answer = False
     w.game_end.act_offer.trigger()
-    assert w.controller.game.outcome is None
+    assert w.session.game.outcome is None
     assert w.status_text() == "The defenders decline the draw: the game goes on."
     dialogs_recorder.confirm_answer = True
     w.game_end.act_offer.trigger()
-    assert w.controller.game.outcome.reason == "draw_agreed"
+    assert w.session.game.outcome.reason == "draw_agreed"
 
 
 class FakeAnalyst:
@@ -171,11 +171,11 @@ def test_the_computer_accepts_a_draw_only_when_its_evaluation_says_so(qtbot, mak
     w.start_game(find_variant("brandubh"), (PlayerSpec(), PlayerSpec(COMPUTER, "easy")))
     monkeypatch.setattr(w, "ensure_analyst", lambda: FakeAnalyst(0.8))  # the defenders (computer) are better
     w.game_end.act_offer.trigger()
-    assert w.controller.game.outcome is None
+    assert w.session.game.outcome is None
     assert "declines the draw" in w.status_text()
     monkeypatch.setattr(w, "ensure_analyst", lambda: FakeAnalyst(0.3))
     w.game_end.act_offer.trigger()
-    assert w.controller.game.outcome.reason == "draw_agreed"
+    assert w.session.game.outcome.reason == "draw_agreed"
 
 
 def test_claim_a_draw_after_threefold_repetition_where_repetition_has_no_consequence(qtbot, make_window):
@@ -186,10 +186,10 @@ def test_claim_a_draw_after_threefold_repetition_where_repetition_has_no_consequ
             _play(w, text)
     assert w.game_end.act_claim.isEnabled()
     w.game_end.act_claim.trigger()
-    assert w.controller.game.outcome.reason == "draw_claimed"
+    assert w.session.game.outcome.reason == "draw_claimed"
     w2 = make_window("brandubh", repetition="draw")  # the rules end it themselves: no claim
     for _ in range(2):
         for text in ("d6-b6", "c4-c5", "b6-d6", "c5-c4"):
-            w2.controller.play_move(w2.controller.rules.parse_move(w2.controller.game.position, text))
-    assert w2.controller.game.outcome.reason == "repetition"
+            w2.controller.play_move(w2.session.rules.parse_move(w2.session.game.position, text))
+    assert w2.session.game.outcome.reason == "repetition"
     assert not w2.game_end.act_claim.isEnabled()

@@ -28,7 +28,7 @@ def computer():
 
 def _start(window, players, variant_start=None):
     c = window.controller
-    window.load(GameSource.of_game(Game(c.rules, variant_start), Origin.NEW, players))
+    window.load(GameSource.of_game(Game(c.session.rules, variant_start), Origin.NEW, players))
     return c
 
 
@@ -47,13 +47,13 @@ def _worker_pid(controller) -> int | None:
 def test_computer_answers_a_human_move_with_a_legal_move(qtbot, make_window, computer):
     w = make_window("brandubh", engines=computer)
     c = _start(w, (PlayerSpec(), PlayerSpec(COMPUTER, "easy")))
-    assert c.play_move(c.rules.parse_move(c.game.position, "d6-b6"))
-    assert c.thinking and not w.board._state.interactive  # the board waits for the computer
-    qtbot.waitUntil(lambda: len(c.game.plies) == 2, timeout=60_000)
-    assert not c.thinking and c.human_to_move()
-    before = c.game.position_at(1)
-    assert c.game.plies[1].move in c.rules.legal_moves(before)
-    c.shutdown()
+    assert c.play_move(c.session.rules.parse_move(c.session.game.position, "d6-b6"))
+    assert c.session.thinking and not w.board._state.interactive  # the board waits for the computer
+    qtbot.waitUntil(lambda: len(c.session.game.plies) == 2, timeout=60_000)
+    assert not c.session.thinking and c.session.human_to_move()
+    before = c.session.game.position_at(1)
+    assert c.session.game.plies[1].move in c.session.rules.legal_moves(before)
+    c.session.shutdown()
 
 
 def test_event_loop_never_stalls_while_hard_thinks(qtbot, make_window, computer):
@@ -77,40 +77,40 @@ def test_event_loop_never_stalls_while_hard_thinks(qtbot, make_window, computer)
     heartbeat.timeout.connect(tick)
     heartbeat.start()
     c = _start(w, (PlayerSpec(COMPUTER, "hard"), PlayerSpec()))  # attackers move first: the computer
-    assert c.thinking
-    qtbot.waitUntil(lambda: len(c.game.plies) == 1, timeout=90_000)
+    assert c.session.thinking
+    qtbot.waitUntil(lambda: len(c.session.game.plies) == 1, timeout=90_000)
     heartbeat.stop()
     worst = max(gaps[1:])
     print(f"\nheartbeat: {len(gaps)} ticks, longest gap {worst} ms, median {sorted(gaps)[len(gaps) // 2]} ms")
     assert worst < 250
-    c.shutdown()
+    c.session.shutdown()
 
 
 def test_undo_while_thinking_cancels_the_search(qtbot, make_window, computer):
     w = make_window("brandubh", engines=computer)
     c = _start(w, (PlayerSpec(), PlayerSpec(COMPUTER, "expert")))
-    c.play_move(c.rules.parse_move(c.game.position, "d6-b6"))
-    assert c.thinking
-    c.undo()
-    assert not c.thinking and c.game.plies == [] and c.human_to_move()
+    c.play_move(c.session.rules.parse_move(c.session.game.position, "d6-b6"))
+    assert c.session.thinking
+    c.session.undo()
+    assert not c.session.thinking and c.session.game.plies == [] and c.session.human_to_move()
     qtbot.wait(3000)  # a late answer of the abandoned search must not be played
-    assert c.game.plies == []
-    c.shutdown()
+    assert c.session.game.plies == []
+    c.session.shutdown()
 
 
 def test_computer_against_computer_pauses_and_resumes(qtbot, make_window, computer):
     w = make_window("brandubh", engines=computer)
     c = _start(w, (PlayerSpec(COMPUTER, "beginner"), PlayerSpec(COMPUTER, "beginner")))
-    qtbot.waitUntil(lambda: len(c.game.plies) >= 3, timeout=60_000)
+    qtbot.waitUntil(lambda: len(c.session.game.plies) >= 3, timeout=60_000)
     w.act_pause.trigger()
-    assert c.paused and not c.thinking
-    n = len(c.game.plies)
+    assert c.session.paused and not c.session.thinking
+    n = len(c.session.game.plies)
     qtbot.wait(1500)
-    assert len(c.game.plies) == n  # nothing moves while paused
+    assert len(c.session.game.plies) == n  # nothing moves while paused
     w.act_pause.trigger()
-    assert not c.paused
-    qtbot.waitUntil(lambda: len(c.game.plies) > n or c.game.outcome is not None, timeout=60_000)
-    c.shutdown()
+    assert not c.session.paused
+    qtbot.waitUntil(lambda: len(c.session.game.plies) > n or c.session.game.outcome is not None, timeout=60_000)
+    c.session.shutdown()
 
 
 def test_move_now_plays_at_once(qtbot, make_window, computer):
@@ -119,9 +119,9 @@ def test_move_now_plays_at_once(qtbot, make_window, computer):
     qtbot.waitUntil(lambda: _searching(c), timeout=30_000)
     t = time.monotonic()
     w.act_move_now.trigger()
-    qtbot.waitUntil(lambda: len(c.game.plies) == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: len(c.session.game.plies) == 1, timeout=10_000)
     within(time.monotonic() - t, 3.0, "move now")  # well inside expert's 5 s
-    c.shutdown()
+    c.session.shutdown()
 
 
 def test_hint_draws_a_legal_move_for_the_human(qtbot, make_window):
@@ -174,9 +174,9 @@ def test_killed_search_process_is_replaced_and_the_computer_still_moves(qtbot, m
     qtbot.waitUntil(lambda: _searching(c), timeout=30_000)
     pid = _worker_pid(c)
     os.kill(pid, signal.SIGKILL)
-    qtbot.waitUntil(lambda: len(c.game.plies) == 1, timeout=60_000)
+    qtbot.waitUntil(lambda: len(c.session.game.plies) == 1, timeout=60_000)
     assert _worker_pid(c) != pid and c.session.engines.computer.worker.restarts >= 1
-    c.shutdown()
+    c.session.shutdown()
 
 
 def test_a_computer_that_cannot_answer_is_reported_and_the_game_stays_playable(qtbot, make_window):
@@ -193,15 +193,15 @@ def test_a_computer_that_cannot_answer_is_reported_and_the_game_stays_playable(q
 
     w = make_window("brandubh", engines=EngineHub(computer=FailingOnce))
     c = _start(w, (PlayerSpec(), PlayerSpec(COMPUTER, "medium")))
-    c.play_move(c.rules.parse_move(c.game.position, "d6-b6"))
-    assert len(c.game.plies) == 1 and not c.thinking
+    c.play_move(c.session.rules.parse_move(c.session.game.position, "d6-b6"))
+    assert len(c.session.game.plies) == 1 and not c.session.thinking
     assert "could not move" in w.panel.thinking.text() and w.panel.thinking.isVisible()
     assert w.act_move_now.isEnabled()
     w.act_move_now.trigger()
-    qtbot.waitUntil(lambda: len(c.game.plies) == 2)
-    assert c.human_to_move()
-    c.undo()
-    assert c.game.plies == []
+    qtbot.waitUntil(lambda: len(c.session.game.plies) == 2)
+    assert c.session.human_to_move()
+    c.session.undo()
+    assert c.session.game.plies == []
 
 
 def test_file_menu_print_set_opens_the_dialog_for_the_games_variant(qtbot, make_window, monkeypatch):
@@ -209,10 +209,10 @@ def test_file_menu_print_set_opens_the_dialog_for_the_games_variant(qtbot, make_
     from tafl_desktop.gui import print_dialog
 
     seen = []
-    monkeypatch.setattr(print_dialog, "open_print_dialog", lambda window: seen.append(window.controller.variant))
+    monkeypatch.setattr(print_dialog, "open_print_dialog", lambda window: seen.append(window.session.variant))
     w = make_window("brandubh", king_armed="no")
     w.act_print.trigger()
-    assert seen and seen[0].id == w.controller.variant.id and seen[0].options["king_armed"] == "no"
+    assert seen and seen[0].id == w.session.variant.id and seen[0].options["king_armed"] == "no"
 
 
 def test_evaluation_bar_follows_the_computer_opponents_own_search(qtbot, make_window, computer):
@@ -222,9 +222,9 @@ def test_evaluation_bar_follows_the_computer_opponents_own_search(qtbot, make_wi
     w = make_window("brandubh", engines=computer)
     w.apply_preferences(replace(w.prefs, eval_bar=True), save=False)
     c = _start(w, (PlayerSpec(COMPUTER, "hard"), PlayerSpec()))
-    assert c.thinking and (w.analyst is None or not w.analyst.busy)
+    assert c.session.thinking and (w.analyst is None or not w.analyst.busy)
     qtbot.waitUntil(lambda: w.panel.eval_bar.text != "Evaluating...", timeout=60_000)
-    qtbot.waitUntil(lambda: len(c.game.plies) == 1, timeout=60_000)
-    c.shutdown()
+    qtbot.waitUntil(lambda: len(c.session.game.plies) == 1, timeout=60_000)
+    c.session.shutdown()
     if w.analyst is not None:
         w.analyst.shutdown()

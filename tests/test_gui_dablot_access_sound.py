@@ -13,7 +13,7 @@ from tafl_desktop.gui.preferences import Preferences, load_preferences, save_pre
 
 def _play(window, text: str) -> None:
     c = window.controller
-    assert c.play_move(c.rules.parse_move(c.game.position, text))
+    assert c.play_move(c.session.rules.parse_move(c.session.game.position, text))
 
 
 def test_dablot_pieces_carry_the_rules_ranks(make_window):
@@ -43,7 +43,7 @@ def test_action_points_counter_shows_actions_left(make_window):
     assert label.isVisible()
     assert label.text() == "Saami: 3 actions left this turn \u25cf\u25cf\u25cf"
     c = w.controller
-    _play(w, c.rules.move_text(next(m for m in c.game.legal_moves() if len(m) == 2)))
+    _play(w, c.session.rules.move_text(next(m for m in c.session.game.legal_moves() if len(m) == 2)))
     assert label.text() == "Saami: 2 actions left this turn \u25cf\u25cf\u25cb"
     w.controller.end_turn()
     assert label.text().startswith("Swedes: 3 actions")
@@ -64,7 +64,7 @@ def test_colour_blind_theme_is_offered_and_keeps_sides_apart(make_window):
     img = w.board.grab().toImage()
     ratio = img.devicePixelRatio()
     for square, colour in (("d7", t.attacker), ("d5", t.defender)):
-        rect = w.board.piece_rect(w.controller.variant.geometry.parse_square(square))
+        rect = w.board.piece_rect(w.session.variant.geometry.parse_square(square))
         spot = rect.center().toPoint() + QPoint(int(rect.width() * 0.25), 0)  # the face, beside the mark
         assert img.pixelColor(spot * ratio).name() == colour, square
 
@@ -104,10 +104,10 @@ def test_sounds_for_move_capture_announcement_and_end(make_window, tmp_path):
     player = w.sounds.player
     player.backend, player.folder = Recorder(), tmp_path
     _play(w, "c6-c4")  # brackets the defender on b4 against a4
-    assert w.controller.game.plies[-1].captures and player.played == ["capture"]
+    assert w.session.game.plies[-1].captures and player.played == ["capture"]
     _play(w, "d2-d1")  # the king opens two roads to the corners: "Tuichi"
     assert player.played == ["capture", "move", "announcement"]
-    w.controller.finish_game(Outcome(None, "draw_agreed"))
+    w.session.finish(Outcome(None, "draw_agreed"))
     assert player.played[-1] == "game_end"
     assert len(player.backend.paths) == 4 and all(p.parent == tmp_path for p in player.backend.paths)
 

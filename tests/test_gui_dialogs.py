@@ -111,13 +111,13 @@ def test_computer_player_hook_plays_and_undo_returns_to_the_human(qtbot, make_wi
 
     w = make_window("brandubh", engines=EngineHub(computer=FakeEngine))
     c = w.controller
-    w.load(GameSource.of_game(Game(c.rules), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "beginner"))))
-    move = c.rules.parse_move(c.game.position, "d6-b6")
+    w.load(GameSource.of_game(Game(c.session.rules), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "beginner"))))
+    move = c.session.rules.parse_move(c.session.game.position, "d6-b6")
     c.play_move(move)
-    qtbot.waitUntil(lambda: len(c.game.plies) == 2)
-    assert c.human_to_move()
-    c.undo()
-    assert c.game.plies == [] and c.human_to_move()
+    qtbot.waitUntil(lambda: len(c.session.game.plies) == 2)
+    assert c.session.human_to_move()
+    c.session.undo()
+    assert c.session.game.plies == [] and c.session.human_to_move()
 
 
 def test_new_game_from_the_dialog_starts_that_game(qtbot, make_window, monkeypatch):
@@ -132,9 +132,9 @@ def test_new_game_from_the_dialog_starts_that_game(qtbot, make_window, monkeypat
 
     monkeypatch.setattr(NewGameDialog, "exec", fake_exec)
     w.act_new.trigger()
-    v = w.controller.variant
+    v = w.session.variant
     assert v.id == "tablut_camps" and v.changed_options() == {"king_capture": "strong"}
-    assert w.controller.game.plies == [] and "Tablut with base camps" in w.windowTitle()
+    assert w.session.game.plies == [] and "Tablut with base camps" in w.windowTitle()
 
 
 def test_save_as_variant_writes_a_file_the_app_opens(qtbot, dialog, dialogs_recorder, tmp_path, monkeypatch):

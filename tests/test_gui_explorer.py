@@ -75,12 +75,12 @@ def test_the_explorer_follows_the_board_and_plays_a_clicked_move(qtbot, make_win
     before = dock.answer
     qtbot.mouseClick(dock.moves.viewport(), Qt.MouseButton.LeftButton,
                      pos=dock.moves.visualItemRect(dock.moves.item(0, 0)).center())
-    assert [w.controller.rules.move_text(n.move) for n in w.controller.tree.main_line()] == [top]
+    assert [w.session.rules.move_text(n.move) for n in w.session.tree.main_line()] == [top]
     qtbot.waitUntil(lambda: dock.answer is not before, timeout=10_000)
     assert dock.answer[0].games == look.moves[0].games
     # back in the move list: the panel follows
     before = dock.answer
-    w.controller.goto(0)
+    w.session.goto(0)
     qtbot.waitUntil(lambda: dock.answer is not before, timeout=10_000)
     assert dock.answer[0].games == 80
 
@@ -90,7 +90,7 @@ def test_the_opening_is_named_and_filters_narrow_the_counts(qtbot, make_window, 
     dock = _open_explorer(qtbot, w)
     for text in ("h1-h3", "g5-g2"):
         before = dock.answer
-        w.controller.play_variation(w.controller.rules.parse_move(w.controller.viewed_position, text))
+        w.controller.play_variation(w.session.rules.parse_move(w.session.viewed_position, text))
         qtbot.waitUntil(lambda before=before: dock.answer is not before, timeout=10_000)
     assert dock.opening.text() == "Millar Gambit"
     whole = dock.answer[0].games
@@ -115,18 +115,18 @@ def test_a_game_opens_at_the_position(qtbot, make_window, explorer_db, dialogs_r
     dock = _open_explorer(qtbot, w)
     for text in ("d1-d3", "e5-e2"):
         before = dock.answer
-        w.controller.play_variation(w.controller.rules.parse_move(w.controller.viewed_position, text))
+        w.controller.play_variation(w.session.rules.parse_move(w.session.viewed_position, text))
         qtbot.waitUntil(lambda before=before: dock.answer is not before, timeout=10_000)
-    folding = Folding(w.controller.rules)
-    shown = folding.fold(w.controller.viewed_position).key
+    folding = Folding(w.session.rules)
+    shown = folding.fold(w.session.viewed_position).key
     row = dock.answer[0].sample[0]
     dialogs_recorder.confirm_answer = True  # leave the game on screen
     where = dock.games.visualItemRect(dock.games.item(0, 0)).center()
     qtbot.mouseClick(dock.games.viewport(), Qt.MouseButton.LeftButton, pos=where)  # a double click's first press
     qtbot.mouseDClick(dock.games.viewport(), Qt.MouseButton.LeftButton, pos=where)
-    assert w.controller.view_ply == row.ply == 2 and len(w.controller.game.plies) == row.plies
+    assert w.session.view_ply == row.ply == 2 and len(w.session.game.plies) == row.plies
     # the game opened shows the position explored (or its mirror image: they are one position)
-    assert folding.fold(w.controller.viewed_position).key == shown
+    assert folding.fold(w.session.viewed_position).key == shown
 
 
 def test_the_panel_follows_a_move_within_a_frame(qtbot, make_window, explorer_db):
@@ -137,11 +137,11 @@ def test_the_panel_follows_a_move_within_a_frame(qtbot, make_window, explorer_db
     dock.lookup_seconds.clear()
     took = []
     for _round in range(3):
-        w.controller.goto(0)
+        w.session.goto(0)
         qtbot.waitUntil(lambda: dock.answer[0].games == 80, timeout=10_000)
         for text in line:
             before = dock.answer
-            move = w.controller.rules.parse_move(w.controller.viewed_position, text)
+            move = w.session.rules.parse_move(w.session.viewed_position, text)
             started = time.perf_counter()  # the move on the board, to the panel's new counts
             assert w.controller.play_variation(move)
             qtbot.waitUntil(lambda before=before: dock.answer is not before, timeout=10_000)
@@ -189,15 +189,15 @@ def test_a_finished_game_goes_in_as_one_of_mine_when_the_preference_says_so(qtbo
     monkeypatch.setenv("TAFL_DESKTOP_GAMEDB", str(path))
     w = make_window("brandubh", position="7/7/7/1t5/7/K6/7", to_move=Side.DEFENDERS)
     w.apply_preferences(replace(w.prefs, add_finished_games=on), save=False)
-    assert w.controller.play_move(w.controller.rules.parse_move(w.controller.viewed_position, "a2-a1"))
-    assert w.controller.game.outcome is not None
+    assert w.controller.play_move(w.session.rules.parse_move(w.session.viewed_position, "a2-a1"))
+    assert w.session.game.outcome is not None
     if w.explorer.adding is not None:
         w.explorer.adding.join(10)
     with GameDb(path) as db:
         assert db.count("mine") == (1 if on else 0) and db.count("real") == 0
         if on:
-            rules = w.controller.rules
-            look = db.lookup(rules, w.controller.game.start, Filters(sources=("mine",)))
+            rules = w.session.rules
+            look = db.lookup(rules, w.session.game.start, Filters(sources=("mine",)))
             assert look.games == 1 and [m.to_json()["defenders"] for m in look.moves] == [1]
 
 
@@ -236,8 +236,8 @@ def test_the_engine_scores_each_move_off_the_window_thread_and_keeps_the_scores(
     moves = [m for m, _n in _moves_shown(dock)][:SCORED]
     assert len(moves) >= 5
     qtbot.waitUntil(lambda: len(dock.move_scores) == len(moves), timeout=180_000)
-    rules = w.controller.rules
-    start = w.controller.viewed_position
+    rules = w.session.rules
+    start = w.session.viewed_position
     assert budget_for(rules) == BUDGET  # Copenhagen on the native engine
     folding = Folding(rules)
     positions = {folding.fold(rules.play(start, rules.parse_move(start, m))[0]).key for m in moves}
@@ -276,12 +276,12 @@ def test_a_computer_against_computer_game_goes_in_as_self_play_with_its_levels(q
     w = make_window("brandubh", position="7/7/7/1t5/7/K6/7", to_move=Side.DEFENDERS, engines=window_engines())
     assert w.prefs.add_lab_games
     c = w.controller
-    w.load(GameSource.of_game(Game(c.rules, c.game.start), Origin.NEW,
+    w.load(GameSource.of_game(Game(c.session.rules, c.session.game.start), Origin.NEW,
                               (PlayerSpec(COMPUTER, "easy"), PlayerSpec(COMPUTER, "beginner"))))
-    qtbot.waitUntil(lambda: w.controller.game.outcome is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: w.session.game.outcome is not None, timeout=60_000)
     qtbot.waitUntil(lambda: w.explorer.adding is not None, timeout=10_000)
     w.explorer.adding.join(10)
-    w.controller.shutdown()
+    w.session.shutdown()
     with GameDb(path) as db:
         rows = db.con.execute("SELECT source, attackers, defenders, result FROM games").fetchall()
     assert rows == [("selfplay", "computer:easy", "computer:beginner", "defenders")]

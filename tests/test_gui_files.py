@@ -15,7 +15,7 @@ from tafl_desktop.session.source import GameSource, Origin
 
 def play(window, *moves: str) -> None:
     for text in moves:
-        move = window.controller.rules.parse_move(window.controller.game.position, text)
+        move = window.session.rules.parse_move(window.session.game.position, text)
         assert window.controller.play_move(move), window.status_text()
 
 
@@ -25,7 +25,7 @@ def test_save_and_reopen_a_game(qtbot, make_window, dialogs_recorder, tmp_path):
     path = tmp_path / "game.tafl.json"
     dialogs_recorder.save_paths.append(str(path))
     qtbot.keyClick(w, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
-    assert path.is_file() and w.file_path == str(path)
+    assert path.is_file() and w.files.file_path == str(path)
     assert not w.session.modified and "*" not in w.windowTitle()
     data = json.loads(path.read_text())
     assert data["moves"] == ["d6-b6", "c4-c6", "b6-b5"] and data["variant"]["options"]["escape"] == "edge"
@@ -34,13 +34,13 @@ def test_save_and_reopen_a_game(qtbot, make_window, dialogs_recorder, tmp_path):
     dialogs_recorder.open_paths.append(str(path))
     qtbot.keyClick(other, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
     c = other.controller
-    assert c.variant.id == "brandubh" and c.variant.options["escape"] == "edge"
-    assert c.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
-    assert c.view_ply == 3 and other.panel.moves.model.rowCount() == 2
+    assert c.session.variant.id == "brandubh" and c.session.variant.options["escape"] == "edge"
+    assert c.session.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
+    assert c.session.view_ply == 3 and other.panel.moves.model.rowCount() == 2
     assert "Opened game.tafl.json" in other.status_text()
     # the opened moves can be taken back
     other.act_undo.trigger()
-    assert c.game.move_texts() == ["d6-b6", "c4-c6"]
+    assert c.session.game.move_texts() == ["d6-b6", "c4-c6"]
     assert dialogs_recorder.errors == []
 
 
@@ -54,15 +54,15 @@ def test_save_and_reopen_a_game(qtbot, make_window, dialogs_recorder, tmp_path):
 def test_corrupt_file_shows_a_dialog_and_keeps_the_game(qtbot, make_window, dialogs_recorder, tmp_path, content):
     w = make_window("brandubh")
     play(w, "d6-b6")
-    before = (w.controller.game, w.controller.game.move_texts(), w.windowTitle())
+    before = (w.session.game, w.session.game.move_texts(), w.windowTitle())
     bad = tmp_path / "bad.tafl.json"
     bad.write_bytes(content)
-    assert w.open_game(str(bad)) is False
+    assert w.files.open_game(str(bad)) is False
     assert len(dialogs_recorder.errors) == 1
     title, text = dialogs_recorder.errors[0]
     assert title == "Cannot open the game" and "bad.tafl.json" in text and "unchanged" in text
     assert "Traceback" not in text
-    assert (w.controller.game, w.controller.game.move_texts(), w.windowTitle()) == before
+    assert (w.session.game, w.session.game.move_texts(), w.windowTitle()) == before
 
 
 def test_missing_recent_file_is_reported_and_forgotten(qtbot, make_window, dialogs_recorder, tmp_path):
@@ -71,7 +71,7 @@ def test_missing_recent_file_is_reported_and_forgotten(qtbot, make_window, dialo
     w = make_window("brandubh")
     gone = str(tmp_path / "gone.tafl.json")
     add_recent_file(gone)
-    w._fill_recent_menu()
+    w.files.fill_recent_menu()
     actions = w.recent_menu.actions()
     assert actions and "gone.tafl.json" in actions[0].text()
     actions[0].trigger()
@@ -82,7 +82,7 @@ def test_missing_recent_file_is_reported_and_forgotten(qtbot, make_window, dialo
 def test_save_failure_is_a_dialog(qtbot, make_window, dialogs_recorder, tmp_path):
     w = make_window("brandubh")
     play(w, "d6-b6")
-    assert w.save_game_to(str(tmp_path / "no-such-folder" / "g.tafl.json")) is False
+    assert w.files.save_game_to(str(tmp_path / "no-such-folder" / "g.tafl.json")) is False
     assert dialogs_recorder.errors and dialogs_recorder.errors[0][0] == "Cannot save the game"
     assert w.session.modified
 
@@ -130,7 +130,7 @@ def test_save_into_a_read_only_folder_is_a_clear_message_and_the_old_file_stays(
     assert "\n" not in text.strip() and "Traceback" not in text
     assert target.read_bytes() == before
     assert sorted(p.name for p in folder.iterdir()) == ["game.tafl.json"]
-    assert w.file_path is None and w.session.modified and "*" in w.windowTitle()
+    assert w.files.file_path is None and w.session.modified and "*" in w.windowTitle()
 
 
 def test_open_variant_file_and_a_bad_one(qtbot, make_window, dialogs_recorder, tmp_path):
@@ -140,26 +140,26 @@ def test_open_variant_file_and_a_bad_one(qtbot, make_window, dialogs_recorder, t
     mine = find_variant("brandubh").with_options({"escape": "edge"})
     path = tmp_path / "edge_brandubh.toml"
     save_variant(mine, path)
-    assert w.open_variant(str(path))
-    assert w.controller.variant.options["escape"] == "edge" and w.controller.variant.name == "Brandubh"
+    assert w.files.open_variant(str(path))
+    assert w.session.variant.options["escape"] == "edge" and w.session.variant.name == "Brandubh"
     bad = tmp_path / "bad.toml"
     bad.write_text("id = 'x'\nname = 'X'\n[board]\nwidth = 99\n")
-    game = w.controller.game
-    assert not w.open_variant(str(bad))
+    game = w.session.game
+    assert not w.files.open_variant(str(bad))
     assert dialogs_recorder.errors[-1][0] == "Cannot open the variant" and "width" in dialogs_recorder.errors[-1][1]
-    assert w.controller.game is game
+    assert w.session.game is game
 
 
 def test_autosave_keeps_an_unfinished_game(qtbot, make_window, tmp_path):
     w = make_window("brandubh")
-    w.autosave_path = str(tmp_path / "auto" / "autosave.tafl.json")
+    w.autosave.path = str(tmp_path / "auto" / "autosave.tafl.json")
     play(w, "d6-b6", "c4-c6")
-    w.autosave_now()
+    w.autosave.now()
     from tafl_desktop.core.record import load_game
 
-    assert load_game(w.autosave_path).move_texts() == ["d6-b6", "c4-c6"]
+    assert load_game(w.autosave.path).move_texts() == ["d6-b6", "c4-c6"]
     w.load(GameSource.of_game(Game(find_variant("brandubh").make_rules()), Origin.NEW))
-    w.autosave_now()
+    w.autosave.now()
     assert not (tmp_path / "auto" / "autosave.tafl.json").exists()
 
 
@@ -204,7 +204,7 @@ def test_every_preset_draws_and_lists_its_rules(qtbot, make_window):
         image = w.board.grab()
         assert w.board.painted and not image.isNull(), variant.id
         assert escape(variant.name) in rules_html(variant)
-        moves = w.controller.game.legal_moves()
+        moves = w.session.game.legal_moves()
         assert moves, variant.id
         first = next(m for m in moves if m)
         w.board.square_pressed.emit(first[0])
@@ -221,14 +221,14 @@ def test_start_up_window_restores_autosave_and_reports_bad_arguments(qtbot, gui_
     save_game(game, auto)
     w = create_window(None, None, str(auto))
     qtbot.addWidget(w)
-    assert w.controller.variant.id == "tablut" and len(w.controller.game.plies) == 1
-    assert w.file_path is None and "unfinished game" in w.status_text()
-    w.autosave_path = None
+    assert w.session.variant.id == "tablut" and len(w.session.game.plies) == 1
+    assert w.files.file_path is None and "unfinished game" in w.status_text()
+    w.autosave.path = None
 
     w2 = create_window(None, "no-such-variant", None)
     qtbot.addWidget(w2)
     assert dialogs_recorder.errors and "no-such-variant" in dialogs_recorder.errors[0][1]
-    assert w2.controller.variant.id == "copenhagen"
+    assert w2.session.variant.id == "copenhagen"
 
     w3 = create_window(str(tmp_path / "missing.tafl.json"), None, None)
     qtbot.addWidget(w3)
@@ -280,15 +280,15 @@ def test_a_continued_game_names_its_preset_rules(qtbot, gui_settings, dialogs_re
     before = first.panel.subtitle.text()
     assert said in before
     c = first.controller
-    assert c.play_move(c.game.legal_moves()[0]) and len(c.game.plies) == 1
+    assert c.play_move(c.session.game.legal_moves()[0]) and len(c.session.game.plies) == 1
     first.close()
     assert auto.is_file()
 
     w = create_window(None, None, str(auto))  # the question is answered "Continue"
     qtbot.addWidget(w)
-    assert w.controller.variant.id == variant_id and len(w.controller.game.plies) == 1
+    assert w.session.variant.id == variant_id and len(w.session.game.plies) == 1
     assert w.panel.subtitle.text() == before and "your own rules" not in w.panel.subtitle.text()
-    w.autosave_path = None
+    w.autosave.path = None
 
 
 def test_a_game_of_own_rules_still_says_so_when_continued(qtbot, gui_settings, dialogs_recorder, tmp_path):
@@ -307,5 +307,5 @@ def test_a_game_of_own_rules_still_says_so_when_continued(qtbot, gui_settings, d
     save_game(game, auto)
     w = create_window(None, None, str(auto))
     qtbot.addWidget(w)
-    assert w.controller.variant.id == "my_brandubh" and "your own rules" in w.panel.subtitle.text()
-    w.autosave_path = None
+    assert w.session.variant.id == "my_brandubh" and "your own rules" in w.panel.subtitle.text()
+    w.autosave.path = None

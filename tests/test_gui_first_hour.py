@@ -43,7 +43,7 @@ def test_new_games_first_move_names_the_army(make_window) -> None:
     from tafl_desktop.gui.new_game_dialog import NewGameDialog
 
     w = make_window("brandubh")
-    ng = NewGameDialog(w.controller.variant, w.controller.players, w)
+    ng = NewGameDialog(w.session.variant, w.session.specs, w)
     for preset in ("dablot", "dablot_mini"):
         ng.select_variant(preset)
         names = find_variant(preset).side_names
@@ -66,7 +66,7 @@ def test_the_rules_lab_offers_no_camp_rules_for_a_board_without_camps(make_windo
         camp_keys = {"camps", "camps_hostile", "camp_reentry", "camp_to_camp", "camp_crossing"}
         assert bool(camp_keys & set(keys)) is offered, (preset, keys)
         lab.close()
-        ng = NewGameDialog(find_variant(preset), w.controller.players, w)
+        ng = NewGameDialog(find_variant(preset), w.session.specs, w)
         ng.select_variant(preset)
         shown = {k for k in camp_keys if ng.options.row(k).editor.parent() is not None}  # laid out
         assert bool(shown) is offered, (preset, shown)
@@ -80,17 +80,17 @@ def test_new_game_asks_before_dropping_a_finished_game_never_saved(make_window, 
     asked = []
     monkeypatch.setattr(dialogs, "confirm", lambda _p, title, *_a, **_k: asked.append(title) or False)
     w = make_window("brandubh", "/7/7/7/1t1K1t1/7/7/3t3/", Side.ATTACKERS, escape="edge")
-    rules = w.controller.rules
+    rules = w.session.rules
     for text in ("d1-c1", "d4-d7"):  # the king escapes along the open file
-        assert w.controller.play_move(rules.parse_move(w.controller.viewed_position, text))
-    assert w.controller.game.outcome is not None and w.controller.modified
+        assert w.controller.play_move(rules.parse_move(w.session.viewed_position, text))
+    assert w.session.game.outcome is not None and w.session.modified
     from tafl_desktop.gui.new_game_dialog import NewGameDialog
 
     offered = []
     monkeypatch.setattr(NewGameDialog, "ask", classmethod(lambda *_a: offered.append(True)))
     w.new_game()  # declined: the finished game stays, and New Game is not even shown
     assert asked == ["Leave the finished game?"] and not offered
-    assert w.controller.game.outcome is not None and len(w.controller.game.plies) == 2
+    assert w.session.game.outcome is not None and len(w.session.game.plies) == 2
 
 
 def test_greyed_maker_settings_say_why(qtbot, gui_settings, dialogs_recorder) -> None:

@@ -33,11 +33,11 @@ def _windows(window, qtbot):
     from tafl_desktop.gui.rules_viewer import RulesViewer
     from tafl_desktop.study.lessons import load_lessons
 
-    variant = window.controller.variant
+    variant = window.session.variant
     first = MainWindow(Game(variant.make_rules()), prefs=Preferences(animation=False), persist=False)
     qtbot.addWidget(first)
     yield "main window at its first start", first
-    ng = NewGameDialog(variant, window.controller.players, window)
+    ng = NewGameDialog(variant, window.session.specs, window)
     yield "new game", ng
     ng.close()
     lab = RulesLabDialog.open_for(window, variant)
@@ -55,7 +55,7 @@ def _windows(window, qtbot):
     yield "puzzles", open_puzzles(window)
     yield "my games", MyGamesDialog(window, [])
     yield "position editor", open_editor(window)
-    yield "review", ReviewDialog(window, window.controller.rules, "native")
+    yield "review", ReviewDialog(window, window.session.rules, "native")
     yield "engine rules", EngineRulesDialog("engine", _found(), window)
     QApplication.processEvents()
 

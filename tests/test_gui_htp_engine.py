@@ -39,7 +39,7 @@ def _free_port() -> int:
 
 def _start(window, players):
     c = window.controller
-    window.load(GameSource.of_game(Game(c.rules), Origin.NEW, players))
+    window.load(GameSource.of_game(Game(c.session.rules), Origin.NEW, players))
     return c
 
 
@@ -55,16 +55,16 @@ def test_a_human_plays_an_htp_engine_in_the_window_in_either_hosting_mode(qtbot,
     command = f"htp:{OUR_HTP}" if mode == "stdin" else f"htp-host@{port}:{OUR_HTP} --host 127.0.0.1 --port {port}"
     w = make_window("copenhagen_org")
     c = _start(w, (PlayerSpec(), PlayerSpec(EXTERNAL, command)))
-    assert c.players[1].label() == "Engine (tafl_desktop)"
+    assert c.session.specs[1].label() == "Engine (tafl_desktop)"
     for ply in range(2):  # two moves each: the second request tells the engine our move first
-        human = c.game.legal_moves()[0]
+        human = c.session.game.legal_moves()[0]
         assert c.play_move(human)
-        assert c.thinking
+        assert c.session.thinking
         t0 = time.monotonic()
         QApplication.processEvents()  # the window answers while the engine thinks
         within(time.monotonic() - t0, 0.5, "processing events")
-        qtbot.waitUntil(lambda n=ply: len(c.game.plies) == 2 * n + 2, timeout=30000)
-        assert not c.thinking and c.human_to_move() and c.game.outcome is None
+        qtbot.waitUntil(lambda n=ply: len(c.session.game.plies) == 2 * n + 2, timeout=30000)
+        assert not c.session.thinking and c.session.human_to_move() and c.session.game.outcome is None
     hosted = list(c.session.engines.external._hosted.values())
     assert len(hosted) == 1 and hosted[0].host_mode == (mode == "host") and hosted[0].dead == ""
     w.close()
@@ -83,27 +83,27 @@ def test_an_htp_engine_that_crashes_hangs_or_resigns_ends_the_game_in_one_line(
     monkeypatch.setattr(htp_host, "MOVE_SECONDS", 1.5)  # a hang is found within this (a minute otherwise)
     w = make_window("copenhagen_org")
     c = _start(w, (PlayerSpec(EXTERNAL, _fake(tmp_path, how)), PlayerSpec()))
-    qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=20000)
-    assert c.game.outcome.winner == Side.DEFENDERS and c.game.outcome.reason == reason
+    qtbot.waitUntil(lambda: c.session.game.outcome is not None, timeout=20000)
+    assert c.session.game.outcome.winner == Side.DEFENDERS and c.session.game.outcome.reason == reason
     status = w.status_text()
     assert words in status and "fake_htp.py" in status and "\n" not in status
     qtbot.waitUntil(lambda: bool(dialogs_recorder.game_over), timeout=5000)
-    assert not c.thinking
+    assert not c.session.thinking
 
 
 def test_after_an_undo_a_fresh_htp_engine_is_told_the_game(qtbot, make_window):
     """The protocol cannot take a move back: after an undo the engine is replaced by one told every move."""
     w = make_window("copenhagen_org")
     c = _start(w, (PlayerSpec(), PlayerSpec(EXTERNAL, f"htp:{OUR_HTP}")))
-    assert c.play_move(c.game.legal_moves()[0])
-    qtbot.waitUntil(lambda: len(c.game.plies) == 2, timeout=30000)
+    assert c.play_move(c.session.game.legal_moves()[0])
+    qtbot.waitUntil(lambda: len(c.session.game.plies) == 2, timeout=30000)
     first = list(c.session.engines.external._hosted.values())[0]
-    c.undo()
-    c.undo()
-    qtbot.waitUntil(lambda: c.human_to_move(), timeout=5000)
-    assert c.play_move(c.game.legal_moves()[-1])
-    qtbot.waitUntil(lambda: len(c.game.plies) >= 2 and not c.thinking, timeout=30000)
-    assert c.game.outcome is None
+    c.session.undo()
+    c.session.undo()
+    qtbot.waitUntil(lambda: c.session.human_to_move(), timeout=5000)
+    assert c.play_move(c.session.game.legal_moves()[-1])
+    qtbot.waitUntil(lambda: len(c.session.game.plies) >= 2 and not c.session.thinking, timeout=30000)
+    assert c.session.game.outcome is None
     second = list(c.session.engines.external._hosted.values())[0]
     assert second is not first and second.dead == ""
 

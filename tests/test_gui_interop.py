@@ -23,22 +23,22 @@ ENGINE = f"{sys.executable} -m tafl_desktop engine --level beginner"
 
 def _start(window, players):
     c = window.controller
-    window.load(GameSource.of_game(Game(c.rules), Origin.NEW, players))
+    window.load(GameSource.of_game(Game(c.session.rules), Origin.NEW, players))
     return c
 
 
 def test_human_against_tafl_desktop_engine_as_an_external_engine(qtbot, make_window):
     w = make_window("brandubh")
     c = _start(w, (PlayerSpec(), PlayerSpec(EXTERNAL, ENGINE)))
-    assert c.players[1].kind == EXTERNAL and "Engine" in c.players[1].label()
-    assert c.play_move(c.rules.parse_move(c.game.position, "d6-b6"))
-    assert c.thinking
+    assert c.session.specs[1].kind == EXTERNAL and "Engine" in c.session.specs[1].label()
+    assert c.play_move(c.session.rules.parse_move(c.session.game.position, "d6-b6"))
+    assert c.session.thinking
     # the window keeps answering while the engine thinks: events are processed, clicks refused
     t0 = time.monotonic()
     QApplication.processEvents()
     within(time.monotonic() - t0, 0.5, "processing events")
-    qtbot.waitUntil(lambda: len(c.game.plies) == 2, timeout=30000)
-    assert not c.thinking and c.human_to_move()
+    qtbot.waitUntil(lambda: len(c.session.game.plies) == 2, timeout=30000)
+    assert not c.session.thinking and c.session.human_to_move()
     assert "The defenders played" in w.status_text()
 
 
@@ -46,8 +46,8 @@ def test_two_external_engines_play_a_whole_game_in_the_window(qtbot, make_window
     w = make_window("brandubh")
     c = _start(w, (PlayerSpec(EXTERNAL, ENGINE), PlayerSpec(EXTERNAL, f"{sys.executable} -m tafl_desktop engine "
                                                                        "--level random")))
-    qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=90000)
-    assert c.game.outcome.reason != "forfeit"
+    qtbot.waitUntil(lambda: c.session.game.outcome is not None, timeout=90000)
+    assert c.session.game.outcome.reason != "forfeit"
     qtbot.waitUntil(lambda: bool(dialogs_recorder.game_over), timeout=5000)
     processes = [h.process.proc for h in c.session.engines.external._hosted.values()]
     assert len(processes) == 2  # one engine process per side
@@ -63,11 +63,11 @@ def test_an_engine_playing_illegally_ends_the_game_with_a_clear_message(qtbot, m
                       "    if line.startswith('play'):\n        print('move a1-a3', flush=True)\n")
     w = make_window("brandubh")
     c = _start(w, (PlayerSpec(EXTERNAL, f"{sys.executable} {script}"), PlayerSpec()))
-    qtbot.waitUntil(lambda: c.game.outcome is not None, timeout=15000)
-    assert c.game.outcome.winner == Side.DEFENDERS and c.game.outcome.reason == "forfeit"
+    qtbot.waitUntil(lambda: c.session.game.outcome is not None, timeout=15000)
+    assert c.session.game.outcome.winner == Side.DEFENDERS and c.session.game.outcome.reason == "forfeit"
     assert "illegal" in w.status_text() and "cheat.py" in w.status_text()
     qtbot.waitUntil(lambda: bool(dialogs_recorder.game_over), timeout=5000)
-    assert not c.thinking
+    assert not c.session.thinking
 
 
 def test_new_game_dialog_adds_and_remembers_an_engine(qtbot, gui_settings):
@@ -91,15 +91,15 @@ def test_a_saved_game_never_starts_a_program(qtbot, make_window, tmp_path):
     path = tmp_path / "evil.tafl.json"
     save_game(Game(find_variant("brandubh").make_rules()), path, {"player1": "engine:touch /tmp/pwned"})
     w = make_window("brandubh")
-    assert w.open_game(str(path))
-    assert w.controller.players[0].is_human
+    assert w.files.open_game(str(path))
+    assert w.session.specs[0].is_human
 
 
 def test_import_and_export_through_the_file_menu(qtbot, make_window, dialogs_recorder, tmp_path):
     w = make_window("copenhagen")
     c = w.controller
     for text in ("d1-d3", "f4-i4", "h1-h3"):
-        assert c.play_move(c.rules.parse_move(c.game.position, text))
+        assert c.play_move(c.session.rules.parse_move(c.session.game.position, text))
     out = tmp_path / "game.otg"
     dialogs_recorder.save_paths.append(str(out))
     w.act_export.trigger()
@@ -110,8 +110,8 @@ def test_import_and_export_through_the_file_menu(qtbot, make_window, dialogs_rec
     other = make_window("brandubh")
     dialogs_recorder.open_paths.append(str(out))
     other.act_import.trigger()
-    assert other.controller.game.move_texts() == ["d1-d3", "f4-i4", "h1-h3"]
-    assert other.controller.variant.id == "copenhagen" and "Imported game.otg" in other.status_text()
+    assert other.session.game.move_texts() == ["d1-d3", "f4-i4", "h1-h3"]
+    assert other.session.variant.id == "copenhagen" and "Imported game.otg" in other.status_text()
 
     # comments of an imported record are kept by Save and by a new export
     with_notes = tmp_path / "notes.otg"
@@ -120,7 +120,7 @@ def test_import_and_export_through_the_file_menu(qtbot, make_window, dialogs_rec
     other.act_import.trigger()
     assert other.imported.comments == {1: "good start", 2: "bold"}
     saved = tmp_path / "notes.tafl.json"
-    assert other.save_game_to(str(saved))
+    assert other.files.save_game_to(str(saved))
     data = json.loads(saved.read_text())
     assert data["comments"] == {"1": "good start", "2": "bold"} and data["tags"]["attackers"]
     again = tmp_path / "again.otg"
@@ -130,10 +130,10 @@ def test_import_and_export_through_the_file_menu(qtbot, make_window, dialogs_rec
 
     bad = tmp_path / "bad.otg"
     bad.write_text("[rules:dim:11 zz:y start:/11/]\n1. a1-a2\n")
-    before = other.controller.game
+    before = other.session.game
     dialogs_recorder.open_paths.append(str(bad))
     other.act_import.trigger()
-    assert other.controller.game is before
+    assert other.session.game is before
     assert dialogs_recorder.errors and "zz" in dialogs_recorder.errors[-1][1]
 
 
@@ -159,16 +159,16 @@ def test_dropping_a_file_on_the_window_opens_it(qtbot, make_window, dialogs_reco
     write_game(GameTransfer(game), path)
     w = make_window("brandubh")
     _drop(w, path)
-    assert w.controller.variant.id == "tablut" and len(w.controller.game.plies) == 1
+    assert w.session.variant.id == "tablut" and len(w.session.game.plies) == 1
     assert "Imported dropped.pgn" in w.status_text()
     own = tmp_path / "own.tafl.json"
     save_game(game, own)
     _drop(w, own)
-    assert w.file_path == str(own) and dialogs_recorder.errors == []
+    assert w.files.file_path == str(own) and dialogs_recorder.errors == []
     broken = tmp_path / "broken.otg"
     broken.write_bytes(b"\x00\xff")
     _drop(w, broken)
-    assert dialogs_recorder.errors and w.file_path == str(own)
+    assert dialogs_recorder.errors and w.files.file_path == str(own)
 
 
 def test_an_external_engine_is_told_the_game_clock(qtbot, make_window, tmp_path):
@@ -183,7 +183,7 @@ def test_an_external_engine_is_told_the_game_clock(qtbot, make_window, tmp_path)
     w.start_game(find_variant("brandubh"), (PlayerSpec(EXTERNAL, f"{sys.executable} {script}"), PlayerSpec()),
                  time_control=TimeControl(main_ms=90_000, overtime_ms=20_000, overtimes=3))
     c = w.controller
-    qtbot.waitUntil(lambda: len(c.game.plies) == 1, timeout=15000)
+    qtbot.waitUntil(lambda: len(c.session.game.plies) == 1, timeout=15000)
     words = log.read_text().split()
     # OTEP: clock <attackers ms> <defenders ms> <overtime s> <attackers' periods> <defenders' periods>
     assert words[0] == "clock" and 80_000 < int(words[1]) <= 90_000 and int(words[2]) == 90_000

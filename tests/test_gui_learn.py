@@ -379,10 +379,10 @@ def test_an_opentafl_puzzle_opens_from_import_and_is_solved(qtbot, make_window, 
 
     pz, path = _otg_puzzle(tmp_path, mode="strict")
     w = make_window("brandubh")
-    before = w.controller.game
+    before = w.session.game
     assert import_game(w, str(path))
     dlg = w.learn_dialogs[-1]
-    assert isinstance(dlg, RecordPuzzleDialog) and w.controller.game is before  # the game is untouched
+    assert isinstance(dlg, RecordPuzzleDialog) and w.session.game is before  # the game is untouched
     assert "take the king in two" in dlg.intro.text() and "strict" in dlg.heading.text()
     rules, start = dlg.puzzle.rules, dlg.board.position
     wrong = next(rules.move_text(m) for m in rules.legal_moves(start) if rules.move_text(m) != pz["solution"][0])
@@ -400,8 +400,8 @@ def test_an_opentafl_puzzle_opens_from_import_and_is_solved(qtbot, make_window, 
     dlg.btn_back.click()
     assert not dlg.over and dlg.board.interactive
     dialogs_recorder.confirm_answer = False  # "open it as a game" instead
-    assert import_game(w, str(path)) and w.controller.game is not before
-    assert [w.controller.rules.move_text(p.move) for p in w.controller.game.plies] == pz["solution"]
+    assert import_game(w, str(path)) and w.session.game is not before
+    assert [w.session.rules.move_text(p.move) for p in w.session.game.plies] == pz["solution"]
 
 
 def test_a_loose_opentafl_puzzle_allows_other_moves(qtbot, make_window, tmp_path, dialogs_recorder):
@@ -543,7 +543,7 @@ def test_the_first_puzzle_comes_from_the_game_being_played_and_next_stays_in_it(
     w = make_window(playing)
     dlg = _open_puzzles(w)
     assert dlg.family_box.currentData() == "variant:" + playing
-    assert dlg.family_box.currentText().strip() == w.controller.variant.title
+    assert dlg.family_box.currentText().strip() == w.session.variant.title
     assert dlg.shown and {p["variant"] for p in dlg.shown} == {playing}
     seen = [dlg.puzzle]
     for _ in range(4):
@@ -552,11 +552,11 @@ def test_the_first_puzzle_comes_from_the_game_being_played_and_next_stays_in_it(
     assert {p["variant"] for p in seen} == {playing} and len({p["id"] for p in seen}) > 1
     assert dlg.board.rules.variant.id == playing
     # the player widens the filter: the whole family, then every puzzle
-    family = w.controller.variant.family
+    family = w.session.variant.family
     dlg.family_box.setCurrentIndex(dlg.family_box.findData(family))
     assert len({p["variant"] for p in dlg.shown}) > 1
     dlg.family_box.setCurrentIndex(0)
-    assert {w.controller.variant.family, "hunt", "dablot"} <= {dlg.families[p["variant"]] for p in dlg.shown}
+    assert {w.session.variant.family, "hunt", "dablot"} <= {dlg.families[p["variant"]] for p in dlg.shown}
 
 
 def test_without_puzzles_for_the_game_a_newcomer_starts_on_brandubh(qtbot, make_window, monkeypatch):

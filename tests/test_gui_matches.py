@@ -76,7 +76,7 @@ def test_a_tiny_match_runs_in_the_background_and_its_games_open(matches, qtbot, 
     assert dlg.open_button.isEnabled()
     assert dlg.open_game(1)
     second = next(e for e in entries if e["game"] == 1)
-    assert window.controller.game.move_texts() == second["moves"]
+    assert window.session.game.move_texts() == second["moves"]
     # the table follows a language switch
     from tafl_desktop.gui.language import switch_language
 

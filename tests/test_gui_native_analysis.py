@@ -24,7 +24,7 @@ MIDDLE_GAME = ("h1-h3 f4-i4 g1-i1 g5-g3 h3-i3 f5-i5 d1-d3 g3-g2 f2-c2 g2-i2 j6-j
 def test_native_analysis_board_goes_deep_on_a_copenhagen_middle_game(qtbot, make_window):
     w = make_window("copenhagen", size=(1200, 800))
     c = w.controller
-    game = Game(c.rules)
+    game = Game(c.session.rules)
     for m in MIDDLE_GAME.split():
         game.play_text(m)
     w.load(GameSource.of_game(game, Origin.NEW))
@@ -32,7 +32,7 @@ def test_native_analysis_board_goes_deep_on_a_copenhagen_middle_game(qtbot, make
     qtbot.keyClick(w, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     qtbot.waitUntil(lambda: board.report is not None and board.report["depth"] >= 6
                     and len(board.report["lines"]) == 3 and board.move_buttons[2][0].isVisible(), timeout=60_000)
-    legal = {c.rules.move_text(m) for m in c.rules.legal_moves(c.viewed_position)}
+    legal = {c.session.rules.move_text(m) for m in c.session.rules.legal_moves(c.session.viewed_position)}
     assert all(line["moves"][0] in legal for line in board.report["lines"])
     shots = os.environ.get("TAFL_SHOTS")
     if shots:

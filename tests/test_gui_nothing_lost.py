@@ -28,13 +28,13 @@ posix_only = pytest.mark.skipif(os.name != "posix", reason="FIFOs and SIGSTOP ar
 
 def play(window, *moves: str) -> None:
     for text in moves:
-        move = window.controller.rules.parse_move(window.controller.game.position, text)
+        move = window.session.rules.parse_move(window.session.game.position, text)
         assert window.controller.play_move(move), window.status_text()
 
 
 def snapshot(window) -> tuple:
     c = window.controller
-    return c.game, c.game.move_texts(), c.variant.id, window.file_path
+    return c.session.game, c.session.game.move_texts(), c.session.variant.id, window.files.file_path
 
 
 # ---------------------------------------------------------------------- 1. parser limits at start-up
@@ -49,7 +49,7 @@ def test_start_up_with_a_deeply_nested_variant_file_opens_the_window(qtbot, gui_
     assert [t for t, _ in dialogs_recorder.errors] == ["Cannot use that variant"]
     text = dialogs_recorder.errors[0][1]
     assert "deep.toml" in text and "nested too deeply" in text and "Traceback" not in text
-    assert w.controller.variant.id == "copenhagen"
+    assert w.session.variant.id == "copenhagen"
 
 
 # ---------------------------------------------------------------------- 3. a FIFO does not freeze the window
@@ -71,7 +71,7 @@ def test_opening_a_fifo_returns_at_once_and_keeps_the_game(qtbot, make_window, d
 
     threading.Thread(target=unblock, daemon=True).start()
     t = time.monotonic()
-    assert w.open_game(str(fifo)) is False
+    assert w.files.open_game(str(fifo)) is False
     within(time.monotonic() - t, 1.0, "refusing the FIFO")
     assert snapshot(w) == before
     title, text = dialogs_recorder.errors[-1]
@@ -87,7 +87,7 @@ def test_a_huge_bad_value_gives_a_short_dialog_at_once(qtbot, make_window, dialo
     f = tmp_path / "big\nOK: nothing wrong here\u202e.tafl.json"
     f.write_text(json.dumps(data))
     t = time.monotonic()
-    assert w.open_game(str(f)) is False
+    assert w.files.open_game(str(f)) is False
     within(time.monotonic() - t, 2.0, "refusing the file")
     title, text = dialogs_recorder.errors[-1]
     first = text.split("\n\n")[0]
@@ -106,12 +106,12 @@ def test_save_as_writes_through_a_link_and_refuses_a_pipe(qtbot, make_window, di
     link = tmp_path / "link.tafl.json"
     link.symlink_to(real)
     dialogs_recorder.save_paths.append(str(link))
-    assert w.save_game_as()
+    assert w.files.save_game_as()
     assert link.is_symlink() and load_game(real).move_texts() == ["d6-b6"]
     fifo = tmp_path / "pipe.tafl.json"
     os.mkfifo(fifo)
     dialogs_recorder.save_paths.append(str(fifo))
-    assert w.save_game_as() is False
+    assert w.files.save_game_as() is False
     title, text = dialogs_recorder.errors[-1]
     assert title == "Cannot save the game" and "pipe" in text
     assert Path(fifo).is_fifo()
@@ -138,8 +138,8 @@ def test_a_normal_close_is_not_reported_as_a_crash(qtbot, gui_settings, dialogs_
     w = _start(qtbot, auto, asked, monkeypatch)
     assert asked == []  # nothing to offer on the very first start
     for _ in range(3):  # three moves of the first game (whatever variant the start chose)
-        assert w.controller.play_move(w.controller.game.legal_moves()[0])
-    moves = w.controller.game.move_texts()
+        assert w.controller.play_move(w.session.game.legal_moves()[0])
+    moves = w.session.game.move_texts()
     assert moves and load_game(auto).move_texts() == moves
     w.close()  # the player closes the window mid-game
     assert load_game(auto).move_texts() == moves  # the game is kept to continue
@@ -149,16 +149,16 @@ def test_a_normal_close_is_not_reported_as_a_crash(qtbot, gui_settings, dialogs_
     title, text, yes = asked[0]
     assert "not closed properly" not in text and "crash" not in text.lower()
     assert title == "Continue your last game?" and yes == "Continue" and "when you closed Tafl Desktop" in text
-    assert w2.controller.game.move_texts() == moves
+    assert w2.session.game.move_texts() == moves
 
     # this run now owns the game: if it dies without closing, the next start says so
-    w2.autosave_path = None  # simulate a crash: the window never runs its closeEvent,
-    w2.autosave_lock.release()  # and the system drops a dead process's lock
+    w2.autosave.path = None  # simulate a crash: the window never runs its closeEvent,
+    w2.autosave.lock.release()  # and the system drops a dead process's lock
     asked.clear()
     w3 = _start(qtbot, auto, asked, monkeypatch, answer=False)
     title, text, yes = asked[0]
     assert "was not closed properly" in text and yes == "Restore"
-    w3.autosave_path = None
+    w3.autosave.path = None
 
 
 # ---------------------------------------------------------------------- 8. the smaller items
@@ -185,8 +185,8 @@ def test_unexpected_problems_name_their_cause(qtbot, make_window, dialogs_record
     monkeypatch.setattr(variants, "load_variant", fail)
     f = tmp_path / "x.toml"
     f.write_text("")
-    assert w.open_game(str(f)) is False
-    assert w.open_variant(str(f)) is False
+    assert w.files.open_game(str(f)) is False
+    assert w.files.open_variant(str(f)) is False
     assert [t for t, _ in dialogs_recorder.errors] == ["Cannot open the game", "Cannot open the variant"]
     for _title, text in dialogs_recorder.errors:
         assert cause in text and "unexpected problem ()" not in text, text
@@ -198,13 +198,13 @@ def test_an_autosave_that_fails_is_told_once(qtbot, make_window, dialogs_recorde
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the autosave folder should be")
     w = make_window("brandubh")
-    w.autosave_path = str(blocker / "autosave.tafl.json")
+    w.autosave.path = str(blocker / "autosave.tafl.json")
     play(w, "d6-b6", "c4-c6", "b6-b5")
     assert [t for t, _ in dialogs_recorder.errors] == ["The game cannot be autosaved"]
     text = dialogs_recorder.errors[0][1]
     assert "autosave.tafl.json" in text and "File > Save Game" in text
     assert "Autosave failed" in w.status_text()
-    assert w.controller.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
+    assert w.session.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
 
 
 def test_preferences_that_cannot_be_saved_are_told(qtbot, make_window, dialogs_recorder):
@@ -282,7 +282,7 @@ def test_hostile_files_through_the_window_never_change_the_game(qtbot, make_wind
             path.write_bytes(content)
         before, errors = snapshot(w), len(dialogs_recorder.errors)
         t = time.monotonic()
-        ok = w.open_game(str(path)) if kind == "game" else w.open_variant(str(path))
+        ok = w.files.open_game(str(path)) if kind == "game" else w.files.open_variant(str(path))
         within(time.monotonic() - t, 10, f"refusing {path}")
         if ok:
             opened += 1

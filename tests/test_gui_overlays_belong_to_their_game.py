@@ -95,12 +95,12 @@ def _one_move_game(variant_id: str) -> Game:
 def _mark_everything(qtbot, w) -> dict[str, object]:
     """Put every kind of mark on the window's board; returns what must not survive the game."""
     c = w.controller
-    rules = c.rules
+    rules = c.session.rules
     # the analysis board: three lines as arrows and the heat map, as the worker reports them
     w.analysis_board.heat_box.setChecked(True)
     w.act_analysis.trigger()
     assert w.analysis_board.active
-    pos = c.viewed_position
+    pos = c.session.viewed_position
     moves = [m for m in rules.legal_moves(pos) if len([s for s in m if s >= 0]) >= 2][:3]
     lines = [{"move": list(m), "moves": [rules.move_text(m)], "score": 10 - i, "result_in": None, "winner": None,
               "depth": 3} for i, m in enumerate(moves)]
@@ -108,9 +108,9 @@ def _mark_everything(qtbot, w) -> dict[str, object]:
     heat = {"best": 0.5, "squares": targets, "side": int(rules.side_to_move(pos)), "depth": 2}
     w.analysis_board._done(SimpleNamespace(error="", data={"lines": lines, "depth": 3, "nodes": 1000, "heat": heat}))
     # the review: the one move played was a blunder, another move was better (the green arrow)
-    played = c.game.plies[0].move
-    better = next(m for m in rules.legal_moves(c.game.start) if tuple(m) != tuple(played))
-    mover = int(rules.side_to_move(c.game.start))
+    played = c.session.game.plies[0].move
+    better = next(m for m in rules.legal_moves(c.session.game.start) if tuple(m) != tuple(played))
+    mover = int(rules.side_to_move(c.session.game.start))
     evals = {0: {"score": 0, "side": mover, "depth": 1, "best_move": list(better), "best": rules.move_text(better),
                  "line": [rules.move_text(better)]},
              1: {"score": 5000, "side": 1 - mover, "depth": 1, "best_move": list(moves[0]),
@@ -132,7 +132,6 @@ def _arrive(w, origin: Origin, variant_id: str, tmp_path) -> None:
     """Bring a game of ``variant_id`` to the window the way ``origin`` does: through the window's
     own path where it has one (New Game, Open, Import, a dropped file, Paste, Continue your last
     game), else as that path hands it to the window's one ``load``."""
-    from tafl_desktop.gui.app import offer_restore
     from tafl_desktop.gui.edit_menu import paste
     from tafl_desktop.gui.interop_menu import import_game
 
@@ -145,13 +144,13 @@ def _arrive(w, origin: Origin, variant_id: str, tmp_path) -> None:
     elif origin is Origin.EDITOR:
         w.start_game(variant, start=rules.initial_position(), origin=Origin.EDITOR)
     elif origin is Origin.OPEN:
-        assert w.open_game(str(path))
+        assert w.files.open_game(str(path))
     elif origin in (Origin.IMPORT, Origin.DROP):
         assert import_game(w, str(path), origin)
     elif origin is Origin.RESTORE:
-        assert offer_restore(w, str(path))
+        assert w.files.offer_restore(str(path))
     elif origin is Origin.PASTE:  # a move list of the game's own rules
-        assert w.controller.variant.id == variant_id
+        assert w.session.variant.id == variant_id
         assert paste(w, rules.move_text(rules.legal_moves(rules.initial_position())[-1]))
     elif origin is Origin.LAB:
         w.load(GameSource.of_game(_one_move_game(variant_id), origin, saved=False))
@@ -194,7 +193,7 @@ def test_no_mark_of_the_last_game_is_drawn_on_the_next(qtbot, make_window, monke
 
     _arrive(w, origin, after, tmp_path)
     nothing = {"arrows": [], "circles": [], "heat": [], "hint": []}
-    assert w.controller.variant.id == find_variant(after).id and w.controller.token != old["token"]
+    assert w.session.variant.id == find_variant(after).id and w.controller.token != old["token"]
     assert recorder.paint(w.board) == nothing and w.board.overlay_names() == [] and w.board.drawings() == []
 
     # late answers made for the last game: the hint asked before, the layers as they were
@@ -210,7 +209,7 @@ def test_no_mark_of_the_last_game_is_drawn_on_the_next(qtbot, make_window, monke
     switch_language(w, "en")
     assert recorder.paint(w.board) == nothing and w.board.overlay_names() == []
     # the board still takes marks made for its own game
-    square = next(iter(w.controller.rules.pieces(w.controller.viewed_position)))
+    square = next(iter(w.session.rules.pieces(w.session.viewed_position)))
     qtbot.mouseClick(w.board, Qt.MouseButton.RightButton, pos=w.board.square_center(square).toPoint())
     assert recorder.paint(w.board)["circles"] == [square]
 
@@ -270,7 +269,7 @@ def test_the_issue_click_path_no_longer_crashes(qtbot, make_window, english, lan
     qtbot.wait(50)
     assert w.board.painted and w.board.overlay_names() == []
     assert w.analysis_board.report is None and not w.analysis_board.active
-    g = w.controller.variant.geometry
+    g = w.session.variant.geometry
     assert g.size == 33 and all(0 <= s < g.size for s in w.board.state().pieces)
     w.apply_preferences(replace(w.prefs, language="en"))
 
@@ -282,7 +281,7 @@ def test_an_analysis_line_goes_with_its_game(qtbot, make_window, monkeypatch):
     _quiet_worker(w, monkeypatch)
     game = _one_move_game("brandubh")
     w.load(GameSource.of_game(game, Origin.PASTE))
-    w.controller.first()  # the game goes on from here: a line may become a variation
+    w.session.first()  # the game goes on from here: a line may become a variation
     _mark_everything(qtbot, w)
     w.analysis_board.open_line(0, 0)
     scratch = w.analysis_board.line_board
@@ -291,7 +290,7 @@ def test_an_analysis_line_goes_with_its_game(qtbot, make_window, monkeypatch):
     assert not scratch.isVisible() and not scratch.add_button.isEnabled()
     scratch.add_variation()  # as a late click would
     c = w.controller
-    assert c.variant.id == "copenhagen" and not c.tree.root.children and c.view_ply == 0
+    assert c.session.variant.id == "copenhagen" and not c.session.tree.root.children and c.session.view_ply == 0
 
 
 PAINT_FAILS = """

@@ -6,10 +6,11 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 
 from tafl_desktop.core.game import Side
+from tafl_desktop.session.readout import announcements, lost_counts, move_rows
 
 
 def sq(window, name: str) -> int:
-    return window.controller.variant.geometry.parse_square(name)
+    return window.session.variant.geometry.parse_square(name)
 
 
 def click(qtbot, window, name: str, button=Qt.MouseButton.LeftButton) -> None:
@@ -35,7 +36,7 @@ def test_click_shows_targets_and_moves(qtbot, make_window):
     assert sq(w, "c6") in state.targets and sq(w, "a6") in state.targets
     assert "picked" in w.status_text()
     click(qtbot, w, "b6")
-    assert w.controller.game.move_texts() == ["d6-b6"]
+    assert w.session.game.move_texts() == ["d6-b6"]
     assert w.board.state().last_move == (sq(w, "d6"), sq(w, "b6"))
     assert "The attackers played d6-b6" in w.status_text()
     assert w.panel.turn_text.text() == "Defenders to move"
@@ -46,7 +47,7 @@ def test_illegal_click_says_why_and_changes_nothing(qtbot, make_window):
     w = make_window("brandubh")
     click(qtbot, w, "d6")
     click(qtbot, w, "e5")  # diagonal
-    assert w.controller.game.plies == []
+    assert w.session.game.plies == []
     assert "not allowed" in w.status_text() and "straight lines" in w.status_text()
     assert w.board.state().selected is None
     click(qtbot, w, "d5")  # the defenders' piece, on the attackers' turn
@@ -56,19 +57,19 @@ def test_illegal_click_says_why_and_changes_nothing(qtbot, make_window):
     click(qtbot, w, "d6")
     click(qtbot, w, "d5")  # occupied
     assert "occupied" in w.status_text()
-    assert w.controller.game.plies == []
+    assert w.session.game.plies == []
 
 
 def test_drag_and_drop_moves_and_right_click_cancels(qtbot, make_window):
     w = make_window("brandubh")
     drag(qtbot, w, "d6", "b6")
-    assert w.controller.game.move_texts() == ["d6-b6"]
+    assert w.session.game.move_texts() == ["d6-b6"]
     click(qtbot, w, "c4")
     assert w.board.state().selected == sq(w, "c4")
     click(qtbot, w, "c4", Qt.MouseButton.RightButton)
     assert w.board.state().selected is None
     drag(qtbot, w, "c4", "b5")  # diagonal drop: nothing happens but a reason
-    assert len(w.controller.game.plies) == 1
+    assert len(w.session.game.plies) == 1
     assert "not allowed" in w.status_text()
 
 
@@ -84,7 +85,7 @@ def test_undo_redo_with_shortcuts_and_stack(qtbot, make_window):
     for a, b in (("d6", "b6"), ("c4", "c6")):
         click(qtbot, w, a)
         click(qtbot, w, b)
-    game = w.controller.game
+    game = w.session.game
     assert game.move_texts() == ["d6-b6", "c4-c6"]
     assert w.session.can_undo and len(w.session.line_nodes()) == 2
     qtbot.keyClick(w, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
@@ -111,30 +112,30 @@ def test_navigation_keys_and_move_list(qtbot, make_window):
         click(qtbot, w, a)
         click(qtbot, w, b)
     c = w.controller
-    start = c.game.position_at(0)
+    start = c.session.game.position_at(0)
     qtbot.keyClick(w.board, Qt.Key.Key_Home)
-    assert c.view_ply == 0
-    assert w.board.state().pieces == c.rules.pieces(start)
+    assert c.session.view_ply == 0
+    assert w.board.state().pieces == c.session.rules.pieces(start)
     qtbot.keyClick(w.board, Qt.Key.Key_Right)
-    assert c.view_ply == 1
+    assert c.session.view_ply == 1
     assert "After 1. d6-b6 (move 1 of 2)" in w.panel.turn_text.text()  # 3 plies: moves 1 and 2
     click(qtbot, w, "d5")  # an earlier position: the piece is picked (a move here starts a variation)
-    assert w.board.state().selected == sq(w, "d5") and len(c.game.plies) == 3
+    assert w.board.state().selected == sq(w, "d5") and len(c.session.game.plies) == 3
     click(qtbot, w, "d5", Qt.MouseButton.RightButton)
     assert w.board.state().selected is None and "Press End" in w.status_text()
     qtbot.keyClick(w.board, Qt.Key.Key_End)
-    assert c.view_ply == 3
+    assert c.session.view_ply == 3
     qtbot.keyClick(w.board, Qt.Key.Key_Left)
-    assert c.view_ply == 2
+    assert c.session.view_ply == 2
     table = w.panel.moves.table
     idx = w.panel.moves.model.index(0, 1)
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(idx).center())
-    assert c.view_ply == 2 and w.board.state().last_move == (sq(w, "c4"), sq(w, "c6"))
+    assert c.session.view_ply == 2 and w.board.state().last_move == (sq(w, "c4"), sq(w, "c6"))
     idx = w.panel.moves.model.index(0, 0)
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(idx).center())
-    assert c.view_ply == 1
+    assert c.session.view_ply == 1
     w.panel.moves.buttons["last"].click()
-    assert c.view_ply == 3 and c.is_live
+    assert c.session.view_ply == 3 and c.session.is_live
 
 
 def test_keyboard_play_with_cursor(qtbot, make_window):
@@ -146,17 +147,17 @@ def test_keyboard_play_with_cursor(qtbot, make_window):
     qtbot.keyClick(board, Qt.Key.Key_Up)
     qtbot.keyClick(board, Qt.Key.Key_Up)
     assert board.cursor_square() == sq(w, "d6")
-    assert w.controller.view_ply == 0  # arrows moved the cursor, not the move list
+    assert w.session.view_ply == 0  # arrows moved the cursor, not the move list
     qtbot.keyClick(board, Qt.Key.Key_Return)
     assert board.state().selected == sq(w, "d6")
     qtbot.keyClick(board, Qt.Key.Key_Left)
     qtbot.keyClick(board, Qt.Key.Key_Left)
     qtbot.keyClick(board, Qt.Key.Key_Enter)
-    assert w.controller.game.move_texts() == ["d6-b6"]
+    assert w.session.game.move_texts() == ["d6-b6"]
     qtbot.keyClick(board, Qt.Key.Key_Escape)  # hide the cursor: arrows step through moves again
     assert board.cursor_square() is None
     qtbot.keyClick(board, Qt.Key.Key_Left)
-    assert w.controller.view_ply == 0
+    assert w.session.view_ply == 0
 
 
 def test_flip_keeps_clicks_on_the_right_squares(qtbot, make_window):
@@ -168,7 +169,7 @@ def test_flip_keeps_clicks_on_the_right_squares(qtbot, make_window):
     assert after.y() > before.y()
     click(qtbot, w, "d6")
     click(qtbot, w, "b6")
-    assert w.controller.game.move_texts() == ["d6-b6"]
+    assert w.session.game.move_texts() == ["d6-b6"]
 
 
 def test_escape_edge_toggle_lets_the_king_win_on_the_rim(qtbot, make_window, dialogs_recorder):
@@ -176,13 +177,13 @@ def test_escape_edge_toggle_lets_the_king_win_on_the_rim(qtbot, make_window, dia
     corner = make_window("brandubh", position, Side.DEFENDERS)
     click(qtbot, corner, "d4")
     click(qtbot, corner, "d7")
-    assert corner.controller.game.outcome is None  # escape to the corner only: the edge is no goal
+    assert corner.session.game.outcome is None  # escape to the corner only: the edge is no goal
 
     w = make_window("brandubh", position, Side.DEFENDERS, escape="edge")
     click(qtbot, w, "d4")
     assert sq(w, "d7") in w.board.state().targets
     click(qtbot, w, "d7")
-    out = w.controller.game.outcome
+    out = w.session.game.outcome
     assert out is not None and out.winner == Side.DEFENDERS and out.reason == "king_escaped"
     qtbot.waitUntil(lambda: bool(dialogs_recorder.game_over))
     headline, detail = dialogs_recorder.game_over[-1]
@@ -192,26 +193,26 @@ def test_escape_edge_toggle_lets_the_king_win_on_the_rim(qtbot, make_window, dia
     click(qtbot, w, "c5")
     assert "start a new one" in w.status_text()
     qtbot.keyClick(w.board, Qt.Key.Key_Left)
-    assert w.controller.view_ply == 0 and w.board.state().pieces[sq(w, "d4")] == "K"
+    assert w.session.view_ply == 0 and w.board.state().pieces[sq(w, "d4")] == "K"
 
 
 def test_announcements_raichi_tuichi_and_watch_your_king(qtbot, make_window):
     # one open path: Raichi
     w = make_window("brandubh", "/7/7/7/1t1K1t1/7/7/3t3/", Side.ATTACKERS, escape="edge")
-    titles = [a.title for a in w.controller.announcements()]
+    titles = [a.title for a in announcements(w.session, w.controller.announce)]
     assert "Raichi" in titles
     assert w.panel.announcement.isVisibleTo(w) and "Raichi" in w.panel.announcement.text()
     assert w.board.state().routes == {sq(w, "d7")}
     # two or more: Tuichi
     w2 = make_window("brandubh", "/7/7/7/3K3/7/2ttt2/7/", Side.ATTACKERS, escape="edge")
-    assert [a.title for a in w2.controller.announcements()] == ["Tuichi"]
+    assert [a.title for a in announcements(w2.session, w2.controller.announce)] == ["Tuichi"]
     # the king can be taken next move (custodial king capture)
     w3 = make_window("brandubh", "/7/7/3t3/7/3K3/7/1t1t3/", Side.ATTACKERS, king_capture="custodial")
-    assert "Watch your king" in [a.title for a in w3.controller.announcements()]
+    assert "Watch your king" in [a.title for a in announcements(w3.session, w3.controller.announce)]
     assert w3.board.state().threatened == {sq(w3, "d3")}
     # switched off in the preferences: nothing is announced
     w3.act_announce.trigger()
-    assert not w3.prefs.announcements and w3.controller.announcements() == []
+    assert not w3.prefs.announcements and announcements(w3.session, w3.controller.announce) == []
     assert not w3.panel.announcement.isVisibleTo(w3)
 
 
@@ -220,11 +221,11 @@ def test_captures_are_marked_and_counted(qtbot, make_window):
     click(qtbot, w, "e5")
     click(qtbot, w, "d5")
     c = w.controller
-    assert c.game.plies[-1].captures == (sq(w, "c5"),)
+    assert c.session.game.plies[-1].captures == (sq(w, "c5"),)
     assert w.board.state().captured == {sq(w, "c5"): "T"}
-    assert c.lost_counts() == (0, 1)
+    assert lost_counts(c.session) == (0, 1)
     assert w.panel.lost_text[1].text() == "1"
-    assert "xc5" in c.move_rows()[-1]
+    assert "xc5" in move_rows(c.session)[-1]
 
 
 def test_screen_positions_scale_with_the_window(qtbot, make_window):
@@ -239,23 +240,24 @@ def test_screen_positions_scale_with_the_window(qtbot, make_window):
 def test_fox_game_jump_chain_is_picked_point_by_point(qtbot, make_window):
     w = make_window("fox_geese_13", size=(900, 700))
     c = w.controller
-    rules = c.rules
+    rules = c.session.rules
     # play until the fox has a capture, then make it with clicks
     for _ in range(40):
-        jumps = [m for m in c.game.legal_moves() if rules.is_jump(m)] if c.side_to_move() == Side.DEFENDERS else []
+        defending = c.session.side_to_move() == Side.DEFENDERS
+        jumps = [m for m in c.session.game.legal_moves() if rules.is_jump(m)] if defending else []
         if jumps:
             move = jumps[0]
             for point in move:
                 qtbot.mouseClick(w.board, Qt.MouseButton.LeftButton,
                                  pos=w.board.square_center(point).toPoint() + QPoint(0, 0))
-            if c.game.plies[-1].move != move:  # the chain could go on: click the landing point again
+            if c.session.game.plies[-1].move != move:  # the chain could go on: click the landing point again
                 qtbot.mouseClick(w.board, Qt.MouseButton.LeftButton, pos=w.board.square_center(move[-1]).toPoint())
-            assert c.game.plies[-1].move == move and c.game.plies[-1].captures
+            assert c.session.game.plies[-1].move == move and c.session.game.plies[-1].captures
             return
-        moves = c.game.legal_moves()
+        moves = c.session.game.legal_moves()
         if not moves:
             break
-        c.play_move(moves[len(c.game.plies) * 7 % len(moves)])
+        c.play_move(moves[len(c.session.game.plies) * 7 % len(moves)])
     raise AssertionError("no fox jump came up")
 
 
@@ -264,17 +266,17 @@ def test_action_points_share_a_cell_and_end_turn_button(qtbot, make_window):
     and the panel offers "End turn" while actions are left."""
     w = make_window("dablot_mini", action_points=True)
     c = w.controller
-    first = [m for m in c.game.legal_moves() if m][0]
+    first = [m for m in c.session.game.legal_moves() if m][0]
     assert c.play_move(first)
-    assert c.side_to_move() == Side.ATTACKERS  # still the same side's turn
+    assert c.session.side_to_move() == Side.ATTACKERS  # still the same side's turn
     assert w.panel.end_turn.isVisibleTo(w)
     w.panel.end_turn.click()
-    assert c.side_to_move() == Side.DEFENDERS and c.game.plies[-1].move == ()
+    assert c.session.side_to_move() == Side.DEFENDERS and c.session.game.plies[-1].move == ()
     model = w.panel.moves.model
     assert model.rowCount() == 1
     assert model.plies_at(model.index(0, 0)) == [1, 2]
     assert model.data(model.index(0, 0)).endswith("end")
-    second = [m for m in c.game.legal_moves() if m][0]
+    second = [m for m in c.session.game.legal_moves() if m][0]
     assert c.play_move(second)
     assert model.plies_at(model.index(0, 1)) == [3]
 
@@ -290,4 +292,4 @@ def test_moves_animate_when_switched_on(qtbot, make_window):
     qtbot.waitUntil(lambda: not w.board.animating(), timeout=20_000)  # a wait, not a bound (issue 37)
     w.act_undo.trigger()  # undo and redo animate too, and never leave the board mid-way
     qtbot.waitUntil(lambda: not w.board.animating(), timeout=20_000)
-    assert w.board.state().pieces == w.controller.rules.pieces(w.controller.game.start)
+    assert w.board.state().pieces == w.session.rules.pieces(w.session.game.start)

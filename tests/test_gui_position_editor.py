@@ -32,11 +32,11 @@ def put(qtbot, editor, kind: str, square: str) -> None:
 def test_tafl_setup_refuses_a_second_king_and_plays_from_here(qtbot, make_window):
     w = make_window("brandubh")
     e = open_editor(qtbot, w)
-    assert e.text.text() == w.controller.rules.position_text(w.controller.game.start)
+    assert e.text.text() == w.session.rules.position_text(w.session.game.start)
     before = dict(e.pieces)
     put(qtbot, e, "K", "b2")
     assert e.pieces == before  # refused, with the rules' own reason
-    rules = w.controller.rules
+    rules = w.session.rules
     with pytest.raises(SetupError) as why:
         position_from_pieces(rules, {**before, rules.variant.geometry.parse_square("b2"): "K"}, Side.ATTACKERS)
     assert "two kings" in str(why.value) and e.status.text() == f"Not placed: {why.value}."
@@ -53,10 +53,10 @@ def test_tafl_setup_refuses_a_second_king_and_plays_from_here(qtbot, make_window
     assert e.play_button.isEnabled() and e.text.text() == "/7/4t2/4K2/7/2T4/7/7/"
     e.play_button.click()
     c = w.controller
-    assert not e.isVisible() and c.game.plies == []
-    assert c.rules.position_text(c.game.start) == "/7/4t2/4K2/7/2T4/7/7/"
-    assert c.rules.side_to_move(c.game.start) == Side.DEFENDERS
-    assert w.board.state().pieces[c.variant.geometry.parse_square("e5")] == "K"
+    assert not e.isVisible() and c.session.game.plies == []
+    assert c.session.rules.position_text(c.session.game.start) == "/7/4t2/4K2/7/2T4/7/7/"
+    assert c.session.rules.side_to_move(c.session.game.start) == Side.DEFENDERS
+    assert w.board.state().pieces[c.session.variant.geometry.parse_square("e5")] == "K"
 
 
 def test_position_text_in_and_out(qtbot, make_window):
@@ -65,7 +65,7 @@ def test_position_text_in_and_out(qtbot, make_window):
     e.text.setText("/3t3/3t3/")
     qtbot.keyClick(e.text, Qt.Key.Key_Return)
     assert e.status.text() == "Not applied: position has 2 rows, the board has 7."
-    assert e.pieces == w.controller.rules.pieces(w.controller.game.start)
+    assert e.pieces == w.session.rules.pieces(w.session.game.start)
     e.text.setText("/7/7/7/3K3/7/t6/7/ defenders")
     qtbot.keyClick(e.text, Qt.Key.Key_Return)
     assert e.side == Side.DEFENDERS and sorted(e.pieces.values()) == ["K", "t"]
@@ -114,7 +114,7 @@ def test_fox_setup_saved_as_a_record(qtbot, make_window, dialogs_recorder, tmp_p
 def test_dablot_ranks_marked_soldiers_and_a_second_leader(qtbot, make_window):
     w = make_window("dablot_mini")
     e = open_editor(qtbot, w)
-    rules = w.controller.rules
+    rules = w.session.rules
     south_leader = [rules.variant.geometry.name(s) for s, k in e.pieces.items() if k == "k"]
     assert south_leader  # the start position has one South leader
     empty = next(rules.variant.geometry.name(s) for s in range(rules.variant.geometry.size) if s not in e.pieces)
@@ -131,34 +131,35 @@ def test_copy_and_paste_positions_and_move_lists(qtbot, make_window, dialogs_rec
     w = make_window("brandubh")
     c = w.controller
     for text in ("d6-b6", "c4-c6", "b6-b5"):
-        assert c.play_move(c.rules.parse_move(c.game.position, text))
+        assert c.play_move(c.session.rules.parse_move(c.session.game.position, text))
     qtbot.keyClick(w, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     copied = QGuiApplication.clipboard().text()
-    assert copied == f"{c.rules.position_text(c.game.position)} defenders"
+    assert copied == f"{c.session.rules.position_text(c.session.game.position)} defenders"
     qtbot.keyClick(w, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert QGuiApplication.clipboard().text() == "1. d6-b6 c4-c6 2. b6-b5"
 
     other = make_window("brandubh")
     qtbot.keyClick(other, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)  # the move list
-    assert other.controller.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"] and "*" in other.windowTitle()
+    assert other.session.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"] and "*" in other.windowTitle()
     QGuiApplication.clipboard().setText(copied)
     third = make_window("brandubh")
     qtbot.keyClick(third, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)  # the position: the editor
     e = third.position_editor
     assert e is not None and e.isVisible() and e.side == Side.DEFENDERS
-    assert e.pieces == c.rules.pieces(c.game.position)
+    assert e.pieces == c.session.rules.pieces(c.session.game.position)
     e.play_button.click()
-    assert third.controller.rules.position_key(third.controller.game.start) == c.rules.position_key(c.game.position)
+    assert (third.session.rules.position_key(third.session.game.start)
+            == c.session.rules.position_key(c.session.game.position))
 
     for bad, words in (("hello world", "\"hello world\" is not a move list of Brandubh: move 1 (hello)"),
                        ("/3t3/3t3/", "\"/3t3/3t3/\" is not a position of Brandubh: position has 2 rows"),
                        ("  ", "The clipboard holds no text to paste.")):
         QGuiApplication.clipboard().setText(bad)
-        before = third.controller.game
+        before = third.session.game
         qtbot.keyClick(third, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
         title, text = dialogs_recorder.errors.pop()
         assert title == "Cannot paste" and text.startswith(words) and "\n" not in text
-        assert third.controller.game is before
+        assert third.session.game is before
 
 
 def test_play_from_here_against_the_computer(qtbot, make_window):
@@ -177,9 +178,9 @@ def test_play_from_here_against_the_computer(qtbot, make_window):
     fox.kind.setCurrentIndex(fox.kind.findData(COMPUTER))
     e.play_button.click()
     c = w.controller
-    assert not c.players[1].is_human
-    qtbot.waitUntil(lambda: len(c.game.plies) == 1)
-    assert c.rules.side_to_move(c.game.start) == Side.DEFENDERS and c.human_to_move()
+    assert not c.session.specs[1].is_human
+    qtbot.waitUntil(lambda: len(c.session.game.plies) == 1)
+    assert c.session.rules.side_to_move(c.session.game.start) == Side.DEFENDERS and c.session.human_to_move()
 
 
 def test_analyse_hands_the_set_up_position_to_the_analysis_board(qtbot, make_window):
@@ -195,8 +196,8 @@ def test_analyse_hands_the_set_up_position_to_the_analysis_board(qtbot, make_win
     shown = []
     w.act_analysis = QAction("Analysis Board", w)  # the analysis board's action, without its worker
     w.act_analysis.setCheckable(True)
-    w.act_analysis.toggled.connect(lambda on: shown.append((on, w.controller.rules.position_text(
-        w.controller.game.start))))
+    w.act_analysis.toggled.connect(lambda on: shown.append((on, w.session.rules.position_text(
+        w.session.game.start))))
     e = open_editor(qtbot, w)
     e.text.setText("/7/7/7/3K3/7/t6/7/")
     e.apply_text()

@@ -244,9 +244,9 @@ def test_open_print_dialog_prints_the_windows_variant(qtbot, gui_settings, dialo
 
     window = QWidget()
     qtbot.addWidget(window)
-    window.controller = SimpleNamespace(variant=find_variant("fox_geese_13", {"first_move": "hunters"}))
+    window.session = SimpleNamespace(variant=find_variant("fox_geese_13", {"first_move": "hunters"}))
     window.persist = False
-    window.last_dir = lambda: str(tmp_path)
+    window.files = SimpleNamespace(last_dir=lambda: str(tmp_path))
     seen = []
 
     def fake_exec(dlg):
@@ -256,7 +256,7 @@ def test_open_print_dialog_prints_the_windows_variant(qtbot, gui_settings, dialo
     monkeypatch.setattr(PrintSetDialog, "exec", fake_exec)
     assert open_print_dialog(window) == 0
     variant, parent, folder, persist = seen[0]
-    assert variant is window.controller.variant and parent is window
+    assert variant is window.session.variant and parent is window
     assert folder == str(tmp_path) and persist is False
 
 

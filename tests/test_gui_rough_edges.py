@@ -15,10 +15,11 @@ from tafl_desktop.core.game import Side
 from tafl_desktop.core.rulebook import rules_text
 from tafl_desktop.core.variants import find_variant
 from tafl_desktop.printing import render_set
+from tafl_desktop.session.readout import move_rows
 
 
 def sq(window, name: str) -> int:
-    return window.controller.variant.geometry.parse_square(name)
+    return window.session.variant.geometry.parse_square(name)
 
 
 def _status(window) -> str:
@@ -55,14 +56,14 @@ def test_strict_custodian_self_capture_is_not_reported_as_a_capture(make_window)
     status = _status(w)
     assert "capturing" not in status
     assert status.startswith("The attackers played c4-c2, and lost their own piece on c2")
-    assert w.controller.move_rows() == ["c4-c2 (lost c2)"]
+    assert move_rows(w.session) == ["c4-c2 (lost c2)"]
 
 
 def test_longest_capture_names_the_longer_capture(make_window):
     # HG 4.1 (Arsac's Halatafl): of several captures, one taking the most pieces must be chosen
     w = make_window("fox_geese_13", position="hunters=d3 flock=c3,d4,d6,a3", to_move=Side(1),
                     max_capture=True, hunter_win_below=1)
-    g = w.controller.variant.geometry
+    g = w.session.variant.geometry
     short = tuple(g.parse_square(s) for s in ("d3", "b3"))
     assert not w.controller.play_move(short)
     assert _status(w) == ("d3xb3 is not allowed: a capture taking 2 pieces is possible, and of several captures "
@@ -71,7 +72,7 @@ def test_longest_capture_names_the_longer_capture(make_window):
 
 def test_a_typed_step_off_the_lines_is_echoed_as_typed(make_window):
     w = make_window("fox_geese_13", position="hunters=c4 flock=a3,b3,c3", to_move=Side(1))
-    move = w.controller.rules.parse_move(w.controller.game.position, "c4-b5")
+    move = w.session.rules.parse_move(w.session.game.position, "c4-b5")
     assert not w.controller.play_move(move)
     assert _status(w).startswith("c4-b5 is not allowed: ")
     assert "c4xb5" not in _status(w)
@@ -147,7 +148,7 @@ def test_long_variant_names_are_whole(qtbot, make_window):
     w = make_window("fox_geese_diagonals", size=(1000, 650))
     panel = w.panel
     assert panel.title.width() >= 0.9 * (panel.width() - 12)  # not squeezed beside the button
-    dlg = NewGameDialog(w.controller.variant, parent=w)
+    dlg = NewGameDialog(w.session.variant, parent=w)
     qtbot.addWidget(dlg)
     dlg.show()
     item = dlg.tree.currentItem()

@@ -20,7 +20,7 @@ def _study_dialog(window, qtbot):
 
     from tafl_desktop.gui.new_game_dialog import NewGameDialog
 
-    ng = NewGameDialog(window.controller.variant, window.controller.players, window)
+    ng = NewGameDialog(window.session.variant, window.session.specs, window)
     qtbot.addWidget(ng)
     ng.select_variant("brandubh")
     lab = ng.open_rules_lab()
@@ -70,8 +70,8 @@ def test_a_study_runs_in_the_background_and_fills_table_and_chart(make_window, q
 
     # a game of the first row opens in the window; the chart exports as PDF
     assert lab.open_game(1)
-    assert window.controller.game.move_texts() == lab.store.results[(0, 1)]["moves"]
-    assert window.file_path is None
+    assert window.session.game.move_texts() == lab.store.results[(0, 1)]["moves"]
+    assert window.files.file_path is None
     dialogs_recorder.save_paths.append(str(tmp_path / "chart.pdf"))
     assert lab.export_chart().endswith("chart.pdf")
     assert (tmp_path / "chart.pdf").read_bytes().startswith(b"%PDF")

@@ -66,9 +66,9 @@ def _import(window, path: Path, monkeypatch, dialogs_recorder) -> bool:
     question which variant a bare move list is; True when the window shows a new game."""
     monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *_a, **_k: ("Brandubh", True)))
     dialogs_recorder.open_paths.append(str(path))
-    before = window.controller.tree
+    before = window.session.tree
     window.act_import.trigger()
-    return window.controller.tree is not before
+    return window.session.tree is not before
 
 
 # ------------------------------------------------------------------------------------------ clocks
@@ -78,13 +78,13 @@ def test_a_pasted_game_does_not_keep_the_previous_game_s_clock(qtbot, make_windo
     t = _one_minute_game(w)
     QGuiApplication.clipboard().setText("1. d6-b6 c4-c6 2. b6-b5")
     qtbot.keyClick(w, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
-    assert w.controller.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
+    assert w.session.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
     assert w.clock_driver.clock is None and not w.clock_driver.panel.isVisible()
     tags = _saved_tags(qtbot, w, dialogs_recorder, tmp_path / "pasted.tafl.json")
     assert "time-control" not in tags and "time-remaining" not in tags
     t.t += 120
     w.clock_driver.tick()
-    assert w.controller.game.outcome is None
+    assert w.session.game.outcome is None
 
 
 def test_an_imported_game_does_not_keep_the_previous_game_s_clock(qtbot, make_window, dialogs_recorder, tmp_path,
@@ -95,12 +95,12 @@ def test_an_imported_game_does_not_keep_the_previous_game_s_clock(qtbot, make_wi
     moves = tmp_path / "game.txt"
     moves.write_text("1. d6-b6 c4-c6\n2. b6-b5\n")
     assert _import(w, moves, monkeypatch, dialogs_recorder)
-    assert w.controller.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
+    assert w.session.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
     assert w.clock_driver.clock is None
     assert "time-control" not in _saved_tags(qtbot, w, dialogs_recorder, tmp_path / "imported.tafl.json")
     t.t += 120
     w.clock_driver.tick()
-    assert w.controller.game.outcome is None
+    assert w.session.game.outcome is None
 
 
 # ------------------------------------------------------------------------------- move-list parsers
@@ -125,10 +125,10 @@ def test_paste_and_import_read_a_move_list_alike(qtbot, make_window, dialogs_rec
     import_errors = [e for e in dialogs_recorder.errors if e[0] == "Cannot import the game"]
     if moves is None:
         assert not ok and paste_errors and import_errors
-        assert pasted.controller.game.plies == [] and imported.controller.game.plies == []
+        assert pasted.session.game.plies == [] and imported.session.game.plies == []
     else:
         assert ok and not paste_errors and not import_errors
-        assert pasted.controller.game.move_texts() == imported.controller.game.move_texts() == moves
+        assert pasted.session.game.move_texts() == imported.session.game.move_texts() == moves
 
 
 # ------------------------------------------------------------------------------------ the move list
@@ -136,10 +136,10 @@ def test_the_move_list_does_not_show_a_self_capture_as_a_capture(qtbot, make_win
     # before: the status line said "lost their own piece" but the move list showed "c4-c2 xc2"
     w = make_window("brandubh", position="/7/7/7/2tK3/7/1T1T3/7/", to_move=Side.ATTACKERS,
                     strict_custodian="soldiers")
-    g, board = w.controller.variant.geometry, w.board
+    g, board = w.session.variant.geometry, w.board
     for square in ("c4", "c2"):  # the attacker steps between two defenders: a click on it, one on c2
         qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=board.square_center(g.parse_square(square)).toPoint())
-    assert w.controller.game.move_texts() == ["c4-c2"]
+    assert w.session.game.move_texts() == ["c4-c2"]
     assert "lost their own piece" in w.statusBar().currentMessage()
     model = w.panel.moves.model
     assert model.data(model.ply_index(1)) == "c4-c2 (lost c2)"
@@ -167,9 +167,9 @@ def test_review_the_game_in_the_end_dialog_starts_the_review(qtbot, make_window,
     QTimer.singleShot(20, press_review)
     c = w.controller
     for text in SHORT_GAME.split():
-        assert c.play_move(c.rules.parse_move(c.game.position, text))
+        assert c.play_move(c.session.rules.parse_move(c.session.game.position, text))
     qtbot.waitUntil(lambda: bool(clicked), timeout=10_000)
-    assert c.game.outcome is not None and c.game.outcome.reason == "king_captured"
+    assert c.session.game.outcome is not None and c.session.game.outcome.reason == "king_captured"
     # the text says what the button does (it once told the player to review the game by hand)
     detail = next(t for t in texts if "The game lasted" in t)
     assert "“Review the game” has the computer judge every move" in detail, detail
@@ -190,10 +190,10 @@ def test_an_analysis_line_at_the_live_end_does_not_change_the_game(qtbot, make_w
     w.act_analysis.trigger()
     qtbot.waitUntil(lambda: board.report is not None and board.move_buttons[0][1].isVisible(), timeout=30_000)
     first, second = board.move_buttons[0][0].text(), board.move_buttons[0][1].text()
-    revision = w.controller.tree.revision
+    revision = w.session.tree.revision
     qtbot.mouseClick(board.move_buttons[0][1], Qt.MouseButton.LeftButton)
     c = w.controller
-    assert c.game.plies == [] and c.tree.size() == 0 and c.tree.revision == revision
+    assert c.session.game.plies == [] and c.session.tree.size() == 0 and c.session.tree.revision == revision
     assert "*" not in w.windowTitle()
     # the line is shown on a scratch board of its own (where it can be played on), not in the game
     scratch = board.line_board
@@ -237,7 +237,7 @@ QUIT_SCRIPT = textwrap.dedent("""
             if window is None:
                 QTimer.singleShot(50, start)
                 return
-            lab = rules_lab.RulesLabDialog.open_for(window, window.controller.variant, "king_capture")
+            lab = rules_lab.RulesLabDialog.open_for(window, window.session.variant, "king_capture")
             lab.workers.setValue(1)
             lab.games.setValue(200)
             lab.start()

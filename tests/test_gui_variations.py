@@ -41,10 +41,10 @@ def test_variation_from_an_earlier_position_is_kept_and_followed(qtbot, make_win
         click(qtbot, w, b)
     c = w.controller
     click_cell(qtbot, w, 0, 0)  # back to the position after move 1
-    assert c.view_ply == 1
+    assert c.session.view_ply == 1
     click(qtbot, w, "e4")
     click(qtbot, w, "e6")  # instead of c4-c6: a variation
-    assert c.game.move_texts() == ["d6-b6", "e4-e6"] and c.is_live
+    assert c.session.game.move_texts() == ["d6-b6", "e4-e6"] and c.session.is_live
     assert "a new variation" in w.status_text()
     assert rows(w) == [(0, "d6-b6", "c4-c6"), (1, "…", "e4-e6"), (0, "b6-b5", "")]
     assert w.panel.moves.model.index(1, 1).data(Qt.ItemDataRole.FontRole).italic()
@@ -54,26 +54,27 @@ def test_variation_from_an_earlier_position_is_kept_and_followed(qtbot, make_win
     assert "*" in w.windowTitle()
     # the main line is still there: clicking its last move shows that line again
     click_cell(qtbot, w, 3, 0)
-    assert c.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"] and c.view_ply == 3
+    assert c.session.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"] and c.session.view_ply == 3
     # undo and redo follow the tree: a different move after undo is one more variation
     w.act_undo.trigger()
-    assert c.game.move_texts() == ["d6-b6", "c4-c6"]
+    assert c.session.game.move_texts() == ["d6-b6", "c4-c6"]
     click(qtbot, w, "b6")
     click(qtbot, w, "b5")  # the same move as before: nothing new
-    assert c.tree.size() == 5
+    assert c.session.tree.size() == 5
     w.act_undo.trigger()
     click(qtbot, w, "b6")
     click(qtbot, w, "a6")
-    assert c.game.move_texts() == ["d6-b6", "c4-c6", "b6-a6"] and c.tree.size() == 6
+    assert c.session.game.move_texts() == ["d6-b6", "c4-c6", "b6-a6"] and c.session.tree.size() == 6
     w.act_undo.trigger()
     w.act_redo.trigger()
-    assert c.game.move_texts() == ["d6-b6", "c4-c6", "b6-a6"]
+    assert c.session.game.move_texts() == ["d6-b6", "c4-c6", "b6-a6"]
     assert rows(w)[-2:] == [(0, "b6-b5", ""), (1, "b6-a6", "")]
     # playing the next move of the line from an earlier position only steps forward
     click_cell(qtbot, w, 0, 0)
     click(qtbot, w, "c4")
     click(qtbot, w, "c6")
-    assert c.view_ply == 2 and c.tree.size() == 6 and c.game.move_texts()[:2] == ["d6-b6", "c4-c6"]
+    assert c.session.view_ply == 2 and c.session.tree.size() == 6
+    assert c.session.game.move_texts()[:2] == ["d6-b6", "c4-c6"]
 
 
 def test_comment_promote_delete_save_and_reopen(qtbot, make_window, dialogs_recorder, tmp_path, monkeypatch):
@@ -85,7 +86,7 @@ def test_comment_promote_delete_save_and_reopen(qtbot, make_window, dialogs_reco
     click_cell(qtbot, w, 0, 0)
     click(qtbot, w, "e4")
     click(qtbot, w, "e6")
-    variation = c.viewed_node()
+    variation = c.session.viewed_node()
     first = variation.parent
 
     monkeypatch.setattr(QInputDialog, "getMultiLineText",
@@ -106,29 +107,29 @@ def test_comment_promote_delete_save_and_reopen(qtbot, make_window, dialogs_reco
                                    "comments": {"2": "The defenders open the east side."}}]
 
     other = make_window("copenhagen")
-    assert other.open_game(str(path))
+    assert other.files.open_game(str(path))
     oc = other.controller
-    assert oc.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
+    assert oc.session.game.move_texts() == ["d6-b6", "c4-c6", "b6-b5"]
     assert rows(other) == [(0, "d6-b6", "c4-c6"), (0, "“Main idea”", ""), (1, "…", "e4-e6"),
                            (1, "“The defenders open the east side.”", ""), (0, "b6-b5", "")]
     assert "*" not in other.windowTitle()
 
     # promote the variation to the main line, then delete the old main line as a variation
-    var = oc.tree.main_line()[0].children[1]
+    var = oc.session.tree.main_line()[0].children[1]
     menu_action(other, var, "Make Main Line")
-    assert [oc.rules.move_text(n.move) for n in oc.tree.main_line()] == ["d6-b6", "e4-e6"]
+    assert [oc.session.rules.move_text(n.move) for n in oc.session.tree.main_line()] == ["d6-b6", "e4-e6"]
     assert "*" in other.windowTitle()
-    old = oc.tree.main_line()[0].children[1]
+    old = oc.session.tree.main_line()[0].children[1]
     dialogs_recorder.confirm_answer = False
     menu_action(other, old, "Delete Variation")
-    assert oc.tree.size() == 4  # the player said no
+    assert oc.session.tree.size() == 4  # the player said no
     dialogs_recorder.confirm_answer = True
     menu_action(other, old.children[0], "Delete Variation")
-    assert oc.tree.size() == 2
+    assert oc.session.tree.size() == 2
     assert rows(other) == [(0, "d6-b6", "e4-e6"), (0, "“Main idea”", ""),
                            (0, "“The defenders open the east side.”", "")]
-    assert oc.game.move_texts() == ["d6-b6", "e4-e6"]
-    assert other.save_game()
+    assert oc.session.game.move_texts() == ["d6-b6", "e4-e6"]
+    assert other.files.save_game()
     assert json.loads(path.read_text())["moves"] == ["d6-b6", "e4-e6"]
     assert "variations" not in json.loads(path.read_text())
 
@@ -138,11 +139,11 @@ def test_play_variation_plays_a_line_from_the_position_shown(qtbot, make_window)
     w = make_window("brandubh")
     c = w.controller
     for text in ("d6-b6", "c4-c6", "b6-b5"):
-        assert c.play_move(c.rules.parse_move(c.game.position, text))
-    c.goto(1)
+        assert c.play_move(c.session.rules.parse_move(c.session.game.position, text))
+    c.session.goto(1)
     for text in ("c4-c6", "b6-a6"):  # the main line's move, then a new one
-        assert c.play_variation(c.rules.parse_move(c.play_game().position, text))
-    assert c.game.move_texts() == ["d6-b6", "c4-c6", "b6-a6"] and c.is_live
-    assert [c.rules.move_text(n.move) for n in c.tree.main_line()] == ["d6-b6", "c4-c6", "b6-b5"]
-    assert not c.play_variation(c.rules.parse_move(c.play_game().position, "a6-a1"))
-    assert "not allowed" in w.status_text() and c.tree.size() == 4
+        assert c.play_variation(c.session.rules.parse_move(c.session.play_game().position, text))
+    assert c.session.game.move_texts() == ["d6-b6", "c4-c6", "b6-a6"] and c.session.is_live
+    assert [c.session.rules.move_text(n.move) for n in c.session.tree.main_line()] == ["d6-b6", "c4-c6", "b6-b5"]
+    assert not c.play_variation(c.session.rules.parse_move(c.session.play_game().position, "a6-a1"))
+    assert "not allowed" in w.status_text() and c.session.tree.size() == 4

@@ -168,7 +168,7 @@ def test_a_clock_tag_of_400_nines_opens_without_clocks_and_says_so(qtbot, make_w
     path = tmp_path / "clock.tafl.json"
     save_game(game, path, {"time-control": "9" * 400, "time-remaining": "1 2 3"})
     w = make_window("brandubh")
-    assert w.open_game(str(path)) and dialogs_recorder.errors == []
+    assert w.files.open_game(str(path)) and dialogs_recorder.errors == []
     qtbot.waitUntil(lambda: "clocks could not be read" in w.status_text(), timeout=5000)
     assert "9" * 50 not in w.status_text() and getattr(w, "clock_driver", None) is None or \
         w.clock_driver.clock is None

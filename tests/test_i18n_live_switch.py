@@ -23,11 +23,11 @@ def _setup(qtbot, make_window):
 
     w = make_window("brandubh", size=(1280, 800))
     c = w.controller
-    game = Game(c.rules)
+    game = Game(c.session.rules)
     for m in SHORT_GAME.split():
         game.play_text(m)
     w.load(GameSource.of_game(game, Origin.OPEN))
-    w.controller.back()  # the status bar says which move is shown
+    w.session.back()  # the status bar says which move is shown
     w.refresh()
     # a review, finished: the graph and the table of classes
     panel = w.review_panel

@@ -55,8 +55,8 @@ def test_no_two_menu_entries_share_an_accelerator(make_window, lang):
         i18n.set_language(lang)
         w = make_window("dablot")  # the Dablot game adds Show Ranks and the Action Points entries
         problems = menu_problems(w)
-        w.panel.moves.menu_for(w.controller.viewed_node())  # the move list's menu, too
-        menu = w.panel.moves.menu_for(w.controller.viewed_node())
+        w.panel.moves.menu_for(w.session.viewed_node())  # the move list's menu, too
+        menu = w.panel.moves.menu_for(w.session.viewed_node())
         problems += [f"move list menu: {p}" for p in collisions([a.text() for a in menu.actions()])]
     finally:
         i18n.set_language("en")

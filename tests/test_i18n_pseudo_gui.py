@@ -47,7 +47,7 @@ def _play_first_moves(window, n: int) -> None:
     c = window.controller
     for _ in range(n):
         moves = c.legal_moves()
-        if not moves or c.game.outcome is not None:
+        if not moves or c.session.game.outcome is not None:
             return
         c.play_move(sorted(moves)[0])
     window.refresh()
@@ -59,7 +59,7 @@ def test_the_main_window_of_each_family(pseudo, qtbot, variant, dialogs_recorder
     _check(visible_texts(w))
     _play_first_moves(w, 3)
     _check(visible_texts(w))
-    w.controller.back()
+    w.session.back()
     w.refresh()
     _check(visible_texts(w))
     for action in (w.show_about, w.show_keyboard_help, w.show_announcement_help):
@@ -77,14 +77,14 @@ def test_the_end_of_a_game_and_the_move_list_menu(pseudo, qtbot, dialogs_recorde
     asked = []
     monkeypatch.setattr(QInputDialog, "getMultiLineText",
                         staticmethod(lambda _p, title, label, *_a, **_k: asked.append((title, label)) or ("", False)))
-    node = w.controller.viewed_node()
+    node = w.session.viewed_node()
     menu = w.panel.moves.menu_for(node)
     _check([("move menu", a.text()) for a in menu.actions() if a.text()])
     from tafl_desktop.gui.move_list import edit_comment
 
-    edit_comment(w, w.controller, node)
+    edit_comment(w, w.session, node)
     _check([("comment dialog", f"{t}\n{label}") for t, label in asked])
-    w.controller.finish_game(Outcome(Side.DEFENDERS, "resigned"))
+    w.session.finish(Outcome(Side.DEFENDERS, "resigned"))
     qtbot.waitUntil(lambda: bool(dialogs_recorder.game_over), timeout=5000)
     _check([("game over", f"{h}\n{d}") for h, d in dialogs_recorder.game_over])
     _check(visible_texts(w))

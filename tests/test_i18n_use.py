@@ -80,9 +80,9 @@ def test_window_switches_language_and_keeps_the_game(qtbot, make_window, english
     from tafl_desktop.gui.language import switch_language
 
     w = make_window("brandubh")
-    g = w.controller.variant.geometry
+    g = w.session.variant.geometry
     assert w.controller.play_move((g.parse_square("d6"), g.parse_square("b6")))
-    moves_before = w.controller.game.move_texts()
+    moves_before = w.session.game.move_texts()
     assert moves_before == ["d6-b6"]
     titles = [a.text() for a in w.menuBar().actions()]
     assert (w.file_menu.title(), w.game_menu.title()) == ("&File", "&Game")
@@ -90,7 +90,7 @@ def test_window_switches_language_and_keeps_the_game(qtbot, make_window, english
     assert (w.file_menu.title(), w.game_menu.title()) == ("&Datei", "&Partie")
     assert not set(titles) & {a.text() for a in w.menuBar().actions()}  # every menu title changed
     assert w.act_undo.toolTip() == "Den letzten Zug zurücknehmen (Strg+Z)"
-    assert w.controller.game.move_texts() == moves_before  # the game is untouched
+    assert w.session.game.move_texts() == moves_before  # the game is untouched
     assert "Brandubh" in w.windowTitle()
     switch_language(w, "ru")
     assert (w.file_menu.title(), w.game_menu.title()) == ("&Файл", "&Игра")

@@ -81,7 +81,7 @@ def test_import_reads_in_the_background_with_progress_and_cancel(qtbot, make_win
     monkeypatch.setattr(background_read, "SHOW_AFTER_MS", 0)
     path, game = long_game_otg(tmp_path, 19_996)  # near the most a game may hold: the read lasts
     w = make_window("brandubh")
-    before = w.controller.game
+    before = w.session.game
     seen = {"dialog": False, "ticks": [], "cancelled": False}
 
     def tick() -> None:
@@ -101,14 +101,14 @@ def test_import_reads_in_the_background_with_progress_and_cancel(qtbot, make_win
     seen["cancel"] = True
     dialogs_recorder.open_paths.append(str(path))
     w.act_import.trigger()
-    assert seen["cancelled"] and w.controller.game is before
+    assert seen["cancelled"] and w.session.game is before
     assert "Import cancelled" in w.status_text() and dialogs_recorder.errors == []
     # then one left to finish: the window ticks on while the moves are read
     seen.update(cancel=False, ticks=[], dialog=False)
     dialogs_recorder.open_paths.append(str(path))
     w.act_import.trigger()
     timer.stop()
-    assert w.controller.game.move_texts() == game.move_texts() and dialogs_recorder.errors == [], w.status_text()
+    assert w.session.game.move_texts() == game.move_texts() and dialogs_recorder.errors == [], w.status_text()
     assert seen["dialog"], "no progress dialog while a long file was read"
     ticks = seen["ticks"]
     gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]

@@ -165,7 +165,7 @@ def test_file_import_shows_the_variations_in_the_move_list(qtbot, make_window, d
     dialogs_recorder.open_paths.append(str(path))
     w.act_import.trigger()
     assert not dialogs_recorder.errors
-    assert w.controller.variant.name.startswith("Brandub") and w.controller.tree.size() == 13
+    assert w.session.variant.name.startswith("Brandub") and w.session.tree.size() == 13
     shown = rows(w)
     assert shown[0] == (0, "d2-c2", "e4-e6")
     assert any(depth >= 1 and "d2-e2" in a + b for depth, a, b in shown)

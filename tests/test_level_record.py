@@ -37,9 +37,9 @@ def _against_beginner(window):
 def _play_a_move(window, qtbot):
     """The player's move, and Beginner's answer."""
     c = window.controller
-    before = len(c.game.plies)
-    assert c.play_move(next(iter(c.rules.legal_moves(c.game.position))))
-    qtbot.waitUntil(lambda: len(c.game.plies) == before + 2, timeout=30_000)
+    before = len(c.session.game.plies)
+    assert c.play_move(next(iter(c.session.rules.legal_moves(c.session.game.position))))
+    qtbot.waitUntil(lambda: len(c.session.game.plies) == before + 2, timeout=30_000)
 
 
 def _resign(window):
@@ -60,13 +60,13 @@ def test_a_finished_game_counts_once_through_undo_redo_and_reopening(make_window
     assert _counts(record) == {"wins": 0, "draws": 0, "losses": 1}
     # take back (reopens the resigned game) and end it again: still one game
     window.act_undo.trigger()
-    assert window.controller.game.outcome is None
+    assert window.session.game.outcome is None
     _resign(window)
     assert _counts(record) == {"wins": 0, "draws": 0, "losses": 1}
     # saved and reopened, taken back and ended again: still one game
     saved = tmp_path / "g.tafl.json"
     window.session.save(str(saved))
-    assert window.open_game(str(saved))
+    assert window.files.open_game(str(saved))
     window.act_undo.trigger()
     _resign(window)
     assert _counts(record) == {"wins": 0, "draws": 0, "losses": 1}

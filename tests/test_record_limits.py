@@ -91,7 +91,7 @@ def wide_tree(count: int, seed: int = 1) -> GameTree:
 def show(window, tree: GameTree, node) -> None:
     """Put ``tree`` in the window and show ``node``'s position at the live end of its line."""
     c = window.controller
-    window.load(GameSource.of_tree(tree, Origin.NEW, c.players, end=node))
+    window.load(GameSource.of_tree(tree, Origin.NEW, c.session.specs, end=node))
 
 
 # ------------------------------------------------------------------------------ the window
@@ -102,26 +102,26 @@ def test_variations_64_deep_are_kept_and_the_65th_level_is_refused_where_it_is_m
     # the live end of the line shown lies 63 deep: a move there that is not its main move goes 64 deep
     show(w, tree, deep)
     c = w.controller
-    g = c.variant.geometry
-    other = next(m for m in c.game.legal_moves() if m != deep.children[0].move)
+    g = c.session.variant.geometry
+    other = next(m for m in c.session.game.legal_moves() if m != deep.children[0].move)
     click(qtbot, w, g.name(other[0]))
     click(qtbot, w, g.name(other[1]))
     level64 = deep.child(other)
     assert level64 is not None and nesting(level64) == MAX_NESTING
-    assert c.play_move(c.game.legal_moves()[0])  # its main continuation, 64 deep too
-    c.goto(len(c.game.plies) - 1)  # back to the position after level64's move
-    size = c.tree.size()
-    reply = next(m for m in c.play_game().legal_moves() if level64.child(m) is None)
+    assert c.play_move(c.session.game.legal_moves()[0])  # its main continuation, 64 deep too
+    c.session.goto(len(c.session.game.plies) - 1)  # back to the position after level64's move
+    size = c.session.tree.size()
+    reply = next(m for m in c.session.play_game().legal_moves() if level64.child(m) is None)
     click(qtbot, w, g.name(reply[0]))
     click(qtbot, w, g.name(reply[1]))  # would open a 65th level
-    assert c.tree.size() == size and "may nest at most 64 deep" in w.status_text()
+    assert c.session.tree.size() == size and "may nest at most 64 deep" in w.status_text()
     # Save and Open keep all of it, and the move list lays it out
     path = tmp_path / "deep.tafl.json"
-    assert w.save_game_to(str(path)) and dialogs_recorder.errors == []
+    assert w.files.save_game_to(str(path)) and dialogs_recorder.errors == []
     again = make_window("brandubh")
-    assert again.open_game(str(path)) and dialogs_recorder.errors == []
-    assert again.controller.tree.size() == c.tree.size()
-    assert max(nesting(n) for n in again.controller.tree.nodes()) == MAX_NESTING
+    assert again.files.open_game(str(path)) and dialogs_recorder.errors == []
+    assert again.session.tree.size() == c.session.tree.size()
+    assert max(nesting(n) for n in again.session.tree.nodes()) == MAX_NESTING
     assert again.panel.moves.model.rowCount() > MAX_NESTING
 
 
@@ -139,16 +139,16 @@ def test_a_promotion_that_would_push_a_line_65_deep_is_refused(qtbot, make_windo
     show(w, tree, rival)
     c = w.controller
     shape = [list(n.children) for n in (tree.root, *tree.nodes())]
-    assert not c.promote(rival)  # the old main line would go one level deeper: 65
+    assert not c.session.promote(rival)  # the old main line would go one level deeper: 65
     assert "may nest at most 64 deep" in w.status_text()
     assert [list(n.children) for n in (tree.root, *tree.nodes())] == shape
-    assert not c.promote(rival, to_main=True)
+    assert not c.session.promote(rival, to_main=True)
     # deleting one level of the deep lines makes room: the same promotion is then allowed
     deepest = max(tree.nodes(), key=nesting)
-    c.delete_node(deepest)
+    c.session.delete_node(deepest)
     while max(nesting(n) for n in tree.nodes()) == MAX_NESTING:
-        c.delete_node(max(tree.nodes(), key=nesting))
-    assert c.promote(rival) and tree.root.children[0] is rival
+        c.session.delete_node(max(tree.nodes(), key=nesting))
+    assert c.session.promote(rival) and tree.root.children[0] is rival
     assert max(nesting(n) for n in tree.nodes()) == MAX_NESTING
 
 
@@ -156,8 +156,8 @@ def test_a_comment_over_the_limit_is_refused_in_its_dialog_and_one_at_the_limit_
         qtbot, make_window, dialogs_recorder, monkeypatch, tmp_path):
     w = make_window("brandubh")
     c = w.controller
-    assert c.play_move(c.rules.parse_move(c.game.position, "d6-b6"))
-    node = c.viewed_node()
+    assert c.play_move(c.session.rules.parse_move(c.session.game.position, "d6-b6"))
+    node = c.session.viewed_node()
     long_text = "é\x07" * (MAX_COMMENT // 2) + "x"  # one character too many, every one escaped in JSON
     answers = [(long_text, True), (long_text[:-1], True)]
     asked = []
@@ -172,16 +172,15 @@ def test_a_comment_over_the_limit_is_refused_in_its_dialog_and_one_at_the_limit_
     assert asked[1] == long_text  # the refused text came back to be shortened
     assert node.comment == long_text[:-1]
     path = tmp_path / "commented.tafl.json"
-    assert w.save_game_to(str(path))
+    assert w.files.save_game_to(str(path))
     assert load_tree(path).main_line()[0].comment == long_text[:-1]
     # the autosave and crash recovery keep it too
-    w.autosave_path = str(tmp_path / "autosave.tafl.json")
-    w.autosave_now()
-    from tafl_desktop.gui.app import offer_restore
+    w.autosave.path = str(tmp_path / "autosave.tafl.json")
+    w.autosave.now()
 
     other = make_window("tablut")
-    assert offer_restore(other, w.autosave_path)
-    assert other.controller.tree.main_line()[0].comment == long_text[:-1]
+    assert other.files.offer_restore(w.autosave.path)
+    assert other.session.tree.main_line()[0].comment == long_text[:-1]
 
 
 def test_the_20001st_move_is_refused_and_20000_moves_save_and_open(qtbot, make_window, dialogs_recorder,
@@ -190,15 +189,15 @@ def test_the_20001st_move_is_refused_and_20000_moves_save_and_open(qtbot, make_w
     w = make_window("brandubh")
     c = w.controller
     show(w, tree, tree.main_line()[-1])
-    c.goto(len(c.game.plies) - 2)
-    move = next(m for m in c.play_game().legal_moves() if c.viewed_node().child(m) is None)
+    c.session.goto(len(c.session.game.plies) - 2)
+    move = next(m for m in c.session.play_game().legal_moves() if c.session.viewed_node().child(m) is None)
     c.play_variation(move)  # the 20,001st move, in a new variation
-    assert c.tree.size() == MAX_MOVES and "at most 20000 moves" in w.status_text()
+    assert c.session.tree.size() == MAX_MOVES and "at most 20000 moves" in w.status_text()
     path = tmp_path / "big.tafl.json"
-    assert w.save_game_to(str(path)) and dialogs_recorder.errors == []
+    assert w.files.save_game_to(str(path)) and dialogs_recorder.errors == []
     again = make_window("tablut")
-    assert again.open_game(str(path)) and dialogs_recorder.errors == []
-    assert again.controller.tree.size() == MAX_MOVES
+    assert again.files.open_game(str(path)) and dialogs_recorder.errors == []
+    assert again.session.tree.size() == MAX_MOVES
     # the autosave writes the same record as Save (crash recovery of it: the comment test above)
 
 
@@ -207,17 +206,17 @@ def test_a_pasted_or_imported_game_past_the_limits_is_refused_with_one_line(qtbo
     from tafl_desktop.gui.edit_menu import paste
 
     w = make_window("ard_ri")  # repetition is allowed: a move and its way back, again and again
-    before = w.controller.game
+    before = w.session.game
     shuffle = " ".join(["d1-c1", "d3-c3", "c1-d1", "c3-d3"] * 25_000)  # 100,000 moves
     assert not paste(w, shuffle)
-    assert w.controller.game is before and "at most 20000" in dialogs_recorder.errors[-1][1]
+    assert w.session.game is before and "at most 20000" in dialogs_recorder.errors[-1][1]
     listed = tmp_path / "huge.txt"
     listed.write_text(shuffle)
     from tafl_desktop.gui import interop_menu
 
     monkeypatch.setattr(interop_menu, "_ask_variant", lambda _w: find_variant("ard_ri"))
     assert not interop_menu.import_game(w, str(listed))
-    assert w.controller.game is before and "at most 20000" in dialogs_recorder.errors[-1][1]
+    assert w.session.game is before and "at most 20000" in dialogs_recorder.errors[-1][1]
 
 
 # ------------------------------------------------------------------------------ the record itself

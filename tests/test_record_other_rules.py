@@ -93,16 +93,17 @@ def test_the_window_offers_the_rules_that_replay_an_imported_record(qtbot, make_
 
     monkeypatch.setattr(dialogs, "confirm", answer)
     w = make_window("brandubh")
-    before = w.controller.game
+    before = w.session.game
     dialogs_recorder.confirm_answer = False
     dialogs_recorder.open_paths.append(str(record))
     w.act_import.trigger()
     assert asked and "Federation Brandubh" in asked[-1] and "king captured by" in asked[-1]
-    assert w.controller.game is before and not dialogs_recorder.errors  # declined: nothing changed
+    assert w.session.game is before and not dialogs_recorder.errors  # declined: nothing changed
 
     dialogs_recorder.confirm_answer = True
     dialogs_recorder.open_paths.append(str(record))
     w.act_import.trigger()
     c = w.controller
-    assert c.game.move_texts() == [t.split("x")[0] for t in RECORD.split()]
-    assert c.variant.id == "brandubh_federation" and c.variant.changed_options() == {}  # the preset itself
+    assert c.session.game.move_texts() == [t.split("x")[0] for t in RECORD.split()]
+    variant = c.session.variant
+    assert variant.id == "brandubh_federation" and variant.changed_options() == {}  # the preset itself

@@ -67,13 +67,13 @@ def test_the_window_names_the_result_that_differs(qtbot, make_window, dialogs_re
     rules that give the result in its one refusal, and the current game is kept."""
     pgn = _pgn(tmp_path)
     w = make_window("copenhagen")
-    before = w.controller.game
+    before = w.session.game
     dialogs_recorder.open_paths.append(str(pgn))
     w.act_import.trigger()
     qtbot.waitUntil(lambda: bool(dialogs_recorder.errors), timeout=20000)
     text = str(dialogs_recorder.errors[-1])
     assert "the record gives a win for the attackers" in text and "no legal move: that side loses" in text
-    assert w.controller.game is before
+    assert w.session.game is before
 
 
 def _edited_json(tmp_path: Path) -> Path:
@@ -109,9 +109,9 @@ def test_the_window_refuses_our_record_with_a_result_its_moves_do_not_give(qtbot
                                                                          tmp_path):
     saved = _edited_json(tmp_path)
     w = make_window("copenhagen")
-    before = w.controller.game
+    before = w.session.game
     dialogs_recorder.open_paths.append(str(saved))
     w.act_import.trigger()
     qtbot.waitUntil(lambda: bool(dialogs_recorder.errors), timeout=20000)
     assert "the record gives a win for the attackers" in str(dialogs_recorder.errors[-1])
-    assert w.controller.game is before
+    assert w.session.game is before

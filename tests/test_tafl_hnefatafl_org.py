@@ -337,9 +337,9 @@ def test_the_window_opens_a_site_record_under_the_sites_rules(qtbot, make_window
     w = make_window("brandubh")
     _drop(w, path)
     assert dialogs_recorder.errors == []
-    assert w.controller.variant.id == "copenhagen_org"
-    assert len(w.controller.game.plies) == 142
-    assert w.controller.game.outcome == Outcome(None, "turn_limit")
+    assert w.session.variant.id == "copenhagen_org"
+    assert len(w.session.game.plies) == 142
+    assert w.session.game.outcome == Outcome(None, "turn_limit")
     w.grab().save("/tmp/h43-site-record.png")
 
 

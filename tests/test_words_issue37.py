@@ -17,6 +17,7 @@ from babel.messages.pofile import read_po  # noqa: E402
 from tafl_desktop import i18n  # noqa: E402
 from tafl_desktop.core.game import Side  # noqa: E402
 from tafl_desktop.core.marks import Title  # noqa: E402
+from tafl_desktop.session.readout import announcements, status_text  # noqa: E402
 from tafl_desktop.tools import i18n_catalogue as C  # noqa: E402
 
 
@@ -80,7 +81,7 @@ def test_the_offer_of_an_unfinished_game_names_it_with_its_article(language):
     from tafl_desktop.core.game import Game
     from tafl_desktop.core.record import save_game
     from tafl_desktop.core.variants import preset
-    from tafl_desktop.gui.app import _unfinished_question
+    from tafl_desktop.gui.files import unfinished_question
     from tafl_desktop.session.source import GameSource, Origin
 
     i18n.set_language("fr")
@@ -91,7 +92,7 @@ def test_the_offer_of_an_unfinished_game_names_it_with_its_article(language):
         path = Path(folder) / "autosave.tafl.json"
         save_game(Game(preset("fox_geese_13").make_rules()), path)
         source = GameSource.from_record(path, Origin.RESTORE, keep_path=False, saved=False)
-    _title, question, _yes = _unfinished_question(source)
+    _title, question, _yes = unfinished_question(source)
     assert "Votre partie du renard et les oies (13 oies) (0\u00a0coup" in question or \
         "Votre partie du renard et les oies (13 oies) (0 coup" in question, question
 
@@ -102,7 +103,7 @@ def test_the_danish_status_line_names_the_side_to_move_as_a_heading(qtbot, make_
     "angriberne"); the status line now names the side as a heading does: "I trækket: Angribere"."""
     i18n.set_language("da")
     w = make_window("brandubh")
-    assert w.controller.status_text() == "I trækket: Angribere"
+    assert status_text(w.session) == "I trækket: Angribere"
     w.grab().save("/tmp/h37w-status-da.png")
     assert not [s for _e, s in translations("da") if re.match(r"\{side\}( \(computer\))? i trækket", s)]
 
@@ -117,7 +118,7 @@ def test_watch_your_king_is_called_in_the_readers_language(qtbot, make_window, l
     i18n.set_language(lang)
     w = make_window("brandubh", "/7/7/3t3/7/3K3/7/1t1t3/", Side.ATTACKERS, king_capture="custodial")
     w.refresh()
-    assert call in [a.title for a in w.controller.announcements()]
+    assert call in [a.title for a in announcements(w.session)]
     assert call in w.panel.announcement.text() and "Watch your king" not in w.panel.announcement.text()
     w.grab().save(f"/tmp/h37w-watch-{lang}.png")
     english = [e for e, s in translations(lang) if "Watch your king" in s and "source 000" not in e]

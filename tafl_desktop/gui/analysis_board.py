@@ -93,6 +93,8 @@ class AnalysisBoard(QDockWidget):
         tr(self, "setWindowTitle", "Analysis")
         self.setObjectName("analysisDock")
         self.window_ = window
+        self.session = window.session
+        #: The board (its token: the arrows and heat map drawn belong to the game on it).
         self.controller = window.controller
         self.client = client
         self.active = False
@@ -172,7 +174,7 @@ class AnalysisBoard(QDockWidget):
         self._flush.setSingleShot(True)
         self._flush.timeout.connect(self._show_pending)
         self._show_lines([])
-        self.controller.changed.connect(self._position_changed)
+        window.events.changed.connect(self._position_changed)
 
     def _add_button(self, i: int) -> QToolButton:
         """One more move button for line ``i``, placed after its last (a new row every
@@ -219,7 +221,7 @@ class AnalysisBoard(QDockWidget):
             self.set_active(False)
 
     def _position_key(self) -> Any:
-        c = self.controller
+        c = self.session
         return (id(c.game), c.view_ply, len(c.game.plies), c.rules.position_key(c.viewed_position),
                 self.lines_box.value(), self.heat_box.isChecked())
 
@@ -230,9 +232,9 @@ class AnalysisBoard(QDockWidget):
     def _restart(self) -> None:
         if not self.active:
             return
-        c = self.controller
+        c = self.session
         self._key = self._position_key()
-        self._token = c.token
+        self._token = self.controller.token
         self._pending, self.report, self.heat, self.live = None, None, None, {}
         self._flush.stop()
         self._clear_marks()
@@ -342,7 +344,7 @@ class AnalysisBoard(QDockWidget):
         from tafl_desktop.analysis.words import line_words
 
         self._lines = lines
-        c = self.controller
+        c = self.session
         variant = c.variant
         to_move = int(c.rules.side_to_move(c.viewed_position))
         for i in range(MAX_LINES):
@@ -386,7 +388,7 @@ class AnalysisBoard(QDockWidget):
         names = (_("best"), _("good"), "?!", "?", "??")
         boxes = "".join(f"<span style='background:{colour}'>&nbsp;&nbsp;&nbsp;</span>&nbsp;{name}&nbsp;&nbsp;"
                         for (_bound, colour), name in zip(HEAT_STEPS, names, strict=True))
-        side = self.controller.variant.side_names[int(heat["side"])]
+        side = self.session.variant.side_names[int(heat["side"])]
         self.legend.setText(_("Heat map, {side} to move: each square they can reach, by the best move that ends "
                               "there after the best reply (depth {depth}); a square's colour is how much winning "
                               "chance that move gives away against the best: {legend}").format(
@@ -407,12 +409,12 @@ class AnalysisBoard(QDockWidget):
         from tafl_desktop.analysis.words import line_words
         from tafl_desktop.gui.line_board import LineBoard
 
-        c = self.controller
+        c = self.session
         pos = c.viewed_position
         line = self._lines[i]
         keys = [c.rules.position_key(c.game.position_at(n)) for n in range(c.view_ply + 1)]
         if self._line_board is None:
-            self._line_board = LineBoard(self.window_, c)
+            self._line_board = LineBoard(self.window_)
         words = line_words(c.variant, line["score"], line["result_in"], line["winner"],
                            int(c.rules.side_to_move(pos)))
         heading = _("Line {n}: {score} (depth {depth})").format(n=i + 1, score=words, depth=line["depth"])

@@ -6,18 +6,16 @@ first window needs are imported here; dialogs load when first opened.
 
 from __future__ import annotations
 
-import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QStandardPaths, qInstallMessageHandler
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
 from tafl_desktop.core.paths import APPLICATION, ORGANISATION  # the names Qt gets (one copy, in the core)
-from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.i18n import _
 
 AUTOSAVE_NAME = "autosave.tafl.json"
 
@@ -173,163 +171,18 @@ def create_window(file: str | None = None, variant: str | None = None, autosave:
         dialogs.show_error(window, _("Cannot use that variant"), _("{problem}\n\nStarting {game} instead.").format(
             problem=problem, game=chosen.title))
     if file:
-        window.open_game(file)
-    adopted = offer_unfinished(window, found)[0] if found else None
+        window.files.open_game(file)
+    adopted = window.files.offer_unfinished(found)[0] if found else None
     for orphan in found:
         if orphan is not adopted:
             orphan.lock.release()  # left for the next start (or removed, if the player declined it)
     if folder is not None:
         slot = (adopted.path, adopted.lock) if adopted is not None else autosave_slots.claim_free_slot(folder)
         if slot is not None:
-            window.autosave_path, window.autosave_lock = str(slot[0]), slot[1]
-        if window.controller.game.plies:
-            window.autosave_now()  # this run now owns the game: a crash from here on is a crash
+            window.autosave.path, window.autosave.lock = str(slot[0]), slot[1]
+        if window.session.game.plies:
+            window.autosave.now()  # this run now owns the game: a crash from here on is a crash
     return window
-
-
-def _read_unfinished(window, path: str):
-    """The game in an autosave file, read without freezing the window (restored, not opened: it
-    lives in no file of the player's, and is not saved anywhere yet)."""
-    from tafl_desktop.gui.background_read import read_in_background
-    from tafl_desktop.session.source import GameSource, Origin
-
-    return read_in_background(window, _("Reading the unfinished game..."), lambda: GameSource.from_record(
-        path, Origin.RESTORE, keep_path=False, saved=False), path)
-
-
-def _saved_when(modified: float) -> str:
-    """When an autosave was written, in the reader's locale (the list and the question say it)."""
-    from PySide6.QtCore import QDateTime, QLocale
-
-    return QLocale().toString(QDateTime.fromSecsSinceEpoch(int(modified)), QLocale.FormatType.ShortFormat)
-
-
-def _unfinished_question(source, modified: float | None = None) -> tuple[str, str, str]:
-    """(title, question, yes) for one unfinished game, with the date it was saved when known.  The
-    words say what happened: a record tagged ``exit = "normal"`` was kept by a normal close of the
-    window; any other ended without one (a crash, a kill, a power cut)."""
-    from tafl_desktop.core.move_numbers import moves_played
-    from tafl_desktop.gui.main_window import CLOSED_NORMALLY, CLOSED_TAG
-
-    game = source.tree.main_game()
-    n = moves_played(game)
-    side = game.rules.variant.side_names[int(game.rules.side_to_move(game.position))]
-    closed_normally = source.tags.get(CLOSED_TAG) == CLOSED_NORMALLY
-    if closed_normally:  # the player closed the window mid-game: no crash to speak of
-        question = ngettext(
-            "Your game of {variant} ({n} move, {side} to move) was not finished when you closed Tafl Desktop "
-            "last time.\n\nContinue it? (Cancel starts a new game.)",
-            "Your game of {variant} ({n} moves, {side} to move) was not finished when you closed Tafl Desktop "
-            "last time.\n\nContinue it? (Cancel starts a new game.)", n)
-        title, yes = _("Continue your last game?"), _("Continue")
-    else:
-        question = ngettext(
-            "Tafl Desktop was not closed properly last time. Your game of {variant} ({n} move, {side} to move) "
-            "was saved.\n\nRestore it? (Cancel starts a new game.)",
-            "Tafl Desktop was not closed properly last time. Your game of {variant} ({n} moves, {side} to move) "
-            "was saved.\n\nRestore it? (Cancel starts a new game.)", n)
-        title, yes = _("Restore the unfinished game?"), _("Restore")
-    text = question.format(variant=game.rules.variant.title, n=n, side=side)
-    if modified is not None:
-        text += "\n\n" + _("Saved {date}.").format(date=_saved_when(modified))
-    return title, text, yes
-
-
-def _unfinished_label(source, modified: float) -> str:
-    """One line of the list of unfinished games: its game, moves, side to move and date."""
-
-    from tafl_desktop.core.move_numbers import moves_played
-
-    game = source.tree.main_game()
-    n = moves_played(game)
-    side = game.rules.variant.side_names[int(game.rules.side_to_move(game.position))]
-    when = _saved_when(modified)
-    return ngettext("{variant}: {n} move, {side} to move ({date})",
-                    "{variant}: {n} moves, {side} to move ({date})", n).format(
-        variant=game.rules.variant.title, n=n, side=side, date=when)
-
-
-def offer_unfinished(window, found: list) -> tuple[Any, bool]:
-    """Offer back the games windows that are gone left unfinished (``found``: their
-    :class:`~tafl_desktop.core.autosave_slots.Orphan` slots, newest first).  One game is asked
-    about as before; several are listed, newest first, with their moves and dates.  A file that
-    cannot be read is named in one line and kept; a game the player declines is removed (as a
-    new game always replaced it); games not chosen from a list stay for the next start.
-    Returns (the orphan whose slot the window takes, or None; whether its game was restored)."""
-    from tafl_desktop.core.progress import Cancelled
-    from tafl_desktop.core.quoting import shown
-    from tafl_desktop.gui import dialogs
-
-    readable: list[tuple[object, object]] = []
-    unreadable: list[str] = []
-    for orphan in found:
-        try:
-            readable.append((orphan, _read_unfinished(window, str(orphan.path))))
-        except Cancelled:
-            continue  # kept as it is: the next start offers it again
-        except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
-            reason = shown(str(exc) if isinstance(exc, ValueError) else dialogs.describe_problem(exc), 200)
-            name = orphan.path.name
-            # a record's own error already starts with the file's name
-            unreadable.append(reason if reason.startswith(name) else _("{file}: {reason}").format(
-                file=name, reason=reason))
-    if unreadable:
-        dialogs.show_error(window, _("Cannot restore the unfinished game"), _(
-            "These autosave files cannot be read; they are kept, unchanged, in {folder}:\n{files}").format(
-            folder=shown(str(found[0].path.parent), 200), files="\n".join(unreadable)))
-    if not readable:
-        return None, False
-    if len(readable) == 1:
-        only = readable[0][0]
-        title, question, yes = _unfinished_question(readable[0][1], only.modified)  # type: ignore[attr-defined]
-        picked: int | None = 0 if dialogs.confirm(window, title, question, yes) else None
-    else:
-        labels = [_unfinished_label(source, orphan.modified) for orphan, source in readable]  # type: ignore[attr-defined]
-        picked = dialogs.choose(window, _("Continue an unfinished game?"), ngettext(
-            "{n} games were not finished when Tafl Desktop last ran (newest first). Continue one? The others "
-            "are kept for the next start; Cancel starts a new game and discards them.",
-            "{n} games were not finished when Tafl Desktop last ran (newest first). Continue one? The others "
-            "are kept for the next start; Cancel starts a new game and discards them.", len(readable)).format(
-            n=len(readable)), labels, _("Continue"))
-    if picked is None:
-        # a new game takes the newest slot: its file stays until the new game's first move replaces
-        # it (a kill before then offers it again); the other games the player declined go now
-        for orphan, _source in readable[1:]:
-            try:
-                os.remove(orphan.path)  # type: ignore[attr-defined]
-            except OSError:
-                pass
-        return readable[0][0], False
-    orphan, source = readable[picked]
-    window.load(source, _("Your unfinished game from last time is back. Ctrl+N starts a new one."))
-    return orphan, True
-
-
-def offer_restore(window, autosave: str) -> bool:
-    """Ask whether to go on with the game in the autosave file ``autosave`` (see
-    :func:`_unfinished_question`).  True if the game was restored."""
-    from tafl_desktop.core.progress import Cancelled
-    from tafl_desktop.core.record import RecordError
-    from tafl_desktop.gui import dialogs
-
-    try:
-        source = _read_unfinished(window, autosave)
-    except Cancelled:
-        return False
-    except RecordError as exc:
-        dialogs.show_error(window, _("Cannot restore the unfinished game"),
-                           _("{error}\n\nA new game starts instead.").format(error=exc))
-        return False
-    except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
-        dialogs.show_error(window, _("Cannot restore the unfinished game"),
-                           _("{file}: unexpected problem ({error}).\n\nA new game starts instead.").format(
-                               file=Path(autosave).name, error=dialogs.describe_problem(exc)))
-        return False
-    title, question, yes = _unfinished_question(source)
-    if not dialogs.confirm(window, title, question, yes):
-        return False
-    window.load(source, _("Your unfinished game from last time is back. Ctrl+N starts a new one."))
-    return True
 
 
 def run_app(file: str | None = None, variant: str | None = None) -> int:

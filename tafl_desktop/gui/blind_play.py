@@ -37,6 +37,7 @@ from tafl_desktop.core.move_entry import MoveEntryError, read_typed_move
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import piece_name
 from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.session.readout import announcements, status_text
 
 if TYPE_CHECKING:
     from tafl_desktop.gui.main_window import MainWindow
@@ -114,6 +115,8 @@ class BlindPlay(QObject):
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
+        self.session = window.session
+        #: The board's gestures: a typed move is played (and refused) as a click would be.
         self.controller = window.controller
         self.box = QWidget()
         self.field = QLineEdit()
@@ -141,11 +144,12 @@ class BlindPlay(QObject):
         self._last_message = ""
         self._ended_by_move: Any = None
         self._last_move_text = ""
-        c = self.controller
-        c.message.connect(self._message)
-        c.played.connect(self._played)
-        c.game_finished.connect(self._finished)
-        c.loaded.connect(self._loaded)
+        events = window.events
+        events.message.connect(self._message)
+        self.controller.board_message.connect(self._message)
+        events.played.connect(self._played)
+        events.finished.connect(self._finished)
+        events.loaded.connect(self._loaded)
         self.field.returnPressed.connect(self.enter)
         self.field.installEventFilter(self)
         window.board.installEventFilter(self)
@@ -166,7 +170,7 @@ class BlindPlay(QObject):
     def _played(self, ply: Any) -> None:
         """A new move at the live end, said at once: the session's sentence about it (with the
         captures) came just before; the king's calls follow, or the result, said assertively."""
-        c = self.controller
+        c = self.session
         move = c.rules.move_text(ply.move)
         text = self._last_message if move in self._last_message else _("{move} played.").format(move=move)
         self._last_message = ""
@@ -174,9 +178,9 @@ class BlindPlay(QObject):
         parts = [text]
         outcome = c.game.outcome
         if outcome is None and c.is_live:
-            parts += [f"{a.title}: {a.detail}" for a in c.announcements()]
+            parts += [f"{a.title}: {a.detail}" for a in announcements(c, self.controller.announce)]
         if outcome is not None:
-            parts.append(c.describe_outcome(outcome))
+            parts.append(c.describe(outcome))
         self._ended_by_move = outcome
         self.announcer.say(" ".join(parts), "end" if outcome is not None else "move", assertive=outcome is not None)
 
@@ -184,13 +188,13 @@ class BlindPlay(QObject):
         """The game ended: with its last move (already said with it) or without one (a flag)."""
         if outcome is not None and outcome == self._ended_by_move:
             return
-        self.announcer.say(self.controller.describe_outcome(outcome), "end", assertive=True)
+        self.announcer.say(self.session.describe(outcome), "end", assertive=True)
 
     def check_clocks(self) -> None:
         """A running clock that falls under a minute, 30 s or 10 s is announced once (politely);
         an increment that lifts it above a mark again re-arms that mark."""
-        c = self.controller
-        clock = c.session.clock
+        c = self.session
+        clock = c.clock
         if clock is None or clock.running is None or c.game.outcome is not None:
             return
         side = clock.running
@@ -222,10 +226,10 @@ class BlindPlay(QObject):
             self.field.clear()
             self.query(QUERIES.get(text.lower(), "pieces"), other=text.lower() != "p")
             return
-        c = self.controller
+        c = self.session
         self._last_message = ""
-        if not c._may_play():  # says why (computer thinking, game over) in a message
-            self.announcer.say(self._last_message or c.status_text(), "refused")
+        if not self.controller.may_play():  # says why (computer thinking, game over) in a message
+            self.announcer.say(self._last_message or status_text(c), "refused")
             return
         game = c.play_game()
         try:
@@ -240,9 +244,9 @@ class BlindPlay(QObject):
             return
         self.field.clear()
         if c.is_live:
-            c.play_move(move)
+            self.controller.play_move(move)
         else:
-            c.play_variation(move)
+            self.controller.play_variation(move)
 
     # ------------------------------------------------------------------------------ queries
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
@@ -276,15 +280,15 @@ class BlindPlay(QObject):
         return text
 
     def _pieces(self) -> dict[int, str]:
-        c = self.controller
+        c = self.session
         return c.rules.pieces(c.viewed_position)
 
     def _side_now(self, other: bool) -> int:
-        c = self.controller
+        c = self.session
         return int(c.rules.side_to_move(c.viewed_position)) ^ int(other)
 
     def _q_last(self, _other: bool) -> str:
-        c = self.controller
+        c = self.session
         node = c.viewed_node()
         if node.ply is None or node.parent is None:
             return _("No move has been played yet.")
@@ -294,18 +298,18 @@ class BlindPlay(QObject):
         return _("Last move: {side} {move}.").format(side=side, move=c.rules.move_text(node.ply.move))
 
     def _q_turn(self, _other: bool) -> str:
-        return self.controller.status_text()
+        return status_text(self.session)
 
     def _q_clocks(self, _other: bool) -> str:
-        c = self.controller
-        clock = c.session.clock
+        c = self.session
+        clock = c.clock
         if clock is None:
             return _("This game has no clock.")
         return "; ".join(_("{side}: {time}").format(side=c.sides[i], time=format_ms(clock.shown(i)[0]))
                          for i in (0, 1))
 
     def _q_pieces(self, other: bool) -> str:
-        c = self.controller
+        c = self.session
         side = self._side_now(other)
         g = c.variant.geometry
         kinds: dict[str, list[str]] = {}
@@ -319,7 +323,7 @@ class BlindPlay(QObject):
 
     def _line(self, axis: int) -> str:
         board = self.window.board
-        g = self.controller.variant.geometry
+        g = self.session.variant.geometry
         cursor = board.cursor_square()
         if cursor is None:
             return _("Press Enter on the board to show the cursor first.")
@@ -339,18 +343,18 @@ class BlindPlay(QObject):
         return self._line(0)
 
     def _q_king(self, _other: bool) -> str:
-        c = self.controller
+        c = self.session
         if not c.variant.traits.king_announcements:
             return _("This game has no king.")
-        calls = [f"{a.title}: {a.detail}" for a in c.announcements()]
+        calls = [f"{a.title}: {a.detail}" for a in announcements(c, self.controller.announce)]
         return " ".join(calls) if calls else _("No threat: the king can neither escape nor be captured next move.")
 
     def _q_moves(self, _other: bool) -> str:
-        c = self.controller
+        c = self.session
         cursor = self.window.board.cursor_square()
         if cursor is None:
             return _("Press Enter on the board to show the cursor first.")
-        moves = [m for m in c.legal_moves() if m and m[0] == cursor]
+        moves = [m for m in self.controller.legal_moves() if m and m[0] == cursor]
         name = c.variant.geometry.name(cursor)
         if not moves:
             return _("{square}: no legal move.").format(square=name)
@@ -361,7 +365,7 @@ class BlindPlay(QObject):
     def jump(self, which: int, back: bool = False) -> None:
         """Cursor to the next (or previous) piece of the side to move (0) or the other side (1),
         in reading order (rank by rank from the top, as the board is drawn)."""
-        c = self.controller
+        c = self.session
         side = self._side_now(bool(which))
         g = c.variant.geometry
         mine = [s for s, k in self._pieces().items() if c.variant.traits.piece_side(k) == side]

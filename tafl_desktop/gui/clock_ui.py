@@ -97,7 +97,7 @@ class ClockDriver:
         self.timer = QTimer(window)
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self.tick)
-        window.controller.changed.connect(self.sync)
+        window.events.changed.connect(self.sync)
 
     @property
     def clock(self) -> GameClock | None:

@@ -8,7 +8,7 @@ or lower rank.  View > Show Ranks switches the badges on the board.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout
 
@@ -68,13 +68,13 @@ class DablotPanel(QFrame):
         self._shown_for = None
 
     def refresh(self) -> None:
-        c = self.main_window.controller
+        c = self.main_window.session
         if not c.variant.traits.ranked_pieces:
             self.hide()
             return
         self.show()
         per_turn = getattr(c.rules, "actions_per_turn", 0)
-        pos = c.viewed_position
+        pos: Any = c.viewed_position  # a Dablot position (its actions left this turn)
         if per_turn and c.game.outcome is None:
             left = pos.actions
             side = c.sides[int(c.rules.side_to_move(pos))]
@@ -128,9 +128,9 @@ def install(window: MainWindow) -> None:
     follow(window.prefs)
 
     def offer() -> None:  # only Dablot's pieces have ranks: elsewhere the item would do nothing
-        act.setEnabled(bool(window.controller.variant.traits.ranked_pieces))
+        act.setEnabled(bool(window.session.variant.traits.ranked_pieces))
 
-    window.controller.changed.connect(panel.refresh)
-    window.controller.changed.connect(offer)
+    window.events.changed.connect(panel.refresh)
+    window.events.changed.connect(offer)
     panel.refresh()
     offer()

@@ -37,7 +37,7 @@ def _quote(text: str) -> str:
 def copy_position(window: MainWindow) -> str:
     from tafl_desktop.core.position_setup import position_with_side
 
-    c = window.controller
+    c = window.session
     text = position_with_side(c.rules, c.viewed_position)
     QGuiApplication.clipboard().setText(text)
     window.show_message(_("Copied the position: {text}").format(text=text))
@@ -47,7 +47,7 @@ def copy_position(window: MainWindow) -> str:
 def copy_moves(window: MainWindow) -> str:
     from tafl_desktop.core.move_list_text import line_text
 
-    c = window.controller
+    c = window.session
     text = line_text(c.game)
     QGuiApplication.clipboard().setText(text)
     n = moves_played(c.game)
@@ -66,7 +66,7 @@ def paste(window: MainWindow, text: str | None = None) -> bool:
 
     if text is None:
         text = QGuiApplication.clipboard().text()
-    c = window.controller
+    c = window.session
     title = _("Cannot paste")
     if not text.strip():
         dialogs.show_error(window, title, _("The clipboard holds no text to paste."))
@@ -90,25 +90,25 @@ def paste(window: MainWindow, text: str | None = None) -> bool:
         dialogs.show_error(window, title, _("\"{text}\" is not a move list of {game}: {reason}.").format(
             text=_quote(text), game=c.variant.title, reason=exc))
         return False
-    if not window.may_discard():
+    if not window.files.may_discard():
         return False
     # pasted moves are not saved anywhere yet
     n = moves_played(game)
-    window.load(GameSource.of_game(game, Origin.PASTE, c.players, saved=False),
+    window.load(GameSource.of_game(game, Origin.PASTE, c.specs, saved=False),
                 ngettext("Pasted {n} move of {game}.", "Pasted {n} moves of {game}.", n).format(
                     n=n, game=c.variant.title))
     return True
 
 
 def _viewed(window: MainWindow):
-    return window.controller.viewed_node()
+    return window.session.viewed_node()
 
 
 def install(window: MainWindow) -> None:
     """An Edit menu between File and Game."""
     from tafl_desktop.gui.move_list import confirm_delete, edit_comment
 
-    c = window.controller
+    c = window.session
     menu = tr(window.menuBar().addMenu(""), "setTitle", "&Edit")
     window.menuBar().insertMenu(window.game_menu.menuAction(), menu)
     window.edit_menu = menu

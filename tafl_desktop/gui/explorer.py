@@ -230,6 +230,8 @@ class ExplorerDock(QDockWidget):
         tr(self, "setWindowTitle", "Explorer")
         self.setObjectName("explorerDock")
         self.window_ = window
+        self.session = window.session
+        #: The board's gestures: a row's move is played as the player would play it.
         self.controller = window.controller
         self.worker = ExplorerWorker(path)
         self.active = False
@@ -376,7 +378,7 @@ class ExplorerDock(QDockWidget):
         lay.addWidget(self.games, 2)
         self.setWidget(body)
         self._headers()
-        self.controller.changed.connect(self._position_changed)
+        window.events.changed.connect(self._position_changed)
 
     # ------------------------------------------------------------------------------ running
     def set_active(self, on: bool) -> None:
@@ -425,13 +427,13 @@ class ExplorerDock(QDockWidget):
             return
         if paths is None:
             paths = dialogs.ask_open_paths(self, _("Import games into the database"), IMPORT_FILTER,
-                                           self.window_.last_dir())
+                                           self.window_.files.last_dir())
         if not paths:
             return
         self._importing = True
         self.import_button.setEnabled(False)
         self.status.setText(_("Importing..."))
-        self.worker.import_files(list(paths), self.controller.variant)
+        self.worker.import_files(list(paths), self.session.variant)
 
     def _imported(self, report: Any) -> None:
         self._importing = False
@@ -496,7 +498,7 @@ class ExplorerDock(QDockWidget):
         """Ask for the position shown (the answer comes back on the worker's signal)."""
         if not (self.active and self.ready):
             return
-        c = self.controller
+        c = self.session
         self._asked += 1
         line = [c.game.position_at(i) for i in range(c.view_ply + 1)]
         filters = self.filters()
@@ -549,7 +551,7 @@ class ExplorerDock(QDockWidget):
         self.move_scores = {}
         self._score_number = number
         self._headers()  # the budget is the engine's of the rules shown
-        self.scorer.ask(number, self.controller.rules, self.controller.viewed_position,
+        self.scorer.ask(number, self.session.rules, self.session.viewed_position,
                         [m.move for m in look.moves[:SCORED]])
         self.games_title.setText(_("Games that reached this position: {n}").format(n=look.games))
         self.games.setRowCount(len(look.sample))
@@ -573,7 +575,7 @@ class ExplorerDock(QDockWidget):
         for row in range(self.moves.rowCount()):
             item = self.moves.item(row, 0)
             if item is not None and item.text() == text:
-                shown = QTableWidgetItem(score.words(self.controller.variant, to_move))
+                shown = QTableWidgetItem(score.words(self.session.variant, to_move))
                 shown.setToolTip(_("The engine's score of the position after {move} (depth {depth})").format(
                     move=text, depth=score.depth))
                 self.moves.setItem(row, 4, shown)
@@ -585,7 +587,7 @@ class ExplorerDock(QDockWidget):
 
         self.moves.setHorizontalHeaderLabels([_("Move"), pgettext("games played", "Games"), _("Rating"),
                                               _("Attackers / draws / defenders"), _("Engine")])
-        budget = budget_for(self.controller.rules)
+        budget = budget_for(self.session.rules)
         self.moves.horizontalHeaderItem(4).setToolTip(ngettext(
             "The engine's score of each move, {n} position searched; computed once and kept in the game database",
             "The engine's score of each move, {n} positions searched; computed once and kept in the game database",
@@ -605,8 +607,8 @@ class ExplorerDock(QDockWidget):
         """The game on screen just ended: into the database as one of the player's own (a game
         between two computer players is self-play), when the preference says so.  A copy of the
         game is written on a thread, so neither the window nor a later Undo waits for the disk."""
-        c = self.controller
-        source = "selfplay" if all(not p.is_human for p in c.players) else "mine"
+        c = self.session
+        source = "selfplay" if all(not p.is_human for p in c.specs) else "mine"
         wanted = "add_lab_games" if source == "selfplay" else "add_finished_games"
         if not getattr(self.window_.prefs, wanted, False):
             return
@@ -616,7 +618,7 @@ class ExplorerDock(QDockWidget):
         snapshot = Game.from_plies(g.rules, g.start, list(g.plies))
         if g.outcome is not None and g.outcome.reason in OFF_BOARD_REASONS:
             snapshot.finish(g.outcome)
-        tags = dict(c.session.record_tags())
+        tags = dict(c.record_tags())
         tags.setdefault("date", time.strftime("%Y.%m.%d"))
         if source == "selfplay":  # the levels as the players, as the Rules Lab's games have them
             tags.setdefault("attackers", tags.get("player1", ""))
@@ -634,23 +636,23 @@ class ExplorerDock(QDockWidget):
         against the computer goes on)."""
         if self.answer is None or row >= len(self.answer[0].moves):
             return False
-        c = self.controller
+        c = self.session
         text = self.answer[0].moves[row].move
         try:
             move = c.rules.parse_move(c.viewed_position, text)
         except ValueError:
             return False
-        in_progress = c.game.outcome is None and any(not p.is_human for p in c.players)
+        in_progress = c.game.outcome is None and any(not p.is_human for p in c.specs)
         if in_progress:
             from tafl_desktop.gui.line_board import LineBoard
 
             keys = [c.rules.position_key(c.game.position_at(n)) for n in range(c.view_ply + 1)]
             if getattr(self, "_line_board", None) is None:
-                self._line_board = LineBoard(self.window_, c)
+                self._line_board = LineBoard(self.window_)
             self._line_board.open_line(c.rules, c.viewed_position, keys, [text], 0,
                                        _("Explorer: {move}").format(move=text))
             return True
-        return c.play_variation(tuple(move))
+        return self.controller.play_variation(tuple(move))
 
     def open_row(self, row: int) -> bool:
         """Open the game of ``row`` at the position (the current game is kept if it must be saved)."""
@@ -667,14 +669,14 @@ class ExplorerDock(QDockWidget):
         except Exception as exc:  # noqa: BLE001 - a stored game that no longer replays: one line
             dialogs.show_error(self, _("Cannot open the game"), str(exc))
             return False
-        if game is None or not self.window_.may_discard():
+        if game is None or not self.window_.files.may_discard():
             return False
         from tafl_desktop.session.source import GameSource, Origin
 
         tags = dict(record[3]) if record else {}
         self.window_.load(GameSource.of_game(game, Origin.IMPORT, tags=tags, saved=False),
                           _("A game of the database, shown at the position explored."))
-        self.controller.goto(g.ply)
+        self.session.goto(g.ply)
         return True
 
 
@@ -739,7 +741,7 @@ def install(window: Any) -> None:
     tr(act, "setStatusTip", "The moves played from the position shown in the game database, and how those games "
        "ended (Ctrl+Shift+E)")
     act.toggled.connect(dock.set_active)
-    window.controller.game_finished.connect(lambda _outcome: dock.add_finished_game())
+    window.events.finished.connect(lambda _outcome: dock.add_finished_game())
     dock.visibilityChanged.connect(lambda shown: act.setChecked(False) if not shown and dock.active
                                    and not dock.isVisible() else None)
     window.act_explorer = act

@@ -1,6 +1,6 @@
 """Game > Resign, Offer Draw and Claim Draw: endings decided off the board.
 
-Each ends the game through ``GameController.finish_game`` with a reason the record keeps
+Each ends the game through ``GameSession.finish`` with a reason the record keeps
 (``resigned``, ``draw_agreed``, ``draw_claimed``).  Against the computer, a draw offer is answered
 from the computer's own evaluation of the position (``core.draws.computer_accepts``); between two
 people the other side is asked.  Every sentence names the sides as the variant does.
@@ -39,7 +39,7 @@ class GameEndActions:
         sep = QAction(window)
         sep.setSeparator(True)
         menu.insertActions(window.act_rules, [self.act_resign, self.act_offer, self.act_claim, sep])
-        window.controller.changed.connect(self.update)
+        window.events.changed.connect(self.update)
         self.update()
 
     def _action(self, text: str, slot, tip: str) -> QAction:
@@ -52,11 +52,11 @@ class GameEndActions:
 
     # ------------------------------------------------------------------------------ who
     def _humans(self) -> list[int]:
-        return [i for i, p in enumerate(self.window.controller.players) if p.is_human]
+        return [i for i, p in enumerate(self.window.session.specs) if p.is_human]
 
     def _acting_side(self) -> int | None:
         """The side a player acts for: the one human, or the side to move between two people."""
-        c = self.window.controller
+        c = self.window.session
         humans = self._humans()
         if not humans:
             return None
@@ -65,7 +65,7 @@ class GameEndActions:
         return int(c.rules.side_to_move(c.game.position))
 
     def update(self) -> None:
-        c = self.window.controller
+        c = self.window.session
         over = c.game.outcome is not None
         acting = self._acting_side()
         open_game = not over and acting is not None and not self._asking
@@ -75,7 +75,7 @@ class GameEndActions:
 
     # ------------------------------------------------------------------------------ actions
     def resign(self) -> None:
-        c = self.window.controller
+        c = self.window.session
         side = self._acting_side()
         if side is None or c.game.outcome is not None:
             return
@@ -83,20 +83,20 @@ class GameEndActions:
         if not dialogs.confirm(self.window, _("Resign?"), _("{side}: give up this game?").format(side=name),
                                _("Resign")):
             return
-        c.finish_game(Outcome(Side(1 - side), "resigned"))
+        c.finish(Outcome(Side(1 - side), "resigned"))
 
     def offer_draw(self) -> None:
-        c = self.window.controller
+        c = self.window.session
         side = self._acting_side()
         if side is None or c.game.outcome is not None:
             return
         other = 1 - side
-        if c.players[other].is_human:
+        if c.specs[other].is_human:
             v = c.variant
             question = sentence(ngettext("{side} offers a draw. Accept it?", "{side} offer a draw. Accept it?",
                                          v.side_number(side)).format(side=v.side_subject(side)))
             if dialogs.confirm(self.window, _("Draw offered"), question, _("Accept the draw")):
-                c.finish_game(Outcome(None, "draw_agreed"))
+                c.finish(Outcome(None, "draw_agreed"))
             else:
                 self.window.show_message(sentence(ngettext(
                     "{side} declines the draw: the game goes on.", "{side} decline the draw: the game goes on.",
@@ -106,7 +106,7 @@ class GameEndActions:
 
     def _ask_computer(self, computer: int) -> None:
         """The computer weighs the offer with a short search of the live position."""
-        c = self.window.controller
+        c = self.window.session
         game, plies = c.game, len(c.game.plies)
         self._asking = True
         self.update()
@@ -121,7 +121,7 @@ class GameEndActions:
             if getattr(result, "error", None):
                 self.window.show_message(_("The computer could not weigh the offer: the game goes on."))
             elif computer_accepts(float(result.defenders_win_chance), computer):
-                c.finish_game(Outcome(None, "draw_agreed"))
+                c.finish(Outcome(None, "draw_agreed"))
             else:
                 self.window.show_message(_("The computer ({side}) declines the draw: it judges its position "
                                             "the better one.").format(side=c.sides[computer]))
@@ -130,12 +130,12 @@ class GameEndActions:
         self.window.ensure_analyst().evaluate(game, answered)
 
     def claim_draw(self) -> None:
-        c = self.window.controller
+        c = self.window.session
         if self._acting_side() is None or not draw_claimable(c.game):
             self.window.show_message(_("A draw can be claimed only when the same position has occurred three "
                                         "times and these rules give repetitions no consequence."))
             return
-        c.finish_game(Outcome(None, "draw_claimed"))
+        c.finish(Outcome(None, "draw_claimed"))
 
 
 def install(window: MainWindow) -> None:

@@ -40,7 +40,7 @@ def _ask_variant(window: MainWindow):
     from tafl_desktop.core.variants import presets
 
     tafl = [v for v in presets().values() if v.traits.opentafl]
-    current = window.controller.variant
+    current = window.session.variant
     names = [v.name for v in tafl]
     first = names.index(current.name) if current.name in names else 0
     name, ok = QInputDialog.getItem(window, _("Variant of the move list"),
@@ -63,10 +63,10 @@ def import_game(window: MainWindow, path: str | None = None, origin: Origin = Or
     if is_reading(window):
         return False
     if path is None:
-        path = dialogs.ask_open_path(window, _("Import a game"), IMPORT_FILTER, window.last_dir())
+        path = dialogs.ask_open_path(window, _("Import a game"), IMPORT_FILTER, window.files.last_dir())
         if not path:
             return False
-    if not window.may_discard():
+    if not window.files.may_discard():
         return False
     name = shown(Path(path).name)
     try:
@@ -138,12 +138,12 @@ def export_game(window: MainWindow, path: str | None = None, fmt: str | None = N
     from tafl_desktop.interop.formats import format_of, write_game
     from tafl_desktop.interop.transfer import GameTransfer, InteropError
 
-    c = window.controller
+    c = window.session
     if path is None:
         chosen = fmt or "otg"
         import os
 
-        suggested = os.path.join(window.last_dir(), f"{c.variant.id}{SUFFIX[chosen]}")
+        suggested = os.path.join(window.files.last_dir(), f"{c.variant.id}{SUFFIX[chosen]}")
         filters = ";;".join([EXPORT_FILTERS[chosen]] + [f for k, f in EXPORT_FILTERS.items() if k != chosen])
         path = dialogs.ask_save_path(window, _("Export the game"), filters, suggested)
         if not path:
@@ -156,7 +156,7 @@ def export_game(window: MainWindow, path: str | None = None, fmt: str | None = N
     # an imported game's own tags; else the players as OpenTafl's record names them (our
     # player1/player2 tags mean nothing there)
     tags = dict(session.tags) if session.origin in (Origin.IMPORT, Origin.DROP) else {
-        "attackers": c.players[0].label(), "defenders": c.players[1].label()}
+        "attackers": c.specs[0].label(), "defenders": c.specs[1].label()}
     transfer = GameTransfer.from_tree(c.tree, tags)
     try:
         warnings = write_game(transfer, path, fmt or format_of(path))
@@ -175,7 +175,7 @@ def export_game(window: MainWindow, path: str | None = None, fmt: str | None = N
 def open_dropped(window: MainWindow, path: str) -> bool:
     """A file dropped on the window: our own games open, the others are imported."""
     if path.lower().endswith(".tafl.json"):
-        return window.open_game(path)
+        return window.files.open_game(path)
     return import_game(window, path, Origin.DROP)
 
 

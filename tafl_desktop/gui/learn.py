@@ -139,7 +139,7 @@ def open_puzzle_file(window: Any, path: str | None = None) -> Any:
 
     if path is None:
         file_filter = ";;".join([N_("OpenTafl puzzles (*.otg)"), dialogs.ALL_FILES])
-        path = dialogs.ask_open_path(window, _("Open an OpenTafl puzzle"), file_filter, window.last_dir())
+        path = dialogs.ask_open_path(window, _("Open an OpenTafl puzzle"), file_filter, window.files.last_dir())
         if not path:
             return None
     return open_record_puzzle(window, path)
@@ -172,7 +172,7 @@ def open_puzzles(window: MainWindow) -> PuzzleDialog | None:
         dialogs.show_error(window, _("Puzzles"), str(exc))
         return None
     puzzles += _my_puzzles(window)
-    dlg = PuzzleDialog(puzzles, window, playing=window.controller.variant.id)
+    dlg = PuzzleDialog(puzzles, window, playing=window.session.variant.id)
     window.learn_dialogs.append(dlg)
     dlg.show()
     return dlg

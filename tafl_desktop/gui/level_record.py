@@ -30,7 +30,7 @@ def record_path() -> Path:
 
 def install(window: Any) -> None:
     """Count each finished game against a computer level."""
-    window.controller.game_finished.connect(lambda outcome: count_game(window, outcome))
+    window.events.finished.connect(lambda outcome: count_game(window, outcome))
 
 
 def opponent_level(specs: Any) -> tuple[int, str] | None:

@@ -35,11 +35,13 @@ ROW_MOVES = 8
 class LineBoard(QDialog):
     """The scratch board (one per analysis board, reused for each line opened)."""
 
-    def __init__(self, parent: QWidget, controller: Any) -> None:
-        super().__init__(parent)
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
         self.setObjectName("lineBoard")
         self.setWindowTitle(_("Analysis line"))
-        self.controller = controller
+        #: The game the line goes into, and the board's gestures that play it there.
+        self.session = window.session
+        self.controller = window.controller
         self.rules: Any = None
         self.origin: Any = None
         self.origin_keys: list[Any] = []
@@ -51,7 +53,7 @@ class LineBoard(QDialog):
         #: The game of the line's position (its node is of that game's tree): another game loaded
         #: closes this board, so a line is never added to a game it was not made for.
         self.origin_node: Any = None
-        controller.loaded.connect(self._game_replaced)
+        window.events.loaded.connect(self._game_replaced)
         self.board = StudyBoard(self)
         self.board.setMinimumSize(360, 360)
         self.board.move_picked.connect(self._tried)
@@ -126,7 +128,7 @@ class LineBoard(QDialog):
             row.addWidget(b, k // ROW_MOVES, k % ROW_MOVES)
             self.move_buttons.append(b)
         self.moves_slot.addWidget(self.moves_box)
-        c = self.controller
+        c = self.session
         self.origin_node = c.viewed_node()
         self.add_button.setEnabled(bool(c.viewed_node().children))
         self.add_button.setToolTip(
@@ -177,12 +179,12 @@ class LineBoard(QDialog):
     def add_variation(self) -> None:
         """Put the line, up to the move shown, into the game as a variation of the position it
         was analysed in (only where the game goes on from there)."""
-        c = self.controller
+        c = self.session
         if self.origin_node is None or not self.origin_node.children or not self.moves:
             return
         if c.viewed_node() is not self.origin_node:
             c.show_node(self.origin_node)
         for m in self.moves[:max(1, self.shown)]:
-            if not c.play_variation(m):
+            if not self.controller.play_variation(m):
                 break
         self.close()

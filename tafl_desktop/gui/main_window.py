@@ -1,23 +1,23 @@
-"""The main window: board, side panel, menus, toolbar, status bar, files and preferences.
+"""The main window: board, side panel, menus, toolbar, status bar and preferences.
 
-The window is a view of one :class:`~tafl_desktop.session.session.GameSession` (through its Qt
-edge, the controller): every way a game arrives ends in :meth:`MainWindow.load`, which hands a
-:class:`~tafl_desktop.session.source.GameSource` to the session's one ``load``.  Capabilities
-(clocks, import/export, the analysis board...) are modules that ``install(window)`` themselves and
-then talk to the window only through its public API below (``session``, ``controller``,
-``show_message``, ``add_action``, ``may_discard``, ``last_dir``, ``load``...) and the attributes it
-declares for them; none of them reaches into the window's private members.
-
-Every file problem becomes a message box: a bad file never changes the game on screen and never
-shows a traceback.  Dialogs that are not needed at start-up (new game, rules, preferences) are
-imported when first opened, to start quickly.
+The window is a view of one :class:`~tafl_desktop.session.session.GameSession`: views read the
+game from ``window.session`` and subscribe to its events through ``window.events`` (its Qt edge,
+:class:`~tafl_desktop.gui.session_signals.SessionSignals`); ``window.controller`` holds only the
+board's gestures (pick, path, hint).  Every way a game arrives ends in :meth:`MainWindow.load`,
+which hands a :class:`~tafl_desktop.session.source.GameSource` to the session's one ``load``.
+Capabilities (clocks, import/export, the analysis board...) are modules that ``install(window)``
+themselves and then talk to the window only through its public API below (``session``, ``events``,
+``controller``, ``files``, ``show_message``, ``add_action``, ``load``...) and the attributes it
+declares for them; none of them reaches into the window's private members.  Files (open, save,
+recent, restore) are :mod:`tafl_desktop.gui.files`; the autosave is the headless
+:mod:`tafl_desktop.session.autosave`.  Dialogs that are not needed at start-up (new game, rules,
+preferences) are imported when first opened, to start quickly.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,35 +29,34 @@ from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QMenu, QSplitte
 from tafl_desktop.core.game import Game, Outcome
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.move_numbers import moves_played, node_move_text
-from tafl_desktop.core.quoting import os_reason, shown
 from tafl_desktop.core.variants import Variant
 from tafl_desktop.gui import dialogs
 from tafl_desktop.gui.board_view import BoardView
 from tafl_desktop.gui.capabilities import GUI_CAPABILITIES
 from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.engines import window_engines
+from tafl_desktop.gui.files import GameFiles
 from tafl_desktop.gui.icons import app_icon, refresh_glyphs, set_glyph
 from tafl_desktop.gui.palette import apply_palette
 from tafl_desktop.gui.preferences import (
     Preferences,
-    add_recent_file,
     load_preferences,
-    recent_files,
-    remove_recent_file,
     save_preferences,
 )
 from tafl_desktop.gui.screen_fit import fit_size
+from tafl_desktop.gui.session_signals import SessionSignals
 from tafl_desktop.gui.side_panel import SidePanel
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import theme
 from tafl_desktop.i18n import _, ngettext
+from tafl_desktop.session.autosave import Autosave
 from tafl_desktop.session.engine import EngineHub
 from tafl_desktop.session.players import HUMANS, PlayerSpec
+from tafl_desktop.session.readout import status_text
 from tafl_desktop.session.session import GameSession
-from tafl_desktop.session.source import EXIT_TAG, GAME_SUFFIX, GameSource, Origin
+from tafl_desktop.session.source import GameSource, Origin
 
 if TYPE_CHECKING:
-    from tafl_desktop.core.autosave_slots import SlotLock
     from tafl_desktop.gui.analysis_board import AnalysisBoard
     from tafl_desktop.gui.analysis_client import AnalysisClient
     from tafl_desktop.gui.blind_play import BlindPlay
@@ -74,8 +73,6 @@ if TYPE_CHECKING:
 
 APP_NAME = "Tafl Desktop"
 DEFAULT_VARIANT = "copenhagen"
-#: The autosave's tag saying the window was closed normally (no crash) with this game unfinished.
-CLOSED_TAG, CLOSED_NORMALLY = EXIT_TAG, "normal"
 
 
 
@@ -152,10 +149,6 @@ class MainWindow(QMainWindow):
                  parent: QWidget | None = None, engines: EngineHub | None = None) -> None:
         super().__init__(parent)
         self.persist = persist
-        self.autosave_path = autosave_path
-        #: The lock on this window's autosave slot (``core.autosave_slots``): while it is held no other
-        #: window takes, offers or removes the file.  Released when the window closes.
-        self.autosave_lock: SlotLock | None = None
         self.prefs = prefs if prefs is not None else (load_preferences() if persist else Preferences())
         self._pending_move: tuple[int, ...] = ()
         self._message = ""
@@ -167,9 +160,16 @@ class MainWindow(QMainWindow):
         self.session = GameSession(GameSource.of_game(game, Origin.NEW, players),
                                    engines if engines is not None else window_engines(computer=False),
                                    defer=lambda fn: QTimer.singleShot(0, fn))
+        #: The board's gestures (pick, path, hint), connected to the session before any view.
         self.controller = GameController(self.session, self)
+        #: The session's events as Qt signals: every view of the game subscribes here.
+        self.events = SessionSignals(self.session, self)
+        #: The game kept in ``autosave_path`` after every change (headless; its slot is chosen at
+        #: start-up, see ``gui.app``), and the window's files: open, save, recent, restore.
+        self.autosave = Autosave(self.session, autosave_path)
+        self.files = GameFiles(self)
         self.board = BoardView()
-        self.panel = SidePanel(self.controller)
+        self.panel = SidePanel(self.session, self.controller)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.board)
         self.splitter.addWidget(self.panel)
@@ -189,27 +189,28 @@ class MainWindow(QMainWindow):
         self.board.drop_requested.connect(self.controller.drop)
         self.board.cancel_requested.connect(self.controller.cancel)
         self.board.hint.connect(self.show_message)
-        self.controller.changed.connect(self.refresh)
-        self.controller.message.connect(self.show_message)
-        self.controller.moved.connect(self._remember_move)
-        self.controller.game_finished.connect(self._game_finished)
+        self.events.changed.connect(self.refresh)
+        self.controller.board_changed.connect(self.refresh)
+        self.events.message.connect(self.show_message)
+        self.controller.board_message.connect(self.show_message)
+        self.events.moved.connect(self._remember_move)
+        self.events.finished.connect(self._game_finished)
         self.panel.rules_requested.connect(self.show_rules)
-        self.controller.thinking_changed.connect(self._thinking_changed)
-        self.controller.computer_progress.connect(self._computer_progress)
-        self.controller.computer_failed.connect(self._computer_failed)
+        self.events.thinking_changed.connect(self._thinking_changed)
+        self.events.computer_progress.connect(self._computer_progress)
+        self.events.computer_failed.connect(self._computer_failed)
         #: Hints and the evaluation bar's searches, made on the first hint or evaluation.
         self.analyst: Analyst | None = None
         self._evaluated: object = None  # the position the evaluation bar shows
 
-        self._autosaved: tuple | None = None  # (game, plies, outcome) last written to the autosave
-        self._autosave_failure_told = False  # the dialog about a failing autosave is shown once
-        self._settings_failure_told = False  # and so is the one about preferences that cannot be kept
+        self._settings_failure_told = False  # the dialog about preferences that cannot be kept is shown once
 
         self.apply_preferences(self.prefs, save=False)
         fit_size(self, 1200, 800)
         if persist:
             self._restore_window()
         self.refresh()
+        self.autosave.if_changed()  # a window made with a game and a slot keeps it at once
         self.board.setFocus()
 
     # ------------------------------------------------------------------------------- building
@@ -234,16 +235,16 @@ class MainWindow(QMainWindow):
         return a
 
     def _make_actions(self) -> None:
-        c = self.controller
+        c = self.session
         self.act_new = self.add_action(N_("&New Game..."), self.new_game, QKeySequence.StandardKey.New,
                                        N_("Choose a game, its players and its rules"), "new")
-        self.act_open = self.add_action(N_("&Open Game..."), lambda: self.open_game(), QKeySequence.StandardKey.Open,
-                                        N_("Open a saved game"))
-        self.act_save = self.add_action(N_("&Save Game"), self.save_game, QKeySequence.StandardKey.Save,
+        self.act_open = self.add_action(N_("&Open Game..."), lambda: self.files.open_game(),
+                                        QKeySequence.StandardKey.Open, N_("Open a saved game"))
+        self.act_save = self.add_action(N_("&Save Game"), self.files.save_game, QKeySequence.StandardKey.Save,
                                         N_("Save this game"))
-        self.act_save_as = self.add_action(N_("Save Game &As..."), self.save_game_as, QKeySequence.StandardKey.SaveAs,
-                                           N_("Save this game under a new name"))
-        self.act_open_variant = self.add_action(N_("Open &Variant..."), lambda: self.open_variant(), None,
+        self.act_save_as = self.add_action(N_("Save Game &As..."), self.files.save_game_as,
+                                           QKeySequence.StandardKey.SaveAs, N_("Save this game under a new name"))
+        self.act_open_variant = self.add_action(N_("Open &Variant..."), lambda: self.files.open_variant(), None,
                                                 N_("Start a game with rules from a variant file (.toml)"))
         self.act_print = self.add_action(N_("&Print Set..."), self.print_set, QKeySequence.StandardKey.Print,
                                          N_("Board, pieces and rule sheet of this game's rules as a PDF (Ctrl+P)"))
@@ -287,7 +288,7 @@ class MainWindow(QMainWindow):
         self.file_menu = file_menu = tr(mb.addMenu(""), "setTitle", "&File")
         file_menu.addActions([self.act_new, self.act_open])
         self.recent_menu = tr(QMenu(self), "setTitle", "Open &Recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.recent_menu.aboutToShow.connect(self.files.fill_recent_menu)
         file_menu.addMenu(self.recent_menu)
         file_menu.addActions([self.act_save, self.act_save_as])
         file_menu.addSeparator()
@@ -358,20 +359,18 @@ class MainWindow(QMainWindow):
         self._pending_move = tuple(move)
 
     def refresh(self) -> None:
-        """Bring every widget in line with the controller (after a move, undo, navigation...)."""
-        c = self.controller
+        """Bring every widget in line with the session and the board's gestures (after a move,
+        undo, navigation, a piece picked...)."""
         move, self._pending_move = self._pending_move, ()
-        self.board.set_state(c.board_state(), animate_move=move)
+        self.board.set_state(self.controller.board_state(), animate_move=move)
         self.panel.refresh()
         self._update_actions()
         self._update_title()
         self._update_status()
         self._update_eval_bar()
-        if self.autosave_path:
-            self._autosave_if_changed()
 
     def _update_actions(self, *_args) -> None:
-        c = self.controller
+        c = self.session
         self.act_undo.setEnabled(self.session.can_undo)
         self.act_redo.setEnabled(self.session.can_redo)
         n = len(c.game.plies)
@@ -385,15 +384,11 @@ class MainWindow(QMainWindow):
         self.act_pause.setEnabled(self.session.can_pause() and playing)
         self.act_move_now.setEnabled(has_computer and playing and c.computer_to_play())
 
-    @property
-    def file_path(self) -> str | None:
-        """The file the game is saved in (None: not saved anywhere yet)."""
-        return self.session.path
-
     def _update_title(self, *_args) -> None:
-        name = Path(self.file_path).name if self.file_path else _("unsaved game")
-        dirty = "*" if self.controller.modified else ""
-        self.setWindowTitle(f"{name}{dirty} - {self.controller.variant.title} - {APP_NAME}")
+        path = self.session.path
+        name = Path(path).name if path else _("unsaved game")
+        dirty = "*" if self.session.modified else ""
+        self.setWindowTitle(f"{name}{dirty} - {self.session.variant.title} - {APP_NAME}")
 
     def show_message(self, text: str) -> None:
         """Say ``text`` in the status bar until the next message (empty: the default guidance)."""
@@ -406,7 +401,7 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         """The status bar always says something useful: the last message, else what to do now."""
-        c = self.controller
+        c = self.session
         text = self._message
         if not text:
             if not c.is_live:
@@ -416,14 +411,14 @@ class MainWindow(QMainWindow):
                           "start a variation."))
             elif c.game.outcome is not None:
                 text = _("{outcome} Use the arrow keys or the move list to review.").format(
-                    outcome=c.describe_outcome(c.game.outcome))
-            elif c.picked:
-                name = c.variant.geometry.name(c.picked[0])
+                    outcome=c.describe(c.game.outcome))
+            elif self.controller.picked:
+                name = c.variant.geometry.name(self.controller.picked[0])
                 text = _("Piece on {square} picked: click a dot to move it there, or drag it. Click elsewhere (or "
                          "press Esc) to put it back.").format(square=name)
             else:
                 text = _("{status}: click a piece to see where it can go (or press Enter to use the keyboard).").format(
-                    status=c.status_text())
+                    status=status_text(c))
         self.statusBar().showMessage(text)
 
     def status_text(self) -> str:
@@ -438,7 +433,7 @@ class MainWindow(QMainWindow):
         self.session.load(source)
         self._orient()
         if remember and source.path:
-            self._remember_recent(source.path)
+            self.files.remember_recent(source.path)
         if self.session.clock_problem:
             message = f"{message} {self.session.clock_problem}".strip()
         self.show_message(message)
@@ -451,130 +446,26 @@ class MainWindow(QMainWindow):
         self.session.load(GameSource.new(variant, players, start, time_control, origin))
         self._orient()
         self.show_message(_("New game: {game}. {status}.").format(game=variant.title,
-                                                                  status=self.controller.status_text()))
+                                                                  status=status_text(self.session)))
         self.refresh()
 
     def _orient(self) -> None:
         """Face the human: in games with a bottom and a top side (Fox games, Dablot), a lone human
         player of the top side sees the board turned round.  Tafl boards have no top side."""
-        players = self.controller.players
-        if not self.controller.variant.traits.has_top_side or players[0].is_human == players[1].is_human:
+        players = self.session.specs
+        if not self.session.variant.traits.has_top_side or players[0].is_human == players[1].is_human:
             return
         self.board.set_flipped(players[1].is_human)
 
-    def may_discard(self) -> bool:
-        """May the game on screen be replaced?  Asks when it holds moves that are not saved, finished
-        or not."""
-        c = self.controller
-        if not c.modified or not c.tree.root.children:
-            return True
-        if c.game.outcome is not None:  # a finished game is worth keeping too: to replay, review, mine
-            return dialogs.confirm(self, _("Leave the finished game?"), _(
-                "The finished game is not saved: saved, it can be replayed, reviewed and mined for puzzles. "
-                "Leave it without saving?"), _("Leave it"))
-        return dialogs.confirm(self, _("Start a new game?"), _("The current game has moves that are not saved. "
-                                                               "Leave it and start a new one?"), _("Leave it"))
-
     def new_game(self) -> None:
-        if not self.may_discard():
+        if not self.files.may_discard():
             return
         from tafl_desktop.gui.new_game_dialog import NewGameDialog
 
-        choice = NewGameDialog.ask(self, self.controller.variant, self.controller.players,
+        choice = NewGameDialog.ask(self, self.session.variant, self.session.specs,
                                   computer=self.session.engines.has_computer)
         if choice is not None:
             self.start_game(choice.variant, choice.players, time_control=getattr(choice, "time_control", None))
-
-    def open_game(self, path: str | None = None, remember: bool = True) -> bool:
-        """Open a saved game; a file that cannot be read leaves the current game as it was.
-        ``remember`` False keeps the file out of the recent list (the autosave)."""
-        if path is None:
-            path = dialogs.ask_open_path(self, _("Open a game"), dialogs.GAME_FILTER, self.last_dir())
-            if not path:
-                return False
-        if not self.may_discard():
-            return False
-        from tafl_desktop.core.progress import Cancelled
-        from tafl_desktop.core.record import RecordError
-        from tafl_desktop.gui.background_read import read_in_background
-
-        try:  # in a thread, with progress and Cancel: a game of 20,000 moves replays for seconds
-            source = read_in_background(self, _("Opening {name}...").format(name=shown(Path(path).name)),
-                                        lambda: GameSource.from_record(path, Origin.OPEN), path)
-        except Cancelled:
-            self.show_message(_("Opening cancelled: the current game is unchanged."))
-            return False
-        except RecordError as exc:
-            dialogs.show_error(self, _("Cannot open the game"),
-                               _("{error}\n\nThe current game is unchanged.").format(error=exc))
-            return False
-        except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
-            dialogs.show_error(self, _("Cannot open the game"), _(
-                "{name}: unexpected problem ({cause}).\n\nThe current game is unchanged.").format(
-                name=shown(Path(path).name), cause=dialogs.describe_problem(exc)))
-            return False
-        n = moves_played(source.tree.main_game())
-        self.load(source, ngettext("Opened {file}: {n} move of {game}.", "Opened {file}: {n} moves of {game}.",
-                                   n).format(file=shown(Path(path).name), n=n, game=source.tree.rules.variant.title),
-                  remember=remember)
-        return True
-
-    def save_game(self) -> bool:
-        if not self.file_path:
-            return self.save_game_as()
-        return self.save_game_to(self.file_path)
-
-    def save_game_as(self) -> bool:
-        suggested = os.path.join(self.last_dir(), f"{self.controller.variant.id}{GAME_SUFFIX}")
-        path = dialogs.ask_save_path(self, _("Save the game"), dialogs.GAME_FILTER, suggested)
-        if not path:
-            return False
-        if not path.endswith(".json"):
-            path += GAME_SUFFIX
-        return self.save_game_to(path)
-
-    def save_game_to(self, path: str) -> bool:
-        """Write the game to ``path``; a dialog says why when it cannot be written."""
-        from tafl_desktop.core.record import RecordError
-
-        try:
-            self.session.save(path)
-        except OSError as exc:
-            dialogs.show_error(self, _("Cannot save the game"), _("{where}: {problem}").format(
-                where=shown(path), problem=os_reason(exc)))
-            return False
-        except RecordError as exc:  # past the limits a record keeps: the file is left as it was
-            dialogs.show_error(self, _("Cannot save the game"), str(exc))
-            return False
-        self._remember_recent(path)
-        self.show_message(_("Saved {name}.").format(name=shown(Path(path).name)))
-        self._update_title()
-        return True
-
-    def open_variant(self, path: str | None = None) -> bool:
-        """Start a game with the rules of a variant file (made with "Save as variant...")."""
-        if path is None:
-            path = dialogs.ask_open_path(self, _("Open a variant"), dialogs.VARIANT_FILTER, self.last_dir())
-            if not path:
-                return False
-        if not self.may_discard():
-            return False
-        from tafl_desktop.core.variants import VariantError, load_variant
-
-        try:
-            variant = load_variant(path)
-        except VariantError as exc:
-            dialogs.show_error(self, _("Cannot open the variant"),
-                               _("{error}\n\nThe current game is unchanged.").format(error=exc))
-            return False
-        except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
-            dialogs.show_error(self, _("Cannot open the variant"), _(
-                "{name}: unexpected problem ({cause}).\n\nThe current game is unchanged.").format(
-                name=shown(Path(path).name), cause=dialogs.describe_problem(exc)))
-            return False
-        self.start_game(variant, HUMANS)
-        self.show_message(_("Playing {game} from {file}.").format(game=variant.title, file=shown(Path(path).name)))
-        return True
 
     def print_set(self) -> None:
         """File > Print Set: a DIY set of the current game's variant, toggles included."""
@@ -588,7 +479,7 @@ class MainWindow(QMainWindow):
     def _announce_end(self, outcome: Outcome) -> None:
         """The end-of-game dialog: its answer starts a new game, starts the review, or just
         leaves the board as it is."""
-        c = self.controller
+        c = self.session
         if c.game.outcome != outcome:
             return  # taken back meanwhile
         variant = c.rules.variant
@@ -613,79 +504,9 @@ class MainWindow(QMainWindow):
         if review is not None:
             review.trigger()
 
-    # ------------------------------------------------------------------------------- files: misc
-    def last_dir(self) -> str:
-        """The folder a file dialog opens in: the game's own, else the last one used."""
-        if self.file_path:
-            return str(Path(self.file_path).parent)
-        files = recent_files() if self.persist else []
-        return str(Path(files[0]).parent) if files else str(Path.home())
-
-    def _remember_recent(self, path: str) -> None:
-        if self.persist:
-            add_recent_file(str(Path(path).resolve()))
-
-    def _fill_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        files = recent_files() if self.persist else []
-        if not files:
-            a = tr(self.recent_menu.addAction(""), "setText", "No recent games")
-            a.setEnabled(False)
-            return
-        for i, f in enumerate(files, 1):
-            a = self.recent_menu.addAction(f"&{i} {Path(f).name}")
-            a.setToolTip(f)
-            a.triggered.connect(lambda _checked=False, f=f: self._open_recent(f))
-
-    def _open_recent(self, path: str) -> None:
-        if not Path(path).is_file():
-            dialogs.show_error(self, _("Cannot open the game"),
-                               _("{path} is no longer there.").format(path=shown(path)))
-            remove_recent_file(path)
-            return
-        self.open_game(path)
-
-    def _autosave_if_changed(self) -> None:
-        """Write the autosave right after every move (and undo), not later: a crash one second
-        after a move must not lose it.  A record is a few kilobytes, written in about a millisecond."""
-        if self._autosave_state() != self._autosaved:
-            self.autosave_now()
-
-    def _autosave_state(self) -> tuple:
-        g = self.session.game
-        return (id(g), len(g.plies), g.outcome, self.session.tree.revision)
-
-    def autosave_now(self, closing: bool = False) -> None:
-        """Keep the current game in the autosave file (or remove it when there is nothing to keep).
-        ``closing``: the window is being closed normally, and the record says so (tag
-        ``exit = "normal"``), so the next start offers it back without speaking of a crash.
-        A failure is told once in a dialog (and every time in the status bar)."""
-        if not self.autosave_path:
-            return
-        g = self.session.game
-        self._autosaved = self._autosave_state()
-        try:
-            if g.plies and g.outcome is None:
-                Path(self.autosave_path).parent.mkdir(parents=True, exist_ok=True)
-                self.session.save(self.autosave_path, {CLOSED_TAG: CLOSED_NORMALLY} if closing else {}, mark=False)
-            elif os.path.lexists(self.autosave_path):
-                os.remove(self.autosave_path)
-        except (OSError, ValueError) as exc:  # ValueError: a RecordError, a game past the record's limits
-            reason = os_reason(exc) if isinstance(exc, OSError) else shown(exc, 200)
-            if isinstance(exc, (FileExistsError, NotADirectoryError)):
-                reason = _("a file stands where its folder should be")
-            self.show_message(_("Autosave failed: {reason}").format(reason=reason))
-            if not self._autosave_failure_told and not closing:
-                self._autosave_failure_told = True
-                dialogs.show_error(self, _("The game cannot be autosaved"), _(
-                    "Tafl Desktop keeps your game in {path} after every move, so that a crash loses "
-                    "nothing, but it cannot write there: {reason}.\n\nYou can go on playing; use "
-                    "File > Save Game to keep this game. This message is not shown again until you "
-                    "restart.").format(path=shown(self.autosave_path, 200), reason=reason))
-
     # ------------------------------------------------------------------------------- computer
     def _thinking_changed(self, on: bool) -> None:
-        c = self.controller
+        c = self.session
         if on:
             side = c.sides[int(c.rules.side_to_move(c.game.position))]
             self.panel.show_thinking(_("The computer ({side}) is thinking...").format(side=side))
@@ -694,7 +515,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _computer_progress(self, info: dict) -> None:
-        c = self.controller
+        c = self.session
         if not c.thinking:
             return
         side = c.sides[int(c.rules.side_to_move(c.game.position))]
@@ -725,16 +546,16 @@ class MainWindow(QMainWindow):
 
     def ask_hint(self) -> None:
         """Ask the computer for the move it would play for the human to move, then draw it."""
-        c = self.controller
+        c = self.session
         if c.game.outcome is not None or not c.human_to_move():
             self.show_message(_("A hint is for your own turn."))
             return
         c.last()
-        game, plies, token = c.game, len(c.game.plies), c.token
+        game, plies, token = c.game, len(c.game.plies), self.controller.token
         self.show_message(_("Looking for a good move..."))
 
         def got(result) -> None:
-            if c.token != token or c.game is not game or len(game.plies) != plies:
+            if self.controller.token != token or c.game is not game or len(game.plies) != plies:
                 return  # the game moved on meanwhile, or another game was loaded
             if result.error or result.move is None:
                 from tafl_desktop.gui.computer import first_line
@@ -742,7 +563,7 @@ class MainWindow(QMainWindow):
                 self.show_message(_("No hint this time: {reason}.").format(
                     reason=first_line(result.error) or _("no move found")))
                 return
-            c.show_hint(tuple(result.move), token)
+            self.controller.show_hint(tuple(result.move), token)
             self.show_message(_("Hint: {move_text}.").format(move_text=result.move_text))
             if self.prefs.eval_bar:  # a hint is also a fresh, deeper evaluation
                 self._evaluated = (id(game), plies)
@@ -758,7 +579,7 @@ class MainWindow(QMainWindow):
     def _update_eval_bar(self) -> None:
         """Ask for an evaluation of the live position when the bar is on and it shows another one.
         Skipped while the computer opponent thinks: two searches would halve each one's speed."""
-        c = self.controller
+        c = self.session
         bar = self.panel.eval_bar
         bar.setVisible(self.prefs.eval_bar)
         if not self.prefs.eval_bar:
@@ -845,7 +666,7 @@ class MainWindow(QMainWindow):
     def show_rules(self) -> None:
         from tafl_desktop.gui.rules_viewer import RulesViewer
 
-        RulesViewer(self.controller.variant, self).exec()
+        RulesViewer(self.session.variant, self).exec()
 
     def show_keyboard_help(self) -> None:
         from tafl_desktop.gui.help_text import KEYBOARD_HELP
@@ -888,11 +709,9 @@ class MainWindow(QMainWindow):
             if dialog.isVisible():
                 dialog.close()
         self.save_window()
-        self.autosave_now(closing=True)
-        if self.autosave_lock is not None:  # the slot's game (if any) is now for the next start to offer
-            self.autosave_lock.release()
-            self.autosave_lock = None
-        self.controller.shutdown()
+        self.autosave.now(closing=True)
+        self.autosave.release()  # the slot's game (if any) is now for the next start to offer
+        self.session.shutdown()
         self.review_panel.shutdown()
         if self.analyst is not None:
             self.analyst.shutdown()

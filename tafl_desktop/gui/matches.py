@@ -173,7 +173,7 @@ class MatchesDialog(QDialog):
         self.variant = QComboBox()
         for vid, v in presets().items():
             self.variant.addItem(v.title, vid)
-        current = getattr(getattr(window, "controller", None), "variant", None)
+        current = getattr(getattr(window, "session", None), "variant", None)
         at = self.variant.findData(getattr(current, "id", "brandubh"))
         self.variant.setCurrentIndex(at if at >= 0 else max(0, self.variant.findData("brandubh")))
         self.games = QSpinBox()
@@ -629,7 +629,7 @@ class MatchesDialog(QDialog):
         path = self.game_path(row)
         if path is None or self.window_ is None:
             return False
-        return bool(self.window_.open_game(str(path), remember=False))
+        return bool(self.window_.files.open_game(str(path), remember=False))
 
     # ------------------------------------------------------------------------------ closing
     def done(self, result: int) -> None:  # noqa: D102 - closing ends the match's processes

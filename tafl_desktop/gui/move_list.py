@@ -32,11 +32,10 @@ from tafl_desktop.core.game import Position
 from tafl_desktop.core.game_tree import Node
 from tafl_desktop.core.marks import N_
 from tafl_desktop.core.move_numbers import node_move_text
-from tafl_desktop.gui.controller import GameController
 from tafl_desktop.gui.icons import set_glyph
 from tafl_desktop.gui.texts import tr
 from tafl_desktop.i18n import _, ngettext
-from tafl_desktop.session.session import move_cell_text
+from tafl_desktop.session.session import GameSession, move_cell_text
 
 Index = QModelIndex | QPersistentModelIndex
 #: The signs and cell tints of review classes (:meth:`MoveListModel.set_annotations`).
@@ -64,9 +63,9 @@ class MoveListModel(QAbstractTableModel):
     """The tree laid out as rows of turns; a side that makes several plies in one turn (Dablot's
     action points) shares a cell."""
 
-    def __init__(self, controller: GameController) -> None:
+    def __init__(self, session: GameSession) -> None:
         super().__init__()
-        self._controller = controller
+        self._session = session
         self._rows: list[_Row] = []
         self._where: dict[int, tuple[int, int]] = {}   # id(node) -> (row, column)
         self._texts: dict[int, str] = {}
@@ -82,7 +81,7 @@ class MoveListModel(QAbstractTableModel):
 
     # ------------------------------------------------------------------------------- layout
     def refresh(self) -> None:
-        c = self._controller
+        c = self._session
         first = int(c.rules.side_to_move(c.game.start))
         headers = (c.sides[first], c.sides[1 - first])
         self._line = c.line_nodes()
@@ -103,7 +102,7 @@ class MoveListModel(QAbstractTableModel):
                     self.dataChanged.emit(idx, idx)
 
     def _layout(self, first: int) -> None:
-        c = self._controller
+        c = self._session
         tree, rules = c.tree, c.rules
         self._rows, self._where, self._texts = [], {}, {}
 
@@ -194,7 +193,7 @@ class MoveListModel(QAbstractTableModel):
         shown); ``{}`` clears.  The marks stay with those moves when another line is shown.
         Inaccuracies, mistakes and blunders get the usual sign (?!, ?, ??) and a tinted cell;
         ``reasons`` (by ply) say in the move's tip what it allowed."""
-        line = self._controller.line_nodes()
+        line = self._session.line_nodes()
         self._annotations = {line[p - 1]: cls for p, cls in marks.items() if 0 < p <= len(line)}
         self._reasons = {line[p - 1]: why for p, why in (reasons or {}).items() if 0 < p <= len(line)}
         if self._rows:
@@ -202,7 +201,7 @@ class MoveListModel(QAbstractTableModel):
 
     def annotation(self, ply: int) -> str:
         """The review class of move ``ply`` of the line on screen, or "" when it has none."""
-        line = self._controller.line_nodes()
+        line = self._session.line_nodes()
         return self._annotations.get(line[ply - 1], "") if 0 < ply <= len(line) else ""
 
     # ------------------------------------------------------------------------------- Qt model
@@ -244,7 +243,7 @@ class MoveListModel(QAbstractTableModel):
                 return font
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
-            move = node_move_text(self._controller.tree, last)
+            move = node_move_text(self._session.tree, last)
             tip = (_("{move} (a variation): click to see the position after it; right-click for comments and "
                      "variations") if row.depth else
                    _("{move} (the main line): click to see the position after it; right-click for comments and "
@@ -322,12 +321,12 @@ class MoveTable(QTableView):
 
 
 class MovePanel(QWidget):
-    """Move list plus navigation buttons, kept in step with the controller."""
+    """Move list plus navigation buttons, kept in step with the session."""
 
-    def __init__(self, controller: GameController, parent: QWidget | None = None) -> None:
+    def __init__(self, session: GameSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._controller = controller
-        self.model = MoveListModel(controller)
+        self._session = session
+        self.model = MoveListModel(session)
         self.table = MoveTable(self)
         self.table.setModel(self.model)
         self.table.setItemDelegate(_IndentDelegate(self.table))
@@ -352,10 +351,10 @@ class MovePanel(QWidget):
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         for name, tip, slot in (
-            ("first", N_("First position (Home)"), controller.first),
-            ("back", N_("Back one move (Left arrow)"), controller.back),
-            ("forward", N_("Forward one move (Right arrow)"), controller.forward),
-            ("last", N_("Last position, back to the game (End)"), controller.last),
+            ("first", N_("First position (Home)"), session.first),
+            ("back", N_("Back one move (Left arrow)"), session.back),
+            ("forward", N_("Forward one move (Right arrow)"), session.forward),
+            ("last", N_("Last position, back to the game (End)"), session.last),
         ):
             b = QToolButton(self)
             set_glyph(b, name)
@@ -376,7 +375,7 @@ class MovePanel(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        c = self._controller
+        c = self._session
         self.table.placeholder = _("No moves yet. {start}.").format(
             start=c.rules.variant.begins_text(c.rules.side_to_move(c.game.start)))
         self._syncing = True
@@ -411,7 +410,7 @@ class MovePanel(QWidget):
     def _clicked(self, index: QModelIndex) -> None:
         node = self.model.node_at(index)
         if node is not None and node.ply is not None:
-            self._controller.show_node(node)
+            self._session.show_node(node)
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._syncing or not current.isValid():
@@ -422,12 +421,12 @@ class MovePanel(QWidget):
     def _context_menu(self, pos) -> None:
         node = self.model.node_at(self.table.indexAt(pos))
         if node is None:
-            node = self._controller.viewed_node()
+            node = self._session.viewed_node()
         self.menu_for(node).exec(self.table.viewport().mapToGlobal(pos))
 
     def menu_for(self, node: Node) -> QMenu:
         """The actions on one move: comment, promote, delete (built fresh for each right-click)."""
-        c = self._controller
+        c = self._session
         menu = QMenu(self)
         text = (_("Comment on the start position...") if node.ply is None else
                 _("Comment on {move}...").format(move=node_move_text(c.tree, node)))
@@ -446,7 +445,7 @@ class MovePanel(QWidget):
         return menu
 
 
-def edit_comment(parent: QWidget, controller: GameController, node: Node) -> None:
+def edit_comment(parent: QWidget, session: GameSession, node: Node) -> None:
     """Ask for the comment on ``node`` (empty removes it)."""
     from PySide6.QtWidgets import QInputDialog
 
@@ -454,35 +453,35 @@ def edit_comment(parent: QWidget, controller: GameController, node: Node) -> Non
     from tafl_desktop.gui import dialogs
 
     label = (_("Comment on the start position:") if node.ply is None else
-             _("Comment on {move}:").format(move=node_move_text(controller.tree, node)))
+             _("Comment on {move}:").format(move=node_move_text(session.tree, node)))
     text = node.comment
     while True:
         text, ok = QInputDialog.getMultiLineText(parent, _("Comment"), label, text)
         if not ok:
             return
-        why = comment_refusal(controller.tree, node, text)
+        why = comment_refusal(session.tree, node, text)
         if why is None:
             break
         # refused as it is written, not when the game is saved; the text comes back to be shortened
         dialogs.show_error(parent, _("Comment too long"), _("The comment is not saved: {reason}.").format(reason=why))
-    controller.set_comment(node, text)
+    session.set_comment(node, text)
 
 
-def confirm_delete(parent: QWidget, controller: GameController, node: Node | None) -> None:
+def confirm_delete(parent: QWidget, session: GameSession, node: Node | None) -> None:
     """Delete ``node`` and the moves after it, once the player agrees."""
     from tafl_desktop.gui import dialogs
 
     if node is None or node.ply is None:
         return
     count = 1 + sum(1 for _n in _below(node))
-    move = node_move_text(controller.tree, node)
+    move = node_move_text(session.tree, node)
     if count == 1:
         text = _("Delete {move}?").format(move=move)
     else:
         text = ngettext("Delete {move} and the ply after it?", "Delete {move} and the {count} plies after it "
                         "(variations included)?", count - 1).format(move=move, count=count - 1)
     if dialogs.confirm(parent, _("Delete moves?"), text, _("Delete")):
-        controller.delete_node(node)
+        session.delete_node(node)
 
 
 def _below(node: Node):

@@ -129,7 +129,7 @@ class MyGamesDialog(QDialog):
         from tafl_desktop.gui import dialogs
         from tafl_desktop.gui.interop_menu import IMPORT_FILTER
 
-        paths = dialogs.ask_open_paths(self, _("Your games"), IMPORT_FILTER, self.window_.last_dir())
+        paths = dialogs.ask_open_paths(self, _("Your games"), IMPORT_FILTER, self.window_.files.last_dir())
         if paths:
             self.start(paths)
 

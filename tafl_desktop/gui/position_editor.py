@@ -382,7 +382,7 @@ class PositionEditor(QDialog):
 
     # ------------------------------------------------------------------------------- leaving
     def play_from_here(self) -> bool:
-        if self.problem or not self.window_.may_discard():
+        if self.problem or not self.window_.files.may_discard():
             return False
         self.players = self.chosen_players()
         self.window_.start_game(self._variant, self.players, start=self.position(), origin=Origin.EDITOR)
@@ -394,7 +394,7 @@ class PositionEditor(QDialog):
 
     def analyse(self) -> bool:
         start = analyser_for(self.window_)
-        if start is None or self.problem or not self.window_.may_discard():
+        if start is None or self.problem or not self.window_.files.may_discard():
             return False
         self.window_.start_game(self._variant, HUMANS, start=self.position(), origin=Origin.EDITOR)
         self.accept()
@@ -407,7 +407,7 @@ class PositionEditor(QDialog):
 
         if self.problem:
             return False
-        suggested = os.path.join(self.window_.last_dir(), f"{self._variant.id}-position{GAME_SUFFIX}")
+        suggested = os.path.join(self.window_.files.last_dir(), f"{self._variant.id}-position{GAME_SUFFIX}")
         path = dialogs.ask_save_path(self, _("Save the position as a game record"), dialogs.GAME_FILTER, suggested)
         if not path:
             return False
@@ -428,7 +428,7 @@ def open_editor(window: MainWindow, variant: Any = None, pieces: dict[int, str] 
                 side: Side | None = None) -> PositionEditor:
     """Show the editor (not modal: the window stays usable) on the given set-up, by default the
     position shown in the window."""
-    c = window.controller
+    c = window.session
     old = window.position_editor
     if old is not None:
         try:
@@ -441,7 +441,7 @@ def open_editor(window: MainWindow, variant: Any = None, pieces: dict[int, str] 
         pieces = dict(c.rules.pieces(pos))
         side = c.rules.side_to_move(pos)
     editor = PositionEditor(window, variant, pieces or {}, side if side is not None else variant.first_side,
-                            c.players if variant is c.variant else HUMANS)
+                            c.specs if variant is c.variant else HUMANS)
     editor.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
     window.position_editor = editor
     editor.show()

@@ -1090,11 +1090,11 @@ class PrintSetDialog(QDialog):
 def open_print_dialog(window: MainWindow) -> int:
     """File > Print set...: the dialog for the variant (with its toggles) of ``window``'s game.
 
-    ``window`` is the main window: ``window.controller.variant`` is printed, the save folder
+    ``window`` is the main window: ``window.session.variant`` is printed, the save folder
     starts from the window's own last folder, and a window with ``persist`` False leaves
     QSettings alone.  Returns the dialog's result code.
     """
-    dlg = PrintSetDialog(window.controller.variant, window, start_folder=window.last_dir(), persist=window.persist)
+    dlg = PrintSetDialog(window.session.variant, window, start_folder=window.files.last_dir(), persist=window.persist)
     try:
         return dlg.exec()
     finally:

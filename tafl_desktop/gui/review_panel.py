@@ -39,6 +39,8 @@ class ReviewPanel(QWidget):
     def __init__(self, window: Any, client: Any) -> None:
         super().__init__(window.panel)
         self.window_ = window
+        self.session = window.session
+        #: The board (its token: the better-move arrow belongs to the game reviewed).
         self.controller = window.controller
         self.client = client
         #: The budget of the review shown (None until one is chosen); tests may set it to skip the
@@ -49,7 +51,7 @@ class ReviewPanel(QWidget):
         #: The question asked before a review (kept while it is open: tests answer it).
         self.dialog: Any = None
         self.trainer: Any = None
-        #: What is reviewed: the controller's tree, the nodes of the line reviewed, and that line's
+        #: What is reviewed: the session's tree, the nodes of the line reviewed, and that line's
         #: rules, start position and moves (a snapshot: the line on screen may change meanwhile).
         self._tree: Any = None
         #: The game (and board) reviewed: the better-move arrow carries it, so the board refuses
@@ -113,7 +115,7 @@ class ReviewPanel(QWidget):
         layout.addWidget(self.puzzles_button)  # one above the other: the panel is narrow
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.hide()
-        self.controller.changed.connect(self._controller_changed)
+        window.events.changed.connect(self._session_changed)
 
     # ------------------------------------------------------------------------------ running
     def ask(self) -> None:
@@ -122,7 +124,7 @@ class ReviewPanel(QWidget):
         from tafl_desktop.ai.engine import engine_name
         from tafl_desktop.gui.review_dialog import ReviewDialog
 
-        c = self.controller
+        c = self.session
         if not c.game.plies:
             self.window_.statusBar().showMessage(_("There is no move to review yet."), 5000)
             return
@@ -146,7 +148,7 @@ class ReviewPanel(QWidget):
         from tafl_desktop.ai.engine import engine_name
         from tafl_desktop.ai.review import default_budget
 
-        c = self.controller
+        c = self.session
         game = c.game
         moves = [tuple(p.move) for p in game.plies]
         if not moves:
@@ -158,7 +160,7 @@ class ReviewPanel(QWidget):
             self.evals = {}  # another game, line or budget, or moves taken back: start afresh
         self.budget = self._evals_budget = budget
         self._tree, self._nodes, self._rules, self._start, self._moves = c.tree, nodes, game.rules, game.start, moves
-        self._token = c.token
+        self._token = self.controller.token
         total = len(moves) + 1
         self.progress.setRange(0, total)
         self.progress.setValue(len(self.evals))
@@ -329,7 +331,7 @@ class ReviewPanel(QWidget):
         sides = self._rules.variant.side_names
         self._axes = draw_review(self._figure, self.review["plies"], sides, self._colours(), legend=False)
         self._axes.set_xlim(0, max(1, len(self._moves)))
-        self._cursor = self._axes.axvline(self.controller.view_ply, color="#1f5fbf", linewidth=1.2)
+        self._cursor = self._axes.axvline(self.session.view_ply, color="#1f5fbf", linewidth=1.2)
         self._canvas.draw_idle()
 
     def ply_at_x(self, x: float) -> int:
@@ -340,7 +342,7 @@ class ReviewPanel(QWidget):
         if event.inaxes is None or event.xdata is None or not self._intact():
             return
         ply = self.ply_at_x(event.xdata)
-        c = self.controller
+        c = self.session
         if self._on_screen():
             c.goto(ply)
         else:  # a variation is on screen: back to the reviewed line at that move
@@ -348,24 +350,24 @@ class ReviewPanel(QWidget):
 
     # ------------------------------------------------------------------------------ following the game
     def _intact(self) -> bool:
-        """Is the reviewed line still in the controller's tree (same game, no move deleted)?"""
-        if self._tree is None or self.controller.tree is not self._tree or self.controller.token != self._token:
+        """Is the reviewed line still in the session's tree (same game, no move deleted)?"""
+        if self._tree is None or self.session.tree is not self._tree or self.controller.token != self._token:
             return False
         return all(n.parent is not None and any(ch is n for ch in n.parent.children) for n in self._nodes)
 
     def _on_screen(self) -> bool:
         """Is the reviewed line (the start of) the line on screen?"""
-        return _same(self.controller.line_nodes()[: len(self._nodes)], self._nodes)
+        return _same(self.session.line_nodes()[: len(self._nodes)], self._nodes)
 
     def reviewed_ply(self) -> int | None:
         """The reviewed line's ply of the position shown, None when it is off that line."""
-        c = self.controller
+        c = self.session
         if c.view_ply == 0:
             return 0
         node = c.viewed_node()
         return next((i + 1 for i, n in enumerate(self._nodes) if n is node), None)
 
-    def _controller_changed(self) -> None:
+    def _session_changed(self) -> None:
         if self._tree is None:
             return
         if not self._intact():
@@ -417,7 +419,7 @@ class ReviewPanel(QWidget):
 
         if self.review is None or self._rules is None:
             return []
-        humans = [i for i, p in enumerate(self.controller.players) if getattr(p, "is_human", True)]
+        humans = [i for i, p in enumerate(self.session.specs) if getattr(p, "is_human", True)]
         sides = humans if len(humans) == 1 else [0, 1]
         return exercises_from_review(self._rules, self._start, self._moves, self.evals, self.review, sides)
 

@@ -71,7 +71,7 @@ def install(window: MainWindow) -> None:
 
     act = tr(QAction(window), "setText", "Rul&es Lab...")
     tr(act, "setStatusTip", "Play many computer games to see how a rule changes who wins")
-    act.triggered.connect(lambda: RulesLabDialog.open_for(window, window.controller.variant))
+    act.triggered.connect(lambda: RulesLabDialog.open_for(window, window.session.variant))
     window.game_menu.addAction(act)
     window.act_rules_lab = act
 
@@ -554,7 +554,7 @@ class RulesLabDialog(QDialog):
         except StudyError as exc:
             dialogs.show_error(self, _("Cannot open the game"), str(exc))
             return False
-        if not self.window_.may_discard():
+        if not self.window_.files.may_discard():
             return False
         self.window_.load(GameSource.of_game(game, Origin.LAB), _("Game {n} of the Rules Lab study: {rules}.").format(
             n=game_number + 1, rules=self.table.item(row, 0).text() if self.table.item(row, 0) else ""))

@@ -1,5 +1,6 @@
 """The panel beside the board: whose turn it is (always visible), announcements, captured pieces,
-the players and the move list.  It only reads the controller; all play goes through the board."""
+the players and the move list.  It only reads the session; all play goes through the board (the
+controller's gestures; its "End turn" button is one)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from tafl_desktop.gui.texts import tr
 from tafl_desktop.gui.themes import BoardTheme
 from tafl_desktop.gui.variant_info import rules_summary
 from tafl_desktop.i18n import _
+from tafl_desktop.session.readout import announcements, lost_counts, status_text
+from tafl_desktop.session.session import GameSession
 
 
 class SidePanel(QWidget):
@@ -25,8 +28,9 @@ class SidePanel(QWidget):
 
     rules_requested = Signal()
 
-    def __init__(self, controller: GameController, parent: QWidget | None = None) -> None:
+    def __init__(self, session: GameSession, controller: GameController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._session = session
         self._controller = controller
         self._theme: BoardTheme | None = None
         self._style = "stones"
@@ -107,7 +111,7 @@ class SidePanel(QWidget):
         self.end_turn.clicked.connect(controller.end_turn)
         self.end_turn.hide()
 
-        self.moves = MovePanel(controller, self)
+        self.moves = MovePanel(session, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.setSpacing(8)
@@ -138,11 +142,11 @@ class SidePanel(QWidget):
         """The winning side's piece (the end-of-game dialog's icon); None for a draw."""
         if outcome.winner is None or self._theme is None:
             return None
-        kind = self._controller.variant.traits.emblems[int(outcome.winner)]
-        return piece_pixmap(kind, self._theme, self._style, size, piece_letters(self._controller.variant))
+        kind = self._session.variant.traits.emblems[int(outcome.winner)]
+        return piece_pixmap(kind, self._theme, self._style, size, piece_letters(self._session.variant))
 
     def refresh(self) -> None:
-        c = self._controller
+        c = self._session
         v = c.variant
         emblems, lost_emblems = v.traits.emblems, v.traits.lost_emblems
         self.title.setText(v.title)
@@ -150,7 +154,7 @@ class SidePanel(QWidget):
         self.subtitle.setText(f"{v.board_text}, {rules_summary(v)}")
         side = int(c.side_to_move())
         over = c.is_live and c.game.outcome is not None
-        self.turn_text.setText(c.status_text())
+        self.turn_text.setText(status_text(c))
         if self._theme is not None:
             kind = emblems[side]
             if over and c.game.outcome.winner is not None:
@@ -160,15 +164,15 @@ class SidePanel(QWidget):
             for i in (0, 1):
                 self.lost_icons[i].setPixmap(piece_pixmap(lost_emblems[i], self._theme, self._style, 16,
                                                                  piece_letters(v)))
-        lost = c.lost_counts()
+        lost = lost_counts(c)
         for i in (0, 1):
             self.lost_text[i].setText(f"{lost[i]}")
             tip = _("{side} lost {n}").format(side=c.sides[i], n=lost[i])
             self.lost_icons[i].setToolTip(tip)
             self.lost_text[i].setToolTip(tip)
         self.players.setText(_("{first}: {first_player}   ·   {second}: {second_player}").format(
-            first=c.sides[0], first_player=c.players[0].label(), second=c.sides[1], second_player=c.players[1].label()))
-        notes = c.announcements()
+            first=c.sides[0], first_player=c.specs[0].label(), second=c.sides[1], second_player=c.specs[1].label()))
+        notes = announcements(c, self._controller.announce)
         if notes:
             parts = []
             colour = "#b3261e" if any(a.kind == "threat" for a in notes) else "#1f7a3a"
@@ -181,5 +185,5 @@ class SidePanel(QWidget):
             self.announcement.show()
         else:
             self.announcement.hide()
-        self.end_turn.setVisible(c.can_end_turn())
+        self.end_turn.setVisible(self._controller.can_end_turn())
         self.moves.refresh()

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tafl_desktop.core.paths import resources_dir
+from tafl_desktop.session.readout import announcements
 
 if TYPE_CHECKING:
     from tafl_desktop.gui.main_window import MainWindow
@@ -123,10 +124,10 @@ class GameSounds:
         self.window = window
         self.player = player or SoundPlayer()
         self._calls: tuple[str, ...] = ()
-        c = window.controller
-        c.played.connect(self._played)
-        c.game_finished.connect(lambda _outcome: self.player.play("game_end"))
-        c.changed.connect(self._changed)
+        events = window.events
+        events.played.connect(self._played)
+        events.finished.connect(lambda _outcome: self.player.play("game_end"))
+        events.changed.connect(self._changed)
         window.preferences_changed.connect(self.follow)
         self.follow(window.prefs)
 
@@ -137,12 +138,12 @@ class GameSounds:
     def _played(self, ply) -> None:
         """A new move (not undo, redo or a step through the moves): its sound, unless it ended the
         game (the end has its own)."""
-        if self.window.controller.game.outcome is None:
+        if self.window.session.game.outcome is None:
             self.player.play("capture" if ply.captures else "move")
 
     def _changed(self) -> None:
-        c = self.window.controller
-        calls = tuple(a.title for a in c.announcements()) if c.is_live else ()
+        c = self.window.session
+        calls = tuple(a.title for a in announcements(c, self.window.controller.announce)) if c.is_live else ()
         if calls and calls != self._calls:
             self.player.play("announcement")
         self._calls = calls

@@ -4,8 +4,9 @@ A :class:`~tafl_desktop.session.session.GameSession` owns the tree of moves and 
 two players (human, computer level or external engine, behind one interface), the clock, the
 record's tags, the file and whether it is saved.  Every way a game arrives (new, open, import,
 paste, drop, restore, puzzle, lesson, editor, lab game) goes through its one ``load()``; undo and
-redo walk the tree.  Headless: no Qt here; the window's controller turns its events into Qt
-signals (``tafl_desktop.gui.controller``).
+redo walk the tree.  Headless: no Qt here; the window turns its events into Qt signals in one
+adapter (``tafl_desktop.gui.session_signals``).  Beside it, headless too: what views say about
+the game (``readout``) and the autosave (``autosave``).
 """
 
 from tafl_desktop.session.session import GameSession

@@ -1,7 +1,8 @@
 """A minimal typed event: what the headless session announces and its views subscribe to.
 
-Why not Qt signals: the session runs without Qt (tests, lessons, the lab).  The window's
-controller connects each event to a Qt signal of its own, so widgets keep Qt's usual wiring.
+Why not Qt signals: the session runs without Qt (tests, lessons, the lab).  The window connects
+each event to a Qt signal of one adapter (``tafl_desktop.gui.session_signals``), so widgets keep
+Qt's usual wiring.
 Listeners run at once, in the order they connected, on the thread that emits (the GUI thread).
 """
 
