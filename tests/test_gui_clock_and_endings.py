@@ -118,7 +118,7 @@ def test_the_computer_thinks_within_its_clock(qtbot, make_window):
     w = make_window("brandubh", engines=EngineHub(computer=Recording))
     _clocked(w, "30", players=(PlayerSpec(), PlayerSpec(COMPUTER, "expert")))
     _play(w, "d6-b6")
-    qtbot.waitUntil(lambda: len(w.controller.game.plies) == 2)
+    qtbot.waitUntil(lambda: len(w.session.game.plies) == 2)
     from tafl_desktop.ai.levels import get_level
 
     assert limits and limits[0] is not None and shares[0] is not None

@@ -105,9 +105,9 @@ def test_play_hints_and_analysis_each_have_one_client_and_one_timer_per_process(
 
     w = make_window("brandubh", engines=window_engines())
     c = w.controller
-    w.load(GameSource.of_game(Game(c.rules), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "beginner"))))
-    c.play_move(c.rules.parse_move(c.game.position, "d6-b6"))
-    qtbot.waitUntil(lambda: len(c.game.plies) == 2, timeout=60_000)
+    w.load(GameSource.of_game(Game(c.session.rules), Origin.NEW, (PlayerSpec(), PlayerSpec(COMPUTER, "beginner"))))
+    c.play_move(c.session.rules.parse_move(c.session.game.position, "d6-b6"))
+    qtbot.waitUntil(lambda: len(c.session.game.plies) == 2, timeout=60_000)
     w.act_hint.trigger()
     qtbot.waitUntil(lambda: bool(c.current_hint()), timeout=60_000)
     w.act_analysis.trigger()
@@ -121,7 +121,7 @@ def test_play_hints_and_analysis_each_have_one_client_and_one_timer_per_process(
     assert [_timers(client)[0].isActive() for client in clients] == [False, False, True]
     w.act_analysis.trigger()
     assert not _timers(w.analysis_client)[0].isActive()
-    w.controller.shutdown()
+    w.session.shutdown()
     w.analysis_client.shutdown()
 
 
