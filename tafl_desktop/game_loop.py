@@ -32,6 +32,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from tafl_desktop.core.clock import GameClock, ThinkPlan
+from tafl_desktop.core.clock import TimeControl as ClockControl
 from tafl_desktop.core.game import Game, Outcome, Side
 
 #: Seconds an in-process search may overrun its budget before it counts as out of time.
@@ -41,10 +43,12 @@ SEARCH_GRACE = 2.0
 @dataclass
 class Budget:
     """What one move may take: ``seconds`` (0: the player's own budget), and the clocks in
-    milliseconds as a hosted engine is told them (None: per-move time only)."""
+    milliseconds as a hosted engine is told them (None: per-move time only); under a clock,
+    ``plan`` is the window's computer's budget for the move (its share and hard limit)."""
 
     seconds: float = 0.0
     clock_ms: tuple[int, int] | None = None
+    plan: ThinkPlan | None = None
 
 
 @dataclass
@@ -141,7 +145,16 @@ def _budget(tc: TimeControl, clocks: list[float], side: int) -> Budget:
     left = max(0.0, clocks[side])
     # a share of the time left, plus most of the increment: the usual allocation of a clock
     seconds = max(0.01, min(left * 0.5, left / 30.0 + tc.increment * 0.8))
-    return Budget(seconds=seconds, clock_ms=(max(0, int(clocks[0] * 1000)), max(0, int(clocks[1] * 1000))))
+    return Budget(seconds=seconds, clock_ms=(max(0, int(clocks[0] * 1000)), max(0, int(clocks[1] * 1000))),
+                  plan=_plan(tc, left))
+
+
+def _plan(tc: TimeControl, left: float) -> ThinkPlan:
+    """The window's computer's plan for a move with ``left`` seconds on its clock under ``tc``
+    (:meth:`GameClock.think_plan`, no level's cap): what a search player spends by default."""
+    clock = GameClock(ClockControl(max(1, round(tc.base * 1000)), round(tc.increment * 1000)), now=lambda: 0.0)
+    clock.sides[0].main_ms = max(0, round(left * 1000))
+    return clock.think_plan(0, float("inf"))
 
 
 def play_game(game: Game, agents: dict[Side, Agent], tc: TimeControl | None = None,

@@ -128,3 +128,24 @@ def test_a_clocked_game_never_flags_and_uses_its_share():
         clock.pressed(side, int(rules.side_to_move(game.position)))
         assert clock.flagged() is None
     assert sum(used) < 4.0
+
+
+def test_half_a_period_taken_from_the_main_time_costs_no_period():
+    # OpenTafl's overtime (tafl-rules.md 2.4: "3600 30/3 3i" is one hour of main time, then three
+    # 30 s overtime periods; our clock model: a move made within a period starts the next with a
+    # full period again). Every move after the main time may take half a period for nothing, so
+    # think_budget gives a move in main time at least that too: the main time is a bonus before the
+    # periods, not a budget to stretch. Played to the worst case (every move to its hard limit,
+    # from 20 s of main time), no move thinks less than an overtime move, no period is lost.
+    t = FakeTime()
+    clock = GameClock(TimeControl.parse("20 30/3"), t)
+    clock.start(0)
+    shares = []
+    for _move in range(6):
+        plan = clock.think_plan(0, 60.0)
+        shares.append(plan.soft)
+        t.advance(plan.hard)
+        clock.pressed(0, 1)
+        clock.pressed(1, 0)  # the opponent answers at once
+        assert clock.flagged() is None and clock.sides[0].periods == 3
+    assert clock.sides[0].main_ms == 0 and min(shares) == pytest.approx(15.0)

@@ -10,6 +10,11 @@ A player spec is text, so it travels to worker processes and into a match's file
   spec gives none), one thread, so a node budget replays the same game; ``weights=FILE`` (Tafl
   only) plays it with the evaluation weights of FILE (a copy of ``resources/ai/tafl_evaluation.toml``,
   e.g. from the tuner, :mod:`tafl_desktop.ai.tuning.texel`) instead of today's: a tuned set's match;
+  under a clock (``--tc``) it budgets the clock as the window's computer does (``clock=plan``, the
+  default: :meth:`~tafl_desktop.core.clock.GameClock.think_plan`'s share, stretched at critical
+  moments, :mod:`tafl_desktop.ai.clock_budget`), or with ``clock=flat`` the way it did before that
+  budgeting (every move the same share, a thirtieth of the time left plus most of the increment,
+  used to its end): the two measured against each other by an SPRT;
 * ``engine:COMMAND``: an external engine hosted over the OpenTafl Engine Protocol
   (:mod:`tafl_desktop.interop.host`), refereed by our rules;
 * ``htp:COMMAND``: an engine speaking hnefatafl.org's Hnefatafl Text Protocol on its stdin, and
@@ -31,6 +36,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from tafl_desktop.core.clock import ThinkPlan
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.quoting import quote
 from tafl_desktop.game_loop import SEARCH_GRACE, Agent, Budget, Reply
@@ -39,6 +45,8 @@ from tafl_desktop.i18n import _
 #: Failure kinds a match records (an agent's own words go with them); "protocol" is an engine
 #: that breaks the protocol otherwise (floods us, stops reading, reports an error).
 FAILURES = ("crash", "timeout", "illegal", "protocol")
+#: The ways a search player may spend a clock (``clock=...``): see the module docstring.
+CLOCK_MODES = ("plan", "flat")
 #: Seconds an HTP engine's move may take in a match without --time or --tc: its budget is in its own
 #: command line (the crate's ``--depth``, ``--seconds``), which the protocol cannot change, so this
 #: only finds a hang (AiBasic at depth 3 took more than a minute for a move on a busy two-core box).
@@ -65,6 +73,8 @@ class PlayerSpec:
     port: int = 0
     #: A weights file for the Tafl evaluation ("" = today's weights).
     weights: str = ""
+    #: How a search spends a clock: "plan" (the clock budgeting) or "flat" (one share a move).
+    clock: str = "plan"
 
     @property
     def label(self) -> str:
@@ -98,8 +108,13 @@ def parse_player(text: str) -> PlayerSpec:
             if eq and key == "weights":
                 values["weights"] = _weights_path(raw, value.strip())
                 continue
+            if eq and key == "clock":
+                values["clock"] = value.strip().lower()
+                if values["clock"] not in CLOCK_MODES:
+                    raise PlayerError(_("player {spec}: clock is plan or flat").format(spec=quote(raw)))
+                continue
             if not eq or key not in _ENGINE_KEYS:
-                raise PlayerError(_("player {spec}: use time=S, nodes=N, depth=D or weights=FILE").format(
+                raise PlayerError(_("player {spec}: use time=S, nodes=N, depth=D, weights=FILE or clock=flat").format(
                     spec=quote(raw)))
             try:
                 number = _ENGINE_KEYS[key](value.strip())
@@ -185,10 +200,25 @@ class SearchAgent:
             # Expert's search (selective, quiescence with captures, no errors) at this budget
             limits = self.player.limits(side=int(game.rules.side_to_move(game.position)))
             limits.time, limits.nodes, limits.depth = seconds, self.nodes, self.spec.depth or 64
-            res = self.player.searcher.search(game.position, limits, keys, None, self.player.rng)
+            if budget.plan is not None and self.spec.clock == "plan":
+                res = self._planned(game, limits, keys, budget.plan)
+            else:  # a fixed time a move, or a clock's flat share: used to its end
+                res = self.player.searcher.search(game.position, limits, keys, None, self.player.rng)
         if res.move is None:
             return Reply(failure="illegal", text=_("{player} found no move").format(player=self.label))
         return Reply(res.move, score=res.score if res.depth else None, mate_in=res.mate_in if res.depth else None)
+
+    def _planned(self, game: Game, limits: Any, keys: list[Any], plan: ThinkPlan) -> Any:
+        """The search under the clock's plan, as the window's computer thinks: it may run to the
+        hard limit, and stops once its share is used (stretched when the best move changes or
+        the score falls, shortened when the best move has settled)."""
+        from tafl_desktop.ai.clock_budget import SoftDeadline
+
+        assert self.player.searcher is not None
+        limits.time = plan.hard
+        soft = SoftDeadline(plan.soft)
+        return self.player.searcher.search(game.position, limits, keys, soft.should_stop, self.player.rng,
+                                           soft.on_iteration)
 
     def finish(self, game: Game) -> None:
         """Nothing to tell: our searchers keep no state between games that matters."""
