@@ -20,8 +20,8 @@ import pytest
 from tafl_desktop.core.clock import ThinkPlan
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.variants import find_variant
-from tafl_desktop.match.loop import TimeControl, _budget
-from tafl_desktop.match.players import Budget, PlayerError, make_agent, parse_player
+from tafl_desktop.game_loop import Budget, TimeControl, _budget
+from tafl_desktop.match.players import PlayerError, make_agent, parse_player
 
 ROOT = Path(__file__).resolve().parents[1]
 
