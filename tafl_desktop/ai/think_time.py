@@ -24,7 +24,7 @@ from typing import Any
 #: The cache file's name in the app's data folder.
 CACHE_NAME = "think_times.json"
 #: Bumped when what is measured changes, so older figures are measured again.
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: Dablot's levels search their whole node budgets (no depth cap)
 #: Figures kept at most (a player with many variants does not grow the file without end).
 MAX_ENTRIES = 200
 
