@@ -159,15 +159,15 @@ def test_a_fox_who_can_walk_into_a_pocket_no_goose_can_enter_is_never_trapped():
 def test_a_one_way_flock_is_searched_as_deep_as_the_node_budget_reaches():
     """Source 000's 17 geese (no step back or sideways) win or lose on plans many moves long, and
     the fox has a handful of moves a turn: there the levels' node budgets, not the depth caps set
-    for Tafl, bound the search.  Beginner keeps its one-ply look; Tafl, Dablot, 13 geese and the
-    diagonals board (where the geese may step back) keep the caps."""
+    for Tafl, bound the search.  Beginner keeps its one-ply look; Tafl, 13 geese and the
+    diagonals board (where the geese may step back) keep the caps (Dablot: see below)."""
     from tafl_desktop.ai.levels import get_level
     from tafl_desktop.ai.player import MAX_DEPTH
     one_way = find_variant("fox_geese_17").make_rules()
     for level in ("easy", "medium", "hard"):
         assert ComputerPlayer(one_way, level).limits().depth == MAX_DEPTH
     assert ComputerPlayer(one_way, "beginner").limits().depth == get_level("beginner").depth
-    for vid in ("fox_geese_13", "fox_geese_diagonals", "brandubh", "dablot_mini"):
+    for vid in ("fox_geese_13", "fox_geese_diagonals", "brandubh"):
         assert ComputerPlayer(find_variant(vid).make_rules(), "easy").limits().depth == get_level("easy").depth
     rules = find_variant("fox_geese_17").make_rules()
     pos = rules.initial_position()
@@ -311,6 +311,42 @@ def test_dablot_leader_avoids_capture_in_one(level):
     for m in rules.legal_moves(nxt):
         after, _ = rules.play(nxt, m)
         assert after.result is None or after.result.reason != "leader_captured", rules.move_text(move)
+
+
+#: Mini-Dablot endings South wins by force in four moves (seven plies) and not in three, as the
+#: prover says: the win a depth-capped Medium (4 plies) missed, playing a capture that does not win.
+#: Source 000: a soldier takes only soldiers, the son soldiers and the son, the leader anything; the
+#: game ends when a leader is taken or is the only man left.
+FOUR_MOVE_WINS = [
+    "south=pc1,kc5,sa9,sb9 north=sb1,pb4,kd7",   # capped Medium took the son, c5xb3
+    "south=kc1,sd3,pa4,sc5 north=pb1,sb2,ka5",   # capped Medium took the son, c1xb3
+]
+
+
+@pytest.mark.parametrize("text", FOUR_MOVE_WINS)
+def test_dablot_levels_search_their_node_budget_and_find_the_longer_win(text):
+    """Capped at the Tafl depths, Hard was Medium plus one ply in Dablot (each used a few thousand of
+    its nodes) and could not convert won endings.  The node budget binds there now: Medium finds a
+    win four moves deep, and the move it picks keeps the forced win (checked by the prover)."""
+    from tafl_desktop.ai.levels import get_level
+    from tafl_desktop.ai.player import MAX_DEPTH
+    from tafl_desktop.ai.prover import make_prover
+    rules, pos = setup("dablot_mini", text, SOUTH)
+    prover = make_prover(rules, SOUTH)
+    assert prover.wins(pos, 7) and not prover.wins(pos, 5)  # the composed position is what it claims
+    player = ComputerPlayer(rules, "medium", seed=1)
+    assert player.limits().depth == MAX_DEPTH
+    res = player.choose(pos)
+    assert res.nodes <= get_level("medium").nodes + 256
+    nxt, _ = rules.play(pos, res.move)
+    assert nxt.result is None and make_prover(rules, SOUTH).wins(nxt, 6), rules.move_text(res.move)
+
+
+def test_dablot_beginner_keeps_its_one_ply_look():
+    """The weakest level stays as weak as before (issue 45: Beginner and Easy must stay beatable)."""
+    from tafl_desktop.ai.levels import get_level
+    rules = find_variant("dablot_mini").make_rules()
+    assert ComputerPlayer(rules, "beginner").limits().depth == get_level("beginner").depth
 
 
 def test_dablot_leader_takes_the_enemy_leader():

@@ -67,7 +67,14 @@ class DablotEvaluator:
     """Evaluation and tactical hooks for one compiled :class:`~tafl_desktop.core.dablot.DablotRules`."""
 
     drift_scale = 1.0  # a weak level's margins apply in full (see evaluation.py)
-    uncapped_depth = False  # the levels' depth caps apply (see evaluation.py)
+    #: The levels' node budgets, not the depth caps set for Tafl, bound the search (see
+    #: evaluation.py).  Capped, Hard was Medium plus one ply here: at the Mini-Dablot start Medium
+    #: stopped at depth 4 after 2,980 of its 20,000 nodes and Hard at depth 5 after 2,493 of its
+    #: 150,000 (the full board: 11,011 and 14,985), so Hard could not out-plan Medium and drew
+    #: five of six games at the 300-ply cap (benchmarks/results/ladder_hunt.txt).  In a won
+    #: ending (8 pieces against 4) Medium capped at depth 4 shuffled for 30 plies; searching its
+    #: whole budget it took the enemy son within 15 (benchmarks/results/README.md).
+    uncapped_depth = True
 
     def __init__(self, rules: DablotRules, weights: DablotWeights | None = None) -> None:
         self.rules = rules

@@ -14,10 +14,11 @@ times the nodes of the one below (3k, 20k, 150k, 450k; on 7x7 boards the depth c
 first: easy 3, medium 4, hard 5 plies), and Expert searches selectively past depth 4.  The caps
 are set for Tafl: where the geese may never step back, a family's evaluator lifts them
 (``uncapped_depth``) and the node budget alone bounds the search, as a fox has a handful of
-moves and the game turns on plans many moves long.  Hard needs its 150k: with 60k it reached
-only depth 4 on Tablut, as Medium does, and beat Medium 5-4 (one draw) in ten games; with
-150k, 10-0.  The weak levels add the two kinds of human error players expect from a weak
-opponent:
+moves and the game turns on plans many moves long; so does Dablot's, where capped Hard was
+Medium plus one ply (a few thousand of its 150k nodes used) and drew won endings at the ply
+cap.  Hard needs its 150k: with 60k it reached only depth 4 on Tablut, as Medium does, and
+beat Medium 5-4 (one draw) in ten games; with 150k, 10-0.  The weak levels add the two kinds
+of human error players expect from a weak opponent:
 
 * ``margin``: the move is picked among the moves within ``margin`` evaluation units (100 =
   about one soldier) of the best, so the player drifts instead of always playing the top move;

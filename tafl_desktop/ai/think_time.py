@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 #: The cache file's name in the app's data folder.
 CACHE_NAME = "think_times.json"
 #: Bumped when what is measured changes, so older figures are measured again.
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: Dablot's levels search their whole node budgets (no depth cap)
 #: Figures kept at most (a player with many variants does not grow the file without end).
 MAX_ENTRIES = 200
 
