@@ -118,3 +118,24 @@ def test_import_reads_in_the_background_with_progress_and_cancel(qtbot, make_win
     assert took > 0.1 and len(ticks) > took / 0.1, (len(ticks), took, max(gaps))
     within(max(gaps), 0.5, "the longest gap between the window's ticks")
     QApplication.processEvents()
+
+
+def test_no_garbage_collection_runs_in_the_reading_thread(qtbot, make_window, tmp_path):
+    """A collection in the reading thread could free a Qt object there while the window paints (a
+    bus error in one suite run): the collector is paused for the read and resumes after it."""
+    w = make_window("brandubh")
+    path = tmp_path / "big.txt"
+    path.write_text("x" * (background_read.SMALL_BYTES + 1))
+    seen: list[bool] = []
+
+    def work() -> str:
+        seen.append(gc.isenabled())
+        return "read"
+
+    assert gc.isenabled()
+    assert background_read.read_in_background(w, "reading", work, str(path)) == "read"
+    assert seen == [False]
+    assert gc.isenabled()
+    with pytest.raises(ValueError):
+        background_read.read_in_background(w, "reading", lambda: int("no"), str(path))
+    assert gc.isenabled()

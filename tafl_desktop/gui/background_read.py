@@ -12,12 +12,20 @@ fire; the dialog is window-modal, so no second file can be opened meanwhile.
 Threads, not processes: a read builds a game tree of linked nodes, which would have to be
 pickled back from a process; the pure-Python reader gives the window its turn every few
 milliseconds (the interpreter's switch interval).
+
+While the thread reads, Python's cyclic garbage collector is paused (:func:`_collector_held`):
+a collection runs in whichever thread happens to allocate, and a cycle holding a Qt object (a
+closed dialog, a pixmap) freed in the reading thread while the window's thread paints crashed a
+test run (a bus error inside the collector).  Garbage is collected in the window's thread before
+the read starts and the collector resumes when it ends.
 """
 
 from __future__ import annotations
 
+import gc
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
@@ -106,23 +114,38 @@ def read_in_background(parent: QWidget, label: str, work: Callable[[], T], path:
     job.signals.progressed.connect(progressed)
     job.signals.ended.connect(loop.quit)
     parent.setProperty("reading", True)
-    try:
-        job.start()
-        dialog.setValue(0)  # starts the dialog's clock: it shows itself after SHOW_AFTER_MS
-        if not job.done.is_set():
-            loop.exec()
-        job.done.wait()
-        cancelled = job.cancelled  # before the dialog closes: closing it says "canceled" too
-    finally:
-        closed.append(True)
-        parent.setProperty("reading", False)
-        dialog.close()
-        dialog.deleteLater()
+    with _collector_held():
+        try:
+            job.start()
+            dialog.setValue(0)  # starts the dialog's clock: it shows itself after SHOW_AFTER_MS
+            if not job.done.is_set():
+                loop.exec()
+            job.done.wait()
+            cancelled = job.cancelled  # before the dialog closes: closing it says "canceled" too
+        finally:
+            closed.append(True)
+            parent.setProperty("reading", False)
+            dialog.close()
+            dialog.deleteLater()
     if cancelled and not isinstance(job.error, progress.Cancelled):
         raise progress.Cancelled()  # pressed after the last move was read: the result is not kept either
     if job.error is not None:
         raise job.error
     return job.result
+
+
+@contextmanager
+def _collector_held() -> Iterator[None]:
+    """Collect garbage here, in the window's thread, and pause the cyclic collector until the
+    block ends, so that no collection runs in the reading thread (see the module docstring)."""
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _small(path: str) -> bool:
