@@ -14,11 +14,13 @@ from __future__ import annotations
 import pytest
 
 from tafl_desktop.ai.engine import native_search_available
-from tafl_desktop.ai.evaluation_tafl import NO_PROGRESS_CAP, TaflEvaluator, TaflWeights
-from tafl_desktop.core.game import Side
+from tafl_desktop.ai.evaluation_tafl import MOP_UP_FROM, MOP_UP_FULL, NO_PROGRESS_CAP, TaflEvaluator, TaflWeights
+from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.variants import find_variant
 
 ISSUE = "/5t5/3t1t5/T6t3/10T/t2t7/tt1t3tt2/K1t6t1/tt9/1tt1T6/8t2/3t1tt2t1/"
+#: The same less the soldiers on a9 and k8: the king and one soldier (e3) left.
+FAR = ISSUE.replace("/T6t3/10T/", "/7t3/11/")
 
 
 def _weights(**terms: int) -> TaflWeights:
@@ -43,27 +45,57 @@ def test_defender_moves_counts_the_soldiers_slides():
     assert TaflEvaluator(rules).defender_moves(pos) == 8
 
 
-def test_closing_the_ring_scores_for_the_attackers_once_defenders_are_gone():
-    # the issue's endgame: each square of room the last soldiers lack (against the board's 121)
-    # is worth defender_mobility * lost / start to the attackers
-    rules = find_variant("copenhagen").make_rules()
-    pos = rules.parse_position(ISSUE, Side.ATTACKERS)
+def test_the_mop_up_term_is_silent_where_no_side_is_far_ahead():
+    # the start and every position of the first real Copenhagen games where the attackers lead by
+    # less than MOP_UP_FROM score the same with the term on as off: normal play never meets it
+    from real_games import read_games
+
+    rules = find_variant("copenhagen").with_options({"repetition": "allowed"}).make_rules()
     on = TaflEvaluator(rules, _weights(**TRIED))
     off = TaflEvaluator(rules, _weights(**{**TRIED, "defender_mobility": 0}))
-    room = on.defender_moves(pos)
-    assert 0 < room < rules.N
-    lost = on.start_defenders - pos.dfn.bit_count()
-    assert lost == 9
-    gained = on.defenders_score(pos) - off.defenders_score(pos)
-    assert gained == -(on.w.defender_mobility * lost * (rules.N - room) // on.start_defenders)
-    # at the start nothing is lost and the term is silent (the opening's balance is untouched)
     start = rules.initial_position()
-    assert on.defenders_score(start) - off.defenders_score(start) == 0
+    assert on.defenders_score(start) == off.defenders_score(start)
+    same = 0
+    for recorded in read_games("copenhagen.csv")[:20]:
+        game = Game(rules)
+        try:
+            for move in recorded.moves:
+                game.play_text(move.text)
+        except Exception:  # a game the file's rules and ours disagree on: skip it
+            continue
+        for ply in range(len(game.plies) + 1):
+            pos = game.position_at(ply)
+            if pos.king < 0:
+                continue
+            base = off.defenders_score(pos)
+            if -base < MOP_UP_FROM - 400:  # well clear of the gate (the side terms are outside it)
+                assert on.defenders_score(pos) == base, rules.position_text(pos)
+                same += 1
+    assert same > 300
+
+
+def test_closing_in_on_the_last_soldiers_scores_for_the_attackers_far_ahead():
+    # the issue's endgame less two soldiers (a9, k8): one soldier left on e3, the attackers beyond
+    # MOP_UP_FULL ahead, so each square of room it lacks (against the board's 121) is worth the
+    # full defender_mobility to them
+    rules = find_variant("copenhagen").make_rules()
+    on = TaflEvaluator(rules, _weights(**TRIED))
+    off = TaflEvaluator(rules, _weights(**{**TRIED, "defender_mobility": 0}))
+    far = rules.parse_position(FAR, Side.ATTACKERS)
+    # an attacker next to that soldier (f1-f3, no capture): the same score without the term
+    closer = rules.parse_position(FAR.replace("/1tt1T6/8t2/3t1tt2t1/", "/1tt1Tt5/8t2/3t2t2t1/"), Side.ATTACKERS)
+    assert off.defenders_score(far) == off.defenders_score(closer) < -MOP_UP_FULL
+    for pos in (far, closer):
+        room = on.defender_moves(pos)
+        assert on.defenders_score(pos) - off.defenders_score(pos) == -on.w.defender_mobility * (rules.N - room)
+    # the soldier's room 17 -> 11: the attackers gain six squares' worth for closing in
+    assert (on.defender_moves(far), on.defender_moves(closer)) == (17, 11)
+    assert off.defenders_score(far) - on.defenders_score(far) < off.defenders_score(closer) - on.defenders_score(closer)
 
 
 def test_taking_a_soldier_never_costs_the_attackers_through_the_room_term():
-    # a soldier taken frees the others' lines but raises the share lost: measured against the
-    # board, the term still moves the attackers' way (room alone would have cost them the capture)
+    # a soldier taken frees the others' lines, but measured against the board the term still moves
+    # the attackers' way (room alone would have cost them the capture)
     rules = find_variant("copenhagen").make_rules()
     on = TaflEvaluator(rules, _weights(**TRIED))
     off = TaflEvaluator(rules, _weights(**{**TRIED, "defender_mobility": 0}))
@@ -72,6 +104,40 @@ def test_taking_a_soldier_never_costs_the_attackers_through_the_room_term():
     assert after.dfn.bit_count() == before.dfn.bit_count() - 1
     term = [on.defenders_score(p) - off.defenders_score(p) for p in (before, after)]
     assert term[1] < term[0]
+
+
+@pytest.mark.skipif(not native_search_available(), reason="the native engine is not built")
+def test_both_engines_score_the_mop_up_alike():
+    # the suite's far-ahead endgames and random games from them: the native evaluation (handed the
+    # same weights) equals the Python one, the term on, across the gate and its ramp
+    import json
+    import random
+    from pathlib import Path
+
+    from tafl_desktop.native.search import NativeSearcher
+
+    suite = json.loads((Path(__file__).resolve().parents[1] / "benchmarks" / "endgame_suite.json").read_text())
+    rng = random.Random(44)
+    checked = ramped = 0
+    for entry in suite:
+        if entry["game"] not in ("copenhagen", "brandubh", "tablut"):
+            continue
+        v = find_variant(entry["game"])
+        rules = (v.with_options(entry["options"]) if entry["options"] else v).make_rules()
+        ev = TaflEvaluator(rules, _weights(**TRIED))
+        ns = NativeSearcher(rules, TaflEvaluator(rules, _weights(**TRIED)), table_bits=10)
+        pos = rules.parse_position(entry["position"], Side.parse(entry["to_move"]))
+        for _ply in range(40):
+            if pos.result is not None:
+                break
+            assert ns.evaluate(pos) == ev.evaluate(pos), rules.position_text(pos)
+            checked += 1
+            ramped += MOP_UP_FROM < -ev.defenders_score(pos) + ev.offset < MOP_UP_FULL
+            moves = rules.legal_moves(pos)
+            if not moves:
+                break
+            pos, _ = rules.play(pos, rng.choice(moves))
+    assert checked > 300 and ramped > 0
 
 
 @pytest.mark.parametrize("side", [Side.ATTACKERS, Side.DEFENDERS])
