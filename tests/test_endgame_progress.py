@@ -93,6 +93,19 @@ def test_closing_in_on_the_last_soldiers_scores_for_the_attackers_far_ahead():
     assert off.defenders_score(far) - on.defenders_score(far) < off.defenders_score(closer) - on.defenders_score(closer)
 
 
+def test_the_hunt_waits_until_the_king_is_walled_in():
+    # the same lead with the king on f6, free to walk to a corner: the term stays silent (chasing
+    # soldiers then may open him a way out; applied anyway, one suite position was lost so)
+    rules = find_variant("copenhagen").make_rules()
+    on = TaflEvaluator(rules, _weights(**TRIED))
+    off = TaflEvaluator(rules, _weights(**{**TRIED, "defender_mobility": 0}))
+    pos = rules.parse_position(FAR.replace("/tt1t3tt2/K1t6t1/", "/tt1t1K1tt2/2t6t1/"), Side.ATTACKERS)
+    assert on.king_walk(pos) > 0 and -off.defenders_score(pos) > MOP_UP_FROM
+    assert on.defenders_score(pos) == off.defenders_score(pos)
+    walled = rules.parse_position(FAR, Side.ATTACKERS)
+    assert on.king_walk(walled) < 0 and on.defenders_score(walled) < off.defenders_score(walled)
+
+
 def test_taking_a_soldier_never_costs_the_attackers_through_the_room_term():
     # a soldier taken frees the others' lines, but measured against the board the term still moves
     # the attackers' way (room alone would have cost them the capture)
@@ -177,3 +190,28 @@ def test_the_issues_endgame_is_won_within_100_plies():
         game.play(searcher.search(game.position, limits, keys).move)
         keys.append(rules.position_key(game.position))
     assert game.outcome is not None and game.outcome.winner == Side.ATTACKERS
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not native_search_available(), reason="the native engine is not built")
+def test_a_walled_in_king_with_two_soldiers_left_is_hunted_down():
+    """The suite's Copenhagen position from real game 58 (``benchmarks/endgame_suite.json``): the
+    attackers far ahead, the king soon walled in on the edge, two soldiers roaming.  Today's
+    weights, the native engine against itself at 50,000 positions a move: the attackers win
+    within 100 plies (70 when measured: no moves left to the defenders).  Without the mop-up
+    term the attackers shuffled at +16 with nothing to capture in sight and the game reached the
+    cap (``benchmarks/results/endgames_before_mopup_50k.json``).  Slow (about 20 s):
+    ``pytest -m slow tests/test_endgame_progress.py``."""
+    from tafl_desktop.ai.engine import make_searcher
+    from tafl_desktop.ai.search import SearchLimits
+
+    rules = find_variant("copenhagen").with_options({"repetition": "allowed"}).make_rules()
+    text = "/3t7/4Tt5/10t/t4T2ttK/8t2/t2T2ttT1T/10T/t7t1t/1t9/2t6t1/3ttt5/"
+    game = Game(rules, rules.parse_position(text, Side.DEFENDERS))
+    searcher = make_searcher(rules)
+    keys = [rules.position_key(game.position)]
+    limits = SearchLimits(time=0, depth=64, nodes=50_000, threads=1)
+    while not game.over and len(game.plies) < 100:
+        game.play(searcher.search(game.position, limits, keys).move)
+        keys.append(rules.position_key(game.position))
+    assert game.outcome is not None and game.outcome.winner == Side.ATTACKERS, game.outcome

@@ -375,7 +375,8 @@ class TaflEvaluator:
         return total
 
     def mop_up(self, pos: Any, base: int) -> int:
-        """What the defenders lose where the attackers are far ahead: the room their soldiers lack.
+        """What the defenders lose where the attackers are far ahead and the king is walled in (no
+        walk to an escape square; the caller checks): the room their soldiers lack.
 
         Why: with the king walled in and most soldiers gone, the attackers must still take or
         immobilise the last soldiers, and a search a few plies deep sees no capture to play for,
@@ -383,8 +384,10 @@ class TaflEvaluator:
         square the soldiers cannot slide to (the board less their slides) counts, so closing in on
         them pays before a capture is in sight.  Only from :data:`MOP_UP_FROM` of lead (``base``:
         the defenders' score so far against the start's), growing to the full weight at
-        :data:`MOP_UP_FULL`, so an even game never meets it; measured against the board, not as
-        room alone, so taking a soldier never costs the attackers through this term.
+        :data:`MOP_UP_FULL`, so an even game never meets it; only with the king walled in, so the
+        hunt never opens him a way out (applied wherever the lead was, one suite position was lost
+        by an escape); measured against the board, not as room alone, so taking a soldier never
+        costs the attackers through this term.
         """
         lead = -base - MOP_UP_FROM
         if lead <= 0:
@@ -458,7 +461,8 @@ class TaflEvaluator:
                       + w.guard3 * _popcount(att & gm[2]))
         if hostile >= 3 and self.strong_king:
             score -= w.king_hostile3
-        if w.defender_mobility and self._mop_up:
+        if walk < 0 and w.defender_mobility and self._mop_up:
+            # the king walled in: hunting the last soldiers cannot let him out
             score -= self.mop_up(pos, score - self.offset)
         score -= self.offset
         if pos.side == DEF:

@@ -329,7 +329,8 @@ impl<B: Bits> Tables<B> {
         if hostile >= 3 && self.strong_king {
             score -= w.king_hostile3;
         }
-        if w.defender_mobility != 0 {
+        if walk < 0 && w.defender_mobility != 0 {
+            // the king walled in: hunting the last soldiers cannot let him out
             score -= self.mop_up(att, dfn, kb, score - self.offset);
         }
         score -= self.offset;
@@ -352,7 +353,8 @@ impl<B: Bits> Tables<B> {
         score
     }
 
-    /// What the defenders lose where the attackers lead by more than [`MOP_UP_FROM`] (`base`: the
+    /// What the defenders lose where the king is walled in (the caller checks) and the attackers
+    /// lead by more than [`MOP_UP_FROM`] (`base`: the
     /// defenders' score so far against the start's): the room their soldiers lack, growing to the
     /// full weight at [`MOP_UP_FULL`] (`mop_up` in Python: closing in on the last soldiers pays
     /// before a capture is in sight, issue 44).
