@@ -2,11 +2,11 @@
 
 Issue 44's Copenhagen endgame (22 attackers against the king and 3 defenders) was drawn at a
 200-ply cap after 118 plies without a capture.  Two named terms, kept apart from the tuned ones,
-give the search a reason to convert: ``defender_mobility`` (the room the remaining soldiers lack,
-worth more the more of them are gone: closing the ring and hunting them down pays) and ``no_progress``
-(the score shrinks with each ply since the last capture, so a line that captures wins the lead
-back).  Both engines compute them alike: ``tests/test_native_search.py`` compares the scores on
-random games, where soldiers are lost and plies pass without captures.
+give the search a reason to convert: ``defender_mobility``, the mop-up (where the attackers are far
+ahead and the king is walled in, the room the remaining soldiers lack counts for the attackers:
+closing in on the last ones pays), shipped on; and ``no_progress`` (the score shrinks with each ply
+since the last capture), shipped off.  Both engines compute them alike (compared here on the suite's
+endgames, and in ``tests/test_native_search.py`` on random games).
 """
 
 from __future__ import annotations
