@@ -10,7 +10,8 @@ found yet, plus the Copenhagen endgame of issue 44 that was drawn by shuffling.
 time: the figures do not depend on the machine or its load) for at most 100 plies, and counts the
 games the side ahead wins.  ``collect`` rebuilds the suite.
 
-    PYTHONPATH=. python benchmarks/endgames.py play [--nodes 100000] [--python-nodes 5000] [--plies 100] [--json]
+    PYTHONPATH=. python benchmarks/endgames.py play [--nodes 100000] [--python-nodes 5000] [--plies 100]
+        [--only GAMES] [--lines 'line 37,seed 5'] [--weights FILE] [--json]
     PYTHONPATH=. python benchmarks/endgames.py collect
 """
 
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.ai.engine import make_searcher
+from tafl_desktop.ai.evaluation_tafl import load_weights
 from tafl_desktop.ai.search import MATE_BOUND, SearchLimits
 from tafl_desktop.core.game import Game, Side
 from tafl_desktop.core.variants import find_variant
@@ -133,12 +135,15 @@ def collect(margin: int, per_game: int, nodes: int, games_dir: Path = GAMES_DIR,
     return suite
 
 
-def play_out(entry: dict[str, Any], nodes: int, plies: int, python_nodes: int) -> dict[str, Any]:
-    """The engine against itself from ``entry``'s position: who won, in how many plies."""
+def play_out(entry: dict[str, Any], nodes: int, plies: int, python_nodes: int,
+             weights: Path | None = None) -> dict[str, Any]:
+    """The engine against itself from ``entry``'s position: who won, in how many plies
+    (``weights``: a Tafl weights file to play with instead of today's)."""
     rules = _rules(entry)
     start = rules.parse_position(entry["position"], Side.parse(entry["to_move"]))
     game = Game(rules, start)
-    searcher = make_searcher(rules)
+    tafl = getattr(rules, "family", "") == "tafl"
+    searcher = make_searcher(rules, weights=load_weights(weights, entry["game"]) if weights and tafl else None)
     keys = [rules.position_key(game.position)]
     if getattr(searcher, "engine", "python") != "native":
         nodes = python_nodes
@@ -173,6 +178,10 @@ def main() -> None:
                     help="positions per move where the Python search plays (the Fox games, Dablot)")
     pl.add_argument("--plies", type=int, default=100)
     pl.add_argument("--only", default="", help="games to play (comma-separated ids), all if empty")
+    pl.add_argument("--lines", default="",
+                    help="positions to play by their source's end (comma-separated, e.g. 'line 37,seed 5')")
+    pl.add_argument("--weights", type=Path, default=None,
+                    help="a Tafl weights file (a copy of resources/ai/tafl_evaluation.toml) to play with")
     pl.add_argument("--json", action="store_true")
     a = p.parse_args()
     if a.cmd == "collect":
@@ -185,7 +194,12 @@ def main() -> None:
         return
     suite = json.loads(SUITE.read_text())
     only = {g for g in a.only.split(",") if g}
-    rows = [play_out(e, a.nodes, a.plies, a.python_nodes) for e in suite if not only or e["game"] in only]
+    lines = [t.strip() for t in a.lines.split(",") if t.strip()]
+    rows = []
+    for e in suite:
+        if (not only or e["game"] in only) and (not lines or any(e["source"].endswith(t) for t in lines)):
+            rows.append(play_out(e, a.nodes, a.plies, a.python_nodes, a.weights))
+            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # progress, one game a line
     converted = sum(r["winner"] == r["ahead"] for r in rows)
     if a.json:
         print(json.dumps({"nodes": a.nodes, "python_nodes": a.python_nodes, "plies": a.plies, "converted": converted,

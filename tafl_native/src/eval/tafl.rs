@@ -74,6 +74,10 @@ pub const WEIGHT_COUNT: usize = 24;
 
 /// Plies without a capture beyond which the no-progress term grows no further.
 pub const NO_PROGRESS_CAP: u32 = 100;
+/// The lead (the defenders' score against the start's, negated) where the mop-up term starts,
+/// and where it reaches its full weight (`MOP_UP_FROM`, `MOP_UP_FULL` in Python).
+pub const MOP_UP_FROM: i32 = 800;
+pub const MOP_UP_FULL: i32 = 1600;
 
 impl Weights {
     /// From values in [`WEIGHT_NAMES`] order.
@@ -314,11 +318,6 @@ impl<B: Bits> Tables<B> {
         if lost > 0 && w.hunt != 0 {
             score -= (w.hunt * lost * near).div_euclid(self.start_defenders);
         }
-        if lost > 0 && w.defender_mobility != 0 {
-            // the room the soldiers lack against the board's size (`defenders_score` in Python)
-            let lack = self.n as i32 - self.defender_moves(att, dfn, kb);
-            score -= (w.defender_mobility * lost * lack).div_euclid(self.start_defenders);
-        }
         if walk < 0 {
             score -= w.king_enclosed + (w.king_path * self.walk_limit).div_euclid(2) + w.king_space * walk;
         } else {
@@ -329,6 +328,10 @@ impl<B: Bits> Tables<B> {
         }
         if hostile >= 3 && self.strong_king {
             score -= w.king_hostile3;
+        }
+        if walk < 0 && w.defender_mobility != 0 {
+            // the king walled in: hunting the last soldiers cannot let him out
+            score -= self.mop_up(att, dfn, kb, score - self.offset);
         }
         score -= self.offset;
         if side == DEF {
@@ -348,6 +351,21 @@ impl<B: Bits> Tables<B> {
             }
         }
         score
+    }
+
+    /// What the defenders lose where the king is walled in (the caller checks) and the attackers
+    /// lead by more than [`MOP_UP_FROM`] (`base`: the
+    /// defenders' score so far against the start's): the room their soldiers lack, growing to the
+    /// full weight at [`MOP_UP_FULL`] (`mop_up` in Python: closing in on the last soldiers pays
+    /// before a capture is in sight, issue 44).
+    pub fn mop_up(&self, att: B, dfn: B, kb: B, base: i32) -> i32 {
+        let lead = -base - MOP_UP_FROM;
+        if lead <= 0 {
+            return 0;
+        }
+        let ramp = lead.min(MOP_UP_FULL - MOP_UP_FROM);
+        let lack = self.n as i32 - self.defender_moves(att, dfn, kb);
+        (self.weights.defender_mobility * lack * ramp).div_euclid(MOP_UP_FULL - MOP_UP_FROM)
     }
 
     /// Squares the defenders' soldiers could slide to through empty squares (`defender_moves`

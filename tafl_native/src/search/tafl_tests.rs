@@ -144,6 +144,27 @@ fn evaluation_equals_the_python_evaluators_scores() {
     }
 }
 
+#[test]
+fn the_mop_up_term_counts_only_far_ahead_as_in_python() {
+    // issue 44's Copenhagen endgame, the same less two soldiers (one left, on e3), and that with
+    // an attacker next to it (f1-f3): the attackers' scores the Python evaluator gives with
+    // defender_mobility 0 and 12 (tests/test_endgame_progress.py reads the same positions)
+    let issue = "/5t5/3t1t5/T6t3/10T/t2t7/tt1t3tt2/K1t6t1/tt9/1tt1T6/8t2/3t1tt2t1/";
+    let far = "/5t5/3t1t5/7t3/11/t2t7/tt1t3tt2/K1t6t1/tt9/1tt1T6/8t2/3t1tt2t1/";
+    let closer = "/5t5/3t1t5/7t3/11/t2t7/tt1t3tt2/K1t6t1/tt9/1tt1Tt5/8t2/3t2t2t1/";
+    // far ahead too, but the king on f6 may walk to a corner: nothing to add until he is walled in
+    let open = "/5t5/3t1t5/7t3/11/t2t7/tt1t1K1tt2/2t6t1/tt9/1tt1T6/8t2/3t1tt2t1/";
+    let start = crate::rules::testing::COPENHAGEN;
+    for (weight, want) in [(0, [1446, 1799, 1799, 1388, 0]), (12, [2155, 3047, 3119, 1388, 0])] {
+        let (mut fam, _) = family("copenhagen", copenhagen());
+        fam.tables.weights.defender_mobility = weight;
+        for (text, score) in [issue, far, closer, open, start].into_iter().zip(want) {
+            let p = fam.rules.parse_position(text, Side::Attackers).unwrap();
+            assert_eq!(fam.evaluate(&p), score, "weight {weight}: {text}");
+        }
+    }
+}
+
 fn search(fam: TaflFamily<u128>, text: &str, to_move: Side, limits: Limits) -> (super::Report, TaflFamily<u128>) {
     let p = fam.rules.parse_position(text, to_move).unwrap();
     let n = fam.rules.size();
