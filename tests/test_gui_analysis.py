@@ -376,6 +376,31 @@ def test_learn_from_your_mistakes(qtbot, make_window):
     assert [w.session.rules.move_text(p.move) for p in w.session.game.plies] == SHORT_GAME.split()
 
 
+def test_a_move_being_checked_is_given_back_when_the_analysis_board_takes_the_worker(qtbot, make_window):
+    """The trainer is not modal: opening the analysis board while it checks a move abandons that
+    check (one request at a time).  The trainer used to stay at "Checking..." with its board
+    locked; now it is told, unlocks the board and asks for the move again."""
+    from tafl_desktop.ai.review import Budget
+
+    w = make_window("brandubh", size=(1000, 760))
+    _open(w, SHORT_GAME)
+    panel = w.review_panel
+    panel.start(Budget(depth=3))
+    qtbot.waitUntil(lambda: not panel.running, timeout=120_000)
+    qtbot.mouseClick(panel.learn_button, Qt.MouseButton.LeftButton)
+    trainer = panel.trainer
+    ex = trainer.exercise
+    other = next(m for m in w.session.rules.legal_moves(ex.position) if tuple(m) not in (tuple(ex.played),
+                                                                                         tuple(ex.best)))
+    trainer.board.move_picked.emit(other)
+    assert trainer.checking is not None and not trainer.board.interactive
+    w.session.goto(2)  # a position still in play (the game's last one has nothing to analyse)
+    w.act_analysis.trigger()  # the analysis board asks for the same worker
+    assert trainer.checking is None and trainer.board.interactive
+    assert trainer.feedback.text() == "The check was stopped: try the move again."
+    w.act_analysis.trigger()
+
+
 def _positions(rules, ex) -> list:
     out, pos = [ex.start], ex.start
     for m in ex.moves_before:

@@ -12,11 +12,18 @@ The event loop only ever does a non-blocking ``poll`` of the pipe from the one Q
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QElapsedTimer, QObject, QTimer
 
 from tafl_desktop.gui.worker_client import Failure, WorkerClient, request_of
+
+
+class AnalysisOwner(Protocol):
+    """Who may ask for an analysis or a review: told when another owner's request takes the
+    worker and its own request will not be answered."""
+
+    def preempted(self) -> None: ...
 
 
 class AnalysisClient(WorkerClient):
@@ -26,19 +33,19 @@ class AnalysisClient(WorkerClient):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         #: Who asked (an object), so a panel can tell whether the running request is its own.
-        self.owner: Any = None
+        self.owner: AnalysisOwner | None = None
 
     def failure_text(self, error: Exception) -> str:
         return f"the analysis process failed ({error})"
 
-    def start(self, owner: Any, mode: str, game: Any, ply: int, budget: float, extra: dict[str, Any],
+    def start(self, owner: AnalysisOwner, mode: str, game: Any, ply: int, budget: float, extra: dict[str, Any],
               on_info: Callable[[dict[str, Any]], None], on_done: Callable[[Any], None]) -> None:
         """Ask for ``mode`` ("analyse" or "review") on ``game``'s position after ``ply`` plies (the
         review: its start, with the moves in ``extra``); ``budget`` is the request's whole time.
         A request of another owner is abandoned, and that owner told (its ``preempted()``)."""
         previous = self.owner if self.busy else None
         self.cancel()
-        if previous is not None and previous is not owner and hasattr(previous, "preempted"):
+        if previous is not None and previous is not owner:
             previous.preempted()
         self.owner = owner
         try:

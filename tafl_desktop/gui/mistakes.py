@@ -151,6 +151,16 @@ class MistakesTrainer(QDialog):
                           {"moves": moves, "budget": self.budget.to_json(), "known": known},
                           lambda _info: None, lambda result, n=self.index: self._checked(n, result))
 
+    def preempted(self) -> None:
+        """The analysis board took the worker while a move was being checked: that check will not
+        be answered, so the board takes moves again and says so (it stayed at "Checking..." with
+        the board locked)."""
+        if self.checking is None:
+            return
+        self.checking = None
+        self.board.interactive = True
+        self.feedback.setText(_("The check was stopped: try the move again."))
+
     def _checked(self, n: int, result: Any) -> None:
         from tafl_desktop.ai.mistakes import judge
 
