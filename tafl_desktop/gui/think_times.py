@@ -135,6 +135,9 @@ class ThinkTimeLabel(QLabel):
         return think_time.cached(self.folder, variant, level)
 
     def _render(self) -> None:
+        # Whether the measuring is over is read before the figures: read after, a thread that
+        # finished in between would stop the poll with the old "measuring..." line left showing.
+        finished = not self.measuring()
         lines = []
         for key, _name, label in self._wanted:
             with self._lock:
@@ -155,7 +158,7 @@ class ThinkTimeLabel(QLabel):
                           "a level searches the same number of positions on any computer, so it plays the same; "
                           "a slower computer only takes longer.") if lines else "")
         self.setVisible(bool(lines))
-        if not self.measuring():
+        if finished:
             self._timer.stop()
 
 
