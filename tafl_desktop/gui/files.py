@@ -115,19 +115,26 @@ class GameFiles:
             w.show_message(_("Opening cancelled: the current game is unchanged."))
             return False
         except RecordError as exc:
-            dialogs.show_error(w, _("Cannot open the game"),
-                               _("{error}\n\nThe current game is unchanged.").format(error=exc))
-            return False
+            return self._refused(_("Cannot open the game"), path, exc, expected=True)
         except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
-            dialogs.show_error(w, _("Cannot open the game"), _(
-                "{name}: unexpected problem ({cause}).\n\nThe current game is unchanged.").format(
-                name=shown(Path(path).name), cause=dialogs.describe_problem(exc)))
-            return False
+            return self._refused(_("Cannot open the game"), path, exc, expected=False)
         n = moves_played(source.tree.main_game())
         w.load(source, ngettext("Opened {file}: {n} move of {game}.", "Opened {file}: {n} moves of {game}.",
                                 n).format(file=shown(Path(path).name), n=n, game=source.tree.rules.variant.title),
                remember=remember)
         return True
+
+    def _refused(self, title: str, path: str, exc: Exception, expected: bool) -> bool:
+        """A file that could not be opened: its reader's sentence (``expected``: the reader's own
+        error) or, for anything else, the file's name and the cause, in one dialog; the game the
+        player had is kept.  Returns False for the caller to return."""
+        if expected:
+            text = _("{error}\n\nThe current game is unchanged.").format(error=exc)
+        else:
+            text = _("{name}: unexpected problem ({cause}).\n\nThe current game is unchanged.").format(
+                name=shown(Path(path).name), cause=dialogs.describe_problem(exc))
+        dialogs.show_error(self.window, title, text)
+        return False
 
     def save_game(self) -> bool:
         if not self.file_path:
@@ -175,14 +182,9 @@ class GameFiles:
         try:
             variant = load_variant(path)
         except VariantError as exc:
-            dialogs.show_error(w, _("Cannot open the variant"),
-                               _("{error}\n\nThe current game is unchanged.").format(error=exc))
-            return False
+            return self._refused(_("Cannot open the variant"), path, exc, expected=True)
         except Exception as exc:  # noqa: BLE001 - a player must never see a traceback
-            dialogs.show_error(w, _("Cannot open the variant"), _(
-                "{name}: unexpected problem ({cause}).\n\nThe current game is unchanged.").format(
-                name=shown(Path(path).name), cause=dialogs.describe_problem(exc)))
-            return False
+            return self._refused(_("Cannot open the variant"), path, exc, expected=False)
         w.start_game(variant, HUMANS)
         w.show_message(_("Playing {game} from {file}.").format(game=variant.title, file=shown(Path(path).name)))
         return True
