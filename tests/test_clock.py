@@ -6,19 +6,9 @@ think budget, and the saved state."""
 from __future__ import annotations
 
 import pytest
+from timing import FakeTime
 
 from tafl_desktop.core.clock import GameClock, TimeControl, format_ms
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
 
 
 def test_opentafl_time_control_strings_round_trip():

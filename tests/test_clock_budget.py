@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from timing import FakeTime
 
 from tafl_desktop.ai.clock_budget import SETTLED, UNSTABLE, SoftDeadline
 from tafl_desktop.ai.player import ComputerPlayer
@@ -19,17 +20,6 @@ from tafl_desktop.ai.search import SearchResult
 from tafl_desktop.core.clock import GameClock, TimeControl
 from tafl_desktop.core.game import Game
 from tafl_desktop.core.variants import find_variant
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
 
 
 @pytest.mark.parametrize("control,side_state,soft,hard", [

@@ -49,3 +49,16 @@ def within(took: float, bound: float, what: str = "it") -> None:
     factor = slowdown()
     assert took < bound * factor, (
         f"{what} took {took:.3f} s: more than {bound} s times the machine's slowdown now ({factor:.1f})")
+
+
+class FakeTime:
+    """A clock the test moves by hand (``advance``), for code that takes a ``now`` function."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
