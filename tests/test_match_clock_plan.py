@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from timing import within
 
 from tafl_desktop.core.clock import ThinkPlan
 from tafl_desktop.core.game import Game
@@ -72,7 +73,7 @@ def test_the_plan_stops_at_its_share_and_the_flat_share_is_used_to_its_end():
     budget = Budget(seconds=1.0, clock_ms=(20_000, 20_000), plan=ThinkPlan(soft=0.1, hard=1.0))
     planned = _think_seconds("native", budget)
     flat = _think_seconds("native:clock=flat", budget)
-    assert planned < 0.6, planned
+    within(planned, 0.6, "the planned search (a share of 0.1 s)")  # the bound grows with the machine's load
     assert flat >= 0.9, flat
 
 
