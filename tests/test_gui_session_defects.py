@@ -25,6 +25,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QLabel, QPushButton
+from timing import within
 
 from tafl_desktop.core.clock import TimeControl
 from tafl_desktop.core.game import Side
@@ -230,6 +231,17 @@ QUIT_SCRIPT = textwrap.dedent("""
             return stopped
 
         runner.run_study = slow_to_wind_down
+        real_done = rules_lab.RulesLabDialog.done
+
+        def done_and_tell(dialog, result):
+            thread = vars(dialog).get("study_thread")
+            started = time.monotonic()
+            real_done(dialog, result)
+            # the dialog must not wait for its study: it is still winding down as the dialog closes
+            print("CLOSED IN", time.monotonic() - started, flush=True)
+            print("STILL WINDING DOWN", thread is not None and thread.isRunning(), flush=True)
+
+        rules_lab.RulesLabDialog.done = done_and_tell
         make_app()
 
         def start():
@@ -267,15 +279,20 @@ QUIT_SCRIPT = textwrap.dedent("""
 def test_quitting_while_a_rules_lab_study_runs_exits_cleanly(tmp_path):
     """File > Quit mid-study.  Before, closing the dialog waited 10 s for the study's thread and
     then deleted it: when winding down took longer (the pool's processes end, the final chart
-    drawn: slow on a busy machine, modelled here by 12 s), the program aborted with "QThread:
-    Destroyed while thread is still running" and exit code 134."""
+    drawn: slow on a busy machine), the program aborted with "QThread: Destroyed while thread is
+    still running" and exit code 134.  The dialog now waits for nothing and quitting waits for the
+    thread, so a modelled wind-down of 3 s is enough: the dialog must close while the thread still
+    runs (a dialog that waits, for any time, sees it end first and fails the test)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
                XDG_DATA_HOME=str(tmp_path / "data"), TAFL_LANG="en", PYTHONPATH=str(ROOT))
     script = tmp_path / "quit_mid_study.py"
     script.write_text(QUIT_SCRIPT)
-    done = subprocess.run([sys.executable, str(script), str(tmp_path), "12"], env=env, capture_output=True,
+    done = subprocess.run([sys.executable, str(script), str(tmp_path), "3"], env=env, capture_output=True,
                           text=True, timeout=300, cwd=str(tmp_path))
     assert "QUITTING" in done.stdout, done.stderr[-2000:]
+    assert "STILL WINDING DOWN True" in done.stdout, done.stdout[-2000:]
+    closed_in = float(done.stdout.split("CLOSED IN", 1)[1].split()[0])
+    within(closed_in, 1.0, "closing the Rules Lab dialog mid-study")
     assert "Destroyed while thread is still running" not in done.stderr
     assert done.returncode == 0, done.stderr[-2000:]
     assert "EXITED 0" in done.stdout
