@@ -2,6 +2,9 @@
 
 Every file must either load into a valid, playable game or be rejected with a one-line
 VariantError/RecordError message; nothing else may escape (no TypeError, KeyError, RecursionError...).
+
+The two mutation properties run 500 examples each in the suite and 5,000 in their deep runs
+(``pytest -m slow tests/test_hostile_files.py``), which keep the suite inside its time.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import json
 import tomllib
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -60,12 +64,26 @@ def check_variant_data(data) -> None:
         rules.play(pos, m)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(SEED_VARIANTS), st.lists(st.integers(0, 50), min_size=1, max_size=4), values)
-def test_mutated_variant_data_loads_or_is_rejected_cleanly(vid, path, new_value):
+#: Examples of each mutation property in the suite, and in its deep (slow-marked) run.
+SUITE_EXAMPLES, DEEP_EXAMPLES = 500, 5000
+#: What a mutation property draws: a seed variant, a path of keys, a value to put there.
+MUTATIONS = (st.sampled_from(SEED_VARIANTS), st.lists(st.integers(0, 50), min_size=1, max_size=4), values)
+
+
+def _examples(n: int) -> settings:
+    return settings(max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def mutated_variant_data_loads_or_is_rejected_cleanly(vid, path, new_value):
     data = find_variant(vid).to_data()
     mutate(data, path, new_value)
     check_variant_data(data)
+
+
+test_mutated_variant_data_loads_or_is_rejected_cleanly = _examples(SUITE_EXAMPLES)(
+    given(*MUTATIONS)(mutated_variant_data_loads_or_is_rejected_cleanly))
+test_mutated_variant_data_deep = pytest.mark.slow(_examples(DEEP_EXAMPLES)(
+    given(*MUTATIONS)(mutated_variant_data_loads_or_is_rejected_cleanly)))
 
 
 @settings(max_examples=400, deadline=None)
@@ -109,9 +127,7 @@ def _sample_record(vid: str) -> dict:
 RECORDS = {vid: _sample_record(vid) for vid in SEED_VARIANTS}
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(SEED_VARIANTS), st.lists(st.integers(0, 50), min_size=1, max_size=4), values)
-def test_mutated_game_records_load_or_are_rejected_cleanly(vid, path, new_value):
+def mutated_game_records_load_or_are_rejected_cleanly(vid, path, new_value):
     data = json.loads(json.dumps(RECORDS[vid]))
     mutate(data, path, new_value)
     try:
@@ -124,6 +140,12 @@ def test_mutated_game_records_load_or_are_rejected_cleanly(vid, path, new_value)
     for text in g.move_texts():
         again.play_text(text)
     assert again.position == g.position
+
+
+test_mutated_game_records_load_or_are_rejected_cleanly = _examples(SUITE_EXAMPLES)(
+    given(*MUTATIONS)(mutated_game_records_load_or_are_rejected_cleanly))
+test_mutated_game_records_deep = pytest.mark.slow(_examples(DEEP_EXAMPLES)(
+    given(*MUTATIONS)(mutated_game_records_load_or_are_rejected_cleanly)))
 
 
 @settings(max_examples=300, deadline=None)
