@@ -91,7 +91,7 @@ def test_random_forts_against_one_or_two_attackers_agree_ply_by_ply():
     rng = random.Random(3201)
     tally = native_differential.Tally()
     lone_forts = 0
-    for i in range(240):
+    for i in range(120):
         vid = ("copenhagen", "fetlar", "brandubh")[i % 3]
         variant = presets()[vid].with_options({"edge_forts": True})
         core, nat = engines(variant)
@@ -106,7 +106,7 @@ def test_random_forts_against_one_or_two_attackers_agree_ply_by_ply():
                 lone_forts += 1
 
         native_differential.compare_game(core, nat, start, rng, 60, tally, observe)
-    assert tally.games > 150 and tally.plies > 1_000, tally
+    assert tally.games > 75 and tally.plies > 2_000, tally  # 115 games, 3,926 plies, 18 lone forts
     assert lone_forts >= 5, (lone_forts, tally)
 
 
