@@ -43,13 +43,19 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt(args: list[str], cwd: Path) -> tuple[int, float, str, str]:
     """Run ``tafl-desktop ARGS``, SIGINT it once it has searched, return (exit code, seconds it
     took to end after the signal, stdout, stderr)."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # A terminal's Ctrl+C reaches a command whose SIGINT is at its default; a test run started in the
+    # background of a script inherits SIGINT ignored, so the command gets the terminal's disposition back.
     proc = subprocess.Popen([sys.executable, "-m", "tafl_desktop", *args], cwd=cwd, env=env, text=True,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            restore_signals=True)
+                            restore_signals=True, preexec_fn=_default_sigint)
     try:
         deadline = time.monotonic() + 300
         while cpu_seconds(proc.pid) < CPU_BEFORE and proc.poll() is None and time.monotonic() < deadline:
