@@ -143,8 +143,15 @@ def _calls(node: ast.AST) -> set[str]:
 
 
 def _own_game_loops(node: ast.AST) -> list[int]:
-    """Lines of ``while`` loops that play a game (their condition asks whether it is over)."""
-    return [n.lineno for n in ast.walk(node) if isinstance(n, ast.While) and ".over" in ast.unparse(n.test)]
+    """Lines of ``while`` loops that play a game: their condition asks whether it is over, or
+    they play moves or judge replies."""
+    def plays(loop: ast.While) -> bool:
+        return any(isinstance(n, ast.Call) and ((isinstance(n.func, ast.Attribute) and n.func.attr == "play")
+                                                or (isinstance(n.func, ast.Name) and n.func.id == "judge"))
+                   for n in ast.walk(loop))
+
+    return [n.lineno for n in ast.walk(node)
+            if isinstance(n, ast.While) and (".over" in ast.unparse(n.test) or plays(n))]
 
 
 @pytest.mark.parametrize("module, function, name", [("ai/selfplay.py", "play_game", "play_game_loop"),
