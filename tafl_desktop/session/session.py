@@ -26,7 +26,7 @@ from tafl_desktop.core.game import Game, Move, Outcome, Ply, Position, Rules, Si
 from tafl_desktop.core.game_tree import Node
 from tafl_desktop.core.record_limits import comment_refusal, move_refusal, promotion_refusal
 from tafl_desktop.core.side_words import sentence
-from tafl_desktop.game_loop import Reply, Verdict, judge
+from tafl_desktop.game_loop import Reply, judge
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.session.engine import ClockReport, EngineHub, TurnFailure, TurnLimits, TurnRequest
 from tafl_desktop.session.events import Event, Signal0
@@ -105,8 +105,6 @@ class GameSession:
         self.loaded: Event[GameSource] = Event()
         self.thinking_changed: Event[bool] = Event()
         self.computer_failed: Event[str] = Event()
-        #: The game loop's verdict on each reply of a computer side (:func:`~tafl_desktop.game_loop.judge`).
-        self.judged: Event[Verdict] = Event()
         self.computer_progress: Event[Any] = Event()
         #: The side the computer is about to play (before its search starts).
         self.computer_to_move: Event[int] = Event()
@@ -710,15 +708,16 @@ class GameSession:
 
     def _computer_replied(self, generation: int, reply: Reply) -> None:
         """The computer's reply, judged by the one game loop's step (:func:`~tafl_desktop.game_loop.judge`,
-        as the match tool and the referees judge theirs): a move is played; a forfeit or a
-        resignation ends the game, its side losing; anything else (no move, a move the rules
-        refuse) is said and the game waits, as it is and playable (Move Now asks again)."""
+        as the match tool and the referees judge theirs): a move is played; a forfeit, a
+        resignation or a reply after its side's flag fell ends the game, that side losing;
+        anything else (no move, a move the rules refuse) is said and the game waits, as it is and
+        playable (Move Now asks again).  Generations, pause, undo and Move Now stay here."""
         if generation != self._generation:
             return  # stale: an undo, a pause or a new game came in between
         self._set_thinking(False)
         side = self.live_side()
-        verdict = judge(self._game, side, reply, self.players[int(side)].label(), refused_stops=True)
-        self.judged.emit(verdict)
+        late = self.clock is not None and self.clock.flagged() == int(side)
+        verdict = judge(self._game, side, reply, self.players[int(side)].label(), over_time=late, refused_stops=True)
         if verdict.goes_on:
             assert verdict.move is not None
             if self._refused(self._end, verdict.move):
