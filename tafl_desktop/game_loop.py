@@ -74,9 +74,9 @@ class Agent(Protocol):
 
     label: str
 
-    def think(self, game: Game, budget: Budget) -> Reply: ...
+    def think(self, game: Game[Any], budget: Budget) -> Reply: ...
 
-    def finish(self, game: Game) -> None: ...
+    def finish(self, game: Game[Any]) -> None: ...
 
     def close(self) -> None: ...
 
@@ -288,7 +288,7 @@ def _over_time(tc: TimeControl, clocks: list[float], side: int, budget: Budget, 
     return bool(budget.seconds and spent > budget.seconds + SEARCH_GRACE)
 
 
-def play_game(game: Game, agents: dict[Side, Agent], tc: TimeControl | None = None,
+def play_game(game: Game[Any], agents: dict[Side, Agent], tc: TimeControl | None = None,
               adjudication: Adjudication | None = None, trusted: bool = False) -> GameResult:
     """Play ``game`` (already holding its opening moves) to its end between ``agents``: ask the
     side to move, judge its reply (:func:`judge`), play the move, let the arbiter look
