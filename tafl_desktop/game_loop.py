@@ -49,6 +49,17 @@ class Budget:
     seconds: float = 0.0
     clock_ms: tuple[int, int] | None = None
     plan: ThinkPlan | None = None
+    #: Under a clock: the time control and the seconds left to the side to move (:meth:`plan_within`).
+    control: TimeControl | None = None
+    left: float = 0.0
+
+    def plan_within(self, seconds: float) -> ThinkPlan | None:
+        """The window's plan for a player whose own think time is ``seconds`` (a level's time,
+        which caps its share as it caps the window's computer at that level); None without a
+        clock.  ``plan`` is the same with no cap (a search player at full strength)."""
+        if self.control is None or not self.control.clocked:
+            return None
+        return _plan(self.control, self.left, seconds)
 
 
 @dataclass
@@ -146,15 +157,16 @@ def _budget(tc: TimeControl, clocks: list[float], side: int) -> Budget:
     # a share of the time left, plus most of the increment: the usual allocation of a clock
     seconds = max(0.01, min(left * 0.5, left / 30.0 + tc.increment * 0.8))
     return Budget(seconds=seconds, clock_ms=(max(0, int(clocks[0] * 1000)), max(0, int(clocks[1] * 1000))),
-                  plan=_plan(tc, left))
+                  plan=_plan(tc, left), control=tc, left=left)
 
 
-def _plan(tc: TimeControl, left: float) -> ThinkPlan:
+def _plan(tc: TimeControl, left: float, cap: float = float("inf")) -> ThinkPlan:
     """The window's computer's plan for a move with ``left`` seconds on its clock under ``tc``
-    (:meth:`GameClock.think_plan`, no level's cap): what a search player spends by default."""
+    (:meth:`GameClock.think_plan`, the one code path): with no cap, what a search player spends
+    by default; with a level's time as ``cap``, what the window's computer at that level spends."""
     clock = GameClock(ClockControl(max(1, round(tc.base * 1000)), round(tc.increment * 1000)), now=lambda: 0.0)
     clock.sides[0].main_ms = max(0, round(left * 1000))
-    return clock.think_plan(0, float("inf"))
+    return clock.think_plan(0, cap)
 
 
 #: What a reply comes to: see :class:`Verdict`.
