@@ -18,6 +18,14 @@ our rules, and ends the game when
   side whose own score stays at or below ``-resign_score`` for ``resign_moves`` of its moves in a
   row resigns (``resigned``, Cute Chess's resign adjudication).
 
+The loop has a step form, so that a caller driven by events judges a reply as the loop does:
+:func:`judge` says what one reply of one side comes to (a :class:`Verdict`: a move to play, a
+resignation, a failure, a refused move, no move), and the :class:`Arbiter` what the game comes to
+before a side is asked and after its move is on the board (the ply cap, the wall clock, the rules'
+ending, a proven result, a resignation by score).  :func:`play_game` is those steps in a loop; the
+window's session (:mod:`tafl_desktop.session.session`) calls :func:`judge` when its computer's
+reply arrives and keeps what is its own (generations, pause, undo, Move Now).
+
 The result is a :class:`GameResult`: plain data (it crosses process boundaries and goes into a
 match's journal as JSON).
 
