@@ -227,11 +227,13 @@ def judge(game: Game[Any], side: Side, reply: Reply, label: str = "", *, over_ti
     ``refused_stops``: a move the rules refuse is the caller's own program erring (the window's
     session, whose worker searched this very position, and whose hosted engines' moves are
     checked by their host, which forfeits them): the game stops and waits, nobody loses."""
-    from tafl_desktop.i18n import _
-
+    # the translations are imported where a text is made: a legal move, every ply of a
+    # self-play game, makes none
     if reply.resigned and not over_time:
         return Verdict("resigned", "resigned", Outcome(side.other, "resigned"), why=reply.text, text=reply.text)
     if reply.failure or over_time:
+        from tafl_desktop.i18n import _
+
         ending = reply.failure or "timeout"
         text = reply.text or _("{player} ran out of time").format(player=label)
         return Verdict("failed", ending, Outcome(side.other, "time" if ending == "timeout" else "forfeit"),
@@ -241,6 +243,8 @@ def judge(game: Game[Any], side: Side, reply: Reply, label: str = "", *, over_ti
     why = None if trusted else game.check(reply.move)
     if why is None:
         return Verdict("move", move=reply.move)
+    from tafl_desktop.i18n import _
+
     if refused_stops:
         clause = _("it proposed {move}, which is not allowed ({reason})").format(
             move=game.rules.move_text(reply.move), reason=why)
@@ -261,14 +265,14 @@ class Arbiter:
     def before_asking(self, game: Game[Any]) -> Verdict | None:
         """None if the side to move is asked for a move; else why not: the game is over, at the
         ply cap, or past the wall-clock limit."""
-        from tafl_desktop.i18n import _
-
         adj = self.rules
         if game.over:
             return Verdict("ending", "rules", game.outcome)
         if adj.max_plies and len(game.plies) >= adj.max_plies:
             if not adj.cap_is_draw:
                 return Verdict("ending", "ply_cap")
+            from tafl_desktop.i18n import _
+
             return Verdict("ending", "ply_cap", Outcome(None, "draw_agreed"),
                            text=_("adjudicated a draw at the {n}-ply cap").format(n=adj.max_plies))
         if adj.max_seconds and time.monotonic() - self.started >= adj.max_seconds:
@@ -278,12 +282,12 @@ class Arbiter:
     def after_move(self, game: Game[Any], side: Side, reply: Reply, label: str = "") -> Verdict:
         """What the game comes to once ``reply``'s move is on the board: the rules' ending, a
         result the search proves, a resignation by score, or it goes on."""
-        from tafl_desktop.i18n import ngettext
-
         adj = self.rules
         if game.over:
             return Verdict("ending", "rules", game.outcome, move=reply.move)
         if adj.proven and reply.mate_in is not None:
+            from tafl_desktop.i18n import ngettext
+
             loser = side.other if reply.mate_in > 0 else side
             n = abs(reply.mate_in)
             return Verdict("ending", "proven", Outcome(loser.other, "resigned"), move=reply.move,
@@ -293,6 +297,8 @@ class Arbiter:
         if adj.resign_moves and reply.score is not None:
             self.low_scores[s] = self.low_scores[s] + 1 if reply.score <= -adj.resign_score else 0
             if self.low_scores[s] >= adj.resign_moves:
+                from tafl_desktop.i18n import ngettext
+
                 return Verdict("ending", "resigned", Outcome(side.other, "resigned"), move=reply.move,
                                text=ngettext("{player} resigned: its score stayed lost for {n} move",
                                              "{player} resigned: its score stayed lost for {n} moves",
