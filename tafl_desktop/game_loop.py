@@ -18,6 +18,14 @@ our rules, and ends the game when
   side whose own score stays at or below ``-resign_score`` for ``resign_moves`` of its moves in a
   row resigns (``resigned``, Cute Chess's resign adjudication).
 
+The loop has a step form, so that a caller driven by events judges a reply as the loop does:
+:func:`judge` says what one reply of one side comes to (a :class:`Verdict`: a move to play, a
+resignation, a failure, a refused move, no move), and the :class:`Arbiter` what the game comes to
+before a side is asked and after its move is on the board (the ply cap, the wall clock, the rules'
+ending, a proven result, a resignation by score).  :func:`play_game` is those steps in a loop; the
+window's session (:mod:`tafl_desktop.session.session`) calls :func:`judge` when its computer's
+reply arrives and keeps what is its own (generations, pause, undo, Move Now).
+
 The result is a :class:`GameResult`: plain data (it crosses process boundaries and goes into a
 match's journal as JSON).
 
@@ -30,7 +38,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from tafl_desktop.core.clock import GameClock, ThinkPlan
 from tafl_desktop.core.clock import TimeControl as ClockControl
@@ -49,6 +57,17 @@ class Budget:
     seconds: float = 0.0
     clock_ms: tuple[int, int] | None = None
     plan: ThinkPlan | None = None
+    #: Under a clock: the time control and the seconds left to the side to move (:meth:`plan_within`).
+    control: TimeControl | None = None
+    left: float = 0.0
+
+    def plan_within(self, seconds: float) -> ThinkPlan | None:
+        """The window's plan for a player whose own think time is ``seconds`` (a level's time,
+        which caps its share as it caps the window's computer at that level); None without a
+        clock.  ``plan`` is the same with no cap (a search player at full strength)."""
+        if self.control is None or not self.control.clocked:
+            return None
+        return _plan(self.control, self.left, seconds)
 
 
 @dataclass
@@ -74,9 +93,9 @@ class Agent(Protocol):
 
     label: str
 
-    def think(self, game: Game, budget: Budget) -> Reply: ...
+    def think(self, game: Game[Any], budget: Budget) -> Reply: ...
 
-    def finish(self, game: Game) -> None: ...
+    def finish(self, game: Game[Any]) -> None: ...
 
     def close(self) -> None: ...
 
@@ -146,42 +165,172 @@ def _budget(tc: TimeControl, clocks: list[float], side: int) -> Budget:
     # a share of the time left, plus most of the increment: the usual allocation of a clock
     seconds = max(0.01, min(left * 0.5, left / 30.0 + tc.increment * 0.8))
     return Budget(seconds=seconds, clock_ms=(max(0, int(clocks[0] * 1000)), max(0, int(clocks[1] * 1000))),
-                  plan=_plan(tc, left))
+                  plan=_plan(tc, left), control=tc, left=left)
 
 
-def _plan(tc: TimeControl, left: float) -> ThinkPlan:
+def _plan(tc: TimeControl, left: float, cap: float = float("inf")) -> ThinkPlan:
     """The window's computer's plan for a move with ``left`` seconds on its clock under ``tc``
-    (:meth:`GameClock.think_plan`, no level's cap): what a search player spends by default."""
+    (:meth:`GameClock.think_plan`, the one code path): with no cap, what a search player spends
+    by default; with a level's time as ``cap``, what the window's computer at that level spends."""
     clock = GameClock(ClockControl(max(1, round(tc.base * 1000)), round(tc.increment * 1000)), now=lambda: 0.0)
     clock.sides[0].main_ms = max(0, round(left * 1000))
-    return clock.think_plan(0, float("inf"))
+    return clock.think_plan(0, cap)
 
 
-def play_game(game: Game, agents: dict[Side, Agent], tc: TimeControl | None = None,
+#: What a reply comes to: see :class:`Verdict`.
+VerdictKind = Literal["move", "ending", "resigned", "failed", "illegal", "stopped"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one reply of one side comes to: the loop's step (:func:`judge`, then
+    :meth:`Arbiter.after_move`), the same for every caller.
+
+    ``kind``: ``move`` (``move`` is played and the game goes on); ``ending`` (the rules ended the
+    game, or the arbiter did: ply cap, proven result, resignation by score); ``resigned`` (the
+    player gave up); ``failed`` (a crash, a timeout, a forfeit: the side loses); ``illegal`` (a
+    move the rules refuse); ``stopped`` (no move: the game stops where it is, unfinished).
+    ``ending`` is :attr:`GameResult.ending`'s key, ``outcome`` the result the game gets (None: it
+    goes on, or stops unfinished), ``failed`` the side whose player failed, ``why`` the clause
+    that says why (the player's own words, the rules' reason) for a caller's sentence, and
+    ``text`` one line for people (:attr:`GameResult.text`; empty: the outcome describes itself)."""
+
+    kind: VerdictKind
+    ending: str = ""
+    outcome: Outcome | None = None
+    failed: Side | None = None
+    why: str = ""
+    text: str = ""
+    move: tuple[int, ...] | None = None
+
+    @property
+    def goes_on(self) -> bool:
+        """Whether the reply's move is played and the game continues."""
+        return self.kind == "move"
+
+    def settle(self, game: Game[Any]) -> None:
+        """Give ``game`` the verdict's result (an ending off the board; one the board made is
+        there already, and a verdict without an outcome leaves the game open)."""
+        if self.outcome is not None and game.outcome is None:
+            game.finish(self.outcome)
+
+
+def judge(game: Game[Any], side: Side, reply: Reply, label: str = "", *, over_time: bool = False,
+          trusted: bool = False, refused_stops: bool = False) -> Verdict:
+    """What ``reply``, ``side``'s answer in ``game``'s live position, comes to, before anything
+    is played: the step every caller takes with each reply (:func:`play_game` with its agents',
+    the window's session with its computer's).  ``game`` is not changed.
+
+    ``label`` names the player in the texts; ``over_time``: the reply came past the player's
+    time (the caller keeps the clock), a loss by ``time`` even for a resignation or a move.
+    ``trusted``: the move is our own search's, legal by construction, and is not checked.
+    ``refused_stops``: a move the rules refuse is the caller's own program erring (the window's
+    session, whose worker searched this very position, and whose hosted engines' moves are
+    checked by their host, which forfeits them): the game stops and waits, nobody loses."""
+    # the translations are imported where a text is made: a legal move, every ply of a
+    # self-play game, makes none
+    if reply.resigned and not over_time:
+        return Verdict("resigned", "resigned", Outcome(side.other, "resigned"), why=reply.text, text=reply.text)
+    if reply.failure or over_time:
+        from tafl_desktop.i18n import _
+
+        ending = reply.failure or "timeout"
+        text = reply.text or _("{player} ran out of time").format(player=label)
+        return Verdict("failed", ending, Outcome(side.other, "time" if ending == "timeout" else "forfeit"),
+                       failed=side, why=text, text=text)
+    if reply.move is None:
+        return Verdict("stopped", "stopped", why=reply.text, text=reply.text)
+    why = None if trusted else game.check(reply.move)
+    if why is None:
+        return Verdict("move", move=reply.move)
+    from tafl_desktop.i18n import _
+
+    if refused_stops:
+        clause = _("it proposed {move}, which is not allowed ({reason})").format(
+            move=game.rules.move_text(reply.move), reason=why)
+        return Verdict("illegal", "illegal", why=clause, text=clause, move=reply.move)
+    return Verdict("illegal", "illegal", Outcome(side.other, "forfeit"), failed=side, why=why,
+                   text=_("{player} played an illegal move: {why}").format(player=label, why=why), move=reply.move)
+
+
+@dataclass
+class Arbiter:
+    """The adjudication of one game, and what it remembers between moves: when the game began
+    (the wall-clock limit) and each side's run of moves with a lost score."""
+
+    rules: Adjudication = field(default_factory=Adjudication)
+    low_scores: list[int] = field(default_factory=lambda: [0, 0])
+    started: float = field(default_factory=time.monotonic)
+
+    def before_asking(self, game: Game[Any]) -> Verdict | None:
+        """None if the side to move is asked for a move; else why not: the game is over, at the
+        ply cap, or past the wall-clock limit."""
+        adj = self.rules
+        if game.over:
+            return Verdict("ending", "rules", game.outcome)
+        if adj.max_plies and len(game.plies) >= adj.max_plies:
+            if not adj.cap_is_draw:
+                return Verdict("ending", "ply_cap")
+            from tafl_desktop.i18n import _
+
+            return Verdict("ending", "ply_cap", Outcome(None, "draw_agreed"),
+                           text=_("adjudicated a draw at the {n}-ply cap").format(n=adj.max_plies))
+        if adj.max_seconds and time.monotonic() - self.started >= adj.max_seconds:
+            return Verdict("stopped", "stopped")
+        return None
+
+    def after_move(self, game: Game[Any], side: Side, reply: Reply, label: str = "") -> Verdict:
+        """What the game comes to once ``reply``'s move is on the board: the rules' ending, a
+        result the search proves, a resignation by score, or it goes on."""
+        adj = self.rules
+        if game.over:
+            return Verdict("ending", "rules", game.outcome, move=reply.move)
+        if adj.proven and reply.mate_in is not None:
+            from tafl_desktop.i18n import ngettext
+
+            loser = side.other if reply.mate_in > 0 else side
+            n = abs(reply.mate_in)
+            return Verdict("ending", "proven", Outcome(loser.other, "resigned"), move=reply.move,
+                           text=ngettext("adjudicated: the search proves the result in {n} ply",
+                                         "adjudicated: the search proves the result in {n} plies", n).format(n=n))
+        s = int(side)
+        if adj.resign_moves and reply.score is not None:
+            self.low_scores[s] = self.low_scores[s] + 1 if reply.score <= -adj.resign_score else 0
+            if self.low_scores[s] >= adj.resign_moves:
+                from tafl_desktop.i18n import ngettext
+
+                return Verdict("ending", "resigned", Outcome(side.other, "resigned"), move=reply.move,
+                               text=ngettext("{player} resigned: its score stayed lost for {n} move",
+                                             "{player} resigned: its score stayed lost for {n} moves",
+                                             adj.resign_moves).format(player=label, n=adj.resign_moves))
+        return Verdict("move", move=reply.move)
+
+
+def _over_time(tc: TimeControl, clocks: list[float], side: int, budget: Budget, spent: float) -> bool:
+    """Whether a reply that took ``spent`` seconds came too late: past the side's clock (already
+    charged with ``spent``), or without a clock past the move's time plus :data:`SEARCH_GRACE`."""
+    if tc.clocked:
+        return clocks[side] < 0
+    return bool(budget.seconds and spent > budget.seconds + SEARCH_GRACE)
+
+
+def play_game(game: Game[Any], agents: dict[Side, Agent], tc: TimeControl | None = None,
               adjudication: Adjudication | None = None, trusted: bool = False) -> GameResult:
-    """Play ``game`` (already holding its opening moves) to its end between ``agents``.
+    """Play ``game`` (already holding its opening moves) to its end between ``agents``: ask the
+    side to move, judge its reply (:func:`judge`), play the move, let the arbiter look
+    (:class:`Arbiter`), until a verdict ends or stops the game.
 
     ``trusted``: the agents are our own search, whose moves are legal by construction; they are
     played without the referee's check (self-play's speed figures count the search, not a second
     move generation), and a move the rules refuse raises ``IllegalMove``."""
-    from tafl_desktop.i18n import _, ngettext
-
     tc = tc or TimeControl()
-    adj = adjudication or Adjudication()
+    arbiter = Arbiter(adjudication or Adjudication())
     rules = game.rules
     clocks = [tc.base, tc.base]
-    low_scores = [0, 0]
-    t0 = time.monotonic()
-    ending, failed, text = "rules", None, ""
-    while not game.over:
-        if adj.max_plies and len(game.plies) >= adj.max_plies:
-            ending = "ply_cap"
-            if adj.cap_is_draw:
-                game.finish(Outcome(None, "draw_agreed"))
-                text = _("adjudicated a draw at the {n}-ply cap").format(n=adj.max_plies)
-            break
-        if adj.max_seconds and time.monotonic() - t0 >= adj.max_seconds:
-            ending = "stopped"
+    while True:
+        stop = arbiter.before_asking(game)
+        if stop is not None:
+            verdict = stop
             break
         side = rules.side_to_move(game.position)
         s = int(side)
@@ -191,63 +340,35 @@ def play_game(game: Game, agents: dict[Side, Agent], tc: TimeControl | None = No
         spent = time.monotonic() - started
         if tc.clocked:
             clocks[s] -= spent
-        over_time = (clocks[s] < 0) if tc.clocked else bool(budget.seconds and spent > budget.seconds + SEARCH_GRACE)
-        if reply.resigned and not over_time:
-            ending, text = "resigned", reply.text
-            game.resign(side, "resigned")
+        label = agents[side].label
+        verdict = judge(game, side, reply, label, over_time=_over_time(tc, clocks, s, budget, spent),
+                        trusted=trusted)
+        if not verdict.goes_on:
             break
-        if reply.failure or over_time:
-            ending = reply.failure or "timeout"
-            failed = side.key
-            text = reply.text or _("{player} ran out of time").format(player=agents[side].label)
-            game.resign(side, "time" if ending == "timeout" else "forfeit")
-            break
-        if reply.move is None:
-            ending = "stopped"
-            break
-        why = None if trusted else game.check(reply.move)
-        if why is not None:
-            ending, failed = "illegal", side.key
-            text = _("{player} played an illegal move: {why}").format(player=agents[side].label, why=why)
-            game.resign(side, "forfeit")
-            break
-        game.play(reply.move)
+        assert verdict.move is not None
+        game.play(verdict.move)
         if tc.clocked:
             clocks[s] += tc.increment
-        if game.over:
+        verdict = arbiter.after_move(game, side, reply, label)
+        if not verdict.goes_on:
             break
-        if adj.proven and reply.mate_in is not None:
-            ending = "proven"
-            loser = side.other if reply.mate_in > 0 else side
-            game.resign(loser, "resigned")
-            n = abs(reply.mate_in)
-            text = ngettext("adjudicated: the search proves the result in {n} ply",
-                            "adjudicated: the search proves the result in {n} plies", n).format(n=n)
-            break
-        if adj.resign_moves and reply.score is not None:
-            low_scores[s] = low_scores[s] + 1 if reply.score <= -adj.resign_score else 0
-            if low_scores[s] >= adj.resign_moves:
-                ending = "resigned"
-                game.resign(side, "resigned")
-                text = ngettext("{player} resigned: its score stayed lost for {n} move",
-                                "{player} resigned: its score stayed lost for {n} moves", adj.resign_moves).format(
-                    player=agents[side].label, n=adj.resign_moves)
-                break
+    verdict.settle(game)
     for agent in {id(a): a for a in agents.values()}.values():
         try:
             agent.finish(game)
         except Exception:  # noqa: BLE001 - telling a finished engine the result is a courtesy
             pass
     out = game.outcome
+    text = verdict.text
     if not text and out is not None:
         text = out.describe(rules.variant)
     return GameResult(
         winner=out.winner.key if out and out.winner is not None else None,
-        ending=ending,
+        ending=verdict.ending,
         reason=out.reason if out else "",
         plies=len(game.plies),
         moves=game.move_texts(),
-        failed=failed,
+        failed=verdict.failed.key if verdict.failed is not None else None,
         text=text,
-        seconds=round(time.monotonic() - t0, 3),
+        seconds=round(time.monotonic() - arbiter.started, 3),
     )

@@ -6,17 +6,24 @@ search, :class:`tafl_desktop.ai.search.Searcher`, and the native one,
 :class:`tafl_desktop.native.search.NativeSearcher`) must agree on these types, and the native
 bridge must not import the Python searcher to learn them (``ai/`` sits above ``native/``:
 ``ai.engine.make_searcher`` picks between them).  Pure Python, importing only the core
-(``docs/ARCHITECTURE.md`` §1: the layers).
+(``docs/ARCHITECTURE.md`` §1: the layers); the evaluators' Protocol, which lives above in
+``ai/``, is named for the type checker alone.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
-from tafl_desktop.core.game import Move
+from tafl_desktop.core.game import Move, Position, Rules
+
+if TYPE_CHECKING:  # the evaluators live above (ai/), the contract only names their Protocol
+    from tafl_desktop.ai.evaluation import Evaluator
+
+#: The family's position type a searcher searches (as :class:`~tafl_desktop.core.game.Rules`'s).
+P = TypeVar("P", bound=Position)
 
 #: The score of a won position (from the winner's view), less the plies it takes.
 MATE = 100_000
@@ -84,7 +91,7 @@ class SearchResult:
         return None
 
 
-def drift_pick(candidates: list[tuple[Move, int]], rng: Any) -> Move:
+def drift_pick(candidates: list[tuple[Move, int]], rng: random.Random) -> Move:
     """A weak level's move among the root moves within its margin: the best with probability
     1/2, the second best 1/4, and so on (``SearchLimits.ranked_drift``).
 
@@ -105,16 +112,14 @@ def drift_pick(candidates: list[tuple[Move, int]], rng: Any) -> Move:
 
 
 @runtime_checkable
-class Searcher(Protocol):
+class Searcher(Protocol[P]):
     """What everything that thinks may ask of a searcher, whichever engine it is
-    (``ai.engine.make_searcher`` gives one and the caller never learns which)."""
+    (``ai.engine.make_searcher`` gives one and the caller never learns which).  Generic in the
+    family's position type, as the rules and the evaluators are: a Tafl searcher is a
+    ``Searcher[TaflPosition]``, and the type checker tells it from a Fox one."""
 
     #: ``"native"`` or ``"python"`` (for reports such as ``bench --json``).
     engine: str
-    #: The rules object searched.
-    rules: Any
-    #: The family's Python evaluator (its drift scales and hooks).
-    ev: Any
     #: How many best root moves get exact scores (multi-PV; 1 for play).
     lines: int
     #: Search threads when the limits name none (the native search's Lazy SMP; the Python one
@@ -126,7 +131,20 @@ class Searcher(Protocol):
     #: Positions visited by the last search.
     nodes: int
 
-    def search(self, pos: Any, limits: SearchLimits | None = None, history_keys: Iterable[Any] = (),
+    # read-only, so that a searcher holding its family's own rules (``TaflRules``) and evaluator
+    # (``TaflEvaluator``) meets them: a property's type is covariant, an attribute's is not
+
+    @property
+    def rules(self) -> Rules[P]:
+        """The rules object searched."""
+        ...
+
+    @property
+    def ev(self) -> Evaluator[P]:
+        """The family's Python evaluator (its drift scales and hooks)."""
+        ...
+
+    def search(self, pos: P, limits: SearchLimits | None = None, history_keys: Iterable[Hashable] = (),
                should_stop: Callable[[], bool] | None = None, rng: random.Random | None = None,
                on_iteration: Callable[[SearchResult], None] | None = None,
                on_progress: Callable[[int, int], None] | None = None) -> SearchResult:
@@ -136,7 +154,7 @@ class Searcher(Protocol):
         every :data:`PROGRESS_EVERY` seconds."""
         ...
 
-    def pv(self, pos: Any, first: Move) -> list[Move]:
+    def pv(self, pos: P, first: Move) -> list[Move]:
         """The principal variation starting with ``first``, after a search."""
         ...
 

@@ -143,8 +143,15 @@ def _calls(node: ast.AST) -> set[str]:
 
 
 def _own_game_loops(node: ast.AST) -> list[int]:
-    """Lines of ``while`` loops that play a game (their condition asks whether it is over)."""
-    return [n.lineno for n in ast.walk(node) if isinstance(n, ast.While) and ".over" in ast.unparse(n.test)]
+    """Lines of ``while`` loops that play a game: their condition asks whether it is over, or
+    they play moves or judge replies."""
+    def plays(loop: ast.While) -> bool:
+        return any(isinstance(n, ast.Call) and ((isinstance(n.func, ast.Attribute) and n.func.attr == "play")
+                                                or (isinstance(n.func, ast.Name) and n.func.id == "judge"))
+                   for n in ast.walk(loop))
+
+    return [n.lineno for n in ast.walk(node)
+            if isinstance(n, ast.While) and (".over" in ast.unparse(n.test) or plays(n))]
 
 
 @pytest.mark.parametrize("module, function, name", [("ai/selfplay.py", "play_game", "play_game_loop"),
@@ -160,3 +167,87 @@ def test_self_play_the_referee_and_the_match_tool_stand_on_the_one_loop(module, 
     body = _function(path, function)
     assert name in _calls(body) and _own_game_loops(body) == [], module
     assert _own_game_loops(_function(PACKAGE / "game_loop.py", "play_game")) != []  # the one loop is where it says
+
+
+def _self_calls(fn: ast.AST, into_lambdas: bool) -> set[str]:
+    """Names of the methods ``fn`` calls on ``self`` (inside its lambdas too, if asked: a deferred call)."""
+    out: set[str] = set()
+    stack = list(ast.iter_child_nodes(fn))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Lambda) and not into_lambdas:
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
+            out.add(node.func.attr)
+        stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _reached(methods: dict[str, ast.FunctionDef], roots: set[str], into_lambdas: bool) -> set[str]:
+    seen: set[str] = set()
+    todo = [r for r in roots if r in methods]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(c for c in _self_calls(methods[name], into_lambdas) if c in methods)
+    return seen
+
+
+def _reply_only(source: str) -> tuple[dict[str, ast.FunctionDef], set[str]]:
+    """The session's methods, and those only the computer's reply runs: reached from the callbacks
+    its ``TurnRequest`` is built with, less what a person's move runs too (``play``)."""
+    cls = next(n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ClassDef) and n.name == "GameSession")
+    methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+    callbacks = {c for n in ast.walk(cls) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                 and n.func.id == "TurnRequest"
+                 for a in n.args if isinstance(a, ast.Lambda) for c in _self_calls(a, True)}
+    return methods, _reached(methods, callbacks, True) - _reached(methods, {"play", "play_at_end"}, False)
+
+
+def _judging(fn: ast.AST) -> list[str]:
+    """What in ``fn`` judges a reply itself: the rules' check, a resignation or an ending given to
+    the game, an outcome made."""
+    return [ast.unparse(n) for n in ast.walk(fn) if isinstance(n, ast.Call) and (
+        (isinstance(n.func, ast.Attribute) and n.func.attr in ("check", "resign", "finish"))
+        or (isinstance(n.func, ast.Name) and n.func.id == "Outcome"))]
+
+
+#: The session's computer turn as it was before the loop's step: it judged the reply itself.
+_JUDGING_SESSION = '''
+class GameSession:
+    def _maybe_start_computer(self):
+        TurnRequest(self._game, "", lambda move: self._computer_moved(1, move), lambda why: self._failed(1, why))
+
+    def _computer_moved(self, generation, move):
+        self._defer(lambda: self._apply(generation, move))
+
+    def _apply(self, generation, move):
+        if self._game.check(move) is None:
+            self._play_live(move)
+
+    def _failed(self, generation, why):
+        self._game.finish(Outcome(self.live_side().other, "forfeit"))
+
+    def play(self, move):
+        self._play_live(move)
+
+    def _play_live(self, move):
+        self._maybe_start_computer()
+'''
+
+
+def test_the_session_judges_its_computers_reply_only_through_the_loops_step():
+    """The window's session stands on the one loop too: the code only the computer's reply runs
+    asks the loop's step (``judge``) and neither checks the move, nor ends the game, nor makes an
+    outcome itself (the event-driven parts - generations, pause, undo, Move Now - stay there)."""
+    methods, handlers = _reply_only((PACKAGE / "session" / "session.py").read_text(encoding="utf-8"))
+    assert handlers and any("judge" in _calls(methods[name]) for name in handlers), handlers
+    assert {name: _judging(methods[name]) for name in handlers} == {name: [] for name in handlers}
+    # the check can fail: the session's turn as it was finds its own judging
+    old, handlers = _reply_only(_JUDGING_SESSION)
+    assert handlers == {"_computer_moved", "_apply", "_failed"}
+    assert [j for name in sorted(handlers) for j in _judging(old[name])] == [
+        "self._game.check(move)", "self._game.finish(Outcome(self.live_side().other, 'forfeit'))",
+        "Outcome(self.live_side().other, 'forfeit')"]

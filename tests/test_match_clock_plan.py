@@ -86,3 +86,37 @@ def test_a_clocked_match_plays_the_plan_against_the_flat_share_without_a_flag(tm
     assert report["players"] == ["native", "native:clock=flat"]
     assert report["wins"] + report["draws"] + report["losses"] == 2
     assert report["failures"] == []  # no game lost on time by either budget
+
+
+@pytest.mark.parametrize("level", ["beginner", "expert"])
+def test_a_level_under_a_clock_budgets_it_as_the_window_does(level):
+    """A level player of a match is asked for its move with the budget the window's session gives
+    the computer at that level on the same clock (its share capped by the level's time, the hard
+    limit for critical moments), not the flat share of the clock.  60 s + 1 s with 42 s left: the
+    clock's share is 42/30 + 0.8 = 2.2 s; Beginner's 0.3 s caps it, Expert's 15 s does not."""
+    from tafl_desktop.core.clock import TimeControl as ClockControl
+    from tafl_desktop.search_contract import SearchResult
+    from tafl_desktop.session.players import COMPUTER
+    from tafl_desktop.session.players import PlayerSpec as SessionPlayer
+    from tafl_desktop.session.session import GameSession
+    from tafl_desktop.session.source import GameSource
+
+    variant = find_variant("brandubh")
+    rules = variant.make_rules()
+    agent = make_agent(parse_player(level), rules, seed=1)
+    asked: list[tuple[float | None, float | None]] = []
+
+    def choose(pos, keys=(), should_stop=None, margin=None, on_iteration=None, time_limit=None, soft_limit=None):
+        asked.append((time_limit, soft_limit))
+        return SearchResult(rules.legal_moves(pos)[0], 0, 1, 1, 0.0)
+
+    agent.player.choose = choose  # the budget it is asked with, not a search
+    budget = _budget(TimeControl(base=60, increment=1), [42.0, 60.0], 0)
+    assert agent.think(Game(rules), budget).move is not None
+    window = GameSession(GameSource.new(variant, (SessionPlayer(COMPUTER, level), SessionPlayer()),
+                                        time_control=ClockControl(60_000, 1000)), now=lambda: 0.0)
+    assert window.clock is not None
+    window.clock.sides[0].main_ms = 42_000
+    plan = window.think_plan(0, level)
+    assert plan is not None and asked == [(pytest.approx(plan.hard), pytest.approx(plan.soft))]
+    assert (plan.soft < budget.seconds) == (level == "beginner")  # the level's time caps the share

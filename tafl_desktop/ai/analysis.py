@@ -80,7 +80,7 @@ def to_analysis(rules: Rules[P], pos: P, res: SearchResult) -> Analysis:
 
 def best_move(rules: Rules[P], pos: P, level: str = "medium", history_keys: Iterable[Hashable] = (),
               should_stop: Callable[[], bool] | None = None, seed: int | None = None,
-              searcher: Searcher | None = None, on_iteration: Callable[[SearchResult], None] | None = None,
+              searcher: Searcher[P] | None = None, on_iteration: Callable[[SearchResult], None] | None = None,
               time_limit: float | None = None, soft_limit: float | None = None) -> Analysis:
     """The move a computer player of ``level`` makes in ``pos`` (randomness and blunders included);
     ``time_limit`` overrides the level's think time (``soft_limit``: a clock's share, see
@@ -92,7 +92,7 @@ def best_move(rules: Rules[P], pos: P, level: str = "medium", history_keys: Iter
 
 
 def hint(rules: Rules[P], pos: P, history_keys: Iterable[Hashable] = (), should_stop: Callable[[], bool] | None = None,
-         time_limit: float | None = None, searcher: Searcher | None = None,
+         time_limit: float | None = None, searcher: Searcher[P] | None = None,
          on_iteration: Callable[[SearchResult], None] | None = None) -> Analysis:
     """The best move for the side to move, searched with the strongest level's settings."""
     player = ComputerPlayer(rules, get_level(HINT_LEVEL), searcher=searcher)
@@ -102,6 +102,6 @@ def hint(rules: Rules[P], pos: P, history_keys: Iterable[Hashable] = (), should_
 
 def evaluate(rules: Rules[P], pos: P, history_keys: Iterable[Hashable] = (),
              should_stop: Callable[[], bool] | None = None, time_limit: float = EVAL_TIME,
-             searcher: Searcher | None = None) -> Analysis:
+             searcher: Searcher[P] | None = None) -> Analysis:
     """A searched evaluation of ``pos`` for the evaluation bar (strongest settings, short time)."""
     return hint(rules, pos, history_keys, should_stop, time_limit, searcher)

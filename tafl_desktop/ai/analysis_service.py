@@ -36,11 +36,11 @@ if TYPE_CHECKING:
 MODES = ("analyse", "review")
 
 
-def _searcher(engine: WorkerState, rules: Rules[P]) -> Searcher:
+def _searcher(engine: WorkerState, rules: Rules[P]) -> Searcher[P]:
     from tafl_desktop.ai.engine import make_searcher
 
     cache = engine.__dict__.setdefault("_multipv", {})
-    s: Searcher | None = cache.get(id(rules))
+    s: Searcher[P] | None = cache.get(id(rules))
     if s is None or s.rules is not rules:
         cache.clear()  # one at a time: the table is big
         s = cache[id(rules)] = make_searcher(rules)
@@ -59,7 +59,7 @@ def _report_dict(rep: Report) -> dict[str, Any]:
             "seconds": round(rep.seconds, 3), "nps": round(rep.nodes_per_second), "stopped": rep.stopped}
 
 
-def _analyse(searcher: Searcher, rid: int, req: dict[str, Any], rules: Rules[P], pos: P, history: list[Hashable],
+def _analyse(searcher: Searcher[P], rid: int, req: dict[str, Any], rules: Rules[P], pos: P, history: list[Hashable],
              should_stop: Callable[[], bool], send: Callable[[object], None]) -> dict[str, Any]:
     from tafl_desktop.ai import heatmap, multipv
 

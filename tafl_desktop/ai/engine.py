@@ -32,7 +32,7 @@ from tafl_desktop.search_contract import Searcher as SearcherContract
 
 if TYPE_CHECKING:
     from tafl_desktop.ai.evaluation import Evaluator
-    from tafl_desktop.core.tafl import TaflRules
+    from tafl_desktop.core.tafl import TaflPosition, TaflRules
     from tafl_desktop.native.search import NativeSearcher
     from tafl_native import TaflSearch
 
@@ -90,7 +90,7 @@ def engine_name(rules: Rules[P], engine: str | None = None) -> str:
 
 
 def make_searcher(rules: Rules[P], engine: str | None = None, evaluator: Evaluator[P] | None = None,
-                  weights: dict[str, int] | None = None) -> SearcherContract:
+                  weights: dict[str, int] | None = None) -> SearcherContract[P]:
     """A searcher for ``rules`` (see the module docstring for the interface).  A custom
     ``evaluator`` (tuning experiments) keeps the Python search, whose hooks it replaces.
     ``weights`` (Tafl only: the terms of ``resources/ai/tafl_evaluation.toml``) replace the
@@ -99,21 +99,29 @@ def make_searcher(rules: Rules[P], engine: str | None = None, evaluator: Evaluat
 
     if evaluator is not None:
         return Searcher(rules, evaluator)
-    if weights is not None:
-        from tafl_desktop.ai.evaluation_tafl import TaflEvaluator, TaflWeights
+    if weights is not None and getattr(rules, "family", "") != "tafl":
+        raise ValueError("evaluation weights apply to the Tafl games only")
+    if weights is None and resolve(rules, engine) != "native":
+        return Searcher(rules)
+    # the Tafl family's own searchers (tuned weights, the native engine): P is TaflPosition here
+    return cast("SearcherContract[P]", _tafl_searcher(tafl_rules(rules), engine, weights))
 
-        if getattr(rules, "family", "") != "tafl":
-            raise ValueError("evaluation weights apply to the Tafl games only")
-        tw = TaflWeights.from_dict(weights)
-        tafl = tafl_rules(rules)
-        if resolve(rules, engine) == "native":
-            from tafl_desktop.native.search import NativeSearcher
 
-            return NativeSearcher(tafl, TaflEvaluator(tafl, tw))
-        return Searcher(tafl, TaflEvaluator(tafl, tw))
+def _tafl_searcher(rules: TaflRules, engine: str | None,
+                   weights: dict[str, int] | None) -> SearcherContract[TaflPosition]:
+    """A searcher of Tafl ``rules``: with ``weights`` in the engine asked for, else the native one."""
+    from tafl_desktop.ai.search import Searcher
+
+    if weights is None:
+        return native_searcher(rules)
+    from tafl_desktop.ai.evaluation_tafl import TaflEvaluator, TaflWeights
+
+    tw = TaflWeights.from_dict(weights)
     if resolve(rules, engine) == "native":
-        return native_searcher(tafl_rules(rules))
-    return Searcher(rules)
+        from tafl_desktop.native.search import NativeSearcher
+
+        return NativeSearcher(rules, TaflEvaluator(rules, tw))
+    return Searcher(rules, TaflEvaluator(rules, tw))
 
 
 def tafl_rules(rules: Rules[P]) -> TaflRules:

@@ -36,7 +36,7 @@ def heat_depth(rules: Rules[P], engine: str) -> int:
     return max(1, default_budget(rules, engine).depth - 2)
 
 
-def _child_score(rules: Rules[P], child: P, searcher: Searcher, depth: int, keys: list[Hashable],
+def _child_score(rules: Rules[P], child: P, searcher: Searcher[P], depth: int, keys: list[Hashable],
                  should_stop: Callable[[], bool] | None) -> int:
     """The value of ``child`` for the player who is *not* to move there (the mover of the move)."""
     out = rules.outcome(child)
@@ -50,7 +50,7 @@ def _child_score(rules: Rules[P], child: P, searcher: Searcher, depth: int, keys
     return -res.score
 
 
-def heat_map(rules: Rules[P], pos: P, searcher: Searcher, depth: int, history_keys: Iterable[Hashable] = (),
+def heat_map(rules: Rules[P], pos: P, searcher: Searcher[P], depth: int, history_keys: Iterable[Hashable] = (),
              should_stop: Callable[[], bool] | None = None,
              on_progress: Callable[[int, int], None] | None = None) -> dict[str, Any] | None:
     """``{"squares": {square: chance}, "moves": {square: move}, "best": chance, "depth": depth,

@@ -84,7 +84,7 @@ class MultiPVSearcher(Searcher[Position]):
     :class:`~tafl_desktop.ai.search.Searcher` scores the best ``lines`` moves exactly)."""
 
 
-def _lines(rules: Rules[P], pos: P, searcher: SearcherContract, scored: list[tuple[Move, int]], depth: int,
+def _lines(rules: Rules[P], pos: P, searcher: SearcherContract[P], scored: list[tuple[Move, int]], depth: int,
            n: int) -> list[Line]:
     side = rules.side_to_move(pos)
     variant = rules.variant
@@ -127,7 +127,7 @@ def playable_moves(rules: Rules[P], pos: P, history_keys: Iterable[Hashable] = (
 def analyse(rules: Rules[P], pos: P, lines: int = 3, time_limit: float = 2.0, depth: int = 64, nodes: int = 0,
             history_keys: Iterable[Hashable] = (), should_stop: Callable[[], bool] | None = None,
             on_iteration: Callable[[Report], None] | None = None,
-            searcher: SearcherContract | None = None, engine: str | None = None,
+            searcher: SearcherContract[P] | None = None, engine: str | None = None,
             on_progress: Callable[[int, int], None] | None = None, reproducible: bool = False) -> Report:
     """The best ``lines`` (1..5) lines of ``pos`` for the side to move, searched for ``time_limit``
     seconds (0: no limit) or to ``depth``.  ``on_iteration`` gets a :class:`Report` after every

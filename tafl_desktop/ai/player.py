@@ -28,7 +28,7 @@ class ComputerPlayer(Generic[P]):
     """Chooses moves at one level; keeps its searcher (and transposition table) between moves."""
 
     def __init__(self, rules: Rules[P], level: str | Level, seed: int | None = None,
-                 evaluator: Evaluator[P] | None = None, time_scale: float = 1.0, searcher: Searcher | None = None,
+                 evaluator: Evaluator[P] | None = None, time_scale: float = 1.0, searcher: Searcher[P] | None = None,
                  engine: str | None = None,
                  timed: bool = False, weights: dict[str, int] | None = None) -> None:
         self.rules = rules

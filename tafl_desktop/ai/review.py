@@ -168,7 +168,7 @@ def _terminal_score(rules: Rules[P], pos: P) -> int | None:
 
 def evaluate_position(rules: Rules[P], pos: P, budget: Budget, history_keys: Iterable[Hashable] = (),
                       should_stop: Callable[[], bool] | None = None,
-                      searcher: Searcher | None = None) -> dict[str, Any]:
+                      searcher: Searcher[P] | None = None) -> dict[str, Any]:
     """One position's evaluation: ``{"score", "best", "best_move", "line", "depth", "side"}``
     (score from the side to move's view; ``line`` the engine's best line as move texts; an ended
     game gets its result and no best move).  The searcher is emptied first (reproducibility)."""
@@ -217,7 +217,7 @@ def evaluate_positions(rules: Rules[P], positions: list[P], budget: Budget,
                        known: dict[int, dict[str, Any]] | None = None,
                        should_stop: Callable[[], bool] | None = None,
                        on_progress: Callable[[int, dict[int, dict[str, Any]]], None] | None = None,
-                       searcher: Searcher | None = None, engine: str | None = None,
+                       searcher: Searcher[P] | None = None, engine: str | None = None,
                        on_position: Callable[[int, dict[str, Any]], None] | None = None) -> dict[int, dict[str, Any]]:
     """Evaluate every position not in ``known``; ``on_position(i, eval)`` and then
     ``on_progress(done, evals)`` after each one.  Stops early (returning what it has) when

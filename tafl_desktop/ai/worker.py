@@ -109,9 +109,9 @@ class _Engine:
     def __init__(self, stop_id: Synchronized[int], conn: Connection) -> None:
         self.stop_id = stop_id
         self.conn = conn
-        self.cache: dict[str, tuple[Rules[Position], Searcher]] = {}
+        self.cache: dict[str, tuple[Rules[Position], Searcher[Position]]] = {}
 
-    def rules_for(self, variant_data: dict[str, Any]) -> tuple[Rules[Position], Searcher]:
+    def rules_for(self, variant_data: dict[str, Any]) -> tuple[Rules[Position], Searcher[Position]]:
         from tafl_desktop.ai.engine import make_searcher
         from tafl_desktop.core.variants import variant_from_data
 

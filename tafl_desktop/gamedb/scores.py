@@ -14,7 +14,12 @@ is another key, never mixed with this one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from tafl_desktop.core.game import P, Rules
+
+if TYPE_CHECKING:
+    from tafl_desktop.search_contract import Searcher
 
 #: Positions searched for one move's score on the native engine (one thread, so any machine gives
 #: the same score): a few milliseconds.
@@ -25,7 +30,7 @@ BUDGET = 5000
 PYTHON_BUDGET = 1000
 
 
-def budget_for(rules: Any) -> int:
+def budget_for(rules: Rules[P]) -> int:
     """The budget of a score under ``rules``: the engine that searches them decides it (a part of
     the cache's key, so scores of the two budgets never mix)."""
     from tafl_desktop.ai.engine import resolve
@@ -58,7 +63,7 @@ class MoveScore:
         return -self.score
 
 
-def score_after(rules: Any, after: Any, searcher: Any = None, budget: int = BUDGET) -> MoveScore:
+def score_after(rules: Rules[P], after: P, searcher: Searcher[P] | None = None, budget: int = BUDGET) -> MoveScore:
     """Search the position a move led to with ``budget`` positions on one thread, from a cleared
     table (so the score depends on the position and the budget alone: the one a cache may keep);
     an ended position is scored by its outcome (its winner has won: a result in 0 plies)."""

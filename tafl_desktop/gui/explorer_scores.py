@@ -13,9 +13,14 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QObject, Signal
+
+from tafl_desktop.core.game import P, Rules
+
+if TYPE_CHECKING:
+    from tafl_desktop.search_contract import Searcher
 
 
 class _Signals(QObject):
@@ -34,7 +39,7 @@ class ScoreWorker:
         self._latest = 0
         #: Searches run since the worker started (tests: a cached score runs none).
         self.searched = 0
-        self._searchers: dict[int, tuple[Any, Any]] = {}
+        self._searchers: dict[int, tuple[Rules[Any], Searcher[Any]]] = {}
 
     def ask(self, number: int, rules: Any, pos: Any, moves: list[str]) -> None:
         """Score ``moves`` (texts on the board as it stands) played from ``pos``."""
@@ -75,7 +80,7 @@ class ScoreWorker:
             if db is not None:
                 db.close()
 
-    def _searcher(self, rules: Any) -> Any:
+    def _searcher(self, rules: Rules[P]) -> Searcher[P]:
         from tafl_desktop.ai.engine import make_searcher
 
         hit = self._searchers.get(id(rules))
@@ -83,7 +88,7 @@ class ScoreWorker:
             if len(self._searchers) > 8:
                 self._searchers.clear()
             hit = self._searchers[id(rules)] = (rules, make_searcher(rules))
-        return hit[1]
+        return cast("Searcher[P]", hit[1])  # kept with the very rules object: the same position type
 
     def _score(self, db: Any, number: int, rules: Any, pos: Any, moves: list[str]) -> None:
         from tafl_desktop.gamedb.scores import budget_for, score_after

@@ -3,7 +3,9 @@
 A player spec is text, so it travels to worker processes and into a match's file unchanged:
 
 * a level name (``beginner`` ... ``expert``, or ``random``): the computer at that level, as in a
-  game in the window (its node budget and deliberate errors);
+  game in the window (its node budget and deliberate errors; under a clock, ``--tc``, the
+  window's budget for that level: :meth:`~tafl_desktop.core.clock.GameClock.think_plan`'s share
+  capped by the level's time, stretched at critical moments);
 * ``native`` or ``python``, optionally ``:time=S``, ``:nodes=N``, ``:depth=D`` (comma-separated,
   e.g. ``native:nodes=5000,depth=6``): that search engine at full strength (Expert's search
   settings, without its budget) with that budget (the match's ``--time``/``--nodes`` when the
@@ -194,7 +196,11 @@ class SearchAgent:
         seconds = budget.seconds or self.move_time
         keys = history_keys(game)
         if self.spec.kind == "level":  # the level as it plays, its errors included
-            res = self.player.choose(game.position, keys, time_limit=seconds or None)
+            plan = budget.plan_within(self.player.level.time)
+            if plan is not None:  # under a clock: the window's budget for the level (its time the cap)
+                res = self.player.choose(game.position, keys, time_limit=plan.hard, soft_limit=plan.soft)
+            else:
+                res = self.player.choose(game.position, keys, time_limit=seconds or None)
         else:
             assert self.player.searcher is not None
             # Expert's search (selective, quiescence with captures, no errors) at this budget

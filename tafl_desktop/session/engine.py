@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from tafl_desktop.core.game import Game, Move, Position
+from tafl_desktop.game_loop import Reply
 
 #: The clocks as the OpenTafl protocol reports them (``GameSession.engine_clock``):
 #: ((attackers ms, defenders ms), (overtime period s, attackers' periods, defenders' periods),
@@ -48,6 +49,16 @@ class TurnFailure:
 
     def __str__(self) -> str:
         return self.text
+
+    def reply(self) -> Reply:
+        """The failure as the game loop's :class:`~tafl_desktop.game_loop.Reply`, which the loop's
+        step judges as it judges every player's: a resignation; a forfeit (the side loses); a
+        problem, no move and no failure (the game stops where it is and waits)."""
+        if self.kind == "resigned":
+            return Reply(resigned=True, text=self.text)
+        if self.kind == "forfeit":
+            return Reply(failure="forfeit", text=self.text)
+        return Reply(text=self.text)
 
 
 @dataclass(frozen=True)

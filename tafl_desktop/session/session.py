@@ -26,6 +26,7 @@ from tafl_desktop.core.game import Game, Move, Outcome, Ply, Position, Rules, Si
 from tafl_desktop.core.game_tree import Node
 from tafl_desktop.core.record_limits import comment_refusal, move_refusal, promotion_refusal
 from tafl_desktop.core.side_words import sentence
+from tafl_desktop.game_loop import Reply, judge
 from tafl_desktop.i18n import _, ngettext
 from tafl_desktop.session.engine import ClockReport, EngineHub, TurnFailure, TurnLimits, TurnRequest
 from tafl_desktop.session.events import Event, Signal0
@@ -699,44 +700,45 @@ class GameSession:
     def _computer_moved(self, generation: int, move: Move) -> None:
         if generation != self._generation:
             return  # stale: an undo or a new game came in between
-        self._defer(lambda: self._apply_computer_move(generation, tuple(move)))
-
-    def _apply_computer_move(self, generation: int, move: Move) -> None:
-        if generation != self._generation:
-            return
-        self._set_thinking(False)
-        reason = self._game.check(move)
-        if reason is not None:  # never expected: the worker searched this very position
-            why = _("it proposed {move}, which is not allowed ({reason})").format(move=self.rules.move_text(move),
-                                                                                  reason=reason)
-            self._computer_failed(generation, TurnFailure(why))
-            return
-        if self._refused(self._end, move):
-            return  # the game is as large as a record may be: the computer's move is not kept
-        self.goto(len(self._game.plies))
-        self._play_live(move)
+        self._defer(lambda: self._computer_replied(generation, Reply(tuple(move))))
 
     def _computer_failed(self, generation: int, why: TurnFailure) -> None:
-        """The computer could not move: say so and wait; the game stays as it is and playable.
-        A failure that ends the game (an engine's forfeit or resignation): its side loses."""
+        """The computer gave no move: its failure, as the game loop's reply, is judged like a move."""
+        self._computer_replied(generation, why.reply())
+
+    def _computer_replied(self, generation: int, reply: Reply) -> None:
+        """The computer's reply, judged by the one game loop's step (:func:`~tafl_desktop.game_loop.judge`,
+        as the match tool and the referees judge theirs): a move is played; a forfeit, a
+        resignation or a reply after its side's flag fell ends the game, that side losing;
+        anything else (no move, a move the rules refuse) is said and the game waits, as it is and
+        playable (Move Now asks again).  Generations, pause, undo and Move Now stay here."""
         if generation != self._generation:
-            return
+            return  # stale: an undo, a pause or a new game came in between
         self._set_thinking(False)
-        if why.ends_game:
-            side = self.live_side()
-            outcome = Outcome(side.other, "resigned" if why.kind == "resigned" else "forfeit")
-            self._game.finish(outcome)
+        side = self.live_side()
+        late = self.clock is not None and self.clock.flagged() == int(side)
+        verdict = judge(self._game, side, reply, self.players[int(side)].label(), over_time=late, refused_stops=True)
+        if verdict.goes_on:
+            assert verdict.move is not None
+            if self._refused(self._end, verdict.move):
+                return  # the game is as large as a record may be: the computer's move is not kept
+            self.goto(len(self._game.plies))
+            self._play_live(verdict.move)
+            return
+        outcome = verdict.outcome
+        if outcome is not None:
+            verdict.settle(self._game)
             self.tree.set_ending(self._end, outcome)
             # one sentence for translators: the engine's failure is a clause ("the engine 'x' did not
             # answer within its time") and the result a whole sentence of its own
-            text = _("The game ends: {why}. {result}").format(why=why.text, result=self.describe(outcome))
+            text = _("The game ends: {why}. {result}").format(why=verdict.why, result=self.describe(outcome))
             self.message.emit(text)
             self.computer_failed.emit(text)
             self._after_change()
             self._game_over(outcome)
             return
         text = _("The computer player could not move: {why}. Choose Game > Computer: Move Now to try again, or start "
-                 "a new game with a human for that side.").format(why=why.text)
+                 "a new game with a human for that side.").format(why=verdict.why)
         self.message.emit(text)
         self.computer_failed.emit(text)
 
