@@ -135,31 +135,85 @@ def collect(margin: int, per_game: int, nodes: int, games_dir: Path = GAMES_DIR,
     return suite
 
 
+def _searcher(rules: Any, entry: dict[str, Any], weights: Path | None, dablot: dict[str, int] | None) -> Any:
+    """Today's searcher for the entry's game, or one with the weights asked for: a Tafl weights
+    file (``weights``) or Dablot terms (``dablot``: name -> value over today's)."""
+    family = getattr(rules, "family", "")
+    if family == "dablot" and dablot:
+        from tafl_desktop.ai.evaluation_dablot import DablotEvaluator, DablotWeights
+
+        return make_searcher(rules, evaluator=DablotEvaluator(rules, DablotWeights.from_dict(
+            {**DablotWeights().to_dict(), **dablot})))
+    return make_searcher(rules, weights=load_weights(weights, entry["game"]) if weights and family == "tafl" else None)
+
+
 def play_out(entry: dict[str, Any], nodes: int, plies: int, python_nodes: int,
-             weights: Path | None = None) -> dict[str, Any]:
+             weights: Path | None = None, seconds: float = 0.0,
+             dablot: dict[str, int] | None = None) -> dict[str, Any]:
     """The engine against itself from ``entry``'s position: who won, in how many plies
-    (``weights``: a Tafl weights file to play with instead of today's)."""
+    (``weights``: a Tafl weights file to play with instead of today's; ``dablot``: Dablot terms
+    to change; ``seconds``: a time a move instead of a node budget)."""
     rules = _rules(entry)
     start = rules.parse_position(entry["position"], Side.parse(entry["to_move"]))
     game = Game(rules, start)
-    tafl = getattr(rules, "family", "") == "tafl"
-    searcher = make_searcher(rules, weights=load_weights(weights, entry["game"]) if weights and tafl else None)
+    searcher = _searcher(rules, entry, weights, dablot)
     keys = [rules.position_key(game.position)]
     if getattr(searcher, "engine", "python") != "native":
         nodes = python_nodes
-    limits = SearchLimits(time=0, depth=64, nodes=nodes, threads=1)
+    if seconds > 0:
+        limits = SearchLimits(time=seconds, depth=64, nodes=0, threads=1)
+    else:
+        limits = SearchLimits(time=0, depth=64, nodes=nodes, threads=1)
+    searched: list[int] = []
+    depths: list[int] = []
     t0 = time.perf_counter()
     while not game.over and len(game.plies) < plies:
         res = searcher.search(game.position, limits, keys)
         if res.move is None:
             break
+        searched.append(res.nodes)
+        depths.append(res.depth)
         game.play(res.move)
         keys.append(rules.position_key(game.position))
     out = game.outcome
     winner = out.winner.key if out and out.winner is not None else None
-    return {"game": entry["game"], "source": entry["source"], "ahead": entry["ahead"], "winner": winner,
-            "reason": out.reason if out else "ply_cap", "plies": len(game.plies), "nodes": nodes,
-            "seconds": round(time.perf_counter() - t0, 1)}
+    row: dict[str, Any] = {
+        "game": entry["game"], "source": entry["source"], "ahead": entry["ahead"], "winner": winner,
+        "reason": out.reason if out else "ply_cap", "plies": len(game.plies),
+        "engine": getattr(searcher, "engine", "python"), "seconds": round(time.perf_counter() - t0, 1)}
+    if seconds > 0:
+        row["time_per_move"] = seconds
+    else:
+        row["nodes"] = nodes
+    if searched:
+        row["median_nodes_per_move"] = int(statistics.median(searched))
+        row["median_depth"] = statistics.median(depths)
+    return row
+
+
+def _dablot_terms(text: str) -> dict[str, int]:
+    """``--dablot``'s 'name=value,...' as Dablot weights to change (an unknown name or a value
+    that is not a whole number is refused)."""
+    from tafl_desktop.ai.evaluation_dablot import DablotWeights
+
+    names = set(DablotWeights().to_dict())
+    terms: dict[str, int] = {}
+    for item in (t.strip() for t in text.split(",")):
+        if not item:
+            continue
+        name, eq, value = item.partition("=")
+        name = name.strip()
+        if not eq or name not in names:
+            raise ValueError(f"--dablot: {item!r} is not name=value with a Dablot term ({', '.join(sorted(names))})")
+        try:
+            terms[name] = int(value)
+        except ValueError:
+            raise ValueError(f"--dablot: {value.strip()!r} is not a whole number") from None
+    return terms
+
+
+def _play_one(args: tuple[Any, ...]) -> dict[str, Any]:
+    return play_out(*args)
 
 
 def main() -> None:
@@ -182,6 +236,12 @@ def main() -> None:
                     help="positions to play by their source's end (comma-separated, e.g. 'line 37,seed 5')")
     pl.add_argument("--weights", type=Path, default=None,
                     help="a Tafl weights file (a copy of resources/ai/tafl_evaluation.toml) to play with")
+    pl.add_argument("--dablot", default="",
+                    help="Dablot terms to change, e.g. 'mop_up=0' (comma-separated name=value)")
+    pl.add_argument("--time", type=float, default=0.0,
+                    help="seconds a move (both engines) instead of the node budgets")
+    pl.add_argument("--jobs", type=int, default=1, help="positions played at once")
+    pl.add_argument("--out", type=Path, default=None, help="write the JSON here, rewritten after each game")
     pl.add_argument("--json", action="store_true")
     a = p.parse_args()
     if a.cmd == "collect":
@@ -195,25 +255,51 @@ def main() -> None:
     suite = json.loads(SUITE.read_text())
     only = {g for g in a.only.split(",") if g}
     lines = [t.strip() for t in a.lines.split(",") if t.strip()]
-    rows = []
-    for e in suite:
-        if (not only or e["game"] in only) and (not lines or any(e["source"].endswith(t) for t in lines)):
-            rows.append(play_out(e, a.nodes, a.plies, a.python_nodes, a.weights))
-            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # progress, one game a line
-    converted = sum(r["winner"] == r["ahead"] for r in rows)
+    try:
+        dablot = _dablot_terms(a.dablot)
+    except ValueError as exc:
+        p.error(str(exc))
+    chosen = [e for e in suite
+              if (not only or e["game"] in only) and (not lines or any(e["source"].endswith(t) for t in lines))]
+    jobs = [(e, a.nodes, a.plies, a.python_nodes, a.weights, a.time, dablot or None) for e in chosen]
+    budget = {"time_per_move": a.time} if a.time > 0 else {"nodes": a.nodes, "python_nodes": a.python_nodes}
+    done: dict[int, dict[str, Any]] = {}
+
+    def summary() -> dict[str, Any]:
+        rows = [done[i] for i in sorted(done)]
+        return {**budget, "plies": a.plies, "weights": str(a.weights) if a.weights else None,
+                "dablot": dablot or None, "converted": sum(r["winner"] == r["ahead"] for r in rows),
+                "positions": len(rows), "of": len(chosen), "games": rows}
+
+    def record(i: int, row: dict[str, Any]) -> None:
+        done[i] = row
+        print(json.dumps(row), file=sys.stderr, flush=True)  # progress, one game a line
+        if a.out:
+            a.out.write_text(json.dumps(summary(), indent=1) + "\n")
+
+    if a.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(a.jobs) as pool:
+            futures = {pool.submit(_play_one, job): i for i, job in enumerate(jobs)}
+            for f in as_completed(futures):
+                record(futures[f], f.result())
+    else:
+        for i, job in enumerate(jobs):
+            record(i, _play_one(job))
+    result = summary()
+    rows = result["games"]
     if a.json:
-        print(json.dumps({"nodes": a.nodes, "python_nodes": a.python_nodes, "plies": a.plies, "converted": converted,
-                          "positions": len(rows),
-                          "games": rows}, indent=1))
+        print(json.dumps(result, indent=1))
         return
     for r in rows:
         mark = "won " if r["winner"] == r["ahead"] else "LOST" if r["winner"] else "draw"
         print(f"{mark} {r['game']:13} {r['source'][:40]:40} {r['reason']:14} {r['plies']:3} plies "
               f"{r['seconds']:6.1f} s")
     won = [r["plies"] for r in rows if r["winner"] == r["ahead"]]
-    print(f"converted {converted} of {len(rows)} within {a.plies} plies at {a.nodes} nodes a move"
+    per = f"{a.time} s a move" if a.time > 0 else f"{a.nodes} nodes a move"
+    print(f"converted {result['converted']} of {len(rows)} within {a.plies} plies at {per}"
           + (f" (median {statistics.median(won)} plies)" if won else ""))
-
 
 if __name__ == "__main__":
     main()
