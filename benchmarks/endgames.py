@@ -40,13 +40,24 @@ ISSUE_POSITION = {
     "source": "issue 44: drawn at a 200-ply cap by shuffling at 1 s a move",
 }
 #: Real-game files, the rules their games were played under (as the replay tests read them).
-REAL = {
+REAL: dict[str, tuple[str, dict[str, Any]]] = {
     "brandubh": ("brandubh.csv", {"repetition": "allowed", "king_capture": "weak_near_throne", "encirclement": True}),
     "copenhagen": ("copenhagen.csv", {"repetition": "allowed"}),
 }
-#: Self-play pairings per game: the winner is usually far ahead well before the end.
-SELFPLAY = {"tablut": ("medium", "easy"), "fox_geese_13": ("medium", "easy"), "fox_hounds": ("medium", "easy"),
-            "dablot_mini": ("medium", "easy")}
+#: Self-play pairings per game (strong, weak level, the levels' node budgets scaled by): the winner
+#: is usually far ahead well before the end.
+SELFPLAY: dict[str, tuple[str, str, float]] = {
+    "tablut": ("medium", "easy", 10.0), "fox_geese_13": ("medium", "easy", 10.0),
+    "fox_hounds": ("medium", "easy", 10.0),
+    # Medium against Easy at ten times their budgets gave no Mini-Dablot position: those games are
+    # mostly drawn at the 300-ply cap (benchmarks/results/README.md: 3 of 4) and take hours in the
+    # Python search; against Beginner they are decided, in minutes.
+    "dablot_mini": ("medium", "beginner", 0.25),
+}
+#: A game's own margin where its armies are small: in Mini-Dablot (13 pieces a side, the game
+#: decided by taking the leader) the winner led by 2.5 to 3.5 soldiers a dozen plies before the
+#: end in the games looked at, never by six; three soldiers is where the mop-up counts.
+MARGIN = {"dablot_mini": 300, "dablot": 300}
 
 
 def _rules(entry: dict[str, Any]) -> Any:
@@ -54,9 +65,15 @@ def _rules(entry: dict[str, Any]) -> Any:
     return (v.with_options(entry["options"]) if entry.get("options") else v).make_rules()
 
 
+#: Dablot terms ``collect`` scores with (``--dablot``): the suite is kept by the evaluation as it
+#: was, not by the term it is meant to measure.
+SCORE_DABLOT: dict[str, int] = {}
+
+
 def _score(rules: Any, pos: Any, nodes: int) -> int:
     """The searched score for the side to move."""
-    res = make_searcher(rules).search(pos, SearchLimits(time=0, depth=64, nodes=nodes, threads=1))
+    searcher = _searcher(rules, {"game": ""}, None, SCORE_DABLOT or None)
+    res = searcher.search(pos, SearchLimits(time=0, depth=64, nodes=nodes, threads=1))
     return res.score
 
 
@@ -77,7 +94,7 @@ def _candidate(rules: Any, game: Game, back: int, winner: Side, margin: int, nod
 
 
 def collect(margin: int, per_game: int, nodes: int, games_dir: Path = GAMES_DIR,
-            only: set[str] | None = None, seeds: int = 40) -> list[dict[str, Any]]:
+            only: set[str] | None = None, seeds: int = 40, jobs: int = 1) -> list[dict[str, Any]]:
     """The suite: the issue's position, then per game up to ``per_game`` positions (``only``: of
     these games, without the issue's position)."""
     suite: list[dict[str, Any]] = [] if only else [dict(ISSUE_POSITION)]
@@ -107,32 +124,52 @@ def collect(margin: int, per_game: int, nodes: int, games_dir: Path = GAMES_DIR,
                 suite.append({"game": vid, "options": options, **got, "source": f"{name} line {number}"})
                 found += 1
                 print(f"{vid}: {found} (line {number}, {got['score']})", file=sys.stderr)
-    from tafl_desktop.ai.selfplay import play_game
-
-    for vid, (strong, weak) in SELFPLAY.items():
+    for vid, (strong, weak, scale) in SELFPLAY.items():
         if only and vid not in only:
             continue
         variant = find_variant(vid)
         rules = variant.make_rules()
         found = 0
-        for seed in range(1, seeds + 1):
+        for first in range(1, seeds + 1, jobs):
             if found >= per_game:
                 break
-            pair = (strong, weak) if seed % 2 else (weak, strong)
-            record = play_game(variant, *pair, seed=seed, time_scale=10.0)
-            if record["winner"] is None:
-                continue
-            game = Game(rules)
-            for text in record["moves"]:
-                game.play_text(text)
-            if len(game.plies) < 30:
-                continue
-            got = _candidate(rules, game, 12, Side.parse(record["winner"]), margin, nodes)
-            if got:
-                suite.append({"game": vid, "options": {}, **got, "source": f"selfplay {pair[0]}-{pair[1]} seed {seed}"})
-                found += 1
-                print(f"{vid}: {found} (seed {seed}, {got['score']})", file=sys.stderr)
+            batch = [(vid, strong, weak, seed, scale) for seed in range(first, min(first + jobs, seeds + 1))]
+            for seed, pair, record in _selfplay(batch, jobs):
+                if found >= per_game or record["winner"] is None:
+                    continue
+                game = Game(rules)
+                for text in record["moves"]:
+                    game.play_text(text)
+                if len(game.plies) < 30:
+                    continue
+                got = _candidate(rules, game, 12, Side.parse(record["winner"]), MARGIN.get(vid, margin), nodes)
+                if got:
+                    suite.append({"game": vid, "options": {}, **got,
+                                  "source": f"selfplay {pair[0]}-{pair[1]} seed {seed}"})
+                    found += 1
+                    print(f"{vid}: {found} (seed {seed}, {got['score']})", file=sys.stderr)
     return suite
+
+
+def _selfplay_one(job: tuple[str, str, str, int, float]) -> tuple[int, tuple[str, str], dict[str, Any]]:
+    """One self-play game of ``collect`` (the stronger level takes each side in turn by seed)."""
+    from tafl_desktop.ai.selfplay import play_game
+
+    vid, strong, weak, seed, scale = job
+    pair = (strong, weak) if seed % 2 else (weak, strong)
+    return seed, pair, play_game(find_variant(vid), *pair, seed=seed, time_scale=scale)
+
+
+SelfplayJob = tuple[str, str, str, int, float]
+
+
+def _selfplay(batch: list[SelfplayJob], jobs: int) -> list[tuple[int, tuple[str, str], dict[str, Any]]]:
+    if jobs <= 1:
+        return [_selfplay_one(job) for job in batch]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs) as pool:
+        return list(pool.map(_selfplay_one, batch))
 
 
 def _searcher(rules: Any, entry: dict[str, Any], weights: Path | None, dablot: dict[str, int] | None) -> Any:
@@ -225,6 +262,8 @@ def main() -> None:
     c.add_argument("--nodes", type=int, default=50_000)
     c.add_argument("--seeds", type=int, default=40, help="self-play games tried per game at most")
     c.add_argument("--only", default="", help="collect these games only (comma-separated ids) and add them")
+    c.add_argument("--jobs", type=int, default=1, help="self-play games played at once")
+    c.add_argument("--dablot", default="", help="Dablot terms to score with, e.g. 'mop_up=0' (as play's)")
     c.add_argument("--games-dir", type=Path, default=GAMES_DIR, help="the real-game files (shared/reference/games)")
     pl = sub.add_parser("play")
     pl.add_argument("--nodes", type=int, default=100_000, help="positions searched per move")
@@ -244,9 +283,14 @@ def main() -> None:
     pl.add_argument("--out", type=Path, default=None, help="write the JSON here, rewritten after each game")
     pl.add_argument("--json", action="store_true")
     a = p.parse_args()
+    try:
+        dablot = _dablot_terms(a.dablot)
+    except ValueError as exc:
+        p.error(str(exc))
     if a.cmd == "collect":
+        SCORE_DABLOT.update(dablot)
         only = {g for g in a.only.split(",") if g}
-        suite = collect(a.margin, a.per_game, a.nodes, a.games_dir, only, a.seeds)
+        suite = collect(a.margin, a.per_game, a.nodes, a.games_dir, only, a.seeds, a.jobs)
         if only and SUITE.exists():
             suite = [e for e in json.loads(SUITE.read_text()) if e["game"] not in only] + suite
         SUITE.write_text(json.dumps(suite, indent=1) + "\n")
@@ -255,10 +299,6 @@ def main() -> None:
     suite = json.loads(SUITE.read_text())
     only = {g for g in a.only.split(",") if g}
     lines = [t.strip() for t in a.lines.split(",") if t.strip()]
-    try:
-        dablot = _dablot_terms(a.dablot)
-    except ValueError as exc:
-        p.error(str(exc))
     chosen = [e for e in suite
               if (not only or e["game"] in only) and (not lines or any(e["source"].endswith(t) for t in lines))]
     jobs = [(e, a.nodes, a.plies, a.python_nodes, a.weights, a.time, dablot or None) for e in chosen]
