@@ -6,13 +6,15 @@ from decisive real games (``shared/reference/games``: Brandubh, Copenhagen) and 
 eventual winner at least ``--margin`` units ahead (100 = about one soldier) without a forced result
 found yet, plus the Copenhagen endgame of issue 44 that was drawn by shuffling.
 
-``play`` plays each position out, the engine against itself, with a node budget per move (not a
-time: the figures do not depend on the machine or its load) for at most 100 plies, and counts the
-games the side ahead wins.  ``collect`` rebuilds the suite.
+``play`` plays each position out, the engine against itself, with a node budget per move (the
+figures do not depend on the machine or its load) or ``--time`` seconds a move, for at most 100
+plies, and counts the games the side ahead wins.  ``collect`` rebuilds the suite.  Mini-Dablot
+keeps its own margin (``MARGIN``) and self-play pairing (``SELFPLAY``): see there why.
 
-    PYTHONPATH=. python benchmarks/endgames.py play [--nodes 100000] [--python-nodes 5000] [--plies 100]
-        [--only GAMES] [--lines 'line 37,seed 5'] [--weights FILE] [--json]
-    PYTHONPATH=. python benchmarks/endgames.py collect
+    PYTHONPATH=. python benchmarks/endgames.py play [--nodes 100000] [--python-nodes 5000] [--time 1]
+        [--plies 100] [--only GAMES] [--lines 'line 37,seed 5'] [--weights FILE] [--dablot 'mop_up=0']
+        [--jobs 2] [--out FILE] [--json]
+    PYTHONPATH=. python benchmarks/endgames.py collect [--only dablot_mini] [--jobs 2] [--dablot 'mop_up=0']
 """
 
 from __future__ import annotations
