@@ -2,8 +2,8 @@
 
 Dablot's evaluation had no reason to approach once no capture was in sight: a Hard Mini-Dablot side
 leading 8 pieces to 4 shuffled to the 300-ply cap (``benchmarks/results/README.md``).  Dablot has
-no draw by repetition or by a captureless run in its house rules (``dablot.toml``, ``dablot_mini.toml``:
-``repetition = "allowed"``, ``captureless_draw = 0``), so only the cap ends such a game.  The
+no draw by repetition or by a captureless run by default (``core/dablot_options.py``: repetition
+"allowed", ``captureless_draw`` 0), so only the cap ends such a game.  The
 ``mop_up`` weight (``DablotWeights``) counts, for the side ahead by :data:`MOP_UP_FROM` or more,
 how far the enemy pieces are from a piece that may take them and how much room they have.  The
 rules it relies on (``shared/reference/hunt-games.md`` 1.1, ``core/dablot.py``): a piece takes only
@@ -18,6 +18,7 @@ import random
 import pytest
 
 from tafl_desktop.ai.evaluation_dablot import MOP_UP_FROM, MOP_UP_FULL, DablotEvaluator, DablotWeights
+from tafl_desktop.core.dablot import DablotPosition, DablotRules
 from tafl_desktop.core.game import Side
 from tafl_desktop.core.variants import find_variant
 
@@ -26,8 +27,9 @@ SOUTH, NORTH = Side.ATTACKERS, Side.DEFENDERS  # side 0 moves first and is South
 AHEAD = "south=kc1,pb3,sa1,sb1,sd1,sa2,sc2,sd3 north=ka9,sb9,sd9,sc8"
 
 
-def _pair(vid: str = "dablot_mini") -> tuple[object, DablotEvaluator, DablotEvaluator]:
+def _pair(vid: str = "dablot_mini") -> tuple[DablotRules, DablotEvaluator, DablotEvaluator]:
     rules = find_variant(vid).make_rules()
+    assert isinstance(rules, DablotRules)
     return rules, DablotEvaluator(rules), DablotEvaluator(rules, DablotWeights(mop_up=0))
 
 
@@ -36,12 +38,13 @@ def _lead(ev: DablotEvaluator, cells: tuple[int, ...]) -> int:
     return sum(ev.val_t[c] * (1 if ev.side_t[c] == 0 else -1) for c in cells if c)
 
 
-def _term(on: DablotEvaluator, off: DablotEvaluator, pos: object) -> int:
+def _term(on: DablotEvaluator, off: DablotEvaluator, pos: DablotPosition) -> int:
     """The mop-up's share of the score, South's view (the weights differ in it alone)."""
     return on.south_score(pos) - off.south_score(pos)
 
 
-def _playout_positions(rules: object, seed: int, plies: int, start: object | None = None) -> list[object]:
+def _playout_positions(rules: DablotRules, seed: int, plies: int,
+                       start: DablotPosition | None = None) -> list[DablotPosition]:
     """Positions of a random game (seeded), from ``start`` or the initial position."""
     rng = random.Random(seed)
     pos = start if start is not None else rules.initial_position()
@@ -54,8 +57,11 @@ def _playout_positions(rules: object, seed: int, plies: int, start: object | Non
     return out
 
 
-def test_the_shipped_weight_is_on():
+def test_the_shipped_weight_is_on_and_nothing_else_ends_a_shuffle():
     assert DablotWeights().mop_up > 0 and MOP_UP_FROM < MOP_UP_FULL
+    for vid in ("dablot_mini", "dablot"):
+        rules, _on, _off = _pair(vid)
+        assert rules.opts["repetition"] == "allowed" and not rules.opts["captureless_draw"]
 
 
 @pytest.mark.parametrize("vid", ["dablot_mini", "dablot"])
