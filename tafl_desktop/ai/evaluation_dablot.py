@@ -61,7 +61,8 @@ class DablotWeights:
     # the mop-up (issue 44): where one side leads by MOP_UP_FROM or more in material (full weight from
     # MOP_UP_FULL), each step the enemy pieces are from the nearest piece that may take them, and each
     # free step they have, counts against that side (measured against the most there could be, so a
-    # capture never costs).  0 turns it off.  See benchmarks/README.md for the suite it was measured on.
+    # capture never costs).  0 turns it off.  No match has measured it yet; on the won-endgame suite it
+    # converted no more than without it (benchmarks/README.md).
     mop_up: int = 8
 
     def to_dict(self) -> dict[str, int]:
@@ -280,7 +281,9 @@ class DablotEvaluator:
         did).  Why against the cap: a captured piece then counts as one at distance 0 with no room,
         so taking a piece never lowers the term, and the ramp over the lead only raises it.  The
         enemy leader is no prey where a bare leader loses (taking the others wins); the side behind
-        gets nothing (it is not rewarded for chasing)."""
+        gets nothing (it is not rewarded for chasing).  Not enough on its own: at 1 s a move the
+        won-endgame suite's eight Mini-Dablot positions were all drawn at the 100-ply cap with it as
+        without it (benchmarks/README.md)."""
         hunter = SOUTH if lead > 0 else NORTH
         side_t, rank_t, kind_t = self.side_t, self.rank_t, self.kind_t
         mine = [(p, rank_t[c]) for p, c in enumerate(cells) if c and side_t[c] == hunter]
