@@ -6,13 +6,15 @@ from decisive real games (``shared/reference/games``: Brandubh, Copenhagen) and 
 eventual winner at least ``--margin`` units ahead (100 = about one soldier) without a forced result
 found yet, plus the Copenhagen endgame of issue 44 that was drawn by shuffling.
 
-``play`` plays each position out, the engine against itself, with a node budget per move (not a
-time: the figures do not depend on the machine or its load) for at most 100 plies, and counts the
-games the side ahead wins.  ``collect`` rebuilds the suite.
+``play`` plays each position out, the engine against itself, with a node budget per move (the
+figures do not depend on the machine or its load) or ``--time`` seconds a move, for at most 100
+plies, and counts the games the side ahead wins.  ``collect`` rebuilds the suite.  Mini-Dablot
+keeps its own margin (``MARGIN``) and self-play pairing (``SELFPLAY``): see there why.
 
-    PYTHONPATH=. python benchmarks/endgames.py play [--nodes 100000] [--python-nodes 5000] [--plies 100]
-        [--only GAMES] [--lines 'line 37,seed 5'] [--weights FILE] [--json]
-    PYTHONPATH=. python benchmarks/endgames.py collect
+    PYTHONPATH=. python benchmarks/endgames.py play [--nodes 100000] [--python-nodes 5000] [--time 1]
+        [--plies 100] [--only GAMES] [--lines 'line 37,seed 5'] [--weights FILE] [--dablot 'mop_up=0']
+        [--jobs 2] [--out FILE] [--json]
+    PYTHONPATH=. python benchmarks/endgames.py collect [--only dablot_mini] [--jobs 2] [--dablot 'mop_up=0']
 """
 
 from __future__ import annotations
@@ -40,13 +42,24 @@ ISSUE_POSITION = {
     "source": "issue 44: drawn at a 200-ply cap by shuffling at 1 s a move",
 }
 #: Real-game files, the rules their games were played under (as the replay tests read them).
-REAL = {
+REAL: dict[str, tuple[str, dict[str, Any]]] = {
     "brandubh": ("brandubh.csv", {"repetition": "allowed", "king_capture": "weak_near_throne", "encirclement": True}),
     "copenhagen": ("copenhagen.csv", {"repetition": "allowed"}),
 }
-#: Self-play pairings per game: the winner is usually far ahead well before the end.
-SELFPLAY = {"tablut": ("medium", "easy"), "fox_geese_13": ("medium", "easy"), "fox_hounds": ("medium", "easy"),
-            "dablot_mini": ("medium", "easy")}
+#: Self-play pairings per game (strong, weak level, the levels' node budgets scaled by): the winner
+#: is usually far ahead well before the end.
+SELFPLAY: dict[str, tuple[str, str, float]] = {
+    "tablut": ("medium", "easy", 10.0), "fox_geese_13": ("medium", "easy", 10.0),
+    "fox_hounds": ("medium", "easy", 10.0),
+    # Medium against Easy at ten times their budgets gave no Mini-Dablot position: those games are
+    # mostly drawn at the 300-ply cap (benchmarks/results/README.md: 3 of 4) and take hours in the
+    # Python search; against Beginner they are decided, in minutes.
+    "dablot_mini": ("medium", "beginner", 0.25),
+}
+#: A game's own margin where its armies are small: in Mini-Dablot (13 pieces a side, the game
+#: decided by taking the leader) the winner led by 2.5 to 3.5 soldiers a dozen plies before the
+#: end in the games looked at, never by six; three soldiers is where the mop-up counts.
+MARGIN = {"dablot_mini": 300, "dablot": 300}
 
 
 def _rules(entry: dict[str, Any]) -> Any:
@@ -54,9 +67,15 @@ def _rules(entry: dict[str, Any]) -> Any:
     return (v.with_options(entry["options"]) if entry.get("options") else v).make_rules()
 
 
+#: Dablot terms ``collect`` scores with (``--dablot``): the suite is kept by the evaluation as it
+#: was, not by the term it is meant to measure.
+SCORE_DABLOT: dict[str, int] = {}
+
+
 def _score(rules: Any, pos: Any, nodes: int) -> int:
     """The searched score for the side to move."""
-    res = make_searcher(rules).search(pos, SearchLimits(time=0, depth=64, nodes=nodes, threads=1))
+    searcher = _searcher(rules, {"game": ""}, None, SCORE_DABLOT or None)
+    res = searcher.search(pos, SearchLimits(time=0, depth=64, nodes=nodes, threads=1))
     return res.score
 
 
@@ -77,7 +96,7 @@ def _candidate(rules: Any, game: Game, back: int, winner: Side, margin: int, nod
 
 
 def collect(margin: int, per_game: int, nodes: int, games_dir: Path = GAMES_DIR,
-            only: set[str] | None = None, seeds: int = 40) -> list[dict[str, Any]]:
+            only: set[str] | None = None, seeds: int = 40, jobs: int = 1) -> list[dict[str, Any]]:
     """The suite: the issue's position, then per game up to ``per_game`` positions (``only``: of
     these games, without the issue's position)."""
     suite: list[dict[str, Any]] = [] if only else [dict(ISSUE_POSITION)]
@@ -107,59 +126,133 @@ def collect(margin: int, per_game: int, nodes: int, games_dir: Path = GAMES_DIR,
                 suite.append({"game": vid, "options": options, **got, "source": f"{name} line {number}"})
                 found += 1
                 print(f"{vid}: {found} (line {number}, {got['score']})", file=sys.stderr)
-    from tafl_desktop.ai.selfplay import play_game
-
-    for vid, (strong, weak) in SELFPLAY.items():
+    for vid, (strong, weak, scale) in SELFPLAY.items():
         if only and vid not in only:
             continue
         variant = find_variant(vid)
         rules = variant.make_rules()
         found = 0
-        for seed in range(1, seeds + 1):
+        for first in range(1, seeds + 1, jobs):
             if found >= per_game:
                 break
-            pair = (strong, weak) if seed % 2 else (weak, strong)
-            record = play_game(variant, *pair, seed=seed, time_scale=10.0)
-            if record["winner"] is None:
-                continue
-            game = Game(rules)
-            for text in record["moves"]:
-                game.play_text(text)
-            if len(game.plies) < 30:
-                continue
-            got = _candidate(rules, game, 12, Side.parse(record["winner"]), margin, nodes)
-            if got:
-                suite.append({"game": vid, "options": {}, **got, "source": f"selfplay {pair[0]}-{pair[1]} seed {seed}"})
-                found += 1
-                print(f"{vid}: {found} (seed {seed}, {got['score']})", file=sys.stderr)
+            batch = [(vid, strong, weak, seed, scale) for seed in range(first, min(first + jobs, seeds + 1))]
+            for seed, pair, record in _selfplay(batch, jobs):
+                if found >= per_game or record["winner"] is None:
+                    continue
+                game = Game(rules)
+                for text in record["moves"]:
+                    game.play_text(text)
+                if len(game.plies) < 30:
+                    continue
+                got = _candidate(rules, game, 12, Side.parse(record["winner"]), MARGIN.get(vid, margin), nodes)
+                if got:
+                    suite.append({"game": vid, "options": {}, **got,
+                                  "source": f"selfplay {pair[0]}-{pair[1]} seed {seed}"})
+                    found += 1
+                    print(f"{vid}: {found} (seed {seed}, {got['score']})", file=sys.stderr)
     return suite
 
 
+def _selfplay_one(job: tuple[str, str, str, int, float]) -> tuple[int, tuple[str, str], dict[str, Any]]:
+    """One self-play game of ``collect`` (the stronger level takes each side in turn by seed)."""
+    from tafl_desktop.ai.selfplay import play_game
+
+    vid, strong, weak, seed, scale = job
+    pair = (strong, weak) if seed % 2 else (weak, strong)
+    return seed, pair, play_game(find_variant(vid), *pair, seed=seed, time_scale=scale)
+
+
+SelfplayJob = tuple[str, str, str, int, float]
+
+
+def _selfplay(batch: list[SelfplayJob], jobs: int) -> list[tuple[int, tuple[str, str], dict[str, Any]]]:
+    if jobs <= 1:
+        return [_selfplay_one(job) for job in batch]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs) as pool:
+        return list(pool.map(_selfplay_one, batch))
+
+
+def _searcher(rules: Any, entry: dict[str, Any], weights: Path | None, dablot: dict[str, int] | None) -> Any:
+    """Today's searcher for the entry's game, or one with the weights asked for: a Tafl weights
+    file (``weights``) or Dablot terms (``dablot``: name -> value over today's)."""
+    family = getattr(rules, "family", "")
+    if family == "dablot" and dablot:
+        from tafl_desktop.ai.evaluation_dablot import DablotEvaluator, DablotWeights
+
+        return make_searcher(rules, evaluator=DablotEvaluator(rules, DablotWeights.from_dict(
+            {**DablotWeights().to_dict(), **dablot})))
+    return make_searcher(rules, weights=load_weights(weights, entry["game"]) if weights and family == "tafl" else None)
+
+
 def play_out(entry: dict[str, Any], nodes: int, plies: int, python_nodes: int,
-             weights: Path | None = None) -> dict[str, Any]:
+             weights: Path | None = None, seconds: float = 0.0,
+             dablot: dict[str, int] | None = None) -> dict[str, Any]:
     """The engine against itself from ``entry``'s position: who won, in how many plies
-    (``weights``: a Tafl weights file to play with instead of today's)."""
+    (``weights``: a Tafl weights file to play with instead of today's; ``dablot``: Dablot terms
+    to change; ``seconds``: a time a move instead of a node budget)."""
     rules = _rules(entry)
     start = rules.parse_position(entry["position"], Side.parse(entry["to_move"]))
     game = Game(rules, start)
-    tafl = getattr(rules, "family", "") == "tafl"
-    searcher = make_searcher(rules, weights=load_weights(weights, entry["game"]) if weights and tafl else None)
+    searcher = _searcher(rules, entry, weights, dablot)
     keys = [rules.position_key(game.position)]
     if getattr(searcher, "engine", "python") != "native":
         nodes = python_nodes
-    limits = SearchLimits(time=0, depth=64, nodes=nodes, threads=1)
+    if seconds > 0:
+        limits = SearchLimits(time=seconds, depth=64, nodes=0, threads=1)
+    else:
+        limits = SearchLimits(time=0, depth=64, nodes=nodes, threads=1)
+    searched: list[int] = []
+    depths: list[int] = []
     t0 = time.perf_counter()
     while not game.over and len(game.plies) < plies:
         res = searcher.search(game.position, limits, keys)
         if res.move is None:
             break
+        searched.append(res.nodes)
+        depths.append(res.depth)
         game.play(res.move)
         keys.append(rules.position_key(game.position))
     out = game.outcome
     winner = out.winner.key if out and out.winner is not None else None
-    return {"game": entry["game"], "source": entry["source"], "ahead": entry["ahead"], "winner": winner,
-            "reason": out.reason if out else "ply_cap", "plies": len(game.plies), "nodes": nodes,
-            "seconds": round(time.perf_counter() - t0, 1)}
+    row: dict[str, Any] = {
+        "game": entry["game"], "source": entry["source"], "ahead": entry["ahead"], "winner": winner,
+        "reason": out.reason if out else "ply_cap", "plies": len(game.plies),
+        "engine": getattr(searcher, "engine", "python"), "seconds": round(time.perf_counter() - t0, 1)}
+    if seconds > 0:
+        row["time_per_move"] = seconds
+    else:
+        row["nodes"] = nodes
+    if searched:
+        row["median_nodes_per_move"] = int(statistics.median(searched))
+        row["median_depth"] = statistics.median(depths)
+    return row
+
+
+def _dablot_terms(text: str) -> dict[str, int]:
+    """``--dablot``'s 'name=value,...' as Dablot weights to change (an unknown name or a value
+    that is not a whole number is refused)."""
+    from tafl_desktop.ai.evaluation_dablot import DablotWeights
+
+    names = set(DablotWeights().to_dict())
+    terms: dict[str, int] = {}
+    for item in (t.strip() for t in text.split(",")):
+        if not item:
+            continue
+        name, eq, value = item.partition("=")
+        name = name.strip()
+        if not eq or name not in names:
+            raise ValueError(f"--dablot: {item!r} is not name=value with a Dablot term ({', '.join(sorted(names))})")
+        try:
+            terms[name] = int(value)
+        except ValueError:
+            raise ValueError(f"--dablot: {value.strip()!r} is not a whole number") from None
+    return terms
+
+
+def _play_one(args: tuple[Any, ...]) -> dict[str, Any]:
+    return play_out(*args)
 
 
 def main() -> None:
@@ -171,6 +264,8 @@ def main() -> None:
     c.add_argument("--nodes", type=int, default=50_000)
     c.add_argument("--seeds", type=int, default=40, help="self-play games tried per game at most")
     c.add_argument("--only", default="", help="collect these games only (comma-separated ids) and add them")
+    c.add_argument("--jobs", type=int, default=1, help="self-play games played at once")
+    c.add_argument("--dablot", default="", help="Dablot terms to score with, e.g. 'mop_up=0' (as play's)")
     c.add_argument("--games-dir", type=Path, default=GAMES_DIR, help="the real-game files (shared/reference/games)")
     pl = sub.add_parser("play")
     pl.add_argument("--nodes", type=int, default=100_000, help="positions searched per move")
@@ -182,11 +277,22 @@ def main() -> None:
                     help="positions to play by their source's end (comma-separated, e.g. 'line 37,seed 5')")
     pl.add_argument("--weights", type=Path, default=None,
                     help="a Tafl weights file (a copy of resources/ai/tafl_evaluation.toml) to play with")
+    pl.add_argument("--dablot", default="",
+                    help="Dablot terms to change, e.g. 'mop_up=0' (comma-separated name=value)")
+    pl.add_argument("--time", type=float, default=0.0,
+                    help="seconds a move (both engines) instead of the node budgets")
+    pl.add_argument("--jobs", type=int, default=1, help="positions played at once")
+    pl.add_argument("--out", type=Path, default=None, help="write the JSON here, rewritten after each game")
     pl.add_argument("--json", action="store_true")
     a = p.parse_args()
+    try:
+        dablot = _dablot_terms(a.dablot)
+    except ValueError as exc:
+        p.error(str(exc))
     if a.cmd == "collect":
+        SCORE_DABLOT.update(dablot)
         only = {g for g in a.only.split(",") if g}
-        suite = collect(a.margin, a.per_game, a.nodes, a.games_dir, only, a.seeds)
+        suite = collect(a.margin, a.per_game, a.nodes, a.games_dir, only, a.seeds, a.jobs)
         if only and SUITE.exists():
             suite = [e for e in json.loads(SUITE.read_text()) if e["game"] not in only] + suite
         SUITE.write_text(json.dumps(suite, indent=1) + "\n")
@@ -195,25 +301,47 @@ def main() -> None:
     suite = json.loads(SUITE.read_text())
     only = {g for g in a.only.split(",") if g}
     lines = [t.strip() for t in a.lines.split(",") if t.strip()]
-    rows = []
-    for e in suite:
-        if (not only or e["game"] in only) and (not lines or any(e["source"].endswith(t) for t in lines)):
-            rows.append(play_out(e, a.nodes, a.plies, a.python_nodes, a.weights))
-            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # progress, one game a line
-    converted = sum(r["winner"] == r["ahead"] for r in rows)
+    chosen = [e for e in suite
+              if (not only or e["game"] in only) and (not lines or any(e["source"].endswith(t) for t in lines))]
+    jobs = [(e, a.nodes, a.plies, a.python_nodes, a.weights, a.time, dablot or None) for e in chosen]
+    budget = {"time_per_move": a.time} if a.time > 0 else {"nodes": a.nodes, "python_nodes": a.python_nodes}
+    done: dict[int, dict[str, Any]] = {}
+
+    def summary() -> dict[str, Any]:
+        rows = [done[i] for i in sorted(done)]
+        return {**budget, "plies": a.plies, "weights": str(a.weights) if a.weights else None,
+                "dablot": dablot or None, "converted": sum(r["winner"] == r["ahead"] for r in rows),
+                "positions": len(rows), "of": len(chosen), "games": rows}
+
+    def record(i: int, row: dict[str, Any]) -> None:
+        done[i] = row
+        print(json.dumps(row), file=sys.stderr, flush=True)  # progress, one game a line
+        if a.out:
+            a.out.write_text(json.dumps(summary(), indent=1) + "\n")
+
+    if a.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(a.jobs) as pool:
+            futures = {pool.submit(_play_one, job): i for i, job in enumerate(jobs)}
+            for f in as_completed(futures):
+                record(futures[f], f.result())
+    else:
+        for i, job in enumerate(jobs):
+            record(i, _play_one(job))
+    result = summary()
+    rows = result["games"]
     if a.json:
-        print(json.dumps({"nodes": a.nodes, "python_nodes": a.python_nodes, "plies": a.plies, "converted": converted,
-                          "positions": len(rows),
-                          "games": rows}, indent=1))
+        print(json.dumps(result, indent=1))
         return
     for r in rows:
         mark = "won " if r["winner"] == r["ahead"] else "LOST" if r["winner"] else "draw"
         print(f"{mark} {r['game']:13} {r['source'][:40]:40} {r['reason']:14} {r['plies']:3} plies "
               f"{r['seconds']:6.1f} s")
     won = [r["plies"] for r in rows if r["winner"] == r["ahead"]]
-    print(f"converted {converted} of {len(rows)} within {a.plies} plies at {a.nodes} nodes a move"
+    per = f"{a.time} s a move" if a.time > 0 else f"{a.nodes} nodes a move"
+    print(f"converted {result['converted']} of {len(rows)} within {a.plies} plies at {per}"
           + (f" (median {statistics.median(won)} plies)" if won else ""))
-
 
 if __name__ == "__main__":
     main()
