@@ -80,3 +80,19 @@ def test_a_bad_weights_file_is_refused_in_one_line(tmp_path: Path, text: str, sa
         load_variant_weights(path, "fox_geese_13")
     message = str(err.value)
     assert says in message and "\n" not in message
+
+
+def test_a_games_own_terms_are_the_stronger_levels_and_beginner_and_easy_play_as_before():
+    """Beginner and Easy must stay beatable by a newcomer (issue 45): they keep the plain
+    evaluation (the defaults), Medium and up weigh the game's own terms.  Tafl is untouched: its
+    variant weights are tuned values of the same terms, which every level plays with."""
+    from tafl_desktop.ai.evaluation import plain_evaluator
+    from tafl_desktop.ai.player import ComputerPlayer
+
+    rules = find_variant("fox_geese_13").make_rules()
+    for level in ("beginner", "easy"):
+        assert ComputerPlayer(rules, level).searcher.ev.w == HuntWeights(), level
+    for level in ("medium", "hard", "expert"):
+        assert ComputerPlayer(rules, level).searcher.ev.w == variant_weights("fox_geese_13"), level
+    assert plain_evaluator(find_variant("brandubh").make_rules()) is None
+    assert plain_evaluator(find_variant("dablot_mini").make_rules()) is None

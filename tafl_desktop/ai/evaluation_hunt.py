@@ -308,6 +308,12 @@ class HuntEvaluator:
         # a step from a to b is a step; anything else is a jump (for ordering)
         self.step_pairs = {(p, q) for p in range(N) for q in r.adjacent[p]}
 
+    @classmethod
+    def plain(cls, rules: HuntRules) -> HuntEvaluator:
+        """The evaluator with the default weights, without the game's own section of the weights
+        file (the weak levels': see ``Level.game_terms``)."""
+        return cls(rules, HuntWeights())
+
     # ------------------------------------------------------------------------------ helpers
     @staticmethod
     def _directions(coords: Sequence[tuple[int, int]], steps: Sequence[Iterable[int]]) -> set[tuple[int, int]]:

@@ -85,6 +85,10 @@ class Level:
     #: Follow captures past the horizon too (the native search; the Python one follows only the
     #: forcing lines).  Off for the weak levels, whose short sight is part of their character.
     captures: bool = True
+    #: Weigh a game's own terms (a family's weights file sets them per game, e.g. the fox's
+    #: distance from the centre with 13 geese).  Off for the weak levels: the plain evaluation
+    #: keeps Beginner and Easy as beatable as they were, and the plans are the stronger levels'.
+    game_terms: bool = True
     #: The node budget and depth cap with the native engine (0: the same as ``nodes``/``depth``).
     #: Only the strong levels get more: a native Hard or Expert thinks as long as the Python one
     #: did but sees much further, while Beginner, Easy and Medium search exactly as before.
@@ -102,9 +106,9 @@ UNTIMED_CEILING = 10.0
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
     Level("random", N_("Random mover"), time=0.0, depth=0, random_mover=True),
     Level("beginner", N_("Beginner"), time=0.3, depth=1, nodes=400, margin=150, blunder=0.25, quiescence=False,
-          ranked_drift=False),
+          ranked_drift=False, game_terms=False),
     Level("easy", N_("Easy"), time=1.0, depth=3, nodes=3_000, margin=100, blunder=0.1, blunder_margin=300,
-          captures=False),
+          captures=False, game_terms=False),
     Level("medium", N_("Medium"), time=4.0, depth=4, nodes=20_000, margin=25),
     Level("hard", N_("Hard"), time=8.0, depth=5, nodes=150_000, native_nodes=1_500_000, native_depth=9),
     Level("expert", N_("Expert"), time=15.0, depth=64, nodes=450_000, selective=True, native_nodes=5_000_000),
