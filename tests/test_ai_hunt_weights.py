@@ -96,3 +96,21 @@ def test_a_games_own_terms_are_the_stronger_levels_and_beginner_and_easy_play_as
         assert ComputerPlayer(rules, level).searcher.ev.w == variant_weights("fox_geese_13"), level
     assert plain_evaluator(find_variant("brandubh").make_rules()) is None
     assert plain_evaluator(find_variant("dablot_mini").make_rules()) is None
+
+
+def test_medium_s_fox_keeps_to_the_centre_where_he_walked_into_a_corner():
+    """From a game Medium's fox lost to Easy's geese (issue 45: ``"game": 3`` of
+    ``benchmarks/results/hunt_levels/fox_geese_13_medium_vs_easy_before.jsonl``, before move 100):
+    the fox on d6, the geese closing in from below and above.  Without the centre term Medium's
+    search steps to e7, the corner of the top arm (three steps from d4 on HG 2.2's cross); with it
+    the fox stays within a step of the centre.  (In that game he was shut in the east arm ten
+    moves later and trapped there.)"""
+    from tafl_desktop.ai.player import ComputerPlayer
+
+    rules = find_variant("fox_geese_13").make_rules()
+    pos = rules.parse_position("hunters=d6 flock=d2,c3,d3,e3,c4,d4,e4,a5,f5,g5,c6,c7,d7", HUNTERS)
+    player = ComputerPlayer(rules, "medium", seed=1)
+    move = player.searcher.search(pos, player.limits(side=1, margin=0)).move
+    assert player.searcher.ev.centre[move[-1]] <= 1, rules.move_text(move)
+    plain = ComputerPlayer(rules, "medium", seed=1, evaluator=HuntEvaluator(rules, HuntWeights()))
+    assert rules.move_text(plain.searcher.search(pos, plain.limits(side=1, margin=0)).move) == "d6-e7"

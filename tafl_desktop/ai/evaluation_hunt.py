@@ -24,6 +24,13 @@ What the evaluation knows (flock's view, 100 ~ one goose):
   goose he could jump later (a hole) costs only a quarter, as almost every step towards him is one;
 * refuges: where the flock may never step back, two neighbouring points of the hunters' region
   that no goose can ever reach again are a place he can shuttle in for ever.
+* the centre (a game's own term, ``hunter_centre``): each step a hunter stands from the board's
+  centre.  With 13 geese, who share the fox's lines and may step back, Medium's fox lost to
+  Easy's geese only in an arm of the cross, whose door one goose shuts (issue 45).
+
+The defaults are :class:`HuntWeights`'; a game's own values for some terms are data, the
+``[variants.<id>]`` sections of ``resources/ai/hunt_evaluation.toml``.  Those are the stronger
+levels' (``Level.game_terms``): Beginner and Easy play with the defaults (:meth:`HuntEvaluator.plain`).
 
 Besides the four hooks it offers ``noisy_moves`` (the hunters' captures, which the quiescence
 search plays out at the horizon) and says how the levels play here: ``uncapped_depth`` for the
