@@ -36,6 +36,10 @@ around him; there the fox drifts a quarter.  In every Fox game the flock plays i
 best move: a drifting flock loses such games or takes too long to close the net, while its
 levels still differ in how far they see.
 
+A game's own evaluation terms (``game_terms``: a family's weights file sets them per game, as
+``resources/ai/hunt_evaluation.toml`` does for 13 geese) are the stronger levels': Beginner and
+Easy keep the plain evaluation, so a newcomer meets the same opponents as before.
+
 With the native search (``tafl_native``, see :mod:`tafl_desktop.ai.engine`) Beginner, Easy and
 Medium search exactly the positions they did (Beginner and Easy score even against their Python
 selves: they must stay beatable by a newcomer), while Hard and Expert get native budgets
