@@ -9,12 +9,13 @@ house rules).  Positions use the engines' own text: ``hunters=... flock=...`` fo
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from tafl_desktop.ai.evaluation import make_evaluator
 from tafl_desktop.ai.evaluation_dablot import DablotEvaluator
-from tafl_desktop.ai.evaluation_hunt import HuntEvaluator, HuntWeights
+from tafl_desktop.ai.evaluation_hunt import HuntEvaluator, HuntWeights, variant_weights
 from tafl_desktop.ai.player import ComputerPlayer
 from tafl_desktop.ai.search import Searcher, SearchLimits
 from tafl_desktop.core.game import Side
@@ -133,7 +134,8 @@ def test_geese_that_may_not_step_back_leave_no_way_behind_them():
     # where the geese may step back (13 geese) they can close such a gap later: the term is off
     rules13 = find_variant("fox_geese_13").make_rules()
     pos13 = rules13.parse_position("hunters=c5 flock=c1,d1,e1,c2,d2,e2,a3,c3,d3,e3,f3,g3,b5", HUNTERS)
-    without = HuntEvaluator(rules13, HuntWeights(ahead_reach=0))
+    shipped = variant_weights("fox_geese_13")  # the game's own terms on (Medium up)
+    without = HuntEvaluator(rules13, replace(shipped, ahead_reach=0))
     assert HuntEvaluator(rules13).flock_score(pos13) == without.flock_score(pos13)
 
 
@@ -153,7 +155,8 @@ def test_a_fox_who_can_walk_into_a_pocket_no_goose_can_enter_is_never_trapped():
     # with geese that may step back (13 geese) every point can be won back: no refuge
     rules13 = find_variant("fox_geese_13").make_rules()
     pos13 = rules13.parse_position(f"hunters=e5 flock={rest}", FLOCK)
-    assert HuntEvaluator(rules13).flock_score(pos13) == HuntEvaluator(rules13, HuntWeights(refuge=0)).flock_score(pos13)
+    without = HuntEvaluator(rules13, replace(variant_weights("fox_geese_13"), refuge=0))
+    assert HuntEvaluator(rules13).flock_score(pos13) == without.flock_score(pos13)
 
 
 def test_a_one_way_flock_is_searched_as_deep_as_the_node_budget_reaches():
@@ -180,7 +183,8 @@ def test_the_horizon_search_lets_the_fox_take_a_goose_left_hanging():
     and a goose en prise, the quiescence search plays the capture out instead of trusting the
     static guess (a goose left hanging at the horizon would otherwise count as nearly safe)."""
     rules, pos = setup("fox_geese_13", "hunters=d4 flock=d5,c1,d1,e1,c2,d2,e2,a3,b3,c3", HUNTERS)
-    searcher = Searcher(rules)
+    # the default weights (Easy's): Medium's centre term weighs the landing on d6, two steps out
+    searcher = Searcher(rules, HuntEvaluator.plain(rules))
     searcher.search(pos, SearchLimits(time=1.0, depth=1))  # sets the search's limits up
     ev = searcher.ev
     after, _ = rules.play(pos, rules.parse_move(pos, "d4xd6"))

@@ -98,6 +98,18 @@ def make_evaluator(rules: Rules[P], weights: TaflWeights | HuntWeights | DablotW
     return cast("Evaluator[P]", getattr(importlib.import_module(module), name)(rules, weights))
 
 
+def plain_evaluator(rules: Rules[P]) -> Evaluator[P] | None:
+    """The family's evaluator without a game's own terms (the weak levels': ``Level.game_terms``),
+    where its class offers one (``plain(rules)``); None where there is nothing to leave out (Tafl's
+    variant weights are tuned values of the same terms, which every level plays with)."""
+    where = EVALUATORS.get(getattr(rules, "family", ""))
+    if where is None:
+        return None
+    module, _, name = where.partition(":")
+    plain = getattr(getattr(importlib.import_module(module), name), "plain", None)
+    return cast("Evaluator[P]", plain(rules)) if plain is not None else None
+
+
 #: Each family's evaluator, ``"module:Class"``, imported when a game of that family is searched.
 EVALUATORS: dict[str, str] = {
     "tafl": "tafl_desktop.ai.evaluation_tafl:TaflEvaluator",

@@ -24,6 +24,13 @@ What the evaluation knows (flock's view, 100 ~ one goose):
   goose he could jump later (a hole) costs only a quarter, as almost every step towards him is one;
 * refuges: where the flock may never step back, two neighbouring points of the hunters' region
   that no goose can ever reach again are a place he can shuttle in for ever.
+* the centre (a game's own term, ``hunter_centre``): each step a hunter stands from the board's
+  centre.  With 13 geese, who share the fox's lines and may step back, Medium's fox lost to
+  Easy's geese only in an arm of the cross, whose door one goose shuts (issue 45).
+
+The defaults are :class:`HuntWeights`'; a game's own values for some terms are data, the
+``[variants.<id>]`` sections of ``resources/ai/hunt_evaluation.toml``.  Those are the stronger
+levels' (``Level.game_terms``): Beginner and Easy play with the defaults (:meth:`HuntEvaluator.plain`).
 
 Besides the four hooks it offers ``noisy_moves`` (the hunters' captures, which the quiescence
 search plays out at the horizon) and says how the levels play here: ``uncapped_depth`` for the
@@ -37,12 +44,15 @@ lattice with one table lookup per byte.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from tafl_desktop.ai.evaluation_tafl import FORCED, QUIET, TERMINAL, WIN_NOW
+from tafl_desktop.ai.evaluation_tafl import FORCED, QUIET, TERMINAL, WIN_NOW, variant_id
 from tafl_desktop.core.game import Move, Outcome
+from tafl_desktop.core.quoting import quote
 
 if TYPE_CHECKING:
     from tafl_desktop.core.hunt import HuntPosition, HuntRules
@@ -123,6 +133,10 @@ class HuntWeights:
     # has a step, and the flock runs out of moves.  Each hunter region holding such a refuge
     # costs this (until the flock walls it off).
     refuge: int = 300
+    # Each step a hunter stands from the board's centre (along his own lines): off the centre
+    # the fox has fewer lines out, and an arm of the cross is a pocket whose door one goose
+    # closes.  0 = off (a game whose section in the weights file sets it; see ``centre``).
+    hunter_centre: int = 0
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -131,6 +145,52 @@ class HuntWeights:
     def from_dict(cls, data: dict[str, Any]) -> HuntWeights:
         names = {f.name for f in fields(cls)}
         return cls(**{k: int(v) for k, v in data.items() if k in names})
+
+
+#: A game's own values for some terms, as data: ``[variants.<id>]`` sections over the defaults above.
+WEIGHTS_FILE = "ai/hunt_evaluation.toml"
+
+
+def load_variant_weights(path: str | os.PathLike[str], variant: str | None) -> dict[str, int]:
+    """The ``[variants.<variant>]`` section of a hunt weights file (empty when it has none),
+    checked: known terms only, whole numbers.  ValueError in one line otherwise."""
+    import tomllib
+    from pathlib import Path
+
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"the hunt evaluation weights {path.name} cannot be read: {exc}") from None
+    sections = data.get("variants", {})
+    if set(data) - {"variants"} or not isinstance(sections, dict) or \
+            not all(isinstance(t, dict) for t in sections.values()):
+        raise ValueError(f"{path.name}: only [variants.<id>] tables of terms belong here")
+    names = {f.name for f in fields(HuntWeights)}
+    checked: dict[str, dict[str, int]] = {}
+    for vid, table in sections.items():
+        for key, value in table.items():
+            if key not in names:
+                raise ValueError(f"{path.name} [variants.{vid}]: {quote(key)} is not a term of the hunt evaluation")
+            if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 1_000_000:
+                raise ValueError(f"{path.name} [variants.{vid}]: the weight {key} must be a whole number "
+                                 "of at most a million")
+        checked[vid] = dict(table)
+    return checked.get(variant or "", {})
+
+
+@lru_cache(maxsize=32)
+def _file_section(variant: str | None) -> dict[str, int]:
+    from tafl_desktop.core.paths import resources_dir
+
+    return load_variant_weights(resources_dir() / WEIGHTS_FILE, variant)
+
+
+def variant_weights(variant: str | None) -> HuntWeights:
+    """The weights a preset plays with (a fresh copy): the defaults, with its section of
+    :data:`WEIGHTS_FILE` over them (the file is read once per variant)."""
+    return HuntWeights(**_file_section(variant))
 
 
 def _bits(x: int) -> Iterator[int]:
@@ -145,7 +205,7 @@ class HuntEvaluator:
 
     def __init__(self, rules: HuntRules, weights: HuntWeights | None = None) -> None:
         self.rules = rules
-        self.w = weights or HuntWeights()
+        self.w = weights or variant_weights(variant_id(rules))
         r = rules
         g = r.geometry
         o = r.opts
@@ -248,10 +308,18 @@ class HuntEvaluator:
         self.home_mask = r.home_mask
         self.ghome = self._grid(r.home_mask)
         self.captureless = int(o.get("captureless_draw") or 0)
+        #: Steps (along the hunters' lines, through any point) from each point to the board's centre
+        self.centre = self._centre_distance(r.steps[HUNTERS], N)
         self.multi = o["multi_jump"] != "single"
         self.nhunters0 = r.initial_position().hunters.bit_count()
         # a step from a to b is a step; anything else is a jump (for ordering)
         self.step_pairs = {(p, q) for p in range(N) for q in r.adjacent[p]}
+
+    @classmethod
+    def plain(cls, rules: HuntRules) -> HuntEvaluator:
+        """The evaluator with the default weights, without the game's own section of the weights
+        file (the weak levels': see ``Level.game_terms``)."""
+        return cls(rules, HuntWeights())
 
     # ------------------------------------------------------------------------------ helpers
     @staticmethod
@@ -259,6 +327,31 @@ class HuntEvaluator:
         """The (dx, dy) of every step in a side's step table."""
         return {(coords[q][0] - coords[p][0], coords[q][1] - coords[p][1])
                 for p, targets in enumerate(steps) for q in targets}
+
+    @staticmethod
+    def _centre_distance(steps: Sequence[Iterable[int]], n: int) -> list[int]:
+        """Each point's steps to the nearest centre point (the points whose farthest point is
+        nearest: the cross's d4), walking the hunters' lines over an empty board."""
+        def walk(starts: Iterable[int]) -> list[int]:
+            dist = [-1] * n
+            layer = list(starts)
+            for p in layer:
+                dist[p] = 0
+            d = 0
+            while layer:
+                d += 1
+                nxt = []
+                for p in layer:
+                    for q in steps[p]:
+                        if dist[q] < 0:
+                            dist[q] = d
+                            nxt.append(q)
+                layer = nxt
+            return dist
+
+        ecc = [max(walk([p])) for p in range(n)]
+        best = min(ecc)
+        return walk(p for p in range(n) if ecc[p] == best)
 
     def _grid(self, x: int) -> int:
         """The lattice bitboard of an index bitboard."""
@@ -462,6 +555,9 @@ class HuntEvaluator:
         sealed = room < w.pocket_size
         if stuck and stuck < nh:
             score += w.stuck_hunter * stuck
+        if w.hunter_centre:
+            centre = self.centre
+            score += w.hunter_centre * sum(centre[h] for h in _bits(hunters))
         if self.reserve_weight:
             score -= self.reserve_weight * self.reserve_distance(R, F)
         if w.cohesion:

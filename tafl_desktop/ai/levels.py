@@ -36,6 +36,10 @@ around him; there the fox drifts a quarter.  In every Fox game the flock plays i
 best move: a drifting flock loses such games or takes too long to close the net, while its
 levels still differ in how far they see.
 
+A game's own evaluation terms (``game_terms``: a family's weights file sets them per game, as
+``resources/ai/hunt_evaluation.toml`` does for 13 geese) are the stronger levels': Beginner and
+Easy keep the plain evaluation, so a newcomer meets the same opponents as before.
+
 With the native search (``tafl_native``, see :mod:`tafl_desktop.ai.engine`) Beginner, Easy and
 Medium search exactly the positions they did (Beginner and Easy score even against their Python
 selves: they must stay beatable by a newcomer), while Hard and Expert get native budgets
@@ -85,6 +89,10 @@ class Level:
     #: Follow captures past the horizon too (the native search; the Python one follows only the
     #: forcing lines).  Off for the weak levels, whose short sight is part of their character.
     captures: bool = True
+    #: Weigh a game's own terms (a family's weights file sets them per game, e.g. the fox's
+    #: distance from the centre with 13 geese).  Off for the weak levels: the plain evaluation
+    #: keeps Beginner and Easy as beatable as they were, and the plans are the stronger levels'.
+    game_terms: bool = True
     #: The node budget and depth cap with the native engine (0: the same as ``nodes``/``depth``).
     #: Only the strong levels get more: a native Hard or Expert thinks as long as the Python one
     #: did but sees much further, while Beginner, Easy and Medium search exactly as before.
@@ -102,9 +110,9 @@ UNTIMED_CEILING = 10.0
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
     Level("random", N_("Random mover"), time=0.0, depth=0, random_mover=True),
     Level("beginner", N_("Beginner"), time=0.3, depth=1, nodes=400, margin=150, blunder=0.25, quiescence=False,
-          ranked_drift=False),
+          ranked_drift=False, game_terms=False),
     Level("easy", N_("Easy"), time=1.0, depth=3, nodes=3_000, margin=100, blunder=0.1, blunder_margin=300,
-          captures=False),
+          captures=False, game_terms=False),
     Level("medium", N_("Medium"), time=4.0, depth=4, nodes=20_000, margin=25),
     Level("hard", N_("Hard"), time=8.0, depth=5, nodes=150_000, native_nodes=1_500_000, native_depth=9),
     Level("expert", N_("Expert"), time=15.0, depth=64, nodes=450_000, selective=True, native_nodes=5_000_000),

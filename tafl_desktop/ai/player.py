@@ -42,6 +42,10 @@ class ComputerPlayer(Generic[P]):
         if self.level.random_mover:
             self.searcher = None
         else:
+            if searcher is None and evaluator is None and weights is None and not self.level.game_terms:
+                from tafl_desktop.ai.evaluation import plain_evaluator
+
+                evaluator = plain_evaluator(rules)
             self.searcher = searcher if searcher is not None else make_searcher(rules, engine, evaluator, weights)
         #: The part of the level's error margins that applies in this game (see evaluation.py).
         self.drift_scale = self.searcher.ev.drift_scale if self.searcher else 1.0
