@@ -67,9 +67,12 @@ atspi-packages:
 		($(SUDO) apt-get update -q >/dev/null 2>&1 && $(SUDO) apt-get install -y -q $(ATSPI_PACKAGES) >/dev/null 2>&1) || \
 		echo "AT-SPI packages could not be installed: the screen-reader tests will be skipped."; fi
 
-# The suite runs in one worker process per core (pytest-xdist); `make test PYTEST_FLAGS=` runs it in one process.
+# The suite runs in worker processes (pytest-xdist), one more than the cores: many tests wait part of
+# their time (a child process starting, a timeout running out, the window's event loop), and the
+# extra worker keeps the cores busy meanwhile.  `make test PYTEST_FLAGS=` runs it in one process.
 # --durations lists the slowest tests, so a test that grows shows in every run's log.
-PYTEST_FLAGS ?= -n auto --dist worksteal --durations=15
+TEST_WORKERS := $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
+PYTEST_FLAGS ?= -n $(TEST_WORKERS) --dist worksteal --durations=15
 
 # With cargo: the Rust tests and clippy first, then the suite (which then must find the module).
 test: native $(TEST_STAMP) atspi-packages
