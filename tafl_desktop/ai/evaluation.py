@@ -100,14 +100,15 @@ def make_evaluator(rules: Rules[P], weights: TaflWeights | HuntWeights | DablotW
 
 def plain_evaluator(rules: Rules[P]) -> Evaluator[P] | None:
     """The family's evaluator without a game's own terms (the weak levels': ``Level.game_terms``),
-    where its class offers one (``plain(rules)``); None where there is nothing to leave out (Tafl's
-    variant weights are tuned values of the same terms, which every level plays with)."""
-    where = EVALUATORS.get(getattr(rules, "family", ""))
+    for the families :data:`PLAIN_EVALUATORS` names; None elsewhere, where there is nothing to leave
+    out (Tafl's variant weights are tuned values of the same terms, which every level plays with)."""
+    where = PLAIN_EVALUATORS.get(getattr(rules, "family", ""))
     if where is None:
         return None
     module, _, name = where.partition(":")
-    plain = getattr(getattr(importlib.import_module(module), name), "plain", None)
-    return cast("Evaluator[P]", plain(rules)) if plain is not None else None
+    cls_name, _, method = name.partition(".")
+    make: Callable[[Rules[P]], object] = getattr(getattr(importlib.import_module(module), cls_name), method)
+    return cast("Evaluator[P]", make(rules))
 
 
 #: Each family's evaluator, ``"module:Class"``, imported when a game of that family is searched.
@@ -115,4 +116,9 @@ EVALUATORS: dict[str, str] = {
     "tafl": "tafl_desktop.ai.evaluation_tafl:TaflEvaluator",
     "hunt": "tafl_desktop.ai.evaluation_hunt:HuntEvaluator",
     "dablot": "tafl_desktop.ai.evaluation_dablot:DablotEvaluator",
+}
+#: The families whose evaluator takes a game's own terms (a section of the family's weights file)
+#: that the weak levels leave out, and what makes it without them (``"module:Class.method"``).
+PLAIN_EVALUATORS: dict[str, str] = {
+    "hunt": "tafl_desktop.ai.evaluation_hunt:HuntEvaluator.plain",
 }
