@@ -50,7 +50,7 @@ from dataclasses import asdict, dataclass, fields
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from tafl_desktop.ai.evaluation_tafl import FORCED, QUIET, TERMINAL, WIN_NOW, variant_id
+from tafl_desktop.ai.evaluation_tafl import FORCED, QUIET, TERMINAL, WIN_NOW, read_weights_file, variant_id
 from tafl_desktop.core.game import Move, Outcome
 from tafl_desktop.core.quoting import quote
 
@@ -154,15 +154,10 @@ WEIGHTS_FILE = "ai/hunt_evaluation.toml"
 def load_variant_weights(path: str | os.PathLike[str], variant: str | None) -> dict[str, int]:
     """The ``[variants.<variant>]`` section of a hunt weights file (empty when it has none),
     checked: known terms only, whole numbers.  ValueError in one line otherwise."""
-    import tomllib
     from pathlib import Path
 
     path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"the hunt evaluation weights {path.name} cannot be read: {exc}") from None
+    data = read_weights_file(path, "hunt evaluation weights")
     sections = data.get("variants", {})
     if set(data) - {"variants"} or not isinstance(sections, dict) or \
             not all(isinstance(t, dict) for t in sections.values()):

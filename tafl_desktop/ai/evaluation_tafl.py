@@ -21,6 +21,7 @@ import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from tafl_desktop.core.game import Move, Outcome
@@ -59,20 +60,25 @@ def variant_id(rules: object) -> str | None:
     return getattr(getattr(rules, "variant", None), "id", None)
 
 
+def read_weights_file(path: Path, what: str) -> dict[str, Any]:
+    """A family's weights file as TOML data (every family's evaluation weights are such a file);
+    ValueError in one line, naming ``what`` it holds, where it cannot be read."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"the {what} {path.name} cannot be read: {exc}") from None
+
+
 def load_weights(path: str | os.PathLike[str], variant: str | None = None) -> dict[str, int]:
     """A weights file, checked: every term of :class:`TaflWeights` present in ``[weights]``, no
     other key, every value a whole number; each ``[variants.<id>]`` section (a variant's own
     values for some terms) checked the same way.  The weights of ``variant`` (None: the shared
     ``[weights]``).  ValueError in one line otherwise."""
-    import tomllib
-    from pathlib import Path
-
     path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"the evaluation weights {path.name} cannot be read: {exc}") from None
+    data = read_weights_file(path, "evaluation weights")
     base = check_weights(data.get("weights", {}), path.name)
     sections = data.get("variants", {})
     if not isinstance(sections, dict):
