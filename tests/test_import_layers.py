@@ -28,6 +28,13 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+@functools.cache
+def _parsed(path: Path) -> ast.AST:
+    """A source file's tree, parsed once per test process (the import graph and the Qt walk read
+    the same files many times over)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _runtime_imports(tree: ast.AST) -> list[str]:
     """Modules imported by code that runs (anywhere in the file but under TYPE_CHECKING)."""
     out: list[str] = []
@@ -57,7 +64,7 @@ def _graph() -> dict[str, set[str]]:
     modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
-        imported = [t for t in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))) if t in modules]
+        imported = [t for t in _runtime_imports(_parsed(path)) if t in modules]
         submodules = {t for t in imported if "." in t and t.rsplit(".", 1)[0] in imported}
         parents = {t.rsplit(".", 1)[0] for t in submodules}
         direct = {t for t in imported if t not in parents or t in _named_imports(path, t)}
@@ -68,7 +75,7 @@ def _graph() -> dict[str, set[str]]:
 def _named_imports(path: Path, package: str) -> set[str]:
     """``package`` when the file imports a name from it that is not a submodule."""
     modules = _modules()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_parsed(path)):
         if isinstance(node, ast.ImportFrom) and node.module == package and node.level == 0:
             if any(f"{package}.{a.name}" not in modules for a in node.names):
                 return {package}
@@ -219,9 +226,10 @@ def test_the_core_and_the_session_run_without_qt(package):
 WINDOW_ONLY_HOOKS = {"tafl_desktop.i18n": {"_qt_locale", "install_qt_translator", "_follow_in_qt"}}
 
 
+@functools.cache
 def _qt_imports(path: Path, module: str) -> list[tuple[str, str]]:
     """(function, module) of every Qt import that runs, but those in :data:`WINDOW_ONLY_HOOKS`."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _parsed(path)
     hooks = WINDOW_ONLY_HOOKS.get(module, set())
     out: list[tuple[str, str]] = []
 

@@ -29,6 +29,8 @@ from tafl_desktop.core.tafl_cant_escape import CantEscape
 from tafl_desktop.core.tafl_options import TAFL_OPTIONS
 
 if TYPE_CHECKING:
+    from tafl_desktop.core.geometry import GridGeometry
+    from tafl_desktop.core.options import OptionValue
     from tafl_desktop.core.variants import Variant
 
 ATT, DEF = 0, 1
@@ -131,6 +133,25 @@ class _LineMemo(dict[int, tuple[Move, ...]]):
         return res
 
 
+#: Rules of the same board and toggles compiled once: building the tables (neighbours, the
+#: squares each piece class may cross or stop on, the line memos) takes some milliseconds, and a
+#: game's record, a replay, an analysis and the window each build rules of the same variant.  The
+#: memos filled as games are played are shared too (they depend on the board and the toggles
+#: only).  The most recently used :data:`COMPILED_KEPT` are kept, so a file of many made-up
+#: variants cannot grow it without end: enough for every one-toggle change of a preset that
+#: fitting a record's rules tries (50 for Copenhagen), some 0.4 MB each on 11x11 before play.
+_COMPILED: dict[tuple[object, ...], dict[str, Any]] = {}
+COMPILED_KEPT = 64
+#: Attributes of one rules object that come from its variant, not from the compiled tables.
+_PER_VARIANT = frozenset({"variant", "start"})
+
+
+def _compiled_key(g: GridGeometry, opts: dict[str, OptionValue]) -> tuple[object, ...]:
+    """What the compiled tables depend on: the board's size, marks and walls, and the toggles in force."""
+    marks = tuple(sorted((kind, tuple(sorted(squares))) for kind, squares in g.marks.items()))
+    return (g.width, g.height, marks, tuple(sorted(g.walls)), tuple(sorted(opts.items())))
+
+
 class TaflRules:
     """The rules of one Tafl variant, compiled from its geometry and option values."""
 
@@ -139,10 +160,27 @@ class TaflRules:
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         g = variant.grid
-        self.geometry = g
         # a toggle that does not apply under the others (the panel greys it, the rule sheet leaves it
         # out) plays as its default, so no rule is in force that the player cannot see
-        self.opts = TAFL_OPTIONS.for_board(variant.board_features).in_force(variant.options)
+        opts = TAFL_OPTIONS.for_board(variant.board_features).in_force(variant.options)
+        key = _compiled_key(g, opts)
+        compiled = _COMPILED.get(key)
+        if compiled is None:
+            self._compile(g, opts)
+            compiled = {k: v for k, v in vars(self).items() if k not in _PER_VARIANT}
+            _COMPILED[key] = compiled
+            while len(_COMPILED) > COMPILED_KEPT:
+                _COMPILED.pop(next(iter(_COMPILED)))
+        else:
+            _COMPILED[key] = _COMPILED.pop(key)  # most recently used last
+            vars(self).update(compiled)
+        self.start = self.parse_position(variant.setup, Side.parse(str(self.opts["first_move"])))
+
+    def _compile(self, g: GridGeometry, opts: dict[str, OptionValue]) -> None:
+        """Build every table the rules play from: a function of the board and the toggles alone,
+        so rules of the same board and toggles share them (see :data:`_COMPILED`)."""
+        self.geometry = g
+        self.opts = opts
         o = self.opts
         W, H = g.width, g.height
         self.W, self.H, self.N = W, H, W * H
@@ -205,7 +243,6 @@ class TaflRules:
         self._build_lines()
         self._build_neighbours()
         self._fort_cache: dict[tuple[int, int, int], bool] = {}
-        self.start = self.parse_position(variant.setup, Side.parse(str(o["first_move"])))
 
     # ---------------------------------------------------------------------------------- set-up
     def _wall(self, a: int, b: int) -> bool:

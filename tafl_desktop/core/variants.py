@@ -281,6 +281,7 @@ class Variant:
     def to_data(self) -> dict[str, Any]:
         """The variant as plain data (what a variant file and a saved game hold); a deep copy, so
         callers may change it without touching the cached preset."""
+        schema = self.schema  # built anew on each reading (the reader's language): read it once
         return copy.deepcopy({
             "id": self.id,
             "name": self.name,
@@ -291,7 +292,7 @@ class Variant:
             "sides": list(self.sides),
             "board": dict(self.board_data),
             "options": {k: v for k, v in self.options.items()
-                        if not (k in self.schema and self.schema[k].omit_default and v == self.schema[k].default)},
+                        if not (k in schema and schema[k].omit_default and v == schema[k].default)},
         })
 
 
