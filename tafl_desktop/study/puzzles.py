@@ -16,6 +16,7 @@ exhaustive proof visited).
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -198,6 +199,12 @@ class PuzzleSet:
         base.scanned.update(scanned)
         return cls(base.variant, data["puzzles"], base.scanned, p)
 
+    def copy(self) -> PuzzleSet:
+        """A set the caller may change without changing this one: its own list, its own puzzle
+        dictionaries (what callers set is a puzzle's own key: themes, rating, tree, id) and its
+        own scan record."""
+        return PuzzleSet(self.variant, [dict(pz) for pz in self.puzzles], copy.deepcopy(self.scanned), self.path)
+
     def save(self, path: str | Path | None = None) -> None:
         """Write atomically through the app's one safe writer (a temporary file renamed over the old
         one; a link followed, a device or FIFO refused), so a stopped run loses nothing."""
@@ -239,10 +246,35 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 100
 
 
+#: The shipped sets as last read, by file: some 25 MB of JSON that takes a second or more to
+#: parse, which the Learn window, the CLI's list and the puzzle picker each asked for anew.  Each
+#: entry carries the file's size and modification time, so a set rewritten (``puzzles generate``)
+#: is read again; a caller gets its own lists and puzzle dictionaries (see :meth:`PuzzleSet.copy`).
+_SHIPPED: dict[Path, tuple[tuple[int, int], PuzzleSet]] = {}
+
+
 def shipped_sets(folder: Path | None = None) -> list[PuzzleSet]:
-    """Every puzzle set in the resources (or ``folder``), sorted by variant id."""
+    """Every puzzle set in the resources (or ``folder``), sorted by variant id.  The resources'
+    sets are parsed once per process while their files stay as they were (:data:`_SHIPPED`)."""
     d = folder or puzzles_dir()
-    return [PuzzleSet.load(p) for p in sorted(d.glob("*.json"))] if d.is_dir() else []
+    if not d.is_dir():
+        return []
+    if folder is not None:
+        return [PuzzleSet.load(p) for p in sorted(d.glob("*.json"))]
+    out: list[PuzzleSet] = []
+    for p in sorted(d.glob("*.json")):
+        try:
+            st = p.stat()
+        except OSError:
+            out.append(PuzzleSet.load(p))  # gone or unreadable: the loader's own one-line error
+            continue
+        stamp = (st.st_size, st.st_mtime_ns)
+        kept = _SHIPPED.get(p)
+        if kept is None or kept[0] != stamp:
+            kept = (stamp, PuzzleSet.load(p))
+            _SHIPPED[p] = kept
+        out.append(kept[1].copy())
+    return out
 
 
 def all_puzzles(folder: Path | None = None) -> list[dict[str, Any]]:
