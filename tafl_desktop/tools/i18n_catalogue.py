@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import functools
 import io
+import os
 import sys
 from collections.abc import Iterator
 from datetime import UTC
@@ -63,14 +64,31 @@ def po_path(lang: str) -> Path:
     return translations_dir() / f"tafl_{lang}.po"
 
 
-def _source_messages(keywords=None) -> Iterator[tuple[str | tuple[str, ...], str | None, str, list[str]]]:
-    """(msgid or (singular, plural), context, location, comments) for every marked call."""
-    from babel.messages.extract import extract_from_dir
+def _source_files() -> Iterator[Path]:
+    """The package's Python files in the order Babel's directory extraction walks them (each
+    folder's files sorted, then its subfolders sorted; folders starting with ``.`` or ``_`` left
+    out), so the template lists messages as it always has."""
+    for root, dirnames, filenames in os.walk(PACKAGE):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
+        for filename in sorted(filenames):
+            if filename.endswith(".py"):
+                yield Path(root) / filename
 
-    for filename, _lineno, message, comments, context in extract_from_dir(
-            str(PACKAGE), method_map=[("**.py", "python")], keywords=keywords or KEYWORDS,
-            comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
-        yield message, context, f"tafl_desktop/{filename}", comments
+
+def _source_messages(keywords=None) -> Iterator[tuple[str | tuple[str, ...], str | None, str, list[str]]]:
+    """(msgid or (singular, plural), context, location, comments) for every marked call.  A file
+    that names none of the keywords holds no marked call and is not tokenized: the catalogue reads
+    the sources three times (every keyword, then the pair and the side texts alone), and the last
+    two find their few files among some 250."""
+    from babel.messages.extract import extract_from_file
+
+    keywords = keywords or KEYWORDS
+    for path in _source_files():
+        if keywords is not KEYWORDS and not any(k in path.read_text(encoding="utf-8") for k in keywords):
+            continue
+        for _lineno, message, comments, context in extract_from_file(
+                "python", str(path), keywords=keywords, comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
+            yield message, context, path.relative_to(PACKAGE.parent).as_posix(), comments
 
 
 def _preset_sides() -> list[tuple[str, str, str, int, int]]:
