@@ -206,7 +206,9 @@ def test_the_window_never_stalls_over_a_tenth_of_a_second_with_a_hostile_engine(
     assert c.session.game.outcome.reason == "forfeit"
     longest = max(gaps)
     print(f"\nlongest event-loop gap with a hostile engine: {longest} ms over {len(gaps)} ticks")
-    assert longest < 100, sorted(gaps)[-10:]
+    # the idle machine's bound, stretched by the load now (a worker beside three others on two
+    # cores once waited 145 ms for its turn); a window blocked on the engine's flood does not shrink
+    within(longest / 1000, 0.1, f"the longest event-loop gap (the ten longest: {sorted(gaps)[-10:]} ms)")
 
 
 def test_a_failed_engine_is_ended_before_the_next_game_and_a_new_game_ends_live_ones(qtbot, make_window,
