@@ -151,6 +151,7 @@ class TaflWeights:
     # issue 44's terms for converting a won endgame (kept apart from the tuned ones above)
     defender_mobility: int = _default("defender_mobility")
     no_progress: int = _default("no_progress")
+    escape_open: int = _default("escape_open")
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -391,7 +392,10 @@ class TaflEvaluator:
         so it shuffles (issue 44: the suite's Copenhagen endgames drawn at the ply cap).  Here each
         square the soldiers cannot slide to (the board less their slides) counts, so closing in on
         them pays before a capture is in sight.  Only from :data:`MOP_UP_FROM` of lead (``base``:
-        the defenders' score so far against the start's), growing to the full weight at
+        the defenders' score against the start's, the lower of those before and after the king's walk
+        is scored: on a big board walling him in can cost the attackers several hundred, their guard
+        posts and a large pen's room, and the lead taken after that alone held the term back just
+        when the wall closed), growing to the full weight at
         :data:`MOP_UP_FULL`, so an even game never meets it; only with the king walled in, so the
         hunt never opens him a way out (applied wherever the lead was, one suite position was lost
         by an escape); measured against the board, not as room alone, so taking a soldier never
@@ -403,6 +407,42 @@ class TaflEvaluator:
         ramp = min(lead, MOP_UP_FULL - MOP_UP_FROM)
         lack = self.N - self.defender_moves(pos)
         return self.w.defender_mobility * lack * ramp // (MOP_UP_FULL - MOP_UP_FROM)
+
+    def king_region(self, pos: TaflPosition) -> int:
+        """Every square the king can walk to through empty squares, with the escape squares he
+        reaches (:meth:`king_walk` stops at the first one)."""
+        kb = self.bit[pos.king]
+        free = self.full & ~(pos.att | pos.dfn | self.king_walls)
+        W = self.W
+        nfa, nfl = self.not_file_a, self.not_file_last
+        region = kb
+        while True:
+            grown = ((region | ((region << 1) & nfa) | ((region >> 1) & nfl) | (region << W) | (region >> W))
+                     & free) | kb
+            if grown == region:
+                return region
+            region = grown
+
+    def open_escapes(self, pos: TaflPosition, base: int) -> int:
+        """What the defenders keep, where the attackers are far ahead and the king still has a walk,
+        of the escape squares he can walk to: ``escape_open`` for all of them, a share for some.
+
+        Why: before the mop-up can start the attackers must wall the king in, corner by corner,
+        and only the last corner's wall showed in the score (issue 44: a real Copenhagen endgame,
+        24 attackers against the king and three soldiers, took 40 plies to seal four corners and
+        converted at the 100-ply cap or not at all).  Each corner sealed now pays as it is sealed.
+        On the mop-up's gate and ramp (``base`` as there), so an even game never meets it; the
+        share of the escape squares, not their number, so an edge-escape board weighs the same.  A
+        capture raises the lead and so, on the ramp, the term: at the shipped 600 by at most three
+        quarters of what the capture gains (600 / 800 a unit of lead, all corners open).
+        """
+        lead = -base - MOP_UP_FROM
+        total = _popcount(self.escape_mask)
+        if lead <= 0 or not total:
+            return 0
+        ramp = min(lead, MOP_UP_FULL - MOP_UP_FROM)
+        reached = _popcount(self.king_region(pos) & self.escape_mask)
+        return self.w.escape_open * reached * ramp // (total * (MOP_UP_FULL - MOP_UP_FROM))
 
     def defenders_score(self, pos: TaflPosition) -> int:
         """Static score from the defenders' view (positive: good for the king's side)."""
@@ -461,6 +501,9 @@ class TaflEvaluator:
         lost = self.start_defenders - _popcount(dfn)
         if lost > 0 and w.hunt:
             score -= w.hunt * lost * _popcount(att & self.near_mask[king]) // self.start_defenders
+        # the score before the king's walk is scored: the mop-up's lead is the larger of the two
+        # (see mop_up for why)
+        unwalked = score
         if walk < 0:
             # the blockade has done its work: guard posts no longer count, closing in does
             score -= w.king_enclosed + w.king_path * self.walk_limit // 2 + w.king_space * walk
@@ -469,9 +512,14 @@ class TaflEvaluator:
                       + w.guard3 * _popcount(att & gm[2]))
         if hostile >= 3 and self.strong_king:
             score -= w.king_hostile3
+        # the mop-up's lead: the larger of the leads before and after the king's walk is scored
+        lead_base = min(unwalked, score) - self.offset
         if walk < 0 and w.defender_mobility and self._mop_up:
             # the king walled in: hunting the last soldiers cannot let him out
-            score -= self.mop_up(pos, score - self.offset)
+            score -= self.mop_up(pos, lead_base)
+        elif walk >= 0 and w.escape_open and self._mop_up:
+            # far ahead, each escape square he can still walk to is a door to close
+            score += self.open_escapes(pos, lead_base)
         score -= self.offset
         if pos.side == DEF:
             score += w.tempo
