@@ -151,7 +151,6 @@ class TaflWeights:
     # issue 44's terms for converting a won endgame (kept apart from the tuned ones above)
     defender_mobility: int = _default("defender_mobility")
     no_progress: int = _default("no_progress")
-    escape_open: int = _default("escape_open")
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -408,42 +407,6 @@ class TaflEvaluator:
         lack = self.N - self.defender_moves(pos)
         return self.w.defender_mobility * lack * ramp // (MOP_UP_FULL - MOP_UP_FROM)
 
-    def king_region(self, pos: TaflPosition) -> int:
-        """Every square the king can walk to through empty squares, with the escape squares he
-        reaches (:meth:`king_walk` stops at the first one)."""
-        kb = self.bit[pos.king]
-        free = self.full & ~(pos.att | pos.dfn | self.king_walls)
-        W = self.W
-        nfa, nfl = self.not_file_a, self.not_file_last
-        region = kb
-        while True:
-            grown = ((region | ((region << 1) & nfa) | ((region >> 1) & nfl) | (region << W) | (region >> W))
-                     & free) | kb
-            if grown == region:
-                return region
-            region = grown
-
-    def open_escapes(self, pos: TaflPosition, base: int) -> int:
-        """What the defenders keep, where the attackers are far ahead and the king still has a walk,
-        of the escape squares he can walk to: ``escape_open`` for all of them, a share for some.
-
-        Why: before the mop-up can start the attackers must wall the king in, corner by corner,
-        and only the last corner's wall showed in the score (issue 44: a real Copenhagen endgame,
-        24 attackers against the king and three soldiers, took 40 plies to seal four corners and
-        converted at the 100-ply cap or not at all).  Each corner sealed now pays as it is sealed.
-        On the mop-up's gate and ramp (``base`` as there), so an even game never meets it; the
-        share of the escape squares, not their number, so an edge-escape board weighs the same.  A
-        capture raises the lead and so, on the ramp, the term: at the shipped 600 by at most three
-        quarters of what the capture gains (600 / 800 a unit of lead, all corners open).
-        """
-        lead = -base - MOP_UP_FROM
-        total = _popcount(self.escape_mask)
-        if lead <= 0 or not total:
-            return 0
-        ramp = min(lead, MOP_UP_FULL - MOP_UP_FROM)
-        reached = _popcount(self.king_region(pos) & self.escape_mask)
-        return self.w.escape_open * reached * ramp // (total * (MOP_UP_FULL - MOP_UP_FROM))
-
     def defenders_score(self, pos: TaflPosition) -> int:
         """Static score from the defenders' view (positive: good for the king's side)."""
         w = self.w
@@ -512,14 +475,9 @@ class TaflEvaluator:
                       + w.guard3 * _popcount(att & gm[2]))
         if hostile >= 3 and self.strong_king:
             score -= w.king_hostile3
-        # the mop-up's lead: the larger of the leads before and after the king's walk is scored
-        lead_base = min(unwalked, score) - self.offset
         if walk < 0 and w.defender_mobility and self._mop_up:
             # the king walled in: hunting the last soldiers cannot let him out
-            score -= self.mop_up(pos, lead_base)
-        elif walk >= 0 and w.escape_open and self._mop_up:
-            # far ahead, each escape square he can still walk to is a door to close
-            score += self.open_escapes(pos, lead_base)
+            score -= self.mop_up(pos, min(unwalked, score) - self.offset)
         score -= self.offset
         if pos.side == DEF:
             score += w.tempo

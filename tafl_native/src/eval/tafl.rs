@@ -39,7 +39,6 @@ pub struct Weights {
     pub tempo: i32,
     pub defender_mobility: i32,
     pub no_progress: i32,
-    pub escape_open: i32,
 }
 
 /// The names of the weights, in field order (what the Python side must hand over).
@@ -68,11 +67,10 @@ pub const WEIGHT_NAMES: [&str; WEIGHT_COUNT] = [
     "tempo",
     "defender_mobility",
     "no_progress",
-    "escape_open",
 ];
 
 /// How many weights there are.
-pub const WEIGHT_COUNT: usize = 25;
+pub const WEIGHT_COUNT: usize = 24;
 
 /// Plies without a capture beyond which the no-progress term grows no further.
 pub const NO_PROGRESS_CAP: u32 = 100;
@@ -109,7 +107,6 @@ impl Weights {
             tempo: v[21],
             defender_mobility: v[22],
             no_progress: v[23],
-            escape_open: v[24],
         }
     }
 }
@@ -334,14 +331,10 @@ impl<B: Bits> Tables<B> {
         if hostile >= 3 && self.strong_king {
             score -= w.king_hostile3;
         }
-        // the mop-up's lead: the larger of the leads before and after the king's walk is scored
-        let lead_base = unwalked.min(score) - self.offset;
         if walk < 0 && w.defender_mobility != 0 {
-            // the king walled in: hunting the last soldiers cannot let him out
-            score -= self.mop_up(att, dfn, kb, lead_base);
-        } else if walk >= 0 && w.escape_open != 0 {
-            // far ahead, each escape square he can still walk to is a door to close
-            score += self.open_escapes(att, dfn, k, lead_base);
+            // the king walled in: hunting the last soldiers cannot let him out; the lead is the
+            // larger of those before and after his walk is scored
+            score -= self.mop_up(att, dfn, kb, unwalked.min(score) - self.offset);
         }
         score -= self.offset;
         if side == DEF {
@@ -365,9 +358,9 @@ impl<B: Bits> Tables<B> {
 
     /// What the defenders lose where the king is walled in (the caller checks) and the attackers
     /// lead by more than [`MOP_UP_FROM`] (`base`: the defenders' score against the start's, the
-    /// lower of those before and after the king's walk is scored): the room their soldiers lack, growing to the
-    /// full weight at [`MOP_UP_FULL`] (`mop_up` in Python: closing in on the last soldiers pays
-    /// before a capture is in sight, issue 44).
+    /// lower of those before and after the king's walk is scored): the room their soldiers lack,
+    /// growing to the full weight at [`MOP_UP_FULL`] (`mop_up` in Python: closing in on the last
+    /// soldiers pays before a capture is in sight, issue 44).
     pub fn mop_up(&self, att: B, dfn: B, kb: B, base: i32) -> i32 {
         let lead = -base - MOP_UP_FROM;
         if lead <= 0 {
@@ -376,46 +369,6 @@ impl<B: Bits> Tables<B> {
         let ramp = lead.min(MOP_UP_FULL - MOP_UP_FROM);
         let lack = self.n as i32 - self.defender_moves(att, dfn, kb);
         (self.weights.defender_mobility * lack * ramp).div_euclid(MOP_UP_FULL - MOP_UP_FROM)
-    }
-
-    /// What the defenders keep, far ahead, of the escape squares the king can still walk to
-    /// (`open_escapes` in Python): `escape_open` for all of them at the full lead, a share for
-    /// some, on the mop-up's gate and ramp (issue 44: sealing the corners one by one pays before
-    /// the last one walls him in).
-    pub fn open_escapes(&self, att: B, dfn: B, king: usize, base: i32) -> i32 {
-        let lead = -base - MOP_UP_FROM;
-        if lead <= 0 {
-            return 0;
-        }
-        let total = self.escape.count() as i32;
-        if total == 0 {
-            return 0;
-        }
-        let ramp = lead.min(MOP_UP_FULL - MOP_UP_FROM);
-        let open = (self.king_region(att, dfn, king) & self.escape).count() as i32;
-        (self.weights.escape_open * open * ramp).div_euclid(total * (MOP_UP_FULL - MOP_UP_FROM))
-    }
-
-    /// Every square the king can walk to through empty squares (with the escape squares he
-    /// reaches), `king_region` in Python.
-    pub fn king_region(&self, att: B, dfn: B, king: usize) -> B {
-        let kb = B::bit(king);
-        let free = self.full & !(att | dfn | self.king_walls);
-        let w = self.w as u32;
-        let mut region = kb;
-        loop {
-            let grown = ((region
-                | (region.shl(1) & self.not_file_a)
-                | (region.shr(1) & self.not_file_last)
-                | region.shl(w)
-                | region.shr(w))
-                & free)
-                | kb;
-            if grown == region {
-                return region;
-            }
-            region = grown;
-        }
     }
 
     /// Squares the defenders' soldiers could slide to through empty squares (`defender_moves`
