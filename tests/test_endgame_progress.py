@@ -96,8 +96,8 @@ def test_closing_in_on_the_last_soldiers_scores_for_the_attackers_far_ahead():
 
 def test_walling_the_king_in_on_a_big_board_pays_far_ahead():
     """Suite line 26 (a real Copenhagen game, 24 attackers against the king and three soldiers),
-    21 plies into the engine's own play: one move (k9-k6 and five others) walls the king in, in a
-    pen of some 75 squares.  Walled in, the guard posts stop counting and the big pen's room counts
+    21 plies into the engine's own play (22 attackers, one soldier left): eight moves (k9-k6, j7-j9
+    ...) wall the king in, in a pen of 75 to 80 squares.  Walled in, the guard posts stop counting and the big pen's room counts
     for him, several hundred together; with the mop-up's lead taken after those terms the walled-in
     scores fell under the gate's ramp, so every wall-closing move scored worse for the attackers
     than the best move leaving him a walk (-1591 against -1677), and the engine took 40 plies to
