@@ -96,13 +96,13 @@ def test_closing_in_on_the_last_soldiers_scores_for_the_attackers_far_ahead():
 
 def test_walling_the_king_in_on_a_big_board_pays_far_ahead():
     """Suite line 26 (a real Copenhagen game, 24 attackers against the king and three soldiers),
-    21 plies into the engine's own play (22 attackers, one soldier left): eight moves (k9-k6, j7-j9
-    ...) wall the king in, in a pen of 75 to 80 squares.  Walled in, the guard posts stop counting and the big pen's room counts
-    for him, several hundred together; with the mop-up's lead taken after those terms the walled-in
-    scores fell under the gate's ramp, so every wall-closing move scored worse for the attackers
-    than the best move leaving him a walk (-1591 against -1677), and the engine took 40 plies to
-    close it.  The lead is now the larger of those before and after the king's walk is scored:
-    closing the wall is best."""
+    21 plies into the engine's own play (22 attackers, one soldier left): eight moves (k9-k6,
+    j7-j9 ...) wall the king in, in a pen of 75 to 80 squares.  Walled in, the guard posts stop
+    counting and the big pen's room counts for him, several hundred together; with the mop-up's
+    lead taken after those terms the walled-in scores fell under the gate's ramp, so every
+    wall-closing move scored worse for the attackers than the best move leaving him a walk (-1591
+    against -1677), and the engine took 40 plies to close it.  The lead is now the larger of those
+    before and after the king's walk is scored: closing the wall is best."""
     rules = find_variant("copenhagen").with_options({"repetition": "allowed"}).make_rules()
     ev = TaflEvaluator(rules)
     pos = rules.parse_position("/2t3t4/1t2t1t4/t4T1t2t/8t2/t5K2t1/11/10t/t1tt7/t9t/1t3t3t1/2t5t2/",
