@@ -56,7 +56,7 @@ PLAN: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
 }
 # Expert's pairs were once played fewer games, for the time its 5 M-node moves took on a loaded
 # machine (15 to 30 minutes a Copenhagen game).  On an idle one a Brandubh game against Expert
-# takes under a minute to five and a Copenhagen one one to fifteen, so every pair plays its full count.
+# takes one to five minutes and a Copenhagen game one to fifteen: every pair plays its full count.
 
 
 def play(variant: str, a: str, b: str, games: int, extra: list[str]) -> None:

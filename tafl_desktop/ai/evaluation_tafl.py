@@ -391,14 +391,14 @@ class TaflEvaluator:
         so it shuffles (issue 44: the suite's Copenhagen endgames drawn at the ply cap).  Here each
         square the soldiers cannot slide to (the board less their slides) counts, so closing in on
         them pays before a capture is in sight.  Only from :data:`MOP_UP_FROM` of lead (``base``:
-        the defenders' score against the start's, the lower of those before and after the king's walk
-        is scored: on a big board walling him in can cost the attackers several hundred, their guard
-        posts and a large pen's room, and the lead taken after that alone held the term back just
-        when the wall closed), growing to the full weight at
-        :data:`MOP_UP_FULL`, so an even game never meets it; only with the king walled in, so the
-        hunt never opens him a way out (applied wherever the lead was, one suite position was lost
-        by an escape); measured against the board, not as room alone, so taking a soldier never
-        costs the attackers through this term.
+        the defenders' score against the start's, the lower of those before and after the king's
+        walk is scored: on a big board walling him in can cost the attackers several hundred,
+        their guard posts and a large pen's room, and the lead taken after that alone held the
+        term back just when the wall closed), growing to the full weight at :data:`MOP_UP_FULL`,
+        so an even game never meets it; only with the king walled in, so the hunt never opens him
+        a way out (applied wherever the lead was, one suite position was lost by an escape);
+        measured against the board, not as room alone, so taking a soldier never costs the
+        attackers through this term.
         """
         lead = -base - MOP_UP_FROM
         if lead <= 0:
