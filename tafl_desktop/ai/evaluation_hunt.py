@@ -27,6 +27,9 @@ What the evaluation knows (flock's view, 100 ~ one goose):
 * the centre (a game's own term, ``hunter_centre``): each step a hunter stands from the board's
   centre.  With 13 geese, who share the fox's lines and may step back, Medium's fox lost to
   Easy's geese only in an arm of the cross, whose door one goose shuts (issue 45).
+* the pen (a game's own term, ``hunter_pen``): each step a hunter stands from the pen the flock
+  fills.  Asalto's rebels offer a man to draw an officer out of the fortress (huffing makes the
+  capture compulsory in effect) and fill it behind him (issue 45).
 
 The defaults are :class:`HuntWeights`'; a game's own values for some terms are data, the
 ``[variants.<id>]`` sections of ``resources/ai/hunt_evaluation.toml``.  Those are the stronger
@@ -137,6 +140,11 @@ class HuntWeights:
     # the fox has fewer lines out, and an arm of the cross is a pocket whose door one goose
     # closes.  0 = off (a game whose section in the weights file sets it; see ``centre``).
     hunter_centre: int = 0
+    # Each step a hunter stands from the pen where the flock wins by filling it (Asalto's
+    # fortress, Halatafl's): a rebel offered to an officer draws him out (huffing makes the
+    # capture compulsory in effect) and the rebels fill the fortress behind him.  0 = off (a
+    # game whose section in the weights file sets it).
+    hunter_pen: int = 0
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -305,6 +313,8 @@ class HuntEvaluator:
         self.captureless = int(o.get("captureless_draw") or 0)
         #: Steps (along the hunters' lines, through any point) from each point to the board's centre
         self.centre = self._centre_distance(r.steps[HUNTERS], N)
+        #: Steps (along the hunters' lines, through any point) from each point to the pen
+        self.pen_distance = self._walk(r.steps[HUNTERS], N, [p for p in range(N) if r.pen_mask >> p & 1])
         self.multi = o["multi_jump"] != "single"
         self.nhunters0 = r.initial_position().hunters.bit_count()
         # a step from a to b is a step; anything else is a jump (for ordering)
@@ -324,29 +334,32 @@ class HuntEvaluator:
                 for p, targets in enumerate(steps) for q in targets}
 
     @staticmethod
-    def _centre_distance(steps: Sequence[Iterable[int]], n: int) -> list[int]:
+    def _walk(steps: Sequence[Iterable[int]], n: int, starts: Iterable[int]) -> list[int]:
+        """Each point's steps to the nearest of ``starts`` along ``steps`` over an empty board (-1:
+        out of reach, or no start)."""
+        dist = [-1] * n
+        layer = list(starts)
+        for p in layer:
+            dist[p] = 0
+        d = 0
+        while layer:
+            d += 1
+            nxt = []
+            for p in layer:
+                for q in steps[p]:
+                    if dist[q] < 0:
+                        dist[q] = d
+                        nxt.append(q)
+            layer = nxt
+        return dist
+
+    @classmethod
+    def _centre_distance(cls, steps: Sequence[Iterable[int]], n: int) -> list[int]:
         """Each point's steps to the nearest centre point (the points whose farthest point is
         nearest: the cross's d4), walking the hunters' lines over an empty board."""
-        def walk(starts: Iterable[int]) -> list[int]:
-            dist = [-1] * n
-            layer = list(starts)
-            for p in layer:
-                dist[p] = 0
-            d = 0
-            while layer:
-                d += 1
-                nxt = []
-                for p in layer:
-                    for q in steps[p]:
-                        if dist[q] < 0:
-                            dist[q] = d
-                            nxt.append(q)
-                layer = nxt
-            return dist
-
-        ecc = [max(walk([p])) for p in range(n)]
+        ecc = [max(cls._walk(steps, n, [p])) for p in range(n)]
         best = min(ecc)
-        return walk(p for p in range(n) if ecc[p] == best)
+        return cls._walk(steps, n, (p for p in range(n) if ecc[p] == best))
 
     def _grid(self, x: int) -> int:
         """The lattice bitboard of an index bitboard."""
@@ -553,6 +566,9 @@ class HuntEvaluator:
         if w.hunter_centre:
             centre = self.centre
             score += w.hunter_centre * sum(centre[h] for h in _bits(hunters))
+        if w.hunter_pen and self.fill_pen:
+            pen_distance = self.pen_distance
+            score += w.hunter_pen * sum(pen_distance[h] for h in _bits(hunters))
         if self.reserve_weight:
             score -= self.reserve_weight * self.reserve_distance(R, F)
         if w.cohesion:
