@@ -179,10 +179,7 @@ def _searcher(rules: Any, entry: dict[str, Any], weights: Path | None, dablot: d
     file (``weights``) or Dablot terms (``dablot``: name -> value over today's)."""
     family = getattr(rules, "family", "")
     if family == "dablot" and dablot:
-        from tafl_desktop.ai.evaluation_dablot import DablotEvaluator, DablotWeights
-
-        return make_searcher(rules, evaluator=DablotEvaluator(rules, DablotWeights.from_dict(
-            {**DablotWeights().to_dict(), **dablot})))
+        return make_searcher(rules, weights=dablot)
     return make_searcher(rules, weights=load_weights(weights, entry["game"]) if weights and family == "tafl" else None)
 
 

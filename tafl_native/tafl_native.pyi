@@ -13,13 +13,13 @@ What crosses the boundary (see ``API.md``):
 * a Tafl position is ``(att, dfn, king, side, quiet, result)``: the bitboards as Python ints, the
   king's square or -1, the side to move (0 attackers, 1 defenders), the moves since the last
   capture, and None or ``(winner, reason)`` (winner 0, 1 or None for a draw);
-* a move is ``(from, to)``;
+* a move is ``(from, to)`` (Dablot's: the points a piece visits, as the Python rules write it);
 * a Dablot position is ``(cells, side to move, result)``, the result None, -1 (a draw) or the
   winner (0 south, 1 north).
 """
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeAlias, TypedDict
+from typing import Any, TypeAlias, TypedDict
 
 __version__: str
 
@@ -120,6 +120,36 @@ class DablotProver:
     def forget_proofs(self) -> None: ...
     def successors(self, position: DablotCrossing) -> list[tuple[list[int], int, int | None]]: ...
     def has_moves(self, position: DablotCrossing) -> bool: ...
+
+class DablotSearch:
+    """A native searcher for one Dablot variant: moves cross as the points a piece visits."""
+
+    def __new__(
+        cls,
+        steps: Sequence[Sequence[int]],
+        jumps: Sequence[Sequence[tuple[int, int]]],
+        rows: Sequence[int],
+        ranks: Sequence[int],
+        far_rows: Sequence[Sequence[bool]],
+        settings: dict[str, bool],
+        tables: dict[str, Any],
+        table_bits: int = 20,
+    ) -> DablotSearch: ...
+    def search(
+        self,
+        position: DablotCrossing,
+        limits: dict[str, float | int | bool],
+        history: Sequence[DablotCrossing],
+        should_stop: Callable[[], bool] | None = None,
+        on_iteration: Callable[[SearchReport], None] | None = None,
+        only: Sequence[Sequence[int]] | None = None,
+    ) -> SearchReport: ...
+    def pv(self, position: DablotCrossing, first: Sequence[int]) -> list[list[int]]: ...
+    def evaluate(self, position: DablotCrossing) -> int: ...
+    def evaluate_many(self, positions: Sequence[DablotCrossing]) -> list[int]: ...
+    def moves(self, position: DablotCrossing) -> list[list[int]]: ...
+    def tactics(self, position: DablotCrossing) -> tuple[str, list[list[int]]]: ...
+    def clear(self) -> None: ...
 
 def option_keys() -> list[str]: ...
 def option_values() -> dict[str, str | tuple[int, int] | list[str]]: ...

@@ -17,8 +17,10 @@ Protocol):
   (``"native"`` or ``"python"``, for reports such as ``bench --json``).
 
 The native engine serves the Tafl family wherever its module is built (``tafl_native``, see
-:mod:`tafl_desktop.native`); the Fox games and Dablot, a machine without a Rust toolchain, or a
-rules set the native engine refuses get the Python search, slower but the same in kind.
+:mod:`tafl_desktop.native`), and Dablot's strong levels, analysis and hints
+(:mod:`tafl_desktop.native.dablot_search`; the weaker Dablot levels keep the Python search, see
+:func:`native_plays_level`); the Fox games, a machine without a Rust toolchain, or a rules set
+the native engine refuses get the Python search, slower but the same in kind.
 """
 
 from __future__ import annotations
@@ -32,7 +34,11 @@ from tafl_desktop.search_contract import Searcher as SearcherContract
 
 if TYPE_CHECKING:
     from tafl_desktop.ai.evaluation import Evaluator
+    from tafl_desktop.ai.evaluation_dablot import DablotEvaluator
+    from tafl_desktop.ai.levels import Level
+    from tafl_desktop.core.dablot import DablotRules
     from tafl_desktop.core.tafl import TaflPosition, TaflRules
+    from tafl_desktop.native.dablot_search import NativeDablotSearcher
     from tafl_desktop.native.search import NativeSearcher
     from tafl_native import TaflSearch
 
@@ -51,8 +57,8 @@ def native_search_available() -> bool:
 
 def resolve(rules: Rules[P], engine: str | None = None) -> str:
     """The engine that will search ``rules``: ``engine`` if given (else ``$TAFL_ENGINE``, else
-    native where built).  The Fox games and Dablot always get the Python search (the native
-    engine plays Tafl only so far), whatever was asked.  ValueError (one line) for an unknown
+    native where built).  The Fox games always get the Python search (the native engine plays
+    Tafl and Dablot only so far), whatever was asked.  ValueError (one line) for an unknown
     name, or for ``native`` asked for explicitly on a machine where it is not built."""
     from tafl_desktop.native.bridge import ENGINES
 
@@ -60,6 +66,8 @@ def resolve(rules: Rules[P], engine: str | None = None) -> str:
     if name is not None and name not in ENGINES:
         raise ValueError(f"--engine must be native or python, not {name[:20]!r}")
     family = FAMILIES.get(getattr(rules, "family", ""))
+    if family is not None and family.name == "dablot":
+        return _dablot_engine(rules, name, engine)
     if name == "python" or family is None or not family.native_engine:
         return "python"
     variant = getattr(rules, "variant", None)
@@ -81,6 +89,31 @@ def resolve(rules: Rules[P], engine: str | None = None) -> str:
     return "python"
 
 
+def _dablot_engine(rules: Rules[P], name: str | None, engine: str | None) -> str:
+    """Dablot's engine: native where the native Dablot search is built and plays the rules."""
+    if name == "python":
+        return "python"
+    from tafl_desktop.native.dablot_search import unsupported
+
+    reason = unsupported(cast("DablotRules", rules))
+    if reason is None:
+        return "native"
+    if engine == "native":
+        raise ValueError(f"--engine native: the native Dablot search cannot play these rules: {reason}")
+    return "python"
+
+
+#: Families whose native search plays only the levels with a native budget of their own (Hard
+#: and Expert): there the weaker levels' measured play is the Python search's, which the native
+#: one does not repeat position for position (Tafl's does: every level plays it).
+NATIVE_STRONG_LEVELS_ONLY = frozenset({"dablot"})
+
+
+def native_plays_level(rules: Rules[P], level: Level) -> bool:
+    """May the native search play ``level`` in ``rules``' family?"""
+    return getattr(rules, "family", "") not in NATIVE_STRONG_LEVELS_ONLY or bool(level.native_nodes)
+
+
 def engine_name(rules: Rules[P], engine: str | None = None) -> str:
     """The engine that searches ``rules`` (for reports), never raising: python if in doubt."""
     try:
@@ -93,16 +126,28 @@ def make_searcher(rules: Rules[P], engine: str | None = None, evaluator: Evaluat
                   weights: dict[str, int] | None = None) -> SearcherContract[P]:
     """A searcher for ``rules`` (see the module docstring for the interface).  A custom
     ``evaluator`` (tuning experiments) keeps the Python search, whose hooks it replaces.
-    ``weights`` (Tafl only: the terms of ``resources/ai/tafl_evaluation.toml``) replace the
-    evaluation's weights in either engine, so that a tuned set can play a match against today's."""
+    ``weights`` (Tafl: the terms of ``resources/ai/tafl_evaluation.toml``; Dablot: terms of
+    ``DablotWeights`` over today's) replace the evaluation's weights in either engine, so that a
+    tuned set can play a match against today's."""
     from tafl_desktop.ai.search import Searcher
 
+    family = getattr(rules, "family", "")
     if evaluator is not None:
         return Searcher(rules, evaluator)
-    if weights is not None and getattr(rules, "family", "") != "tafl":
-        raise ValueError("evaluation weights apply to the Tafl games only")
+    if weights is not None and family not in ("tafl", "dablot"):
+        raise ValueError("evaluation weights apply to the Tafl games and Dablot only")
+    if family == "dablot" and weights is not None:
+        from tafl_desktop.ai.evaluation_dablot import DablotEvaluator, DablotWeights
+
+        dablot = cast("DablotRules", rules)
+        ev = DablotEvaluator(dablot, DablotWeights.from_dict({**DablotWeights().to_dict(), **weights}))
+        if resolve(rules, engine) != "native":
+            return Searcher(rules, cast("Evaluator[P]", ev))
+        return cast("SearcherContract[P]", native_dablot_searcher(dablot, ev))
     if weights is None and resolve(rules, engine) != "native":
         return Searcher(rules)
+    if family == "dablot":
+        return cast("SearcherContract[P]", native_dablot_searcher(cast("DablotRules", rules)))
     # the Tafl family's own searchers (tuned weights, the native engine): P is TaflPosition here
     return cast("SearcherContract[P]", _tafl_searcher(tafl_rules(rules), engine, weights))
 
@@ -138,6 +183,15 @@ def native_searcher(rules: TaflRules, table_bits: int | None = None) -> NativeSe
     from tafl_desktop.native.search import TABLE_BITS, NativeSearcher
 
     return NativeSearcher(rules, TaflEvaluator(rules), TABLE_BITS if table_bits is None else table_bits)
+
+
+def native_dablot_searcher(rules: DablotRules, evaluator: DablotEvaluator | None = None) -> NativeDablotSearcher:
+    """The native searcher of Dablot ``rules``, its tables from the Python evaluator (today's,
+    or ``evaluator``)."""
+    from tafl_desktop.ai.evaluation_dablot import DablotEvaluator
+    from tafl_desktop.native.dablot_search import NativeDablotSearcher
+
+    return NativeDablotSearcher(rules, evaluator or DablotEvaluator(rules))
 
 
 def native_prover_core(rules: TaflRules) -> TaflSearch:

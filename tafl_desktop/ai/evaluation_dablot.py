@@ -87,6 +87,8 @@ class DablotEvaluator:
     #: ending (8 pieces against 4) Medium capped at depth 4 shuffled for 30 plies; searching its
     #: whole budget it took the enemy son within 15 (benchmarks/results/README.md).
     uncapped_depth = True
+    #: The mop-up's gate as the native evaluation reads it (one source: the constants above).
+    mop_up_gate = (MOP_UP_FROM, MOP_UP_FULL)
 
     def __init__(self, rules: DablotRules, weights: DablotWeights | None = None) -> None:
         self.rules = rules

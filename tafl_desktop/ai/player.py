@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Generic
 
-from tafl_desktop.ai.engine import make_searcher
+from tafl_desktop.ai.engine import make_searcher, native_plays_level
 from tafl_desktop.ai.levels import UNTIMED_CEILING, Level, get_level
 from tafl_desktop.ai.search import SearchLimits, SearchResult
 from tafl_desktop.core.game import P, Rules, unrepeated
@@ -46,6 +46,8 @@ class ComputerPlayer(Generic[P]):
                 from tafl_desktop.ai.evaluation import plain_evaluator
 
                 evaluator = plain_evaluator(rules)
+            if searcher is None and not native_plays_level(rules, self.level):
+                engine = "python"  # the level's measured play is the Python search's
             self.searcher = searcher if searcher is not None else make_searcher(rules, engine, evaluator, weights)
         #: The part of the level's error margins that applies in this game (see evaluation.py).
         self.drift_scale = self.searcher.ev.drift_scale if self.searcher else 1.0

@@ -14,29 +14,29 @@ use crate::search::Outcome;
 
 /// The most points a board may have here (Dablot's is 72, Mini-Dablot's fewer).
 pub const MAX_POINTS: usize = 128;
-const SOLDIER: u8 = 0;
+pub(crate) const SOLDIER: u8 = 0;
 const OFFICER: u8 = 1;
-const LEADER: u8 = 3;
+pub(crate) const LEADER: u8 = 3;
 /// Piece codes run from 1 to 16.
 const CODES: usize = 17;
 
 #[inline]
-fn side_of(c: u8) -> u8 {
+pub(crate) fn side_of(c: u8) -> u8 {
     (c - 1) & 1
 }
 
 #[inline]
-fn kind_of(c: u8) -> u8 {
+pub(crate) fn kind_of(c: u8) -> u8 {
     ((c - 1) >> 1) & 3
 }
 
 #[inline]
-fn marked(c: u8) -> bool {
+pub(crate) fn marked(c: u8) -> bool {
     (c - 1) & 8 != 0
 }
 
 #[inline]
-fn code(side: u8, kind: u8, marked: bool) -> u8 {
+pub(crate) fn code(side: u8, kind: u8, marked: bool) -> u8 {
     1 + side + 2 * kind + if marked { 8 } else { 0 }
 }
 
@@ -51,20 +51,34 @@ pub struct Settings {
     pub officer_material: bool,
     pub leader_captured_loses: bool,
     pub bare_leader_loses: bool,
+    /// A position's third occurrence is a draw (the search's repetition rule; the prover keys
+    /// on positions alone and never asks).
+    pub repetition_draw: bool,
+}
+
+/// The most jumps one chain can make: every jump takes an enemy piece, and no army is bigger.
+pub const MAX_CHAIN: usize = 64;
+
+/// One jump chain as the search walks it: the points landed on in turn and the points jumped.
+pub struct ChainWalk<'a> {
+    pub lands: &'a [u8],
+    pub taken: &'a [u8],
+    pub went_back: bool,
 }
 
 /// One Dablot board and its rules.
+#[derive(Clone)]
 pub struct Dablot {
-    n: usize,
-    steps: Vec<Vec<u8>>,
+    pub(crate) n: usize,
+    pub(crate) steps: Vec<Vec<u8>>,
     /// Per point: (the point jumped over, the point landed on).
-    jumps: Vec<Vec<(u8, u8)>>,
+    pub(crate) jumps: Vec<Vec<(u8, u8)>>,
     row: Vec<i32>,
     /// The rank of each kind: soldier, officer, son, leader.
     rank: [u8; 4],
     /// Per side: the points where its soldiers are promoted.
     far_row: [Vec<bool>; 2],
-    s: Settings,
+    pub(crate) s: Settings,
     zobrist: Vec<u64>,
     zobrist_side: u64,
 }
@@ -75,7 +89,7 @@ pub struct DablotPos {
     pub cells: [u8; MAX_POINTS],
     pub side: u8,
     pub result: Option<Outcome>,
-    hash: u64,
+    pub(crate) hash: u64,
 }
 
 /// Why a board or a position was refused.
@@ -167,7 +181,7 @@ impl Dablot {
     }
 
     #[inline]
-    fn set(&self, p: &mut DablotPos, at: usize, c: u8) {
+    pub(crate) fn set(&self, p: &mut DablotPos, at: usize, c: u8) {
         let old = p.cells[at];
         if old != 0 {
             p.hash ^= self.zobrist[at * CODES + old as usize];
@@ -179,12 +193,12 @@ impl Dablot {
     }
 
     #[inline]
-    fn rank_of(&self, c: u8) -> u8 {
+    pub(crate) fn rank_of(&self, c: u8) -> u8 {
         self.rank[kind_of(c) as usize]
     }
 
     #[inline]
-    fn backward(&self, side: u8, a: usize, b: usize) -> bool {
+    pub(crate) fn backward(&self, side: u8, a: usize, b: usize) -> bool {
         let dy = self.row[b] - self.row[a];
         if side == 0 {
             dy < 0
@@ -195,7 +209,7 @@ impl Dablot {
 
     /// The piece after going from its start to `land`, `went_back` if any part of the way went
     /// backwards: marked by a retreat (Officer Material), promoted on the far row.
-    fn after_move(&self, c: u8, land: usize, went_back: bool) -> u8 {
+    pub(crate) fn after_move(&self, c: u8, land: usize, went_back: bool) -> u8 {
         let side = side_of(c);
         let kind = kind_of(c);
         let mut back = marked(c);
@@ -289,7 +303,7 @@ impl Dablot {
         p
     }
 
-    fn finish(&self, p: &mut DablotPos, mover: u8, captured: &[u8]) {
+    pub(crate) fn finish(&self, p: &mut DablotPos, mover: u8, captured: &[u8]) {
         p.result = self.decided(p, mover, captured);
         p.side = 1 - mover;
         p.hash ^= self.zobrist_side;
@@ -310,8 +324,108 @@ impl Dablot {
         }
     }
 
-    fn step_allowed(&self, p: &DablotPos, c: u8, a: usize, q: usize) -> bool {
+    pub(crate) fn step_allowed(&self, p: &DablotPos, c: u8, a: usize, q: usize) -> bool {
         p.cells[q] == 0 && !(self.s.ever_onward && kind_of(c) == SOLDIER && self.backward(p.side, a, q))
+    }
+}
+
+impl Dablot {
+    /// Visit every jump chain of the piece on `start` (each prefix a chain of its own), in the
+    /// order `core/dablot.py`'s `_chains` lists them; `visit` returns true to stop the walk.
+    pub fn each_chain(&self, p: &DablotPos, start: usize, visit: &mut dyn FnMut(&ChainWalk<'_>) -> bool) {
+        let c = p.cells[start];
+        if c == 0 {
+            return;
+        }
+        let mut cells = p.cells;
+        cells[start] = 0;
+        let mut lands = [0u8; MAX_CHAIN];
+        let mut taken = [0u8; MAX_CHAIN];
+        self.walk_chains(&mut cells, start, c, 0, false, &mut lands, &mut taken, visit);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk_chains(
+        &self,
+        cells: &mut [u8; MAX_POINTS],
+        at: usize,
+        c: u8,
+        len: usize,
+        went_back: bool,
+        lands: &mut [u8; MAX_CHAIN],
+        taken: &mut [u8; MAX_CHAIN],
+        visit: &mut dyn FnMut(&ChainWalk<'_>) -> bool,
+    ) -> bool {
+        if len >= MAX_CHAIN {
+            return false;
+        }
+        let side = side_of(c);
+        let r = self.rank_of(c);
+        let onward = self.s.ever_onward && kind_of(c) == SOLDIER;
+        for &(over, land) in &self.jumps[at] {
+            let (o, l) = (over as usize, land as usize);
+            let v = cells[o];
+            if v == 0 || side_of(v) == side || self.rank_of(v) > r || cells[l] != 0 {
+                continue;
+            }
+            let back = self.backward(side, at, l);
+            if onward && back {
+                continue;
+            }
+            lands[len] = land;
+            taken[len] = over;
+            let walk = ChainWalk {
+                lands: &lands[..=len],
+                taken: &taken[..=len],
+                went_back: went_back || back,
+            };
+            if visit(&walk) {
+                return true;
+            }
+            if self.s.chain_jumps {
+                cells[o] = 0;
+                let stop = self.walk_chains(cells, l, c, len + 1, went_back || back, lands, taken, visit);
+                cells[o] = v;
+                if stop {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The position after the piece on `start` made the chain `walk`.
+    pub fn after_walk(&self, p: &DablotPos, start: usize, walk: &ChainWalk<'_>) -> DablotPos {
+        let c = p.cells[start];
+        let mut child = p.clone();
+        let mut captured = [0u8; MAX_CHAIN];
+        self.set(&mut child, start, 0);
+        for (i, &x) in walk.taken.iter().enumerate() {
+            captured[i] = p.cells[x as usize];
+            self.set(&mut child, x as usize, 0);
+        }
+        let land = *walk.lands.last().expect("a chain lands somewhere") as usize;
+        self.set(&mut child, land, self.after_move(c, land, walk.went_back));
+        self.finish(&mut child, p.side, &captured[..walk.taken.len()]);
+        child
+    }
+
+    /// The position after the piece on `a` stepped to `q` (a legal step).
+    pub fn after_step(&self, p: &DablotPos, a: usize, q: usize) -> DablotPos {
+        let c = p.cells[a];
+        let mut child = p.clone();
+        self.set(&mut child, a, 0);
+        self.set(&mut child, q, self.after_move(c, q, self.backward(p.side, a, q)));
+        self.finish(&mut child, p.side, &[]);
+        child
+    }
+
+    /// The position with the other side to move and nothing else changed.
+    pub fn flipped(&self, p: &DablotPos) -> DablotPos {
+        let mut c = p.clone();
+        c.side = 1 - c.side;
+        c.hash ^= self.zobrist_side;
+        c
     }
 }
 

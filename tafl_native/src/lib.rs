@@ -7,7 +7,8 @@
 //! Layout: `board/` bitboards and the grid; `rules/` the Tafl rules; `perft.rs`, `playout.rs`;
 //! `py_rules.rs` their Python bindings (feature `python`, which maturin turns on).  Dablot's
 //! moves for the puzzle prover are in `dablot.rs` (on the Python rules' own lattice, so no
-//! bitboards), bound by `py_dablot.rs`; the Fox games have no native code yet.
+//! bitboards), bound by `py_dablot.rs`, and its search (`search/dablot.rs`, bound by
+//! `py_dablot_search.rs`); the Fox games have no native code yet.
 
 pub mod board;
 pub mod dablot;
@@ -19,6 +20,8 @@ pub mod search;
 
 #[cfg(feature = "python")]
 pub mod py_dablot;
+#[cfg(feature = "python")]
+pub mod py_dablot_search;
 #[cfg(feature = "python")]
 pub mod py_rules;
 #[cfg(feature = "python")]
@@ -36,5 +39,6 @@ fn tafl_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     py_rules::register(m)?;
     py_search::register(m)?;
     py_dablot::register(m)?;
+    py_dablot_search::register(m)?;
     Ok(())
 }

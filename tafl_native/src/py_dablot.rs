@@ -20,7 +20,7 @@ fn bad(msg: impl Into<String>) -> PyErr {
 }
 
 /// The result as it crosses: None undecided, -1 a draw, else the winner (0 south, 1 north).
-fn outcome_from(winner: Option<i8>) -> PyResult<Option<Outcome>> {
+pub(crate) fn outcome_from(winner: Option<i8>) -> PyResult<Option<Outcome>> {
     match winner {
         None => Ok(None),
         Some(-1) => Ok(Some(Outcome::Draw)),
@@ -29,14 +29,36 @@ fn outcome_from(winner: Option<i8>) -> PyResult<Option<Outcome>> {
     }
 }
 
-fn outcome_to(o: Option<Outcome>) -> Option<i8> {
+pub(crate) fn outcome_to(o: Option<Outcome>) -> Option<i8> {
     o.map(|o| match o {
         Outcome::Win(s) => s as i8,
         Outcome::Draw => -1,
     })
 }
 
-type Crossing = (Vec<u8>, u8, Option<i8>);
+pub(crate) type Crossing = (Vec<u8>, u8, Option<i8>);
+
+/// The rule settings as they cross: a dict of booleans (`repetition_draw` may be left out).
+pub(crate) fn settings_from(settings: &Bound<'_, PyDict>) -> PyResult<Settings> {
+    let flag = |key: &str| -> PyResult<bool> {
+        match settings.get_item(key)? {
+            Some(v) => v
+                .extract::<bool>()
+                .map_err(|_| bad(format!("setting {key} must be true or false"))),
+            None => Err(bad(format!("setting {key} is missing"))),
+        }
+    };
+    Ok(Settings {
+        chain_jumps: flag("chain_jumps")?,
+        soldiers_must_capture: flag("soldiers_must_capture")?,
+        ever_onward: flag("ever_onward")?,
+        promotion: flag("promotion")?,
+        officer_material: flag("officer_material")?,
+        leader_captured_loses: flag("leader_captured_loses")?,
+        bare_leader_loses: flag("bare_leader_loses")?,
+        repetition_draw: settings.get_item("repetition_draw")?.is_some() && flag("repetition_draw")?,
+    })
+}
 
 /// Proves forced wins in one Dablot variant (its lattice and rule settings).
 #[pyclass(module = "tafl_native")]
@@ -71,23 +93,7 @@ impl DablotProver {
         settings: &Bound<'_, PyDict>,
     ) -> PyResult<Self> {
         guarded(|| {
-            let flag = |key: &str| -> PyResult<bool> {
-                match settings.get_item(key)? {
-                    Some(v) => v
-                        .extract::<bool>()
-                        .map_err(|_| bad(format!("setting {key} must be true or false"))),
-                    None => Err(bad(format!("setting {key} is missing"))),
-                }
-            };
-            let s = Settings {
-                chain_jumps: flag("chain_jumps")?,
-                soldiers_must_capture: flag("soldiers_must_capture")?,
-                ever_onward: flag("ever_onward")?,
-                promotion: flag("promotion")?,
-                officer_material: flag("officer_material")?,
-                leader_captured_loses: flag("leader_captured_loses")?,
-                bare_leader_loses: flag("bare_leader_loses")?,
-            };
+            let s = settings_from(settings)?;
             let game = Dablot::new(steps, jumps, rows, ranks, far_rows, s).map_err(|e| bad(e.0))?;
             Ok(DablotProver {
                 game,

@@ -22,7 +22,7 @@ use crate::search::prove::{ByMoves, Prover};
 use crate::search::tafl::TaflFamily;
 use crate::search::{Family, Limits, Move, Report, Searcher};
 
-fn bad(msg: impl Into<String>) -> PyErr {
+pub(crate) fn bad(msg: impl Into<String>) -> PyErr {
     PyValueError::new_err(msg.into())
 }
 
@@ -218,7 +218,7 @@ fn shown(v: &Bound<'_, PyAny>) -> String {
     }
 }
 
-fn limits(d: &Bound<'_, PyDict>) -> PyResult<Limits> {
+pub(crate) fn limits(d: &Bound<'_, PyDict>) -> PyResult<Limits> {
     let mut l = Limits::default();
     let f = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { d.get_item(k) };
     if let Some(v) = f("time")? {
@@ -261,7 +261,7 @@ fn limits(d: &Bound<'_, PyDict>) -> PyResult<Limits> {
 }
 
 /// Is the calling thread the interpreter's main thread (the one Python's signal handlers run on)?
-fn is_main_thread(py: Python<'_>) -> bool {
+pub(crate) fn is_main_thread(py: Python<'_>) -> bool {
     let check = || -> PyResult<bool> {
         let threading = py.import("threading")?;
         let current = threading.call_method0("current_thread")?;
@@ -272,7 +272,7 @@ fn is_main_thread(py: Python<'_>) -> bool {
 }
 
 /// The panic's message as one line.
-fn panic_line(e: Box<dyn std::any::Any + Send>) -> PyErr {
+pub(crate) fn panic_line(e: Box<dyn std::any::Any + Send>) -> PyErr {
     let msg = e
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
@@ -282,6 +282,81 @@ fn panic_line(e: Box<dyn std::any::Any + Send>) -> PyErr {
         "the native search failed: {}",
         msg.lines().next().unwrap_or("")
     ))
+}
+
+/// A report as Python sees it (the family's moves written as Python writes them).
+pub(crate) type ReportDict<'f> = dyn for<'a> Fn(Python<'a>, &Report) -> PyResult<Bound<'a, PyDict>> + Sync + 'f;
+
+/// Run a search with the interpreter lock released, polling `should_stop` (and Ctrl+C on the
+/// main thread) and reporting each finished depth to `on_iteration`; `dict` turns a report into
+/// what Python sees (the family's moves as Python writes them).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_search<'py, F: Family + Send>(
+    py: Python<'py>,
+    searcher: &mut Searcher<F>,
+    p: &F::Pos,
+    lim: &Limits,
+    game: &[(u64, u32)],
+    only: Option<&[Move]>,
+    should_stop: Option<Py<PyAny>>,
+    on_iteration: Option<Py<PyAny>>,
+    dict: &ReportDict<'_>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut failure: Option<PyErr> = None;
+    // Called from the interpreter's main thread (a command line), the search also looks for
+    // Ctrl+C at every poll: the signal's handler runs there, and KeyboardInterrupt stops the
+    // search within a poll (a few thousand nodes) instead of never.
+    let on_main_thread = is_main_thread(py);
+    let polls = should_stop.is_some() || on_main_thread;
+    let outcome = py.detach(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            let mut poll = || -> bool {
+                Python::attach(|py| {
+                    if on_main_thread {
+                        if let Err(e) = py.check_signals() {
+                            failure = Some(e);
+                            return true;
+                        }
+                    }
+                    match &should_stop {
+                        None => false,
+                        Some(f) => match f.call0(py).and_then(|v| v.is_truthy(py)) {
+                            Ok(b) => b,
+                            Err(e) => {
+                                failure = Some(e);
+                                true
+                            }
+                        },
+                    }
+                })
+            };
+            let mut iter_failure: Option<PyErr> = None;
+            let mut cb = |r: &Report| {
+                if let Some(f) = &on_iteration {
+                    Python::attach(|py| {
+                        let res = dict(py, r).and_then(|d| f.call1(py, (d,)).map(|_| ()));
+                        if let Err(e) = res {
+                            iter_failure.get_or_insert(e);
+                        }
+                    });
+                }
+            };
+            let report = searcher.search(
+                p,
+                lim,
+                game,
+                only,
+                if polls { Some(&mut poll) } else { None },
+                if on_iteration.is_some() { Some(&mut cb) } else { None },
+            );
+            (report, iter_failure)
+        }))
+    });
+    let (report, iter_failure) = outcome.map_err(panic_line)?;
+    if let Some(e) = failure.or(iter_failure) {
+        return Err(e);
+    }
+    dict(py, &report)
 }
 
 /// The searcher for one board width, and the proof tables (per winner) of its prover.
@@ -366,62 +441,17 @@ impl<B: Bits> Typed<B> {
                 None => game.push((hp.hash, 1)),
             }
         }
-        let searcher = &mut self.searcher;
-        let mut failure: Option<PyErr> = None;
-        // Called from the interpreter's main thread (a command line), the search also looks for
-        // Ctrl+C at every poll: the signal's handler runs there, and KeyboardInterrupt stops the
-        // search within a poll (a few thousand nodes) instead of never.
-        let on_main_thread = is_main_thread(py);
-        let polls = should_stop.is_some() || on_main_thread;
-        let outcome = py.detach(|| {
-            catch_unwind(AssertUnwindSafe(|| {
-                let mut poll = || -> bool {
-                    Python::attach(|py| {
-                        if on_main_thread {
-                            if let Err(e) = py.check_signals() {
-                                failure = Some(e);
-                                return true;
-                            }
-                        }
-                        match &should_stop {
-                            None => false,
-                            Some(f) => match f.call0(py).and_then(|v| v.is_truthy(py)) {
-                                Ok(b) => b,
-                                Err(e) => {
-                                    failure = Some(e);
-                                    true
-                                }
-                            },
-                        }
-                    })
-                };
-                let mut iter_failure: Option<PyErr> = None;
-                let mut cb = |r: &Report| {
-                    if let Some(f) = &on_iteration {
-                        Python::attach(|py| {
-                            let res = report_dict(py, r).and_then(|d| f.call1(py, (d,)).map(|_| ()));
-                            if let Err(e) = res {
-                                iter_failure.get_or_insert(e);
-                            }
-                        });
-                    }
-                };
-                let report = searcher.search(
-                    &p,
-                    &lim,
-                    &game,
-                    only.as_deref(),
-                    if polls { Some(&mut poll) } else { None },
-                    if on_iteration.is_some() { Some(&mut cb) } else { None },
-                );
-                (report, iter_failure)
-            }))
-        });
-        let (report, iter_failure) = outcome.map_err(panic_line)?;
-        if let Some(e) = failure.or(iter_failure) {
-            return Err(e);
-        }
-        report_dict(py, &report)
+        run_search(
+            py,
+            &mut self.searcher,
+            &p,
+            &lim,
+            &game,
+            only.as_deref(),
+            should_stop,
+            on_iteration,
+            &report_dict,
+        )
     }
 
     fn pv(&self, pos: &Bound<'_, PyAny>, first: (usize, usize)) -> PyResult<Vec<(usize, usize)>> {

@@ -16,6 +16,7 @@
 //! (Lazy SMP) helpers search the same root at staggered depths, sharing the table; faster, but
 //! not reproducible.
 
+pub mod dablot;
 pub mod prove;
 pub mod tafl;
 #[cfg(test)]
@@ -255,9 +256,11 @@ impl History {
             v: vec![0; 2 * squares * squares],
         }
     }
+    /// A move's counter; a family whose moves name more than squares (Dablot's jump chains,
+    /// `land + points * k`) shares one counter between the moves that end on the same point.
     #[inline]
     fn idx(&self, side: u8, m: Move) -> usize {
-        (side as usize * self.squares + m.from.index()) * self.squares + m.to.index()
+        (side as usize * self.squares + m.from.index() % self.squares) * self.squares + m.to.index() % self.squares
     }
     #[inline]
     fn get(&self, side: u8, m: Move) -> i32 {
