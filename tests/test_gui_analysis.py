@@ -46,7 +46,7 @@ def _main_line(c) -> list[str]:
     return [c.session.rules.move_text(n.move) for n in c.session.tree.main_line()]
 
 
-@pytest.mark.parametrize("variant", ["copenhagen", "fox_geese_13"])
+@pytest.mark.parametrize("variant", ["copenhagen", "fox_geese_13", "dablot_mini"])
 def test_analysis_lines_arrows_live_counters_and_a_scratch_board(qtbot, make_window, variant):
     w = make_window(variant)
     board = w.analysis_board
