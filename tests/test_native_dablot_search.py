@@ -186,3 +186,17 @@ def test_the_analyse_command_searches_dablot_natively():
     data = json.loads(out.stdout)
     assert data["engine"] == "native"
     assert len(data["lines"]) == 2 and data["lines"][0]["moves"]
+
+
+@needs_native
+def test_changed_weights_reach_both_engines():
+    """``make_searcher(weights=...)`` (the endgame suite's ``--dablot``) changes the evaluation the
+    same way in the native and the Python search."""
+    rules, pos = _mini("south=sc3,sd3,kd5,pa6,sb8 north=sb2,sb3,pb5,ka8", "south")
+    native = make_searcher(rules, weights={"mop_up": 8, "mobility": 9})
+    python = make_searcher(rules, "python", weights={"mop_up": 8, "mobility": 9})
+    assert native.engine == "native" and python.engine == "python"
+    changed = native.evaluate(pos)
+    assert changed == python.ev.evaluate(pos) != make_searcher(rules).evaluate(pos)
+    with pytest.raises(ValueError, match="Dablot"):
+        make_searcher(find_variant("fox_geese_13").make_rules(), weights={"goose": 1})

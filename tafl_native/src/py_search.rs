@@ -261,7 +261,7 @@ pub(crate) fn limits(d: &Bound<'_, PyDict>) -> PyResult<Limits> {
 }
 
 /// Is the calling thread the interpreter's main thread (the one Python's signal handlers run on)?
-pub(crate) fn is_main_thread(py: Python<'_>) -> bool {
+fn is_main_thread(py: Python<'_>) -> bool {
     let check = || -> PyResult<bool> {
         let threading = py.import("threading")?;
         let current = threading.call_method0("current_thread")?;
@@ -272,7 +272,7 @@ pub(crate) fn is_main_thread(py: Python<'_>) -> bool {
 }
 
 /// The panic's message as one line.
-pub(crate) fn panic_line(e: Box<dyn std::any::Any + Send>) -> PyErr {
+fn panic_line(e: Box<dyn std::any::Any + Send>) -> PyErr {
     let msg = e
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
