@@ -8,11 +8,13 @@
 //! `py_rules.rs` their Python bindings (feature `python`, which maturin turns on).  Dablot's
 //! moves for the puzzle prover are in `dablot.rs` (on the Python rules' own lattice, so no
 //! bitboards), bound by `py_dablot.rs`, and its search (`search/dablot.rs`, bound by
-//! `py_dablot_search.rs`); the Fox games have no native code yet.
+//! `py_dablot_search.rs`); the Fox games' rules are in `hunt.rs` (bound by `py_hunt.rs`), their
+//! search not yet.
 
 pub mod board;
 pub mod dablot;
 pub mod eval;
+pub mod hunt;
 pub mod perft;
 pub mod playout;
 pub mod rules;
@@ -22,6 +24,8 @@ pub mod search;
 pub mod py_dablot;
 #[cfg(feature = "python")]
 pub mod py_dablot_search;
+#[cfg(feature = "python")]
+pub mod py_hunt;
 #[cfg(feature = "python")]
 pub mod py_rules;
 #[cfg(feature = "python")]
@@ -40,5 +44,6 @@ fn tafl_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     py_search::register(m)?;
     py_dablot::register(m)?;
     py_dablot_search::register(m)?;
+    py_hunt::register(m)?;
     Ok(())
 }
