@@ -17,10 +17,11 @@ Protocol):
   (``"native"`` or ``"python"``, for reports such as ``bench --json``).
 
 The native engine serves the Tafl family wherever its module is built (``tafl_native``, see
-:mod:`tafl_desktop.native`), and Dablot's strong levels, analysis and hints
-(:mod:`tafl_desktop.native.dablot_search`; the weaker Dablot levels keep the Python search, see
-:func:`native_plays_level`); the Fox games, a machine without a Rust toolchain, or a rules set
-the native engine refuses get the Python search, slower but the same in kind.
+:mod:`tafl_desktop.native`), and the strong levels, analysis and hints of Dablot and the Fox
+games (:mod:`tafl_desktop.native.dablot_search`, :mod:`tafl_desktop.native.hunt_search`; their
+weaker levels keep the Python search, see :func:`native_plays_level`); a machine without a Rust
+toolchain, or a rules set the native engine refuses get the Python search, slower but the same
+in kind.
 """
 
 from __future__ import annotations
@@ -37,8 +38,10 @@ if TYPE_CHECKING:
     from tafl_desktop.ai.evaluation_dablot import DablotEvaluator
     from tafl_desktop.ai.levels import Level
     from tafl_desktop.core.dablot import DablotRules
+    from tafl_desktop.core.hunt import HuntRules
     from tafl_desktop.core.tafl import TaflPosition, TaflRules
     from tafl_desktop.native.dablot_search import NativeDablotSearcher
+    from tafl_desktop.native.hunt_search import NativeHuntSearcher
     from tafl_desktop.native.search import NativeSearcher
     from tafl_native import TaflSearch
 
@@ -57,8 +60,7 @@ def native_search_available() -> bool:
 
 def resolve(rules: Rules[P], engine: str | None = None) -> str:
     """The engine that will search ``rules``: ``engine`` if given (else ``$TAFL_ENGINE``, else
-    native where built).  The Fox games always get the Python search (the native engine plays
-    Tafl and Dablot only so far), whatever was asked.  ValueError (one line) for an unknown
+    native where built, for every family it plays).  ValueError (one line) for an unknown
     name, or for ``native`` asked for explicitly on a machine where it is not built."""
     from tafl_desktop.native.bridge import ENGINES
 
@@ -66,8 +68,8 @@ def resolve(rules: Rules[P], engine: str | None = None) -> str:
     if name is not None and name not in ENGINES:
         raise ValueError(f"--engine must be native or python, not {name[:20]!r}")
     family = FAMILIES.get(getattr(rules, "family", ""))
-    if family is not None and family.name == "dablot":
-        return _dablot_engine(rules, name, engine)
+    if family is not None and family.name in NATIVE_STRONG_LEVELS_ONLY:
+        return _strong_levels_engine(rules, name, engine)
     if name == "python" or family is None or not family.native_engine:
         return "python"
     variant = getattr(rules, "variant", None)
@@ -89,24 +91,34 @@ def resolve(rules: Rules[P], engine: str | None = None) -> str:
     return "python"
 
 
-def _dablot_engine(rules: Rules[P], name: str | None, engine: str | None) -> str:
-    """Dablot's engine: native where the native Dablot search is built and plays the rules."""
+def _strong_levels_engine(rules: Rules[P], name: str | None, engine: str | None) -> str:
+    """Dablot's and the Fox games' engine: native where their native search is built and plays
+    the rules."""
     if name == "python":
         return "python"
-    from tafl_desktop.native.dablot_search import unsupported
-
-    reason = unsupported(cast("DablotRules", rules))
+    reason = _native_refusal(rules)
     if reason is None:
         return "native"
     if engine == "native":
-        raise ValueError(f"--engine native: the native Dablot search cannot play these rules: {reason}")
+        raise ValueError(f"--engine native: the native search cannot play these rules: {reason}")
     return "python"
+
+
+def _native_refusal(rules: Rules[P]) -> str | None:
+    """Why the native search of ``rules``' family (Dablot, the Fox games) cannot play them."""
+    if getattr(rules, "family", "") == "dablot":
+        from tafl_desktop.native.dablot_search import unsupported as dablot_refusal
+
+        return dablot_refusal(cast("DablotRules", rules))
+    from tafl_desktop.native.hunt_search import unsupported as hunt_refusal
+
+    return hunt_refusal(cast("HuntRules", rules))
 
 
 #: Families whose native search plays only the levels with a native budget of their own (Hard
 #: and Expert): there the weaker levels' measured play is the Python search's, which the native
 #: one does not repeat position for position (Tafl's does: every level plays it).
-NATIVE_STRONG_LEVELS_ONLY = frozenset({"dablot"})
+NATIVE_STRONG_LEVELS_ONLY = frozenset({"dablot", "hunt"})
 
 
 def native_plays_level(rules: Rules[P], level: Level) -> bool:
@@ -148,6 +160,8 @@ def make_searcher(rules: Rules[P], engine: str | None = None, evaluator: Evaluat
         return Searcher(rules)
     if family == "dablot":
         return cast("SearcherContract[P]", native_dablot_searcher(cast("DablotRules", rules)))
+    if family == "hunt":
+        return cast("SearcherContract[P]", native_hunt_searcher(cast("HuntRules", rules)))
     # the Tafl family's own searchers (tuned weights, the native engine): P is TaflPosition here
     return cast("SearcherContract[P]", _tafl_searcher(tafl_rules(rules), engine, weights))
 
@@ -192,6 +206,15 @@ def native_dablot_searcher(rules: DablotRules, evaluator: DablotEvaluator | None
     from tafl_desktop.native.dablot_search import NativeDablotSearcher
 
     return NativeDablotSearcher(rules, evaluator or DablotEvaluator(rules))
+
+
+def native_hunt_searcher(rules: HuntRules) -> NativeHuntSearcher:
+    """The native searcher of Fox-game ``rules``, its tables from the Python evaluator (with the
+    game's own weights, as the strong levels play)."""
+    from tafl_desktop.ai.evaluation_hunt import HuntEvaluator
+    from tafl_desktop.native.hunt_search import NativeHuntSearcher
+
+    return NativeHuntSearcher(rules, HuntEvaluator(rules))
 
 
 def native_prover_core(rules: TaflRules) -> TaflSearch:

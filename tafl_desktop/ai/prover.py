@@ -227,12 +227,16 @@ def prover_engine(rules: Rules[P], engine: str | None = None) -> str:
     """Which prover settles ``rules``: ``native`` for the Tafl games (as the search resolves
     ``engine``, ``$TAFL_ENGINE`` or the build) and for Dablot where the native engine is built
     and plays its settings (all but Ambush, Action Points and the captureless draw), unless
-    ``python`` is asked for; ``python`` otherwise."""
+    ``python`` is asked for; ``python`` otherwise (the Fox games: their native search proves
+    nothing yet)."""
     import os
 
     from tafl_desktop.ai.engine import ENGINE_ENV, resolve
 
-    if getattr(rules, "family", "") != "dablot":
+    family = getattr(rules, "family", "")
+    if family == "hunt":
+        return "python"  # the Fox games' native search has no prover of its own yet
+    if family != "dablot":
         return resolve(rules, engine)
     from tafl_desktop.native.dablot import unsupported
 

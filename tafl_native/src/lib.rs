@@ -9,7 +9,7 @@
 //! moves for the puzzle prover are in `dablot.rs` (on the Python rules' own lattice, so no
 //! bitboards), bound by `py_dablot.rs`, and its search (`search/dablot.rs`, bound by
 //! `py_dablot_search.rs`); the Fox games' rules are in `hunt.rs` (bound by `py_hunt.rs`), their
-//! search not yet.
+//! search in `search/hunt.rs` (bound by `py_hunt_search.rs`).
 
 pub mod board;
 pub mod dablot;
@@ -26,6 +26,8 @@ pub mod py_dablot;
 pub mod py_dablot_search;
 #[cfg(feature = "python")]
 pub mod py_hunt;
+#[cfg(feature = "python")]
+pub mod py_hunt_search;
 #[cfg(feature = "python")]
 pub mod py_rules;
 #[cfg(feature = "python")]
@@ -45,5 +47,6 @@ fn tafl_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     py_dablot::register(m)?;
     py_dablot_search::register(m)?;
     py_hunt::register(m)?;
+    py_hunt_search::register(m)?;
     Ok(())
 }

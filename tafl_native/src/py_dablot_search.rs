@@ -92,14 +92,30 @@ fn tables(d: &Bound<'_, PyDict>, n: usize) -> PyResult<Tables> {
     })
 }
 
+/// A family whose moves Python writes as the points a piece visits (Dablot's, the Fox games').
+pub(crate) trait WritesPaths: Family {
+    fn path_of(&self, p: &Self::Pos, m: Move) -> Vec<usize>;
+}
+
+impl WritesPaths for DablotFamily {
+    fn path_of(&self, p: &DablotPos, m: Move) -> Vec<usize> {
+        self.path(p, m)
+    }
+}
+
 /// A report's moves as Python writes them: each line walked from the root.
-fn report_dict<'py>(py: Python<'py>, fam: &DablotFamily, root: &DablotPos, r: &Report) -> PyResult<Bound<'py, PyDict>> {
-    let one = |m: Move| fam.path(root, m);
+pub(crate) fn report_dict<'py, F: WritesPaths>(
+    py: Python<'py>,
+    fam: &F,
+    root: &F::Pos,
+    r: &Report,
+) -> PyResult<Bound<'py, PyDict>> {
+    let one = |m: Move| fam.path_of(root, m);
     let line = |ms: &[Move]| -> Vec<Vec<usize>> {
         let mut p = root.clone();
         let mut out = Vec::with_capacity(ms.len());
         for &m in ms {
-            let path = fam.path(&p, m);
+            let path = fam.path_of(&p, m);
             if path.is_empty() {
                 break; // a line the table no longer holds in full
             }
@@ -123,6 +139,32 @@ fn report_dict<'py>(py: Python<'py>, fam: &DablotFamily, root: &DablotPos, r: &R
     d.set_item("full_width_depth", r.full_width_depth)?;
     d.set_item("stopped", r.stopped)?;
     Ok(d)
+}
+
+/// The principal variation from the table as point lists, starting with `first`.
+pub(crate) fn table_line<F: WritesPaths>(searcher: &Searcher<F>, p: &F::Pos, first: Move) -> Vec<Vec<usize>> {
+    let fam = &searcher.fam;
+    let line = crate::search::table_pv(fam, &searcher.table, p, first, 24);
+    let mut out = Vec::with_capacity(line.len());
+    let mut at = p.clone();
+    for mv in line {
+        out.push(fam.path_of(&at, mv));
+        at = fam.play(&at, mv).0;
+    }
+    out
+}
+
+/// The forcing facts of a position as Python's tests compare them: (kind, moves as point lists).
+pub(crate) fn tactics_of<F: WritesPaths>(fam: &F, p: &F::Pos) -> (String, Vec<Vec<usize>>) {
+    let mut forced = Vec::new();
+    let t = fam.tactics(p, None, &mut forced);
+    let path = |m: Move| fam.path_of(p, m);
+    match t {
+        crate::search::Tactic::Quiet => ("quiet".into(), vec![]),
+        crate::search::Tactic::WinNow(m) => ("win_now".into(), vec![path(m)]),
+        crate::search::Tactic::Forced => ("forced".into(), forced.into_iter().map(path).collect()),
+        crate::search::Tactic::Terminal(_) => ("terminal".into(), vec![]),
+    }
 }
 
 /// A native searcher for one Dablot variant (see `tafl_desktop/native/dablot.py`).
@@ -237,17 +279,7 @@ impl DablotSearch {
     fn pv(&self, position: Crossing, first: Vec<usize>) -> PyResult<Vec<Vec<usize>>> {
         let p = self.pos(position)?;
         let m = self.move_of(&p, &first, "pv")?;
-        guarded(|| {
-            let fam = &self.searcher.fam;
-            let line = crate::search::table_pv(fam, &self.searcher.table, &p, m, 24);
-            let mut out = Vec::with_capacity(line.len());
-            let mut at = p.clone();
-            for mv in line {
-                out.push(fam.path(&at, mv));
-                at = fam.play(&at, mv).0;
-            }
-            Ok(out)
-        })
+        guarded(|| Ok(table_line(&self.searcher, &p, m)))
     }
 
     /// The static evaluation from the side to move's view.
@@ -275,18 +307,7 @@ impl DablotSearch {
     /// they name as point lists) - the equality test against the Python evaluator's `tactics`.
     fn tactics(&self, position: Crossing) -> PyResult<(String, Vec<Vec<usize>>)> {
         let p = self.pos(position)?;
-        guarded(|| {
-            let fam = &self.searcher.fam;
-            let mut forced = Vec::new();
-            let t = fam.tactics(&p, None, &mut forced);
-            let path = |m: Move| fam.path(&p, m);
-            Ok(match t {
-                crate::search::Tactic::Quiet => ("quiet".into(), vec![]),
-                crate::search::Tactic::WinNow(m) => ("win_now".into(), vec![path(m)]),
-                crate::search::Tactic::Forced => ("forced".into(), forced.into_iter().map(path).collect()),
-                crate::search::Tactic::Terminal(_) => ("terminal".into(), vec![]),
-            })
-        })
+        guarded(|| Ok(tactics_of(&self.searcher.fam, &p)))
     }
 
     /// Empty the transposition table (a new game).

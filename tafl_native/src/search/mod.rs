@@ -17,6 +17,7 @@
 //! not reproducible.
 
 pub mod dablot;
+pub mod hunt;
 pub mod prove;
 pub mod tafl;
 #[cfg(test)]
