@@ -165,3 +165,42 @@ def test_the_analyse_command_searches_the_fox_games_natively():
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["engine"] == "native" and len(data["lines"]) == 2 and data["lines"][0]["moves"]
+
+
+@needs_native
+@pytest.mark.parametrize("name", ["fox_geese_13", "asalto", "fox_hounds"])
+def test_the_native_prover_agrees_with_the_python_prover(name):
+    """Puzzles are proven, not guessed: the native prover settles the same questions as the Python
+    one, in positions from random games (both answers exercised)."""
+    from tafl_desktop.ai.prover import NativeProver, Prover, SearchBudgetExceeded, make_prover
+
+    rules = find_variant(name).make_rules()
+    assert type(make_prover(rules, Side(0))).__name__ == "NativeProver"
+    rng = random.Random(5)
+    compared = won = 0
+    for _ in range(12):
+        pos = rules.initial_position()
+        for _ply in range(rng.randint(10, 200)):
+            if rules.outcome(pos) is not None:
+                break
+            side = rules.side_to_move(pos)
+            for plies in (1, 3):
+                try:
+                    expected = Prover(rules, side, max_nodes=20_000).wins(pos, plies)
+                except SearchBudgetExceeded:
+                    continue
+                assert NativeProver(rules, side).wins(pos, plies) == expected, (plies, rules.position_text(pos))
+                compared += 1
+                won += expected
+            legal = rules.legal_moves(pos)
+            jumps = [m for m in legal if rules.is_jump(m)]
+            pos = rules.play(pos, rng.choice(jumps if jumps and rng.random() < 0.7 else legal))[0]
+    assert compared > 100 and 0 < won < compared
+
+
+@needs_native
+def test_the_captureless_draw_keeps_the_python_prover():
+    from tafl_desktop.ai.prover import make_prover
+
+    rules = find_variant("fox_geese_13").with_options({"captureless_draw": 20}).make_rules()
+    assert type(make_prover(rules, Side(0))).__name__ == "Prover"

@@ -189,13 +189,15 @@ def test_native_and_python_agree_on_the_forced_results_of_shallow_searches():
 def test_engine_choice():
     tafl = find_variant("brandubh").make_rules()
     fox = find_variant("fox_geese_13").make_rules()
-    assert resolve(fox, "native") == "python"  # the Fox games keep the Python search
+    assert resolve(fox, "python") == "python" and make_searcher(fox, "python").engine == "python"
     assert resolve(tafl, "python") == "python"
     assert make_searcher(tafl, "python").engine == "python"
     with pytest.raises(ValueError, match="--engine"):
         resolve(tafl, "fast")
     if native_search_available():
         assert resolve(tafl) == "native" and make_searcher(tafl).engine == "native"
+        # the Fox games have a native search too (their strong levels, analysis and hints)
+        assert resolve(fox, "native") == "native" and make_searcher(fox).engine == "native"
 
 
 # ---------------------------------------------------------------------------- the weights file

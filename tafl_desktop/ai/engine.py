@@ -27,7 +27,7 @@ in kind.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from tafl_desktop.core.families import FAMILIES
 from tafl_desktop.core.game import P, Rules
@@ -215,6 +215,14 @@ def native_hunt_searcher(rules: HuntRules) -> NativeHuntSearcher:
     from tafl_desktop.native.hunt_search import NativeHuntSearcher
 
     return NativeHuntSearcher(rules, HuntEvaluator(rules))
+
+
+def native_hunt_prover_core(rules: HuntRules) -> Any:
+    """The native object that proves forced wins for Fox-game ``rules`` (kept while they live)."""
+    from tafl_desktop.ai.evaluation_hunt import HuntEvaluator
+    from tafl_desktop.native.hunt_search import prover_core
+
+    return prover_core(rules, HuntEvaluator)
 
 
 def native_prover_core(rules: TaflRules) -> TaflSearch:

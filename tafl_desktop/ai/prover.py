@@ -9,7 +9,7 @@ whichever rules are in force.  Positions are values, so no unmake is needed; a t
 Repetition is not consulted: a puzzle starts from a fresh game, and within the five plies the
 puzzles use no position can occur the three times the repetition rules need.
 
-:func:`make_prover` gives the Tafl games and Dablot a :class:`NativeProver` where the native
+:func:`make_prover` gives the Tafl games, Dablot and the Fox games a :class:`NativeProver` where the native
 engine is built: the same questions settled by the same rules in ``tafl_native`` (about a hundred
 times faster), so the miner can afford deeper puzzles; the solution tree is still walked here.
 
@@ -28,6 +28,7 @@ from tafl_desktop.core.game import Move, P, Rules, Side
 
 if TYPE_CHECKING:
     from tafl_desktop.core.dablot import DablotPosition, DablotRules
+    from tafl_desktop.core.hunt import HuntPosition, HuntRules
     from tafl_desktop.core.tafl import TaflPosition, TaflRules
 
 
@@ -179,7 +180,8 @@ class Prover(Generic[P]):
 
 class NativeProver(Prover[P]):
     """A :class:`Prover` whose :meth:`wins` runs natively (same rules, same budget meaning):
-    the Tafl games through the native rules, Dablot through :mod:`tafl_desktop.native.dablot`."""
+    the Tafl games through the native rules, Dablot through :mod:`tafl_desktop.native.dablot`, the
+    Fox games through :mod:`tafl_desktop.native.hunt_search`."""
 
     def __init__(self, rules: Rules[P], winner: Side, max_nodes: int = 0) -> None:
         super().__init__(rules, winner, max_nodes)
@@ -194,6 +196,14 @@ class NativeProver(Prover[P]):
             dablot.forget_proofs()  # a fresh table per prover, as the Python one has
             self._ask = lambda pos, side, plies, left: dablot.wins(
                 dablot_crossing(cast("DablotPosition", pos)), side, plies, left)
+        elif rules.family == "hunt":
+            from tafl_desktop.ai.engine import native_hunt_prover_core
+            from tafl_desktop.native.hunt import position_tuple as hunt_crossing
+
+            hunt = native_hunt_prover_core(cast("HuntRules", rules))
+            hunt.forget_proofs()
+            self._ask = lambda pos, side, plies, left: hunt.wins(
+                hunt_crossing(cast("HuntPosition", pos)), side, plies, left)
         else:
             from tafl_desktop.ai.engine import native_prover_core
             from tafl_desktop.native.bridge import position_tuple
@@ -227,22 +237,25 @@ def prover_engine(rules: Rules[P], engine: str | None = None) -> str:
     """Which prover settles ``rules``: ``native`` for the Tafl games (as the search resolves
     ``engine``, ``$TAFL_ENGINE`` or the build) and for Dablot where the native engine is built
     and plays its settings (all but Ambush, Action Points and the captureless draw), unless
-    ``python`` is asked for; ``python`` otherwise (the Fox games: their native search proves
-    nothing yet)."""
+    ``python`` is asked for, and for the Fox games likewise (all but the captureless draw);
+    ``python`` otherwise."""
     import os
 
     from tafl_desktop.ai.engine import ENGINE_ENV, resolve
 
     family = getattr(rules, "family", "")
-    if family == "hunt":
-        return "python"  # the Fox games' native search has no prover of its own yet
-    if family != "dablot":
+    if family not in ("dablot", "hunt"):
         return resolve(rules, engine)
-    from tafl_desktop.native.dablot import unsupported
+    if family == "dablot":
+        from tafl_desktop.native.dablot import unsupported
 
-    dablot = cast("DablotRules", rules)  # the Dablot family's rules
+        refusal = unsupported(cast("DablotRules", rules))  # the Dablot family's rules
+    else:
+        from tafl_desktop.native.hunt_search import prover_refusal
+
+        refusal = prover_refusal(cast("HuntRules", rules))
     name = engine if engine is not None else (os.environ.get(ENGINE_ENV) or None)
-    return "native" if name != "python" and unsupported(dablot) is None else "python"
+    return "native" if name != "python" and refusal is None else "python"
 
 
 def main_line(rules: Rules[P], pos: P, tree: dict[str, Any]) -> list[str]:

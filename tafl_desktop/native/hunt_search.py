@@ -15,7 +15,8 @@ Beginner, Easy and Medium keep the Python search their strength was measured wit
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import weakref
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, cast
 
 from tafl_desktop.native import hunt as native_hunt
@@ -72,6 +73,28 @@ def evaluation_tables(ev: Any) -> dict[str, Any]:
         "pen_distance": list(ev.pen_distance), "weights": {k: v if isinstance(v, list) else int(v)
                                                            for k, v in weights.items()},
     }
+
+
+_PROVERS: weakref.WeakKeyDictionary[HuntRules, Any] = weakref.WeakKeyDictionary()
+
+
+def prover_refusal(rules: HuntRules) -> str | None:
+    """Why the native prover cannot settle ``rules`` (None: it can).  A draw after a count of
+    moves without a capture is refused, as for Dablot: the proof table keys on positions alone."""
+    reason = unsupported(rules)
+    if reason is None and rules.captureless:
+        return "the draw without captures is on"
+    return reason
+
+
+def prover_core(rules: HuntRules, make_evaluator: Callable[[HuntRules], Any]) -> Any:
+    """The native object that proves forced wins for ``rules`` (one per rules object, kept while
+    the rules live); ``make_evaluator(rules)`` is the family's Python evaluator, whose tables the
+    searcher is built with (the proofs use its moves only)."""
+    core = _PROVERS.get(rules)
+    if core is None:
+        core = _PROVERS[rules] = NativeHuntSearcher(rules, make_evaluator(rules), table_bits=10)._core
+    return core
 
 
 class NativeHuntSearcher(NativeSearcher):

@@ -4,6 +4,8 @@
 //! Python evaluator's lattice, tables and weights.  Positions and moves cross as `HuntRules`'
 //! do; the search itself is `run_search`'s, as for Tafl and Dablot.
 
+use std::collections::HashMap;
+
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -14,6 +16,7 @@ use crate::py_hunt::{settings_from, HuntCrossing};
 use crate::py_rules::guarded;
 use crate::py_search::{bad, limits, run_search, ReportDict};
 use crate::search::hunt::{HuntFamily, Tables, Weights};
+use crate::search::prove::{ByMoves, Prover};
 use crate::search::{Family, Move, Searcher};
 
 impl WritesPaths for HuntFamily {
@@ -125,6 +128,8 @@ pub struct HuntSearch {
     searcher: Searcher<HuntFamily>,
     /// The same rules without the evaluation, to write moves while the searcher is busy.
     writer: Hunt,
+    /// The prover's settled questions, per winner.
+    proofs: [HashMap<(u64, i32), bool>; 2],
 }
 
 impl HuntSearch {
@@ -167,6 +172,7 @@ impl HuntSearch {
             Ok(HuntSearch {
                 searcher: Searcher::new(HuntFamily { game, tables: t }, n, table_bits.clamp(10, 26)),
                 writer,
+                proofs: Default::default(),
             })
         })
     }
@@ -250,6 +256,43 @@ impl HuntSearch {
     /// Empty the transposition table (a new game).
     fn clear(&mut self) {
         self.searcher.table.clear();
+    }
+
+    /// Exhaustive proof: does `winner` (0 the flock, 1 the hunters) win from `position` within
+    /// `plies` plies against every defence?  (True/False, or None when more than `max_nodes`
+    /// positions (0: no limit) were needed; positions expanded.)  Settled questions are kept
+    /// until `forget_proofs`.
+    #[pyo3(signature = (position, winner, plies, max_nodes = 0))]
+    fn wins(
+        &mut self,
+        py: Python<'_>,
+        position: HuntCrossing,
+        winner: u8,
+        plies: i32,
+        max_nodes: u64,
+    ) -> PyResult<(Option<bool>, u64)> {
+        if winner > 1 {
+            return Err(bad("winner must be 0 (the flock) or 1 (the hunters)"));
+        }
+        let p = self.pos(position)?;
+        let fam = &self.searcher.fam;
+        let table = &mut self.proofs[winner as usize];
+        if table.len() > 4_000_000 {
+            table.clear();
+        }
+        guarded(|| {
+            Ok(py.detach(|| {
+                let game = ByMoves(fam);
+                let mut prover = Prover::new(&game, winner, max_nodes, table);
+                let r = prover.wins(&p, plies.clamp(0, 64));
+                (r.ok(), prover.nodes)
+            }))
+        })
+    }
+
+    /// Forget the settled proof questions.
+    fn forget_proofs(&mut self) {
+        self.proofs = Default::default();
     }
 }
 
