@@ -366,15 +366,19 @@ def test_a_journal_line_is_the_games_own_record_whatever_its_tags_say(tmp_path):
     assert [p.position for p in again.plies] == [p.position for p in game.plies]
 
 
-def test_an_engine_score_is_kept_by_rules_position_and_budget(tmp_path):
+def test_an_engine_score_is_kept_by_rules_position_and_budget(tmp_path, monkeypatch):
     """The explorer's engine column (issue 39: "the engine's score of the move (cached)"): a score is
     found again by the rules, the folded position and the budget it was searched with, never under
     another budget or other rules; the Python engine's games get the smaller budget."""
+    from tafl_desktop.ai.engine import ENGINE_ENV, native_search_available
     from tafl_desktop.gamedb.scores import BUDGET, PYTHON_BUDGET, MoveScore, budget_for, score_after
 
     game = _play(["d1-d3"])
     fox = find_variant("fox_geese_13").make_rules()
-    assert budget_for(fox) == PYTHON_BUDGET < BUDGET
+    assert budget_for(fox) == (BUDGET if native_search_available() else PYTHON_BUDGET)
+    with monkeypatch.context() as m:
+        m.setenv(ENGINE_ENV, "python")
+        assert budget_for(fox) == PYTHON_BUDGET < BUDGET
     score = score_after(game.rules, game.position, None, 300)
     assert isinstance(score, MoveScore) and score.depth >= 1
     mirror = _play([_turn_move("d1-d3", 4)])
