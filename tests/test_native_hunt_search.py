@@ -204,3 +204,36 @@ def test_the_captureless_draw_keeps_the_python_prover():
 
     rules = find_variant("fox_geese_13").with_options({"captureless_draw": 20}).make_rules()
     assert type(make_prover(rules, Side(0))).__name__ == "Prover"
+
+
+@needs_native
+def test_a_hunter_amid_a_crowd_with_tens_of_thousands_of_chains():
+    """An Asalto officer among rebels with gaps between them has 24,474 jump chains (every prefix
+    a move, turning at every rebel): each is its own move, numbered past the board's points, and
+    each plays back as itself.  Numbered by where they land, as first written, the numbers ran
+    past the search's 16 bits and a deep search of the game's position before it failed (a match
+    game, Hard against Medium); then each chain was found again by walking the chains before it,
+    so listing the moves took 4 s and 150,000 positions of a search from here 18 s."""
+    import time
+
+    from tafl_desktop.core.hunt import HuntPosition
+
+    rules = find_variant("asalto").make_rules()
+    crowd = HuntPosition(0x1DABFEABA, 0x40, 1)
+    legal = rules.legal_moves(crowd)
+    core = native_hunt.rules_core(rules)
+    crossing = native_hunt.position_tuple(crowd)
+    paths = [tuple(m) for m in core.moves(crossing)]
+    assert len(legal) == 24_474 and paths == [tuple(m) for m in legal]
+    for m in legal[::997] + [legal[-1]]:
+        child = rules.play(crowd, m)[0]
+        assert core.play(crossing, list(m))[:2] == (child.flock, child.hunters)
+    before = rules.parse_position("hunters=c5,d6 flock=d1,c2,d2,e2,a3,c3,d3,e3,f3,a4,b4,c4,d4,e4,f4,g4,a5,b5,e5,"
+                                  "f5,c6,c7,d7,e7", Side.DEFENDERS)
+    res = make_searcher(rules).search(before, SearchLimits(time=0, depth=64, nodes=1_500_000, threads=1))
+    assert res.move in [tuple(m) for m in rules.legal_moves(before)]
+    started = time.perf_counter()
+    res = make_searcher(rules).search(crowd, SearchLimits(time=0, depth=64, nodes=150_000, threads=1))
+    assert res.move in paths and res.nodes >= 150_000
+    # generous for a loaded machine: the quadratic walk took 18 s here, the single one well under 1
+    assert time.perf_counter() - started < 6

@@ -4,11 +4,16 @@
 //! and one rule book; this module only walks them.
 //!
 //! Positions are bitboards over the points (up to 128), as in Python.  A move is the search's
-//! two-square `Move`: a step is (from, to); a capture is (start, land + points * k) for the k-th
-//! (from 1) jump chain of that hunter ending on `land`, in the order the Python rules list them,
-//! so two chains over different pieces to the same point are two moves.  `path` gives the points
-//! a move visits, the Python move.  Checked against the Python rules move for move
-//! (`tests/test_native_hunt.py`).
+//! two-square `Move`: a step is (from, to); a capture is (start, points + i) for the i-th jump
+//! chain of that hunter in the order the Python rules list them, so two chains over different
+//! pieces to the same point are two moves.  `path` gives the points a move visits, the Python
+//! move.  A hunter amid a crowd can have tens of thousands of chains (every prefix is a move,
+//! and a chain may turn at every piece); the numbers stop at [`CHAIN_LIMIT`], and the chains past
+//! it are not generated (none of the suite's or the games' positions comes near it).  Checked
+//! against the Python rules move for move (`tests/test_native_hunt.py`).
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::rules::Move;
 use crate::search::Outcome;
@@ -66,6 +71,30 @@ pub struct Hunt {
     pub(crate) s: Settings,
     zobrist: [Vec<u64>; 2],
     zobrist_side: u64,
+    /// This board's own number, naming it in [`WALKED`] (a clone plays the same chains).
+    id: u64,
+}
+
+/// Boards numbered as they are made, so a thread's [`WALKED`] never mistakes one for another.
+static BOARDS: AtomicU64 = AtomicU64::new(1);
+
+/// One chain as [`Hunt::play`] needs it: the point it lands on and the pieces it takes.
+type Landing = (u8, u128);
+
+/// Whose chains [`WALKED`] holds: the board's number, the flock, the hunters, the hunter.
+type Walker = (u64, u128, u128, usize);
+
+/// A hunter's chains are kept once there are this many (fewer are walked again each time).
+const WALK_WORTH_KEEPING: usize = 32;
+/// How many such walks a thread keeps, the least recently used given up first.
+const WALKS_KEPT: usize = 8;
+
+thread_local! {
+    /// The crowds [`Hunt::play`] played chains of lately, per thread: whose chains (the board's
+    /// number, the pieces, the hunter) and each chain's landing, most recently used last.  A
+    /// search that plays every chain of a crowd (tens of thousands), searching below each, walks
+    /// them once this way, not once per move: at 24,474 chains, 150,000 positions took 18 s.
+    static WALKED: RefCell<Vec<(Walker, Vec<Landing>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A position: the flock's and the hunters' points, the side to move, the moves since a capture,
@@ -108,6 +137,10 @@ pub fn points(mut x: u128) -> impl Iterator<Item = usize> {
         Some(p)
     })
 }
+
+/// A chain move's number stays below this (`points + i` is a square index of the search's
+/// `Move`, which holds up to `Square::LIMIT`).
+pub const CHAIN_LIMIT: usize = crate::board::Square::LIMIT - 1;
 
 /// One jump chain as it is walked: the points landed on in turn and the points jumped.
 pub struct ChainWalk<'a> {
@@ -161,6 +194,7 @@ impl Hunt {
             s,
             zobrist,
             zobrist_side,
+            id: BOARDS.fetch_add(1, Ordering::Relaxed),
         })
     }
 
@@ -262,21 +296,25 @@ impl Hunt {
         false
     }
 
+    /// Visit the chains of the hunter on `start` as moves (numbered as the module says), in
+    /// the Python rules' order, up to [`CHAIN_LIMIT`].
+    pub fn each_chain_move(&self, p: &HuntPos, start: usize, visit: &mut dyn FnMut(Move, &ChainWalk<'_>)) {
+        let mut to = self.n;
+        self.each_chain(p, start, &mut |w| {
+            visit(Move::new(start, to), w);
+            to += 1;
+            to >= CHAIN_LIMIT
+        });
+    }
+
     /// The hunters' captures (as if it were their turn), each with its chain's length, in the
     /// Python rules' order.
-    fn captures(&self, p: &HuntPos, out: &mut Vec<(Move, usize)>) {
+    pub fn captures(&self, p: &HuntPos, out: &mut Vec<(Move, usize)>) {
         if !self.s.captures {
             return;
         }
-        let n = self.n;
         for h in points(p.hunters) {
-            let mut seen = [0u16; MAX_POINTS];
-            self.each_chain(p, h, &mut |w| {
-                let land = *w.lands.last().expect("a chain lands") as usize;
-                seen[land] += 1;
-                out.push((Move::new(h, land + n * seen[land] as usize), w.taken.len()));
-                false
-            });
+            self.each_chain_move(p, h, &mut |m, w| out.push((m, w.taken.len())));
         }
     }
 
@@ -322,12 +360,7 @@ impl Hunt {
             {
                 return true;
             }
-            if p.side == HUNTERS
-                && self.s.captures
-                && self.jumps[a]
-                    .iter()
-                    .any(|&(o, l)| p.flock & bit(o as usize) != 0 && occ & bit(l as usize) == 0)
-            {
+            if p.side == HUNTERS && self.s.captures && self.can_jump(p, a) {
                 return true;
             }
         }
@@ -336,25 +369,22 @@ impl Hunt {
 
     /// The chain a capture names, handed to `f` (None for a step or a move no chain has).
     fn with_chain<R>(&self, p: &HuntPos, m: Move, f: impl FnOnce(&ChainWalk<'_>) -> R) -> Option<R> {
-        let n = self.n;
         let (a, to) = (m.from.index(), m.to.index());
-        let (land, k) = (to % n, to / n);
-        if k == 0 || a >= n || p.hunters & bit(a) == 0 {
+        if to < self.n || a >= self.n || p.hunters & bit(a) == 0 {
             return None;
         }
-        let mut count = 0;
+        let wanted = to - self.n;
+        let mut i = 0;
         let mut f = Some(f);
         let mut out = None;
         self.each_chain(p, a, &mut |w| {
-            if *w.lands.last().expect("a chain lands") as usize == land {
-                count += 1;
-                if count == k {
-                    if let Some(f) = f.take() {
-                        out = Some(f(w));
-                    }
-                    return true;
+            if i == wanted {
+                if let Some(f) = f.take() {
+                    out = Some(f(w));
                 }
+                return true;
             }
+            i += 1;
             false
         });
         out
@@ -374,11 +404,45 @@ impl Hunt {
         .unwrap_or_default()
     }
 
-    /// The move that visits `path` in `p`, if it is legal there.
-    pub fn move_of(&self, p: &HuntPos, path: &[usize]) -> Option<Move> {
+    /// The points each of `moves` visits, walking each hunter's chains once: a crowd's tens of
+    /// thousands of chains, found one by one with [`Hunt::path`], took seconds.
+    pub fn paths(&self, p: &HuntPos, moves: &[Move]) -> Vec<Vec<usize>> {
+        let mut chains: Vec<Option<Vec<Vec<usize>>>> = vec![None; self.n];
+        moves
+            .iter()
+            .map(|&m| {
+                let (a, to) = (m.from.index(), m.to.index());
+                if to < self.n || a >= self.n {
+                    return vec![a, to];
+                }
+                let walked = chains[a].get_or_insert_with(|| {
+                    let mut all = Vec::new();
+                    self.each_chain_move(p, a, &mut |_, w| {
+                        let mut path = vec![a];
+                        path.extend(w.lands.iter().map(|&x| x as usize));
+                        all.push(path);
+                    });
+                    all
+                });
+                walked.get(to - self.n).cloned().unwrap_or_default()
+            })
+            .collect()
+    }
+
+    /// The legal moves of `p` with the points each visits, in the Python rules' order.
+    pub fn moves_with_paths(&self, p: &HuntPos) -> Vec<(Move, Vec<usize>)> {
         let mut legal = Vec::new();
         self.moves(p, &mut legal);
-        legal.into_iter().find(|&m| self.path(p, m) == path)
+        let paths = self.paths(p, &legal);
+        legal.into_iter().zip(paths).collect()
+    }
+
+    /// The move that visits `path` in `p`, if it is legal there.
+    pub fn move_of(&self, p: &HuntPos, path: &[usize]) -> Option<Move> {
+        self.moves_with_paths(p)
+            .into_iter()
+            .find(|(_, visited)| visited == path)
+            .map(|(m, _)| m)
     }
 
     /// What the position decides after `mover` moved (`_decided`).
@@ -399,6 +463,49 @@ impl Hunt {
         None
     }
 
+    /// Whether the hunter on `h` has a jump to start a chain with.
+    fn can_jump(&self, p: &HuntPos, h: usize) -> bool {
+        let occ = p.flock | p.hunters;
+        self.jumps[h]
+            .iter()
+            .any(|&(o, l)| p.flock & bit(o as usize) != 0 && occ & bit(l as usize) == 0)
+    }
+
+    /// The `i`-th chain of the hunter on `a`: where it lands and what it takes (None past the
+    /// last); a crowd's chains are walked once and kept in the thread's [`WALKED`].
+    fn chain_landing(&self, p: &HuntPos, a: usize, i: usize) -> Option<Landing> {
+        let landing = |w: &ChainWalk<'_>| {
+            let taken = w.taken.iter().fold(0u128, |t, &x| t | bit(x as usize));
+            (*w.lands.last().expect("a chain lands"), taken)
+        };
+        let key = (self.id, p.flock, p.hunters, a);
+        WALKED.with(|cell| {
+            let mut kept = cell.borrow_mut();
+            if let Some(k) = kept.iter().position(|(w, _)| *w == key) {
+                let used = kept.remove(k);
+                let found = used.1.get(i).copied();
+                kept.push(used);
+                return found;
+            }
+            let (mut found, mut count) = (None, 0);
+            self.each_chain_move(p, a, &mut |_, w| {
+                if count == i {
+                    found = Some(landing(w));
+                }
+                count += 1;
+            });
+            if count >= WALK_WORTH_KEEPING {
+                let mut chains = Vec::with_capacity(count);
+                self.each_chain_move(p, a, &mut |_, w| chains.push(landing(w)));
+                if kept.len() == WALKS_KEPT {
+                    kept.remove(0);
+                }
+                kept.push((key, chains));
+            }
+            found
+        })
+    }
+
     /// The position after a legal move, and the number of pieces it took (huffed hunters too).
     pub fn play(&self, p: &HuntPos, m: Move) -> Option<(HuntPos, u32)> {
         let (a, to) = (m.from.index(), m.to.index());
@@ -406,24 +513,18 @@ impl Hunt {
         let mut caps = 0u32;
         if p.side == HUNTERS {
             if to >= self.n {
-                let (land, taken) = self.with_chain(p, m, |w| {
-                    let mut t = 0u128;
-                    for &x in w.taken {
-                        t |= bit(x as usize);
-                    }
-                    (*w.lands.last().expect("a chain lands") as usize, t)
-                })?;
+                let (land, taken) = self.chain_landing(p, a, to - self.n)?;
+                let land = land as usize;
                 hunters = (hunters & !bit(a)) | bit(land);
                 flock &= !taken;
                 caps = taken.count_ones();
             } else {
                 let mut huffed = 0u128;
                 if self.s.captures && self.s.compulsion == Compulsion::Huff {
-                    let mut could = Vec::new();
-                    self.captures(p, &mut could);
-                    for (c, _) in could {
-                        huffed |= bit(c.from.index());
-                    }
+                    // a hunter with a chain is one with a first jump: no chain need be walked
+                    huffed = points(hunters)
+                        .filter(|&h| self.can_jump(p, h))
+                        .fold(0, |b, h| b | bit(h));
                 }
                 hunters = (hunters & !bit(a)) | bit(to);
                 for h in points(huffed) {

@@ -95,6 +95,12 @@ fn tables(d: &Bound<'_, PyDict>, n: usize) -> PyResult<Tables> {
 /// A family whose moves Python writes as the points a piece visits (Dablot's, the Fox games').
 pub(crate) trait WritesPaths: Family {
     fn path_of(&self, p: &Self::Pos, m: Move) -> Vec<usize>;
+
+    /// The points each of `moves` visits in `p` (a family with many chains a position walks
+    /// them once here).
+    fn paths_of(&self, p: &Self::Pos, moves: &[Move]) -> Vec<Vec<usize>> {
+        moves.iter().map(|&m| self.path_of(p, m)).collect()
+    }
 }
 
 impl WritesPaths for DablotFamily {
@@ -131,7 +137,11 @@ pub(crate) fn report_dict<'py, F: WritesPaths>(
     d.set_item("nodes", r.nodes)?;
     d.set_item("seconds", r.seconds)?;
     d.set_item("pv", line(&r.pv))?;
-    let scored = |v: &[(Move, i32)]| v.iter().map(|&(m, s)| (one(m), s)).collect::<Vec<_>>();
+    let scored = |v: &[(Move, i32)]| {
+        let moves: Vec<Move> = v.iter().map(|&(m, _)| m).collect();
+        let paths = fam.paths_of(root, &moves);
+        paths.into_iter().zip(v.iter().map(|&(_, s)| s)).collect::<Vec<_>>()
+    };
     d.set_item("candidates", scored(&r.candidates))?;
     d.set_item("scored", scored(&r.scored))?;
     d.set_item("finished_depth", r.finished_depth)?;

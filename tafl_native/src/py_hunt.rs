@@ -96,9 +96,12 @@ impl HuntRules {
     fn moves(&self, position: HuntCrossing) -> PyResult<Vec<Vec<usize>>> {
         let p = self.pos(position)?;
         guarded(|| {
-            let mut out = Vec::new();
-            self.game.moves(&p, &mut out);
-            Ok(out.into_iter().map(|m| self.game.path(&p, m)).collect())
+            Ok(self
+                .game
+                .moves_with_paths(&p)
+                .into_iter()
+                .map(|(_, path)| path)
+                .collect())
         })
     }
 

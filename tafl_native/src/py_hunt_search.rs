@@ -23,6 +23,10 @@ impl WritesPaths for HuntFamily {
     fn path_of(&self, p: &HuntPos, m: Move) -> Vec<usize> {
         self.game.path(p, m)
     }
+
+    fn paths_of(&self, p: &HuntPos, moves: &[Move]) -> Vec<Vec<usize>> {
+        self.game.paths(p, moves)
+    }
 }
 
 fn get<'py, T: FromPyObjectOwned<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {

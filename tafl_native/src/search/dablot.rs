@@ -4,9 +4,10 @@
 //! (`tests/test_native_dablot_search.py` compares them on positions from real play).
 //!
 //! A move is the search's one move type, two squares: a step is (from, to); a jump chain is
-//! (start, land + points * k) for the k-th chain (from 1) of that piece that ends on `land`, in
-//! the order the Python rules list them, so every chain has its own move although two chains may
-//! end on the same point.  `path` turns a move back into the points it visits (the Python move).
+//! (start, points + i) for the i-th chain of that piece in the order the Python rules list them,
+//! so every chain has its own move although two chains may end on the same point; the numbers
+//! stop at `crate::hunt::CHAIN_LIMIT` (the chains past it are not generated).  `path` turns a
+//! move back into the points it visits (the Python move).
 //!
 //! The tables (which jumps a soldier may make, the distances, the weights) come from the Python
 //! evaluator (`tafl_desktop/native/dablot.py`), so there is one source for each of them.
@@ -15,6 +16,7 @@ use std::cell::RefCell;
 
 use super::{Family, Move, Outcome, Tactic};
 use crate::dablot::{kind_of, marked, side_of, ChainWalk, Dablot, DablotPos, LEADER, SOLDIER};
+use crate::hunt::CHAIN_LIMIT;
 
 /// The evaluation's weights, named as `DablotWeights` names them.
 #[derive(Clone, Debug, Default)]
@@ -90,19 +92,17 @@ impl DablotFamily {
     /// The chains of the piece on `a` as moves, with what each takes (the pieces' values), in
     /// the Python rules' order.
     fn chains_of(&self, p: &DablotPos, a: usize, out: &mut Vec<Move>, mut taken_value: Option<&mut Vec<(Move, i32)>>) {
-        let n = self.n();
-        let mut seen = [0u8; crate::dablot::MAX_POINTS];
+        let mut to = self.n();
         let value = &self.tables.value;
         self.game.each_chain(p, a, &mut |w: &ChainWalk<'_>| {
-            let land = *w.lands.last().expect("a chain lands") as usize;
-            seen[land] += 1;
-            let m = Move::new(a, land + n * seen[land] as usize);
+            let m = Move::new(a, to);
             out.push(m);
             if let Some(tv) = taken_value.as_deref_mut() {
                 let v: i32 = w.taken.iter().map(|&x| value[p.cells[x as usize] as usize]).sum();
                 tv.push((m, v));
             }
-            false
+            to += 1;
+            to >= CHAIN_LIMIT
         });
     }
 
@@ -120,23 +120,21 @@ impl DablotFamily {
     fn with_chain<R>(&self, p: &DablotPos, m: Move, f: impl FnOnce(&ChainWalk<'_>) -> R) -> Option<R> {
         let n = self.n();
         let (a, to) = (m.from.index(), m.to.index());
-        let (land, k) = (to % n, to / n);
-        if k == 0 || a >= n {
+        if to < n || a >= n {
             return None;
         }
-        let mut count = 0;
+        let wanted = to - n;
+        let mut i = 0;
         let mut f = Some(f);
         let mut out = None;
         self.game.each_chain(p, a, &mut |w: &ChainWalk<'_>| {
-            if *w.lands.last().expect("a chain lands") as usize == land {
-                count += 1;
-                if count == k {
-                    if let Some(f) = f.take() {
-                        out = Some(f(w));
-                    }
-                    return true;
+            if i == wanted {
+                if let Some(f) = f.take() {
+                    out = Some(f(w));
                 }
+                return true;
             }
+            i += 1;
             false
         });
         out
@@ -691,7 +689,11 @@ mod tests {
             vec![0, 6, 8, 2, 0],
         ];
         assert_eq!(paths, expected);
-        let to_eight: Vec<Move> = moves.iter().copied().filter(|m| m.to.index() % 9 == 8).collect();
+        let to_eight: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&m| fam.path(&p, m).last() == Some(&8))
+            .collect();
         assert_eq!(to_eight.len(), 2);
         assert_ne!(to_eight[0], to_eight[1], "each chain has its own move");
         let left = |m: Move| {

@@ -397,9 +397,9 @@ impl HuntFamily {
         score + if p.side == FLOCK { w.tempo } else { -w.tempo }
     }
 
-    /// The point a move ends on.
+    /// The point a step ends on (a capture's number is no point: see `crate::hunt`).
     fn land(&self, m: Move) -> usize {
-        m.to.index() % self.n()
+        m.to.index()
     }
 
     /// Could the hunters win with their next move if it were their turn?
@@ -609,17 +609,8 @@ impl Family for HuntFamily {
 
     fn orderer(&self, p: &HuntPos) -> Orderer {
         let mut captures = Vec::new();
-        if p.side == HUNTERS && self.tables.captures {
-            let n = self.n();
-            for x in points(p.hunters) {
-                let mut seen = [0u16; crate::hunt::MAX_POINTS];
-                self.game.each_chain(p, x, &mut |w| {
-                    let land = *w.lands.last().expect("a chain lands") as usize;
-                    seen[land] += 1;
-                    captures.push((Move::new(x, land + n * seen[land] as usize), w.taken.len()));
-                    false
-                });
-            }
+        if p.side == HUNTERS {
+            self.game.captures(p, &mut captures);
         }
         let near = points(p.hunters).fold(0u128, |m, x| m | self.tables.hstep_mask[x]);
         Orderer {

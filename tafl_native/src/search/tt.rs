@@ -13,7 +13,12 @@ pub const EXACT: u8 = 0;
 pub const LOWER: u8 = 1;
 pub const UPPER: u8 = 2;
 
-const MOVE_BITS: u32 = 18;
+/// A move is kept whole: 9 bits for where it starts (a square or point, below 512) and 16 for
+/// where it goes (Dablot's and the Fox games' jump chains are numbered past the points, up to
+/// `u16::MAX`).
+const FROM_BITS: u32 = 9;
+const TO_BITS: u32 = 16;
+const MOVE_BITS: u32 = FROM_BITS + TO_BITS;
 const MOVE_NONE: u64 = (1 << MOVE_BITS) - 1;
 const SCORE_BIAS: i64 = 1 << 21;
 
@@ -35,11 +40,14 @@ pub struct Table {
 fn pack(e: Entry) -> u64 {
     let mv = match e.mv {
         None => MOVE_NONE,
-        Some(m) => (((m.from.index() & 0x1ff) << 9) | (m.to.index() & 0x1ff)) as u64,
+        Some(m) => (((m.from.index() & 0x1ff) << TO_BITS) | (m.to.index() & 0xffff)) as u64,
     };
     let score = (e.score as i64 + SCORE_BIAS).clamp(0, (1 << 22) - 1) as u64;
     let depth = e.depth.clamp(0, 255) as u64;
-    mv | score << MOVE_BITS | depth << 40 | (e.flag as u64 & 3) << 48 | 1 << 50
+    mv | score << MOVE_BITS
+        | depth << (MOVE_BITS + 22)
+        | (e.flag as u64 & 3) << (MOVE_BITS + 30)
+        | 1 << (MOVE_BITS + 32)
 }
 
 fn unpack(d: u64) -> Entry {
@@ -47,13 +55,13 @@ fn unpack(d: u64) -> Entry {
     let mv = if m == MOVE_NONE {
         None
     } else {
-        Some(Move::new((m >> 9) as usize, (m & 0x1ff) as usize))
+        Some(Move::new((m >> TO_BITS) as usize, (m & 0xffff) as usize))
     };
     Entry {
         mv,
         score: (((d >> MOVE_BITS) & ((1 << 22) - 1)) as i64 - SCORE_BIAS) as i32,
-        depth: ((d >> 40) & 0xff) as i32,
-        flag: ((d >> 48) & 3) as u8,
+        depth: ((d >> (MOVE_BITS + 22)) & 0xff) as i32,
+        flag: ((d >> (MOVE_BITS + 30)) & 3) as u8,
     }
 }
 
@@ -119,6 +127,7 @@ mod tests {
             (1_000_000, Some(Move::new(5, 7))),
             (-1_000_000, Some(Move::new(0, 1))),
             (12, Some(Move::new(383, 0))),
+            (-7, Some(Move::new(22, 65_000))),
         ] {
             let e = Entry {
                 depth: 7,
