@@ -162,15 +162,19 @@ def test_a_fox_who_can_walk_into_a_pocket_no_goose_can_enter_is_never_trapped():
 def test_a_one_way_flock_is_searched_as_deep_as_the_node_budget_reaches():
     """Source 000's 17 geese (no step back or sideways) win or lose on plans many moves long, and
     the fox has a handful of moves a turn: there the levels' node budgets, not the depth caps set
-    for Tafl, bound the search.  Beginner keeps its one-ply look; Tafl, 13 geese and the
-    diagonals board (where the geese may step back) keep the caps (Dablot: see below)."""
+    for Tafl, bound the search.  So on the diagonals board, where the fox has diagonals of his
+    own and the geese close the net over many moves (capped, Medium drew 16 of 20 games against
+    Easy at the 300-ply cap; uncapped, 14, and scored 65 %: benchmarks/results/README.md).
+    Beginner keeps its one-ply look; Tafl and 13 geese keep the caps (Dablot: see below)."""
     from tafl_desktop.ai.levels import get_level
     from tafl_desktop.ai.player import MAX_DEPTH
     one_way = find_variant("fox_geese_17").make_rules()
+    diagonals = find_variant("fox_geese_diagonals").make_rules()
     for level in ("easy", "medium", "hard"):
         assert ComputerPlayer(one_way, level).limits().depth == MAX_DEPTH
+        assert ComputerPlayer(diagonals, level).limits().depth == MAX_DEPTH
     assert ComputerPlayer(one_way, "beginner").limits().depth == get_level("beginner").depth
-    for vid in ("fox_geese_13", "fox_geese_diagonals", "brandubh"):
+    for vid in ("fox_geese_13", "brandubh"):
         assert ComputerPlayer(find_variant(vid).make_rules(), "easy").limits().depth == get_level("easy").depth
     rules = find_variant("fox_geese_17").make_rules()
     pos = rules.initial_position()
