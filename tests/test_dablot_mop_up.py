@@ -132,3 +132,50 @@ def test_a_capture_by_the_side_ahead_never_lowers_the_term():
                     assert sign * _term(on, off, nxt) >= before, (rules.position_text(pos), rules.move_text(move))
                     captures += 1
     assert captures > 20
+
+
+#: The won-endgame suite's Mini-Dablot position "selfplay medium-beginner seed 7"
+#: (benchmarks/endgame_suite.json), South far ahead: North's soldiers on c8, b9, c9 and d9 cannot
+#: be jumped from any line while they stand there (b9: a9 over it lands on c9, held; c8: c7 over it
+#: lands on d9 and d7 over it on c9, held; the back row has no point beyond it), so North moves only
+#: its leader and South can win only by taking him (only a leader takes a leader, hunt-games.md 1.1).
+SHUT_IN = "south=sa1,sb1,sc1,sa2,sb2,sc2,sb3,sc3,sd3,sa5,pc7,kd7,sa9 north=kb5,sc8,sb9,sc9,sd9"
+
+
+def _hunt_share(rules: DablotRules, pos: DablotPosition) -> int:
+    """The hunt term's share of South's score (the weights differ in it alone)."""
+    on, off = DablotEvaluator(rules), DablotEvaluator(rules, DablotWeights(hunt=0))
+    return on.south_score(pos) - off.south_score(pos)
+
+
+def test_far_ahead_the_leader_hunts_the_enemy_leader_not_shut_in_soldiers():
+    """In the suite's shut-in endings the side ahead (18 pieces on the board, more than half the
+    army) had no term pulling it anywhere and shuffled to the cap; now the hunt counts from a lead
+    of MOP_UP_FROM, and its prey is what could be taken where it stands: the enemy leader for
+    South's leader, nothing for the son (the soldiers are shut in, the leader outranks him)."""
+    rules = find_variant("dablot_mini").make_rules()
+    assert isinstance(rules, DablotRules)
+    pos = rules.parse_position(SHUT_IN, SOUTH)
+    ev = DablotEvaluator(rules)
+    assert _lead(ev, pos.cells) > MOP_UP_FROM and sum(1 for c in pos.cells if c) * 2 > ev.start_total
+    leader, prey = rules.geometry.parse_square("d7"), rules.geometry.parse_square("b5")
+    expected = ev.w.hunt * ((ev.far - ev.dist[leader][prey]) + ev.far)
+    assert _hunt_share(rules, pos) == expected
+    # a step nearer the enemy leader is worth a step of the term
+    nearer = rules.parse_position(SHUT_IN.replace("kd7", "kc5"), SOUTH)
+    assert _hunt_share(rules, nearer) - _hunt_share(rules, pos) == ev.w.hunt * (
+        ev.dist[leader][prey] - ev.dist[rules.geometry.parse_square("c5")][prey])
+    # open the back row (c9 gone): b9 and c8 can be jumped again and are the son's prey
+    opened = rules.parse_position(SHUT_IN.replace(",sc9", ""), SOUTH)
+    son = rules.geometry.parse_square("c7")
+    loose = [rules.geometry.parse_square(q) for q in ("b9", "c8")]
+    nearest = {piece: min(ev.dist[piece][q] for q in targets)
+               for piece, targets in ((leader, [*loose, prey]), (son, loose))}
+    assert _hunt_share(rules, opened) == ev.w.hunt * sum(ev.far - d for d in nearest.values())
+
+
+def test_without_a_lead_the_hunt_waits_for_half_the_army_gone():
+    # an even game never meets it before the ending: the start and a trade of soldiers score nothing
+    rules = find_variant("dablot_mini").make_rules()
+    assert isinstance(rules, DablotRules)
+    assert _hunt_share(rules, rules.initial_position()) == 0

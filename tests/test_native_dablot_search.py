@@ -200,3 +200,21 @@ def test_changed_weights_reach_both_engines():
     assert changed == python.ev.evaluate(pos) != make_searcher(rules).evaluate(pos)
     with pytest.raises(ValueError, match="Dablot"):
         make_searcher(find_variant("fox_geese_13").make_rules(), weights={"goose": 1})
+
+
+@needs_native
+def test_the_hunt_of_a_side_far_ahead_scores_the_same_in_both_engines():
+    """The shut-in ending of the won-endgame suite (tests/test_dablot_mop_up.py), its back row
+    opened, and South's leader walked towards North's: the hunt term (from a lead of three
+    soldiers, prey only what could be taken where it stands) scores alike in both engines."""
+    from tests.test_dablot_mop_up import SHUT_IN
+
+    rules = find_variant("dablot_mini").make_rules()
+    ev = DablotEvaluator(rules)
+    core = dablot_search.NativeDablotSearcher(rules, ev)._core
+    for text in (SHUT_IN, SHUT_IN.replace(",sc9", ""), SHUT_IN.replace("kd7", "kc5"),
+                 SHUT_IN.replace("kd7", "kb7").replace(",sc9", "")):
+        for side in (Side(0), Side(1)):
+            pos = rules.parse_position(text, side)
+            assert core.evaluate(native_dablot.position_tuple(pos)) == ev.evaluate(pos), text
+            assert ev.evaluate(pos) != DablotEvaluator(rules, DablotWeights(hunt=0)).evaluate(pos)

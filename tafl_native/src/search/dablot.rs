@@ -349,6 +349,7 @@ impl DablotFamily {
         let mut best_gain = [0i32; 2];
         let mut hanging: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
         let mut hit = [false; crate::dablot::MAX_POINTS];
+        let mut shut = [false; crate::dablot::MAX_POINTS];
         let mut mob = [0i32; 2];
         let count_steps = w.mobility != 0 || w.mop_up != 0;
         for q in 0..n {
@@ -383,6 +384,7 @@ impl DablotFamily {
             });
             if safe {
                 backed[s] += 1;
+                shut[q] = true;
             }
             if soldier && !(t.promotion && t.officer_material && marked(c)) {
                 adv[s] += t.depth_rows - t.to_go[s][q];
@@ -404,8 +406,8 @@ impl DablotFamily {
                 100 * t.start_total as i64,
             ) as i32;
         }
-        if w.hunt != 0 && total * 2 <= t.start_total {
-            score += w.hunt * self.hunt(p, lead);
+        if w.hunt != 0 && (total * 2 <= t.start_total || lead.abs() > t.mop_up_from) {
+            score += w.hunt * self.hunt(p, lead, &shut);
         }
         if w.mop_up != 0 && lead.abs() > t.mop_up_from {
             score += self.mop_up(p, lead, &mob);
@@ -429,8 +431,9 @@ impl DablotFamily {
         score
     }
 
-    /// The ending: the side ahead's high-ranked pieces near the enemy pieces they may take.
-    fn hunt(&self, p: &DablotPos, lead: i32) -> i32 {
+    /// The ending: the side ahead's high-ranked pieces near the enemy pieces they may take where
+    /// they stand (not those no line lets anyone jump, `shut`; the leader where taking him wins).
+    fn hunt(&self, p: &DablotPos, lead: i32, shut: &[bool]) -> i32 {
         if lead == 0 {
             return 0;
         }
@@ -446,7 +449,13 @@ impl DablotFamily {
             let best = cells
                 .iter()
                 .enumerate()
-                .filter(|&(_, &v)| v != 0 && side_of(v) != hunter && kind_of(v) != LEADER && t.rank[v as usize] <= rk)
+                .filter(|&(x, &v)| {
+                    v != 0
+                        && side_of(v) != hunter
+                        && !shut[x]
+                        && (t.leader_loses || kind_of(v) != LEADER)
+                        && t.rank[v as usize] <= rk
+                })
                 .map(|(x, _)| t.dist[q][x])
                 .min()
                 .unwrap_or(0);
