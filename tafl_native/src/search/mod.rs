@@ -257,8 +257,9 @@ impl History {
             v: vec![0; 2 * squares * squares],
         }
     }
-    /// A move's counter; a family whose moves name more than squares (Dablot's jump chains,
-    /// `land + points * k`) shares one counter between the moves that end on the same point.
+    /// A move's counter; a family whose moves name more than squares (Dablot's and the Fox
+    /// games' jump chains, `points + i`) shares a counter between moves equal modulo the points
+    /// (an ordering hint only: a shared counter costs no correctness).
     #[inline]
     fn idx(&self, side: u8, m: Move) -> usize {
         (side as usize * self.squares + m.from.index() % self.squares) * self.squares + m.to.index() % self.squares
