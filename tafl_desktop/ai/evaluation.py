@@ -13,8 +13,10 @@ this game (1.0, less where a move that scores near the best can still lose the g
 ``uncapped_depth``, true where a level's node budget alone should bound its search (the depth
 caps are set for Tafl; where one side has a handful of moves and a plan takes many of them, the
 same budget reaches far deeper).  An evaluator may also offer ``side_drift_scales`` (the same
-scale per side, where one side's errors cost more than the other's) and ``noisy_moves(pos)``
-(moves the quiescence search tries beyond the horizon, besides the forcing lines of ``tactics``).
+scale per side, where one side's errors cost more than the other's), ``full_width_sides`` (the
+sides whose moves a selective level searches without reductions, where a side has so few moves
+that reducing the late ones hides its defences) and ``noisy_moves(pos)`` (moves the quiescence
+search tries beyond the horizon, besides the forcing lines of ``tactics``).
 
 Tafl has ``evaluation_tafl``, the Fox games ``evaluation_hunt``, Dablot ``evaluation_dablot``.
 A family without its own module gets :class:`GenericEvaluator`: exact results from the rules plus

@@ -292,6 +292,13 @@ class HuntEvaluator:
         #: 300-ply cap against Easy (4-16-0, 60 %); uncapped, 6-14-0 (65 %), its geese 5-5-0
         #: and its fox 1-9-0 (one run each, benchmarks/results/README.md).
         self.uncapped_depth = one_way or hunter_diagonals
+        #: The sides whose moves the selective levels search full width (no late moves searched
+        #: a ply shallower, see ``Level.selective``): the hunters', who have a handful of moves,
+        #: so that reducing all but the first few hid the defences that hold the flock off.
+        #: Fox and Geese 13, Expert's fox against Hard's geese, the same six games (issue 45,
+        #: benchmarks/results/README.md): trapped in a median 99 plies with the reductions, 155
+        #: without (Hard's fox 116).
+        self.full_width_sides: tuple[int, ...] = (HUNTERS,)
         self.region_weight = (self.w.one_way_region if one_way
                               else self.w.hunter_diagonals_region if hunter_diagonals else self.w.region)
         self.advance_weight = self.w.one_way_advance if one_way else self.w.advance

@@ -84,7 +84,8 @@ class Level:
     quiescence: bool = True
     #: Search-free uniform random mover (benchmarks only).
     random_mover: bool = False
-    #: Past depth 4, search late quiet moves a ply shallower first (deeper iterations, same time).
+    #: Past depth 4, search late quiet moves a ply shallower first (deeper iterations, same time);
+    #: not for a side the game's evaluator names in ``full_width_sides`` (the Fox games' hunters).
     selective: bool = False
     #: Follow captures past the horizon too (the native search; the Python one follows only the
     #: forcing lines).  Off for the weak levels, whose short sight is part of their character.

@@ -57,6 +57,9 @@ class ComputerPlayer(Generic[P]):
             if self.searcher else (1.0, 1.0))
         #: The search engine that plays ("native" or "python"; see tafl_desktop.ai.engine).
         self.engine = getattr(self.searcher, "engine", "python") if self.searcher else "python"
+        #: The sides whose moves a selective level searches full width here (see evaluation.py).
+        self.full_width_sides: tuple[int, ...] = tuple(
+            getattr(self.searcher.ev, "full_width_sides", ()) if self.searcher else ())
         #: Whether the level's node budget alone bounds its search here (see evaluation.py).
         self.uncapped = bool(self.searcher and getattr(self.searcher.ev, "uncapped_depth", False))
 
@@ -75,7 +78,8 @@ class ComputerPlayer(Generic[P]):
         guard = 1.0 if self.timed or not nodes else UNTIMED_CEILING
         return SearchLimits(time=lv.time * self.time_scale * guard, depth=depth, nodes=nodes,
                             quiescence=lv.quiescence, margin=own if margin is None else margin,
-                            ranked_drift=lv.ranked_drift if ranked is None else ranked, selective=lv.selective,
+                            ranked_drift=lv.ranked_drift if ranked is None else ranked,
+                            selective=lv.selective and side not in self.full_width_sides,
                             captures=lv.captures, threads=1)
 
     def choose(self, pos: P, history_keys: Iterable[Hashable] = (), should_stop: Callable[[], bool] | None = None,
