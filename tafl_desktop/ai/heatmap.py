@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from tafl_desktop.ai.analysis import win_chance
-from tafl_desktop.ai.multipv import analysis_limits, playable_moves
+from tafl_desktop.ai.multipv import analysis_limits, playable_moves, searches_full_width
 from tafl_desktop.ai.search import MATE
 from tafl_desktop.core.game import P, Rules
 
@@ -37,8 +37,10 @@ def heat_depth(rules: Rules[P], engine: str) -> int:
 
 
 def _child_score(rules: Rules[P], child: P, searcher: Searcher[P], depth: int, keys: list[Hashable],
-                 should_stop: Callable[[], bool] | None) -> int:
-    """The value of ``child`` for the player who is *not* to move there (the mover of the move)."""
+                 should_stop: Callable[[], bool] | None, full_width: bool = False) -> int:
+    """The value of ``child`` for the player who is *not* to move there (the mover of the move),
+    searched as the strongest level searches for that mover (``full_width``: see
+    :func:`~tafl_desktop.ai.multipv.searches_full_width`)."""
     out = rules.outcome(child)
     if out is not None:
         if out.winner is None:
@@ -46,7 +48,8 @@ def _child_score(rules: Rules[P], child: P, searcher: Searcher[P], depth: int, k
         return MATE if int(out.winner) != int(rules.side_to_move(child)) else -MATE
     searcher.clear()
     searcher.lines = 1
-    res = searcher.search(child, analysis_limits(0.0, depth, 0, reproducible=True), keys, should_stop)
+    limits = analysis_limits(0.0, depth, 0, reproducible=True, full_width=full_width)
+    res = searcher.search(child, limits, keys, should_stop)
     return -res.score
 
 
@@ -61,13 +64,15 @@ def heat_map(rules: Rules[P], pos: P, searcher: Searcher[P], depth: int, history
     if not moves:
         return None
     side = int(rules.side_to_move(pos))
+    full_width = searches_full_width(rules, pos, searcher)
     squares: dict[int, float] = {}
     best_move: dict[int, tuple[int, ...]] = {}
     for n, move in enumerate(moves):
         if should_stop is not None and should_stop():
             return None
         child, _caps = rules.play(pos, move)
-        score = _child_score(rules, child, searcher, depth, [*keys, rules.position_key(child)], should_stop)
+        score = _child_score(rules, child, searcher, depth, [*keys, rules.position_key(child)], should_stop,
+                             full_width)
         if should_stop is not None and should_stop():
             return None
         chance = win_chance(score)

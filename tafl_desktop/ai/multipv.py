@@ -104,14 +104,26 @@ def _lines(rules: Rules[P], pos: P, searcher: SearcherContract[P], scored: list[
 
 
 def analysis_limits(time_limit: float = 0.0, depth: int = 64, nodes: int = 0,
-                    reproducible: bool = False) -> SearchLimits:
+                    reproducible: bool = False, full_width: bool = False) -> SearchLimits:
     """The search settings of analysis and review: the strongest level's, with captures followed
     past the horizon in either engine (a piece left hanging at the horizon is seen), and one
-    thread when a node budget or ``reproducible`` asks for the same answer on any machine."""
+    thread when a node budget or ``reproducible`` asks for the same answer on any machine.
+    ``full_width``: the side to move is one the game's evaluator names in ``full_width_sides``
+    (see :func:`searches_full_width`), which the strongest level searches without reductions."""
     level = get_level(HINT_LEVEL)
     return SearchLimits(time=time_limit, depth=depth, nodes=nodes, quiescence=level.quiescence,
-                        selective=getattr(level, "selective", False),
+                        selective=getattr(level, "selective", False) and not full_width,
                         threads=1 if nodes or reproducible else 0, captures=True, follow_captures=True)
+
+
+def searches_full_width(rules: Rules[P], pos: P, searcher: SearcherContract[P]) -> bool:
+    """Whether the strongest level searches ``pos``'s side to move full width, as it does when it
+    plays that side (``ComputerPlayer.limits``): the Fox games' hunters have a handful of moves,
+    and searching the late ones a ply shallower hid the fox's defences (Expert's fox held out a
+    median 99 plies with it and 155 without, benchmarks/results/README.md).  Analysis and review
+    judge a move by the search that would play it."""
+    sides = getattr(getattr(searcher, "ev", None), "full_width_sides", ())
+    return int(rules.side_to_move(pos)) in sides
 
 
 def playable_moves(rules: Rules[P], pos: P, history_keys: Iterable[Hashable] = ()) -> list[Move]:
@@ -145,7 +157,8 @@ def analyse(rules: Rules[P], pos: P, lines: int = 3, time_limit: float = 2.0, de
     want = min(n, len(playable_moves(rules, pos, history_keys)))
     s.lines = n
     s.finished, s.finished_depth = [], 0
-    limits = analysis_limits(time_limit, depth, nodes, reproducible)
+    full_width = searches_full_width(rules, pos, s)
+    limits = analysis_limits(time_limit, depth, nodes, reproducible, full_width)
     t0 = time.perf_counter()
 
     def iteration(res: SearchResult) -> None:
@@ -159,7 +172,7 @@ def analyse(rules: Rules[P], pos: P, lines: int = 3, time_limit: float = 2.0, de
         return Report([], nodes_used, time.perf_counter() - t0, 0, res.stopped)
     if len(s.finished) < want and res.stopped != "cancelled":
         # the clock or the node budget ran out inside the first depth: finish that depth alone
-        first = analysis_limits(0.0, 1, 0, reproducible)
+        first = analysis_limits(0.0, 1, 0, reproducible, full_width)
         again = s.search(pos, first, history_keys, should_stop, on_iteration=iteration)
         nodes_used += again.nodes
     seconds = time.perf_counter() - t0
