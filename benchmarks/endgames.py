@@ -24,6 +24,7 @@ import json
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -185,10 +186,12 @@ def _searcher(rules: Any, entry: dict[str, Any], weights: Path | None, dablot: d
 
 def play_out(entry: dict[str, Any], nodes: int, plies: int, python_nodes: int,
              weights: Path | None = None, seconds: float = 0.0,
-             dablot: dict[str, int] | None = None) -> dict[str, Any]:
+             dablot: dict[str, int] | None = None, selective: bool = False) -> dict[str, Any]:
     """The engine against itself from ``entry``'s position: who won, in how many plies
     (``weights``: a Tafl weights file to play with instead of today's; ``dablot``: Dablot terms
-    to change; ``seconds``: a time a move instead of a node budget)."""
+    to change; ``seconds``: a time a move instead of a node budget; ``selective``: search as
+    Expert does, late quiet moves a ply shallower first, except for a side the game's evaluator
+    names in ``full_width_sides``)."""
     rules = _rules(entry)
     start = rules.parse_position(entry["position"], Side.parse(entry["to_move"]))
     game = Game(rules, start)
@@ -203,8 +206,11 @@ def play_out(entry: dict[str, Any], nodes: int, plies: int, python_nodes: int,
     searched: list[int] = []
     depths: list[int] = []
     t0 = time.perf_counter()
+    full_width = tuple(getattr(getattr(searcher, "ev", None), "full_width_sides", ()))
     while not game.over and len(game.plies) < plies:
-        res = searcher.search(game.position, limits, keys)
+        side = int(rules.side_to_move(game.position))
+        move_limits = replace(limits, selective=selective and side not in full_width)
+        res = searcher.search(game.position, move_limits, keys)
         if res.move is None:
             break
         searched.append(res.nodes)
@@ -217,6 +223,8 @@ def play_out(entry: dict[str, Any], nodes: int, plies: int, python_nodes: int,
         "game": entry["game"], "source": entry["source"], "ahead": entry["ahead"], "winner": winner,
         "reason": out.reason if out else "ply_cap", "plies": len(game.plies),
         "engine": getattr(searcher, "engine", "python"), "seconds": round(time.perf_counter() - t0, 1)}
+    if selective:
+        row["selective"] = True
     if seconds > 0:
         row["time_per_move"] = seconds
     else:
@@ -278,6 +286,9 @@ def main() -> None:
                     help="Dablot terms to change, e.g. 'mop_up=0' (comma-separated name=value)")
     pl.add_argument("--time", type=float, default=0.0,
                     help="seconds a move (both engines) instead of the node budgets")
+    pl.add_argument("--selective", action="store_true",
+                    help="search as Expert does: late quiet moves a ply shallower first (not for a side "
+                         "the game searches full width, the Fox games' hunters)")
     pl.add_argument("--jobs", type=int, default=1, help="positions played at once")
     pl.add_argument("--out", type=Path, default=None, help="write the JSON here, rewritten after each game")
     pl.add_argument("--json", action="store_true")
@@ -300,8 +311,11 @@ def main() -> None:
     lines = [t.strip() for t in a.lines.split(",") if t.strip()]
     chosen = [e for e in suite
               if (not only or e["game"] in only) and (not lines or any(e["source"].endswith(t) for t in lines))]
-    jobs = [(e, a.nodes, a.plies, a.python_nodes, a.weights, a.time, dablot or None) for e in chosen]
-    budget = {"time_per_move": a.time} if a.time > 0 else {"nodes": a.nodes, "python_nodes": a.python_nodes}
+    jobs = [(e, a.nodes, a.plies, a.python_nodes, a.weights, a.time, dablot or None, a.selective) for e in chosen]
+    budget: dict[str, Any] = ({"time_per_move": a.time} if a.time > 0
+                              else {"nodes": a.nodes, "python_nodes": a.python_nodes})
+    if a.selective:
+        budget["selective"] = True
     done: dict[int, dict[str, Any]] = {}
 
     def summary() -> dict[str, Any]:

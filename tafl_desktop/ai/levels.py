@@ -37,7 +37,7 @@ best move: a drifting flock loses such games or takes too long to close the net,
 levels still differ in how far they see.
 
 A game's own evaluation terms (``game_terms``: a family's weights file sets them per game, as
-``resources/ai/hunt_evaluation.toml`` does for 13 geese) are the stronger levels': Beginner and
+``resources/ai/hunt_evaluation.toml`` does for 13 and 15 geese) are the stronger levels': Beginner and
 Easy keep the plain evaluation, so a newcomer meets the same opponents as before.
 
 With the native search (``tafl_native``, see :mod:`tafl_desktop.ai.engine`) Beginner, Easy and
