@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from tafl_desktop.ai.engine import make_searcher
+from tafl_desktop.ai.evaluation import full_width_sides
 from tafl_desktop.ai.evaluation_tafl import load_weights
 from tafl_desktop.ai.search import MATE_BOUND, SearchLimits
 from tafl_desktop.core.game import Game, Side
@@ -206,7 +207,7 @@ def play_out(entry: dict[str, Any], nodes: int, plies: int, python_nodes: int,
     searched: list[int] = []
     depths: list[int] = []
     t0 = time.perf_counter()
-    full_width = tuple(getattr(getattr(searcher, "ev", None), "full_width_sides", ()))
+    full_width = full_width_sides(searcher)
     while not game.over and len(game.plies) < plies:
         side = int(rules.side_to_move(game.position))
         move_limits = replace(limits, selective=selective and side not in full_width)

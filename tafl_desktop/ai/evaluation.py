@@ -89,6 +89,13 @@ class GenericEvaluator(Generic[P]):
         return lambda m: 100 * (len(m) - 2)
 
 
+def full_width_sides(searcher: object) -> tuple[int, ...]:
+    """The sides whose moves a selective level searches full width with ``searcher``: its
+    evaluator's ``full_width_sides`` (none where the evaluator names none, or without a searcher).
+    One reading for the levels, analysis and the benchmarks."""
+    return tuple(getattr(getattr(searcher, "ev", None), "full_width_sides", ()))
+
+
 def make_evaluator(rules: Rules[P], weights: TaflWeights | HuntWeights | DablotWeights | None = None) -> Evaluator[P]:
     """The evaluator for ``rules.family`` (the generic one for families without their own).
     The family's evaluator takes that family's rules and positions, which ``rules`` are (a

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tafl_desktop.ai.engine import make_searcher
+from tafl_desktop.ai.evaluation import full_width_sides
 from tafl_desktop.ai.levels import HINT_LEVEL, get_level
 from tafl_desktop.ai.proven_line import complete_line
 from tafl_desktop.ai.search import MATE, MATE_BOUND, Searcher, SearchLimits, SearchResult
@@ -122,8 +123,7 @@ def searches_full_width(rules: Rules[P], pos: P, searcher: SearcherContract[P]) 
     and searching the late ones a ply shallower hid the fox's defences (Expert's fox held out a
     median 99 plies with it and 155 without, benchmarks/results/README.md).  Analysis and review
     judge a move by the search that would play it."""
-    sides = getattr(getattr(searcher, "ev", None), "full_width_sides", ())
-    return int(rules.side_to_move(pos)) in sides
+    return int(rules.side_to_move(pos)) in full_width_sides(searcher)
 
 
 def playable_moves(rules: Rules[P], pos: P, history_keys: Iterable[Hashable] = ()) -> list[Move]:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Generic
 
 from tafl_desktop.ai.engine import make_searcher, native_plays_level
+from tafl_desktop.ai.evaluation import full_width_sides
 from tafl_desktop.ai.levels import UNTIMED_CEILING, Level, get_level
 from tafl_desktop.ai.search import SearchLimits, SearchResult
 from tafl_desktop.core.game import P, Rules, unrepeated
@@ -58,8 +59,7 @@ class ComputerPlayer(Generic[P]):
         #: The search engine that plays ("native" or "python"; see tafl_desktop.ai.engine).
         self.engine = getattr(self.searcher, "engine", "python") if self.searcher else "python"
         #: The sides whose moves a selective level searches full width here (see evaluation.py).
-        self.full_width_sides: tuple[int, ...] = tuple(
-            getattr(self.searcher.ev, "full_width_sides", ()) if self.searcher else ())
+        self.full_width_sides: tuple[int, ...] = full_width_sides(self.searcher)
         #: Whether the level's node budget alone bounds its search here (see evaluation.py).
         self.uncapped = bool(self.searcher and getattr(self.searcher.ev, "uncapped_depth", False))
 
