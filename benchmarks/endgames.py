@@ -15,6 +15,12 @@ keeps its own margin (``MARGIN``) and self-play pairing (``SELFPLAY``): see ther
         [--plies 100] [--only GAMES] [--lines 'line 37,seed 5'] [--weights FILE] [--dablot 'mop_up=0']
         [--jobs 2] [--out FILE] [--json]
     PYTHONPATH=. python benchmarks/endgames.py collect [--only dablot_mini] [--jobs 2] [--dablot 'mop_up=0']
+    PYTHONPATH=. python benchmarks/endgames.py tally benchmarks/results/endgames_*.json [--json]
+
+``tally`` adds up the games already played: per position, how often the side ahead won over every
+results file given, and so how many conversions one run of the suite may be expected to give.  One
+run of 38 games swings by three or four positions; the tally over many runs says which positions
+are converted now and then and which almost never.
 """
 
 from __future__ import annotations
@@ -261,6 +267,31 @@ def _play_one(args: tuple[Any, ...]) -> dict[str, Any]:
     return play_out(*args)
 
 
+def tally(files: list[Path]) -> dict[str, Any]:
+    """Per position (game and source), the games the side ahead won over ``files`` (results
+    written by ``play --out`` or ``--json``), and the sum of the positions' rates: what one run of
+    those positions may be expected to convert.  A file that is not such a result is refused
+    with its name (``ValueError``), not skipped: a tally silently missing a run would mislead."""
+    per: dict[tuple[str, str], list[bool]] = {}
+    for f in files:
+        try:
+            data = json.loads(f.read_text(encoding="utf-8"))
+            games = data["games"]
+            rows = [(str(g["game"]), str(g["source"]), g["winner"] == g["ahead"]) for g in games]
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{f}: not an endgames.py result ({type(exc).__name__})") from None
+        for game, source, won in rows:
+            per.setdefault((game, source), []).append(won)
+    positions = [{"game": g, "source": s, "won": sum(w), "played": len(w), "rate": round(sum(w) / len(w), 3)}
+                 for (g, s), w in sorted(per.items())]
+    by_game: dict[str, float] = {}
+    for (game, _source), w in per.items():
+        by_game[game] = by_game.get(game, 0.0) + sum(w) / len(w)
+    return {"files": len(files), "positions": positions,
+            "expected": {g: round(v, 2) for g, v in sorted(by_game.items())},
+            "expected_all": round(sum(by_game.values()), 2)}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -293,7 +324,25 @@ def main() -> None:
     pl.add_argument("--jobs", type=int, default=1, help="positions played at once")
     pl.add_argument("--out", type=Path, default=None, help="write the JSON here, rewritten after each game")
     pl.add_argument("--json", action="store_true")
+    t = sub.add_parser("tally")
+    t.add_argument("files", nargs="+", type=Path, help="results of play (--out or --json)")
+    t.add_argument("--json", action="store_true")
     a = p.parse_args()
+    if a.cmd == "tally":
+        try:
+            result = tally(a.files)
+        except ValueError as exc:
+            p.error(str(exc))
+        if a.json:
+            print(json.dumps(result, indent=1))
+            return
+        for r in result["positions"]:
+            print(f"{r['game']:13} {r['source'][:44]:44} {r['won']:3} of {r['played']:3}")
+        for g, v in result["expected"].items():
+            print(f"expected per run: {g} {v}")
+        print(f"expected per run: all {result['expected_all']} of {len(result['positions'])} "
+              f"(over {result['files']} files)")
+        return
     try:
         dablot = _dablot_terms(a.dablot)
     except ValueError as exc:
