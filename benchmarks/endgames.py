@@ -282,11 +282,12 @@ def tally(files: list[Path]) -> dict[str, Any]:
             raise ValueError(f"{f}: not an endgames.py result ({type(exc).__name__})") from None
         for game, source, won in rows:
             per.setdefault((game, source), []).append(won)
-    positions = [{"game": g, "source": s, "won": sum(w), "played": len(w), "rate": round(sum(w) / len(w), 3)}
+    rates = {key: sum(w) / len(w) for key, w in per.items()}
+    positions = [{"game": g, "source": s, "won": sum(w), "played": len(w), "rate": round(rates[g, s], 3)}
                  for (g, s), w in sorted(per.items())]
     by_game: dict[str, float] = {}
-    for (game, _source), w in per.items():
-        by_game[game] = by_game.get(game, 0.0) + sum(w) / len(w)
+    for (game, _source), rate in rates.items():
+        by_game[game] = by_game.get(game, 0.0) + rate
     return {"files": len(files), "positions": positions,
             "expected": {g: round(v, 2) for g, v in sorted(by_game.items())},
             "expected_all": round(sum(by_game.values()), 2)}
