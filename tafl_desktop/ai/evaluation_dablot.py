@@ -15,7 +15,9 @@ What the evaluation knows (South's view; 100 ~ one soldier):
 * the leader: threats to him are forcing (``tactics``); near the end, the lone-leader rule makes
   the last few other pieces dear;
 * trading down when ahead, advancement where promotion exists, mobility near the end;
-* the side ahead hunting: its son and leader sent after what they could take (``_hunt``).
+* the side ahead hunting: its son and leader sent after what they could take (``_hunt``);
+* the side far ahead squeezing: the other side's last free steps, squared (``squeeze``), since a
+  side left without a move loses.
 
 Speed: a single pass over the 72 (or 32) points with neighbour and jump tables built once.
 """
@@ -36,6 +38,10 @@ SOUTH, NORTH = 0, 1
 #: decided, so an even game never meets the term.
 MOP_UP_FROM = 300
 MOP_UP_FULL = 600
+#: The squeeze's threshold: the side behind's free steps below which each one fewer counts (see
+#: ``DablotWeights.squeeze``).  Eight: in the won-endgame suite's Mini-Dablot endings the side behind
+#: had 6 to 14.
+SQUEEZE_FROM = 8
 
 
 @dataclass
@@ -67,6 +73,15 @@ class DablotWeights:
     # more than without it and no match has measured it (benchmarks/README.md), so the levels keep
     # their measured play until one does.  8 is the weight the suite tried.
     mop_up: int = 0
+    # the squeeze (issue 44): where one side leads by more than MOP_UP_FROM, the side behind's free
+    # steps short of SQUEEZE_FROM, squared, times this, count against it.  The side left without a
+    # move loses (source 000), and in the suite's Mini-Dablot endings the side behind keeps its
+    # soldiers where nothing can jump them and moves its leader: taking away its last steps is
+    # the way to win, a plan longer than the search sees, and a linear mobility term gives it no
+    # more weight near the end than anywhere.  Squared, each step taken away counts more than the
+    # one before.  At 10 the suite's eight Mini-Dablot endings converted 3, 3, 2 and 3 at 300,000,
+    # 450,000, 600,000 and 1,000,000 nodes a move (1, not run, 2 and 1 without; benchmarks/README.md).
+    squeeze: int = 10
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -91,6 +106,8 @@ class DablotEvaluator:
     uncapped_depth = True
     #: The mop-up's gate as the native evaluation reads it (one source: the constants above).
     mop_up_gate = (MOP_UP_FROM, MOP_UP_FULL)
+    #: The squeeze's threshold as the native evaluation reads it.
+    squeeze_from = SQUEEZE_FROM
 
     def __init__(self, rules: DablotRules, weights: DablotWeights | None = None) -> None:
         self.rules = rules
@@ -199,7 +216,7 @@ class DablotEvaluator:
         to_go = self.to_go
         mob = [0, 0]
         mob_w = w.mobility
-        count_steps = bool(mob_w or w.mop_up)
+        count_steps = bool(mob_w or w.mop_up or w.squeeze)
         steps = self.steps
         for p, c in enumerate(cells):
             if not c:
@@ -245,6 +262,9 @@ class DablotEvaluator:
             score += w.hunt * self._hunt(cells, mat[0] - mat[1], shut)
         if w.mop_up and abs(lead) > MOP_UP_FROM:
             score += self.mop_up(cells, lead, mob)
+        if w.squeeze and abs(lead) > MOP_UP_FROM:
+            short = max(0, SQUEEZE_FROM - mob[1 if lead > 0 else 0])
+            score += w.squeeze * short * short if lead > 0 else -w.squeeze * short * short
         if self.bare_loses:
             for s, sign in ((0, 1), (1, -1)):
                 others = count[s] - 1

@@ -93,7 +93,8 @@ def settings(rules: DablotRules) -> dict[str, bool]:
 
 
 #: The weights the native evaluation reads by name (the pieces' values arrive as ``value``).
-NATIVE_WEIGHTS = ("backed", "advance", "space", "mobility", "trade", "hunt", "mop_up", "bare", "cash", "tempo")
+NATIVE_WEIGHTS = ("backed", "advance", "space", "mobility", "trade", "hunt", "mop_up", "bare", "cash", "tempo",
+                  "squeeze")
 
 
 def evaluation_tables(ev: Any) -> dict[str, Any]:
@@ -108,6 +109,6 @@ def evaluation_tables(ev: Any) -> dict[str, Any]:
         "depth_rows": ev.depth_rows, "dist": ev.dist, "far": ev.far, "walk": ev.walk, "far_walk": ev.far_walk,
         "start_total": ev.start_total, "mop_up_cap": ev.mop_up_cap, "mop_up_from": start, "mop_up_full": full,
         "onward": ev.onward, "promotion": ev.promotion, "officer_material": ev.officer_material,
-        "leader_loses": ev.leader_loses, "bare_loses": ev.bare_loses,
+        "leader_loses": ev.leader_loses, "bare_loses": ev.bare_loses, "squeeze_from": ev.squeeze_from,
         "weights": {k: int(weights[k]) for k in NATIVE_WEIGHTS},
     }

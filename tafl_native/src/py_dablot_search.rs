@@ -88,7 +88,9 @@ fn tables(d: &Bound<'_, PyDict>, n: usize) -> PyResult<Tables> {
             bare: w("bare")?,
             cash: w("cash")?,
             tempo: w("tempo")?,
+            squeeze: w("squeeze")?,
         },
+        squeeze_from: get(d, "squeeze_from")?,
     })
 }
 

@@ -31,6 +31,7 @@ pub struct Weights {
     pub bare: i32,
     pub cash: i32,
     pub tempo: i32,
+    pub squeeze: i32,
 }
 
 /// The Python evaluator's tables for one board and rule set.
@@ -61,6 +62,8 @@ pub struct Tables {
     pub leader_loses: bool,
     pub bare_loses: bool,
     pub weights: Weights,
+    /// The side behind's free steps below which the squeeze counts (`SQUEEZE_FROM` in Python).
+    pub squeeze_from: i32,
 }
 
 /// The rules and the evaluation of one Dablot variant.
@@ -351,7 +354,7 @@ impl DablotFamily {
         let mut hit = [false; crate::dablot::MAX_POINTS];
         let mut shut = [false; crate::dablot::MAX_POINTS];
         let mut mob = [0i32; 2];
-        let count_steps = w.mobility != 0 || w.mop_up != 0;
+        let count_steps = w.mobility != 0 || w.mop_up != 0 || w.squeeze != 0;
         for q in 0..n {
             let c = cells[q];
             if c == 0 {
@@ -411,6 +414,12 @@ impl DablotFamily {
         }
         if w.mop_up != 0 && lead.abs() > t.mop_up_from {
             score += self.mop_up(p, lead, &mob);
+        }
+        if w.squeeze != 0 && lead.abs() > t.mop_up_from {
+            // the side behind's last free steps (`squeeze` in Python)
+            let short = (t.squeeze_from - mob[usize::from(lead > 0)]).max(0);
+            let term = w.squeeze * short * short;
+            score += if lead > 0 { term } else { -term };
         }
         if t.bare_loses {
             for (s, sign) in [(0usize, 1i32), (1, -1)] {
