@@ -80,7 +80,8 @@ class DablotWeights:
     # the way to win, a plan longer than the search sees, and a linear mobility term gives it no
     # more weight near the end than anywhere.  Squared, each step taken away counts more than the
     # one before.  At 10 the suite's eight Mini-Dablot endings converted 3, 3, 2 and 3 at 300,000,
-    # 450,000, 600,000 and 1,000,000 nodes a move (1, not run, 2 and 1 without; benchmarks/README.md).
+    # 450,000, 600,000 and 1,000,000 nodes a move (1, not run, 2 and 1 without), and 1 at 1 s a move
+    # in one run, as before (benchmarks/README.md).
     squeeze: int = 10
 
     def to_dict(self) -> dict[str, int]:
