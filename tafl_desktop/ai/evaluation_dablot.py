@@ -265,7 +265,8 @@ class DablotEvaluator:
             score += self.mop_up(cells, lead, mob)
         if w.squeeze and abs(lead) > MOP_UP_FROM:
             short = max(0, SQUEEZE_FROM - mob[1 if lead > 0 else 0])
-            score += w.squeeze * short * short if lead > 0 else -w.squeeze * short * short
+            term = w.squeeze * short * short
+            score += term if lead > 0 else -term
         if self.bare_loses:
             for s, sign in ((0, 1), (1, -1)):
                 others = count[s] - 1
